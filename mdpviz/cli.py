@@ -1,0 +1,94 @@
+"""The headless face of mdpviz: the same models and solvers as the GUI, printed or as JSON.
+
+``mdpviz`` with no arguments opens the GUI; ``mdpviz SUBCOMMAND ...`` works without a display.
+Every subcommand module in :data:`COMMAND_MODULES` has ``register(subparsers)``, which adds its
+parser and sets ``func(args) -> int`` (the exit status). Bad input is reported as one line on
+stderr, ``mdpviz: error: ...``, with exit status 2: never a traceback, never partial output.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import json
+import sys
+from typing import Sequence
+
+COMMAND_MODULES: tuple[str, ...] = (
+    "mdpviz.commands.plan",
+    "mdpviz.commands.bench",
+)
+"""Modules that each add one or more subcommands (see the module docstring)."""
+
+
+class CLIError(Exception):
+    """A user error: printed as one line and exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's own errors: same one-line form, status 2
+        self.print_usage(sys.stderr)
+        raise CLIError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every registered subcommand."""
+    parser = _Parser(prog="mdpviz", description="Watch Markov decision processes being solved. "
+                     "With no arguments, opens the window.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def print_json(obj: object) -> None:
+    """Print ``obj`` as indented JSON (numpy scalars and arrays converted)."""
+
+    def default(o: object) -> object:
+        import numpy as np
+
+        if isinstance(o, np.ndarray):
+            return o.tolist()
+        if isinstance(o, np.generic):
+            return o.item()
+        raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+    print(json.dumps(obj, indent=2, default=default))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``mdpviz`` console script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:
+        from mdpviz.app import run
+
+        return run()
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        if getattr(args, "stream", False):  # long runs (benchmarks) print as they go
+            return int(args.func(args) or 0)
+        # Buffer stdout so a failure halfway never leaves a partial answer behind.
+        buf = io.StringIO()
+        real = sys.stdout
+        sys.stdout = buf
+        try:
+            status = int(args.func(args) or 0)
+        finally:
+            sys.stdout = real
+        sys.stdout.write(buf.getvalue())
+        sys.stdout.flush()
+        return status
+    except (CLIError, ValueError, OSError) as e:
+        print(f"mdpviz: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("mdpviz: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

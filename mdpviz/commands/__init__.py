@@ -1,0 +1,1 @@
+"""Subcommands of the ``mdpviz`` command line; each module has ``register(subparsers)``."""

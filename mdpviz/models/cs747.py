@@ -1,0 +1,236 @@
+"""The course MDP file format (seed 000, the cs747 planning assignment).
+
+::
+
+    numStates 2
+    numActions 2
+    end -1                      # terminal states, or -1 for none
+    transition 0 0 1 0.93 0.65  # s a s' reward probability
+    ...
+    mdptype continuing          # or episodic
+    discount  0.96
+
+Fields may be separated by several spaces. Every problem with a file is reported as a
+:class:`MDPFileError` whose message names the file, the line and what is wrong.
+"""
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+
+from mdpviz.models.mdp import PROB_TOL, TabularMDP
+
+HEADERS = ("numStates", "numActions", "end", "mdptype", "discount")
+
+
+class MDPFileError(ValueError):
+    """A course-format file is malformed; ``str()`` is ``"FILE:LINE: problem"``."""
+
+    def __init__(self, path: str | os.PathLike, line: int | None, problem: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.problem = problem
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: {problem}")
+
+
+def _read_text(path: str | os.PathLike) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise MDPFileError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise MDPFileError(path, None, "is a directory, not an MDP file") from None
+    except OSError as e:
+        raise MDPFileError(path, None, f"cannot be read ({e.strerror})") from None
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise MDPFileError(path, None, f"is not a text file (NUL byte at offset {nul})")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise MDPFileError(path, None, f"is not a text file (invalid UTF-8 at offset {e.start})") from None
+
+
+def parse_cs747(text: str, path: str | os.PathLike = "<text>") -> TabularMDP:
+    """Parse course-format text into a :class:`TabularMDP` (see :func:`load_cs747`)."""
+    header: dict[str, tuple[int, list[str]]] = {}
+    t_lines: list[int] = []
+    t_fields: list[list[str]] = []
+    for no, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split()
+        key = parts[0]
+        if key == "transition":
+            if len(parts) != 6:
+                raise MDPFileError(path, no, f"a transition needs 5 fields 's a s2 reward prob', got {len(parts) - 1}")
+            t_lines.append(no)
+            t_fields.append(parts[1:])
+        elif key in HEADERS:
+            if key in header:
+                raise MDPFileError(path, no, f"'{key}' repeated (first given on line {header[key][0]})")
+            header[key] = (no, parts[1:])
+        else:
+            raise MDPFileError(path, no, f"unknown keyword '{key}' (expected one of {', '.join(HEADERS)}, transition)")
+    if not header and not t_lines:
+        raise MDPFileError(path, None, "is empty")
+    for key in HEADERS:
+        if key not in header:
+            raise MDPFileError(path, None, f"missing header '{key}'")
+
+    def one_int(key: str, lo: int) -> int:
+        no, vals = header[key]
+        if len(vals) != 1:
+            raise MDPFileError(path, no, f"'{key}' takes one integer, got {len(vals)} values")
+        try:
+            v = int(vals[0])
+        except ValueError:
+            raise MDPFileError(path, no, f"'{key}' must be an integer, got '{vals[0]}'") from None
+        if v < lo:
+            raise MDPFileError(path, no, f"'{key}' must be at least {lo}, got {v}")
+        return v
+
+    n_states = one_int("numStates", 1)
+    n_actions = one_int("numActions", 1)
+
+    no, vals = header["end"]
+    if not vals:
+        raise MDPFileError(path, no, "'end' needs the terminal states, or -1 for none")
+    try:
+        ends = [int(v) for v in vals]
+    except ValueError:
+        raise MDPFileError(path, no, f"'end' takes integers, got '{' '.join(vals)}'") from None
+    if ends == [-1]:
+        ends = []
+    for e in ends:
+        if not 0 <= e < n_states:
+            raise MDPFileError(path, no, f"terminal state {e} is out of range 0..{n_states - 1}")
+
+    no, vals = header["mdptype"]
+    if len(vals) != 1 or vals[0] not in ("continuing", "episodic"):
+        raise MDPFileError(path, no, f"'mdptype' must be 'continuing' or 'episodic', got '{' '.join(vals)}'")
+    mdptype = vals[0]
+
+    no, vals = header["discount"]
+    try:
+        if len(vals) != 1:
+            raise ValueError
+        discount = float(vals[0])
+    except ValueError:
+        raise MDPFileError(path, no, f"'discount' takes one number, got '{' '.join(vals)}'") from None
+    if not (0.0 <= discount <= 1.0):
+        raise MDPFileError(path, no, f"discount {discount:g} is outside [0, 1]")
+
+    m = len(t_lines)
+    src = np.empty(m, np.int64)
+    act = np.empty(m, np.int64)
+    dst = np.empty(m, np.int64)
+    rew = np.empty(m, np.float64)
+    prob = np.empty(m, np.float64)
+    names = ("state", "action", "next state", "reward", "probability")
+    limits = (n_states, n_actions, n_states)
+    for i, (no, f) in enumerate(zip(t_lines, t_fields)):
+        ints = []
+        for j in range(3):
+            try:
+                v = int(f[j])
+            except ValueError:
+                raise MDPFileError(path, no, f"{names[j]} must be an integer, got '{f[j]}'") from None
+            if not 0 <= v < limits[j]:
+                raise MDPFileError(path, no, f"{names[j]} {v} is out of range 0..{limits[j] - 1}")
+            ints.append(v)
+        nums = []
+        for j in (3, 4):
+            try:
+                x = float(f[j])
+            except ValueError:
+                raise MDPFileError(path, no, f"{names[j]} must be a number, got '{f[j]}'") from None
+            if not math.isfinite(x):
+                raise MDPFileError(path, no, f"{names[j]} must be finite, got '{f[j]}'")
+            nums.append(x)
+        if not 0.0 <= nums[1] <= 1.0:
+            raise MDPFileError(path, no, f"probability {f[4]} is outside [0, 1]")
+        src[i], act[i], dst[i] = ints
+        rew[i], prob[i] = nums
+
+    # Per (state, action) sums, reported at the first line of the offending pair.
+    if m:
+        key = src * n_actions + act
+        uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        sums = np.bincount(inv, weights=prob)
+        bad = np.flatnonzero(np.abs(sums - 1.0) > PROB_TOL)
+        if bad.size:
+            b = bad[np.argmin(first[bad])]
+            s, a = divmod(int(uniq[b]), n_actions)
+            raise MDPFileError(
+                path, t_lines[first[b]],
+                f"state {s}, action {a}: probabilities sum to {sums[b]:.12g}, not 1",
+            )
+    try:
+        return TabularMDP.from_transitions(
+            n_states, n_actions, src, act, dst, prob, rew,
+            discount=discount, terminal=ends, mdptype=mdptype,
+        )
+    except ValueError as e:  # e.g. a non-terminal state without any transition
+        raise MDPFileError(path, None, str(e)) from None
+
+
+def load_cs747(path: str | os.PathLike) -> TabularMDP:
+    """Read a course-format MDP file; raises :class:`MDPFileError` naming file, line and problem."""
+    return parse_cs747(_read_text(path), path)
+
+
+def format_cs747(mdp: TabularMDP) -> str:
+    """The course-format text of an MDP; ``repr`` of floats keeps the round trip exact."""
+    if mdp.is_two_player or mdp.objective != "max":
+        raise ValueError("the course format holds one-player reward-maximising MDPs only")
+    t = mdp.to_transitions()
+    ends = np.flatnonzero(mdp.terminal)
+    out = [f"numStates {mdp.n_states}", f"numActions {mdp.n_actions}"]
+    out.append("end " + (" ".join(str(int(e)) for e in ends) if ends.size else "-1"))
+    for s, a, d, r, p in zip(t["src"], t["action"], t["dst"], t["reward"], t["prob"]):
+        out.append(f"transition {int(s)} {int(a)} {int(d)} {float(r)!r} {float(p)!r}")
+    mdptype = mdp.mdptype or ("episodic" if ends.size else "continuing")
+    out.append(f"mdptype {mdptype}")
+    out.append(f"discount {mdp.discount!r}")
+    return "\n".join(out) + "\n"
+
+
+def save_cs747(mdp: TabularMDP, path: str | os.PathLike) -> None:
+    """Write an MDP in the course format (written to a temporary file, then renamed)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(format_cs747(mdp))
+    os.replace(tmp, path)
+
+
+def format_value_policy(values: np.ndarray, policy: np.ndarray) -> str:
+    """Solution text like the course's ``sol-*`` files: ``V pi`` per state, V with 6 decimals.
+
+    Terminal states (policy -1) print action 0, as the course's solutions do.
+    """
+    return "".join(f"{v:.6f} {max(int(a), 0)}\n" for v, a in zip(values, policy))
+
+
+def parse_value_policy(text: str, path: str | os.PathLike = "<text>") -> tuple[np.ndarray, np.ndarray]:
+    """Read ``V pi`` lines (a solution file) into (values, actions)."""
+    vals, acts = [], []
+    for no, raw in enumerate(text.splitlines(), start=1):
+        parts = raw.split()
+        if not parts:
+            continue
+        if len(parts) != 2:
+            raise MDPFileError(path, no, f"expected 'value action', got {len(parts)} fields")
+        try:
+            vals.append(float(parts[0]))
+            acts.append(int(parts[1]))
+        except ValueError:
+            raise MDPFileError(path, no, f"expected a number and an integer, got '{raw.strip()}'") from None
+    if not vals:
+        raise MDPFileError(path, None, "is empty")
+    return np.array(vals), np.array(acts, dtype=np.int64)

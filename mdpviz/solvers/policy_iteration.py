@@ -1,0 +1,265 @@
+"""Howard policy iteration and policy evaluation (exact or by k sweeps).
+
+Policy evaluation solves the linear Bellman expectation equation (Sutton and Barto, eq. 4.4)
+
+    V_pi = r_pi + gamma P_pi V_pi      on the non-terminal states (terminal states have V = 0)
+
+and policy improvement takes the greedy policy of Q_pi (eq. 4.9), ties to the lowest action.
+With discount 1 a policy that does not reach a terminal state with probability 1 has no finite
+value; :class:`ImproperPolicyError` names the states where that happens instead of returning a
+singular solve, NaN or an endless loop.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+import scipy.sparse.linalg as spla
+
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, _ro, greedy, make_sweep, policy_to_rows, rows_to_policy
+
+DIRECT_SOLVE_MAX_STATES = 20_000
+"""Up to this many states policy evaluation uses a sparse LU solve; above, BiCGSTAB (LU fallback)."""
+
+
+class ImproperPolicyError(ValueError):
+    """With discount 1, the evaluated policy never reaches a terminal state from some states."""
+
+    def __init__(self, states: np.ndarray, mdp: TabularMDP) -> None:
+        self.states = np.asarray(states)
+        names = [mdp.state_labels[s] if mdp.state_labels else str(s) for s in self.states[:8]]
+        more = f" and {self.states.size - 8} more" if self.states.size > 8 else ""
+        super().__init__(
+            "policy evaluation with discount 1: from state(s) "
+            f"{', '.join(names)}{more} the policy never reaches a terminal state, so the "
+            "expected total reward is not finite; use a discount below 1 or another policy"
+        )
+
+
+def row_weights_deterministic(mdp: TabularMDP, rows: np.ndarray) -> sp.csr_matrix:
+    """The (n_states x n_rows) matrix W that picks row ``rows[s]`` in state s (terminal: none)."""
+    live = rows >= 0
+    s = np.flatnonzero(live)
+    return sp.csr_matrix((np.ones(s.size), (s, rows[live])), shape=(mdp.n_states, mdp.n_rows))
+
+
+def row_weights_stochastic(mdp: TabularMDP, probs: np.ndarray) -> sp.csr_matrix:
+    """W for a stochastic policy: ``probs[s, a]`` is the probability of action a in state s.
+
+    Each non-terminal state's probabilities must be >= 0, sum to 1 and lie on legal actions.
+    """
+    probs = np.asarray(probs, dtype=np.float64)
+    if probs.shape != (mdp.n_states, mdp.n_actions):
+        raise ValueError(f"a stochastic policy must have shape ({mdp.n_states}, {mdp.n_actions}), got {probs.shape}")
+    if np.any(probs < 0) or not np.all(np.isfinite(probs)):
+        raise ValueError("policy probabilities must be finite and >= 0")
+    w = probs[mdp.row_state, mdp.row_action]
+    legal_sum = np.bincount(mdp.row_state, weights=w, minlength=mdp.n_states)
+    bad = np.flatnonzero(~mdp.terminal & (np.abs(legal_sum - 1.0) > 1e-9))
+    if bad.size:
+        s = bad[0]
+        raise ValueError(
+            f"state {s}: the policy's probabilities over its legal actions sum to {legal_sum[s]:.6g}, not 1"
+        )
+    w = np.where(mdp.terminal[mdp.row_state], 0.0, w)
+    return sp.csr_matrix((w, (mdp.row_state, np.arange(mdp.n_rows))), shape=(mdp.n_states, mdp.n_rows))
+
+
+def _reaches_terminal(mdp: TabularMDP, P_pi: sp.csr_matrix) -> np.ndarray:
+    """bool (n_states): the chain P_pi reaches a terminal state with positive probability."""
+    n = mdp.n_states
+    term = np.flatnonzero(mdp.terminal)
+    if term.size == 0:
+        return np.zeros(n, dtype=bool)
+    # Reverse graph plus a super-source n linked to every terminal state; BFS from it.
+    rev = P_pi.T.tocoo()
+    keep = rev.data > 0
+    r = np.r_[rev.row[keep], np.full(term.size, n)]
+    c = np.r_[rev.col[keep], term]
+    g = sp.csr_matrix((np.ones(r.size), (r, c)), shape=(n + 1, n + 1))
+    order = csgraph.breadth_first_order(g, n, directed=True, return_predecessors=False)
+    seen = np.zeros(n + 1, dtype=bool)
+    seen[order] = True
+    return seen[:n]
+
+
+def evaluate_weights(
+    mdp: TabularMDP,
+    W: sp.csr_matrix,
+    *,
+    x0: np.ndarray | None = None,
+    rewards: np.ndarray | None = None,
+    discount: float | None = None,
+) -> np.ndarray:
+    """Exact value of the policy with row weights W: solve (I - gamma P_pi) V = r_pi.
+
+    ``rewards`` (n_rows) replaces the model's expected row rewards and ``discount`` its discount
+    (used to compute other quantities of the same chain, e.g. outcome probabilities).
+    Returns float64 (n_states).
+    """
+    n = mdp.n_states
+    gamma = mdp.discount if discount is None else float(discount)
+    P_pi = (W @ mdp.matrix).tocsr()
+    P_pi.sum_duplicates()
+    r_pi = W @ (mdp.row_reward if rewards is None else np.asarray(rewards, dtype=np.float64))
+    live = ~mdp.terminal
+    if gamma >= 1.0:
+        ok = _reaches_terminal(mdp, P_pi) | mdp.terminal
+        if not ok.all():
+            raise ImproperPolicyError(np.flatnonzero(~ok), mdp)
+    idx = np.flatnonzero(live)
+    v = np.zeros(n)
+    if idx.size == 0:
+        return v
+    A = sp.identity(idx.size, format="csr") - gamma * P_pi[idx][:, idx]
+    b = r_pi[idx]
+    x = None
+    if idx.size > DIRECT_SOLVE_MAX_STATES:
+        guess = None if x0 is None else np.asarray(x0, dtype=np.float64)[idx]
+        x, info = spla.bicgstab(A, b, x0=guess, rtol=1e-13, atol=0.0, maxiter=10_000)
+        scale = max(1.0, float(np.abs(b).max()))
+        if info != 0 or not np.all(np.isfinite(x)) or np.abs(A @ x - b).max() > 1e-9 * scale:
+            x = None
+    if x is None:
+        x = spla.spsolve(A.tocsc(), b)
+    if not np.all(np.isfinite(x)):
+        raise ValueError("policy evaluation failed: the linear system is singular")
+    v[idx] = x
+    return v
+
+
+def hitting_probabilities(mdp: TabularMDP, W: sp.csr_matrix, targets: np.ndarray) -> np.ndarray:
+    """Probability of ending in each terminal state of ``targets`` from every state (n_states x k).
+
+    The chain is the policy with row weights W (see :func:`row_weights_deterministic`,
+    :func:`row_weights_stochastic`); exact linear solves, no sampling. Used for exact win / draw /
+    loss probabilities. Raises ImproperPolicyError if some state never reaches a terminal state.
+    """
+    targets = np.asarray(targets, dtype=np.int64).ravel()
+    if not np.all(mdp.terminal[targets]):
+        raise ValueError("hitting probabilities are computed for terminal states only")
+    out = np.zeros((mdp.n_states, targets.size))
+    for j, t in enumerate(targets):
+        ind = np.zeros(mdp.n_states)
+        ind[t] = 1.0
+        out[:, j] = evaluate_weights(mdp, W, rewards=mdp.matrix @ ind, discount=1.0)
+        out[t, j] = 1.0
+    return out
+
+
+def evaluate_policy(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
+    """Exact value of a deterministic policy (action id per state; terminal entries ignored)."""
+    return evaluate_weights(mdp, row_weights_deterministic(mdp, policy_to_rows(mdp, policy)))
+
+
+def evaluate_stochastic_policy(mdp: TabularMDP, probs: np.ndarray) -> np.ndarray:
+    """Exact value of a stochastic policy given as (n_states x n_actions) action probabilities."""
+    return evaluate_weights(mdp, row_weights_stochastic(mdp, probs))
+
+
+def proper_policy_rows(mdp: TabularMDP) -> np.ndarray:
+    """Rows of a policy that reaches a terminal state with probability 1 from every state.
+
+    Backward breadth-first layers from the terminal states: a state of layer d+1 takes its lowest
+    action with positive probability of moving into layers <= d. Raises ImproperPolicyError when
+    some states cannot reach a terminal state whatever the actions.
+    """
+    n = mdp.n_states
+    reached = mdp.terminal.copy()
+    rows = np.full(n, -1, dtype=np.int64)
+    P = mdp.matrix
+    while True:
+        hit = (P @ reached.astype(np.float64)) > 0
+        cand = hit & ~reached[mdp.row_state]
+        if not cand.any():
+            break
+        r = np.flatnonzero(cand)
+        s = mdp.row_state[r]
+        first = np.r_[True, s[1:] != s[:-1]]
+        rows[s[first]] = r[first]
+        reached[s[first]] = True
+    if not reached.all():
+        raise ImproperPolicyError(np.flatnonzero(~reached), mdp)
+    return rows
+
+
+def _initial_rows(mdp: TabularMDP, initial_policy: np.ndarray | None) -> np.ndarray:
+    if initial_policy is not None:
+        return policy_to_rows(mdp, initial_policy)
+    rows = np.where(mdp.terminal | (mdp.actions_per_state == 0), -1, mdp.state_ptr[:-1]).astype(np.int64)
+    if mdp.discount >= 1.0:
+        P_pi = (row_weights_deterministic(mdp, rows) @ mdp.matrix).tocsr()
+        ok = _reaches_terminal(mdp, P_pi) | mdp.terminal
+        if not ok.all():
+            fix = proper_policy_rows(mdp)
+            rows[~ok] = fix[~ok]
+    return rows
+
+
+def policy_iteration(
+    mdp: TabularMDP,
+    *,
+    initial_policy: np.ndarray | None = None,
+    evaluation_sweeps: int | None = None,
+    tol: float = 1e-9,
+    max_iterations: int = 10_000,
+    tie_tol: float = TIE_TOL,
+) -> SolverGen:
+    """Howard policy iteration, yielding each half-step: an "evaluate" then an "improve" snapshot.
+
+    Evaluation is exact (sparse linear solve) by default, or ``evaluation_sweeps`` = k sweeps of
+    the expectation backup from the previous values (iterative evaluation / modified policy
+    iteration). Improvement is greedy with ties to the lowest action. Stops when an improvement
+    changes no action (and, with k-sweep evaluation, the Bellman residual is below ``tol``).
+    The initial policy is the lowest action of every state; with discount 1, states where that
+    never reaches a terminal state get an action of a proper policy (:func:`proper_policy_rows`).
+    """
+    if evaluation_sweeps is not None and int(evaluation_sweeps) < 1:
+        raise ValueError(f"evaluation_sweeps must be at least 1, got {evaluation_sweeps}")
+    if int(max_iterations) < 1:
+        raise ValueError(f"max_iterations must be at least 1, got {max_iterations}")
+    t0 = time.perf_counter()
+    rows = _initial_rows(mdp, initial_policy)
+    policy = _ro(rows_to_policy(mdp, rows))
+    v = np.zeros(mdp.n_states)
+    residual = math.inf
+    for it in range(1, int(max_iterations) + 1):
+        W = row_weights_deterministic(mdp, rows)
+        if evaluation_sweeps is None:
+            v_new = evaluate_weights(mdp, W, x0=v)
+        else:
+            P_pi = (W @ mdp.matrix).tocsr()
+            r_pi = W @ mdp.row_reward
+            v_new = v.copy()
+            for _ in range(int(evaluation_sweeps)):
+                v_new = r_pi + mdp.discount * (P_pi @ v_new)
+                v_new[mdp.terminal] = 0.0
+        v_new = _ro(v_new)
+        yield make_sweep(
+            method="pi", phase="evaluate", iteration=it, values=v_new, old_values=v, policy=policy,
+            old_policy=None, elapsed=time.perf_counter() - t0, terminal=mdp.terminal,
+        )
+        v = v_new
+        q = mdp.q_values(v)
+        tv, new_rows = greedy(mdp, q, tie_tol=tie_tol)
+        res = np.abs(tv - v)
+        i = int(np.argmax(res)) if res.size else -1
+        residual = float(res[i]) if res.size else 0.0
+        live = ~mdp.terminal
+        mean = float(res[live].mean()) if live.any() else 0.0
+        new_policy = _ro(rows_to_policy(mdp, new_rows))
+        stable = bool(np.array_equal(new_policy, policy))
+        done = stable and (evaluation_sweeps is None or residual < tol)
+        yield make_sweep(
+            method="pi", phase="improve", iteration=it, values=v, old_values=v, policy=new_policy,
+            old_policy=policy, elapsed=time.perf_counter() - t0, terminal=mdp.terminal, converged=done,
+            delta_override=(residual, mean, i),
+        )
+        rows, policy = new_rows, new_policy
+        if done:
+            return Solution("pi", v, policy, it, True, residual, time.perf_counter() - t0)
+    return Solution("pi", v, policy, int(max_iterations), False, residual, time.perf_counter() - t0)

@@ -1,0 +1,242 @@
+"""Snapshots that the solvers yield, the solution they return, and the greedy (Bellman max) step.
+
+Every solver is a generator: ``for sweep in value_iteration(mdp): ...`` yields one frozen
+:class:`Sweep` per sweep and returns a :class:`Solution` (``StopIteration.value``; :func:`run`
+collects it). The Step button, Run, the CLI and the tests all drive the same generators.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Generator
+
+import numpy as np
+
+from mdpviz.models.mdp import TabularMDP
+
+TIE_TOL = 1e-9
+"""Relative tolerance under which two action values count as tied (ties go to the lowest action)."""
+
+
+def _ro(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Sweep:
+    """One immutable snapshot of a solver, yielded after each sweep (or half-step of policy iteration)."""
+
+    method: str
+    """Solver id: "vi" (Jacobi value iteration), "gs" (in-place/Gauss-Seidel), "pi", "lp"."""
+    phase: str
+    """"sweep" (value iteration), "evaluate" / "improve" (policy iteration) or "lp"."""
+    iteration: int
+    """1-based sweep number (for policy iteration: the round number)."""
+    values: np.ndarray
+    """float64 (n_states), read-only: V after this sweep (reward or cost units of the model)."""
+    policy: np.ndarray
+    """int64 (n_states), read-only: greedy action id per state (-1 for terminal states)."""
+    delta: float
+    """max_s |V_new(s) - V_old(s)| for a sweep or evaluation; Bellman residual max|TV - V| for an improvement."""
+    mean_delta: float
+    """Mean of |V_new - V_old| over non-terminal states (residual for an improvement)."""
+    delta_state: int
+    """The state where ``delta`` occurs (-1 if none)."""
+    changed: np.ndarray
+    """int64, read-only: states whose greedy action changed in this step."""
+    elapsed: float
+    """Seconds since the solver started."""
+    converged: bool = False
+    """True when this snapshot meets the stopping rule (it is then the last one)."""
+
+    @property
+    def policy_changes(self) -> int:
+        """Number of states whose greedy action changed in this step."""
+        return int(self.changed.size)
+
+
+@dataclass(frozen=True, eq=False)
+class Solution:
+    """What a solver returns: the final values and policy and how it got there."""
+
+    method: str
+    """Solver id (see :class:`Sweep`)."""
+    values: np.ndarray
+    """float64 (n_states): the final value of each state."""
+    policy: np.ndarray
+    """int64 (n_states): the greedy action id of each state (-1 for terminal states)."""
+    sweeps: int
+    """Number of sweeps (value iteration) or improvement rounds (policy iteration) performed."""
+    converged: bool
+    """False when the solver stopped at its maximum number of sweeps."""
+    delta: float
+    """The last reported change (see :attr:`Sweep.delta`)."""
+    elapsed: float
+    """Seconds from start to finish."""
+    history: tuple[Sweep, ...] = field(default=())
+    """Every snapshot, when the solution was collected with ``run(..., record=True)``."""
+
+
+def greedy(
+    mdp: TabularMDP,
+    q: np.ndarray,
+    *,
+    tie_tol: float = TIE_TOL,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Best value and best row per state from row values ``q`` (the max/min of Bellman's equation).
+
+    Each state takes the max (mover +1, objective "max") or min of its rows' values; ties within
+    ``tie_tol * (1 + |best|)`` go to the lowest action. Terminal states get value 0 and row -1.
+    Returns ``(values, rows)``, both fresh arrays.
+    """
+    return _greedy_block(q, mdp.state_ptr, mdp.sense, mdp.terminal, mdp.uniform_actions, tie_tol)
+
+
+def _greedy_block(
+    q: np.ndarray,
+    state_ptr: np.ndarray,
+    sense: np.ndarray,
+    terminal: np.ndarray,
+    k: int,
+    tie_tol: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`greedy` for a contiguous block of states; ``state_ptr`` may start at any row."""
+    n = sense.size
+    base = int(state_ptr[0])
+    all_max = bool(sense.min() == 1)
+    all_min = bool(sense.max() == -1)
+    if all_max:
+        sq = q
+    elif all_min:
+        sq = -q
+    else:
+        sq = q * np.repeat(sense, np.diff(state_ptr)) if not k else (q.reshape(n, k) * sense[:, None]).ravel()
+    if k:
+        m = sq.reshape(n, k)
+        best = m.max(axis=1)
+        thresh = best - tie_tol * (1.0 + np.abs(best))
+        rows = np.argmax(m >= thresh[:, None], axis=1) + (np.arange(n) * k + base)
+    else:
+        counts = np.diff(state_ptr)
+        has = counts > 0
+        starts = state_ptr[:-1][has] - base
+        best = np.zeros(n)
+        rows = np.full(n, -1, dtype=np.int64)
+        if starts.size:
+            b = np.maximum.reduceat(sq, starts)
+            best[has] = b
+            thresh = np.repeat(b - tie_tol * (1.0 + np.abs(b)), counts[has])
+            cand = np.where(sq >= thresh, np.arange(sq.size), sq.size)
+            rows[has] = np.minimum.reduceat(cand, starts) + base
+    if all_max:
+        values = best
+    elif all_min:
+        values = -best
+    else:
+        values = best * sense
+    if terminal.any():
+        values[terminal] = 0.0
+        rows[terminal] = -1
+    return values, rows
+
+
+def rows_to_policy(mdp: TabularMDP, rows: np.ndarray) -> np.ndarray:
+    """Action id per state from chosen row indices (-1 stays -1)."""
+    pol = np.where(rows >= 0, mdp.row_action[np.maximum(rows, 0)], -1)
+    return pol.astype(np.int64)
+
+
+def policy_to_rows(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
+    """Row index per state for an action id per state (-1 for terminal states).
+
+    Raises ``ValueError`` naming the first state whose action is not legal there.
+    """
+    policy = np.asarray(policy, dtype=np.int64).ravel()
+    if policy.size != mdp.n_states:
+        raise ValueError(f"policy has {policy.size} entries for {mdp.n_states} states")
+    key_rows = mdp.row_state * mdp.n_actions + mdp.row_action  # sorted, since rows are sorted by (state, action)
+    want = np.arange(mdp.n_states) * mdp.n_actions + policy
+    idx = np.searchsorted(key_rows, want)
+    idx_c = np.minimum(idx, max(mdp.n_rows - 1, 0))
+    ok = (policy >= 0) & (policy < mdp.n_actions) & (idx < mdp.n_rows)
+    ok &= key_rows[idx_c] == want if mdp.n_rows else ok
+    bad = np.flatnonzero(~ok & ~mdp.terminal)
+    if bad.size:
+        s = bad[0]
+        raise ValueError(f"state {s}: action {policy[s]} is not one of its legal actions {list(mdp.actions_of(s))}")
+    return np.where(mdp.terminal, -1, idx_c).astype(np.int64)
+
+
+def make_sweep(
+    *,
+    method: str,
+    phase: str,
+    iteration: int,
+    values: np.ndarray,
+    old_values: np.ndarray,
+    policy: np.ndarray,
+    old_policy: np.ndarray | None,
+    elapsed: float,
+    terminal: np.ndarray,
+    converged: bool = False,
+    delta_override: tuple[float, float, int] | None = None,
+) -> Sweep:
+    """Build a frozen snapshot; ``values`` and ``policy`` are copied only if still writeable."""
+    if delta_override is None:
+        diff = np.abs(values - old_values)
+        if diff.size:
+            i = int(np.argmax(diff))
+            delta = float(diff[i])
+            live = ~terminal
+            mean = float(diff[live].mean()) if live.any() else 0.0
+        else:
+            i, delta, mean = -1, 0.0, 0.0
+    else:
+        delta, mean, i = delta_override
+    changed = np.flatnonzero(policy != old_policy) if old_policy is not None else np.arange(0)
+    v = values if not values.flags.writeable else values.copy()
+    p = policy if not policy.flags.writeable else policy.copy()
+    return Sweep(
+        method=method,
+        phase=phase,
+        iteration=iteration,
+        values=_ro(v),
+        policy=_ro(p),
+        delta=delta,
+        mean_delta=mean,
+        delta_state=i,
+        changed=_ro(changed.astype(np.int64)),
+        elapsed=elapsed,
+        converged=converged,
+    )
+
+
+SolverGen = Generator[Sweep, None, Solution]
+
+
+def run(
+    gen: SolverGen,
+    *,
+    record: bool = False,
+    on_sweep: Callable[[Sweep], object] | None = None,
+) -> Solution:
+    """Drive a solver generator to the end and return its :class:`Solution`.
+
+    ``record=True`` keeps every snapshot in ``Solution.history``; ``on_sweep`` is called with each.
+    """
+    history: list[Sweep] = []
+    while True:
+        try:
+            sweep = next(gen)
+        except StopIteration as stop:
+            sol: Solution = stop.value
+            break
+        if record:
+            history.append(sweep)
+        if on_sweep is not None:
+            on_sweep(sweep)
+    if record:
+        from dataclasses import replace
+
+        sol = replace(sol, history=tuple(history))
+    return sol
