@@ -17,6 +17,7 @@ from typing import Sequence
 COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.plan",
     "mdpviz.commands.bench",
+    "mdpviz.commands.attt",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 

@@ -122,13 +122,13 @@ class TabularMDP:
         if bad.size:
             i = bad[0]
             raise ValueError(
-                f"state {src[i]}, action {action[i]}: probability {prob[i]!r} of moving to "
+                f"state {src[i]}, action {action[i]}: probability {float(prob[i])!r} of moving to "
                 f"state {dst[i]} is outside [0, 1]"
             )
         bad = np.flatnonzero(~np.isfinite(reward))
         if bad.size:
             i = bad[0]
-            raise ValueError(f"state {src[i]}, action {action[i]}: reward {reward[i]!r} is not finite")
+            raise ValueError(f"state {src[i]}, action {action[i]}: reward {float(reward[i])!r} is not finite")
         discount = float(discount)
         if not (0.0 <= discount <= 1.0):
             raise ValueError(f"discount must be in [0, 1], got {discount}")
@@ -265,6 +265,12 @@ class TabularMDP:
         """k if every state has exactly k actions (dense fast path in the solvers), else 0."""
         c = self.actions_per_state
         return int(c[0]) if c.size and np.all(c == c[0]) and c[0] > 0 else 0
+
+    @cached_property
+    def dense_actions(self) -> bool:
+        """True if every state has exactly the actions 0..n_actions-1 (then action id = row offset)."""
+        k = self.uniform_actions
+        return bool(k == self.n_actions and np.array_equal(self.row_action, np.tile(np.arange(k), self.n_states)))
 
     def actions_of(self, state: int) -> np.ndarray:
         """Action ids legal in ``state``."""

@@ -14,6 +14,7 @@ exact evaluation of that policy, which removes CBC's ~1e-7 primal tolerance from
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 import pulp
@@ -31,7 +32,7 @@ def lp_values(mdp: TabularMDP) -> np.ndarray:
     problem = pulp.LpProblem("mdp", pulp.LpMinimize if maximise else pulp.LpMaximize)
     live = ~mdp.terminal
     V = [
-        pulp.LpVariable(f"v{s}", lowBound=None if live[s] else 0, upBound=None if live[s] else 0)
+        problem.add_variable(f"v{s}", None if live[s] else 0, None if live[s] else 0)
         for s in range(mdp.n_states)
     ]
     problem += pulp.lpSum(V[s] for s in np.flatnonzero(live))
@@ -52,7 +53,11 @@ def lp_values(mdp: TabularMDP) -> np.ndarray:
             problem += expr >= float(rr[r])
         else:
             problem += expr <= float(rr[r])
-    status = problem.solve(pulp.PULP_CBC_CMD(msg=False))
+    with warnings.catch_warnings():
+        # PuLP 3.x warns that its bundled CBC goes away in 4.0; pyproject pins pulp < 4 for that reason.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        cbc = pulp.PULP_CBC_CMD(msg=False)
+    status = problem.solve(cbc)
     if pulp.LpStatus[status] != "Optimal":
         raise ValueError(f"the linear program has no optimal solution (CBC status: {pulp.LpStatus[status]})")
     return np.array([0.0 if v.varValue is None else float(v.varValue) for v in V])

@@ -58,21 +58,22 @@ def value_iteration(
     v = _ro(_initial_values(mdp, initial))
     old_policy: np.ndarray | None = None
     delta = math.inf
+    gP = mdp.matrix * mdp.discount  # gamma folded into the matrix once: one product and one add per sweep
+    r = mdp.row_reward
     for it in range(1, int(max_sweeps) + 1):
-        q = mdp.q_values(v)
+        q = gP @ v
+        q += r
         v_new, rows = greedy(mdp, q, tie_tol=tie_tol)
         v_new = _ro(v_new)
         policy = _ro(rows_to_policy(mdp, rows))
-        diff = np.abs(v_new - v)
-        delta = float(diff.max()) if diff.size else 0.0
-        done = delta < tol
         sweep = make_sweep(
             method="vi", phase="sweep", iteration=it, values=v_new, old_values=v, policy=policy,
-            old_policy=old_policy, elapsed=time.perf_counter() - t0, terminal=mdp.terminal, converged=done,
+            old_policy=old_policy, elapsed=time.perf_counter() - t0, terminal=mdp.terminal, tol=tol,
         )
+        delta = sweep.delta
         yield sweep
         v, old_policy = v_new, policy
-        if done:
+        if sweep.converged:
             return Solution("vi", v, policy, it, True, delta, time.perf_counter() - t0)
     return Solution("vi", v, old_policy, int(max_sweeps), False, delta, time.perf_counter() - t0)
 

@@ -1,0 +1,163 @@
+"""``mdpviz bench [NAME] [OPTIONS]``: benchmarks that print measured numbers (never timed tests).
+
+``BENCHES`` maps a name to a function ``(argv: list[str]) -> int`` that parses its own options
+(``mdpviz bench NAME --help``) and prints as it goes. ``core`` (the default) times the solvers on
+random sparse MDPs against a bare sparse matrix-vector product and, when installed, pymdptoolbox.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+from typing import Callable
+
+import numpy as np
+
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.solvers import run
+from mdpviz.solvers.policy_iteration import policy_iteration
+from mdpviz.solvers.value_iteration import value_iteration
+
+
+def random_mdp_arrays(
+    n_states: int, *, n_actions: int = 4, min_succ: int = 3, max_succ: int = 5, seed: int = 0
+) -> dict[str, np.ndarray]:
+    """Flat transition arrays of a random sparse MDP: each (s, a) has 3..5 random successors with
+    random probabilities, and a reward r(s, a) uniform in [0, 1) (shared by its transitions)."""
+    rng = np.random.default_rng(seed)
+    n_rows = n_states * n_actions
+    k = rng.integers(min_succ, max_succ + 1, size=n_rows)
+    row = np.repeat(np.arange(n_rows), k)
+    w = rng.random(row.size) + 0.05
+    tot = np.bincount(row, weights=w, minlength=n_rows)
+    prob = w / tot[row]
+    dst = rng.integers(0, n_states, size=row.size)
+    r_sa = rng.random(n_rows)
+    return {
+        "src": row // n_actions,
+        "action": row % n_actions,
+        "dst": dst,
+        "prob": prob,
+        "reward": r_sa[row],
+        "r_sa": r_sa.reshape(n_states, n_actions),
+    }
+
+
+def _best_of(fn: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def _mdptoolbox_problem(arr: dict[str, np.ndarray], n: int, a: int):
+    import scipy.sparse as sp
+
+    P = []
+    for act in range(a):
+        m = arr["action"] == act
+        P.append(sp.csr_matrix((arr["prob"][m], (arr["src"][m], arr["dst"][m])), shape=(n, n)))
+    return P, arr["r_sa"]
+
+
+def bench_core(argv: list[str]) -> int:
+    """Seconds per sweep vs the bare mat-vec, and whole solves vs pymdptoolbox."""
+    p = argparse.ArgumentParser(prog="mdpviz bench core", description=bench_core.__doc__)
+    p.add_argument("--sizes", default="3000,10000,100000,1000000", help="comma-separated state counts")
+    p.add_argument("--discount", type=float, default=0.95)
+    p.add_argument("--toolbox-max", type=int, default=3_000,
+                   help="largest state count given to pymdptoolbox (it validates densely)")
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+    sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
+    gamma = args.discount
+    eps = 1e-6
+    tol = eps * (1 - gamma) / gamma  # sup-norm stopping rule that guarantees ||V - V*|| < 1e-6
+    try:
+        import mdptoolbox.mdp as mtb  # type: ignore
+    except ImportError:
+        mtb = None
+    print(f"random sparse MDPs: 4 actions, 3-5 successors, discount {gamma}; solve = build + "
+          f"validate + value iteration to within {eps:g} of V* (stop when max|dV| < {tol:.3g})")
+    if mtb is None:
+        print("pymdptoolbox not installed (pip install 'mdpviz[bench]'): toolbox columns skipped")
+    hdr = f"{'states':>9} {'transitions':>12} {'matvec s':>10} {'VI sweep s':>11} {'ratio':>6} " \
+          f"{'VI solve s':>11} {'sweeps':>6} {'PI solve s':>11} {'PI rounds':>9}"
+    print(hdr)
+    rows_out = []
+    for n in sizes:
+        arr = random_mdp_arrays(n, seed=args.seed)
+        gc.collect()
+        t0 = time.perf_counter()
+        mdp = TabularMDP.from_transitions(
+            n, 4, arr["src"], arr["action"], arr["dst"], arr["prob"], arr["reward"], discount=gamma
+        )
+        P = mdp.matrix
+        _ = mdp.row_reward
+        build = time.perf_counter() - t0
+        v = np.random.default_rng(1).random(n)
+        reps = 20 if n <= 100_000 else 5
+        t_mv = _best_of(lambda: P @ v, reps)
+        sweeps = value_iteration(mdp, tol=0.0, max_sweeps=reps + 1)
+        next(sweeps)  # warm-up
+        t_sw = float("inf")
+        for _ in range(reps):
+            t = time.perf_counter()
+            next(sweeps)
+            t_sw = min(t_sw, time.perf_counter() - t)
+        sweeps.close()
+        sol = run(value_iteration(mdp, tol=tol))
+        vi_total = build + sol.elapsed
+        pi = run(policy_iteration(mdp))
+        pi_total = build + pi.elapsed
+        gap = float(np.abs(sol.values - pi.values).max())
+        print(f"{n:>9} {mdp.n_transitions:>12} {t_mv:>10.2e} {t_sw:>11.2e} {t_sw / t_mv:>6.2f} "
+              f"{vi_total:>11.3f} {sol.sweeps:>6} {pi_total:>11.3f} {pi.sweeps:>9}   |V_vi - V_pi| = {gap:.1e}",
+              flush=True)
+        rec = {"states": n, "transitions": mdp.n_transitions, "matvec": t_mv, "sweep": t_sw,
+               "vi_solve": vi_total, "pi_solve": pi_total, "sweeps": sol.sweeps}
+        if mtb is not None and n <= args.toolbox_max:
+            t0 = time.perf_counter()
+            Pm, R = _mdptoolbox_problem(arr, n, 4)
+            vi_t = mtb.ValueIteration(Pm, R, gamma, epsilon=eps, max_iter=100_000)
+            vi_t.run()
+            tb_vi = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            pi_t = mtb.PolicyIteration(Pm, R, gamma, eval_type=0, max_iter=10_000)
+            pi_t.run()
+            tb_pi = time.perf_counter() - t0
+            gap_vi = float(np.abs(np.asarray(vi_t.V) - pi.values).max())
+            gap_pi = float(np.abs(np.asarray(pi_t.V) - pi.values).max())
+            same = int(np.sum(np.asarray(vi_t.policy) == sol.policy))
+            print(f"{'':>9} pymdptoolbox ValueIteration {tb_vi:.3f} s = {tb_vi / vi_total:.1f}x mdpviz VI "
+                  f"({vi_t.iter} sweeps: it stops on the span of the change, so its values are off by "
+                  f"{gap_vi:.2g} while {same}/{n} greedy actions agree)", flush=True)
+            print(f"{'':>9} pymdptoolbox PolicyIteration {tb_pi:.3f} s = {tb_pi / pi_total:.1f}x mdpviz PI "
+                  f"(max |V_toolbox - V_mdpviz| = {gap_pi:.1e})", flush=True)
+            rec.update(toolbox_vi=tb_vi, toolbox_pi=tb_pi)
+        elif mtb is not None:
+            dense_gb = 4 * n * n * 8 / 2**30
+            print(f"{'':>9} pymdptoolbox skipped: its dense validation would need about {dense_gb:,.0f} GiB", flush=True)
+        rows_out.append(rec)
+        del mdp, P, arr
+    return 0
+
+
+BENCHES: dict[str, Callable[[list[str]], int]] = {
+    "core": bench_core,
+    "snakes": lambda argv: __import__("mdpviz.commands.snakes", fromlist=["bench"]).bench(argv),
+}
+"""Benchmark name -> function(argv) -> exit status."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "bench", help="run a benchmark and print measured numbers",
+        description="Run a benchmark and print the numbers it measures. Names: " + ", ".join(BENCHES)
+        + ". Each takes its own options: mdpviz bench NAME --help.",
+    )
+    p.add_argument("name", nargs="?", default="core", choices=sorted(BENCHES), help="benchmark (default: core)")
+    p.add_argument("options", nargs=argparse.REMAINDER, help="options of that benchmark")
+    p.set_defaults(func=lambda a: BENCHES[a.name](list(a.options)), stream=True)
