@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.plan",
     "mdpviz.commands.bench",
     "mdpviz.commands.attt",
+    "mdpviz.commands.snakes",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 

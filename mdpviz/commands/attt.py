@@ -16,7 +16,7 @@ from pathlib import Path
 from mdpviz.cli import print_json
 from mdpviz.commands.plan import ALGORITHMS
 from mdpviz.models import attt
-from mdpviz.models.cs747 import _read_text, format_cs747
+from mdpviz.models.cs747 import read_text_file, format_cs747
 
 START_KEYWORDS = ("random", "uniform")
 """Values of ``--start`` that are not file names."""
@@ -107,7 +107,7 @@ def run_decode(args: argparse.Namespace) -> int:
     if args.player_id not in (1, 2):
         raise ValueError(f"--player-id must be 1 or 2, got {args.player_id}")
     boards = attt.load_states(args.states, player=args.player_id, why=f" (--player-id {args.player_id})")
-    actions = attt.parse_value_policy_for(_read_text(args.value_policy), args.value_policy, boards)
+    actions = attt.parse_value_policy_for(read_text_file(args.value_policy), args.value_policy, boards)
     print(attt.format_policy(attt.decode(boards, actions, source=args.value_policy)), end="")
     return 0
 

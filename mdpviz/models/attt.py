@@ -37,7 +37,7 @@ from typing import Generator, Sequence
 
 import numpy as np
 
-from mdpviz.models.cs747 import MDPFileError, _read_text
+from mdpviz.models.cs747 import MDPFileError, read_text_file
 from mdpviz.models.mdp import PROB_TOL, TabularMDP
 from mdpviz.solvers.sweep import TIE_TOL
 
@@ -292,7 +292,7 @@ def parse_states(
 
 def load_states(path: str | os.PathLike, *, player: int | None = None, why: str = "") -> Boards:
     """Read a states file (see :func:`parse_states`)."""
-    return parse_states(_read_text(path), path, player=player, why=why)
+    return parse_states(read_text_file(path), path, player=player, why=why)
 
 
 # ---------------------------------------------------------------------------------- policies
@@ -458,7 +458,7 @@ def parse_policy(
 
 def load_policy(path: str | os.PathLike, *, player: int | None = None, why: str = "") -> AtttPolicy:
     """Read a policy file (see :func:`parse_policy`)."""
-    return parse_policy(_read_text(path), path, player=player, why=why)
+    return parse_policy(read_text_file(path), path, player=player, why=why)
 
 
 def _fmt_prob(p: float) -> str:

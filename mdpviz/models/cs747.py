@@ -37,7 +37,8 @@ class MDPFileError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
-def _read_text(path: str | os.PathLike) -> str:
+def read_text_file(path: str | os.PathLike) -> str:
+    """The text of a file, or MDPFileError (no such file, a directory, binary or not UTF-8)."""
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
@@ -182,7 +183,7 @@ def parse_cs747(text: str, path: str | os.PathLike = "<text>") -> TabularMDP:
 
 def load_cs747(path: str | os.PathLike) -> TabularMDP:
     """Read a course-format MDP file; raises :class:`MDPFileError` naming file, line and problem."""
-    return parse_cs747(_read_text(path), path)
+    return parse_cs747(read_text_file(path), path)
 
 
 def format_cs747(mdp: TabularMDP) -> str:

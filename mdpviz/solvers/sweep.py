@@ -99,8 +99,12 @@ def _greedy_block(
     terminal: np.ndarray,
     k: int,
     tie_tol: float,
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`greedy` for a contiguous block of states; ``state_ptr`` may start at any row."""
+    want_rows: bool = True,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """:func:`greedy` for a contiguous block of states; ``state_ptr`` may start at any row.
+
+    With ``want_rows=False`` only the values are computed (rows is None).
+    """
     n = sense.size
     base = int(state_ptr[0])
     all_max = bool(sense.min() == 1)
@@ -117,6 +121,16 @@ def _greedy_block(
         best = m[:, 0].copy()
         for j in range(1, k):
             np.maximum(best, m[:, j], out=best)
+        rows = None
+    else:
+        counts = np.diff(state_ptr)
+        has = counts > 0
+        starts = state_ptr[:-1][has] - base
+        best = np.zeros(n)
+        if starts.size:
+            best[has] = np.maximum.reduceat(sq, starts)
+        rows = None
+    if want_rows and k:
         thresh = best - tie_tol * (1.0 + np.abs(best))
         # index of the first column within the tie tolerance of the best: sum of prefix-ANDs of "below"
         below = m[:, 0] < thresh
@@ -125,15 +139,10 @@ def _greedy_block(
             below &= m[:, j] < thresh
             idx += below
         rows = idx + (np.arange(n) * k + base)
-    else:
-        counts = np.diff(state_ptr)
-        has = counts > 0
-        starts = state_ptr[:-1][has] - base
-        best = np.zeros(n)
+    elif want_rows:
         rows = np.full(n, -1, dtype=np.int64)
         if starts.size:
-            b = np.maximum.reduceat(sq, starts)
-            best[has] = b
+            b = best[has]
             thresh = np.repeat(b - tie_tol * (1.0 + np.abs(b)), counts[has])
             cand = np.where(sq >= thresh, np.arange(sq.size), sq.size)
             rows[has] = np.minimum.reduceat(cand, starts) + base
@@ -145,7 +154,8 @@ def _greedy_block(
         values = best * sense
     if terminal.any():
         values[terminal] = 0.0
-        rows[terminal] = -1
+        if rows is not None:
+            rows[terminal] = -1
     return values, rows
 
 

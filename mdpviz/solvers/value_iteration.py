@@ -31,6 +31,18 @@ def _initial_values(mdp: TabularMDP, initial: np.ndarray | None) -> np.ndarray:
     return v
 
 
+DENSE_MAX_ENTRIES = 200_000
+"""Models whose (rows x states) matrix has at most this many entries are swept with a dense
+matrix: numpy's small dense product costs ~1 us where a scipy sparse product costs ~5 us."""
+
+
+def backup_matrix(mdp: TabularMDP):
+    """gamma * P, dense for small models and scipy CSR otherwise (Q = gamma P V + r)."""
+    if mdp.n_rows * mdp.n_states <= DENSE_MAX_ENTRIES:
+        return mdp.matrix.toarray() * mdp.discount
+    return mdp.matrix * mdp.discount
+
+
 def _check(tol: float, max_sweeps: int) -> None:
     if not (tol >= 0 and math.isfinite(tol)):
         raise ValueError(f"tolerance must be a finite number >= 0, got {tol}")
@@ -58,7 +70,7 @@ def value_iteration(
     v = _ro(_initial_values(mdp, initial))
     old_policy: np.ndarray | None = None
     delta = math.inf
-    gP = mdp.matrix * mdp.discount  # gamma folded into the matrix once: one product and one add per sweep
+    gP = backup_matrix(mdp)  # gamma folded into the matrix once: one product and one add per sweep
     r = mdp.row_reward
     for it in range(1, int(max_sweeps) + 1):
         q = gP @ v
@@ -76,6 +88,43 @@ def value_iteration(
         if sweep.converged:
             return Solution("vi", v, policy, it, True, delta, time.perf_counter() - t0)
     return Solution("vi", v, old_policy, int(max_sweeps), False, delta, time.perf_counter() - t0)
+
+
+def value_iteration_values(
+    mdp: TabularMDP,
+    *,
+    tol: float = 1e-9,
+    max_sweeps: int = 100_000,
+    initial: np.ndarray | None = None,
+    tie_tol: float = TIE_TOL,
+) -> Solution:
+    """Synchronous value iteration to convergence without snapshots, for callers that need only
+    the answer many times over (the course grader calls ``markovDecision`` thousands of times).
+
+    The same backup and stopping rule as :func:`value_iteration` (eq. 4.10, stop when
+    max|V_{k+1} - V_k| < tol) and the same tie rule; only the per-sweep snapshot is skipped, and
+    the greedy policy is computed once, from the final values.
+    """
+    _check(tol, max_sweeps)
+    t0 = time.perf_counter()
+    v = _initial_values(mdp, initial)
+    gP = backup_matrix(mdp)
+    r = mdp.row_reward
+    args = (mdp.state_ptr, mdp.sense, mdp.terminal, mdp.uniform_actions, tie_tol)
+    delta = math.inf
+    for it in range(1, int(max_sweeps) + 1):
+        q = gP @ v
+        q += r
+        v_new, _ = _greedy_block(q, *args, want_rows=False)
+        delta = float(np.abs(v_new - v).max()) if v.size else 0.0
+        v = v_new
+        if delta < tol:
+            break
+    else:
+        it = int(max_sweeps)
+    _, rows = greedy(mdp, mdp.q_values(v), tie_tol=tie_tol)
+    policy = _ro(rows_to_policy(mdp, rows))
+    return Solution("vi", _ro(v), policy, it, bool(delta < tol), delta, time.perf_counter() - t0)
 
 
 def default_block_size(n_states: int) -> int:
