@@ -148,6 +148,7 @@ def bench_core(argv: list[str]) -> int:
 BENCHES: dict[str, Callable[[list[str]], int]] = {
     "core": bench_core,
     "snakes": lambda argv: __import__("mdpviz.commands.snakes", fromlist=["bench"]).bench(argv),
+    "risk4": lambda argv: __import__("mdpviz.commands.ttt", fromlist=["bench_risk4"]).bench_risk4(argv),
 }
 """Benchmark name -> function(argv) -> exit status."""
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Callable
 
 from mdpviz.models.mdp import TabularMDP
+from mdpviz.solvers.backward_induction import backward_induction_mdp
 from mdpviz.solvers.linear_programming import linear_programming
 from mdpviz.solvers.policy_iteration import (
     ImproperPolicyError,
@@ -28,15 +29,18 @@ METHODS: dict[str, Callable[..., SolverGen]] = {
     "pi": policy_iteration,
     "hpi": policy_iteration,
     "lp": linear_programming,
+    "bi": backward_induction_mdp,
 }
 """Solver ids: vi = synchronous (Jacobi) value iteration, gs = in-place (Gauss-Seidel) value
-iteration, pi/hpi = Howard policy iteration, lp = linear programming (PuLP/CBC)."""
+iteration, pi/hpi = Howard policy iteration, lp = linear programming (PuLP/CBC), bi = backward
+induction (acyclic models only: exact, one layer per step)."""
 
 METHOD_NAMES: dict[str, str] = {
     "vi": "value iteration (synchronous)",
     "gs": "value iteration (in place)",
     "pi": "policy iteration",
     "lp": "linear programming",
+    "bi": "backward induction",
 }
 """Display names of the solver ids."""
 
@@ -53,7 +57,7 @@ def solver(mdp: TabularMDP, method: str = "vi", **options) -> SolverGen:
 def solve(mdp: TabularMDP, method: str = "vi", *, record: bool = False, **options) -> Solution:
     """Solve ``mdp`` to the end: ``.values``, ``.policy``, ``.sweeps``, ``.converged``.
 
-    ``method``: "vi", "gs", "pi" (alias "hpi") or "lp"; ``options`` go to the solver (``tol``,
+    ``method``: "vi", "gs", "pi" (alias "hpi"), "lp" or "bi" (acyclic models); ``options`` go to the solver (``tol``,
     ``max_sweeps`` for value iteration, ...). ``record=True`` keeps every snapshot in ``.history``.
     """
     return run(solver(mdp, method, **options), record=record)
