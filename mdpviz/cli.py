@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.bench",
     "mdpviz.commands.attt",
     "mdpviz.commands.snakes",
+    "mdpviz.commands.ttt3d",
     "mdpviz.commands.ttt",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""

@@ -149,6 +149,7 @@ BENCHES: dict[str, Callable[[list[str]], int]] = {
     "core": bench_core,
     "snakes": lambda argv: __import__("mdpviz.commands.snakes", fromlist=["bench"]).bench(argv),
     "risk4": lambda argv: __import__("mdpviz.commands.ttt", fromlist=["bench_risk4"]).bench_risk4(argv),
+    "ttt3d": lambda argv: __import__("mdpviz.commands.ttt3d", fromlist=["bench"]).bench(argv),
 }
 """Benchmark name -> function(argv) -> exit status."""
 
