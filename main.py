@@ -1,0 +1,3 @@
+from mdpviz.app import run
+
+raise SystemExit(run())

@@ -1,0 +1,1099 @@
+"""The main window: pick a game, edit it on the board, step the solver, watch it converge, play it out.
+
+:class:`MainWindow` wires the widgets of :mod:`mdpviz.widgets` to one
+:class:`~mdpviz.controller.SolverController`, which owns the worker threads: the GUI thread never
+runs a solve or a batch simulation. Sweeps arrive as immutable snapshots and are recorded; the
+window redraws on a ~30 Hz timer from the recorded history (or the sweep the history slider
+points at), never once per sweep. Games plug in through :class:`mdpviz.widgets.games.Game`.
+
+Modal dialogs go through one :class:`Dialogs` object so tests can replace it and never block.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence, QUndoGroup
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QScrollArea,
+    QSizePolicy,
+    QStackedWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mdpviz.controller import SolverController, ValueRange
+from mdpviz.models.cs747 import MDPFileError
+from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenario
+from mdpviz.solvers import METHOD_NAMES, Solution, Sweep
+from mdpviz.widgets.board import BoardView, ColorBar
+from mdpviz.widgets.colors import ColorScale, scale_for
+from mdpviz.widgets.convergence import ConvergencePlot, render_svg
+from mdpviz.widgets.display import (
+    ActionBackup,
+    Inspection,
+    backup_q,
+    backup_text,
+    best_actions,
+    board_frame,
+    merge_terms,
+    results_csv,
+    sweep_caption,
+)
+from mdpviz.widgets.games import Game, SimulationResult, default_games
+from mdpviz.widgets.panels import Inspector, SolverPanel
+from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
+
+REDRAW_MS = 33
+"""Redraw period of the board and inspector (about 30 frames per second)."""
+
+PLOT_MIN_INTERVAL = 0.1
+"""During Run the convergence plot redraws at most every 0.1 s: repainting pyqtgraph's axes and a
+curve of thousands of sweeps is the most expensive part of a frame (measured), and 10 Hz still
+shows it growing."""
+
+DEFAULT_SIZE = QSize(1366, 820)
+"""Window size when no layout was saved yet."""
+
+PRESENTER_SCALE = 1.5
+"""Font scale of presenter mode."""
+
+
+def settings_org() -> str:
+    """QSettings organisation: $MDPVIZ_SETTINGS_ORG (tests set it), default "mdpviz"."""
+    return os.environ.get("MDPVIZ_SETTINGS_ORG", "mdpviz") or "mdpviz"
+
+
+def make_settings() -> QSettings:
+    """The window's QSettings (organisation from :func:`settings_org`, application "mdpviz")."""
+    return QSettings(settings_org(), "mdpviz")
+
+
+class Dialogs:
+    """The window's modal dialogs in one place; tests pass a stand-in that answers at once."""
+
+    def __init__(self, parent: QWidget) -> None:
+        self.parent = parent
+
+    def error(self, title: str, text: str) -> None:
+        QMessageBox.critical(self.parent, title, text)
+
+    def ask_unsaved(self) -> str:
+        """"save", "discard" or "cancel" for unsaved edits."""
+        b = QMessageBox.question(
+            self.parent, "Unsaved edits", "The scenario has unsaved edits. Save them before quitting?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(b, "cancel")
+
+    def open_file(self, title: str, directory: str, filters: str) -> str:
+        return QFileDialog.getOpenFileName(self.parent, title, directory, filters)[0]
+
+    def save_file(self, title: str, directory: str, filters: str) -> str:
+        return QFileDialog.getSaveFileName(self.parent, title, directory, filters)[0]
+
+
+def _named(w, name: str, accessible: str):
+    w.setObjectName(name)
+    w.setAccessibleName(accessible)
+    return w
+
+
+class MainWindow(QMainWindow):
+    """The mdpviz window (constructible with no arguments)."""
+
+    def __init__(
+        self,
+        *,
+        games: Sequence[Game] | None = None,
+        dialogs: Dialogs | None = None,
+        settings: QSettings | None = None,
+    ) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("mdpviz")
+        self.settings = settings if settings is not None else make_settings()
+        self.dialogs = dialogs if dialogs is not None else Dialogs(self)
+        self.controller = SolverController(self)
+        self.games: list[Game] = list(games) if games is not None else default_games(self)
+        for g in self.games:
+            if g.parent() is None:
+                g.setParent(self)
+        self.game: Game = self.games[0]
+        self.scale: ColorScale | None = None
+        self.view_index: int | None = None  # None: follow the newest sweep
+        self.selected: int | None = None
+        self.scenario_path: Path | None = None
+        self.sim_result: SimulationResult | None = None
+        self._sim_token = 0
+        self._running_sim_token = -1
+        self._dirty = True
+        self._plot_time = 0.0
+        self._episode_seed = np.random.SeedSequence(20240).generate_state(1)[0]
+        self._episode_count = 0
+        self._layout_key: tuple | None = None
+        self._base_font = QFont(self.font())
+        self.presenter = False
+        self._normal_state: QByteArray | None = None
+
+        self._build_widgets()
+        self._build_docks()
+        self._build_actions()
+        self._connect()
+        self.undo_group.setActiveStack(self.game.undo_stack)
+        self._activate(self.game, initial=True)
+        self._restore_settings()
+
+        self.redraw_timer = QTimer(self)
+        self.redraw_timer.setInterval(REDRAW_MS)
+        self.redraw_timer.timeout.connect(self.redraw)
+        self.redraw_timer.start()
+        if self.settings.value("window/geometry") is None:
+            self.resize(DEFAULT_SIZE)
+
+    # ------------------------------------------------------------------ construction
+    def _build_widgets(self) -> None:
+        self.game_picker = _named(QComboBox(), "gamePicker", "Game")
+        for g in self.games:
+            self.game_picker.addItem(g.title, g.key)
+        self.game_picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.game_picker.setMinimumContentsLength(12)
+        self.game_picker.setToolTip("The game to solve; each game keeps its own edits")
+        self.board = BoardView()
+        self.color_bar = ColorBar()
+        central = QWidget()
+        central.setObjectName("boardArea")
+        lay = QHBoxLayout(central)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.board, 1)
+        lay.addWidget(self.color_bar)
+        self.setCentralWidget(central)
+        self.solver_panel = SolverPanel()
+        self.inspector = Inspector()
+        self.convergence = ConvergencePlot()
+        self.simulation = SimulationPanel()
+        self.player = EpisodePlayer()
+        self.editor_stack = QStackedWidget()
+        self.editor_stack.setObjectName("gameEditors")
+        for g in self.games:
+            ed = g.editor()
+            self.editor_stack.addWidget(ed if ed is not None else QLabel("Nothing to edit for this game."))
+        self.state_label = _named(QLabel(""), "solverStateLabel", "Solver state")
+        self.statusBar().setObjectName("statusBar")
+        self.statusBar().addPermanentWidget(self.state_label)
+
+    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        d = QDockWidget(title, self)
+        d.setObjectName(name)
+        d.setAccessibleName(title)
+        d.setWidget(widget)
+        d.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                      | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.addDockWidget(area, d)
+        return d
+
+    def _build_docks(self) -> None:
+        game_box = QWidget()
+        v = QVBoxLayout(game_box)
+        v.setContentsMargins(4, 4, 4, 4)
+        v.addWidget(self.game_picker)
+        v.addWidget(self.editor_stack, 1)
+        scroll = QScrollArea()
+        scroll.setObjectName("gameScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # scrolls only in presenter mode, where the editor shares a tab with the inspector (a word-wrapped
+        # label otherwise makes Qt show a needless scroll bar for 2 pixels)
+        scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(game_box)
+        self.game_scroll = scroll
+        scroll.setMinimumWidth(game_box.minimumSizeHint().width() + 16)
+        self.game_dock = self._dock("Game", "gameDock", scroll, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.solver_dock = self._dock("Solver", "solverDock", self.solver_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.inspector_dock = self._dock("Inspector", "inspectorDock", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.simulation_dock = self._dock("Simulation", "simulationDock", self.simulation,
+                                          Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.inspector_dock, self.simulation_dock)
+        self.inspector_dock.raise_()
+        self.player_dock = self._dock("Episode player", "episodeDock", self.player, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.convergence_dock = self._dock("Convergence", "convergenceDock", self.convergence,
+                                           Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._shown_once = False
+        self._layout_restored = False
+
+    def _default_dock_sizes(self) -> None:
+        """Dock sizes of the default layout, as fractions of the window (applied once shown)."""
+        w, h = max(self.width(), 800), max(self.height(), 500)
+        self.resizeDocks([self.game_dock, self.solver_dock], [int(w * 0.16), int(w * 0.27)], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.convergence_dock], [int(h * 0.36)], Qt.Orientation.Vertical)
+        self.resizeDocks([self.solver_dock, self.inspector_dock], [int(h * 0.36), int(h * 0.64)], Qt.Orientation.Vertical)
+        self.resizeDocks([self.game_dock, self.player_dock], [int(h * 0.55), int(h * 0.45)], Qt.Orientation.Vertical)
+
+    def showEvent(self, ev) -> None:  # noqa: N802
+        super().showEvent(ev)
+        if not self._shown_once:
+            self._shown_once = True
+            if not self._layout_restored:
+                QTimer.singleShot(0, self, self._default_dock_sizes)
+
+    def _action(self, text: str, name: str, slot, shortcut=None, *, tip: str = "", checkable: bool = False) -> QAction:
+        a = QAction(text, self)
+        a.setObjectName(name)
+        if shortcut is not None:
+            if isinstance(shortcut, (list, tuple)):
+                a.setShortcuts([QKeySequence(s) for s in shortcut])
+            else:
+                a.setShortcut(QKeySequence(shortcut))
+            a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        a.setCheckable(checkable)
+        if tip:
+            a.setStatusTip(tip)
+            a.setToolTip(tip)
+        a.triggered.connect(slot)
+        self.addAction(a)
+        return a
+
+    def _build_actions(self) -> None:
+        self.undo_group = QUndoGroup(self)
+        for g in self.games:
+            self.undo_group.addStack(g.undo_stack)
+        mb = self.menuBar()
+        m = mb.addMenu("&File")
+        self.act_open = self._action("&Open scenario\u2026", "openScenarioAction", self.open_scenario_dialog,
+                                     QKeySequence.StandardKey.Open)
+        self.act_save = self._action("&Save scenario", "saveScenarioAction", self.save_scenario_dialog,
+                                     QKeySequence.StandardKey.Save)
+        self.act_save_as = self._action("Save scenario &as\u2026", "saveScenarioAsAction",
+                                        lambda: self.save_scenario_dialog(ask=True), "Ctrl+Shift+S")
+        self.act_open_mdp = self._action("Open course &MDP file\u2026", "openMdpAction", self.open_mdp_dialog, "Ctrl+M")
+        m.addActions([self.act_open, self.act_save, self.act_save_as])
+        m.addSeparator()
+        m.addAction(self.act_open_mdp)
+        m.addSeparator()
+        ex = m.addMenu("&Export figure")
+        ex.setObjectName("exportMenu")
+        self.act_export_board = self._action("Board\u2026", "exportBoardAction", lambda: self.export_dialog("board"),
+                                             "Ctrl+E")
+        self.act_export_conv = self._action("Convergence plot\u2026", "exportConvergenceAction",
+                                            lambda: self.export_dialog("convergence"))
+        self.act_export_hist = self._action("Histogram\u2026", "exportHistogramAction",
+                                            lambda: self.export_dialog("histogram"))
+        self.act_export_csv = self._action("Simulation table (CSV)\u2026", "exportCsvAction", self.export_csv_dialog)
+        ex.addActions([self.act_export_board, self.act_export_conv, self.act_export_hist, self.act_export_csv])
+        m.addSeparator()
+        self.act_quit = self._action("&Quit", "quitAction", self.close, QKeySequence.StandardKey.Quit)
+        m.addAction(self.act_quit)
+
+        m = mb.addMenu("&Edit")
+        self.act_undo = self.undo_group.createUndoAction(self, "&Undo")
+        self.act_undo.setObjectName("undoAction")
+        self.act_undo.setShortcuts([QKeySequence("Ctrl+Z")])
+        self.act_redo = self.undo_group.createRedoAction(self, "&Redo")
+        self.act_redo.setObjectName("redoAction")
+        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        for a in (self.act_undo, self.act_redo):
+            a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            self.addAction(a)
+        m.addActions([self.act_undo, self.act_redo])
+
+        m = mb.addMenu("&Solve")
+        self.act_step = self._action("&Step", "stepAction", self.step, "Space", tip="One sweep (policy iteration: one round)")
+        self.act_eval = self._action("&Evaluate", "evaluateAction", self.controller.step, tip="Policy iteration: evaluate")
+        self.act_improve = self._action("&Improve", "improveAction", self.controller.step, tip="Policy iteration: improve")
+        self.act_run = self._action("&Run / pause", "runAction", self.toggle_run, "R", tip="Run to convergence or pause")
+        self.act_pause = self._action("&Pause", "pauseAction", self.controller.pause, tip="Pause the run")
+        self.act_stop = self._action("S&top", "stopAction", self.stop, "Esc", tip="Pause the solver and the episode player")
+        self.act_reset = self._action("Rese&t", "resetAction", self.reset_solver, "Ctrl+R", tip="Start the solve again")
+        m.addActions([self.act_step, self.act_eval, self.act_improve, self.act_run, self.act_pause, self.act_stop,
+                      self.act_reset])
+        m.addSeparator()
+        self.act_simulate = self._action("Si&mulate", "simulateAction", self._simulate_from_panel, "Ctrl+Return",
+                                         tip="Batch simulation of every strategy")
+        m.addAction(self.act_simulate)
+
+        m = mb.addMenu("&View")
+        self.act_presenter = self._action("&Presenter mode", "presenterAction", self.set_presenter, "F5",
+                                          tip="Everything larger, for a projector", checkable=True)
+        m.addAction(self.act_presenter)
+        self.act_reset_layout = self._action("Reset &layout", "resetLayoutAction", self.reset_layout)
+        m.addAction(self.act_reset_layout)
+        m.addSeparator()
+        for d in (self.game_dock, self.solver_dock, self.inspector_dock, self.player_dock, self.convergence_dock,
+                  self.simulation_dock):
+            m.addAction(d.toggleViewAction())
+
+        tb = QToolBar("Main")
+        tb.setObjectName("mainToolBar")
+        tb.setMovable(False)
+        tb.addActions([self.act_step, self.act_run, self.act_reset])
+        tb.addSeparator()
+        tb.addActions([self.act_undo, self.act_redo])
+        tb.addSeparator()
+        tb.addAction(self.act_presenter)
+        self.addToolBar(tb)
+        self.toolbar = tb
+
+    def _connect(self) -> None:
+        c = self.controller
+        c.sweep_ready.connect(self._on_sweep)
+        c.history_reset.connect(self._on_history_reset)
+        c.range_ready.connect(self._on_range)
+        c.state_changed.connect(self._on_state)
+        c.finished.connect(self._on_finished)
+        c.failed.connect(self._on_failed)
+        c.job_progress.connect(self._on_job_progress)
+        c.job_finished.connect(self._on_job_finished)
+        c.job_failed.connect(self._on_job_failed)
+        c.job_cancelled.connect(self._on_job_cancelled)
+        p = self.solver_panel
+        p.step.clicked.connect(self.step)
+        p.evaluate.clicked.connect(self.controller.step)
+        p.improve.clicked.connect(self.controller.step)
+        p.run.clicked.connect(self.run_solver)
+        p.pause.clicked.connect(self.controller.pause)
+        p.reset.clicked.connect(self.reset_solver)
+        p.method_changed.connect(lambda _m: self.reset_solver())
+        p.tolerance_changed.connect(lambda _t: self.reset_solver())
+        p.discount_changed.connect(self._on_discount)
+        p.speed_changed.connect(self.controller.set_rate)
+        p.history_moved.connect(self._on_history_moved)
+        p.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
+        self.game_picker.currentIndexChanged.connect(lambda i: self.switch_game(self.games[i].key))
+        self.board.cell_clicked.connect(self._on_cell_clicked)
+        self.board.cell_menu_requested.connect(self._on_cell_menu)
+        self.simulation.simulate_requested.connect(self.start_simulation)
+        self.simulation.cancel_requested.connect(self.controller.cancel_job)
+        self.simulation.export_csv_requested.connect(self.export_csv_dialog)
+        self.simulation.export_plot_requested.connect(lambda: self.export_dialog("histogram"))
+        self.player.new_requested.connect(self.new_episode)
+        self.player.position_changed.connect(self._on_token)
+        self.undo_group.cleanChanged.connect(lambda _c: self._update_title())
+        for g in self.games:
+            g.edited.connect(lambda text, g=g: self._on_game_edited(g, text))
+            g.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+            g.redraw.connect(lambda g=g: self._on_game_redraw(g))
+            ed = g.editor()
+            if ed is not None and hasattr(ed, "open_requested"):
+                ed.open_requested.connect(self.open_mdp_dialog)
+
+    # ------------------------------------------------------------------ games
+    def game_by_key(self, key: str) -> Game:
+        for g in self.games:
+            if g.key == key:
+                return g
+        raise ValueError(f"no game {key!r}; games: {', '.join(g.key for g in self.games)}")
+
+    def switch_game(self, key: str) -> None:
+        """Show game ``key``; each game keeps its own edits (and undo history)."""
+        g = self.game_by_key(key)
+        if g is self.game:
+            return
+        self._activate(g)
+
+    def _activate(self, g: Game, *, initial: bool = False) -> None:
+        self.game = g
+        i = self.games.index(g)
+        if self.game_picker.currentIndex() != i:
+            self.game_picker.blockSignals(True)
+            self.game_picker.setCurrentIndex(i)
+            self.game_picker.blockSignals(False)
+        self.editor_stack.setCurrentIndex(i)
+        for k in range(self.editor_stack.count()):  # size the stack to the shown editor only
+            pol = QSizePolicy.Policy.Preferred if k == i else QSizePolicy.Policy.Ignored
+            self.editor_stack.widget(k).setSizePolicy(pol, pol)
+        self.editor_stack.adjustSize()
+        self.undo_group.setActiveStack(g.undo_stack)
+        self.selected = None
+        self.board.state_names = {}
+        self._refresh_board_layout(force=True)
+        self._model_changed(f"{g.title}" if not initial else "")
+        self._update_title()
+
+    def _on_game_edited(self, g: Game, text: str) -> None:
+        if g is not self.game:
+            return
+        self._refresh_board_layout(force=True)
+        self._model_changed(f"Edited ({text}): the solution is stale and the solver was reset.")
+
+    def _on_game_redraw(self, g: Game) -> None:
+        if g is self.game:
+            self._refresh_board_layout(force=True)
+
+    def _model_changed(self, message: str) -> None:
+        """The model (or the game) changed: reset the solver, forget simulations and the episode."""
+        g = self.game
+        mdp = g.mdp()
+        self.solver_panel.set_discount(
+            None if mdp is None else mdp.discount, editable=g.supports_discount,
+            why="" if g.supports_discount else "Turns are counted, not discounted: the discount is 1")
+        if self.controller.job_busy:
+            self.controller.cancel_job()
+        self._sim_token += 1
+        self.sim_result = None
+        self.simulation.clear()
+        self.player.clear()
+        self.player.set_strategies(g.strategies(mdp) if mdp is not None else [])
+        if mdp is None and self.selected is not None:
+            self.selected = None
+        if self.selected is not None and mdp is not None and self.selected >= mdp.n_states:
+            self.selected = None
+        self.reset_solver()
+        err = g.mdp_error()
+        if err:
+            self.statusBar().showMessage(f"{g.title}: {err}", 10000)
+        elif message:
+            self.statusBar().showMessage(message, 6000)
+
+    def _refresh_board_layout(self, *, force: bool = False, policy: np.ndarray | None = None) -> None:
+        g = self.game
+        mdp = g.mdp()
+        key = (id(g), id(mdp), getattr(g, "view", None), None if policy is None else policy.tobytes())
+        if not force and key == self._layout_key:
+            return
+        self._layout_key = key
+        self.board.set_board(g.board_layout(mdp, policy), g.decor())
+        if mdp is not None:
+            self.board.state_names = {s: g.state_name(s) for s in range(mdp.n_states)}
+        self._dirty = True
+
+    # ------------------------------------------------------------------ solver
+    def solver_options(self) -> dict:
+        m = self.solver_panel.method
+        return {"tol": self.solver_panel.tol} if m in ("vi", "gs") else {}
+
+    def reset_solver(self) -> None:
+        """Load a fresh solver for the current model, method and options (Reset)."""
+        mdp = self.game.mdp()
+        self.view_index = None
+        self.scale = None
+        self.color_bar.show_scale(None)
+        self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
+        self._dirty = True
+
+    def step(self) -> None:
+        """Step: one sweep, or one full round (evaluate + improve) of policy iteration."""
+        if self.controller.method == "pi":
+            self.controller.step_round()
+        else:
+            self.controller.step()
+
+    def run_solver(self) -> None:
+        self.view_index = None
+        self.controller.run(self.solver_panel.rate)
+
+    def toggle_run(self) -> None:
+        if self.controller.state == "running":
+            self.controller.pause()
+        else:
+            self.run_solver()
+
+    def stop(self) -> None:
+        """Esc: pause the solver and the episode player."""
+        self.controller.pause()
+        self.player.pause()
+
+    def _on_discount(self, gamma: float) -> None:
+        try:
+            self.game.set_discount(gamma)
+        except ValueError as e:
+            self.statusBar().showMessage(str(e), 8000)
+
+    def _on_sweep(self, sw: Sweep) -> None:
+        self.convergence.append(sw)
+        self._dirty = True
+
+    def _on_history_reset(self) -> None:
+        m = self.controller.method
+        tol = self.controller.options.get("tol") if m in ("vi", "gs") else None
+        self.convergence.reset(tol=tol, x_label="step (evaluate / improve)" if m == "pi" else "sweep")
+        self._dirty = True
+
+    def _on_range(self, rng: ValueRange) -> None:
+        self.scale = scale_for(rng.lo, rng.hi, label=self.game.value_label)
+        self.color_bar.show_scale(self.scale)
+        self._dirty = True
+
+    def _on_state(self, state: str) -> None:
+        self._dirty = True
+        self._update_buttons()
+
+    def _on_finished(self, sol: Solution) -> None:
+        what = "converged" if sol.converged else "stopped (sweep limit)"
+        self.statusBar().showMessage(f"{METHOD_NAMES.get(sol.method, sol.method)} {what} after {sol.sweeps} "
+                                     f"{'rounds' if sol.method == 'pi' else 'sweeps'}", 8000)
+        self._dirty = True
+
+    def _on_failed(self, msg: str) -> None:
+        self.statusBar().showMessage(f"Solver failed: {msg}", 15000)
+        self.solver_panel.show_status(f"Failed: {msg}")
+        self._dirty = True
+
+    def _update_buttons(self) -> None:
+        c = self.controller
+        has = c.mdp is not None
+        self.solver_panel.show_state(c.state, method=c.method, next_phase=c.next_phase, has_model=has)
+        can = has and c.state in ("ready", "paused", "stepping")
+        self.act_step.setEnabled(can)
+        self.act_eval.setEnabled(can and c.method == "pi" and c.next_phase == "evaluate")
+        self.act_improve.setEnabled(can and c.method == "pi" and c.next_phase == "improve")
+        self.act_run.setEnabled(can or c.state == "running")
+        self.act_pause.setEnabled(c.state == "running")
+        self.act_reset.setEnabled(has)
+
+    def _on_history_moved(self, index: int) -> None:
+        n = len(self.controller.history)
+        self.view_index = None if index >= n - 1 else int(index)
+        self._dirty = True
+
+    def shown_index(self) -> int:
+        """Index of the sweep on display (-1 before the first sweep)."""
+        n = len(self.controller.history)
+        if self.view_index is None or self.view_index >= n:
+            return n - 1
+        return self.view_index
+
+    def shown_sweep(self) -> Sweep | None:
+        i = self.shown_index()
+        return self.controller.history[i] if i >= 0 else None
+
+    # ------------------------------------------------------------------ drawing (at screen rate)
+    def redraw(self) -> None:
+        """Redraw board, plot, inspector and status from the recorded history, if anything changed."""
+        if not self._dirty:
+            return
+        self._dirty = False
+        c = self.controller
+        g = self.game
+        mdp = c.mdp if c.mdp is not None else None
+        hist = c.history
+        i = self.shown_index()
+        sw = hist[i] if i >= 0 else None
+        if getattr(g, "view", None) == "graph":
+            self._refresh_board_layout(policy=None if sw is None else np.asarray(sw.policy))
+        if mdp is None:
+            self.board.show_frame(None, None)
+            self.board.caption = g.mdp_error() or g.empty_text()
+            self.board.update()
+        elif sw is None:
+            self.board.show_frame(None, self.scale)
+            self.board.caption = "Not solved yet: press Step or Run"
+            self.board.update()
+        else:
+            scale = self.scale or scale_for(0.0, 1.0, label=g.value_label)
+            prev = hist[i - 1] if i > 0 else None
+            cap = sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration, i, len(hist))
+            if sw.converged:
+                cap += " \u2014 converged"
+            frame = board_frame(
+                sw.values, sw.policy, scale=scale, terminal=mdp.terminal, badge=lambda a: g.badge(a, mdp),
+                prev_values=None if prev is None else prev.values,
+                prev_policy=None if prev is None else prev.policy, caption=cap,
+            )
+            self.board.show_frame(frame, scale)
+        now = time.perf_counter()
+        if c.state != "running" or now - self._plot_time >= PLOT_MIN_INTERVAL:
+            self._plot_time = now
+            self.convergence.refresh()
+        else:
+            self._dirty = True  # the plot is behind: draw it at the next frame that is due
+        self.convergence.set_cursor(None if self.view_index is None else i)
+        self.solver_panel.show_history(len(hist), i)
+        self._update_buttons()
+        self._update_status(sw)
+        if self.selected is not None:
+            self._update_inspection()
+
+    def _update_status(self, sw: Sweep | None) -> None:
+        c = self.controller
+        name = METHOD_NAMES.get(c.method, c.method)
+        if c.mdp is None:
+            text = "No model"
+        elif sw is None:
+            text = f"{name}: ready" if c.state != "failed" else f"{name}: failed: {c.error}"
+        else:
+            d = f"max |dV| {sw.delta:.3g}" if sw.phase != "improve" else f"residual {sw.delta:.3g}"
+            n = len(c.history)
+            text = (f"{n} snapshot{'s' if n != 1 else ''} \u00b7 {sw.phase} {sw.iteration} \u00b7 {d} \u00b7 "
+                    f"{sw.policy_changes} policy change{'s' if sw.policy_changes != 1 else ''}")
+            if c.state == "failed":
+                text += f" \u00b7 failed: {c.error}"
+        self.solver_panel.show_status(text)
+        self.state_label.setText(f"{self.game.title} \u00b7 {name} \u00b7 {c.state}")
+
+    # ------------------------------------------------------------------ inspector
+    def _on_cell_clicked(self, state: int) -> None:
+        if self.game.cell_clicked(state):
+            return
+        self.inspect(state)
+        self.inspector_dock.raise_()
+
+    def _on_cell_menu(self, state: int, pos) -> None:
+        menu = self.cell_menu(state)
+        menu.exec(pos)
+
+    def cell_menu(self, state: int) -> QMenu:
+        """The right-click menu of a cell: inspect, then the game's edits."""
+        menu = QMenu(self)
+        menu.setObjectName("cellMenu")
+        menu.addAction(f"Inspect {self.game.state_name(state)}", lambda: self.inspect(state))
+        entries = self.game.cell_menu(state)
+        if entries:
+            menu.addSeparator()
+            for text, fn in entries:
+                a = menu.addAction(text)
+                if fn is None:
+                    a.setEnabled(False)
+                else:
+                    a.triggered.connect(lambda _checked=False, fn=fn: fn())
+        return menu
+
+    def inspect(self, state: int | None) -> None:
+        """Show the Bellman backup of ``state`` at the shown sweep (None: clear)."""
+        mdp = self.controller.mdp
+        if state is not None and (mdp is None or not 0 <= state < mdp.n_states):
+            state = None
+        self.selected = state
+        self._update_inspection()
+
+    def inspection(self) -> Inspection | None:
+        """The inspector's data for the selected state at the shown sweep (pure computation)."""
+        mdp = self.controller.mdp
+        s = self.selected
+        if mdp is None or s is None:
+            return None
+        g = self.game
+        sw = self.shown_sweep()
+        values = np.zeros(mdp.n_states) if sw is None else np.asarray(sw.values)
+        when = "before the first sweep (V = 0)" if sw is None else (
+            f"after sweep {sw.iteration}" if sw.phase == "sweep" else
+            ("(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"))
+        title = f"{g.state_name(s)} {when}"
+        if mdp.terminal[s]:
+            return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=g.unit)
+        acts = [int(a) for a in mdp.actions_of(s)]
+        rows = []
+        qs = []
+        for a in acts:
+            terms = g.backup_terms(mdp, s, a, values)
+            qs.append(backup_q(terms, mdp.discount))
+            shown = terms if len(terms) <= 12 else merge_terms(terms)
+            rows.append((a, terms, backup_text(shown, mdp.discount, state_name=lambda t: self._short_name(t))))
+        objective = "min" if mdp.sense[s] < 0 else "max"
+        best = best_actions(qs, objective)
+        actions = tuple(ActionBackup(a, g.action_name(a, mdp), q, text, b) for (a, _, text), q, b in zip(rows, qs, best))
+        return Inspection(title, float(values[s]), actions, objective, mdp.discount, unit=g.unit if g.unit == "turns" else "")
+
+    def _short_name(self, s: int) -> str:
+        lab = self.controller.mdp.state_labels if self.controller.mdp is not None else None
+        return lab[s] if lab else str(s)
+
+    def _update_inspection(self) -> None:
+        insp = self.inspection()
+        self.inspector.show_inspection(insp)
+        mdp = self.controller.mdp
+        if insp is None or mdp is None or self.selected is None:
+            self.board.show_selection(None)
+            return
+        s = self.selected
+        sw = self.shown_sweep()
+        succ: dict[int, float] = {}
+        if not mdp.terminal[s]:
+            acts = [int(sw.policy[s])] if sw is not None and sw.policy[s] >= 0 else [int(a) for a in mdp.actions_of(s)]
+            for a in acts:
+                for d, p, _ in mdp.outcomes(s, a):
+                    succ[d] = succ.get(d, 0.0) + p / len(acts)
+        self.board.show_selection(s, succ)
+
+    # ------------------------------------------------------------------ simulation
+    def _simulate_from_panel(self) -> None:
+        self.start_simulation(self.simulation.games.value(), self.simulation.seed.value())
+
+    def current_policy(self) -> np.ndarray | None:
+        """The converged solution's policy, or None when the solver has not converged."""
+        sol = self.controller.solution
+        if sol is not None and sol.converged:
+            return np.asarray(sol.policy)
+        return None
+
+    def start_simulation(self, games: int, seed: int) -> bool:
+        """Batch simulation of every strategy in the background (the optimal one uses the converged
+        solution, or is solved on the job thread if the solver has not converged)."""
+        mdp = self.game.mdp()
+        if mdp is None:
+            self.statusBar().showMessage("Nothing to simulate: no model.", 6000)
+            return False
+        try:
+            job = self.game.simulation_job(mdp, self.current_policy(), games=int(games), seed=int(seed))
+        except ValueError as e:
+            self.statusBar().showMessage(str(e), 8000)
+            return False
+        if not self.controller.start_job(job):
+            self.statusBar().showMessage("A simulation is already running.", 6000)
+            return False
+        self._running_sim_token = self._sim_token
+        self.simulation.show_running(True, f"Simulating {games:,} games per strategy\u2026")
+        self.simulation_dock.raise_()
+        return True
+
+    def _on_job_progress(self, done: int, total: int, text: str) -> None:
+        if self._running_sim_token == self._sim_token:
+            self.simulation.show_progress(done, total, text)
+
+    def _on_job_finished(self, result: SimulationResult | None) -> None:
+        self.simulation.show_running(False)
+        if self._running_sim_token != self._sim_token:
+            self.simulation.clear("The model changed during the simulation: results discarded.")
+            return
+        if result is None:
+            self.simulation.clear("Simulation cancelled.")
+            return
+        self.sim_result = result
+        self.simulation.show_results(result.rows, unit=result.unit, start=result.start, notes=result.notes)
+
+    def _on_job_failed(self, msg: str) -> None:
+        self.simulation.show_running(False, f"Simulation failed: {msg}")
+        self.statusBar().showMessage(f"Simulation failed: {msg}", 10000)
+
+    def _on_job_cancelled(self) -> None:
+        self.simulation.show_running(False)
+        self.simulation.clear("Simulation cancelled.")
+
+    # ------------------------------------------------------------------ episode player
+    def new_episode(self, strategy: str) -> bool:
+        """Play one game with ``strategy`` ("optimal" uses the greedy policy of the shown sweep)."""
+        g = self.game
+        mdp = g.mdp()
+        if mdp is None:
+            return False
+        sw = self.shown_sweep()
+        policy = None if sw is None else np.asarray(sw.policy)
+        try:
+            probs = g.strategy_probs(strategy, mdp, policy)
+            self._episode_count += 1
+            rng = np.random.default_rng([int(self._episode_seed), self._episode_count])
+            moves = g.episode(mdp, probs, rng)
+        except ValueError as e:
+            self.statusBar().showMessage(str(e), 8000)
+            return False
+        note = ""
+        if strategy == "optimal" and (sw is None or not sw.converged):
+            note = f"(greedy policy of {'the shown sweep' if sw else 'V = 0'}; not converged) "
+        names = {s: g.state_name(s) for s in range(mdp.n_states)}
+        self.player.show_episode(moves, start_state=g.start_state(), unit=g.unit, names=names,
+                                 header=f"{strategy} {note}".strip() + ":")
+        self.player_dock.raise_()
+        return True
+
+    def _on_token(self, pos) -> None:
+        if pos is None:
+            self.board.show_token(None)
+        else:
+            state, text = pos
+            self.board.show_token(state, text)
+
+    # ------------------------------------------------------------------ scenarios
+    @property
+    def dirty(self) -> bool:
+        """Unsaved edits in any game."""
+        return any(not g.undo_stack.isClean() for g in self.games)
+
+    def _update_title(self) -> None:
+        if getattr(self, "_shut", False):
+            return
+        name = self.scenario_path.name if self.scenario_path else "untitled"
+        self.setWindowTitle(f"mdpviz \u2014 {self.game.title} \u2014 {name}{' *' if self.dirty else ''}")
+
+    def scenario(self) -> Scenario:
+        """The current edits and solver settings as a scenario."""
+        return Scenario(game=self.game.key, games={g.key: g.to_dict() for g in self.games},
+                        solver={"method": self.solver_panel.method, "tol": self.solver_panel.tol})
+
+    def save_scenario(self, path: str | Path) -> Path:
+        """Save atomically to ``path``; the edits count as saved."""
+        p = save_scenario(self.scenario(), path)
+        self.scenario_path = Path(p)
+        for g in self.games:
+            g.undo_stack.setClean()
+        self._update_title()
+        self.statusBar().showMessage(f"Saved {p}", 5000)
+        return p
+
+    def load_scenario(self, path: str | Path) -> None:
+        """Load a scenario; any error leaves every game as it was (ScenarioError)."""
+        scn = load_scenario(path)
+        states = {}
+        for key, data in scn.games.items():
+            try:
+                g = self.game_by_key(key)
+            except ValueError:
+                raise ScenarioError(path, f"games.{key}", "unknown game") from None
+            states[key] = (g, g.load_dict(data, str(path)), data)
+        try:
+            target = self.game_by_key(scn.game)
+        except ValueError:
+            raise ScenarioError(path, "game", f"unknown game {scn.game!r}") from None
+        for g, st, data in states.values():
+            g.load_state(st)
+            g.load_display(data)
+        if "method" in scn.solver:
+            self.solver_panel.set_method(scn.solver["method"])
+        if "tol" in scn.solver:
+            self.solver_panel.set_tolerance(float(scn.solver["tol"]))
+        self.scenario_path = Path(path)
+        for g in self.games:
+            ed = g.editor()
+            if ed is not None and hasattr(ed, "refresh"):
+                ed.refresh()
+        self._activate(target)
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+
+    def open_scenario_dialog(self) -> None:
+        path = self.dialogs.open_file("Open scenario", self._dir("scenario"), "mdpviz scenarios (*.json);;All files (*)")
+        if not path:
+            return
+        self._remember_dir("scenario", path)
+        try:
+            self.load_scenario(path)
+        except ScenarioError as e:
+            self.dialogs.error("Cannot open scenario", str(e))
+
+    def save_scenario_dialog(self, ask: bool = False) -> bool:
+        path = self.scenario_path
+        if path is None or ask:
+            name = self.dialogs.save_file("Save scenario", self._dir("scenario"), "mdpviz scenarios (*.json)")
+            if not name:
+                return False
+            path = Path(name if name.lower().endswith(".json") else name + ".json")
+            self._remember_dir("scenario", str(path))
+        try:
+            self.save_scenario(path)
+        except OSError as e:
+            self.dialogs.error("Cannot save scenario", f"{path}: {e.strerror or e}")
+            return False
+        return True
+
+    def open_mdp_file(self, path: str | Path) -> None:
+        """Open a course-format MDP file in the "MDP from file" game (MDPFileError: nothing changes)."""
+        g = self.game_by_key("file")
+        new = g.read_file(path)  # raises before anything changes
+        if g is not self.game:
+            self._activate(g)
+        g.edit(new, f"opened {Path(new.path).name}")
+
+    def open_mdp_dialog(self) -> None:
+        path = self.dialogs.open_file("Open course MDP file", self._dir("mdp"), "MDP files (*.txt);;All files (*)")
+        if not path:
+            return
+        self._remember_dir("mdp", path)
+        try:
+            self.open_mdp_file(path)
+        except MDPFileError as e:
+            self.dialogs.error("Cannot open MDP file", str(e))
+
+    # ------------------------------------------------------------------ export
+    def export_figure(self, which: str, path: str | Path) -> Path:
+        """Save the board, the convergence plot or the histogram as PNG or SVG (by extension)."""
+        path = Path(path)
+        ext = path.suffix.lower()
+        if ext not in (".png", ".svg"):
+            raise ValueError(f"{path}: export as .png or .svg, not '{ext or '(no extension)'}'")
+        if which == "convergence":
+            self.convergence.export(path)
+        elif which == "histogram":
+            self.simulation.export_plot_to(path)
+        elif which == "board":
+            self._export_widget(self.centralWidget(), path)
+        else:
+            raise ValueError(f"unknown figure {which!r} (board, convergence or histogram)")
+        return path
+
+    @staticmethod
+    def _export_widget(widget: QWidget, path: Path) -> None:
+        if path.suffix.lower() == ".png":
+            if not widget.grab().save(str(path), "PNG"):
+                raise OSError(f"cannot write {path}")
+            return
+        render_svg(widget, path, title="mdpviz board")
+
+    def export_dialog(self, which: str) -> None:
+        if which == "histogram" and self.sim_result is None:
+            self.statusBar().showMessage("Run a simulation first.", 5000)
+            return
+        name = self.dialogs.save_file(f"Export {which}", os.path.join(self._dir("export"), f"{which}.png"),
+                                      "PNG image (*.png);;SVG image (*.svg)")
+        if not name:
+            return
+        self._remember_dir("export", name)
+        try:
+            p = self.export_figure(which, name)
+        except (ValueError, OSError) as e:
+            self.dialogs.error("Cannot export", str(e))
+            return
+        self.statusBar().showMessage(f"Saved {p}", 5000)
+
+    def export_csv(self, path: str | Path) -> Path:
+        """Write the simulation table as CSV (ValueError when there are no results)."""
+        if self.sim_result is None:
+            raise ValueError("no simulation results to export: run a simulation first")
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(results_csv(self.sim_result.rows, unit=self.sim_result.unit, start=self.sim_result.start),
+                       encoding="utf-8")
+        os.replace(tmp, path)
+        return path
+
+    def export_csv_dialog(self) -> None:
+        if self.sim_result is None:
+            self.statusBar().showMessage("Run a simulation first.", 5000)
+            return
+        name = self.dialogs.save_file("Export simulation table", os.path.join(self._dir("export"), "simulation.csv"),
+                                      "CSV (*.csv)")
+        if not name:
+            return
+        self._remember_dir("export", name)
+        try:
+            p = self.export_csv(name)
+        except (ValueError, OSError) as e:
+            self.dialogs.error("Cannot export", str(e))
+            return
+        self.statusBar().showMessage(f"Saved {p}", 5000)
+
+    # ------------------------------------------------------------------ view
+    def set_presenter(self, on: bool) -> None:
+        """Presenter mode, for a projector: fonts, plots and toolbar scaled up by PRESENTER_SCALE, and
+        the game editor and episode player moved into the right-hand tabs so the board gets the width.
+        Leaving it restores the previous arrangement."""
+        on = bool(on)
+        if self.act_presenter.isChecked() != on:
+            self.act_presenter.setChecked(on)
+        if on == self.presenter:
+            return
+        self.presenter = on
+        f = QFont(self._base_font)
+        size = f.pointSizeF() if f.pointSizeF() > 0 else 10.0
+        f.setPointSizeF(size * (PRESENTER_SCALE if on else 1.0))
+        self.setFont(f)
+        px = 18 if on else 12
+        self.convergence.set_font_size(px)
+        for ax in ("left", "bottom"):
+            fnt = QFont()
+            fnt.setPixelSize(px)
+            a = self.simulation.hist_plot.getAxis(ax)
+            a.setStyle(tickFont=fnt)
+            a.label.setFont(fnt)
+        self.toolbar.setIconSize(QSize(32, 32) if on else QSize(20, 20))
+        self.color_bar.setFixedWidth(120 if on else 85)
+        self.board.text_scale = 1.3 if on else 1.0
+        self.game_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if on
+                                                    else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        if on:
+            self._normal_state = self.saveState()
+            for d in (self.game_dock, self.player_dock):
+                d.setFloating(False)
+                self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
+                self.tabifyDockWidget(self.simulation_dock, d)
+            self.inspector_dock.raise_()
+            QTimer.singleShot(0, self, lambda: self.resizeDocks([self.solver_dock], [int(self.width() * 0.33)],
+                                                                Qt.Orientation.Horizontal))
+        elif self._normal_state is not None:
+            self.restoreState(self._normal_state)
+            self._normal_state = None
+        self.settings.setValue("view/presenter", on)
+        self._dirty = True
+
+    def reset_layout(self) -> None:
+        """Back to the default arrangement of the panels."""
+        for d in (self.game_dock, self.solver_dock, self.inspector_dock, self.player_dock, self.convergence_dock,
+                  self.simulation_dock):
+            d.setFloating(False)
+            d.show()
+        self._default_dock_sizes()
+
+    # ------------------------------------------------------------------ settings and closing
+    def _dir(self, kind: str) -> str:
+        return str(self.settings.value(f"dirs/{kind}", str(Path.home())))
+
+    def _remember_dir(self, kind: str, path: str) -> None:
+        self.settings.setValue(f"dirs/{kind}", str(Path(path).parent))
+
+    def _restore_settings(self) -> None:
+        s = self.settings
+        geo = s.value("window/geometry")
+        if isinstance(geo, (QByteArray, bytes)):
+            self.restoreGeometry(geo)
+        st = s.value("window/state")
+        if isinstance(st, (QByteArray, bytes)):
+            self._layout_restored = bool(self.restoreState(st))
+        speed = s.value("solver/speed")
+        if speed is not None:
+            try:
+                self.solver_panel.set_speed_index(int(speed))
+            except (TypeError, ValueError):
+                pass
+        self.controller.set_rate(self.solver_panel.rate)
+        if str(s.value("view/presenter", "false")).lower() in ("true", "1"):
+            self.set_presenter(True)
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self._normal_state if self._normal_state is not None else self.saveState())
+        s.setValue("solver/speed", self.solver_panel.speed.currentIndex())
+        s.setValue("view/presenter", self.presenter)
+        s.sync()
+
+    def closeEvent(self, ev: QCloseEvent) -> None:  # noqa: N802
+        if self.dirty:
+            ans = self.dialogs.ask_unsaved()
+            if ans == "cancel" or (ans == "save" and not self.save_scenario_dialog()):
+                ev.ignore()
+                return
+        self.shutdown()
+        ev.accept()
+
+    def shutdown(self) -> None:
+        """Stop timers and worker threads and save the layout (idempotent)."""
+        if getattr(self, "_shut", False):
+            return
+        self._shut = True
+        self.redraw_timer.stop()
+        self.player.pause()
+        self.save_settings()
+        self.controller.shutdown()
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Open the window and run the Qt event loop; returns the exit status (what ``mdpviz`` calls)."""
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(list(argv) if argv is not None else sys.argv)
+    app.setOrganizationName(settings_org())
+    app.setApplicationName("mdpviz")
+    pg.setConfigOptions(antialias=True)
+    w = MainWindow()
+    w.show()
+    return int(app.exec())
+
+
+__all__ = ["Dialogs", "MainWindow", "make_settings", "run", "settings_org"]

@@ -1,0 +1,536 @@
+"""The one object that owns the worker threads and drives the solver generators.
+
+The GUI thread never runs a solve or a batch simulation. :class:`SolverController` lives on the
+GUI thread and owns two ``QThread``\\ s, each with a worker ``QObject`` moved to it:
+
+* :class:`SolverWorker` holds the solver generator (``mdpviz.solvers.solver(mdp, method, ...)``).
+  Step = one ``next()`` on that generator; Run = keep pulling, one sweep per tick at the chosen
+  rate or, at full speed, as many as fit in a ~20 ms time slice, then back to the event loop so
+  that Pause is handled at once. Every sweep is sent to the GUI thread as the immutable
+  :class:`~mdpviz.solvers.Sweep` the generator yielded (in batches, one per time slice).
+* :class:`JobWorker` runs one background job at a time (a batch simulation): a plain function
+  ``fn(progress, cancelled) -> result`` with a progress callback and a cancellation test.
+
+The controller records every sweep (``history``) and re-emits them as ``sweep_ready``; widgets
+redraw on their own ~30 Hz timer, not per sweep. Requests carry a job number, so sweeps of a
+solver that was reset while they were in flight are dropped.
+"""
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.solvers import Solution, Sweep, solve, solver
+
+_THREADS: list[QThread] = []
+"""Every QThread a controller started (for :func:`running_threads`)."""
+
+TIME_SLICE = 0.02
+"""Seconds of solving per event-loop turn of the worker at full speed (Pause is seen within this)."""
+
+REFERENCE_MAX_STATES = 20_000
+"""Up to this many states the colour scale comes from an exact policy-iteration reference solve."""
+
+SPEEDS: tuple[tuple[str, float], ...] = (
+    ("1 sweep/s", 1.0),
+    ("2 sweeps/s", 2.0),
+    ("5 sweeps/s", 5.0),
+    ("10 sweeps/s", 10.0),
+    ("30 sweeps/s", 30.0),
+    ("100 sweeps/s", 100.0),
+    ("as fast as possible", math.inf),
+)
+"""Run speeds offered by the solver panel: (label, sweeps per second)."""
+
+
+def running_threads() -> list[QThread]:
+    """QThreads started by a controller and not yet finished (the test suite checks this is empty)."""
+    alive = []
+    try:
+        import shiboken6
+
+        valid = shiboken6.isValid
+    except ImportError:  # pragma: no cover
+        valid = lambda _: True  # noqa: E731
+    for t in list(_THREADS):
+        if not valid(t):
+            _THREADS.remove(t)
+            continue
+        if t.isRunning():
+            alive.append(t)
+        elif t.isFinished():
+            _THREADS.remove(t)
+    return alive
+
+
+@dataclass(frozen=True)
+class ValueRange:
+    """The fixed value range of one solve, for its colour scale."""
+
+    lo: float
+    """Lowest value expected during the solve (model units: reward, or turns for cost models)."""
+    hi: float
+    """Highest value expected during the solve."""
+    source: str
+    """How it was found: "reference" (exact reference solve) or "first sweep"."""
+
+
+def reference_range(mdp: TabularMDP) -> ValueRange | None:
+    """The range of values a solve of ``mdp`` is expected to pass through, or None if unknown.
+
+    Exact Howard policy iteration (every snapshot recorded) from the solvers' own initial policy,
+    joined with 0 (value iteration starts from V = 0): for cost models with non-negative costs,
+    value iteration from 0 rises monotonically to V*, and policy iteration descends from its first
+    policy's values, so the whole movie stays inside this range. Runs on the worker thread.
+    """
+    if mdp.n_states > REFERENCE_MAX_STATES:
+        return None
+    try:
+        sol = solve(mdp, "pi", record=True)
+    except (ValueError, np.linalg.LinAlgError, RuntimeError):
+        return None
+    live = ~mdp.terminal
+    lo, hi = 0.0, 0.0
+    for sw in sol.history:
+        v = np.asarray(sw.values)[live]
+        if v.size and np.all(np.isfinite(v)):
+            lo, hi = min(lo, float(v.min())), max(hi, float(v.max()))
+    return ValueRange(lo, hi, "reference")
+
+
+def first_sweep_range(sweep: Sweep, terminal: np.ndarray) -> ValueRange:
+    """Fallback range: the first snapshot's values joined with 0, widened by half its span."""
+    v = np.asarray(sweep.values)[~terminal]
+    lo = min(0.0, float(v.min())) if v.size else 0.0
+    hi = max(0.0, float(v.max())) if v.size else 1.0
+    pad = 0.5 * (hi - lo) or 1.0
+    return ValueRange(lo - (pad if lo < 0 else 0.0), hi + pad, "first sweep")
+
+
+# ---------------------------------------------------------------------------------- workers
+class SolverWorker(QObject):
+    """Pulls sweeps from one solver generator; lives on the controller's solver thread."""
+
+    loaded = Signal(int, object)  # job, ValueRange | None
+    sweeps_ready = Signal(int, object)  # job, tuple[Sweep, ...]
+    finished = Signal(int, object)  # job, Solution
+    failed = Signal(int, str)  # job, message
+    paused = Signal(int)  # job: Run stopped without finishing
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._job = -1
+        self._gen = None
+        self._timer: QTimer | None = None
+        self._interval = 0.0
+        self.stop_flag = threading.Event()
+
+    # all slots run on the worker thread
+    @Slot(int, object, str, object)
+    def load(self, job: int, mdp: TabularMDP, method: str, options: dict) -> None:
+        self._halt()
+        self._job = job
+        self._gen = None
+        try:
+            self._gen = solver(mdp, method, **options)
+            rng = reference_range(mdp)
+        except Exception as e:  # noqa: BLE001 - any model/solver error goes to the GUI as text
+            self.failed.emit(job, f"{type(e).__name__}: {e}" if not isinstance(e, ValueError) else str(e))
+            return
+        self.loaded.emit(job, rng)
+
+    @Slot(int, str)
+    def step(self, job: int, mode: str) -> None:
+        """One ``next()`` ("one"), or up to the end of a policy-iteration round ("round")."""
+        if job != self._job or self._gen is None:
+            return
+        out: list[Sweep] = []
+        while True:
+            ok = self._pull(out)
+            if not ok or mode != "round" or out[-1].phase in ("improve", "sweep", "lp"):
+                break
+        self._send(out)
+
+    @Slot(int, float)
+    def run(self, job: int, rate: float) -> None:
+        """Keep pulling at ``rate`` sweeps per second (``inf``: as fast as possible)."""
+        if job != self._job or self._gen is None:
+            return
+        if self._timer is None:
+            self._timer = QTimer(self)  # created on this thread, so it fires here
+            self._timer.timeout.connect(self._tick)
+        self.stop_flag.clear()
+        self._set_rate(rate)
+        self._timer.start()
+
+    @Slot(int, float)
+    def set_rate(self, job: int, rate: float) -> None:
+        if job == self._job and self._timer is not None and self._timer.isActive():
+            self._set_rate(rate)
+
+    @Slot(int)
+    def pause(self, job: int) -> None:
+        if job == self._job and self._halt():
+            self.paused.emit(job)
+
+    @Slot()
+    def unload(self) -> None:
+        self._halt()
+        self._gen = None
+        self._job = -1
+
+    # helpers
+    def _set_rate(self, rate: float) -> None:
+        self._interval = 0.0 if not math.isfinite(rate) else 1.0 / max(rate, 1e-3)
+        if self._timer is not None:
+            self._timer.setInterval(int(round(self._interval * 1000)))
+
+    def _halt(self) -> bool:
+        if self._timer is not None and self._timer.isActive():
+            self._timer.stop()
+            return True
+        return False
+
+    def _tick(self) -> None:
+        out: list[Sweep] = []
+        if self._interval > 0:
+            self._pull(out)
+        else:
+            t_end = time.perf_counter() + TIME_SLICE
+            while not self.stop_flag.is_set() and self._pull(out) and time.perf_counter() < t_end:
+                # Hand the GIL over between sweeps: without this the GUI thread waits up to the
+                # interpreter's switch interval (5 ms) after every Qt call that released it, and a
+                # redraw makes hundreds of those (measured: 60 ms gaps instead of 10 ms).
+                time.sleep(0)
+        self._send(out)
+
+    def _pull(self, out: list[Sweep]) -> bool:
+        """One next(); False when the generator finished or failed (already reported)."""
+        gen = self._gen
+        if gen is None:
+            return False
+        try:
+            out.append(next(gen))
+            return True
+        except StopIteration as stop:
+            self._gen = None
+            self._halt()
+            self._send(out)
+            out.clear()
+            self.finished.emit(self._job, stop.value)
+        except Exception as e:  # noqa: BLE001
+            self._gen = None
+            self._halt()
+            self._send(out)
+            out.clear()
+            self.failed.emit(self._job, str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
+        return False
+
+    def _send(self, out: list[Sweep]) -> None:
+        if out:
+            self.sweeps_ready.emit(self._job, tuple(out))
+            # A converged snapshot is the generator's last: collect its Solution right away.
+            if out[-1].converged and self._gen is not None:
+                self._pull([])
+
+
+class JobWorker(QObject):
+    """Runs background jobs ``fn(progress, cancelled) -> result`` on the controller's job thread."""
+
+    progress = Signal(int, int, int, str)  # job, done, total, text
+    done = Signal(int, object)  # job, result
+    failed = Signal(int, str)
+    cancelled = Signal(int)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cancel_flag = threading.Event()
+
+    @Slot(int, object)
+    def execute(self, job: int, fn: Callable[..., Any]) -> None:
+        def progress(done: int, total: int, text: str = "") -> None:
+            self.progress.emit(job, int(done), int(total), str(text))
+
+        try:
+            result = fn(progress, self.cancel_flag.is_set)
+        except Exception as e:  # noqa: BLE001
+            self.failed.emit(job, str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
+            return
+        if self.cancel_flag.is_set():
+            self.cancelled.emit(job)
+        else:
+            self.done.emit(job, result)
+
+
+# ---------------------------------------------------------------------------------- controller
+class SolverController(QObject):
+    """Drives one solve at a time (Step, Run, Pause, Reset) and one background job, off the GUI thread.
+
+    States (``state``): "empty" (no model), "ready" (loaded, nothing pulled yet), "stepping",
+    "running", "paused", "converged", "stopped" (the solver gave up at its sweep limit), "failed".
+    """
+
+    sweep_ready = Signal(object)  # Sweep, once per recorded sweep, in order
+    history_reset = Signal()
+    range_ready = Signal(object)  # ValueRange of this solve
+    finished = Signal(object)  # Solution
+    failed = Signal(str)
+    state_changed = Signal(str)
+    job_progress = Signal(int, int, str)  # done, total, text
+    job_finished = Signal(object)
+    job_failed = Signal(str)
+    job_cancelled = Signal()
+
+    # internal: requests queued to the workers
+    _load = Signal(int, object, str, object)
+    _step = Signal(int, str)
+    _run = Signal(int, float)
+    _rate = Signal(int, float)
+    _pause = Signal(int)
+    _unload = Signal()
+    _execute = Signal(int, object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.history: list[Sweep] = []
+        """Every sweep of the current solve, in order."""
+        self.solution: Solution | None = None
+        self.value_range: ValueRange | None = None
+        self.mdp: TabularMDP | None = None
+        self.method = "vi"
+        self.options: dict = {}
+        self.rate = math.inf
+        self.state = "empty"
+        self.error = ""
+        self._job = 0
+        self._pending = 0  # step requests in flight
+        self._sim_job = 0
+        self._sim_busy = False
+        self._closed = False
+
+        self._solver_thread = QThread()
+        self._solver_thread.setObjectName("mdpviz-solver")
+        self._worker = SolverWorker()
+        self._worker.moveToThread(self._solver_thread)
+        self._load.connect(self._worker.load)
+        self._step.connect(self._worker.step)
+        self._run.connect(self._worker.run)
+        self._rate.connect(self._worker.set_rate)
+        self._pause.connect(self._worker.pause)
+        self._unload.connect(self._worker.unload)
+        self._worker.loaded.connect(self._on_loaded)
+        self._worker.sweeps_ready.connect(self._on_sweeps)
+        self._worker.finished.connect(self._on_finished)
+        self._worker.failed.connect(self._on_failed)
+        self._worker.paused.connect(self._on_paused)
+
+        self._job_thread = QThread()
+        self._job_thread.setObjectName("mdpviz-jobs")
+        self._jobs = JobWorker()
+        self._jobs.moveToThread(self._job_thread)
+        self._execute.connect(self._jobs.execute)
+        self._jobs.progress.connect(self._on_job_progress)
+        self._jobs.done.connect(self._on_job_done)
+        self._jobs.failed.connect(self._on_job_failed)
+        self._jobs.cancelled.connect(self._on_job_cancelled)
+
+        # the workers (and the worker's QTimer) are deleted on their own threads when those finish
+        self._solver_thread.finished.connect(self._worker.deleteLater, Qt.ConnectionType.DirectConnection)
+        self._job_thread.finished.connect(self._jobs.deleteLater, Qt.ConnectionType.DirectConnection)
+        for t in (self._solver_thread, self._job_thread):
+            _THREADS.append(t)
+            t.start()
+
+    # ------------------------------------------------------------------ solver
+    @property
+    def next_phase(self) -> str:
+        """What the next ``next()`` yields for policy iteration: "evaluate" or "improve" ("" otherwise)."""
+        if self.method not in ("pi", "hpi"):
+            return ""
+        if not self.history or self.history[-1].phase == "improve":
+            return "evaluate"
+        return "improve"
+
+    @property
+    def is_running(self) -> bool:
+        return self.state == "running"
+
+    @property
+    def can_step(self) -> bool:
+        return self.state in ("ready", "paused", "stepping") and self.mdp is not None
+
+    def reset(self, mdp: TabularMDP | None, method: str | None = None, **options: Any) -> None:
+        """Drop the current solve and load a fresh generator for ``mdp`` (None: no model)."""
+        if self._closed:
+            return
+        self._job += 1
+        self._pending = 0
+        self.history = []
+        self.solution = None
+        self.value_range = None
+        self.error = ""
+        if method is not None:
+            self.method = method
+            self.options = dict(options)
+        self.mdp = mdp
+        self._worker.stop_flag.set()
+        self.history_reset.emit()
+        if mdp is None:
+            self._unload.emit()
+            self._set_state("empty")
+            return
+        self._load.emit(self._job, mdp, self.method, dict(self.options))
+        self._set_state("ready")
+
+    def step(self) -> None:
+        """One ``next()`` of the generator: one sweep, or one half-step of policy iteration."""
+        self._request_step("one")
+
+    def step_round(self) -> None:
+        """Step to the end of the current policy-iteration round (one sweep for the other methods)."""
+        self._request_step("round")
+
+    def _request_step(self, mode: str) -> None:
+        if not self.can_step or self._closed:
+            return
+        self._pending += 1
+        self._step.emit(self._job, mode)
+        self._set_state("stepping")
+
+    def run(self, rate: float | None = None) -> None:
+        """Keep sweeping until convergence at ``rate`` sweeps per second (default: the set speed)."""
+        if rate is not None:
+            self.rate = float(rate)
+        if not self.can_step or self._closed:
+            return
+        self._worker.stop_flag.clear()
+        self._run.emit(self._job, self.rate)
+        self._set_state("running")
+
+    def set_rate(self, rate: float) -> None:
+        """Change the Run speed (sweeps per second, ``math.inf`` for as fast as possible)."""
+        self.rate = float(rate)
+        if self.state == "running" and not self._closed:
+            self._rate.emit(self._job, self.rate)
+
+    def pause(self) -> None:
+        """Stop a Run after the sweep in progress; Step or Run continue from there."""
+        if self.state == "running" and not self._closed:
+            self._worker.stop_flag.set()
+            self._pause.emit(self._job)
+            self._set_state("paused")
+
+    def toggle_run(self) -> None:
+        """Run if paused or ready, pause if running."""
+        if self.state == "running":
+            self.pause()
+        else:
+            self.run()
+
+    # worker -> controller (GUI thread)
+    def _on_loaded(self, job: int, rng: ValueRange | None) -> None:
+        if job != self._job:
+            return
+        if rng is not None:
+            self.value_range = rng
+            self.range_ready.emit(rng)
+
+    def _on_sweeps(self, job: int, sweeps: tuple) -> None:
+        if job != self._job:
+            return
+        if self.value_range is None and sweeps and self.mdp is not None:
+            self.value_range = first_sweep_range(sweeps[0], np.asarray(self.mdp.terminal))
+            self.range_ready.emit(self.value_range)
+        for sw in sweeps:
+            self.history.append(sw)
+            self.sweep_ready.emit(sw)
+        if self.state == "stepping":
+            self._pending = max(0, self._pending - 1)
+            if self._pending == 0:
+                self._set_state("paused")
+
+    def _on_finished(self, job: int, sol: Solution) -> None:
+        if job != self._job:
+            return
+        self.solution = sol
+        self._pending = 0
+        self.finished.emit(sol)
+        self._set_state("converged" if sol.converged else "stopped")
+
+    def _on_failed(self, job: int, msg: str) -> None:
+        if job != self._job:
+            return
+        self.error = msg
+        self._pending = 0
+        self.failed.emit(msg)
+        self._set_state("failed")
+
+    def _on_paused(self, job: int) -> None:
+        if job == self._job and self.state == "running":
+            self._set_state("paused")
+
+    def _set_state(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            self.state_changed.emit(state)
+
+    # ------------------------------------------------------------------ background jobs
+    @property
+    def job_busy(self) -> bool:
+        return self._sim_busy
+
+    def start_job(self, fn: Callable[[Callable[..., None], Callable[[], bool]], Any]) -> bool:
+        """Run ``fn(progress, cancelled)`` on the job thread; False if a job is already running."""
+        if self._sim_busy or self._closed:
+            return False
+        self._sim_job += 1
+        self._sim_busy = True
+        self._jobs.cancel_flag.clear()
+        self._execute.emit(self._sim_job, fn)
+        return True
+
+    def cancel_job(self) -> None:
+        """Ask the running job to stop at its next check; ``job_cancelled`` follows."""
+        if self._sim_busy:
+            self._jobs.cancel_flag.set()
+
+    def _on_job_progress(self, job: int, done: int, total: int, text: str) -> None:
+        if job == self._sim_job:
+            self.job_progress.emit(done, total, text)
+
+    def _on_job_done(self, job: int, result: object) -> None:
+        if job == self._sim_job:
+            self._sim_busy = False
+            self.job_finished.emit(result)
+
+    def _on_job_failed(self, job: int, msg: str) -> None:
+        if job == self._sim_job:
+            self._sim_busy = False
+            self.job_failed.emit(msg)
+
+    def _on_job_cancelled(self, job: int) -> None:
+        if job == self._sim_job:
+            self._sim_busy = False
+            self.job_cancelled.emit()
+
+    # ------------------------------------------------------------------ shutdown
+    def shutdown(self, timeout_ms: int = 10_000) -> None:
+        """Stop the solver and any job, quit both threads and wait for them (window close, tests)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._job += 1
+        self._worker.stop_flag.set()
+        self._jobs.cancel_flag.set()
+        self._unload.emit()
+        for t in (self._solver_thread, self._job_thread):
+            t.quit()
+        for t in (self._solver_thread, self._job_thread):
+            t.wait(timeout_ms)

@@ -1,0 +1,193 @@
+"""Scenarios: the edits of every game and the solver settings, saved as JSON with a schema version.
+
+Pure Python (no Qt). A scenario file looks like::
+
+    {
+      "format": "mdpviz-scenario",
+      "version": 1,
+      "game": "snakes",                       # the game shown when the file is opened
+      "games": {                              # each game's edits, by game key
+        "snakes": {"layout": [0, 0, 3, ...], "circle": false, "overshoot": "restart",
+                   "type4": "bonus", "dice": [{"name": "security", "faces": [[0, 0.5], [1, 0.5]],
+                   "trigger": 0.0}, ...]},
+        "file": {"path": "episodic-mdp-2-2.txt", "text": "numStates 2 ...", "discount": 0.9,
+                 "view": "grid"}
+      },
+      "solver": {"method": "vi", "tol": 1e-09}
+    }
+
+:func:`save_scenario` writes a temporary file in the same folder, flushes it to disk and renames it
+over the target (``os.replace``), so a crash never leaves a half-written scenario.
+:func:`load_scenario` reports every problem as a :class:`ScenarioError` naming the file and the
+field (and the line, for malformed JSON).
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mdpviz.models.snakes import Die, SnakesConfig
+
+FORMAT = "mdpviz-scenario"
+"""Value of the "format" key that marks a scenario file."""
+
+SCHEMA_VERSION = 1
+"""The scenario schema this version of mdpviz writes and reads."""
+
+
+class ScenarioError(ValueError):
+    """A scenario file cannot be read; ``str()`` names the file, the field (or line) and the problem."""
+
+    def __init__(self, path: str | os.PathLike, where: str, problem: str) -> None:
+        self.path = str(path)
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{self.path}: {where}: {problem}" if where else f"{self.path}: {problem}")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Everything a scenario file holds."""
+
+    game: str
+    """Key of the game shown ("snakes", "file", ...)."""
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each game's edits as plain JSON data, by game key."""
+    solver: dict[str, Any] = field(default_factory=dict)
+    """Solver settings: "method" ("vi", "gs", "pi", "lp"), "tol" (float)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON document (a dict) of this scenario."""
+        return {"format": FORMAT, "version": SCHEMA_VERSION, "game": self.game, "games": self.games,
+                "solver": self.solver}
+
+
+def save_scenario(scenario: Scenario, path: str | os.PathLike) -> Path:
+    """Write ``scenario`` to ``path`` atomically (temporary file in the same folder, then rename)."""
+    path = Path(path)
+    text = json.dumps(scenario.to_json(), indent=2, allow_nan=False) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent or Path(".")))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
+def load_scenario(path: str | os.PathLike) -> Scenario:
+    """Read a scenario file; raises :class:`ScenarioError` naming the file and what is wrong."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(path, "", "no such file") from None
+    except UnicodeDecodeError as e:
+        raise ScenarioError(path, "", f"is not a text file (invalid UTF-8 at offset {e.start})") from None
+    except OSError as e:
+        raise ScenarioError(path, "", f"cannot be read ({e.strerror})") from None
+    return parse_scenario(text, path)
+
+
+def parse_scenario(text: str, path: str | os.PathLike = "<text>") -> Scenario:
+    """Parse the JSON text of a scenario (see :func:`load_scenario`)."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError(path, f"line {e.lineno}", f"not valid JSON ({e.msg})") from None
+    if not isinstance(doc, dict):
+        raise ScenarioError(path, "", "a scenario is a JSON object")
+    if doc.get("format") != FORMAT:
+        raise ScenarioError(path, "format", f"not an mdpviz scenario (expected \"{FORMAT}\")")
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ScenarioError(path, "version", "missing or not an integer")
+    if version > SCHEMA_VERSION:
+        raise ScenarioError(path, "version", f"schema version {version} is newer than this mdpviz "
+                            f"reads ({SCHEMA_VERSION}); update mdpviz")
+    if version < 1:
+        raise ScenarioError(path, "version", f"unknown schema version {version}")
+    game = doc.get("game")
+    if not isinstance(game, str) or not game:
+        raise ScenarioError(path, "game", "missing or not a string")
+    games = doc.get("games", {})
+    if not isinstance(games, dict) or not all(isinstance(v, dict) for v in games.values()):
+        raise ScenarioError(path, "games", "must map game keys to objects")
+    solver = doc.get("solver", {})
+    if not isinstance(solver, dict):
+        raise ScenarioError(path, "solver", "must be an object")
+    if "method" in solver and solver["method"] not in ("vi", "gs", "pi", "lp"):
+        raise ScenarioError(path, "solver.method", f"unknown method {solver['method']!r} (vi, gs, pi or lp)")
+    if "tol" in solver:
+        tol = solver["tol"]
+        if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not (tol > 0 and math.isfinite(tol)):
+            raise ScenarioError(path, "solver.tol", f"must be a positive number, got {tol!r}")
+    return Scenario(game=game, games=games, solver=solver)
+
+
+# ---------------------------------------------------------------------------------- snakes
+def snakes_to_dict(cfg: SnakesConfig) -> dict[str, Any]:
+    """A :class:`SnakesConfig` as JSON data (floats are written exactly: JSON keeps repr)."""
+    return {
+        "layout": [int(t) for t in cfg.layout],
+        "circle": bool(cfg.circle),
+        "overshoot": cfg.overshoot,
+        "type4": cfg.type4,
+        "dice": [{"name": d.name, "faces": [[int(m), float(p)] for m, p in d.faces], "trigger": float(d.trigger)}
+                 for d in cfg.dice],
+    }
+
+
+def snakes_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> SnakesConfig:
+    """The :class:`SnakesConfig` of :func:`snakes_to_dict` data; ScenarioError naming the field."""
+    where = "games.snakes"
+    if not isinstance(data, dict):
+        raise ScenarioError(path, where, "must be an object")
+    kw: dict[str, Any] = {}
+    if "layout" in data:
+        lay = data["layout"]
+        if not isinstance(lay, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in lay):
+            raise ScenarioError(path, f"{where}.layout", "must be a list of integer square types")
+        kw["layout"] = tuple(lay)
+    if "circle" in data:
+        if not isinstance(data["circle"], bool):
+            raise ScenarioError(path, f"{where}.circle", "must be true or false")
+        kw["circle"] = data["circle"]
+    for key in ("overshoot", "type4"):
+        if key in data:
+            if not isinstance(data[key], str):
+                raise ScenarioError(path, f"{where}.{key}", "must be a string")
+            kw[key] = data[key]
+    if "dice" in data:
+        dice_data = data["dice"]
+        if not isinstance(dice_data, list) or not dice_data:
+            raise ScenarioError(path, f"{where}.dice", "must be a non-empty list")
+        dice = []
+        for i, d in enumerate(dice_data):
+            w = f"{where}.dice[{i}]"
+            if not isinstance(d, dict):
+                raise ScenarioError(path, w, "must be an object with name, faces and trigger")
+            faces = d.get("faces")
+            if not isinstance(faces, list) or not all(isinstance(f, list) and len(f) == 2 for f in faces):
+                raise ScenarioError(path, f"{w}.faces", "must be a list of [move, probability] pairs")
+            try:
+                dice.append(Die(d.get("name", ""), tuple((f[0], f[1]) for f in faces), d.get("trigger", 0.0)))
+            except ValueError as e:
+                raise ScenarioError(path, w, str(e)) from None
+        kw["dice"] = tuple(dice)
+    try:
+        return SnakesConfig(**kw).validate()
+    except ValueError as e:
+        raise ScenarioError(path, where, str(e)) from None

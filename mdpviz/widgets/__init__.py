@@ -1,0 +1,5 @@
+"""Qt widgets that draw boards, heatmaps, plots and editors; they render, they never solve.
+
+The modules ``geometry``, ``colors``, ``display`` and ``episodes`` hold the pure functions behind
+what the widgets draw (no Qt import, tested without a display); the others are Qt widgets.
+"""

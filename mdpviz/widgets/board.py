@@ -1,0 +1,391 @@
+"""The board: state cells coloured by value, the number on each, the greedy action as a badge.
+
+:class:`BoardView` only paints. It is given a :class:`~mdpviz.widgets.geometry.BoardLayout`
+(where cells and arrows go), per-cell decorations (square types), a
+:class:`~mdpviz.widgets.display.BoardFrame` (values, texts, badges, highlights of one sweep), the
+selection with its successors, and the episode token; all through ``show_...``/``set_...``
+methods. Clicks are reported as signals with the state number; the game decides what they mean.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from mdpviz.widgets.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
+from mdpviz.widgets.display import BoardFrame
+from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform
+
+SELECTED = "#000000"
+SUCCESSOR = "#56b4e9"  # Okabe-Ito sky blue
+TOKEN = "#cc79a7"  # Okabe-Ito reddish purple
+EMPTY_FILL = "#eeeeee"
+SMALL_CELL = 18.0
+"""Cells narrower than this many pixels are drawn without text (large grids stay fast to paint)."""
+GOAL_FILL = "#fafafa"
+
+
+@dataclass(frozen=True)
+class CellDecor:
+    """Game-specific marks on one cell (e.g. a snakes square's type)."""
+
+    tag: str = ""
+    """Short text or glyph drawn in a pill at the top right (e.g. the trap icon)."""
+    color: str = ""
+    """Colour of the pill and of the cell's inner frame ("" for none)."""
+    name: str = ""
+    """Spelled-out meaning, for the tooltip (e.g. "prison")."""
+    goal: bool = False
+    """Draw as the goal / a terminal state."""
+
+
+class BoardView(QWidget):
+    """Paints a board of cells; emits ``cell_clicked`` / ``cell_menu_requested`` with the state."""
+
+    cell_clicked = Signal(int)
+    cell_menu_requested = Signal(int, object)  # state, QPoint (global)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("boardView")
+        self.setAccessibleName("Board")
+        self.setAccessibleDescription("The game board: each cell shows its value, colour-coded, and the greedy action")
+        self.setMinimumSize(320, 180)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMouseTracking(True)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
+        self._cmap = pg.colormap.get(COLORMAP)
+        self.layout_: BoardLayout = BoardLayout(())
+        self.decor: dict[int, CellDecor] = {}
+        self.frame: BoardFrame | None = None
+        self.scale: ColorScale | None = None
+        self.selected: int | None = None
+        self.successors: dict[int, float] = {}
+        self.token: int | None = None
+        self.token_text = ""
+        self.caption = ""
+        self.state_names: dict[int, str] = {}
+        self.text_scale = 1.0
+        """Factor on the text drawn in cells (presenter mode enlarges it)."""
+        self._rgb = np.zeros((0, 3), dtype=int)
+        self._black = np.zeros(0, dtype=bool)
+
+    # ------------------------------------------------------------------ what to draw
+    def set_board(self, layout: BoardLayout, decor: dict[int, CellDecor] | None = None) -> None:
+        """A new layout (and decorations); clears the frame if the number of cells changed."""
+        if len(layout.cells) != len(self.layout_.cells):
+            self.frame = None
+            self.selected = None
+            self.successors = {}
+            self.token = None
+        self.layout_ = layout
+        self.decor = dict(decor or {})
+        self.update()
+
+    def set_decor(self, decor: dict[int, CellDecor]) -> None:
+        self.decor = dict(decor)
+        self.update()
+
+    def show_frame(self, frame: BoardFrame | None, scale: ColorScale | None) -> None:
+        """The values, numbers, badges and highlights of one sweep (None: an unsolved board)."""
+        self.frame = frame
+        self.scale = scale
+        self.caption = frame.caption if frame is not None else ""
+        if frame is not None:  # colours of every cell, once per frame (not per paint)
+            t = np.nan_to_num(frame.fill, nan=0.0)
+            self._rgb = np.asarray(self._cmap.map(t, mode="byte"))[:, :3].astype(int)
+            self._black = black_text(self._rgb)
+        self.update()
+
+    def show_selection(self, state: int | None, successors: dict[int, float] | None = None) -> None:
+        """Outline the inspected state and its successors (state -> probability)."""
+        self.selected = state
+        self.successors = dict(successors or {})
+        self.update()
+
+    def show_token(self, state: int | None, text: str = "") -> None:
+        """The episode player's token on ``state`` with a caption (None: no token)."""
+        self.token = state
+        self.token_text = text
+        self.update()
+
+    def cell_color(self, state: int) -> QColor:
+        """The fill colour of a cell in the current frame (for tests and tooltips)."""
+        if self.frame is None or state >= self.frame.fill.size or np.isnan(self.frame.fill[state]):
+            return QColor(GOAL_FILL if self.decor.get(state, CellDecor()).goal else EMPTY_FILL)
+        r, g, b = self._rgb[state]
+        return QColor(int(r), int(g), int(b))
+
+    def cell_text(self, state: int) -> tuple[str, str]:
+        """(value text, badge text) drawn on a cell."""
+        if self.frame is None or state >= len(self.frame.texts):
+            return "", ""
+        return self.frame.texts[state], self.frame.badges[state]
+
+    # ------------------------------------------------------------------ geometry
+    def _transform(self) -> tuple[float, float, float]:
+        top = self._caption_height()
+        x0, y0, x1, y1 = self.layout_.bounds()
+        pad = 0.45 if self.layout_.kind == "graph" else 0.3  # loops and captions above, p= labels below
+        s, ox, oy = fit_transform((x0 - 0.1, y0 - pad, x1 + 0.1, y1 + pad), self.width(), self.height() - top,
+                                  margin=10)
+        return s, ox, oy + top
+
+    def _caption_height(self) -> int:
+        return int(self.fontMetrics().height() * 1.6)
+
+    def state_at(self, pos: QPointF) -> int | None:
+        """The state of the cell under widget position ``pos``, or None."""
+        s, ox, oy = self._transform()
+        return cell_at(self.layout_, (pos.x() - ox) / s, (pos.y() - oy) / s)
+
+    def cell_rect(self, state: int) -> QRectF:
+        """Pixel rectangle of the cell of ``state`` (empty if not drawn)."""
+        s, ox, oy = self._transform()
+        for c in self.layout_.cells:
+            if c.state == state:
+                h = c.size / 2
+                return QRectF(ox + s * (c.x - h), oy + s * (c.y - h), s * c.size, s * c.size)
+        return QRectF()
+
+    # ------------------------------------------------------------------ events
+    def mousePressEvent(self, ev) -> None:  # noqa: N802
+        if ev.button() == Qt.MouseButton.LeftButton:
+            st = self.state_at(ev.position())
+            if st is not None:
+                self.cell_clicked.emit(st)
+                return
+        super().mousePressEvent(ev)
+
+    def contextMenuEvent(self, ev) -> None:  # noqa: N802
+        st = self.state_at(QPointF(ev.pos()))
+        if st is not None:
+            self.cell_menu_requested.emit(st, ev.globalPos())
+
+    def event(self, ev) -> bool:
+        if ev.type() == ev.Type.ToolTip:
+            st = self.state_at(QPointF(ev.pos()))
+            if st is None:
+                QToolTip.hideText()
+            else:
+                QToolTip.showText(ev.globalPos(), self.tooltip_text(st), self)
+            return True
+        return super().event(ev)
+
+    def tooltip_text(self, state: int) -> str:
+        """Full-precision value, action and type of a cell (every colour is also readable as text)."""
+        name = self.state_names.get(state, str(state))
+        lines = [name]
+        d = self.decor.get(state)
+        if d is not None and d.name:
+            lines.append(d.name)
+        if self.frame is not None and state < self.frame.values.size:
+            if not np.isnan(self.frame.fill[state]):
+                lines.append(f"value {self.frame.values[state]:.10g}")
+            if self.frame.badges[state]:
+                lines.append(f"greedy action {self.frame.badges[state]}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ painting
+    def paintEvent(self, ev) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), self.palette().base())
+        s, ox, oy = self._transform()
+        cells = self.layout_.cells
+        if self.caption:
+            f = QFont(self.font())
+            f.setBold(True)
+            p.setFont(f)
+            p.setPen(self.palette().text().color())
+            text = p.fontMetrics().elidedText(self.caption, Qt.TextElideMode.ElideRight, self.width() - 16)
+            p.drawText(QRectF(8, 2, self.width() - 16, self._caption_height()),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+        self._paint_arrows(p, s, ox, oy)
+        for c in cells:
+            self._paint_cell(p, c, s, ox, oy)
+        p.end()
+
+    def _paint_arrows(self, p: QPainter, s: float, ox: float, oy: float) -> None:
+        cells = self.layout_.cells
+        graph = self.layout_.kind == "graph"
+        base = QColor("#777777")
+        for a in self.layout_.arrows:
+            ca, cb = cells[a.src], cells[a.dst]
+            col = QColor(base)
+            width = max(1.0, s * 0.035)
+            if graph:
+                col.setAlphaF(0.25 + 0.75 * min(max(a.weight, 0.0), 1.0))
+                width = max(1.0, s * (0.01 + 0.07 * a.weight))
+            pen = QPen(col, width)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            p.setPen(pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            if a.src == a.dst:  # a loop above the cell
+                r = s * ca.size * 0.22
+                cx, cy = ox + s * ca.x, oy + s * (ca.y - ca.size / 2)
+                p.drawEllipse(QPointF(cx + r * 0.9, cy - r * 0.6), r, r)
+                continue
+            (x0, y0), (mx, my), (x1, y1) = arrow_points(ca, cb, bend=a.bend)
+            path = QPainterPath(QPointF(ox + s * x0, oy + s * y0))
+            path.quadTo(QPointF(ox + s * mx, oy + s * my), QPointF(ox + s * x1, oy + s * y1))
+            p.drawPath(path)
+            tip, l, r = arrow_head((x1, y1), (mx, my), size=0.14 if not graph else 0.1 + 0.06 * a.weight)
+            p.setBrush(col)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.drawPolygon(QPolygonF([QPointF(ox + s * x, oy + s * y) for x, y in (tip, l, r)]))
+
+    def _paint_cell(self, p: QPainter, c, s: float, ox: float, oy: float) -> None:
+        h = c.size / 2
+        rect = QRectF(ox + s * (c.x - h), oy + s * (c.y - h), s * c.size, s * c.size)
+        side = rect.width()
+        fill = self.cell_color(c.state)
+        if side < SMALL_CELL:  # too small for text: a coloured square and the outlines only
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(fill)
+            p.drawRect(rect)
+            self._paint_outlines(p, c, rect, side, small=True)
+            return
+        p.setPen(QPen(QColor("#444444"), max(1.0, side * 0.012)))
+        p.setBrush(fill)
+        p.drawRoundedRect(rect, side * 0.08, side * 0.08)
+        if self.frame is not None and c.state < self.frame.fill.size and not np.isnan(self.frame.fill[c.state]):
+            ink = QColor("#000000" if self._black[c.state] else "#ffffff")
+        else:
+            ink = QColor(text_color((fill.red(), fill.green(), fill.blue())))
+        d = self.decor.get(c.state, CellDecor())
+
+        # type: an inner frame and a pill with the glyph
+        if d.color:
+            p.setPen(QPen(QColor(d.color), max(2.0, side * 0.06)))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            inner = rect.adjusted(side * 0.05, side * 0.05, -side * 0.05, -side * 0.05)
+            p.drawRoundedRect(inner, side * 0.06, side * 0.06)
+        font = QFont(self.font())
+        # number of the cell, top left
+        font.setPixelSize(max(7, int(side * 0.17)))
+        font.setBold(True)
+        p.setFont(font)
+        p.setPen(ink)
+        p.drawText(rect.adjusted(side * 0.1, side * 0.07, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+                   c.label)
+        if d.tag:
+            font.setPixelSize(max(7, int(side * 0.17)))
+            p.setFont(font)
+            fm = p.fontMetrics()
+            w = fm.horizontalAdvance(d.tag) + side * 0.1
+            pill = QRectF(rect.right() - w - side * 0.08, rect.top() + side * 0.08, w, side * 0.22)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(d.color or "#555555"))
+            p.drawRoundedRect(pill, side * 0.05, side * 0.05)
+            pc = QColor(d.color or "#555555")
+            p.setPen(QColor(text_color((pc.red(), pc.green(), pc.blue()))))
+            p.drawText(pill, Qt.AlignmentFlag.AlignCenter, d.tag)
+        value, badge = self.cell_text(c.state)
+        if d.goal and not value:
+            value = "goal"
+        if d.goal and value == "goal":
+            value = d.name or "goal"
+        if value:
+            fit = 0.22 if len(value) <= 5 else 0.18
+            font.setPixelSize(max(7, int(side * min(fit * self.text_scale, 0.95 / max(len(value), 1) * 1.6))))
+            font.setBold(False)
+            p.setFont(font)
+            p.setPen(ink)
+            p.drawText(rect.adjusted(0, side * 0.12, 0, -side * 0.12), Qt.AlignmentFlag.AlignCenter, value)
+        if badge:
+            r = side * 0.14
+            centre = QPointF(rect.right() - side * 0.2, rect.bottom() - side * 0.2)
+            p.setPen(QPen(QColor("#000000"), max(1.0, side * 0.015)))
+            p.setBrush(QColor("#ffffff"))
+            bw = max(2 * r, p.fontMetrics().horizontalAdvance(badge) + side * 0.08) if len(badge) > 1 else 2 * r
+            p.drawRoundedRect(QRectF(centre.x() - bw / 2 - (bw / 2 - r), centre.y() - r, bw, 2 * r), r, r)
+            font.setPixelSize(max(7, int(side * 0.17)))
+            font.setBold(True)
+            p.setFont(font)
+            p.setPen(QColor("#000000"))
+            p.drawText(QRectF(centre.x() - bw / 2 - (bw / 2 - r), centre.y() - r, bw, 2 * r), Qt.AlignmentFlag.AlignCenter,
+                       badge)
+        self._paint_outlines(p, c, rect, side, small=False)
+
+    def _paint_outlines(self, p: QPainter, c, rect: QRectF, side: float, *, small: bool) -> None:
+        """Changed in this sweep (dashed magenta), successor (blue, with p=), inspected (black), token."""
+        font = QFont(self.font())
+        if self.frame is not None and c.state < self.frame.changed.size and self.frame.changed[c.state]:
+            pen = QPen(QColor(HIGHLIGHT), max(2.0, side * 0.05))
+            pen.setStyle(Qt.PenStyle.DashLine)
+            p.setPen(pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRoundedRect(rect.adjusted(-side * 0.03, -side * 0.03, side * 0.03, side * 0.03), side * 0.1, side * 0.1)
+        if c.state in self.successors:
+            pen = QPen(QColor(SUCCESSOR), max(2.0, side * 0.07))
+            p.setPen(pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRoundedRect(rect.adjusted(-side * 0.06, -side * 0.06, side * 0.06, side * 0.06), side * 0.12, side * 0.12)
+            if not small:
+                font.setPixelSize(max(7, int(side * 0.15)))
+                font.setBold(True)
+                p.setFont(font)
+                txt = f"p={self.successors[c.state]:.3g}"
+                fm = p.fontMetrics()
+                box = QRectF(rect.left(), rect.bottom() + side * 0.07, fm.horizontalAdvance(txt) + 6, fm.height())
+                p.fillRect(box, QColor(SUCCESSOR))
+                p.setPen(QColor("#000000"))
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, txt)
+        if self.selected == c.state:
+            p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.07)))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRoundedRect(rect.adjusted(-side * 0.06, -side * 0.06, side * 0.06, side * 0.06), side * 0.12, side * 0.12)
+        if self.token == c.state:
+            r = side * 0.15
+            centre = QPointF(rect.left() + side * 0.22, rect.bottom() - side * 0.22)
+            p.setPen(QPen(QColor("#000000"), max(1.5, side * 0.02)))
+            p.setBrush(QColor(TOKEN))
+            p.drawEllipse(centre, r, r)
+            if self.token_text and not small:
+                font.setPixelSize(max(8, int(side * 0.16)))
+                font.setBold(True)
+                p.setFont(font)
+                fm = p.fontMetrics()
+                box = QRectF(rect.left(), rect.top() - fm.height() - side * 0.08,
+                             fm.horizontalAdvance(self.token_text) + 8, fm.height() + 2)
+                p.fillRect(box, QColor(TOKEN))
+                p.setPen(QColor("#000000"))
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, self.token_text)
+
+
+class ColorBar(pg.GraphicsLayoutWidget):
+    """The heatmap's colour bar (pyqtgraph ``ColorBarItem``): fixed for one solve, not interactive."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("colorBar")
+        self.setAccessibleName("Colour scale of the values")
+        self.setBackground(None)
+        self.setFixedWidth(85)
+        self.setMinimumHeight(120)
+        self.bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=pg.colormap.get(COLORMAP), interactive=False,
+                                   width=18, orientation="vertical", colorMapMenu=False)
+        self.addItem(self.bar)
+        self.scale: ColorScale | None = None
+        self.show_scale(None)
+
+    def show_scale(self, scale: ColorScale | None) -> None:
+        """Show ``scale`` (its bounds and label); None: an empty bar before any solve."""
+        self.scale = scale
+        if scale is None:
+            self.bar.setLevels((0.0, 1.0))
+            self.bar.setLabel("right", "no values yet")
+        else:
+            self.bar.setLevels((scale.lo, scale.hi))
+            self.bar.setLabel("right", scale.label)
+
+    def set_text_color(self, color: QColor) -> None:
+        for ax in ("left", "right"):
+            a = self.bar.getAxis(ax)
+            a.setTextPen(color)
+            a.setPen(color)

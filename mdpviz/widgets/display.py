@@ -1,0 +1,313 @@
+"""Display data derived from snapshots: pure functions, no Qt (tested without a display).
+
+What a board shows for one sweep (:func:`board_frame`), the Bellman backup of the inspector
+written out with its numbers (:func:`backup_terms`, :func:`backup_text`), dice faces as text
+(:func:`format_faces`, :func:`parse_faces`), and the simulation table as CSV (:func:`results_csv`).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Sequence
+
+import numpy as np
+
+from mdpviz.widgets.colors import ColorScale, format_value
+
+
+# ---------------------------------------------------------------------------------- board frames
+@dataclass(frozen=True, eq=False)
+class BoardFrame:
+    """Everything a board draws for one snapshot (arrays indexed by state)."""
+
+    values: np.ndarray
+    """float64 (n_states): V after the shown sweep (model units)."""
+    texts: tuple[str, ...]
+    """The number printed on each cell ("" for terminal states)."""
+    fill: np.ndarray
+    """float64 (n_states): position on the colour scale in [0, 1]; NaN for terminal states."""
+    badges: tuple[str, ...]
+    """Greedy action badge per state ("" for terminal states or before any sweep)."""
+    changed: np.ndarray
+    """bool (n_states): the printed value or the greedy action changed in this sweep."""
+    caption: str = ""
+    """One line saying which sweep this is."""
+
+
+def board_frame(
+    values: np.ndarray,
+    policy: np.ndarray,
+    *,
+    scale: ColorScale,
+    terminal: np.ndarray,
+    badge: Callable[[int], str],
+    prev_values: np.ndarray | None = None,
+    prev_policy: np.ndarray | None = None,
+    digits: int = 2,
+    caption: str = "",
+) -> BoardFrame:
+    """The frame of one sweep; "changed" compares with the previous snapshot (all True for the first
+    when anything is non-zero): a cell is highlighted when its printed number or its action changed."""
+    values = np.asarray(values, dtype=np.float64)
+    policy = np.asarray(policy, dtype=np.int64)
+    terminal = np.asarray(terminal, dtype=bool)
+    if values.shape != policy.shape or values.shape != terminal.shape:
+        raise ValueError(
+            f"values {values.shape}, policy {policy.shape} and terminal {terminal.shape} must have the same shape"
+        )
+    texts = _texts(values, terminal, digits)
+    fill = np.where(terminal, np.nan, scale.normalise(values))
+    badges = tuple("" if (t or a < 0) else badge(int(a)) for a, t in zip(policy, terminal))
+    prev = np.zeros_like(values) if prev_values is None else np.asarray(prev_values, dtype=np.float64)
+    prev_texts = _texts(prev, terminal, digits)
+    changed = np.fromiter((a != b for a, b in zip(texts, prev_texts)), dtype=bool, count=len(texts))
+    if prev_values is not None and prev_policy is not None:
+        changed |= (np.asarray(prev_policy) != policy) & ~terminal
+    return BoardFrame(values, texts, fill, badges, changed & ~terminal, caption)
+
+
+def _texts(values: np.ndarray, terminal: np.ndarray, digits: int) -> tuple[str, ...]:
+    """:func:`format_value` of every value ("" for terminal states), fast for the common case."""
+    a = np.abs(values)
+    plain = np.isfinite(values) & ((a == 0) | ((a >= 10.0 ** (-digits)) & (a < 10_000)))
+    fmt = f"{{:.{digits}f}}".format
+    return tuple("" if t else (fmt(v) if ok else format_value(v, digits=digits))
+                 for v, t, ok in zip(values.tolist(), terminal.tolist(), plain.tolist()))
+
+
+def sweep_caption(method_name: str, phase: str, iteration: int, index: int, total: int) -> str:
+    """"value iteration (synchronous): sweep 12" or "policy iteration: round 3, improve", with the
+    position in the history when scrubbing back ("... (step 5 of 9)")."""
+    if phase == "sweep":
+        what = f"sweep {iteration}"
+    elif phase == "lp":
+        what = "linear program solved"
+    else:
+        what = f"round {iteration}, {phase}"
+    where = f" (step {index + 1} of {total})" if index + 1 < total else ""
+    return f"{method_name}: {what}{where}"
+
+
+# ---------------------------------------------------------------------------------- the inspector
+@dataclass(frozen=True)
+class BackupTerm:
+    """One outcome of (state, action) in a Bellman backup: p x (r + gamma V(next))."""
+
+    prob: float
+    """Probability of the outcome."""
+    reward: float
+    """Immediate reward or cost of the outcome (model units; turns for snakes)."""
+    next_state: int
+    """The state it leads to."""
+    next_value: float
+    """V(next) at the shown sweep."""
+    note: str = ""
+    """What happened, e.g. "roll 2, penalty" (empty for plain MDP transitions)."""
+
+
+def backup_q(terms: Sequence[BackupTerm], discount: float) -> float:
+    """Q(s, a) = sum over outcomes of p x (r + gamma V(s')) (Sutton and Barto, eq. 4.9 / 3.14)."""
+    return float(math.fsum(t.prob * (t.reward + discount * t.next_value) for t in terms))
+
+
+def format_prob(p: float) -> str:
+    """A probability as a short fraction when it is one (1/6, 1/12), else 4 significant digits."""
+    f = Fraction(p).limit_denominator(144)
+    if f.denominator > 1 and abs(float(f) - p) < 1e-12:
+        return f"{f.numerator}/{f.denominator}"
+    if p == 1.0:
+        return "1"
+    return f"{p:.4g}"
+
+
+def backup_text(
+    terms: Sequence[BackupTerm],
+    discount: float,
+    *,
+    state_name: Callable[[int], str] = str,
+    digits: int = 4,
+) -> str:
+    """The backup with its numbers: "1/3 x (1 + V(4)=2.5000) + ... = 3.1667".
+
+    With a discount other than 1 each term reads p x (r + gamma x V(s')).
+    """
+    parts = []
+    for t in terms:
+        v = f"V({state_name(t.next_state)})={t.next_value:.{digits}f}"
+        g = "" if discount == 1.0 else f"{discount:g} x "
+        note = f" [{t.note}]" if t.note else ""
+        parts.append(f"{format_prob(t.prob)} x ({t.reward:g} + {g}{v}){note}")
+    q = backup_q(terms, discount)
+    return " + ".join(parts) + f" = {q:.{digits}f}"
+
+
+def merge_terms(terms: Sequence[BackupTerm]) -> list[BackupTerm]:
+    """Terms with the same next state, reward and note summed into one (for a shorter backup)."""
+    out: dict[tuple[int, float, str], BackupTerm] = {}
+    for t in terms:
+        key = (t.next_state, t.reward, t.note)
+        if key in out:
+            o = out[key]
+            out[key] = BackupTerm(o.prob + t.prob, o.reward, o.next_state, o.next_value, o.note)
+        else:
+            out[key] = t
+    return list(out.values())
+
+
+# ---------------------------------------------------------------------------------- dice text
+def format_faces(faces: Sequence[tuple[int, float]]) -> str:
+    """Dice faces as "move:prob" pairs, e.g. "0:1/3, 1:1/3, 2:1/3"."""
+    return ", ".join(f"{m}:{format_prob(p)}" for m, p in faces)
+
+
+def parse_faces(text: str) -> tuple[tuple[int, float], ...]:
+    """Parse "move:prob, move:prob, ..." (probabilities as decimals or fractions like 1/3).
+
+    Raises ValueError naming the faulty item; whether the probabilities sum to 1 is checked by
+    the die itself.
+    """
+    items = [x.strip() for x in text.replace(";", ",").split(",") if x.strip()]
+    if not items:
+        raise ValueError("a die needs at least one face, written as move:probability (e.g. 0:1/2, 1:1/2)")
+    faces = []
+    for i, item in enumerate(items, start=1):
+        if ":" not in item:
+            raise ValueError(f"face {i} '{item}': write it as move:probability, e.g. 2:1/3")
+        m, p = (x.strip() for x in item.split(":", 1))
+        try:
+            move = int(m)
+        except ValueError:
+            raise ValueError(f"face {i} '{item}': the move '{m}' is not a whole number") from None
+        try:
+            prob = float(Fraction(p))
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"face {i} '{item}': the probability '{p}' is not a number or fraction") from None
+        faces.append((move, prob))
+    return tuple(faces)
+
+
+# ---------------------------------------------------------------------------------- simulation
+@dataclass(frozen=True, eq=False)
+class StrategyRow:
+    """Exact and simulated performance of one strategy from the start state."""
+
+    name: str
+    """Strategy name ("optimal", "security", ...)."""
+    exact: float
+    """Exact expected value from the start (policy evaluation; turns for snakes)."""
+    mean: float
+    """Simulated mean."""
+    ci: float
+    """Half-width of the simulated mean's 95% confidence interval."""
+    samples: np.ndarray
+    """Per game: the simulated total (turns, or discounted return)."""
+    finished: int = -1
+    """Games that reached a terminal state (-1: all, or not applicable)."""
+
+    @property
+    def games(self) -> int:
+        return int(self.samples.size)
+
+    @property
+    def within_ci(self) -> bool:
+        """The exact value lies inside the simulated 95% interval."""
+        return abs(self.mean - self.exact) <= self.ci
+
+
+def results_csv(rows: Sequence[StrategyRow], *, unit: str = "turns", start: str = "1") -> str:
+    """The simulation table as CSV: strategy, games, exact, mean, CI half-width, CI low, CI high."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["strategy", "start", "games", f"exact_{unit}", f"mean_{unit}", "ci95_half_width", "ci95_low", "ci95_high"])
+    for r in rows:
+        w.writerow([r.name, start, r.games, repr(float(r.exact)), repr(float(r.mean)), repr(float(r.ci)),
+                    repr(float(r.mean - r.ci)), repr(float(r.mean + r.ci))])
+    return buf.getvalue()
+
+
+def histogram_bins(samples: Sequence[np.ndarray], *, max_bins: int = 60) -> np.ndarray:
+    """Common bin edges covering every sample of several strategies: unit-wide bins centred on the
+    integers for whole-number samples (turns), widened to at most ``max_bins`` bins."""
+    data = [np.asarray(s, dtype=np.float64) for s in samples if np.asarray(s).size]
+    if not data:
+        return np.array([0.0, 1.0])
+    allv = np.concatenate(data)
+    allv = allv[np.isfinite(allv)]
+    if allv.size == 0:
+        return np.array([0.0, 1.0])
+    lo, hi = float(np.min(allv)), float(np.max(allv))
+    if np.allclose(allv, np.round(allv)):
+        width = max(1.0, math.ceil((hi - lo + 1) / max_bins))
+        return np.arange(math.floor(lo) - 0.5, math.floor(hi) + width + 0.5, width)
+    if hi <= lo:
+        hi = lo + 1.0
+    return np.linspace(lo, hi, max_bins + 1)
+
+
+# ---------------------------------------------------------------------------------- inspector text
+@dataclass(frozen=True)
+class ActionBackup:
+    """One action of the inspected state: its Q-value and the backup that gives it."""
+
+    action: int
+    """Action id."""
+    name: str
+    """Display name (e.g. "die 2 (normal)")."""
+    q: float
+    """Q(s, a) from the values of the shown sweep."""
+    text: str
+    """The backup written out with its numbers (see :func:`backup_text`)."""
+    best: bool
+    """This action attains the max (or min) over actions."""
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """What the inspector shows for one state at one sweep."""
+
+    title: str
+    """E.g. "square 7 after sweep 12"."""
+    value: float
+    """V(s) at the shown sweep."""
+    actions: tuple[ActionBackup, ...]
+    """Every legal action, in action order."""
+    objective: str
+    """"min" or "max": which Q is the best."""
+    discount: float
+    """The model's discount (1 for snakes)."""
+    terminal: bool = False
+    """The state is terminal (value 0, no actions)."""
+    unit: str = ""
+    """Unit of values (e.g. "turns")."""
+
+
+def best_actions(qs: Sequence[float], objective: str, *, tie_tol: float = 1e-9) -> list[bool]:
+    """Which of ``qs`` attain the min ("min") or max ("max"), within the solvers' tie tolerance."""
+    if not qs:
+        return []
+    b = min(qs) if objective == "min" else max(qs)
+    tol = tie_tol * (1.0 + abs(b))
+    return [abs(q - b) <= tol for q in qs]
+
+
+def inspection_html(insp: Inspection, *, digits: int = 4) -> str:
+    """The inspector's text as simple HTML (tables would not wrap on a narrow dock)."""
+    esc = lambda s: s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")  # noqa: E731
+    unit = f" {insp.unit}" if insp.unit else ""
+    out = [f"<p><b>{esc(insp.title)}</b><br>V = {insp.value:.{digits}f}{unit}</p>"]
+    if insp.terminal:
+        out.append("<p>Terminal state: its value is 0 and it has no actions.</p>")
+        return "".join(out)
+    opt = "min" if insp.objective == "min" else "max"
+    g = "" if insp.discount == 1.0 else "\u03b3 "
+    out.append(f"<p>Q(s,a) = \u03a3 p \u00d7 (r + {g}V(s')) with V of this sweep; "
+               f"the next sweep takes the {opt} over actions.</p>")
+    for a in insp.actions:
+        mark = " \u2605 best" if a.best else ""
+        colour = "#006644" if a.best else "#000000"
+        out.append(f"<p style='margin-top:6px'><b style='color:{colour}'>{esc(a.name)}: Q = {a.q:.{digits}f}{mark}</b>"
+                   f"<br><span style='font-family:monospace'>{esc(a.text)}</span></p>")
+    return "".join(out)

@@ -1,0 +1,95 @@
+"""One played-out episode as the episode player shows it: pure functions, no Qt.
+
+A game gives the player a list of :class:`Move`. Snakes and ladders converts the throws of
+``mdpviz.models.snakes_sim.play_episode`` (which samples the game's own rule function);
+any other MDP is sampled from its compiled transitions by :func:`sample_mdp_episode`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from mdpviz.models.mdp import TabularMDP
+
+
+@dataclass(frozen=True)
+class Move:
+    """One step of an episode."""
+
+    state: int
+    """State before the step."""
+    action: int
+    """Action taken (die index for snakes)."""
+    text: str
+    """What happened, in words (e.g. "die 3 rolled 2: 5 -> 7, penalty -> 4")."""
+    next_state: int
+    """State after the step."""
+    cost: float
+    """Reward or cost of the step (turns for snakes)."""
+    total: float
+    """Running (discounted) total after this step."""
+    label: str = ""
+    """A few words for the token on the board (e.g. "die 3: 2, penalty")."""
+
+
+def sample_mdp_episode(
+    mdp: TabularMDP,
+    probs: np.ndarray,
+    *,
+    rng: np.random.Generator,
+    start: int = 0,
+    max_steps: int = 200,
+    state_name: Callable[[int], str] = str,
+    action_name: Callable[[int], str] = str,
+) -> list[Move]:
+    """Play one episode of ``mdp`` with action probabilities ``probs`` (n_states x n_actions).
+
+    Samples an action from ``probs[state]``, then a transition of that (state, action) row; the
+    running total is discounted by ``mdp.discount`` per step. Stops at a terminal state or after
+    ``max_steps`` steps (continuing MDPs never end by themselves).
+    """
+    probs = np.asarray(probs, dtype=np.float64)
+    if probs.shape != (mdp.n_states, mdp.n_actions):
+        raise ValueError(f"policy probabilities must have shape ({mdp.n_states}, {mdp.n_actions}), got {probs.shape}")
+    if not 0 <= start < mdp.n_states:
+        raise ValueError(f"start state {start} is out of range 0..{mdp.n_states - 1}")
+    s = int(start)
+    total, disc = 0.0, 1.0
+    out: list[Move] = []
+    for _ in range(int(max_steps)):
+        if mdp.terminal[s]:
+            break
+        acts = mdp.actions_of(s)
+        w = probs[s, acts]
+        if not w.sum() > 0:
+            raise ValueError(f"state {state_name(s)}: the policy gives no probability to any legal action")
+        a = int(acts[rng.choice(acts.size, p=w / w.sum())])
+        r = mdp.row_of(s, a)
+        lo, hi = int(mdp.row_ptr[r]), int(mdp.row_ptr[r + 1])
+        p = np.asarray(mdp.prob[lo:hi])
+        t = lo + int(rng.choice(hi - lo, p=p / p.sum()))
+        nxt, rew = int(mdp.dst[t]), float(mdp.reward[t])
+        total += disc * rew
+        disc *= mdp.discount
+        out.append(Move(s, a, f"action {action_name(a)}: {state_name(s)} -> {state_name(nxt)}, reward {rew:g}",
+                        nxt, rew, total, f"action {action_name(a)}"))
+        s = nxt
+    return out
+
+
+def snakes_moves(steps: Sequence, dice_names: Sequence[str]) -> list[Move]:
+    """The throws of ``snakes_sim.play_episode`` as moves (states are squares - 1, total in turns)."""
+    out: list[Move] = []
+    total = 0.0
+    for st in steps:
+        total += float(st.cost)
+        text = f"die {st.die + 1} ({dice_names[st.die]}) rolled {st.roll}: square {st.square} -> {st.next_square}"
+        if st.event:
+            text += f" ({st.event})"
+        if st.cost != 1.0:
+            text += f", {st.cost:g} turn{'s' if st.cost != 1 else ''}"
+        label = f"die {st.die + 1}: {st.roll}" + (f", {st.event}" if st.event else "")
+        out.append(Move(st.square - 1, st.die, text, st.next_square - 1, float(st.cost), total, label))
+    return out

@@ -1,0 +1,656 @@
+"""The games the window can show, behind one small interface (:class:`Game`).
+
+A game owns its edits as one immutable state (e.g. a frozen :class:`SnakesConfig`) and an undo
+stack of edits; everything else is derived from that state: the compiled MDP, the board layout
+and decorations, the inspector's backup terms, the strategies for simulation and one played
+episode. The window never knows the rules of a game; the rules live in ``mdpviz.models``.
+
+To add a game (tic-tac-toe, checkers, ...): subclass :class:`Game`, implement ``build_mdp``,
+``board_layout``, ``decor`` and the strategy methods, optionally an ``editor()`` widget and
+``backup_terms`` with game-specific notes, and list it in :func:`default_games`. A game whose
+board is not a set of cells can return its own widget from ``board_widget()`` (it receives the
+same ``show_frame`` / ``show_selection`` / ``show_token`` calls as :class:`BoardView`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtWidgets import QWidget
+
+from mdpviz.models import snakes as sn
+from mdpviz.models import snakes_sim
+from mdpviz.models.cs747 import MDPFileError, load_cs747, parse_cs747
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.simulate import simulate
+from mdpviz.scenario import ScenarioError, snakes_from_dict, snakes_to_dict
+from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy, solve
+from mdpviz.widgets.board import CellDecor
+from mdpviz.widgets.colors import SQUARE_COLORS, SQUARE_ICONS, action_badge
+from mdpviz.widgets.display import BackupTerm, StrategyRow
+from mdpviz.widgets.episodes import Move, sample_mdp_episode, snakes_moves
+from mdpviz.widgets.geometry import GRAPH_MAX_STATES, BoardLayout, graph_layout, grid_layout, policy_edges, snakes_layout
+
+Z95 = 1.959963984540054
+"""Normal quantile of a two-sided 95% confidence interval."""
+
+Progress = Callable[[int, int, str], None]
+Cancelled = Callable[[], bool]
+
+
+@dataclass(frozen=True, eq=False)
+class SimulationResult:
+    """What a batch simulation returns to the window."""
+
+    rows: tuple[StrategyRow, ...]
+    """One row per strategy."""
+    unit: str
+    """What the samples count ("turns", "return")."""
+    start: str
+    """Name of the start state (e.g. "square 1")."""
+    notes: tuple[str, ...] = ()
+    """Strategies that could not be evaluated, and why."""
+
+
+def mean_ci(x: np.ndarray) -> tuple[float, float]:
+    """Sample mean and the half-width of its normal 95% confidence interval."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size < 2:
+        return (float(x.mean()) if x.size else math.nan), math.inf
+    return float(x.mean()), float(Z95 * x.std(ddof=1) / math.sqrt(x.size))
+
+
+class _Edit(QUndoCommand):
+    """One edit of a game: swaps the game's immutable state (undo puts the old one back)."""
+
+    def __init__(self, game: "Game", old: Any, new: Any, text: str) -> None:
+        super().__init__(text)
+        self.game, self.old, self.new = game, old, new
+
+    def redo(self) -> None:
+        self.game._set_state(self.new, self.text())
+
+    def undo(self) -> None:
+        self.game._set_state(self.old, f"undid: {self.text()}")
+
+
+class Game(QObject):
+    """One game in the window: its edits (an immutable state) and what is derived from them."""
+
+    key = ""
+    """Identifier used in scenario files."""
+    title = ""
+    """Name in the game picker."""
+    value_label = "value"
+    """What V measures, for the colour bar."""
+    unit = "return"
+    """What one simulated episode's total is."""
+    supports_discount = True
+    """The discount can be edited (False: fixed by the game, e.g. turns are not discounted)."""
+
+    edited = Signal(str)
+    """The state changed (an edit, undo or redo): the text says what."""
+    message = Signal(str)
+    """A note for the status bar (e.g. why an edit was refused)."""
+    redraw = Signal()
+    """A display setting changed (not an edit: the model and the solve stay)."""
+
+    def __init__(self, state: Any, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._state = state
+        self.undo_stack = QUndoStack(self)
+        self._mdp_cache: tuple[Any, TabularMDP | None, str] | None = None
+
+    # ------------------------------------------------------------------ state and edits
+    @property
+    def state(self) -> Any:
+        """The current edits (immutable)."""
+        return self._state
+
+    def edit(self, new_state: Any, text: str) -> bool:
+        """Apply an edit through the undo stack; False if it changes nothing."""
+        if new_state == self._state:
+            return False
+        self.undo_stack.push(_Edit(self, self._state, new_state, text))
+        return True
+
+    def _set_state(self, state: Any, text: str) -> None:
+        self._state = state
+        self.edited.emit(text)
+
+    def load_state(self, state: Any) -> None:
+        """Replace the edits wholesale (a loaded scenario): no undo history, counts as saved.
+
+        Does not emit ``edited``: the window resets the solver once after loading every game."""
+        self.undo_stack.clear()
+        self._state = state
+        self.undo_stack.setClean()
+
+    def mdp(self) -> TabularMDP | None:
+        """The compiled MDP of the current state (cached), or None when there is none."""
+        if self._mdp_cache is None or self._mdp_cache[0] is not self._state:
+            try:
+                m, err = self.build_mdp(), ""
+            except ValueError as e:
+                m, err = None, str(e)
+            self._mdp_cache = (self._state, m, err)
+        return self._mdp_cache[1]
+
+    def mdp_error(self) -> str:
+        """Why there is no MDP ("" if there is one, or if nothing is loaded yet)."""
+        self.mdp()
+        return self._mdp_cache[2] if self._mdp_cache else ""
+
+    # ------------------------------------------------------------------ to implement
+    def build_mdp(self) -> TabularMDP | None:
+        raise NotImplementedError
+
+    def board_layout(self, mdp: TabularMDP | None, policy: np.ndarray | None) -> BoardLayout:
+        raise NotImplementedError
+
+    def decor(self) -> dict[int, CellDecor]:
+        return {}
+
+    def board_widget(self) -> QWidget | None:
+        """A game-specific board widget, or None to draw on the shared cell board."""
+        return None
+
+    def editor(self) -> QWidget | None:
+        """The game's editing panel (built once, on first use), or None."""
+        return None
+
+    def empty_text(self) -> str:
+        """What the board says when there is no model."""
+        return ""
+
+    def state_name(self, s: int) -> str:
+        return str(s)
+
+    def action_name(self, a: int, mdp: TabularMDP) -> str:
+        if mdp.action_labels is not None:
+            return mdp.action_labels[a]
+        return str(a)
+
+    def badge(self, a: int, mdp: TabularMDP) -> str:
+        return action_badge(a, mdp.action_labels)
+
+    def cell_clicked(self, state: int) -> bool:
+        """A left click on a cell; True if the game used it (an edit), False to inspect the cell."""
+        return False
+
+    def cell_menu(self, state: int) -> list[tuple[str, Callable[[], None] | None]]:
+        """Entries of the right-click menu of a cell: (text, action or None for disabled)."""
+        return []
+
+    def backup_terms(self, mdp: TabularMDP, state: int, action: int, values: np.ndarray) -> list[BackupTerm]:
+        """The outcomes of (state, action) for the inspector's Bellman backup."""
+        return [BackupTerm(p, r, d, float(values[d])) for d, p, r in mdp.outcomes(state, action)]
+
+    def discount(self) -> float | None:
+        m = self.mdp()
+        return None if m is None else m.discount
+
+    def set_discount(self, gamma: float) -> bool:
+        return False
+
+    def start_state(self) -> int:
+        return 0
+
+    def strategies(self, mdp: TabularMDP) -> list[str]:
+        return ["optimal", "random"]
+
+    def strategy_probs(self, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
+        raise NotImplementedError
+
+    def simulation_job(self, mdp: TabularMDP, policy: np.ndarray | None, *, games: int,
+                       seed: int) -> Callable[[Progress, Cancelled], SimulationResult]:
+        raise NotImplementedError
+
+    def episode(self, mdp: TabularMDP, probs: np.ndarray, rng: np.random.Generator) -> list[Move]:
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def load_dict(self, data: dict[str, Any], path: str) -> Any:
+        """The state described by scenario data (validated; ScenarioError otherwise)."""
+        raise NotImplementedError
+
+    def load_display(self, data: dict[str, Any]) -> None:
+        """Display settings stored with the scenario data (not edits)."""
+
+
+def _uniform_probs(mdp: TabularMDP) -> np.ndarray:
+    probs = np.zeros((mdp.n_states, mdp.n_actions))
+    counts = mdp.actions_per_state
+    live = ~mdp.terminal
+    probs[mdp.row_state, mdp.row_action] = 1.0 / np.maximum(counts[mdp.row_state], 1)
+    probs[~live] = 0.0
+    return probs
+
+
+def _policy_probs(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
+    probs = np.zeros((mdp.n_states, mdp.n_actions))
+    pol = np.asarray(policy, dtype=np.int64)
+    ok = (pol >= 0) & ~mdp.terminal
+    probs[np.flatnonzero(ok), pol[ok]] = 1.0
+    return probs
+
+
+# ---------------------------------------------------------------------------------- snakes and ladders
+class SnakesGame(Game):
+    """Snakes and ladders of the course statement (rules in :mod:`mdpviz.models.snakes`)."""
+
+    key = "snakes"
+    title = "Snakes and ladders"
+    value_label = "expected turns to 15"
+    unit = "turns"
+    supports_discount = False
+
+    def __init__(self, cfg: sn.SnakesConfig | None = None, parent: QObject | None = None) -> None:
+        super().__init__(cfg or sn.SnakesConfig(), parent)
+        self.edit_mode = False
+        """True: a left click cycles the square's type; False: it inspects the square."""
+        self._editor: QWidget | None = None
+        self._layout = snakes_layout(sn.next_squares)
+
+    @property
+    def cfg(self) -> sn.SnakesConfig:
+        return self._state
+
+    def build_mdp(self) -> TabularMDP:
+        return sn.compile_snakes(self.cfg)
+
+    def board_layout(self, mdp, policy) -> BoardLayout:
+        return self._layout
+
+    def type_name(self, t: int) -> str:
+        return sn.square_type_name(t, self.cfg.type4)
+
+    def decor(self) -> dict[int, CellDecor]:
+        out = {}
+        for i, t in enumerate(self.cfg.layout):
+            if t:
+                name = self.type_name(t)
+                out[i] = CellDecor(SQUARE_ICONS[name], SQUARE_COLORS[t], name)
+        out[0] = CellDecor("start", "", "start")
+        out[sn.N_SQUARES - 1] = CellDecor("", "", "goal", goal=True)
+        return out
+
+    def state_name(self, s: int) -> str:
+        return f"square {s + 1}"
+
+    def badge(self, a: int, mdp: TabularMDP) -> str:
+        return action_badge(a, None, one_based=True)
+
+    def action_name(self, a: int, mdp: TabularMDP) -> str:
+        return f"die {a + 1} ({self.cfg.dice[a].name})"
+
+    # ---------------------------------------------------------------- editing
+    def editor(self) -> QWidget:
+        if self._editor is None:
+            from mdpviz.widgets.editors import SnakesEditor
+
+            self._editor = SnakesEditor(self)
+        return self._editor
+
+    def refuse_trap(self, square: int) -> str:
+        """The message for a trap on square 1 or 15 ("" if the square can hold one)."""
+        if square == 1:
+            return "Square 1 is the start: it cannot hold a trap or bonus."
+        if square == sn.N_SQUARES:
+            return "Square 15 is the goal: it cannot hold a trap or bonus."
+        return ""
+
+    def set_square(self, square: int, t: int) -> bool:
+        """Give ``square`` (1..15) type ``t``; refused with a status message on squares 1 and 15."""
+        if t not in sn.SQUARE_TYPES:
+            raise ValueError(f"square type {t} is not one of {sorted(sn.SQUARE_TYPES)}")
+        msg = self.refuse_trap(square)
+        if msg and t != 0:
+            self.message.emit(msg)
+            return False
+        lay = list(self.cfg.layout)
+        lay[square - 1] = t
+        return self.edit(replace(self.cfg, layout=tuple(lay)), f"square {square}: {self.type_name(t)}")
+
+    def cycle_square(self, square: int) -> bool:
+        """Next type of ``square`` (ordinary -> restart -> penalty -> prison -> type 4 -> ordinary)."""
+        t = (self.cfg.layout[square - 1] + 1) % len(sn.SQUARE_TYPES)
+        return self.set_square(square, t)
+
+    def cell_clicked(self, state: int) -> bool:
+        if not self.edit_mode:
+            return False
+        self.cycle_square(state + 1)
+        return True
+
+    def cell_menu(self, state: int):
+        sq = state + 1
+        entries: list[tuple[str, Callable[[], None] | None]] = []
+        refused = bool(self.refuse_trap(sq))
+        for t in sn.SQUARE_TYPES:
+            name = self.type_name(t)
+            mark = " \u2713" if self.cfg.layout[state] == t else ""
+            if refused and t != 0:
+                entries.append((f"{name} (not on square {sq})", None))
+            else:
+                entries.append((f"{name}{mark}", lambda t=t: self.set_square(sq, t)))
+        return entries
+
+    def set_circle(self, circle: bool) -> bool:
+        return self.edit(replace(self.cfg, circle=bool(circle)), "circular board" if circle else "no circle")
+
+    def rule_set_name(self) -> str:
+        """The preset the current rules match, or "custom"."""
+        for name in sn.RULE_SETS:
+            if sn.apply_rule_set(self.cfg, name) == self.cfg:
+                return name
+        return "custom"
+
+    def set_rule_set(self, name: str) -> bool:
+        return self.edit(sn.apply_rule_set(self.cfg, name), f"rule set: {name}")
+
+    def set_die(self, index: int, die: sn.Die) -> bool:
+        dice = list(self.cfg.dice)
+        dice[index] = die
+        new = replace(self.cfg, dice=tuple(dice))
+        new.validate()
+        return self.edit(new, f"die {index + 1}: {die.describe()}")
+
+    def add_die(self) -> bool:
+        names = set(self.cfg.dice_names)
+        name = next(f"die {k}" for k in range(len(names) + 1, 100) if f"die {k}" not in names)
+        new = replace(self.cfg, dice=self.cfg.dice + (sn.Die(name, ((1, 0.5), (2, 0.5)), 0.5),))
+        return self.edit(new.validate(), f"added {name}")
+
+    def remove_die(self, index: int) -> bool:
+        if len(self.cfg.dice) <= 1:
+            self.message.emit("The game needs at least one die.")
+            return False
+        dice = self.cfg.dice[:index] + self.cfg.dice[index + 1:]
+        try:
+            new = replace(self.cfg, dice=dice).validate()
+        except ValueError as e:
+            self.message.emit(f"Cannot remove die {index + 1}: {e}")
+            return False
+        return self.edit(new, f"removed die {index + 1} ({self.cfg.dice[index].name})")
+
+    def clear_layout(self) -> bool:
+        return self.edit(replace(self.cfg, layout=(0,) * sn.N_SQUARES), "cleared the board")
+
+    # ---------------------------------------------------------------- inspector
+    def backup_terms(self, mdp, state, action, values):
+        if state >= sn.N_SQUARES - 1:
+            return []
+        out = []
+        for o in sn.outcomes(self.cfg, state + 1, action):
+            note = f"roll {o.roll}" + (f", {o.event}" if o.event else "") + f" \u2192 {o.square}"
+            out.append(BackupTerm(o.prob, o.cost, o.square - 1, float(values[o.square - 1]), note))
+        return out
+
+    # ---------------------------------------------------------------- playing
+    def strategies(self, mdp):
+        return list(snakes_sim.strategy_names(self.cfg))
+
+    def strategy_probs(self, name, mdp, policy):
+        if name == "optimal":
+            if policy is None:
+                raise ValueError("the optimal strategy needs a solved model: run the solver first")
+            return snakes_sim.strategy_probs(self.cfg, "optimal", optimal_policy=np.asarray(policy, dtype=np.int64))
+        return snakes_sim.strategy_probs(self.cfg, name)
+
+    def simulation_job(self, mdp, policy, *, games, seed):
+        cfg = self.cfg
+        names = self.strategies(mdp)
+        pol = None if policy is None else np.array(policy, dtype=np.int64)
+        games = int(games)
+        if games < 2:
+            raise ValueError(f"simulate at least 2 games, got {games}")
+
+        def job(progress: Progress, cancelled: Cancelled) -> SimulationResult | None:
+            opt = pol if pol is not None else solve(mdp, "vi", tol=1e-12).policy
+            streams = np.random.SeedSequence(seed).spawn(len(names))
+            chunks = max(1, min(8, games // 1000))
+            sizes = [games // chunks + (1 if i < games % chunks else 0) for i in range(chunks)]
+            total_steps = len(names) * chunks
+            rows, notes = [], []
+            for i, (name, ss) in enumerate(zip(names, streams)):
+                probs = snakes_sim.strategy_probs(cfg, name, optimal_policy=opt)
+                try:
+                    exact = float(snakes_sim.exact_turns(cfg, probs, mdp=mdp)[0])
+                except ImproperPolicyError as e:
+                    notes.append(f"{name}: {e}")
+                    continue
+                rng = np.random.default_rng(ss)
+                parts = []
+                for j, n in enumerate(sizes):
+                    if cancelled():
+                        return None
+                    parts.append(snakes_sim.simulate_turns(cfg, probs, games=n, seed=rng, mdp=mdp))
+                    progress(i * chunks + j + 1, total_steps, f"{name}: {sum(sizes[:j + 1]):,} of {games:,} games")
+                turns = np.concatenate(parts)
+                m, c = mean_ci(turns)
+                rows.append(StrategyRow(name, exact, m, c, turns))
+            return SimulationResult(tuple(rows), "turns", "square 1", tuple(notes))
+
+        return job
+
+    def episode(self, mdp, probs, rng):
+        steps = snakes_sim.play_episode(self.cfg, probs, rng=rng, start=1)
+        return snakes_moves(steps, self.cfg.dice_names)
+
+    # ---------------------------------------------------------------- scenarios
+    def to_dict(self):
+        return snakes_to_dict(self.cfg)
+
+    def load_dict(self, data, path):
+        return snakes_from_dict(data, path)
+
+
+# ---------------------------------------------------------------------------------- MDP from a course file
+@dataclass(frozen=True)
+class FileState:
+    """The "MDP from file" game's edits: which file, its text and the discount."""
+
+    path: str = ""
+    """File the MDP was read from ("" before any file)."""
+    text: str = ""
+    """The file's text (kept so a scenario is self-contained)."""
+    discount: float | None = None
+    """Discount in use (None: the file's own)."""
+
+
+class FileGame(Game):
+    """Any MDP in the course file format, drawn as a grid of states (or a graph when small)."""
+
+    key = "file"
+    title = "MDP from file"
+    value_label = "value V(s)"
+    unit = "return"
+    supports_discount = True
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(FileState(), parent)
+        self.view = "grid"
+        """"grid" or "graph" (a display setting; the graph view needs at most GRAPH_MAX_STATES states)."""
+        self._editor: QWidget | None = None
+        self._parsed: tuple[str, str, TabularMDP] | None = None
+
+    @property
+    def fstate(self) -> FileState:
+        return self._state
+
+    def _file_mdp(self, path: str, text: str) -> TabularMDP:
+        if self._parsed is None or self._parsed[:2] != (path, text):
+            self._parsed = (path, text, parse_cs747(text, path))
+        return self._parsed[2]
+
+    def build_mdp(self) -> TabularMDP | None:
+        st = self.fstate
+        if not st.text:
+            return None
+        m = self._file_mdp(st.path, st.text)
+        if st.discount is not None and st.discount != m.discount:
+            m = replace(m, discount=float(st.discount))
+        return m
+
+    def read_file(self, path: str | Path) -> FileState:
+        """The state for ``path`` (parsed and checked); raises MDPFileError naming file and line."""
+        path = str(path)
+        load_cs747(path)  # the course reader's checks: missing, binary, not UTF-8, every line
+        text = Path(path).read_text(encoding="utf-8")
+        return FileState(path=path, text=text, discount=None)
+
+    def open_file(self, path: str | Path) -> bool:
+        """Load a course-format file as an edit; MDPFileError leaves the current state untouched."""
+        new = self.read_file(path)
+        return self.edit(new, f"opened {Path(new.path).name}")
+
+    def set_discount(self, gamma: float) -> bool:
+        gamma = float(gamma)
+        if not 0.0 <= gamma <= 1.0:
+            raise ValueError(f"discount must be in [0, 1], got {gamma}")
+        if not self.fstate.text:
+            return False
+        m = self._file_mdp(self.fstate.path, self.fstate.text)
+        new = replace(self.fstate, discount=None if gamma == m.discount else gamma)
+        return self.edit(new, f"discount {gamma:g}")
+
+    def set_view(self, view: str) -> bool:
+        """Grid or graph view: a display setting, not an edit (no solver reset, no undo entry)."""
+        if view not in ("grid", "graph"):
+            raise ValueError(f"view must be 'grid' or 'graph', got {view!r}")
+        m = self.mdp()
+        if view == "graph" and m is not None and m.n_states > GRAPH_MAX_STATES:
+            self.message.emit(f"The graph view shows at most {GRAPH_MAX_STATES} states; this MDP has {m.n_states}.")
+            return False
+        if view != self.view:
+            self.view = view
+            self.redraw.emit()
+        return True
+
+    def board_layout(self, mdp, policy) -> BoardLayout:
+        if mdp is None:
+            return BoardLayout(())
+        labels = [str(s) for s in range(mdp.n_states)]
+        if self.view == "graph" and mdp.n_states <= GRAPH_MAX_STATES:
+            edges = policy_edges(mdp, policy)
+            return graph_layout(mdp.n_states, edges, labels=labels)
+        return grid_layout(mdp.n_states, labels=labels)
+
+    def decor(self):
+        m = self.mdp()
+        if m is None:
+            return {}
+        return {int(s): CellDecor("", "#555555", "end", goal=True) for s in np.flatnonzero(m.terminal)}
+
+    def editor(self) -> QWidget:
+        if self._editor is None:
+            from mdpviz.widgets.editors import FileEditor
+
+            self._editor = FileEditor(self)
+        return self._editor
+
+    def empty_text(self) -> str:
+        return "No MDP loaded: File \u25b8 Open course MDP file\u2026"
+
+    def state_name(self, s: int) -> str:
+        return f"state {s}"
+
+    def action_name(self, a: int, mdp: TabularMDP) -> str:
+        return f"action {a}"
+
+    def strategies(self, mdp):
+        acts = [f"action {a}" for a in range(mdp.n_actions)
+                if np.all(np.isin(np.flatnonzero(~mdp.terminal), mdp.row_state[mdp.row_action == a]))]
+        return ["optimal", *acts, "random"]
+
+    def strategy_probs(self, name, mdp, policy):
+        if name == "optimal":
+            if policy is None:
+                raise ValueError("the optimal strategy needs a solved model: run the solver first")
+            return _policy_probs(mdp, policy)
+        if name == "random":
+            return _uniform_probs(mdp)
+        if name.startswith("action "):
+            a = int(name.split()[1])
+            return _policy_probs(mdp, np.where(mdp.terminal, -1, a))
+        raise ValueError(f"unknown strategy {name!r}")
+
+    def max_steps(self, mdp: TabularMDP) -> int:
+        """Steps per simulated episode: until gamma^t < 1e-12 for a discount below 1, else 10,000."""
+        if mdp.discount < 1.0:
+            if mdp.discount <= 0.0:
+                return 1
+            return int(min(10_000, math.ceil(math.log(1e-12) / math.log(mdp.discount))))
+        return 10_000
+
+    def simulation_job(self, mdp, policy, *, games, seed):
+        names = self.strategies(mdp)
+        pol = None if policy is None else np.array(policy, dtype=np.int64)
+        start = self.start_state()
+        steps = self.max_steps(mdp)
+        games = int(games)
+        if games < 2:
+            raise ValueError(f"simulate at least 2 games, got {games}")
+
+        def job(progress: Progress, cancelled: Cancelled) -> SimulationResult | None:
+            opt = pol if pol is not None else solve(mdp, "pi").policy
+            streams = np.random.SeedSequence(seed).spawn(len(names))
+            rows, notes = [], []
+            for i, (name, ss) in enumerate(zip(names, streams)):
+                if cancelled():
+                    return None
+                probs = self.strategy_probs(name, mdp, opt)
+                try:
+                    exact = float(evaluate_stochastic_policy(mdp, probs)[start])
+                except ImproperPolicyError as e:
+                    notes.append(f"{name}: {e}")
+                    continue
+                ep = simulate(mdp, probs, start=start, episodes=games, seed=np.random.default_rng(ss), max_steps=steps)
+                m, c = mean_ci(ep.total)
+                fin = int(ep.finished.sum()) if mdp.terminal.any() else -1
+                rows.append(StrategyRow(name, exact, m, c, np.asarray(ep.total), fin))
+                progress(i + 1, len(names), f"{name}: {games:,} episodes")
+            return SimulationResult(tuple(rows), "return", f"state {start}", tuple(notes))
+
+        return job
+
+    def episode(self, mdp, probs, rng):
+        return sample_mdp_episode(mdp, probs, rng=rng, start=self.start_state(), max_steps=200,
+                                  state_name=str, action_name=str)
+
+    def to_dict(self):
+        st = self.fstate
+        return {"path": st.path, "text": st.text, "discount": st.discount, "view": self.view}
+
+    def load_dict(self, data, path):
+        where = "games.file"
+        text, fpath, disc, view = data.get("text", ""), data.get("path", ""), data.get("discount"), data.get("view", "grid")
+        if not isinstance(text, str) or not isinstance(fpath, str):
+            raise ScenarioError(path, where, "path and text must be strings")
+        if view not in ("grid", "graph"):
+            raise ScenarioError(path, f"{where}.view", f"must be 'grid' or 'graph', got {view!r}")
+        if disc is not None and (isinstance(disc, bool) or not isinstance(disc, (int, float)) or not 0.0 <= disc <= 1.0):
+            raise ScenarioError(path, f"{where}.discount", f"must be a number in [0, 1] or null, got {disc!r}")
+        if text:
+            try:
+                parse_cs747(text, fpath or "<scenario>")
+            except MDPFileError as e:
+                raise ScenarioError(path, f"{where}.text", str(e)) from None
+        return FileState(path=fpath, text=text, discount=None if disc is None else float(disc))
+
+    def load_display(self, data: dict[str, Any]) -> None:
+        if data.get("view") in ("grid", "graph"):
+            self.view = data["view"]
+
+
+def default_games(parent: QObject | None = None) -> list[Game]:
+    """The games listed in the game picker, in order."""
+    return [SnakesGame(parent=parent), FileGame(parent=parent)]

@@ -1,0 +1,240 @@
+"""The solver panel (algorithm, discount, tolerance, Step / Evaluate / Improve / Run / Pause /
+Reset, speed, history slider) and the inspector. They show state and emit requests; the window
+passes the requests to the controller."""
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSlider,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mdpviz.controller import SPEEDS
+from mdpviz.solvers import METHOD_NAMES
+from mdpviz.widgets.display import Inspection, inspection_html
+
+METHOD_ORDER = ("vi", "gs", "pi", "lp")
+"""Algorithms in the picker, in this order."""
+
+
+def _named(w, name: str, accessible: str):
+    w.setObjectName(name)
+    w.setAccessibleName(accessible)
+    return w
+
+
+def parse_tolerance(text: str) -> float:
+    """A tolerance typed by the user: a positive finite number (e.g. "1e-9")."""
+    try:
+        x = float(text.strip())
+    except ValueError:
+        raise ValueError(f"tolerance '{text.strip()}' is not a number (write e.g. 1e-9)") from None
+    if not (x > 0 and math.isfinite(x)):
+        raise ValueError(f"tolerance must be a positive number, got {text.strip()}")
+    return x
+
+
+class SolverPanel(QWidget):
+    """Solver settings and the stepping buttons."""
+
+    method_changed = Signal(str)
+    tolerance_changed = Signal(float)
+    discount_changed = Signal(float)
+    speed_changed = Signal(float)
+    history_moved = Signal(int)
+    invalid_input = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("solverPanel")
+        lay = QVBoxLayout(self)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.algorithm = _named(QComboBox(), "algorithmPicker", "Algorithm")
+        for m in METHOD_ORDER:
+            self.algorithm.addItem(METHOD_NAMES[m], m)
+        self.algorithm.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.algorithm.setMinimumContentsLength(14)
+        self.algorithm.setToolTip("Value iteration (synchronous: Jacobi; in place: Gauss-Seidel), "
+                                  "Howard policy iteration, or linear programming (PuLP/CBC)")
+        form.addRow("Algorithm", self.algorithm)
+        self.discount = _named(QDoubleSpinBox(), "discountEdit", "Discount")
+        self.discount.setRange(0.0, 1.0)
+        self.discount.setDecimals(4)
+        self.discount.setSingleStep(0.01)
+        self.discount.setKeyboardTracking(False)
+        form.addRow("Discount \u03b3", self.discount)
+        self.tolerance = _named(QLineEdit("1e-09"), "toleranceEdit", "Tolerance")
+        self.tolerance.setToolTip("Value iteration stops when max |dV| of a sweep is below this")
+        form.addRow("Tolerance", self.tolerance)
+        self.speed = _named(QComboBox(), "speedPicker", "Run speed")
+        for label, rate in SPEEDS:
+            self.speed.addItem(label, rate)
+        self.speed.setCurrentIndex(len(SPEEDS) - 1)
+        self.speed.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.speed.setMinimumContentsLength(10)
+        form.addRow("Speed", self.speed)
+        lay.addLayout(form)
+
+        grid = QGridLayout()
+        self.step = _named(QPushButton("Step"), "stepButton", "Step one sweep")
+        self.evaluate = _named(QPushButton("Evaluate"), "evaluateButton", "Evaluate the policy")
+        self.improve = _named(QPushButton("Improve"), "improveButton", "Improve the policy")
+        self.run = _named(QPushButton("Run"), "runButton", "Run to convergence")
+        self.pause = _named(QPushButton("Pause"), "pauseButton", "Pause")
+        self.reset = _named(QPushButton("Reset"), "resetButton", "Reset the solver")
+        self.step.setToolTip("One sweep (Space); for policy iteration one full round: evaluate + improve")
+        self.evaluate.setToolTip("Policy iteration: solve for the value of the current policy")
+        self.improve.setToolTip("Policy iteration: make the policy greedy with respect to those values")
+        self.run.setToolTip("Sweep until convergence at the chosen speed (R toggles run/pause)")
+        self.pause.setToolTip("Pause the run (R or Esc)")
+        self.reset.setToolTip("Start the solve again from the beginning")
+        grid.addWidget(self.step, 0, 0)
+        grid.addWidget(self.evaluate, 0, 1)
+        grid.addWidget(self.improve, 0, 2)
+        grid.addWidget(self.run, 1, 0)
+        grid.addWidget(self.pause, 1, 1)
+        grid.addWidget(self.reset, 1, 2)
+        lay.addLayout(grid)
+
+        self.status = _named(QLabel("No model"), "solverStatus", "Solver status")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay.addWidget(self.status)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("History"))
+        self.history = _named(QSlider(Qt.Orientation.Horizontal), "historySlider", "Sweep history")
+        self.history.setRange(0, 0)
+        self.history.setEnabled(False)
+        self.history.setToolTip("Scrub back through every recorded sweep")
+        row.addWidget(self.history, 1)
+        self.history_label = _named(QLabel("0 / 0"), "historyLabel", "Shown sweep")
+        row.addWidget(self.history_label)
+        lay.addLayout(row)
+
+        self.algorithm.currentIndexChanged.connect(lambda i: self.method_changed.emit(self.algorithm.itemData(i)))
+        self.tolerance.editingFinished.connect(self._on_tolerance)
+        self.discount.valueChanged.connect(lambda v: self.discount_changed.emit(float(v)))
+        self.speed.currentIndexChanged.connect(lambda i: self.speed_changed.emit(float(self.speed.itemData(i))))
+        self.history.valueChanged.connect(self.history_moved)
+        self._tol = 1e-9
+        self.set_method("vi")
+
+    # ------------------------------------------------------------------ values
+    @property
+    def method(self) -> str:
+        return str(self.algorithm.currentData())
+
+    @property
+    def tol(self) -> float:
+        return self._tol
+
+    @property
+    def rate(self) -> float:
+        return float(self.speed.currentData())
+
+    def set_method(self, method: str) -> None:
+        i = self.algorithm.findData(method)
+        if i < 0:
+            raise ValueError(f"unknown method {method!r}")
+        self.algorithm.setCurrentIndex(i)
+        self.tolerance.setEnabled(method in ("vi", "gs"))
+
+    def set_tolerance(self, tol: float) -> None:
+        self._tol = float(tol)
+        self.tolerance.setText(f"{tol:g}")
+
+    def set_speed_index(self, index: int) -> None:
+        if 0 <= index < self.speed.count():
+            self.speed.setCurrentIndex(index)
+
+    def set_discount(self, gamma: float | None, *, editable: bool, why: str = "") -> None:
+        """Show the model's discount; ``editable`` False for games where it is fixed (``why``)."""
+        self.discount.blockSignals(True)
+        self.discount.setValue(1.0 if gamma is None else float(gamma))
+        self.discount.blockSignals(False)
+        self.discount.setEnabled(editable and gamma is not None)
+        self.discount.setToolTip(why or "Discount factor applied to the value of the next state")
+
+    def _on_tolerance(self) -> None:
+        try:
+            tol = parse_tolerance(self.tolerance.text())
+        except ValueError as e:
+            self.tolerance.setText(f"{self._tol:g}")
+            self.invalid_input.emit(str(e))
+            return
+        if tol != self._tol:
+            self._tol = tol
+            self.tolerance_changed.emit(tol)
+
+    # ------------------------------------------------------------------ state
+    def show_state(self, state: str, *, method: str, next_phase: str, has_model: bool) -> None:
+        """Enable the buttons that make sense in controller state ``state``."""
+        can_step = has_model and state in ("ready", "paused", "stepping")
+        pi = method == "pi"
+        self.step.setEnabled(can_step)
+        self.evaluate.setVisible(pi)
+        self.improve.setVisible(pi)
+        self.evaluate.setEnabled(can_step and pi and next_phase == "evaluate")
+        self.improve.setEnabled(can_step and pi and next_phase == "improve")
+        self.run.setEnabled(can_step)
+        self.pause.setEnabled(state == "running")
+        self.reset.setEnabled(has_model)
+        self.tolerance.setEnabled(method in ("vi", "gs"))
+
+    def show_status(self, text: str) -> None:
+        self.status.setText(text)
+
+    def show_history(self, count: int, index: int) -> None:
+        """The slider spans ``count`` recorded sweeps and stands at ``index`` (0-based)."""
+        self.history.blockSignals(True)
+        self.history.setRange(0, max(count - 1, 0))
+        self.history.setValue(max(index, 0))
+        self.history.setEnabled(count > 1)
+        self.history.blockSignals(False)
+        self.history_label.setText(f"{index + 1 if count else 0} / {count}")
+
+
+class Inspector(QWidget):
+    """Q-values of the inspected state at the shown sweep, each with its Bellman backup."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("inspector")
+        self.setAccessibleName("Inspector")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        self.text = _named(QTextBrowser(), "inspectorText", "Inspector text")
+        self.text.setOpenLinks(False)
+        lay.addWidget(self.text)
+        self.inspection: Inspection | None = None
+        self.show_inspection(None)
+
+    def show_inspection(self, insp: Inspection | None, *, hint: str = "") -> None:
+        """Show one state's backup (None: the hint, e.g. "Click a square to inspect it")."""
+        self.inspection = insp
+        if insp is None:
+            self.text.setHtml(f"<p>{hint or 'Click a cell of the board to inspect it.'}</p>")
+        else:
+            sb = self.text.verticalScrollBar().value()
+            self.text.setHtml(inspection_html(insp))
+            self.text.verticalScrollBar().setValue(sb)
+
+    @property
+    def q_values(self) -> dict[int, float]:
+        """Action -> Q shown (empty when nothing is inspected)."""
+        if self.inspection is None:
+            return {}
+        return {a.action: a.q for a in self.inspection.actions}

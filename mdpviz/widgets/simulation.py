@@ -1,0 +1,382 @@
+"""The batch-simulation panel (histogram of totals per strategy, table of exact vs simulated mean
+with CI, progress and cancel) and the episode player (one game animated on the board)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QProgressBar,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mdpviz.widgets.convergence import export_scene
+from mdpviz.widgets.display import StrategyRow, histogram_bins
+from mdpviz.widgets.episodes import Move
+
+STRATEGY_COLORS = ("#000000", "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442")
+"""Okabe-Ito colours for the strategies (optimal first, in black)."""
+
+DEFAULT_GAMES = 10_000
+"""Games per strategy of a batch simulation (the issue's default)."""
+
+
+def _named(w, name: str, accessible: str):
+    w.setObjectName(name)
+    w.setAccessibleName(accessible)
+    return w
+
+
+class SimulationPanel(QWidget):
+    """N games per strategy in the background; a histogram and a table of the results."""
+
+    simulate_requested = Signal(int, int)  # games, seed
+    cancel_requested = Signal()
+    export_csv_requested = Signal()
+    export_plot_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("simulationPanel")
+        self.setAccessibleName("Simulation")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        row = QHBoxLayout()
+        self.games = _named(QSpinBox(), "gamesSpin", "Games per strategy")
+        self.games.setRange(100, 1_000_000)
+        self.games.setSingleStep(1000)
+        self.games.setGroupSeparatorShown(True)
+        self.games.setValue(DEFAULT_GAMES)
+        self.games.setSuffix(" games")
+        self.games.setToolTip("Games per strategy")
+        row.addWidget(self.games)
+        self.seed = _named(QSpinBox(), "seedSpin", "Random seed")
+        self.seed.setRange(0, 999_999)
+        self.seed.setValue(2024)
+        self.seed.setPrefix("seed ")
+        self.seed.setToolTip("Random seed: the same seed gives the same games")
+        row.addWidget(self.seed)
+        row.addStretch(1)
+        lay.addLayout(row)
+        exports = QHBoxLayout()
+        self.export_csv = _named(QPushButton("CSV\u2026"), "exportCsvButton", "Export results as CSV")
+        self.export_csv.setToolTip("Save the table as CSV")
+        self.export_plot = _named(QPushButton("Plot\u2026"), "exportHistogramButton", "Export the histogram")
+        self.export_plot.setToolTip("Save the histogram as PNG or SVG")
+        self.export_csv.setEnabled(False)
+        self.export_plot.setEnabled(False)
+        exports.addStretch(1)
+        exports.addWidget(QLabel("Export"))
+        exports.addWidget(self.export_csv)
+        exports.addWidget(self.export_plot)
+        row = QHBoxLayout()
+        self.simulate = _named(QPushButton("Simulate"), "simulateButton", "Simulate games")
+        self.simulate.setToolTip("Play N games with every strategy in the background")
+        self.cancel = _named(QPushButton("Cancel"), "cancelSimulationButton", "Cancel the simulation")
+        self.cancel.setEnabled(False)
+        row.addWidget(self.simulate)
+        row.addWidget(self.cancel)
+        self.progress = _named(QProgressBar(), "simulationProgress", "Simulation progress")
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress.setTextVisible(True)
+        row.addWidget(self.progress, 1)
+        lay.addLayout(row)
+        self.status = _named(QLabel(""), "simulationStatus", "Simulation status")
+        self.status.setWordWrap(True)
+        lay.addWidget(self.status)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.setObjectName("simulationSplitter")
+        self.histogram = _named(pg.PlotWidget(), "histogramPlot", "Histogram of totals per strategy")
+        self.histogram.setBackground("w")
+        self.histogram.setMinimumHeight(60)
+        self.hist_plot = self.histogram.getPlotItem()
+        self.hist_plot.showGrid(x=True, y=True, alpha=0.25)
+        self.hist_plot.setLabel("left", "fraction of games")
+        for ax in ("left", "bottom"):
+            self.hist_plot.getAxis(ax).enableAutoSIPrefix(False)
+        for ax in ("left", "bottom"):
+            self.hist_plot.getAxis(ax).setTextPen("k")
+            self.hist_plot.getAxis(ax).setPen("#444444")
+        self.legend = self.hist_plot.addLegend(offset=(-4, 4), labelTextColor="k", labelTextSize="8pt",
+                                               verSpacing=-6)
+        split.addWidget(self.histogram)
+        self.table = _named(QTableWidget(0, 5), "simulationTable", "Exact versus simulated")
+        self.table.setHorizontalHeaderLabels(["Strategy", "Exact", "Simulated", "95% CI", "In CI"])
+        self.table.horizontalHeaderItem(4).setToolTip("Is the exact value inside the simulated 95% interval?")
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.setMinimumHeight(50)
+        split.addWidget(self.table)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        lay.addWidget(split, 1)
+        split.setSizes([230, 190])
+        lay.addLayout(exports)
+        self.rows: tuple[StrategyRow, ...] = ()
+        self.unit = "turns"
+
+        self.simulate.clicked.connect(lambda: self.simulate_requested.emit(self.games.value(), self.seed.value()))
+        self.cancel.clicked.connect(self.cancel_requested)
+        self.export_csv.clicked.connect(self.export_csv_requested)
+        self.export_plot.clicked.connect(self.export_plot_requested)
+
+    # ------------------------------------------------------------------ state
+    def show_running(self, running: bool, text: str = "") -> None:
+        self.simulate.setEnabled(not running)
+        self.cancel.setEnabled(running)
+        if running:
+            self.progress.setRange(0, 0)  # busy until the first progress report
+        self.status.setText(text)
+
+    def show_progress(self, done: int, total: int, text: str) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.status.setText(text)
+
+    def clear(self, text: str = "") -> None:
+        """Forget the results (the model changed)."""
+        self.rows = ()
+        self.hist_plot.clear()
+        self.legend.clear()
+        self.hist_plot.setLabel("bottom", "")
+        self.table.setRowCount(0)
+        self.export_csv.setEnabled(False)
+        self.export_plot.setEnabled(False)
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.status.setText(text)
+
+    def show_results(self, rows: Sequence[StrategyRow], *, unit: str, start: str, notes: Sequence[str] = ()) -> None:
+        """Draw the histogram and fill the table."""
+        self.rows = tuple(rows)
+        self.unit = unit
+        self.hist_plot.clear()
+        self.legend.clear()
+        bins = histogram_bins([r.samples for r in rows])
+        for i, r in enumerate(rows):
+            counts, edges = np.histogram(r.samples, bins=bins)
+            frac = counts / max(r.games, 1)
+            col = STRATEGY_COLORS[i % len(STRATEGY_COLORS)]
+            self.hist_plot.plot(edges, frac, stepMode="center", pen=pg.mkPen(col, width=2.5 if i == 0 else 1.5),
+                                name=r.name)
+        self.hist_plot.setLabel("bottom", f"{unit} per game, from {start}")
+        samples = [np.asarray(r.samples, dtype=float) for r in rows if r.samples.size]
+        if samples:  # every game is binned; the view starts zoomed on 99.5% of them (drag to see the tail)
+            top = float(np.percentile(np.concatenate(samples), 99.5))
+            self.hist_plot.setXRange(float(bins[0]), max(top, float(bins[0]) + 1.0), padding=0.02)
+        self.table.setRowCount(len(rows))
+        for i, r in enumerate(rows):
+            agree = "yes" if r.within_ci else "no"
+            cells = [r.name, f"{r.exact:.3f}", f"{r.mean:.3f}", f"\u00b1{r.ci:.3f}", agree]
+            for j, text in enumerate(cells):
+                it = QTableWidgetItem(text)
+                if j:
+                    align = Qt.AlignmentFlag.AlignCenter if j == 4 else Qt.AlignmentFlag.AlignRight
+                    it.setTextAlignment(align | Qt.AlignmentFlag.AlignVCenter)
+                if j == 0:
+                    it.setForeground(QColor(STRATEGY_COLORS[i % len(STRATEGY_COLORS)]))
+                it.setToolTip(f"{r.name}: {r.games:,} games from {start}; exact {r.exact:.10g}, "
+                              f"simulated {r.mean:.10g} \u00b1 {r.ci:.4g} (95%)")
+                self.table.setItem(i, j, it)
+        games = rows[0].games if rows else 0
+        note = ("  Not evaluated: " + "; ".join(notes)) if notes else ""
+        self.status.setText(f"{games:,} games per strategy from {start}: exact (policy evaluation) "
+                            f"vs simulated mean \u00b1 95% CI.{note}")
+        self.progress.setRange(0, 1)
+        self.progress.setValue(1)
+        self.export_csv.setEnabled(bool(rows))
+        self.export_plot.setEnabled(bool(rows))
+
+    def export_plot_to(self, path) -> None:
+        export_scene(self.histogram, path)
+
+
+def _amount(total: float, unit: str) -> str:
+    """"1 turn", "3 turns", "2.5 return"."""
+    if total == 1 and unit.endswith("s"):
+        unit = unit[:-1]
+    return f"{total:g} {unit}"
+
+
+class EpisodePlayer(QWidget):
+    """Plays one episode on the board: the token moves, the roll and any trap are written out."""
+
+    new_requested = Signal(str)  # strategy
+    position_changed = Signal(object)  # (state, caption) or None
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("episodePlayer")
+        self.setAccessibleName("Episode player")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Policy"))
+        self.strategy = _named(QComboBox(), "episodeStrategy", "Policy to play")
+        self.strategy.setToolTip("optimal: the solver's greedy policy at the shown sweep (the optimum once converged)")
+        row.addWidget(self.strategy, 1)
+        self.new = _named(QPushButton("New game"), "newEpisodeButton", "Play a new game")
+        row.addWidget(self.new)
+        lay.addLayout(row)
+        row = QHBoxLayout()
+        self.rewind = _named(QPushButton("Start"), "rewindEpisodeButton", "Back to the start")
+        self.rewind.setToolTip("Back to the start of the game")
+        self.play = _named(QPushButton("Play"), "playEpisodeButton", "Play or pause the game")
+        self.play.setCheckable(True)
+        self.step_btn = _named(QPushButton("Step"), "stepEpisodeButton", "One throw")
+        row.addWidget(self.rewind)
+        row.addWidget(self.play)
+        row.addWidget(self.step_btn)
+        lay.addLayout(row)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Speed"))
+        self.speed = _named(QSlider(Qt.Orientation.Horizontal), "episodeSpeed", "Moves per second")
+        self.speed.setRange(1, 20)
+        self.speed.setValue(3)
+        self.speed.setToolTip("Moves per second")
+        row.addWidget(self.speed, 1)
+        self.speed_label = QLabel("3/s")
+        row.addWidget(self.speed_label)
+        lay.addLayout(row)
+        self.status = _named(QLabel("No game yet"), "episodeStatus", "Episode status")
+        self.status.setWordWrap(True)
+        lay.addWidget(self.status)
+        self.log = _named(QListWidget(), "episodeLog", "Moves of the game")
+        self.log.setWordWrap(True)
+        lay.addWidget(self.log, 1)
+        self.moves: list[Move] = []
+        self.start_state = 0
+        self.index = -1
+        self.unit = "turns"
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self._tick)
+        self.new.clicked.connect(lambda: self.new_requested.emit(self.strategy.currentText()))
+        self.play.toggled.connect(self._on_play)
+        self.step_btn.clicked.connect(self.step)
+        self.rewind.clicked.connect(lambda: self.seek(-1))
+        self.speed.valueChanged.connect(self._on_speed)
+        self.log.currentRowChanged.connect(self._on_row)
+        self.timer.setInterval(int(1000 / self.speed.value()))
+        self._update_buttons()
+
+    def _on_speed(self, v: int) -> None:
+        self.timer.setInterval(int(1000 / max(v, 1)))
+        self.speed_label.setText(f"{v}/s")
+
+    def set_strategies(self, names: Sequence[str]) -> None:
+        cur = self.strategy.currentText()
+        self.strategy.blockSignals(True)
+        self.strategy.clear()
+        self.strategy.addItems(list(names))
+        if cur in names:
+            self.strategy.setCurrentText(cur)
+        self.strategy.blockSignals(False)
+
+    def show_episode(self, moves: Sequence[Move], *, start_state: int, unit: str, names: dict[int, str],
+                     header: str = "") -> None:
+        """A new episode, shown at its start (press Play or Step)."""
+        self.pause()
+        self.moves = list(moves)
+        self.start_state = start_state
+        self.unit = unit
+        self.log.blockSignals(True)
+        self.log.clear()
+        for k, m in enumerate(self.moves):
+            self.log.addItem(f"{k + 1}. {m.text}")
+        self.log.blockSignals(False)
+        self.header = header
+        self._names = names
+        self.seek(-1)
+
+    def clear(self) -> None:
+        self.pause()
+        self.moves = []
+        self.log.clear()
+        self.index = -1
+        self.status.setText("No game yet")
+        self.position_changed.emit(None)
+        self._update_buttons()
+
+    def seek(self, index: int) -> None:
+        """Show the position after move ``index`` (-1: the start)."""
+        self.index = max(-1, min(index, len(self.moves) - 1))
+        if self.index < 0:
+            state = self.start_state
+            total = 0.0
+            text = f"{self.header} start on {self._name(state)}" if self.moves else "No game yet"
+        else:
+            m = self.moves[self.index]
+            state, total = m.next_state, m.total
+            text = f"move {self.index + 1} of {len(self.moves)}: {m.text}"
+        finished = self.index == len(self.moves) - 1 and bool(self.moves)
+        summary = _amount(total, self.unit) + (" \u2014 finished" if finished else "")
+        self.status.setText(f"{text}\n{summary}")
+        self.log.blockSignals(True)
+        self.log.setCurrentRow(self.index)
+        self.log.blockSignals(False)
+        if self.moves:
+            label = self.moves[self.index].label if self.index >= 0 else ""
+            amount = _amount(total, self.unit)
+            caption = f"{label} \u00b7 {amount}" if label else amount
+            self.position_changed.emit((state, caption))
+        self._update_buttons()
+
+    def _name(self, s: int) -> str:
+        return getattr(self, "_names", {}).get(s, str(s))
+
+    def step(self) -> None:
+        if self.index < len(self.moves) - 1:
+            self.seek(self.index + 1)
+        if self.index >= len(self.moves) - 1:
+            self.pause()
+
+    def pause(self) -> None:
+        self.timer.stop()
+        self.play.blockSignals(True)
+        self.play.setChecked(False)
+        self.play.setText("Play")
+        self.play.blockSignals(False)
+
+    def _on_play(self, on: bool) -> None:
+        if on and self.moves:
+            if self.index >= len(self.moves) - 1:
+                self.seek(-1)
+            self.play.setText("Pause")
+            self.timer.start()
+        else:
+            self.pause()
+
+    def _tick(self) -> None:
+        self.step()
+
+    def _on_row(self, row: int) -> None:
+        if 0 <= row < len(self.moves):
+            self.pause()
+            self.seek(row)
+
+    def _update_buttons(self) -> None:
+        has = bool(self.moves)
+        self.play.setEnabled(has)
+        self.step_btn.setEnabled(has and self.index < len(self.moves) - 1)
+        self.rewind.setEnabled(has and self.index >= 0)

@@ -1,0 +1,202 @@
+"""The controller: the worker thread drives the solver generators; the GUI thread only receives
+immutable sweeps. Tier 2 of the house style: qtbot.waitSignal on the controller's signals, no sleeps."""
+from __future__ import annotations
+
+import math
+import threading
+
+import numpy as np
+import pytest
+
+from mdpviz.controller import SolverController, ValueRange, first_sweep_range, reference_range, running_threads
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.snakes import SnakesConfig, compile_snakes, markovDecision
+from mdpviz.solvers import solve
+
+LAYOUT = (0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)
+
+
+def slow_mdp(n: int = 40, gamma: float = 0.999) -> TabularMDP:
+    """A ring of n states, reward 1 per step, discount close to 1: value iteration needs ~20,000 sweeps."""
+    s = np.arange(n)
+    return TabularMDP.from_transitions(n, 2, np.r_[s, s], np.r_[np.zeros(n), np.ones(n)], np.r_[(s + 1) % n, s],
+                                       np.ones(2 * n), np.r_[np.ones(n), np.zeros(n)], discount=gamma)
+
+
+@pytest.fixture
+def ctrl(qtbot):
+    c = SolverController()
+    yield c
+    c.shutdown()
+    assert running_threads() == []
+
+
+def test_step_pulls_exactly_one_sweep(qtbot, ctrl):
+    mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
+    ref = solve(mdp, "vi", record=True, tol=1e-9).history
+    ctrl.reset(mdp, "vi", tol=1e-9)
+    assert ctrl.state == "ready"
+    with qtbot.waitSignal(ctrl.sweep_ready, timeout=10_000) as blocker:
+        ctrl.step()
+    sw = blocker.args[0]
+    qtbot.waitUntil(lambda: ctrl.state == "paused", timeout=10_000)
+    assert len(ctrl.history) == 1 and ctrl.history[0] is sw
+    assert sw.iteration == 1 and np.array_equal(sw.values, ref[0].values)
+    assert not sw.values.flags.writeable  # immutable snapshot
+    with qtbot.waitSignal(ctrl.sweep_ready, timeout=10_000) as blocker:
+        ctrl.step()
+    assert blocker.args[0].iteration == 2 and np.array_equal(blocker.args[0].values, ref[1].values)
+    qtbot.waitUntil(lambda: ctrl.state == "paused", timeout=10_000)
+    assert len(ctrl.history) == 2
+
+
+def test_run_reaches_the_same_solution_as_solve(qtbot, ctrl):
+    mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
+    ref = solve(mdp, "vi", record=True, tol=1e-12)
+    ranges = []
+    ctrl.range_ready.connect(ranges.append)
+    ctrl.reset(mdp, "vi", tol=1e-12)
+    with qtbot.waitSignal(ctrl.finished, timeout=30_000) as blocker:
+        ctrl.run(math.inf)
+    sol = blocker.args[0]
+    assert sol.converged and ctrl.state == "converged"
+    assert len(ctrl.history) == len(ref.history) == sol.sweeps
+    assert all(np.array_equal(a.values, b.values) for a, b in zip(ctrl.history, ref.history))
+    expec, dice = markovDecision(np.array(LAYOUT), False)
+    assert np.allclose(sol.values[:14], expec, atol=1e-9, rtol=0)
+    assert np.array_equal(sol.policy[:14] + 1, dice)
+    # the colour range was fixed once, before the first sweep, and covers the whole run
+    assert len(ranges) == 1 and ranges[0].source == "reference"
+    v = np.array([sw.values for sw in ctrl.history])
+    assert ranges[0].lo <= v.min() and v.max() <= ranges[0].hi
+    assert not ctrl.can_step
+
+
+def test_pause_then_step_continues_the_same_generator(qtbot, ctrl):
+    ctrl.reset(slow_mdp(), "vi", tol=1e-9)
+    ctrl.run(200.0)
+    qtbot.waitUntil(lambda: len(ctrl.history) >= 3, timeout=10_000)
+    ctrl.pause()
+    assert ctrl.state == "paused"
+    n = len(ctrl.history)
+    qtbot.waitUntil(lambda: ctrl.state == "paused", timeout=10_000)
+    with qtbot.waitSignal(ctrl.sweep_ready, timeout=10_000):
+        ctrl.step()
+    qtbot.waitUntil(lambda: ctrl.state == "paused", timeout=10_000)
+    its = [sw.iteration for sw in ctrl.history]
+    assert its == list(range(1, len(its) + 1))  # nothing lost or repeated across run, pause and step
+    assert len(its) <= n + 5  # a sweep or two may have been in flight when Pause was pressed
+    assert ctrl.state != "converged"
+
+
+def test_reset_drops_sweeps_of_the_old_solve(qtbot, ctrl):
+    ctrl.reset(slow_mdp(), "vi", tol=1e-12)
+    ctrl.run(math.inf)
+    qtbot.waitUntil(lambda: len(ctrl.history) >= 50, timeout=10_000)
+    small = compile_snakes(SnakesConfig())
+    resets = []
+    ctrl.history_reset.connect(lambda: resets.append(1))
+    ctrl.reset(small, "vi", tol=1e-9)
+    assert resets == [1] and ctrl.history == [] and ctrl.state == "ready"
+    with qtbot.waitSignal(ctrl.finished, timeout=30_000):
+        ctrl.run(math.inf)
+    assert [sw.iteration for sw in ctrl.history] == list(range(1, len(ctrl.history) + 1))
+    assert all(sw.values.size == 15 for sw in ctrl.history)  # only the new model's sweeps were kept
+
+
+def test_policy_iteration_evaluate_improve_and_round(qtbot, ctrl):
+    mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
+    ctrl.reset(mdp, "pi")
+    assert ctrl.next_phase == "evaluate"
+    with qtbot.waitSignal(ctrl.sweep_ready, timeout=10_000) as b:
+        ctrl.step()
+    assert b.args[0].phase == "evaluate"
+    qtbot.waitUntil(lambda: ctrl.state == "paused", timeout=10_000)
+    assert ctrl.next_phase == "improve"
+    with qtbot.waitSignal(ctrl.sweep_ready, timeout=10_000) as b:
+        ctrl.step()
+    assert b.args[0].phase == "improve"
+    qtbot.waitUntil(lambda: ctrl.state == "paused", timeout=10_000)
+    n = len(ctrl.history)
+    ctrl.step_round()  # one full round: evaluate + improve
+    qtbot.waitUntil(lambda: len(ctrl.history) == n + 2 and ctrl.state in ("paused", "converged"), timeout=10_000)
+    assert [sw.phase for sw in ctrl.history[-2:]] == ["evaluate", "improve"]
+    with qtbot.waitSignal(ctrl.finished, timeout=30_000) as b:
+        ctrl.run(math.inf)
+    expec, dice = markovDecision(np.array(LAYOUT), False)
+    assert np.allclose(b.args[0].values[:14], expec, atol=1e-9)
+
+
+def test_a_failing_solver_reports_instead_of_raising(qtbot, ctrl):
+    # discount 1 and no terminal state: policy evaluation has no finite solution
+    mdp = TabularMDP.from_transitions(2, 1, [0, 1], [0, 0], [1, 0], [1.0, 1.0], [1.0, 1.0], discount=1.0)
+    ctrl.reset(mdp, "pi")
+    with qtbot.waitSignal(ctrl.failed, timeout=10_000) as b:
+        ctrl.step()
+    assert "never reaches a terminal state" in b.args[0]
+    qtbot.waitUntil(lambda: ctrl.state == "failed", timeout=10_000)
+    assert not ctrl.can_step
+
+
+def test_reference_range_and_fallback():
+    mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
+    rng = reference_range(mdp)
+    sol = solve(mdp, "pi", record=True)
+    top = max(float(sw.values.max()) for sw in sol.history)
+    assert rng == ValueRange(0.0, top, "reference")
+    bad = TabularMDP.from_transitions(2, 1, [0, 1], [0, 0], [1, 0], [1.0, 1.0], [1.0, 1.0], discount=1.0)
+    assert reference_range(bad) is None
+    sw = solve(mdp, "vi", record=True).history[0]
+    fb = first_sweep_range(sw, np.asarray(mdp.terminal))
+    assert fb.lo == 0.0 and fb.hi == pytest.approx(1.5) and fb.source == "first sweep"  # first sweep: all 1
+
+
+def test_background_job_progress_result_and_cancel(qtbot, ctrl):
+    seen = []
+    ctrl.job_progress.connect(lambda d, t, text: seen.append((d, t, text)))
+    main = threading.get_ident()
+
+    def job(progress, cancelled):
+        for i in range(3):
+            progress(i + 1, 3, f"part {i + 1}")
+        return ("done", threading.get_ident() != main)
+
+    with qtbot.waitSignal(ctrl.job_finished, timeout=10_000) as b:
+        assert ctrl.start_job(job)
+    assert b.args[0] == ("done", True)  # ran off the GUI thread
+    qtbot.waitUntil(lambda: len(seen) == 3, timeout=10_000)
+    assert seen[-1] == (3, 3, "part 3")
+    assert not ctrl.job_busy
+
+    started = threading.Event()
+
+    def endless(progress, cancelled):
+        started.set()
+        while not cancelled():
+            progress(0, 1, "")
+        return None
+
+    with qtbot.waitSignal(ctrl.job_cancelled, timeout=10_000):
+        assert ctrl.start_job(endless)
+        assert not ctrl.start_job(job)  # one job at a time
+        qtbot.waitUntil(started.is_set, timeout=10_000)
+        ctrl.cancel_job()
+    assert not ctrl.job_busy
+
+    def broken(progress, cancelled):
+        raise ValueError("no such strategy")
+
+    with qtbot.waitSignal(ctrl.job_failed, timeout=10_000) as b:
+        ctrl.start_job(broken)
+    assert b.args[0] == "no such strategy"
+
+
+def test_shutdown_stops_both_threads(qtbot):
+    c = SolverController()
+    c.reset(slow_mdp(), "vi", tol=1e-12)
+    c.run(math.inf)
+    qtbot.waitUntil(lambda: len(c.history) > 0, timeout=10_000)
+    assert len(running_threads()) >= 2
+    c.shutdown()
+    assert running_threads() == []
+    c.shutdown()  # idempotent
