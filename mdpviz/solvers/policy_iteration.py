@@ -121,9 +121,12 @@ def evaluate_weights(
     x = None
     if idx.size > DIRECT_SOLVE_MAX_STATES:
         guess = None if x0 is None else np.asarray(x0, dtype=np.float64)[idx]
-        x, info = spla.bicgstab(A, b, x0=guess, rtol=1e-12, atol=0.0, maxiter=2_000)
         scale = max(1.0, float(np.abs(b).max()))
-        if info != 0 or not np.all(np.isfinite(x)) or np.abs(A @ x - b).max() > 1e-9 * scale:
+        for _ in range(3):  # restarts from the last iterate before giving up on the iterative solve
+            x, info = spla.bicgstab(A, b, x0=guess, rtol=1e-12, atol=0.0, maxiter=1_000)
+            if np.all(np.isfinite(x)) and np.abs(A @ x - b).max() <= 1e-9 * scale:
+                break
+            guess = x if np.all(np.isfinite(x)) else None
             x = None
     if x is None:
         x = spla.spsolve(A.tocsc(), b)
