@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.snakes",
     "mdpviz.commands.ttt3d",
     "mdpviz.commands.ttt",
+    "mdpviz.commands.checkers",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 

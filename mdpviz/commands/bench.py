@@ -1,6 +1,6 @@
 """``mdpviz bench [NAME] [OPTIONS]``: benchmarks that print measured numbers (never timed tests).
 
-``BENCHES`` maps a name to a function ``(argv: list[str]) -> int`` that parses its own options
+``BENCHES`` maps a name to a function ``(argv: list[str]) -> int`` (as "module:function") that parses its own options
 (``mdpviz bench NAME --help``) and prints as it goes. ``core`` (the default) times the solvers on
 random sparse MDPs against a bare sparse matrix-vector product and, when installed, pymdptoolbox.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import time
 from typing import Callable
 
@@ -145,13 +146,21 @@ def bench_core(argv: list[str]) -> int:
     return 0
 
 
-BENCHES: dict[str, Callable[[list[str]], int]] = {
-    "core": bench_core,
-    "snakes": lambda argv: __import__("mdpviz.commands.snakes", fromlist=["bench"]).bench(argv),
-    "risk4": lambda argv: __import__("mdpviz.commands.ttt", fromlist=["bench_risk4"]).bench_risk4(argv),
-    "ttt3d": lambda argv: __import__("mdpviz.commands.ttt3d", fromlist=["bench"]).bench(argv),
+BENCHES: dict[str, str] = {
+    "core": "mdpviz.commands.bench:bench_core",
+    "snakes": "mdpviz.commands.snakes:bench",
+    "risk4": "mdpviz.commands.ttt:bench_risk4",
+    "ttt3d": "mdpviz.commands.ttt3d:bench",
+    "checkers": "mdpviz.commands.checkers:bench",
 }
-"""Benchmark name -> function(argv) -> exit status."""
+"""Benchmark name -> "module:function"; the function takes argv and returns the exit status.
+Modules are imported only when their benchmark runs."""
+
+
+def run_bench(name: str, argv: list[str]) -> int:
+    """Import and run the benchmark ``name`` with its own options."""
+    module, func = BENCHES[name].split(":")
+    return int(getattr(importlib.import_module(module), func)(argv) or 0)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -162,4 +171,4 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("name", nargs="?", default="core", choices=sorted(BENCHES), help="benchmark (default: core)")
     p.add_argument("options", nargs=argparse.REMAINDER, help="options of that benchmark")
-    p.set_defaults(func=lambda a: BENCHES[a.name](list(a.options)), stream=True)
+    p.set_defaults(func=lambda a: run_bench(a.name, list(a.options)), stream=True)

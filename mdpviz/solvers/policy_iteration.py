@@ -88,6 +88,33 @@ def _reaches_terminal(mdp: TabularMDP, P_pi: sp.csr_matrix) -> np.ndarray:
     return seen[:n]
 
 
+def _solve_acyclic(Q: sp.csr_matrix, b: np.ndarray, gamma: float) -> np.ndarray | None:
+    """Solve x = b + gamma Q x exactly when the chain Q (live states only) has no cycle.
+
+    Kahn's algorithm in vectorised layers: states with no live successor are solved first, then
+    the states whose successors are all solved, and so on (a game's chain is acyclic: every move
+    fills a cell or counts a ply). Returns None as soon as a layer is empty while states remain,
+    i.e. at the first sign of a cycle, after one sparse product.
+    """
+    n = b.size
+    struct = Q.copy()
+    struct.data = (struct.data > 0).astype(np.float64)
+    struct.eliminate_zeros()
+    outdeg = np.diff(struct.indptr).astype(np.float64)
+    remaining = np.ones(n, dtype=bool)
+    x = np.zeros(n)
+    while remaining.any():
+        layer = np.flatnonzero(remaining & (outdeg == 0))
+        if layer.size == 0:
+            return None
+        x[layer] = b[layer] + gamma * (Q[layer] @ x)
+        remaining[layer] = False
+        hit = np.zeros(n)
+        hit[layer] = 1.0
+        outdeg -= struct @ hit
+    return x
+
+
 def evaluate_weights(
     mdp: TabularMDP,
     W: sp.csr_matrix,
@@ -116,10 +143,13 @@ def evaluate_weights(
     v = np.zeros(n)
     if idx.size == 0:
         return v
-    A = sp.identity(idx.size, format="csr") - gamma * P_pi[idx][:, idx]
+    Q = P_pi[idx][:, idx].tocsr()
     b = r_pi[idx]
     x = None
     if idx.size > DIRECT_SOLVE_MAX_STATES:
+        x = _solve_acyclic(Q, b, gamma)  # games: exact, one layer at a time; None if the chain has a cycle
+    A = sp.identity(idx.size, format="csr") - gamma * Q
+    if x is None and idx.size > DIRECT_SOLVE_MAX_STATES:
         guess = None if x0 is None else np.asarray(x0, dtype=np.float64)[idx]
         scale = max(1.0, float(np.abs(b).max()))
         for _ in range(3):  # restarts from the last iterate before giving up on the iterative solve

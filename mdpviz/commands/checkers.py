@@ -1,0 +1,345 @@
+"""``mdpviz checkers``: checkers on a small board, solved by value iteration against a random opponent.
+
+::
+
+    mdpviz checkers                                  # the default: 5x5, 1 row, 40 plies, gamma 0.1
+    mdpviz checkers --size 4 --gamma 0.9 --games 10000 --seed 1 --json
+    mdpviz checkers --agent white --ply-limit 0      # no ply limit (games may cycle)
+    mdpviz bench checkers                            # state counts, time and memory per variant
+
+The benchmark (``bench``) measures every variant in a fresh subprocess, so that its peak memory
+(``ru_maxrss``) is its own.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+from mdpviz.cli import print_json
+from mdpviz.models.checkers import (
+    BLACK,
+    COLOURS,
+    DEFAULT_DISCOUNT,
+    DEFAULT_MAX_STATES,
+    DEFAULT_MAX_TRANSITIONS,
+    DEFAULT_TOL,
+    CheckersMDP,
+    CheckersRules,
+    GameResults,
+    VariantTooLarge,
+    compile_checkers,
+)
+from mdpviz.solvers import METHOD_NAMES, solve
+
+METHODS = ("vi", "gs", "pi")
+"""Solvers offered: synchronous value iteration (default), in-place value iteration, policy iteration."""
+
+TIME_LIMIT_S = 30.0
+"""The issue's limit for the default variant: enumerate and solve in under 30 s ..."""
+MEMORY_LIMIT_MIB = 4096
+"""... and 4 GiB."""
+
+
+def _ply_limit(text: str) -> int | None:
+    v = text.strip().lower()
+    if v in ("0", "none", "off"):
+        return None
+    try:
+        n = int(v)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--ply-limit must be a whole number of plies or 0/none, got {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"--ply-limit must be >= 0 (0: no limit), got {n}")
+    return n
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    d = CheckersRules()
+    p = sub.add_parser(
+        "checkers",
+        help="checkers on a small board: value iteration against a random opponent",
+        description="Enumerate every reachable checkers position of a small variant (a state = the "
+        "agent to move; a transition = the agent's move then the opponent's uniformly random reply), "
+        "solve it by value iteration with the seed's rewards (1.5 x material with kings worth 3.33 "
+        "men; +100 win, -100 loss, 0 draw), then play the solved agent and a random agent against "
+        "the random opponent: simulated wins/draws/losses with 95%% intervals, beside the exact "
+        "probabilities.",
+    )
+    p.add_argument("--size", type=int, default=d.size, help=f"board side, 4..8 (default {d.size})")
+    p.add_argument("--rows", type=int, default=d.rows, help=f"rows of men per side (default {d.rows})")
+    p.add_argument("--ply-limit", type=_ply_limit, default=d.ply_limit, metavar="L",
+                   help=f"draw after L plies (half-moves); 0 or none: no limit, games may cycle (default {d.ply_limit})")
+    p.add_argument("--no-forced-capture", dest="forced_capture", action="store_false",
+                   help="captures are optional (default: a capture must be played when there is one)")
+    p.add_argument("--no-multi-jump", dest="multi_jump", action="store_false",
+                   help="a capture is a single jump (default: a piece keeps jumping while it can)")
+    p.add_argument("--agent", choices=COLOURS, default=BLACK, help="the agent's colour; black moves first (default black)")
+    p.add_argument("--gamma", type=float, default=DEFAULT_DISCOUNT,
+                   help=f"discount per agent move (default {DEFAULT_DISCOUNT:g}, the seed's: greedy for material)")
+    p.add_argument("--tol", type=float, default=DEFAULT_TOL,
+                   help=f"value iteration stops when no value changes by this much (default {DEFAULT_TOL:g})")
+    p.add_argument("--method", choices=METHODS, default="vi",
+                   help="vi: value iteration (synchronous), gs: in-place value iteration, pi: policy iteration (default vi)")
+    p.add_argument("--games", type=int, default=10_000, help="simulated games per player (default 10000)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the simulated games (default: fresh randomness)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES,
+                   help=f"refuse variants with more states than this (default {DEFAULT_MAX_STATES:,}: "
+                   "sized for 30 s and 4 GiB)")
+    p.add_argument("--max-transitions", type=int, default=DEFAULT_MAX_TRANSITIONS,
+                   help=f"refuse variants with more transitions than this (default {DEFAULT_MAX_TRANSITIONS:,})")
+    p.set_defaults(func=run)
+
+
+def rules_from_args(args: argparse.Namespace) -> CheckersRules:
+    """The variant the command line asks for (ValueError naming a bad option)."""
+    return CheckersRules(size=args.size, rows=args.rows, forced_capture=args.forced_capture,
+                         multi_jump=args.multi_jump, ply_limit=args.ply_limit)
+
+
+def _check_args(args: argparse.Namespace) -> None:
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, got {args.games}")
+    if not (0.0 <= args.gamma <= 1.0):
+        raise ValueError(f"--gamma must be in [0, 1], got {args.gamma}")
+    if args.gamma >= 1.0 and args.ply_limit is None:
+        raise ValueError("--gamma 1 needs a ply limit: without one games can cycle forever and the "
+                         "undiscounted values are not finite")
+    if not (args.tol > 0 and np.isfinite(args.tol)):
+        raise ValueError(f"--tol must be a positive number, got {args.tol}")
+    if args.max_states < 1 or args.max_transitions < 1:
+        raise ValueError("--max-states and --max-transitions must be at least 1")
+
+
+def _player(res: GameResults, exact: dict[str, float] | None) -> dict:
+    rates = res.rates()
+    out: dict = {k: rates[k]["rate"] for k in ("win", "draw", "loss")}
+    out["ci"] = {k: [rates[k]["ci_low"], rates[k]["ci_high"]] for k in ("win", "draw", "loss")}
+    out["counts"] = {"win": res.win, "draw": res.draw, "loss": res.loss}
+    out["unfinished"] = res.unfinished
+    out["mean_moves"] = res.mean_moves
+    out["exact"] = exact
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    _check_args(args)
+    rules = rules_from_args(args)
+    t0 = time.perf_counter()
+    cm = compile_checkers(rules, agent=args.agent, discount=args.gamma, max_states=args.max_states,
+                          max_transitions=args.max_transitions)
+    t1 = time.perf_counter()
+    opts = {"tol": args.tol} if args.method in ("vi", "gs") else {}
+    sol = solve(cm.mdp, args.method, **opts)
+    t2 = time.perf_counter()
+    if not sol.converged:
+        raise ValueError(f"{METHOD_NAMES[args.method]} did not converge in {sol.sweeps} sweeps "
+                         f"(largest change {sol.delta:.3g})")
+    exact_agent = cm.outcome_probabilities(sol.policy)
+    exact_random = cm.outcome_probabilities(None)
+    t3 = time.perf_counter()
+    seeds = np.random.SeedSequence(args.seed).spawn(2)
+    agent = cm.play_games(sol.policy, games=args.games, seed=np.random.default_rng(seeds[0]))
+    rnd = cm.play_games(None, games=args.games, seed=np.random.default_rng(seeds[1]))
+    t4 = time.perf_counter()
+    start_value = float(cm.start_probs @ sol.values[cm.start_states])
+    report = {
+        "variant": {**asdict(rules), "agent": args.agent, "gamma": args.gamma, "description": rules.describe()},
+        "method": args.method,
+        "states": cm.n_states,
+        "positions": cm.n_positions,
+        "actions": cm.mdp.n_actions,
+        "transitions": cm.mdp.n_transitions,
+        "sweeps": sol.sweeps,
+        "converged": sol.converged,
+        "seconds": t2 - t0,
+        "timing": {"enumerate": t1 - t0, "solve": t2 - t1, "exact": t3 - t2, "simulate": t4 - t3},
+        "start_value": start_value,
+        "games": args.games,
+        "seed": args.seed,
+        "agent": _player(agent, exact_agent),
+        "random": _player(rnd, exact_random),
+    }
+    if args.json:
+        print_json(report)
+        return 0
+    _print_report(report, rules, args)
+    return 0
+
+
+def _print_report(r: dict, rules: CheckersRules, args: argparse.Namespace) -> None:
+    print(f"checkers {rules.describe()}; agent {args.agent} vs a uniformly random opponent")
+    print(f"states {r['states']:,} ({r['positions']:,} positions, {r['actions']} move labels, "
+          f"{r['transitions']:,} transitions)")
+    t = r["timing"]
+    print(f"{METHOD_NAMES[args.method]}, gamma {args.gamma:g}: {r['sweeps']} sweeps; enumerate {t['enumerate']:.2f} s, "
+          f"solve {t['solve']:.2f} s; value of the start {r['start_value']:.4f}")
+    print(f"{args.games:,} games each{'' if args.seed is None else f' (seed {args.seed})'}: "
+          "simulated rate [95% interval] | exact probability")
+    for who in ("agent", "random"):
+        p = r[who]
+        cells = "  ".join(
+            f"{k} {p[k]:.4f} [{p['ci'][k][0]:.4f}, {p['ci'][k][1]:.4f}] | {p['exact'][k]:.4f}"
+            for k in ("win", "draw", "loss")
+        )
+        extra = f"  ({p['unfinished']} stopped by the step cap)" if p["unfinished"] else ""
+        print(f"  {who:>6}: {cells}{extra}")
+
+
+# ------------------------------------------------------------------------------------ benchmark
+BENCH_BOARDS = "4x1,5x1,5x2,6x1,6x2,8x1,8x2,8x3"
+"""Boards measured by default: SIZExROWS."""
+BENCH_OPTIONS = "fm,f,m,-"
+"""Rule options measured by default: f = forced capture, m = multi-jump, - = neither."""
+
+
+def measure_variant(rules: CheckersRules, *, discount: float = DEFAULT_DISCOUNT, tol: float = DEFAULT_TOL,
+                    max_states: int = DEFAULT_MAX_STATES, max_transitions: int = DEFAULT_MAX_TRANSITIONS) -> dict:
+    """Enumerate and solve one variant in this process; the counts, seconds and peak memory (MiB).
+
+    Run it in a fresh process (as :func:`bench` does) for the peak memory to be the variant's own.
+    """
+    t0 = time.perf_counter()
+    try:
+        cm = compile_checkers(rules, discount=discount, max_states=max_states, max_transitions=max_transitions)
+    except VariantTooLarge as e:
+        return {"refused": str(e), "seconds": time.perf_counter() - t0, "peak_mib": _peak_mib()}
+    t1 = time.perf_counter()
+    sol = solve(cm.mdp, "vi", tol=tol)
+    t2 = time.perf_counter()
+    return {
+        "states": cm.n_states, "positions": cm.n_positions, "transitions": cm.mdp.n_transitions,
+        "enumerate": t1 - t0, "solve": t2 - t1, "seconds": t2 - t0, "sweeps": sol.sweeps,
+        "peak_mib": _peak_mib(),
+    }
+
+
+def _peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # Linux: kilobytes
+
+
+def _child(spec: str) -> None:
+    """Entry point of the benchmark's subprocess: measure the variant given as JSON, print JSON."""
+    s = json.loads(spec)
+    cap = int(s.pop("address_space_gib") * 2**30)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))  # a safety net for the shared machine
+    try:
+        out = measure_variant(CheckersRules(**s["rules"]), discount=s["discount"], tol=s["tol"],
+                              max_states=s["max_states"], max_transitions=s["max_transitions"])
+    except MemoryError:
+        out = {"refused": "out of memory (address-space cap of the benchmark)", "peak_mib": _peak_mib()}
+    print(json.dumps(out))
+
+
+def _parse_boards(text: str) -> list[tuple[int, int]]:
+    boards = []
+    for item in text.split(","):
+        item = item.strip().lower()
+        if not item:
+            continue
+        try:
+            size, rows = (int(x) for x in item.split("x"))
+        except ValueError:
+            raise ValueError(f"--boards: {item!r} is not SIZExROWS (e.g. 5x1)") from None
+        boards.append((size, rows))
+    return boards
+
+
+def _parse_options(text: str) -> list[tuple[bool, bool]]:
+    out = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        if set(item) - set("fm-"):
+            raise ValueError(f"--options: {item!r} must be made of f (forced capture), m (multi-jump) or -")
+        out.append(("f" in item, "m" in item))
+    return out
+
+
+def bench(argv: list[str]) -> int:
+    """``mdpviz bench checkers``: reachable states, seconds and peak memory to enumerate and solve
+    each variant (one fresh subprocess per variant), and the largest one within the limits."""
+    p = argparse.ArgumentParser(prog="mdpviz bench checkers", description=bench.__doc__)
+    p.add_argument("--boards", default=BENCH_BOARDS, help=f"SIZExROWS list (default {BENCH_BOARDS})")
+    p.add_argument("--options", default=BENCH_OPTIONS,
+                   help=f"rule options: f forced capture, m multi-jump, - neither (default {BENCH_OPTIONS})")
+    p.add_argument("--ply-limits", default=str(CheckersRules().ply_limit),
+                   help="comma-separated ply limits, 0 = none (default %(default)s)")
+    p.add_argument("--gamma", type=float, default=DEFAULT_DISCOUNT, help="discount (default %(default)s)")
+    p.add_argument("--tol", type=float, default=DEFAULT_TOL, help="value-iteration tolerance (default %(default)s)")
+    p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, help="state budget (default %(default)s)")
+    p.add_argument("--max-transitions", type=int, default=DEFAULT_MAX_TRANSITIONS,
+                   help="transition budget (default %(default)s)")
+    p.add_argument("--memory-cap-gib", type=float, default=8.0,
+                   help="address-space cap of each subprocess, a safety net (default %(default)s)")
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds before a subprocess is stopped (default %(default)s)")
+    args = p.parse_args(argv)
+    boards = _parse_boards(args.boards)
+    options = _parse_options(args.options)
+    try:
+        limits = [_ply_limit(x) for x in args.ply_limits.split(",") if x.strip()]
+    except argparse.ArgumentTypeError as e:
+        raise ValueError(str(e).replace("--ply-limit", "--ply-limits")) from None
+    env = dict(os.environ)  # the subprocesses import this very package
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    print(f"checkers: enumerate + compile + value iteration (gamma {args.gamma:g}, tol {args.tol:g}), one fresh "
+          f"process per variant; limits {TIME_LIMIT_S:g} s and {MEMORY_LIMIT_MIB / 1024:g} GiB; budgets "
+          f"{args.max_states:,} states, {args.max_transitions:,} transitions", flush=True)
+    print(f"{'size':>4} {'rows':>4} {'forced':>6} {'multi':>5} {'plies':>5} {'states':>10} {'positions':>10} "
+          f"{'transitions':>11} {'enum s':>7} {'solve s':>7} {'sweeps':>6} {'peak MiB':>8}  verdict", flush=True)
+    best: dict[tuple, tuple[int, str]] = {}
+    for size, rows in boards:
+        for forced, multi in options:
+            for limit in limits:
+                try:
+                    rules = CheckersRules(size=size, rows=rows, forced_capture=forced, multi_jump=multi, ply_limit=limit)
+                except ValueError as e:
+                    print(f"{size:>4} {rows:>4} skipped: {e}", flush=True)
+                    continue
+                spec = json.dumps({"rules": asdict(rules), "discount": args.gamma, "tol": args.tol,
+                                   "max_states": args.max_states, "max_transitions": args.max_transitions,
+                                   "address_space_gib": args.memory_cap_gib})
+                code = f"from mdpviz.commands.checkers import _child; _child({spec!r})"
+                head = f"{size:>4} {rows:>4} {'yes' if forced else 'no':>6} {'yes' if multi else 'no':>5} " \
+                       f"{'none' if limit is None else limit:>5}"
+                try:
+                    cp = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                        timeout=args.timeout, env=env)
+                except subprocess.TimeoutExpired:
+                    print(f"{head} stopped after {args.timeout:g} s", flush=True)
+                    continue
+                try:
+                    m = json.loads(cp.stdout.strip().splitlines()[-1])
+                except (IndexError, json.JSONDecodeError):
+                    err = cp.stderr.strip().splitlines()[-1] if cp.stderr.strip() else f"exit status {cp.returncode}"
+                    print(f"{head} failed: {err}", flush=True)
+                    continue
+                if "refused" in m:
+                    print(f"{head} refused after {m.get('seconds', float('nan')):.1f} s, peak "
+                          f"{m['peak_mib']:.0f} MiB: {m['refused']}", flush=True)
+                    continue
+                ok = m["seconds"] < TIME_LIMIT_S and m["peak_mib"] < MEMORY_LIMIT_MIB
+                print(f"{head} {m['states']:>10,} {m['positions']:>10,} {m['transitions']:>11,} {m['enumerate']:>7.2f} "
+                      f"{m['solve']:>7.2f} {m['sweeps']:>6} {m['peak_mib']:>8.0f}  "
+                      f"{'within limits' if ok else 'over the limits'}", flush=True)
+                if ok:
+                    key = (forced, multi, limit)
+                    if key not in best or m["states"] > best[key][0]:
+                        best[key] = (m["states"], f"{size}x{size}, {rows} row{'s' if rows > 1 else ''}")
+    for (forced, multi, limit), (states, board) in best.items():
+        print(f"largest within the limits with forced capture {'on' if forced else 'off'}, multi-jump "
+              f"{'on' if multi else 'off'}, {'no ply limit' if limit is None else f'{limit} plies'}: "
+              f"{board} ({states:,} states)", flush=True)
+    print("(wall-clock seconds on a shared machine: other jobs may slow a run)", flush=True)
+    return 0
