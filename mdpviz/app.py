@@ -57,9 +57,13 @@ from mdpviz.widgets.display import (
     results_csv,
     sweep_caption,
 )
-from mdpviz.widgets.games import Game, SimulationResult, default_games
+from mdpviz.widgets.games import Game, GameJob, SimulationResult, default_games
 from mdpviz.widgets.panels import Inspector, SolverPanel
 from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
+from mdpviz import export as lesson_export
+from mdpviz.widgets.compare import ComparePanel, compare_job
+from mdpviz.widgets.delta import delta_frame, delta_scale
+from mdpviz.widgets.lesson import LessonPanel
 
 REDRAW_MS = 33
 """Redraw period of the board and inspector (about 30 frames per second)."""
@@ -183,14 +187,48 @@ class MainWindow(QMainWindow):
         central.setObjectName("boardArea")
         lay = QHBoxLayout(central)
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(self.board, 1)
+        # A game may bring its own board widget (board games: one position at a time) and simulation
+        # panel; the stacks show the active game's (see Game.board_widget / Game.simulation_widget).
+        self.board_stack = QStackedWidget()
+        self.board_stack.setObjectName("boardStack")
+        self.board_stack.addWidget(self.board)
+        self.game_boards: dict[str, QWidget] = {}
+        for g in self.games:
+            bw = g.board_widget()
+            if bw is not None:
+                self.game_boards[g.key] = bw
+                self.board_stack.addWidget(bw)
+        self._game_job: GameJob | None = None
+        lay.addWidget(self.board_stack, 1)
         lay.addWidget(self.color_bar)
         self.setCentralWidget(central)
         self.solver_panel = SolverPanel()
         self.inspector = Inspector()
         self.convergence = ConvergencePlot()
+        # A game without sweeps may bring its own plot for the Convergence dock (the 3D game's
+        # learning curve): an optional ``convergence_widget()`` method of the game.
+        self.conv_stack = QStackedWidget()
+        self.conv_stack.setObjectName("convergenceStack")
+        self.conv_stack.addWidget(self.convergence)
+        self.game_convs: dict[str, QWidget] = {}
+        for g in self.games:
+            cw = getattr(g, "convergence_widget", lambda: None)()
+            if cw is not None:
+                self.game_convs[g.key] = cw
+                self.conv_stack.addWidget(cw)
         self.simulation = SimulationPanel()
+        self.sim_stack = QStackedWidget()
+        self.sim_stack.setObjectName("simulationStack")
+        self.sim_stack.addWidget(self.simulation)
+        self.game_sims: dict[str, QWidget] = {}
+        for g in self.games:
+            sw = g.simulation_widget()
+            if sw is not None:
+                self.game_sims[g.key] = sw
+                self.sim_stack.addWidget(sw)
         self.player = EpisodePlayer()
+        self.lesson_panel = LessonPanel()
+        self.compare_panel = ComparePanel()
         self.editor_stack = QStackedWidget()
         self.editor_stack.setObjectName("gameEditors")
         for g in self.games:
@@ -230,15 +268,23 @@ class MainWindow(QMainWindow):
         self.game_dock = self._dock("Game", "gameDock", scroll, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.solver_dock = self._dock("Solver", "solverDock", self.solver_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.inspector_dock = self._dock("Inspector", "inspectorDock", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.simulation_dock = self._dock("Simulation", "simulationDock", self.simulation,
+        self.simulation_dock = self._dock("Simulation", "simulationDock", self.sim_stack,
                                           Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.inspector_dock, self.simulation_dock)
         self.inspector_dock.raise_()
         self.player_dock = self._dock("Episode player", "episodeDock", self.player, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.convergence_dock = self._dock("Convergence", "convergenceDock", self.convergence,
+        self.convergence_dock = self._dock("Convergence", "convergenceDock", self.conv_stack,
                                            Qt.DockWidgetArea.BottomDockWidgetArea)
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.lesson_dock = self._dock("Lesson", "lessonDock", self.lesson_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.simulation_dock, self.lesson_dock)
+        # in the right-hand tabs too: Qt 6.11 leaves a stray, visible tab bar over the bottom area when
+        # a second group of tabbed docks is made there (measured with a bare QMainWindow)
+        self.compare_dock = self._dock("Compare methods", "compareDock", self.compare_panel,
+                                       Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.lesson_dock, self.compare_dock)
+        self.inspector_dock.raise_()
         self._shown_once = False
         self._layout_restored = False
 
@@ -301,6 +347,7 @@ class MainWindow(QMainWindow):
                                             lambda: self.export_dialog("histogram"))
         self.act_export_csv = self._action("Simulation table (CSV)\u2026", "exportCsvAction", self.export_csv_dialog)
         ex.addActions([self.act_export_board, self.act_export_conv, self.act_export_hist, self.act_export_csv])
+        self._build_classroom_actions(ex)
         m.addSeparator()
         self.act_quit = self._action("&Quit", "quitAction", self.close, QKeySequence.StandardKey.Quit)
         m.addAction(self.act_quit)
@@ -331,6 +378,7 @@ class MainWindow(QMainWindow):
         self.act_simulate = self._action("Si&mulate", "simulateAction", self._simulate_from_panel, "Ctrl+Return",
                                          tip="Batch simulation of every strategy")
         m.addAction(self.act_simulate)
+        m.addAction(self.act_compare)
 
         m = mb.addMenu("&View")
         self.act_presenter = self._action("&Presenter mode", "presenterAction", self.set_presenter, "F5",
@@ -342,6 +390,10 @@ class MainWindow(QMainWindow):
         for d in (self.game_dock, self.solver_dock, self.inspector_dock, self.player_dock, self.convergence_dock,
                   self.simulation_dock):
             m.addAction(d.toggleViewAction())
+
+        m.addActions([self.lesson_dock.toggleViewAction(), self.compare_dock.toggleViewAction()])
+        m.addSeparator()
+        m.addActions([self.act_predict, self.act_delta, self.act_contrast])
 
         tb = QToolBar("Main")
         tb.setObjectName("mainToolBar")
@@ -389,7 +441,22 @@ class MainWindow(QMainWindow):
         self.player.new_requested.connect(self.new_episode)
         self.player.position_changed.connect(self._on_token)
         self.undo_group.cleanChanged.connect(lambda _c: self._update_title())
+        self.compare_panel.compare_requested.connect(self.compare_methods)
+        self.compare_panel.cancel_requested.connect(self.cancel_game_job)
+        self.compare_panel.export_csv_requested.connect(self.export_comparison_dialog)
+        self.lesson_panel.copied.connect(lambda text: self.statusBar().showMessage(text, 4000))
+        for key, sim in self.game_sims.items():
+            sim.simulate_requested.connect(self.start_simulation)
+            sim.cancel_requested.connect(self.controller.cancel_job)
+            sim.export_csv_requested.connect(self.export_csv_dialog)
+            sim.export_plot_requested.connect(lambda: self.export_dialog("histogram"))
+        for key, bw in self.game_boards.items():
+            if hasattr(bw, "inspect_requested"):
+                bw.inspect_requested.connect(
+                    lambda s, key=key: self.inspect(s if s >= 0 else None) if self.game.key == key else None)
         for g in self.games:
+            g.job_requested.connect(self.start_game_job)
+            g.job_cancel.connect(self.cancel_game_job)
             g.edited.connect(lambda text, g=g: self._on_game_edited(g, text))
             g.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
             g.redraw.connect(lambda g=g: self._on_game_redraw(g))
@@ -419,6 +486,13 @@ class MainWindow(QMainWindow):
             self.game_picker.setCurrentIndex(i)
             self.game_picker.blockSignals(False)
         self.editor_stack.setCurrentIndex(i)
+        self.board_stack.setCurrentWidget(self.game_boards.get(g.key, self.board))
+        self.sim_stack.setCurrentWidget(self.sim_panel)
+        for stack in (self.board_stack, self.sim_stack):  # size each stack to its shown page only
+            for k in range(stack.count()):
+                pol = QSizePolicy.Policy.Expanding if k == stack.currentIndex() else QSizePolicy.Policy.Ignored
+                stack.widget(k).setSizePolicy(pol, pol)
+        self.conv_stack.setCurrentWidget(self.game_convs.get(g.key, self.convergence))
         for k in range(self.editor_stack.count()):  # size the stack to the shown editor only
             pol = QSizePolicy.Policy.Preferred if k == i else QSizePolicy.Policy.Ignored
             self.editor_stack.widget(k).setSizePolicy(pol, pol)
@@ -428,6 +502,9 @@ class MainWindow(QMainWindow):
         self.board.state_names = {}
         self._refresh_board_layout(force=True)
         self._model_changed(f"{g.title}" if not initial else "")
+        gb = self.game_boards.get(g.key)
+        pos = getattr(gb, "position", None)
+        self.inspect(pos.state if pos is not None and pos.state >= 0 else None)
         self._update_title()
 
     def _on_game_edited(self, g: Game, text: str) -> None:
@@ -452,8 +529,11 @@ class MainWindow(QMainWindow):
         self._sim_token += 1
         self.sim_result = None
         self.simulation.clear()
+        if self.sim_panel is not self.simulation:
+            self.sim_panel.clear()
         self.player.clear()
         self.player.set_strategies(g.strategies(mdp) if mdp is not None else [])
+        self._classroom_model_changed()
         if mdp is None and self.selected is not None:
             self.selected = None
         if self.selected is not None and mdp is not None and self.selected >= mdp.n_states:
@@ -472,6 +552,9 @@ class MainWindow(QMainWindow):
         if not force and key == self._layout_key:
             return
         self._layout_key = key
+        if g.key in self.game_boards:  # the game draws its own board: no cell layout or state names to build
+            self._dirty = True
+            return
         self.board.set_board(g.board_layout(mdp, policy), g.decor())
         if mdp is not None:
             self.board.state_names = {s: g.state_name(s) for s in range(mdp.n_states)}
@@ -486,8 +569,8 @@ class MainWindow(QMainWindow):
         """Load a fresh solver for the current model, method and options (Reset)."""
         mdp = self.game.mdp()
         self.view_index = None
-        self.scale = None
-        self.color_bar.show_scale(None)
+        self.scale = getattr(self.game, "fixed_scale", None)  # a game without solves may fix its own scale
+        self.color_bar.show_scale(self.scale)
         self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
         self._dirty = True
 
@@ -509,9 +592,11 @@ class MainWindow(QMainWindow):
             self.run_solver()
 
     def stop(self) -> None:
-        """Esc: pause the solver and the episode player."""
+        """Esc: pause the solver and the episode player (and stop writing an image sequence)."""
         self.controller.pause()
         self.player.pause()
+        if self._frame_writer is not None:
+            self._frame_writer.cancel()
 
     def _on_discount(self, gamma: float) -> None:
         try:
@@ -589,9 +674,20 @@ class MainWindow(QMainWindow):
         hist = c.history
         i = self.shown_index()
         sw = hist[i] if i >= 0 else None
+        self._predict_follow(sw)
         if getattr(g, "view", None) == "graph":
             self._refresh_board_layout(policy=None if sw is None else np.asarray(sw.policy))
-        if mdp is None:
+        gb = self.game_boards.get(g.key)
+        if gb is not None:  # the game's own board: it derives what it shows from the sweep itself
+            cap = "" if sw is None else sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration,
+                                                      i, len(hist)) + (" \u2014 converged" if sw.converged else "")
+            if mdp is not None and sw is None:
+                cap = "Not solved yet: press Step or Run"
+            gb.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=g.value_label)),
+                          caption=cap if mdp is not None else (g.mdp_error() or g.empty_text()))
+            if sw is None and getattr(gb, "own_scale", None) is not None:  # values without a sweep (exact 4x4)
+                self.color_bar.show_scale(gb.own_scale)
+        elif mdp is None:
             self.board.show_frame(None, None)
             self.board.caption = g.mdp_error() or g.empty_text()
             self.board.update()
@@ -610,6 +706,8 @@ class MainWindow(QMainWindow):
                 prev_values=None if prev is None else prev.values,
                 prev_policy=None if prev is None else prev.policy, caption=cap,
             )
+            if self.delta_view:
+                frame, scale = self._delta_frame(frame, sw, prev, mdp)
             self.board.show_frame(frame, scale)
         now = time.perf_counter()
         if c.state != "running" or now - self._plot_time >= PLOT_MIN_INTERVAL:
@@ -628,7 +726,7 @@ class MainWindow(QMainWindow):
         c = self.controller
         name = METHOD_NAMES.get(c.method, c.method)
         if c.mdp is None:
-            text = "No model"
+            text = self.game.mdp_error() or self.game.empty_text() or "No model"
         elif sw is None:
             text = f"{name}: ready" if c.state != "failed" else f"{name}: failed: {c.error}"
         else:
@@ -727,7 +825,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ simulation
     def _simulate_from_panel(self) -> None:
-        self.start_simulation(self.simulation.games.value(), self.simulation.seed.value())
+        self.start_simulation(self.sim_panel.games.value(), self.sim_panel.seed.value())
 
     def current_policy(self) -> np.ndarray | None:
         """The converged solution's policy, or None when the solver has not converged."""
@@ -740,7 +838,7 @@ class MainWindow(QMainWindow):
         """Batch simulation of every strategy in the background (the optimal one uses the converged
         solution, or is solved on the job thread if the solver has not converged)."""
         mdp = self.game.mdp()
-        if mdp is None:
+        if mdp is None and not getattr(self.game, "simulates_without_model", False):
             self.statusBar().showMessage("Nothing to simulate: no model.", 6000)
             return False
         try:
@@ -752,32 +850,73 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("A simulation is already running.", 6000)
             return False
         self._running_sim_token = self._sim_token
-        self.simulation.show_running(True, f"Simulating {games:,} games per strategy\u2026")
+        self.sim_panel.show_running(True, f"Simulating {games:,} games per strategy\u2026")
         self.simulation_dock.raise_()
         return True
 
+    @property
+    def sim_panel(self):
+        """The simulation panel of the active game (its own, or the shared one)."""
+        return self.game_sims.get(self.game.key, self.simulation)
+
+    def start_game_job(self, job: GameJob) -> bool:
+        """Run a game's own background job (e.g. an exact 4x4 solve) on the controller's job thread."""
+        if not self.controller.start_job(job.fn):
+            msg = "Another background job (a simulation or a solve) is running."
+            self.statusBar().showMessage(msg, 6000)
+            if job.on_failed is not None:
+                job.on_failed(msg)
+            return False
+        self._game_job = job
+        self.statusBar().showMessage(job.label, 4000)
+        return True
+
+    def cancel_game_job(self) -> None:
+        if self._game_job is not None:
+            self.controller.cancel_job()
+
     def _on_job_progress(self, done: int, total: int, text: str) -> None:
+        if self._game_job is not None:
+            if self._game_job.on_progress is not None:
+                self._game_job.on_progress(done, total, text)
+            return
         if self._running_sim_token == self._sim_token:
-            self.simulation.show_progress(done, total, text)
+            self.sim_panel.show_progress(done, total, text)
 
     def _on_job_finished(self, result: SimulationResult | None) -> None:
-        self.simulation.show_running(False)
+        job, self._game_job = self._game_job, None
+        if job is not None:
+            job.on_done(result)
+            return
+        panel = self.sim_panel
+        panel.show_running(False)
         if self._running_sim_token != self._sim_token:
-            self.simulation.clear("The model changed during the simulation: results discarded.")
+            panel.clear("The model changed during the simulation: results discarded.")
             return
         if result is None:
-            self.simulation.clear("Simulation cancelled.")
+            panel.clear("Simulation cancelled.")
             return
         self.sim_result = result
-        self.simulation.show_results(result.rows, unit=result.unit, start=result.start, notes=result.notes)
+        panel.show_results(result.rows, unit=result.unit, start=result.start, notes=result.notes)
 
     def _on_job_failed(self, msg: str) -> None:
-        self.simulation.show_running(False, f"Simulation failed: {msg}")
+        job, self._game_job = self._game_job, None
+        if job is not None:
+            if job.on_failed is not None:
+                job.on_failed(msg)
+            self.statusBar().showMessage(f"{job.label}: failed: {msg}", 10000)
+            return
+        self.sim_panel.show_running(False, f"Simulation failed: {msg}")
         self.statusBar().showMessage(f"Simulation failed: {msg}", 10000)
 
     def _on_job_cancelled(self) -> None:
-        self.simulation.show_running(False)
-        self.simulation.clear("Simulation cancelled.")
+        job, self._game_job = self._game_job, None
+        if job is not None:
+            if job.on_cancelled is not None:
+                job.on_cancelled()
+            return
+        self.sim_panel.show_running(False)
+        self.sim_panel.clear("Simulation cancelled.")
 
     # ------------------------------------------------------------------ episode player
     def new_episode(self, strategy: str) -> bool:
@@ -806,11 +945,12 @@ class MainWindow(QMainWindow):
         return True
 
     def _on_token(self, pos) -> None:
+        board = self.game_boards.get(self.game.key, self.board)
         if pos is None:
-            self.board.show_token(None)
+            board.show_token(None)
         else:
             state, text = pos
-            self.board.show_token(state, text)
+            board.show_token(state, text)
 
     # ------------------------------------------------------------------ scenarios
     @property
@@ -919,9 +1059,9 @@ class MainWindow(QMainWindow):
         if ext not in (".png", ".svg"):
             raise ValueError(f"{path}: export as .png or .svg, not '{ext or '(no extension)'}'")
         if which == "convergence":
-            self.convergence.export(path)
+            self.conv_stack.currentWidget().export(path)  # the shown plot: the game's own (learning curve) or sweeps
         elif which == "histogram":
-            self.simulation.export_plot_to(path)
+            self.sim_panel.export_plot_to(path)
         elif which == "board":
             self._export_widget(self.centralWidget(), path)
         else:
@@ -958,8 +1098,9 @@ class MainWindow(QMainWindow):
             raise ValueError("no simulation results to export: run a simulation first")
         path = Path(path)
         tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(results_csv(self.sim_result.rows, unit=self.sim_result.unit, start=self.sim_result.start),
-                       encoding="utf-8")
+        text = (self.sim_result.csv() if hasattr(self.sim_result, "csv") else
+                results_csv(self.sim_result.rows, unit=self.sim_result.unit, start=self.sim_result.start))
+        tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
         return path
 
@@ -979,6 +1120,294 @@ class MainWindow(QMainWindow):
             return
         self.statusBar().showMessage(f"Saved {p}", 5000)
 
+    # ------------------------------------------------------------------ classroom: lesson, compare, export, view
+    predict_mode = False
+    """Predict-then-reveal: the board hides values and actions until a square is clicked."""
+    delta_view = False
+    """The board is coloured by how much each square changed in the shown sweep."""
+    high_contrast = False
+    """High-contrast theme (black on white, thicker lines)."""
+    _predict_key: int | None = None
+    _frame_writer: "lesson_export.FrameWriter | None" = None
+
+    def _build_classroom_actions(self, export_menu: QMenu) -> None:
+        export_menu.addSeparator()
+        self.act_export_lesson = self._action("&Lesson snapshot (board + plot + parameters)\u2026", "exportLessonAction",
+                                              self.export_lesson_dialog, "Ctrl+Shift+E",
+                                              tip="The board, the convergence plot and the parameters in one picture")
+        self.act_export_frames = self._action("Sweeps as a PNG &sequence\u2026", "exportFramesAction",
+                                              self.export_frames_dialog, tip="The board after every sweep, numbered")
+        self.act_export_results = self._action("&Values and policy (CSV)\u2026", "exportResultsAction",
+                                               self.export_results_dialog)
+        self.act_export_compare = self._action("&Comparison table (CSV)\u2026", "exportCompareAction",
+                                               self.export_comparison_dialog)
+        export_menu.addActions([self.act_export_lesson, self.act_export_frames, self.act_export_results,
+                                self.act_export_compare])
+        sizes = export_menu.addMenu("Export si&ze")
+        sizes.setObjectName("exportSizeMenu")
+        self.export_size_actions: dict[tuple[int, int], QAction] = {}
+        saved = str(self.settings.value("export/size", "1600x900"))
+        for w, h in ((1280, 720), (1600, 900), (1920, 1080), (3840, 2160)):
+            a = QAction(f"{w} \u00d7 {h}", self)
+            a.setObjectName(f"exportSize{w}x{h}")
+            a.setCheckable(True)
+            a.setChecked(saved == f"{w}x{h}")
+            a.triggered.connect(lambda _c=False, w=w, h=h: self.set_export_size(w, h))
+            sizes.addAction(a)
+            self.export_size_actions[(w, h)] = a
+        if not any(a.isChecked() for a in self.export_size_actions.values()):
+            self.export_size_actions[(1600, 900)].setChecked(True)
+        self.act_compare = self._action("&Compare methods", "compareAction", self.compare_methods, "Ctrl+Shift+C",
+                                        tip="Run every solver on this model and overlay their convergence")
+        self.act_predict = self._action("&Predict, then reveal", "predictAction", self.set_predict_mode,
+                                        "Ctrl+Shift+P", checkable=True,
+                                        tip="Hide values and actions on the board until a square is clicked")
+        self.act_delta = self._action("Colour by &change (\u0394V)", "deltaAction", self.set_delta_view,
+                                      "Ctrl+Shift+D", checkable=True,
+                                      tip="Colour each square by how much its value changed in the shown sweep")
+        self.act_contrast = self._action("&High contrast", "highContrastAction", self.set_high_contrast,
+                                         checkable=True, tip="Black on white with thicker lines, for projectors")
+
+    def _game_boards(self) -> list[QWidget]:
+        """The cell board and every game's own board widget."""
+        return [self.board, *getattr(self, "game_boards", {}).values()]
+
+    def _classroom_model_changed(self) -> None:
+        """The model changed: new lesson text, and a comparison of the old model is stale."""
+        self.update_lesson()
+        self.compare_panel.clear()
+        self._predict_key = None
+        for b in self._game_boards():
+            if hasattr(b, "hide_all"):
+                b.hide_all()
+
+    def update_lesson(self) -> None:
+        """Show the lesson of the current game with its current parameters."""
+        g = self.game
+        try:
+            lesson = lesson_export.game_lesson(g)
+        except (ValueError, TypeError, AttributeError, KeyError) as e:
+            self.lesson_panel.show_lesson(None, message=f"No lesson for {g.title}: {e}")
+            return
+        self.lesson_panel.show_lesson(lesson)
+
+    def compare_methods(self) -> bool:
+        """Run every method on the current model on the job thread; the compare panel shows the result."""
+        g = self.game
+        mdp = g.mdp()
+        if mdp is None:
+            self.statusBar().showMessage("Nothing to compare: no model.", 6000)
+            return False
+        token = self._sim_token
+        start = int(g.start_state()) if 0 <= int(g.start_state()) < mdp.n_states else 0
+
+        def done(result) -> None:
+            if result is None:
+                self.compare_panel.clear("Comparison cancelled.")
+            elif token != self._sim_token:
+                self.compare_panel.clear("The model changed during the comparison: results discarded.")
+            else:
+                self.compare_panel.show_comparison(result, start_name=g.state_name(result.start))
+                self.statusBar().showMessage(result.summary, 10000)
+
+        job = GameJob(
+            fn=compare_job(mdp, tol=self.solver_panel.tol, start=start, state_name=g.state_name),
+            label="Comparing the solvers on this model\u2026", on_done=done,
+            on_progress=self.compare_panel.show_progress,
+            on_failed=lambda msg: self.compare_panel.show_running(False, f"Comparison failed: {msg}"),
+            on_cancelled=lambda: self.compare_panel.clear("Comparison cancelled."),
+        )
+        if not self.start_game_job(job):
+            return False
+        self.compare_panel.show_running(True, "Running every method on this model\u2026")
+        self.compare_dock.raise_()
+        return True
+
+    # export
+    def export_size(self) -> tuple[int, int]:
+        """The size chosen in File > Export figure > Export size (pixels)."""
+        for size, a in self.export_size_actions.items():
+            if a.isChecked():
+                return size
+        return lesson_export.DEFAULT_SIZE
+
+    def set_export_size(self, width: int, height: int) -> None:
+        for size, a in self.export_size_actions.items():
+            a.setChecked(size == (width, height))
+        self.settings.setValue("export/size", f"{width}x{height}")
+
+    def solved_view(self) -> "lesson_export.SolvedGame":
+        """The current solve as the exporter sees it: model, recorded sweeps and the board's colour scale."""
+        c = self.controller
+        if c.mdp is None:
+            raise ValueError(f"nothing to export: {self.game.mdp_error() or 'no model'}")
+        scale = self.scale or scale_for(0.0, 1.0, label=self.game.value_label)
+        return lesson_export.SolvedGame(mdp=c.mdp, method=c.method, options=dict(c.options),
+                                        history=tuple(c.history), solution=c.solution, lo=scale.lo, hi=scale.hi)
+
+    def export_lesson(self, path: str | Path, *, width: int | None = None, height: int | None = None) -> Path:
+        """Write the lesson snapshot of the shown sweep as PNG or SVG (size: the Export size setting)."""
+        w, h = self.export_size() if width is None or height is None else (width, height)
+        return lesson_export.export_lesson_snapshot(self.game, self.solved_view(), path, width=w, height=h,
+                                                    index=self.shown_index())
+
+    def _export_to(self, title: str, name: str, filters: str, fn) -> None:
+        path = self.dialogs.save_file(title, os.path.join(self._dir("export"), name), filters)
+        if not path:
+            return
+        self._remember_dir("export", path)
+        try:
+            p = fn(path)
+        except (ValueError, OSError) as e:
+            self.dialogs.error("Cannot export", str(e))
+            return
+        if p is not None:
+            self.statusBar().showMessage(f"Saved {p}", 5000)
+
+    def export_lesson_dialog(self) -> None:
+        self._export_to("Export lesson snapshot", "lesson.png", "PNG image (*.png);;SVG image (*.svg)",
+                        self.export_lesson)
+
+    def export_frames(self, out: str | Path, *, width: int | None = None, height: int | None = None):
+        """Start writing the board after every recorded sweep as numbered PNG files (one per event-loop
+        turn, so the window stays responsive); returns the running FrameWriter."""
+        if self._frame_writer is not None and self._frame_writer.running:
+            raise ValueError("an image sequence is already being written")
+        w, h = (width, height) if width is not None and height is not None else lesson_export.FRAME_SIZE
+        fw = lesson_export.FrameWriter(self.game, self.solved_view(), out, width=w, height=h, parent=self)
+        fw.progress.connect(lambda k, n, text: self.statusBar().showMessage(f"Writing {text}\u2026 (Esc cancels)"))
+        fw.finished.connect(lambda paths: self.statusBar().showMessage(
+            f"Wrote {len(paths)} image{'s' if len(paths) != 1 else ''}"
+            + (f": {paths[0].name} .. {paths[-1].name}" if paths else ""), 8000))
+        fw.failed.connect(lambda msg: self.dialogs.error("Cannot export", msg))
+        self._frame_writer = fw
+        fw.start()
+        return fw
+
+    def export_frames_dialog(self) -> None:
+        self._export_to("Export the sweeps as numbered PNG files", "sweep.png", "PNG images (*.png)",
+                        lambda p: (self.export_frames(p), None)[1])
+
+    def export_results_csv(self, path: str | Path) -> Path:
+        """Write the shown sweep's value and greedy action per state as CSV."""
+        sw = self.shown_sweep()
+        mdp = self.controller.mdp
+        if sw is None or mdp is None:
+            raise ValueError("no values to export: run the solver first")
+        g = self.game
+        return lesson_export.write_text(path, lesson_export.solution_csv(
+            mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=g.state_name,
+            action_name=lambda a: g.action_name(a, mdp)))
+
+    def export_results_dialog(self) -> None:
+        self._export_to("Export values and policy", "values.csv", "CSV (*.csv)", self.export_results_csv)
+
+    def export_comparison_csv(self, path: str | Path) -> Path:
+        from mdpviz.solvers.compare import comparison_csv
+
+        comp = self.compare_panel.comparison
+        if comp is None:
+            raise ValueError("no comparison to export: press Compare methods first")
+        return lesson_export.write_text(path, comparison_csv(comp))
+
+    def export_comparison_dialog(self) -> None:
+        self._export_to("Export the comparison table", "comparison.csv", "CSV (*.csv)", self.export_comparison_csv)
+
+    # view options
+    def set_predict_mode(self, on: bool) -> None:
+        """Predict, then reveal: hide values and actions on the board until a square is clicked; a new
+        sweep hides everything again (and closes the inspector, which would give the answer away)."""
+        on = bool(on)
+        if self.act_predict.isChecked() != on:
+            self.act_predict.setChecked(on)
+        self.predict_mode = on
+        self._predict_key = None
+        for b in self._game_boards():
+            if hasattr(b, "set_predict_mode"):
+                b.set_predict_mode(on)
+        if on:
+            self.inspect(None)
+        self._dirty = True
+
+    def _predict_follow(self, sw: Sweep | None) -> None:
+        if not self.predict_mode:
+            return
+        key = None if sw is None else id(sw)
+        if key != self._predict_key:
+            self._predict_key = key
+            for b in self._game_boards():
+                if hasattr(b, "hide_all"):
+                    b.hide_all()
+            if self.selected is not None:
+                self.inspect(None)
+
+    def set_delta_view(self, on: bool) -> None:
+        """Colour the board by |V_k - V_{k-1}| of the shown sweep (log scale fixed per solve)."""
+        on = bool(on)
+        if self.act_delta.isChecked() != on:
+            self.act_delta.setChecked(on)
+        self.delta_view = on
+        for b in getattr(self, "game_boards", {}).values():
+            if hasattr(b, "set_delta_mode"):
+                b.set_delta_mode(on)
+        if not on:
+            self.color_bar.show_scale(self.scale)
+        self._dirty = True
+
+    def _delta_frame(self, frame, sw: Sweep, prev: Sweep | None, mdp):
+        """The delta view of a frame, and its scale (also shown on the colour bar)."""
+        lo, hi = (self.scale.lo, self.scale.hi) if self.scale is not None else (0.0, 1.0)
+        tol = self.controller.options.get("tol") if self.controller.method in ("vi", "gs") else None
+        dscale = delta_scale(lo, hi, tol=tol)
+        if self.color_bar.scale != dscale:
+            self.color_bar.show_scale(dscale)
+        act = None if prev is None else (np.asarray(prev.policy) != np.asarray(sw.policy))
+        f = delta_frame(sw.values, None if prev is None else prev.values, frame.badges, terminal=mdp.terminal,
+                        scale=dscale, caption=frame.caption + " \u2014 colour: change in this sweep",
+                        action_changed=act)
+        return f, dscale
+
+    def set_high_contrast(self, on: bool) -> None:
+        """High-contrast theme: pure black on white, black cell borders, thicker lines."""
+        from PySide6.QtGui import QColor, QPalette
+
+        on = bool(on)
+        if self.act_contrast.isChecked() != on:
+            self.act_contrast.setChecked(on)
+        if on == self.high_contrast:
+            return
+        if not hasattr(self, "_base_palette"):
+            self._base_palette = QPalette(self.palette())
+        self.high_contrast = on
+        if on:
+            pal = QPalette(self._base_palette)
+            R = QPalette.ColorRole
+            for role, colour in ((R.Window, "#ffffff"), (R.WindowText, "#000000"), (R.Base, "#ffffff"),
+                                 (R.AlternateBase, "#e8e8e8"), (R.Text, "#000000"), (R.Button, "#ffffff"),
+                                 (R.ButtonText, "#000000"), (R.Highlight, "#00007f"), (R.HighlightedText, "#ffffff"),
+                                 (R.ToolTipBase, "#ffffff"), (R.ToolTipText, "#000000"), (R.PlaceholderText, "#333333"),
+                                 (R.Mid, "#000000"), (R.Dark, "#000000"), (R.Shadow, "#000000")):
+                pal.setColor(role, QColor(colour))
+            for role in (R.WindowText, R.Text, R.ButtonText):  # disabled controls must still look disabled
+                pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#595959"))  # 7:1 on white
+            self.setPalette(pal)
+        else:
+            self.setPalette(self._base_palette)
+        self.board.outline = "#000000" if on else "#444444"
+        self.color_bar.set_text_color(QColor("#000000" if on else "#969696"))
+        self._apply_lines()
+        self.settings.setValue("view/contrast", on)
+        self._dirty = True
+
+    def _apply_lines(self) -> None:
+        """Line widths of the board and the plots: thicker in presenter mode and in high contrast."""
+        f = (1.6 if self.presenter else 1.0) * (1.4 if self.high_contrast else 1.0)
+        self.board.line_scale = f
+        self.board.update()
+        self.convergence.set_line_width(2.0 * f)
+        self.compare_panel.chart.set_line_width(2.0 * f)
+
+
     # ------------------------------------------------------------------ view
     def set_presenter(self, on: bool) -> None:
         """Presenter mode, for a projector: fonts, plots and toolbar scaled up by PRESENTER_SCALE, and
@@ -996,6 +1425,9 @@ class MainWindow(QMainWindow):
         self.setFont(f)
         px = 18 if on else 12
         self.convergence.set_font_size(px)
+        for cw in self.game_convs.values():
+            if hasattr(cw, "set_font_size"):
+                cw.set_font_size(px)
         for ax in ("left", "bottom"):
             fnt = QFont()
             fnt.setPixelSize(px)
@@ -1005,6 +1437,7 @@ class MainWindow(QMainWindow):
         self.toolbar.setIconSize(QSize(32, 32) if on else QSize(20, 20))
         self.color_bar.setFixedWidth(120 if on else 85)
         self.board.text_scale = 1.3 if on else 1.0
+        self._apply_lines()
         self.game_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if on
                                                     else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         if on:
@@ -1025,7 +1458,7 @@ class MainWindow(QMainWindow):
     def reset_layout(self) -> None:
         """Back to the default arrangement of the panels."""
         for d in (self.game_dock, self.solver_dock, self.inspector_dock, self.player_dock, self.convergence_dock,
-                  self.simulation_dock):
+                  self.simulation_dock, self.lesson_dock, self.compare_dock):
             d.setFloating(False)
             d.show()
         self._default_dock_sizes()
@@ -1052,6 +1485,8 @@ class MainWindow(QMainWindow):
             except (TypeError, ValueError):
                 pass
         self.controller.set_rate(self.solver_panel.rate)
+        if str(s.value("view/contrast", "false")).lower() in ("true", "1"):
+            self.set_high_contrast(True)
         if str(s.value("view/presenter", "false")).lower() in ("true", "1"):
             self.set_presenter(True)
 
@@ -1079,6 +1514,8 @@ class MainWindow(QMainWindow):
         self._shut = True
         self.redraw_timer.stop()
         self.player.pause()
+        if self._frame_writer is not None:
+            self._frame_writer.cancel()
         self.save_settings()
         self.controller.shutdown()
 

@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.ttt3d",
     "mdpviz.commands.ttt",
     "mdpviz.commands.checkers",
+    "mdpviz.commands.export",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 

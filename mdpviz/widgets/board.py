@@ -71,6 +71,14 @@ class BoardView(QWidget):
         self.state_names: dict[int, str] = {}
         self.text_scale = 1.0
         """Factor on the text drawn in cells (presenter mode enlarges it)."""
+        self.line_scale = 1.0
+        """Factor on the width of every outline and arrow (presenter and high-contrast modes thicken them)."""
+        self.outline = "#444444"
+        """Colour of the cell borders (black in the high-contrast theme)."""
+        self.predict = False
+        """Predict-then-reveal: values and actions stay hidden until the cell is clicked."""
+        self.revealed: set[int] = set()
+        """Cells revealed in predict mode (cleared by :meth:`hide_all`)."""
         self._rgb = np.zeros((0, 3), dtype=int)
         self._black = np.zeros(0, dtype=bool)
 
@@ -113,8 +121,32 @@ class BoardView(QWidget):
         self.token_text = text
         self.update()
 
+    # ------------------------------------------------------------------ predict then reveal
+    def set_predict_mode(self, on: bool) -> None:
+        """Hide every value and action until its cell is clicked (so a class can predict first)."""
+        self.predict = bool(on)
+        self.revealed = set()
+        self.update()
+
+    def is_hidden(self, state: int) -> bool:
+        """True when predict mode hides this cell's value and action."""
+        return self.predict and state not in self.revealed
+
+    def reveal(self, state: int) -> None:
+        """Show the value and action of one cell in predict mode."""
+        self.revealed.add(int(state))
+        self.update()
+
+    def hide_all(self) -> None:
+        """Hide every cell again (a new sweep is shown in predict mode)."""
+        if self.revealed:
+            self.revealed = set()
+            self.update()
+
     def cell_color(self, state: int) -> QColor:
         """The fill colour of a cell in the current frame (for tests and tooltips)."""
+        if self.is_hidden(state) and not self.decor.get(state, CellDecor()).goal:
+            return QColor(EMPTY_FILL)
         if self.frame is None or state >= self.frame.fill.size or np.isnan(self.frame.fill[state]):
             return QColor(GOAL_FILL if self.decor.get(state, CellDecor()).goal else EMPTY_FILL)
         r, g, b = self._rgb[state]
@@ -124,6 +156,8 @@ class BoardView(QWidget):
         """(value text, badge text) drawn on a cell."""
         if self.frame is None or state >= len(self.frame.texts):
             return "", ""
+        if self.is_hidden(state) and self.frame.texts[state]:
+            return "?", ""
         return self.frame.texts[state], self.frame.badges[state]
 
     # ------------------------------------------------------------------ geometry
@@ -157,6 +191,8 @@ class BoardView(QWidget):
         if ev.button() == Qt.MouseButton.LeftButton:
             st = self.state_at(ev.position())
             if st is not None:
+                if self.is_hidden(st):
+                    self.reveal(st)
                 self.cell_clicked.emit(st)
                 return
         super().mousePressEvent(ev)
@@ -183,7 +219,9 @@ class BoardView(QWidget):
         d = self.decor.get(state)
         if d is not None and d.name:
             lines.append(d.name)
-        if self.frame is not None and state < self.frame.values.size:
+        if self.is_hidden(state):
+            lines.append("hidden: click to reveal")
+        elif self.frame is not None and state < self.frame.values.size:
             if not np.isnan(self.frame.fill[state]):
                 lines.append(f"value {self.frame.values[state]:.10g}")
             if self.frame.badges[state]:
@@ -217,10 +255,10 @@ class BoardView(QWidget):
         for a in self.layout_.arrows:
             ca, cb = cells[a.src], cells[a.dst]
             col = QColor(base)
-            width = max(1.0, s * 0.035)
+            width = max(1.0, s * 0.035) * self.line_scale
             if graph:
                 col.setAlphaF(0.25 + 0.75 * min(max(a.weight, 0.0), 1.0))
-                width = max(1.0, s * (0.01 + 0.07 * a.weight))
+                width = max(1.0, s * (0.01 + 0.07 * a.weight)) * self.line_scale
             pen = QPen(col, width)
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             p.setPen(pen)
@@ -250,10 +288,11 @@ class BoardView(QWidget):
             p.drawRect(rect)
             self._paint_outlines(p, c, rect, side, small=True)
             return
-        p.setPen(QPen(QColor("#444444"), max(1.0, side * 0.012)))
+        p.setPen(QPen(QColor(self.outline), max(1.0, side * 0.012) * self.line_scale))
         p.setBrush(fill)
         p.drawRoundedRect(rect, side * 0.08, side * 0.08)
-        if self.frame is not None and c.state < self.frame.fill.size and not np.isnan(self.frame.fill[c.state]):
+        if (self.frame is not None and c.state < self.frame.fill.size and not np.isnan(self.frame.fill[c.state])
+                and not self.is_hidden(c.state)):
             ink = QColor("#000000" if self._black[c.state] else "#ffffff")
         else:
             ink = QColor(text_color((fill.red(), fill.green(), fill.blue())))
@@ -315,14 +354,15 @@ class BoardView(QWidget):
     def _paint_outlines(self, p: QPainter, c, rect: QRectF, side: float, *, small: bool) -> None:
         """Changed in this sweep (dashed magenta), successor (blue, with p=), inspected (black), token."""
         font = QFont(self.font())
+        lw = self.line_scale ** 0.5  # outlines grow less than lines: they would swamp small cells
         if self.frame is not None and c.state < self.frame.changed.size and self.frame.changed[c.state]:
-            pen = QPen(QColor(HIGHLIGHT), max(2.0, side * 0.05))
+            pen = QPen(QColor(HIGHLIGHT), max(2.0, side * 0.05) * lw)
             pen.setStyle(Qt.PenStyle.DashLine)
             p.setPen(pen)
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(rect.adjusted(-side * 0.03, -side * 0.03, side * 0.03, side * 0.03), side * 0.1, side * 0.1)
         if c.state in self.successors:
-            pen = QPen(QColor(SUCCESSOR), max(2.0, side * 0.07))
+            pen = QPen(QColor(SUCCESSOR), max(2.0, side * 0.07) * lw)
             p.setPen(pen)
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(rect.adjusted(-side * 0.06, -side * 0.06, side * 0.06, side * 0.06), side * 0.12, side * 0.12)
@@ -337,7 +377,7 @@ class BoardView(QWidget):
                 p.setPen(QColor("#000000"))
                 p.drawText(box, Qt.AlignmentFlag.AlignCenter, txt)
         if self.selected == c.state:
-            p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.07)))
+            p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.07) * lw))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(rect.adjusted(-side * 0.06, -side * 0.06, side * 0.06, side * 0.06), side * 0.12, side * 0.12)
         if self.token == c.state:

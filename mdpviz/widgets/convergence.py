@@ -121,6 +121,8 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self.top.setDownsampling(auto=True, mode="peak")  # thousands of sweeps: about one point per pixel
         self.top.setClipToView(True)
         self._many = False
+        self.line_width = 2.0
+        """Pen width of the curves (see :meth:`set_line_width`)."""
         self.x: list[float] = []
         self.delta: list[float] = []
         self.mean: list[float] = []
@@ -179,7 +181,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         if many != self._many:  # symbols, dashes and fills are slow to paint for long runs
             self._many = many
             self.max_curve.setSymbol(None if many else "o")
-            self.mean_curve.setPen(pg.mkPen(MEAN_COLOR, width=2, style=Qt.PenStyle.SolidLine if many
+            self.mean_curve.setPen(pg.mkPen(MEAN_COLOR, width=self.line_width, style=Qt.PenStyle.SolidLine if many
                                             else Qt.PenStyle.DashLine))
         self.max_curve.setData(x, log_safe(self.delta))
         self.mean_curve.setData(x, log_safe(self.mean))
@@ -190,6 +192,18 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
             self.changes_curve.setData(np.r_[x - 0.5, x[-1] + 0.5], changes, stepMode="center", fillLevel=0)
         else:
             self.changes_curve.setData([0.0, 1.0], [0.0], stepMode="center", fillLevel=0)
+
+    def set_line_width(self, width: float) -> None:
+        """Pen width of the curves and the tolerance line (presenter and high-contrast modes: thicker)."""
+        self.line_width = float(width)
+        w = self.line_width
+        self.max_curve.setPen(pg.mkPen(MAX_COLOR, width=w))
+        style = Qt.PenStyle.SolidLine if self._many else Qt.PenStyle.DashLine
+        self.mean_curve.setPen(pg.mkPen(MEAN_COLOR, width=w, style=style))
+        tol_pen = pg.mkPen(TOL_COLOR, width=0.75 * w, style=Qt.PenStyle.DotLine)
+        self.tol_line.setPen(tol_pen)
+        self._tol_sample.setPen(tol_pen)
+        self.changes_curve.setPen(pg.mkPen(CHANGES_COLOR, width=w))
 
     def set_font_size(self, px: int) -> None:
         """Axis and label font size in pixels (presenter mode)."""

@@ -57,6 +57,24 @@ class SimulationResult:
     """Strategies that could not be evaluated, and why."""
 
 
+@dataclass(frozen=True, eq=False)
+class GameJob:
+    """A game's own background job (e.g. an exact 4x4 solve), run on the controller's job thread."""
+
+    fn: Callable[[Progress, Cancelled], Any]
+    """The work: ``fn(progress, cancelled)``; returns the result (None when it saw ``cancelled()``)."""
+    label: str
+    """What it does, for the status bar."""
+    on_done: Callable[[Any], None]
+    """Called on the GUI thread with the result (None if the job was cancelled)."""
+    on_progress: Callable[[int, int, str], None] | None = None
+    """Called on the GUI thread with (done, total, text)."""
+    on_failed: Callable[[str], None] | None = None
+    """Called on the GUI thread with the error message."""
+    on_cancelled: Callable[[], None] | None = None
+    """Called on the GUI thread when the job was cancelled."""
+
+
 def mean_ci(x: np.ndarray) -> tuple[float, float]:
     """Sample mean and the half-width of its normal 95% confidence interval."""
     x = np.asarray(x, dtype=np.float64)
@@ -99,6 +117,10 @@ class Game(QObject):
     """A note for the status bar (e.g. why an edit was refused)."""
     redraw = Signal()
     """A display setting changed (not an edit: the model and the solve stay)."""
+    job_requested = Signal(object)
+    """Run a :class:`GameJob` on the controller's job thread (the window routes its results back)."""
+    job_cancel = Signal()
+    """Cancel the running :class:`GameJob`."""
 
     def __init__(self, state: Any, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -162,6 +184,11 @@ class Game(QObject):
 
     def editor(self) -> QWidget | None:
         """The game's editing panel (built once, on first use), or None."""
+        return None
+
+    def simulation_widget(self) -> QWidget | None:
+        """A game-specific simulation panel (same signals and ``show_...`` methods as
+        :class:`~mdpviz.widgets.simulation.SimulationPanel`), or None for the shared one."""
         return None
 
     def empty_text(self) -> str:
@@ -653,4 +680,12 @@ class FileGame(Game):
 
 def default_games(parent: QObject | None = None) -> list[Game]:
     """The games listed in the game picker, in order."""
-    return [SnakesGame(parent=parent), FileGame(parent=parent)]
+    from mdpviz.widgets.ttt_games import RiskTicTacToeGame, TicTacToeGame  # they import this module
+
+    from mdpviz.widgets.checkers_game import CheckersGame
+    from mdpviz.widgets.attt_game import AtttGame
+    from mdpviz.widgets.ttt3d_game import Ttt3dGame
+
+    return [SnakesGame(parent=parent), FileGame(parent=parent), TicTacToeGame(parent=parent),
+            RiskTicTacToeGame(parent=parent), AtttGame(parent=parent), CheckersGame(parent=parent),
+            Ttt3dGame(parent=parent)]

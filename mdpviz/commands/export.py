@@ -1,0 +1,206 @@
+"""``mdpviz export --game snakes|ttt|risk-ttt|attt|checkers [--layout ...] --out lesson.png
+[--width 1600 --height 900]``: solve a game with its defaults and write its lesson snapshot
+(board + convergence plot + parameters) headless, at exactly that size, as PNG or SVG by the
+file's extension. ``--figure`` writes the board, the convergence plot, the methods' comparison or
+the sweeps as an image sequence instead; ``--csv`` and ``--lesson`` write the results and the
+lesson text beside it. The figures are the window's own (:mod:`mdpviz.export`).
+"""
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+import numpy as np
+
+GAMES: tuple[str, ...] = ("snakes", "ttt", "risk-ttt", "attt", "checkers", "file")
+"""Game keys the command accepts (``file`` needs ``--mdp``)."""
+
+ALIASES: dict[str, tuple[str, ...]] = {
+    "snakes": ("snakes", "snakes-and-ladders"),
+    "ttt": ("ttt", "tictactoe", "tic-tac-toe", "ttt-random", "vs-random"),
+    "risk-ttt": ("risk-ttt", "risk", "risk-tictactoe", "stochastic-ttt"),
+    "attt": ("attt", "anti-ttt", "anti-tictactoe", "anti-tic-tac-toe"),
+    "checkers": ("checkers", "draughts"),
+    "file": ("file",),
+}
+"""The game keys a window game may use for each command key (compared after :func:`normalise_key`)."""
+
+FIGURES = ("snapshot", "board", "convergence", "compare", "frames")
+"""What --figure writes: the lesson snapshot (default), the board, the convergence plot, the
+methods' error curves overlaid, or the board at every sweep as numbered PNG files."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "export",
+        help="write a game's lesson snapshot (board + convergence plot + parameters) as PNG or SVG",
+        description="Solve a game with its defaults and write its lesson snapshot, headless, at exactly "
+        "--width x --height pixels (PNG or SVG by the extension of --out).",
+    )
+    p.add_argument("--game", required=True, help=f"the game: {', '.join(GAMES[:-1])} (or file with --mdp)")
+    p.add_argument("--layout", default=None,
+                   help="snakes: the 15 square types 0..4, comma-separated (default: no traps)")
+    p.add_argument("--circle", action="store_true", help="snakes: the player must stop exactly on square 15")
+    p.add_argument("--mdp", default=None, help="file: a course-format MDP file")
+    p.add_argument("--out", required=True,
+                   help="the figure (.png or .svg); for --figure frames a folder or NAME.png (numbered files)")
+    p.add_argument("--width", type=int, default=1600, help="width in pixels (default 1600)")
+    p.add_argument("--height", type=int, default=900, help="height in pixels (default 900)")
+    p.add_argument("--figure", choices=FIGURES, default="snapshot", help="what to write (default: snapshot)")
+    p.add_argument("--method", choices=("vi", "gs", "pi", "lp"), default=None,
+                   help="solver (default: the game's own default, else synchronous value iteration)")
+    p.add_argument("--tol", type=float, default=None, help="value-iteration tolerance (default: the game's, 1e-9)")
+    p.add_argument("--csv", default=None,
+                   help="also write the results as CSV: value and greedy action per state "
+                   "(with --figure compare: the comparison table)")
+    p.add_argument("--lesson", default=None, help="also write the lesson text: .md (Markdown) or .html")
+    p.add_argument("--json", action="store_true", help="print what was written as JSON")
+    p.set_defaults(func=run)
+
+
+def normalise_key(key: str) -> str:
+    return re.sub(r"[\s_]+", "-", str(key).strip().lower())
+
+
+def find_game(key: str, games: list):
+    """The window game for command key ``key``; ValueError "not available yet" when there is none."""
+    want = normalise_key(key)
+    if want not in ALIASES:
+        raise ValueError(f"unknown game {key!r}; choose one of {', '.join(GAMES)}")
+    names = set(ALIASES[want])
+    for g in games:
+        if normalise_key(g.key) in names:
+            return g
+    have = ", ".join(g.key for g in games)
+    raise ValueError(f"game {key!r} is not available yet in this version of mdpviz (games: {have})")
+
+
+def _layout(text: str) -> tuple[int, ...]:
+    from mdpviz.models.snakes import layout_from_input
+
+    items = [x for x in re.split(r"[,\s]+", text.strip()) if x]
+    vals = []
+    for i, x in enumerate(items):
+        try:
+            vals.append(int(x))
+        except ValueError:
+            raise ValueError(f"--layout item {i + 1} '{x}' is not a whole number 0..4") from None
+    return layout_from_input(vals)
+
+
+def _configure(game, args: argparse.Namespace) -> None:
+    key = normalise_key(args.game)
+    if args.layout is not None or args.circle:
+        if key != "snakes":
+            raise ValueError("--layout and --circle apply to --game snakes only")
+        from dataclasses import replace
+
+        cfg = game.state
+        if args.layout is not None:
+            cfg = replace(cfg, layout=_layout(args.layout))
+        if args.circle:
+            cfg = replace(cfg, circle=True)
+        game.load_state(cfg.validate())
+    if key == "file":
+        if not args.mdp:
+            raise ValueError("--game file needs --mdp FILE (a course-format MDP file)")
+        game.load_state(game.read_file(args.mdp))
+    elif args.mdp:
+        raise ValueError("--mdp applies to --game file only")
+
+
+def run(args: argparse.Namespace) -> int:
+    from mdpviz import export as ex
+
+    out = Path(args.out)
+    width, height = ex.check_size(args.width, args.height)
+    if args.figure == "frames":
+        ex.sequence_paths(out, 1)  # checks the name before any work
+    else:
+        ex.figure_format(out)
+    if args.lesson and Path(args.lesson).suffix.lower() not in (".md", ".html", ".htm"):
+        raise ValueError(f"--lesson {args.lesson}: write the lesson as .md or .html")
+    if args.tol is not None and not args.tol > 0:
+        raise ValueError(f"--tol must be a positive number, got {args.tol}")
+    if not out.parent.exists() and args.figure != "frames":
+        raise ValueError(f"{out}: the folder {out.parent} does not exist")
+    ex.ensure_app()
+    from mdpviz.widgets.games import default_games
+
+    games = default_games()
+    try:
+        game = find_game(args.game, games)
+        _configure(game, args)
+        solved = ex.solve_game(game, method=args.method, tol=args.tol)
+        mdp = solved.mdp
+        written: list[Path] = []
+        comp = None
+        if args.figure == "snapshot":
+            written.append(ex.export_lesson_snapshot(game, solved, out, width=width, height=height))
+        elif args.figure == "board":
+            written.append(ex.export_board(game, solved, out, width=width, height=height))
+        elif args.figure == "convergence":
+            written.append(ex.export_convergence(solved, out, width=width, height=height))
+        elif args.figure == "compare":
+            from mdpviz.solvers.compare import compare_methods
+
+            start = int(game.start_state())
+            comp = compare_methods(mdp, tol=solved.tol or 1e-10, start=start, state_name=game.state_name)
+            written.append(ex.export_comparison_plot(comp, out, width=width, height=height))
+        else:
+            written.extend(ex.export_sweep_frames(game, solved, out, width=width, height=height))
+        if args.csv:
+            if comp is not None:
+                from mdpviz.solvers.compare import comparison_csv
+
+                text = comparison_csv(comp)
+            else:
+                sw = solved.history[-1]
+                text = ex.solution_csv(mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=game.state_name,
+                                       action_name=lambda a: game.action_name(a, mdp))
+            written.append(ex.write_text(args.csv, text))
+        if args.lesson:
+            lesson = ex.game_lesson(game)
+            text = lesson.markdown() if Path(args.lesson).suffix.lower() == ".md" else (
+                f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{lesson.title}</title></head>"
+                f"<body>{lesson.html()}</body></html>")
+            written.append(ex.write_text(args.lesson, text))
+        last = solved.history[-1]
+        s = int(game.start_state())
+        info = {
+            "game": game.key, "title": game.title, "figure": args.figure, "files": [str(p) for p in written],
+            "width": width, "height": height, "method": solved.method, "tol": solved.tol,
+            "discount": mdp.discount, "sweeps": int(last.iteration), "snapshots": len(solved.history),
+            "converged": bool(last.converged), "start_state": game.state_name(s), "start_value": float(last.values[s]),
+        }
+        if comp is not None:
+            info["agree"] = comp.agree
+            info["summary"] = comp.summary
+        if args.json:
+            from mdpviz.cli import print_json
+
+            print_json(info)
+        else:
+            from mdpviz.solvers import METHOD_NAMES
+
+            unit = "rounds" if solved.method == "pi" else "sweeps"
+            print(f"{game.title}: {METHOD_NAMES[solved.method]}, {info['sweeps']} {unit}, "
+                  f"{'converged' if info['converged'] else 'NOT converged'}; "
+                  f"V({info['start_state']}) = {info['start_value']:.10g}")
+            if comp is not None:
+                print(comp.summary)
+            kind = {"snapshot": "lesson snapshot", "board": "board", "convergence": "convergence plot",
+                    "compare": "comparison plot", "frames": "sweep image"}[args.figure]
+            figs = [p for p in written if p.suffix.lower() in (".png", ".svg")]
+            if args.figure == "frames":
+                print(f"wrote {len(figs)} {kind}s ({width} x {height} PNG): {figs[0]} .. {figs[-1]}")
+            else:
+                print(f"wrote {kind} {figs[0]} ({width} x {height} {figs[0].suffix[1:].upper()})")
+            for p in written:
+                if p.suffix.lower() not in (".png", ".svg"):
+                    print(f"wrote {p}")
+    finally:
+        for g in games:
+            g.deleteLater()
+    return 0

@@ -1,0 +1,775 @@
+"""Figures for slides and reports, rendered headless: the lesson snapshot, the board, the plots,
+an image sequence of the sweeps, and the results as CSV.
+
+A *lesson snapshot* is one picture of a solve: the board at the shown sweep with its colour bar,
+the convergence plot, and the parameters (game, algorithm, tolerance, discount, sweeps, the
+start state's value, the game's own settings) with the Bellman equation of the game
+(:mod:`mdpviz.models.lessons`). Every figure is written at exactly the requested size in pixels,
+as PNG or SVG by the file's extension (an SVG's root ``width``/``height`` are that many pixels
+and its ``viewBox`` is ``0 0 width height``).
+
+The same functions serve the window (File > Export) and the command line
+(``mdpviz export``): a game (:class:`~mdpviz.widgets.games.Game`) and a :class:`SolvedGame`
+(its model, the recorded sweeps and the fixed colour scale) go in, files come out. Widgets are
+built off screen (Qt's offscreen platform when there is no display, or never shown on screen);
+nothing here solves on the GUI thread except :func:`solve_game`, which the command line calls
+and the window never does (the window exports the sweeps it already has).
+
+An animated sequence is written as numbered PNG files (``name_0001.png`` ...): Qt cannot write
+GIF, and an encoder (Pillow) is not a dependency of mdpviz.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+from PySide6.QtCore import QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPalette, QRegion
+from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QWidget
+
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, run, solver
+from mdpviz.solvers.compare import Comparison
+
+MIN_SIZE = (320, 200)
+"""Smallest export in pixels (width, height): below this the board's text is unreadable."""
+MAX_SIZE = (10_000, 10_000)
+"""Largest export in pixels (a 10,000 x 10,000 ARGB image is 400 MB)."""
+DEFAULT_SIZE = (1600, 900)
+"""Default size of a lesson snapshot (16:9, as a slide)."""
+FRAME_SIZE = (960, 540)
+"""Default size of each image of a sweep sequence."""
+MAX_FRAMES = 300
+"""Most images in a sweep sequence; longer solves are sampled evenly (first and last kept)."""
+FORMATS = (".png", ".svg")
+"""Figure formats, chosen by the file extension."""
+
+
+# ---------------------------------------------------------------------------------- pure helpers
+def check_size(width: int, height: int) -> tuple[int, int]:
+    """The requested size as ints; ValueError naming the bad dimension."""
+    out = []
+    for name, v, lo, hi in (("width", width, MIN_SIZE[0], MAX_SIZE[0]), ("height", height, MIN_SIZE[1], MAX_SIZE[1])):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) and not (isinstance(v, float) and v == int(v)):
+            raise ValueError(f"{name} must be a whole number of pixels, got {v!r}")
+        v = int(v)
+        if not lo <= v <= hi:
+            raise ValueError(f"{name} {v} is outside {lo}..{hi} pixels")
+        out.append(v)
+    return out[0], out[1]
+
+
+def figure_format(path: str | Path) -> str:
+    """".png" or ".svg" from the file name; ValueError otherwise."""
+    ext = Path(path).suffix.lower()
+    if ext not in FORMATS:
+        raise ValueError(f"{path}: export as .png or .svg, not '{ext or '(no extension)'}'")
+    return ext
+
+
+def history_range(history: Sequence[Sweep], terminal: np.ndarray) -> tuple[float, float]:
+    """(lo, hi) of every value a recorded solve passed through, joined with 0 (value iteration
+    starts from V = 0): the colour scale fixed for the whole solve. Terminal states are left out."""
+    live = ~np.asarray(terminal, dtype=bool)
+    lo, hi = 0.0, 0.0
+    for sw in history:
+        v = np.asarray(sw.values)[live]
+        v = v[np.isfinite(v)]
+        if v.size:
+            lo, hi = min(lo, float(v.min())), max(hi, float(v.max()))
+    return lo, hi
+
+
+def frame_indices(n: int, max_frames: int = MAX_FRAMES) -> list[int]:
+    """Indices of the snapshots to draw for a sequence of ``n``: all of them, or ``max_frames``
+    evenly spaced ones including the first and the last."""
+    if n <= 0:
+        return []
+    if max_frames < 2:
+        raise ValueError(f"max_frames must be at least 2, got {max_frames}")
+    if n <= max_frames:
+        return list(range(n))
+    return sorted(set(np.round(np.linspace(0, n - 1, max_frames)).astype(int).tolist()))
+
+
+def sequence_paths(out: str | Path, count: int) -> list[Path]:
+    """The file names of an image sequence: ``out`` is a folder (frames ``sweep_0001.png`` ...) or a
+    file name whose stem is numbered (``anim.png`` -> ``anim_0001.png`` ...)."""
+    out = Path(out)
+    if out.suffix.lower() == ".png":
+        folder, stem = out.parent, out.stem
+    elif out.suffix:
+        raise ValueError(f"{out}: an image sequence is written as PNG files (give a folder or a .png name)")
+    else:
+        folder, stem = out, "sweep"
+    digits = max(4, len(str(count)))
+    return [folder / f"{stem}_{i + 1:0{digits}d}.png" for i in range(count)]
+
+
+def solution_csv(
+    mdp: TabularMDP,
+    values: np.ndarray,
+    policy: np.ndarray,
+    *,
+    state_name: Callable[[int], str] = str,
+    action_name: Callable[[int], str] | None = None,
+) -> str:
+    """Values and greedy actions per state as CSV: state, name, terminal, value, action, action_name."""
+    values = np.asarray(values, dtype=np.float64)
+    policy = np.asarray(policy, dtype=np.int64)
+    if values.shape != (mdp.n_states,) or policy.shape != (mdp.n_states,):
+        raise ValueError(f"values {values.shape} and policy {policy.shape} must have one entry per state "
+                         f"({mdp.n_states})")
+    an = action_name or (lambda a: mdp.action_labels[a] if mdp.action_labels else str(a))
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["state", "name", "terminal", "value", "action", "action_name"])
+    for s in range(mdp.n_states):
+        a = int(policy[s])
+        w.writerow([s, state_name(s), bool(mdp.terminal[s]), repr(float(values[s])), a, an(a) if a >= 0 else ""])
+    return buf.getvalue()
+
+
+def convergence_csv(history: Sequence[Sweep]) -> str:
+    """Every recorded snapshot as CSV: step, method, phase, iteration, max |dV|, mean |dV|, the
+    state of the max, policy changes, seconds since the solver started, converged."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["step", "method", "phase", "iteration", "delta", "mean_delta", "delta_state", "policy_changes",
+                "elapsed_s", "converged"])
+    for i, sw in enumerate(history):
+        w.writerow([i + 1, sw.method, sw.phase, sw.iteration, repr(float(sw.delta)), repr(float(sw.mean_delta)),
+                    sw.delta_state, sw.policy_changes, repr(float(sw.elapsed)), sw.converged])
+    return buf.getvalue()
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    """Write ``text`` atomically (a temporary file renamed over ``path``)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+_SVG_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
+
+
+def set_svg_size(text: str, width: int, height: int) -> str:
+    """The SVG ``text`` with its root width and height set to pixels and viewBox ``0 0 w h``
+    (QSvgGenerator writes millimetres)."""
+    m = _SVG_ROOT.search(text)
+    if m is None:
+        raise ValueError("not an SVG document: no <svg> element")
+    tag = m.group(0)
+    for attr, val in (("width", str(width)), ("height", str(height)), ("viewBox", f"0 0 {width} {height}")):
+        if re.search(rf'\s{attr}="[^"]*"', tag):
+            tag = re.sub(rf'(\s){attr}="[^"]*"', rf'\g<1>{attr}="{val}"', tag, count=1)
+        else:
+            tag = tag[:-1].rstrip("/") + f' {attr}="{val}"' + (" />" if tag.endswith("/>") else ">")
+    return text[: m.start()] + tag + text[m.end():]
+
+
+# ---------------------------------------------------------------------------------- solving (headless only)
+@dataclass(frozen=True, eq=False)
+class SolvedGame:
+    """What the figures show: the model, the recorded sweeps of one solve and its colour scale."""
+
+    mdp: TabularMDP
+    """The compiled model."""
+    method: str
+    """Solver id ("vi", "gs", "pi", "lp", ...)."""
+    options: dict = field(default_factory=dict)
+    """Solver options (e.g. {"tol": 1e-9})."""
+    history: tuple[Sweep, ...] = ()
+    """Every snapshot of the solve, in order."""
+    solution: Solution | None = None
+    """The final solution (None if the solve was not run to the end)."""
+    lo: float = 0.0
+    """Low end of the colour scale (fixed for the whole solve, model units)."""
+    hi: float = 1.0
+    """High end of the colour scale."""
+
+    @property
+    def tol(self) -> float | None:
+        """Value iteration's tolerance (None for the other methods)."""
+        t = self.options.get("tol")
+        return None if t is None or self.method not in ("vi", "gs") else float(t)
+
+
+def game_defaults(game) -> tuple[str, dict]:
+    """(method, options) a game is solved with by default: the game's ``default_method`` and
+    ``default_tol`` when it defines them, else synchronous value iteration with tolerance 1e-9
+    (the window's defaults)."""
+    method = str(getattr(game, "default_method", "vi") or "vi")
+    tol = float(getattr(game, "default_tol", 1e-9) or 1e-9)
+    return method, ({"tol": tol} if method in ("vi", "gs") else {})
+
+
+JOB_WAIT = 1.0
+"""Seconds :func:`model_headless` waits for a game to ask for a background job before it decides
+the game has no model."""
+
+
+def model_headless(game, *, timeout: float = 3600.0) -> TabularMDP:
+    """``game.mdp()``, running here and now any background job the game asks for to build it (a
+    game that compiles on the window's job thread, e.g. checkers, emits ``job_requested`` with a
+    GameJob; without a window the job runs synchronously, with the same callbacks).
+    ValueError when the game has no model (its own message) or the job fails."""
+    import time
+
+    app = ensure_app()
+    pending: list = []
+    sig = getattr(game, "job_requested", None)
+    if sig is not None:
+        sig.connect(pending.append)
+    try:
+        deadline = time.perf_counter() + timeout
+        idle_since = time.perf_counter()
+        while True:
+            m = game.mdp()
+            if m is not None:
+                return m
+            err = game.mdp_error()
+            if err:
+                raise ValueError(f"{game.title}: {err}")
+            app.processEvents()  # a game may start its job from a timer
+            if pending:
+                job = pending.pop(0)
+                try:
+                    result = job.fn(lambda done, total, text="": None, lambda: False)
+                except Exception as e:  # noqa: BLE001 - any failure of the game's job, as the job thread reports it
+                    msg = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
+                    if job.on_failed is not None:
+                        job.on_failed(msg)
+                    raise ValueError(f"{game.title}: {msg}") from None
+                job.on_done(result)
+                idle_since = time.perf_counter()
+                continue
+            now = time.perf_counter()
+            if now - idle_since > JOB_WAIT or now > deadline:
+                raise ValueError(f"{game.title}: {game.empty_text() or 'no model to solve'}")
+            time.sleep(0.005)
+    finally:
+        if sig is not None:
+            sig.disconnect(pending.append)
+
+
+def solve_game(game, *, method: str | None = None, tol: float | None = None) -> SolvedGame:
+    """Compile ``game`` (:func:`model_headless`) and solve it to the end with every snapshot
+    recorded (the command line's path; the window exports the sweeps it already has)."""
+    mdp = model_headless(game)
+    m0, opts = game_defaults(game)
+    m = method or m0
+    if m in ("vi", "gs"):
+        opts = {"tol": float(tol) if tol is not None else float(opts.get("tol", 1e-9))}
+    else:
+        opts = {}
+    sol = run(solver(mdp, m, **opts), record=True)
+    lo, hi = history_range(sol.history, mdp.terminal)
+    return SolvedGame(mdp=mdp, method=m, options=opts, history=sol.history, solution=sol, lo=lo, hi=hi)
+
+
+# ---------------------------------------------------------------------------------- rendering
+def ensure_app() -> QApplication:
+    """The running QApplication (the window's), or a new headless one: Qt's offscreen platform
+    unless $QT_QPA_PLATFORM chooses another."""
+    app = QApplication.instance()
+    if app is None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no window ever opens, display or not
+        app = QApplication(["mdpviz-export"])
+    return app
+
+
+def _paint_into(widget: QWidget, painter: QPainter) -> None:
+    """Paint ``widget`` and its children with ``painter`` (QWidget's render: QGraphicsView overrides
+    ``render`` with a scene-rendering one of another signature)."""
+    scene = getattr(widget, "scene", None)
+    if callable(scene) and hasattr(scene(), "prepareForPaint"):
+        scene().prepareForPaint()
+    QWidget.render(widget, painter, QPoint())
+
+
+def render_widget(widget, path: str | Path, *, width: int, height: int, title: str = "mdpviz") -> Path:
+    """Lay ``widget`` out at exactly ``width`` x ``height`` and save it as PNG or SVG (by extension).
+
+    The widget is resized and laid out without being shown; a PNG is an image of exactly that many pixels, an SVG has that size in pixels.
+    """
+    width, height = check_size(width, height)
+    ext = figure_format(path)
+    path = Path(path)
+    widget.resize(width, height)
+    if widget.layout() is not None:
+        widget.layout().activate()  # lay the children out now; render() then sends their pending resizes
+    app = QApplication.instance()
+    for _ in range(3):  # pyqtgraph's scenes settle over a few event-loop turns
+        app.processEvents()
+    if ext == ".png":
+        img = QImage(width, height, QImage.Format.Format_ARGB32)
+        img.fill(QColor("white"))
+        p = QPainter(img)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        try:
+            _paint_into(widget, p)
+        finally:
+            p.end()
+        tmp = path.with_name(f".{path.stem}.tmp.png")
+        if not img.save(str(tmp), "PNG"):
+            raise OSError(f"cannot write {path}")
+        os.replace(tmp, path)
+        return path
+    from PySide6.QtSvg import QSvgGenerator
+
+    tmp = path.with_name(f".{path.stem}.tmp.svg")
+    gen = QSvgGenerator()
+    gen.setFileName(str(tmp))
+    gen.setSize(QSize(width, height))
+    gen.setViewBox(QRect(0, 0, width, height))
+    gen.setResolution(96)
+    gen.setTitle(title)
+    p = QPainter()
+    if not p.begin(gen):
+        raise OSError(f"cannot write {path}")
+    try:
+        p.fillRect(QRect(0, 0, width, height), QColor("white"))
+        _paint_into(widget, p)
+    finally:
+        p.end()
+    text = tmp.read_text(encoding="utf-8")
+    tmp.unlink()
+    write_text(path, set_svg_size(text, width, height))
+    return path
+
+
+class WidgetMirror(QWidget):
+    """Paints another (live, on-screen) widget scaled to fit, keeping its aspect ratio: how a board
+    widget that lives in the window appears in an exported snapshot (vector-scaled in an SVG)."""
+
+    def __init__(self, source: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.source = source
+        self.setMinimumSize(10, 10)
+
+    def paintEvent(self, ev) -> None:  # noqa: N802
+        src = self.source
+        sw, sh = max(1, src.width()), max(1, src.height())
+        s = min(self.width() / sw, self.height() / sh)
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.translate((self.width() - sw * s) / 2, (self.height() - sh * s) / 2)
+        p.scale(s, s)
+        QWidget.render(src, p, QPoint(), QRegion(0, 0, sw, sh),
+                       QWidget.RenderFlag.DrawChildren | QWidget.RenderFlag.DrawWindowBackground)
+        p.end()
+
+
+def widget_mirror(source: QWidget) -> WidgetMirror:
+    """A :class:`WidgetMirror` of ``source``."""
+    return WidgetMirror(source)
+
+
+def sweep_caption_of(history: Sequence[Sweep], index: int) -> str:
+    """The board caption of snapshot ``index`` (as the window writes it)."""
+    from mdpviz.widgets.display import sweep_caption
+
+    sw = history[index]
+    cap = sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration, index, len(history))
+    return cap + (" \u2014 converged" if sw.converged else "")
+
+
+def _index(history: Sequence[Sweep], index: int) -> int:
+    n = len(history)
+    if n == 0:
+        return -1
+    i = index if index >= 0 else n + index
+    if not 0 <= i < n:
+        raise ValueError(f"sweep index {index} is out of range for {n} snapshots")
+    return i
+
+
+def make_board(game, mdp: TabularMDP, solved: SolvedGame, index: int = -1):
+    """A board widget showing snapshot ``index`` of ``solved`` (a fresh one: the game's own board
+    widget when the game has one and it is not on screen yet, else a cell board)."""
+    from mdpviz.widgets.board import BoardView
+    from mdpviz.widgets.colors import scale_for
+    from mdpviz.widgets.display import board_frame
+
+    scale = scale_for(solved.lo, solved.hi, label=game.value_label)
+    hist = solved.history
+    i = _index(hist, index)
+    sw = hist[i] if i >= 0 else None
+    own = game.board_widget()
+    if own is not None:
+        if own.isVisible() or own.parent() is not None:
+            return widget_mirror(own), scale
+        if hasattr(own, "show_sweep"):
+            cap = sweep_caption_of(hist, i) if sw is not None else "Not solved yet"
+            own.show_sweep(sw, scale, caption=cap)
+        return own, scale
+    board = BoardView()
+    board.setMinimumSize(40, 40)
+    policy = None if sw is None else np.asarray(sw.policy)
+    board.set_board(game.board_layout(mdp, policy), game.decor())
+    board.state_names = {s: game.state_name(s) for s in range(mdp.n_states)}
+    if sw is None:
+        board.show_frame(None, scale)
+        board.caption = "Not solved yet"
+    else:
+        prev = hist[i - 1] if i > 0 else None
+        frame = board_frame(
+            sw.values, sw.policy, scale=scale, terminal=mdp.terminal, badge=lambda a: game.badge(a, mdp),
+            prev_values=None if prev is None else prev.values, prev_policy=None if prev is None else prev.policy,
+            caption=sweep_caption_of(hist, i),
+        )
+        board.show_frame(frame, scale)
+    return board, scale
+
+
+def make_color_bar(scale, *, font_px: int = 12):
+    """The colour bar of ``scale`` with black text of ``font_px`` pixels (exports are on white)."""
+    from mdpviz.widgets.board import ColorBar
+
+    bar = ColorBar()
+    bar.setMinimumHeight(40)
+    bar.setFixedWidth(max(70, int(font_px * 6)))
+    bar.set_text_color(QColor("black"))
+    f = QFont()
+    f.setPixelSize(font_px)
+    for ax in ("left", "right"):
+        a = bar.bar.getAxis(ax)
+        a.setStyle(tickFont=f)
+        a.label.setFont(f)
+    bar.show_scale(scale)
+    return bar
+
+
+def make_convergence(solved: SolvedGame, *, font_px: int = 12):
+    """A convergence plot of every snapshot of ``solved``."""
+    from mdpviz.widgets.convergence import ConvergencePlot
+
+    plot = ConvergencePlot()
+    plot.setMinimumHeight(60)
+    plot.reset(tol=solved.tol, x_label="step (evaluate / improve)" if solved.method == "pi" else "sweep")
+    for sw in solved.history:
+        plot.append(sw)
+    plot.refresh()
+    plot.set_font_size(font_px)
+    return plot
+
+
+def _fmt(x: float) -> str:
+    if not math.isfinite(x):
+        return str(x)
+    return f"{x:.6g}" if abs(x) < 1e6 else f"{x:.4g}"
+
+
+def snapshot_facts(game, solved: SolvedGame, index: int = -1) -> list[tuple[str, str]]:
+    """(label, value) lines of a snapshot's parameter panel: game, algorithm, tolerance, discount,
+    snapshot shown, converged, wall time, and the start state's value."""
+    mdp = solved.mdp
+    hist = solved.history
+    i = _index(hist, index)
+    out = [("Game", game.title), ("Algorithm", METHOD_NAMES.get(solved.method, solved.method))]
+    if solved.tol is not None:
+        out.append(("Tolerance", f"{solved.tol:g} (stop when max |\u0394V| of a sweep is below it)"))
+    out.append(("Discount \u03b3", f"{mdp.discount:g}"))
+    out.append(("States", f"{mdp.n_states:,} ({int(mdp.terminal.sum()):,} terminal), {mdp.n_rows:,} (state, action) pairs"))
+    if i >= 0:
+        sw = hist[i]
+        unit = "rounds" if sw.method == "pi" else "sweeps"
+        last = hist[-1]
+        conv = "converged" if last.converged else "not converged"
+        out.append(("Shown", f"snapshot {i + 1} of {len(hist)} ({last.iteration} {unit} in all, {conv})"))
+        out.append(("Elapsed", f"{last.elapsed * 1000:.3g} ms since the solver started"))
+        s = int(game.start_state()) if 0 <= int(game.start_state()) < mdp.n_states else 0
+        out.append((f"V({game.state_name(s)})", f"{_fmt(float(sw.values[s]))} {game.value_label}"))
+    else:
+        out.append(("Shown", "not solved yet"))
+    return out
+
+
+def game_lesson(game):
+    """The lesson of ``game`` (:mod:`mdpviz.models.lessons`): the game's own ``lesson()`` when it
+    has one, else :func:`~mdpviz.models.lessons.lesson_for` its key, settings and model."""
+    from mdpviz.models.lessons import lesson_for
+
+    fn = getattr(game, "lesson", None)
+    if callable(fn):
+        return fn()
+    mdp = game.mdp()
+    start = int(game.start_state()) if mdp is not None else 0
+    an = (lambda a: game.action_name(a, mdp)) if mdp is not None else None
+    return lesson_for(game.key, game.state, mdp, title=game.title, start=start, state_name=game.state_name,
+                      action_name=an)
+
+
+def _esc(s: str) -> str:
+    import html
+
+    return html.escape(str(s), quote=False)
+
+
+def parameters_html(game, solved: SolvedGame, index: int = -1, *, lesson=None, max_params: int = 8) -> str:
+    """The parameter panel of a snapshot as HTML: the facts, the game's settings, the Bellman equation."""
+    rows = "".join(f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>" for k, v in snapshot_facts(game, solved, index))
+    out = [f"<table cellspacing='0' cellpadding='2'>{rows}</table>"]
+    if lesson is not None:
+        params = [p for p in lesson.parameters if p.name not in ("discount",)][:max_params]
+        if params:
+            out.append("<p><b>Settings</b><br>" + "<br>".join(
+                f"{_esc(p.name)} = {_esc(p.value if len(p.value) <= 160 else p.value[:157] + '...')}" for p in params)
+                + "</p>")
+        out.append("<p><b>Bellman equation</b></p>" + lesson.bellman.replace("font-size:large", "font-size:normal"))
+    return "".join(out)
+
+
+class LessonSnapshot(QWidget):
+    """Board + colour bar (left), parameters and convergence plot (right), under a title line."""
+
+    def __init__(self, board, color_bar, params_html: str, plot, title: str, *, font_px: int,
+                 wide: bool = False) -> None:
+        super().__init__()
+        self.setObjectName("lessonSnapshot")
+        self.setAutoFillBackground(True)
+        pal = self.palette()
+        pal.setColor(QPalette.ColorRole.Window, QColor("white"))
+        pal.setColor(QPalette.ColorRole.Base, QColor("white"))
+        pal.setColor(QPalette.ColorRole.WindowText, QColor("black"))
+        pal.setColor(QPalette.ColorRole.Text, QColor("black"))
+        self.setPalette(pal)
+        f = QFont(self.font())
+        f.setPixelSize(font_px)
+        self.setFont(f)
+        grid = QGridLayout(self)
+        m = max(6, font_px // 2)
+        grid.setContentsMargins(m, m, m, m)
+        grid.setSpacing(m)
+        self.title = QLabel(title)
+        tf = QFont(f)
+        tf.setPixelSize(int(font_px * 1.5))
+        tf.setBold(True)
+        self.title.setFont(tf)
+        grid.addWidget(self.title, 0, 0, 1, 2)
+        left = QHBoxLayout()
+        left.addWidget(board, 1)
+        if color_bar is not None:
+            left.addWidget(color_bar)
+        self.params = QLabel(params_html)
+        self.params.setTextFormat(Qt.TextFormat.RichText)
+        self.params.setWordWrap(True)
+        self.params.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.params.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        if wide:  # a wide board (snakes): across the top; parameters and plot side by side below
+            grid.addLayout(left, 1, 0, 1, 2)
+            grid.addWidget(self.params, 2, 0)
+            grid.addWidget(plot, 2, 1)
+            grid.setColumnStretch(0, 1)
+            grid.setColumnStretch(1, 1)
+            grid.setRowStretch(1, 10)
+            grid.setRowStretch(2, 9)
+        else:  # a square board: on the left; parameters above the plot on the right
+            grid.addLayout(left, 1, 0, 2, 1)
+            grid.addWidget(self.params, 1, 1)
+            grid.addWidget(plot, 2, 1)
+            grid.setColumnStretch(0, 11)
+            grid.setColumnStretch(1, 8)
+            grid.setRowStretch(1, 11)
+            grid.setRowStretch(2, 9)
+        self.wide = wide
+        self.board, self.color_bar, self.plot = board, color_bar, plot
+
+
+def snapshot_widget(game, solved: SolvedGame, *, width: int, height: int, index: int = -1, board=None, lesson=None):
+    """The lesson snapshot as a widget (not shown), laid out for ``width`` x ``height``."""
+    from mdpviz.widgets.colors import scale_for
+
+    font_px = max(11, min(28, int(round(min(height / 52, width / 90)))))
+    if board is None:
+        board, scale = make_board(game, solved.mdp, solved, index)
+    else:
+        scale = scale_for(solved.lo, solved.hi, label=game.value_label)
+    bar = make_color_bar(scale, font_px=font_px)
+    plot = make_convergence(solved, font_px=font_px)
+    lesson = lesson if lesson is not None else game_lesson(game)
+    title = game.title
+    return LessonSnapshot(board, bar, parameters_html(game, solved, index, lesson=lesson), plot, title,
+                             font_px=font_px, wide=board_aspect(board) > WIDE_BOARD)
+
+
+WIDE_BOARD = 1.8
+"""Boards wider than this (width / height) go across the top of a lesson snapshot."""
+
+
+def board_aspect(board) -> float:
+    """Width / height of what a board draws: its cell layout's bounds, or 1 for other widgets."""
+    lay = getattr(board, "layout_", None)
+    if lay is None or not getattr(lay, "cells", ()):
+        return 1.0
+    x0, y0, x1, y1 = lay.bounds()
+    return (x1 - x0 + 0.2) / max(y1 - y0 + 0.6, 1e-9)
+
+
+def _dispose(w) -> None:
+    w.hide()
+    w.setParent(None)
+    w.deleteLater()
+
+
+def export_lesson_snapshot(game, solved: SolvedGame, path: str | Path, *, width: int = DEFAULT_SIZE[0],
+                           height: int = DEFAULT_SIZE[1], index: int = -1, board=None, lesson=None) -> Path:
+    """Write the lesson snapshot of snapshot ``index`` (default: the last) as PNG or SVG at exactly
+    ``width`` x ``height`` pixels. ``board``: a widget to show as the board (the window passes a
+    mirror of its live board); default a fresh board of the game."""
+    ensure_app()
+    width, height = check_size(width, height)
+    figure_format(path)
+    w = snapshot_widget(game, solved, width=width, height=height, index=index, board=board, lesson=lesson)
+    try:
+        return render_widget(w, path, width=width, height=height, title=f"mdpviz: {game.title}")
+    finally:
+        _dispose(w)
+
+
+def export_board(game, solved: SolvedGame, path: str | Path, *, width: int = FRAME_SIZE[0],
+                 height: int = FRAME_SIZE[1], index: int = -1, with_scale: bool = True) -> Path:
+    """Write the board at snapshot ``index`` (with its colour bar) as PNG or SVG at exactly that size."""
+    ensure_app()
+    width, height = check_size(width, height)
+    figure_format(path)
+    board, scale = make_board(game, solved.mdp, solved, index)
+    box = QWidget()
+    box.setStyleSheet("background: white")
+    lay = QHBoxLayout(box)
+    lay.setContentsMargins(4, 4, 4, 4)
+    lay.addWidget(board, 1)
+    if with_scale:
+        lay.addWidget(make_color_bar(scale, font_px=max(11, min(24, height // 40))))
+    try:
+        return render_widget(box, path, width=width, height=height, title=f"mdpviz board: {game.title}")
+    finally:
+        _dispose(box)
+
+
+def export_convergence(solved: SolvedGame, path: str | Path, *, width: int = FRAME_SIZE[0],
+                       height: int = FRAME_SIZE[1]) -> Path:
+    """Write the convergence plot of ``solved`` as PNG or SVG at exactly that size."""
+    ensure_app()
+    width, height = check_size(width, height)
+    figure_format(path)
+    plot = make_convergence(solved, font_px=max(11, min(24, height // 40)))
+    try:
+        return render_widget(plot, path, width=width, height=height, title="mdpviz convergence")
+    finally:
+        _dispose(plot)
+
+
+def export_comparison_plot(comp: Comparison, path: str | Path, *, width: int = FRAME_SIZE[0],
+                           height: int = FRAME_SIZE[1], x: str = "sweep") -> Path:
+    """Write the overlaid error curves of a comparison (x = "sweep" or "time") as PNG or SVG."""
+    from mdpviz.widgets.compare import CompareChart
+
+    ensure_app()
+    width, height = check_size(width, height)
+    figure_format(path)
+    chart = CompareChart()
+    chart.show_comparison(comp, x=x)
+    chart.set_font_size(max(11, min(24, height // 40)))
+    try:
+        return render_widget(chart, path, width=width, height=height, title="mdpviz comparison")
+    finally:
+        _dispose(chart)
+
+
+def export_sweep_frames(game, solved: SolvedGame, out: str | Path, *, width: int = FRAME_SIZE[0],
+                        height: int = FRAME_SIZE[1], max_frames: int = MAX_FRAMES,
+                        progress: Callable[[int, int, str], None] | None = None,
+                        cancelled: Callable[[], bool] | None = None) -> list[Path]:
+    """Write the board at every snapshot (at most ``max_frames``, evenly sampled) as numbered PNG
+    files (see :func:`sequence_paths`): an animation for slides. Returns the paths written."""
+    ensure_app()
+    width, height = check_size(width, height)
+    idx = frame_indices(len(solved.history), max_frames)
+    if not idx:
+        raise ValueError("nothing to animate: the solve has no sweeps yet")
+    paths = sequence_paths(out, len(idx))
+    paths[0].parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    for k, (i, p) in enumerate(zip(idx, paths)):
+        if cancelled is not None and cancelled():
+            break
+        export_board(game, solved, p, width=width, height=height, index=i)
+        written.append(p)
+        if progress is not None:
+            progress(k + 1, len(idx), f"frame {k + 1} of {len(idx)}")
+    return written
+
+
+class FrameWriter(QObject):
+    """Writes an image sequence one frame per event-loop turn, so the window stays responsive
+    (widgets can only be rendered on the GUI thread); ``cancel()`` stops after the current frame."""
+
+    progress = Signal(int, int, str)
+    """(frames written, frames in all, text)."""
+    finished = Signal(object)
+    """list[Path] of the frames written (fewer than planned when cancelled)."""
+    failed = Signal(str)
+    """Writing a frame failed: the message."""
+
+    def __init__(self, game, solved: SolvedGame, out: str | Path, *, width: int = FRAME_SIZE[0],
+                 height: int = FRAME_SIZE[1], max_frames: int = MAX_FRAMES, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.width, self.height = check_size(width, height)
+        self.indices = frame_indices(len(solved.history), max_frames)
+        if not self.indices:
+            raise ValueError("nothing to animate: the solve has no sweeps yet")
+        self.paths = sequence_paths(out, len(self.indices))
+        self.game, self.solved = game, solved
+        self.written: list[Path] = []
+        self._timer = QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._tick)
+
+    @property
+    def running(self) -> bool:
+        return self._timer.isActive()
+
+    def start(self) -> None:
+        self.paths[0].parent.mkdir(parents=True, exist_ok=True)
+        self._timer.start()
+
+    def cancel(self) -> None:
+        if self._timer.isActive():
+            self._timer.stop()
+            self.finished.emit(list(self.written))
+
+    def _tick(self) -> None:
+        k = len(self.written)
+        try:
+            export_board(self.game, self.solved, self.paths[k], width=self.width, height=self.height,
+                         index=self.indices[k])
+        except (OSError, ValueError) as e:
+            self._timer.stop()
+            self.failed.emit(str(e))
+            return
+        self.written.append(self.paths[k])
+        n = len(self.indices)
+        self.progress.emit(k + 1, n, f"frame {k + 1} of {n}")
+        if k + 1 >= n:
+            self._timer.stop()
+            self.finished.emit(list(self.written))
+
+
+__all__ = ["FrameWriter", 
+    "DEFAULT_SIZE", "FRAME_SIZE", "MAX_FRAMES", "SolvedGame", "check_size", "convergence_csv", "ensure_app",
+    "export_board", "export_comparison_plot", "export_convergence", "export_lesson_snapshot", "export_sweep_frames",
+    "figure_format", "frame_indices", "game_defaults", "game_lesson", "history_range", "make_board",
+    "parameters_html", "render_widget", "sequence_paths", "set_svg_size", "snapshot_facts", "snapshot_widget",
+    "solution_csv", "solve_game", "widget_mirror", "write_text",
+]

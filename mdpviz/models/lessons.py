@@ -1,0 +1,869 @@
+"""Lesson text per game: the game as an MDP, and its Bellman equation with the current numbers.
+
+A :class:`Lesson` says what the states, actions, transition rule, rewards and discount of a game
+are, writes its Bellman optimality equation (Sutton and Barto eq. 4.10; the minimax form for
+alternating two-player games) with the current discount filled in, writes that equation out for
+one state (the start) with the current probabilities and rewards of the compiled model, and
+lists the game's parameters with their current values.
+
+Nothing here is written twice: the prose comes from the models' own docstrings (the module
+docstring of the game, the docstring of its rule function, the one-line docstring of each field
+of its settings dataclass, read with :mod:`ast` from the source), and the numbers from the
+compiled :class:`~mdpviz.models.mdp.TabularMDP`. When a model's docstring changes, the lesson
+changes with it. :meth:`Lesson.html` gives the subset of HTML that Qt's ``QTextBrowser`` shows;
+:meth:`Lesson.markdown` gives Markdown.
+
+Plain Python and numpy; never imports Qt.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import html as _html
+import importlib
+import inspect
+import math
+import re
+import textwrap
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Callable
+
+import numpy as np
+
+from mdpviz.models.mdp import TabularMDP
+
+MAX_EXAMPLE_ACTIONS = 4
+"""Actions written out in the worked example (the others are counted)."""
+MAX_EXAMPLE_TERMS = 6
+"""Outcomes written out per action in the worked example (the others are counted)."""
+
+
+# ---------------------------------------------------------------------------------- text blocks
+@dataclass(frozen=True)
+class Block:
+    """A piece of docstring prose: a paragraph, a literal block or a bullet."""
+
+    kind: str
+    """"p" (paragraph), "pre" (literal block, kept as typed) or "li" (bullet item)."""
+    text: str
+    """The text, with reStructuredText roles and ``literals`` reduced to plain text."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of the game with its current value and what it means."""
+
+    name: str
+    """Field name in the settings (e.g. "discount")."""
+    value: str
+    """The current value, formatted."""
+    meaning: str
+    """The field's own docstring."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """The game as an MDP, for the lesson panel and the lesson snapshot."""
+
+    title: str
+    """The game's name."""
+    intro: tuple[Block, ...]
+    """The rules in the model's own words (its module docstring)."""
+    states: str
+    """What a state is, and how many there are."""
+    actions: str
+    """What an action is, and how many there are."""
+    transitions: str
+    """The transition rule."""
+    rewards: str
+    """Rewards (or costs) and when they are paid."""
+    discount: str
+    """The discount gamma and what it means here."""
+    bellman: str
+    """HTML: the Bellman optimality equation, symbolic and with the current discount filled in."""
+    example: str
+    """HTML: the equation written out for one state with the current probabilities and rewards."""
+    parameters: tuple[Parameter, ...]
+    """The game's settings and their current values."""
+    gamma: float | None
+    """The current discount (None when there is no model)."""
+    sources: tuple[str, ...]
+    """Dotted names of the docstrings the prose was taken from."""
+
+    def facts(self) -> tuple[tuple[str, str], ...]:
+        """(heading, text) of states, actions, transitions, rewards and discount (a text that
+        repeats its heading, "States: every board ...", loses the repetition)."""
+        out = []
+        for head, text in (("States", self.states), ("Actions", self.actions), ("Transitions", self.transitions),
+                           ("Rewards", self.rewards), ("Discount", self.discount)):
+            if text.lower().startswith(head.lower() + ":"):
+                text = text[len(head) + 1:].strip()
+                text = text[:1].upper() + text[1:]
+            out.append((head, text))
+        return tuple(out)
+
+    def html(self) -> str:
+        """The lesson as the HTML subset that Qt's QTextBrowser shows."""
+        e = _inline
+        out = [f"<h2>{_esc(self.title)}</h2>"]
+        for b in self.intro:
+            if b.kind == "pre":
+                out.append(f"<pre>{_esc(b.text)}</pre>")
+            elif b.kind == "li":
+                out.append(f"<p>\u2022 {e(b.text)}</p>")
+            else:
+                out.append(f"<p>{e(b.text)}</p>")
+        out.append("<h3>The game as an MDP</h3>")
+        for head, text in self.facts():
+            out.append(f"<p><b>{head}.</b> {e(text)}</p>")
+        out.append("<h3>Bellman equation</h3>")
+        out.append(self.bellman)
+        if self.example:
+            out.append(self.example)
+        if self.parameters:
+            out.append("<h3>Parameters</h3><table cellspacing='0' cellpadding='3' border='1'>"
+                       "<tr><th align='left'>parameter</th><th align='left'>value</th>"
+                       "<th align='left'>meaning</th></tr>")
+            for p in self.parameters:
+                out.append(f"<tr><td><code>{e(p.name)}</code></td><td>{e(p.value)}</td><td>{e(p.meaning)}</td></tr>")
+            out.append("</table>")
+        if self.sources:
+            out.append(f"<p style='color:#555555'><small>From the docstrings of {e(', '.join(self.sources))}."
+                       "</small></p>")
+        return "".join(out)
+
+    def markdown(self) -> str:
+        """The lesson as Markdown (equations as inline HTML, which Markdown allows)."""
+        out = [f"## {self.title}", ""]
+        for b in self.intro:
+            if out[-1].startswith("* ") and b.kind != "li":
+                out.append("")
+            if b.kind == "pre":
+                out += ["```", b.text, "```", ""]
+            elif b.kind == "li":
+                out += [f"* {b.text}"]
+            else:
+                out += [b.text, ""]
+        if out[-1]:
+            out.append("")
+        out += ["### The game as an MDP", ""]
+        for head, text in self.facts():
+            out += [f"**{head}.** {text}", ""]
+        out += ["### Bellman equation", "", self.bellman, ""]
+        if self.example:
+            out += [self.example, ""]
+        if self.parameters:
+            out += ["### Parameters", "", "| parameter | value | meaning |", "|---|---|---|"]
+            out += [f"| `{p.name}` | {p.value.replace('|', '/')} | {p.meaning.replace('|', '/')} |"
+                    for p in self.parameters]
+            out.append("")
+        return "\n".join(out)
+
+    def text(self) -> str:
+        """Plain text (the HTML with its tags removed): for tests and search."""
+        t = re.sub(r"<[^>]+>", " ", self.html())
+        return re.sub(r"[ \t]+", " ", _html.unescape(t)).replace("`", "")
+
+
+def _esc(s: str) -> str:
+    return _html.escape(str(s), quote=False)
+
+
+def _inline(s: str) -> str:
+    """Escaped HTML with `literal` spans as <code>."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _esc(s))
+
+
+# ---------------------------------------------------------------------------------- docstrings
+_ROLE = re.compile(r":[a-z]+:`(~?)([^`]+)`")
+
+
+def clean_rst(text: str) -> str:
+    """reStructuredText roles and literals as plain text: :class:`~a.b.C` -> C, ``x`` -> x."""
+    text = _ROLE.sub(lambda m: m.group(2).rsplit(".", 1)[-1] if m.group(1) else m.group(2), text)
+    text = re.sub(r"``([^`]+)``", r"`\1`", text)
+    return re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?!\w)", r"\1", text)  # *emphasis*
+
+
+def doc_blocks(doc: str | None) -> list[Block]:
+    """A docstring as blocks: paragraphs (lines joined), ``::`` literal blocks, ``*`` bullets."""
+    if not doc:
+        return []
+    lines = inspect.cleandoc(doc).splitlines()
+    blocks: list[Block] = []
+    para: list[str] = []
+    literal_next = False
+    i = 0
+
+    def flush() -> None:
+        nonlocal para
+        if para:
+            text = " ".join(x.strip() for x in para)
+            if text.startswith("* "):
+                blocks.append(Block("li", clean_rst(text[2:])))
+            else:
+                blocks.append(Block("p", clean_rst(text)))
+        para = []
+
+    while i < len(lines):
+        line = lines[i]
+        if literal_next and line.strip() and line.startswith((" ", "\t")):
+            lit = []
+            while i < len(lines) and (not lines[i].strip() or lines[i].startswith((" ", "\t"))):
+                lit.append(lines[i])
+                i += 1
+            blocks.append(Block("pre", textwrap.dedent("\n".join(lit)).strip("\n")))
+            literal_next = False
+            continue
+        if not line.strip():
+            if para and para[-1].rstrip().endswith("::"):
+                literal_next = True
+                para[-1] = para[-1].rstrip()[:-1]  # "text::" reads "text:"
+                if para[-1].strip() == ":":
+                    para.pop()
+            flush()
+        elif set(line.strip()) <= set("-=~") and para:  # an underline: the paragraph was a heading
+            blocks.append(Block("h", clean_rst(" ".join(x.strip() for x in para))))
+            para = []
+        elif line.lstrip().startswith("* ") and para:
+            flush()
+            para.append(line.strip())
+        else:
+            para.append(line)
+        i += 1
+    flush()
+    return [b for b in blocks if b.text]
+
+
+def doc_paragraphs(obj: Any, *starts: str) -> tuple[Block, ...]:
+    """The blocks of ``obj``'s docstring whose text starts with one of ``starts`` (in docstring
+    order); a paragraph ending in ":" brings the literal block that follows it."""
+    blocks = doc_blocks(inspect.getdoc(obj))
+    out: list[Block] = []
+    take_pre = False
+    for b in blocks:
+        if b.kind == "pre":
+            if take_pre:
+                out.append(b)
+            take_pre = False
+            continue
+        hit = any(b.text.startswith(s) for s in starts)
+        if hit:
+            out.append(b)
+        take_pre = hit and b.text.endswith(":")
+    return tuple(out)
+
+
+def doc_section(obj: Any, heading: str) -> tuple[Block, ...]:
+    """The blocks of ``obj``'s docstring under the underlined heading ``heading`` (up to the next)."""
+    out: list[Block] = []
+    inside = False
+    for b in doc_blocks(inspect.getdoc(obj)):
+        if b.kind == "h":
+            inside = b.text.startswith(heading)
+            continue
+        if inside:
+            out.append(b)
+    return tuple(out)
+
+
+def first_sentence(text: str | None) -> str:
+    """The first sentence of a docstring (plain text)."""
+    if not text:
+        return ""
+    blocks = doc_blocks(text)
+    if not blocks:
+        return ""
+    t = blocks[0].text
+    m = re.search(r"(?<=[.!?])\s", t)
+    return t[: m.start()] if m else t
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` split into sentences (at ". " before a capital letter or a parenthesis)."""
+    return [x.strip() for x in re.split(r"(?<=[.!?])\s+(?=[A-Z(])", text) if x.strip()]
+
+
+def sentence_starting(text: str | None, prefix: str) -> str:
+    """The first sentence of ``text`` (a docstring) that starts with ``prefix``, or ""."""
+    if not text:
+        return ""
+    flat = " ".join(b.text for b in doc_blocks(text) if b.kind != "pre")
+    return next((s for s in sentences(flat) if s.startswith(prefix)), "")
+
+
+def sentence_with(text: str | None, word: str) -> str:
+    """The first sentence of ``text`` (a docstring) that contains ``word`` (case-insensitive), or ""."""
+    if not text:
+        return ""
+    flat = " ".join(b.text for b in doc_blocks(text) if b.kind != "pre")
+    for s in sentences(flat):
+        if word.lower() in s.lower():
+            return s.strip()
+    return ""
+
+
+def paragraph_with(text: str | None, word: str) -> str:
+    """The first paragraph of ``text`` that contains ``word`` (case-insensitive), or ""."""
+    for b in doc_blocks(text):
+        if b.kind in ("p", "li") and word.lower() in b.text.lower():
+            return b.text
+    return ""
+
+
+_TYPE_PREFIX = re.compile(r"^(?:int|float|bool)\w* \([^)]*\)(?:, read-only)?: ")
+
+
+def _pairs_docs(body: list) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for a, b in zip(body, body[1:]):
+        if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant) and isinstance(b.value.value, str)):
+            continue
+        if isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name):
+            names = [a.target.id]
+        elif isinstance(a, ast.Assign):
+            names = [n.id for t in a.targets for n in ([t] if isinstance(t, ast.Name) else getattr(t, "elts", []))
+                     if isinstance(n, ast.Name)]
+        else:
+            continue
+        for name in names:
+            out[name] = _TYPE_PREFIX.sub("", clean_rst(" ".join(b.value.value.split())))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _attribute_docs_cached(obj: Any) -> dict[str, str]:
+    try:
+        src = textwrap.dedent(inspect.getsource(obj))
+        tree = ast.parse(src)
+    except (OSError, TypeError, SyntaxError):
+        return {}
+    if inspect.ismodule(obj):
+        return _pairs_docs(tree.body)
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            return _pairs_docs(node.body)
+    return {}
+
+
+def field_docs(obj: Any) -> dict[str, str]:
+    """{attribute name: its docstring} of a (data)class's fields or a module's constants, read from
+    the source with :mod:`ast` (the string literal right after an assignment)."""
+    return dict(_attribute_docs_cached(obj))
+
+
+# ---------------------------------------------------------------------------------- numbers as text
+def fmt_prob(p: float) -> str:
+    """A probability as a short fraction when it is one (1/6, 3/8), else 4 significant digits."""
+    if p == 1.0:
+        return "1"
+    f = Fraction(float(p)).limit_denominator(1000)
+    if f.denominator > 1 and abs(float(f) - p) < 1e-12:
+        return f"{f.numerator}/{f.denominator}"
+    return f"{p:.4g}"
+
+
+def fmt_number(x: float) -> str:
+    """A reward or discount as typed: 0.9, 500, -3500, 1.5."""
+    x = float(x)
+    if x == int(x) and abs(x) < 1e15:
+        return str(int(x))
+    return f"{x:.6g}"
+
+
+MAX_LISTED = 30
+"""Longest sequence written out in full in the parameter table (longer ones are counted)."""
+
+
+def _simple(v: Any) -> bool:
+    return v is None or isinstance(v, (bool, np.bool_, int, np.integer, float, np.floating, str))
+
+
+def fmt_value(v: Any) -> str:
+    """A parameter value for the table: dice by their description, short sequences joined, floats
+    short; a large object by its type and size (never a page of repr)."""
+    if hasattr(v, "describe") and callable(v.describe):
+        try:
+            return str(v.describe())
+        except TypeError:
+            pass
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if isinstance(v, (float, np.floating)):
+        return fmt_number(float(v))
+    if v is None:
+        return "none"
+    if isinstance(v, (int, np.integer, str)):
+        return str(v)
+    if isinstance(v, np.ndarray):
+        return fmt_value(tuple(v.tolist())) if v.ndim == 1 else f"array {'x'.join(map(str, v.shape))}"
+    if isinstance(v, (tuple, list)):
+        if v and all(hasattr(x, "describe") for x in v):
+            return "; ".join(fmt_value(x) for x in v)
+        if all(_simple(x) for x in v):
+            if len(v) <= MAX_LISTED:
+                return ", ".join(fmt_value(x) for x in v)
+            return f"{len(v):,} values"
+        return f"{len(v):,} {type(v[0]).__name__ if v else 'item'}{'s' if len(v) != 1 else ''}"
+    name = type(v).__name__
+    try:
+        return f"{name} ({len(v):,})"
+    except TypeError:
+        return name
+
+
+def parameters_of(state: Any, *, skip: tuple[str, ...] = (), prefix: str = "", depth: int = 1) -> tuple[Parameter, ...]:
+    """The fields of a settings dataclass with their current values and docstrings (() otherwise);
+    a field that is itself a settings dataclass is expanded (``settings.win``), ``depth`` levels deep."""
+    if state is None or not dataclasses.is_dataclass(state) or isinstance(state, type):
+        return ()
+    docs = field_docs(type(state))
+    out: list[Parameter] = []
+    for f in dataclasses.fields(state):
+        if f.name.startswith("_") or f.name in skip:
+            continue
+        v = getattr(state, f.name)
+        if dataclasses.is_dataclass(v) and not isinstance(v, type) and depth > 0 and not hasattr(v, "describe"):
+            out.extend(parameters_of(v, skip=skip, prefix=f"{prefix}{f.name}.", depth=depth - 1))
+            continue
+        out.append(Parameter(prefix + f.name, fmt_value(v), docs.get(f.name, "")))
+    return tuple(out)
+
+
+def find_settings(state: Any, type_name: str) -> Any:
+    """``state`` itself, or the field of ``state`` (one level down), whose type is called ``type_name``."""
+    if type(state).__name__ == type_name:
+        return state
+    if dataclasses.is_dataclass(state) and not isinstance(state, type):
+        for f in dataclasses.fields(state):
+            v = getattr(state, f.name, None)
+            if type(v).__name__ == type_name:
+                return v
+    return None
+
+
+# ---------------------------------------------------------------------------------- equations
+def _gamma_times(gamma: float) -> str:
+    return "" if gamma == 1.0 else f"{fmt_number(gamma)}\u00b7"
+
+
+def bellman_html(
+    mdp: TabularMDP,
+    *,
+    action: str = "a",
+    actions: str = "",
+    mover_names: tuple[str, str] = ("the maximiser", "the minimiser"),
+) -> str:
+    """The Bellman optimality equation of ``mdp`` in HTML: symbolic (with gamma), then with the
+    current discount filled in, and the terminal condition.
+
+    One player: V(s) = opt_a sum_s' p(s'|s,a) [r(s,a,s') + gamma V(s')] (Sutton and Barto eq. 4.10),
+    opt = max for rewards and min for costs. Two players: max in the maximiser's states, min in
+    the minimiser's (minimax). ``actions`` names the action set, e.g. "{security, normal, risky}".
+    """
+    g = mdp.discount
+    r = "c" if mdp.objective == "min" else "r"
+    a = action
+    over = f"{a} \u2208 {actions}" if actions else a
+    body = f"\u03a3<sub>s\u2032</sub> p(s\u2032 | s, {a}) [ {r}(s, {a}, s\u2032) + {{g}}V(s\u2032) ]"
+    sym = body.replace("{g}", "\u03b3\u00b7")
+    num = body.replace("{g}", _gamma_times(g))
+    lines = []
+    if mdp.is_two_player:
+        opt_x, opt_o = ("max", "min") if mdp.objective == "max" else ("min", "max")
+        lines.append(f"V(s) = {opt_x}<sub>{over}</sub> {sym} &nbsp; where {_esc(mover_names[0])} moves,")
+        lines.append(f"V(s) = {opt_o}<sub>{over}</sub> {sym} &nbsp; where {_esc(mover_names[1])} moves;")
+        lines.append(f"with the current parameters (\u03b3 = {fmt_number(g)}): "
+                     f"V(s) = {opt_x}/{opt_o}<sub>{a}</sub> {num}.")
+    else:
+        opt = "max" if mdp.objective == "max" else "min"
+        lines.append(f"V(s) = {opt}<sub>{over}</sub> {sym}")
+        lines.append(f"with the current parameters (\u03b3 = {fmt_number(g)}): V(s) = {opt}<sub>{a}</sub> {num}")
+    n_term = int(mdp.terminal.sum())
+    if n_term:
+        lines.append(f"and V(s) = 0 in the {n_term:,} terminal state{'s' if n_term != 1 else ''}.")
+    return "<p style='font-size:large'>" + "<br>".join(lines) + "</p>"
+
+
+def example_html(
+    mdp: TabularMDP,
+    state: int,
+    *,
+    state_name: Callable[[int], str] | None = None,
+    action_name: Callable[[int], str] | None = None,
+    max_actions: int = MAX_EXAMPLE_ACTIONS,
+    max_terms: int = MAX_EXAMPLE_TERMS,
+    where: str = "",
+) -> str:
+    """The Bellman equation written out for ``state`` with the model's own probabilities, rewards and
+    discount: V(s) = opt { a: p x (r + gamma V(s')) + ..., ... } (outcomes with the same next state
+    and reward merged; long sums shortened, saying how many terms are left out)."""
+    if not 0 <= state < mdp.n_states:
+        raise ValueError(f"state {state} is out of range 0..{mdp.n_states - 1}")
+    sn = state_name or (lambda s: mdp.state_labels[s] if mdp.state_labels else str(s))
+    an = action_name or (lambda a: mdp.action_labels[a] if mdp.action_labels else f"action {a}")
+    head = f"V({_esc(sn(state))})"
+    if mdp.terminal[state]:
+        return f"<p>For example, {head} = 0: a terminal state.</p>"
+    g = mdp.discount
+    opt = "max" if mdp.sense[state] > 0 else "min"
+    acts = [int(a) for a in mdp.actions_of(state)]
+    items = []
+    for a in acts[:max_actions]:
+        merged: dict[tuple[int, float], float] = {}
+        for d, p, r in mdp.outcomes(state, a):
+            merged[(d, r)] = merged.get((d, r), 0.0) + p
+        terms = []
+        for (d, r), p in list(merged.items())[:max_terms]:
+            terms.append(f"{fmt_prob(p)}\u00b7({fmt_number(r)} + {_gamma_times(g)}V({_esc(sn(d))}))")
+        more = len(merged) - max_terms
+        if more > 0:
+            terms.append(f"\u2026 ({more} more outcome{'s' if more != 1 else ''})")
+        items.append(f"{_esc(an(a))}: " + " + ".join(terms))
+    rest = len(acts) - max_actions
+    if rest > 0:
+        items.append(f"\u2026 ({rest} more action{'s' if rest != 1 else ''})")
+    lines = "<br>&nbsp;&nbsp;".join(items)
+    return (f"<p>Written out for {_esc(where or sn(state))} with the current model ({len(acts)} legal "
+            f"action{'s' if len(acts) != 1 else ''}):<br>{head} = {opt} {{<br>&nbsp;&nbsp;{lines}<br>}}</p>")
+
+
+# ---------------------------------------------------------------------------------- generic facts
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _states_fact(mdp: TabularMDP) -> str:
+    n_term = int(mdp.terminal.sum())
+    s = f"{_count(mdp.n_states, 'state')}, {n_term:,} of them terminal (absorbing, value 0)"
+    if mdp.is_two_player:
+        s += f"; the maximiser moves in {int((mdp.mover > 0).sum()):,}, the minimiser in {int((mdp.mover < 0).sum()):,}"
+    return s + "."
+
+
+def _actions_fact(mdp: TabularMDP) -> str:
+    counts = mdp.actions_per_state[~mdp.terminal]
+    lo, hi = (int(counts.min()), int(counts.max())) if counts.size else (0, 0)
+    legal = f"{lo}" if lo == hi else f"{lo} to {hi}"
+    names = ""
+    if mdp.action_labels and mdp.n_actions <= 6:
+        names = ": " + ", ".join(mdp.action_labels)
+    return (f"{_count(mdp.n_actions, 'action id')}{names}; a non-terminal state has {legal} legal "
+            f"action{'s' if hi != 1 else ''} ({mdp.n_rows:,} (state, action) pairs in all).")
+
+
+def _rewards_fact(mdp: TabularMDP) -> str:
+    word = "cost" if mdp.objective == "min" else "reward"
+    if mdp.n_transitions == 0:
+        return f"No transitions, so no {word}s."
+    r = np.asarray(mdp.reward)
+    if r.size > 1_000_000:  # a sort of millions of rewards would stall the window at every edit
+        return (f"The {word} r(s, a, s\u2032) is paid on each transition; they range from "
+                f"{fmt_number(r.min())} to {fmt_number(r.max())}.")
+    vals = np.unique(r)
+    if vals.size <= 6:
+        which = ", ".join(fmt_number(v) for v in vals)
+        return f"The {word} r(s, a, s\u2032) is paid on each transition; the values that occur: {which}."
+    return (f"The {word} r(s, a, s\u2032) is paid on each transition; they range from "
+            f"{fmt_number(vals.min())} to {fmt_number(vals.max())}.")
+
+
+def _discount_fact(mdp: TabularMDP, why: str = "") -> str:
+    g = mdp.discount
+    base = f"\u03b3 = {fmt_number(g)}"
+    if why:
+        return f"{base}: {why}"
+    if g == 1.0:
+        return f"{base}: rewards are not discounted (an episodic total)."
+    return f"{base}: a reward k steps ahead counts \u03b3^k = {fmt_number(g)}^k as much as one now."
+
+
+def _transitions_fact(mdp: TabularMDP) -> str:
+    return (f"p(s\u2032 | s, a) for each of the {mdp.n_rows:,} (state, action) pairs: "
+            f"{mdp.n_transitions:,} transitions in all, each pair's probabilities summing to 1.")
+
+
+# ---------------------------------------------------------------------------------- per game
+def _module(name: str):
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def mdp_lesson(
+    mdp: TabularMDP | None,
+    *,
+    title: str = "MDP",
+    intro: tuple[Block, ...] = (),
+    states: str = "",
+    actions: str = "",
+    transitions: str = "",
+    rewards: str = "",
+    discount_why: str = "",
+    parameters: tuple[Parameter, ...] = (),
+    start: int = 0,
+    state_name: Callable[[int], str] | None = None,
+    action_name: Callable[[int], str] | None = None,
+    action_set: str = "",
+    mover_names: tuple[str, str] = ("the maximiser", "the minimiser"),
+    sources: tuple[str, ...] = (),
+    where: str = "",
+) -> Lesson:
+    """A lesson for any TabularMDP: the game-specific prose (when given) followed by the facts of the
+    compiled model (counts, reward values, discount), its Bellman equation and a worked example."""
+    if mdp is None:
+        return Lesson(title, intro, states or "No model yet.", actions, transitions, rewards,
+                      "No model yet.", "<p>No model yet: nothing to write the equation for.</p>", "",
+                      parameters, None, sources)
+    join = lambda a, b: f"{a} {b}".strip() if a else b  # noqa: E731
+    start = start if 0 <= start < mdp.n_states else 0
+    return Lesson(
+        title=title,
+        intro=intro,
+        states=join(states, _states_fact(mdp)),
+        actions=join(actions, _actions_fact(mdp)),
+        transitions=join(transitions, _transitions_fact(mdp)),
+        rewards=join(rewards, _rewards_fact(mdp)),
+        discount=_discount_fact(mdp, discount_why),
+        bellman=bellman_html(mdp, actions=action_set, mover_names=mover_names),
+        example=example_html(mdp, start, state_name=state_name, action_name=action_name, where=where),
+        parameters=parameters,
+        gamma=float(mdp.discount),
+        sources=sources,
+    )
+
+
+def snakes_lesson(cfg, mdp: TabularMDP | None = None) -> Lesson:
+    """Snakes and ladders (:mod:`mdpviz.models.snakes`) with configuration ``cfg`` (a SnakesConfig)."""
+    from mdpviz.models import snakes as sn
+
+    if mdp is None:
+        mdp = sn.compile_snakes(cfg)
+    traps = [f"{i + 1} {sn.square_type_name(t, cfg.type4)}" for i, t in enumerate(cfg.layout) if t]
+    board = ("Current board: " + (", ".join(traps) if traps else "no traps") + "; "
+             + ("circular (stop exactly on 15; overshoot: " + cfg.overshoot + ")." if cfg.circle
+                else "reaching or passing 15 wins."))
+    outcome_rule = " ".join(sentences(next((b.text for b in doc_blocks(sn.outcomes.__doc__)[1:2]), ""))[:2])
+    docs = field_docs(sn.Outcome)
+    return mdp_lesson(
+        mdp,
+        title="Snakes and ladders",
+        intro=doc_paragraphs(sn, "The board has", "A turn is", "circle=False"),
+        states=(f"A state is the square the player stands on, 1..{sn.N_SQUARES}; square {sn.GOAL} "
+                f"({field_docs(sn).get('GOAL', 'the goal').rstrip('.').lower()}) is terminal."),
+        actions=f"{field_docs(sn.SnakesConfig).get('dice', '')} "
+                + "; ".join(d.describe() for d in cfg.dice) + ".",
+        transitions=f"{outcome_rule} {board}",
+        rewards=f"Cost of a turn: {docs.get('cost', '')}",
+        discount_why="the turns are counted, not discounted: V(s) is the expected number of turns to reach 15.",
+        parameters=parameters_of(cfg),
+        start=0,
+        state_name=lambda s: str(s + 1),
+        action_name=lambda a: cfg.dice[a].name,
+        where="square 1 (the start)",
+        action_set="{" + ", ".join(cfg.dice_names) + "}",
+        sources=("mdpviz.models.snakes", "snakes.outcomes", "snakes.Outcome", "snakes.SnakesConfig"),
+    )
+
+
+def vs_random_lesson(settings, mdp: TabularMDP | None = None, *, start: int | None = None) -> Lesson:
+    """Tic-tac-toe against a uniformly random opponent (:mod:`mdpviz.models.tictactoe`)."""
+    from mdpviz.models import tictactoe as tt
+
+    game = None
+    if mdp is None:
+        game = tt.compile_vs_random(settings)
+        mdp = game.mdp
+    if start is None:
+        game = game or tt.compile_vs_random(settings)
+        start = int(game.start_states[0])
+    docs = field_docs(tt.VsRandomSettings)
+    comp = tt.compile_vs_random.__doc__
+    return mdp_lesson(
+        mdp,
+        title="Tic-tac-toe against a random opponent",
+        intro=doc_paragraphs(tt, "The vs-random game"),
+        states=sentence_with(comp, "States:"),
+        actions=sentence_with(tt.VsRandomGame.__doc__, "action id"),
+        transitions=sentence_with(comp, "From board b"),
+        rewards=(f"win {fmt_number(settings.win)} ({docs.get('win', '')}), draw {fmt_number(settings.draw)} "
+                 f"({docs.get('draw', '')}), loss {fmt_number(settings.loss)} ({docs.get('loss', '')})."),
+        discount_why=docs.get("discount", ""),
+        parameters=parameters_of(settings),
+        start=start,
+        sources=("mdpviz.models.tictactoe", "compile_vs_random", "VsRandomSettings"),
+    )
+
+
+def risk_lesson(mdp: TabularMDP | None, *, risk=None, state: Any = None, start: int = 0,
+    state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Lesson:
+    """Risk tic-tac-toe (:mod:`mdpviz.models.risk_ttt`): ``risk`` is the vector P, ``state`` the
+    game's settings dataclass (its fields become the parameter table)."""
+    from mdpviz.models import risk_ttt as rt
+
+    params = parameters_of(state)
+    if risk is not None and not any(p.name in ("risk", "risks") for p in params):
+        params = (Parameter("risk", fmt_value(np.asarray(risk)), field_docs(rt.RiskGame).get("risk", "")),) + params
+    return mdp_lesson(
+        mdp,
+        title="Risk tic-tac-toe",
+        intro=doc_paragraphs(rt, "A state is (board", "V(s) = opt", "with opt"),
+        states=sentence_starting(rt.RiskGame.__doc__, "State "),
+        actions=sentence_with(rt.RiskGame.__doc__, "Action id"),
+        transitions=sentence_with(rt.__doc__, "The player to move picks"),
+        rewards=sentence_with(rt.__doc__, "Completing a line"),
+        discount_why="there is no discount (an episodic game that ends within 9 moves).",
+        parameters=params,
+        start=start,
+        state_name=state_name,
+        action_name=action_name,
+        mover_names=("X (the maximiser)", "O (the minimiser)"),
+        sources=("mdpviz.models.risk_ttt", "RiskGame"),
+    )
+
+
+def attt_lesson(mdp: TabularMDP | None, *, state: Any = None, start: int = 0,
+    state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Lesson:
+    """Anti-tic-tac-toe (:mod:`mdpviz.models.attt`)."""
+    from mdpviz.models import attt as at
+
+    return mdp_lesson(
+        mdp,
+        title="Anti-tic-tac-toe",
+        intro=doc_paragraphs(at, "Rules."),
+        states=sentence_with(at.__doc__, "my boards are states"),
+        transitions=sentence_with(at.__doc__, "A planner solves"),
+        parameters=parameters_of(state),
+        start=start,
+        state_name=state_name,
+        action_name=action_name,
+        mover_names=("player 1", "player 2"),
+        sources=("mdpviz.models.attt",),
+    )
+
+
+def checkers_lesson(mdp: TabularMDP | None, *, rules: Any = None, state: Any = None, start: int = 0,
+    state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Lesson:
+    """Checkers against a random opponent (:mod:`mdpviz.models.checkers`)."""
+    ck = _module("mdpviz.models.checkers")
+    if ck is None:
+        return mdp_lesson(mdp, title="Checkers", parameters=parameters_of(state or rules), start=start,
+                          state_name=state_name, action_name=action_name)
+    params = parameters_of(state) or parameters_of(rules)
+    mdp_section = doc_section(ck, "The MDP")
+    text = " ".join(b.text for b in mdp_section)
+    act, _, trans = sentence_with(text, "An action is").partition("; ")
+    return mdp_lesson(
+        mdp,
+        title="Checkers against a random opponent",
+        intro=doc_section(ck, "The rules"),
+        states=sentence_with(text, "A state is"),
+        actions=act.rstrip(".") + "." if act else "",
+        transitions=trans[:1].upper() + trans[1:],
+        rewards=sentence_starting(text, "Rewards"),
+        discount_why=_checkers_discount(ck, mdp),
+        parameters=params,
+        start=start,
+        state_name=state_name,
+        action_name=action_name,
+        sources=("mdpviz.models.checkers",),
+    )
+
+
+def _checkers_discount(ck, mdp: TabularMDP | None) -> str:
+    why = field_docs(ck).get("DEFAULT_DISCOUNT", "")
+    default = getattr(ck, "DEFAULT_DISCOUNT", None)
+    if not why or default is None:
+        return ""
+    if mdp is not None and mdp.discount == default:
+        return why
+    return f"set by the user; the seed's default is {fmt_number(default)} ({why})"
+
+
+def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) -> Lesson:
+    """An MDP read from a course-format file (:mod:`mdpviz.models.cs747`)."""
+    from mdpviz.models import cs747
+
+    name = path.rsplit("/", 1)[-1] if path else ""
+    return mdp_lesson(
+        mdp,
+        title=f"MDP from file{': ' + name if name else ''}",
+        intro=(Block("p", first_sentence(cs747.__doc__) + " Each transition line gives s, a, s\u2032, the "
+                     "reward and the probability:"),) + tuple(b for b in doc_blocks(cs747.__doc__) if b.kind == "pre"),
+        states="States are numbered 0..numStates-1; the end line lists the terminal ones.",
+        actions="Actions are numbered 0..numActions-1; a state's legal actions are those with transition lines.",
+        transitions="As listed in the file.",
+        rewards="As listed in the file (reward units).",
+        parameters=parameters_of(state, skip=("text",)),
+        sources=("mdpviz.models.cs747",),
+    )
+
+
+GAME_LESSONS: dict[str, str] = {
+    "snakes": "snakes and ladders",
+    "file": "an MDP from a course file",
+    "ttt": "tic-tac-toe against a random opponent",
+    "risk-ttt": "risk tic-tac-toe",
+    "attt": "anti-tic-tac-toe",
+    "checkers": "checkers against a random opponent",
+}
+"""Game keys with a dedicated lesson (any other game gets the generic lesson of its MDP)."""
+
+
+def normalise_key(key: str) -> str:
+    """Game keys compared loosely: "risk_ttt", "Risk TTT" and "risk-ttt" are the same."""
+    return re.sub(r"[\s_]+", "-", str(key).strip().lower())
+
+
+def lesson_for(
+    key: str,
+    state: Any,
+    mdp: TabularMDP | None,
+    *,
+    title: str = "",
+    start: int = 0,
+    state_name: Callable[[int], str] | None = None,
+    action_name: Callable[[int], str] | None = None,
+) -> Lesson:
+    """The lesson of game ``key`` with settings ``state`` and compiled model ``mdp``.
+
+    Dedicated lessons for the games of :data:`GAME_LESSONS` (recognised by key or by the type of
+    ``state``); any other game gets :func:`mdp_lesson` of its model with its settings as parameters.
+    """
+    k = normalise_key(key)
+    tname = type(state).__name__
+    snakes_cfg = find_settings(state, "SnakesConfig")
+    if snakes_cfg is not None:
+        return snakes_lesson(snakes_cfg, mdp)
+    vs = find_settings(state, "VsRandomSettings")
+    if vs is not None:
+        return vs_random_lesson(vs, mdp, start=start if mdp is not None else None)
+    if tname == "CheckersRules" or k == "checkers":
+        return checkers_lesson(mdp, rules=state if tname == "CheckersRules" else None,
+                               state=None if tname == "CheckersRules" else state, start=start,
+                               state_name=state_name, action_name=action_name)
+    if k in ("risk-ttt", "risk", "stochastic-ttt"):
+        risk = getattr(state, "risk", None)
+        return risk_lesson(mdp, risk=risk, state=state, start=start, state_name=state_name, action_name=action_name)
+    if k in ("attt", "anti-ttt", "anti-tic-tac-toe"):
+        return attt_lesson(mdp, state=state, start=start, state_name=state_name, action_name=action_name)
+    if k == "file":
+        return file_lesson(mdp, path=str(getattr(state, "path", "") or ""), state=state)
+    if k == "ttt":
+        return mdp_lesson(mdp, title=title or "Tic-tac-toe",
+                          intro=doc_paragraphs(_module("mdpviz.models.tictactoe"), "The vs-random game"),
+                          parameters=parameters_of(state), start=start, state_name=state_name,
+                          action_name=action_name, sources=("mdpviz.models.tictactoe",))
+    return mdp_lesson(mdp, title=title or key, parameters=parameters_of(state), start=start,
+                      state_name=state_name, action_name=action_name)
+
+
+__all__ = [
+    "Block", "GAME_LESSONS", "Lesson", "Parameter", "attt_lesson", "bellman_html", "checkers_lesson",
+    "clean_rst", "doc_blocks", "doc_paragraphs", "doc_section", "example_html", "field_docs", "file_lesson",
+    "first_sentence", "fmt_number", "fmt_prob", "fmt_value", "lesson_for", "mdp_lesson", "normalise_key",
+    "parameters_of", "paragraph_with", "risk_lesson", "sentence_with", "snakes_lesson", "vs_random_lesson",
+]

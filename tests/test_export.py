@@ -1,0 +1,227 @@
+"""Figures for slides (mdpviz.export) and ``mdpviz export``: files exist, open and have exactly the
+requested size (PNG read back with QImage; SVG: the root's width, height and viewBox)."""
+from __future__ import annotations
+
+import csv
+import io
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QImage
+from PySide6.QtSvg import QSvgRenderer
+
+from mdpviz import export as ex
+from mdpviz.cli import main
+from mdpviz.commands.export import find_game
+from mdpviz.models import snakes as sn
+from mdpviz.solvers import solve
+from mdpviz.widgets.games import GameJob, SnakesGame
+
+LAYOUT = "0,0,3,0,2,0,1,0,3,0,0,1,0,4,0"
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    img = QImage(str(path))
+    assert not img.isNull(), f"{path} does not open as an image"
+    return img.width(), img.height()
+
+
+def svg_size(path: Path) -> tuple[str, str, str]:
+    root = ET.parse(path).getroot()
+    assert root.tag.endswith("svg")
+    r = QSvgRenderer(str(path))
+    assert r.isValid()
+    return root.get("width"), root.get("height"), root.get("viewBox")
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["export", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------------------------- the command line
+def test_cli_writes_the_snakes_snapshot_at_exactly_the_size(qapp, capsys, tmp_path):
+    out = tmp_path / "lesson.png"
+    code, text, err = run_cli(capsys, "--game", "snakes", "--layout", LAYOUT, "--out", str(out),
+                              "--width", "800", "--height", "450")
+    assert code == 0, err
+    assert png_size(out) == (800, 450)
+    expec, _ = sn.markovDecision(np.array([int(x) for x in LAYOUT.split(",")]), False)
+    assert f"V(square 1) = {expec[0]:.10g}" in text  # solved with the game's defaults (VI, tol 1e-9)
+    assert f"wrote lesson snapshot {out} (800 x 450 PNG)" in text
+    img = QImage(str(out))
+    colours = {img.pixelColor(x, y).name() for x in range(0, 800, 23) for y in range(0, 450, 17)}
+    assert len(colours) > 8  # a picture (board colours, text), not a blank page
+
+
+def test_cli_svg_has_the_requested_size(qapp, capsys, tmp_path):
+    out = tmp_path / "lesson.svg"
+    code, _, err = run_cli(capsys, "--game", "snakes", "--out", str(out), "--width", "1000", "--height", "600")
+    assert code == 0, err
+    assert svg_size(out) == ("1000", "600", "0 0 1000 600")
+    r = QSvgRenderer(str(out))
+    assert (r.defaultSize().width(), r.defaultSize().height()) == (1000, 600)
+    assert "<text" in out.read_text() or "<path" in out.read_text()
+
+
+def test_cli_default_size_and_json(qapp, capsys, tmp_path):
+    out = tmp_path / "d.png"
+    code, text, err = run_cli(capsys, "--game", "snakes", "--out", str(out), "--json", "--method", "pi")
+    assert code == 0, err
+    assert png_size(out) == (1600, 900)
+    import json
+
+    info = json.loads(text)
+    assert info["method"] == "pi" and info["converged"] and info["files"] == [str(out)]
+    assert info["start_value"] == pytest.approx(float(sn.markovDecision(np.zeros(15), False)[0][0]), abs=1e-9)
+
+
+def test_cli_results_csv_and_lesson(qapp, capsys, tmp_path):
+    out, res, les = tmp_path / "b.png", tmp_path / "values.csv", tmp_path / "lesson.md"
+    code, text, err = run_cli(capsys, "--game", "snakes", "--layout", LAYOUT, "--figure", "board", "--out", str(out),
+                              "--width", "640", "--height", "360", "--csv", str(res), "--lesson", str(les))
+    assert code == 0, err
+    assert png_size(out) == (640, 360)
+    rows = list(csv.DictReader(io.StringIO(res.read_text())))
+    assert len(rows) == 15
+    sol = solve(sn.compile_snakes(sn.SnakesConfig(layout=tuple(int(x) for x in LAYOUT.split(",")))), "vi", tol=1e-9)
+    assert [float(r["value"]) for r in rows] == sol.values.tolist()
+    assert [int(r["action"]) for r in rows] == sol.policy.tolist()
+    assert rows[0]["name"] == "square 1" and rows[14]["terminal"] == "True" and rows[14]["action_name"] == ""
+    md = les.read_text(encoding="utf-8")
+    assert md.startswith("## Snakes and ladders") and "\u03b3 = 1" in md
+
+
+def test_cli_other_figures(qapp, capsys, tmp_path):
+    code, _, err = run_cli(capsys, "--game", "snakes", "--figure", "convergence", "--out", str(tmp_path / "c.svg"),
+                           "--width", "700", "--height", "400")
+    assert code == 0, err
+    assert svg_size(tmp_path / "c.svg") == ("700", "400", "0 0 700 400")
+    code, text, err = run_cli(capsys, "--game", "snakes", "--figure", "compare", "--out", str(tmp_path / "k.png"),
+                              "--width", "700", "--height", "400", "--csv", str(tmp_path / "k.csv"))
+    assert code == 0, err
+    assert png_size(tmp_path / "k.png") == (700, 400)
+    assert "All 4 methods agree" in text
+    assert (tmp_path / "k.csv").read_text().splitlines()[0].startswith("method,name,sweeps")
+
+
+def test_cli_frames_one_png_per_sweep(qapp, capsys, tmp_path):
+    folder = tmp_path / "frames"
+    code, text, err = run_cli(capsys, "--game", "snakes", "--figure", "frames", "--method", "pi",
+                              "--out", str(folder), "--width", "400", "--height", "240")
+    assert code == 0, err
+    files = sorted(folder.glob("sweep_*.png"))
+    sol = solve(sn.compile_snakes(sn.SnakesConfig()), "pi", record=True)
+    assert len(files) == len(sol.history)  # every snapshot (policy iteration: evaluate and improve)
+    assert files[0].name == "sweep_0001.png"
+    assert all(png_size(f) == (400, 240) for f in files)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--game", "snakes", "--out", "x.jpg"], "export as .png or .svg, not '.jpg'"),
+    (["--game", "snakes", "--out", "x.png", "--width", "100"], "width 100 is outside 320..10000"),
+    (["--game", "ttt", "--layout", "0", "--out", "x.png"], "--layout and --circle apply to --game snakes only"),
+    (["--game", "chess", "--out", "x.png"], "unknown game 'chess'"),
+    (["--game", "file", "--out", "x.png"], "--game file needs --mdp FILE"),
+    (["--game", "snakes", "--layout", "0,0,x", "--out", "x.png"], "--layout item 3 'x' is not a whole number"),
+    (["--game", "snakes", "--layout", "1,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "--out", "x.png"], "square 1, the start"),
+    (["--game", "snakes", "--out", "x.png", "--lesson", "l.txt"], "write the lesson as .md or .html"),
+])
+def test_cli_errors_are_one_line_and_exit_2(qapp, capsys, tmp_path, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("mdpviz: error: ") and message in err and "Traceback" not in err
+    assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("key", ["ttt", "risk-ttt", "attt", "checkers"])
+def test_board_game_keys_resolve_or_say_not_available(qapp, key):
+    from mdpviz.widgets.games import default_games
+
+    games = default_games()
+    try:
+        g = find_game(key, games)
+    except ValueError as e:
+        assert "is not available yet" in str(e)
+    else:
+        assert g in games
+    finally:
+        for g in games:
+            g.deleteLater()
+
+
+@pytest.mark.parametrize("key", ["ttt", "risk-ttt"])
+def test_cli_board_games_when_present(qapp, capsys, tmp_path, key):
+    out = tmp_path / f"{key}.png"
+    code, text, err = run_cli(capsys, "--game", key, "--out", str(out), "--width", "640", "--height", "360")
+    if code == 2:
+        assert "is not available yet" in err
+        return
+    assert code == 0, err
+    assert png_size(out) == (640, 360)
+    assert "converged" in text
+
+
+# ---------------------------------------------------------------------------------- library functions
+def test_solve_game_and_snapshot_index(qapp, tmp_path):
+    g = SnakesGame()
+    solved = ex.solve_game(g, method="vi", tol=1e-6)
+    assert solved.tol == 1e-6 and solved.history[-1].converged
+    lo, hi = ex.history_range(solved.history, solved.mdp.terminal)
+    assert (solved.lo, solved.hi) == (lo, hi) and lo == 0.0 and hi == pytest.approx(float(solved.history[-1].values.max()))
+    facts = dict(ex.snapshot_facts(g, solved, index=2))
+    assert facts["Shown"].startswith(f"snapshot 3 of {len(solved.history)}")
+    assert facts["V(square 1)"].startswith(f"{float(solved.history[2].values[0]):.6g}")
+    p = ex.export_lesson_snapshot(g, solved, tmp_path / "s.png", width=960, height=540, index=2)
+    assert png_size(p) == (960, 540)
+    with pytest.raises(ValueError, match="sweep index 99"):
+        ex.export_board(g, solved, tmp_path / "b.png", index=99)
+
+
+def test_model_headless_runs_a_games_background_job(qapp):
+    class Late(SnakesGame):
+        """A game that builds its model on a job, as checkers does."""
+
+        def __init__(self):
+            super().__init__()
+            self.ready = False
+
+        def build_mdp(self):
+            if not self.ready:
+                self.job_requested.emit(GameJob(lambda progress, cancelled: "built", "build", self._done))
+                return None
+            return super().build_mdp()
+
+        def _done(self, result):
+            assert result == "built"
+            self.ready = True
+            self._mdp_cache = None
+
+    g = Late()
+    assert ex.model_headless(g).n_states == 15 and g.ready
+
+
+def test_pure_helpers(tmp_path):
+    assert ex.check_size(1600, 900) == (1600, 900)
+    with pytest.raises(ValueError, match="height 50"):
+        ex.check_size(800, 50)
+    with pytest.raises(ValueError, match="whole number"):
+        ex.check_size(800.5, 450)
+    assert ex.frame_indices(5, 300) == [0, 1, 2, 3, 4]
+    idx = ex.frame_indices(1000, 10)
+    assert idx[0] == 0 and idx[-1] == 999 and len(idx) == 10
+    assert [p.name for p in ex.sequence_paths(tmp_path / "anim.png", 2)] == ["anim_0001.png", "anim_0002.png"]
+    assert ex.sequence_paths(tmp_path / "dir", 1)[0] == tmp_path / "dir" / "sweep_0001.png"
+    with pytest.raises(ValueError, match="PNG files"):
+        ex.sequence_paths(tmp_path / "a.gif", 2)
+    svg = '<?xml version="1.0"?>\n<svg width="10mm" height="5mm"\n viewBox="0 0 3 4" xmlns="x">\n</svg>'
+    fixed = ex.set_svg_size(svg, 640, 360)
+    assert 'width="640" height="360"' in fixed and 'viewBox="0 0 640 360"' in fixed
+    hist = solve(sn.compile_snakes(sn.SnakesConfig()), "vi", record=True).history
+    rows = list(csv.reader(io.StringIO(ex.convergence_csv(hist))))
+    assert len(rows) == len(hist) + 1 and float(rows[1][4]) == hist[0].delta
