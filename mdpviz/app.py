@@ -1141,8 +1141,16 @@ class MainWindow(QMainWindow):
                                                self.export_results_dialog)
         self.act_export_compare = self._action("&Comparison table (CSV)\u2026", "exportCompareAction",
                                                self.export_comparison_dialog)
-        export_menu.addActions([self.act_export_lesson, self.act_export_frames, self.act_export_results,
-                                self.act_export_compare])
+        self.act_export_history = self._action("Convergence &history (CSV)\u2026", "exportHistoryAction",
+                                               self.export_history_dialog, tip="Every recorded sweep: delta, "
+                                               "policy changes, time")
+        self.act_export_board_sized = self._action("Board at export si&ze\u2026", "exportBoardSizedAction",
+                                                   lambda: self.export_sized_dialog("board"))
+        self.act_export_conv_sized = self._action("Convergence plot at export size\u2026", "exportConvSizedAction",
+                                                  lambda: self.export_sized_dialog("convergence"))
+        export_menu.addActions([self.act_export_lesson, self.act_export_board_sized, self.act_export_conv_sized,
+                                self.act_export_frames, self.act_export_results, self.act_export_compare,
+                                self.act_export_history])
         sizes = export_menu.addMenu("Export si&ze")
         sizes.setObjectName("exportSizeMenu")
         self.export_size_actions: dict[tuple[int, int], QAction] = {}
@@ -1309,6 +1317,31 @@ class MainWindow(QMainWindow):
         if comp is None:
             raise ValueError("no comparison to export: press Compare methods first")
         return lesson_export.write_text(path, comparison_csv(comp))
+
+    def export_sized(self, which: str, path: str | Path, *, width: int | None = None,
+                     height: int | None = None) -> Path:
+        """The board ("board") or the convergence plot ("convergence") of the shown sweep as PNG or SVG at
+        the Export size (or ``width`` x ``height``)."""
+        w, h = self.export_size() if width is None or height is None else (width, height)
+        solved = self.solved_view()
+        if which == "board":
+            return lesson_export.export_board(self.game, solved, path, width=w, height=h, index=self.shown_index())
+        if which == "convergence":
+            return lesson_export.export_convergence(solved, path, width=w, height=h)
+        raise ValueError(f"unknown figure {which!r} (board or convergence)")
+
+    def export_sized_dialog(self, which: str) -> None:
+        self._export_to(f"Export {which}", f"{which}.png", "PNG image (*.png);;SVG image (*.svg)",
+                        lambda p: self.export_sized(which, p))
+
+    def export_history_csv(self, path: str | Path) -> Path:
+        """Every recorded sweep of the current solve as CSV (:func:`mdpviz.export.convergence_csv`)."""
+        if not self.controller.history:
+            raise ValueError("no sweeps to export: run the solver first")
+        return lesson_export.write_text(path, lesson_export.convergence_csv(self.controller.history))
+
+    def export_history_dialog(self) -> None:
+        self._export_to("Export the convergence history", "convergence.csv", "CSV (*.csv)", self.export_history_csv)
 
     def export_comparison_dialog(self) -> None:
         self._export_to("Export the comparison table", "comparison.csv", "CSV (*.csv)", self.export_comparison_csv)

@@ -10,10 +10,11 @@ and its ``viewBox`` is ``0 0 width height``).
 
 The same functions serve the window (File > Export) and the command line
 (``mdpviz export``): a game (:class:`~mdpviz.widgets.games.Game`) and a :class:`SolvedGame`
-(its model, the recorded sweeps and the fixed colour scale) go in, files come out. Widgets are
-built off screen (Qt's offscreen platform when there is no display, or never shown on screen);
-nothing here solves on the GUI thread except :func:`solve_game`, which the command line calls
-and the window never does (the window exports the sweeps it already has).
+(its model, the recorded sweeps and the fixed colour scale) go in, files come out. The figures
+are fresh widgets laid out at the requested size and painted without ever being shown (the
+command line runs on Qt's offscreen platform); a board that lives in the window is painted
+scaled (:class:`WidgetMirror`). Nothing here solves on the GUI thread: :func:`solve_game` is the
+command line's, and the window exports the sweeps it already has.
 
 An animated sequence is written as numbered PNG files (``name_0001.png`` ...): Qt cannot write
 GIF, and an encoder (Pillow) is not a dependency of mdpviz.
@@ -57,7 +58,8 @@ def check_size(width: int, height: int) -> tuple[int, int]:
     """The requested size as ints; ValueError naming the bad dimension."""
     out = []
     for name, v, lo, hi in (("width", width, MIN_SIZE[0], MAX_SIZE[0]), ("height", height, MIN_SIZE[1], MAX_SIZE[1])):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) and not (isinstance(v, float) and v == int(v)):
+        whole = isinstance(v, (int, np.integer)) or (isinstance(v, float) and math.isfinite(v) and v == int(v))
+        if isinstance(v, bool) or not whole:
             raise ValueError(f"{name} must be a whole number of pixels, got {v!r}")
         v = int(v)
         if not lo <= v <= hi:
@@ -412,6 +414,7 @@ def make_board(game, mdp: TabularMDP, solved: SolvedGame, index: int = -1):
         if hasattr(own, "show_sweep"):
             cap = sweep_caption_of(hist, i) if sw is not None else "Not solved yet"
             own.show_sweep(sw, scale, caption=cap)
+        own.setProperty(GAME_BOARD_PROPERTY, True)
         return own, scale
     board = BoardView()
     board.setMinimumSize(40, 40)
@@ -616,7 +619,15 @@ def board_aspect(board) -> float:
     return (x1 - x0 + 0.2) / max(y1 - y0 + 0.6, 1e-9)
 
 
+GAME_BOARD_PROPERTY = "mdpvizGameBoard"
+"""Dynamic property marking a game's own board widget lent to an export (given back, not deleted)."""
+
+
 def _dispose(w) -> None:
+    for child in w.findChildren(QWidget):
+        if child.property(GAME_BOARD_PROPERTY):  # the game keeps its board: take it out before deleting
+            child.setParent(None)
+            child.setProperty(GAME_BOARD_PROPERTY, False)
     w.hide()
     w.setParent(None)
     w.deleteLater()

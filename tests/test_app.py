@@ -711,6 +711,8 @@ def test_gui_thread_stays_responsive_while_run_solves(qtbot, window):
     assert len(gaps) >= 5
     worst = max(gaps)
     print(f"\n{sweeps} sweeps in {elapsed:.2f} s; {len(gaps)} timer ticks; longest gap {worst * 1000:.1f} ms")
-    # The requirement is 100 ms; measured 45-70 ms on a shared 2-core machine. The bound is generous
-    # so that a busy machine does not fail the suite, yet a blocking solve (seconds) is caught.
-    assert worst < 0.250
+    # The requirement is 100 ms; measured 45-70 ms on a shared 2-core machine. A machine loaded by
+    # other jobs (load 4.8) once showed one 250+ ms gap, so the maximum is bounded generously while
+    # the typical gap must still meet the requirement; a blocking solve (seconds) fails both.
+    assert worst < 0.5
+    assert float(np.percentile(gaps, 95)) < 0.100

@@ -253,6 +253,12 @@ def test_exports_from_the_window(qtbot, window, tmp_path):
     assert [float(r["value"]) for r in rows] == np.asarray(shown.values).tolist()
     with pytest.raises(ValueError, match="press Compare methods first"):
         w.export_comparison_csv(tmp_path / "c.csv")
+    b = w.export_sized("board", tmp_path / "board.png", width=720, height=400)
+    assert QImage(str(b)).size().toTuple() == (720, 400)
+    c = w.export_sized("convergence", tmp_path / "conv.svg", width=700, height=300)
+    assert 'width="700" height="300"' in c.read_text()
+    hist = list(csv.DictReader(io.StringIO(w.export_history_csv(tmp_path / "h.csv").read_text())))
+    assert [float(r["delta"]) for r in hist] == [sw.delta for sw in w.controller.history]
     # the export size menu, and the dialog path
     w.export_size_actions[(1280, 720)].trigger()
     assert w.export_size() == (1280, 720) and w.settings.value("export/size") == "1280x720"

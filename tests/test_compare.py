@@ -161,6 +161,7 @@ def test_tied_actions_count_as_agreement_and_a_worse_action_does_not():
                                       discount=1.0, terminal=[1])
     comp = compare_methods(mdp, methods=("vi", "pi"))
     assert comp.agree and comp.tied_states == ()
+    assert comp.max_gap == 0.0 and "Both methods agree: the final values are identical in every state" in comp.summary
     other = replace(comp.run("pi"), policy=np.array([1, -1]))
     tied = judge(mdp, [comp.run("vi"), other], reference="pi", reference_values=comp.reference_values)
     assert tied.agree and tied.tied_states == (0,) and tied.policy_conflicts == ()

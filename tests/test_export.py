@@ -82,9 +82,13 @@ def test_cli_default_size_and_json(qapp, capsys, tmp_path):
 
 def test_cli_results_csv_and_lesson(qapp, capsys, tmp_path):
     out, res, les = tmp_path / "b.png", tmp_path / "values.csv", tmp_path / "lesson.md"
+    hist = tmp_path / "h.csv"
     code, text, err = run_cli(capsys, "--game", "snakes", "--layout", LAYOUT, "--figure", "board", "--out", str(out),
-                              "--width", "640", "--height", "360", "--csv", str(res), "--lesson", str(les))
+                              "--width", "640", "--height", "360", "--csv", str(res), "--lesson", str(les),
+                              "--history", str(hist))
     assert code == 0, err
+    sweeps = list(csv.DictReader(io.StringIO(hist.read_text())))
+    assert sweeps[-1]["converged"] == "True" and float(sweeps[-1]["delta"]) < 1e-9
     assert png_size(out) == (640, 360)
     rows = list(csv.DictReader(io.StringIO(res.read_text())))
     assert len(rows) == 15
@@ -212,6 +216,8 @@ def test_pure_helpers(tmp_path):
         ex.check_size(800, 50)
     with pytest.raises(ValueError, match="whole number"):
         ex.check_size(800.5, 450)
+    with pytest.raises(ValueError, match="whole number"):
+        ex.check_size(float("inf"), 450)
     assert ex.frame_indices(5, 300) == [0, 1, 2, 3, 4]
     idx = ex.frame_indices(1000, 10)
     assert idx[0] == 0 and idx[-1] == 999 and len(idx) == 10

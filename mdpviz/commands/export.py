@@ -54,6 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--csv", default=None,
                    help="also write the results as CSV: value and greedy action per state "
                    "(with --figure compare: the comparison table)")
+    p.add_argument("--history", default=None,
+                   help="also write every sweep of the solve as CSV (delta, mean delta, policy changes, time)")
     p.add_argument("--lesson", default=None, help="also write the lesson text: .md (Markdown) or .html")
     p.add_argument("--json", action="store_true", help="print what was written as JSON")
     p.set_defaults(func=run)
@@ -160,6 +162,8 @@ def run(args: argparse.Namespace) -> int:
                 text = ex.solution_csv(mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=game.state_name,
                                        action_name=lambda a: game.action_name(a, mdp))
             written.append(ex.write_text(args.csv, text))
+        if args.history:
+            written.append(ex.write_text(args.history, ex.convergence_csv(solved.history)))
         if args.lesson:
             lesson = ex.game_lesson(game)
             text = lesson.markdown() if Path(args.lesson).suffix.lower() == ".md" else (

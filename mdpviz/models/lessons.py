@@ -22,7 +22,6 @@ import dataclasses
 import html as _html
 import importlib
 import inspect
-import math
 import re
 import textwrap
 from dataclasses import dataclass

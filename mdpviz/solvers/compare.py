@@ -371,8 +371,9 @@ def _summary(
             how = "identical" if not tied else (
                 f"equal except in {_count(len(tied), 'state')} where the chosen actions are tied "
                 f"(each optimal within {value_tol:g})")
-            parts.append(f"{who} agree: the final values are within {gap:.2g} of each other in every state "
-                         f"(tolerance {value_tol:g}) and the greedy policies are {how}.")
+            close = ("the final values are identical in every state" if gap == 0 else
+                     f"the final values are within {gap:.2g} of each other in every state (tolerance {value_tol:g})")
+            parts.append(f"{who} agree: {close} and the greedy policies are {how}.")
         else:
             why = []
             if gap > value_tol:
