@@ -87,9 +87,26 @@ def greedy(
 
     Each state takes the max (mover +1, objective "max") or min of its rows' values; ties within
     ``tie_tol * (1 + |best|)`` go to the lowest action. Terminal states get value 0 and row -1.
-    Returns ``(values, rows)``, both fresh arrays.
+    Returns ``(values, rows)``, both fresh arrays. Large models are reduced in chunks of
+    :data:`GREEDY_CHUNK` states so that the several column passes stay in cache.
     """
-    return _greedy_block(q, mdp.state_ptr, mdp.sense, mdp.terminal, mdp.uniform_actions, tie_tol)
+    n, k = mdp.n_states, mdp.uniform_actions
+    if n <= GREEDY_CHUNK:
+        return _greedy_block(q, mdp.state_ptr, mdp.sense, mdp.terminal, k, tie_tol)
+    values = np.empty(n)
+    rows = np.empty(n, dtype=np.int64)
+    ptr = mdp.state_ptr
+    for s0 in range(0, n, GREEDY_CHUNK):
+        s1 = min(n, s0 + GREEDY_CHUNK)
+        r0, r1 = int(ptr[s0]), int(ptr[s1])
+        values[s0:s1], rows[s0:s1] = _greedy_block(
+            q[r0:r1], ptr[s0 : s1 + 1], mdp.sense[s0:s1], mdp.terminal[s0:s1], k, tie_tol
+        )
+    return values, rows
+
+
+GREEDY_CHUNK = 32_768
+"""States per chunk in :func:`greedy` (about 1 MiB of row values with 4 actions: stays in L2)."""
 
 
 def _greedy_block(
