@@ -237,3 +237,29 @@ def test_exact_hitting_probabilities_match_simulation():
     assert eps.finished.all()
     lo, hi = proportion_ci(np.array([50]), 100)
     assert lo[0] < 0.5 < hi[0]
+
+
+@pytest.mark.parametrize("uniform", [True, False])
+def test_chunked_greedy_equals_one_block(monkeypatch, uniform):
+    import mdpviz.solvers.sweep as sw
+
+    rng = np.random.default_rng(11)
+    n = 5000
+    if uniform:
+        arr = random_mdp_arrays(n, seed=11)
+        mdp = TabularMDP.from_transitions(n, 4, arr["src"], arr["action"], arr["dst"], arr["prob"],
+                                          arr["reward"], discount=0.9, mover=rng.choice([-1, 1], n))
+    else:  # 1..3 actions per state, some terminal states without actions
+        k = rng.integers(1, 4, size=n)
+        k[rng.random(n) < 0.05] = 0
+        src = np.repeat(np.arange(n), k)
+        act = np.concatenate([np.arange(c) for c in k])
+        mdp = TabularMDP.from_transitions(n, 3, src, act, rng.integers(0, n, src.size), np.ones(src.size),
+                                          rng.integers(0, 3, src.size).astype(float), discount=0.9,
+                                          terminal=np.flatnonzero(k == 0), mover=rng.choice([-1, 1], n))
+    q = mdp.q_values(rng.random(n))
+    whole = sw.greedy(mdp, q)
+    monkeypatch.setattr(sw, "GREEDY_CHUNK", 777)
+    chunked = sw.greedy(mdp, q)
+    np.testing.assert_array_equal(whole[0], chunked[0])
+    np.testing.assert_array_equal(whole[1], chunked[1])
