@@ -43,6 +43,38 @@ def backup_matrix(mdp: TabularMDP):
     return mdp.matrix * mdp.discount
 
 
+def row_blocks(mdp: TabularMDP, block_states: int) -> list[tuple]:
+    """gamma * P cut into consecutive blocks of ``block_states`` states, without copying.
+
+    Each block is ``(s0, s1, M, r, state_ptr, sense, terminal)`` for states s0..s1-1: M (gamma P
+    for their rows; a dense slice for small models, else a CSR matrix sharing P's arrays) and the
+    expected rewards r of those rows. A sweep computes a block's Q-values and reduces them while
+    they are still in cache.
+    """
+    import scipy.sparse as sp
+
+    n = mdp.n_states
+    M = backup_matrix(mdp)
+    ptr = mdp.state_ptr
+    out = []
+    for s0 in range(0, n, block_states):
+        s1 = min(n, s0 + block_states)
+        r0, r1 = int(ptr[s0]), int(ptr[s1])
+        if isinstance(M, np.ndarray):
+            Mb = M[r0:r1]
+        else:
+            a, b = int(M.indptr[r0]), int(M.indptr[r1])
+            Mb = sp.csr_matrix((M.data[a:b], M.indices[a:b], M.indptr[r0 : r1 + 1] - a),
+                               shape=(r1 - r0, n), copy=False)
+        out.append((s0, s1, Mb, mdp.row_reward[r0:r1], ptr[s0 : s1 + 1], mdp.sense[s0:s1], mdp.terminal[s0:s1]))
+    return out
+
+
+JACOBI_BLOCK = 32_768
+"""States per block of a synchronous sweep: the block's Q-values (about 1 MiB) stay in cache
+while they are reduced, so a sweep costs little more than the bare matrix-vector product."""
+
+
 def _check(tol: float, max_sweeps: int) -> None:
     if not (tol >= 0 and math.isfinite(tol)):
         raise ValueError(f"tolerance must be a finite number >= 0, got {tol}")
@@ -70,12 +102,18 @@ def value_iteration(
     v = _ro(_initial_values(mdp, initial))
     old_policy: np.ndarray | None = None
     delta = math.inf
-    gP = backup_matrix(mdp)  # gamma folded into the matrix once: one product and one add per sweep
-    r = mdp.row_reward
+    blocks = row_blocks(mdp, JACOBI_BLOCK)  # gamma folded into the matrix once
+    k = mdp.uniform_actions
+    n = mdp.n_states
     for it in range(1, int(max_sweeps) + 1):
-        q = gP @ v
-        q += r
-        v_new, rows = greedy(mdp, q, tie_tol=tie_tol)
+        v_new = np.zeros(n)
+        rows = np.full(n, -1, dtype=np.int64)
+        for s0, s1, Mb, rb, ptr, sense, term in blocks:
+            if ptr[-1] == ptr[0]:
+                continue  # only terminal states without actions: value stays 0
+            qb = Mb @ v
+            qb += rb
+            v_new[s0:s1], rows[s0:s1] = _greedy_block(qb, ptr, sense, term, k, tie_tol)
         v_new = _ro(v_new)
         policy = _ro(rows_to_policy(mdp, rows))
         sweep = make_sweep(
@@ -156,26 +194,19 @@ def gauss_seidel_value_iteration(
     bs = default_block_size(n) if block_size is None else int(block_size)
     if bs < 1:
         raise ValueError(f"block_size must be at least 1, got {block_size}")
-    bounds = list(range(0, n, bs)) + [n]
     k = mdp.uniform_actions
-    P = mdp.matrix
-    blocks = []
-    for s0, s1 in zip(bounds[:-1], bounds[1:]):
-        r0, r1 = int(mdp.state_ptr[s0]), int(mdp.state_ptr[s1])
-        blocks.append(
-            (s0, s1, P[r0:r1], mdp.row_reward[r0:r1], mdp.state_ptr[s0 : s1 + 1], mdp.sense[s0:s1], mdp.terminal[s0:s1])
-        )
-    gamma = mdp.discount
+    blocks = row_blocks(mdp, bs)
     v = _initial_values(mdp, initial)
     rows = np.full(n, -1, dtype=np.int64)
     old_policy: np.ndarray | None = None
     delta = math.inf
     for it in range(1, int(max_sweeps) + 1):
         v_old = v.copy()
-        for s0, s1, Pb, rb, ptr, sense, term in blocks:
+        for s0, s1, Mb, rb, ptr, sense, term in blocks:
             if ptr[-1] == ptr[0]:
                 continue  # only terminal states without actions: value stays 0
-            qb = rb + gamma * (Pb @ v)
+            qb = Mb @ v
+            qb += rb
             vb, rb_rows = _greedy_block(qb, ptr, sense, term, k, tie_tol)
             v[s0:s1] = vb
             rows[s0:s1] = rb_rows
