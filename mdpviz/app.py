@@ -14,7 +14,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -113,6 +113,30 @@ class Dialogs:
 
     def save_file(self, title: str, directory: str, filters: str) -> str:
         return QFileDialog.getSaveFileName(self.parent, title, directory, filters)[0]
+
+
+class StateNames(Mapping[int, str]):
+    """The names of states ``0 .. n_states - 1``, each made by ``name(s)`` when first asked for
+    (then kept): a read-only mapping that costs nothing for the states nobody looks at."""
+
+    def __init__(self, name: Callable[[int], str], n_states: int) -> None:
+        self._name = name
+        self._n = int(n_states)
+        self._made: dict[int, str] = {}
+
+    def __getitem__(self, s: int) -> str:
+        if not isinstance(s, (int, np.integer)) or not 0 <= s < self._n:
+            raise KeyError(s)
+        s = int(s)
+        if s not in self._made:
+            self._made[s] = self._name(s)
+        return self._made[s]
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(self._n))
 
 
 def _named(w, name: str, accessible: str):
@@ -454,6 +478,8 @@ class MainWindow(QMainWindow):
             if hasattr(bw, "inspect_requested"):
                 bw.inspect_requested.connect(
                     lambda s, key=key: self.inspect(s if s >= 0 else None) if self.game.key == key else None)
+            if hasattr(bw, "job_message"):  # a board's note (e.g. why a position cannot be shown)
+                bw.job_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         for g in self.games:
             g.job_requested.connect(self.start_game_job)
             g.job_cancel.connect(self.cancel_game_job)
@@ -493,6 +519,8 @@ class MainWindow(QMainWindow):
                 pol = QSizePolicy.Policy.Expanding if k == stack.currentIndex() else QSizePolicy.Policy.Ignored
                 stack.widget(k).setSizePolicy(pol, pol)
         self.conv_stack.setCurrentWidget(self.game_convs.get(g.key, self.convergence))
+        self.convergence_dock.setWindowTitle(g.convergence_title)  # e.g. the 3D game's "Learning curve"
+        self.convergence_dock.setAccessibleName(g.convergence_title)
         for k in range(self.editor_stack.count()):  # size the stack to the shown editor only
             pol = QSizePolicy.Policy.Preferred if k == i else QSizePolicy.Policy.Ignored
             self.editor_stack.widget(k).setSizePolicy(pol, pol)
@@ -521,9 +549,8 @@ class MainWindow(QMainWindow):
         """The model (or the game) changed: reset the solver, forget simulations and the episode."""
         g = self.game
         mdp = g.mdp()
-        self.solver_panel.set_discount(
-            None if mdp is None else mdp.discount, editable=g.supports_discount,
-            why="" if g.supports_discount else "Turns are counted, not discounted: the discount is 1")
+        self.solver_panel.set_discount(None if mdp is None else mdp.discount, editable=g.supports_discount,
+                                       why=g.discount_tooltip())
         if self.controller.job_busy:
             self.controller.cancel_job()
         self._sim_token += 1
@@ -556,8 +583,8 @@ class MainWindow(QMainWindow):
             self._dirty = True
             return
         self.board.set_board(g.board_layout(mdp, policy), g.decor())
-        if mdp is not None:
-            self.board.state_names = {s: g.state_name(s) for s in range(mdp.n_states)}
+        # named on demand (a tooltip, a caption): naming all 1.29M states of checkers took 2.4 s here
+        self.board.state_names = {} if mdp is None else StateNames(g.state_name, mdp.n_states)
         self._dirty = True
 
     # ------------------------------------------------------------------ solver
@@ -938,8 +965,10 @@ class MainWindow(QMainWindow):
         note = ""
         if strategy == "optimal" and (sw is None or not sw.converged):
             note = f"(greedy policy of {'the shown sweep' if sw else 'V = 0'}; not converged) "
-        names = {s: g.state_name(s) for s in range(mdp.n_states)}
-        self.player.show_episode(moves, start_state=g.start_state(), unit=g.unit, names=names,
+        start = g.start_state()
+        # only the states the episode visits are named (every state would be O(states) on the GUI thread)
+        names = {s: g.state_name(s) for s in {start, *(m.state for m in moves), *(m.next_state for m in moves)}}
+        self.player.show_episode(moves, start_state=start, unit=g.unit, names=names,
                                  header=f"{strategy} {note}".strip() + ":")
         self.player_dock.raise_()
         return True

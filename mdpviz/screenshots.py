@@ -1,17 +1,27 @@
-"""Take the README screenshots headless: ``python -m mdpviz.screenshots [--out assets/screenshots]``.
+"""Take the README screenshots headless: ``python -m mdpviz.screenshots [--out DIR] [--games snakes,ttt,...]``.
 
 Runs the real window on Qt's offscreen platform (no display needed), drives it through its own
-methods and saves:
+methods and saves every game's pictures into one folder (default ``assets/screenshots``). Each
+picture is taken at a stated window size: 1366 x 820 (the window's default size) unless its name
+ends in ``-1280x720``. The games, by ``--games`` key:
 
-* ``solving.png``: snakes and ladders mid-solve (value iteration, a few sweeps in), a square
-  inspected with its Bellman backup, the convergence plot growing;
-* ``simulation.png``: the same board solved, after a batch simulation of every strategy
-  (histogram and exact-vs-simulated table);
-* ``policy-iteration.png``: an "MDP from file" (a small course-format MDP) as a graph, solved by
-  policy iteration;
-* ``presenter-1280x720.png``: presenter mode at 1280 x 720.
+* ``snakes``: ``solving.png`` (value iteration a few sweeps in, a square's Bellman backup
+  inspected), ``simulation.png`` (solved, every strategy simulated: histogram and exact-vs-simulated
+  table), ``presenter-1280x720.png`` (presenter mode);
+* ``file``: ``policy-iteration.png`` (a small course-format MDP as a graph, solved by policy
+  iteration);
+* ``ttt``: ``ttt-vs-random.png`` (tic-tac-toe vs random by policy iteration, a move played, the
+  matchups);
+* ``risk_ttt``: ``risk-ttt.png``, ``risk-ttt-play-1280x720.png``, ``risk-ttt-4x4.png`` (exact solve
+  running) and ``risk-ttt-4x4-solved.png``;
+* ``attt``: ``attt.png``, ``attt-1280x720.png``, ``attt-matchups.png`` (best-response rounds);
+* ``checkers``: ``checkers-greedy.png``, ``checkers-far-sighted.png``, ``checkers-matchups.png``,
+  ``checkers-1280x720.png``;
+* ``ttt3d``: ``ttt3d-learning.png``, ``ttt3d-play-1280x720.png`` (TD(0) learning).
 
-The settings of this run go to a temporary file, never to the user's settings.
+Every game gets a fresh window from :func:`screenshot_window` (one QApplication for the whole run);
+the window's settings go to a temporary file, never to the user's settings. The per-game functions
+live beside their games (``mdpviz.widgets.*_game*``) and use the :class:`ShotWindow` helpers here.
 """
 from __future__ import annotations
 
@@ -20,11 +30,22 @@ import os
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Iterator, Sequence
+
+DEFAULT_SIZE = (1366, 820)
+"""Window size (pixels, width x height) of a picture whose name states no size (the window's default)."""
+
+SIZE_1280x720 = (1280, 720)
+"""Window size (pixels) of the ``*-1280x720.png`` pictures (a projector's)."""
+
+SIM_SEED = 2024
+"""Seed of every simulation in the screenshots (so the pictures are reproducible)."""
 
 LAYOUT = (0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)
-"""The board of the screenshots: a prison on 3 and 9, a penalty on 5, restarts on 7 and 12, a bonus on 14."""
+"""The board of the snakes screenshots: a prison on 3 and 9, a penalty on 5, restarts on 7 and 12, a bonus on 14."""
 
 SMALL_MDP = """numStates 6
 numActions 2
@@ -51,128 +72,343 @@ discount 0.95
 """A six-state episodic MDP in the course format, for the graph-view screenshot."""
 
 
-class _Quiet:
-    """Dialogs that never block (errors are printed)."""
+# ---------------------------------------------------------------------------------- the window
+class QuietDialogs:
+    """The window's dialogs for a headless run: nothing modal; errors are kept and printed on stderr."""
+
+    def __init__(self) -> None:
+        self.errors: list[tuple[str, str]] = []
 
     def error(self, title: str, text: str) -> None:
+        self.errors.append((title, text))
         print(f"{title}: {text}", file=sys.stderr)
 
     def ask_unsaved(self) -> str:
         return "discard"
 
-    def open_file(self, *args) -> str:
+    def open_file(self, *args: Any) -> str:
         return ""
 
-    def save_file(self, *args) -> str:
+    def save_file(self, *args: Any) -> str:
         return ""
 
 
-def _pump(app, seconds: float) -> None:
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        app.processEvents()
-        time.sleep(0.005)
+@dataclass(frozen=True)
+class Shot:
+    """One picture written by :meth:`ShotWindow.shot`."""
+
+    path: Path
+    """The PNG file."""
+    size: tuple[int, int]
+    """The stated window size (pixels, width x height)."""
+    actual: tuple[int, int]
+    """The size of the picture (pixels): larger than ``size`` where the window's layout needs more room."""
 
 
-def _wait(app, cond, timeout: float = 60.0) -> None:
-    end = time.perf_counter() + timeout
-    while not cond():
-        if time.perf_counter() > end:
-            raise RuntimeError("timed out waiting for the window")
-        app.processEvents()
-        time.sleep(0.005)
+class ShotWindow:
+    """The real main window on a headless screen, with the few moves every screenshot needs:
+    let Qt work for a while, wait for a condition, step or solve, simulate, and save a picture."""
+
+    def __init__(self, window: Any, out: Path, tmp: Path, *, timeout: float = 120.0) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        self.window = window
+        """The :class:`~mdpviz.app.MainWindow`."""
+        self.app = QApplication.instance()
+        self.out = out
+        """The folder the pictures go to."""
+        self.tmp = tmp
+        """A scratch folder that lives as long as the window (settings, files to open)."""
+        self.timeout = float(timeout)
+        """Default limit (seconds) of :meth:`wait`."""
+        self.shots: list[Shot] = []
+
+    @property
+    def saved(self) -> list[Path]:
+        """The pictures written so far, in order."""
+        return [s.path for s in self.shots]
+
+    def pump(self, seconds: float) -> None:
+        """Run Qt's events for ``seconds`` (layouts settle, timers fire, signals arrive)."""
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            self.app.processEvents()
+            time.sleep(0.005)
+
+    def wait(self, cond: Callable[[], bool], *, timeout: float | None = None, what: str = "the window") -> None:
+        """Run Qt's events until ``cond()`` holds; RuntimeError naming ``what`` after ``timeout`` seconds."""
+        limit = self.timeout if timeout is None else float(timeout)
+        end = time.perf_counter() + limit
+        while not cond():
+            if time.perf_counter() > end:
+                raise RuntimeError(f"screenshots: timed out after {limit:g} s waiting for {what}")
+            self.app.processEvents()
+            time.sleep(0.005)
+
+    def reset(self, method: str | None = None) -> None:
+        """Load a fresh solver (``method`` "vi", "gs", "pi" or "lp"; None keeps the panel's) and wait until it is ready."""
+        w = self.window
+        if method is not None:
+            w.solver_panel.set_method(method)
+        w.reset_solver()
+        self.wait(lambda: w.controller.state == "ready", what="the solver to be ready")
+
+    def step(self, sweeps: int) -> None:
+        """Press Step ``sweeps`` times, each time waiting for its snapshot."""
+        w = self.window
+        for _ in range(int(sweeps)):
+            n = len(w.controller.history)
+            w.step()
+            self.wait(lambda: len(w.controller.history) > n and w.controller.state != "stepping",
+                      what="a solver step")
+
+    def solve(self) -> None:
+        """Press Run and wait for convergence."""
+        w = self.window
+        w.run_solver()
+        self.wait(lambda: w.controller.state == "converged", what="the solver to converge")
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Redraw the window now (board, plot, inspector), not at its next frame."""
+        self.window._dirty = True  # the window redraws at screen rate only when marked dirty
+        self.window.redraw()
+
+    def simulate(self, games: int, *, seed: int = SIM_SEED) -> None:
+        """Simulate ``games`` games per strategy through the active game's simulation panel (so the
+        panel shows the count and seed that were run) and wait for the results."""
+        w = self.window
+        panel = w.sim_panel
+        panel.games.setValue(int(games))
+        panel.seed.setValue(int(seed))
+        if panel.games.value() != int(games) or panel.seed.value() != int(seed):
+            raise ValueError(f"screenshots: the {w.game.key} simulation panel does not take {games} games, "
+                             f"seed {seed} (its range is {panel.games.minimum()}..{panel.games.maximum()} games)")
+        before = w.sim_result
+        panel.simulate.click()
+        self.wait(lambda: w.sim_result is not None and w.sim_result is not before and not w.controller.job_busy, timeout=max(self.timeout, 300.0),
+                  what=f"the {w.game.key} simulation")
+        w.simulation_dock.raise_()
+
+    def shot(self, name: str, *, size: tuple[int, int] = DEFAULT_SIZE, settle: float = 0.3) -> Path:
+        """Resize the window to ``size`` (pixels), let it settle for ``settle`` seconds, redraw and save
+        it as ``out/name``. A picture larger than ``size`` (the layout's minimum is wider) is noted on stderr."""
+        w = self.window
+        w.resize(*size)
+        self.pump(settle)
+        self.redraw()
+        self.pump(0.05)
+        img = w.grab()
+        path = self.out / name
+        if not img.save(str(path)):
+            raise OSError(f"screenshots: cannot write {path}")
+        actual = (img.width(), img.height())
+        self.shots.append(Shot(path, tuple(size), actual))
+        if actual != tuple(size):
+            print(f"note: {path} is {actual[0]}x{actual[1]}, not the stated {size[0]}x{size[1]} "
+                  "(the window cannot be made smaller)", file=sys.stderr)
+        return path
 
 
-def take(out: Path, *, games: int = 10_000) -> list[Path]:
-    """Save the screenshots into ``out``; returns their paths."""
+@contextmanager
+def screenshot_window(out: str | Path, *, timeout: float = 120.0) -> Iterator[ShotWindow]:
+    """The main window with every game, shown headless at :data:`DEFAULT_SIZE` with non-blocking
+    dialogs and throw-away settings; shut down (threads stopped) on exit. Creates the QApplication
+    (offscreen unless QT_QPA_PLATFORM says otherwise) if there is none yet, and ``out``."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from dataclasses import replace
-
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QCoreApplication, QEvent, QSettings
     from PySide6.QtWidgets import QApplication
 
     from mdpviz.app import MainWindow
 
     app = QApplication.instance() or QApplication([])
+    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    saved: list[Path] = []
     with tempfile.TemporaryDirectory() as tmp:
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
-        w = MainWindow(dialogs=_Quiet(), settings=settings)
+        w = MainWindow(dialogs=QuietDialogs(), settings=settings)
         try:
+            w.resize(*DEFAULT_SIZE)
             w.show()
-            w.resize(1366, 820)
-            _pump(app, 0.3)
-            g = w.game_by_key("snakes")
-            g.edit(replace(g.cfg, layout=LAYOUT), "screenshot layout")
-            _wait(app, lambda: w.controller.state == "ready")
-            for _ in range(9):
-                n = len(w.controller.history)
-                w.step()
-                _wait(app, lambda: len(w.controller.history) > n)
-            w.inspect(6)
-            w.inspector_dock.raise_()
-            _pump(app, 0.3)
-            w.redraw()
-            saved.append(out / "solving.png")
-            w.grab().save(str(saved[-1]))
-
-            w.run_solver()
-            _wait(app, lambda: w.controller.state == "converged")
-            w.start_simulation(games, 2024)
-            _wait(app, lambda: w.sim_result is not None, timeout=300)
-            w.inspect(None)
-            w.simulation_dock.raise_()
-            _pump(app, 0.3)
-            w.redraw()
-            saved.append(out / "simulation.png")
-            w.grab().save(str(saved[-1]))
-
-            mdp_file = Path(tmp) / "small-mdp.txt"
-            mdp_file.write_text(SMALL_MDP)
-            w.open_mdp_file(mdp_file)
-            w.game.set_view("graph")
-            w.solver_panel.set_method("pi")
-            w.reset_solver()
-            _wait(app, lambda: w.controller.state == "ready")
-            w.run_solver()
-            _wait(app, lambda: w.controller.state == "converged")
-            w.inspect(0)
-            w.inspector_dock.raise_()
-            _pump(app, 0.3)
-            w.redraw()
-            saved.append(out / "policy-iteration.png")
-            w.grab().save(str(saved[-1]))
-
-            w.switch_game("snakes")
-            w.set_presenter(True)
-            w.resize(1280, 720)
-            _pump(app, 0.3)
-            w.run_solver()
-            _wait(app, lambda: w.controller.state == "converged")
-            w.inspect(2)
-            w.inspector_dock.raise_()
-            _pump(app, 0.3)
-            w.redraw()
-            saved.append(out / "presenter-1280x720.png")
-            w.grab().save(str(saved[-1]))
-            w.set_presenter(False)
+            sw = ShotWindow(w, out, Path(tmp), timeout=timeout)
+            sw.pump(0.3)
+            yield sw
         finally:
             w.shutdown()
             w.close()
             w.deleteLater()
             app.processEvents()
+            # outside an event loop deleteLater waits for one: delete the window (and its games) now
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+# ---------------------------------------------------------------------------------- snakes, MDP file
+def save_snakes_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
+    """``solving.png``, ``simulation.png`` (``games`` games per strategy) and ``presenter-1280x720.png``."""
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.switch_game("snakes")
+        g = w.game
+        g.edit(replace(g.cfg, layout=LAYOUT), "example layout")
+        sw.wait(lambda: w.controller.state == "ready", what="the snakes solver")
+        sw.step(9)
+        w.inspect(6)
+        w.inspector_dock.raise_()
+        sw.shot("solving.png")
+
+        sw.solve()
+        sw.simulate(games)
+        w.inspect(None)
+        sw.shot("simulation.png")
+
+        w.set_presenter(True)
+        w.inspect(2)
+        w.inspector_dock.raise_()
+        sw.shot("presenter-1280x720.png", size=SIZE_1280x720)
+        w.set_presenter(False)
+    return sw.saved
+
+
+def save_file_screenshots(out: str | Path) -> list[Path]:
+    """``policy-iteration.png``: :data:`SMALL_MDP` opened as a file, drawn as a graph, solved by policy iteration."""
+    with screenshot_window(out) as sw:
+        w = sw.window
+        mdp_file = sw.tmp / "small-mdp.txt"
+        mdp_file.write_text(SMALL_MDP)
+        w.open_mdp_file(mdp_file)
+        w.game.set_view("graph")
+        sw.reset("pi")
+        sw.solve()
+        w.inspect(0)
+        w.inspector_dock.raise_()
+        sw.shot("policy-iteration.png")
+    return sw.saved
+
+
+# ---------------------------------------------------------------------------------- every game
+@dataclass(frozen=True)
+class ShotOptions:
+    """How much work the screenshots do (the defaults make the README's pictures)."""
+
+    sim_games: int = 10_000
+    """Games per strategy (or matchup) in every simulation picture."""
+    episodes: int = 3_000
+    """Training games of the 3D tic-tac-toe agent."""
+    exact_4x4: bool = True
+    """Wait for the exact 4x4 risk tic-tac-toe solve (``risk-ttt-4x4-solved.png``; the longest part)."""
+
+
+def _snakes(out: Path, o: ShotOptions) -> list[Path]:
+    return save_snakes_screenshots(out, games=o.sim_games)
+
+
+def _file(out: Path, o: ShotOptions) -> list[Path]:
+    return save_file_screenshots(out)
+
+
+def _ttt(out: Path, o: ShotOptions) -> list[Path]:
+    from mdpviz.widgets.ttt_games import save_ttt_screenshots
+
+    return save_ttt_screenshots(out, games=o.sim_games)
+
+
+def _risk_ttt(out: Path, o: ShotOptions) -> list[Path]:
+    from mdpviz.widgets.ttt_games import save_risk_screenshots
+
+    return save_risk_screenshots(out, solve_4x4=o.exact_4x4)
+
+
+def _attt(out: Path, o: ShotOptions) -> list[Path]:
+    from mdpviz.widgets.attt_game import save_screenshots
+
+    return save_screenshots(out, games=o.sim_games)
+
+
+def _checkers(out: Path, o: ShotOptions) -> list[Path]:
+    from mdpviz.widgets.checkers_game import save_screenshots
+
+    return save_screenshots(out, games=o.sim_games)
+
+
+def _ttt3d(out: Path, o: ShotOptions) -> list[Path]:
+    from mdpviz.widgets.ttt3d_game import save_screenshots
+
+    return save_screenshots(out, episodes=o.episodes, sim_games=o.sim_games)
+
+
+SCREENSHOTS: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {
+    "snakes": _snakes,
+    "file": _file,
+    "ttt": _ttt,
+    "risk_ttt": _risk_ttt,
+    "attt": _attt,
+    "checkers": _checkers,
+    "ttt3d": _ttt3d,
+}
+"""The screenshots of each game of the window, by game key, in the game picker's order."""
+
+
+def parse_games(text: str) -> list[str]:
+    """``"snakes,ttt"`` -> ``["snakes", "ttt"]`` (``"all"``: every game); ValueError naming an unknown key."""
+    keys = [k.strip() for k in text.split(",") if k.strip()]
+    if keys == ["all"]:
+        return list(SCREENSHOTS)
+    unknown = [k for k in keys if k not in SCREENSHOTS]
+    if unknown or not keys:
+        raise ValueError(f"--games: unknown game {', '.join(map(repr, unknown)) or '(none given)'}; "
+                         f"choose from {', '.join(SCREENSHOTS)} or all")
+    return list(dict.fromkeys(keys))
+
+
+def take(out: str | Path, *, games: Sequence[str] | None = None, options: ShotOptions = ShotOptions()) -> list[Path]:
+    """Save the screenshots of ``games`` (keys of :data:`SCREENSHOTS`; None: all) into ``out``; returns the files.
+
+    pyqtgraph draws antialiased while they are taken, as in the app (:func:`mdpviz.app.run`)."""
+    import pyqtgraph as pg
+
+    keys = list(SCREENSHOTS) if games is None else parse_games(",".join(games))
+    out = Path(out)
+    antialias = pg.getConfigOption("antialias")
+    pg.setConfigOptions(antialias=True)
+    saved: list[Path] = []
+    try:
+        for key in keys:
+            saved += SCREENSHOTS[key](out, options)
+    finally:
+        pg.setConfigOptions(antialias=antialias)
     return saved
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mdpviz.screenshots", description=__doc__.splitlines()[0])
     p.add_argument("--out", default="assets/screenshots", help="folder for the PNG files (default assets/screenshots)")
-    p.add_argument("--games", type=int, default=10_000, help="games per strategy in the simulation screenshot")
+    p.add_argument("--games", default="all",
+                   help=f"comma-separated games to photograph: {','.join(SCREENSHOTS)} (default all)")
+    p.add_argument("--sim-games", type=int, default=ShotOptions.sim_games,
+                   help="games per strategy or matchup in the simulation pictures (default %(default)s)")
+    p.add_argument("--episodes", type=int, default=ShotOptions.episodes,
+                   help="training games of the 3D tic-tac-toe agent (default %(default)s)")
+    p.add_argument("--no-exact-4x4", dest="exact_4x4", action="store_false",
+                   help="do not wait for the exact 4x4 risk tic-tac-toe solve (no risk-ttt-4x4-solved.png)")
     args = p.parse_args(argv)
-    for path in take(Path(args.out), games=args.games):
+    try:
+        keys = parse_games(args.games)
+    except ValueError as e:
+        p.error(str(e))
+    if args.sim_games < 1 or args.episodes < 1:
+        p.error(f"--sim-games and --episodes must be at least 1, got {args.sim_games} and {args.episodes}")
+    t0 = time.perf_counter()
+    paths = take(Path(args.out), games=keys,
+                 options=ShotOptions(sim_games=args.sim_games, episodes=args.episodes, exact_4x4=args.exact_4x4))
+    for path in paths:
         print(path)
+    print(f"{len(paths)} pictures in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return 0
+
+
+__all__ = ["DEFAULT_SIZE", "LAYOUT", "SCREENSHOTS", "SIM_SEED", "SIZE_1280x720", "SMALL_MDP", "QuietDialogs", "Shot",
+           "ShotOptions", "ShotWindow", "main", "parse_games", "save_file_screenshots", "save_snakes_screenshots",
+           "screenshot_window", "take"]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,20 +1,78 @@
-"""The README screenshots are taken headless by a script in the repository (mdpviz.screenshots)."""
+"""The README screenshots are taken headless by a script in the repository (mdpviz.screenshots).
+
+These tests run a fast subset (snakes and the MDP file, small simulations); the board games'
+screenshot functions are exercised by their own test files (test_attt_game, test_ttt3d_game) and by
+``python -m mdpviz.screenshots`` itself.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QImage
 
 from mdpviz.controller import running_threads
-from mdpviz.screenshots import main
+from mdpviz.screenshots import DEFAULT_SIZE, SCREENSHOTS, SIZE_1280x720, main, parse_games, screenshot_window
 
 
-def test_screenshot_script_writes_every_picture(qapp, tmp_path, capsys):
-    assert main(["--out", str(tmp_path / "shots"), "--games", "1000"]) == 0
-    paths = [Path(p) for p in capsys.readouterr().out.split()]
-    assert [p.name for p in paths] == ["solving.png", "simulation.png", "policy-iteration.png",
-                                       "presenter-1280x720.png"]
+def test_every_game_of_the_window_has_screenshots(qapp):
+    from PySide6.QtCore import QCoreApplication, QEvent, QObject
+
+    from mdpviz.widgets.games import default_games
+
+    owner = QObject()
+    try:
+        assert list(SCREENSHOTS) == [g.key for g in default_games(owner)]
+    finally:
+        owner.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def test_games_are_picked_by_key():
+    assert parse_games("snakes, ttt,snakes") == ["snakes", "ttt"]
+    assert parse_games("all") == list(SCREENSHOTS)
+    with pytest.raises(ValueError, match=r"unknown game 'chess'; choose from snakes, file, ttt"):
+        parse_games("snakes,chess")
+    with pytest.raises(ValueError, match=r"\(none given\)"):
+        parse_games(" , ")
+
+
+def test_a_bad_games_option_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--games", "chess"])
+    assert e.value.code == 2
+    assert "--games: unknown game 'chess'" in capsys.readouterr().err
+
+
+def test_screenshot_script_writes_the_chosen_games_at_their_stated_sizes(qapp, tmp_path, capsys):
+    out = tmp_path / "shots"
+    assert main(["--out", str(out), "--games", "snakes,file", "--sim-games", "200"]) == 0
+    captured = capsys.readouterr()
+    paths = [Path(p) for p in captured.out.split()]
+    assert [p.name for p in paths] == ["solving.png", "simulation.png", "presenter-1280x720.png",
+                                       "policy-iteration.png"]
+    assert all(p.parent == out for p in paths)
     sizes = {p.name: (QImage(str(p)).width(), QImage(str(p)).height()) for p in paths}
-    assert sizes["solving.png"] == (1366, 820) and sizes["simulation.png"] == (1366, 820)
-    assert sizes["presenter-1280x720.png"] == (1280, 720)
+    assert sizes == {"solving.png": DEFAULT_SIZE, "simulation.png": DEFAULT_SIZE,
+                     "presenter-1280x720.png": SIZE_1280x720, "policy-iteration.png": DEFAULT_SIZE}
+    assert "4 pictures in" in captured.err
+    assert sorted(out.iterdir()) == sorted(paths)  # nothing else (no settings file) in the folder
+    assert running_threads() == []
+
+
+def test_the_shot_window_reports_its_simulation_and_sizes(qapp, tmp_path):
+    with screenshot_window(tmp_path) as sw:
+        w = sw.window
+        assert w.game.key == "snakes" and w.dialogs.errors == []
+        sw.solve()
+        with pytest.raises(ValueError, match=r"does not take 50 games, seed 7 \(its range is 100\.\.1000000 games\)"):
+            sw.simulate(50, seed=7)  # below the panel's minimum: refused, not silently run with 100
+        sw.simulate(100, seed=7)
+        assert w.sim_panel.games.value() == 100 and w.sim_panel.seed.value() == 7
+        assert w.sim_result is not None
+        path = sw.shot("x.png", size=(1300, 760), settle=0.05)
+    assert path == tmp_path / "x.png" and sw.saved == [path]
+    assert (sw.shots[0].size, sw.shots[0].actual) == ((1300, 760), (1300, 760))
+    img = QImage(str(path))
+    assert (img.width(), img.height()) == (1300, 760)
     assert running_threads() == []

@@ -7,11 +7,11 @@ numbers on the model; here they come through the window's job thread). p1_policy
 p2_policy1 is a certain win of player 1 (exact and in every simulated game). Boards are written
 cell by cell, row by row: 0 empty, 1 = X = player 1, 2 = O = player 2.
 
-Run ``python -m tests.test_attt_game OUT_DIR`` to write the README screenshots of the game.
+The README screenshots of the game: ``python -m mdpviz.screenshots --games attt``
+(``mdpviz.widgets.attt_game.save_screenshots``).
 """
 from __future__ import annotations
 
-import sys
 import threading
 from pathlib import Path
 
@@ -34,6 +34,7 @@ from mdpviz.widgets.attt_game import (
     default_setup,
     play_matchup,
     round_changes,
+    save_screenshots,
 )
 from mdpviz.widgets.position_logic import DECISION, MODEL, PLAY, compact_value, greedy_move, position_view
 
@@ -561,12 +562,10 @@ def test_episode_player_walks_the_board(window, qtbot):
     assert moves and moves[0].state == g.start_state()
     assert g.mdp().state_labels[moves[0].state] == "001000000"  # player 2's first board after p1_policy1's opening
     assert moves[-1].next_state == g.encoding().win  # the best response to p1_policy1 always wins
-    msgs = []
-    g.message.connect(msgs.append)
     w.player.seek(0)
     assert g.board.position.key == g.mdp().state_labels[moves[0].next_state]
-    w.player.seek(len(moves) - 1)  # an end state keeps no board: the board says so and stays
-    assert msgs and "end state does not keep the final board" in msgs[-1]
+    w.player.seek(len(moves) - 1)  # an end state keeps no board: the board says so (status bar) and stays
+    assert "end state does not keep the final board" in w.statusBar().currentMessage()
 
 
 def test_scenario_errors_name_the_field(qtbot, files, tmp_path):
@@ -584,66 +583,6 @@ def test_scenario_errors_name_the_field(qtbot, files, tmp_path):
 
 
 # ---------------------------------------------------------------------------------- screenshots
-def save_screenshots(out_dir: str | Path, *, games: int = 10_000) -> list[Path]:
-    """Headless screenshots of the game at the default size and at 1280x720 (three rounds stepped, the
-    solver converged, a move played), and one with the matchups simulated. Returns the files written."""
-    import time
-
-    from PySide6.QtWidgets import QApplication
-
-    app = QApplication.instance() or QApplication([])
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-
-    def settle(cond=lambda: True, timeout: float = 30.0, at_least: float = 0.0) -> None:
-        start = time.monotonic()
-        while time.monotonic() - start < timeout:
-            app.processEvents()
-            if cond() and time.monotonic() - start >= at_least:
-                return
-            time.sleep(0.01)
-        raise RuntimeError("the window did not get there in time")
-
-    w = MainWindow(dialogs=_FakeDialogs(),
-                   settings=QSettings(str(out / ".attt_settings.ini"), QSettings.Format.IniFormat))
-    written = []
-    try:
-        w.show()
-        w.switch_game("attt")
-        g = w.game
-        for k in range(3):
-            g.step_round()
-            settle(lambda: not g.busy and len(g.astate.rounds) == k + 1)
-        w.run_solver()
-        settle(lambda: w.controller.state == "converged")
-        w.redraw()
-        g.board.click_cell(4)
-        for size, name in ((None, "attt.png"), ((1280, 720), "attt_1280x720.png")):
-            if size is not None:
-                w.resize(*size)
-            settle(at_least=0.4)
-            w._dirty = True
-            w.redraw()
-            written.append(out / name)
-            w.grab().save(str(written[-1]))
-        w.start_simulation(games, 2024)
-        settle(lambda: len(w.sim_panel.rows) > 0 and not w.controller.job_busy)
-        w.simulation_dock.raise_()
-        settle(at_least=0.3)
-        written.append(out / "attt_matchups.png")
-        w.grab().save(str(written[-1]))
-    finally:
-        w.shutdown()
-    return written
-
-
 def test_screenshots_are_written(tmp_path, files):
     paths = save_screenshots(tmp_path, games=1000)
     assert all(p.stat().st_size > 10_000 for p in paths)
-
-
-if __name__ == "__main__":
-    import os
-
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    print("\n".join(str(p) for p in save_screenshots(sys.argv[1] if len(sys.argv) > 1 else "screenshots")))

@@ -5,15 +5,12 @@ The window tests use a 4x4 variant (1,193 states, compiled in ~10 ms) so they st
 cancel test uses 5x5 with a 40-ply limit (1.29 million states, ~10 s to compile), cancelled
 while it compiles in its child process.
 
-``python tests/test_checkers_game.py OUT_DIR`` saves the checkers screenshots (see
-:func:`save_screenshots`).
+The README screenshots of checkers are ``mdpviz.widgets.checkers_game.save_screenshots``
+(``python -m mdpviz.screenshots --games checkers``).
 """
 from __future__ import annotations
 
 import subprocess
-import sys
-import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -508,82 +505,3 @@ def test_scenario_round_trip(window, qtbot, tmp_path):
     window.load_scenario(p)
     assert g.settings == CheckersSettings(size=4, rows=1, ply_limit=20, discount=0.75)
     assert g.editor().discount_slider.value() == 75
-
-
-# ---------------------------------------------------------------------------------- screenshots
-def save_screenshots(out: Path, app=None) -> list[Path]:
-    """Checkers screenshots for the README: the default variant (5x5, 1 row, 20 plies) solved at the
-    seed's greedy discount with a piece's moves shown, the same position far-sighted, the matchups,
-    and 1280 x 720. Headless (QT_QPA_PLATFORM=offscreen)."""
-    import os
-    import tempfile
-
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication
-
-    from mdpviz.app import MainWindow
-    from mdpviz.widgets.games import default_games
-
-    app = app or QApplication.instance() or QApplication([])
-    out.mkdir(parents=True, exist_ok=True)
-
-    def pump(sec: float, cond=lambda: False) -> None:
-        t = time.time()
-        while time.time() - t < sec and not cond():
-            app.processEvents()
-            time.sleep(0.01)
-
-    saved = []
-    with tempfile.TemporaryDirectory() as tmp:
-        w = MainWindow(games=default_games(), dialogs=FakeDialogs(),
-                       settings=QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat))
-        w.show()
-        pump(0.3)
-        w.switch_game("checkers")
-        g = w.game
-        pump(60, lambda: w.controller.mdp is not None and g.compiled() is not None)
-        def solve_and_pick() -> None:
-            w.solver_panel.run.click()
-            pump(60, lambda: w.controller.state == "converged")
-            pump(0.2)
-            w.redraw()
-
-        solve_and_pick()
-        b = g.board
-        mv = next(m for m in b.model.moves(b.position) if m.label == "c1-d2")  # one move in
-        b.click_cell(mv.origin)
-        b.click_cell(mv.cell)
-        mv = b.model.moves(b.position)
-        b.click_cell(mv[b.view().greedy].origin)
-        w.redraw()
-        pump(0.3)
-        w.grab().save(str(out / "checkers-greedy.png"))
-        saved.append(out / "checkers-greedy.png")
-        g.editor().far_button.click()
-        pump(0.5)
-        solve_and_pick()
-        b.click_cell(b.model.moves(b.position)[b.view().greedy].origin)
-        w.redraw()
-        pump(0.3)
-        w.grab().save(str(out / "checkers-far-sighted.png"))
-        saved.append(out / "checkers-far-sighted.png")
-        w.start_simulation(10_000, 2024)
-        pump(120, lambda: not w.controller.job_busy)
-        w.simulation_dock.raise_()
-        pump(0.3)
-        w.grab().save(str(out / "checkers-matchups.png"))
-        saved.append(out / "checkers-matchups.png")
-        w.resize(1280, 720)
-        w.inspector_dock.raise_()
-        pump(0.5)
-        w.redraw()
-        w.grab().save(str(out / "checkers-1280x720.png"))
-        saved.append(out / "checkers-1280x720.png")
-        w.shutdown()
-        w.deleteLater()
-    return saved
-
-
-if __name__ == "__main__":
-    for p in save_screenshots(Path(sys.argv[1] if len(sys.argv) > 1 else "checkers-screenshots")):
-        print(p)

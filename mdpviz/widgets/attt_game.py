@@ -63,7 +63,7 @@ from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import hitting_probabilities, row_weights_deterministic
 from mdpviz.solvers.sweep import policy_to_rows
 from mdpviz.widgets.display import BackupTerm
-from mdpviz.widgets.position import GridPainter, PositionBoard, PositionGame
+from mdpviz.widgets.position import GridPainter, PositionGame
 from mdpviz.widgets.position_logic import (
     DECISION,
     MODEL,
@@ -614,14 +614,6 @@ class AtttGame(PositionGame):
         """Pause between two rounds of Run, in milliseconds."""
         self._token = 0  # bumped by Reset and by edits: a round job of an older token is not applied
 
-    def board_widget(self) -> PositionBoard:
-        """The position board; its notes (e.g. an episode's end state) go to the status bar."""
-        new = self._board is None
-        b = super().board_widget()
-        if new:
-            b.job_message.connect(self.message)
-        return b
-
     # ------------------------------------------------------------------ state
     @property
     def astate(self) -> AtttState:
@@ -634,15 +626,14 @@ class AtttGame(PositionGame):
 
     def _set_state(self, state: Any, text: str) -> None:
         """Every change of the state (an edit, undo, a round, a reset): the window resets the solver on
-        ``edited``; then the board drops the old model's values and starts a fresh walk, whose position
-        the inspector follows."""
+        ``edited``; then the board (which drops the old model's values with the model) starts a fresh
+        walk, whose position the inspector follows."""
         if state.setup is not self._state.setup:
             self.auto = False
             self._token += 1
         super()._set_state(state, text)
         b = self._board
         if b is not None:
-            b.show_values(None, None)
             b.new_game()
 
     def load_state(self, state: Any) -> None:
@@ -869,19 +860,7 @@ class AtttGame(PositionGame):
         m = self.position_model()
         if m is None:
             return False
-        pos = m.board_position(board)
-        b = self.board
-        b._sync_model()
-        if b.walk is None:
-            return False
-        shower = getattr(b, "show_position", None)
-        if callable(shower):
-            shower(pos, text)
-            return True
-        b.walk.show(pos)
-        b.last_text = text
-        b._position_changed()
-        return True
+        return self.board.show_position(m.board_position(board), text)
 
     # ------------------------------------------------------------------ setup edits
     def _start_for(self, b1: attt.Boards, b2: attt.Boards) -> attt.AtttPolicy:
@@ -1375,7 +1354,32 @@ class AtttPanel(QWidget):
             self.show_round(None)
 
 
+
+# ---------------------------------------------------------------------------------- README screenshots
+def save_screenshots(out_dir: str | Path, *, games: int = 10_000) -> list[Path]:
+    """Anti-tic-tac-toe screenshots for the README (``python -m mdpviz.screenshots --games attt``; the
+    window from :func:`mdpviz.screenshots.screenshot_window`): three best-response rounds stepped, the
+    solver converged and a move played, at the default size (``attt.png``) and at 1280 x 720
+    (``attt-1280x720.png``); then the matchups simulated, ``games`` games each (``attt-matchups.png``).
+    Returns the files written."""
+    from mdpviz.screenshots import SIZE_1280x720, screenshot_window
+
+    with screenshot_window(out_dir) as sw:
+        w = sw.window
+        w.switch_game("attt")
+        g = w.game
+        for k in range(3):
+            g.step_round()
+            sw.wait(lambda: not g.busy and len(g.astate.rounds) == k + 1, what=f"best-response round {k + 1}")
+        sw.solve()
+        g.board.click_cell(4)
+        sw.shot("attt.png")
+        sw.shot("attt-1280x720.png", size=SIZE_1280x720)
+        sw.simulate(games)
+        sw.shot("attt-matchups.png")
+    return sw.saved
+
 __all__ = [
     "AtttGame", "AtttPanel", "AtttPositionModel", "AtttSetup", "AtttState", "BoardChange", "COURSE_DIR",
-    "course_files", "default_setup", "play_matchup", "round_changes", "round_summary",
+    "course_files", "default_setup", "play_matchup", "round_changes", "round_summary", "save_screenshots",
 ]

@@ -1225,9 +1225,51 @@ class CheckersEditor(QWidget):
         self.status.setVisible(bool(text))
 
 
+
+# ---------------------------------------------------------------------------------- README screenshots
+def save_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
+    """Checkers screenshots for the README (``python -m mdpviz.screenshots --games checkers``; the window
+    from :func:`mdpviz.screenshots.screenshot_window`), the default variant (5x5, 1 row, 20 plies):
+
+    * ``checkers-greedy.png``: solved at the seed's greedy discount, one move in, a piece's moves shown;
+    * ``checkers-far-sighted.png``: the same position solved far-sighted;
+    * ``checkers-matchups.png``: the matchups simulated (``games`` games each, exact beside them);
+    * ``checkers-1280x720.png``: the same at 1280 x 720 with the inspector.
+
+    Returns the files written."""
+    from mdpviz.screenshots import SIZE_1280x720, screenshot_window
+
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.switch_game("checkers")
+        g = w.game
+        sw.wait(lambda: w.controller.mdp is not None and g.compiled() is not None, what="the checkers compile")
+        sw.solve()
+        b = g.board
+        mv = next(m for m in b.model.moves(b.position) if m.label == "c1-d2")  # one move in
+        b.click_cell(mv.origin)
+        b.click_cell(mv.cell)
+        mv = b.model.moves(b.position)
+        b.click_cell(mv[b.view().greedy].origin)
+        sw.shot("checkers-greedy.png")
+
+        g.editor().far_button.click()
+        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready",
+                what="the far-sighted model")
+        sw.solve()
+        b.click_cell(b.model.moves(b.position)[b.view().greedy].origin)
+        sw.shot("checkers-far-sighted.png")
+
+        sw.simulate(games)
+        sw.shot("checkers-matchups.png")
+
+        w.inspector_dock.raise_()
+        sw.shot("checkers-1280x720.png", size=SIZE_1280x720)
+    return sw.saved
+
 __all__ = [
     "CheckersEditor", "CheckersGame", "CheckersPainter", "CheckersPositionModel", "CheckersSettings",
     "annotate_terms", "cell_square", "compile_in_process", "compile_job", "discount_words", "greedy_rows",
     "is_dark", "move_label", "outcome_distribution", "settings_from_dict", "settings_to_dict", "square_cell",
-    "warm_up",
+    "save_screenshots", "warm_up",
 ]

@@ -110,6 +110,11 @@ class Game(QObject):
     """What one simulated episode's total is."""
     supports_discount = True
     """The discount can be edited (False: fixed by the game, e.g. turns are not discounted)."""
+    discount_note = ""
+    """Why the discount is fixed, for the discount field's tooltip when ``supports_discount`` is False
+    ("": a generic note naming the fixed value, see :meth:`discount_tooltip`)."""
+    convergence_title = "Convergence"
+    """Title of the window's Convergence dock while this game is shown (e.g. "Learning curve")."""
 
     edited = Signal(str)
     """The state changed (an edit, undo or redo): the text says what."""
@@ -225,6 +230,20 @@ class Game(QObject):
     def set_discount(self, gamma: float) -> bool:
         return False
 
+    def discount_tooltip(self) -> str:
+        """The discount field's tooltip: "" when the discount can be edited (the field's own), else
+        :attr:`discount_note` or a generic note with the fixed discount."""
+        if self.supports_discount:
+            return ""
+        if self.discount_note:
+            return self.discount_note
+        gamma = self.discount()
+        if gamma is None:
+            return "This game has no discount to edit."
+        if gamma == 1.0:
+            return "Fixed by this game: results are not discounted (the discount is 1)."
+        return f"Fixed by this game: the discount is {gamma:g}."
+
     def start_state(self) -> int:
         return 0
 
@@ -278,6 +297,7 @@ class SnakesGame(Game):
     value_label = "expected turns to 15"
     unit = "turns"
     supports_discount = False
+    discount_note = "Turns are counted, not discounted: the discount is 1."
 
     def __init__(self, cfg: sn.SnakesConfig | None = None, parent: QObject | None = None) -> None:
         super().__init__(cfg or sn.SnakesConfig(), parent)

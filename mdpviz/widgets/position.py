@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -85,6 +85,10 @@ OUTCOME_COLORS = ("#0072b2", "#d55e00", "#999999")
 """Bar colours of the three results (X wins, O wins, draws): Okabe-Ito blue, vermillion, grey."""
 TABLE_HEADER = ["Matchup", "Result", "Simulated", "95% CI (%)", "Exact", "In CI"]
 """Columns of the matchup table (one row per matchup and result)."""
+MAX_NAMED_BARS = 3
+"""Up to this many matchups the bar chart's axis names them; with more, letters (A, B, ...) keyed in the table."""
+AXIS_FONT_PT = 11
+"""Point size of the matchup chart's tick labels and legend (readable from the back of a room)."""
 
 
 def _named(w, name: str, accessible: str):
@@ -414,6 +418,7 @@ class PositionBoard(QWidget):
         self.edit_text = ""
         self.own_scale: ColorScale | None = None
         """The colour scale the board made itself (no sweep, but the model has values and a range)."""
+        self._fill_key: Any = None  # what the moves table shows (refilled only when it changes)
 
         self.canvas = PositionCanvas(painter())
         self.caption_label = _named(QLabel(""), "positionCaption", "Which sweep the values are from")
@@ -453,7 +458,9 @@ class PositionBoard(QWidget):
         self.moves_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.moves_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.moves_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.moves_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # sized to the contents once per fill (_fill_table): ResizeToContents measures every row again on
+        # each setItem, which made a refresh of 27 moves cost 12-46 ms of the GUI thread
+        self.moves_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.moves_table.horizontalHeader().setStretchLastSection(True)
         self.moves_table.verticalHeader().setDefaultSectionSize(20)
         self.moves_table.setToolTip("Select a move to see its backup; double-click to play it")
@@ -521,6 +528,13 @@ class PositionBoard(QWidget):
     def show_values(self, values: Any, scale: ColorScale | None, *, caption: str = "") -> None:
         """Values from any source (the model's ``move_values`` interprets them)."""
         self._sync_model()
+        self._set_values(values, scale)
+        self.caption = caption
+        self._refresh()
+
+    def _set_values(self, values: Any, scale: ColorScale | None) -> None:
+        """Store ``values`` (None: the model's default values) and the colour scale (None: the
+        model's own range, if it has one, as :attr:`own_scale`)."""
         if values is None and self.model is not None:
             values = self.model.default_values()
         self.own_scale = None
@@ -530,11 +544,16 @@ class PositionBoard(QWidget):
                 self.own_scale = scale = scale_for(rng[0], rng[1], label=self.model.value_label)
         self.values = values
         self.scale = scale
-        self.caption = caption
-        self._refresh()
+
+    def initial_values(self, model: PositionModel) -> Any:
+        """The values a new model starts with (see :meth:`_sync_model`): None, i.e. the model's default
+        values, since the previous model's values index other states. A board whose values do not
+        depend on the model (the 3D game's agent) returns them here."""
+        return None
 
     def show_token(self, state: int | None, text: str = "") -> None:
         """Show the position of MDP ``state`` (the episode player's token); None: nothing changes."""
+        self._sync_model()
         if state is None or self.model is None or self.walk is None:
             return
         try:
@@ -542,10 +561,19 @@ class PositionBoard(QWidget):
         except ValueError as e:
             self.job_message.emit(str(e))
             return
-        self.walk.show(pos)
         self.token_text = text
-        self.last_text = f"Episode: {text}" if text else ""
+        self.show_position(pos, f"Episode: {text}" if text else "")
+
+    def show_position(self, pos: Position, text: str = "") -> bool:
+        """Show ``pos`` (a position of the current model) as a fresh start of the walk (the history is
+        forgotten), with ``text`` on the status line; False if there is no model to walk."""
+        self._sync_model()
+        if self.walk is None:
+            return False
+        self.walk.show(pos)
+        self.last_text = text
         self._position_changed()
+        return True
 
     # ------------------------------------------------------------------ settings
     def set_mode(self, mode: str) -> None:
@@ -655,6 +683,11 @@ class PositionBoard(QWidget):
         self.origin = -1
         self.selected_action = None
         self.last_text = ""
+        self._revealed = set()
+        # the previous model's values index its own states: the new walk starts with this model's
+        # (the window shows the new solve's values at its next redraw)
+        self._set_values(None if m is None else self.initial_values(m), None)
+        self._fill_key = None
         if m is None:
             self.walk = None
             self._update_controls()
@@ -840,8 +873,13 @@ class PositionBoard(QWidget):
             self.play_move(int(it.data(Qt.ItemDataRole.UserRole)))
 
     # ------------------------------------------------------------------ drawing
-    def _hidden(self) -> bool:
+    @property
+    def values_hidden(self) -> bool:
+        """The values are hidden (Hide hints, or predict-then-reveal)."""
         return self.hide_hints or self.predict
+
+    def _hidden(self) -> bool:
+        return self.values_hidden
 
     def _position_changed(self) -> None:
         self.origin = -1
@@ -870,6 +908,7 @@ class PositionBoard(QWidget):
             self.outcome_label.setText("")
             self.visited_label.setText("")
             self.moves_table.setRowCount(0)
+            self._fill_key = None
             self.backup_label.setText("")
             return
         if self._revealed_key is not pos.key and self._revealed_key != pos.key:
@@ -896,20 +935,7 @@ class PositionBoard(QWidget):
         if not pos.terminal and self.walk is not None and self.walk.mode == PLAY:
             turn += " (your move)" if who == USER else f" ({who})"
         self.status.setText(self.edit_text or (f"{self.last_text}  {turn}".strip() if self.last_text else turn))
-        # value of the position
-        if pos.terminal:
-            self.value_label.setText(f"Game over: {pos.outcome}.")
-        elif view is not None and math.isfinite(view.value):
-            self.value_label.setText(f"V(position) = {view.value:.4f}  ({pos.mover} to move, "
-                                     f"{'maximises' if pos.objective == 'max' else 'minimises'})")
-        elif hidden:
-            self.value_label.setText("Values hidden.")
-        elif yours_vs_model:
-            self.value_label.setText(f"Your move: you play {pos.mover} in the model's place.")
-        elif pos.chooser == MODEL:
-            self.value_label.setText(f"{pos.mover} is played by the model: the numbers are its move probabilities.")
-        else:
-            self.value_label.setText("No values yet: step or run the solver.")
+        self.value_label.setText(self.position_value_text(pos, view))
         probs = None
         if not hidden and self.values is not None and not pos.terminal:
             try:
@@ -918,44 +944,71 @@ class PositionBoard(QWidget):
                 probs = None
         self.outcome_label.setText(f"Exact from here (greedy play): {outcome_text(probs)}" if probs else "")
         if self.walk is not None:
-            states = self.walk.visited_states()
-            tail = " \u2192 ".join(str(s) for s in states[-8:])
-            more = "\u2026 " if len(states) > 8 else ""
-            what = (f"States visited: {len(states)} ({more}{tail})" if states else
-                    f"Positions visited: {len(self.walk.path())}")  # a game without MDP states (exact 4x4)
-            self.visited_label.setText(f"{what}; move {self.walk.index} of {len(self.walk.plies)}")
+            self.visited_label.setText(self.path_text())
         self._fill_table(view, hidden or yours_vs_model)
         self._fill_backup(pos, view, hidden)
 
+    def position_value_text(self, pos: Position, view: PositionView | None) -> str:
+        """The line about the shown position's value (a game's board may word it its own way)."""
+        if pos.terminal:
+            return f"Game over: {pos.outcome}."
+        if view is not None and math.isfinite(view.value):
+            return (f"V(position) = {view.value:.4f}  ({pos.mover} to move, "
+                    f"{'maximises' if pos.objective == 'max' else 'minimises'})")
+        if self.values_hidden:
+            return "Values hidden."
+        if pos.chooser == MODEL and self.walk is not None and self.walk.role(pos) == USER:
+            return f"Your move: you play {pos.mover} in the model's place."
+        if pos.chooser == MODEL:
+            return f"{pos.mover} is played by the model: the numbers are its move probabilities."
+        return "No values yet: step or run the solver."
+
+    def path_text(self) -> str:
+        """The line about the walk's path to the shown position (a game's board may word it its own way)."""
+        w = self.walk
+        if w is None:
+            return ""
+        states = w.visited_states()
+        tail = " \u2192 ".join(str(s) for s in states[-8:])
+        more = "\u2026 " if len(states) > 8 else ""
+        what = (f"States visited: {len(states)} ({more}{tail})" if states else
+                f"Positions visited: {len(w.path())}")  # a game without MDP states (exact 4x4)
+        return f"{what}; move {w.index} of {len(w.plies)}"
+
     def _fill_table(self, view: PositionView | None, hidden: bool) -> None:
+        """The moves table: refilled only when what it shows changed (the window redraws the board at
+        screen rate), without per-item layout, the columns sized to their contents once."""
+        moves = view.moves if view is not None else ()
+        model_pos = self.position is not None and self.position.chooser == MODEL
+        rows = table_rows(moves, () if view is None else view.qs, -1 if view is None else view.greedy,
+                          model_pos=model_pos, hidden=hidden, revealed=self._revealed)
+        sel_row = next((i for i, mv in enumerate(moves) if mv.action == self.selected_action), -1)
+        key = (model_pos, rows, sel_row)
+        if key == self._fill_key:
+            return
+        self._fill_key = key
         t = self.moves_table
         t.blockSignals(True)
-        moves = view.moves if view is not None else ()
-        t.setRowCount(len(moves))
-        model_pos = self.position is not None and self.position.chooser == MODEL
-        t.setHorizontalHeaderLabels(["Move", "P" if model_pos else "Q", "\u2605"])
-        sel_row = -1
-        for i, mv in enumerate(moves):
-            q = float(view.qs[i])
-            show = not hidden or mv.cell in self._revealed
-            if model_pos:
-                qt = format_prob(mv.prob) if math.isfinite(mv.prob) and not hidden else ""
+        t.setUpdatesEnabled(False)
+        try:
+            t.setRowCount(len(rows))
+            t.setHorizontalHeaderLabels(["Move", "P" if model_pos else "Q", "\u2605"])
+            for i, (label, qt, star, action) in enumerate(rows):
+                items = [QTableWidgetItem(label), QTableWidgetItem(qt), QTableWidgetItem(star)]
+                items[2].setToolTip("the greedy move" if star else "")
+                items[0].setData(Qt.ItemDataRole.UserRole, action)
+                items[1].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                for j, it in enumerate(items):
+                    t.setItem(i, j, it)
+            t.resizeColumnToContents(0)
+            t.resizeColumnToContents(1)
+            if sel_row >= 0:
+                t.selectRow(sel_row)
             else:
-                qt = f"{q:.4f}" if math.isfinite(q) and show else ""
-            items = [QTableWidgetItem(mv.label), QTableWidgetItem(qt),
-                     QTableWidgetItem("\u2605" if i == view.greedy else "")]
-            items[2].setToolTip("the greedy move" if i == view.greedy else "")
-            items[0].setData(Qt.ItemDataRole.UserRole, int(mv.action))
-            items[1].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            for j, it in enumerate(items):
-                t.setItem(i, j, it)
-            if mv.action == self.selected_action:
-                sel_row = i
-        if sel_row >= 0:
-            t.selectRow(sel_row)
-        else:
-            t.clearSelection()
-        t.blockSignals(False)
+                t.clearSelection()
+        finally:
+            t.setUpdatesEnabled(True)
+            t.blockSignals(False)
 
     def _fill_backup(self, pos: Position, view: PositionView | None, hidden: bool) -> None:
         a = self.selected_action
@@ -979,6 +1032,24 @@ class PositionBoard(QWidget):
         q = backup_q(terms, self.model.discount())
         self.backup_label.setText(f"<b>{mv.label}</b>: Q = {q:.4f}<br><span style='font-family:monospace'>"
                                   f"{_esc(text)}</span>")
+
+
+def table_rows(moves: Sequence[Any], qs: Sequence[float], greedy: int, *, model_pos: bool, hidden: bool,
+               revealed: set[int] | frozenset[int] = frozenset()) -> tuple[tuple[str, str, str, int], ...]:
+    """The rows of a position's moves table: (move label, value text, star, action id) per move.
+
+    The value text is Q to 4 decimals at a decision (blank when hidden, unless the move's cell was
+    revealed, or when Q is not finite), or the model's move probability at a model's position (blank
+    when hidden); the star marks the greedy move (index ``greedy`` of ``moves``)."""
+    out = []
+    for i, mv in enumerate(moves):
+        if model_pos:
+            qt = format_prob(mv.prob) if math.isfinite(mv.prob) and not hidden else ""
+        else:
+            q = float(qs[i])
+            qt = f"{q:.4f}" if math.isfinite(q) and (not hidden or mv.cell in revealed) else ""
+        out.append((str(mv.label), qt, "\u2605" if i == greedy else "", int(mv.action)))
+    return tuple(out)
 
 
 def _esc(s: str) -> str:
@@ -1036,22 +1107,32 @@ class MatchupPanel(QWidget):
         self.plot = self.plot_widget.getPlotItem()
         self.plot.showGrid(y=True, alpha=0.25)
         self.plot.setLabel("left", "fraction of games")
+        tick_font = QFont(self.font())
+        tick_font.setPointSize(AXIS_FONT_PT)
         for ax in ("left", "bottom"):
             self.plot.getAxis(ax).setTextPen("k")
             self.plot.getAxis(ax).setPen("#444444")
+            self.plot.getAxis(ax).setStyle(tickFont=tick_font)
         self.plot.setMouseEnabled(x=False, y=False)
-        self.legend = self.plot.addLegend(offset=(4, 2), labelTextColor="k", labelTextSize="8pt", colCount=4,
-                                          horSpacing=2, sampleType=None)
+        # the legend is the plot's title line, above the bars (a legend inside the view box covered the
+        # tallest bars); it is part of the scene, so exported plots keep it
+        self.legend_text = ""
         split.addWidget(self.plot_widget)
         self.table = _named(QTableWidget(0, 6), "matchupTable", "Simulated versus exact outcome probabilities")
         self.table.setHorizontalHeaderLabels(TABLE_HEADER)
-        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setVisible(False)  # shown with the bars' letters (more than 3 matchups)
+        bold = QFont(self.table.font())
+        bold.setBold(True)
+        self.table.verticalHeader().setFont(bold)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # columns sized to the contents once per fill (ResizeToContents measures every row on each setItem)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setMinimumHeight(60)
         split.addWidget(self.table)
-        split.setSizes([240, 160])
+        split.setSizes([300, 110])  # the bars first: the table scrolls
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
         lay.addWidget(split, 1)
         exports = QHBoxLayout()
         exports.addStretch(1)
@@ -1086,8 +1167,9 @@ class MatchupPanel(QWidget):
     def clear(self, text: str = "") -> None:
         self.rows = ()
         self.plot.clear()
-        self.legend.clear()
+        self._set_legend("")
         self.table.setRowCount(0)
+        self.table.verticalHeader().setVisible(False)
         self.export_csv.setEnabled(False)
         self.export_plot.setEnabled(False)
         self.progress.setRange(0, 1)
@@ -1100,7 +1182,6 @@ class MatchupPanel(QWidget):
         probabilities as black ticks; the same numbers in the table."""
         self.rows = tuple(rows)
         self.plot.clear()
-        self.legend.clear()
         width = 0.26
         labels = rows[0].labels if rows else ("X wins", "O wins", "draws")
         for j in range(3):
@@ -1111,7 +1192,6 @@ class MatchupPanel(QWidget):
             bar = pg.BarGraphItem(x=xs, height=fr, width=width * 0.92, brush=OUTCOME_COLORS[j],
                                   pen=pg.mkPen("#333333", width=0.5))
             self.plot.addItem(bar)
-            self.legend.addItem(bar, labels[j])
             self.plot.addItem(pg.ErrorBarItem(x=xs, y=fr, top=hi - fr, bottom=fr - lo, beam=width * 0.3,
                                               pen=pg.mkPen("#000000", width=1.2)))
             ex = [(x, r.exact[j]) for x, r in zip(xs, rows) if r.exact is not None]
@@ -1121,34 +1201,19 @@ class MatchupPanel(QWidget):
                 self.plot.addItem(pg.PlotDataItem(seg_x, seg_y, connect="pairs",
                                                   pen=pg.mkPen("#000000", width=2.5,
                                                                style=Qt.PenStyle.DashLine)))
-        if any(r.exact is not None for r in rows):
-            self.legend.addItem(pg.PlotDataItem([0], [0], pen=pg.mkPen("#000000", width=2.5,
-                                                                        style=Qt.PenStyle.DashLine)), "exact")
+        self._set_legend(legend_html(labels, exact=any(r.exact is not None for r in rows)) if rows else "")
+        names = [r.name for r in rows]
+        ticks = tick_labels(names)
+        lettered = len(rows) > MAX_NAMED_BARS
         ax = self.plot.getAxis("bottom")
-        ax.setTicks([[(i, tick_label(r.name, short=len(rows) > 3)) for i, r in enumerate(rows)]])
-        ax.setHeight(44)
-        self.plot.setLabel("bottom", "X vs O (X moves first)" if len(rows) > 3 else "")
-        self.plot.setYRange(0, 1.18, padding=0)  # room for the legend above the bars
+        ax.setTicks([list(enumerate(ticks))])
+        lines = max((t.count("\n") + 1 for t in ticks), default=1)
+        ax.setHeight(int(QFontMetrics(ax.style["tickFont"] or self.font()).lineSpacing() * lines + 12))
+        self.plot.setLabel("bottom", "matchup (see the table)" if lettered else "")
+        self.plot.getAxis("left").setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], [(0.25, ""), (0.75, "")]])
+        self.plot.setYRange(0, 1.06, padding=0)  # room above a bar of 1 for its interval and the tick label "1"
         self.plot.setXRange(-0.6, len(rows) - 0.4, padding=0)
-        self.table.setRowCount(3 * len(rows))
-        for i, r in enumerate(rows):
-            lo, hi = r.ci
-            inside = r.within_ci
-            for j in range(3):
-                cells = [r.name if j == 0 else "", labels[j], f"{100 * r.fractions[j]:.2f}%",
-                         f"[{100 * lo[j]:.2f}, {100 * hi[j]:.2f}]",
-                         "" if r.exact is None else f"{100 * r.exact[j]:.2f}%",
-                         "" if inside is None else ("yes" if inside[j] else "no")]
-                tip = (f"{r.name}, {labels[j]}: {r.counts[j]:,} of {r.games:,} games; Wilson 95% interval "
-                       f"[{lo[j]:.5f}, {hi[j]:.5f}]" + ("" if r.exact is None else f"; exact {r.exact[j]:.10g}"))
-                for k, text in enumerate(cells):
-                    it = QTableWidgetItem(text)
-                    it.setToolTip(tip)
-                    if k >= 2:
-                        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                    if k == 1:
-                        it.setForeground(QColor(OUTCOME_COLORS[j]))
-                    self.table.setItem(3 * i + j, k, it)
+        self._fill_results(rows, labels, ticks, lettered)
         games = rows[0].games if rows else 0
         note = ("  " + "; ".join(notes)) if notes else ""
         self.status.setText(f"{games:,} games per matchup from {start}: simulated share [95% CI]; black "
@@ -1158,17 +1223,65 @@ class MatchupPanel(QWidget):
         self.export_csv.setEnabled(bool(rows))
         self.export_plot.setEnabled(bool(rows))
 
+    def _fill_results(self, rows: Sequence[MatchupRow], labels: Sequence[str], ticks: Sequence[str],
+                    lettered: bool) -> None:
+        """The table: three rows per matchup (one per result), laid out once (not per item)."""
+        self.table.setUpdatesEnabled(False)
+        try:
+            self.table.setRowCount(3 * len(rows))
+            for i, r in enumerate(rows):
+                lo, hi = r.ci
+                inside = r.within_ci
+                for j in range(3):
+                    cells = [r.name if j == 0 else "", labels[j], f"{100 * r.fractions[j]:.2f}%",
+                             f"[{100 * lo[j]:.2f}, {100 * hi[j]:.2f}]",
+                             "" if r.exact is None else f"{100 * r.exact[j]:.2f}%",
+                             "" if inside is None else ("yes" if inside[j] else "no")]
+                    tip = (f"{r.name}, {labels[j]}: {r.counts[j]:,} of {r.games:,} games; Wilson 95% interval "
+                           f"[{lo[j]:.5f}, {hi[j]:.5f}]" + ("" if r.exact is None else f"; exact {r.exact[j]:.10g}"))
+                    for k, text in enumerate(cells):
+                        it = QTableWidgetItem(text)
+                        it.setToolTip(tip)
+                        if k >= 2:
+                            it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                        if k == 1:
+                            it.setForeground(QColor(OUTCOME_COLORS[j]))
+                        self.table.setItem(3 * i + j, k, it)
+            # the bars' letters head the table's rows (the first row of each matchup)
+            if lettered:
+                self.table.setVerticalHeaderLabels([t if j == 0 else "" for t in ticks for j in range(3)])
+            self.table.verticalHeader().setVisible(lettered)
+            self.table.resizeColumnsToContents()
+        finally:
+            self.table.setUpdatesEnabled(True)
+
+    def _set_legend(self, html: str) -> None:
+        self.legend_text = html
+        self.plot.setTitle(html or None)
+
     def export_plot_to(self, path) -> None:
         export_scene(self.plot_widget, path)
 
 
-def tick_label(name: str, *, short: bool = False) -> str:
-    """A matchup's name on the bar chart's axis: two lines ("optimal" / "vs random"), the agents'
-    names shortened to their first three letters when there are many bars (the table has them whole)."""
-    parts = name.split(" vs ")
-    if short:
-        parts = [" ".join(w[:3] if w.isalpha() and len(w) > 3 else w for w in p.split()) for p in parts]
-    return "\nvs ".join(parts)
+def tick_labels(names: Sequence[str]) -> list[str]:
+    """The matchups' labels on the bar chart's axis: up to :data:`MAX_NAMED_BARS` matchups, each name
+    on two lines ("optimal" / "vs random"); with more, the letters A, B, C, ... (the table gives each
+    letter's matchup in full), so that every label stays readable at a large font."""
+    if len(names) > MAX_NAMED_BARS:
+        if len(names) > 26:
+            raise ValueError(f"{len(names)} matchups: the bar chart letters them A to Z, at most 26")
+        return [chr(ord("A") + i) for i in range(len(names))]
+    return ["\nvs ".join(n.split(" vs ")) for n in names]
+
+
+def legend_html(labels: Sequence[str], *, exact: bool) -> str:
+    """The bar chart's legend line (the plot's title): a coloured square per result (the bars'
+    :data:`OUTCOME_COLORS`), and the dashes of the exact probabilities if any are shown."""
+    parts = [f"<span style='color:{c}'>\u25a0</span>&nbsp;{_esc(str(t))}" for c, t in zip(OUTCOME_COLORS, labels)]
+    if exact:
+        parts.append("<b>- -</b>&nbsp;exact")
+    return (f"<span style='color:#000000; font-size:{AXIS_FONT_PT}pt'>" + "&nbsp; ".join(parts)
+            + "</span>")
 
 
 # ---------------------------------------------------------------------------------- the game base

@@ -601,23 +601,28 @@ class Ttt3dBoard(PositionBoard):
         """The window's redraw: there are no sweeps here, the values are the current agent's."""
         self.show_values(self.game.agent, AGENT_SCALE, caption=self.game.caption())
 
-    def _refresh(self) -> None:
-        super()._refresh()
-        pos, w = self.position, self.walk
-        if pos is None or w is None:
-            return
-        # the common board words these for MDP states; the cube's positions have no state number
+    def initial_values(self, model: Any) -> rl.Agent | None:
+        """The agent's values do not depend on the position model (a new walk keeps them)."""
+        game = getattr(self, "game", None)  # None while PositionBoard.__init__ runs
+        return None if game is None else game.agent
+
+    # the common board words these for MDP states; the cube's positions have no state number
+    def position_value_text(self, pos: Position, view: Any) -> str:
         if not pos.terminal and pos.chooser == DECISION and not isinstance(self.values, rl.Agent):
-            self.value_label.setText("No values yet: train an agent (Game panel) or load one.")
-        elif not pos.terminal and pos.chooser == DECISION and not self._hidden():
+            return "No values yet: train an agent (Game panel) or load one."
+        if not pos.terminal and pos.chooser == DECISION and not self.values_hidden:
             v = self.model.value(pos, self.values) if self.model is not None else math.nan
             if math.isfinite(v):
                 learned = self.values.settings.mark
                 note = "" if pos.mover == learned else (
                     f" The agent learned as {learned}: its values for {pos.mover} extrapolate from that.")
-                self.value_label.setText(f"Agent's value of the position to {pos.mover}: {v:.4f} "
-                                         f"(its best move; +1 a win, \u22121 a loss).{note}")
-        self.visited_label.setText(f"Positions on the path: {w.index + 1} (move {w.index} of {len(w.plies)})")
+                return (f"Agent's value of the position to {pos.mover}: {v:.4f} "
+                        f"(its best move; +1 a win, \u22121 a loss).{note}")
+        return super().position_value_text(pos, view)
+
+    def path_text(self) -> str:
+        w = self.walk
+        return "" if w is None else f"Positions on the path: {w.index + 1} (move {w.index} of {len(w.plies)})"
 
 
 class TrainingPanel(QWidget):
@@ -822,6 +827,7 @@ class Ttt3dGame(PositionGame):
     value_label = AGENT_SCALE.label
     unit = "games"
     supports_discount = False
+    convergence_title = "Learning curve"
     fixed_scale = AGENT_SCALE
     """The colour scale of the values shown (there is no solve to fix one; the window's colour bar shows it)."""
     simulates_without_model = True
@@ -1087,79 +1093,34 @@ class Ttt3dGame(PositionGame):
 # ---------------------------------------------------------------------------------- README screenshots
 def save_screenshots(out_dir: str | Path, *, episodes: int = 3_000, eval_games: int = 500, seed: int = 0,
                      sim_games: int = 2_000, timeout: float = 300.0) -> list[Path]:
-    """Take this game's README screenshots headless (needs a QApplication; Qt's offscreen platform
-    works): the real window with every game, the 3D game trained for ``episodes`` games on the
-    window's own job thread (the GUI thread only waits; 20 learning-curve points of ``eval_games``
-    games each), then
+    """Take this game's README screenshots headless (``python -m mdpviz.screenshots --games ttt3d``;
+    the window from :func:`mdpviz.screenshots.screenshot_window`): the 3D game trained for
+    ``episodes`` games on the window's own job thread (the GUI thread only waits; 20 learning-curve
+    points of ``eval_games`` games each; training seed ``seed``), then
 
     * ``ttt3d-learning.png`` (default window size): the learning curve, the agent's values on the
       cube after one move of a walk, the matchup simulation (``sim_games`` games per matchup);
     * ``ttt3d-play-1280x720.png``: a game against the agent at 1280 x 720 (the window may be wider
       if its docks need more room).
 
-    Returns the files written. The window's settings go to a temporary file."""
-    import tempfile
-    import time
+    ``timeout`` (seconds) bounds each wait. Returns the files written."""
+    from mdpviz.screenshots import SIZE_1280x720, screenshot_window
 
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
-    from mdpviz.app import MainWindow
-
-    app = QApplication.instance()
-    if app is None:
-        raise RuntimeError("save_screenshots needs a QApplication")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-
-    def pump(seconds: float) -> None:
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
-            app.processEvents()
-            time.sleep(0.005)
-
-    def wait(cond: Callable[[], bool]) -> None:
-        end = time.perf_counter() + timeout
-        while not cond():
-            if time.perf_counter() > end:
-                raise RuntimeError("timed out waiting for the window")
-            pump(0.02)
-
-    files: list[Path] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        w = MainWindow(settings=QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat))
-        try:
-            w.resize(1366, 820)
-            w.show()
-            pump(0.3)
-            w.switch_game("ttt3d")
-            g = w.game
-            g.set_settings(episodes=int(episodes), report_every=max(1, int(episodes) // 20), eval_games=int(eval_games),
-                           seed=int(seed))
-            g.start_training()
-            wait(lambda: not g.training)
-            g.board.click_cell(ttt3d.CENTRE)
-            w.sim_panel.games.setValue(int(sim_games))
-            w.simulation_dock.raise_()
-            w.sim_panel.simulate.click()
-            wait(lambda: not w.controller.job_busy)
-            w._dirty = True
-            w.redraw()
-            pump(0.3)
-            files.append(out / "ttt3d-learning.png")
-            w.grab().save(str(files[-1]))
-            w.resize(1280, 720)
-            g.board.set_mode(PLAY)
-            g.board.click_cell(4)
-            w._dirty = True
-            w.redraw()
-            pump(0.3)
-            files.append(out / "ttt3d-play-1280x720.png")
-            w.grab().save(str(files[-1]))
-        finally:
-            w.shutdown()
-            w.deleteLater()
-    return files
+    with screenshot_window(out_dir, timeout=timeout) as sw:
+        w = sw.window
+        w.switch_game("ttt3d")
+        g = w.game
+        g.set_settings(episodes=int(episodes), report_every=max(1, int(episodes) // 20), eval_games=int(eval_games),
+                       seed=int(seed))
+        g.start_training()
+        sw.wait(lambda: not g.training, what="the 3D agent's training")
+        g.board.click_cell(ttt3d.CENTRE)
+        sw.simulate(sim_games)
+        sw.shot("ttt3d-learning.png")
+        g.board.set_mode(PLAY)
+        g.board.click_cell(4)
+        sw.shot("ttt3d-play-1280x720.png", size=SIZE_1280x720)
+    return sw.saved
 
 
 __all__ = [

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -1159,108 +1160,74 @@ class RiskEditor(QWidget):
 
 
 # ====================================================================== screenshots
-def take_screenshots(out, *, games: int = 10_000) -> list:
-    """Save headless screenshots of both games into ``out`` (for the README; see mdpviz.screenshots):
+def save_ttt_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
+    """``ttt-vs-random.png`` (for the README; ``python -m mdpviz.screenshots --games ttt``): tic-tac-toe
+    vs random solved by policy iteration, the agent's first move played and the opponent's replies
+    shown, with the matchups simulated (``games`` games each; exact probabilities beside them)."""
+    from mdpviz.screenshots import screenshot_window
 
-    * ``ttt-vs-random.png``: tic-tac-toe vs random solved by policy iteration, a few moves down the
-      tree, with the matchup simulation (exact probabilities beside the simulated ones);
-    * ``risk-ttt.png``: risk tic-tac-toe (stochastic risks) mid value iteration, the risks on the cells;
-    * ``risk-ttt-play-1280x720.png``: human vs agent on the risk board at 1280 x 720;
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.switch_game("ttt")
+        sw.reset("pi")
+        sw.solve()
+        b = w.game.board
+        b.new_game()
+        b.play_move(int(w.controller.solution.policy[b.position.state]))
+        b.select_move(b.view().moves[0].action)
+        sw.simulate(games)
+        sw.shot("ttt-vs-random.png")
+    return sw.saved
+
+
+def save_risk_screenshots(out: str | Path, *, solve_4x4: bool = True) -> list[Path]:
+    """Risk tic-tac-toe screenshots (for the README; ``python -m mdpviz.screenshots --games risk_ttt``):
+
+    * ``risk-ttt.png``: stochastic risks, six sweeps of value iteration, the risks on the cells;
+    * ``risk-ttt-play-1280x720.png``: solved, human (O) vs agent (X) at 1280 x 720;
     * ``risk-ttt-4x4.png``: the 4x4 board during its exact solve (progress bar), then solved
-      (``risk-ttt-4x4-solved.png``) unless ``games`` is 0.
-    """
-    import os
-    import tempfile
-    from pathlib import Path
+      (``risk-ttt-4x4-solved.png``) if ``solve_4x4``, else the solve is cancelled."""
+    from mdpviz.screenshots import SIZE_1280x720, screenshot_window
 
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.switch_game("risk_ttt")
+        sw.reset("vi")
+        sw.step(6)
+        w.inspector_dock.raise_()
+        sw.shot("risk-ttt.png")
 
-    from mdpviz.app import MainWindow
-    from mdpviz.screenshots import _Quiet, _pump, _wait
+        sw.solve()
+        b = w.game.board
+        b.set_mode("play")
+        b.set_human("O")
+        b.set_first("X")
+        b.play_move(b.view().moves[0].action)
+        sw.shot("risk-ttt-play-1280x720.png", size=SIZE_1280x720)
+        b.set_mode("walk")
 
-    app = QApplication.instance() or QApplication([])
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    saved: list = []
-
-    def shot(name: str) -> None:
-        _pump(app, 0.3)
-        w.redraw()
-        saved.append(out / name)
-        w.grab().save(str(saved[-1]))
-
-    with tempfile.TemporaryDirectory() as tmp:
-        w = MainWindow(dialogs=_Quiet(), settings=QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat))
-        try:
-            w.show()
-            w.resize(1366, 820)
-            _pump(app, 0.3)
-            w.switch_game("ttt")
-            w.solver_panel.set_method("pi")
-            w.reset_solver()
-            _wait(app, lambda: w.controller.state == "ready")
-            w.run_solver()
-            _wait(app, lambda: w.controller.state == "converged")
-            w._dirty = True
-            w.redraw()
-            b = w.game.board
-            b.new_game()
-            b.play_move(int(w.controller.solution.policy[b.position.state]))
-            b.select_move(b.view().moves[0].action)
-            if games:
-                w.start_simulation(games, 2024)
-                _wait(app, lambda: w.sim_result is not None, timeout=300)
-                w.simulation_dock.raise_()
-            shot("ttt-vs-random.png")
-
-            w.switch_game("risk_ttt")
-            w.solver_panel.set_method("vi")
-            w.reset_solver()
-            _wait(app, lambda: w.controller.state == "ready")
-            for _ in range(6):
-                n = len(w.controller.history)
-                w.step()
-                _wait(app, lambda: len(w.controller.history) > n)
-            w.inspector_dock.raise_()
-            shot("risk-ttt.png")
-
-            w.run_solver()
-            _wait(app, lambda: w.controller.state == "converged")
-            w.resize(1280, 720)
-            b = w.game.board
-            b.set_mode("play")
-            b.set_human("O")
-            b.set_first("X")
-            b.play_move(b.view().moves[0].action)
-            shot("risk-ttt-play-1280x720.png")
-            b.set_mode("walk")
-            w.resize(1366, 820)
-
-            g = w.game
-            g.set_size(4)
-            g.solve_exact()
-            _wait(app, lambda: g.editor().progress.value() > 0 and g.editor().progress.maximum() > 1, timeout=120)
-            _pump(app, 1.0)
-            shot("risk-ttt-4x4.png")
-            if games:
-                _wait(app, lambda: g.exact_solution() is not None or not g.solving, timeout=600)
-                shot("risk-ttt-4x4-solved.png")
-            else:
-                g.cancel_job()
-                _wait(app, lambda: not g.solving, timeout=60)
-        finally:
-            w.shutdown()
-            w.close()
-            w.deleteLater()
-            app.processEvents()
-    return saved
+        g = w.game
+        g.set_size(4)
+        g.solve_exact()
+        sw.wait(lambda: g.editor().progress.value() > 0 and g.editor().progress.maximum() > 1,
+                what="the exact 4x4 solve to report progress")
+        sw.pump(1.0)
+        sw.shot("risk-ttt-4x4.png")
+        if solve_4x4:
+            sw.wait(lambda: g.exact_solution() is not None or not g.solving, timeout=600,
+                    what="the exact 4x4 solve")
+            if g.exact_solution() is None:
+                raise RuntimeError("screenshots: the exact 4x4 risk tic-tac-toe solve stopped without a solution")
+            sw.shot("risk-ttt-4x4-solved.png")
+        else:
+            g.cancel_job()
+            sw.wait(lambda: not g.solving, what="the cancelled 4x4 solve to stop")
+    return sw.saved
 
 
 __all__ = [
     "ExactRiskPositionModel", "RiskEditor", "RiskPositionModel", "RiskState", "RiskTicTacToeGame", "TicTacToeGame",
     "TicTacToeState", "VsRandomEditor", "VsRandomPositionModel", "greedy_policy", "solve_exact_cancellable",
-    "take_screenshots",
+    "save_risk_screenshots", "save_ttt_screenshots",
     "vs_random_match",
 ]
