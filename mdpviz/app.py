@@ -145,6 +145,10 @@ def _named(w, name: str, accessible: str):
     return w
 
 
+GUI_SWITCH_INTERVAL = 0.0005
+"""Seconds a worker thread may hold the GIL while the GUI thread waits for it (see MainWindow)."""
+
+
 class MainWindow(QMainWindow):
     """The mdpviz window (constructible with no arguments)."""
 
@@ -156,6 +160,12 @@ class MainWindow(QMainWindow):
         settings: QSettings | None = None,
     ) -> None:
         super().__init__()
+        # Solvers and jobs run Python on worker threads. PySide6 releases the GIL around every Qt
+        # call, so each call the GUI thread makes must win the GIL back, waiting up to the
+        # interpreter's switch interval (5 ms by default) while a worker is busy: a redraw of
+        # hundreds of calls then takes seconds and the window freezes (seen with the anti-tic-tac-toe
+        # rounds). A 0.5 ms interval keeps the GUI thread's waits short at little cost to the workers.
+        sys.setswitchinterval(min(sys.getswitchinterval(), GUI_SWITCH_INTERVAL))
         self.setObjectName("mainWindow")
         self.setWindowTitle("mdpviz")
         self.settings = settings if settings is not None else make_settings()
