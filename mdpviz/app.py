@@ -64,6 +64,7 @@ from mdpviz import export as lesson_export
 from mdpviz.widgets.compare import ComparePanel, compare_job
 from mdpviz.widgets.delta import delta_frame, delta_scale
 from mdpviz.widgets.lesson import LessonPanel
+from mdpviz.widgets import named as _named
 
 REDRAW_MS = 33
 """Redraw period of the board and inspector (about 30 frames per second)."""
@@ -139,10 +140,6 @@ class StateNames(Mapping[int, str]):
         return iter(range(self._n))
 
 
-def _named(w, name: str, accessible: str):
-    w.setObjectName(name)
-    w.setAccessibleName(accessible)
-    return w
 
 
 GUI_SWITCH_INTERVAL = 0.0005

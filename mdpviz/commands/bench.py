@@ -142,7 +142,7 @@ def bench_core(argv: list[str]) -> int:
             dense_gb = 4 * n * n * 8 / 2**30
             print(f"{'':>9} pymdptoolbox skipped: its dense validation would need about {dense_gb:,.0f} GiB", flush=True)
         rows_out.append(rec)
-        del mdp, P, arr
+        del mdp, arr
     return 0
 
 

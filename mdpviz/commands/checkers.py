@@ -32,7 +32,6 @@ from mdpviz.models.checkers import (
     DEFAULT_MAX_STATES,
     DEFAULT_MAX_TRANSITIONS,
     DEFAULT_TOL,
-    CheckersMDP,
     CheckersRules,
     GameResults,
     VariantTooLarge,

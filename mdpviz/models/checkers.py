@@ -75,7 +75,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import policy_matrix, proportion_ci, simulate
+from mdpviz.models.simulate import policy_matrix, proportion_ci, simulate, uniform_policy_matrix
 from mdpviz.solvers.policy_iteration import row_weights_deterministic
 from mdpviz.solvers.sweep import policy_to_rows
 
@@ -806,11 +806,7 @@ class CheckersMDP:
 
     def random_policy(self) -> np.ndarray:
         """(n_states x n_actions) probabilities of playing uniformly among the legal moves."""
-        probs = np.zeros((self.mdp.n_states, self.mdp.n_actions))
-        live = ~self.mdp.terminal[self.mdp.row_state]
-        cnt = self.mdp.actions_per_state[self.mdp.row_state]
-        probs[self.mdp.row_state[live], self.mdp.row_action[live]] = 1.0 / cnt[live]
-        return probs
+        return uniform_policy_matrix(self.mdp)
 
     def _weights(self, policy: np.ndarray | None) -> sp.csr_matrix:
         """Row weights W (n_states x n_rows) of a deterministic policy, or of uniform play if None."""
@@ -937,7 +933,6 @@ def compile_checkers(
         raise ValueError("the state and transition budgets must be at least 1")
     t0 = time.perf_counter()
     e = _engine(rules.size, rules.forced_capture, rules.multi_jump)
-    S = e.bits_len
     L = rules.ply_limit
     fwd = _fwd(agent)
     variant = rules.describe()

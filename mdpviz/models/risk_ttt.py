@@ -35,8 +35,9 @@ from typing import Sequence
 import numpy as np
 
 from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.simulate import policy_matrix, uniform_policy_matrix
 from mdpviz.models.tictactoe import EMPTY, O, TTT3, X, BoardGeometry, cell_q_values, other, parse_mark
-from mdpviz.solvers.backward_induction import LayerExpansion, LayeredSolution, backward_induction
+from mdpviz.solvers.backward_induction import LayerExpansion, LayeredSolution, backward_induction, run_layers
 
 # ====================================================================== risk vectors
 STOCHASTIC_3X3 = (0.9, 0.3, 0.5, 0.2, 0.95, 0.7, 0.6, 0.45, 0.1)
@@ -473,14 +474,7 @@ def solve_exact(
 
     t0 = time.perf_counter()
     game, gen = solve_exact_steps(risk, size=size, keep_policy=keep_policy, chunk_size=chunk_size)
-    while True:
-        try:
-            step = next(gen)
-        except StopIteration as stop:
-            sol: LayeredSolution = stop.value
-            break
-        if on_layer is not None:
-            on_layer(step)
+    sol = run_layers(gen, on_step=on_layer)
     return ExactRiskSolution(geometry=game.geometry, risk=game.risk, layered=sol, seconds=time.perf_counter() - t0)
 
 
@@ -497,21 +491,6 @@ class Agent:
     """Display name ("optimal", "classic", "random" or the policy file's name)."""
     probs: np.ndarray
     """float64 (n_states, n_cells): probability of each cell in each state (rows of terminal states are 0)."""
-
-
-def _uniform_probs(mdp: TabularMDP) -> np.ndarray:
-    probs = np.zeros((mdp.n_states, mdp.n_actions))
-    w = 1.0 / mdp.actions_per_state[mdp.row_state]
-    live = ~mdp.terminal[mdp.row_state]
-    probs[mdp.row_state[live], mdp.row_action[live]] = w[live]
-    return probs
-
-
-def _policy_probs(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
-    probs = np.zeros((mdp.n_states, mdp.n_actions))
-    s = np.flatnonzero((np.asarray(policy) >= 0) & ~mdp.terminal)
-    probs[s, np.asarray(policy)[s]] = 1.0
-    return probs
 
 
 def optimal_policy(game: RiskGame, *, method: str = "vi") -> np.ndarray:
@@ -533,12 +512,12 @@ def make_agent(
     this game's risks), "random" (uniform over empty cells) or "policy" (``policy``: a cell per state)."""
     mdp = game.mdp
     if kind == "optimal":
-        return Agent(name or "optimal", _policy_probs(mdp, optimal_policy(game)))
+        return Agent(name or "optimal", policy_matrix(mdp, optimal_policy(game)))
     if kind == "classic":
         cg = classic_game or compile_risk(np.zeros(game.geometry.n_cells), geometry=game.geometry)
-        return Agent(name or "classic", _policy_probs(mdp, optimal_policy(cg)))
+        return Agent(name or "classic", policy_matrix(mdp, optimal_policy(cg)))
     if kind == "random":
-        return Agent(name or "random", _uniform_probs(mdp))
+        return Agent(name or "random", uniform_policy_matrix(mdp))
     if kind == "policy":
         if policy is None:
             raise ValueError("a 'policy' agent needs a policy (a cell per state)")
@@ -546,7 +525,7 @@ def make_agent(
 
         pol = np.asarray(policy, dtype=np.int64)
         policy_to_rows(mdp, np.where(mdp.terminal, -1, pol))  # validates: legal cells only
-        return Agent(name or "policy", _policy_probs(mdp, pol))
+        return Agent(name or "policy", policy_matrix(mdp, pol))
     raise ValueError(f"unknown agent {kind!r}; choose one of {', '.join(AGENT_KINDS)} or a policy file")
 
 
@@ -568,10 +547,10 @@ def load_policy_file(path: str | Path, game: RiskGame, *, fallback: str = "rando
         raise ValueError(f"{p}: expected a JSON object mapping boards to cells")
     mdp = game.mdp
     if fallback == "random":
-        probs = _uniform_probs(mdp)
+        probs = uniform_policy_matrix(mdp)
     elif fallback == "first":
         first = np.where(mdp.terminal, -1, mdp.row_action[np.minimum(mdp.state_ptr[:-1], mdp.n_rows - 1)])
-        probs = _policy_probs(mdp, first)
+        probs = policy_matrix(mdp, first)
     else:
         raise ValueError(f"fallback must be 'random' or 'first', got {fallback!r}")
     listed = 0

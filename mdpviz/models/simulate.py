@@ -37,11 +37,22 @@ class Episodes:
 
 
 def policy_matrix(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
-    """(n_states x n_actions) probabilities of a deterministic policy (action id per state; -1 ignored)."""
+    """(n_states x n_actions) probabilities of a deterministic policy (action id per state; -1 and
+    terminal states get no action)."""
     probs = np.zeros((mdp.n_states, mdp.n_actions))
     policy = np.asarray(policy, dtype=np.int64)
-    ok = policy >= 0
-    probs[np.flatnonzero(ok), policy[ok]] = 1.0
+    ok = np.flatnonzero((policy >= 0) & ~mdp.terminal)
+    probs[ok, policy[ok]] = 1.0
+    return probs
+
+
+def uniform_policy_matrix(mdp: TabularMDP) -> np.ndarray:
+    """(n_states x n_actions) probabilities of playing uniformly among each state's legal actions
+    (terminal states get no action): the random opponent and the random strategy of every game."""
+    probs = np.zeros((mdp.n_states, mdp.n_actions))
+    live = ~mdp.terminal[mdp.row_state]
+    w = 1.0 / mdp.actions_per_state[mdp.row_state]
+    probs[mdp.row_state[live], mdp.row_action[live]] = w[live]
     return probs
 
 

@@ -495,7 +495,6 @@ def compile_vs_random(settings: VsRandomSettings = VsRandomSettings()) -> VsRand
     goes_on = ~wins & ~full
 
     src: list[np.ndarray] = []
-    act: list[np.ndarray] = []
     dst: list[np.ndarray] = []
     prb: list[np.ndarray] = []
     rew: list[np.ndarray] = []

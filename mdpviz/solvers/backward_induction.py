@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Generator, Protocol
+from typing import Callable, Generator, Protocol
 
 import numpy as np
 import scipy.sparse as sp
 
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, _ro, make_sweep
+from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, _ro, make_sweep, run
 
 DEFAULT_CHUNK = 1 << 18
 """States expanded at once (bounds the memory of the row arrays of one batch)."""
@@ -228,13 +228,13 @@ def _induction(
                            layers=n_layers, elapsed=time.perf_counter() - t0)
 
 
-def run_layers(gen: Generator[LayerStep, None, LayeredSolution]) -> LayeredSolution:
-    """Drive :func:`backward_induction` to the end and return its solution."""
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
+def run_layers(
+    gen: Generator[LayerStep, None, LayeredSolution],
+    *,
+    on_step: Callable[[LayerStep], object] | None = None,
+) -> LayeredSolution:
+    """Drive :func:`backward_induction` to the end (``on_step`` sees each layer) and return its solution."""
+    return run(gen, on_sweep=on_step)  # type: ignore[arg-type]  # the same generator protocol
 
 
 # ====================================================================== acyclic TabularMDPs

@@ -75,6 +75,7 @@ from mdpviz.widgets.position_logic import (
     Position,
     TabularPositionModel,
 )
+from mdpviz.widgets import named as _named
 
 COURSE_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "cs747" / "attt"
 """The course's anti-tic-tac-toe files (``../shared/data/cs747/attt`` beside the repository)."""
@@ -1044,10 +1045,6 @@ class _FileDialogs:
         return QFileDialog.getSaveFileName(self.parent, title, directory, filters)[0]
 
 
-def _named(w: QWidget, name: str, accessible: str) -> QWidget:
-    w.setObjectName(name)
-    w.setAccessibleName(accessible)
-    return w
 
 
 class _CompactTable(QTableWidget):

@@ -73,6 +73,7 @@ from mdpviz.widgets.position_logic import (
     Position,
     TabularPositionModel,
 )
+from mdpviz.widgets import named as _named
 
 COLOUR_NAME = {ck.BLACK: "Black", ck.WHITE: "White"}
 """Display name of each colour (the position board's player names)."""
@@ -1040,10 +1041,6 @@ class CheckersGame(PositionGame):
 
 
 # ---------------------------------------------------------------------------------- the editor
-def _named(w, name: str, accessible: str):
-    w.setObjectName(name)
-    w.setAccessibleName(accessible)
-    return w
 
 
 def discount_words(gamma: float) -> str:

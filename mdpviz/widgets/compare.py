@@ -38,6 +38,7 @@ from mdpviz.solvers.compare import (
     error_floor,
     log_floor,
 )
+from mdpviz.widgets import named as _named
 
 METHOD_STYLES: dict[str, tuple[str, Qt.PenStyle, str]] = {
     "vi": ("#0072b2", Qt.PenStyle.SolidLine, "o"),  # Okabe-Ito blue, circles
@@ -65,10 +66,6 @@ SYMBOL_MAX_POINTS = 200
 """Curves longer than this are drawn without symbols (painting stays fast)."""
 
 
-def _named(w, name: str, accessible: str):
-    w.setObjectName(name)
-    w.setAccessibleName(accessible)
-    return w
 
 
 def compare_job(mdp: TabularMDP, *, tol: float, start: int = 0,

@@ -76,6 +76,19 @@ def export_scene(widget: pg.GraphicsView, path: str | Path, *, width: int = 1600
     return path
 
 
+def set_axes_font(items, px: int) -> None:
+    """Tick and label font of the left and bottom axes of pyqtgraph plot items, in pixels; the left
+    axis is widened to fit (presenter mode of every plot stacked like the convergence plot)."""
+    f = QFont()
+    f.setPixelSize(int(px))
+    for item in items:
+        for ax in ("left", "bottom"):
+            a = item.getAxis(ax)
+            a.setStyle(tickFont=f)
+            a.label.setFont(f)
+        item.getAxis("left").setWidth(int(px * 4.5))
+
+
 class ConvergencePlot(pg.GraphicsLayoutWidget):
     """Grows live during a solve; ``append`` is cheap, ``refresh`` (at screen rate) redraws."""
 
@@ -207,14 +220,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
 
     def set_font_size(self, px: int) -> None:
         """Axis and label font size in pixels (presenter mode)."""
-        f = QFont()
-        f.setPixelSize(int(px))
-        for item in (self.top, self.bottom):
-            for ax in ("left", "bottom"):
-                a = item.getAxis(ax)
-                a.setStyle(tickFont=f)
-                a.label.setFont(f)
-            item.getAxis("left").setWidth(int(px * 4.5))
+        set_axes_font((self.top, self.bottom), px)
 
     def export(self, path: str | Path) -> Path:
         """Save the plot as PNG or SVG."""

@@ -25,12 +25,9 @@ from mdpviz.models import snakes as sn
 from mdpviz.widgets.colors import SQUARE_COLORS, SQUARE_ICONS, text_color
 from mdpviz.widgets.display import format_faces, format_prob, parse_faces
 from mdpviz.widgets.geometry import GRAPH_MAX_STATES
+from mdpviz.widgets import named as _named
 
 
-def _named(w: QWidget, name: str, accessible: str) -> QWidget:
-    w.setObjectName(name)
-    w.setAccessibleName(accessible)
-    return w
 
 
 class SnakesEditor(QWidget):

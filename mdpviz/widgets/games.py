@@ -27,7 +27,7 @@ from mdpviz.models import snakes as sn
 from mdpviz.models import snakes_sim
 from mdpviz.models.cs747 import MDPFileError, load_cs747, parse_cs747
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import simulate
+from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
 from mdpviz.scenario import ScenarioError, snakes_from_dict, snakes_to_dict
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy, solve
 from mdpviz.widgets.board import CellDecor
@@ -269,23 +269,6 @@ class Game(QObject):
 
     def load_display(self, data: dict[str, Any]) -> None:
         """Display settings stored with the scenario data (not edits)."""
-
-
-def _uniform_probs(mdp: TabularMDP) -> np.ndarray:
-    probs = np.zeros((mdp.n_states, mdp.n_actions))
-    counts = mdp.actions_per_state
-    live = ~mdp.terminal
-    probs[mdp.row_state, mdp.row_action] = 1.0 / np.maximum(counts[mdp.row_state], 1)
-    probs[~live] = 0.0
-    return probs
-
-
-def _policy_probs(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
-    probs = np.zeros((mdp.n_states, mdp.n_actions))
-    pol = np.asarray(policy, dtype=np.int64)
-    ok = (pol >= 0) & ~mdp.terminal
-    probs[np.flatnonzero(ok), pol[ok]] = 1.0
-    return probs
 
 
 # ---------------------------------------------------------------------------------- snakes and ladders
@@ -622,12 +605,12 @@ class FileGame(Game):
         if name == "optimal":
             if policy is None:
                 raise ValueError("the optimal strategy needs a solved model: run the solver first")
-            return _policy_probs(mdp, policy)
+            return policy_matrix(mdp, policy)
         if name == "random":
-            return _uniform_probs(mdp)
+            return uniform_policy_matrix(mdp)
         if name.startswith("action "):
             a = int(name.split()[1])
-            return _policy_probs(mdp, np.where(mdp.terminal, -1, a))
+            return policy_matrix(mdp, np.where(mdp.terminal, -1, a))
         raise ValueError(f"unknown strategy {name!r}")
 
     def max_steps(self, mdp: TabularMDP) -> int:

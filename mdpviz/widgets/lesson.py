@@ -7,12 +7,9 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
 from mdpviz.models.lessons import Lesson
+from mdpviz.widgets import named as _named
 
 
-def _named(w, name: str, accessible: str):
-    w.setObjectName(name)
-    w.setAccessibleName(accessible)
-    return w
 
 
 class LessonPanel(QWidget):

@@ -24,15 +24,12 @@ from PySide6.QtWidgets import (
 from mdpviz.controller import SPEEDS
 from mdpviz.solvers import METHOD_NAMES
 from mdpviz.widgets.display import Inspection, inspection_html
+from mdpviz.widgets import named as _named
 
 METHOD_ORDER = ("vi", "gs", "pi", "lp")
 """Algorithms in the picker, in this order."""
 
 
-def _named(w, name: str, accessible: str):
-    w.setObjectName(name)
-    w.setAccessibleName(accessible)
-    return w
 
 
 def parse_tolerance(text: str) -> float:

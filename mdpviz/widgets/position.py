@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSizePolicy,
-    QSpinBox,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -52,7 +51,8 @@ from mdpviz.widgets.colors import COLORMAP, ColorScale, black_text, scale_for
 from mdpviz.widgets.convergence import export_scene
 from mdpviz.widgets.display import backup_q, backup_text, format_prob
 from mdpviz.widgets.episodes import sample_mdp_episode
-from mdpviz.widgets.games import Cancelled, Game, GameJob, Progress, _policy_probs, _uniform_probs
+from mdpviz.models.simulate import policy_matrix, uniform_policy_matrix
+from mdpviz.widgets.games import Cancelled, Game, GameJob, Progress
 from mdpviz.widgets.geometry import BoardLayout
 from mdpviz.widgets.position_logic import (
     DECISION,
@@ -68,6 +68,8 @@ from mdpviz.widgets.position_logic import (
     outcome_text,
     position_view,
 )
+from mdpviz.widgets import named as _named
+from mdpviz.widgets.simulation import games_seed_row
 
 X_COLOR = "#0072b2"
 """Colour of X marks (Okabe-Ito blue)."""
@@ -91,10 +93,6 @@ AXIS_FONT_PT = 11
 """Point size of the matchup chart's tick labels and legend (readable from the back of a room)."""
 
 
-def _named(w, name: str, accessible: str):
-    w.setObjectName(name)
-    w.setAccessibleName(accessible)
-    return w
 
 
 # ---------------------------------------------------------------------------------- painters
@@ -1071,20 +1069,9 @@ class MatchupPanel(QWidget):
         self.setAccessibleName("Matchups")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        row = QHBoxLayout()
-        self.games = _named(QSpinBox(), "matchupGamesSpin", "Games per matchup")
-        self.games.setRange(100, 1_000_000)
-        self.games.setSingleStep(1000)
-        self.games.setGroupSeparatorShown(True)
-        self.games.setValue(int(default_games))
-        self.games.setSuffix(" games")
-        row.addWidget(self.games)
-        self.seed = _named(QSpinBox(), "matchupSeedSpin", "Random seed")
-        self.seed.setRange(0, 999_999)
-        self.seed.setValue(2024)
-        self.seed.setPrefix("seed ")
-        row.addWidget(self.seed)
-        row.addStretch(1)
+        row, self.games, self.seed = games_seed_row(
+            games_name="matchupGamesSpin", games_label="Games per matchup", seed_name="matchupSeedSpin",
+            games=default_games)
         lay.addLayout(row)
         row = QHBoxLayout()
         self.simulate = _named(QPushButton("Simulate"), "matchupSimulateButton", "Simulate the matchups")
@@ -1343,9 +1330,9 @@ class PositionGame(Game):
         if name == "optimal":
             if policy is None:
                 raise ValueError("the optimal strategy needs a solved model: run the solver first")
-            return _policy_probs(mdp, policy)
+            return policy_matrix(mdp, policy)
         if name == "random":
-            return _uniform_probs(mdp)
+            return uniform_policy_matrix(mdp)
         raise ValueError(f"unknown strategy {name!r}")
 
     def episode(self, mdp: TabularMDP, probs: np.ndarray, rng: np.random.Generator):

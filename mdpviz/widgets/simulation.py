@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from mdpviz.widgets.convergence import export_scene
 from mdpviz.widgets.display import StrategyRow, histogram_bins
 from mdpviz.widgets.episodes import Move
+from mdpviz.widgets import named as _named
 
 STRATEGY_COLORS = ("#000000", "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442")
 """Okabe-Ito colours for the strategies (optimal first, in black)."""
@@ -37,10 +38,28 @@ DEFAULT_GAMES = 10_000
 """Games per strategy of a batch simulation (the issue's default)."""
 
 
-def _named(w, name: str, accessible: str):
-    w.setObjectName(name)
-    w.setAccessibleName(accessible)
-    return w
+
+
+def games_seed_row(*, games_name: str, games_label: str, seed_name: str,
+                   games: int) -> tuple[QHBoxLayout, QSpinBox, QSpinBox]:
+    """The "N games" and "seed S" spin boxes of a simulation panel, in one row."""
+    row = QHBoxLayout()
+    g = _named(QSpinBox(), games_name, games_label)
+    g.setRange(100, 1_000_000)
+    g.setSingleStep(1000)
+    g.setGroupSeparatorShown(True)
+    g.setValue(int(games))
+    g.setSuffix(" games")
+    g.setToolTip(games_label)
+    row.addWidget(g)
+    seed = _named(QSpinBox(), seed_name, "Random seed")
+    seed.setRange(0, 999_999)
+    seed.setValue(2024)
+    seed.setPrefix("seed ")
+    seed.setToolTip("Random seed: the same seed gives the same games")
+    row.addWidget(seed)
+    row.addStretch(1)
+    return row, g, seed
 
 
 class SimulationPanel(QWidget):
@@ -57,22 +76,8 @@ class SimulationPanel(QWidget):
         self.setAccessibleName("Simulation")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        row = QHBoxLayout()
-        self.games = _named(QSpinBox(), "gamesSpin", "Games per strategy")
-        self.games.setRange(100, 1_000_000)
-        self.games.setSingleStep(1000)
-        self.games.setGroupSeparatorShown(True)
-        self.games.setValue(DEFAULT_GAMES)
-        self.games.setSuffix(" games")
-        self.games.setToolTip("Games per strategy")
-        row.addWidget(self.games)
-        self.seed = _named(QSpinBox(), "seedSpin", "Random seed")
-        self.seed.setRange(0, 999_999)
-        self.seed.setValue(2024)
-        self.seed.setPrefix("seed ")
-        self.seed.setToolTip("Random seed: the same seed gives the same games")
-        row.addWidget(self.seed)
-        row.addStretch(1)
+        row, self.games, self.seed = games_seed_row(
+            games_name="gamesSpin", games_label="Games per strategy", seed_name="seedSpin", games=DEFAULT_GAMES)
         lay.addLayout(row)
         exports = QHBoxLayout()
         self.export_csv = _named(QPushButton("CSV\u2026"), "exportCsvButton", "Export results as CSV")

@@ -33,7 +33,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -53,7 +53,7 @@ from mdpviz.models.tictactoe import EMPTY, MARK_CHARS, O, X, other, parse_mark
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import Sweep, rl
 from mdpviz.widgets.colors import ColorScale
-from mdpviz.widgets.convergence import export_scene
+from mdpviz.widgets.convergence import export_scene, set_axes_font
 from mdpviz.widgets.display import BackupTerm
 from mdpviz.widgets.games import Cancelled, Progress
 from mdpviz.widgets.position import LayersPainter, PositionBoard, PositionGame
@@ -68,6 +68,7 @@ from mdpviz.widgets.position_logic import (
     Position,
     PositionModel,
 )
+from mdpviz.widgets import named as _named
 
 AGENT_SCALE = ColorScale(-1.0, 1.0, label="value of the move to the player to move (+1 win, \u22121 loss)")
 """The fixed colour scale of the cube's move values: the agent's rewards are +1, -1 and 0, so every
@@ -90,10 +91,6 @@ TD_COLOR = "#009e73"  # bluish green
 LINE_COLOR = "#f0e442"  # Okabe-Ito yellow: the winning line's cells
 
 
-def _named(w, name: str, accessible: str):
-    w.setObjectName(name)
-    w.setAccessibleName(accessible)
-    return w
 
 
 def _combo_box(name: str, accessible: str) -> QComboBox:
@@ -576,14 +573,7 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
 
     def set_font_size(self, px: int) -> None:
         """Axis and label font size in pixels (presenter mode)."""
-        f = QFont()
-        f.setPixelSize(int(px))
-        for item in (self.top, self.bottom):
-            for ax in ("left", "bottom"):
-                a = item.getAxis(ax)
-                a.setStyle(tickFont=f)
-                a.label.setFont(f)
-            item.getAxis("left").setWidth(int(px * 4.5))
+        set_axes_font((self.top, self.bottom), px)
 
     def export(self, path: str | Path) -> Path:
         """Save the plot as PNG or SVG (by the extension)."""

@@ -44,13 +44,12 @@ from PySide6.QtWidgets import (
 from mdpviz.models import risk_ttt as rt
 from mdpviz.models import tictactoe as tt
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import policy_matrix, simulate
+from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import greedy, solve
 from mdpviz.solvers.backward_induction import LayerExpansion, backward_induction
 from mdpviz.solvers.sweep import rows_to_policy
 from mdpviz.widgets.display import BackupTerm
-from mdpviz.widgets.games import _uniform_probs
 from mdpviz.widgets.position import GridPainter, PositionGame
 from mdpviz.widgets.position_logic import (
     DECISION,
@@ -63,6 +62,7 @@ from mdpviz.widgets.position_logic import (
     PositionModel,
     TabularPositionModel,
 )
+from mdpviz.widgets import named as _named
 
 RISK_COLOR = "#e69f00"
 """Fill of the risk gauge on each cell (Okabe-Ito orange)."""
@@ -335,7 +335,7 @@ class TicTacToeGame(PositionGame):
             opt = pol if pol is not None else solve(g.mdp, "pi").policy
             rows = []
             streams = np.random.SeedSequence(int(seed)).spawn(2)
-            for i, (name, probs) in enumerate(zip(names, (policy_matrix(g.mdp, opt), _uniform_probs(g.mdp)))):
+            for i, (name, probs) in enumerate(zip(names, (policy_matrix(g.mdp, opt), uniform_policy_matrix(g.mdp)))):
                 if cancelled():
                     return None
                 counts, exact = vs_random_match(g, probs, games=games, seed=np.random.default_rng(streams[i]))
@@ -467,10 +467,6 @@ class VsRandomEditor(QWidget):
             combo.blockSignals(False)
 
 
-def _named(w, name: str, accessible: str):
-    w.setObjectName(name)
-    w.setAccessibleName(accessible)
-    return w
 
 
 # ====================================================================== risk tic-tac-toe
