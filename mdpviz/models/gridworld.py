@@ -323,6 +323,11 @@ class GridSettings:
             raise ValueError(f"discount must be in [0, 1], got {self.discount}")
         if self.convention not in CONVENTIONS:
             raise ValueError(f"convention must be {' or '.join(CONVENTIONS)}, got {self.convention!r}")
+        if self.discount == 1.0 and self.living_reward > 0:
+            # AIMA 17.1: "if R(s) > 0 ... the agent avoids both exits": an agent that bumps into a wall
+            # forever collects reward forever, so no value is finite.
+            raise ValueError(f"a positive living reward ({self.living_reward:g}) with discount 1 makes the values "
+                             "infinite (the agent never leaves): use a discount below 1")
         self.grid.validate(self.grid.name or "grid")
         return self
 
@@ -486,7 +491,10 @@ def policy_rows(geom: GridGeometry, mdp: TabularMDP, policy: np.ndarray) -> list
         row: list[str | None] = []
         for c in range(geom.cols):
             s = int(geom.state[r, c])
-            if s < 0 or mdp.terminal[s] or policy[s] < 0:
+            # terminal states, and the cells where a Gymnasium episode has already ended (FrozenLake's
+            # holes and goal), have no move worth drawing
+            ended = geom.kind[r][c] == "exit" and geom.exit_action is None
+            if s < 0 or mdp.terminal[s] or policy[s] < 0 or ended:
                 row.append(None)
                 continue
             a = int(policy[s])

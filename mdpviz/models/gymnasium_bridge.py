@@ -83,13 +83,17 @@ def parse_kwargs(items: Sequence[str]) -> dict[str, Any]:
 def make_env(env_id: str, kwargs: dict[str, Any] | None = None):
     """``gymnasium.make(env_id, **kwargs)`` with one-line errors: GymnasiumMissing when Gymnasium is
     not installed, ValueError for an unknown environment or bad keyword arguments."""
+    import warnings
+
     gym = import_gymnasium()
     kwargs = dict(kwargs or {})
     try:
-        return gym.make(env_id, **kwargs)
+        with warnings.catch_warnings():  # Gymnasium's own notes (deprecations, render hints) are not errors
+            warnings.simplefilter("ignore")
+            return gym.make(env_id, **kwargs)
     except gym.error.Error as e:
         raise ValueError(f"{env_id}: {_one_line(e)}") from None
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, AssertionError) as e:
+    except Exception as e:  # noqa: BLE001 - an environment's constructor may raise anything for bad arguments
         given = ", ".join(f"{k}={v!r}" for k, v in kwargs.items()) or "no keyword arguments"
         raise ValueError(f"{env_id} with {given}: {type(e).__name__}: {_one_line(e)}") from None
 
