@@ -520,6 +520,8 @@ class MainWindow(QMainWindow):
             self.game_picker.blockSignals(False)
         self.editor_stack.setCurrentIndex(i)
         self.board_stack.setCurrentWidget(self.game_boards.get(g.key, self.board))
+        # a board with its own colour bar (the grid world's diverging map) replaces the shared one
+        self.color_bar.setVisible(not getattr(self.game_boards.get(g.key), "has_color_bar", False))
         self.sim_stack.setCurrentWidget(self.sim_panel)
         for stack in (self.board_stack, self.sim_stack):  # size each stack to its shown page only
             for k in range(stack.count()):
