@@ -418,7 +418,7 @@ def compile_gridworld(settings: GridSettings) -> GridWorld:
             if g.cells[r][c] != WALL:
                 state[r, c] = n
                 x = g.cells[r][c]
-                labels.append(f"({r},{c})" + ("" if isinstance(x, str) else f" exit {_fmt_reward(x)}"))
+                labels.append(f"({r + 1},{c + 1})" + ("" if isinstance(x, str) else f" exit {_fmt_reward(x)}"))
                 n += 1
     done = -1
     if not aima:

@@ -37,7 +37,7 @@ from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy, solve
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import BoardView, ColorBar
-from mdpviz.widgets.colors import ColorScale, black_text
+from mdpviz.widgets.colors import COLORMAP, ColorScale, black_text
 from mdpviz.widgets.display import StrategyRow, board_frame
 from mdpviz.widgets.episodes import sample_mdp_episode
 from mdpviz.widgets.games import Game, SimulationResult, mean_ci
@@ -46,13 +46,14 @@ from mdpviz.widgets.geometry import grid_layout
 DIVERGING_MAP = "CET-CBD1"
 """pyqtgraph colour map for values of both signs: ColorCET's colour-blind-safe diverging map
 (blue - grey - yellow), centred on 0."""
-SEQUENTIAL_MAP = "viridis"
-"""pyqtgraph colour map for values of one sign (the window's heatmap map)."""
+SEQUENTIAL_MAP = COLORMAP
+"""pyqtgraph colour map for values of one sign (the window's heatmap map, viridis)."""
 MIN_ARROW_PX = 24.0
 """Arrows are at least this long (pixels) wherever a cell can hold them (readable on a projector)."""
 WALL_FILL = "#3a3a3a"
 TOKEN = "#cc79a7"  # Okabe-Ito reddish purple: not in either colour map
 SELECTED = "#000000"
+SUCCESSOR = "#56b4e9"  # Okabe-Ito sky blue, as on the shared board
 BEST_Q = "#ff00aa"  # the best action's triangle outline (magenta: in neither map)
 GUI_MAX_PAIRS = 200_000
 """Largest (state, action) count the window imports from a Gymnasium environment (on the GUI thread)."""
@@ -120,6 +121,7 @@ class GridCanvas(QWidget):
         self.show_q = False
         self.token: int | None = None
         self.selected: tuple[int, int] | None = None
+        self.successors: dict[tuple[int, int], float] = {}
         self.hidden: Callable[[int], bool] = lambda s: False
         self.caption = ""
 
@@ -216,6 +218,11 @@ class GridCanvas(QWidget):
         p.setPen(QPen(QColor("#222222"), 2))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(QRectF(ox, oy, side * g.cols, side * g.rows))
+        for cell, prob in self.successors.items():  # where the inspected state's action may lead
+            if cell == self.selected:
+                continue
+            p.setPen(QPen(QColor(SUCCESSOR), max(2.0, side * 0.035), Qt.PenStyle.DashLine))
+            p.drawRect(self.cell_rect(*cell).adjusted(4, 4, -4, -4))
         if self.selected is not None:
             p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.05)))
             p.drawRect(self.cell_rect(*self.selected).adjusted(2, 2, -2, -2))
@@ -271,9 +278,11 @@ class GridCanvas(QWidget):
                     p.drawPolygon(triangle(rect.adjusted(3, 3, -3, -3), d))
             for d, x in moves_q.items():
                 dx, dy = DIRS[d]
-                cen = rect.center() + QPointF(dx * side * 0.3, dy * side * 0.3)
-                box = QRectF(cen.x() - side * 0.24, cen.y() - side * 0.09, side * 0.48, side * 0.18)
-                self._text(p, box, f"{x:.2f}", self.ink(self.color(x)), side * 0.155)
+                off = 0.25 if dx else 0.31  # a number is wider than tall: east and west sit nearer the centre
+                cen = rect.center() + QPointF(dx * side * off, dy * side * off)
+                box = QRectF(cen.x() - side * 0.22, cen.y() - side * 0.09, side * 0.44, side * 0.18)
+                txt = f"{x:.2f}" if abs(x) < 10 else f"{x:.1f}" if abs(x) < 100 else f"{x:.0f}"
+                self._text(p, box, txt, self.ink(self.color(x)), side * (0.16 if len(txt) <= 4 else 0.13), bold=True)
         else:
             fill = QColor("#f4f4f4") if v is None else self.color(v)
             p.fillRect(rect, fill)
@@ -291,7 +300,10 @@ class GridCanvas(QWidget):
                     dx, dy = DIRS[d]
                     shift = QPointF(-dx * side * 0.12, -dy * side * 0.14)
                 box = QRectF(rect.left(), rect.center().y() - side * 0.14, side, side * 0.28).translated(shift)
-                self._text(p, box, txt, ink, side * (0.19 if len(txt) <= 5 else 0.16), bold=True)
+                px = side * (0.19 if len(txt) <= 5 else 0.16)
+                if side < COMPACT_SIDE:  # small cells: the number as large as the cell's width allows
+                    px = side * (0.25 if len(txt) <= 4 else 0.2)
+                self._text(p, box, txt, ink, px, bold=True)
             if self.show_arrows and self.policy is not None and self.values is not None and not hidden:
                 self._paint_arrow(p, rect, s, ink, kind)
             p.setPen(QPen(QColor("#555555"), 1))
@@ -430,6 +442,8 @@ class GridBoard(QWidget):
             self.scale = scale
         lo, hi = (scale.lo, scale.hi) if scale is not None else (min(fixed, default=0.0), max(fixed, default=1.0))
         self._range = grid_color_range(lo, hi, fixed)
+        if geom is None:  # the table of states is the shared cell board: its sequential map, its range
+            self._range = (lo, hi, False) if hi > lo else (lo - 0.5, hi + 0.5, False)
         low, high, div = self._range
         label = self.game.value_label + (" (diverging, 0 = grey)" if div else "")
         self.color_bar.bar.setColorMap(pg.colormap.get(DIVERGING_MAP if div else SEQUENTIAL_MAP))
@@ -465,11 +479,24 @@ class GridBoard(QWidget):
             t.show_frame(None, None)
         else:
             low, high, _ = self._range
+            # the shared board marks changed cells against the previous sweep; the board here has only the
+            # shown one, so nothing is marked (the convergence plot counts the changes)
             t.show_frame(board_frame(sw.values, sw.policy, scale=ColorScale(low, high), terminal=mdp.terminal,
-                                     badge=lambda a: self.game.badge(a, mdp), caption=caption),
+                                     badge=lambda a: self.game.badge(a, mdp), caption=caption,
+                                     prev_values=sw.values, prev_policy=sw.policy),
                          ColorScale(low, high))
         t.caption = caption
         t.update()
+
+    def show_selection(self, state: int | None, successors: dict[int, float] | None = None) -> None:
+        """Outline the inspected state and the cells it may move to (state -> probability)."""
+        geom = self.game.geometry()
+        cv = self.canvas
+        cv.selected = None if state is None or geom is None else geom.cell_of(int(state))
+        cv.successors = {} if geom is None else {
+            cell: p for d, p in (successors or {}).items() if (cell := geom.cell_of(int(d))) is not None}
+        self.table.show_selection(state, successors)
+        cv.update()
 
     def show_token(self, state: int | None, text: str = "") -> None:
         """The episode's agent on ``state`` (None: no token)."""
@@ -1149,9 +1176,9 @@ class GymEditor(QWidget):
 
 # ---------------------------------------------------------------------------------- screenshots
 def save_screenshots(out: str | Path) -> list[Path]:
-    """``gridworld-values.png`` (book grid, CS188, solved: values and arrows),
-    ``gridworld-q-1280x720.png`` (presenter mode, Q triangles) and ``gridworld-frozenlake.png``
-    (FrozenLake 8x8 imported from Gymnasium, when it is installed)."""
+    """``gridworld-values.png`` (CS188's DiscountGrid with living reward -0.1, solved: values as
+    colour and numbers, the policy as arrows, the start's backup inspected) and
+    ``gridworld-q-1280x720.png`` (the book grid in presenter mode with every action's Q as triangles)."""
     from mdpviz.screenshots import SIZE_1280x720, screenshot_window
 
     with screenshot_window(out) as sw:
@@ -1176,19 +1203,29 @@ def save_screenshots(out: str | Path) -> list[Path]:
         sw.shot("gridworld-q-1280x720.png", size=SIZE_1280x720)
         w.set_presenter(False)
         board.set_q_view(False)
-        try:
-            from mdpviz.models.gymnasium_bridge import import_gymnasium
+    return sw.saved
 
-            import_gymnasium()
-        except ImportError:
-            return sw.saved
+
+def save_gym_screenshots(out: str | Path) -> list[Path]:
+    """``gym-frozenlake.png``: Gymnasium's FrozenLake 8x8 (slippery) imported and solved; nothing
+    when Gymnasium is not installed (noted on stderr)."""
+    import importlib.util
+    import sys
+
+    from mdpviz.screenshots import screenshot_window
+
+    if importlib.util.find_spec("gymnasium") is None:
+        print('screenshots: gym skipped: Gymnasium is not installed (pip install "mdpviz[gym]")', file=sys.stderr)
+        return []
+    with screenshot_window(out) as sw:
+        w = sw.window
         w.switch_game("gym")
         w.game.set_environment("FrozenLake-v1", {"map_name": "8x8", "is_slippery": True})
         sw.reset("vi")
         sw.solve()
-        sw.shot("gridworld-frozenlake.png")
+        sw.shot("gym-frozenlake.png")
     return sw.saved
 
 
 __all__ = ["GridBoard", "GridCanvas", "GridEditor", "GridWorldGame", "GymEditor", "GymGame", "GymState",
-           "arrow_geometry", "grid_color_range", "gridworld_lesson", "save_screenshots", "split_kwargs", "triangle"]
+           "arrow_geometry", "grid_color_range", "gridworld_lesson", "save_gym_screenshots", "save_screenshots", "split_kwargs", "triangle"]
