@@ -179,7 +179,7 @@ def test_lesson_states_both_conventions(window):
 
     lesson = game_lesson(window.game)
     html = lesson.html()
-    assert "CS188" in html and "Russell" in html and "exit" in html
+    assert "Shown here: CS188" in html and "The other one: Russell and Norvig" in html
 
 
 def test_export_gridworld_headless(tmp_path, capsys):
@@ -228,3 +228,20 @@ def test_gym_game_without_gymnasium_explains(qtbot, window, monkeypatch):
     g._env = None
     g.edit(g.gstate.__class__("CliffWalking-v1", (), 0.9), "cliff")
     assert g.mdp() is None and 'pip install "mdpviz[gym]"' in g.mdp_error()
+
+
+def test_simulation_and_compare_methods_in_the_window(qtbot, window):
+    w = window
+    g = w.game
+    g.set_convention("aima")
+    g.set_living_reward(-0.04)
+    g.set_discount(1.0)
+    run_to_end(qtbot, w)
+    with qtbot.waitSignal(w.controller.job_finished, timeout=60_000):
+        assert w.start_simulation(2000, 3)
+    rows = {r.name: r for r in w.sim_result.rows}
+    assert rows["optimal"].exact == pytest.approx(0.7053, abs=5e-5)  # AIMA fig. 17.3's start value
+    assert abs(rows["optimal"].mean - rows["optimal"].exact) < 5 * rows["optimal"].ci + 1e-9
+    assert w.compare_methods()
+    qtbot.waitUntil(lambda: w._game_job is None, timeout=60_000)
+    assert "agree" in w.statusBar().currentMessage()  # the comparison's summary: every method agrees

@@ -67,6 +67,16 @@ CONVENTION_NAMES: dict[str, str] = {
 }
 """One line per convention, for the window and the lesson."""
 
+CONVENTION_RULES: dict[str, str] = {
+    "cs188": "CS188 (Berkeley's gridworld.py): an exit cell is a state with one action, \u201cexit\u201d, which pays "
+             "the exit's reward and moves to an absorbing \u201cexited\u201d state, so an exit cell's value is its "
+             "reward and an episode takes one step more than it visits cells.",
+    "aima": "Russell and Norvig (AIMA ch. 17): every state has a reward R(s) (the living reward, or an exit's "
+            "number) and exit cells are terminal states that absorb on entry; U(s) = R(s) + \u03b3 max_a "
+            "\u03a3 P(s\u2032 | s, a) U(s\u2032) with U(terminal) = R(terminal).",
+}
+"""Each convention in a full sentence, for the lesson."""
+
 MAX_CELLS = 10_000
 """Largest grid (rows x columns) a map may have: a typo never builds a huge model."""
 MAX_FILE_BYTES = 1_000_000
@@ -539,6 +549,6 @@ def q_by_direction(geom: GridGeometry, mdp: TabularMDP, values: np.ndarray) -> d
 __all__ = [
     "ACTION_NAMES", "ARROWS", "BUILTIN_MAPS", "CONVENTIONS", "CONVENTION_NAMES", "EAST", "EXIT", "GridFileError",
     "GridGeometry", "GridMap", "GridSettings", "GridWorld", "MOVES", "NORTH", "OPEN", "SOUTH", "WALL", "WEST",
-    "cell_value", "compile_gridworld", "format_rows", "load_map", "move_outcomes", "parse_grid", "policy_rows",
+    "CONVENTION_RULES", "cell_value", "compile_gridworld", "format_rows", "load_map", "move_outcomes", "parse_grid", "policy_rows",
     "q_by_direction", "read_grid", "value_rows",
 ]

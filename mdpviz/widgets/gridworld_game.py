@@ -230,10 +230,11 @@ class GridCanvas(QWidget):
             cell = g.cell_of(self.token)
             if cell is not None:
                 rect = self.cell_rect(*cell)
-                rad = max(8.0, side * 0.16)
+                rad = max(8.0, side * 0.12)
                 p.setPen(QPen(QColor("#000000"), 2))
                 p.setBrush(QColor(TOKEN))
-                p.drawEllipse(rect.center() + QPointF(0, side * 0.22) if self.show_values else rect.center(), rad, rad)
+                at = rect.center() + (QPointF(-side * 0.3, side * 0.3) if self.show_values else QPointF(0, 0))
+                p.drawEllipse(at, rad, rad)  # the agent, in a corner clear of the number
         p.setPen(self.palette().windowText().color())
         f = QFont(self.font())
         p.setFont(f)
@@ -298,9 +299,9 @@ class GridCanvas(QWidget):
                     shift = QPointF(0, side * 0.24)
                 elif d in DIRS:  # the number moves away from the arrow
                     dx, dy = DIRS[d]
-                    shift = QPointF(-dx * side * 0.12, -dy * side * 0.14)
+                    shift = QPointF(-dx * side * 0.14, -dy * side * 0.14)
                 box = QRectF(rect.left(), rect.center().y() - side * 0.14, side, side * 0.28).translated(shift)
-                px = side * (0.19 if len(txt) <= 5 else 0.16)
+                px = min(side * (0.17 if len(txt) <= 5 else 0.14), 34.0)  # large cells: readable, clear of the arrow
                 if side < COMPACT_SIDE:  # small cells: the number as large as the cell's width allows
                     px = side * (0.25 if len(txt) <= 4 else 0.2)
                 self._text(p, box, txt, ink, px, bold=True)
@@ -987,12 +988,15 @@ def gridworld_lesson(game: GridWorldGame):
         mdp = game.mdp()
     except ValueError:
         mdp = None
-    convs = " ".join(f"{k}: {v}." for k, v in gw.CONVENTION_NAMES.items())
+    other = next(k for k in gw.CONVENTIONS if k != st.convention)
     return mdp_lesson(
         mdp,
         title=f"Grid world ({st.grid.name or 'custom'}, {st.convention.upper()} convention)",
-        intro=doc_paragraphs(gw, "A grid world is", "Two conventions") + (
-            Block("p", f"Shown: the {gw.CONVENTION_NAMES[st.convention]}. {convs}"),),
+        intro=doc_paragraphs(gw, "A grid world is") + (
+            Block("p", "Two conventions are in use; for the same map and settings they give the same values "
+                       "and differ in the exit step."),
+            Block("p", f"Shown here: {gw.CONVENTION_RULES[st.convention]}"),
+            Block("p", f"The other one: {gw.CONVENTION_RULES[other]}")),
         states=("A state is an open or exit cell" + (" plus the absorbing \u201cexited\u201d state."
                                                       if st.convention == "cs188" else "; exit cells are terminal.")),
         actions=("north, east, south, west from an open cell" + ("; \u201cexit\u201d from an exit cell."
