@@ -530,19 +530,16 @@ def format_rows(rows: Sequence[Sequence[object]], *, digits: int = 3) -> str:
 def q_by_direction(geom: GridGeometry, mdp: TabularMDP, values: np.ndarray) -> dict[int, dict[str, float]]:
     """Q(s, a) of every move of every state on the grid, by direction (CS188's four triangles per
     cell): {state: {"north": q, ...}}; an exit cell gets {"exit": q}."""
-    q = mdp.q_values(np.asarray(values, dtype=np.float64))
+    q = mdp.q_values(np.asarray(values, dtype=np.float64)).tolist()
+    on_grid = np.zeros(mdp.n_states, dtype=bool)
+    on_grid[geom.state[geom.state >= 0]] = True
+    live = (on_grid & ~mdp.terminal).tolist()
+    names = {a: geom.direction(a) for a in range(mdp.n_actions)}
     out: dict[int, dict[str, float]] = {}
-    for s in np.unique(geom.state[geom.state >= 0]):
-        s = int(s)
-        if mdp.terminal[s]:
-            continue
-        lo, hi = int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])
-        d: dict[str, float] = {}
-        for row in range(lo, hi):
-            name = geom.direction(int(mdp.row_action[row]))
-            if name:
-                d[name] = float(q[row])
-        out[s] = d
+    for row, (s, a) in enumerate(zip(mdp.row_state.tolist(), mdp.row_action.tolist())):
+        name = names[a]
+        if name and live[s]:
+            out.setdefault(s, {})[name] = q[row]
     return out
 
 

@@ -43,6 +43,8 @@ from mdpviz.widgets.episodes import sample_mdp_episode
 from mdpviz.widgets.games import Game, SimulationResult, mean_ci
 from mdpviz.widgets.geometry import grid_layout
 
+LUT_SIZE = 256
+"""Colours sampled from the colour map (more than a projector can tell apart)."""
 DIVERGING_MAP = "CET-CBD1"
 """pyqtgraph colour map for values of both signs: ColorCET's colour-blind-safe diverging map
 (blue - grey - yellow), centred on 0."""
@@ -89,6 +91,8 @@ def arrow_geometry(side: float) -> tuple[float, float]:
     return start, length
 
 
+TINY_SIDE = 16.0
+"""Cells narrower than this (pixels) are drawn as colour only, without numbers, arrows or labels."""
 COMPACT_SIDE = 90.0
 """Cells narrower than this (pixels) stack the arrow above the number instead of beside it."""
 
@@ -115,7 +119,7 @@ class GridCanvas(QWidget):
         self.policy: np.ndarray | None = None
         self.q: dict[int, dict[str, float]] = {}
         self.lo, self.hi, self.diverging = 0.0, 1.0, False
-        self.cmap = pg.colormap.get(SEQUENTIAL_MAP)
+        self.set_scale(0.0, 1.0, False)
         self.show_values = True
         self.show_arrows = True
         self.show_q = False
@@ -128,12 +132,25 @@ class GridCanvas(QWidget):
     def set_scale(self, lo: float, hi: float, diverging: bool) -> None:
         self.lo, self.hi, self.diverging = float(lo), float(hi), bool(diverging)
         self.cmap = pg.colormap.get(DIVERGING_MAP if diverging else SEQUENTIAL_MAP)
+        # the map sampled once into LUT_SIZE colours and their text colours (a 100x100 map paints in
+        # well under a second; one colormap call per cell took two)
+        lut = np.asarray(self.cmap.map(np.linspace(0.0, 1.0, LUT_SIZE), mode="byte"))[:, :3].astype(int)
+        dark = black_text(lut)
+        self._lut = [QColor(int(r), int(g), int(b)) for r, g, b in lut]
+        self._ink = [QColor("#000000" if d else "#ffffff") for d in dark]
         self.update()
 
-    def color(self, v: float) -> QColor:
+    def _index(self, v: float) -> int:
         t = 0.5 if self.hi <= self.lo else min(1.0, max(0.0, (v - self.lo) / (self.hi - self.lo)))
-        rgb = np.asarray(self.cmap.map(np.array([t]), mode="byte"))[0][:3]
-        return QColor(int(rgb[0]), int(rgb[1]), int(rgb[2]))
+        return int(round(t * (LUT_SIZE - 1)))
+
+    def color(self, v: float) -> QColor:
+        """The colour of value ``v`` on the current scale."""
+        return self._lut[self._index(v)]
+
+    def ink_for(self, v: float) -> QColor:
+        """Black or white, whichever reads better on the colour of ``v``."""
+        return self._ink[self._index(v)]
 
     @staticmethod
     def ink(fill: QColor) -> QColor:
@@ -260,6 +277,10 @@ class GridCanvas(QWidget):
             p.drawRect(rect)
             return
         kind = g.kind[r][c]
+        if side < TINY_SIDE:  # a huge map: colour only (the tooltip still gives every number)
+            v = None if self.values is None else gw.cell_value(g, self.values, r, c)
+            p.fillRect(rect, QColor("#f4f4f4") if v is None or self.hidden(s) else self.color(v))
+            return
         hidden = self.hidden(s)
         v = None if self.values is None or hidden else gw.cell_value(g, self.values, r, c)
         q = None if hidden else self.q.get(s)
@@ -283,11 +304,11 @@ class GridCanvas(QWidget):
                 cen = rect.center() + QPointF(dx * side * off, dy * side * off)
                 box = QRectF(cen.x() - side * 0.22, cen.y() - side * 0.09, side * 0.44, side * 0.18)
                 txt = f"{x:.2f}" if abs(x) < 10 else f"{x:.1f}" if abs(x) < 100 else f"{x:.0f}"
-                self._text(p, box, txt, self.ink(self.color(x)), side * (0.16 if len(txt) <= 4 else 0.13), bold=True)
+                self._text(p, box, txt, self.ink_for(x), side * (0.16 if len(txt) <= 4 else 0.13), bold=True)
         else:
             fill = QColor("#f4f4f4") if v is None else self.color(v)
             p.fillRect(rect, fill)
-            ink = self.ink(fill)
+            ink = QColor("#000000") if v is None else self.ink_for(v)
             if v is not None and self.show_values:
                 digits = 2 if side < 90 else 3 if abs(v) < 100 else 1
                 txt = f"{v:.{digits}f}"
