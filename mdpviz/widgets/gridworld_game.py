@@ -219,6 +219,12 @@ class GridCanvas(QWidget):
         return "\n".join(lines)
 
     # -------------------------------------------------------------- painting
+    def line_scale(self) -> float:
+        """Factor on outlines and arrows: thicker in the window's presenter and high-contrast modes
+        (the factors of the shared board, read from the window this board is in)."""
+        w = self.window()
+        return (1.6 if getattr(w, "presenter", False) else 1.0) * (1.4 if getattr(w, "high_contrast", False) else 1.0)
+
     def paintEvent(self, ev) -> None:  # noqa: N802
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -232,16 +238,17 @@ class GridCanvas(QWidget):
             for c in range(g.cols):
                 self._paint_cell(p, r, c, QRectF(ox + c * side, oy + r * side, side, side), font)
         # outer frame, selection, token
-        p.setPen(QPen(QColor("#222222"), 2))
+        lw = self.line_scale()
+        p.setPen(QPen(QColor("#222222"), 2 * lw))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(QRectF(ox, oy, side * g.cols, side * g.rows))
         for cell, prob in self.successors.items():  # where the inspected state's action may lead
             if cell == self.selected:
                 continue
-            p.setPen(QPen(QColor(SUCCESSOR), max(2.0, side * 0.035), Qt.PenStyle.DashLine))
+            p.setPen(QPen(QColor(SUCCESSOR), max(2.0, side * 0.035) * self.line_scale(), Qt.PenStyle.DashLine))
             p.drawRect(self.cell_rect(*cell).adjusted(4, 4, -4, -4))
         if self.selected is not None:
-            p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.05)))
+            p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.05) * lw))
             p.drawRect(self.cell_rect(*self.selected).adjusted(2, 2, -2, -2))
         if self.token is not None:
             cell = g.cell_of(self.token)
@@ -332,7 +339,8 @@ class GridCanvas(QWidget):
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(rect)
         if kind in ("exit", "hazard"):
-            p.setPen(QPen(QColor("#000000") if kind == "exit" else QColor("#d55e00"), max(2.0, side * 0.035)))
+            p.setPen(QPen(QColor("#000000") if kind == "exit" else QColor("#d55e00"),
+                          max(2.0, side * 0.035) * self.line_scale()))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(rect.adjusted(side * 0.06, side * 0.06, -side * 0.06, -side * 0.06))
         lab = g.label[r][c]
@@ -372,7 +380,7 @@ class GridCanvas(QWidget):
         a = c + QPointF(dx * start, dy * start)
         b = c + QPointF(dx * (start + length), dy * (start + length))
         head = max(8.0, length * 0.42)
-        width = max(3.0, side * 0.05)
+        width = max(3.0, side * 0.05) * self.line_scale()
         p.setPen(QPen(ink, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
         p.drawLine(a, b - QPointF(dx * head * 0.6, dy * head * 0.6))
         nx, ny = -dy, dx
