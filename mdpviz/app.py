@@ -520,6 +520,8 @@ class MainWindow(QMainWindow):
             self.game_picker.blockSignals(False)
         self.editor_stack.setCurrentIndex(i)
         self.board_stack.setCurrentWidget(self.game_boards.get(g.key, self.board))
+        # a board with its own colour bar (the grid world's diverging map) replaces the shared one
+        self.color_bar.setVisible(not getattr(self.game_boards.get(g.key), "has_color_bar", False))
         self.sim_stack.setCurrentWidget(self.sim_panel)
         for stack in (self.board_stack, self.sim_stack):  # size each stack to its shown page only
             for k in range(stack.count()):
@@ -844,8 +846,12 @@ class MainWindow(QMainWindow):
         insp = self.inspection()
         self.inspector.show_inspection(insp)
         mdp = self.controller.mdp
+        own = self.game_boards.get(self.game.key)  # a game board that outlines the inspected cell too
+        own_sel = getattr(own, "show_selection", None)
         if insp is None or mdp is None or self.selected is None:
             self.board.show_selection(None)
+            if own_sel is not None:
+                own_sel(None)
             return
         s = self.selected
         sw = self.shown_sweep()
@@ -856,6 +862,8 @@ class MainWindow(QMainWindow):
                 for d, p, _ in mdp.outcomes(s, a):
                     succ[d] = succ.get(d, 0.0) + p / len(acts)
         self.board.show_selection(s, succ)
+        if own_sel is not None:
+            own_sel(s, succ)
 
     # ------------------------------------------------------------------ simulation
     def _simulate_from_panel(self) -> None:

@@ -23,6 +23,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.ttt",
     "mdpviz.commands.checkers",
     "mdpviz.commands.export",
+    "mdpviz.commands.gridworld",
+    "mdpviz.commands.gym",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 

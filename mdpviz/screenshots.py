@@ -17,7 +17,10 @@ ends in ``-1280x720``. The games, by ``--games`` key:
 * ``attt``: ``attt.png``, ``attt-1280x720.png``, ``attt-matchups.png`` (best-response rounds);
 * ``checkers``: ``checkers-greedy.png``, ``checkers-far-sighted.png``, ``checkers-matchups.png``,
   ``checkers-1280x720.png``;
-* ``ttt3d``: ``ttt3d-learning.png``, ``ttt3d-play-1280x720.png`` (TD(0) learning).
+* ``ttt3d``: ``ttt3d-learning.png``, ``ttt3d-play-1280x720.png`` (TD(0) learning);
+* ``gridworld``: ``gridworld-values.png`` (values and arrows), ``gridworld-q-1280x720.png`` (Q
+  triangles, presenter mode);
+* ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed).
 
 Every game gets a fresh window from :func:`screenshot_window` (one QApplication for the whole run);
 the window's settings go to a temporary file, never to the user's settings. The per-game functions
@@ -336,6 +339,18 @@ def _ttt3d(out: Path, o: ShotOptions) -> list[Path]:
     return save_screenshots(out, episodes=o.episodes, sim_games=o.sim_games)
 
 
+def _gridworld(out: Path, o: ShotOptions) -> list[Path]:
+    from mdpviz.widgets.gridworld_game import save_screenshots
+
+    return save_screenshots(out)
+
+
+def _gym(out: Path, o: ShotOptions) -> list[Path]:
+    from mdpviz.widgets.gridworld_game import save_gym_screenshots
+
+    return save_gym_screenshots(out)
+
+
 SCREENSHOTS: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {
     "snakes": _snakes,
     "file": _file,
@@ -344,6 +359,8 @@ SCREENSHOTS: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {
     "attt": _attt,
     "checkers": _checkers,
     "ttt3d": _ttt3d,
+    "gridworld": _gridworld,
+    "gym": _gym,
 }
 """The screenshots of each game of the window, by game key, in the game picker's order."""
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-GAMES: tuple[str, ...] = ("snakes", "ttt", "risk-ttt", "attt", "checkers", "file")
+GAMES: tuple[str, ...] = ("snakes", "ttt", "risk-ttt", "attt", "checkers", "gridworld", "file")
 """Game keys the command accepts (``file`` needs ``--mdp``)."""
 
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -22,6 +22,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "risk-ttt": ("risk-ttt", "risk", "risk-tictactoe", "stochastic-ttt"),
     "attt": ("attt", "anti-ttt", "anti-tictactoe", "anti-tic-tac-toe"),
     "checkers": ("checkers", "draughts"),
+    "gridworld": ("gridworld", "grid-world", "grid"),
     "file": ("file",),
 }
 """The game keys a window game may use for each command key (compared after :func:`normalise_key`)."""

@@ -808,6 +808,7 @@ GAME_LESSONS: dict[str, str] = {
     "risk-ttt": "risk tic-tac-toe",
     "attt": "anti-tic-tac-toe",
     "checkers": "checkers against a random opponent",
+    "gridworld": "a grid world (CS188's or Russell and Norvig's convention)",
 }
 """Game keys with a dedicated lesson (any other game gets the generic lesson of its MDP)."""
 

@@ -689,6 +689,8 @@ def default_games(parent: QObject | None = None) -> list[Game]:
     from mdpviz.widgets.attt_game import AtttGame
     from mdpviz.widgets.ttt3d_game import Ttt3dGame
 
+    from mdpviz.widgets.gridworld_game import GridWorldGame, GymGame
+
     return [SnakesGame(parent=parent), FileGame(parent=parent), TicTacToeGame(parent=parent),
             RiskTicTacToeGame(parent=parent), AtttGame(parent=parent), CheckersGame(parent=parent),
-            Ttt3dGame(parent=parent)]
+            Ttt3dGame(parent=parent), GridWorldGame(parent=parent), GymGame(parent=parent)]

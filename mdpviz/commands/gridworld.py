@@ -1,0 +1,111 @@
+"""``mdpviz gridworld``: a grid world solved from the command line.
+
+``mdpviz gridworld --grid book|bridge|discount|cliff|maze|FILE [--discount G] [--noise P]
+[--living-reward R] [--convention cs188|aima] [--json]`` prints the values (one row of the grid
+per line, walls blank) and the optimal policy as arrows. ``--json`` gives ``values`` as rows from
+the top with null for walls, and ``policy`` likewise (arrows, "exit", null for walls and terminal
+cells). A map file has one row per line: ``#`` wall, ``S`` start, ``.`` open, numbers for exits
+(:mod:`mdpviz.models.gridworld`); a bad map is one line naming file and line, exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from mdpviz.cli import print_json
+from mdpviz.models.gridworld import (
+    BUILTIN_MAPS, CONVENTIONS, CONVENTION_NAMES, GridGeometry, GridSettings, compile_gridworld, format_rows,
+    load_map, policy_rows, value_rows,
+)
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.solvers import METHOD_NAMES, Solution, solve
+
+MAX_SWEEPS = 100_000
+"""Value-iteration sweeps before the command gives up (values that grow without bound never converge)."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "gridworld",
+        help="a grid world (CS188's maps or a map file): values and the optimal policy as arrows",
+        description="Solve a grid world and print its values (one grid row per line, walls blank) and the "
+        "optimal policy as arrows. Maps: CS188's book, bridge, discount, cliff and maze, or a text file "
+        "('#' wall, 'S' start, '.' open, numbers for exits, cells separated by spaces).",
+    )
+    p.add_argument("--grid", required=True, metavar="book|bridge|discount|cliff|maze|FILE",
+                   help="a built-in map or a map file")
+    add_solver_options(p)
+    p.add_argument("--noise", type=float, default=0.2,
+                   help="probability of slipping to a perpendicular direction, noise/2 each side (default 0.2)")
+    p.add_argument("--living-reward", type=float, default=0.0,
+                   help="reward of every move from an open cell (AIMA's R(s); default 0)")
+    p.add_argument("--convention", choices=CONVENTIONS, default="cs188",
+                   help="cs188: an exit cell's one action 'exit' pays its reward (default); aima: R(s) per "
+                   "state, exit cells are terminal")
+    p.set_defaults(func=run, default_discount=0.9)
+
+
+def add_solver_options(p: argparse.ArgumentParser) -> None:
+    """--discount, --method, --tol, --digits and --json (shared with ``mdpviz gym``)."""
+    p.add_argument("--discount", type=float, default=None, help="discount gamma in [0, 1]")
+    p.add_argument("--method", choices=("vi", "gs", "pi", "lp"), default="vi",
+                   help="solver: vi value iteration (default), gs in-place value iteration, pi policy iteration, "
+                   "lp linear programming")
+    p.add_argument("--tol", type=float, default=1e-12, help="value iteration's tolerance (default 1e-12)")
+    p.add_argument("--digits", type=int, default=3, help="decimals printed (default 3; --json prints all)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def solve_checked(mdp: TabularMDP, args: argparse.Namespace) -> Solution:
+    """Solve with the command's method; ValueError when the values do not converge."""
+    if not args.tol > 0:
+        raise ValueError(f"--tol must be a positive number, got {args.tol}")
+    if not 0 <= args.digits <= 15:
+        raise ValueError(f"--digits must be 0..15, got {args.digits}")
+    opts = {"tol": args.tol, "max_sweeps": MAX_SWEEPS} if args.method in ("vi", "gs") else {}
+    try:
+        sol = solve(mdp, args.method, **opts)
+    except (ArithmeticError, np.linalg.LinAlgError) as e:
+        raise ValueError(f"{METHOD_NAMES[args.method]} failed: {e}") from None
+    if not sol.converged or not np.all(np.isfinite(sol.values)):
+        why = (" (with discount 1 and a positive living reward the values grow without bound: "
+               "use a discount below 1)") if mdp.discount == 1.0 else ""
+        raise ValueError(f"{METHOD_NAMES[args.method]} did not converge in {sol.sweeps} sweeps{why}")
+    return sol
+
+
+def grid_report(geom: GridGeometry, mdp: TabularMDP, sol: Solution, *, digits: int) -> list[str]:
+    """The text lines: values (one grid row per line, walls blank), then the policy as arrows."""
+    return ["values:", format_rows(value_rows(geom, sol.values), digits=digits),
+            "policy:", format_rows(policy_rows(geom, mdp, sol.policy))]
+
+
+def grid_json(geom: GridGeometry, mdp: TabularMDP, sol: Solution) -> dict:
+    return {"values": value_rows(geom, sol.values), "policy": policy_rows(geom, mdp, sol.policy),
+            "rows": geom.rows, "cols": geom.cols}
+
+
+def run(args: argparse.Namespace) -> int:
+    grid = load_map(args.grid)
+    gamma = args.default_discount if args.discount is None else args.discount
+    st = GridSettings(grid=grid, noise=args.noise, living_reward=args.living_reward, discount=gamma,
+                      convention=args.convention)
+    w = compile_gridworld(st)
+    sol = solve_checked(w.mdp, args)
+    r0, c0 = grid.start
+    head = {
+        "grid": args.grid if args.grid.lower().removesuffix("grid") not in BUILTIN_MAPS else grid.name,
+        "convention": st.convention, "noise": st.noise, "living_reward": st.living_reward, "discount": st.discount,
+        "method": args.method, "sweeps": int(sol.sweeps), "converged": bool(sol.converged),
+        "start": [r0, c0], "start_value": float(sol.values[w.start_state]),
+    }
+    if args.json:
+        print_json({**head, **grid_json(w.geometry, w.mdp, sol)})
+        return 0
+    print(f"grid world {head['grid']} ({grid.rows} x {grid.cols}), {CONVENTION_NAMES[st.convention]}")
+    print(f"noise {st.noise:g}, living reward {st.living_reward:g}, discount {st.discount:g}; "
+          f"{METHOD_NAMES[args.method]}, {sol.sweeps} {'rounds' if args.method == 'pi' else 'sweeps'}; "
+          f"V(start row {r0 + 1}, column {c0 + 1}) = {head['start_value']:.{args.digits}f}")
+    print("\n".join(grid_report(w.geometry, w.mdp, sol, digits=args.digits)))
+    return 0

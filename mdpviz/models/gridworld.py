@@ -1,0 +1,551 @@
+"""Grid worlds: the textbook's first MDP, in both of its conventions.
+
+A grid world is a rectangle of cells, each open, a wall, or an exit that pays a reward; one open
+cell is the start. The agent picks north, east, south or west; with probability 1 - noise it
+moves that way, and with probability noise/2 each it slips to one of the two perpendicular
+directions. A move into a wall or off the edge leaves it where it is. Every move from an open
+cell pays the living reward (negative: a cost of living; positive: a reason never to leave).
+
+Two conventions are in use, and both are built here (``convention``):
+
+* ``cs188`` (Berkeley CS188's ``gridworld.py``): an exit cell is an ordinary state with one
+  action, "exit", which pays the exit's reward and moves to one absorbing "exited" state. So an
+  exit cell's value is its reward, and an episode takes one step more than it visits cells.
+* ``aima`` (Russell and Norvig, *Artificial Intelligence: A Modern Approach*, ch. 17): every
+  state has a reward R(s) (the living reward for open cells, the exit's reward for exit cells)
+  and the exit cells are terminal states that absorb. The utility obeys U(s) = R(s) + gamma
+  max_a sum_s' P(s' | s, a) U(s') (AIMA eq. 17.5) with U(terminal) = R(terminal). In the
+  one-representation MDP a terminal state's value is 0, so a transition s -> s' pays
+  R(s) + gamma R(s') when s' is terminal and R(s) otherwise; then V(s) = U(s) exactly for every
+  non-terminal s, and the board shows U = R(s) on the terminal cells.
+
+The two conventions give the same values for the same map and settings (the exit step of
+CS188 is the gamma R(s') of AIMA); they differ in what a student sees: an "exit" action and one
+more step per episode, or terminal states that end the episode on entry.
+
+Built-in maps are CS188's layouts (``gridworld.py``: getBookGrid, getBridgeGrid,
+getDiscountGrid, getCliffGrid, getMazeGrid); :func:`parse_grid` reads a map from a small text
+file: one row per line, cells separated by spaces: ``#`` a wall, ``S`` the start (an open cell),
+``.`` an open cell, a number an exit paying that reward. Lines starting with ``;`` are comments.
+Example (the book's 4x3 world)::
+
+    . . . +1
+    . # . -1
+    S . . .
+
+This module is numpy only; it never imports Qt.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from mdpviz.models.mdp import TabularMDP
+
+WALL = "#"
+"""A wall cell in a :class:`GridMap`."""
+OPEN = "."
+"""An open cell in a :class:`GridMap`."""
+
+NORTH, EAST, SOUTH, WEST, EXIT = 0, 1, 2, 3, 4
+"""Action ids of the grid world (EXIT only in the cs188 convention)."""
+ACTION_NAMES: tuple[str, ...] = ("north", "east", "south", "west", "exit")
+"""Name of each action id."""
+MOVES: dict[int, tuple[int, int]] = {NORTH: (-1, 0), EAST: (0, 1), SOUTH: (1, 0), WEST: (0, -1)}
+"""(row step, column step) of each move; row 0 is the top row."""
+ARROWS: dict[str, str] = {"north": "\u2191", "east": "\u2192", "south": "\u2193", "west": "\u2190"}
+"""The arrow drawn for each direction."""
+CONVENTIONS: tuple[str, ...] = ("cs188", "aima")
+"""``cs188``: exit cells have one "exit" action; ``aima``: exit cells are terminal states with reward R(s)."""
+CONVENTION_NAMES: dict[str, str] = {
+    "cs188": "CS188: an exit cell's one action \u201cexit\u201d pays its reward",
+    "aima": "Russell-Norvig: reward R(s) per state, exit cells are terminal",
+}
+"""One line per convention, for the window and the lesson."""
+
+CONVENTION_RULES: dict[str, str] = {
+    "cs188": "CS188 (Berkeley's gridworld.py): an exit cell is a state with one action, \u201cexit\u201d, which pays "
+             "the exit's reward and moves to an absorbing \u201cexited\u201d state, so an exit cell's value is its "
+             "reward and an episode takes one step more than it visits cells.",
+    "aima": "Russell and Norvig (AIMA ch. 17): every state has a reward R(s) (the living reward, or an exit's "
+            "number) and exit cells are terminal states that absorb on entry; U(s) = R(s) + \u03b3 max_a "
+            "\u03a3 P(s\u2032 | s, a) U(s\u2032) with U(terminal) = R(terminal).",
+}
+"""Each convention in a full sentence, for the lesson."""
+
+MAX_CELLS = 10_000
+"""Largest grid (rows x columns) a map may have: a typo never builds a huge model."""
+MAX_FILE_BYTES = 1_000_000
+"""Largest map file read."""
+
+
+class GridFileError(ValueError):
+    """A map that cannot be used; ``str()`` names the file and line (``file:line: problem``)."""
+
+
+Cell = float | str
+"""One cell of a map: WALL, OPEN or an exit's reward (a float)."""
+
+
+@dataclass(frozen=True)
+class GridMap:
+    """The cells of a grid world and its start (the rules are in :class:`GridSettings`)."""
+
+    cells: tuple[tuple[Cell, ...], ...]
+    """Rows from the top; each cell is "#" (wall), "." (open) or a float (an exit's reward)."""
+    start: tuple[int, int]
+    """(row, column) of the start cell, row 0 at the top."""
+    name: str = ""
+    """A name for titles ("book", a file's name)."""
+
+    @property
+    def rows(self) -> int:
+        """Number of rows."""
+        return len(self.cells)
+
+    @property
+    def cols(self) -> int:
+        """Number of columns."""
+        return len(self.cells[0]) if self.cells else 0
+
+    def cell(self, r: int, c: int) -> Cell:
+        return self.cells[r][c]
+
+    def is_exit(self, r: int, c: int) -> bool:
+        return not isinstance(self.cells[r][c], str)
+
+    def validate(self, where: str = "grid") -> "GridMap":
+        """Self, or GridFileError naming what is wrong (ragged rows, no start, a start on a wall ...)."""
+        if not self.cells or not self.cells[0]:
+            raise GridFileError(f"{where}: the grid has no cells")
+        w = len(self.cells[0])
+        for i, row in enumerate(self.cells):
+            if len(row) != w:
+                raise GridFileError(f"{where}: row {i + 1} has {len(row)} cells, the first row has {w}")
+            for j, x in enumerate(row):
+                if isinstance(x, str):
+                    if x not in (WALL, OPEN):
+                        raise GridFileError(f"{where}: row {i + 1}, column {j + 1}: unknown cell {x!r}")
+                elif isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+                    raise GridFileError(f"{where}: row {i + 1}, column {j + 1}: exit reward {x!r} is not a finite number")
+        if self.rows * w > MAX_CELLS:
+            raise GridFileError(f"{where}: {self.rows} x {w} cells is more than the {MAX_CELLS:,} a grid may have")
+        r, c = self.start
+        if not (0 <= r < self.rows and 0 <= c < w):
+            raise GridFileError(f"{where}: the start ({r}, {c}) is outside the {self.rows} x {w} grid")
+        if self.cells[r][c] != OPEN:
+            raise GridFileError(f"{where}: the start (row {r + 1}, column {c + 1}) must be an open cell")
+        if not any(not isinstance(x, str) for row in self.cells for x in row):
+            raise GridFileError(f"{where}: the grid has no exit (a number): episodes would never end")
+        return self
+
+    def with_cell(self, r: int, c: int, value: Cell) -> "GridMap":
+        """A copy with cell (r, c) set to ``value`` (not validated)."""
+        rows = [list(row) for row in self.cells]
+        rows[r][c] = float(value) if not isinstance(value, str) else value
+        return replace(self, cells=tuple(tuple(row) for row in rows))
+
+    def to_text(self) -> str:
+        """The map in the text-file format of :func:`parse_grid`."""
+        lines = []
+        for i, row in enumerate(self.cells):
+            toks = []
+            for j, x in enumerate(row):
+                if (i, j) == self.start:
+                    toks.append("S")
+                elif isinstance(x, str):
+                    toks.append(x)
+                else:
+                    toks.append(_fmt_reward(x))
+            lines.append(" ".join(toks))
+        return "\n".join(lines) + "\n"
+
+
+def _fmt_reward(x: float) -> str:
+    x = float(x)
+    s = f"{x:+g}" if x == int(x) and abs(x) < 1e15 else repr(x)
+    return s if s[0] in "+-" else ("+" + s if x >= 0 else s)
+
+
+def _map(rows: Sequence[Sequence[object]], name: str) -> GridMap:
+    """A GridMap from CS188's list-of-rows notation (' ' open, '#' wall, 'S' start, numbers exits)."""
+    start = None
+    cells = []
+    for i, row in enumerate(rows):
+        out: list[Cell] = []
+        for j, x in enumerate(row):
+            if x == "S":
+                start = (i, j)
+                out.append(OPEN)
+            elif x == " ":
+                out.append(OPEN)
+            elif x == "#":
+                out.append(WALL)
+            else:
+                out.append(float(x))  # type: ignore[arg-type]
+        cells.append(tuple(out))
+    assert start is not None
+    return GridMap(tuple(cells), start, name).validate(name)
+
+
+BUILTIN_MAPS: dict[str, GridMap] = {
+    # CS188 gridworld.py getBookGrid: Russell and Norvig's 4x3 world (AIMA fig. 17.1).
+    "book": _map([[" ", " ", " ", +1],
+                  [" ", "#", " ", -1],
+                  ["S", " ", " ", " "]], "book"),
+    # getBridgeGrid: a narrow bridge between two cliffs, 1 behind, 10 across.
+    "bridge": _map([["#", -100, -100, -100, -100, -100, "#"],
+                    [1, "S", " ", " ", " ", " ", 10],
+                    ["#", -100, -100, -100, -100, -100, "#"]], "bridge"),
+    # getDiscountGrid: a close exit worth 1 and a distant one worth 10, a cliff of -10 below.
+    "discount": _map([[" ", " ", " ", " ", " "],
+                      [" ", "#", " ", " ", " "],
+                      [" ", "#", 1, "#", 10],
+                      ["S", " ", " ", " ", " "],
+                      [-10, -10, -10, -10, -10]], "discount"),
+    # getCliffGrid: the cliff (-100) along the bottom, the goal 10 at the far end of the start row.
+    "cliff": _map([[" ", " ", " ", " ", " "],
+                   ["S", " ", " ", " ", 10],
+                   [-100, -100, -100, -100, -100]], "cliff"),
+    # getMazeGrid: a small maze to the +1 in the top right corner.
+    "maze": _map([[" ", " ", " ", +1],
+                  ["#", "#", " ", "#"],
+                  [" ", "#", " ", " "],
+                  [" ", "#", "#", " "],
+                  ["S", " ", " ", " "]], "maze"),
+}
+"""CS188's layouts (gridworld.py: getBookGrid, getBridgeGrid, getDiscountGrid, getCliffGrid, getMazeGrid)."""
+
+
+def parse_grid(text: str, path: str = "<grid>") -> GridMap:
+    """A map from the text format (module docstring); GridFileError "path:line: problem" otherwise."""
+    rows: list[tuple[Cell, ...]] = []
+    lines: list[int] = []
+    start: tuple[int, int] | None = None
+    start_line = 0
+    for ln, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith(";"):
+            continue
+        cells: list[Cell] = []
+        for j, tok in enumerate(line.split()):
+            if tok == WALL:
+                cells.append(WALL)
+            elif tok in (OPEN, "_"):
+                cells.append(OPEN)
+            elif tok.upper() == "S":
+                if start is not None:
+                    raise GridFileError(f"{path}:{ln}: a second start 'S' (the first is on line {start_line})")
+                start, start_line = (len(rows), j), ln
+                cells.append(OPEN)
+            else:
+                try:
+                    x = float(tok)
+                except ValueError:
+                    raise GridFileError(f"{path}:{ln}: cell {j + 1} {tok!r} is not '#' (wall), 'S' (start), "
+                                        "'.' (open) or a number (an exit's reward)") from None
+                if not math.isfinite(x):
+                    raise GridFileError(f"{path}:{ln}: cell {j + 1}: exit reward {tok!r} is not a finite number")
+                cells.append(x)
+        if rows and len(cells) != len(rows[0]):
+            raise GridFileError(f"{path}:{ln}: this row has {len(cells)} cells, the first row (line {lines[0]}) "
+                                f"has {len(rows[0])}")
+        if len(rows) * len(cells) > MAX_CELLS:
+            raise GridFileError(f"{path}:{ln}: more than {MAX_CELLS:,} cells: too large for a grid world")
+        rows.append(tuple(cells))
+        lines.append(ln)
+    if not rows:
+        raise GridFileError(f"{path}:1: no rows: a grid has one row per line ('#' wall, 'S' start, '.' open, "
+                            "numbers for exits)")
+    if start is None:
+        raise GridFileError(f"{path}:{lines[0]}: no start cell 'S'")
+    if not any(not isinstance(x, str) for row in rows for x in row):
+        raise GridFileError(f"{path}:{lines[0]}: no exit (a number): episodes would never end")
+    name = Path(path).stem if path and not path.startswith("<") else "custom"
+    return GridMap(tuple(rows), start, name)
+
+
+def read_grid(path: str | Path) -> GridMap:
+    """:func:`parse_grid` of a file; GridFileError naming the file when it is missing, too large or not text."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as e:
+        raise GridFileError(f"{path}: cannot read the map: {e.strerror or e}") from None
+    if p.is_dir():
+        raise GridFileError(f"{path}: is a folder, not a map file")
+    if size > MAX_FILE_BYTES:
+        raise GridFileError(f"{path}: {size:,} bytes is too large for a grid map (at most {MAX_FILE_BYTES:,})")
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise GridFileError(f"{path}: cannot read the map: {e.strerror or e}") from None
+    if b"\0" in data:
+        raise GridFileError(f"{path}: is a binary file, not a grid map")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise GridFileError(f"{path}:{line}: not UTF-8 text") from None
+    return parse_grid(text, str(path))
+
+
+def load_map(name_or_path: str) -> GridMap:
+    """A built-in map by name (book, bridge, discount, cliff, maze) or a map file."""
+    key = str(name_or_path).strip().lower().removesuffix("grid")
+    if key in BUILTIN_MAPS:
+        return BUILTIN_MAPS[key]
+    p = Path(name_or_path)
+    if not p.exists():
+        raise GridFileError(f"{name_or_path}: no such map file (built-in maps: {', '.join(BUILTIN_MAPS)})")
+    return read_grid(p)
+
+
+# ---------------------------------------------------------------------------------- settings, compiler
+@dataclass(frozen=True)
+class GridSettings:
+    """Everything that defines a grid world MDP."""
+
+    grid: GridMap = field(default_factory=lambda: BUILTIN_MAPS["book"])
+    """The cells, exits and start."""
+    noise: float = 0.2
+    """Probability of slipping: noise/2 to each side of the intended direction (CS188's default 0.2)."""
+    living_reward: float = 0.0
+    """Reward of every move from an open cell (AIMA's R(s) of non-terminal states; -0.04 in AIMA fig. 17.3)."""
+    discount: float = 0.9
+    """Discount gamma (CS188's default 0.9; AIMA's 4x3 figures use 1)."""
+    convention: str = "cs188"
+    """"cs188" (exit action) or "aima" (terminal states with a reward R(s))."""
+
+    def validate(self) -> "GridSettings":
+        """Self, or ValueError naming the bad field."""
+        for name in ("noise", "living_reward", "discount"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise ValueError(f"{name.replace('_', ' ')} must be a finite number, got {v!r}")
+        if not 0.0 <= self.noise <= 1.0:
+            raise ValueError(f"noise must be in [0, 1], got {self.noise}")
+        if not 0.0 <= self.discount <= 1.0:
+            raise ValueError(f"discount must be in [0, 1], got {self.discount}")
+        if self.convention not in CONVENTIONS:
+            raise ValueError(f"convention must be {' or '.join(CONVENTIONS)}, got {self.convention!r}")
+        if self.discount == 1.0 and self.living_reward > 0:
+            # AIMA 17.1: "if R(s) > 0 ... the agent avoids both exits": an agent that bumps into a wall
+            # forever collects reward forever, so no value is finite.
+            raise ValueError(f"a positive living reward ({self.living_reward:g}) with discount 1 makes the values "
+                             "infinite (the agent never leaves): use a discount below 1")
+        self.grid.validate(self.grid.name or "grid")
+        return self
+
+
+@dataclass(frozen=True, eq=False)
+class GridGeometry:
+    """Where each state of an MDP sits on a grid, for boards and printouts (grid worlds, and
+    Gymnasium's FrozenLake and CliffWalking)."""
+
+    rows: int
+    """Number of rows."""
+    cols: int
+    """Number of columns."""
+    state: np.ndarray
+    """int64 (rows, cols): the state of each cell, -1 for a wall."""
+    kind: tuple[tuple[str, ...], ...]
+    """Per cell: "open", "wall", "exit" (ends the episode: an exit, a hole, the goal) or "hazard"."""
+    label: tuple[tuple[str, ...], ...]
+    """Per cell: short text drawn on it ("+1", "S", "H", "G"; "" for none)."""
+    moves: dict[int, tuple[int, int]]
+    """Action id -> (row step, column step) of the actions that are moves (drawn as arrows)."""
+    exit_action: int | None = None
+    """The action id that leaves an exit cell (CS188), or None."""
+    start: tuple[int, int] = (0, 0)
+    """(row, column) of the start cell."""
+    fixed: dict[tuple[int, int], float] = field(default_factory=dict)
+    """Values shown on cells whose state is terminal (AIMA: U = R(s)), by (row, column)."""
+
+    def cell_of(self, state: int) -> tuple[int, int] | None:
+        """(row, column) of ``state``, or None for a state with no cell (CS188's "exited")."""
+        hit = np.argwhere(self.state == state)
+        return (int(hit[0][0]), int(hit[0][1])) if hit.size else None
+
+    def direction(self, action: int) -> str:
+        """"north", "east", "south", "west" for a move, "exit" for the exit action, else ""."""
+        if action in self.moves:
+            dr, dc = self.moves[action]
+            return {(-1, 0): "north", (0, 1): "east", (1, 0): "south", (0, -1): "west"}.get((dr, dc), "")
+        return "exit" if action == self.exit_action else ""
+
+
+@dataclass(frozen=True, eq=False)
+class GridWorld:
+    """A compiled grid world: the MDP and where its states are."""
+
+    settings: GridSettings
+    """What was compiled."""
+    mdp: TabularMDP
+    """The MDP (states: open and exit cells in reading order, then CS188's "exited" state)."""
+    geometry: GridGeometry
+    """Cells <-> states."""
+    start_state: int
+    """State of the start cell."""
+
+
+def _step(grid: GridMap, r: int, c: int, action: int) -> tuple[int, int]:
+    dr, dc = MOVES[action]
+    nr, nc = r + dr, c + dc
+    if 0 <= nr < grid.rows and 0 <= nc < grid.cols and grid.cells[nr][nc] != WALL:
+        return nr, nc
+    return r, c
+
+
+def move_outcomes(grid: GridMap, r: int, c: int, action: int, noise: float) -> list[tuple[tuple[int, int], float]]:
+    """Where a move from (r, c) ends: [((row, col), probability)], duplicates summed, zeros dropped.
+
+    The intended direction with probability 1 - noise, each perpendicular one with noise/2
+    (CS188 gridworld.py getTransitionStatesAndProbs; AIMA fig. 17.1 with noise 0.2)."""
+    side = (WEST, EAST) if action in (NORTH, SOUTH) else (NORTH, SOUTH)
+    out: dict[tuple[int, int], float] = {}
+    for a, p in ((action, 1.0 - noise), (side[0], noise / 2.0), (side[1], noise / 2.0)):
+        if p > 0:
+            cell = _step(grid, r, c, a)
+            out[cell] = out.get(cell, 0.0) + p
+    return list(out.items())
+
+
+def compile_gridworld(settings: GridSettings) -> GridWorld:
+    """The grid world's MDP in the chosen convention (module docstring); ValueError on bad settings."""
+    st = settings.validate()
+    g = st.grid
+    aima = st.convention == "aima"
+    state = np.full((g.rows, g.cols), -1, dtype=np.int64)
+    labels: list[str] = []
+    n = 0
+    for r in range(g.rows):
+        for c in range(g.cols):
+            if g.cells[r][c] != WALL:
+                state[r, c] = n
+                x = g.cells[r][c]
+                labels.append(f"({r + 1},{c + 1})" + ("" if isinstance(x, str) else f" exit {_fmt_reward(x)}"))
+                n += 1
+    done = -1
+    if not aima:
+        done = n
+        labels.append("exited")
+        n += 1
+    src: list[int] = []
+    act: list[int] = []
+    dst: list[int] = []
+    prob: list[float] = []
+    rew: list[float] = []
+    terminal: list[int] = []
+    gamma = st.discount
+    for r in range(g.rows):
+        for c in range(g.cols):
+            x = g.cells[r][c]
+            s = int(state[r, c])
+            if x == WALL:
+                continue
+            if not isinstance(x, str):  # an exit
+                if aima:
+                    terminal.append(s)
+                else:
+                    src.append(s), act.append(EXIT), dst.append(done), prob.append(1.0), rew.append(float(x))
+                continue
+            for a in (NORTH, EAST, SOUTH, WEST):
+                for (nr, nc), p in move_outcomes(g, r, c, a, st.noise):
+                    d = int(state[nr, nc])
+                    y = g.cells[nr][nc]
+                    reward = st.living_reward
+                    if aima and not isinstance(y, str):
+                        reward += gamma * float(y)  # U(terminal) = R(terminal), discounted one step
+                    src.append(s), act.append(a), dst.append(d), prob.append(p), rew.append(reward)
+    if not aima:
+        terminal.append(done)
+    mdp = TabularMDP.from_transitions(
+        n, len(ACTION_NAMES) if not aima else 4, src, act, dst, prob, rew, discount=gamma, terminal=terminal,
+        state_labels=labels, action_labels=ACTION_NAMES if not aima else ACTION_NAMES[:4], mdptype="episodic",
+    )
+    kind = tuple(tuple("wall" if x == WALL else ("open" if isinstance(x, str) else "exit") for x in row)
+                 for row in g.cells)
+    label = tuple(tuple("" if isinstance(x, str) else _fmt_reward(x) for x in row) for row in g.cells)
+    fixed = {(r, c): float(g.cells[r][c]) for r in range(g.rows) for c in range(g.cols)
+             if aima and not isinstance(g.cells[r][c], str)}
+    geom = GridGeometry(g.rows, g.cols, state, kind, label, dict(MOVES), None if aima else EXIT, g.start, fixed)
+    return GridWorld(st, mdp, geom, int(state[g.start]))
+
+
+# ---------------------------------------------------------------------------------- printing
+def cell_value(geom: GridGeometry, values: np.ndarray, r: int, c: int) -> float | None:
+    """The value drawn on cell (r, c): V of its state, U = R(s) on an AIMA terminal, None for a wall."""
+    s = int(geom.state[r, c])
+    if s < 0:
+        return None
+    if (r, c) in geom.fixed:
+        return geom.fixed[(r, c)]
+    return float(values[s])
+
+
+def value_rows(geom: GridGeometry, values: np.ndarray) -> list[list[float | None]]:
+    """Values as rows from the top, None for walls (JSON's null)."""
+    return [[cell_value(geom, values, r, c) for c in range(geom.cols)] for r in range(geom.rows)]
+
+
+def policy_rows(geom: GridGeometry, mdp: TabularMDP, policy: np.ndarray) -> list[list[str | None]]:
+    """The policy as rows from the top: an arrow per move, "exit", another action's name, or None
+    (walls, terminal states)."""
+    out: list[list[str | None]] = []
+    for r in range(geom.rows):
+        row: list[str | None] = []
+        for c in range(geom.cols):
+            s = int(geom.state[r, c])
+            # terminal states, and the cells where a Gymnasium episode has already ended (FrozenLake's
+            # holes and goal), have no move worth drawing
+            ended = geom.kind[r][c] == "exit" and geom.exit_action is None
+            if s < 0 or mdp.terminal[s] or policy[s] < 0 or ended:
+                row.append(None)
+                continue
+            a = int(policy[s])
+            d = geom.direction(a)
+            if d in ARROWS:
+                row.append(ARROWS[d])
+            elif d == "exit":
+                row.append("exit")
+            else:
+                row.append(mdp.action_labels[a] if mdp.action_labels else str(a))
+        out.append(row)
+    return out
+
+
+def format_rows(rows: Sequence[Sequence[object]], *, digits: int = 3) -> str:
+    """Rows as aligned text columns (walls and None blank)."""
+    cells = [["" if x is None else (f"{x:.{digits}f}" if isinstance(x, float) else str(x)) for x in row]
+             for row in rows]
+    width = max((len(x) for row in cells for x in row), default=1)
+    return "\n".join(" ".join(x.rjust(width) for x in row).rstrip() for row in cells)
+
+
+def q_by_direction(geom: GridGeometry, mdp: TabularMDP, values: np.ndarray) -> dict[int, dict[str, float]]:
+    """Q(s, a) of every move of every state on the grid, by direction (CS188's four triangles per
+    cell): {state: {"north": q, ...}}; an exit cell gets {"exit": q}."""
+    q = mdp.q_values(np.asarray(values, dtype=np.float64)).tolist()
+    on_grid = np.zeros(mdp.n_states, dtype=bool)
+    on_grid[geom.state[geom.state >= 0]] = True
+    live = (on_grid & ~mdp.terminal).tolist()
+    names = {a: geom.direction(a) for a in range(mdp.n_actions)}
+    out: dict[int, dict[str, float]] = {}
+    for row, (s, a) in enumerate(zip(mdp.row_state.tolist(), mdp.row_action.tolist())):
+        name = names[a]
+        if name and live[s]:
+            out.setdefault(s, {})[name] = q[row]
+    return out
+
+
+__all__ = [
+    "ACTION_NAMES", "ARROWS", "BUILTIN_MAPS", "CONVENTIONS", "CONVENTION_NAMES", "EAST", "EXIT", "GridFileError",
+    "GridGeometry", "GridMap", "GridSettings", "GridWorld", "MOVES", "NORTH", "OPEN", "SOUTH", "WALL", "WEST",
+    "CONVENTION_RULES", "cell_value", "compile_gridworld", "format_rows", "load_map", "move_outcomes", "parse_grid", "policy_rows",
+    "q_by_direction", "read_grid", "value_rows",
+]

@@ -1,0 +1,247 @@
+"""The grid world and Gymnasium games in the window: board, edits with undo, stale solution,
+Q triangles, token, colour range, scenarios, lesson, export."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QSettings
+
+from mdpviz.app import MainWindow
+from mdpviz.models import gridworld as gw
+from mdpviz.widgets.gridworld_game import arrow_geometry, grid_color_range, split_kwargs
+
+
+class Dialogs:
+    def __init__(self) -> None:
+        self.errors: list[tuple[str, str]] = []
+        self.open_path = ""
+        self.save_path = ""
+
+    def error(self, title, text):
+        self.errors.append((title, text))
+
+    def ask_unsaved(self):
+        return "discard"
+
+    def open_file(self, *a):
+        return self.open_path
+
+    def save_file(self, *a):
+        return self.save_path
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    w = MainWindow(dialogs=Dialogs(), settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.switch_game("gridworld")
+    yield w
+    w.shutdown()
+
+
+def run_to_end(qtbot, w):
+    with qtbot.waitSignal(w.controller.finished, timeout=30_000):
+        w.solver_panel.run.click()
+    w.redraw()
+
+
+# --------------------------------------------------------------------------- pure
+def test_color_range_diverges_around_zero_only_with_both_signs():
+    assert grid_color_range(-1.0, 0.5) == (-1.0, 1.0, True)
+    assert grid_color_range(0.2, 0.9) == (0.2, 0.9, False)
+    assert grid_color_range(0.0, 0.9, [-10.0]) == (-10.0, 10.0, True)
+    assert grid_color_range(0.0, 0.0) == (0.0, 1.0, False)
+
+
+def test_arrows_are_at_least_24_px_in_cells_that_hold_them():
+    for side in (60, 80, 100, 200):
+        start, length = arrow_geometry(side)
+        assert length >= 24 and start + length <= 0.5 * side
+
+
+def test_split_kwargs_keeps_brackets_and_quotes():
+    assert split_kwargs("map_name='8x8' is_slippery=False, desc=['SF', 'FG']") == [
+        "map_name='8x8'", "is_slippery=False", "desc=['SF', 'FG']"]
+
+
+# --------------------------------------------------------------------------- window
+def test_grid_world_solves_on_its_board(qtbot, window):
+    w = window
+    g = w.game
+    assert g.key == "gridworld" and not w.color_bar.isVisible()
+    board = w.game_boards["gridworld"]
+    assert w.board_stack.currentWidget() is board
+    run_to_end(qtbot, w)
+    cv = board.canvas
+    assert cv.values is not None
+    assert gw.cell_value(cv.geometry_, cv.values, 2, 0) == pytest.approx(0.4907, abs=5e-5)
+    lo, hi = board.color_range()
+    assert lo <= -1.0 and hi >= 1.0 and lo == -hi  # values of both signs: diverging, centred on 0
+    assert cv.diverging
+    # every action's Q as triangles: the best one at the start is north
+    board.set_q_view(True)
+    assert cv.show_q
+    q = cv.q[g.start_state()]
+    assert max(q, key=q.get) == "north"
+    w.grab()  # paints without error in every mode
+    board.set_q_view(False)
+    board.values_box.setChecked(False)
+    w.grab()
+
+
+def test_edit_cycles_a_cell_goes_stale_and_undoes(qtbot, window):
+    w = window
+    g = w.game
+    board = w.game_boards["gridworld"]
+    run_to_end(qtbot, w)
+    before = g.settings
+    board.edit_mode.setChecked(True)
+    board.canvas.cell_clicked.emit(0, 0)  # open -> wall
+    assert g.settings.grid.cells[0][0] == gw.WALL
+    assert len(w.controller.history) == 0  # the solver was reset
+    w.redraw()
+    assert "stale" in board.canvas.caption
+    assert "stale" in w.statusBar().currentMessage()
+    board.canvas.cell_clicked.emit(0, 0)  # wall -> exit with the editor's reward
+    assert g.settings.grid.cells[0][0] == 1.0
+    g.new_exit_reward = -5.0
+    menu = dict(g.grid_menu(0, 1))
+    next(fn for t, fn in menu.items() if t.startswith("Exit with reward -5"))()
+    assert g.settings.grid.cells[0][1] == -5.0
+    # the start cannot be walled; it can move
+    r0, c0 = g.settings.grid.start
+    assert not g.set_cell(r0, c0, gw.WALL)
+    assert g.move_start(1, 0) and g.settings.grid.start == (1, 0)
+    for _ in range(4):
+        w.undo_group.undo()
+    assert g.settings == before
+    # noise, living reward and convention fields edit through the same undo stack
+    ed = g.editor()
+    ed.noise.setValue(0.0)
+    ed.noise.editingFinished.emit()
+    assert g.settings.noise == 0.0
+    ed.convention.setCurrentIndex(ed.convention.findData("aima"))
+    ed.convention.activated.emit(ed.convention.currentIndex())
+    assert g.settings.convention == "aima" and "Russell-Norvig" in ed.convention_note.text()
+    w.undo_group.undo()
+    w.undo_group.undo()
+    assert g.settings == before
+    # an edit that would make the values infinite is refused with a message
+    w.solver_panel.set_discount(1.0, editable=True)
+    g.set_discount(1.0)
+    assert not g.set_living_reward(0.5) and g.settings.living_reward == 0.0
+
+
+def test_inspect_click_and_episode_token(qtbot, window):
+    w = window
+    g = w.game
+    board = w.game_boards["gridworld"]
+    run_to_end(qtbot, w)
+    with qtbot.waitSignal(board.inspect_requested):
+        board.canvas.cell_clicked.emit(2, 0)
+    assert w.selected == g.start_state()
+    insp = w.inspection()
+    best = [a.name for a in insp.actions if a.best]
+    assert best == ["north"] and insp.value == pytest.approx(0.4907, abs=5e-5)
+    assert w.new_episode("optimal")
+    moves = w.player.moves
+    assert moves[0].state == g.start_state()
+    assert moves[-1].next_state == g.mdp().n_states - 1  # CS188: the episode ends in "exited"
+    w.player.step()  # the token moves with the episode
+    assert board.canvas.token == moves[0].next_state
+    w.grab()
+
+
+def test_map_file_and_scenario_round_trip(qtbot, window, tmp_path):
+    w = window
+    g = w.game
+    p = tmp_path / "m.txt"
+    p.write_text("S . . 10\n. # . -10\n")
+    assert g.open_map_file(p)
+    g.set_convention("aima")
+    g.set_living_reward(-0.5)
+    out = tmp_path / "sc.json"
+    w.save_scenario(out)
+    g.set_map(gw.BUILTIN_MAPS["maze"])
+    w.load_scenario(out)
+    g = w.game_by_key("gridworld")
+    assert g.settings.grid.cells == gw.parse_grid(p.read_text()).cells
+    assert (g.settings.convention, g.settings.living_reward) == ("aima", -0.5)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("S . x\n")
+    with pytest.raises(gw.GridFileError, match="bad.txt:1"):
+        g.open_map_file(bad)
+
+
+def test_lesson_states_both_conventions(window):
+    from mdpviz.export import game_lesson
+
+    lesson = game_lesson(window.game)
+    html = lesson.html()
+    assert "Shown here: CS188" in html and "The other one: Russell and Norvig" in html
+
+
+def test_export_gridworld_headless(tmp_path, capsys):
+    from mdpviz.cli import main
+
+    out = tmp_path / "grid.png"
+    assert main(["export", "--game", "gridworld", "--figure", "board", "--out", str(out), "--width", "640",
+                 "--height", "480"]) == 0
+    assert out.stat().st_size > 1000
+
+
+def test_gym_game_frozenlake_and_taxi(qtbot, window):
+    pytest.importorskip("gymnasium")
+    w = window
+    w.switch_game("gym")
+    g = w.game
+    board = w.game_boards["gym"]
+    run_to_end(qtbot, w)
+    assert board.stack.currentWidget() is board.canvas  # FrozenLake: a grid
+    assert board.canvas.geometry_.rows == 4
+    ed = g.editor()
+    ed.env.setCurrentText("FrozenLake-v1")
+    ed.map.setCurrentText("8x8")
+    ed.slippery.setChecked(False)
+    assert ed.apply_settings()
+    assert g.mdp().n_states == 65
+    assert not g.set_environment("FrozenLake-v1", "map_name='9x9'")  # refused, stays on 8x8
+    assert g.mdp().n_states == 65
+    assert g.set_environment("Taxi-v4", "")
+    run_to_end(qtbot, w)
+    assert board.stack.currentWidget() is board.table  # no grid: a table of states
+    assert g.state_name(0).startswith("taxi (0,0)")
+    w.grab()
+    w.undo_group.undo()
+    assert g.gstate.env_id == "FrozenLake-v1"
+    assert g.load_dict(g.to_dict(), "x") == g.gstate  # the scenario data round-trips
+
+
+def test_gym_game_without_gymnasium_explains(qtbot, window, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "gymnasium", None)
+    w = window
+    w.switch_game("gym")
+    g = w.game
+    g._env = None
+    g.edit(g.gstate.__class__("CliffWalking-v1", (), 0.9), "cliff")
+    assert g.mdp() is None and 'pip install "mdpviz[gym]"' in g.mdp_error()
+
+
+def test_simulation_and_compare_methods_in_the_window(qtbot, window):
+    w = window
+    g = w.game
+    g.set_convention("aima")
+    g.set_living_reward(-0.04)
+    g.set_discount(1.0)
+    run_to_end(qtbot, w)
+    with qtbot.waitSignal(w.controller.job_finished, timeout=60_000):
+        assert w.start_simulation(2000, 3)
+    rows = {r.name: r for r in w.sim_result.rows}
+    assert rows["optimal"].exact == pytest.approx(0.7053, abs=5e-5)  # AIMA fig. 17.3's start value
+    assert abs(rows["optimal"].mean - rows["optimal"].exact) < 5 * rows["optimal"].ci + 1e-9
+    assert w.compare_methods()
+    qtbot.waitUntil(lambda: w._game_job is None, timeout=60_000)
+    assert "agree" in w.statusBar().currentMessage()  # the comparison's summary: every method agrees
