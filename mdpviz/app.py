@@ -44,7 +44,7 @@ from mdpviz.models.cs747 import MDPFileError
 from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep
 from mdpviz.widgets.board import BoardView, ColorBar
-from mdpviz.widgets.colors import ColorScale, scale_for
+from mdpviz.widgets.colors import SEQUENTIAL, ColorScale, fitted_scale, scale_for
 from mdpviz.widgets.convergence import ConvergencePlot, render_svg
 from mdpviz.widgets.display import (
     ActionBackup,
@@ -649,8 +649,12 @@ class MainWindow(QMainWindow):
         self._dirty = True
 
     def _on_range(self, rng: ValueRange) -> None:
-        self.scale = scale_for(rng.lo, rng.hi, label=self.game.value_label)
-        self.color_bar.show_scale(self.scale)
+        """The solve's value range (the optimal values, or the values seen so far): the colour scale
+        spans it, fixed for the solve (a board game's board narrows it to the shown position)."""
+        self.scale = fitted_scale(rng.lo, rng.hi, label=self.game.value_label,
+                                  kind=getattr(self.game, "color_kind", SEQUENTIAL))
+        if not self.delta_view:
+            self.color_bar.show_scale(self.scale)
         self._dirty = True
 
     def _on_state(self, state: str) -> None:
@@ -717,9 +721,14 @@ class MainWindow(QMainWindow):
                                                       i, len(hist)) + (" \u2014 converged" if sw.converged else "")
             if mdp is not None and sw is None:
                 cap = "Not solved yet: press Step or Run"
+            if hasattr(gb, "set_value_range"):
+                gb.set_value_range(c.value_range if sw is not None else None)
             gb.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=g.value_label)),
                           caption=cap if mdp is not None else (g.mdp_error() or g.empty_text()))
-            if sw is None and getattr(gb, "own_scale", None) is not None:  # values without a sweep (exact 4x4)
+            shown = getattr(gb, "shown_scale", None)  # the shown position's scale (its moves' values)
+            if shown is not None:
+                self.color_bar.show_scale(shown)
+            elif sw is None and getattr(gb, "own_scale", None) is not None:  # values without a sweep (exact 4x4)
                 self.color_bar.show_scale(gb.own_scale)
         elif mdp is None:
             self.board.show_frame(None, None)

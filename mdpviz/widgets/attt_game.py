@@ -63,6 +63,7 @@ from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import hitting_probabilities, row_weights_deterministic
 from mdpviz.solvers.sweep import policy_to_rows
 from mdpviz.widgets.display import BackupTerm
+from mdpviz.widgets.colors import SEQUENTIAL
 from mdpviz.widgets.position import GridPainter, PositionGame
 from mdpviz.widgets.position_logic import (
     DECISION,
@@ -594,6 +595,7 @@ class AtttGame(PositionGame):
     key = "attt"
     title = "Anti-tic-tac-toe"
     value_label = "P(responder wins)"
+    color_kind = SEQUENTIAL
     unit = "wins"
     supports_discount = False
 

@@ -16,6 +16,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from functools import lru_cache
+
 from mdpviz.widgets.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
 from mdpviz.widgets.display import BoardFrame
 from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform
@@ -27,6 +29,31 @@ EMPTY_FILL = "#eeeeee"
 SMALL_CELL = 18.0
 """Cells narrower than this many pixels are drawn without text (large grids stay fast to paint)."""
 GOAL_FILL = "#fafafa"
+
+
+@lru_cache(maxsize=64)
+def _sub_colormap(name: str, t0: float, t1: float) -> pg.ColorMap:
+    full = pg.colormap.get(name)
+    if (t0, t1) == (0.0, 1.0):
+        return full
+    pos = np.linspace(0.0, 1.0, 65)
+    colors = np.asarray(full.map(t0 + (t1 - t0) * pos, mode="byte"))
+    return pg.ColorMap(pos, colors)
+
+
+def scale_colormap(scale: ColorScale | None) -> pg.ColorMap:
+    """The pyqtgraph colour map of ``scale``: position 0 is ``scale.lo``, 1 is ``scale.hi`` (for a
+    diverging scale, the part of the diverging map its range covers, see ColorScale.map_span)."""
+    if scale is None:
+        return pg.colormap.get(COLORMAP)
+    t0, t1 = scale.map_span()
+    return _sub_colormap(scale.colormap, round(t0, 6), round(t1, 6))
+
+
+def scale_rgb(scale: ColorScale | None, fill: np.ndarray) -> np.ndarray:
+    """int (n, 3) RGB 0-255 of scale positions ``fill`` in [0, 1] (NaN drawn as 0)."""
+    t = np.nan_to_num(np.asarray(fill, dtype=np.float64), nan=0.0)
+    return np.asarray(scale_colormap(scale).map(t, mode="byte"))[..., :3].astype(int)
 
 
 @dataclass(frozen=True)
@@ -58,7 +85,6 @@ class BoardView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(True)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
-        self._cmap = pg.colormap.get(COLORMAP)
         self.layout_: BoardLayout = BoardLayout(())
         self.decor: dict[int, CellDecor] = {}
         self.frame: BoardFrame | None = None
@@ -104,10 +130,13 @@ class BoardView(QWidget):
         self.scale = scale
         self.caption = frame.caption if frame is not None else ""
         if frame is not None:  # colours of every cell, once per frame (not per paint)
-            t = np.nan_to_num(frame.fill, nan=0.0)
-            self._rgb = np.asarray(self._cmap.map(t, mode="byte"))[:, :3].astype(int)
+            self._rgb = scale_rgb(scale, frame.fill).reshape(-1, 3)
             self._black = black_text(self._rgb)
         self.update()
+
+    def color_range(self) -> tuple[float, float] | None:
+        """(low, high): the values drawn with the colour scale's two ends (None: no scale yet)."""
+        return None if self.scale is None else (self.scale.lo, self.scale.hi)
 
     def show_selection(self, state: int | None, successors: dict[int, float] | None = None) -> None:
         """Outline the inspected state and its successors (state -> probability)."""
@@ -408,7 +437,7 @@ class ColorBar(pg.GraphicsLayoutWidget):
         self.setBackground(None)
         self.setFixedWidth(85)
         self.setMinimumHeight(120)
-        self.bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=pg.colormap.get(COLORMAP), interactive=False,
+        self.bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=scale_colormap(None), interactive=False,
                                    width=18, orientation="vertical", colorMapMenu=False)
         self.addItem(self.bar)
         self.scale: ColorScale | None = None
@@ -416,7 +445,10 @@ class ColorBar(pg.GraphicsLayoutWidget):
 
     def show_scale(self, scale: ColorScale | None) -> None:
         """Show ``scale`` (its bounds and label); None: an empty bar before any solve."""
+        if scale == self.scale and scale is not None:
+            return
         self.scale = scale
+        self.bar.setColorMap(scale_colormap(scale))
         if scale is None:
             self.bar.setLevels((0.0, 1.0))
             self.bar.setLabel("right", "no values yet")

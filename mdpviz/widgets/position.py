@@ -47,7 +47,8 @@ from PySide6.QtWidgets import (
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import Sweep
-from mdpviz.widgets.colors import COLORMAP, ColorScale, black_text, scale_for
+from mdpviz.widgets.board import scale_rgb
+from mdpviz.widgets.colors import DIVERGING, ColorScale, black_text, fitted_scale, scale_for
 from mdpviz.widgets.convergence import export_scene
 from mdpviz.widgets.display import backup_q, backup_text, format_prob
 from mdpviz.widgets.episodes import sample_mdp_episode
@@ -221,15 +222,17 @@ class PositionCanvas(QWidget):
         self.drag_handler: Callable[[int, float, bool], None] | None = None
         """When set, a left drag on a cell edits it: handler(cell, value in [0, 1] (top = 1), final)."""
         self._drag_cell = -1
-        self._cmap = pg.colormap.get(COLORMAP)
+        self.scale: ColorScale | None = None
+        """The colour scale the view's ``fill`` positions are on."""
 
     def set_painter(self, painter: BoardPainter) -> None:
         self.painter_ = painter
         self.update()
 
     def show_position(self, pos: Position | None, view: PositionView | None, *, last_cells: Sequence[int] = (),
-                      origin: int = -1, message: str = "") -> None:
+                      origin: int = -1, message: str = "", scale: ColorScale | None = None) -> None:
         self.position, self.view = pos, view
+        self.scale = scale
         self.last_cells = tuple(int(c) for c in last_cells if c >= 0)
         self.origin = origin
         self.message = message
@@ -261,7 +264,7 @@ class PositionCanvas(QWidget):
         return self.painter_.cell_base(cell)
 
     def _rgb(self, t: float) -> tuple[int, int, int]:
-        c = np.asarray(self._cmap.map(np.array([t]), mode="byte"))[0]
+        c = scale_rgb(self.scale, np.array([t]))[0]
         return int(c[0]), int(c[1]), int(c[2])
 
     # ------------------------------------------------------------------ painting
@@ -416,6 +419,12 @@ class PositionBoard(QWidget):
         self.edit_text = ""
         self.own_scale: ColorScale | None = None
         """The colour scale the board made itself (no sweep, but the model has values and a range)."""
+        self.value_range: Any = None
+        """The solve's :class:`~mdpviz.controller.ValueRange` (its ``values``: the exact optimal V, if
+        known), from :meth:`set_value_range`."""
+        self.shown_scale: ColorScale | None = None
+        """The colour scale of the shown position (see :meth:`color_range`)."""
+        self._seen: dict[Any, tuple[float, float]] = {}
         self._fill_key: Any = None  # what the moves table shows (refilled only when it changes)
 
         self.canvas = PositionCanvas(painter())
@@ -530,6 +539,54 @@ class PositionBoard(QWidget):
         self.caption = caption
         self._refresh()
 
+    def set_value_range(self, rng: Any) -> None:
+        """The solve's value range (None: no solve). A new one starts the ranges seen afresh."""
+        if rng is not self.value_range:
+            self.value_range = rng
+            self._seen = {}
+
+    def color_range(self) -> tuple[float, float] | None:
+        """(low, high): the values drawn with the two ends of the shown position's colour scale
+        (None: nothing coloured yet)."""
+        s = self.shown_scale
+        return None if s is None else (s.lo, s.hi)
+
+    def position_scale(self, pos: Position) -> ColorScale | None:
+        """The colour scale of ``pos``: it spans the Q-values of the position's legal moves. With the
+        solve's exact optimal values (small models) those of the optimal values, fixed for the solve;
+        otherwise the range of the values shown at this position so far, widened when exceeded and
+        never shrunk within the solve. Positions without move values keep the last scale."""
+        base, m = self.scale, self.model
+        if base is None or m is None:
+            return None
+        keep = self.shown_scale if self.shown_scale is not None and self.shown_scale.label == base.label else base
+        if pos.terminal or pos.chooser != DECISION:
+            return keep
+        ref = getattr(self.value_range, "values", None)
+        mdp = getattr(m, "mdp", None)
+        if ref is not None and mdp is not None and np.shape(ref) == (mdp.n_states,):
+            q = np.asarray(m.move_values(pos, ref), dtype=np.float64)
+            q = q[np.isfinite(q)]
+            if q.size == 0:
+                return keep
+            lo, hi = float(q.min()), float(q.max())
+        else:
+            if self.values is None:
+                return keep
+            q = np.asarray(m.move_values(pos, self.values), dtype=np.float64)
+            q = q[np.isfinite(q)]
+            seen = self._seen.get(pos.key)
+            if q.size:
+                lo, hi = float(q.min()), float(q.max())
+                if seen is not None:
+                    lo, hi = min(lo, seen[0]), max(hi, seen[1])
+                self._seen[pos.key] = (lo, hi)
+            elif seen is None:
+                return keep
+            else:
+                lo, hi = seen
+        return fitted_scale(lo, hi, label=base.label, kind=base.kind)
+
     def _set_values(self, values: Any, scale: ColorScale | None) -> None:
         """Store ``values`` (None: the model's default values) and the colour scale (None: the
         model's own range, if it has one, as :attr:`own_scale`)."""
@@ -539,7 +596,7 @@ class PositionBoard(QWidget):
         if scale is None and values is not None and self.model is not None:
             rng = self.model.value_range()
             if rng is not None:
-                self.own_scale = scale = scale_for(rng[0], rng[1], label=self.model.value_label)
+                self.own_scale = scale = scale_for(rng[0], rng[1], label=self.model.value_label, kind=DIVERGING)
         self.values = values
         self.scale = scale
 
@@ -682,6 +739,7 @@ class PositionBoard(QWidget):
         self.selected_action = None
         self.last_text = ""
         self._revealed = set()
+        self._seen = {}
         # the previous model's values index its own states: the new walk starts with this model's
         # (the window shows the new solve's values at its next redraw)
         self._set_values(None if m is None else self.initial_values(m), None)
@@ -916,18 +974,20 @@ class PositionBoard(QWidget):
         who = self.walk.role(pos) if self.walk is not None else ""
         yours_vs_model = pos.chooser == MODEL and who == USER  # you play the model's side: its odds are noise
         try:
-            view = position_view(m, pos, self.values, scale=self.scale, hide=hidden or yours_vs_model,
+            self.shown_scale = scale = self.position_scale(pos)
+            view = position_view(m, pos, self.values, scale=scale, hide=hidden or yours_vs_model,
                                  revealed=sorted(self._revealed), origin=self.origin)
         except ValueError as e:
             self.last_text = str(e)
             view = None
+            scale = None
         self._view = view
         last = self.walk.last_ply() if self.walk is not None else None
         last_cells = ()
         if last is not None:
             mv = [mm for mm in m.moves(last.before) if mm.action == last.action] if not last.before.terminal else []
             last_cells = tuple(c for mm in mv for c in (mm.cell, mm.origin) if c >= 0)
-        self.canvas.show_position(pos, view, last_cells=last_cells, origin=self.origin)
+        self.canvas.show_position(pos, view, last_cells=last_cells, origin=self.origin, scale=scale)
         # whose turn and what happened
         turn = m.describe(pos)
         if not pos.terminal and self.walk is not None and self.walk.mode == PLAY:
@@ -1282,6 +1342,7 @@ class PositionGame(Game):
 
     value_label = "value of each move (Q)"
     unit = "reward"
+    color_kind = DIVERGING
 
     def __init__(self, state: Any, parent: QObject | None = None) -> None:
         super().__init__(state, parent)
