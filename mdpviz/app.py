@@ -43,6 +43,7 @@ from mdpviz.controller import SolverController, ValueRange
 from mdpviz.models.cs747 import MDPFileError
 from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep
+from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.widgets.board import BoardView, ColorBar
 from mdpviz.widgets.colors import SEQUENTIAL, ColorScale, fitted_scale, scale_for
 from mdpviz.widgets.convergence import ConvergencePlot, render_svg
@@ -51,8 +52,9 @@ from mdpviz.widgets.display import (
     Inspection,
     backup_q,
     backup_text,
-    best_actions,
+    backup_values,
     board_frame,
+    greedy_action,
     merge_terms,
     results_csv,
     sweep_caption,
@@ -826,6 +828,10 @@ class MainWindow(QMainWindow):
         g = self.game
         sw = self.shown_sweep()
         values = np.zeros(mdp.n_states) if sw is None else np.asarray(sw.values)
+        # Q backs up from the values the board's action was chosen with (one rule for badge and inspector)
+        src, source = backup_values(self.controller.history, self.shown_index(), s, n_states=mdp.n_states,
+                                    gs_block=default_block_size(mdp.n_states),
+                                    greedy_of_shown=g.key in self.game_boards)
         when = "before the first sweep (V = 0)" if sw is None else (
             f"after sweep {sw.iteration}" if sw.phase == "sweep" else
             ("(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"))
@@ -836,14 +842,18 @@ class MainWindow(QMainWindow):
         rows = []
         qs = []
         for a in acts:
-            terms = g.backup_terms(mdp, s, a, values)
+            terms = g.backup_terms(mdp, s, a, src)
             qs.append(backup_q(terms, mdp.discount))
             shown = terms if len(terms) <= 12 else merge_terms(terms)
             rows.append((a, terms, backup_text(shown, mdp.discount, state_name=lambda t: self._short_name(t))))
         objective = "min" if mdp.sense[s] < 0 else "max"
-        best = best_actions(qs, objective)
-        actions = tuple(ActionBackup(a, g.action_name(a, mdp), q, text, b) for (a, _, text), q, b in zip(rows, qs, best))
-        return Inspection(title, float(values[s]), actions, objective, mdp.discount, unit=g.unit if g.unit == "turns" else "")
+        chosen = greedy_action(acts, qs, objective)
+        if sw is not None and sw.phase == "evaluate" and g.key not in self.game_boards:
+            chosen = int(sw.policy[s])  # an evaluation evaluates its policy (round 1: the starting one)
+        actions = tuple(ActionBackup(a, g.action_name(a, mdp), q, text, a == chosen)
+                        for (a, _, text), q in zip(rows, qs))
+        return Inspection(title, float(values[s]), actions, objective, mdp.discount,
+                          unit=g.unit if g.unit == "turns" else "", source=source)
 
     def _short_name(self, s: int) -> str:
         lab = self.controller.mdp.state_labels if self.controller.mdp is not None else None
