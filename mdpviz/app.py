@@ -231,6 +231,8 @@ class MainWindow(QMainWindow):
             if bw is not None:
                 self.game_boards[g.key] = bw
                 self.board_stack.addWidget(bw)
+                if hasattr(bw, "scale_changed"):  # the colour bar follows the shown position's scale
+                    bw.scale_changed.connect(lambda sc, k=g.key: self._on_board_scale(k, sc))
         self._game_job: GameJob | None = None
         lay.addWidget(self.board_stack, 1)
         lay.addWidget(self.color_bar)
@@ -658,6 +660,10 @@ class MainWindow(QMainWindow):
         if not self.delta_view:
             self.color_bar.show_scale(self.scale)
         self._dirty = True
+
+    def _on_board_scale(self, key: str, scale: ColorScale | None) -> None:
+        if key == self.game.key and scale is not None and not self.delta_view:
+            self.color_bar.show_scale(scale)
 
     def _on_state(self, state: str) -> None:
         self._dirty = True

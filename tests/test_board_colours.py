@@ -158,3 +158,21 @@ def test_snakes_square_5_at_sweep_2(qtbot, window, tmp_path):
     assert str(best.action + 1) == w.board.cell_text(4)[1]
     assert best.q == pytest.approx(w.controller.history[1].values[4], abs=1e-12)
     assert "previous sweep" in insp.source
+
+
+def test_the_cube_scale_spans_its_moves_values_seen_this_run(qtbot, window, tmp_path):
+    """The 3D game has no solve: after training ("Run" of this game) the start position's moves use
+    most of the scale, which is the range seen in this run (never shrunk), diverging around 0."""
+    w = window
+    w.switch_game("ttt3d")
+    g = w.game
+    g.set_settings(episodes=200, report_every=50, eval_games=0)
+    with qtbot.waitSignal(g.training_changed, timeout=60_000, check_params_cb=lambda on: on is False):
+        g.editor().train.click()
+    w.redraw()
+    b = g.board
+    lo, hi = b.color_range()
+    v = b.view().qs[np.isfinite(b.view().qs)]
+    assert v.size == 27 and lo <= v.min() and v.max() <= hi
+    assert (v.max() - v.min()) / (hi - lo) >= 0.7, ((lo, hi), v.min(), v.max())
+    assert w.color_bar.scale.kind == DIVERGING and (w.color_bar.scale.lo, w.color_bar.scale.hi) == (lo, hi)

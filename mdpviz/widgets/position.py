@@ -393,6 +393,8 @@ class PositionBoard(QWidget):
     """The new :class:`Position`."""
     job_message = Signal(str)
     """A note for the status bar."""
+    scale_changed = Signal(object)
+    """The shown position's colour scale changed (a :class:`ColorScale`, or None): the window's colour bar follows."""
 
     def __init__(self, model: Callable[[], PositionModel | None], painter: Callable[[], BoardPainter], *,
                  parent: QWidget | None = None) -> None:
@@ -974,7 +976,10 @@ class PositionBoard(QWidget):
         who = self.walk.role(pos) if self.walk is not None else ""
         yours_vs_model = pos.chooser == MODEL and who == USER  # you play the model's side: its odds are noise
         try:
-            self.shown_scale = scale = self.position_scale(pos)
+            scale = self.position_scale(pos)
+            if scale != self.shown_scale:
+                self.shown_scale = scale
+                self.scale_changed.emit(scale)
             view = position_view(m, pos, self.values, scale=scale, hide=hidden or yours_vs_model,
                                  revealed=sorted(self._revealed), origin=self.origin)
         except ValueError as e:

@@ -589,7 +589,13 @@ class Ttt3dBoard(PositionBoard):
         self.game = game
 
     def show_sweep(self, sweep: Sweep | None, scale: ColorScale | None, *, caption: str = "") -> None:
-        """The window's redraw: there are no sweeps here, the values are the current agent's."""
+        """The window's redraw: there are no sweeps here, the values are the current agent's. The
+        colour scale of a position spans its moves' values seen during this training run (or since the
+        agent was loaded), widened when exceeded, never shrunk within the run."""
+        run = self.game._run
+        if run != getattr(self, "_seen_run", None):
+            self._seen = {}
+            self._seen_run = run
         self.show_values(self.game.agent, AGENT_SCALE, caption=self.game.caption())
 
     def initial_values(self, model: Any) -> rl.Agent | None:
