@@ -54,6 +54,7 @@ from mdpviz.widgets.display import (
     backup_text,
     backup_values,
     board_frame,
+    board_q,
     greedy_action,
     merge_terms,
     results_csv,
@@ -81,6 +82,9 @@ DEFAULT_SIZE = QSize(1366, 820)
 
 PRESENTER_SCALE = 1.5
 """Font scale of presenter mode."""
+
+Q_VIEW_MAX_STATES = 200_000
+"""The Q toggle draws every action's Q on cell boards up to this many states (one backup per redraw)."""
 
 
 def settings_org() -> str:
@@ -428,7 +432,7 @@ class MainWindow(QMainWindow):
 
         m.addActions([self.lesson_dock.toggleViewAction(), self.compare_dock.toggleViewAction()])
         m.addSeparator()
-        m.addActions([self.act_predict, self.act_delta, self.act_contrast])
+        m.addActions([self.act_predict, self.act_delta, self.act_contrast, self.act_q])
 
         tb = QToolBar("Main")
         tb.setObjectName("mainToolBar")
@@ -594,6 +598,7 @@ class MainWindow(QMainWindow):
             self._dirty = True
             return
         self.board.set_board(g.board_layout(mdp, policy), g.decor())
+        self.board.set_policy_glyph(*g.policy_glyph())
         # named on demand (a tooltip, a caption): naming all 1.29M states of checkers took 2.4 s here
         self.board.state_names = {} if mdp is None else StateNames(g.state_name, mdp.n_states)
         self._dirty = True
@@ -739,10 +744,12 @@ class MainWindow(QMainWindow):
             elif sw is None and getattr(gb, "own_scale", None) is not None:  # values without a sweep (exact 4x4)
                 self.color_bar.show_scale(gb.own_scale)
         elif mdp is None:
+            self.board.show_q_values(None)
             self.board.show_frame(None, None)
             self.board.caption = g.mdp_error() or g.empty_text()
             self.board.update()
         elif sw is None:
+            self.board.show_q_values(None)
             self.board.show_frame(None, self.scale)
             self.board.caption = "Not solved yet: press Step or Run"
             self.board.update()
@@ -760,6 +767,8 @@ class MainWindow(QMainWindow):
             if self.delta_view:
                 frame, scale = self._delta_frame(frame, sw, prev, mdp)
             self.board.show_frame(frame, scale)
+            q_on = self.q_view and not self.delta_view and mdp.n_states <= Q_VIEW_MAX_STATES
+            self.board.show_q_values(board_q(mdp, hist, i, gs_block=default_block_size(mdp.n_states)) if q_on else None)
         now = time.perf_counter()
         if c.state != "running" or now - self._plot_time >= PLOT_MIN_INTERVAL:
             self._plot_time = now
@@ -1236,6 +1245,21 @@ class MainWindow(QMainWindow):
                                       tip="Colour each square by how much its value changed in the shown sweep")
         self.act_contrast = self._action("&High contrast", "highContrastAction", self.set_high_contrast,
                                          checkable=True, tip="Black on white with thicker lines, for projectors")
+        self.act_q = self._action("Every action's &Q on the board", "qValuesAction", self.set_q_view,
+                                  "Ctrl+Shift+Q", checkable=True,
+                                  tip="Show every action's Q-value on the board at once: a bar per action, "
+                                      "coloured on the board's scale (hover a square for the numbers)")
+
+    q_view = False
+    """Every action's Q-value is drawn on the cell board (the View menu's toggle)."""
+
+    def set_q_view(self, on: bool) -> None:
+        """Show (or hide) every action's Q on the board, as bars coloured on the board's scale."""
+        self.q_view = bool(on)
+        if self.act_q.isChecked() != self.q_view:
+            self.act_q.setChecked(self.q_view)
+        self._dirty = True
+        self.redraw()
 
     def _game_boards(self) -> list[QWidget]:
         """The cell board and every game's own board widget."""
@@ -1458,7 +1482,7 @@ class MainWindow(QMainWindow):
         act = None if prev is None else (np.asarray(prev.policy) != np.asarray(sw.policy))
         f = delta_frame(sw.values, None if prev is None else prev.values, frame.badges, terminal=mdp.terminal,
                         scale=dscale, caption=frame.caption + " \u2014 colour: change in this sweep",
-                        action_changed=act)
+                        action_changed=act, actions=frame.actions)
         return f, dscale
 
     def set_high_contrast(self, on: bool) -> None:

@@ -1,4 +1,9 @@
-"""The board: state cells coloured by value, the number on each, the greedy action as a badge.
+"""The board: state cells coloured by value, the number on each, the greedy action as a glyph.
+
+The policy is drawn, not hinted: a die face under each square for snakes and ladders (with a legend
+in words on the board), else a badge with the action in the cell. A toggle (:meth:`BoardView.show_q_values`)
+shows every action's Q-value at once as small bars per action, coloured (and sized) on the same
+fixed scale as the cells, the chosen action's bar framed.
 
 :class:`BoardView` only paints. It is given a :class:`~mdpviz.widgets.geometry.BoardLayout`
 (where cells and arrows go), per-cell decorations (square types), a
@@ -107,6 +112,15 @@ class BoardView(QWidget):
         """Cells revealed in predict mode (cleared by :meth:`hide_all`)."""
         self._rgb = np.zeros((0, 3), dtype=int)
         self._black = np.zeros(0, dtype=bool)
+        self.policy_glyph = "badge"
+        """How the greedy action is drawn: "badge" (its id in the cell) or "die" (a die face with as
+        many pips as the 1-based action, under the cell; legend from :attr:`action_names`)."""
+        self.action_names: tuple[str, ...] = ()
+        """What each action is called in the legend (snakes: "security", "normal", "risky")."""
+        self.q_values: np.ndarray | None = None
+        """float64 (n_states, n_actions) shown as bars per action (None: the Q toggle is off)."""
+        self._q_fill = np.zeros((0, 0))
+        self._q_rgb = np.zeros((0, 0, 3), dtype=int)
 
     # ------------------------------------------------------------------ what to draw
     def set_board(self, layout: BoardLayout, decor: dict[int, CellDecor] | None = None) -> None:
@@ -132,7 +146,34 @@ class BoardView(QWidget):
         if frame is not None:  # colours of every cell, once per frame (not per paint)
             self._rgb = scale_rgb(scale, frame.fill).reshape(-1, 3)
             self._black = black_text(self._rgb)
+        if self.q_values is not None:
+            self.show_q_values(self.q_values)
         self.update()
+
+    def set_policy_glyph(self, kind: str, action_names: tuple[str, ...] = ()) -> None:
+        """Draw the greedy action as a "badge" or a "die" face (with a legend of ``action_names``)."""
+        if kind not in ("badge", "die"):
+            raise ValueError(f"policy glyph must be 'badge' or 'die', got {kind!r}")
+        self.policy_glyph = kind
+        self.action_names = tuple(action_names)
+        self.update()
+
+    def show_q_values(self, q: np.ndarray | None) -> None:
+        """Every action's Q-value per state (n_states x n_actions, NaN for illegal actions) as bars on
+        the current colour scale; None hides them."""
+        self.q_values = None if q is None else np.asarray(q, dtype=np.float64)
+        if self.q_values is not None and self.scale is not None:
+            self._q_fill = self.scale.normalise(self.q_values)
+            self._q_rgb = scale_rgb(self.scale, self._q_fill.ravel()).reshape(self.q_values.shape + (3,))
+        self.update()
+
+    def glyph_size(self) -> float:
+        """Side in pixels of the policy glyphs as drawn now (readable from the back of a room: >= 24 px)."""
+        s, _, _ = self._transform()
+        if not self.layout_.cells:
+            return 0.0
+        x0, y0, x1, y1 = self.layout_.glyph_rect(self.layout_.cells[0])
+        return s * (x1 - x0)
 
     def color_range(self) -> tuple[float, float] | None:
         """(low, high): the values drawn with the colour scale's two ends (None: no scale yet)."""
@@ -254,7 +295,14 @@ class BoardView(QWidget):
             if not np.isnan(self.frame.fill[state]):
                 lines.append(f"value {self.frame.values[state]:.10g}")
             if self.frame.badges[state]:
-                lines.append(f"greedy action {self.frame.badges[state]}")
+                a = -1 if self.frame.actions is None else int(self.frame.actions[state])
+                name = f" ({self.action_names[a]})" if 0 <= a < len(self.action_names) else ""
+                lines.append(f"greedy action {self.frame.badges[state]}{name}")
+            q = self.q_values
+            if q is not None and state < q.shape[0]:
+                for a in np.flatnonzero(np.isfinite(q[state])):
+                    name = self.action_names[a] if a < len(self.action_names) else f"action {a}"
+                    lines.append(f"  Q({name}) = {q[state, a]:.6g}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ painting
@@ -275,6 +323,7 @@ class BoardView(QWidget):
         self._paint_arrows(p, s, ox, oy)
         for c in cells:
             self._paint_cell(p, c, s, ox, oy)
+        self._paint_legend(p, s, ox, oy)
         p.end()
 
     def _paint_arrows(self, p: QPainter, s: float, ox: float, oy: float) -> None:
@@ -365,20 +414,128 @@ class BoardView(QWidget):
             p.setFont(font)
             p.setPen(ink)
             p.drawText(rect.adjusted(0, side * 0.12, 0, -side * 0.12), Qt.AlignmentFlag.AlignCenter, value)
-        if badge:
-            r = side * 0.14
-            centre = QPointF(rect.right() - side * 0.2, rect.bottom() - side * 0.2)
+        q = self.q_values
+        if q is not None and c.state < q.shape[0] and not self.is_hidden(c.state) and np.isfinite(q[c.state]).any():
+            self._paint_q_bars(p, c, s=side / c.size, ox=rect.left() - side / c.size * (c.x - c.size / 2),
+                               oy=rect.top() - side / c.size * (c.y - c.size / 2))
+        elif badge and self.policy_glyph == "die" and self.frame is not None and self.frame.actions is not None:
+            self._paint_die(p, c, int(self.frame.actions[c.state]), s=side / c.size,
+                            ox=rect.left() - side / c.size * (c.x - c.size / 2),
+                            oy=rect.top() - side / c.size * (c.y - c.size / 2))
+        elif badge:
+            r = side * 0.17
+            centre = QPointF(rect.right() - side * 0.22, rect.bottom() - side * 0.22)
             p.setPen(QPen(QColor("#000000"), max(1.0, side * 0.015)))
             p.setBrush(QColor("#ffffff"))
             bw = max(2 * r, p.fontMetrics().horizontalAdvance(badge) + side * 0.08) if len(badge) > 1 else 2 * r
             p.drawRoundedRect(QRectF(centre.x() - bw / 2 - (bw / 2 - r), centre.y() - r, bw, 2 * r), r, r)
-            font.setPixelSize(max(7, int(side * 0.17)))
+            font.setPixelSize(max(7, int(side * 0.22)))
             font.setBold(True)
             p.setFont(font)
             p.setPen(QColor("#000000"))
             p.drawText(QRectF(centre.x() - bw / 2 - (bw / 2 - r), centre.y() - r, bw, 2 * r), Qt.AlignmentFlag.AlignCenter,
                        badge)
         self._paint_outlines(p, c, rect, side, small=False)
+
+    # ------------------------------------------------------------------ policy glyphs and Q bars
+    PIPS = {1: ((0.5, 0.5),), 2: ((0.27, 0.27), (0.73, 0.73)), 3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+            4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+            5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+            6: ((0.27, 0.22), (0.73, 0.22), (0.27, 0.5), (0.73, 0.5), (0.27, 0.78), (0.73, 0.78))}
+    """Pip centres of die faces 1..6 (fractions of the face)."""
+
+    def _draw_die_face(self, p: QPainter, r: QRectF, n: int) -> None:
+        """A white die face with ``n`` pips (a number above 6) in ``r``."""
+        side = r.width()
+        p.setPen(QPen(QColor("#000000"), max(1.5, side * 0.07) * self.line_scale ** 0.5))
+        p.setBrush(QColor("#ffffff"))
+        p.drawRoundedRect(r, side * 0.18, side * 0.18)
+        if n in self.PIPS:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor("#000000"))
+            pr = side * (0.11 if n <= 3 else 0.09)
+            for fx, fy in self.PIPS[n]:
+                p.drawEllipse(QPointF(r.left() + fx * side, r.top() + fy * side), pr, pr)
+        else:
+            f = QFont(self.font())
+            f.setPixelSize(max(7, int(side * 0.6)))
+            f.setBold(True)
+            p.setFont(f)
+            p.setPen(QColor("#000000"))
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, str(n))
+
+    def _paint_die(self, p: QPainter, c, action: int, *, s: float, ox: float, oy: float) -> None:
+        if action < 0:
+            return
+        x0, y0, x1, y1 = self.layout_.glyph_rect(c)
+        self._draw_die_face(p, QRectF(ox + s * x0, oy + s * y0, s * (x1 - x0), s * (y1 - y0)), action + 1)
+
+    def _paint_q_bars(self, p: QPainter, c, *, s: float, ox: float, oy: float) -> None:
+        """One bar per legal action under the cell (or along its bottom): height and colour on the
+        cell scale, the greedy action's bar framed black."""
+        q = self.q_values[c.state]
+        legal = np.flatnonzero(np.isfinite(q))
+        if legal.size == 0 or self.scale is None:
+            return
+        h = c.size / 2
+        if self.layout_.glyph_room > 0:
+            top, bottom = c.y + h + 0.04, c.y + h + self.layout_.glyph_room - 0.02
+            left, right = c.x - h, c.x + h
+        else:
+            top, bottom = c.y + h - c.size * 0.36, c.y + h - c.size * 0.06
+            left, right = c.x - h + c.size * 0.06, c.x + h - c.size * 0.06
+        n = int(q.size)
+        w = (right - left) / n
+        chosen = -1 if self.frame is None or self.frame.actions is None else int(self.frame.actions[c.state])
+        fill = self._q_fill[c.state] if self._q_fill.shape == self.q_values.shape else self.scale.normalise(q)
+        base = QRectF(ox + s * left, oy + s * top, s * (right - left), s * (bottom - top))
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(255, 255, 255, 235))
+        p.drawRect(base)
+        for a in legal:
+            t = float(fill[a])
+            frac = 0.15 + 0.85 * t  # on the scale: higher value, taller bar (never invisible)
+            bx0 = ox + s * (left + a * w + w * 0.1)
+            bw = s * w * 0.8
+            by1 = oy + s * bottom
+            bh = s * (bottom - top) * frac
+            rgb = self._q_rgb[c.state, a] if self._q_rgb.shape[:2] == self.q_values.shape else scale_rgb(
+                self.scale, np.array([t]))[0]
+            p.setPen(QPen(QColor("#000000" if a == chosen else "#666666"),
+                          (max(2.0, s * 0.05) if a == chosen else 1.0) * self.line_scale ** 0.5))
+            p.setBrush(QColor(int(rgb[0]), int(rgb[1]), int(rgb[2])))
+            p.drawRect(QRectF(bx0, by1 - bh, bw, bh))
+
+    def _paint_legend(self, p: QPainter, s: float, ox: float, oy: float) -> None:
+        """The policy glyphs' legend in words, in the layout's legend rectangle."""
+        if self.layout_.legend is None or self.policy_glyph != "die" or not self.action_names:
+            return
+        x0, y0, x1, y1 = self.layout_.legend
+        box = QRectF(ox + s * x0, oy + s * y0, s * (x1 - x0), s * (y1 - y0))
+        rows = len(self.action_names) + 1
+        lh = box.height() / rows
+        f = QFont(self.font())
+        px = max(9, int(min(lh * 0.62, box.width() / 14) * self.text_scale ** 0.5))
+        f.setPixelSize(px)
+        f.setBold(True)
+        p.setFont(f)
+        p.setPen(self.palette().text().color())
+        q_on = self.q_values is not None
+        n = len(self.action_names)
+        title = (f"Q of dice 1\u2013{n}, left to right:" if q_on else "Die to throw (the policy):")
+        p.drawText(QRectF(box.left(), box.top(), box.width(), lh), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                   p.fontMetrics().elidedText(title, Qt.TextElideMode.ElideRight, int(box.width())))
+        f.setBold(False)
+        p.setFont(f)
+        d = min(lh * 0.8, px * 1.5)
+        for i, name in enumerate(self.action_names):
+            y = box.top() + lh * (i + 1)
+            self._draw_die_face(p, QRectF(box.left(), y + (lh - d) / 2, d, d), i + 1)
+            p.setPen(self.palette().text().color())
+            text = f"{i + 1} = {name}"
+            p.drawText(QRectF(box.left() + d * 1.3, y, box.width() - d * 1.3, lh),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                       p.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, int(box.width() - d * 1.3)))
 
     def _paint_outlines(self, p: QPainter, c, rect: QRectF, side: float, *, small: bool) -> None:
         """Changed in this sweep (dashed magenta), successor (blue, with p=), inspected (black), token."""

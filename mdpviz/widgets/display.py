@@ -35,6 +35,8 @@ class BoardFrame:
     """bool (n_states): the printed value or the greedy action changed in this sweep."""
     caption: str = ""
     """One line saying which sweep this is."""
+    actions: np.ndarray | None = None
+    """int64 (n_states): the greedy action id of each state (-1: none), for policy glyphs."""
 
 
 def board_frame(
@@ -66,7 +68,8 @@ def board_frame(
     changed = np.fromiter((a != b for a, b in zip(texts, prev_texts)), dtype=bool, count=len(texts))
     if prev_values is not None and prev_policy is not None:
         changed |= (np.asarray(prev_policy) != policy) & ~terminal
-    return BoardFrame(values, texts, fill, badges, changed & ~terminal, caption)
+    actions = np.where(terminal, -1, policy)
+    return BoardFrame(values, texts, fill, badges, changed & ~terminal, caption, actions)
 
 
 def _texts(values: np.ndarray, terminal: np.ndarray, digits: int) -> tuple[str, ...]:
@@ -135,6 +138,43 @@ def backup_values(
         return mixed, (f"V of this sweep for states before {start} (already updated in place), "
                        "of the previous sweep for the rest")
     return prev, "V of the previous sweep (this sweep's backup)"
+
+
+def board_q(
+    mdp: Any,
+    history: Sequence[Any],
+    index: int,
+    *,
+    gs_block: int = 1,
+) -> np.ndarray:
+    """float64 (n_states, n_actions): Q(s, a) of every legal action (NaN for illegal ones and
+    terminal states), backed up from the values each state's badge was chosen with
+    (:func:`backup_values`, vectorised), so the best Q of a cell is its badge's action."""
+    n, k = int(mdp.n_states), int(mdp.n_actions)
+    out = np.full((n, k), np.nan)
+    if index < 0 or not history:
+        v = np.zeros(n)
+        q = mdp.q_values(v)
+    else:
+        sw = history[index]
+        cur = np.asarray(sw.values, dtype=np.float64)
+        prev = np.asarray(history[index - 1].values, dtype=np.float64) if index > 0 else np.zeros(n)
+        if sw.phase in ("improve", "lp") or (sw.phase == "evaluate" and index == 0):
+            q = mdp.q_values(cur)
+        elif sw.method == "gs" and sw.phase == "sweep":
+            row_state = np.asarray(mdp.row_state)
+            counts = np.diff(np.asarray(mdp.row_ptr))
+            t_row = np.repeat(np.arange(row_state.size), counts)
+            dst = np.asarray(mdp.dst)
+            start = (row_state[t_row] // max(1, int(gs_block))) * max(1, int(gs_block))
+            vt = np.where(dst < start, cur[dst], prev[dst])
+            q = np.asarray(mdp.row_reward, dtype=np.float64) + mdp.discount * np.bincount(
+                t_row, weights=np.asarray(mdp.prob) * vt, minlength=row_state.size)
+        else:
+            q = mdp.q_values(prev)
+    out[np.asarray(mdp.row_state), np.asarray(mdp.row_action)] = q
+    out[np.asarray(mdp.terminal)] = np.nan
+    return out
 
 
 @dataclass(frozen=True)

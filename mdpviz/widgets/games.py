@@ -185,6 +185,10 @@ class Game(QObject):
     def decor(self) -> dict[int, CellDecor]:
         return {}
 
+    def policy_glyph(self) -> tuple[str, tuple[str, ...]]:
+        """How the board draws the greedy action: ("badge", ()) or ("die", names of the dice)."""
+        return "badge", ()
+
     def board_widget(self) -> QWidget | None:
         """A game-specific board widget, or None to draw on the shared cell board."""
         return None
@@ -316,6 +320,9 @@ class SnakesGame(Game):
 
     def state_name(self, s: int) -> str:
         return f"square {s + 1}"
+
+    def policy_glyph(self) -> tuple[str, tuple[str, ...]]:
+        return "die", tuple(d.name for d in self.cfg.dice)
 
     def badge(self, a: int, mdp: TabularMDP) -> str:
         return action_badge(a, None, one_based=True)
