@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from mdpviz.widgets.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
 from mdpviz.widgets.display import BoardFrame
+from mdpviz.widgets.position_logic import compact_value as compact_q
 from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform
 
 SELECTED = "#000000"
@@ -403,26 +404,28 @@ class BoardView(QWidget):
             p.setPen(QColor(text_color((pc.red(), pc.green(), pc.blue()))))
             p.drawText(pill, Qt.AlignmentFlag.AlignCenter, d.tag)
         value, badge = self.cell_text(c.state)
+        q = self.q_values
+        q_on = (q is not None and c.state < q.shape[0] and not self.is_hidden(c.state)
+                and bool(np.isfinite(q[c.state]).any()) and side * 0.68 / np.isfinite(q[c.state]).sum() >= 9)
+        if q_on:
+            value = ""  # the cell shows every action's Q instead (its best is the value)
+            self._paint_q_rows(p, c, rect)
         if d.goal and not value:
             value = "goal"
         if d.goal and value == "goal":
             value = d.name or "goal"
         if value:
-            fit = 0.22 if len(value) <= 5 else 0.18
+            fit = 0.27 if len(value) <= 5 else 0.2
             font.setPixelSize(max(7, int(side * min(fit * self.text_scale, 0.95 / max(len(value), 1) * 1.6))))
             font.setBold(False)
             p.setFont(font)
             p.setPen(ink)
             p.drawText(rect.adjusted(0, side * 0.12, 0, -side * 0.12), Qt.AlignmentFlag.AlignCenter, value)
-        q = self.q_values
-        if q is not None and c.state < q.shape[0] and not self.is_hidden(c.state) and np.isfinite(q[c.state]).any():
-            self._paint_q_bars(p, c, s=side / c.size, ox=rect.left() - side / c.size * (c.x - c.size / 2),
-                               oy=rect.top() - side / c.size * (c.y - c.size / 2))
-        elif badge and self.policy_glyph == "die" and self.frame is not None and self.frame.actions is not None:
+        if badge and self.policy_glyph == "die" and self.frame is not None and self.frame.actions is not None:
             self._paint_die(p, c, int(self.frame.actions[c.state]), s=side / c.size,
                             ox=rect.left() - side / c.size * (c.x - c.size / 2),
                             oy=rect.top() - side / c.size * (c.y - c.size / 2))
-        elif badge:
+        elif badge and not q_on:
             r = side * 0.17
             centre = QPointF(rect.right() - side * 0.22, rect.bottom() - side * 0.22)
             p.setPen(QPen(QColor("#000000"), max(1.0, side * 0.015)))
@@ -470,72 +473,73 @@ class BoardView(QWidget):
         x0, y0, x1, y1 = self.layout_.glyph_rect(c)
         self._draw_die_face(p, QRectF(ox + s * x0, oy + s * y0, s * (x1 - x0), s * (y1 - y0)), action + 1)
 
-    def _paint_q_bars(self, p: QPainter, c, *, s: float, ox: float, oy: float) -> None:
-        """One bar per legal action under the cell (or along its bottom): height and colour on the
-        cell scale, the greedy action's bar framed black."""
+    def _paint_q_rows(self, p: QPainter, c, rect: QRectF) -> None:
+        """Every legal action's Q in the cell: one row per action (a die face or the action id, then
+        the number) filled with its colour on the cell scale; the greedy action's row framed."""
         q = self.q_values[c.state]
         legal = np.flatnonzero(np.isfinite(q))
-        if legal.size == 0 or self.scale is None:
-            return
-        h = c.size / 2
-        if self.layout_.glyph_room > 0:
-            top, bottom = c.y + h + 0.04, c.y + h + self.layout_.glyph_room - 0.02
-            left, right = c.x - h, c.x + h
-        else:
-            top, bottom = c.y + h - c.size * 0.36, c.y + h - c.size * 0.06
-            left, right = c.x - h + c.size * 0.06, c.x + h - c.size * 0.06
-        n = int(q.size)
-        w = (right - left) / n
+        side = rect.width()
+        top = rect.top() + side * 0.27  # under the cell's name
+        h = (rect.bottom() - side * 0.05 - top) / legal.size
         chosen = -1 if self.frame is None or self.frame.actions is None else int(self.frame.actions[c.state])
-        fill = self._q_fill[c.state] if self._q_fill.shape == self.q_values.shape else self.scale.normalise(q)
-        base = QRectF(ox + s * left, oy + s * top, s * (right - left), s * (bottom - top))
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor(255, 255, 255, 235))
-        p.drawRect(base)
-        for a in legal:
-            t = float(fill[a])
-            frac = 0.15 + 0.85 * t  # on the scale: higher value, taller bar (never invisible)
-            bx0 = ox + s * (left + a * w + w * 0.1)
-            bw = s * w * 0.8
-            by1 = oy + s * bottom
-            bh = s * (bottom - top) * frac
-            rgb = self._q_rgb[c.state, a] if self._q_rgb.shape[:2] == self.q_values.shape else scale_rgb(
-                self.scale, np.array([t]))[0]
-            p.setPen(QPen(QColor("#000000" if a == chosen else "#666666"),
-                          (max(2.0, s * 0.05) if a == chosen else 1.0) * self.line_scale ** 0.5))
-            p.setBrush(QColor(int(rgb[0]), int(rgb[1]), int(rgb[2])))
-            p.drawRect(QRectF(bx0, by1 - bh, bw, bh))
+        fill = self._q_fill[c.state] if self._q_fill.shape == self.q_values.shape else None
+        f = QFont(self.font())
+        f.setPixelSize(max(7, int(min(h * 0.72, side * 0.17))))
+        for k, a in enumerate(legal):
+            row = QRectF(rect.left() + side * 0.06, top + k * h, side * 0.88, h)
+            if fill is not None:
+                rgb = self._q_rgb[c.state, a]
+            else:
+                rgb = scale_rgb(self.scale, np.array([0.5]))[0]
+            col = QColor(int(rgb[0]), int(rgb[1]), int(rgb[2]))
+            p.setPen(QPen(QColor("#000000"), max(2.0, side * 0.04)) if a == chosen else Qt.PenStyle.NoPen)
+            p.setBrush(col)
+            p.drawRect(row.adjusted(0.5, 0.5, -0.5, -0.5))
+            ink = QColor(text_color((col.red(), col.green(), col.blue())))
+            if self.policy_glyph == "die":
+                d = h * 0.8
+                self._draw_die_face(p, QRectF(row.left() + h * 0.1, row.top() + h * 0.1, d, d), int(a) + 1)
+                label_w = h
+                label = ""
+            else:
+                label, label_w = f"{a}", 0.0
+            f.setBold(bool(a == chosen))
+            p.setFont(f)
+            p.setPen(ink)
+            text = compact_q(float(q[a]))
+            p.drawText(row.adjusted(label_w + 2, 0, -2, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, text)
+            if label:
+                p.drawText(row.adjusted(2, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, label)
 
     def _paint_legend(self, p: QPainter, s: float, ox: float, oy: float) -> None:
-        """The policy glyphs' legend in words, in the layout's legend rectangle."""
+        """The policy glyphs' legend in words ("1 = security", ...), in the layout's legend rectangle."""
         if self.layout_.legend is None or self.policy_glyph != "die" or not self.action_names:
             return
         x0, y0, x1, y1 = self.layout_.legend
         box = QRectF(ox + s * x0, oy + s * y0, s * (x1 - x0), s * (y1 - y0))
+        title = "Die to throw:" if self.q_values is None else "Dice (Q in squares):"
         rows = len(self.action_names) + 1
         lh = box.height() / rows
         f = QFont(self.font())
-        px = max(9, int(min(lh * 0.62, box.width() / 14) * self.text_scale ** 0.5))
+        px = max(9, int(lh * 0.7))
         f.setPixelSize(px)
         f.setBold(True)
         p.setFont(f)
-        p.setPen(self.palette().text().color())
-        q_on = self.q_values is not None
-        n = len(self.action_names)
-        title = (f"Q of dice 1\u2013{n}, left to right:" if q_on else "Die to throw (the policy):")
+        ink = self.palette().text().color()
+        p.setPen(ink)
         p.drawText(QRectF(box.left(), box.top(), box.width(), lh), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                    p.fontMetrics().elidedText(title, Qt.TextElideMode.ElideRight, int(box.width())))
         f.setBold(False)
         p.setFont(f)
-        d = min(lh * 0.8, px * 1.5)
+        d = lh * 0.86
         for i, name in enumerate(self.action_names):
             y = box.top() + lh * (i + 1)
             self._draw_die_face(p, QRectF(box.left(), y + (lh - d) / 2, d, d), i + 1)
-            p.setPen(self.palette().text().color())
-            text = f"{i + 1} = {name}"
+            p.setPen(ink)
             p.drawText(QRectF(box.left() + d * 1.3, y, box.width() - d * 1.3, lh),
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                       p.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, int(box.width() - d * 1.3)))
+                       p.fontMetrics().elidedText(f"{i + 1} = {name}", Qt.TextElideMode.ElideRight,
+                                                  int(box.width() - d * 1.3)))
 
     def _paint_outlines(self, p: QPainter, c, rect: QRectF, side: float, *, small: bool) -> None:
         """Changed in this sweep (dashed magenta), successor (blue, with p=), inspected (black), token."""

@@ -105,11 +105,11 @@ class BoardLayout:
 
 
 # ---------------------------------------------------------------------------------- snakes board
-SNAKES_ROW = 1.55
+SNAKES_ROW = 1.5
 """Distance between the snakes board's rows (board units): under each square there is room for its
 policy glyph (a die face, :data:`GLYPH_ROOM`)."""
 
-GLYPH_ROOM = 0.62
+GLYPH_ROOM = 0.6
 """Height (board units) under each cell of a board with policy glyphs (the snakes die faces)."""
 
 SNAKES_POSITIONS: dict[int, tuple[float, float]] = {
@@ -121,7 +121,7 @@ SNAKES_POSITIONS: dict[int, tuple[float, float]] = {
 """Centre of each square (1..15): start row in the middle, slow lane below, fast lane above
 (its four squares spread over the slow lane's span: it is the short cut), goal on the right."""
 
-SNAKES_LEGEND = (-0.43, -0.43, 2.3, CELL)
+SNAKES_LEGEND = (-0.43, -0.43, 2.35, SNAKES_ROW - CELL / 2 - 0.12)
 """Where the snakes board draws its dice legend (x0, y0, x1, y1, board units): above squares 1-3,
 left of the fast lane, clear of every arrow."""
 
