@@ -391,12 +391,13 @@ class BoardView(QWidget):
         p.setPen(ink)
         p.drawText(rect.adjusted(side * 0.1, side * 0.07, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
                    c.label)
-        if d.tag:
-            font.setPixelSize(max(7, int(side * 0.17)))
+        if d.tag:  # the square's type: a pill on the top right corner, its glyph about a quarter of the cell
+            font.setPixelSize(max(8, int(side * (0.34 if len(d.tag) <= 2 else 0.2))))
             p.setFont(font)
             fm = p.fontMetrics()
-            w = fm.horizontalAdvance(d.tag) + side * 0.1
-            pill = QRectF(rect.right() - w - side * 0.08, rect.top() + side * 0.08, w, side * 0.22)
+            w = fm.horizontalAdvance(d.tag) + side * 0.12
+            ph = fm.height() * 1.05
+            pill = QRectF(rect.right() - w + side * 0.06, rect.top() - side * 0.06, w, ph)
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(d.color or "#555555"))
             p.drawRoundedRect(pill, side * 0.05, side * 0.05)
