@@ -10,6 +10,7 @@ Modal dialogs go through one :class:`Dialogs` object so tests can replace it and
 """
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -408,9 +409,9 @@ class MainWindow(QMainWindow):
         self.act_eval = self._action("&Evaluate", "evaluateAction", self.controller.step, tip="Policy iteration: evaluate")
         self.act_improve = self._action("&Improve", "improveAction", self.controller.step, tip="Policy iteration: improve")
         self.act_run = self._action("&Run / pause", "runAction", self.toggle_run, "R", tip="Run to convergence or pause")
-        self.act_pause = self._action("&Pause", "pauseAction", self.controller.pause, tip="Pause the run")
+        self.act_pause = self._action("&Pause", "pauseAction", self.pause_solver, tip="Pause the run")
         self.act_stop = self._action("S&top", "stopAction", self.stop, "Esc", tip="Pause the solver and the episode player")
-        self.act_reset = self._action("Rese&t", "resetAction", self.reset_solver, "Ctrl+R", tip="Start the solve again")
+        self.act_reset = self._action("Rese&t", "resetAction", self.reset_action, "Ctrl+R", tip="Start the solve again")
         m.addActions([self.act_step, self.act_eval, self.act_improve, self.act_run, self.act_pause, self.act_stop,
                       self.act_reset])
         m.addSeparator()
@@ -462,8 +463,8 @@ class MainWindow(QMainWindow):
         p.evaluate.clicked.connect(self.controller.step)
         p.improve.clicked.connect(self.controller.step)
         p.run.clicked.connect(self.run_solver)
-        p.pause.clicked.connect(self.controller.pause)
-        p.reset.clicked.connect(self.reset_solver)
+        p.pause.clicked.connect(self.pause_solver)
+        p.reset.clicked.connect(self.reset_action)
         p.method_changed.connect(lambda _m: self.reset_solver())
         p.tolerance_changed.connect(lambda _t: self.reset_solver())
         p.discount_changed.connect(self._on_discount)
@@ -615,10 +616,33 @@ class MainWindow(QMainWindow):
         self.scale = getattr(self.game, "fixed_scale", None)  # a game without solves may fix its own scale
         self.color_bar.show_scale(self.scale)
         self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
+        if mdp is not None and getattr(self.game, "solve_after_reset", lambda: False)():
+            self.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
         self._dirty = True
+
+    # A game whose Step is its own (anti-tic-tac-toe's best-response rounds) says so with
+    # ``drives_steps = True`` and provides window_step / window_run / window_pause / window_reset /
+    # window_can_step / window_running; the window's one Step, Run, Pause and Reset then drive it.
+    def _drives(self) -> bool:
+        return bool(getattr(self.game, "drives_steps", False))
+
+    def reset_action(self) -> None:
+        """The Reset button: the game's own reset (rounds back to 0) or a fresh solver."""
+        if self._drives():
+            self.game.window_reset()
+        self.reset_solver()
+
+    def pause_solver(self) -> None:
+        """The Pause button."""
+        if self._drives():
+            self.game.window_pause()
+        self.controller.pause()
 
     def step(self) -> None:
         """Step: one sweep, or one full round (evaluate + improve) of policy iteration."""
+        if self._drives():
+            self.game.window_step()
+            return
         if self.controller.method == "pi":
             self.controller.step_round()
         else:
@@ -626,9 +650,15 @@ class MainWindow(QMainWindow):
 
     def run_solver(self) -> None:
         self.view_index = None
+        if self._drives():
+            self.game.window_run()
+            return
         self.controller.run(self.solver_panel.rate)
 
     def toggle_run(self) -> None:
+        if self._drives():
+            self.pause_solver() if self.game.window_running() else self.run_solver()
+            return
         if self.controller.state == "running":
             self.controller.pause()
         else:
@@ -636,7 +666,7 @@ class MainWindow(QMainWindow):
 
     def stop(self) -> None:
         """Esc: pause the solver and the episode player (and stop writing an image sequence)."""
-        self.controller.pause()
+        self.pause_solver()
         self.player.pause()
         if self._frame_writer is not None:
             self._frame_writer.cancel()
@@ -696,7 +726,13 @@ class MainWindow(QMainWindow):
         self.act_run.setEnabled(can or c.state == "running")
         self.act_pause.setEnabled(c.state == "running")
         self.act_reset.setEnabled(has)
-
+        if self._drives():  # the game's own Step (best-response rounds): its buttons follow the game
+            g = self.game
+            step, running = bool(g.window_can_step()), bool(g.window_running())
+            for b, on in ((self.act_step, step), (self.solver_panel.step, step), (self.act_run, step or running),
+                          (self.solver_panel.run, step or running), (self.act_pause, running),
+                          (self.solver_panel.pause, running)):
+                b.setEnabled(on)
     def _on_history_moved(self, index: int) -> None:
         n = len(self.controller.history)
         self.view_index = None if index >= n - 1 else int(index)
@@ -734,6 +770,8 @@ class MainWindow(QMainWindow):
                                                       i, len(hist)) + (" \u2014 converged" if sw.converged else "")
             if mdp is not None and sw is None:
                 cap = "Not solved yet: press Step or Run"
+            if mdp is not None and hasattr(g, "board_caption"):
+                cap = g.board_caption(cap, sw)
             if hasattr(gb, "set_value_range"):
                 gb.set_value_range(c.value_range if sw is not None else None)
             gb.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=g.value_label)),

@@ -215,9 +215,15 @@ class AtttState:
 
     @property
     def responder(self) -> int:
-        """The player whose best response the next round computes (and whose MDP the board shows)."""
+        """The player whose best response the next round computes."""
         last = self.rounds[-1].player if self.rounds else self.setup.start.player
         return 3 - last
+
+    @property
+    def shown_player(self) -> int:
+        """The player whose MDP the board shows: the last round's responder (its new policy and values),
+        or before round 1 the first responder (its MDP against the start policy, not solved yet)."""
+        return self.rounds[-1].player if self.rounds else self.responder
 
     def policies(self) -> dict[int, attt.AtttPolicy | None]:
         """Each player's current policy (None for a player who has not responded yet and did not start)."""
@@ -527,7 +533,7 @@ def matchup_plan(state: AtttState, enc: attt.Encoding | None,
     player's current policy (``enc.opponent``); the current pair, once both players have a policy;
     each current policy against uniformly random play; uniform against uniform. With ``enc`` None
     the policies are left out (the names only)."""
-    me = state.responder
+    me = state.shown_player
     opp = 3 - me
     pols = state.policies()
     s = state.setup
@@ -654,13 +660,15 @@ class AtttGame(PositionGame):
 
     # ------------------------------------------------------------------ model
     def encoding(self) -> attt.Encoding:
-        """The encoded MDP of the next responder against the other player's current policy (cached per
-        state); ValueError (e.g. a policy lacking a board) says why there is none."""
+        """The encoded MDP on the board (cached per state): the last round's responder against the other
+        player's policy (the window solves it: its values and greedy moves are that round's best
+        response), or before round 1 the first responder against the start policy. ValueError (e.g. a
+        policy lacking a board) says why there is none."""
         st = self._state
         if self._enc is None or self._enc[0] is not st:
             try:
                 pols = st.policies()
-                me = st.responder
+                me = st.shown_player
                 opp = pols[3 - me]
                 if opp is None:  # cannot happen: the other player started or responded last
                     raise ValueError(f"player {3 - me} has no policy yet")
@@ -805,9 +813,9 @@ class AtttGame(PositionGame):
         new = AtttState(self.setup, rounds)
         r = rounds[-1]
         self._set_state(new, f"round {r.round}")
-        nxt = new.responder
         tail = (" Converged: neither policy changes any more." if r.converged else
-                f" The board now shows player {nxt}'s MDP against player {3 - nxt}'s new policy.")
+                f" The board shows player {r.player}'s best response (its moves and values); Step: "
+                f"player {new.responder}'s.")
         summary = round_summary(r)
         self.message.emit(summary[0].upper() + summary[1:] + "." + tail)
         if r.converged:
@@ -856,6 +864,48 @@ class AtttGame(PositionGame):
     def _refresh_editor(self) -> None:
         if self._editor is not None:
             self._editor.refresh()
+        self.redraw.emit()  # the window's Step / Run / Pause follow the rounds
+
+    # ------------------------------------------------------------------ the window's one Step
+    drives_steps = True
+    """The window's Step, Run, Pause and Reset drive the best-response rounds (there is no other Step)."""
+
+    def window_step(self) -> bool:
+        return self.step_round()
+
+    def window_run(self) -> bool:
+        return self.run_rounds()
+
+    def window_pause(self) -> None:
+        if self.auto or self.busy:
+            self.stop_rounds()
+
+    def window_reset(self) -> bool:
+        return self.reset_rounds()
+
+    def window_can_step(self) -> bool:
+        return self.mdp() is not None and self.can_step_round()
+
+    def window_running(self) -> bool:
+        return bool(self.auto or self.busy)
+
+    def solve_after_reset(self) -> bool:
+        """After a round the window solves the MDP on the board at once: the round's best response."""
+        return bool(self._state.rounds)
+
+    def board_caption(self, caption: str, sweep: Any) -> str:
+        """What the board shows, in the rounds' words (before the solver's own caption)."""
+        st = self._state
+        if not st.rounds:
+            me = st.responder
+            return (f"Round 0: player {me}'s MDP against player {3 - me}'s start policy. Step: round 1, "
+                    f"player {me}'s best response.")
+        r = st.rounds[-1]
+        head = (f"Round {r.round}: player {r.player}'s best response to player {3 - r.player}'s policy"
+                + (" \u2014 converged, neither policy changes any more" if r.converged else ""))
+        if sweep is None:
+            return head + " (solving\u2026)"
+        return f"{head}. {caption}"
 
     # ------------------------------------------------------------------ showing a board
     def show_board(self, board: str, *, text: str = "") -> bool:
@@ -1091,17 +1141,7 @@ class AtttPanel(QWidget):
         self.next_label = _named(QLabel(""), "atttNext", "What the next round computes")
         self.next_label.setWordWrap(True)
         v.addWidget(self.next_label)
-        row = QHBoxLayout()
-        self.step = _named(QPushButton("Step round"), "atttStepRound", "Step one best-response round")
-        self.step.setToolTip("Compute the next player's best response to the other's current policy "
-                             "(on the job thread)")
-        self.run = _named(QPushButton("Run"), "atttRunRounds", "Run rounds to convergence")
-        self.run.setToolTip("Step rounds one after the other until neither policy changes")
-        self.reset = _named(QPushButton("Reset"), "atttResetRounds", "Back to the start policy")
-        self.reset.setToolTip("Back to round 0 (the start policy); the rounds computed are kept for the next Steps")
-        for b in (self.step, self.run, self.reset):
-            row.addWidget(b)
-        v.addLayout(row)
+        # the rounds are driven by the window's one Step / Run / Pause / Reset (no second Step here)
         row = QHBoxLayout()
         row.addWidget(QLabel("Export"))
         self.export1 = _named(QPushButton("P1 policy\u2026"), "atttExportP1", "Export player 1's policy")
@@ -1190,9 +1230,6 @@ class AtttPanel(QWidget):
         self.seed.editingFinished.connect(self._on_seed)
         self.ties.activated.connect(lambda i: self.game.set_ties(self.ties.itemText(i)))
         self.method.activated.connect(lambda i: self.game.set_method(self.method.itemData(i)))
-        self.step.clicked.connect(self.game.step_round)
-        self.run.clicked.connect(self._on_run)
-        self.reset.clicked.connect(self.game.reset_rounds)
         self.table.itemSelectionChanged.connect(self._on_round_selected)
         self.changed.activated.connect(self._on_changed_picked)
         self.export1.clicked.connect(lambda: self.export_dialog(1))
@@ -1229,12 +1266,6 @@ class AtttPanel(QWidget):
         s = self.game.setup
         if s.start_kind == "random" and self.seed.value() != s.seed:
             self.game.set_generated_start("random", s.start.player, seed=self.seed.value())
-
-    def _on_run(self) -> None:
-        if self.game.auto:
-            self.game.stop_rounds()
-        else:
-            self.game.run_rounds()
 
     def export_dialog(self, player: int) -> bool:
         """Ask for a file name and write ``player``'s current policy there."""
@@ -1310,20 +1341,21 @@ class AtttPanel(QWidget):
         self.ties.setCurrentText(s.ties)
         self.method.setCurrentIndex(METHODS.index(s.method))
         me = st.responder
+        shown = st.shown_player
         if g.busy:
             text = f"Computing round {len(st.rounds) + 1}: P{me}'s best response\u2026"
         elif st.converged:
-            text = f"Converged after {len(st.rounds)} rounds. The board: P{me} against P{3 - me}'s final policy."
+            text = (f"Converged after {len(st.rounds)} rounds. The board: P{shown}'s final best response to "
+                    f"P{3 - shown}'s final policy.")
+        elif not st.rounds:
+            text = (f"Step (toolbar) computes round 1: P{me}'s best response to P{3 - me}'s start policy; "
+                    "Run steps rounds until neither policy changes.")
         else:
-            text = (f"Next: round {len(st.rounds) + 1}, P{me}'s best response to P{3 - me}'s "
-                    f"{'start' if not st.rounds else 'current'} policy: the MDP on the board.")
+            text = (f"The board: round {len(st.rounds)}, P{shown}'s best response. Step: round "
+                    f"{len(st.rounds) + 1}, P{me}'s best response to P{3 - me}'s current policy.")
         if g.mdp_error():
             text = f"No MDP: {g.mdp_error()}"
         self.next_label.setText(text)
-        self.step.setEnabled(g.can_step_round())
-        self.run.setText("Pause" if g.auto else "Run")
-        self.run.setEnabled(g.auto or g.can_step_round())
-        self.reset.setEnabled(bool(st.rounds) and not g.busy)
         pols = st.policies()
         self.export1.setEnabled(pols[1] is not None)
         self.export2.setEnabled(pols[2] is not None)
