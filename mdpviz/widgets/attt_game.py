@@ -7,14 +7,16 @@ random or the uniform policy), the tie rule and the solver of each best response
 from them:
 
 * the best-response ROUNDS (:func:`mdpviz.models.attt.best_response_iteration`): one round per
-  Step of the rounds panel, computed on the window's job thread (never on the GUI thread); the
+  Step of the window (its one Step, Run, Pause and Reset drive the rounds), computed on the window's
+  job thread (never on the GUI thread); the
   table shows per round who responded, how many boards changed their move, and the exact
   outcome probabilities of the current pair of policies from the empty board; the boards whose
   move a round changed are listed in a picker, and a picked board opens on the board;
-* the MDP on the board: the NEXT responder's boards against the other player's current policy
-  (:func:`mdpviz.models.attt.encode`, V(s) = the responder's probability of winning), so the
-  window's solver (Step, Run, history, convergence plot, inspector) computes the best response
-  the next round will take (the same policy under the default lowest-cell tie rule);
+* the MDP on the board: the last round's responder's boards against the other player's policy
+  (:func:`mdpviz.models.attt.encode`, V(s) = the responder's probability of winning; before round 1
+  the first responder against the start policy). After each round the window solves it at once
+  (history, convergence plot, inspector), so the board shows that round's best response: its values
+  and its moves (the same policy under the default lowest-cell tie rule);
 * the position board (:mod:`mdpviz.widgets.position`): the responder's moves coloured by Q (its
   probability of winning after that move), the opponent's moves answered by its policy; walk the
   game tree or play against either policy;
@@ -1389,8 +1391,8 @@ class AtttPanel(QWidget):
 # ---------------------------------------------------------------------------------- README screenshots
 def save_screenshots(out_dir: str | Path, *, games: int = 10_000) -> list[Path]:
     """Anti-tic-tac-toe screenshots for the README (``python -m mdpviz.screenshots --games attt``; the
-    window from :func:`mdpviz.screenshots.screenshot_window`): three best-response rounds stepped, the
-    solver converged and a move played, at the default size (``attt.png``) and at 1280 x 720
+    window from :func:`mdpviz.screenshots.screenshot_window`): three best-response rounds stepped (the
+    board shows round 3's best response, solved at once) and a move played, at the default size (``attt.png``) and at 1280 x 720
     (``attt-1280x720.png``); then the matchups simulated, ``games`` games each (``attt-matchups.png``).
     Returns the files written."""
     from mdpviz.screenshots import SIZE_1280x720, screenshot_window
@@ -1402,7 +1404,8 @@ def save_screenshots(out_dir: str | Path, *, games: int = 10_000) -> list[Path]:
         for k in range(3):
             g.step_round()
             sw.wait(lambda: not g.busy and len(g.astate.rounds) == k + 1, what=f"best-response round {k + 1}")
-        sw.solve()
+        sw.wait(lambda: w.controller.state == "converged", what="the solve of round 3's MDP")  # solved at once
+        sw.redraw()
         g.board.click_cell(4)
         sw.shot("attt.png")
         sw.shot("attt-1280x720.png", size=SIZE_1280x720)
