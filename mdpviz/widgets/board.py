@@ -602,6 +602,8 @@ class ColorBar(pg.GraphicsLayoutWidget):
         self.bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=scale_colormap(None), interactive=False,
                                    width=18, orientation="vertical", colorMapMenu=False)
         self.addItem(self.bar)
+        for ax in ("left", "right"):  # the numbers as they are: no "(x0.001)" multiplier on the label
+            self.bar.getAxis(ax).enableAutoSIPrefix(False)
         self.scale: ColorScale | None = None
         self.show_scale(None)
 

@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -328,6 +328,35 @@ class PositionCanvas(QWidget):
             for g in (v.greedy_cell, v.greedy_origin):
                 if 0 <= g < len(rects):
                     self._mark_greedy(qp, rects[g])
+            if 0 <= v.greedy < len(v.moves) and v.greedy_origin >= 0:  # a move of a piece: the policy as an arrow
+                mv = v.moves[v.greedy]
+                if 0 <= mv.origin < len(rects) and 0 <= mv.cell < len(rects) and mv.cell != mv.origin:
+                    self._policy_arrow(qp, rects[mv.origin], rects[mv.cell])
+
+    def _policy_arrow(self, qp: QPainter, a: QRectF, b: QRectF) -> None:
+        """The greedy move of a piece: a thick arrow from its square to where it goes (white-edged, so it
+        reads on every square and colour)."""
+        p0, p1 = a.center(), b.center()
+        dx, dy = p1.x() - p0.x(), p1.y() - p0.y()
+        n = math.hypot(dx, dy)
+        if n <= 1:
+            return
+        ux, uy = dx / n, dy / n
+        w = max(4.0, min(a.width(), a.height()) * 0.09)
+        head = w * 3.2
+        tip = QPointF(p1.x() - ux * min(a.width(), a.height()) * 0.18, p1.y() - uy * min(a.width(), a.height()) * 0.18)
+        start = QPointF(p0.x() + ux * min(a.width(), a.height()) * 0.3, p0.y() + uy * min(a.width(), a.height()) * 0.3)
+        base = QPointF(tip.x() - ux * head, tip.y() - uy * head)
+        left = QPointF(base.x() - uy * head * 0.6, base.y() + ux * head * 0.6)
+        right = QPointF(base.x() + uy * head * 0.6, base.y() - ux * head * 0.6)
+        for colour, extra in (("#ffffff", w * 0.6), ("#000000", 0.0)):
+            pen = QPen(QColor(colour), w + extra)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            qp.setPen(pen)
+            qp.drawLine(start, base)
+            qp.setBrush(QColor(colour))
+            qp.drawPolygon(QPolygonF([tip, left, right]))
 
     def _mark_greedy(self, qp: QPainter, r: QRectF) -> None:
         w = max(2.5, r.width() * 0.06)
@@ -336,9 +365,10 @@ class PositionCanvas(QWidget):
         qp.drawRect(r.adjusted(w / 2, w / 2, -w / 2, -w / 2))
         qp.setPen(QPen(QColor("#ffffff"), max(1.0, w / 3)))
         qp.drawRect(r.adjusted(w * 1.2, w * 1.2, -w * 1.2, -w * 1.2))
-        star = QRectF(r.right() - r.width() * 0.3, r.top() + w, r.width() * 0.28, r.width() * 0.28)
+        d = max(r.width() * 0.3, min(26.0, r.width() * 0.45))  # readable from the back of a room
+        star = QRectF(r.right() - d - w * 0.3, r.top() + w, d, d)
         f = QFont(self.font())
-        f.setPixelSize(max(8, int(r.width() * 0.2)))
+        f.setPixelSize(max(8, int(d * 0.72)))
         qp.setFont(f)
         qp.setPen(QColor("#000000"))
         qp.setBrush(QColor("#ffffff"))

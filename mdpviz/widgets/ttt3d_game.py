@@ -70,7 +70,7 @@ from mdpviz.widgets.position_logic import (
 )
 from mdpviz.widgets import named as _named
 
-AGENT_SCALE = ColorScale(-1.0, 1.0, label="value of the move to the player to move (+1 win, \u22121 loss)",
+AGENT_SCALE = ColorScale(-1.0, 1.0, label="move value to the mover (+1 win, \u22121 loss)",
                          kind=DIVERGING)
 """The fixed colour scale of the cube's move values: the agent's rewards are +1, -1 and 0, so every
 value it can learn lies in [-1, 1] (values outside are clipped to the end colours)."""
