@@ -183,3 +183,96 @@ def test_the_cube_scale_spans_its_moves_values_seen_this_run(qtbot, window, tmp_
     assert v.size == 27 and lo <= v.min() and v.max() <= hi
     assert (v.max() - v.min()) / (hi - lo) >= 0.7, ((lo, hi), v.min(), v.max())
     assert w.color_bar.scale.kind == DIVERGING and (w.color_bar.scale.lo, w.color_bar.scale.hi) == (lo, hi)
+
+
+# ---------------------------------------------------------------------------------- one backup rule, pure
+def _check_q_matches_policy(mdp, hist, *, gs_block=1):
+    from mdpviz.widgets.display import board_q, greedy_action
+
+    obj = "min" if mdp.objective == "min" else "max"
+    checked = 0
+    for i, sw in enumerate(hist):
+        if sw.phase == "evaluate" and i == 0:
+            continue  # round 1 evaluates the starting policy: not a greedy choice
+        q = board_q(mdp, hist, i, gs_block=gs_block)
+        for s in np.flatnonzero(~mdp.terminal):
+            if sw.policy[s] < 0:
+                continue
+            legal = [int(a) for a in mdp.actions_of(s)]
+            sense = "min" if mdp.sense[s] < 0 else obj
+            assert greedy_action(legal, [q[s, a] for a in legal], sense) == sw.policy[s], (sw.method, i, s)
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("method, options", [("vi", {}), ("gs", {}), ("gs", {"block_size": 4}), ("pi", {}),
+                                             ("lp", {})])
+def test_board_q_backs_up_from_the_values_each_badge_was_chosen_with(method, options):
+    from mdpviz.models.snakes import SnakesConfig, compile_snakes
+    from mdpviz.solvers import solver
+
+    mdp = compile_snakes(SnakesConfig(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)))
+    gen = solver(mdp, method, **options)
+    hist = list(gen)
+    assert _check_q_matches_policy(mdp, hist, gs_block=options.get("block_size", 1)) >= 14
+
+
+def test_board_q_of_backward_induction_uses_the_layer_values():
+    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.solvers import solver
+
+    # 0 -> {1, 2} -> 3 (terminal): acyclic, two actions with different rewards
+    mdp = TabularMDP.from_transitions(4, 2, [0, 0, 1, 1, 2, 2], [0, 1, 0, 1, 0, 1], [1, 2, 3, 3, 3, 3],
+                                      [1.0] * 6, [1.0, 0.5, 2.0, 1.0, 0.0, 3.0], discount=1.0,
+                                      terminal=[3])
+    hist = list(solver(mdp, "bi"))
+    assert _check_q_matches_policy(mdp, hist) >= 3
+
+
+# ---------------------------------------------------------------------------------- glyphs and the Q toggle
+def test_snakes_policy_is_a_die_face_readable_on_a_projector(qtbot, window, tmp_path):
+    w = window
+    open_game(qtbot, w, "snakes", tmp_path)
+    run_to_end(qtbot, w)
+    assert w.board.policy_glyph == "die" and w.board.action_names == ("security", "normal", "risky")
+    assert list(w.board.frame.actions[:14]) == list(w.controller.solution.policy[:14])
+    w.show()
+    w.set_presenter(True)
+    w.resize(1280, 720)
+    qtbot.wait(50)
+    assert w.board.glyph_size() >= 24  # die faces from the back of a room
+    w.set_presenter(False)
+
+
+def test_q_toggle_shows_every_action_on_the_board(qtbot, window, tmp_path):
+    w = window
+    open_game(qtbot, w, "snakes", tmp_path)
+    run_to_end(qtbot, w)
+    act = w.findChild(type(w.act_q), "qValuesAction")
+    view_menu = next(a.menu() for a in w.menuBar().actions() if a.text().replace("&", "") == "View")
+    assert act is w.act_q and act in view_menu.actions() and act.isCheckable()
+    act.trigger()
+    assert w.q_view and w.board.q_values is not None
+    q = w.board.q_values
+    mdp = w.controller.mdp
+    assert q.shape == (mdp.n_states, mdp.n_actions) and np.isnan(q[14]).all()
+    # the best Q of each square is its die (the badge) and equals the value on it at convergence
+    for s in range(14):
+        assert int(np.nanargmin(q[s])) == int(w.board.frame.actions[s])
+        assert np.nanmin(q[s]) == pytest.approx(w.board.frame.values[s], abs=1e-8)
+    assert "Q(risky)" in w.board.tooltip_text(4)
+    w.board.grab()  # paints the rows without error
+    # scrubbed back to sweep 2: the rows back up from sweep 1's values, as the inspector does
+    w._on_history_moved(1)
+    w.redraw()
+    w.inspect(4)
+    insp = w.inspection()
+    assert [a.q for a in insp.actions] == pytest.approx(list(w.board.q_values[4]), abs=1e-12)
+    act.trigger()
+    assert not w.q_view and w.board.q_values is None
+
+
+def test_every_board_reports_its_colour_range(window):
+    for g in window.games:
+        board = window.game_boards.get(g.key, window.board)
+        assert callable(getattr(board, "color_range", None)), g.key

@@ -114,7 +114,8 @@ def backup_values(
     * policy iteration: an improvement is greedy in its own values; an evaluation's policy was chosen
       by the previous improvement, from the previous snapshot's values (round 1: the starting policy,
       backed up from its own values);
-    * a linear program's policy is greedy in its optimal values.
+    * a linear program's policy is greedy in its optimal values; backward induction's layer is backed
+      up from the later layers' values, already final in the snapshot.
 
     ``greedy_of_shown``: the board draws the greedy moves of the shown values themselves (board
     games), so the inspector backs up from those.
@@ -124,7 +125,7 @@ def backup_values(
     sw = history[index]
     cur = np.asarray(sw.values, dtype=np.float64)
     prev = np.asarray(history[index - 1].values, dtype=np.float64) if index > 0 else np.zeros(n_states)
-    if greedy_of_shown or sw.phase in ("improve", "lp"):
+    if greedy_of_shown or sw.phase in ("improve", "lp", "layer"):
         return cur, "V of this snapshot (the shown values)"
     if sw.phase == "evaluate":
         if index == 0:
@@ -159,7 +160,7 @@ def board_q(
         sw = history[index]
         cur = np.asarray(sw.values, dtype=np.float64)
         prev = np.asarray(history[index - 1].values, dtype=np.float64) if index > 0 else np.zeros(n)
-        if sw.phase in ("improve", "lp") or (sw.phase == "evaluate" and index == 0):
+        if sw.phase in ("improve", "lp", "layer") or (sw.phase == "evaluate" and index == 0):
             q = mdp.q_values(cur)
         elif sw.method == "gs" and sw.phase == "sweep":
             row_state = np.asarray(mdp.row_state)
