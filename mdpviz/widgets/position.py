@@ -293,7 +293,8 @@ class PositionCanvas(QWidget):
                 continue
             text = v.texts[c]
             if text:
-                px = max(7.0, min(r.width() * 0.22, 26.0) * self.text_scale)
+                # as large as the cell takes: about 0.6 px of width per px of height and character
+                px = max(7.0, min(r.width() * 0.3, 30.0 * self.text_scale, 0.82 * r.width() / (0.6 * max(len(text), 3))))
                 font.setPixelSizeF(px) if hasattr(font, "setPixelSizeF") else font.setPixelSize(int(px))
                 font.setBold(True)
                 qp.setFont(font)
@@ -365,7 +366,7 @@ class PositionCanvas(QWidget):
         qp.drawRect(r.adjusted(w / 2, w / 2, -w / 2, -w / 2))
         qp.setPen(QPen(QColor("#ffffff"), max(1.0, w / 3)))
         qp.drawRect(r.adjusted(w * 1.2, w * 1.2, -w * 1.2, -w * 1.2))
-        d = max(r.width() * 0.3, min(26.0, r.width() * 0.45))  # readable from the back of a room
+        d = max(r.width() * 0.28, min(24.0, r.width() * 0.34))  # readable from the back of a room
         star = QRectF(r.right() - d - w * 0.3, r.top() + w, d, d)
         f = QFont(self.font())
         f.setPixelSize(max(8, int(d * 0.72)))
