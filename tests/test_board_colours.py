@@ -239,8 +239,9 @@ def test_snakes_policy_is_a_die_face_readable_on_a_projector(qtbot, window, tmp_
     w.show()
     w.set_presenter(True)
     w.resize(1280, 720)
-    qtbot.wait(50)
-    assert w.board.glyph_size() >= 24  # die faces from the back of a room
+    # die faces from the back of a room, once the layout has settled at 1280x720
+    qtbot.waitUntil(lambda: w.board.glyph_size() >= 24, timeout=5_000)
+    assert w.width() <= 1280 and w.board.glyph_size() >= 24
     w.set_presenter(False)
 
 

@@ -578,7 +578,7 @@ class BoardView(QWidget):
             p.setBrush(QColor(TOKEN))
             p.drawEllipse(centre, r, r)
             if self.token_text and not small:
-                font.setPixelSize(max(8, int(side * 0.16)))
+                font.setPixelSize(max(11, int(side * 0.24)))  # the episode token's caption, readable
                 font.setBold(True)
                 p.setFont(font)
                 fm = p.fontMetrics()
