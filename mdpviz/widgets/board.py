@@ -416,7 +416,8 @@ class BoardView(QWidget):
         if d.goal and value == "goal":
             value = d.name or "goal"
         if value:
-            fit = 0.27 if len(value) <= 5 else 0.2
+            in_cell_badge = bool(badge) and self.policy_glyph == "badge"  # it takes the lower right corner
+            fit = (0.21 if in_cell_badge else 0.27) if len(value) <= 5 else 0.2
             font.setPixelSize(max(7, int(side * min(fit * self.text_scale, 0.95 / max(len(value), 1) * 1.6))))
             font.setBold(False)
             p.setFont(font)
