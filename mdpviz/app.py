@@ -733,6 +733,7 @@ class MainWindow(QMainWindow):
                           (self.solver_panel.run, step or running), (self.act_pause, running),
                           (self.solver_panel.pause, running)):
                 b.setEnabled(on)
+
     def _on_history_moved(self, index: int) -> None:
         n = len(self.controller.history)
         self.view_index = None if index >= n - 1 else int(index)
