@@ -555,8 +555,8 @@ def test_matchups_in_the_window(window, qtbot):
 def test_inspector_and_scenario_round_trip(window, qtbot, tmp_path):
     w = window
     g = w.game
-    w.step()
-    qtbot.waitUntil(lambda: len(w.controller.history) >= 1, timeout=10_000)
+    w.step()  # round 1: player 2's best response, solved on the board at once
+    qtbot.waitUntil(lambda: len(g.astate.rounds) == 1 and len(w.controller.history) >= 1, timeout=30_000)
     w.redraw()
     insp = w.inspection()  # the board's position (after p1_policy1's opening) is inspected
     assert insp is not None and "001000000" in insp.title
@@ -580,8 +580,8 @@ def test_inspector_and_scenario_round_trip(window, qtbot, tmp_path):
 def test_episode_player_walks_the_board(window, qtbot):
     w = window
     g = w.game
-    w.run_solver()
-    qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=20_000)
+    w.step()  # round 1: player 2's best response to p1_policy1, solved on the board at once
+    qtbot.waitUntil(lambda: len(g.astate.rounds) == 1 and w.controller.state == "converged", timeout=30_000)
     assert w.new_episode("optimal")
     moves = w.player.moves
     assert moves and moves[0].state == g.start_state()
