@@ -589,10 +589,11 @@ class Ttt3dBoard(PositionBoard):
         self.game = game
 
     def show_sweep(self, sweep: Sweep | None, scale: ColorScale | None, *, caption: str = "") -> None:
-        """The window's redraw: there are no sweeps here, the values are the current agent's. The
-        colour scale of a position spans its moves' values seen during this training run (or since the
-        agent was loaded), widened when exceeded, never shrunk within the run."""
-        run = self.game._run
+        """The window's redraw: there are no sweeps here, the values are the current agent's. While an
+        agent trains, the colour scale of a position spans its moves' values seen during this training
+        run, widened when exceeded, never shrunk; when the run ends (or an agent is loaded) it is fitted
+        to the agent's values once, and stays (the values no longer change)."""
+        run = (self.game._run, bool(self.game.training))
         if run != getattr(self, "_seen_run", None):
             self._seen = {}
             self._seen_run = run
