@@ -10,6 +10,7 @@ Modal dialogs go through one :class:`Dialogs` object so tests can replace it and
 """
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -43,16 +44,19 @@ from mdpviz.controller import SolverController, ValueRange
 from mdpviz.models.cs747 import MDPFileError
 from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep
+from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.widgets.board import BoardView, ColorBar
-from mdpviz.widgets.colors import ColorScale, scale_for
+from mdpviz.widgets.colors import SEQUENTIAL, ColorScale, fitted_scale, scale_for
 from mdpviz.widgets.convergence import ConvergencePlot, render_svg
 from mdpviz.widgets.display import (
     ActionBackup,
     Inspection,
     backup_q,
     backup_text,
-    best_actions,
+    backup_values,
     board_frame,
+    board_q,
+    greedy_action,
     merge_terms,
     results_csv,
     sweep_caption,
@@ -79,6 +83,9 @@ DEFAULT_SIZE = QSize(1366, 820)
 
 PRESENTER_SCALE = 1.5
 """Font scale of presenter mode."""
+
+Q_VIEW_MAX_STATES = 200_000
+"""The Q toggle draws every action's Q on cell boards up to this many states (one backup per redraw)."""
 
 
 def settings_org() -> str:
@@ -229,6 +236,8 @@ class MainWindow(QMainWindow):
             if bw is not None:
                 self.game_boards[g.key] = bw
                 self.board_stack.addWidget(bw)
+                if hasattr(bw, "scale_changed"):  # the colour bar follows the shown position's scale
+                    bw.scale_changed.connect(lambda sc, k=g.key: self._on_board_scale(k, sc))
         self._game_job: GameJob | None = None
         lay.addWidget(self.board_stack, 1)
         lay.addWidget(self.color_bar)
@@ -400,9 +409,9 @@ class MainWindow(QMainWindow):
         self.act_eval = self._action("&Evaluate", "evaluateAction", self.controller.step, tip="Policy iteration: evaluate")
         self.act_improve = self._action("&Improve", "improveAction", self.controller.step, tip="Policy iteration: improve")
         self.act_run = self._action("&Run / pause", "runAction", self.toggle_run, "R", tip="Run to convergence or pause")
-        self.act_pause = self._action("&Pause", "pauseAction", self.controller.pause, tip="Pause the run")
+        self.act_pause = self._action("&Pause", "pauseAction", self.pause_solver, tip="Pause the run")
         self.act_stop = self._action("S&top", "stopAction", self.stop, "Esc", tip="Pause the solver and the episode player")
-        self.act_reset = self._action("Rese&t", "resetAction", self.reset_solver, "Ctrl+R", tip="Start the solve again")
+        self.act_reset = self._action("Rese&t", "resetAction", self.reset_action, "Ctrl+R", tip="Start the solve again")
         m.addActions([self.act_step, self.act_eval, self.act_improve, self.act_run, self.act_pause, self.act_stop,
                       self.act_reset])
         m.addSeparator()
@@ -424,7 +433,7 @@ class MainWindow(QMainWindow):
 
         m.addActions([self.lesson_dock.toggleViewAction(), self.compare_dock.toggleViewAction()])
         m.addSeparator()
-        m.addActions([self.act_predict, self.act_delta, self.act_contrast])
+        m.addActions([self.act_predict, self.act_delta, self.act_contrast, self.act_q])
 
         tb = QToolBar("Main")
         tb.setObjectName("mainToolBar")
@@ -454,8 +463,8 @@ class MainWindow(QMainWindow):
         p.evaluate.clicked.connect(self.controller.step)
         p.improve.clicked.connect(self.controller.step)
         p.run.clicked.connect(self.run_solver)
-        p.pause.clicked.connect(self.controller.pause)
-        p.reset.clicked.connect(self.reset_solver)
+        p.pause.clicked.connect(self.pause_solver)
+        p.reset.clicked.connect(self.reset_action)
         p.method_changed.connect(lambda _m: self.reset_solver())
         p.tolerance_changed.connect(lambda _t: self.reset_solver())
         p.discount_changed.connect(self._on_discount)
@@ -592,6 +601,7 @@ class MainWindow(QMainWindow):
             self._dirty = True
             return
         self.board.set_board(g.board_layout(mdp, policy), g.decor())
+        self.board.set_policy_glyph(*g.policy_glyph())
         # named on demand (a tooltip, a caption): naming all 1.29M states of checkers took 2.4 s here
         self.board.state_names = {} if mdp is None else StateNames(g.state_name, mdp.n_states)
         self._dirty = True
@@ -608,10 +618,33 @@ class MainWindow(QMainWindow):
         self.scale = getattr(self.game, "fixed_scale", None)  # a game without solves may fix its own scale
         self.color_bar.show_scale(self.scale)
         self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
+        if mdp is not None and getattr(self.game, "solve_after_reset", lambda: False)():
+            self.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
         self._dirty = True
+
+    # A game whose Step is its own (anti-tic-tac-toe's best-response rounds) says so with
+    # ``drives_steps = True`` and provides window_step / window_run / window_pause / window_reset /
+    # window_can_step / window_running; the window's one Step, Run, Pause and Reset then drive it.
+    def _drives(self) -> bool:
+        return bool(getattr(self.game, "drives_steps", False))
+
+    def reset_action(self) -> None:
+        """The Reset button: the game's own reset (rounds back to 0) or a fresh solver."""
+        if self._drives():
+            self.game.window_reset()
+        self.reset_solver()
+
+    def pause_solver(self) -> None:
+        """The Pause button."""
+        if self._drives():
+            self.game.window_pause()
+        self.controller.pause()
 
     def step(self) -> None:
         """Step: one sweep, or one full round (evaluate + improve) of policy iteration."""
+        if self._drives():
+            self.game.window_step()
+            return
         if self.controller.method == "pi":
             self.controller.step_round()
         else:
@@ -619,9 +652,15 @@ class MainWindow(QMainWindow):
 
     def run_solver(self) -> None:
         self.view_index = None
+        if self._drives():
+            self.game.window_run()
+            return
         self.controller.run(self.solver_panel.rate)
 
     def toggle_run(self) -> None:
+        if self._drives():
+            self.pause_solver() if self.game.window_running() else self.run_solver()
+            return
         if self.controller.state == "running":
             self.controller.pause()
         else:
@@ -629,7 +668,7 @@ class MainWindow(QMainWindow):
 
     def stop(self) -> None:
         """Esc: pause the solver and the episode player (and stop writing an image sequence)."""
-        self.controller.pause()
+        self.pause_solver()
         self.player.pause()
         if self._frame_writer is not None:
             self._frame_writer.cancel()
@@ -651,9 +690,17 @@ class MainWindow(QMainWindow):
         self._dirty = True
 
     def _on_range(self, rng: ValueRange) -> None:
-        self.scale = scale_for(rng.lo, rng.hi, label=self.game.value_label)
-        self.color_bar.show_scale(self.scale)
+        """The solve's value range (the optimal values, or the values seen so far): the colour scale
+        spans it, fixed for the solve (a board game's board narrows it to the shown position)."""
+        self.scale = fitted_scale(rng.lo, rng.hi, label=self.game.value_label,
+                                  kind=getattr(self.game, "color_kind", SEQUENTIAL))
+        if not self.delta_view:
+            self.color_bar.show_scale(self.scale)
         self._dirty = True
+
+    def _on_board_scale(self, key: str, scale: ColorScale | None) -> None:
+        if key == self.game.key and scale is not None and not self.delta_view:
+            self.color_bar.show_scale(scale)
 
     def _on_state(self, state: str) -> None:
         self._dirty = True
@@ -681,6 +728,13 @@ class MainWindow(QMainWindow):
         self.act_run.setEnabled(can or c.state == "running")
         self.act_pause.setEnabled(c.state == "running")
         self.act_reset.setEnabled(has)
+        if self._drives():  # the game's own Step (best-response rounds): its buttons follow the game
+            g = self.game
+            step, running = bool(g.window_can_step()), bool(g.window_running())
+            for b, on in ((self.act_step, step), (self.solver_panel.step, step), (self.act_run, step or running),
+                          (self.solver_panel.run, step or running), (self.act_pause, running),
+                          (self.solver_panel.pause, running)):
+                b.setEnabled(on)
 
     def _on_history_moved(self, index: int) -> None:
         n = len(self.controller.history)
@@ -719,15 +773,24 @@ class MainWindow(QMainWindow):
                                                       i, len(hist)) + (" \u2014 converged" if sw.converged else "")
             if mdp is not None and sw is None:
                 cap = "Not solved yet: press Step or Run"
+            if mdp is not None and hasattr(g, "board_caption"):
+                cap = g.board_caption(cap, sw)
+            if hasattr(gb, "set_value_range"):
+                gb.set_value_range(c.value_range if sw is not None else None)
             gb.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=g.value_label)),
                           caption=cap if mdp is not None else (g.mdp_error() or g.empty_text()))
-            if sw is None and getattr(gb, "own_scale", None) is not None:  # values without a sweep (exact 4x4)
+            shown = getattr(gb, "shown_scale", None)  # the shown position's scale (its moves' values)
+            if shown is not None:
+                self.color_bar.show_scale(shown)
+            elif sw is None and getattr(gb, "own_scale", None) is not None:  # values without a sweep (exact 4x4)
                 self.color_bar.show_scale(gb.own_scale)
         elif mdp is None:
+            self.board.show_q_values(None)
             self.board.show_frame(None, None)
             self.board.caption = g.mdp_error() or g.empty_text()
             self.board.update()
         elif sw is None:
+            self.board.show_q_values(None)
             self.board.show_frame(None, self.scale)
             self.board.caption = "Not solved yet: press Step or Run"
             self.board.update()
@@ -745,6 +808,8 @@ class MainWindow(QMainWindow):
             if self.delta_view:
                 frame, scale = self._delta_frame(frame, sw, prev, mdp)
             self.board.show_frame(frame, scale)
+            q_on = self.q_view and not self.delta_view and mdp.n_states <= Q_VIEW_MAX_STATES
+            self.board.show_q_values(board_q(mdp, hist, i, gs_block=default_block_size(mdp.n_states)) if q_on else None)
         now = time.perf_counter()
         if c.state != "running" or now - self._plot_time >= PLOT_MIN_INTERVAL:
             self._plot_time = now
@@ -819,6 +884,10 @@ class MainWindow(QMainWindow):
         g = self.game
         sw = self.shown_sweep()
         values = np.zeros(mdp.n_states) if sw is None else np.asarray(sw.values)
+        # Q backs up from the values the board's action was chosen with (one rule for badge and inspector)
+        src, source = backup_values(self.controller.history, self.shown_index(), s, n_states=mdp.n_states,
+                                    gs_block=default_block_size(mdp.n_states),
+                                    greedy_of_shown=g.key in self.game_boards)
         when = "before the first sweep (V = 0)" if sw is None else (
             f"after sweep {sw.iteration}" if sw.phase == "sweep" else
             ("(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"))
@@ -829,14 +898,18 @@ class MainWindow(QMainWindow):
         rows = []
         qs = []
         for a in acts:
-            terms = g.backup_terms(mdp, s, a, values)
+            terms = g.backup_terms(mdp, s, a, src)
             qs.append(backup_q(terms, mdp.discount))
             shown = terms if len(terms) <= 12 else merge_terms(terms)
             rows.append((a, terms, backup_text(shown, mdp.discount, state_name=lambda t: self._short_name(t))))
         objective = "min" if mdp.sense[s] < 0 else "max"
-        best = best_actions(qs, objective)
-        actions = tuple(ActionBackup(a, g.action_name(a, mdp), q, text, b) for (a, _, text), q, b in zip(rows, qs, best))
-        return Inspection(title, float(values[s]), actions, objective, mdp.discount, unit=g.unit if g.unit == "turns" else "")
+        chosen = greedy_action(acts, qs, objective)
+        if sw is not None and sw.phase == "evaluate" and g.key not in self.game_boards:
+            chosen = int(sw.policy[s])  # an evaluation evaluates its policy (round 1: the starting one)
+        actions = tuple(ActionBackup(a, g.action_name(a, mdp), q, text, a == chosen)
+                        for (a, _, text), q in zip(rows, qs))
+        return Inspection(title, float(values[s]), actions, objective, mdp.discount,
+                          unit=g.unit if g.unit == "turns" else "", source=source)
 
     def _short_name(self, s: int) -> str:
         lab = self.controller.mdp.state_labels if self.controller.mdp is not None else None
@@ -1219,6 +1292,21 @@ class MainWindow(QMainWindow):
                                       tip="Colour each square by how much its value changed in the shown sweep")
         self.act_contrast = self._action("&High contrast", "highContrastAction", self.set_high_contrast,
                                          checkable=True, tip="Black on white with thicker lines, for projectors")
+        self.act_q = self._action("Every action's &Q on the board", "qValuesAction", self.set_q_view,
+                                  "Ctrl+Shift+Q", checkable=True,
+                                  tip="Show every action's Q-value on the board at once: a bar per action, "
+                                      "coloured on the board's scale (hover a square for the numbers)")
+
+    q_view = False
+    """Every action's Q-value is drawn on the cell board (the View menu's toggle)."""
+
+    def set_q_view(self, on: bool) -> None:
+        """Show (or hide) every action's Q on the board, as bars coloured on the board's scale."""
+        self.q_view = bool(on)
+        if self.act_q.isChecked() != self.q_view:
+            self.act_q.setChecked(self.q_view)
+        self._dirty = True
+        self.redraw()
 
     def _game_boards(self) -> list[QWidget]:
         """The cell board and every game's own board widget."""
@@ -1441,7 +1529,7 @@ class MainWindow(QMainWindow):
         act = None if prev is None else (np.asarray(prev.policy) != np.asarray(sw.policy))
         f = delta_frame(sw.values, None if prev is None else prev.values, frame.badges, terminal=mdp.terminal,
                         scale=dscale, caption=frame.caption + " \u2014 colour: change in this sweep",
-                        action_changed=act)
+                        action_changed=act, actions=frame.actions)
         return f, dscale
 
     def set_high_contrast(self, on: bool) -> None:

@@ -420,6 +420,8 @@ def make_board(game, mdp: TabularMDP, solved: SolvedGame, index: int = -1):
     board.setMinimumSize(40, 40)
     policy = None if sw is None else np.asarray(sw.policy)
     board.set_board(game.board_layout(mdp, policy), game.decor())
+    if hasattr(game, "policy_glyph"):  # the policy as the window draws it (snakes: die faces)
+        board.set_policy_glyph(*game.policy_glyph())
     board.state_names = {s: game.state_name(s) for s in range(mdp.n_states)}
     if sw is None:
         board.show_frame(None, scale)

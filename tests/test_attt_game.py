@@ -226,31 +226,42 @@ def _rounds(g: AtttGame) -> tuple[int, ...]:
     return tuple(r.changed for r in g.astate.rounds)
 
 
-def test_the_game_loads_and_a_step_changes_the_numbers(window, qtbot):
+def test_the_game_loads_and_one_step_is_one_round(window, qtbot):
+    """The window's Step is the one Step: it computes a best-response round; the board then shows the
+    responder's best response (its MDP solved at once: values, Q of each move, the new move starred)."""
     w = window
     g = w.game
     assert isinstance(g, AtttGame) and g.mdp().n_states == 2097 + 3
     assert w.board_stack.currentWidget() is g.board
+    assert not hasattr(g.editor(), "step")  # no second Step in the Game dock
     w.redraw()
     b = g.board
     pos = b.position  # p1_policy1 opened on cell 2: player 2 (the responder) to move
     assert pos.key == "001000000" and pos.chooser == DECISION
-    before = b.view().texts
+    assert b.caption_label.text().startswith("Round 0: player 2's MDP against player 1's start policy")
+    assert all(t == "" for t in b.view().texts)  # round 0: nothing solved yet
     w.step()
-    qtbot.waitUntil(lambda: len(w.controller.history) >= 1, timeout=10_000)
-    w.step()
-    qtbot.waitUntil(lambda: len(w.controller.history) >= 2, timeout=10_000)
+    qtbot.waitUntil(lambda: len(g.astate.rounds) == 1 and w.controller.state == "converged", timeout=20_000)
     w._dirty = True
     w.redraw()
-    after = b.view().texts
-    assert after != before and "sweep 2" in b.caption_label.text()
-    # the numbers are Q(s, cell) = sum p (r + V(s')) under the values of sweep 2, one per empty cell
+    assert b.caption_label.text().startswith("Round 1: player 2's best response to player 1's policy")
+    # the board: player 2's boards against p1_policy1, solved by the window: the round's values
     mdp = g.mdp()
-    q = mdp.q_values(w.controller.history[1].values)
+    assert mdp.n_states == 2097 + 3
+    r = g.astate.rounds[0]
+    np.testing.assert_allclose(w.controller.solution.values[:2097], r.values, atol=1e-9)
+    pos = b.position
+    after = b.view().texts
+    q = mdp.q_values(w.controller.solution.values)
     rows = range(int(mdp.state_ptr[pos.state]), int(mdp.state_ptr[pos.state + 1]))
-    assert [int(mdp.row_action[r]) for r in rows] == [c for c in range(9) if pos.cells[c] == 0]
-    for r in rows:
-        assert after[int(mdp.row_action[r])] == compact_value(float(q[r]))
+    assert [int(mdp.row_action[k]) for k in rows] == [c for c in range(9) if pos.cells[c] == 0]
+    for k in rows:
+        assert after[int(mdp.row_action[k])] == compact_value(float(q[k]))
+    # the starred move is player 2's new policy's move there
+    p, _found = r.p2_policy.probs_at(np.array([attt.board_codes(pos.cells)]))
+    assert p[0][b.view().greedy_cell] == 1.0
+    lo, hi = b.color_range()
+    assert lo <= min(float(x) for x in q[list(rows)]) and max(float(x) for x in q[list(rows)]) <= hi
 
 
 def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, monkeypatch):
@@ -265,29 +276,39 @@ def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, mo
         return real(*args, **kw)
 
     monkeypatch.setattr(attt, "best_response", spy)
-    panel.step.click()
+    w.step()
     assert g.busy or len(g.astate.rounds) == 1
     qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == 1, timeout=10_000)
     assert threads == [False]  # solved off the GUI thread
     assert panel.table.rowCount() == 1 and panel.table.item(0, 1).text() == "2,097"
-    # the board now shows player 1's MDP against player 2's new policy; the solver was reset for it
-    assert g.mdp().n_states == 2423 + 3 and w.controller.mdp is g.mdp() and not w.controller.history
+    # the board shows player 2's best response (its MDP against p1_policy1); the window solves it
+    assert g.mdp().n_states == 2097 + 3 and w.controller.mdp is g.mdp()
+    qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=10_000)
     g.round_pause_ms = 0  # no pause between the rounds of Run
     panel.method.activated.emit(1)  # synchronous value iteration: 10x faster here, the same rounds
     assert g.setup.method == "vi" and g.astate.rounds == ()  # an edit: the rounds start again
-    panel.step.click()
+    w.step()
     qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == 1, timeout=10_000)
-    panel.run.click()
-    qtbot.waitUntil(lambda: g.astate.converged, timeout=30_000)
+    w.run_solver()  # the window's Run: rounds until convergence
+    assert g.auto or g.astate.converged
+    qtbot.waitUntil(lambda: g.astate.converged and w.controller.state == "converged", timeout=30_000)
     assert _rounds(g) == COURSE_ROUNDS
     last = g.astate.rounds[-1]
     assert (last.p1_win, last.p2_win, last.draw) == (0.0, 1.0, 0.0)  # at convergence player 1 never wins
     assert panel.table.rowCount() == 7 and panel.table.item(6, 4).text() == "0.0000"
-    assert not panel.step.isEnabled() and panel.run.text() == "Run"
+    w._dirty = True
+    w.redraw()
+    assert not w.solver_panel.step.isEnabled() and not w.act_step.isEnabled() and not w.solver_panel.run.isEnabled()
     assert not g.step_round()
-    # Reset goes back to round 0; the computed rounds are reused by Step at once (no job)
-    assert g.reset_rounds() and g.astate.rounds == () and g.mdp().n_states == 2097 + 3
-    g.step_round()
+    # after the converged rounds the board is not an empty grid: player 2's final best response
+    b = g.board
+    assert last.player == 2 and b.position.chooser == DECISION
+    assert any(b.view().texts) and np.isfinite(b.view().fill).any() and b.view().greedy_cell >= 0
+    assert "converged" in b.caption_label.text()
+    # Reset (the window's) goes back to round 0; the computed rounds are reused by Step at once (no job)
+    w.reset_action()
+    assert g.astate.rounds == () and g.mdp().n_states == 2097 + 3
+    w.step()
     assert len(g.astate.rounds) == 1 and not g.busy and len(threads) == 8
 
 
@@ -296,15 +317,17 @@ def test_a_changed_board_opens_on_the_board(window, qtbot):
     g = w.game
     panel = g.editor()
     for k in range(3):
-        g.step_round()
+        w.step()
         qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == k + 1, timeout=10_000)
+    qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=10_000)
     assert panel.changed.count() == 1 + 374 and panel.changed.itemText(0).startswith("round 3: 374 P2 boards")
     board, rnd, old, new = panel.changed.itemData(1)
     panel.changed.activated.emit(1)
     b = g.board
-    assert b.position.key == board and b.position.chooser == MODEL  # player 2's board in player 1's MDP
+    assert b.position.key == board and b.position.chooser == DECISION  # player 2's own board: its best response
+    w._dirty = True
     w.redraw()
-    assert b.view().texts[new] == "1"  # player 2's new policy plays there with probability 1
+    assert b.view().greedy_cell == new  # the starred move is the new one
     assert f"round 3 changed this board's move: cell {old} \u2192 cell {new}" in b.status.text()
     # selecting round 1 lists every board of player 2 (its first response)
     panel.table.selectRow(0)
@@ -366,7 +389,6 @@ def test_human_vs_agent_reaches_the_end(window, qtbot, human):
 def test_a_round_can_be_cancelled_and_leaves_the_app_usable(window, qtbot, monkeypatch):
     w = window
     g = w.game
-    panel = g.editor()
     gate = threading.Event()
     entered = threading.Event()
     real = attt.best_response
@@ -377,12 +399,15 @@ def test_a_round_can_be_cancelled_and_leaves_the_app_usable(window, qtbot, monke
         return real(*args, **kw)
 
     monkeypatch.setattr(attt, "best_response", blocked)
-    panel.run.click()
-    assert g.busy and g.auto and panel.run.text() == "Pause"
+    w.run_solver()  # the window's Run: rounds
+    assert g.busy and g.auto
+    w._dirty = True
+    w.redraw()
+    assert w.solver_panel.pause.isEnabled() and not w.solver_panel.step.isEnabled()
     qtbot.waitUntil(entered.is_set, timeout=10_000)
-    w.step()  # the window stays usable while the round is computed
-    qtbot.waitUntil(lambda: len(w.controller.history) >= 1, timeout=10_000)
-    panel.run.click()  # Pause: cancels the round in progress
+    w.set_q_view(True)  # the window stays usable while the round is computed
+    w.set_q_view(False)
+    w.solver_panel.pause.click()  # Pause: cancels the round in progress
     assert not g.auto
     gate.set()
     qtbot.waitUntil(lambda: not g.busy, timeout=10_000)
@@ -530,8 +555,8 @@ def test_matchups_in_the_window(window, qtbot):
 def test_inspector_and_scenario_round_trip(window, qtbot, tmp_path):
     w = window
     g = w.game
-    w.step()
-    qtbot.waitUntil(lambda: len(w.controller.history) >= 1, timeout=10_000)
+    w.step()  # round 1: player 2's best response, solved on the board at once
+    qtbot.waitUntil(lambda: len(g.astate.rounds) == 1 and len(w.controller.history) >= 1, timeout=30_000)
     w.redraw()
     insp = w.inspection()  # the board's position (after p1_policy1's opening) is inspected
     assert insp is not None and "001000000" in insp.title
@@ -555,8 +580,8 @@ def test_inspector_and_scenario_round_trip(window, qtbot, tmp_path):
 def test_episode_player_walks_the_board(window, qtbot):
     w = window
     g = w.game
-    w.run_solver()
-    qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=20_000)
+    w.step()  # round 1: player 2's best response to p1_policy1, solved on the board at once
+    qtbot.waitUntil(lambda: len(g.astate.rounds) == 1 and w.controller.state == "converged", timeout=30_000)
     assert w.new_episode("optimal")
     moves = w.player.moves
     assert moves and moves[0].state == g.start_state()

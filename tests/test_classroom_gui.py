@@ -201,7 +201,8 @@ def test_delta_view_colours_the_change_of_the_shown_sweep(qtbot, window):
     assert frame.texts[14] == ""
     assert w.color_bar.scale.label == DELTA_LABEL
     assert w.color_bar.scale.lo == pytest.approx(np.log10(w.solver_panel.tol))  # fixed: tolerance ..
-    assert w.color_bar.scale.hi == pytest.approx(np.log10(w.scale.hi - w.scale.lo))  # .. value span
+    span = max(w.scale.hi - w.scale.lo, abs(w.scale.hi), abs(w.scale.lo))
+    assert w.color_bar.scale.hi == pytest.approx(np.log10(span))  # .. value span
     big = int(np.argmax(np.abs(d[:14])))
     assert frame.fill[big] == pytest.approx(w.color_bar.scale.normalise(np.log10(abs(d[big]))))
     w.act_delta.trigger()

@@ -65,10 +65,11 @@ def test_run_reaches_the_same_solution_as_solve(qtbot, ctrl):
     expec, dice = markovDecision(np.array(LAYOUT), False)
     assert np.allclose(sol.values[:14], expec, atol=1e-9, rtol=0)
     assert np.array_equal(sol.policy[:14] + 1, dice)
-    # the colour range was fixed once, before the first sweep, and covers the whole run
+    # the colour range was fixed once, before the first sweep: it spans the optimal values shown
+    # on the board (earlier sweeps may lie outside: drawn with its end colours)
     assert len(ranges) == 1 and ranges[0].source == "reference"
-    v = np.array([sw.values for sw in ctrl.history])
-    assert ranges[0].lo <= v.min() and v.max() <= ranges[0].hi
+    live = sol.values[~mdp.terminal]
+    assert (ranges[0].lo, ranges[0].hi) == pytest.approx((live.min(), live.max()), abs=1e-9)
     assert not ctrl.can_step
 
 
@@ -141,14 +142,19 @@ def test_a_failing_solver_reports_instead_of_raising(qtbot, ctrl):
 def test_reference_range_and_fallback():
     mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
     rng = reference_range(mdp)
-    sol = solve(mdp, "pi", record=True)
-    top = max(float(sw.values.max()) for sw in sol.history)
-    assert rng == ValueRange(0.0, top, "reference")
+    sol = solve(mdp, "pi")
+    live = sol.values[~mdp.terminal]
+    # the optimal values of the states on the board (not the first policy's, not joined with 0)
+    assert rng == ValueRange(float(live.min()), float(live.max()), "reference")
+    assert np.array_equal(rng.values, sol.values) and not rng.values.flags.writeable
     bad = TabularMDP.from_transitions(2, 1, [0, 1], [0, 0], [1, 0], [1.0, 1.0], [1.0, 1.0], discount=1.0)
     assert reference_range(bad) is None
     sw = solve(mdp, "vi", record=True).history[0]
     fb = first_sweep_range(sw, np.asarray(mdp.terminal))
-    assert fb.lo == 0.0 and fb.hi == pytest.approx(1.5) and fb.source == "first sweep"  # first sweep: all 1
+    live = sw.values[~mdp.terminal]
+    assert (fb.lo, fb.hi, fb.source) == (live.min(), live.max(), "seen") == (0.75, 1.0, "seen")
+    assert fb.widened(np.array([0.5, 1.0])) == ValueRange(0.5, 1.0, "seen")  # widened when exceeded
+    assert fb.widened(np.array([1.0])) is fb  # never shrunk
 
 
 def test_background_job_progress_result_and_cancel(qtbot, ctrl):

@@ -4,13 +4,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPointF, Qt
 
 from mdpviz.models.snakes import SnakesConfig, compile_snakes, next_squares
 from mdpviz.solvers import solve
 from mdpviz.widgets.board import BoardView, CellDecor, ColorBar
-from mdpviz.widgets.colors import ColorScale, viridis_rgb
+from mdpviz.widgets.colors import ColorScale
 from mdpviz.widgets.convergence import ConvergencePlot, log_safe
 from mdpviz.widgets.display import BoardFrame, StrategyRow, board_frame
 from mdpviz.widgets.episodes import Move
@@ -88,9 +89,9 @@ def test_board_colours_numbers_badges_and_tooltips(qtbot, history):
     v = history[-1].values
     assert board.cell_text(0) == (f"{v[0]:.2f}", str(history[-1].policy[0] + 1))
     c = board.cell_color(0)
-    expected = viridis_rgb(v[0] / 20.0)
-    # viridis_rgb interpolates 9 anchors (for text contrast); the board uses pyqtgraph's full table
-    assert max(abs(c.red() - expected[0]), abs(c.green() - expected[1]), abs(c.blue() - expected[2])) <= 6
+    expected = pg.colormap.get("viridis").map(v[0] / 20.0, mode="byte")  # a sequential scale: viridis
+    assert max(abs(c.red() - expected[0]), abs(c.green() - expected[1]), abs(c.blue() - expected[2])) <= 1
+    assert board.color_range() == (0.0, 20.0)
     assert board.cell_text(14) == ("", "")  # the goal: no value, no action
     tip = board.tooltip_text(2)
     assert "prison" in tip and f"value {v[2]:.10g}" in tip and "greedy action" in tip

@@ -1,5 +1,5 @@
 """Display data behind the widgets (colours, frames, backups, dice text, CSV, episodes): pure, no Qt
-except the one check that our viridis table matches pyqtgraph's map."""
+except the checks that read pyqtgraph's colour maps."""
 from __future__ import annotations
 
 import csv
@@ -11,15 +11,17 @@ import pytest
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets.colors import (
-    VIRIDIS_ANCHORS,
+    COLORMAP,
+    DIVERGING,
+    DIVERGING_COLORMAP,
     ColorScale,
+    fitted_scale,
     action_badge,
     contrast_ratio,
     format_value,
     nice_step,
     scale_for,
     text_color,
-    viridis_rgb,
 )
 from mdpviz.widgets.display import (
     ActionBackup,
@@ -64,22 +66,43 @@ def test_scale_for_rounds_the_ends():
     assert (scale_for(0.0, 0.0).lo, scale_for(0.0, 0.0).hi) == (0.0, 1.0)
 
 
-def test_text_colour_is_readable_on_viridis():
+@pytest.mark.parametrize("name", [COLORMAP, DIVERGING_COLORMAP])
+def test_text_colour_is_readable_on_both_maps(name):
+    pg = pytest.importorskip("pyqtgraph")
+    cmap = pg.colormap.get(name)
     assert contrast_ratio((0, 0, 0), (255, 255, 255)) == pytest.approx(21.0)
-    assert text_color(VIRIDIS_ANCHORS[0]) == "#ffffff"  # dark purple: white text
-    assert text_color(VIRIDIS_ANCHORS[-1]) == "#000000"  # yellow: black text
+    if name == COLORMAP:
+        assert text_color(tuple(int(x) for x in cmap.map(0.0, mode="byte")[:3])) == "#ffffff"  # dark purple
+        assert text_color(tuple(int(x) for x in cmap.map(1.0, mode="byte")[:3])) == "#000000"  # yellow
     for t in np.linspace(0, 1, 41):  # whatever the value, the chosen ink contrasts at least 4.5:1 (WCAG AA)
-        bg = viridis_rgb(t)
+        bg = tuple(int(x) for x in cmap.map(float(t), mode="byte")[:3])
         ink = (0, 0, 0) if text_color(bg) == "#000000" else (255, 255, 255)
         assert contrast_ratio(bg, ink) >= 4.5, (t, bg)
 
 
-def test_viridis_table_matches_pyqtgraph():
-    pg = pytest.importorskip("pyqtgraph")
-    cmap = pg.colormap.get("viridis")
-    for i, rgb in enumerate(VIRIDIS_ANCHORS):
-        c = cmap.map(i / (len(VIRIDIS_ANCHORS) - 1), mode="byte")
-        assert np.abs(np.asarray(c[:3], dtype=int) - np.asarray(rgb)).max() <= 2, (i, c, rgb)
+def test_fitted_scale_spans_the_values_with_round_ends():
+    s = fitted_scale(1.33, 6.67, label="turns")  # the snakes statement board's optimal values
+    assert (s.lo, s.hi, s.label) == (1.0, 7.0, "turns")
+    for lo, hi in [(1.33, 6.67), (233.74, 376.07), (-0.03, 1.2), (0.0168, 0.0226), (-3500.0, 500.0), (-7.3, -1.1)]:
+        for kind in ("sequential", DIVERGING):
+            s = fitted_scale(lo, hi, kind=kind)
+            assert s.lo <= lo and s.hi >= hi and (hi - lo) / (s.hi - s.lo) >= 0.8, (lo, hi, s)
+    assert fitted_scale(0.0, 0.0, kind=DIVERGING) == ColorScale(-1.0, 1.0, kind=DIVERGING)
+    flat = fitted_scale(1.0, 1.0)
+    assert flat.lo < 1.0 < flat.hi
+
+
+def test_diverging_scale_is_centred_on_zero():
+    both = ColorScale(-1.0, 0.5, kind=DIVERGING)
+    assert both.colormap == DIVERGING_COLORMAP and both.map_span() == (0.0, 0.75)  # 0 at the map's middle
+    assert ColorScale(-2.0, 2.0, kind=DIVERGING).map_span() == (0.0, 1.0)
+    lo, hi = ColorScale(230.0, 380.0, kind=DIVERGING).map_span()  # all wins: the win half, never neutral
+    assert 0.5 < lo < hi == 1.0
+    lo, hi = ColorScale(-3.0, -1.0, kind=DIVERGING).map_span()
+    assert 0.0 == lo < hi < 0.5
+    assert ColorScale(0.0, 20.0).map_span() == (0.0, 1.0) and ColorScale(0.0, 20.0).colormap == COLORMAP
+    with pytest.raises(ValueError, match="kind"):
+        ColorScale(0.0, 1.0, kind="rainbow")
 
 
 def test_value_text_and_badges():

@@ -7,14 +7,16 @@ random or the uniform policy), the tie rule and the solver of each best response
 from them:
 
 * the best-response ROUNDS (:func:`mdpviz.models.attt.best_response_iteration`): one round per
-  Step of the rounds panel, computed on the window's job thread (never on the GUI thread); the
+  Step of the window (its one Step, Run, Pause and Reset drive the rounds), computed on the window's
+  job thread (never on the GUI thread); the
   table shows per round who responded, how many boards changed their move, and the exact
   outcome probabilities of the current pair of policies from the empty board; the boards whose
   move a round changed are listed in a picker, and a picked board opens on the board;
-* the MDP on the board: the NEXT responder's boards against the other player's current policy
-  (:func:`mdpviz.models.attt.encode`, V(s) = the responder's probability of winning), so the
-  window's solver (Step, Run, history, convergence plot, inspector) computes the best response
-  the next round will take (the same policy under the default lowest-cell tie rule);
+* the MDP on the board: the last round's responder's boards against the other player's policy
+  (:func:`mdpviz.models.attt.encode`, V(s) = the responder's probability of winning; before round 1
+  the first responder against the start policy). After each round the window solves it at once
+  (history, convergence plot, inspector), so the board shows that round's best response: its values
+  and its moves (the same policy under the default lowest-cell tie rule);
 * the position board (:mod:`mdpviz.widgets.position`): the responder's moves coloured by Q (its
   probability of winning after that move), the opponent's moves answered by its policy; walk the
   game tree or play against either policy;
@@ -63,6 +65,7 @@ from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import hitting_probabilities, row_weights_deterministic
 from mdpviz.solvers.sweep import policy_to_rows
 from mdpviz.widgets.display import BackupTerm
+from mdpviz.widgets.colors import SEQUENTIAL
 from mdpviz.widgets.position import GridPainter, PositionGame
 from mdpviz.widgets.position_logic import (
     DECISION,
@@ -214,9 +217,15 @@ class AtttState:
 
     @property
     def responder(self) -> int:
-        """The player whose best response the next round computes (and whose MDP the board shows)."""
+        """The player whose best response the next round computes."""
         last = self.rounds[-1].player if self.rounds else self.setup.start.player
         return 3 - last
+
+    @property
+    def shown_player(self) -> int:
+        """The player whose MDP the board shows: the last round's responder (its new policy and values),
+        or before round 1 the first responder (its MDP against the start policy, not solved yet)."""
+        return self.rounds[-1].player if self.rounds else self.responder
 
     def policies(self) -> dict[int, attt.AtttPolicy | None]:
         """Each player's current policy (None for a player who has not responded yet and did not start)."""
@@ -526,7 +535,7 @@ def matchup_plan(state: AtttState, enc: attt.Encoding | None,
     player's current policy (``enc.opponent``); the current pair, once both players have a policy;
     each current policy against uniformly random play; uniform against uniform. With ``enc`` None
     the policies are left out (the names only)."""
-    me = state.responder
+    me = state.shown_player
     opp = 3 - me
     pols = state.policies()
     s = state.setup
@@ -594,6 +603,7 @@ class AtttGame(PositionGame):
     key = "attt"
     title = "Anti-tic-tac-toe"
     value_label = "P(responder wins)"
+    color_kind = SEQUENTIAL
     unit = "wins"
     supports_discount = False
 
@@ -652,13 +662,15 @@ class AtttGame(PositionGame):
 
     # ------------------------------------------------------------------ model
     def encoding(self) -> attt.Encoding:
-        """The encoded MDP of the next responder against the other player's current policy (cached per
-        state); ValueError (e.g. a policy lacking a board) says why there is none."""
+        """The encoded MDP on the board (cached per state): the last round's responder against the other
+        player's policy (the window solves it: its values and greedy moves are that round's best
+        response), or before round 1 the first responder against the start policy. ValueError (e.g. a
+        policy lacking a board) says why there is none."""
         st = self._state
         if self._enc is None or self._enc[0] is not st:
             try:
                 pols = st.policies()
-                me = st.responder
+                me = st.shown_player
                 opp = pols[3 - me]
                 if opp is None:  # cannot happen: the other player started or responded last
                     raise ValueError(f"player {3 - me} has no policy yet")
@@ -803,9 +815,9 @@ class AtttGame(PositionGame):
         new = AtttState(self.setup, rounds)
         r = rounds[-1]
         self._set_state(new, f"round {r.round}")
-        nxt = new.responder
         tail = (" Converged: neither policy changes any more." if r.converged else
-                f" The board now shows player {nxt}'s MDP against player {3 - nxt}'s new policy.")
+                f" The board shows player {r.player}'s best response (its moves and values); Step: "
+                f"player {new.responder}'s.")
         summary = round_summary(r)
         self.message.emit(summary[0].upper() + summary[1:] + "." + tail)
         if r.converged:
@@ -854,6 +866,48 @@ class AtttGame(PositionGame):
     def _refresh_editor(self) -> None:
         if self._editor is not None:
             self._editor.refresh()
+        self.redraw.emit()  # the window's Step / Run / Pause follow the rounds
+
+    # ------------------------------------------------------------------ the window's one Step
+    drives_steps = True
+    """The window's Step, Run, Pause and Reset drive the best-response rounds (there is no other Step)."""
+
+    def window_step(self) -> bool:
+        return self.step_round()
+
+    def window_run(self) -> bool:
+        return self.run_rounds()
+
+    def window_pause(self) -> None:
+        if self.auto or self.busy:
+            self.stop_rounds()
+
+    def window_reset(self) -> bool:
+        return self.reset_rounds()
+
+    def window_can_step(self) -> bool:
+        return self.mdp() is not None and self.can_step_round()
+
+    def window_running(self) -> bool:
+        return bool(self.auto or self.busy)
+
+    def solve_after_reset(self) -> bool:
+        """After a round the window solves the MDP on the board at once: the round's best response."""
+        return bool(self._state.rounds)
+
+    def board_caption(self, caption: str, sweep: Any) -> str:
+        """What the board shows, in the rounds' words (before the solver's own caption)."""
+        st = self._state
+        if not st.rounds:
+            me = st.responder
+            return (f"Round 0: player {me}'s MDP against player {3 - me}'s start policy. Step: round 1, "
+                    f"player {me}'s best response.")
+        r = st.rounds[-1]
+        head = (f"Round {r.round}: player {r.player}'s best response to player {3 - r.player}'s policy"
+                + (" \u2014 converged, neither policy changes any more" if r.converged else ""))
+        if sweep is None:
+            return head + " (solving\u2026)"
+        return f"{head}. {caption}"
 
     # ------------------------------------------------------------------ showing a board
     def show_board(self, board: str, *, text: str = "") -> bool:
@@ -1089,17 +1143,7 @@ class AtttPanel(QWidget):
         self.next_label = _named(QLabel(""), "atttNext", "What the next round computes")
         self.next_label.setWordWrap(True)
         v.addWidget(self.next_label)
-        row = QHBoxLayout()
-        self.step = _named(QPushButton("Step round"), "atttStepRound", "Step one best-response round")
-        self.step.setToolTip("Compute the next player's best response to the other's current policy "
-                             "(on the job thread)")
-        self.run = _named(QPushButton("Run"), "atttRunRounds", "Run rounds to convergence")
-        self.run.setToolTip("Step rounds one after the other until neither policy changes")
-        self.reset = _named(QPushButton("Reset"), "atttResetRounds", "Back to the start policy")
-        self.reset.setToolTip("Back to round 0 (the start policy); the rounds computed are kept for the next Steps")
-        for b in (self.step, self.run, self.reset):
-            row.addWidget(b)
-        v.addLayout(row)
+        # the rounds are driven by the window's one Step / Run / Pause / Reset (no second Step here)
         row = QHBoxLayout()
         row.addWidget(QLabel("Export"))
         self.export1 = _named(QPushButton("P1 policy\u2026"), "atttExportP1", "Export player 1's policy")
@@ -1188,9 +1232,6 @@ class AtttPanel(QWidget):
         self.seed.editingFinished.connect(self._on_seed)
         self.ties.activated.connect(lambda i: self.game.set_ties(self.ties.itemText(i)))
         self.method.activated.connect(lambda i: self.game.set_method(self.method.itemData(i)))
-        self.step.clicked.connect(self.game.step_round)
-        self.run.clicked.connect(self._on_run)
-        self.reset.clicked.connect(self.game.reset_rounds)
         self.table.itemSelectionChanged.connect(self._on_round_selected)
         self.changed.activated.connect(self._on_changed_picked)
         self.export1.clicked.connect(lambda: self.export_dialog(1))
@@ -1227,12 +1268,6 @@ class AtttPanel(QWidget):
         s = self.game.setup
         if s.start_kind == "random" and self.seed.value() != s.seed:
             self.game.set_generated_start("random", s.start.player, seed=self.seed.value())
-
-    def _on_run(self) -> None:
-        if self.game.auto:
-            self.game.stop_rounds()
-        else:
-            self.game.run_rounds()
 
     def export_dialog(self, player: int) -> bool:
         """Ask for a file name and write ``player``'s current policy there."""
@@ -1308,20 +1343,21 @@ class AtttPanel(QWidget):
         self.ties.setCurrentText(s.ties)
         self.method.setCurrentIndex(METHODS.index(s.method))
         me = st.responder
+        shown = st.shown_player
         if g.busy:
             text = f"Computing round {len(st.rounds) + 1}: P{me}'s best response\u2026"
         elif st.converged:
-            text = f"Converged after {len(st.rounds)} rounds. The board: P{me} against P{3 - me}'s final policy."
+            text = (f"Converged after {len(st.rounds)} rounds. The board: P{shown}'s final best response to "
+                    f"P{3 - shown}'s final policy.")
+        elif not st.rounds:
+            text = (f"Step (toolbar) computes round 1: P{me}'s best response to P{3 - me}'s start policy; "
+                    "Run steps rounds until neither policy changes.")
         else:
-            text = (f"Next: round {len(st.rounds) + 1}, P{me}'s best response to P{3 - me}'s "
-                    f"{'start' if not st.rounds else 'current'} policy: the MDP on the board.")
+            text = (f"The board: round {len(st.rounds)}, P{shown}'s best response. Step: round "
+                    f"{len(st.rounds) + 1}, P{me}'s best response to P{3 - me}'s current policy.")
         if g.mdp_error():
             text = f"No MDP: {g.mdp_error()}"
         self.next_label.setText(text)
-        self.step.setEnabled(g.can_step_round())
-        self.run.setText("Pause" if g.auto else "Run")
-        self.run.setEnabled(g.auto or g.can_step_round())
-        self.reset.setEnabled(bool(st.rounds) and not g.busy)
         pols = st.policies()
         self.export1.setEnabled(pols[1] is not None)
         self.export2.setEnabled(pols[2] is not None)
@@ -1355,8 +1391,8 @@ class AtttPanel(QWidget):
 # ---------------------------------------------------------------------------------- README screenshots
 def save_screenshots(out_dir: str | Path, *, games: int = 10_000) -> list[Path]:
     """Anti-tic-tac-toe screenshots for the README (``python -m mdpviz.screenshots --games attt``; the
-    window from :func:`mdpviz.screenshots.screenshot_window`): three best-response rounds stepped, the
-    solver converged and a move played, at the default size (``attt.png``) and at 1280 x 720
+    window from :func:`mdpviz.screenshots.screenshot_window`): three best-response rounds stepped (the
+    board shows round 3's best response, solved at once) and a move played, at the default size (``attt.png``) and at 1280 x 720
     (``attt-1280x720.png``); then the matchups simulated, ``games`` games each (``attt-matchups.png``).
     Returns the files written."""
     from mdpviz.screenshots import SIZE_1280x720, screenshot_window
@@ -1368,7 +1404,8 @@ def save_screenshots(out_dir: str | Path, *, games: int = 10_000) -> list[Path]:
         for k in range(3):
             g.step_round()
             sw.wait(lambda: not g.busy and len(g.astate.rounds) == k + 1, what=f"best-response round {k + 1}")
-        sw.solve()
+        sw.wait(lambda: w.controller.state == "converged", what="the solve of round 3's MDP")  # solved at once
+        sw.redraw()
         g.board.click_cell(4)
         sw.shot("attt.png")
         sw.shot("attt-1280x720.png", size=SIZE_1280x720)

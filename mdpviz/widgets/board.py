@@ -1,4 +1,9 @@
-"""The board: state cells coloured by value, the number on each, the greedy action as a badge.
+"""The board: state cells coloured by value, the number on each, the greedy action as a glyph.
+
+The policy is drawn, not hinted: a die face under each square for snakes and ladders (with a legend
+in words on the board), else a badge with the action in the cell. A toggle (:meth:`BoardView.show_q_values`)
+shows every action's Q-value at once as small bars per action, coloured (and sized) on the same
+fixed scale as the cells, the chosen action's bar framed.
 
 :class:`BoardView` only paints. It is given a :class:`~mdpviz.widgets.geometry.BoardLayout`
 (where cells and arrows go), per-cell decorations (square types), a
@@ -16,8 +21,11 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from functools import lru_cache
+
 from mdpviz.widgets.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
 from mdpviz.widgets.display import BoardFrame
+from mdpviz.widgets.position_logic import compact_value as compact_q
 from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform
 
 SELECTED = "#000000"
@@ -27,6 +35,31 @@ EMPTY_FILL = "#eeeeee"
 SMALL_CELL = 18.0
 """Cells narrower than this many pixels are drawn without text (large grids stay fast to paint)."""
 GOAL_FILL = "#fafafa"
+
+
+@lru_cache(maxsize=64)
+def _sub_colormap(name: str, t0: float, t1: float) -> pg.ColorMap:
+    full = pg.colormap.get(name)
+    if (t0, t1) == (0.0, 1.0):
+        return full
+    pos = np.linspace(0.0, 1.0, 65)
+    colors = np.asarray(full.map(t0 + (t1 - t0) * pos, mode="byte"))
+    return pg.ColorMap(pos, colors)
+
+
+def scale_colormap(scale: ColorScale | None) -> pg.ColorMap:
+    """The pyqtgraph colour map of ``scale``: position 0 is ``scale.lo``, 1 is ``scale.hi`` (for a
+    diverging scale, the part of the diverging map its range covers, see ColorScale.map_span)."""
+    if scale is None:
+        return pg.colormap.get(COLORMAP)
+    t0, t1 = scale.map_span()
+    return _sub_colormap(scale.colormap, round(t0, 6), round(t1, 6))
+
+
+def scale_rgb(scale: ColorScale | None, fill: np.ndarray) -> np.ndarray:
+    """int (n, 3) RGB 0-255 of scale positions ``fill`` in [0, 1] (NaN drawn as 0)."""
+    t = np.nan_to_num(np.asarray(fill, dtype=np.float64), nan=0.0)
+    return np.asarray(scale_colormap(scale).map(t, mode="byte"))[..., :3].astype(int)
 
 
 @dataclass(frozen=True)
@@ -58,7 +91,6 @@ class BoardView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(True)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
-        self._cmap = pg.colormap.get(COLORMAP)
         self.layout_: BoardLayout = BoardLayout(())
         self.decor: dict[int, CellDecor] = {}
         self.frame: BoardFrame | None = None
@@ -81,6 +113,15 @@ class BoardView(QWidget):
         """Cells revealed in predict mode (cleared by :meth:`hide_all`)."""
         self._rgb = np.zeros((0, 3), dtype=int)
         self._black = np.zeros(0, dtype=bool)
+        self.policy_glyph = "badge"
+        """How the greedy action is drawn: "badge" (its id in the cell) or "die" (a die face with as
+        many pips as the 1-based action, under the cell; legend from :attr:`action_names`)."""
+        self.action_names: tuple[str, ...] = ()
+        """What each action is called in the legend (snakes: "security", "normal", "risky")."""
+        self.q_values: np.ndarray | None = None
+        """float64 (n_states, n_actions) shown as bars per action (None: the Q toggle is off)."""
+        self._q_fill = np.zeros((0, 0))
+        self._q_rgb = np.zeros((0, 0, 3), dtype=int)
 
     # ------------------------------------------------------------------ what to draw
     def set_board(self, layout: BoardLayout, decor: dict[int, CellDecor] | None = None) -> None:
@@ -104,10 +145,40 @@ class BoardView(QWidget):
         self.scale = scale
         self.caption = frame.caption if frame is not None else ""
         if frame is not None:  # colours of every cell, once per frame (not per paint)
-            t = np.nan_to_num(frame.fill, nan=0.0)
-            self._rgb = np.asarray(self._cmap.map(t, mode="byte"))[:, :3].astype(int)
+            self._rgb = scale_rgb(scale, frame.fill).reshape(-1, 3)
             self._black = black_text(self._rgb)
+        if self.q_values is not None:
+            self.show_q_values(self.q_values)
         self.update()
+
+    def set_policy_glyph(self, kind: str, action_names: tuple[str, ...] = ()) -> None:
+        """Draw the greedy action as a "badge" or a "die" face (with a legend of ``action_names``)."""
+        if kind not in ("badge", "die"):
+            raise ValueError(f"policy glyph must be 'badge' or 'die', got {kind!r}")
+        self.policy_glyph = kind
+        self.action_names = tuple(action_names)
+        self.update()
+
+    def show_q_values(self, q: np.ndarray | None) -> None:
+        """Every action's Q-value per state (n_states x n_actions, NaN for illegal actions) as bars on
+        the current colour scale; None hides them."""
+        self.q_values = None if q is None else np.asarray(q, dtype=np.float64)
+        if self.q_values is not None and self.scale is not None:
+            self._q_fill = self.scale.normalise(self.q_values)
+            self._q_rgb = scale_rgb(self.scale, self._q_fill.ravel()).reshape(self.q_values.shape + (3,))
+        self.update()
+
+    def glyph_size(self) -> float:
+        """Side in pixels of the policy glyphs as drawn now (readable from the back of a room: >= 24 px)."""
+        s, _, _ = self._transform()
+        if not self.layout_.cells:
+            return 0.0
+        x0, y0, x1, y1 = self.layout_.glyph_rect(self.layout_.cells[0])
+        return s * (x1 - x0)
+
+    def color_range(self) -> tuple[float, float] | None:
+        """(low, high): the values drawn with the colour scale's two ends (None: no scale yet)."""
+        return None if self.scale is None else (self.scale.lo, self.scale.hi)
 
     def show_selection(self, state: int | None, successors: dict[int, float] | None = None) -> None:
         """Outline the inspected state and its successors (state -> probability)."""
@@ -225,7 +296,14 @@ class BoardView(QWidget):
             if not np.isnan(self.frame.fill[state]):
                 lines.append(f"value {self.frame.values[state]:.10g}")
             if self.frame.badges[state]:
-                lines.append(f"greedy action {self.frame.badges[state]}")
+                a = -1 if self.frame.actions is None else int(self.frame.actions[state])
+                name = f" ({self.action_names[a]})" if 0 <= a < len(self.action_names) else ""
+                lines.append(f"greedy action {self.frame.badges[state]}{name}")
+            q = self.q_values
+            if q is not None and state < q.shape[0]:
+                for a in np.flatnonzero(np.isfinite(q[state])):
+                    name = self.action_names[a] if a < len(self.action_names) else f"action {a}"
+                    lines.append(f"  Q({name}) = {q[state, a]:.6g}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ painting
@@ -246,6 +324,7 @@ class BoardView(QWidget):
         self._paint_arrows(p, s, ox, oy)
         for c in cells:
             self._paint_cell(p, c, s, ox, oy)
+        self._paint_legend(p, s, ox, oy)
         p.end()
 
     def _paint_arrows(self, p: QPainter, s: float, ox: float, oy: float) -> None:
@@ -312,12 +391,13 @@ class BoardView(QWidget):
         p.setPen(ink)
         p.drawText(rect.adjusted(side * 0.1, side * 0.07, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
                    c.label)
-        if d.tag:
-            font.setPixelSize(max(7, int(side * 0.17)))
+        if d.tag:  # the square's type: a pill on the top right corner, its glyph about a quarter of the cell
+            font.setPixelSize(max(8, int(side * (0.34 if len(d.tag) <= 2 else 0.2))))
             p.setFont(font)
             fm = p.fontMetrics()
-            w = fm.horizontalAdvance(d.tag) + side * 0.1
-            pill = QRectF(rect.right() - w - side * 0.08, rect.top() + side * 0.08, w, side * 0.22)
+            w = fm.horizontalAdvance(d.tag) + side * 0.12
+            ph = fm.height() * 1.05
+            pill = QRectF(rect.right() - w + side * 0.06, rect.top() - side * 0.06, w, ph)
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(d.color or "#555555"))
             p.drawRoundedRect(pill, side * 0.05, side * 0.05)
@@ -325,31 +405,143 @@ class BoardView(QWidget):
             p.setPen(QColor(text_color((pc.red(), pc.green(), pc.blue()))))
             p.drawText(pill, Qt.AlignmentFlag.AlignCenter, d.tag)
         value, badge = self.cell_text(c.state)
+        q = self.q_values
+        q_on = (q is not None and c.state < q.shape[0] and not self.is_hidden(c.state)
+                and bool(np.isfinite(q[c.state]).any()) and side * 0.68 / np.isfinite(q[c.state]).sum() >= 9)
+        if q_on:
+            value = ""  # the cell shows every action's Q instead (its best is the value)
+            self._paint_q_rows(p, c, rect)
         if d.goal and not value:
             value = "goal"
         if d.goal and value == "goal":
             value = d.name or "goal"
         if value:
-            fit = 0.22 if len(value) <= 5 else 0.18
+            in_cell_badge = bool(badge) and self.policy_glyph == "badge"  # it takes the lower right corner
+            fit = (0.21 if in_cell_badge else 0.27) if len(value) <= 5 else 0.2
             font.setPixelSize(max(7, int(side * min(fit * self.text_scale, 0.95 / max(len(value), 1) * 1.6))))
             font.setBold(False)
             p.setFont(font)
             p.setPen(ink)
             p.drawText(rect.adjusted(0, side * 0.12, 0, -side * 0.12), Qt.AlignmentFlag.AlignCenter, value)
-        if badge:
-            r = side * 0.14
-            centre = QPointF(rect.right() - side * 0.2, rect.bottom() - side * 0.2)
+        if badge and self.policy_glyph == "die" and self.frame is not None and self.frame.actions is not None:
+            self._paint_die(p, c, int(self.frame.actions[c.state]), s=side / c.size,
+                            ox=rect.left() - side / c.size * (c.x - c.size / 2),
+                            oy=rect.top() - side / c.size * (c.y - c.size / 2))
+        elif badge and not q_on:
+            r = side * 0.17
+            centre = QPointF(rect.right() - side * 0.22, rect.bottom() - side * 0.22)
             p.setPen(QPen(QColor("#000000"), max(1.0, side * 0.015)))
             p.setBrush(QColor("#ffffff"))
             bw = max(2 * r, p.fontMetrics().horizontalAdvance(badge) + side * 0.08) if len(badge) > 1 else 2 * r
             p.drawRoundedRect(QRectF(centre.x() - bw / 2 - (bw / 2 - r), centre.y() - r, bw, 2 * r), r, r)
-            font.setPixelSize(max(7, int(side * 0.17)))
+            font.setPixelSize(max(7, int(side * 0.22)))
             font.setBold(True)
             p.setFont(font)
             p.setPen(QColor("#000000"))
             p.drawText(QRectF(centre.x() - bw / 2 - (bw / 2 - r), centre.y() - r, bw, 2 * r), Qt.AlignmentFlag.AlignCenter,
                        badge)
         self._paint_outlines(p, c, rect, side, small=False)
+
+    # ------------------------------------------------------------------ policy glyphs and Q bars
+    PIPS = {1: ((0.5, 0.5),), 2: ((0.27, 0.27), (0.73, 0.73)), 3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+            4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+            5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+            6: ((0.27, 0.22), (0.73, 0.22), (0.27, 0.5), (0.73, 0.5), (0.27, 0.78), (0.73, 0.78))}
+    """Pip centres of die faces 1..6 (fractions of the face)."""
+
+    def _draw_die_face(self, p: QPainter, r: QRectF, n: int) -> None:
+        """A white die face with ``n`` pips (a number above 6) in ``r``."""
+        side = r.width()
+        p.setPen(QPen(QColor("#000000"), max(1.5, side * 0.07) * self.line_scale ** 0.5))
+        p.setBrush(QColor("#ffffff"))
+        p.drawRoundedRect(r, side * 0.18, side * 0.18)
+        if n in self.PIPS:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor("#000000"))
+            pr = side * (0.11 if n <= 3 else 0.09)
+            for fx, fy in self.PIPS[n]:
+                p.drawEllipse(QPointF(r.left() + fx * side, r.top() + fy * side), pr, pr)
+        else:
+            f = QFont(self.font())
+            f.setPixelSize(max(7, int(side * 0.6)))
+            f.setBold(True)
+            p.setFont(f)
+            p.setPen(QColor("#000000"))
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, str(n))
+
+    def _paint_die(self, p: QPainter, c, action: int, *, s: float, ox: float, oy: float) -> None:
+        if action < 0:
+            return
+        x0, y0, x1, y1 = self.layout_.glyph_rect(c)
+        self._draw_die_face(p, QRectF(ox + s * x0, oy + s * y0, s * (x1 - x0), s * (y1 - y0)), action + 1)
+
+    def _paint_q_rows(self, p: QPainter, c, rect: QRectF) -> None:
+        """Every legal action's Q in the cell: one row per action (a die face or the action id, then
+        the number) filled with its colour on the cell scale; the greedy action's row framed."""
+        q = self.q_values[c.state]
+        legal = np.flatnonzero(np.isfinite(q))
+        side = rect.width()
+        top = rect.top() + side * 0.27  # under the cell's name
+        h = (rect.bottom() - side * 0.05 - top) / legal.size
+        chosen = -1 if self.frame is None or self.frame.actions is None else int(self.frame.actions[c.state])
+        fill = self._q_fill[c.state] if self._q_fill.shape == self.q_values.shape else None
+        f = QFont(self.font())
+        f.setPixelSize(max(7, int(min(h * 0.72, side * 0.17))))
+        for k, a in enumerate(legal):
+            row = QRectF(rect.left() + side * 0.06, top + k * h, side * 0.88, h)
+            if fill is not None:
+                rgb = self._q_rgb[c.state, a]
+            else:
+                rgb = scale_rgb(self.scale, np.array([0.5]))[0]
+            col = QColor(int(rgb[0]), int(rgb[1]), int(rgb[2]))
+            p.setPen(QPen(QColor("#000000"), max(2.0, side * 0.04)) if a == chosen else Qt.PenStyle.NoPen)
+            p.setBrush(col)
+            p.drawRect(row.adjusted(0.5, 0.5, -0.5, -0.5))
+            ink = QColor(text_color((col.red(), col.green(), col.blue())))
+            if self.policy_glyph == "die":
+                d = h * 0.8
+                self._draw_die_face(p, QRectF(row.left() + h * 0.1, row.top() + h * 0.1, d, d), int(a) + 1)
+                label_w = h
+                label = ""
+            else:
+                label, label_w = f"{a}", 0.0
+            f.setBold(bool(a == chosen))
+            p.setFont(f)
+            p.setPen(ink)
+            text = compact_q(float(q[a]))
+            p.drawText(row.adjusted(label_w + 2, 0, -2, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, text)
+            if label:
+                p.drawText(row.adjusted(2, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, label)
+
+    def _paint_legend(self, p: QPainter, s: float, ox: float, oy: float) -> None:
+        """The policy glyphs' legend in words ("1 = security", ...), in the layout's legend rectangle."""
+        if self.layout_.legend is None or self.policy_glyph != "die" or not self.action_names:
+            return
+        x0, y0, x1, y1 = self.layout_.legend
+        box = QRectF(ox + s * x0, oy + s * y0, s * (x1 - x0), s * (y1 - y0))
+        title = "Die to throw:" if self.q_values is None else "Dice (Q in squares):"
+        rows = len(self.action_names) + 1
+        lh = box.height() / rows
+        f = QFont(self.font())
+        px = max(9, int(lh * 0.7))
+        f.setPixelSize(px)
+        f.setBold(True)
+        p.setFont(f)
+        ink = self.palette().text().color()
+        p.setPen(ink)
+        p.drawText(QRectF(box.left(), box.top(), box.width(), lh), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                   p.fontMetrics().elidedText(title, Qt.TextElideMode.ElideRight, int(box.width())))
+        f.setBold(False)
+        p.setFont(f)
+        d = lh * 0.86
+        for i, name in enumerate(self.action_names):
+            y = box.top() + lh * (i + 1)
+            self._draw_die_face(p, QRectF(box.left(), y + (lh - d) / 2, d, d), i + 1)
+            p.setPen(ink)
+            p.drawText(QRectF(box.left() + d * 1.3, y, box.width() - d * 1.3, lh),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                       p.fontMetrics().elidedText(f"{i + 1} = {name}", Qt.TextElideMode.ElideRight,
+                                                  int(box.width() - d * 1.3)))
 
     def _paint_outlines(self, p: QPainter, c, rect: QRectF, side: float, *, small: bool) -> None:
         """Changed in this sweep (dashed magenta), successor (blue, with p=), inspected (black), token."""
@@ -387,7 +579,7 @@ class BoardView(QWidget):
             p.setBrush(QColor(TOKEN))
             p.drawEllipse(centre, r, r)
             if self.token_text and not small:
-                font.setPixelSize(max(8, int(side * 0.16)))
+                font.setPixelSize(max(11, int(side * 0.24)))  # the episode token's caption, readable
                 font.setBold(True)
                 p.setFont(font)
                 fm = p.fontMetrics()
@@ -408,15 +600,20 @@ class ColorBar(pg.GraphicsLayoutWidget):
         self.setBackground(None)
         self.setFixedWidth(85)
         self.setMinimumHeight(120)
-        self.bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=pg.colormap.get(COLORMAP), interactive=False,
+        self.bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=scale_colormap(None), interactive=False,
                                    width=18, orientation="vertical", colorMapMenu=False)
         self.addItem(self.bar)
+        for ax in ("left", "right"):  # the numbers as they are: no "(x0.001)" multiplier on the label
+            self.bar.getAxis(ax).enableAutoSIPrefix(False)
         self.scale: ColorScale | None = None
         self.show_scale(None)
 
     def show_scale(self, scale: ColorScale | None) -> None:
         """Show ``scale`` (its bounds and label); None: an empty bar before any solve."""
+        if scale == self.scale and scale is not None:
+            return
         self.scale = scale
+        self.bar.setColorMap(scale_colormap(scale))
         if scale is None:
             self.bar.setLevels((0.0, 1.0))
             self.bar.setLabel("right", "no values yet")

@@ -1,10 +1,16 @@
 """Colour scales and badge text for the boards: pure functions, no Qt (tested without a display).
 
-The value heatmap uses viridis (perceptually uniform, readable with the common colour-vision
-deficiencies and in greyscale). The widgets draw with ``pyqtgraph.colormap.get("viridis")``;
-:data:`VIRIDIS_ANCHORS` are nine samples of the same map (matplotlib's published table, also
-checked against pyqtgraph's map in the widget tests) used here to pick readable text colours.
-A :class:`ColorScale` is fixed for a whole solve: the board never rescales frame by frame.
+Two kinds of scale, both drawn with pyqtgraph's colour maps (``pyqtgraph.colormap.get(name)``):
+
+* sequential (:data:`COLORMAP`, viridis: perceptually uniform, readable with the common
+  colour-vision deficiencies and in greyscale) for costs and returns (expected turns, V(s));
+* diverging (:data:`DIVERGING_COLORMAP`, colorcet's CET-CBD1: blue - grey - gold, designed for
+  deuteranopes and protanopes) for win/loss values, centred on 0: a value's colour depends on its
+  sign and size only, so the part of the map a scale uses is where its [lo, hi] falls
+  (:meth:`ColorScale.map_span`).
+
+A :class:`ColorScale` is fixed for a whole solve: the board never rescales frame by frame. The
+text on a coloured cell is black or white by WCAG contrast (:func:`text_color`, :func:`black_text`).
 """
 from __future__ import annotations
 
@@ -14,20 +20,21 @@ from dataclasses import dataclass
 import numpy as np
 
 COLORMAP = "viridis"
-"""Name of the pyqtgraph colour map of the value heatmap."""
+"""Name of the pyqtgraph colour map of sequential scales (costs, returns)."""
 
-VIRIDIS_ANCHORS: tuple[tuple[int, int, int], ...] = (
-    (68, 1, 84),
-    (71, 44, 122),
-    (59, 81, 139),
-    (44, 113, 142),
-    (33, 144, 141),
-    (39, 173, 129),
-    (92, 200, 99),
-    (170, 220, 50),
-    (253, 231, 37),
-)
-"""viridis at t = 0, 1/8, ..., 1 (RGB 0-255)."""
+DIVERGING_COLORMAP = "CET-CBD1"
+"""Name of the pyqtgraph colour map of diverging scales (win/loss values; its middle is 0)."""
+
+SEQUENTIAL, DIVERGING = "sequential", "diverging"
+"""The kinds of :class:`ColorScale`."""
+
+ONE_SIDED_START = 0.2
+"""A diverging scale whose values all have one sign starts this far (in map position) from the
+neutral middle, so that its lowest value is still visibly on its side of 0."""
+
+SCALE_STEPS = 20
+"""A fitted scale's ends are rounded to a nice step of about (hi - lo) / SCALE_STEPS: round numbers
+on the bar, and the values still use at least 80% of the scale."""
 
 SQUARE_COLORS: dict[int, str] = {
     0: "#ffffff",
@@ -63,12 +70,41 @@ class ColorScale:
     """Value drawn with the highest colour (model units)."""
     label: str = "value"
     """What the values are, for the colour bar (e.g. "expected turns")."""
+    kind: str = SEQUENTIAL
+    """:data:`SEQUENTIAL` (costs, returns) or :data:`DIVERGING` (win/loss, centred on 0)."""
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.lo) and math.isfinite(self.hi)):
             raise ValueError(f"colour scale bounds must be finite, got ({self.lo}, {self.hi})")
         if self.hi < self.lo:
             raise ValueError(f"colour scale: hi {self.hi} is below lo {self.lo}")
+        if self.kind not in (SEQUENTIAL, DIVERGING):
+            raise ValueError(f"colour scale kind must be {SEQUENTIAL!r} or {DIVERGING!r}, got {self.kind!r}")
+
+    @property
+    def colormap(self) -> str:
+        """Name of the pyqtgraph colour map this scale draws with."""
+        return DIVERGING_COLORMAP if self.kind == DIVERGING else COLORMAP
+
+    def map_span(self) -> tuple[float, float]:
+        """The positions (in [0, 1]) of the colour map that ``lo`` and ``hi`` get; values in between
+        are linear in between (:meth:`normalise` is the position within this span).
+
+        Sequential: the whole map. Diverging: 0 is the map's middle and +-m its ends, with
+        m = max(|lo|, |hi|), so equal sizes of opposite sign get mirror colours; a scale whose
+        values all have one sign uses that half of the map from :data:`ONE_SIDED_START` past the
+        middle (its lowest value must not look like 0)."""
+        if self.kind != DIVERGING:
+            return 0.0, 1.0
+        lo, hi = self.lo, self.hi
+        if lo >= 0.0 and hi > 0.0:
+            return 0.5 + ONE_SIDED_START if lo > 0 else 0.5, 1.0
+        if hi <= 0.0 and lo < 0.0:
+            return 0.0, 0.5 - ONE_SIDED_START if hi < 0 else 0.5
+        m = max(abs(lo), abs(hi))
+        if m == 0.0:
+            return 0.5, 0.5
+        return 0.5 + 0.5 * lo / m, 0.5 + 0.5 * hi / m
 
     @property
     def span(self) -> float:
@@ -83,15 +119,37 @@ class ColorScale:
         return np.clip((v - self.lo) / self.span, 0.0, 1.0)
 
 
-def scale_for(lo: float, hi: float, *, label: str = "value") -> ColorScale:
-    """A :class:`ColorScale` over [lo, hi] with round ends (1, 2 or 5 times a power of ten steps)."""
+def scale_for(lo: float, hi: float, *, label: str = "value", kind: str = SEQUENTIAL) -> ColorScale:
+    """A :class:`ColorScale` over [lo, hi] with round ends (1, 2 or 5 times a power of ten steps of
+    about a fifth of the span: coarse; :func:`fitted_scale` is the tight one boards use)."""
     lo, hi = float(lo), float(hi)
     if hi < lo:
         lo, hi = hi, lo
     if hi == lo:
-        return ColorScale(lo - 0.5, hi + 0.5, label) if lo != 0 else ColorScale(0.0, 1.0, label)
+        return ColorScale(lo - 0.5, hi + 0.5, label, kind) if lo != 0 else ColorScale(0.0, 1.0, label, kind)
     step = nice_step((hi - lo) / 5)
-    return ColorScale(math.floor(lo / step + 1e-9) * step, math.ceil(hi / step - 1e-9) * step, label)
+    return ColorScale(math.floor(lo / step + 1e-9) * step, math.ceil(hi / step - 1e-9) * step, label, kind)
+
+
+def fitted_scale(lo: float, hi: float, *, label: str = "value", kind: str = SEQUENTIAL) -> ColorScale:
+    """The scale that spans the values [lo, hi] on screen: ends rounded outwards to a nice step of
+    about (hi - lo) / :data:`SCALE_STEPS` (so the values use at least 80% of it). Equal ends get a
+    little room either side."""
+    lo, hi = float(lo), float(hi)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise ValueError(f"a colour scale needs finite values, got ({lo}, {hi})")
+    if hi < lo:
+        lo, hi = hi, lo
+    if hi == lo:
+        pad = 0.05 * abs(lo) if lo != 0 else 1.0
+        if kind == DIVERGING and lo != 0:
+            return ColorScale(lo - pad, hi + pad, label, kind)
+        return ColorScale(lo - pad if (lo != 0 or kind == DIVERGING) else 0.0, hi + pad, label, kind)
+    step = nice_step((hi - lo) / SCALE_STEPS)
+    a = math.floor(lo / step + 1e-9) * step
+    b = math.ceil(hi / step - 1e-9) * step  # floor/ceil to a step never move an end across 0
+    nd = max(0, 1 - math.floor(math.log10(step)))  # drop float noise (1.2000000000000002)
+    return ColorScale(round(a, nd) + 0.0, round(b, nd) + 0.0, label, kind)
 
 
 def nice_step(x: float) -> float:
@@ -103,16 +161,6 @@ def nice_step(x: float) -> float:
         if m * 10**k >= x * (1 - 1e-12):
             return m * 10**k
     return 10.0 ** (k + 1)  # pragma: no cover
-
-
-def viridis_rgb(t: float) -> tuple[int, int, int]:
-    """viridis at t in [0, 1], linearly interpolated between :data:`VIRIDIS_ANCHORS`."""
-    t = min(max(float(t), 0.0), 1.0)
-    x = t * (len(VIRIDIS_ANCHORS) - 1)
-    i = min(int(x), len(VIRIDIS_ANCHORS) - 2)
-    f = x - i
-    a, b = VIRIDIS_ANCHORS[i], VIRIDIS_ANCHORS[i + 1]
-    return tuple(int(round(a[j] + f * (b[j] - a[j]))) for j in range(3))  # type: ignore[return-value]
 
 
 def relative_luminance(rgb: tuple[int, int, int]) -> float:

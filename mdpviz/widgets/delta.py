@@ -53,6 +53,7 @@ def delta_frame(
     scale: ColorScale,
     caption: str = "",
     action_changed: np.ndarray | None = None,
+    actions: np.ndarray | None = None,
 ) -> BoardFrame:
     """The board frame of the delta view: fill = position of log10 |V - V_prev| on ``scale`` (0 for
     no change), text = the signed change; ``prev_values`` None means V_prev = 0 (the first sweep).
@@ -72,7 +73,7 @@ def delta_frame(
     texts = tuple("" if t else format_delta(float(x)) for x, t in zip(d.tolist(), terminal.tolist()))
     changed = np.zeros(v.size, dtype=bool) if action_changed is None else np.asarray(action_changed, dtype=bool)
     return BoardFrame(values=d, texts=texts, fill=fill, badges=tuple(badges), changed=changed & ~terminal,
-                      caption=caption)
+                      caption=caption, actions=actions)
 
 
 __all__ = ["DELTA_FLOOR", "DELTA_LABEL", "delta_frame", "delta_scale", "format_delta"]

@@ -11,7 +11,7 @@ import io
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -35,6 +35,8 @@ class BoardFrame:
     """bool (n_states): the printed value or the greedy action changed in this sweep."""
     caption: str = ""
     """One line saying which sweep this is."""
+    actions: np.ndarray | None = None
+    """int64 (n_states): the greedy action id of each state (-1: none), for policy glyphs."""
 
 
 def board_frame(
@@ -66,7 +68,8 @@ def board_frame(
     changed = np.fromiter((a != b for a, b in zip(texts, prev_texts)), dtype=bool, count=len(texts))
     if prev_values is not None and prev_policy is not None:
         changed |= (np.asarray(prev_policy) != policy) & ~terminal
-    return BoardFrame(values, texts, fill, badges, changed & ~terminal, caption)
+    actions = np.where(terminal, -1, policy)
+    return BoardFrame(values, texts, fill, badges, changed & ~terminal, caption, actions)
 
 
 def _texts(values: np.ndarray, terminal: np.ndarray, digits: int) -> tuple[str, ...]:
@@ -92,6 +95,89 @@ def sweep_caption(method_name: str, phase: str, iteration: int, index: int, tota
 
 
 # ---------------------------------------------------------------------------------- the inspector
+def backup_values(
+    history: Sequence[Any],
+    index: int,
+    state: int,
+    *,
+    n_states: int,
+    gs_block: int = 1,
+    greedy_of_shown: bool = False,
+) -> tuple[np.ndarray, str]:
+    """The values V(s') the shown snapshot's action of ``state`` was chosen from, and how to say so:
+    the inspector backs up from them, so its best action is the board's badge at every history index.
+
+    * value iteration (Jacobi): the previous snapshot's values (V = 0 before sweep 1): sweep k set
+      V_k(s) = best Q and the badge from V_{k-1} (Sutton and Barto eq. 4.10);
+    * in-place (Gauss-Seidel) sweeps, state by state in index order in blocks of ``gs_block``
+      states: this sweep's values for the blocks before the state's, the previous sweep's for the rest;
+    * policy iteration: an improvement is greedy in its own values; an evaluation's policy was chosen
+      by the previous improvement, from the previous snapshot's values (round 1: the starting policy,
+      backed up from its own values);
+    * a linear program's policy is greedy in its optimal values; backward induction's layer is backed
+      up from the later layers' values, already final in the snapshot.
+
+    ``greedy_of_shown``: the board draws the greedy moves of the shown values themselves (board
+    games), so the inspector backs up from those.
+    """
+    if index < 0 or not history:
+        return np.zeros(n_states), "V = 0 (before the first sweep)"
+    sw = history[index]
+    cur = np.asarray(sw.values, dtype=np.float64)
+    prev = np.asarray(history[index - 1].values, dtype=np.float64) if index > 0 else np.zeros(n_states)
+    if greedy_of_shown or sw.phase in ("improve", "lp", "layer"):
+        return cur, "V of this snapshot (the shown values)"
+    if sw.phase == "evaluate":
+        if index == 0:
+            return cur, "V of this evaluation (round 1 evaluates the starting policy: \u2605 marks its action)"
+        return prev, "V of the previous snapshot (the one this round's policy was chosen from)"
+    if sw.method == "gs":
+        b = max(1, int(gs_block))
+        start = (int(state) // b) * b
+        mixed = prev.copy()
+        mixed[:start] = cur[:start]
+        return mixed, (f"V of this sweep for states before {start} (already updated in place), "
+                       "of the previous sweep for the rest")
+    return prev, "V of the previous sweep (this sweep's backup)"
+
+
+def board_q(
+    mdp: Any,
+    history: Sequence[Any],
+    index: int,
+    *,
+    gs_block: int = 1,
+) -> np.ndarray:
+    """float64 (n_states, n_actions): Q(s, a) of every legal action (NaN for illegal ones and
+    terminal states), backed up from the values each state's badge was chosen with
+    (:func:`backup_values`, vectorised), so the best Q of a cell is its badge's action."""
+    n, k = int(mdp.n_states), int(mdp.n_actions)
+    out = np.full((n, k), np.nan)
+    if index < 0 or not history:
+        v = np.zeros(n)
+        q = mdp.q_values(v)
+    else:
+        sw = history[index]
+        cur = np.asarray(sw.values, dtype=np.float64)
+        prev = np.asarray(history[index - 1].values, dtype=np.float64) if index > 0 else np.zeros(n)
+        if sw.phase in ("improve", "lp", "layer") or (sw.phase == "evaluate" and index == 0):
+            q = mdp.q_values(cur)
+        elif sw.method == "gs" and sw.phase == "sweep":
+            row_state = np.asarray(mdp.row_state)
+            counts = np.diff(np.asarray(mdp.row_ptr))
+            t_row = np.repeat(np.arange(row_state.size), counts)
+            dst = np.asarray(mdp.dst)
+            start = (row_state[t_row] // max(1, int(gs_block))) * max(1, int(gs_block))
+            vt = np.where(dst < start, cur[dst], prev[dst])
+            q = np.asarray(mdp.row_reward, dtype=np.float64) + mdp.discount * np.bincount(
+                t_row, weights=np.asarray(mdp.prob) * vt, minlength=row_state.size)
+        else:
+            q = mdp.q_values(prev)
+    out[np.asarray(mdp.row_state), np.asarray(mdp.row_action)] = q
+    out[np.asarray(mdp.terminal)] = np.nan
+    return out
+
+
 @dataclass(frozen=True)
 class BackupTerm:
     """One outcome of (state, action) in a Bellman backup: p x (r + gamma V(next))."""
@@ -282,6 +368,8 @@ class Inspection:
     """The state is terminal (value 0, no actions)."""
     unit: str = ""
     """Unit of values (e.g. "turns")."""
+    source: str = "V of this sweep; the next sweep takes the {opt} over actions"
+    """Which values V(s') the Q-values back up from (see :func:`backup_values`); "{opt}" is min or max."""
 
 
 def best_actions(qs: Sequence[float], objective: str, *, tie_tol: float = 1e-9) -> list[bool]:
@@ -291,6 +379,13 @@ def best_actions(qs: Sequence[float], objective: str, *, tie_tol: float = 1e-9) 
     b = min(qs) if objective == "min" else max(qs)
     tol = tie_tol * (1.0 + abs(b))
     return [abs(q - b) <= tol for q in qs]
+
+
+def greedy_action(actions: Sequence[int], qs: Sequence[float], objective: str, *, tie_tol: float = 1e-9) -> int:
+    """The action the solvers pick: the best Q (:func:`best_actions`), ties to the lowest action id."""
+    best = best_actions(qs, objective, tie_tol=tie_tol)
+    tied = [a for a, b in zip(actions, best) if b]
+    return min(tied) if tied else -1
 
 
 def inspection_html(insp: Inspection, *, digits: int = 4) -> str:
@@ -303,8 +398,8 @@ def inspection_html(insp: Inspection, *, digits: int = 4) -> str:
         return "".join(out)
     opt = "min" if insp.objective == "min" else "max"
     g = "" if insp.discount == 1.0 else "\u03b3 "
-    out.append(f"<p>Q(s,a) = \u03a3 p \u00d7 (r + {g}V(s')) with V of this sweep; "
-               f"the next sweep takes the {opt} over actions.</p>")
+    out.append(f"<p>Q(s,a) = \u03a3 p \u00d7 (r + {g}V(s')) with {esc(insp.source.format(opt=opt))}; "
+               f"\u2605 the {opt} (ties: the lowest action), as on the board.</p>")
     for a in insp.actions:
         mark = " \u2605 best" if a.best else ""
         colour = "#006644" if a.best else "#000000"

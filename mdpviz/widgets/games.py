@@ -31,7 +31,7 @@ from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matri
 from mdpviz.scenario import ScenarioError, snakes_from_dict, snakes_to_dict
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy, solve
 from mdpviz.widgets.board import CellDecor
-from mdpviz.widgets.colors import SQUARE_COLORS, SQUARE_ICONS, action_badge
+from mdpviz.widgets.colors import SEQUENTIAL, SQUARE_COLORS, SQUARE_ICONS, action_badge
 from mdpviz.widgets.display import BackupTerm, StrategyRow
 from mdpviz.widgets.episodes import Move, sample_mdp_episode, snakes_moves
 from mdpviz.widgets.geometry import GRAPH_MAX_STATES, BoardLayout, graph_layout, grid_layout, policy_edges, snakes_layout
@@ -106,6 +106,8 @@ class Game(QObject):
     """Name in the game picker."""
     value_label = "value"
     """What V measures, for the colour bar."""
+    color_kind = SEQUENTIAL
+    """Colour scale kind: SEQUENTIAL for costs and returns, DIVERGING (centred on 0) for win/loss values."""
     unit = "return"
     """What one simulated episode's total is."""
     supports_discount = True
@@ -182,6 +184,10 @@ class Game(QObject):
 
     def decor(self) -> dict[int, CellDecor]:
         return {}
+
+    def policy_glyph(self) -> tuple[str, tuple[str, ...]]:
+        """How the board draws the greedy action: ("badge", ()) or ("die", names of the dice)."""
+        return "badge", ()
 
     def board_widget(self) -> QWidget | None:
         """A game-specific board widget, or None to draw on the shared cell board."""
@@ -314,6 +320,9 @@ class SnakesGame(Game):
 
     def state_name(self, s: int) -> str:
         return f"square {s + 1}"
+
+    def policy_glyph(self) -> tuple[str, tuple[str, ...]]:
+        return "die", tuple(d.name for d in self.cfg.dice)
 
     def badge(self, a: int, mdp: TabularMDP) -> str:
         return action_badge(a, None, one_based=True)

@@ -72,16 +72,32 @@ class BoardLayout:
     """Arrows between cells."""
     kind: str = "grid"
     """"snakes", "grid" or "graph"."""
+    glyph_room: float = 0.0
+    """Height under each cell kept free for its policy glyph (board units; 0: glyphs go in the cell)."""
+    legend: tuple[float, float, float, float] | None = None
+    """A free rectangle (x0, y0, x1, y1, board units) for the legend of the policy glyphs, or None."""
 
     def bounds(self) -> tuple[float, float, float, float]:
-        """(x0, y0, x1, y1) enclosing every cell, board units."""
+        """(x0, y0, x1, y1) enclosing every cell and the room under it for glyphs, board units."""
         if not self.cells:
             return (0.0, 0.0, 1.0, 1.0)
         x0 = min(c.x - c.size / 2 for c in self.cells)
         y0 = min(c.y - c.size / 2 for c in self.cells)
         x1 = max(c.x + c.size / 2 for c in self.cells)
-        y1 = max(c.y + c.size / 2 for c in self.cells)
+        y1 = max(c.y + c.size / 2 for c in self.cells) + self.glyph_room
         return (x0, y0, x1, y1)
+
+    def glyph_rect(self, cell: Cell) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) of the policy glyph of ``cell`` (board units): a square under the cell
+        when the layout keeps room for one, else the cell's lower right corner."""
+        h = cell.size / 2
+        if self.glyph_room > 0:
+            g = min(self.glyph_room * 0.85, cell.size * 0.62)
+            top = cell.y + h + (self.glyph_room - g) / 2
+            return (cell.x - g / 2, top, cell.x + g / 2, top + g)
+        g = cell.size * 0.34
+        return (cell.x + h - g - cell.size * 0.05, cell.y + h - g - cell.size * 0.05,
+                cell.x + h - cell.size * 0.05, cell.y + h - cell.size * 0.05)
 
     def index_of_state(self) -> dict[int, int]:
         """state -> index in ``cells``."""
@@ -89,14 +105,25 @@ class BoardLayout:
 
 
 # ---------------------------------------------------------------------------------- snakes board
+SNAKES_ROW = 1.5
+"""Distance between the snakes board's rows (board units): under each square there is room for its
+policy glyph (a die face, :data:`GLYPH_ROOM`)."""
+
+GLYPH_ROOM = 0.6
+"""Height (board units) under each cell of a board with policy glyphs (the snakes die faces)."""
+
 SNAKES_POSITIONS: dict[int, tuple[float, float]] = {
-    1: (0.0, 1.0), 2: (1.0, 1.0), 3: (2.0, 1.0),
-    4: (3.0, 2.0), 5: (4.0, 2.0), 6: (5.0, 2.0), 7: (6.0, 2.0), 8: (7.0, 2.0), 9: (8.0, 2.0), 10: (9.0, 2.0),
+    1: (0.0, SNAKES_ROW), 2: (1.0, SNAKES_ROW), 3: (2.0, SNAKES_ROW),
+    **{sq: (float(sq - 1), 2 * SNAKES_ROW) for sq in range(4, 11)},
     11: (3.0, 0.0), 12: (5.0, 0.0), 13: (7.0, 0.0), 14: (9.0, 0.0),
-    15: (10.5, 1.0),
+    15: (10.5, SNAKES_ROW),
 }
 """Centre of each square (1..15): start row in the middle, slow lane below, fast lane above
 (its four squares spread over the slow lane's span: it is the short cut), goal on the right."""
+
+SNAKES_LEGEND = (-0.43, -0.43, 2.35, SNAKES_ROW - CELL / 2 - 0.12)
+"""Where the snakes board draws its dice legend (x0, y0, x1, y1, board units): above squares 1-3,
+left of the fast lane, clear of every arrow."""
 
 
 def snakes_layout(next_squares: Callable[[int], Iterable[int]], *, n_squares: int = 15) -> BoardLayout:
@@ -110,7 +137,7 @@ def snakes_layout(next_squares: Callable[[int], Iterable[int]], *, n_squares: in
             if not 1 <= nxt <= n_squares:
                 raise ValueError(f"next_squares({sq}) gave square {nxt}, outside 1..{n_squares}")
             arrows.append(Arrow(sq - 1, nxt - 1))
-    return BoardLayout(cells, tuple(arrows), "snakes")
+    return BoardLayout(cells, tuple(arrows), "snakes", glyph_room=GLYPH_ROOM, legend=SNAKES_LEGEND)
 
 
 # ---------------------------------------------------------------------------------- any MDP

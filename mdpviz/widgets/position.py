@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -47,7 +47,8 @@ from PySide6.QtWidgets import (
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import Sweep
-from mdpviz.widgets.colors import COLORMAP, ColorScale, black_text, scale_for
+from mdpviz.widgets.board import scale_rgb
+from mdpviz.widgets.colors import DIVERGING, ColorScale, black_text, fitted_scale, scale_for
 from mdpviz.widgets.convergence import export_scene
 from mdpviz.widgets.display import backup_q, backup_text, format_prob
 from mdpviz.widgets.episodes import sample_mdp_episode
@@ -221,15 +222,17 @@ class PositionCanvas(QWidget):
         self.drag_handler: Callable[[int, float, bool], None] | None = None
         """When set, a left drag on a cell edits it: handler(cell, value in [0, 1] (top = 1), final)."""
         self._drag_cell = -1
-        self._cmap = pg.colormap.get(COLORMAP)
+        self.scale: ColorScale | None = None
+        """The colour scale the view's ``fill`` positions are on."""
 
     def set_painter(self, painter: BoardPainter) -> None:
         self.painter_ = painter
         self.update()
 
     def show_position(self, pos: Position | None, view: PositionView | None, *, last_cells: Sequence[int] = (),
-                      origin: int = -1, message: str = "") -> None:
+                      origin: int = -1, message: str = "", scale: ColorScale | None = None) -> None:
         self.position, self.view = pos, view
+        self.scale = scale
         self.last_cells = tuple(int(c) for c in last_cells if c >= 0)
         self.origin = origin
         self.message = message
@@ -261,7 +264,7 @@ class PositionCanvas(QWidget):
         return self.painter_.cell_base(cell)
 
     def _rgb(self, t: float) -> tuple[int, int, int]:
-        c = np.asarray(self._cmap.map(np.array([t]), mode="byte"))[0]
+        c = scale_rgb(self.scale, np.array([t]))[0]
         return int(c[0]), int(c[1]), int(c[2])
 
     # ------------------------------------------------------------------ painting
@@ -290,7 +293,8 @@ class PositionCanvas(QWidget):
                 continue
             text = v.texts[c]
             if text:
-                px = max(7.0, min(r.width() * 0.22, 26.0) * self.text_scale)
+                # as large as the cell takes: about 0.6 px of width per px of height and character
+                px = max(7.0, min(r.width() * 0.3, 30.0 * self.text_scale, 0.82 * r.width() / (0.6 * max(len(text), 3))))
                 font.setPixelSizeF(px) if hasattr(font, "setPixelSizeF") else font.setPixelSize(int(px))
                 font.setBold(True)
                 qp.setFont(font)
@@ -325,6 +329,35 @@ class PositionCanvas(QWidget):
             for g in (v.greedy_cell, v.greedy_origin):
                 if 0 <= g < len(rects):
                     self._mark_greedy(qp, rects[g])
+            if 0 <= v.greedy < len(v.moves) and v.greedy_origin >= 0:  # a move of a piece: the policy as an arrow
+                mv = v.moves[v.greedy]
+                if 0 <= mv.origin < len(rects) and 0 <= mv.cell < len(rects) and mv.cell != mv.origin:
+                    self._policy_arrow(qp, rects[mv.origin], rects[mv.cell])
+
+    def _policy_arrow(self, qp: QPainter, a: QRectF, b: QRectF) -> None:
+        """The greedy move of a piece: a thick arrow from its square to where it goes (white-edged, so it
+        reads on every square and colour)."""
+        p0, p1 = a.center(), b.center()
+        dx, dy = p1.x() - p0.x(), p1.y() - p0.y()
+        n = math.hypot(dx, dy)
+        if n <= 1:
+            return
+        ux, uy = dx / n, dy / n
+        w = max(4.0, min(a.width(), a.height()) * 0.09)
+        head = w * 3.2
+        tip = QPointF(p1.x() - ux * min(a.width(), a.height()) * 0.18, p1.y() - uy * min(a.width(), a.height()) * 0.18)
+        start = QPointF(p0.x() + ux * min(a.width(), a.height()) * 0.3, p0.y() + uy * min(a.width(), a.height()) * 0.3)
+        base = QPointF(tip.x() - ux * head, tip.y() - uy * head)
+        left = QPointF(base.x() - uy * head * 0.6, base.y() + ux * head * 0.6)
+        right = QPointF(base.x() + uy * head * 0.6, base.y() - ux * head * 0.6)
+        for colour, extra in (("#ffffff", w * 0.6), ("#000000", 0.0)):
+            pen = QPen(QColor(colour), w + extra)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            qp.setPen(pen)
+            qp.drawLine(start, base)
+            qp.setBrush(QColor(colour))
+            qp.drawPolygon(QPolygonF([tip, left, right]))
 
     def _mark_greedy(self, qp: QPainter, r: QRectF) -> None:
         w = max(2.5, r.width() * 0.06)
@@ -333,9 +366,10 @@ class PositionCanvas(QWidget):
         qp.drawRect(r.adjusted(w / 2, w / 2, -w / 2, -w / 2))
         qp.setPen(QPen(QColor("#ffffff"), max(1.0, w / 3)))
         qp.drawRect(r.adjusted(w * 1.2, w * 1.2, -w * 1.2, -w * 1.2))
-        star = QRectF(r.right() - r.width() * 0.3, r.top() + w, r.width() * 0.28, r.width() * 0.28)
+        d = max(r.width() * 0.28, min(24.0, r.width() * 0.34))  # readable from the back of a room
+        star = QRectF(r.right() - d - w * 0.3, r.top() + w, d, d)
         f = QFont(self.font())
-        f.setPixelSize(max(8, int(r.width() * 0.2)))
+        f.setPixelSize(max(8, int(d * 0.72)))
         qp.setFont(f)
         qp.setPen(QColor("#000000"))
         qp.setBrush(QColor("#ffffff"))
@@ -390,6 +424,8 @@ class PositionBoard(QWidget):
     """The new :class:`Position`."""
     job_message = Signal(str)
     """A note for the status bar."""
+    scale_changed = Signal(object)
+    """The shown position's colour scale changed (a :class:`ColorScale`, or None): the window's colour bar follows."""
 
     def __init__(self, model: Callable[[], PositionModel | None], painter: Callable[[], BoardPainter], *,
                  parent: QWidget | None = None) -> None:
@@ -416,6 +452,12 @@ class PositionBoard(QWidget):
         self.edit_text = ""
         self.own_scale: ColorScale | None = None
         """The colour scale the board made itself (no sweep, but the model has values and a range)."""
+        self.value_range: Any = None
+        """The solve's :class:`~mdpviz.controller.ValueRange` (its ``values``: the exact optimal V, if
+        known), from :meth:`set_value_range`."""
+        self.shown_scale: ColorScale | None = None
+        """The colour scale of the shown position (see :meth:`color_range`)."""
+        self._seen: dict[Any, tuple[float, float]] = {}
         self._fill_key: Any = None  # what the moves table shows (refilled only when it changes)
 
         self.canvas = PositionCanvas(painter())
@@ -530,6 +572,54 @@ class PositionBoard(QWidget):
         self.caption = caption
         self._refresh()
 
+    def set_value_range(self, rng: Any) -> None:
+        """The solve's value range (None: no solve). A new one starts the ranges seen afresh."""
+        if rng is not self.value_range:
+            self.value_range = rng
+            self._seen = {}
+
+    def color_range(self) -> tuple[float, float] | None:
+        """(low, high): the values drawn with the two ends of the shown position's colour scale
+        (None: nothing coloured yet)."""
+        s = self.shown_scale
+        return None if s is None else (s.lo, s.hi)
+
+    def position_scale(self, pos: Position) -> ColorScale | None:
+        """The colour scale of ``pos``: it spans the Q-values of the position's legal moves. With the
+        solve's exact optimal values (small models) those of the optimal values, fixed for the solve;
+        otherwise the range of the values shown at this position so far, widened when exceeded and
+        never shrunk within the solve. Positions without move values keep the last scale."""
+        base, m = self.scale, self.model
+        if base is None or m is None:
+            return None
+        keep = self.shown_scale if self.shown_scale is not None and self.shown_scale.label == base.label else base
+        if pos.terminal or pos.chooser != DECISION:
+            return keep
+        ref = getattr(self.value_range, "values", None)
+        mdp = getattr(m, "mdp", None)
+        if ref is not None and mdp is not None and np.shape(ref) == (mdp.n_states,):
+            q = np.asarray(m.move_values(pos, ref), dtype=np.float64)
+            q = q[np.isfinite(q)]
+            if q.size == 0:
+                return keep
+            lo, hi = float(q.min()), float(q.max())
+        else:
+            if self.values is None:
+                return keep
+            q = np.asarray(m.move_values(pos, self.values), dtype=np.float64)
+            q = q[np.isfinite(q)]
+            seen = self._seen.get(pos.key)
+            if q.size:
+                lo, hi = float(q.min()), float(q.max())
+                if seen is not None:
+                    lo, hi = min(lo, seen[0]), max(hi, seen[1])
+                self._seen[pos.key] = (lo, hi)
+            elif seen is None:
+                return keep
+            else:
+                lo, hi = seen
+        return fitted_scale(lo, hi, label=base.label, kind=base.kind)
+
     def _set_values(self, values: Any, scale: ColorScale | None) -> None:
         """Store ``values`` (None: the model's default values) and the colour scale (None: the
         model's own range, if it has one, as :attr:`own_scale`)."""
@@ -539,7 +629,7 @@ class PositionBoard(QWidget):
         if scale is None and values is not None and self.model is not None:
             rng = self.model.value_range()
             if rng is not None:
-                self.own_scale = scale = scale_for(rng[0], rng[1], label=self.model.value_label)
+                self.own_scale = scale = scale_for(rng[0], rng[1], label=self.model.value_label, kind=DIVERGING)
         self.values = values
         self.scale = scale
 
@@ -682,6 +772,7 @@ class PositionBoard(QWidget):
         self.selected_action = None
         self.last_text = ""
         self._revealed = set()
+        self._seen = {}
         # the previous model's values index its own states: the new walk starts with this model's
         # (the window shows the new solve's values at its next redraw)
         self._set_values(None if m is None else self.initial_values(m), None)
@@ -916,18 +1007,23 @@ class PositionBoard(QWidget):
         who = self.walk.role(pos) if self.walk is not None else ""
         yours_vs_model = pos.chooser == MODEL and who == USER  # you play the model's side: its odds are noise
         try:
-            view = position_view(m, pos, self.values, scale=self.scale, hide=hidden or yours_vs_model,
+            scale = self.position_scale(pos)
+            if scale != self.shown_scale:
+                self.shown_scale = scale
+                self.scale_changed.emit(scale)
+            view = position_view(m, pos, self.values, scale=scale, hide=hidden or yours_vs_model,
                                  revealed=sorted(self._revealed), origin=self.origin)
         except ValueError as e:
             self.last_text = str(e)
             view = None
+            scale = None
         self._view = view
         last = self.walk.last_ply() if self.walk is not None else None
         last_cells = ()
         if last is not None:
             mv = [mm for mm in m.moves(last.before) if mm.action == last.action] if not last.before.terminal else []
             last_cells = tuple(c for mm in mv for c in (mm.cell, mm.origin) if c >= 0)
-        self.canvas.show_position(pos, view, last_cells=last_cells, origin=self.origin)
+        self.canvas.show_position(pos, view, last_cells=last_cells, origin=self.origin, scale=scale)
         # whose turn and what happened
         turn = m.describe(pos)
         if not pos.terminal and self.walk is not None and self.walk.mode == PLAY:
@@ -1282,6 +1378,7 @@ class PositionGame(Game):
 
     value_label = "value of each move (Q)"
     unit = "reward"
+    color_kind = DIVERGING
 
     def __init__(self, state: Any, parent: QObject | None = None) -> None:
         super().__init__(state, parent)

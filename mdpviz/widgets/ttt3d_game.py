@@ -52,7 +52,7 @@ from mdpviz.models.simulate import proportion_ci
 from mdpviz.models.tictactoe import EMPTY, MARK_CHARS, O, X, other, parse_mark
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import Sweep, rl
-from mdpviz.widgets.colors import ColorScale
+from mdpviz.widgets.colors import DIVERGING, ColorScale
 from mdpviz.widgets.convergence import export_scene, set_axes_font
 from mdpviz.widgets.display import BackupTerm
 from mdpviz.widgets.games import Cancelled, Progress
@@ -70,7 +70,8 @@ from mdpviz.widgets.position_logic import (
 )
 from mdpviz.widgets import named as _named
 
-AGENT_SCALE = ColorScale(-1.0, 1.0, label="value of the move to the player to move (+1 win, \u22121 loss)")
+AGENT_SCALE = ColorScale(-1.0, 1.0, label="move value to the mover (+1 win, \u22121 loss)",
+                         kind=DIVERGING)
 """The fixed colour scale of the cube's move values: the agent's rewards are +1, -1 and 0, so every
 value it can learn lies in [-1, 1] (values outside are clipped to the end colours)."""
 
@@ -588,7 +589,14 @@ class Ttt3dBoard(PositionBoard):
         self.game = game
 
     def show_sweep(self, sweep: Sweep | None, scale: ColorScale | None, *, caption: str = "") -> None:
-        """The window's redraw: there are no sweeps here, the values are the current agent's."""
+        """The window's redraw: there are no sweeps here, the values are the current agent's. While an
+        agent trains, the colour scale of a position spans its moves' values seen during this training
+        run, widened when exceeded, never shrunk; when the run ends (or an agent is loaded) it is fitted
+        to the agent's values once, and stays (the values no longer change)."""
+        run = (self.game._run, bool(self.game.training))
+        if run != getattr(self, "_seen_run", None):
+            self._seen = {}
+            self._seen_run = run
         self.show_values(self.game.agent, AGENT_SCALE, caption=self.game.caption())
 
     def initial_values(self, model: Any) -> rl.Agent | None:
