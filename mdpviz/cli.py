@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.ttt",
     "mdpviz.commands.checkers",
     "mdpviz.commands.export",
+    "mdpviz.commands.examples",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 
@@ -37,10 +38,23 @@ class _Parser(argparse.ArgumentParser):
         raise CLIError(message)
 
 
+def _version() -> str:
+    """The installed version of mdpviz (the package metadata, else the source tree's)."""
+    try:
+        from importlib.metadata import version
+
+        return version("mdpviz")
+    except Exception:  # running from a source tree that is not installed
+        from mdpviz import __version__
+
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every registered subcommand."""
     parser = _Parser(prog="mdpviz", description="Watch Markov decision processes being solved. "
                      "With no arguments, opens the window.")
+    parser.add_argument("--version", action="version", version=f"mdpviz {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)

@@ -70,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "agent to move; a transition = the agent's move then the opponent's uniformly random reply), "
         "solve it by value iteration with the seed's rewards (1.5 x material with kings worth 3.33 "
         "men; +100 win, -100 loss, 0 draw), then play the solved agent and a random agent against "
-        "the random opponent: simulated wins/draws/losses with 95%% intervals, beside the exact "
+        "the random opponent: simulated wins/draws/losses with 95% intervals, beside the exact "
         "probabilities.",
     )
     p.add_argument("--size", type=int, default=d.size, help=f"board side, 4..8 (default {d.size})")

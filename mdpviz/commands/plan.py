@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 
 from mdpviz.models.cs747 import format_value_policy, load_cs747
+from mdpviz.models.examples import resolve_mdp
 from mdpviz.solvers import solve
 
 ALGORITHMS = {"vi": "gs", "vi-sync": "vi", "hpi": "pi", "lp": "lp"}
@@ -17,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Solve an MDP in the course file format and print one line per state, "
         "'V pi', with V to 6 decimals (like the course's sol-* files).",
     )
-    p.add_argument("--mdp", required=True, help="the MDP file")
+    p.add_argument("--mdp", required=True, help="the MDP file, or the name of a shipped example (mdpviz examples)")
     p.add_argument(
         "--algorithm", choices=sorted(ALGORITHMS), default="vi",
         help="vi: in-place value iteration (the course's), vi-sync: synchronous value iteration, "
@@ -28,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    mdp = load_cs747(args.mdp)
+    mdp = load_cs747(resolve_mdp(args.mdp))
     method = ALGORITHMS[args.algorithm]
     opts = {"tol": args.tol} if method in ("vi", "gs") else {}
     sol = solve(mdp, method, **opts)

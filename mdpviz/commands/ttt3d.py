@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Train an agent against the uniformly random opponent, printing the learning "
         "curve (win/draw/loss of the greedy agent over an evaluation batch every K episodes), then "
         "evaluate it over --final-games games and save it. The defaults train the target agent: "
-        "TD(0) with a 64-ReLU network beats the random opponent in well over 95%% of classic games.",
+        "TD(0) with a 64-ReLU network beats the random opponent in well over 95% of classic games.",
     )
     t.add_argument("--method", choices=sorted(rl.METHODS), default=d.method,
                    help=f"td: TD(0) on afterstate values; q: Q-learning (default {d.method})")
