@@ -1593,6 +1593,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     """Open the window and run the Qt event loop; returns the exit status (what ``mdpviz`` calls)."""
     app = QApplication.instance()
     if app is None:
+        from mdpviz.display import explain_missing_display
+
+        problem = explain_missing_display()  # before Qt can abort the process (see mdpviz.display)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
         app = QApplication(list(argv) if argv is not None else sys.argv)
     app.setOrganizationName(settings_org())
     app.setApplicationName("mdpviz")

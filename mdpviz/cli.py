@@ -76,13 +76,33 @@ def print_json(obj: object) -> None:
     print(json.dumps(obj, indent=2, default=default))
 
 
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings (e.g. probabilities rescaled to sum to 1) as one line on stderr, not two with source."""
+    kind = "note" if issubclass(category, UserWarning) else "warning"
+    print(f"mdpviz: {kind}: {message}", file=sys.stderr if file is None else file)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``mdpviz`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
+        from mdpviz.display import explain_missing_display
+
+        problem = explain_missing_display()
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
         from mdpviz.app import run
 
         return run()
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.showwarning = _one_line_warning
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
