@@ -1024,7 +1024,12 @@ class MainWindow(QMainWindow):
                 g = self.game_by_key(key)
             except ValueError:
                 raise ScenarioError(path, f"games.{key}", "unknown game") from None
-            states[key] = (g, g.load_dict(data, str(path)), data)
+            try:
+                states[key] = (g, g.load_dict(data, str(path)), data)
+            except ScenarioError:
+                raise
+            except (ValueError, MemoryError, RecursionError) as e:  # a game's own check: still one message
+                raise ScenarioError(path, f"games.{key}", str(e) or type(e).__name__) from None
         try:
             target = self.game_by_key(scn.game)
         except ValueError:

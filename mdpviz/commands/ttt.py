@@ -376,6 +376,10 @@ def _agent(spec: str, game, cache: dict) -> Agent:
         return cache[k]
     path = Path(key)
     if not path.is_file():
+        if path.is_dir():
+            raise ValueError(f"{path}: is a directory, not a policy file")
+        if path.suffix or "/" in key or "\\" in key:  # meant as a file: say that it is not there
+            raise ValueError(f"{path}: no such file (an agent is {', '.join(AGENT_KINDS)} or a JSON policy file)")
         raise ValueError(f"unknown agent {spec!r}: use {', '.join(AGENT_KINDS)} or the path of a JSON policy file")
     probs, _ = load_policy_file(path, game)
     return Agent(path.name, probs)

@@ -101,6 +101,21 @@ def _risk_name(text: str) -> str:
     return text if not any(ch.isdigit() for ch in text) else "custom"
 
 
+def _check_writable(out: Path) -> None:
+    """ValueError naming --out when the agent could not be saved there (tried with a scratch file)."""
+    import os
+    import tempfile
+
+    if out.exists() and not os.access(out, os.W_OK):
+        raise ValueError(f"--out {out}: the file is not writable")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".check", dir=str(out.parent))
+    except OSError as e:
+        raise ValueError(f"--out {out}: cannot write in the folder {out.parent} ({e.strerror or e})") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
 def run_train(args: argparse.Namespace) -> int:
     settings = rl.TrainSettings(
         method=args.method, approx=args.approx, episodes=args.episodes, learning_rate=args.lr,
@@ -116,6 +131,7 @@ def run_train(args: argparse.Namespace) -> int:
         raise ValueError(f"--out {out}: is a directory")
     if not out.parent.is_dir():
         raise ValueError(f"--out {out}: the folder {out.parent} does not exist")
+    _check_writable(out)  # before training, not after it (issue 14: 19 s lost, then the error)
     name = _risk_name(args.risk)
     gen = rl.train(settings, risk=risk)
     if not args.json:

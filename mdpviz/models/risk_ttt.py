@@ -539,10 +539,9 @@ def load_policy_file(path: str | Path, game: RiskGame, *, fallback: str = "rando
     ValueError naming the file and entry for a bad board or an illegal cell.
     """
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{p}: not valid JSON ({e.msg}, line {e.lineno})") from None
+    from mdpviz.models.files import read_json_file  # one JSON reader: BOM, size and depth limits
+
+    data = read_json_file(p, error=ValueError)
     if not isinstance(data, dict):
         raise ValueError(f"{p}: expected a JSON object mapping boards to cells")
     mdp = game.mdp
