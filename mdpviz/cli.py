@@ -97,9 +97,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run()
     import warnings
 
-    with warnings.catch_warnings():
-        warnings.showwarning = _one_line_warning
-        return _main(argv)
+    from mdpviz.models.chunked import set_reporter
+
+    previous = set_reporter(_TerminalProgress() if sys.stderr.isatty() else None)
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = _one_line_warning
+            return _main(argv)
+    finally:
+        reporter = set_reporter(previous)
+        if isinstance(reporter, _TerminalProgress):
+            reporter.clear()
+
+
+class _TerminalProgress:
+    """Long simulations' progress as one self-erasing line on a terminal's stderr (at most 5 per second)."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        import time
+
+        now = time.monotonic()
+        if done < total and now - self.last < 0.2:
+            return
+        self.last = now
+        sys.stderr.write(f"\r{done:,} of {total:,} {label} ({100.0 * done / max(total, 1):.0f}%), Ctrl+C stops\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
 
 
 def _main(argv: list[str]) -> int:
@@ -125,8 +158,16 @@ def _main(argv: list[str]) -> int:
     except (CLIError, ValueError, OSError) as e:
         print(f"mdpviz: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("mdpviz: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        from mdpviz.models.chunked import SimulationInterrupted, reporter
+
+        r = reporter()
+        if isinstance(r, _TerminalProgress):
+            r.clear()
+        if isinstance(e, SimulationInterrupted):
+            print(f"mdpviz: {e} (nothing printed: a partial run is not a result)", file=sys.stderr)
+        else:
+            print("mdpviz: interrupted", file=sys.stderr)
         return 130
 
 

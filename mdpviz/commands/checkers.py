@@ -106,8 +106,9 @@ def rules_from_args(args: argparse.Namespace) -> CheckersRules:
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    if args.games < 1:
-        raise ValueError(f"--games must be at least 1, got {args.games}")
+    from mdpviz.models.chunked import check_games
+
+    check_games(args.games, "--games")
     if not (0.0 <= args.gamma <= 1.0):
         raise ValueError(f"--gamma must be in [0, 1], got {args.gamma}")
     if args.gamma >= 1.0 and args.ply_limit is None:

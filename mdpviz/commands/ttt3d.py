@@ -123,8 +123,10 @@ def run_train(args: argparse.Namespace) -> int:
         epsilon_min=args.epsilon_min, hidden=args.hidden, mark=args.mark, report_every=args.report_every,
         eval_games=args.eval_games, seed=args.seed,
     )
-    if args.final_games < 0:
-        raise ValueError(f"--final-games must be >= 0, got {args.final_games}")
+    from mdpviz.models.chunked import check_games
+
+    check_games(args.final_games, "--final-games", allow_zero=True)
+    check_games(args.eval_games, "--eval-games", allow_zero=True)
     risk = ttt3d.resolve_risk(args.risk, seed=args.seed)
     out = Path(args.out)
     if out.exists() and out.is_dir():
@@ -182,8 +184,9 @@ def _score_dict(sc: ttt3d.Score) -> dict[str, float | int | list[float]]:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise ValueError(f"--games must be at least 1, got {args.games}")
+    from mdpviz.models.chunked import check_games
+
+    check_games(args.games, "--games")
     if args.agent.strip().lower() == "random":
         agent = None
         mark = args.mark or "X"
