@@ -66,15 +66,17 @@ def run_chunks(
     label: str = "games",
     progress: Progress | None = None,
     cancelled: Callable[[], bool] | None = None,
-    chunk: int = CHUNK_GAMES,
+    chunk: int | None = None,
 ) -> int:
-    """Call ``step(n)`` for chunks of at most ``chunk`` games until ``total`` are played.
+    """Call ``step(n)`` for chunks of at most ``chunk`` (default :data:`CHUNK_GAMES`) games until
+    ``total`` are played.
 
     Returns the number of games played (less than ``total`` only when ``cancelled()`` said so).
     ``progress`` (default: the installed reporter) is told after every chunk. Ctrl+C inside a
     step raises :class:`SimulationInterrupted` with the games completed before it.
     """
     report = progress if progress is not None else _reporter
+    chunk = CHUNK_GAMES if chunk is None else int(chunk)
     done = 0
     try:
         while done < total:

@@ -19,6 +19,7 @@ import math
 import os
 import warnings
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -66,12 +67,33 @@ def read_text_file(path: str | os.PathLike) -> str:
         raise MDPFileError(path, None, f"is not a text file (invalid UTF-8 at offset {e.start})") from None
 
 
-def parse_cs747(text: str, path: str | os.PathLike = "<text>") -> TabularMDP:
-    """Parse course-format text into a :class:`TabularMDP` (see :func:`load_cs747`)."""
+PROGRESS_LINES = 65_536
+"""Lines parsed between two progress reports / cancel checks of :func:`parse_cs747`."""
+
+
+def parse_cs747(
+    text: str,
+    path: str | os.PathLike = "<text>",
+    *,
+    progress: "Callable[[int, int, str], None] | None" = None,
+    cancelled: "Callable[[], bool] | None" = None,
+) -> TabularMDP | None:
+    """Parse course-format text into a :class:`TabularMDP` (see :func:`load_cs747`).
+
+    ``progress(done, total, text)`` is told every :data:`PROGRESS_LINES` lines and ``cancelled()``
+    checked as often (the window parses on its job thread); returns None when cancelled.
+    """
     header: dict[str, tuple[int, list[str]]] = {}
     t_lines: list[int] = []
     t_fields: list[list[str]] = []
-    for no, raw in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    name = Path(str(path)).name
+    for no, raw in enumerate(lines, start=1):
+        if no % PROGRESS_LINES == 0 and (progress is not None or cancelled is not None):
+            if cancelled is not None and cancelled():
+                return None
+            if progress is not None:
+                progress(no, 2 * len(lines), f"Reading {name}: line {no:,} of {len(lines):,}")
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -151,6 +173,11 @@ def parse_cs747(text: str, path: str | os.PathLike = "<text>") -> TabularMDP:
     names = ("state", "action", "next state", "reward", "probability")
     limits = (n_states, n_actions, n_states)
     for i, (no, f) in enumerate(zip(t_lines, t_fields)):
+        if i % PROGRESS_LINES == 0 and i and (progress is not None or cancelled is not None):
+            if cancelled is not None and cancelled():
+                return None
+            if progress is not None:
+                progress(len(lines) + i, len(lines) + m, f"Checking {name}: transition {i:,} of {m:,}")
         ints = []
         for j in range(3):
             try:
