@@ -1157,7 +1157,8 @@ class MainWindow(QMainWindow):
 
             self._load_bar = QProgressBar(self)
             self._load_bar.setObjectName("loadProgress")
-            self._load_bar.setMaximumWidth(220)
+            self._load_bar.setMaximumWidth(160)
+            self._load_bar.setFormat("%p%")  # the details go to the status message beside it
             self._load_cancel = QPushButton("Cancel", self)
             self._load_cancel.setObjectName("loadCancel")
             self._load_cancel.setAccessibleName("Cancel opening the file")
@@ -1167,8 +1168,7 @@ class MainWindow(QMainWindow):
         self._load_bar.setRange(0, max(total, 0))
         if total > 0:
             self._load_bar.setValue(done)
-        self._load_bar.setFormat(text or "%p%")
-        self._load_bar.setTextVisible(True)
+        self._load_bar.setTextVisible(total > 0)
         self._load_bar.show()
         self._load_cancel.show()
         self.statusBar().showMessage(text)
