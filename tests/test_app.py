@@ -419,13 +419,19 @@ def test_course_file_50_states_offers_no_graph(qtbot, window, cs747_dir):
     assert np.allclose(window.controller.solution.values, solve(ref, "pi").values, atol=1e-8)
 
 
+def open_dialog_and_wait(qtbot, window) -> None:
+    """File > Open course MDP file, which reads the file on the job thread: wait until it is done."""
+    window.open_mdp_dialog()
+    qtbot.waitUntil(lambda: not window.controller.job_busy, timeout=60_000)
+
+
 def test_bad_file_shows_an_error_and_leaves_the_previous_state(qtbot, window, small_file, tmp_path):
     set_layout(window)
     bad = tmp_path / "bad.txt"
     bad.write_text(SMALL_MDP.replace("transition 0 1 2 3 1.0", "transition 0 1 2 3 0.7"))
     old_mdp = window.controller.mdp
     window.dialogs.open_path = str(bad)
-    window.open_mdp_dialog()
+    open_dialog_and_wait(qtbot, window)
     assert len(window.dialogs.errors) == 1
     title, text = window.dialogs.errors[0]
     assert text.startswith(f"{bad}:6:") and "probabilities sum to 0.7" in text
@@ -435,14 +441,14 @@ def test_bad_file_shows_an_error_and_leaves_the_previous_state(qtbot, window, sm
     window.open_mdp_file(small_file)
     good = window.controller.mdp
     window.dialogs.open_path = str(bad)
-    window.open_mdp_dialog()
+    open_dialog_and_wait(qtbot, window)
     assert len(window.dialogs.errors) == 2
     assert window.game.fstate.path == str(small_file) and window.controller.mdp is good
     bad.write_text(SMALL_MDP.replace("numActions 2", "numActions x"))
-    window.open_mdp_dialog()
+    open_dialog_and_wait(qtbot, window)
     assert window.dialogs.errors[-1][1].startswith(f"{bad}:2:")
     window.dialogs.open_path = str(tmp_path / "missing.txt")
-    window.open_mdp_dialog()
+    open_dialog_and_wait(qtbot, window)
     assert "no such file" in window.dialogs.errors[-1][1]
 
 
