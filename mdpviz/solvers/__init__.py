@@ -89,7 +89,32 @@ def solve(mdp: TabularMDP, method: str = "vi", *, record: bool = False, **option
     ``method``: "vi", "gs", "pi" (alias "hpi"), "lp" or "bi" (acyclic models); ``options`` go to the solver (``tol``,
     ``max_sweeps`` for value iteration, ...). ``record=True`` keeps every snapshot in ``.history``.
     """
-    return run(solver(mdp, method, **options), record=record)
+    sol = run(solver(mdp, method, **options), record=record)
+    if method in ("vi", "gs") and mdp.discount >= 1.0 and sol.converged and not mdp.is_two_player:
+        sol = _end_ties_towards_terminals(mdp, sol)
+    return sol
+
+
+def _end_ties_towards_terminals(mdp: TabularMDP, sol: Solution) -> Solution:
+    """With discount 1 a free loop can tie with the optimal way out, and value iteration's lowest-action
+    tie rule may then return a policy that loops for ever (worth 0, not V*): break such ties towards
+    the terminal states (:func:`~mdpviz.solvers.policy_iteration.progress_rows`), values unchanged."""
+    import dataclasses
+
+    import numpy as np
+
+    from mdpviz.solvers.policy_iteration import progress_rows
+    from mdpviz.solvers.sweep import policy_to_rows, rows_to_policy
+
+    q = mdp.q_values(sol.values)
+    best, _ = greedy(mdp, q)
+    rows = policy_to_rows(mdp, np.where(mdp.terminal, -1, sol.policy))
+    fixed = progress_rows(mdp, q, best, rows)
+    if np.array_equal(fixed, rows):
+        return sol
+    policy = rows_to_policy(mdp, fixed)
+    policy.flags.writeable = False
+    return dataclasses.replace(sol, policy=policy)
 
 
 __all__ = [
