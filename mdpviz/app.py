@@ -203,6 +203,7 @@ class MainWindow(QMainWindow):
         self.undo_group.setActiveStack(self.game.undo_stack)
         self._activate(self.game, initial=True)
         self._restore_settings()
+        self._saved_solver = self._solver_settings()  # solver settings differing from it are unsaved edits
 
         self.redraw_timer = QTimer(self)
         self.redraw_timer.setInterval(REDRAW_MS)
@@ -376,6 +377,7 @@ class MainWindow(QMainWindow):
         m.addActions([self.act_open, self.act_save, self.act_save_as])
         m.addSeparator()
         m.addAction(self.act_open_mdp)
+        self._build_example_menu(m)
         m.addSeparator()
         ex = m.addMenu("&Export figure")
         ex.setObjectName("exportMenu")
@@ -467,6 +469,8 @@ class MainWindow(QMainWindow):
         p.reset.clicked.connect(self.reset_action)
         p.method_changed.connect(lambda _m: self.reset_solver())
         p.tolerance_changed.connect(lambda _t: self.reset_solver())
+        p.method_changed.connect(lambda _m: self._update_title())  # solver settings are saved edits too
+        p.tolerance_changed.connect(lambda _t: self._update_title())
         p.discount_changed.connect(self._on_discount)
         p.speed_changed.connect(self.controller.set_rate)
         p.history_moved.connect(self._on_history_moved)
@@ -1070,10 +1074,16 @@ class MainWindow(QMainWindow):
             board.show_token(state, text)
 
     # ------------------------------------------------------------------ scenarios
+    def _solver_settings(self) -> tuple[str, float]:
+        """The solver settings a scenario saves (method, tolerance)."""
+        return (self.solver_panel.method, float(self.solver_panel.tol))
+
     @property
     def dirty(self) -> bool:
-        """Unsaved edits in any game."""
-        return any(not g.undo_stack.isClean() for g in self.games)
+        """Unsaved edits in any game, or solver settings changed since the last save or open."""
+        saved = getattr(self, "_saved_solver", None)
+        return any(not g.undo_stack.isClean() for g in self.games) or (
+            saved is not None and self._solver_settings() != saved)
 
     def _update_title(self) -> None:
         if getattr(self, "_shut", False):
@@ -1090,6 +1100,7 @@ class MainWindow(QMainWindow):
         """Save atomically to ``path``; the edits count as saved."""
         p = save_scenario(self.scenario(), path)
         self.scenario_path = Path(p)
+        self._saved_solver = self._solver_settings()
         for g in self.games:
             g.undo_stack.setClean()
         self._update_title()
@@ -1105,7 +1116,12 @@ class MainWindow(QMainWindow):
                 g = self.game_by_key(key)
             except ValueError:
                 raise ScenarioError(path, f"games.{key}", "unknown game") from None
-            states[key] = (g, g.load_dict(data, str(path)), data)
+            try:
+                states[key] = (g, g.load_dict(data, str(path)), data)
+            except ScenarioError:
+                raise
+            except (ValueError, MemoryError, RecursionError) as e:  # a game's own check: still one message
+                raise ScenarioError(path, f"games.{key}", str(e) or type(e).__name__) from None
         try:
             target = self.game_by_key(scn.game)
         except ValueError:
@@ -1117,6 +1133,7 @@ class MainWindow(QMainWindow):
             self.solver_panel.set_method(scn.solver["method"])
         if "tol" in scn.solver:
             self.solver_panel.set_tolerance(float(scn.solver["tol"]))
+        self._saved_solver = self._solver_settings()
         self.scenario_path = Path(path)
         for g in self.games:
             ed = g.editor()
@@ -1134,6 +1151,8 @@ class MainWindow(QMainWindow):
             self.load_scenario(path)
         except ScenarioError as e:
             self.dialogs.error("Cannot open scenario", str(e))
+        except (ValueError, MemoryError, RecursionError, OSError) as e:  # a game's own check, or too big
+            self.dialogs.error("Cannot open scenario", f"{path}: {e or type(e).__name__}")
 
     def save_scenario_dialog(self, ask: bool = False) -> bool:
         path = self.scenario_path
@@ -1163,10 +1182,83 @@ class MainWindow(QMainWindow):
         if not path:
             return
         self._remember_dir("mdp", path)
-        try:
-            self.open_mdp_file(path)
-        except MDPFileError as e:
-            self.dialogs.error("Cannot open MDP file", str(e))
+        self.open_mdp_file_in_background(path)
+
+    # ------------------------------------------------------------------ MDP files: examples, loading off the GUI thread
+    def _build_example_menu(self, file_menu) -> None:
+        """File > Open example: the course MDP files shipped with the package (mdpviz examples)."""
+        from mdpviz.models.examples import mdp_examples
+
+        menu = file_menu.addMenu("Open e&xample")
+        menu.setObjectName("exampleMenu")
+        self.example_actions: dict[str, QAction] = {}
+        for ex in mdp_examples():
+            a = QAction(ex.name, self)
+            a.setObjectName(f"example_{ex.name}")
+            a.setToolTip(f"{ex.path}" + (f" (published solution: {ex.solution.name})" if ex.solution else ""))
+            a.triggered.connect(lambda _c=False, p=str(ex.path): self.open_mdp_file_in_background(p))
+            menu.addAction(a)
+            self.example_actions[ex.name] = a
+        menu.setEnabled(bool(self.example_actions))
+
+    def open_mdp_file_in_background(self, path: str | Path) -> bool:
+        """Read and check an MDP file on the job thread (progress and Cancel in the status bar), then
+        open it; a bad file is one message and nothing changes. False if another job is running."""
+        g = self.game_by_key("file")
+        name = Path(path).name
+
+        def done(result) -> None:
+            self._hide_load_progress()
+            if result is None:
+                self.statusBar().showMessage(f"Opening {name} cancelled.", 5000)
+                return
+            state, mdp = result
+            g.prime(state, mdp)  # the parse is not repeated on the GUI thread
+            if g is not self.game:
+                self._activate(g)
+            g.edit(state, f"opened {Path(state.path).name}")
+
+        def failed(msg: str) -> None:
+            self._hide_load_progress()
+            self.dialogs.error("Cannot open MDP file", msg)
+
+        def progress(done_: int, total: int, text: str) -> None:
+            self._show_load_progress(done_, total, text)
+
+        job = GameJob(fn=lambda prog, cancelled: g.read_file_job(path, prog, cancelled), label=f"Opening {name}\u2026",
+                      on_done=done, on_progress=progress, on_failed=failed, on_cancelled=lambda: done(None))
+        if not self.start_game_job(job):
+            return False
+        self._show_load_progress(0, 0, f"Opening {name}\u2026")
+        return True
+
+    def _show_load_progress(self, done: int, total: int, text: str) -> None:
+        if getattr(self, "_load_bar", None) is None:
+            from PySide6.QtWidgets import QProgressBar, QPushButton
+
+            self._load_bar = QProgressBar(self)
+            self._load_bar.setObjectName("loadProgress")
+            self._load_bar.setMaximumWidth(160)
+            self._load_bar.setFormat("%p%")  # the details go to the status message beside it
+            self._load_cancel = QPushButton("Cancel", self)
+            self._load_cancel.setObjectName("loadCancel")
+            self._load_cancel.setAccessibleName("Cancel opening the file")
+            self._load_cancel.clicked.connect(self.cancel_game_job)
+            self.statusBar().addPermanentWidget(self._load_bar)
+            self.statusBar().addPermanentWidget(self._load_cancel)
+        self._load_bar.setRange(0, max(total, 0))
+        if total > 0:
+            self._load_bar.setValue(done)
+        self._load_bar.setTextVisible(total > 0)
+        self._load_bar.show()
+        self._load_cancel.show()
+        self.statusBar().showMessage(text)
+
+    def _hide_load_progress(self) -> None:
+        if getattr(self, "_load_bar", None) is not None:
+            self._load_bar.hide()
+            self._load_cancel.hide()
+            self.statusBar().clearMessage()
 
     # ------------------------------------------------------------------ export
     def export_figure(self, which: str, path: str | Path) -> Path:
@@ -1689,6 +1781,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     """Open the window and run the Qt event loop; returns the exit status (what ``mdpviz`` calls)."""
     app = QApplication.instance()
     if app is None:
+        from mdpviz.display import explain_missing_display
+
+        problem = explain_missing_display()  # before Qt can abort the process (see mdpviz.display)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
         app = QApplication(list(argv) if argv is not None else sys.argv)
     app.setOrganizationName(settings_org())
     app.setApplicationName("mdpviz")

@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.export",
     "mdpviz.commands.gridworld",
     "mdpviz.commands.gym",
+    "mdpviz.commands.examples",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 
@@ -39,10 +40,23 @@ class _Parser(argparse.ArgumentParser):
         raise CLIError(message)
 
 
+def _version() -> str:
+    """The installed version of mdpviz (the package metadata, else the source tree's)."""
+    try:
+        from importlib.metadata import version
+
+        return version("mdpviz")
+    except Exception:  # running from a source tree that is not installed
+        from mdpviz import __version__
+
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every registered subcommand."""
     parser = _Parser(prog="mdpviz", description="Watch Markov decision processes being solved. "
                      "With no arguments, opens the window.")
+    parser.add_argument("--version", action="version", version=f"mdpviz {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
@@ -64,13 +78,66 @@ def print_json(obj: object) -> None:
     print(json.dumps(obj, indent=2, default=default))
 
 
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings (e.g. probabilities rescaled to sum to 1) as one line on stderr, not two with source."""
+    kind = "note" if issubclass(category, UserWarning) else "warning"
+    print(f"mdpviz: {kind}: {message}", file=sys.stderr if file is None else file)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``mdpviz`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
+        from mdpviz.display import explain_missing_display
+
+        problem = explain_missing_display()
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
         from mdpviz.app import run
 
         return run()
+    import warnings
+
+    from mdpviz.models.chunked import set_reporter
+
+    previous = set_reporter(_TerminalProgress() if sys.stderr.isatty() else None)
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = _one_line_warning
+            return _main(argv)
+    finally:
+        reporter = set_reporter(previous)
+        if isinstance(reporter, _TerminalProgress):
+            reporter.clear()
+
+
+class _TerminalProgress:
+    """Long simulations' progress as one self-erasing line on a terminal's stderr (at most 5 per second)."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        import time
+
+        now = time.monotonic()
+        if done < total and now - self.last < 0.2:
+            return
+        self.last = now
+        sys.stderr.write(f"\r{done:,} of {total:,} {label} ({100.0 * done / max(total, 1):.0f}%), Ctrl+C stops\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+def _main(argv: list[str]) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -93,8 +160,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CLIError, ValueError, OSError) as e:
         print(f"mdpviz: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("mdpviz: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        from mdpviz.models.chunked import SimulationInterrupted, reporter
+
+        r = reporter()
+        if isinstance(r, _TerminalProgress):
+            r.clear()
+        if isinstance(e, SimulationInterrupted):
+            print(f"mdpviz: {e} (nothing printed: a partial run is not a result)", file=sys.stderr)
+        else:
+            print("mdpviz: interrupted", file=sys.stderr)
         return 130
 
 

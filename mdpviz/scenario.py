@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mdpviz.models.files import parse_json_text, read_text_limited
 from mdpviz.models.snakes import Die, SnakesConfig
 
 FORMAT = "mdpviz-scenario"
@@ -71,13 +72,22 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike) -> Path:
     """Write ``scenario`` to ``path`` atomically (temporary file in the same folder, then rename)."""
     path = Path(path)
     text = json.dumps(scenario.to_json(), indent=2, allow_nan=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent or Path(".")))
+    # Through a symbolic link: replace the file it points to (the link stays a link).
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
+        mode = target.stat().st_mode & 0o7777  # an existing file keeps its permissions
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask  # a new file: what open() would have given it
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=str(target.parent or Path(".")))
+    try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -90,23 +100,25 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike) -> Path:
 def load_scenario(path: str | os.PathLike) -> Scenario:
     """Read a scenario file; raises :class:`ScenarioError` naming the file and what is wrong."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(path, "", "no such file") from None
-    except UnicodeDecodeError as e:
-        raise ScenarioError(path, "", f"is not a text file (invalid UTF-8 at offset {e.start})") from None
-    except OSError as e:
-        raise ScenarioError(path, "", f"cannot be read ({e.strerror})") from None
-    return parse_scenario(text, path)
+    return parse_scenario(read_text_limited(path, _error_for(path)), path)
+
+
+def _error_for(path: str | os.PathLike):
+    """A ScenarioError factory for :mod:`mdpviz.models.files` messages ("PATH: [line N: ]problem")."""
+
+    def make(message: str) -> ScenarioError:
+        rest = message[len(str(path)) + 2:] if message.startswith(f"{path}: ") else message
+        where, sep, problem = rest.partition(": ")
+        if sep and where.startswith("line "):
+            return ScenarioError(path, where, problem)
+        return ScenarioError(path, "", rest)
+
+    return make
 
 
 def parse_scenario(text: str, path: str | os.PathLike = "<text>") -> Scenario:
     """Parse the JSON text of a scenario (see :func:`load_scenario`)."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ScenarioError(path, f"line {e.lineno}", f"not valid JSON ({e.msg})") from None
+    doc = parse_json_text(text, path, _error_for(path))
     if not isinstance(doc, dict):
         raise ScenarioError(path, "", "a scenario is a JSON object")
     if doc.get("format") != FORMAT:

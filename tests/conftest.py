@@ -13,16 +13,15 @@ os.environ.setdefault("MDPVIZ_SETTINGS_ORG", "mdpviz-tests")  # keep tests out o
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-CS747 = SHARED / "data" / "cs747"
 
 
 @pytest.fixture
 def cs747_dir() -> Path:
-    """The course data folder (../shared/data/cs747 beside the repository)."""
-    if not CS747.is_dir():
-        pytest.skip(f"course data not found at {CS747}")
-    return CS747
+    """The course data folder shipped inside the package (mdpviz/examples/cs747)."""
+    from mdpviz.models.examples import CS747_DIR
+
+    assert CS747_DIR.is_dir(), f"the package's example data is missing: {CS747_DIR}"
+    return CS747_DIR
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,8 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
+from mdpviz.models.examples import ATTT_DIR
+
 import numpy as np
 import pytest
 
@@ -19,14 +21,13 @@ from mdpviz.models.cs747 import MDPFileError, format_cs747, format_value_policy,
 from mdpviz.solvers import hitting_probabilities, row_weights_deterministic, solve
 from mdpviz.solvers.sweep import policy_to_rows
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "cs747" / "attt"
+DATA = ATTT_DIR
 
 
 @pytest.fixture(scope="module")
 def data() -> Path:
-    """The course's anti-tic-tac-toe folder (../shared/data/cs747/attt beside the repository)."""
-    if not DATA.is_dir():
-        pytest.skip(f"course data not found at {DATA} (CI clones shared/ beside the repository)")
+    """The course's anti-tic-tac-toe folder, shipped inside the package (mdpviz/examples/cs747/attt)."""
+    assert DATA.is_dir(), f"the package's example data is missing: {DATA}"
     return DATA
 
 

@@ -4,20 +4,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from mdpviz.models.examples import ATTT_DIR
+
 import pytest
 
 from mdpviz.cli import main
 from mdpviz.models import attt
 from mdpviz.models.cs747 import parse_cs747
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "cs747" / "attt"
+DATA = ATTT_DIR
 
 
 @pytest.fixture(scope="module")
 def data() -> Path:
-    """The course's anti-tic-tac-toe folder (../shared/data/cs747/attt beside the repository)."""
-    if not DATA.is_dir():
-        pytest.skip(f"course data not found at {DATA} (CI clones shared/ beside the repository)")
+    """The course's anti-tic-tac-toe folder, shipped inside the package (mdpviz/examples/cs747/attt)."""
+    assert DATA.is_dir(), f"the package's example data is missing: {DATA}"
     return DATA
 
 

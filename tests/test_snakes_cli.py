@@ -90,7 +90,7 @@ def test_compare_text(capsys):
     (["--layout", LAYOUT, "--die", "bad"], "expected NAME"),
     (["--layout", LAYOUT, "--compare", "--policy", "1,2"], "--policy must give 14 dice"),
     (["--layout", LAYOUT, "--compare", "--policy", "1,1,1,1,1,1,1,1,1,1,1,1,1,5"], "square 14 has die 5"),
-    (["--layout", LAYOUT, "--compare", "--games", "0"], "games must be a positive integer"),
+    (["--layout", LAYOUT, "--compare", "--games", "0"], "--games must be at least 1"),
     (["--layout", LAYOUT, "--compare", "--mix", "0.5,0.5"], "mix must give one probability per die"),
     (["--layout", LAYOUT, "--rules", "ladders"], "invalid choice"),
 ])

@@ -90,7 +90,7 @@ def test_improper_strategy_is_reported():
         exact_turns(cfg, strategy_probs(cfg, "risky"))
     res = {r.name: r for r in compare_strategies(cfg, games=200, seed=0, names=("security", "risky"))}
     assert res["security"].error == "" and res["security"].exact[0] == pytest.approx(17.0)
-    assert res["risky"].error and np.isinf(res["risky"].exact).all() and res["risky"].turns_from_1.size == 0
+    assert res["risky"].error and np.isinf(res["risky"].exact).all() and res["risky"].turns_hist.size == 0
     with pytest.raises(ValueError, match="did not reach square 15"):
         simulate_turns(cfg, strategy_probs(cfg, "risky"), games=5, seed=0, max_steps=50)
 
@@ -119,8 +119,9 @@ def test_theory_vs_simulation_every_strategy(circle):
     z_simultaneous = float(norm.ppf(1 - 0.025 / len(results)))
     for r in results:
         assert r.error == ""
-        assert r.turns_from_1.shape == (20_000,) and r.games.tolist() == [20_000] + [2_000] * 13
-        assert r.turns_from_1.mean() == pytest.approx(r.mean[0])
+        assert r.turns_hist.sum() == 20_000 and r.games.tolist() == [20_000] + [2_000] * 13
+        t = np.arange(r.turns_hist.size)
+        assert (t * r.turns_hist).sum() / 20_000 == pytest.approx(r.mean[0])
         half = r.ci[0] * z_simultaneous / Z95
         assert abs(r.mean[0] - r.exact[0]) <= half, (r.name, r.mean[0], r.exact[0], half)
         # every start square: no estimate more than 4 standard errors away (catches any bias)
@@ -144,8 +145,8 @@ def test_compare_streams_do_not_depend_on_other_strategies():
     cfg = SnakesConfig(layout=ISSUE_LAYOUT)
     a = compare_strategies(cfg, games=300, seed=9, games_per_square=10)
     b = compare_strategies(cfg, games=300, seed=9, games_per_square=10, names=("optimal", "security"))
-    assert np.array_equal(a[0].turns_from_1, b[0].turns_from_1)
-    assert np.array_equal(a[1].turns_from_1, b[1].turns_from_1)
+    assert np.array_equal(a[0].turns_hist, b[0].turns_hist)
+    assert np.array_equal(a[1].turns_hist, b[1].turns_hist)
 
 
 def test_play_episode_follows_the_rules():

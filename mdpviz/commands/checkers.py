@@ -70,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "agent to move; a transition = the agent's move then the opponent's uniformly random reply), "
         "solve it by value iteration with the seed's rewards (1.5 x material with kings worth 3.33 "
         "men; +100 win, -100 loss, 0 draw), then play the solved agent and a random agent against "
-        "the random opponent: simulated wins/draws/losses with 95%% intervals, beside the exact "
+        "the random opponent: simulated wins/draws/losses with 95% intervals, beside the exact "
         "probabilities.",
     )
     p.add_argument("--size", type=int, default=d.size, help=f"board side, 4..8 (default {d.size})")
@@ -106,8 +106,9 @@ def rules_from_args(args: argparse.Namespace) -> CheckersRules:
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    if args.games < 1:
-        raise ValueError(f"--games must be at least 1, got {args.games}")
+    from mdpviz.models.chunked import check_games
+
+    check_games(args.games, "--games")
     if not (0.0 <= args.gamma <= 1.0):
         raise ValueError(f"--gamma must be in [0, 1], got {args.gamma}")
     if args.gamma >= 1.0 and args.ply_limit is None:

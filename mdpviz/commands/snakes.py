@@ -26,6 +26,7 @@ from mdpviz.models.snakes import (
     parse_die,
     square_type_name,
 )
+from mdpviz.models.chunked import check_games
 from mdpviz.models.snakes_sim import compare_strategies, simulate_turns, strategy_probs
 from mdpviz.solvers import METHOD_NAMES, solve
 
@@ -124,6 +125,9 @@ def _finite(x: float) -> float | None:
 
 
 def _run_compare(args: argparse.Namespace, cfg: SnakesConfig) -> int:
+    check_games(args.games, "--games")
+    if args.games_per_square is not None:
+        check_games(args.games_per_square, "--games-per-square")
     mix = None if args.mix is None else np.array(_parse_numbers(args.mix, "--mix"))
     per_square = None
     if args.policy is not None:

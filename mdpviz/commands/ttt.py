@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mdpviz.models.chunked import check_games
 from mdpviz.cli import print_json
 from mdpviz.models.risk_ttt import (
     AGENT_KINDS,
@@ -142,8 +143,7 @@ def _fmt_p(x: float) -> str:
 
 def run_ttt(args: argparse.Namespace) -> int:
     win, draw, loss = _parse_rewards(args.rewards)
-    if args.games < 0:
-        raise ValueError(f"--games must be 0 or more, got {args.games}")
+    check_games(args.games, "--games", allow_zero=True)
     settings = VsRandomSettings(agent=args.agent.upper(), first=args.first, win=win, draw=draw, loss=loss,
                                 discount=float(args.gamma))
     game = compile_vs_random(settings)
@@ -376,6 +376,10 @@ def _agent(spec: str, game, cache: dict) -> Agent:
         return cache[k]
     path = Path(key)
     if not path.is_file():
+        if path.is_dir():
+            raise ValueError(f"{path}: is a directory, not a policy file")
+        if path.suffix or "/" in key or "\\" in key:  # meant as a file: say that it is not there
+            raise ValueError(f"{path}: no such file (an agent is {', '.join(AGENT_KINDS)} or a JSON policy file)")
         raise ValueError(f"unknown agent {spec!r}: use {', '.join(AGENT_KINDS)} or the path of a JSON policy file")
     probs, _ = load_policy_file(path, game)
     return Agent(path.name, probs)
@@ -395,6 +399,7 @@ def run_match(args: argparse.Namespace) -> int:
     risk, name = _risk_vector(args, 9)
     game = compile_risk(risk)
     cache: dict = {}
+    check_games(args.games, "--games")
     x = _agent(args.x, game, cache)
     o = _agent(args.o, game, cache)
     rng = np.random.default_rng(args.seed)

@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Train an agent against the uniformly random opponent, printing the learning "
         "curve (win/draw/loss of the greedy agent over an evaluation batch every K episodes), then "
         "evaluate it over --final-games games and save it. The defaults train the target agent: "
-        "TD(0) with a 64-ReLU network beats the random opponent in well over 95%% of classic games.",
+        "TD(0) with a 64-ReLU network beats the random opponent in well over 95% of classic games.",
     )
     t.add_argument("--method", choices=sorted(rl.METHODS), default=d.method,
                    help=f"td: TD(0) on afterstate values; q: Q-learning (default {d.method})")
@@ -101,6 +101,21 @@ def _risk_name(text: str) -> str:
     return text if not any(ch.isdigit() for ch in text) else "custom"
 
 
+def _check_writable(out: Path) -> None:
+    """ValueError naming --out when the agent could not be saved there (tried with a scratch file)."""
+    import os
+    import tempfile
+
+    if out.exists() and not os.access(out, os.W_OK):
+        raise ValueError(f"--out {out}: the file is not writable")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".check", dir=str(out.parent))
+    except OSError as e:
+        raise ValueError(f"--out {out}: cannot write in the folder {out.parent} ({e.strerror or e})") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
 def run_train(args: argparse.Namespace) -> int:
     settings = rl.TrainSettings(
         method=args.method, approx=args.approx, episodes=args.episodes, learning_rate=args.lr,
@@ -108,14 +123,17 @@ def run_train(args: argparse.Namespace) -> int:
         epsilon_min=args.epsilon_min, hidden=args.hidden, mark=args.mark, report_every=args.report_every,
         eval_games=args.eval_games, seed=args.seed,
     )
-    if args.final_games < 0:
-        raise ValueError(f"--final-games must be >= 0, got {args.final_games}")
+    from mdpviz.models.chunked import check_games
+
+    check_games(args.final_games, "--final-games", allow_zero=True)
+    check_games(args.eval_games, "--eval-games", allow_zero=True)
     risk = ttt3d.resolve_risk(args.risk, seed=args.seed)
     out = Path(args.out)
     if out.exists() and out.is_dir():
         raise ValueError(f"--out {out}: is a directory")
     if not out.parent.is_dir():
         raise ValueError(f"--out {out}: the folder {out.parent} does not exist")
+    _check_writable(out)  # before training, not after it (issue 14: 19 s lost, then the error)
     name = _risk_name(args.risk)
     gen = rl.train(settings, risk=risk)
     if not args.json:
@@ -166,8 +184,9 @@ def _score_dict(sc: ttt3d.Score) -> dict[str, float | int | list[float]]:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise ValueError(f"--games must be at least 1, got {args.games}")
+    from mdpviz.models.chunked import check_games
+
+    check_games(args.games, "--games")
     if args.agent.strip().lower() == "random":
         agent = None
         mark = args.mark or "X"

@@ -6,7 +6,7 @@ who COMPLETES a row, column or diagonal of their own marks LOSES; a full board w
 completed line is a draw. Only the player who just moved can have completed a line, so a move
 ends the game (the mover loses, or a draw) or hands the turn over.
 
-Files (the course's, see ``shared/data/cs747/attt``):
+Files (the course's, shipped in ``mdpviz/examples/cs747/attt``):
 
 * a states file lists the boards where one player is to move, one per line;
 * a policy file has the player id on its first line, then ``board p0 p1 ... p8`` per line: the

@@ -865,19 +865,24 @@ class CheckersMDP:
         place (the compiler); start states are drawn from the opening distribution. A game still
         running after ``max_steps`` agent moves (possible only without a ply limit) counts as a draw.
         """
-        games = int(games)
-        if games < 1:
-            raise ValueError(f"the number of games must be at least 1, got {games}")
+        from mdpviz.models.chunked import check_games, run_chunks
+
+        games = check_games(games, "the number of games")
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         probs = self.random_policy() if policy is None else policy_matrix(self.mdp, policy)
-        starts = self.start_states[rng.choice(self.start_states.size, size=games, p=self.start_probs)]
-        ep = simulate(self.mdp, probs, start=starts, episodes=games, seed=rng, max_steps=max_steps)
+        tally = np.zeros(4, dtype=np.int64)  # wins, losses, unfinished, total moves
+
+        def step(n: int) -> None:  # chunks of games: memory does not grow with ``games``
+            starts = self.start_states[rng.choice(self.start_states.size, size=n, p=self.start_probs)]
+            ep = simulate(self.mdp, probs, start=starts, episodes=n, seed=rng, max_steps=max_steps)
+            tally[:] += (np.count_nonzero(ep.final_state == self.win), np.count_nonzero(ep.final_state == self.loss),
+                         np.count_nonzero(~ep.finished), int(ep.steps.sum()))
+
+        run_chunks(games, step)
         del probs
-        win = int(np.count_nonzero(ep.final_state == self.win))
-        loss = int(np.count_nonzero(ep.final_state == self.loss))
-        unfinished = int(np.count_nonzero(~ep.finished))
+        win, loss, unfinished = int(tally[0]), int(tally[1]), int(tally[2])
         return GameResults(games=games, win=win, draw=games - win - loss, loss=loss, unfinished=unfinished,
-                           mean_moves=float(ep.steps.mean()))
+                           mean_moves=float(tally[3]) / games)
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,22 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
-from mdpviz.models.mdp import PROB_TOL, TabularMDP
+from mdpviz.models.mdp import PROB_TOL, TabularMDP, check_state_budget
+
+RENORMALISE_TOL = 1e-5
+"""A (state, action)'s probabilities that sum to within this of 1 (files written to 6 decimals:
+``0.333333`` three times) are rescaled to sum to 1, with one :class:`RenormalisedWarning`; the
+anti-tic-tac-toe policy reader accepts the same tolerance."""
+
+
+class RenormalisedWarning(UserWarning):
+    """Probabilities of a file were rescaled to sum to 1 (the CLI prints it as one note on stderr)."""
 
 HEADERS = ("numStates", "numActions", "end", "mdptype", "discount")
 
@@ -51,17 +62,38 @@ def read_text_file(path: str | os.PathLike) -> str:
     if nul >= 0:
         raise MDPFileError(path, None, f"is not a text file (NUL byte at offset {nul})")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a UTF-8 byte-order mark (Windows editors) is dropped
     except UnicodeDecodeError as e:
         raise MDPFileError(path, None, f"is not a text file (invalid UTF-8 at offset {e.start})") from None
 
 
-def parse_cs747(text: str, path: str | os.PathLike = "<text>") -> TabularMDP:
-    """Parse course-format text into a :class:`TabularMDP` (see :func:`load_cs747`)."""
+PROGRESS_LINES = 65_536
+"""Lines parsed between two progress reports / cancel checks of :func:`parse_cs747`."""
+
+
+def parse_cs747(
+    text: str,
+    path: str | os.PathLike = "<text>",
+    *,
+    progress: "Callable[[int, int, str], None] | None" = None,
+    cancelled: "Callable[[], bool] | None" = None,
+) -> TabularMDP | None:
+    """Parse course-format text into a :class:`TabularMDP` (see :func:`load_cs747`).
+
+    ``progress(done, total, text)`` is told every :data:`PROGRESS_LINES` lines and ``cancelled()``
+    checked as often (the window parses on its job thread); returns None when cancelled.
+    """
     header: dict[str, tuple[int, list[str]]] = {}
     t_lines: list[int] = []
     t_fields: list[list[str]] = []
-    for no, raw in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    name = Path(str(path)).name
+    for no, raw in enumerate(lines, start=1):
+        if no % PROGRESS_LINES == 0 and (progress is not None or cancelled is not None):
+            if cancelled is not None and cancelled():
+                return None
+            if progress is not None:
+                progress(no, 2 * len(lines), f"Reading {name}: line {no:,} of {len(lines):,}")
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -98,6 +130,11 @@ def parse_cs747(text: str, path: str | os.PathLike = "<text>") -> TabularMDP:
 
     n_states = one_int("numStates", 1)
     n_actions = one_int("numActions", 1)
+    for key, n, what in (("numStates", n_states, "states"), ("numActions", n_actions, "action ids")):
+        try:
+            check_state_budget(n, what)  # before anything of that size is allocated
+        except ValueError as e:
+            raise MDPFileError(path, header[key][0], str(e)) from None
 
     no, vals = header["end"]
     if not vals:
@@ -136,6 +173,11 @@ def parse_cs747(text: str, path: str | os.PathLike = "<text>") -> TabularMDP:
     names = ("state", "action", "next state", "reward", "probability")
     limits = (n_states, n_actions, n_states)
     for i, (no, f) in enumerate(zip(t_lines, t_fields)):
+        if i % PROGRESS_LINES == 0 and i and (progress is not None or cancelled is not None):
+            if cancelled is not None and cancelled():
+                return None
+            if progress is not None:
+                progress(len(lines) + i, len(lines) + m, f"Checking {name}: transition {i:,} of {m:,}")
         ints = []
         for j in range(3):
             try:
@@ -164,14 +206,24 @@ def parse_cs747(text: str, path: str | os.PathLike = "<text>") -> TabularMDP:
         key = src * n_actions + act
         uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
         sums = np.bincount(inv, weights=prob)
-        bad = np.flatnonzero(np.abs(sums - 1.0) > PROB_TOL)
+        bad = np.flatnonzero(np.abs(sums - 1.0) > RENORMALISE_TOL)
         if bad.size:
             b = bad[np.argmin(first[bad])]
             s, a = divmod(int(uniq[b]), n_actions)
             raise MDPFileError(
                 path, t_lines[first[b]],
-                f"state {s}, action {a}: probabilities sum to {sums[b]:.12g}, not 1",
+                f"state {s}, action {a}: probabilities sum to {sums[b]:.12g}, not 1 "
+                f"(tolerance {RENORMALISE_TOL:g})",
             )
+        off = np.flatnonzero(np.abs(sums - 1.0) > PROB_TOL)
+        if off.size:
+            b = off[np.argmin(first[off])]
+            s, a = divmod(int(uniq[b]), n_actions)
+            prob = prob / sums[inv]
+            warnings.warn(RenormalisedWarning(
+                f"{path}: probabilities of {off.size} (state, action) pair{'s' if off.size > 1 else ''} "
+                f"summed to within {RENORMALISE_TOL:g} of 1 and were rescaled to 1 (first: state {s}, "
+                f"action {a}, line {t_lines[first[b]]}, sum {sums[b]:.12g})"), stacklevel=2)
     try:
         return TabularMDP.from_transitions(
             n_states, n_actions, src, act, dst, prob, rew,

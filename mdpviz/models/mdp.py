@@ -26,6 +26,37 @@ import scipy.sparse as sp
 PROB_TOL = 1e-9
 """Allowed deviation of a (state, action)'s probabilities from a sum of 1."""
 
+DEFAULT_STATE_BUDGET = 5_000_000
+"""Largest number of states (and of action ids) a model may declare, unless ``MDPVIZ_MAX_STATES``
+says otherwise. A model of 5 million states takes a few hundred MB to solve; a typo such as
+``numStates 100000000`` would take gigabytes before anything could be said about it."""
+
+
+def state_budget() -> int:
+    """The state budget: ``MDPVIZ_MAX_STATES`` from the environment, else :data:`DEFAULT_STATE_BUDGET`."""
+    import os
+
+    raw = os.environ.get("MDPVIZ_MAX_STATES", "").strip().replace("_", "")
+    if raw:
+        try:
+            v = int(raw)
+        except ValueError:
+            raise ValueError(f"MDPVIZ_MAX_STATES must be a positive integer, got {raw!r}") from None
+        if v >= 1:
+            return v
+        raise ValueError(f"MDPVIZ_MAX_STATES must be a positive integer, got {raw!r}")
+    return DEFAULT_STATE_BUDGET
+
+
+def check_state_budget(n: int, what: str = "states") -> None:
+    """ValueError if ``n`` states (or action ids) is over :func:`state_budget`, saying how to raise it."""
+    budget = state_budget()
+    if n > budget:
+        raise ValueError(
+            f"{n:,} {what} is over the state budget of {budget:,} "
+            f"(set the environment variable MDPVIZ_MAX_STATES to raise it)"
+        )
+
 
 def _readonly(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
@@ -99,6 +130,8 @@ class TabularMDP:
             raise ValueError(f"n_states must be at least 1, got {n_states}")
         if n_actions < 1:
             raise ValueError(f"n_actions must be at least 1, got {n_actions}")
+        check_state_budget(n_states, "states")  # before any per-state array is allocated
+        check_state_budget(n_actions, "action ids")
         src = np.asarray(src, dtype=np.int64).ravel()
         action = np.asarray(action, dtype=np.int64).ravel()
         dst = np.asarray(dst, dtype=np.int64).ravel()

@@ -539,10 +539,9 @@ def load_policy_file(path: str | Path, game: RiskGame, *, fallback: str = "rando
     ValueError naming the file and entry for a bad board or an illegal cell.
     """
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{p}: not valid JSON ({e.msg}, line {e.lineno})") from None
+    from mdpviz.models.files import read_json_file  # one JSON reader: BOM, size and depth limits
+
+    data = read_json_file(p, error=ValueError)
     if not isinstance(data, dict):
         raise ValueError(f"{p}: expected a JSON object mapping boards to cells")
     mdp = game.mdp
@@ -658,18 +657,22 @@ def play_match(
     exact probabilities of the pair when ``exact``."""
     import time
 
+    from mdpviz.models.chunked import check_games, run_chunks
     from mdpviz.models.simulate import proportion_ci, simulate
 
-    games = int(games)
-    if games < 1:
-        raise ValueError(f"the number of games must be at least 1, got {games}")
+    games = check_games(games, "the number of games")
     t0 = time.perf_counter()
-    ep = simulate(game.mdp, combine(game, x, o), start=game.start, episodes=games, seed=seed,
-                  max_steps=game.geometry.n_cells + 1)
-    if not ep.finished.all():  # every move fills a cell
-        raise RuntimeError("internal error: a simulated game did not end")
-    res = game.outcome[ep.final_state]
-    counts = np.bincount(res, minlength=3)
+    probs = combine(game, x, o)
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    counts = np.zeros(3, dtype=np.int64)
+
+    def step(n: int) -> None:  # chunks of games: memory does not grow with ``games``
+        ep = simulate(game.mdp, probs, start=game.start, episodes=n, seed=rng, max_steps=game.geometry.n_cells + 1)
+        if not ep.finished.all():  # every move fills a cell
+            raise RuntimeError("internal error: a simulated game did not end")
+        counts[:] += np.bincount(game.outcome[ep.final_state], minlength=3)
+
+    run_chunks(games, step)
     lo, hi = proportion_ci(counts, games)
     secs = time.perf_counter() - t0
     ex = exact_match(game, x, o) if exact else None

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
+from mdpviz.models.chunked import Progress, SimulationInterrupted, check_games, reporter, run_chunks
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import simulate
 from mdpviz.models.snakes import GOAL, N_SQUARES, SnakesConfig, compile_snakes, outcomes
@@ -243,8 +245,9 @@ class StrategyResult:
     """float64 (14,): 95% confidence half-widths of ``mean`` (turns)."""
     games: np.ndarray
     """int64 (14,): games simulated from each square."""
-    turns_from_1: np.ndarray
-    """int64 (games,): turns of each simulated game from square 1 (its distribution)."""
+    turns_hist: np.ndarray
+    """int64 (k,): ``turns_hist[t]`` games from square 1 took t turns (the distribution; its size
+    does not grow with the number of games)."""
     error: str = field(default="")
     """Why the strategy was not evaluated or simulated ("" if it was)."""
 
@@ -252,6 +255,34 @@ class StrategyResult:
     def inside(self) -> np.ndarray:
         """bool (14,): the exact value lies within the simulated mean's 95% confidence interval."""
         return np.abs(self.mean - self.exact) <= self.ci
+
+
+class _Moments:
+    """Exact running count, sum and sum of squares of integer turns per start square."""
+
+    def __init__(self) -> None:
+        self.n = np.zeros(N_PLAY, dtype=np.int64)
+        self.s1 = np.zeros(N_PLAY, dtype=np.int64)
+        self.s2 = np.zeros(N_PLAY, dtype=np.int64)
+        self.hist = np.zeros(0, dtype=np.int64)
+
+    def add(self, square: np.ndarray, turns: np.ndarray) -> None:
+        i = square - 1
+        self.n += np.bincount(i, minlength=N_PLAY)
+        self.s1 += np.bincount(i, weights=turns, minlength=N_PLAY).astype(np.int64)
+        self.s2 += np.bincount(i, weights=turns.astype(np.float64) ** 2, minlength=N_PLAY).astype(np.int64)
+        h = np.bincount(turns[square == 1])
+        if h.size > self.hist.size:
+            self.hist = np.r_[self.hist, np.zeros(h.size - self.hist.size, dtype=np.int64)]
+        self.hist[: h.size] += h
+
+    def mean_ci(self) -> tuple[np.ndarray, np.ndarray]:
+        n = self.n.astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = self.s1 / n
+            var = (self.s2 - self.s1.astype(np.float64) ** 2 / n) / (n - 1)
+            ci = np.where(n >= 2, Z95 * np.sqrt(np.maximum(var, 0.0) / n), np.inf)
+        return mean, ci
 
 
 def compare_strategies(
@@ -263,29 +294,37 @@ def compare_strategies(
     names: tuple[str, ...] | None = None,
     mix: np.ndarray | None = None,
     per_square: np.ndarray | None = None,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> list[StrategyResult]:
     """Every strategy evaluated exactly and by simulation, for a side-by-side comparison.
 
     ``names``: the strategies (default :func:`strategy_names`, plus "custom" when ``per_square``
-    is given). For each, ``games`` games are played from square 1 (``turns_from_1``) and
-    ``games_per_square`` games (default ``max(games // 10, 1)``) from each of squares 2..14, in one
-    vectorised batch. Each strategy draws from its own random stream derived from ``seed``
-    (``numpy.random.SeedSequence(seed).spawn``), so results do not depend on which other
-    strategies are compared. A strategy that never finishes from some square gets exact = inf,
-    no simulation and an ``error`` message.
+    is given). For each, ``games`` games are played from square 1 (their distribution is
+    ``turns_hist``) and ``games_per_square`` games (default ``max(games // 10, 1)``) from each of
+    squares 2..14, in chunks of :data:`~mdpviz.models.chunked.CHUNK_GAMES` games (memory does not
+    grow with ``games``; at most :data:`~mdpviz.models.chunked.MAX_GAMES`). Each strategy draws
+    from its own random stream derived from ``seed`` (``numpy.random.SeedSequence(seed).spawn``),
+    so results do not depend on which other strategies are compared. A strategy that never
+    finishes from some square gets exact = inf, no simulation and an ``error`` message.
+    ``progress(done, total, label)`` is told after every chunk; ``cancelled()`` stops between
+    chunks (the results then hold the games played so far). Ctrl+C raises
+    :class:`~mdpviz.models.chunked.SimulationInterrupted` with the games played over all strategies.
     """
-    games = _positive(games, "games")
-    per = max(games // 10, 1) if games_per_square is None else _positive(games_per_square, "games_per_square")
+    games = check_games(games, "games")
+    per = max(games // 10, 1) if games_per_square is None else check_games(games_per_square, "games_per_square")
     mdp = compile_snakes(cfg)
     if names is None:
         names = strategy_names(cfg, custom=per_square is not None)
     optimal = solve(mdp, "vi", tol=1e-12).policy if "optimal" in names else None
     streams = np.random.SeedSequence(seed).spawn(len(names))
-    starts = np.r_[np.ones(games, dtype=np.int64), np.repeat(np.arange(2, N_PLAY + 1), per)]
     counts = np.r_[games, np.full(N_PLAY - 1, per)].astype(np.int64)
     bounds = np.r_[0, np.cumsum(counts)]
+    each = int(bounds[-1])
+    grand = each * len(names)
+    report = progress if progress is not None else reporter()
     out: list[StrategyResult] = []
-    for name, ss in zip(names, streams):
+    for k, (name, ss) in enumerate(zip(names, streams)):
         probs = strategy_probs(cfg, name, optimal_policy=optimal, mix=mix, per_square=per_square)
         try:
             exact = exact_turns(cfg, probs, mdp=mdp)
@@ -294,12 +333,25 @@ def compare_strategies(
             out.append(StrategyResult(name, probs, np.full(N_PLAY, np.inf), nan, nan.copy(),
                                       np.zeros(N_PLAY, dtype=np.int64), np.zeros(0, dtype=np.int64), str(e)))
             continue
-        turns = _play(cfg, probs, starts, np.random.default_rng(ss), mdp, 10_000)
-        stats = [_mean_ci(turns[bounds[i]:bounds[i + 1]]) for i in range(N_PLAY)]
+        rng = np.random.default_rng(ss)
+        acc = _Moments()
+        pos = [0]
+
+        def step(n: int) -> None:
+            idx = np.arange(pos[0], pos[0] + n)
+            square = np.searchsorted(bounds, idx, side="right").astype(np.int64)  # 1..14
+            acc.add(square, _play(cfg, probs, square, rng, mdp, 10_000))
+            pos[0] += n
+
+        offset = k * each
+        tell = None if report is None else (lambda d, t, lab, o=offset: report(o + d, grand, lab))
+        try:
+            run_chunks(each, step, label="games", progress=tell, cancelled=cancelled)
+        except SimulationInterrupted as e:
+            raise SimulationInterrupted(offset + e.done, grand, "games") from None
+        mean, ci = acc.mean_ci()
         out.append(StrategyResult(
-            name=name, probs=probs, exact=exact,
-            mean=np.array([m for m, _ in stats]), ci=np.array([c for _, c in stats]),
-            games=counts.copy(), turns_from_1=turns[:games].copy(),
+            name=name, probs=probs, exact=exact, mean=mean, ci=ci, games=acc.n.copy(), turns_hist=acc.hist.copy(),
         ))
     return out
 

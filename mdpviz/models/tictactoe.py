@@ -642,18 +642,23 @@ def simulate_outcomes(
     """int64 (3): wins, draws and losses in ``games`` simulated games (vectorised Monte Carlo
     over the compiled MDP, :func:`mdpviz.models.simulate.simulate`; the opponent's opening move,
     when it has one, is drawn uniformly)."""
+    from mdpviz.models.chunked import check_games, run_chunks
     from mdpviz.models.simulate import policy_matrix, simulate
 
-    games = int(games)
-    if games < 1:
-        raise ValueError(f"the number of games must be at least 1, got {games}")
+    games = check_games(games, "the number of games")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    starts = game.start_states[rng.integers(0, game.start_states.size, size=games)]
-    ep = simulate(game.mdp, policy_matrix(game.mdp, policy), start=starts, episodes=games, seed=rng,
-                  max_steps=game.geometry.n_cells + 1)
-    if not ep.finished.all():  # a game has at most n_cells moves
-        raise RuntimeError("internal error: a simulated game did not end")
-    return np.bincount(ep.final_state - game.n_board_states, minlength=3).astype(np.int64)
+    probs = policy_matrix(game.mdp, policy)
+    counts = np.zeros(3, dtype=np.int64)
+
+    def step(n: int) -> None:  # chunks of games: memory does not grow with ``games``
+        starts = game.start_states[rng.integers(0, game.start_states.size, size=n)]
+        ep = simulate(game.mdp, probs, start=starts, episodes=n, seed=rng, max_steps=game.geometry.n_cells + 1)
+        if not ep.finished.all():  # a game has at most n_cells moves
+            raise RuntimeError("internal error: a simulated game did not end")
+        counts[:] += np.bincount(ep.final_state - game.n_board_states, minlength=3)
+
+    run_chunks(games, step)
+    return counts
 
 
 def cell_q_values(mdp: TabularMDP, values: np.ndarray, state: int) -> np.ndarray:

@@ -343,16 +343,25 @@ def play_vs_random(
 ) -> Score:
     """Play ``games`` games of ``player`` (None: the uniformly random player) holding ``mark``
     against the uniformly random opponent; the score from the player's side."""
+    from mdpviz.models.chunked import check_games, run_chunks
+
     me = parse_mark(mark)
+    games = check_games(games, "the number of games")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     t0 = time.perf_counter()
     mine = random_player(rng) if player is None else player
     theirs = random_player(rng)
-    res = play_batch(mine if me == X else theirs, theirs if me == X else mine, risk=risk, games=games, rng=rng)
+    tally = [0, 0]  # wins, draws
+
+    def step(n: int) -> None:  # chunks of games: memory does not grow with ``games``
+        res = play_batch(mine if me == X else theirs, theirs if me == X else mine, risk=risk, games=n, rng=rng)
+        tally[0] += int(np.count_nonzero(res == me))
+        tally[1] += int(np.count_nonzero(res == 0))
+
+    run_chunks(games, step)
     secs = time.perf_counter() - t0
-    wins = int(np.count_nonzero(res == me))
-    draws = int(np.count_nonzero(res == 0))
-    return Score(games=int(games), wins=wins, draws=draws, losses=int(games) - wins - draws, seconds=secs)
+    wins, draws = tally
+    return Score(games=games, wins=wins, draws=draws, losses=games - wins - draws, seconds=secs)
 
 
 __all__ = [

@@ -45,13 +45,42 @@ METHOD_NAMES: dict[str, str] = {
 """Display names of the solver ids."""
 
 
+COMMON_OPTIONS = ("tol", "max_sweeps", "max_iterations", "tie_tol")
+"""Options every method accepts through :func:`solver` / :func:`solve`: ``tol`` (stopping
+tolerance of the iterative methods; LP and BI are exact and ignore it), ``max_sweeps`` and
+``max_iterations`` (the same cap: sweeps of value iteration, improvement steps of policy
+iteration; ignored by LP and BI) and ``tie_tol`` (ties of the greedy policy)."""
+
+
+def _normalise_options(method: str, options: dict) -> dict:
+    """Map the common options onto what ``method``'s function takes (see :data:`COMMON_OPTIONS`)."""
+    opts = dict(options)
+    cap = [opts.pop(k) for k in ("max_sweeps", "max_iterations") if k in opts]
+    if len(cap) == 2 and cap[0] != cap[1]:
+        raise ValueError(f"max_sweeps ({cap[0]}) and max_iterations ({cap[1]}) are the same cap; give one")
+    if method in ("vi", "gs"):
+        if cap:
+            opts["max_sweeps"] = cap[0]
+    elif method in ("pi", "hpi"):
+        if cap:
+            opts["max_iterations"] = cap[0]
+    elif method == "bi":
+        opts.pop("tol", None)  # exact: no tolerance, no cap
+    return opts
+
+
 def solver(mdp: TabularMDP, method: str = "vi", **options) -> SolverGen:
-    """The generator of ``method`` on ``mdp`` (options as the solver function takes them)."""
+    """The generator of ``method`` on ``mdp``: the common options (:data:`COMMON_OPTIONS`) for every
+    method, plus what the solver function itself takes (e.g. ``evaluation_sweeps`` of "pi")."""
     try:
         fn = METHODS[method]
     except KeyError:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}") from None
-    return fn(mdp, **options)
+    opts = _normalise_options(method, options)
+    try:
+        return fn(mdp, **opts)
+    except TypeError as e:  # an option this method does not take: say which, not a Python error
+        raise ValueError(f"method {method!r} does not take the option(s) given ({e})") from None
 
 
 def solve(mdp: TabularMDP, method: str = "vi", *, record: bool = False, **options) -> Solution:
@@ -60,11 +89,36 @@ def solve(mdp: TabularMDP, method: str = "vi", *, record: bool = False, **option
     ``method``: "vi", "gs", "pi" (alias "hpi"), "lp" or "bi" (acyclic models); ``options`` go to the solver (``tol``,
     ``max_sweeps`` for value iteration, ...). ``record=True`` keeps every snapshot in ``.history``.
     """
-    return run(solver(mdp, method, **options), record=record)
+    sol = run(solver(mdp, method, **options), record=record)
+    if method in ("vi", "gs") and mdp.discount >= 1.0 and sol.converged and not mdp.is_two_player:
+        sol = _end_ties_towards_terminals(mdp, sol)
+    return sol
+
+
+def _end_ties_towards_terminals(mdp: TabularMDP, sol: Solution) -> Solution:
+    """With discount 1 a free loop can tie with the optimal way out, and value iteration's lowest-action
+    tie rule may then return a policy that loops for ever (worth 0, not V*): break such ties towards
+    the terminal states (:func:`~mdpviz.solvers.policy_iteration.progress_rows`), values unchanged."""
+    import dataclasses
+
+    import numpy as np
+
+    from mdpviz.solvers.policy_iteration import progress_rows
+    from mdpviz.solvers.sweep import policy_to_rows, rows_to_policy
+
+    q = mdp.q_values(sol.values)
+    best, _ = greedy(mdp, q)
+    rows = policy_to_rows(mdp, np.where(mdp.terminal, -1, sol.policy))
+    fixed = progress_rows(mdp, q, best, rows)
+    if np.array_equal(fixed, rows):
+        return sol
+    policy = rows_to_policy(mdp, fixed)
+    policy.flags.writeable = False
+    return dataclasses.replace(sol, policy=policy)
 
 
 __all__ = [
-    "METHODS", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
+    "COMMON_OPTIONS", "METHODS", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
     "evaluate_policy", "evaluate_stochastic_policy", "evaluate_weights", "hitting_probabilities",
     "row_weights_deterministic", "row_weights_stochastic", "gauss_seidel_value_iteration", "greedy",
     "linear_programming", "policy_iteration", "run", "solve", "solver", "value_iteration",

@@ -13,6 +13,7 @@ exact evaluation of that policy, which removes CBC's ~1e-7 primal tolerance from
 """
 from __future__ import annotations
 
+import math
 import time
 import warnings
 
@@ -20,14 +21,47 @@ import numpy as np
 import pulp
 
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.solvers.policy_iteration import ImproperPolicyError, evaluate_weights, row_weights_deterministic
+from mdpviz.solvers.policy_iteration import (
+    ImproperPolicyError,
+    endless_states,
+    evaluate_weights,
+    _value_iteration_from_zero,
+    harmless_loops,
+    progress_rows,
+    row_weights_deterministic,
+)
 from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, _ro, greedy, make_sweep, rows_to_policy
+
+LP_STATUS_MEANING = {
+    "Infeasible": "no values satisfy the constraints",
+    "Unbounded": "the values are unbounded",
+    "Not Solved": "CBC stopped before solving it",
+    "Undefined": "CBC could not decide whether it has a solution",
+}
+"""What PuLP's statuses other than "Optimal" mean for an MDP's linear program."""
+
+
+def check_lp_applicable(mdp: TabularMDP) -> bool:
+    """ValueError for a model the LP does not handle; True when its answer must be checked against
+    value iteration from 0 (see below), False when it is exact as it stands.
+
+    With discount 1 the LP is exact when every policy that never ends loses an infinite amount
+    (stochastic shortest path assumptions). A loop that pays for ever (reward > 0 for a maximiser)
+    makes V* infinite and the LP infeasible (refused by its status). A loop that costs nothing
+    makes Bellman's inequality admit values below V* (leaving with -1 beside a free loop: the LP
+    says -1, staying is worth 0), so the LP's answer is kept only if value iteration from 0 agrees.
+    """
+    if mdp.is_two_player:
+        raise ValueError("linear programming solves one-player MDPs only; this model has two players (use value iteration)")
+    if mdp.discount < 1.0:
+        return False
+    endless = endless_states(mdp)
+    return bool(endless.any() and harmless_loops(mdp, endless).size)
 
 
 def lp_values(mdp: TabularMDP) -> np.ndarray:
     """Solve the LP above with CBC and return its raw values (float64, n_states)."""
-    if mdp.is_two_player:
-        raise ValueError("linear programming solves one-player MDPs only; this model has two players (use value iteration)")
+    check = check_lp_applicable(mdp)
     maximise = mdp.objective == "max"
     problem = pulp.LpProblem("mdp", pulp.LpMinimize if maximise else pulp.LpMaximize)
     live = ~mdp.terminal
@@ -40,6 +74,7 @@ def lp_values(mdp: TabularMDP) -> np.ndarray:
     P.sum_duplicates()
     g = mdp.discount
     rr = mdp.row_reward
+    n_constraints = 0
     for r in range(mdp.n_rows):
         s = int(mdp.row_state[r])
         if not live[s]:
@@ -48,7 +83,16 @@ def lp_values(mdp: TabularMDP) -> np.ndarray:
         coef: dict[int, float] = {s: 1.0}
         for j, p in zip(P.indices[lo:hi], P.data[lo:hi]):
             coef[int(j)] = coef.get(int(j), 0.0) - g * float(p)
-        expr = pulp.LpAffineExpression([(V[j], c) for j, c in coef.items() if c != 0.0])
+        terms = [(V[j], c) for j, c in coef.items() if c != 0.0]
+        if not terms:  # a sure self-loop with discount 1: V(s) >= r + V(s) holds iff 0 >= r
+            if (float(rr[r]) > 0) if maximise else (float(rr[r]) < 0):
+                raise ValueError(
+                    f"linear programming with discount 1: state {s}, action {int(mdp.row_action[r])} loops on "
+                    f"itself for ever collecting {float(rr[r]):g} per step, so the optimal total reward is "
+                    f"infinite; use a discount below 1")
+            continue
+        expr = pulp.LpAffineExpression(terms)
+        n_constraints += 1
         if maximise:
             problem += expr >= float(rr[r])
         else:
@@ -57,19 +101,63 @@ def lp_values(mdp: TabularMDP) -> np.ndarray:
         # PuLP 3.x warns that its bundled CBC goes away in 4.0; pyproject pins pulp < 4 for that reason.
         warnings.simplefilter("ignore", DeprecationWarning)
         cbc = pulp.PULP_CBC_CMD(msg=False)
-    status = problem.solve(cbc)
-    if pulp.LpStatus[status] != "Optimal":
-        raise ValueError(f"the linear program has no optimal solution (CBC status: {pulp.LpStatus[status]})")
-    return np.array([0.0 if v.varValue is None else float(v.varValue) for v in V])
+    if n_constraints == 0 and live.any():  # every row a free self-loop: nothing holds V down
+        raise ValueError(
+            "linear programming found no optimal solution: the values are unbounded (every action loops "
+            "on itself at no cost, so nothing constrains the values); use value iteration")
+    try:
+        status = problem.solve(cbc)
+    except pulp.PulpSolverError as e:
+        raise ValueError(f"linear programming failed: the CBC solver reported an error ({e})") from None
+    name = pulp.LpStatus.get(status, str(status))
+    if name != "Optimal":
+        why = ""
+        if mdp.discount >= 1.0 and name in ("Infeasible", "Unbounded"):
+            why = ("; with discount 1 this means a loop that never reaches a terminal state "
+                   + ("collects reward for ever (infinite total reward)" if name == "Infeasible"
+                      else "costs nothing, which leaves the LP's values free") + ": use value iteration")
+        raise ValueError(
+            f"linear programming found no optimal solution: {LP_STATUS_MEANING.get(name, 'unknown status')} "
+            f"(CBC status {name}){why}"
+        )
+    values = np.array([math.nan if v.varValue is None else float(v.varValue) for v in V])
+    if not np.all(np.isfinite(values)):
+        raise ValueError("linear programming returned no value for some states (CBC gave no solution)")
+    if check:
+        best = _value_iteration_from_zero(mdp)
+        if best is None or np.max(np.abs(best - values)) > 1e-6 * (1.0 + np.max(np.abs(best))):
+            i = 0 if best is None else int(np.argmax(np.abs(best - values)))
+            raise ValueError(
+                f"linear programming with discount 1: some states can loop for ever at no cost, and the "
+                f"LP's value of state {i} ({values[i]:g}) is not the optimal total reward "
+                f"{'(value iteration does not settle)' if best is None else f'({best[i]:g})'}; "
+                f"use value iteration, or a discount below 1"
+            )
+    return values
 
 
-def linear_programming(mdp: TabularMDP, *, tie_tol: float = TIE_TOL) -> SolverGen:
-    """Solve by linear programming; yields one snapshot (phase "lp") and returns the solution."""
+def linear_programming(
+    mdp: TabularMDP,
+    *,
+    tie_tol: float = TIE_TOL,
+    tol: float | None = None,
+    max_sweeps: int | None = None,
+    max_iterations: int | None = None,
+) -> SolverGen:
+    """Solve by linear programming; yields one snapshot (phase "lp") and returns the solution.
+
+    The LP is solved exactly (to CBC's tolerance, then the greedy policy is evaluated exactly), so
+    the iterative solvers' options ``tol``, ``max_sweeps`` and ``max_iterations`` are accepted
+    and ignored: ``solve(mdp, method="lp", tol=1e-9)`` works like the other methods.
+    """
     t0 = time.perf_counter()
     raw = lp_values(mdp)
-    _, rows = greedy(mdp, mdp.q_values(raw), tie_tol=max(tie_tol, 1e-7))
+    q = mdp.q_values(raw)
+    best, rows = greedy(mdp, q, tie_tol=max(tie_tol, 1e-7))
+    if mdp.discount >= 1.0:
+        rows = progress_rows(mdp, q, best, rows, tie_tol=max(tie_tol, 1e-7))
     try:
-        values = evaluate_weights(mdp, row_weights_deterministic(mdp, rows), x0=raw)
+        values = evaluate_weights(mdp, row_weights_deterministic(mdp, rows), x0=raw, zero_loops=True)
     except ImproperPolicyError:
         values = raw
     values = _ro(values)

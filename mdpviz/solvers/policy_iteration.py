@@ -116,6 +116,35 @@ def _solve_acyclic(Q: sp.csr_matrix, b: np.ndarray, gamma: float) -> np.ndarray 
     return x
 
 
+ZERO_REWARD_TOL = 1e-12
+"""A recurrent class whose expected rewards are all within this of 0 collects nothing forever."""
+
+
+def _zero_reward_classes(mdp: TabularMDP, P_pi: sp.csr_matrix, r_pi: np.ndarray, stuck: np.ndarray) -> np.ndarray:
+    """bool (n_states): the states of the chain's closed recurrent classes among ``stuck`` (states
+    that never reach a terminal state), when every such class has zero expected reward per step.
+
+    Their total reward is exactly 0 (nothing is ever collected), so with discount 1 they act as
+    terminal states. A class with a non-zero reward has an infinite (or undefined) total reward:
+    ImproperPolicyError names its states.
+    """
+    idx = np.flatnonzero(stuck)
+    sub = P_pi[idx][:, idx].tocsr()
+    sub.data = (sub.data > 0).astype(np.float64)
+    sub.eliminate_zeros()
+    n_comp, comp = csgraph.connected_components(sub, directed=True, connection="strong")
+    coo = sub.tocoo()
+    leaves = np.ones(n_comp, dtype=bool)  # a class with no edge to another class is closed (recurrent)
+    leaves[comp[coo.row[comp[coo.row] != comp[coo.col]]]] = False
+    rec = leaves[comp]
+    bad = idx[rec & (np.abs(r_pi[idx]) > ZERO_REWARD_TOL)]
+    if bad.size:
+        raise ImproperPolicyError(bad, mdp)
+    out = np.zeros(mdp.n_states, dtype=bool)
+    out[idx[rec]] = True
+    return out
+
+
 def evaluate_weights(
     mdp: TabularMDP,
     W: sp.csr_matrix,
@@ -123,11 +152,15 @@ def evaluate_weights(
     x0: np.ndarray | None = None,
     rewards: np.ndarray | None = None,
     discount: float | None = None,
+    zero_loops: bool = False,
 ) -> np.ndarray:
     """Exact value of the policy with row weights W: solve (I - gamma P_pi) V = r_pi.
 
     ``rewards`` (n_rows) replaces the model's expected row rewards and ``discount`` its discount
     (used to compute other quantities of the same chain, e.g. outcome probabilities).
+    With discount 1 a policy that never reaches a terminal state from some states raises
+    :class:`ImproperPolicyError`, unless ``zero_loops``: then a closed class of such states that
+    collects zero reward per step is worth exactly 0 (only classes with a non-zero reward raise).
     Returns float64 (n_states).
     """
     n = mdp.n_states
@@ -139,7 +172,9 @@ def evaluate_weights(
     if gamma >= 1.0:
         ok = _reaches_terminal(mdp, P_pi) | mdp.terminal
         if not ok.all():
-            raise ImproperPolicyError(np.flatnonzero(~ok), mdp)
+            if not zero_loops:
+                raise ImproperPolicyError(np.flatnonzero(~ok), mdp)
+            live = live & ~_zero_reward_classes(mdp, P_pi, r_pi, ~ok)
     idx = np.flatnonzero(live)
     v = np.zeros(n)
     if idx.size == 0:
@@ -199,12 +234,13 @@ def evaluate_stochastic_policy(mdp: TabularMDP, probs: np.ndarray) -> np.ndarray
     return evaluate_weights(mdp, row_weights_stochastic(mdp, probs))
 
 
-def proper_policy_rows(mdp: TabularMDP) -> np.ndarray:
+def proper_policy_rows(mdp: TabularMDP, *, strict: bool = True) -> np.ndarray:
     """Rows of a policy that reaches a terminal state with probability 1 from every state.
 
     Backward breadth-first layers from the terminal states: a state of layer d+1 takes its lowest
     action with positive probability of moving into layers <= d. Raises ImproperPolicyError when
-    some states cannot reach a terminal state whatever the actions.
+    some states cannot reach a terminal state whatever the actions (``strict=False``: their row
+    is -1 instead).
     """
     n = mdp.n_states
     reached = mdp.terminal.copy()
@@ -220,7 +256,7 @@ def proper_policy_rows(mdp: TabularMDP) -> np.ndarray:
         first = np.r_[True, s[1:] != s[:-1]]
         rows[s[first]] = r[first]
         reached[s[first]] = True
-    if not reached.all():
+    if strict and not reached.all():
         raise ImproperPolicyError(np.flatnonzero(~reached), mdp)
     return rows
 
@@ -233,9 +269,95 @@ def _initial_rows(mdp: TabularMDP, initial_policy: np.ndarray | None) -> np.ndar
         P_pi = (row_weights_deterministic(mdp, rows) @ mdp.matrix).tocsr()
         ok = _reaches_terminal(mdp, P_pi) | mdp.terminal
         if not ok.all():
-            fix = proper_policy_rows(mdp)
-            rows[~ok] = fix[~ok]
+            fix = proper_policy_rows(mdp, strict=False)  # -1 where no action ever reaches a terminal
+            change = ~ok & (fix >= 0)
+            rows[change] = fix[change]
     return rows
+
+
+def endless_states(mdp: TabularMDP) -> np.ndarray:
+    """bool (n_states): states from which some policy avoids every terminal state forever.
+
+    The largest set of non-terminal states in which each state has an action whose successors
+    all lie in the set (a greatest fixed point). Empty: every policy is proper (reaches a terminal
+    state with probability 1), the stochastic-shortest-path setting where, with discount 1, value
+    iteration, policy iteration and linear programming all give the same exact answer.
+    """
+    inside = ~mdp.terminal.copy()
+    P = mdp.matrix
+    while True:
+        leak = P @ (~inside).astype(np.float64)  # probability of leaving the set, per row
+        row_ok = (leak <= 0) & inside[mdp.row_state]
+        keep = np.bincount(mdp.row_state[row_ok], minlength=mdp.n_states) > 0
+        if np.array_equal(keep, inside):
+            return inside
+        inside = keep
+
+
+def loop_rows(mdp: TabularMDP, endless: np.ndarray) -> np.ndarray:
+    """Rows that keep play inside ``endless`` (every successor in it): the moves of a loop."""
+    leak = mdp.matrix @ (~endless).astype(np.float64)
+    return np.flatnonzero(endless[mdp.row_state] & (leak <= 0))
+
+
+def harmless_loops(mdp: TabularMDP, endless: np.ndarray | None = None) -> np.ndarray:
+    """Loop rows whose expected reward does not hurt the player choosing them (reward >= 0 for a
+    maximiser, cost <= 0 for a minimiser). None of them: every improper policy loses an infinite
+    amount, so (with discount 1) the optimal policy is proper and V* is the unique solution of
+    Bellman's equation (Bertsekas and Tsitsiklis' stochastic shortest path assumptions)."""
+    endless = endless_states(mdp) if endless is None else endless
+    rows = loop_rows(mdp, endless)
+    return rows[mdp.sense[mdp.row_state[rows]] * mdp.row_reward[rows] >= -ZERO_REWARD_TOL]
+
+
+def progress_rows(mdp: TabularMDP, q: np.ndarray, best: np.ndarray, rows: np.ndarray, *, tie_tol: float = TIE_TOL) -> np.ndarray:
+    """Greedy rows ``rows`` with ties broken towards ending the game (discount 1).
+
+    With discount 1 a free loop can tie with the optimal way out (Q(loop) = 0 + V*(s) = V*(s)),
+    and the lowest tied action may be the loop: a policy worth 0, not V*. Backward layers from
+    the terminal states over the optimal rows (Q within ``tie_tol`` of ``best``) give each state
+    that never ends under ``rows`` but can end optimally its lowest optimal row that moves one
+    layer closer; every other state keeps its row (so ties still go to the lowest action).
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    P_pi = (row_weights_deterministic(mdp, rows) @ mdp.matrix).tocsr()
+    stuck = ~(_reaches_terminal(mdp, P_pi) | mdp.terminal)
+    if not stuck.any():
+        return rows
+    s_of = mdp.row_state
+    b = best[s_of]
+    optimal = mdp.sense[s_of] * (q - b) >= -tie_tol * (1.0 + np.abs(b))
+    reached = mdp.terminal.copy()
+    out = np.asarray(rows, dtype=np.int64).copy()
+    P = mdp.matrix
+    while True:
+        hit = (P @ reached.astype(np.float64)) > 0
+        cand = optimal & hit & ~reached[s_of]
+        if not cand.any():
+            return out
+        r = np.flatnonzero(cand)
+        s = s_of[r]
+        first = np.r_[True, s[1:] != s[:-1]]
+        change = s[first][stuck[s[first]]]
+        out[change] = r[first][stuck[s[first]]]
+        reached[s[first]] = True
+
+
+def _value_iteration_from_zero(mdp: TabularMDP, *, tol: float = 1e-12, max_sweeps: int = 100_000) -> np.ndarray | None:
+    """V* by plain synchronous value iteration from V = 0, or None if it does not settle.
+
+    With discount 1 and harmless loops, Bellman's equation has many solutions; iteration from 0
+    converges to the optimal total reward (Puterman, sections 7.2-7.3), the one every policy can
+    be compared with.
+    """
+    v = np.zeros(mdp.n_states)
+    for _ in range(max_sweeps):
+        new, _ = greedy(mdp, mdp.q_values(v))
+        new[mdp.terminal] = 0.0
+        if np.max(np.abs(new - v), initial=0.0) <= tol * (1.0 + np.max(np.abs(new), initial=0.0)):
+            return new
+        v = new
+    return None
 
 
 def policy_iteration(
@@ -266,10 +388,14 @@ def policy_iteration(
     policy = _ro(rows_to_policy(mdp, rows))
     v = np.zeros(mdp.n_states)
     residual = math.inf
+    # Discount 1 with loops that cost nothing (or pay): policies that never end can be worth a finite
+    # amount, evaluation values their zero-reward loops at 0, and the answer is checked at the end.
+    loops = mdp.discount >= 1.0 and harmless_loops(mdp).size > 0
+    checked = False
     for it in range(1, int(max_iterations) + 1):
         W = row_weights_deterministic(mdp, rows)
         if evaluation_sweeps is None:
-            v_new = evaluate_weights(mdp, W, x0=v)
+            v_new = evaluate_weights(mdp, W, x0=v, zero_loops=loops)
         else:
             P_pi = (W @ mdp.matrix).tocsr()
             r_pi = W @ mdp.row_reward
@@ -297,9 +423,26 @@ def policy_iteration(
         residual = float(res[i]) if res.size else 0.0
         live = ~mdp.terminal
         mean = float(res[live].mean()) if live.any() else 0.0
+        if loops and not checked and bool(np.array_equal(new_rows, rows)):
+            # Howard's rule can stop at a fixed point of Bellman's equation that is not V* (a tie
+            # between leaving with reward -1 and a free loop worth -1 under the current policy).
+            # Value iteration from 0 finds V*; if it differs, continue from its greedy policy.
+            checked = True
+            best = _value_iteration_from_zero(mdp)
+            if best is None:
+                raise ValueError(
+                    "policy iteration with discount 1: value iteration from 0 does not settle on this "
+                    "model (a loop collects reward forever), so the optimal total reward is not finite; "
+                    "use a discount below 1")
+            if np.max(np.abs(best - v), initial=0.0) > 1e-9 * (1.0 + np.max(np.abs(best), initial=0.0)):
+                _, new_rows = greedy(mdp, mdp.q_values(best), tie_tol=tie_tol)
         new_policy = _ro(rows_to_policy(mdp, new_rows))
         stable = bool(np.array_equal(new_policy, policy))
         done = stable and (evaluation_sweeps is None or residual < tol)
+        if done and loops:  # ties with a free loop: prefer the rows that end the game (same values)
+            fixed = progress_rows(mdp, q, tv, new_rows, tie_tol=tie_tol)
+            if not np.array_equal(fixed, new_rows):
+                new_policy = _ro(rows_to_policy(mdp, fixed))
         yield make_sweep(
             method="pi", phase="improve", iteration=it, values=v, old_values=v, policy=new_policy,
             old_policy=policy, elapsed=time.perf_counter() - t0, terminal=mdp.terminal, converged=done,

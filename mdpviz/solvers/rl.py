@@ -413,51 +413,75 @@ class Agent:
 def load_agent(path: str | Path) -> Agent:
     """Read an agent written by :meth:`Agent.save`; ValueError naming the file and what is wrong."""
     p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"{p}: is a directory, not an agent file")
     try:
-        data = np.load(p, allow_pickle=False)
+        with open(p, "rb") as f:
+            head = f.read(4)
     except FileNotFoundError:
         raise ValueError(f"{p}: no such agent file") from None
-    except (OSError, ValueError, EOFError) as e:
-        raise ValueError(f"{p}: not an agent file (.npz archive): {e}") from None
+    except OSError as e:
+        raise ValueError(f"{p}: cannot be read ({e.strerror or e})") from None
+    if head != b"PK\x03\x04":  # not a zip archive: a .npy array, a text file, an empty file...
+        kind = "a single NumPy array (.npy)" if head == b"\x93NUM" else "empty" if not head else "not a zip archive"
+        raise ValueError(f"{p}: not an mdpviz agent file (an .npz archive written by 'mdpviz ttt3d train'; this file is {kind})")
+    try:
+        data = np.load(p, allow_pickle=False)
+        files = data.files
+    except Exception as e:  # noqa: BLE001  truncated or corrupt archives raise zipfile/OSError/ValueError/EOFError
+        raise ValueError(f"{p}: not a readable agent file (a damaged or truncated .npz archive: {type(e).__name__})") from None
     with data:
-        if "meta" not in data.files:
-            raise ValueError(f"{p}: not an mdpviz agent file (no 'meta' entry)")
         try:
-            meta = json.loads(str(data["meta"]))
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{p}: the 'meta' entry is not valid JSON ({e.msg})") from None
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise ValueError(f"{p}: not an mdpviz 3x3x3 agent file (format {meta.get('format') if isinstance(meta, dict) else None!r})")
-        if meta.get("version") != FORMAT_VERSION:
-            raise ValueError(f"{p}: agent file version {meta.get('version')!r} is not supported (expected {FORMAT_VERSION})")
-        raw = meta.get("settings")
-        known = {f.name for f in fields(TrainSettings)}
-        if not isinstance(raw, dict) or set(raw) - known:
-            raise ValueError(f"{p}: bad 'settings' in the metadata: {raw!r}")
-        try:
-            settings = TrainSettings(**raw)
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"{p}: bad settings: {e}") from None
-        if "risk" not in data.files:
-            raise ValueError(f"{p}: no 'risk' entry")
-        try:
-            risk = validate_risk(data["risk"], N_CELLS)
+            return _agent_from_archive(p, data, files)
         except ValueError as e:
-            raise ValueError(f"{p}: {e}") from None
-        n_out = 1 if settings.method == "td" else N_CELLS
-        want = _PARAM_SHAPES[settings.approx](n_out, settings.hidden)
-        params = {}
-        for name, shape in want.items():
-            key = f"param_{name}"
-            if key not in data.files:
-                raise ValueError(f"{p}: missing weights {name!r} of the {settings.approx} approximator")
-            a = np.array(data[key], dtype=np.float64)
-            if a.shape != shape:
-                raise ValueError(f"{p}: weights {name!r} have shape {a.shape}, expected {shape}")
-            if not np.all(np.isfinite(a)):
-                raise ValueError(f"{p}: weights {name!r} hold non-finite numbers")
-            a.flags.writeable = False
-            params[name] = a
+            if str(e).startswith(f"{p}: "):
+                raise  # ours: names the file and the entry
+            # numpy's own (e.g. an object array, whose advice about pickles must never be passed on)
+            raise ValueError(f"{p}: not an mdpviz agent file (an entry holds data this reader does not load)") from None
+        except Exception as e:  # noqa: BLE001  an entry that cannot be decompressed (truncated archive)
+            raise ValueError(f"{p}: not a readable agent file (a damaged .npz entry: {type(e).__name__})") from None
+
+
+def _agent_from_archive(p: Path, data, files: list[str]) -> "Agent":
+    """The agent in an opened .npz archive (see :func:`load_agent`)."""
+    if "meta" not in data.files:
+        raise ValueError(f"{p}: not an mdpviz agent file (no 'meta' entry)")
+    try:
+        meta = json.loads(str(data["meta"]))
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{p}: the 'meta' entry is not valid JSON ({e.msg})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ValueError(f"{p}: not an mdpviz 3x3x3 agent file (format {meta.get('format') if isinstance(meta, dict) else None!r})")
+    if meta.get("version") != FORMAT_VERSION:
+        raise ValueError(f"{p}: agent file version {meta.get('version')!r} is not supported (expected {FORMAT_VERSION})")
+    raw = meta.get("settings")
+    known = {f.name for f in fields(TrainSettings)}
+    if not isinstance(raw, dict) or set(raw) - known:
+        raise ValueError(f"{p}: bad 'settings' in the metadata: {raw!r}")
+    try:
+        settings = TrainSettings(**raw)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{p}: bad settings: {e}") from None
+    if "risk" not in data.files:
+        raise ValueError(f"{p}: no 'risk' entry")
+    try:
+        risk = validate_risk(data["risk"], N_CELLS)
+    except ValueError as e:
+        raise ValueError(f"{p}: {e}") from None
+    n_out = 1 if settings.method == "td" else N_CELLS
+    want = _PARAM_SHAPES[settings.approx](n_out, settings.hidden)
+    params = {}
+    for name, shape in want.items():
+        key = f"param_{name}"
+        if key not in data.files:
+            raise ValueError(f"{p}: missing weights {name!r} of the {settings.approx} approximator")
+        a = np.array(data[key], dtype=np.float64)
+        if a.shape != shape:
+            raise ValueError(f"{p}: weights {name!r} have shape {a.shape}, expected {shape}")
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"{p}: weights {name!r} hold non-finite numbers")
+        a.flags.writeable = False
+        params[name] = a
     return Agent(settings=settings, risk=risk, params=params, episodes=int(meta.get("episodes", 0)),
                  train_seconds=float(meta.get("train_seconds", 0.0)))
 

@@ -59,6 +59,7 @@ from PySide6.QtWidgets import (
 
 from mdpviz.models import attt
 from mdpviz.models.cs747 import MDPFileError
+from mdpviz.models.examples import ATTT_DIR
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import simulate
 from mdpviz.scenario import ScenarioError
@@ -80,8 +81,8 @@ from mdpviz.widgets.position_logic import (
 )
 from mdpviz.widgets import named as _named
 
-COURSE_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "cs747" / "attt"
-"""The course's anti-tic-tac-toe files (``../shared/data/cs747/attt`` beside the repository)."""
+COURSE_DIR = ATTT_DIR
+"""The course's anti-tic-tac-toe files, shipped inside the package (``mdpviz/examples/cs747/attt``)."""
 
 PLAYERS = {1: "P1 (X)", 2: "P2 (O)"}
 """Names of the players on the board (player 1 draws X and moves first, player 2 draws O)."""

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QWidget
 
 from mdpviz.models import snakes as sn
 from mdpviz.models import snakes_sim
-from mdpviz.models.cs747 import MDPFileError, load_cs747, parse_cs747
+from mdpviz.models.cs747 import MDPFileError, load_cs747, parse_cs747, read_text_file
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
 from mdpviz.scenario import ScenarioError, snakes_from_dict, snakes_to_dict
@@ -541,10 +541,26 @@ class FileGame(Game):
 
     def read_file(self, path: str | Path) -> FileState:
         """The state for ``path`` (parsed and checked); raises MDPFileError naming file and line."""
+        result = self.read_file_job(path)
+        assert result is not None  # never cancelled without a cancel check
+        self.prime(*result)
+        return result[0]
+
+    def read_file_job(self, path: str | Path, progress=None, cancelled=None) -> tuple[FileState, TabularMDP] | None:
+        """Read and parse ``path`` (any thread: touches no widget); (state, model), or None if
+        ``cancelled()`` said so. The file is read once and parsed once (MDPFileError naming the line)."""
         path = str(path)
-        load_cs747(path)  # the course reader's checks: missing, binary, not UTF-8, every line
-        text = Path(path).read_text(encoding="utf-8")
-        return FileState(path=path, text=text, discount=None)
+        if progress is not None:
+            progress(0, 0, f"Reading {Path(path).name}\u2026")
+        text = read_text_file(path)  # the course reader's checks: missing, binary, not UTF-8
+        mdp = parse_cs747(text, path, progress=progress, cancelled=cancelled)
+        if mdp is None:
+            return None
+        return FileState(path=path, text=text, discount=None), mdp
+
+    def prime(self, state: FileState, mdp: TabularMDP) -> None:
+        """Remember the model parsed off the GUI thread, so selecting the state does not parse again."""
+        self._parsed = (state.path, state.text, mdp)
 
     def open_file(self, path: str | Path) -> bool:
         """Load a course-format file as an edit; MDPFileError leaves the current state untouched."""
