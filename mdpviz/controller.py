@@ -28,6 +28,7 @@ from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import Solution, Sweep, solve, solver
+from mdpviz.solvers.sweep import RUN_BATCH
 
 _THREADS: list[QThread] = []
 """Every QThread a controller started (for :func:`running_threads`)."""
@@ -128,6 +129,7 @@ class SolverWorker(QObject):
         super().__init__()
         self._job = -1
         self._gen = None
+        self._started = False
         self._timer: QTimer | None = None
         self._interval = 0.0
         self.stop_flag = threading.Event()
@@ -138,6 +140,7 @@ class SolverWorker(QObject):
         self._halt()
         self._job = job
         self._gen = None
+        self._started = False
         try:
             self._gen = solver(mdp, method, **options)
             rng = reference_range(mdp)
@@ -204,20 +207,25 @@ class SolverWorker(QObject):
             self._pull(out)
         else:
             t_end = time.perf_counter() + TIME_SLICE
-            while not self.stop_flag.is_set() and self._pull(out) and time.perf_counter() < t_end:
+            # As fast as possible: ask for many sweeps per snapshot (value iteration does up to
+            # ~10 ms of them in a compiled kernel that releases the GIL; the numbers are the same).
+            while not self.stop_flag.is_set() and self._pull(out, many=True) and time.perf_counter() < t_end:
                 # Hand the GIL over between sweeps: without this the GUI thread waits up to the
                 # interpreter's switch interval (5 ms) after every Qt call that released it, and a
                 # redraw makes hundreds of those (measured: 60 ms gaps instead of 10 ms).
                 time.sleep(0)
         self._send(out)
 
-    def _pull(self, out: list[Sweep]) -> bool:
-        """One next(); False when the generator finished or failed (already reported)."""
+    def _pull(self, out: list[Sweep], many: bool = False) -> bool:
+        """One next() (``many``: one ``send(RUN_BATCH)``, several sweeps per snapshot once started);
+        False when the generator finished or failed (already reported)."""
         gen = self._gen
         if gen is None:
             return False
         try:
-            out.append(next(gen))
+            started = self._started
+            self._started = True
+            out.append(gen.send(RUN_BATCH) if many and started else next(gen))
             return True
         except StopIteration as stop:
             self._gen = None
@@ -267,6 +275,12 @@ class JobWorker(QObject):
             self.cancelled.emit(job)
         else:
             self.done.emit(job, result)
+
+
+def _warm_up_kernels(progress: Callable[..., None], cancelled: Callable[[], bool]) -> dict[str, float]:
+    from mdpviz.solvers import kernels
+
+    return kernels.warm_up()
 
 
 # ---------------------------------------------------------------------------------- controller
@@ -347,6 +361,9 @@ class SolverController(QObject):
         for t in (self._solver_thread, self._job_thread):
             _THREADS.append(t)
             t.start()
+        # Compile (first run) or load the sweep kernels on the job thread now, so that neither the
+        # window nor the first Step waits for numba later. Job -1: its result is not reported.
+        self._execute.emit(-1, _warm_up_kernels)
 
     # ------------------------------------------------------------------ solver
     @property

@@ -17,7 +17,6 @@ import time
 import warnings
 
 import numpy as np
-import pulp
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers.policy_iteration import ImproperPolicyError, evaluate_weights, row_weights_deterministic
@@ -29,6 +28,8 @@ def lp_values(mdp: TabularMDP) -> np.ndarray:
     if mdp.is_two_player:
         raise ValueError("linear programming solves one-player MDPs only; this model has two players (use value iteration)")
     maximise = mdp.objective == "max"
+    import pulp  # imported on first use (about 0.2 s)
+
     problem = pulp.LpProblem("mdp", pulp.LpMinimize if maximise else pulp.LpMaximize)
     live = ~mdp.terminal
     V = [
