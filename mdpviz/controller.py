@@ -35,6 +35,9 @@ _THREADS: list[QThread] = []
 
 TIME_SLICE = 0.02
 """Seconds of solving per event-loop turn of the worker at full speed (Pause is seen within this)."""
+RUN_RECORD_ALL = 2000
+"""Run at full speed records every one of a solve's first this many snapshots; after that it asks
+the solver for many sweeps per snapshot (a course file near discount 1 needs 40,000+ sweeps)."""
 
 REFERENCE_MAX_STATES = 20_000
 """Up to this many states the colour scale comes from an exact policy-iteration reference solve."""
@@ -130,6 +133,7 @@ class SolverWorker(QObject):
         self._job = -1
         self._gen = None
         self._started = False
+        self._pulled = 0
         self._timer: QTimer | None = None
         self._interval = 0.0
         self.stop_flag = threading.Event()
@@ -141,6 +145,7 @@ class SolverWorker(QObject):
         self._job = job
         self._gen = None
         self._started = False
+        self._pulled = 0
         try:
             self._gen = solver(mdp, method, **options)
             rng = reference_range(mdp)
@@ -207,9 +212,12 @@ class SolverWorker(QObject):
             self._pull(out)
         else:
             t_end = time.perf_counter() + TIME_SLICE
-            # As fast as possible: ask for many sweeps per snapshot (value iteration does up to
-            # ~10 ms of them in a compiled kernel that releases the GIL; the numbers are the same).
-            while not self.stop_flag.is_set() and self._pull(out, many=True) and time.perf_counter() < t_end:
+            # As fast as possible: every sweep is recorded up to RUN_RECORD_ALL of them (so the history
+            # slider can scrub through a short solve); then each snapshot may stand for many sweeps
+            # (value iteration does up to ~10 ms of them in a compiled kernel that releases the GIL;
+            # the numbers are the same).
+            while (not self.stop_flag.is_set() and self._pull(out, many=self._pulled >= RUN_RECORD_ALL)
+                   and time.perf_counter() < t_end):
                 # Hand the GIL over between sweeps: without this the GUI thread waits up to the
                 # interpreter's switch interval (5 ms) after every Qt call that released it, and a
                 # redraw makes hundreds of those (measured: 60 ms gaps instead of 10 ms).
@@ -226,6 +234,7 @@ class SolverWorker(QObject):
             started = self._started
             self._started = True
             out.append(gen.send(RUN_BATCH) if many and started else next(gen))
+            self._pulled += 1
             return True
         except StopIteration as stop:
             self._gen = None
@@ -278,6 +287,10 @@ class JobWorker(QObject):
 
 
 def _warm_up_kernels(progress: Callable[..., None], cancelled: Callable[[], bool]) -> dict[str, float]:
+    # scipy.sparse is imported on first use (the CLI and the window's start do not wait for it);
+    # import it here, off the GUI thread, before a redraw's Q-values (mdp.matrix) would.
+    import scipy.sparse  # noqa: F401
+
     from mdpviz.solvers import kernels
 
     return kernels.warm_up()
