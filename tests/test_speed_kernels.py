@@ -10,6 +10,7 @@ import pytest
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import kernels, run, solve
+from mdpviz.solvers.sweep import greedy, rows_to_policy
 from mdpviz.solvers.value_iteration import (
     gauss_seidel_numpy,
     gauss_seidel_value_iteration,
@@ -130,6 +131,8 @@ def test_many_sweeps_per_step_change_no_number(method, opts):
     if method == "vi":
         only = value_iteration_values(mdp, tol=1e-11)
         assert np.array_equal(only.values, rec.values) and np.array_equal(only.policy, rec.policy)
+        _, rows = greedy(mdp, mdp.q_values(only.values))  # its policy is greedy in the final values
+        assert np.array_equal(only.policy, rows_to_policy(mdp, rows))
 
 
 @pytest.mark.parametrize("opts", MODELS[:4], ids=lambda o: str(o["seed"]))

@@ -263,7 +263,9 @@ def value_iteration_values(
     if eng is not None:
         advance, pol, _, _ = eng
         it, delta, _, _, _ = advance(int(max_sweeps), tol)
-        return Solution("vi", _ro(v), _ro(pol.copy()), it, bool(delta < tol), delta, time.perf_counter() - t0)
+        v_final = v.copy()
+        advance(1, math.inf)  # one more backup from the final values: greedy(Q(V_final)), as below
+        return Solution("vi", _ro(v_final), _ro(pol.copy()), it, bool(delta < tol), delta, time.perf_counter() - t0)
     gP = backup_matrix(mdp)
     r = mdp.row_reward
     args = (mdp.state_ptr, mdp.sense, mdp.terminal, mdp.uniform_actions, tie_tol)
