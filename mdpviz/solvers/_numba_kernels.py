@@ -143,24 +143,3 @@ def run_gauss_seidel(indptr, indices, prob, row_reward, state_ptr, row_action, s
     stats[2] = arg
     stats[3] = nch
     return done
-
-@njit(cache=True, nogil=True)
-def backup_layer(states, indptr, indices, prob, row_reward, state_ptr, row_action, sense, terminal,
-                 gamma, tie_tol, v, pol):
-    """Back up the given states once, in place (a layer of backward induction: its successors are final)."""
-    maxk = 1
-    for i in range(states.size):
-        s = states[i]
-        k = state_ptr[s + 1] - state_ptr[s]
-        if k > maxk:
-            maxk = k
-    qbuf = np.empty(maxk)
-    for i in range(states.size):
-        s = states[i]
-        if terminal[s] or state_ptr[s + 1] == state_ptr[s]:
-            v[s] = 0.0
-            pol[s] = -1
-        else:
-            val, row = backup_state(s, indptr, indices, prob, row_reward, state_ptr, sense, gamma, tie_tol, v, qbuf)
-            v[s] = val
-            pol[s] = row_action[row]

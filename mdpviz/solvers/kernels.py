@@ -65,7 +65,7 @@ def _build() -> dict[str, Any]:
     _ensure_cache_dir()
     from mdpviz.solvers import _numba_kernels as nk  # ImportError -> no kernels: numpy reference
 
-    return {"run_jacobi": nk.run_jacobi, "run_gauss_seidel": nk.run_gauss_seidel, "backup_layer": nk.backup_layer}
+    return {"run_jacobi": nk.run_jacobi, "run_gauss_seidel": nk.run_gauss_seidel}
 
 
 def kernels() -> dict[str, Any] | None:
@@ -185,7 +185,4 @@ def warm_up() -> dict[str, float]:
         v, pol = np.zeros(2), np.full(2, -1, np.int64)
         k[name](*km.args(), 1e-9, 0.0, 1, v, pol, np.empty(2), np.empty(2, np.int64), np.zeros(4))
         WARM_UP_SECONDS[name] = time.perf_counter() - t
-    t = time.perf_counter()
-    k["backup_layer"](np.arange(2, dtype=np.int64), *km.args(), 1e-9, np.zeros(2), np.full(2, -1, np.int64))
-    WARM_UP_SECONDS["backup_layer"] = time.perf_counter() - t
     return dict(WARM_UP_SECONDS)
