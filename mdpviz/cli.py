@@ -29,6 +29,30 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 
+COMMAND_HELP: dict[str, tuple[str, str]] = {
+    "plan": ("mdpviz.commands.plan", "solve a course-format MDP file"),
+    "bench": ("mdpviz.commands.bench", "run a benchmark and print measured numbers"),
+    "attt": ("mdpviz.commands.attt", "anti-tic-tac-toe: encode, decode, best-response iteration"),
+    "snakes": ("mdpviz.commands.snakes",
+               "snakes and ladders of the course: optimal dice, expected turns, strategy comparison"),
+    "ttt3d": ("mdpviz.commands.ttt3d", "3x3x3 risk tic-tac-toe: train and evaluate reinforcement-learning agents"),
+    "ttt": ("mdpviz.commands.ttt", "tic-tac-toe against a uniformly random opponent: exact outcome probabilities"),
+    "risk-ttt": ("mdpviz.commands.ttt",
+                 "risk tic-tac-toe: minimax values with per-cell risks (3x3 by sweeps, 4x4 exactly)"),
+    "match": ("mdpviz.commands.ttt", "risk tic-tac-toe matchups: N games between two agents, with exact probabilities"),
+    "checkers": ("mdpviz.commands.checkers", "checkers on a small board: value iteration against a random opponent"),
+    "export": ("mdpviz.commands.export",
+               "write a game's lesson snapshot (board + convergence plot + parameters) as PNG or SVG"),
+    "gridworld": ("mdpviz.commands.gridworld",
+                  "a grid world (CS188's maps or a map file): values and the optimal policy as arrows"),
+    "gym": ("mdpviz.commands.gym", "a Gymnasium environment with a transition table P (FrozenLake, CliffWalking, "
+            "Taxi, ...): values and the optimal policy"),
+    "examples": ("mdpviz.commands.examples", "list the example files shipped with mdpviz"),
+}
+"""Subcommand -> (module that registers it, its one-line help), in the order of ``mdpviz --help``.
+``main`` imports only the module of the command it runs (the others pull in numpy, scipy, Qt...);
+tests/test_speed_kernels.py checks this table against what the modules register."""
+
 
 class CLIError(Exception):
     """A user error: printed as one line and exit status 2."""
@@ -52,14 +76,29 @@ def _version() -> str:
         return __version__
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every registered subcommand."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every registered subcommand.
+
+    With ``argv``, only the module of the command named first in it is imported; the other
+    commands get a stub parser carrying just their help line (enough for ``mdpviz --help``).
+    """
     parser = _Parser(prog="mdpviz", description="Watch Markov decision processes being solved. "
                      "With no arguments, opens the window.")
     parser.add_argument("--version", action="version", version=f"mdpviz {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+    if argv is None:
+        for name in COMMAND_MODULES:
+            importlib.import_module(name).register(sub)
+        return parser
+    first = next((a for a in argv if not a.startswith("-")), None)
+    wanted = COMMAND_HELP[first][0] if first in COMMAND_HELP else None
+    done: set[str] = set()
+    for cmd, (module, help_text) in COMMAND_HELP.items():
+        if module == wanted and module not in done:
+            importlib.import_module(module).register(sub)
+            done.add(module)
+        elif module != wanted:
+            sub.add_parser(cmd, help=help_text)
     return parser
 
 
@@ -139,7 +178,7 @@ class _TerminalProgress:
 
 def _main(argv: list[str]) -> int:
     try:
-        parser = build_parser()
+        parser = build_parser(argv)
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help()

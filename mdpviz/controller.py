@@ -28,12 +28,16 @@ from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import Solution, Sweep, solve, solver
+from mdpviz.solvers.sweep import RUN_BATCH
 
 _THREADS: list[QThread] = []
 """Every QThread a controller started (for :func:`running_threads`)."""
 
 TIME_SLICE = 0.02
 """Seconds of solving per event-loop turn of the worker at full speed (Pause is seen within this)."""
+RUN_RECORD_ALL = 2000
+"""Run at full speed records every one of a solve's first this many snapshots; after that it asks
+the solver for many sweeps per snapshot (a course file near discount 1 needs 40,000+ sweeps)."""
 
 REFERENCE_MAX_STATES = 100_000
 """Up to this many states (and :data:`REFERENCE_MAX_TRANSITIONS` transitions) the colour scale comes
@@ -151,6 +155,8 @@ class SolverWorker(QObject):
         super().__init__()
         self._job = -1
         self._gen = None
+        self._started = False
+        self._pulled = 0
         self._timer: QTimer | None = None
         self._interval = 0.0
         self.stop_flag = threading.Event()
@@ -161,6 +167,8 @@ class SolverWorker(QObject):
         self._halt()
         self._job = job
         self._gen = None
+        self._started = False
+        self._pulled = 0
         try:
             self._gen = solver(mdp, method, **options)
             rng = reference_range(mdp)
@@ -227,20 +235,29 @@ class SolverWorker(QObject):
             self._pull(out)
         else:
             t_end = time.perf_counter() + TIME_SLICE
-            while not self.stop_flag.is_set() and self._pull(out) and time.perf_counter() < t_end:
+            # As fast as possible: every sweep is recorded up to RUN_RECORD_ALL of them (so the history
+            # slider can scrub through a short solve); then each snapshot may stand for many sweeps
+            # (value iteration does up to ~10 ms of them in a compiled kernel that releases the GIL;
+            # the numbers are the same).
+            while (not self.stop_flag.is_set() and self._pull(out, many=self._pulled >= RUN_RECORD_ALL)
+                   and time.perf_counter() < t_end):
                 # Hand the GIL over between sweeps: without this the GUI thread waits up to the
                 # interpreter's switch interval (5 ms) after every Qt call that released it, and a
                 # redraw makes hundreds of those (measured: 60 ms gaps instead of 10 ms).
                 time.sleep(0)
         self._send(out)
 
-    def _pull(self, out: list[Sweep]) -> bool:
-        """One next(); False when the generator finished or failed (already reported)."""
+    def _pull(self, out: list[Sweep], many: bool = False) -> bool:
+        """One next() (``many``: one ``send(RUN_BATCH)``, several sweeps per snapshot once started);
+        False when the generator finished or failed (already reported)."""
         gen = self._gen
         if gen is None:
             return False
         try:
-            out.append(next(gen))
+            started = self._started
+            self._started = True
+            out.append(gen.send(RUN_BATCH) if many and started else next(gen))
+            self._pulled += 1
             return True
         except StopIteration as stop:
             self._gen = None
@@ -290,6 +307,16 @@ class JobWorker(QObject):
             self.cancelled.emit(job)
         else:
             self.done.emit(job, result)
+
+
+def _warm_up_kernels(progress: Callable[..., None], cancelled: Callable[[], bool]) -> dict[str, float]:
+    # scipy.sparse is imported on first use (the CLI and the window's start do not wait for it);
+    # import it here, off the GUI thread, before a redraw's Q-values (mdp.matrix) would.
+    import scipy.sparse  # noqa: F401
+
+    from mdpviz.solvers import kernels
+
+    return kernels.warm_up()
 
 
 # ---------------------------------------------------------------------------------- controller
@@ -370,6 +397,9 @@ class SolverController(QObject):
         for t in (self._solver_thread, self._job_thread):
             _THREADS.append(t)
             t.start()
+        # Compile (first run) or load the sweep kernels on the job thread now, so that neither the
+        # window nor the first Step waits for numba later. Job -1: its result is not reported.
+        self._execute.emit(-1, _warm_up_kernels)
 
     # ------------------------------------------------------------------ solver
     @property

@@ -1,23 +1,28 @@
 """``mdpviz bench [NAME] [OPTIONS]``: benchmarks that print measured numbers (never timed tests).
 
 ``BENCHES`` maps a name to a function ``(argv: list[str]) -> int`` (as "module:function") that parses its own options
-(``mdpviz bench NAME --help``) and prints as it goes. ``core`` (the default) times the solvers on
-random sparse MDPs against a bare sparse matrix-vector product and, when installed, pymdptoolbox.
+(``mdpviz bench NAME --help``) and prints as it goes. ``table`` (the default) prints every row of
+the speed table of issue 15, each as a ratio to a reference measured in the same run plus the
+absolute figure, after ``uptime``; ``core`` times the solvers on random sparse MDPs against a bare
+sparse matrix-vector product and, when installed, pymdptoolbox; ``gui`` measures the window.
 """
 from __future__ import annotations
 
 import argparse
 import gc
 import importlib
+import json
+import os
+import subprocess
+import sys
 import time
-from typing import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
-import numpy as np
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.solvers import run
-from mdpviz.solvers.policy_iteration import policy_iteration
-from mdpviz.solvers.value_iteration import value_iteration
+    from mdpviz.models.mdp import TabularMDP
 
 
 def random_mdp_arrays(
@@ -25,6 +30,8 @@ def random_mdp_arrays(
 ) -> dict[str, np.ndarray]:
     """Flat transition arrays of a random sparse MDP: each (s, a) has 3..5 random successors with
     random probabilities, and a reward r(s, a) uniform in [0, 1) (shared by its transitions)."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     n_rows = n_states * n_actions
     k = rng.integers(min_succ, max_succ + 1, size=n_rows)
@@ -65,6 +72,13 @@ def _mdptoolbox_problem(arr: dict[str, np.ndarray], n: int, a: int):
 
 def bench_core(argv: list[str]) -> int:
     """Seconds per sweep vs the bare mat-vec, and whole solves vs pymdptoolbox."""
+    import numpy as np
+
+    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.solvers import run
+    from mdpviz.solvers.policy_iteration import policy_iteration
+    from mdpviz.solvers.value_iteration import value_iteration
+
     p = argparse.ArgumentParser(prog="mdpviz bench core", description=bench_core.__doc__)
     p.add_argument("--sizes", default="3000,10000,100000,1000000", help="comma-separated state counts")
     p.add_argument("--discount", type=float, default=0.95)
@@ -147,6 +161,8 @@ def bench_core(argv: list[str]) -> int:
 
 
 BENCHES: dict[str, str] = {
+    "table": "mdpviz.commands.bench_table:bench_table",
+    "gui": "mdpviz.commands.bench_table:bench_gui",
     "core": "mdpviz.commands.bench:bench_core",
     "snakes": "mdpviz.commands.snakes:bench",
     "risk4": "mdpviz.commands.ttt:bench_risk4",
@@ -169,6 +185,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Run a benchmark and print the numbers it measures. Names: " + ", ".join(BENCHES)
         + ". Each takes its own options: mdpviz bench NAME --help.",
     )
-    p.add_argument("name", nargs="?", default="core", choices=sorted(BENCHES), help="benchmark (default: core)")
+    p.add_argument("name", nargs="?", default="table", choices=sorted(BENCHES), help="benchmark (default: table)")
     p.add_argument("options", nargs=argparse.REMAINDER, help="options of that benchmark")
     p.set_defaults(func=lambda a: run_bench(a.name, list(a.options)), stream=True)

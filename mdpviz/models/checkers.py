@@ -69,10 +69,12 @@ from array import array
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
-import scipy.sparse as sp
+
+if TYPE_CHECKING:  # pragma: no cover
+    import scipy.sparse as sp
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import policy_matrix, proportion_ci, simulate, uniform_policy_matrix
@@ -812,6 +814,8 @@ class CheckersMDP:
         """Row weights W (n_states x n_rows) of a deterministic policy, or of uniform play if None."""
         if policy is not None:
             return row_weights_deterministic(self.mdp, policy_to_rows(self.mdp, policy))
+        import scipy.sparse as sp  # on first use: importing scipy costs the window's start ~0.5 s
+
         m = self.mdp
         w = np.where(m.terminal[m.row_state], 0.0, 1.0 / np.maximum(m.actions_per_state[m.row_state], 1))
         return sp.csr_matrix((w, m.row_state, np.arange(m.n_rows + 1)), shape=(m.n_rows, m.n_states)).T.tocsr()

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
-import scipy.sparse as sp
+
+if TYPE_CHECKING:  # pragma: no cover
+    import scipy.sparse as sp
 
 PROB_TOL = 1e-9
 """Allowed deviation of a (state, action)'s probabilities from a sum of 1."""
@@ -280,8 +282,10 @@ class TabularMDP:
         return _readonly(np.add.reduceat(self.prob * self.reward, self.row_ptr[:-1]))
 
     @cached_property
-    def matrix(self) -> sp.csr_matrix:
+    def matrix(self) -> "sp.csr_matrix":
         """The (n_rows x n_states) transition matrix P as scipy CSR (duplicates kept)."""
+        import scipy.sparse as sp  # imported on first use: the CLI's small commands never need it
+
         idx = self.dst.astype(np.int32) if self.n_states < 2**31 else self.dst
         ptr = self.row_ptr.astype(np.int32) if self.n_transitions < 2**31 else self.row_ptr
         m = sp.csr_matrix((np.asarray(self.prob), idx, ptr), shape=(self.n_rows, self.n_states))

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Generator, Protocol
+from typing import TYPE_CHECKING, Callable, Generator, Protocol
 
 import numpy as np
-import scipy.sparse as sp
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, _ro, make_sweep, run
+
+if TYPE_CHECKING:  # pragma: no cover
+    import scipy.sparse as sp
 
 DEFAULT_CHUNK = 1 << 18
 """States expanded at once (bounds the memory of the row arrays of one batch)."""
@@ -302,6 +304,8 @@ def evaluate_acyclic(
     probability of ending in the indicated terminal states. ``layers`` as from :func:`mdp_layers`.
     Returns float64 (n_states) or (n_states, K); terminal states get 0.
     """
+    import scipy.sparse as sp
+
     gamma = mdp.discount if discount is None else float(discount)
     lay = mdp_layers(mdp) if layers is None else np.asarray(layers)
     P_pi = sp.csr_matrix(W @ mdp.matrix)

@@ -18,7 +18,6 @@ import time
 import warnings
 
 import numpy as np
-import pulp
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers.policy_iteration import (
@@ -63,6 +62,8 @@ def lp_values(mdp: TabularMDP) -> np.ndarray:
     """Solve the LP above with CBC and return its raw values (float64, n_states)."""
     check = check_lp_applicable(mdp)
     maximise = mdp.objective == "max"
+    import pulp  # imported on first use (about 0.2 s)
+
     problem = pulp.LpProblem("mdp", pulp.LpMinimize if maximise else pulp.LpMaximize)
     live = ~mdp.terminal
     V = [

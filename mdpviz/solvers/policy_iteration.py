@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import math
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
-import scipy.sparse.linalg as spla
-from threadpoolctl import threadpool_limits
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, _ro, greedy, make_sweep, policy_to_rows, rows_to_policy
+
+if TYPE_CHECKING:  # pragma: no cover
+    import scipy.sparse as sp
 
 DIRECT_SOLVE_MAX_STATES = 2_000
 """Up to this many states policy evaluation uses a sparse LU solve; above, BiCGSTAB with an LU
@@ -44,6 +44,8 @@ class ImproperPolicyError(ValueError):
 
 def row_weights_deterministic(mdp: TabularMDP, rows: np.ndarray) -> sp.csr_matrix:
     """The (n_states x n_rows) matrix W that picks row ``rows[s]`` in state s (terminal: none)."""
+    import scipy.sparse as sp
+
     live = rows >= 0
     s = np.flatnonzero(live)
     return sp.csr_matrix((np.ones(s.size), (s, rows[live])), shape=(mdp.n_states, mdp.n_rows))
@@ -54,6 +56,8 @@ def row_weights_stochastic(mdp: TabularMDP, probs: np.ndarray) -> sp.csr_matrix:
 
     Each non-terminal state's probabilities must be >= 0, sum to 1 and lie on legal actions.
     """
+    import scipy.sparse as sp
+
     probs = np.asarray(probs, dtype=np.float64)
     if probs.shape != (mdp.n_states, mdp.n_actions):
         raise ValueError(f"a stochastic policy must have shape ({mdp.n_states}, {mdp.n_actions}), got {probs.shape}")
@@ -73,6 +77,8 @@ def row_weights_stochastic(mdp: TabularMDP, probs: np.ndarray) -> sp.csr_matrix:
 
 def _reaches_terminal(mdp: TabularMDP, P_pi: sp.csr_matrix) -> np.ndarray:
     """bool (n_states): the chain P_pi reaches a terminal state with positive probability."""
+    import scipy.sparse as sp
+
     n = mdp.n_states
     term = np.flatnonzero(mdp.terminal)
     if term.size == 0:
@@ -83,6 +89,8 @@ def _reaches_terminal(mdp: TabularMDP, P_pi: sp.csr_matrix) -> np.ndarray:
     r = np.r_[rev.row[keep], np.full(term.size, n)]
     c = np.r_[rev.col[keep], term]
     g = sp.csr_matrix((np.ones(r.size), (r, c)), shape=(n + 1, n + 1))
+    import scipy.sparse.csgraph as csgraph
+
     order = csgraph.breadth_first_order(g, n, directed=True, return_predecessors=False)
     seen = np.zeros(n + 1, dtype=bool)
     seen[order] = True
@@ -163,6 +171,8 @@ def evaluate_weights(
     collects zero reward per step is worth exactly 0 (only classes with a non-zero reward raise).
     Returns float64 (n_states).
     """
+    import scipy.sparse as sp
+
     n = mdp.n_states
     gamma = mdp.discount if discount is None else float(discount)
     P_pi = (W @ mdp.matrix).tocsr()
@@ -179,6 +189,8 @@ def evaluate_weights(
     v = np.zeros(n)
     if idx.size == 0:
         return v
+    import scipy.sparse.linalg as spla  # imported on first use: ``mdpviz --help`` never needs it
+
     Q = P_pi[idx][:, idx].tocsr()
     b = r_pi[idx]
     x = None
@@ -191,6 +203,8 @@ def evaluate_weights(
         for _ in range(3):  # restarts from the last iterate before giving up on the iterative solve
             # BiCGSTAB's vector operations go through BLAS; on a shared 2-core machine OpenBLAS's
             # threads make them 5x slower (2.3 s vs 0.47 s for policy iteration at 10^5 states).
+            from threadpoolctl import threadpool_limits
+
             with threadpool_limits(limits=1, user_api="blas"):
                 x, info = spla.bicgstab(A, b, x0=guess, rtol=1e-12, atol=0.0, maxiter=1_000)
             if np.all(np.isfinite(x)) and np.abs(A @ x - b).max() <= 1e-9 * scale:

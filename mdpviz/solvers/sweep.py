@@ -259,7 +259,12 @@ def make_sweep(
     )
 
 
-SolverGen = Generator[Sweep, None, Solution]
+SolverGen = Generator[Sweep, "int | None", Solution]
+"""A solver: yields snapshots, returns the Solution. ``gen.send(m)`` asks for up to m sweeps
+before the next snapshot (value iteration honours it; ``next(gen)`` is one sweep)."""
+
+RUN_BATCH = 1 << 30
+"""What :func:`run` sends when nothing records every sweep: as many as the solver allows per step."""
 
 
 def run(
@@ -271,11 +276,16 @@ def run(
     """Drive a solver generator to the end and return its :class:`Solution`.
 
     ``record=True`` keeps every snapshot in ``Solution.history``; ``on_sweep`` is called with each.
+    With neither, the generator is asked (``gen.send``) for many sweeps per snapshot, which the
+    value-iteration solvers honour (same numbers, far fewer snapshots) and the others ignore.
     """
     history: list[Sweep] = []
+    many = not record and on_sweep is None
+    first = True
     while True:
         try:
-            sweep = next(gen)
+            sweep = next(gen) if first or not many else gen.send(RUN_BATCH)
+            first = False
         except StopIteration as stop:
             sol: Solution = stop.value
             break

@@ -1,0 +1,513 @@
+"""``mdpviz bench`` (``table``) and ``mdpviz bench gui``: the speed table of issue 15, measured now.
+
+Every row prints the absolute figure, a reference measured in the same run and their ratio, so a
+busy machine (other jobs, a laptop on battery) can be told from a slower program: a ratio moves
+little when the whole machine slows down, an absolute figure moves a lot. ``uptime`` is printed
+first for the same reason. The course file rows use ``--mdp FILE`` or the copy packaged under
+``mdpviz/examples/cs747/mdp/``; never a path outside the package.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+COURSE_FILE = "episodic-mdp-10-5.txt"
+"""The 10-state course file of the table (discount near 1: tens of thousands of sweeps)."""
+
+
+# ------------------------------------------------------------------------------------ helpers
+def load_text() -> str:
+    """``uptime`` (or /proc/loadavg) as one line."""
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        try:
+            return "load average: " + Path("/proc/loadavg").read_text().strip()
+        except OSError:
+            return "load unknown"
+
+
+def packaged_course_file(name: str = COURSE_FILE) -> Path:
+    """Where the package keeps its copy of a course file (it may be missing)."""
+    return Path(__file__).resolve().parents[1] / "examples" / "cs747" / "mdp" / name
+
+
+def course_file(given: str | None) -> Path | None:
+    """``--mdp`` if given (must exist), else the packaged copy, else None (with a message)."""
+    if given:
+        p = Path(given)
+        if not p.is_file():
+            raise ValueError(f"--mdp {given}: no such file")
+        return p
+    p = packaged_course_file()
+    if p.is_file():
+        return p
+    print(f"note: the course file {COURSE_FILE} is not packaged at {p}; its rows are skipped "
+          f"(pass --mdp PATH/{COURSE_FILE} to measure them)", flush=True)
+    return None
+
+
+def best_of(fn: Callable[[], object], repeat: int) -> float:
+    best = math.inf
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def _mdpviz_cmd() -> list[str]:
+    exe = Path(sys.executable).parent / "mdpviz"
+    if exe.is_file():
+        return [str(exe)]
+    found = shutil.which("mdpviz")
+    return [found] if found else [sys.executable, "-m", "mdpviz.cli"]
+
+
+def process_seconds(cmd: list[str], repeat: int = 3, env: dict | None = None) -> float:
+    """Best wall time of a whole process (start to exit), in seconds; inf if it fails."""
+    best = math.inf
+    for _ in range(repeat):
+        t = time.perf_counter()
+        cp = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+        dt = time.perf_counter() - t
+        if cp.returncode != 0:
+            print(f"  ({' '.join(cmd)} failed: {cp.stderr.strip().splitlines()[-1:] or cp.returncode})", flush=True)
+            return math.inf
+        best = min(best, dt)
+    return best
+
+
+def calibration_seconds() -> float:
+    """A fixed CPU workload (numpy sort of 2^21 floats), best of 5: the unit of the rows whose
+    reference is "this machine now" (whole solves, enumeration, process times)."""
+    import numpy as np
+
+    x = np.random.default_rng(0).random(1 << 21)
+    return best_of(lambda: np.sort(x), 5)
+
+
+class Table:
+    """Collects and prints rows: what, measured, reference, ratio, target, met."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str, str, str, str, str]] = []
+
+    def add(self, what: str, measured: str, reference: str, ratio: float | None, target: str, met: bool | None) -> None:
+        r = "-" if ratio is None or not math.isfinite(ratio) else f"{ratio:.2f}"
+        m = "-" if met is None else ("yes" if met else "NO")
+        self.rows.append((what, measured, reference, r, target, m))
+        print(f"  {what}: {measured} | reference {reference} | ratio {r} | target {target} | met: {m}", flush=True)
+
+    def print(self) -> None:
+        heads = ("row", "measured", "reference (same run)", "ratio", "target", "met")
+        w = [max(len(h), *(len(r[i]) for r in self.rows)) for i, h in enumerate(heads)]
+        line = "  ".join(h.ljust(w[i]) for i, h in enumerate(heads))
+        print("\n" + line)
+        print("-" * len(line))
+        for r in self.rows:
+            print("  ".join(c.ljust(w[i]) for i, c in enumerate(r)))
+
+
+def _fmt_s(s: float) -> str:
+    if not math.isfinite(s):
+        return "failed"
+    if s < 1e-3:
+        return f"{s * 1e6:.2f} us"
+    if s < 1:
+        return f"{s * 1e3:.1f} ms"
+    return f"{s:.2f} s"
+
+
+# ------------------------------------------------------------------------------------ rows
+def dense_reference_sweep(mdp) -> float:
+    """Seconds of one bare dense sweep ``max_a (R + gamma P V)`` in numpy (padded actions)."""
+    import numpy as np
+
+    n = mdp.n_states
+    k = int(mdp.actions_per_state.max()) if mdp.n_rows else 1
+    P = np.zeros((n * k, n))
+    R = np.full(n * k, -np.inf)
+    rows = mdp.row_state * k + (np.arange(mdp.n_rows) - mdp.state_ptr[mdp.row_state])
+    P[rows] = mdp.matrix.toarray()
+    R[rows] = mdp.row_reward
+    dead = np.repeat(np.asarray(mdp.terminal), k)  # terminal states: value 0 (all their slots 0)
+    P[dead] = 0.0
+    R[dead] = 0.0
+    gP = mdp.discount * P
+    v = np.zeros(n)
+    reps = 2000
+
+    def loop() -> None:
+        x = v
+        for _ in range(reps):
+            x = (R + gP @ x).reshape(n, k).max(axis=1)
+
+    return best_of(loop, 5) / reps
+
+
+def rows_course(tab: Table, path: Path) -> None:
+    import numpy as np
+
+    from mdpviz.models.cs747 import load_cs747
+    from mdpviz.solvers import solve, solver
+    from mdpviz.solvers import kernels
+
+    mdp = load_cs747(path)
+    kernels.warm_up()
+    ref = dense_reference_sweep(mdp)
+    vi = min((solve(mdp, "vi") for _ in range(3)), key=lambda s: s.elapsed)
+    per_vi = vi.elapsed / vi.sweeps
+    tab.add(f"VI sweep, {path.name} (solve: {vi.sweeps:,} sweeps in {_fmt_s(vi.elapsed)})", _fmt_s(per_vi),
+            f"bare dense numpy max_a(R + g P V) {_fmt_s(ref)}", per_vi / ref, "<= 3x", per_vi / ref <= 3)
+    gen = solver(mdp, "vi", tol=0.0, max_sweeps=10**9)
+    next(gen)
+    step = best_of(lambda: next(gen), 200)
+    gen.close()
+    tab.add("  same, Step path (one frozen snapshot per sweep)", _fmt_s(step), f"bare dense sweep {_fmt_s(ref)}",
+            step / ref, "(information)", None)
+    gs = min((solve(mdp, "gs") for _ in range(3)), key=lambda s: s.elapsed)
+    per_gs = gs.elapsed / gs.sweeps
+    tab.add(f"in-place (GS) sweep, same file ({gs.sweeps:,} sweeps in {_fmt_s(gs.elapsed)}; no Python loop)",
+            _fmt_s(per_gs), f"synchronous sweep {_fmt_s(per_vi)}", per_gs / per_vi, "<= 3x", per_gs / per_vi <= 3)
+    gap = float(np.abs(gs.values - solve(mdp, "pi").values).max())
+    print(f"  (GS vs policy iteration: max |dV| = {gap:.1e})", flush=True)
+    return None
+
+
+def rows_processes(tab: Table, path: Path | None, cal_import: float, cal_start: float) -> None:
+    cmd = _mdpviz_cmd()
+    t = process_seconds(cmd + ["--help"])
+    tab.add("`mdpviz --help`, whole process", _fmt_s(t), f"`python -c pass` {_fmt_s(cal_start)}",
+            t / cal_start, "< 0.3 s", t < 0.3)
+    if path is None:
+        return
+    t = process_seconds(cmd + ["plan", "--algorithm", "hpi", "--mdp", str(path)])
+    tab.add(f"`mdpviz plan --algorithm hpi --mdp {path.name}`, whole process", _fmt_s(t),
+            f"`python -c 'import numpy'` {_fmt_s(cal_import)}", t / cal_import, "< 0.5 s", t < 0.5)
+    t = process_seconds(cmd + ["plan", "--mdp", str(path)])
+    tab.add(f"`mdpviz plan --mdp {path.name}` (default: in-place VI), whole process", _fmt_s(t),
+            f"`python -c 'import numpy'` {_fmt_s(cal_import)}", t / cal_import, "< 1 s", t < 1.0)
+
+
+def rows_gui(tab: Table, path: Path | None) -> None:
+    argv = [sys.executable, "-m", "mdpviz.cli", "bench", "gui", "--json"]
+    if path is not None:
+        argv += ["--mdp", str(path)]
+    cp = subprocess.run(argv, capture_output=True, text=True, timeout=900)
+    try:
+        m = json.loads(cp.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        err = cp.stderr.strip().splitlines()[-1:] or [f"exit status {cp.returncode}"]
+        tab.add("window rows (bench gui)", "failed: " + err[0], "-", None, "-", None)
+        return
+    fp, bare = m["first_paint_s"], m["bare_qt_paint_s"]
+    tab.add("`mdpviz` to first painted window", _fmt_s(fp), f"bare Qt window, same steps {_fmt_s(bare)}",
+            fp / bare, "< 1.5 s", fp < 1.5)
+    if "run_s" in m:
+        tab.add(f"Run in the window, {Path(m['file']).name} ({m['method']}, {m['sweeps']:,} sweeps, "
+                f"{m['snapshots']} snapshots)", _fmt_s(m["run_s"]), f"solve() of the same {_fmt_s(m['solve_s'])}",
+                m["run_s"] / m["solve_s"], "< 2 s", m["run_s"] < 2.0)
+        tab.add("  event loop while it runs: largest gap (95th percentile)",
+                f"{m['max_gap_ms']:.0f} ms ({m['p95_gap_ms']:.0f} ms)", f"timer interval {m['interval_ms']} ms",
+                m["max_gap_ms"] / m["interval_ms"], "never > 100 ms", m["max_gap_ms"] <= 100)
+
+
+def rows_snakes(tab: Table, calls: int) -> None:
+    import numpy as np
+
+    from mdpviz.models.snakes import MARKOV_TOL, N_SQUARES, SnakesConfig, compile_snakes, markovDecision
+
+    rng = np.random.default_rng(0)
+    layouts = rng.integers(0, 5, size=(calls, N_SQUARES))
+    layouts[:, 0] = 0
+    layouts[:, -1] = 0
+    circles = rng.random(calls) < 0.5
+    markovDecision(layouts[0], bool(circles[0]))
+    t_md = np.empty(calls)
+    t_ref = np.empty(calls)
+    for i in range(calls):
+        t = time.perf_counter()
+        markovDecision(layouts[i], bool(circles[i]))
+        t_md[i] = time.perf_counter() - t
+        mdp = compile_snakes(SnakesConfig(layout=tuple(int(x) for x in layouts[i]), circle=bool(circles[i])))
+        P = mdp.matrix.toarray()
+        R = mdp.row_reward
+        n, k = mdp.n_states, int(mdp.actions_per_state.max())
+        rows = mdp.row_state * k + (np.arange(mdp.n_rows) - mdp.state_ptr[mdp.row_state])
+        Pd = np.zeros((n * k, n))
+        Rd = np.full(n * k, np.inf)
+        Pd[rows] = P
+        Rd[rows] = R
+        live = ~mdp.terminal
+        t = time.perf_counter()
+        v = np.zeros(n)
+        while True:  # dense numpy value iteration to the same tolerance (costs in turns: min)
+            new = np.where(live, (Rd + Pd @ v).reshape(n, k).min(axis=1), 0.0)
+            d = np.abs(new - v).max()
+            v = new
+            if d < MARKOV_TOL:
+                break
+        t_ref[i] = time.perf_counter() - t
+    med, ref = float(np.median(t_md)), float(np.median(t_ref))
+    tab.add(f"markovDecision, {calls} random layouts (median)", _fmt_s(med),
+            f"dense numpy VI to the same tolerance {_fmt_s(ref)}", med / ref, "<= 1 ms and <= 3x",
+            med <= 1e-3 and med / ref <= 3)
+
+
+def rows_core(tab: Table, sizes: list[int]) -> None:
+    import gc
+
+    import numpy as np
+
+    from mdpviz.commands.bench import random_mdp_arrays
+    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.solvers.value_iteration import value_iteration
+
+    for n in sizes:
+        arr = random_mdp_arrays(n, seed=0)
+        mdp = TabularMDP.from_transitions(n, 4, arr["src"], arr["action"], arr["dst"], arr["prob"], arr["reward"],
+                                          discount=0.95)
+        del arr
+        gc.collect()
+        P = mdp.matrix
+        v = np.random.default_rng(1).random(n)
+        reps = 20 if n <= 100_000 else 7
+        t_mv = best_of(lambda: P @ v, reps)
+        gen = value_iteration(mdp, tol=0.0, max_sweeps=reps + 2)
+        next(gen)
+        t_sw = best_of(lambda: next(gen), reps)
+        gen.close()
+        tab.add(f"VI sweep (with its snapshot), random sparse MDP, {n:,} states, {mdp.n_transitions:,} transitions",
+                _fmt_s(t_sw), f"bare scipy CSR P @ v {_fmt_s(t_mv)}", t_sw / t_mv, "<= 1.2x", t_sw / t_mv <= 1.2)
+        del mdp, P
+        gc.collect()
+
+
+def rows_risk4(tab: Table, cal: float) -> None:
+    argv = [sys.executable, "-m", "mdpviz.cli", "bench", "risk4", "--presets", "classic", "--no-tracemalloc"]
+    try:
+        cp = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        tab.add("exact 4x4 risk tic-tac-toe (bench risk4, classic)", "did not finish in 600 s", "-", None,
+                "<= 15 s, <= 1 GiB", False)
+        return
+    m = re.search(r"([\d.]+) s .*?process peak RSS so far ([\d.]+) GiB", cp.stdout)
+    if not m:
+        tab.add("exact 4x4 risk tic-tac-toe", "failed: " + (cp.stderr.strip().splitlines()[-1:] or ["?"])[0], "-",
+                None, "<= 15 s, <= 1 GiB", False)
+        return
+    s, gib = float(m.group(1)), float(m.group(2))
+    tab.add("exact 4x4 risk tic-tac-toe (bench risk4, classic): time, peak RSS", f"{s:.2f} s, {gib:.2f} GiB",
+            f"calibration (numpy sort of 2^21 floats) {_fmt_s(cal)}", s / cal, "<= 15 s, <= 1 GiB",
+            s <= 15 and gib <= 1.0)
+
+
+def rows_checkers(tab: Table, cal: float, timeout: float) -> None:
+    code = ("import time; from mdpviz.models.checkers import CheckersRules, compile_checkers; "
+            "t = time.perf_counter(); compile_checkers(CheckersRules()); print(time.perf_counter() - t)")
+    cp = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    try:
+        s = float(cp.stdout.strip().splitlines()[-1])
+        tab.add("default checkers variant (5x5, 1 row): compile", _fmt_s(s),
+                f"calibration {_fmt_s(cal)}", s / cal, "<= 3 s", s <= 3)
+    except (IndexError, ValueError):
+        tab.add("default checkers variant: compile", "failed", "-", None, "<= 3 s", False)
+    t = time.perf_counter()
+    try:
+        subprocess.run([sys.executable, "-m", "mdpviz.cli", "bench", "checkers"], capture_output=True, text=True,
+                       timeout=timeout)
+        s = time.perf_counter() - t
+        tab.add("`mdpviz bench checkers`, whole", _fmt_s(s), f"calibration {_fmt_s(cal)}", s / cal, "< 2 min", s < 120)
+    except subprocess.TimeoutExpired:
+        tab.add("`mdpviz bench checkers`, whole", f"did not finish in {timeout:.0f} s (stopped)",
+                f"calibration {_fmt_s(cal)}", None, "< 2 min", False)
+
+
+def bench_table(argv: list[str]) -> int:
+    """Every row of the speed table (issue 15): absolute figure, same-run reference, ratio, target."""
+    p = argparse.ArgumentParser(prog="mdpviz bench table", description=bench_table.__doc__)
+    p.add_argument("--mdp", default=None, help=f"the course file {COURSE_FILE} (default: the packaged copy)")
+    p.add_argument("--sizes", default="100000,1000000", help="state counts of the large-sweep rows")
+    p.add_argument("--calls", type=int, default=300, help="markovDecision calls (default 300)")
+    p.add_argument("--skip", default="", help="comma-separated row groups to skip: course, process, gui, snakes, "
+                   "core, risk4, checkers")
+    p.add_argument("--checkers-timeout", type=float, default=180.0,
+                   help="seconds before `bench checkers` is stopped (default 180)")
+    args = p.parse_args(argv)
+    skip = {x.strip() for x in args.skip.split(",") if x.strip()}
+    print(f"uptime: {load_text()}", flush=True)
+    from mdpviz.solvers import kernels
+
+    t = time.perf_counter()
+    warm = kernels.warm_up()
+    if warm:
+        print(f"numba kernels ready in {time.perf_counter() - t:.2f} s (first call: compile once, then loaded from "
+              f"numba's cache): " + ", ".join(f"{k} {v:.2f} s" for k, v in warm.items()), flush=True)
+    else:
+        print(f"numba kernels unavailable ({kernels.unavailable_reason()}): numpy reference code", flush=True)
+    path = course_file(args.mdp)
+    cal = calibration_seconds()
+    cal_start = process_seconds([sys.executable, "-c", "pass"], 5)
+    cal_import = process_seconds([sys.executable, "-c", "import numpy"], 5)
+    print(f"calibration: numpy sort of 2^21 floats {_fmt_s(cal)}; `python -c pass` {_fmt_s(cal_start)}; "
+          f"`python -c 'import numpy'` {_fmt_s(cal_import)}", flush=True)
+    tab = Table()
+    if path is not None and "course" not in skip:
+        rows_course(tab, path)
+    if "process" not in skip:
+        rows_processes(tab, path, cal_import, cal_start)
+    if "gui" not in skip:
+        rows_gui(tab, path)
+    if "snakes" not in skip:
+        rows_snakes(tab, args.calls)
+    # Subprocesses before the large in-process rows: Linux carries a process's peak RSS across
+    # fork + exec, so a child started after the 10^6-state row would report this process's peak.
+    if "risk4" not in skip:
+        rows_risk4(tab, cal)
+    if "checkers" not in skip:
+        rows_checkers(tab, cal, args.checkers_timeout)
+    if "core" not in skip:
+        rows_core(tab, [int(x) for x in args.sizes.split(",") if x.strip()])
+    tab.print()
+    print(f"uptime: {load_text()}")
+    return 0
+
+
+# ------------------------------------------------------------------------------------ gui
+_FIRST_PAINT = r"""
+import json, os, sys, time
+t0 = float(os.environ["MDPVIZ_BENCH_T0"])
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication.instance() or QApplication(sys.argv[:1])
+class FirstPaint(QObject):
+    seen = False
+    def eventFilter(self, obj, ev):
+        if not self.seen and ev.type() == QEvent.Type.Paint and obj.isWidgetType() and obj.window().isVisible():
+            self.seen = True
+            def done():  # the paint event has been handled: the window is on screen
+                print(json.dumps({"seconds": time.time() - t0}), flush=True)
+                os._exit(0)
+            QTimer.singleShot(0, done)
+        return False
+f = FirstPaint()
+app.installEventFilter(f)
+if os.environ.get("MDPVIZ_BENCH_BARE"):
+    from PySide6.QtWidgets import QLabel
+    w = QLabel("bare Qt window")
+    w.resize(1280, 720)
+    w.show()
+    app.exec()
+else:
+    from mdpviz.cli import main
+    main([])
+"""
+
+
+def first_paint_seconds(bare: bool) -> float:
+    """Wall seconds from starting a process to its first painted window (``mdpviz`` or a bare Qt window)."""
+    env = dict(os.environ)
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if bare:
+        env["MDPVIZ_BENCH_BARE"] = "1"
+    best = math.inf
+    for _ in range(3):
+        env["MDPVIZ_BENCH_T0"] = repr(time.time())
+        cp = subprocess.run([sys.executable, "-c", _FIRST_PAINT], capture_output=True, text=True, env=env, timeout=120)
+        try:
+            best = min(best, float(json.loads(cp.stdout.strip().splitlines()[-1])["seconds"]))
+        except (IndexError, ValueError, KeyError):
+            raise ValueError("the window did not open: " + (cp.stderr.strip().splitlines()[-1:] or ["?"])[0]) from None
+    return best
+
+
+def run_in_window(path: Path, interval_ms: int = 5) -> dict:
+    """Open ``path`` in the window, press Run (as fast as possible) and time it; the GUI thread's
+    timer gaps meanwhile (largest and 95th percentile)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import numpy as np
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from mdpviz.app import MainWindow
+    from mdpviz.solvers import solve
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    w = MainWindow()
+    w.resize(1366, 768)
+    w.show()
+    w.open_mdp_file(path)
+    ctrl = w.controller
+    deadline = time.perf_counter() + 30
+    while ctrl.state != "ready" and time.perf_counter() < deadline:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+    end = time.perf_counter() + 1.0  # let the window settle (first paints, kernel warm-up)
+    while time.perf_counter() < end:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        t = time.perf_counter()
+        gaps.append(t - last[0])
+        last[0] = t
+
+    timer = QTimer()
+    timer.setInterval(interval_ms)
+    timer.timeout.connect(tick)
+    timer.start()
+    last[0] = time.perf_counter()
+    t0 = time.perf_counter()
+    ctrl.run(math.inf)
+    while ctrl.state == "running" and time.perf_counter() - t0 < 600:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+    run_s = time.perf_counter() - t0
+    timer.stop()
+    sol = ctrl.solution
+    out = {
+        "file": str(path), "method": ctrl.method, "run_s": run_s,
+        "sweeps": sol.sweeps if sol is not None else -1, "snapshots": len(ctrl.history),
+        "max_gap_ms": 1e3 * max(gaps) if gaps else float("nan"),
+        "p95_gap_ms": 1e3 * float(np.percentile(gaps, 95)) if gaps else float("nan"),
+        "interval_ms": interval_ms,
+    }
+    ref = solve(ctrl.mdp, ctrl.method, **ctrl.options)
+    out["solve_s"] = ref.elapsed
+    return out
+
+
+def bench_gui(argv: list[str]) -> int:
+    """The window: seconds from `mdpviz` to its first painted window, and Run on the course file."""
+    p = argparse.ArgumentParser(prog="mdpviz bench gui", description=bench_gui.__doc__)
+    p.add_argument("--mdp", default=None, help=f"the course file {COURSE_FILE} (default: the packaged copy)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (for `mdpviz bench`)")
+    args = p.parse_args(argv)
+    if not args.json:
+        print(f"uptime: {load_text()}", flush=True)
+    out: dict = {"first_paint_s": first_paint_seconds(False), "bare_qt_paint_s": first_paint_seconds(True)}
+    path = course_file(args.mdp) if not args.json else (Path(args.mdp) if args.mdp else
+                                                        (packaged_course_file() if packaged_course_file().is_file() else None))
+    if path is not None:
+        out.update(run_in_window(path))
+    if args.json:
+        print(json.dumps(out), flush=True)
+        os._exit(0)  # the window is still open: no teardown to wait for (or to print errors)
+    print(f"`mdpviz` to the first painted window: {out['first_paint_s']:.2f} s (a bare Qt window: "
+          f"{out['bare_qt_paint_s']:.2f} s; target < 1.5 s)")
+    if path is not None:
+        print(f"Run in the window on {path.name} ({out['method']}): {out['run_s']:.2f} s for {out['sweeps']:,} sweeps "
+              f"in {out['snapshots']} snapshots (solve() alone: {out['solve_s']:.2f} s; target < 2 s); GUI timer "
+              f"({out['interval_ms']} ms) largest gap {out['max_gap_ms']:.0f} ms, 95th percentile "
+              f"{out['p95_gap_ms']:.0f} ms (target: never > 100 ms)", flush=True)
+        os._exit(0)  # the window is still open: no teardown to wait for (or to print errors)
+    return 0

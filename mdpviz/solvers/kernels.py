@@ -1,0 +1,188 @@
+"""Compiled sweep kernels (numba): one pass per sweep that multiplies and reduces per state.
+
+Each kernel backs up a state's rows (Bellman optimality backup, Sutton and Barto eq. 4.10,
+``Q(s, a) = r(s, a) + gamma * sum_s' p(s' | s, a) V(s')``) and reduces them at once (max for
+maximising states, min for minimising ones, ties within ``tie_tol * (1 + |best|)`` to the lowest
+action, terminal states 0 and action -1), exactly the rule of
+:func:`mdpviz.solvers.sweep.greedy`. While it goes it also gathers what a snapshot needs: the
+largest change and where it happened, the summed change, and how many greedy actions changed.
+So a sweep reads the model once (the memory floor of a sparse mat-vec) and costs one call, not
+the 20-30 numpy calls of the vectorised reference in :mod:`mdpviz.solvers.value_iteration`.
+
+``run_jacobi`` and ``run_gauss_seidel`` do up to ``max_sweeps`` sweeps per call and stop after
+the first sweep whose largest change is below ``tol``: the solvers call them with 1 for the
+Step button and with many when nobody records every sweep; the arithmetic is the same.
+
+numba is imported only when a kernel is first needed (``mdpviz --help`` and the policy-iteration
+CLI never pay for it). :func:`available` is False when numba cannot be imported; the solvers
+then use their numpy reference code, which gives the same answers, only slower. Kernels are
+compiled with ``cache=True``; the cache goes next to this file, or (read-only install) to
+numba's per-user cache directory, or to ``NUMBA_CACHE_DIR`` (set here to a temporary directory
+when neither is writable). They release the GIL (``nogil=True``), so a solve on a worker thread
+never holds up the window; :func:`warm_up` compiles (or loads) them ahead of first use.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+_lock = threading.Lock()
+_state: dict[str, Any] = {}
+WARM_UP_SECONDS: dict[str, float] = {}
+"""Seconds the last :func:`warm_up` spent per kernel (compiling, or loading from numba's cache)."""
+
+
+def _writable(path: str) -> bool:
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(path, os.W_OK | os.X_OK)
+
+
+def _ensure_cache_dir() -> None:
+    """Point numba's cache at a writable place when neither the package dir nor the user cache is."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    if _writable(os.path.join(here, "__pycache__")):
+        return
+    user = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "numba")
+    if _writable(user):
+        return
+    import tempfile
+
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), f"mdpviz-numba-{os.getuid()}")
+
+
+def _build() -> dict[str, Any]:
+    _ensure_cache_dir()
+    from mdpviz.solvers import _numba_kernels as nk  # ImportError -> no kernels: numpy reference
+
+    return {"run_jacobi": nk.run_jacobi, "run_gauss_seidel": nk.run_gauss_seidel}
+
+
+def kernels() -> dict[str, Any] | None:
+    """The compiled kernels, or None if numba is not importable (then use the numpy reference)."""
+    if "k" not in _state:
+        with _lock:
+            if "k" not in _state:
+                if os.environ.get("MDPVIZ_NO_NUMBA"):
+                    _state["k"] = None
+                else:
+                    try:
+                        _state["k"] = _build()
+                    except Exception as e:  # noqa: BLE001 - a broken numba install must not break solving
+                        _state["k"] = None
+                        _state["error"] = f"{type(e).__name__}: {e}"
+    return _state["k"]
+
+
+def available() -> bool:
+    """True when the compiled kernels can be used."""
+    return kernels() is not None
+
+
+def unavailable_reason() -> str:
+    """Why the kernels are not used ("" when they are)."""
+    kernels()
+    if os.environ.get("MDPVIZ_NO_NUMBA"):
+        return "MDPVIZ_NO_NUMBA is set"
+    return _state.get("error", "")
+
+
+# ---------------------------------------------------------------------------- model arrays
+def _ro(a: np.ndarray) -> np.ndarray:
+    if a.flags.writeable:
+        a = a.view()
+        a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class KernelModel:
+    """A model's arrays in the one set of dtypes the kernels are compiled for (all read-only)."""
+
+    indptr: np.ndarray
+    """int32 (or int64 past 2**31 transitions): transitions of row r are indptr[r]:indptr[r+1]."""
+    indices: np.ndarray
+    """int32 (or int64): next state of each transition."""
+    prob: np.ndarray
+    """float64: probability of each transition."""
+    row_reward: np.ndarray
+    """float64 (n_rows): expected reward of each row."""
+    state_ptr: np.ndarray
+    """int64 (n_states + 1)."""
+    row_action: np.ndarray
+    """int64 (n_rows)."""
+    sense: np.ndarray
+    """int8 (n_states): +1 max, -1 min."""
+    terminal: np.ndarray
+    """bool (n_states)."""
+    gamma: float
+    """Discount factor."""
+
+    def args(self) -> tuple:
+        return (self.indptr, self.indices, self.prob, self.row_reward, self.state_ptr, self.row_action,
+                self.sense, self.terminal, self.gamma)
+
+
+_models: "weakref.WeakKeyDictionary[Any, KernelModel]" = weakref.WeakKeyDictionary()
+
+
+def kernel_model(mdp) -> KernelModel:
+    """The :class:`KernelModel` of a TabularMDP (cached per model; shares the CSR matrix's arrays if built)."""
+    km = _models.get(mdp)
+    if km is not None:
+        return km
+    small = mdp.n_transitions < 2**31 and mdp.n_states < 2**31
+    m = mdp.__dict__.get("matrix")
+    if m is not None and small and m.indices.dtype == np.int32 and m.indptr.dtype == np.int32:
+        indptr, indices = m.indptr, m.indices
+    else:
+        it = np.int32 if small else np.int64
+        indptr = np.asarray(mdp.row_ptr, dtype=it)
+        indices = np.asarray(mdp.dst, dtype=it)
+    km = KernelModel(
+        indptr=_ro(np.ascontiguousarray(indptr)),
+        indices=_ro(np.ascontiguousarray(indices)),
+        prob=_ro(np.ascontiguousarray(mdp.prob, dtype=np.float64)),
+        row_reward=_ro(np.ascontiguousarray(mdp.row_reward, dtype=np.float64)),
+        state_ptr=_ro(np.ascontiguousarray(mdp.state_ptr, dtype=np.int64)),
+        row_action=_ro(np.ascontiguousarray(mdp.row_action, dtype=np.int64)),
+        sense=_ro(np.ascontiguousarray(mdp.sense, dtype=np.int8)),
+        terminal=_ro(np.ascontiguousarray(mdp.terminal, dtype=np.bool_)),
+        gamma=float(mdp.discount),
+    )
+    _models[mdp] = km
+    return km
+
+
+def warm_up() -> dict[str, float]:
+    """Compile (or load from numba's cache) every kernel on a tiny model; seconds per kernel.
+
+    Call it off the GUI thread (the controller does, on its job thread). Empty if numba is missing.
+    """
+    t0 = time.perf_counter()
+    k = kernels()
+    WARM_UP_SECONDS.clear()
+    if k is None:
+        return {}
+    WARM_UP_SECONDS["import numba"] = time.perf_counter() - t0
+    from mdpviz.models.mdp import TabularMDP
+
+    mdp = TabularMDP.from_transitions(2, 2, [0, 0, 0], [0, 1, 1], [1, 0, 1], [1.0, 0.5, 0.5], [1.0, 0.0, 2.0],
+                                      discount=0.9, terminal=[1])
+    km = kernel_model(mdp)
+    for name in ("run_jacobi", "run_gauss_seidel"):
+        t = time.perf_counter()
+        v, pol = np.zeros(2), np.full(2, -1, np.int64)
+        k[name](*km.args(), 1e-9, 0.0, 1, v, pol, np.empty(2), np.empty(2, np.int64), np.zeros(4))
+        WARM_UP_SECONDS[name] = time.perf_counter() - t
+    return dict(WARM_UP_SECONDS)

@@ -1,0 +1,181 @@
+"""The compiled sweep kernels against the numpy reference, and batching that changes no number.
+
+Random models with ragged action sets (ids with gaps), terminal states (with and without rows),
+both movers and both objectives. No timing here: speed is measured by ``mdpviz bench``.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.solvers import kernels, run, solve
+from mdpviz.solvers.sweep import greedy, rows_to_policy
+from mdpviz.solvers.value_iteration import (
+    gauss_seidel_numpy,
+    gauss_seidel_value_iteration,
+    value_iteration,
+    value_iteration_numpy,
+    value_iteration_values,
+)
+
+needs_numba = pytest.mark.skipif(not kernels.available(), reason=f"numba unavailable: {kernels.unavailable_reason()}")
+
+
+def random_model(seed: int, *, n: int = 30, n_actions: int = 4, two_player: bool = False,
+                 objective: str = "max", gamma: float = 0.9) -> TabularMDP:
+    rng = np.random.default_rng(seed)
+    terminal = np.flatnonzero(rng.random(n) < 0.15)
+    src, act, dst, prob, rew = [], [], [], [], []
+    for s in range(n):
+        if s in terminal and rng.random() < 0.5:
+            continue  # a terminal state without rows; the others keep rows that the solvers ignore
+        acts = np.flatnonzero(rng.random(n_actions) < 0.6)
+        if acts.size == 0:
+            acts = np.array([rng.integers(n_actions)])
+        for a in acts:
+            k = int(rng.integers(1, 5))
+            p = rng.random(k) + 0.1
+            p /= p.sum()
+            d = rng.integers(0, n, size=k)
+            src += [s] * k
+            act += [int(a)] * k
+            dst += d.tolist()
+            prob += p.tolist()
+            rew += (rng.normal(size=k) * 3).tolist()
+    mover = np.where(rng.random(n) < 0.5, 1, -1) if two_player else None
+    return TabularMDP.from_transitions(n, n_actions, src, act, dst, prob, rew, discount=gamma,
+                                       terminal=terminal, mover=mover, objective=objective)
+
+
+MODELS = [
+    dict(seed=1),
+    dict(seed=2, two_player=True),
+    dict(seed=3, objective="min"),
+    dict(seed=4, two_player=True, objective="min", gamma=0.97),
+    dict(seed=5, n=200, n_actions=6),
+    dict(seed=6, n=3, n_actions=1),
+]
+
+
+def same_snapshot(a, b, *, exact: bool, prev: np.ndarray | None = None) -> None:
+    """``a`` equals ``b`` (to rounding unless ``exact``; ``prev``: the values before this sweep)."""
+    assert a.iteration == b.iteration
+    if exact:
+        assert np.array_equal(a.values, b.values)
+        assert a.delta == b.delta
+    else:
+        assert np.allclose(a.values, b.values, rtol=0, atol=1e-12)
+        assert a.delta == pytest.approx(b.delta, rel=1e-9, abs=1e-12)
+    assert np.array_equal(a.policy, b.policy)
+    if exact or prev is None or a.delta_state == b.delta_state:
+        assert a.delta_state == b.delta_state
+    else:  # two states changed by the same amount up to rounding: either may be reported
+        d = np.abs(np.asarray(b.values) - prev)
+        assert d[a.delta_state] == pytest.approx(d[b.delta_state], rel=1e-9, abs=1e-12)
+    assert a.mean_delta == pytest.approx(b.mean_delta, rel=1e-9, abs=1e-12)
+    assert np.array_equal(a.changed, b.changed)
+    assert not a.values.flags.writeable and not a.policy.flags.writeable
+
+
+@needs_numba
+@pytest.mark.parametrize("opts", MODELS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+def test_jacobi_kernel_equals_numpy_reference(opts):
+    mdp = random_model(**opts)
+    fast = run(value_iteration(mdp, tol=1e-10, max_sweeps=400), record=True)
+    ref = run(value_iteration_numpy(mdp, tol=1e-10, max_sweeps=400), record=True)
+    assert fast.sweeps == ref.sweeps and fast.converged == ref.converged
+    prev = np.zeros(mdp.n_states)
+    for a, b in zip(fast.history, ref.history):
+        same_snapshot(a, b, exact=False, prev=prev)
+        prev = np.asarray(b.values)
+    assert np.array_equal(fast.policy, ref.policy)
+
+
+@needs_numba
+@pytest.mark.parametrize("opts", MODELS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+def test_gauss_seidel_kernel_equals_state_by_state_reference(opts):
+    mdp = random_model(**opts)
+    fast = run(gauss_seidel_value_iteration(mdp, tol=1e-10, max_sweeps=400), record=True)
+    ref = run(gauss_seidel_numpy(mdp, tol=1e-10, max_sweeps=400, block_size=1), record=True)
+    assert fast.sweeps == ref.sweeps and fast.converged == ref.converged
+    prev = np.zeros(mdp.n_states)
+    for a, b in zip(fast.history, ref.history):
+        same_snapshot(a, b, exact=False, prev=prev)
+        prev = np.asarray(b.values)
+
+
+@pytest.mark.parametrize("method", ["vi", "gs"])
+@pytest.mark.parametrize("opts", MODELS[:4], ids=lambda o: str(o["seed"]))
+def test_many_sweeps_per_step_change_no_number(method, opts):
+    """solve() asks for many sweeps per snapshot; Step (next) and record=True get one: same numbers."""
+    mdp = random_model(**opts)
+    rec = solve(mdp, method, tol=1e-11, record=True)
+    fast = solve(mdp, method, tol=1e-11)
+    assert len(rec.history) == rec.sweeps == fast.sweeps
+    assert np.array_equal(rec.values, fast.values) and np.array_equal(rec.policy, fast.policy)
+    assert rec.delta == fast.delta
+    # a generator driven with send(m) yields a subset of the recorded snapshots, identical to them
+    gen = value_iteration(mdp, tol=1e-11) if method == "vi" else gauss_seidel_value_iteration(mdp, tol=1e-11)
+    got = [next(gen)]
+    try:
+        while True:
+            got.append(gen.send(7))
+    except StopIteration as stop:
+        sol = stop.value
+    assert [s.iteration for s in got][:3] == [1, 8, 15]
+    for s in got:
+        same_snapshot(s, rec.history[s.iteration - 1], exact=True)
+    assert np.array_equal(sol.values, rec.values) and sol.sweeps == rec.sweeps
+    # and the values-only path (markovDecision's) ends in the same place
+    if method == "vi":
+        only = value_iteration_values(mdp, tol=1e-11)
+        assert np.array_equal(only.values, rec.values) and np.array_equal(only.policy, rec.policy)
+        _, rows = greedy(mdp, mdp.q_values(only.values))  # its policy is greedy in the final values
+        assert np.array_equal(only.policy, rows_to_policy(mdp, rows))
+
+
+@pytest.mark.parametrize("opts", MODELS[:4], ids=lambda o: str(o["seed"]))
+def test_all_solvers_agree_with_the_kernels(opts):
+    mdp = random_model(**opts)
+    ref = solve(mdp, "vi", tol=1e-12, max_sweeps=100_000)
+    gs = solve(mdp, "gs", tol=1e-12, max_sweeps=100_000)
+    assert np.allclose(ref.values, gs.values, atol=1e-6, rtol=0)
+    if not mdp.is_two_player:
+        pi = solve(mdp, "pi")
+        assert np.allclose(ref.values, pi.values, atol=1e-6, rtol=0)
+
+
+def test_without_numba_the_numpy_reference_runs(monkeypatch):
+    mdp = random_model(2, two_player=True)
+    with_k = solve(mdp, "gs", tol=1e-11)
+    monkeypatch.setitem(kernels._state, "k", None)
+    assert not kernels.available()
+    without = solve(mdp, "gs", tol=1e-11)
+    assert np.allclose(with_k.values, without.values, atol=1e-9, rtol=0)
+    assert np.array_equal(with_k.policy, without.policy)
+
+
+def test_cache_dir_falls_back_when_nothing_is_writable(monkeypatch, tmp_path):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(kernels, "_writable", lambda path: False)
+    monkeypatch.setattr("tempfile.gettempdir", lambda: str(tmp_path))
+    kernels._ensure_cache_dir()
+    import os
+
+    assert os.environ["NUMBA_CACHE_DIR"].startswith(str(tmp_path))
+
+
+def test_cli_help_table_matches_the_registered_commands():
+    """``main`` imports one command module; its stub table must say what the modules register."""
+    from mdpviz.cli import COMMAND_HELP, build_parser
+
+    full = build_parser()
+    (action,) = [a for a in full._actions if a.__class__.__name__ == "_SubParsersAction"]
+    registered = {ch.dest: ch.help for ch in action._choices_actions}
+    assert registered == {name: help_text for name, (_, help_text) in COMMAND_HELP.items()}
+    assert list(registered) == list(COMMAND_HELP)
+    for name, (module, _) in COMMAND_HELP.items():
+        one = build_parser([name, "--help"])
+        (sub,) = [a for a in one._actions if a.__class__.__name__ == "_SubParsersAction"]
+        assert set(sub.choices) == set(COMMAND_HELP)
