@@ -136,6 +136,8 @@ def _zero_reward_classes(mdp: TabularMDP, P_pi: sp.csr_matrix, r_pi: np.ndarray,
     terminal states. A class with a non-zero reward has an infinite (or undefined) total reward:
     ImproperPolicyError names its states.
     """
+    import scipy.sparse.csgraph as csgraph  # imported on first use, like the rest of scipy here
+
     idx = np.flatnonzero(stuck)
     sub = P_pi[idx][:, idx].tocsr()
     sub.data = (sub.data > 0).astype(np.float64)
