@@ -35,11 +35,12 @@ def test_convergence_plot_grows_one_point_per_sweep(qtbot, history):
     qtbot.addWidget(plot)
     plot.reset(tol=1e-9)
     assert plot.point_count == 0
-    assert plot.tol_line.isVisible() and plot.tol_line.value() == pytest.approx(-9.0)  # log10 of the tolerance
+    assert not plot.tol_line.isVisible() and not plot.legend.items  # an empty plot: only its axes' names
     plot.append(history[0])
     assert plot.point_count == 0  # appended, drawn at the next refresh
     plot.refresh()
     assert plot.point_count == 1
+    assert plot.tol_line.isVisible() and plot.tol_line.value() == pytest.approx(-9.0)  # log10 of the tolerance
     for sw in history[1:5]:
         plot.append(sw)
     plot.refresh()
@@ -54,6 +55,9 @@ def test_convergence_plot_grows_one_point_per_sweep(qtbot, history):
     assert [label.text for _, label in plot.legend.items] == ["max |dV|", "mean |dV|", "tolerance"]
     plot.reset(tol=None)  # policy iteration and linear programming have no tolerance
     assert plot.point_count == 0 and not plot.tol_line.isVisible()
+    plot.append(history[0])
+    plot.refresh()
+    assert not plot.tol_line.isVisible()
     assert [label.text for _, label in plot.legend.items] == ["max |dV|", "mean |dV|"]
 
 
