@@ -326,8 +326,8 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         lo, hi = math.floor(min(low_ref)), math.ceil(max(high_ref))
         if hi - lo < 1:
             hi = lo + 1
-        if zero.any() or zero_mean.any():  # a log axis has no 0: draw zeros one decade below everything else
-            self.zero_level = float(lo - 1)
+        if zero.any() or zero_mean.any():  # a log axis has no 0: draw zeros two decades below everything else
+            self.zero_level = float(lo - 2)
             y_lo = self.zero_level - 0.4
         else:
             self.zero_level = None
