@@ -34,6 +34,8 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
+    QTabBar,
+    QTabWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -188,6 +190,8 @@ class MainWindow(QMainWindow):
         self._base_font = QFont(self.font())
         self.presenter = False
         self._normal_state: QByteArray | None = None
+        self._normal_hidden: set[str] = set()
+        self._selected_file: str | None = None
 
         self._build_widgets()
         self._build_docks()
@@ -232,7 +236,12 @@ class MainWindow(QMainWindow):
         self._game_job: GameJob | None = None
         lay.addWidget(self.board_stack, 1)
         lay.addWidget(self.color_bar)
-        self.setCentralWidget(central)
+        self.board_area = central
+        """The board and its colour bar (the "Board" page of the central tabs; what Export > Board saves)."""
+        self.central_tabs = _named(QTabWidget(), "centralTabs", "Board and results")
+        self.central_tabs.setDocumentMode(True)
+        self.central_tabs.addTab(central, "Board")
+        self.setCentralWidget(self.central_tabs)
         self.solver_panel = SolverPanel()
         self.inspector = Inspector()
         self.convergence = ConvergencePlot()
@@ -260,6 +269,11 @@ class MainWindow(QMainWindow):
         self.player = EpisodePlayer()
         self.lesson_panel = LessonPanel()
         self.compare_panel = ComparePanel()
+        # results get the board's room: simulation (matchups) and the comparison are pages of the central tabs
+        self.central_tabs.addTab(self.sim_stack, "Simulation")
+        self.central_tabs.addTab(self.compare_panel, "Compare methods")
+        self.pages: dict[str, QWidget] = {"board": central, "simulation": self.sim_stack, "compare": self.compare_panel}
+        """The pages of the central tabs, by panel name (see :attr:`Game.panels`)."""
         self.editor_stack = QStackedWidget()
         self.editor_stack.setObjectName("gameEditors")
         for g in self.games:
@@ -299,23 +313,19 @@ class MainWindow(QMainWindow):
         self.game_dock = self._dock("Game", "gameDock", scroll, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.solver_dock = self._dock("Solver", "solverDock", self.solver_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.inspector_dock = self._dock("Inspector", "inspectorDock", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.simulation_dock = self._dock("Simulation", "simulationDock", self.sim_stack,
-                                          Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.inspector_dock, self.simulation_dock)
-        self.inspector_dock.raise_()
         self.player_dock = self._dock("Episode player", "episodeDock", self.player, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.convergence_dock = self._dock("Convergence", "convergenceDock", self.conv_stack,
                                            Qt.DockWidgetArea.BottomDockWidgetArea)
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.lesson_dock = self._dock("Lesson", "lessonDock", self.lesson_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.simulation_dock, self.lesson_dock)
-        # in the right-hand tabs too: Qt 6.11 leaves a stray, visible tab bar over the bottom area when
-        # a second group of tabbed docks is made there (measured with a bare QMainWindow)
-        self.compare_dock = self._dock("Compare methods", "compareDock", self.compare_panel,
-                                       Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.lesson_dock, self.compare_dock)
+        self.tabifyDockWidget(self.inspector_dock, self.lesson_dock)
         self.inspector_dock.raise_()
+        self.docks: dict[str, QDockWidget] = {
+            "game": self.game_dock, "solver": self.solver_dock, "inspector": self.inspector_dock,
+            "player": self.player_dock, "convergence": self.convergence_dock, "lesson": self.lesson_dock}
+        """The docks by panel name (see :attr:`Game.panels`)."""
+        self._hidden_by_game: set[str] = set()
         self._shown_once = False
         self._layout_restored = False
 
@@ -419,10 +429,8 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_reset_layout)
         m.addSeparator()
         for d in (self.game_dock, self.solver_dock, self.inspector_dock, self.player_dock, self.convergence_dock,
-                  self.simulation_dock):
+                  self.lesson_dock):
             m.addAction(d.toggleViewAction())
-
-        m.addActions([self.lesson_dock.toggleViewAction(), self.compare_dock.toggleViewAction()])
         m.addSeparator()
         m.addActions([self.act_predict, self.act_delta, self.act_contrast])
 
@@ -533,6 +541,7 @@ class MainWindow(QMainWindow):
             self.editor_stack.widget(k).setSizePolicy(pol, pol)
         self.editor_stack.adjustSize()
         self.undo_group.setActiveStack(g.undo_stack)
+        self._apply_panels()
         self.selected = None
         self.board.state_names = {}
         self._refresh_board_layout(force=True)
@@ -545,12 +554,70 @@ class MainWindow(QMainWindow):
     def _on_game_edited(self, g: Game, text: str) -> None:
         if g is not self.game:
             return
+        self._apply_panels()
+        path = getattr(g.state, "path", None)
+        if path != self._selected_file:  # another MDP file: its states are not the old file's
+            self._selected_file = path
+            self.selected = None
+            self.inspector.show_inspection(None)
         self._refresh_board_layout(force=True)
         self._model_changed(f"Edited ({text}): the solution is stale and the solver was reset.")
 
     def _on_game_redraw(self, g: Game) -> None:
         if g is self.game:
+            self._apply_panels()
             self._refresh_board_layout(force=True)
+
+    # ------------------------------------------------------------------ panels each game uses
+    def show_page(self, name: str) -> None:
+        """Bring a page of the central tabs to the front: "board", "simulation" or "compare"."""
+        self.central_tabs.setCurrentWidget(self.pages[name])
+
+    def _apply_panels(self) -> None:
+        """Show the panels the shown game uses (:attr:`Game.panels`) and hide the rest. A dock hidden
+        here comes back when a game that uses it is shown; one the user closed stays closed."""
+        want = self.game.panels
+        for name, d in self.docks.items():
+            used = name in want
+            d.toggleViewAction().setEnabled(used)
+            if not used:
+                if not d.isHidden():
+                    d.hide()
+                    self._hidden_by_game.add(name)
+            elif name in self._hidden_by_game:
+                self._hidden_by_game.discard(name)
+                d.show()
+        tabs = self.central_tabs
+        for name, page in self.pages.items():
+            tabs.setTabVisible(tabs.indexOf(page), name == "board" or name in want)
+        if not tabs.isTabVisible(tabs.currentIndex()):
+            tabs.setCurrentIndex(0)
+        self._hide_orphan_tab_bars()
+
+    def _hide_orphan_tab_bars(self) -> None:
+        """Hide dock tab bars that no group of tabbed docks uses any more. Qt 6.11's restoreState leaves
+        the tab bar of a group it rebuilt visible, painted over the docks (leaving presenter mode showed
+        one more stray bar each time, measured); the live bar of a group is the newest one with its tabs."""
+        groups = set()
+        for d in self.docks.values():
+            if d.isHidden() or d.isFloating():
+                continue
+            group = frozenset([d.windowTitle(), *(t.windowTitle() for t in self.tabifiedDockWidgets(d) if not t.isHidden())])
+            if len(group) > 1:
+                groups.add(group)
+        seen = set()
+        bars = self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+        for bar in reversed(bars):
+            titles = frozenset(bar.tabText(i) for i in range(bar.count()))
+            if titles not in groups or titles in seen:
+                bar.hide()
+            else:
+                seen.add(titles)
+
+    def visible_tab_bars(self) -> list[tuple[str, ...]]:
+        """The tabs of every visible dock tab bar, sorted (what a test of the layout compares)."""
+        bars = self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+        return sorted(tuple(sorted(b.tabText(i) for i in range(b.count()))) for b in bars if b.isVisible())
 
     def _model_changed(self, message: str) -> None:
         """The model (or the game) changed: reset the solver, forget simulations and the episode."""
@@ -885,7 +952,7 @@ class MainWindow(QMainWindow):
             return False
         self._running_sim_token = self._sim_token
         self.sim_panel.show_running(True, f"Simulating {games:,} games per strategy\u2026")
-        self.simulation_dock.raise_()
+        self.show_page("simulation")
         return True
 
     @property
@@ -1099,7 +1166,7 @@ class MainWindow(QMainWindow):
         elif which == "histogram":
             self.sim_panel.export_plot_to(path)
         elif which == "board":
-            self._export_widget(self.centralWidget(), path)
+            self._export_widget(self.board_area, path)
         else:
             raise ValueError(f"unknown figure {which!r} (board, convergence or histogram)")
         return path
@@ -1264,7 +1331,7 @@ class MainWindow(QMainWindow):
         if not self.start_game_job(job):
             return False
         self.compare_panel.show_running(True, "Running every method on this model\u2026")
-        self.compare_dock.raise_()
+        self.show_page("compare")
         return True
 
     # export
@@ -1511,25 +1578,34 @@ class MainWindow(QMainWindow):
                                                     else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         if on:
             self._normal_state = self.saveState()
+            self._normal_hidden = set(self._hidden_by_game)
             for d in (self.game_dock, self.player_dock):
                 d.setFloating(False)
                 self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
-                self.tabifyDockWidget(self.simulation_dock, d)
+                self.tabifyDockWidget(self.lesson_dock, d)
             self.inspector_dock.raise_()
             QTimer.singleShot(0, self, lambda: self.resizeDocks([self.solver_dock], [int(self.width() * 0.33)],
                                                                 Qt.Orientation.Horizontal))
         elif self._normal_state is not None:
             self.restoreState(self._normal_state)
             self._normal_state = None
+            self._after_restore(self._normal_hidden)
         self.settings.setValue("view/presenter", on)
         self._dirty = True
 
+    def _after_restore(self, hidden_by_game: set[str]) -> None:
+        """A layout was restored: the docks hidden for the game shown when it was saved are hidden by a
+        game (not by the user), the shown game's panels apply, and stray tab bars go."""
+        self._hidden_by_game = {n for n in hidden_by_game if n in self.docks and self.docks[n].isHidden()}
+        self._apply_panels()
+        QTimer.singleShot(0, self, self._hide_orphan_tab_bars)  # Qt may lay the tabs out on the next turn
+
     def reset_layout(self) -> None:
         """Back to the default arrangement of the panels."""
-        for d in (self.game_dock, self.solver_dock, self.inspector_dock, self.player_dock, self.convergence_dock,
-                  self.simulation_dock, self.lesson_dock, self.compare_dock):
+        for name, d in self.docks.items():
             d.setFloating(False)
-            d.show()
+            d.setVisible(name in self.game.panels)
+        self._hidden_by_game = set(self.docks) - set(self.game.panels)
         self._default_dock_sizes()
 
     # ------------------------------------------------------------------ settings and closing
@@ -1547,6 +1623,8 @@ class MainWindow(QMainWindow):
         st = s.value("window/state")
         if isinstance(st, (QByteArray, bytes)):
             self._layout_restored = bool(self.restoreState(st))
+            hidden = s.value("window/hiddenByGame", "")
+            self._after_restore(set(str(hidden).split(",")) if hidden else set())
         speed = s.value("solver/speed")
         if speed is not None:
             try:
@@ -1563,6 +1641,8 @@ class MainWindow(QMainWindow):
         s = self.settings
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self._normal_state if self._normal_state is not None else self.saveState())
+        hidden = self._normal_hidden if self._normal_state is not None else self._hidden_by_game
+        s.setValue("window/hiddenByGame", ",".join(sorted(hidden)))
         s.setValue("solver/speed", self.solver_panel.speed.currentIndex())
         s.setValue("view/presenter", self.presenter)
         s.sync()

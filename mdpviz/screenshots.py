@@ -188,7 +188,7 @@ class ShotWindow:
         panel.simulate.click()
         self.wait(lambda: w.sim_result is not None and w.sim_result is not before and not w.controller.job_busy, timeout=max(self.timeout, 300.0),
                   what=f"the {w.game.key} simulation")
-        w.simulation_dock.raise_()
+        w.show_page("simulation")
 
     def shot(self, name: str, *, size: tuple[int, int] = DEFAULT_SIZE, settle: float = 0.3) -> Path:
         """Resize the window to ``size`` (pixels), let it settle for ``settle`` seconds, redraw and save

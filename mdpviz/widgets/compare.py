@@ -39,6 +39,7 @@ from mdpviz.solvers.compare import (
     log_floor,
 )
 from mdpviz.widgets import named as _named
+from mdpviz.widgets.convergence import fit_legend_row, legend_above
 
 METHOD_STYLES: dict[str, tuple[str, Qt.PenStyle, str]] = {
     "vi": ("#0072b2", Qt.PenStyle.SolidLine, "o"),  # Okabe-Ito blue, circles
@@ -90,7 +91,7 @@ class CompareChart(pg.PlotWidget):
         pi = self.getPlotItem()
         pi.setLogMode(y=True)
         pi.setLabel("left", "max |V \u2212 V*|")
-        self.legend = pi.addLegend(offset=(-4, 4), labelTextColor="k", labelTextSize="9pt")
+        self.legend = legend_above(pi, columns=4, size="9pt")  # off the curves
         for ax in ("left", "bottom"):
             pi.getAxis(ax).setTextPen("k")
             pi.getAxis(ax).setPen("#444444")
@@ -146,6 +147,7 @@ class CompareChart(pg.PlotWidget):
         self.curves = {}
         comp = self.comparison
         if comp is None:
+            fit_legend_row(pi, self.legend)
             return
         floor = error_floor(comp)
         for r in comp.runs:
@@ -155,9 +157,10 @@ class CompareChart(pg.PlotWidget):
             many = x.size > SYMBOL_MAX_POINTS
             item = pi.plot(np.asarray(x, dtype=float), y, pen=pg.mkPen(colour, width=self.line_width, style=style),
                            symbol=None if many else symbol, symbolSize=8, symbolBrush=colour, symbolPen=None,
-                           name=f"{METHOD_SHORT.get(r.method, r.method)} ({r.sweeps})",
                            connect="finite")
+            self.legend.addItem(item, f"{METHOD_SHORT.get(r.method, r.method)} ({r.sweeps})")
             self.curves[r.method] = item
+        fit_legend_row(pi, self.legend)
         pi.enableAutoRange()
 
 

@@ -39,6 +39,10 @@ from mdpviz.widgets.geometry import GRAPH_MAX_STATES, BoardLayout, graph_layout,
 Z95 = 1.959963984540054
 """Normal quantile of a two-sided 95% confidence interval."""
 
+PANELS = frozenset({"game", "solver", "inspector", "player", "convergence", "simulation", "lesson", "compare"})
+"""The window's panels by name: docks (game, solver, inspector, episode player, convergence, lesson) and
+pages beside the board (simulation, compare). A game lists the ones it uses in :attr:`Game.panels`."""
+
 Progress = Callable[[int, int, str], None]
 Cancelled = Callable[[], bool]
 
@@ -115,6 +119,9 @@ class Game(QObject):
     ("": a generic note naming the fixed value, see :meth:`discount_tooltip`)."""
     convergence_title = "Convergence"
     """Title of the window's Convergence dock while this game is shown (e.g. "Learning curve")."""
+    panels: frozenset[str] = PANELS
+    """The window's panels this game uses (names from :data:`PANELS`); the window hides the others
+    while the game is shown. May be a property when it depends on the edits (e.g. a board size)."""
 
     edited = Signal(str)
     """The state changed (an edit, undo or redo): the text says what."""

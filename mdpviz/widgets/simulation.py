@@ -26,13 +26,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.widgets.convergence import export_scene
+from mdpviz.widgets.convergence import export_scene, fit_legend_row, legend_above, set_legend_font
 from mdpviz.widgets.display import StrategyRow, histogram_bins
 from mdpviz.widgets.episodes import Move
 from mdpviz.widgets import named as _named
 
 STRATEGY_COLORS = ("#000000", "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442")
 """Okabe-Ito colours for the strategies (optimal first, in black)."""
+
+WIDE_PANEL = 640
+"""From this width (pixels) the panel puts the histogram and the table side by side."""
 
 DEFAULT_GAMES = 10_000
 """Games per strategy of a batch simulation (the issue's default)."""
@@ -120,8 +123,7 @@ class SimulationPanel(QWidget):
         for ax in ("left", "bottom"):
             self.hist_plot.getAxis(ax).setTextPen("k")
             self.hist_plot.getAxis(ax).setPen("#444444")
-        self.legend = self.hist_plot.addLegend(offset=(-4, 4), labelTextColor="k", labelTextSize="8pt",
-                                               verSpacing=-6)
+        self.legend = legend_above(self.hist_plot, columns=3)  # off the bars
         split.addWidget(self.histogram)
         self.table = _named(QTableWidget(0, 5), "simulationTable", "Exact versus simulated")
         self.table.setHorizontalHeaderLabels(["Strategy", "Exact", "Simulated", "95% CI", "In CI"])
@@ -129,7 +131,9 @@ class SimulationPanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setStretchLastSection(False)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setMinimumHeight(50)
         split.addWidget(self.table)
@@ -137,6 +141,7 @@ class SimulationPanel(QWidget):
         split.setStretchFactor(1, 1)
         lay.addWidget(split, 1)
         split.setSizes([230, 190])
+        self.splitter = split
         lay.addLayout(exports)
         self.rows: tuple[StrategyRow, ...] = ()
         self.unit = "turns"
@@ -164,6 +169,7 @@ class SimulationPanel(QWidget):
         self.rows = ()
         self.hist_plot.clear()
         self.legend.clear()
+        fit_legend_row(self.hist_plot, self.legend)
         self.hist_plot.setLabel("bottom", "")
         self.table.setRowCount(0)
         self.export_csv.setEnabled(False)
@@ -178,18 +184,28 @@ class SimulationPanel(QWidget):
         self.unit = unit
         self.hist_plot.clear()
         self.legend.clear()
-        bins = histogram_bins([r.samples for r in rows])
-        for i, r in enumerate(rows):
-            counts, edges = np.histogram(r.samples, bins=bins)
-            frac = counts / max(r.games, 1)
+        lo, hi = histogram_view(rows)
+        shown = [np.asarray(r.samples, dtype=float) for r in rows]
+        bins = histogram_bins([x[(x >= lo) & (x <= hi)] for x in shown])
+        for i, (r, x) in enumerate(zip(rows, shown)):
+            counts, edges = np.histogram(x, bins=bins)
+            frac = counts / max(r.games, 1)  # a fraction of all the strategy's games, tail included
             col = STRATEGY_COLORS[i % len(STRATEGY_COLORS)]
-            self.hist_plot.plot(edges, frac, stepMode="center", pen=pg.mkPen(col, width=2.5 if i == 0 else 1.5),
-                                name=r.name)
+            item = self.hist_plot.plot(edges, frac, stepMode="center", pen=pg.mkPen(col, width=2.5 if i == 0 else 1.5))
+            self.legend.addItem(item, r.name)
+            if np.isfinite(r.exact):  # the exact mean (policy evaluation), one dashed line per strategy
+                self.hist_plot.addItem(pg.InfiniteLine(r.exact, angle=90, movable=False,
+                                                       pen=pg.mkPen(col, width=1.5, style=Qt.PenStyle.DashLine)))
+        if rows:
+            self.legend.addItem(pg.PlotDataItem(pen=pg.mkPen("#444444", width=1.5, style=Qt.PenStyle.DashLine)),
+                                "exact mean")
+        fit_legend_row(self.hist_plot, self.legend)
+        beyond = sum(int(np.sum(x > hi)) for x in shown)
+        tail = (f" The histogram ends at {hi:g} {unit}: {beyond:,} longer games are counted in the fractions "
+                "but not drawn." if beyond else "")
         self.hist_plot.setLabel("bottom", f"{unit} per game, from {start}")
-        samples = [np.asarray(r.samples, dtype=float) for r in rows if r.samples.size]
-        if samples:  # every game is binned; the view starts zoomed on 99.5% of them (drag to see the tail)
-            top = float(np.percentile(np.concatenate(samples), 99.5))
-            self.hist_plot.setXRange(float(bins[0]), max(top, float(bins[0]) + 1.0), padding=0.02)
+        if rows:
+            self.hist_plot.setXRange(float(bins[0]), max(float(bins[-1]), float(bins[0]) + 1.0), padding=0.02)
         self.table.setRowCount(len(rows))
         for i, r in enumerate(rows):
             agree = "yes" if r.within_ci else "no"
@@ -206,15 +222,63 @@ class SimulationPanel(QWidget):
                 self.table.setItem(i, j, it)
         games = rows[0].games if rows else 0
         note = ("  Not evaluated: " + "; ".join(notes)) if notes else ""
-        self.status.setText(f"{games:,} games per strategy from {start}: exact (policy evaluation) "
-                            f"vs simulated mean \u00b1 95% CI.{note}")
+        self.status.setText(f"{games:,} games per strategy from {start}: exact (policy evaluation, dashed "
+                            f"lines) vs simulated mean \u00b1 95% CI.{tail}{note}")
+        self._fit_table()
         self.progress.setRange(0, 1)
         self.progress.setValue(1)
         self.export_csv.setEnabled(bool(rows))
         self.export_plot.setEnabled(bool(rows))
 
+    def _fit_table(self) -> None:
+        """Side by side, the table gets the width of all its columns (every column readable)."""
+        t, head = self.table, self.table.horizontalHeader()
+        need = sum(max(t.sizeHintForColumn(j), head.sectionSizeHint(j)) for j in range(t.columnCount()))
+        need += t.verticalScrollBar().sizeHint().width() + 2 * t.frameWidth() + 4
+        if self.splitter.orientation() == Qt.Orientation.Horizontal:
+            t.setMinimumWidth(need)
+            total = sum(self.splitter.sizes())
+            if total > need:
+                self.splitter.setSizes([total - need, need])
+        else:
+            t.setMinimumWidth(0)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        """Wide (the results page beside the board): histogram and table side by side; narrow: stacked."""
+        super().resizeEvent(ev)
+        want = Qt.Orientation.Horizontal if self.width() >= WIDE_PANEL else Qt.Orientation.Vertical
+        if self.splitter.orientation() != want:
+            self.splitter.setOrientation(want)
+            total = max(self.splitter.width() if want == Qt.Orientation.Horizontal else self.splitter.height(), 2)
+            self.splitter.setSizes([int(total * 0.6), total - int(total * 0.6)])
+            self._fit_table()
+
     def export_plot_to(self, path) -> None:
         export_scene(self.histogram, path)
+
+
+HIST_QUANTILE = 97.5
+"""The histogram's axis ends where this percentage of every strategy's games has ended (the rest of
+a long tail is counted in the fractions but not drawn)."""
+
+
+def histogram_view(rows: Sequence[StrategyRow]) -> tuple[float, float]:
+    """The x range of the histogram: from the smallest total to the :data:`HIST_QUANTILE` percentile of
+    the strategy with the longest games, widened to show every exact mean (pure; no Qt)."""
+    lows, highs = [], []
+    for r in rows:
+        x = np.asarray(r.samples, dtype=np.float64)
+        x = x[np.isfinite(x)]
+        if x.size:
+            lows.append(float(x.min()))
+            highs.append(float(np.percentile(x, HIST_QUANTILE)))
+        if np.isfinite(r.exact):
+            lows.append(float(r.exact))
+            highs.append(float(r.exact))
+    if not lows:
+        return 0.0, 1.0
+    lo, hi = min(lows), max(highs)
+    return lo, max(hi, lo + 1.0)
 
 
 def _amount(total: float, unit: str) -> str:

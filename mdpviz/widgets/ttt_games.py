@@ -50,6 +50,7 @@ from mdpviz.solvers import greedy, solve
 from mdpviz.solvers.backward_induction import LayerExpansion, backward_induction
 from mdpviz.solvers.sweep import rows_to_policy
 from mdpviz.widgets.display import BackupTerm
+from mdpviz.widgets.games import PANELS
 from mdpviz.widgets.position import GridPainter, PositionGame
 from mdpviz.widgets.position_logic import (
     DECISION,
@@ -799,6 +800,12 @@ class RiskTicTacToeGame(PositionGame):
         if self._compiled is None or self._compiled[0] is not self._state:
             self._compiled = (self._state, rt.compile_risk(np.asarray(self.rstate.risk)))
         return self._compiled[1]
+
+    @property
+    def panels(self) -> frozenset[str]:
+        """3x3: every panel. 4x4: solved exactly in the background, with no MDP to step, inspect, play
+        or simulate, so only the game panel (and the lesson) stay beside the board."""
+        return PANELS if self.rstate.size == 3 else frozenset({"game", "lesson"})
 
     def build_mdp(self) -> TabularMDP | None:
         if self.rstate.size != 3:
