@@ -235,6 +235,8 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self.y_range: tuple[float, float] = (0.0, 1.0)
         """The top plot's y range in log10 units, as last set."""
         self._legend_key: tuple | None = None
+        self._values_shown: bool | None = None
+        self._ranges: tuple | None = None
         self._dirty = False
         self.reset(tol=None)
 
@@ -352,14 +354,20 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         if tol is not None:
             self.tol_line.setPos(math.log10(tol))
         self._update_legend(bool(zero.any()), bool(imp.any()), n == 0)
-        for item in (self.top, self.bottom):  # an empty plot: the axes' names, no numbers
-            for ax in ("left", "bottom"):
-                item.getAxis(ax).setStyle(showValues=n > 0)
+        if (n > 0) != self._values_shown:  # an empty plot: the axes' names, no numbers
+            self._values_shown = n > 0
+            for item in (self.top, self.bottom):
+                for ax in ("left", "bottom"):
+                    item.getAxis(ax).setStyle(showValues=n > 0)
         # the ranges are the current run's, set here every time (never inherited from an earlier run)
-        self.y_range = (float(y_lo), float(y_hi))
-        self.top.setXRange(0.5, max(n, 1) + 0.5, padding=0)
-        self.top.setYRange(y_lo, y_hi, padding=0)
-        self.bottom.setYRange(0.0, max(1.0, float(changes.max()) if n else 1.0) * 1.15, padding=0)
+        ranges = ((0.5, max(n, 1) + 0.5), (float(y_lo), float(y_hi)),
+                  (0.0, max(1.0, float(changes.max()) if n else 1.0) * 1.15))
+        if ranges != self._ranges:
+            self._ranges = ranges
+            self.y_range = ranges[1]
+            self.top.setXRange(*ranges[0], padding=0)
+            self.top.setYRange(*ranges[1], padding=0)
+            self.bottom.setYRange(*ranges[2], padding=0)
 
     def set_line_width(self, width: float) -> None:
         """Pen width of the curves and the tolerance line (presenter and high-contrast modes: thicker)."""

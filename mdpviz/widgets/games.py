@@ -518,6 +518,8 @@ class FileGame(Game):
         """"grid" or "graph" (a display setting; the graph view needs at most GRAPH_MAX_STATES states)."""
         self._editor: QWidget | None = None
         self._parsed: tuple[str, str, TabularMDP] | None = None
+        self.start: int | None = None
+        """Start state of simulations and episodes (a display setting; None: :func:`first_live_state`)."""
 
     @property
     def fstate(self) -> FileState:
@@ -571,6 +573,33 @@ class FileGame(Game):
             self.view = view
             self.redraw.emit()
         return True
+
+    def _set_state(self, state: Any, text: str) -> None:
+        if state.path != self.fstate.path:  # another file: back to its own default start
+            self.start = None
+        super()._set_state(state, text)
+
+    def start_state(self) -> int:
+        """The chosen start state if it is a state of the loaded MDP, else its first non-terminal state
+        (course files may make state 0 terminal, where every strategy would score 0)."""
+        m = self.mdp()
+        if m is None:
+            return 0
+        if self.start is not None and 0 <= self.start < m.n_states:
+            return int(self.start)
+        return first_live_state(m)
+
+    def set_start(self, state: int) -> bool:
+        """Start simulations and episodes in ``state`` (a display setting: no solver reset, no undo entry)."""
+        m = self.mdp()
+        if m is None or not 0 <= int(state) < m.n_states:
+            raise ValueError(f"start state must be in 0..{(m.n_states - 1) if m is not None else -1}, got {state}")
+        if int(state) != self.start_state():
+            self.start = int(state)
+            self.redraw.emit()
+            return True
+        self.start = int(state)
+        return False
 
     def board_layout(self, mdp, policy) -> BoardLayout:
         if mdp is None:
@@ -665,7 +694,7 @@ class FileGame(Game):
 
     def to_dict(self):
         st = self.fstate
-        return {"path": st.path, "text": st.text, "discount": st.discount, "view": self.view}
+        return {"path": st.path, "text": st.text, "discount": st.discount, "view": self.view, "start": self.start}
 
     def load_dict(self, data, path):
         where = "games.file"
@@ -686,6 +715,14 @@ class FileGame(Game):
     def load_display(self, data: dict[str, Any]) -> None:
         if data.get("view") in ("grid", "graph"):
             self.view = data["view"]
+        start = data.get("start")
+        self.start = int(start) if isinstance(start, int) and not isinstance(start, bool) and start >= 0 else None
+
+
+def first_live_state(mdp: TabularMDP) -> int:
+    """The first state that is not terminal (0 if every state is terminal)."""
+    live = np.flatnonzero(~np.asarray(mdp.terminal, dtype=bool))
+    return int(live[0]) if live.size else 0
 
 
 def default_games(parent: QObject | None = None) -> list[Game]:
