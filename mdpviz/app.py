@@ -1042,8 +1042,13 @@ class MainWindow(QMainWindow):
         start = g.start_state()
         # only the states the episode visits are named (every state would be O(states) on the GUI thread)
         names = {s: g.state_name(s) for s in {start, *(m.state for m in moves), *(m.next_state for m in moves)}}
+        end = moves[-1].next_state if moves else start
+        outcome = g.outcome_text(mdp, end) if mdp.terminal[end] else (
+            f"stopped after {len(moves)} moves (not finished)" if moves else "")
+        total_label = (f"discounted return (\u03b3 = {mdp.discount:g})" if g.unit == "return" and mdp.discount < 1
+                       else "")
         self.player.show_episode(moves, start_state=start, unit=g.unit, names=names,
-                                 header=f"{strategy} {note}".strip() + ":")
+                                 header=f"{strategy} {note}".strip() + ":", outcome=outcome, total_label=total_label)
         self.player_dock.raise_()
         return True
 
@@ -1052,8 +1057,24 @@ class MainWindow(QMainWindow):
         if pos is None:
             board.show_token(None)
         else:
-            state, text = pos
-            board.show_token(state, text)
+            state, text, before = pos
+            board.show_token(self._token_state(state, before), text)
+
+    def _token_state(self, state: int, before: int) -> int:
+        """The state the board can draw for the episode's token: a game's absorbing end state (win,
+        draw, loss) has no board, so the last real position is shown instead."""
+        board = self.game_boards.get(self.game.key)
+        mdp = self.controller.mdp
+        if board is None or mdp is None or not 0 <= state < mdp.n_states or not mdp.terminal[state]:
+            return state
+        model = getattr(board, "model", None)
+        try:
+            if model is not None:
+                model.position_of(int(state))
+                return state
+        except (ValueError, IndexError):
+            pass
+        return before
 
     # ------------------------------------------------------------------ scenarios
     @property

@@ -218,14 +218,14 @@ def test_episode_player_steps_and_reports_positions(qtbot):
              Move(2, 2, "die 3 rolled 3: square 3 -> 13", 12, 1.0, 2.0),
              Move(12, 1, "die 2 rolled 2: square 13 -> 15", 14, 1.0, 3.0)]
     player.show_episode(moves, start_state=0, unit="turns", names={0: "square 1"}, header="optimal:")
-    assert positions[-1] == (0, "0 turns") and player.log.count() == 3
+    assert positions[-1] == (0, "0 turns", 0) and player.log.count() == 3
     player.step()
-    assert positions[-1] == (2, "die 3: 2 \u00b7 1 turn") and player.log.currentRow() == 0
+    assert positions[-1] == (2, "die 3: 2 \u00b7 1 turn", 0) and player.log.currentRow() == 0
     player.step()
     player.step()
-    assert positions[-1] == (14, "3 turns") and "finished" in player.status.text()
+    assert positions[-1] == (14, "3 turns", 12) and "finished" in player.status.text()
     assert not player.step_btn.isEnabled()
     player.seek(-1)
-    assert positions[-1] == (0, "0 turns") and player.rewind.isEnabled() is False
+    assert positions[-1] == (0, "0 turns", 0) and player.rewind.isEnabled() is False
     player.clear()
     assert positions[-1] is None and player.log.count() == 0

@@ -964,7 +964,7 @@ class CheckersGame(PositionGame):
 
         cm = self.compiled()
         start = self.start_state() if cm is None else int(rng.choice(cm.start_states, p=cm.start_probs))
-        return sample_mdp_episode(mdp, probs, rng=rng, start=start, max_steps=1000, state_name=self.state_name,
+        return sample_mdp_episode(mdp, probs, rng=rng, start=start, max_steps=1000, state_name=None,
                                   action_name=lambda a: self.action_name(a, mdp))
 
     def matchups(self) -> list[str]:

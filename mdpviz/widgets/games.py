@@ -257,6 +257,10 @@ class Game(QObject):
     def strategies(self, mdp: TabularMDP) -> list[str]:
         return ["optimal", "random"]
 
+    def outcome_text(self, mdp: TabularMDP, state: int) -> str:
+        """How an episode that ended in terminal ``state`` ended, in the game's words (for the episode player)."""
+        return f"ended in {self.state_name(state)}"
+
     def strategy_probs(self, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
         raise NotImplementedError
 
@@ -687,6 +691,9 @@ class FileGame(Game):
             return SimulationResult(tuple(rows), "return", f"state {start}", tuple(notes))
 
         return job
+
+    def outcome_text(self, mdp, state):
+        return f"reached {self.state_name(state)} (terminal)"
 
     def episode(self, mdp, probs, rng):
         return sample_mdp_episode(mdp, probs, rng=rng, start=self.start_state(), max_steps=200,

@@ -1337,7 +1337,24 @@ class PositionGame(Game):
 
     def episode(self, mdp: TabularMDP, probs: np.ndarray, rng: np.random.Generator):
         return sample_mdp_episode(mdp, probs, rng=rng, start=self.start_state(), max_steps=1000,
-                                  state_name=self.state_name, action_name=lambda a: self.action_name(a, mdp))
+                                  state_name=None, action_name=lambda a: self.action_name(a, mdp))
+
+    def outcome_text(self, mdp: TabularMDP, state: int) -> str:
+        """How a game that ended in ``state`` ended, in the game's words ("X wins"; for the absorbing
+        win/draw/loss states of the compiled games: "the agent wins", "draw", "the agent loses")."""
+        board = self._board
+        model = getattr(board, "model", None) if board is not None else None
+        if model is not None:
+            try:
+                pos = model.position_of(int(state))
+                if pos.outcome:
+                    return pos.outcome
+            except (ValueError, IndexError):
+                pass
+        label = (mdp.state_labels[state] if mdp.state_labels is not None and 0 <= state < len(mdp.state_labels)
+                 else "").strip().lower()
+        words = {"win": "the agent wins", "draw": "draw", "loss": "the agent loses"}
+        return next((w for k, w in words.items() if label.startswith(k)), super().outcome_text(mdp, state))
 
     def run_job(self, fn: Callable[[Progress, Cancelled], Any], *, label: str, on_done: Callable[[Any], None],
                 on_progress: Callable[[int, int, str], None] | None = None,

@@ -363,12 +363,16 @@ class EpisodePlayer(QWidget):
         self.strategy.blockSignals(False)
 
     def show_episode(self, moves: Sequence[Move], *, start_state: int, unit: str, names: dict[int, str],
-                     header: str = "") -> None:
-        """A new episode, shown at its start (press Play or Step)."""
+                     header: str = "", outcome: str = "", total_label: str = "") -> None:
+        """A new episode, shown at its start (press Play or Step). ``outcome``: how it ended, in the
+        game's words (shown at the last move); ``total_label``: what the running total is (e.g.
+        "discounted return (\u03b3 = 0.9)"; default: ``unit``)."""
         self.pause()
         self.moves = list(moves)
         self.start_state = start_state
         self.unit = unit
+        self.outcome = outcome
+        self.total_label = total_label
         self.log.blockSignals(True)
         self.log.clear()
         for k, m in enumerate(self.moves):
@@ -399,16 +403,20 @@ class EpisodePlayer(QWidget):
             state, total = m.next_state, m.total
             text = f"move {self.index + 1} of {len(self.moves)}: {m.text}"
         finished = self.index == len(self.moves) - 1 and bool(self.moves)
-        summary = _amount(total, self.unit) + (" \u2014 finished" if finished else "")
+        amount = (f"{self.total_label}: {total:g}" if getattr(self, "total_label", "") else _amount(total, self.unit))
+        end = getattr(self, "outcome", "") or "finished"
+        summary = amount + (f" \u2014 {end}" if finished else "")
         self.status.setText(f"{text}\n{summary}")
         self.log.blockSignals(True)
         self.log.setCurrentRow(self.index)
         self.log.blockSignals(False)
         if self.moves:
             label = self.moves[self.index].label if self.index >= 0 else ""
-            amount = _amount(total, self.unit)
+            if finished and getattr(self, "outcome", ""):
+                label = f"{label} \u00b7 {self.outcome}" if label else self.outcome
             caption = f"{label} \u00b7 {amount}" if label else amount
-            self.position_changed.emit((state, caption))
+            before = self.moves[self.index].state if self.index >= 0 else state
+            self.position_changed.emit((state, caption, before))
         self._update_buttons()
 
     def _name(self, s: int) -> str:

@@ -318,7 +318,7 @@ class TicTacToeGame(PositionGame):
         g = self.compiled()
         start = int(g.start_states[rng.integers(g.start_states.size)])  # the opponent's random opening
         return sample_mdp_episode(mdp, probs, rng=rng, start=start, max_steps=g.geometry.n_cells + 1,
-                                  state_name=self.state_name, action_name=lambda a: f"cell {a}")
+                                  state_name=None, action_name=lambda a: f"cell {a}")
 
     def matchups(self) -> list[str]:
         a, o = _mark_name(self.compiled().agent), _mark_name(self.compiled().opponent)
