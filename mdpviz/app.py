@@ -76,8 +76,19 @@ PLOT_MIN_INTERVAL = 0.1
 curve of thousands of sweeps is the most expensive part of a frame (measured), and 10 Hz still
 shows it growing."""
 
-DEFAULT_SIZE = QSize(1366, 820)
-"""Window size when no layout was saved yet."""
+DEFAULT_SIZE = QSize(1600, 900)
+"""Window size when no layout was saved yet, on a screen that has room for it (see :func:`default_size`)."""
+
+TITLE_BAR = 40
+"""Pixels kept free above the window for the window manager's title bar."""
+
+
+def default_size(available: QSize) -> QSize:
+    """The first window size on a screen whose free area (without task bars) is ``available``:
+    :data:`DEFAULT_SIZE`, made smaller to fit, title bar included (a 1366x768 laptop with a task
+    bar gets about 1366x690, so the status bar and the plot's axis stay on screen)."""
+    return QSize(min(DEFAULT_SIZE.width(), available.width()),
+                 min(DEFAULT_SIZE.height(), max(available.height() - TITLE_BAR, 400)))
 
 PRESENTER_SCALE = 1.5
 """Font scale of presenter mode."""
@@ -206,7 +217,8 @@ class MainWindow(QMainWindow):
         self.redraw_timer.timeout.connect(self.redraw)
         self.redraw_timer.start()
         if self.settings.value("window/geometry") is None:
-            self.resize(DEFAULT_SIZE)
+            screen = self.screen()
+            self.resize(default_size(screen.availableGeometry().size()) if screen is not None else DEFAULT_SIZE)
 
     # ------------------------------------------------------------------ construction
     def _build_widgets(self) -> None:
@@ -274,6 +286,8 @@ class MainWindow(QMainWindow):
         self.central_tabs.addTab(self.compare_panel, "Compare methods")
         self.pages: dict[str, QWidget] = {"board": central, "simulation": self.sim_stack, "compare": self.compare_panel}
         """The pages of the central tabs, by panel name (see :attr:`Game.panels`)."""
+        self._plot_hidden_for_results = False
+        self.central_tabs.currentChanged.connect(self._on_page_changed)
         self.editor_stack = QStackedWidget()
         self.editor_stack.setObjectName("gameEditors")
         for g in self.games:
@@ -573,6 +587,29 @@ class MainWindow(QMainWindow):
         """Bring a page of the central tabs to the front: "board", "simulation" or "compare"."""
         self.central_tabs.setCurrentWidget(self.pages[name])
 
+    def _on_page_changed(self, _index: int = -1) -> None:
+        """A results page takes the plot's room too: the Convergence dock (bottom) is hidden while a
+        results page is shown, and comes back with the board."""
+        board = self.central_tabs.currentWidget() is self.pages["board"]
+        d = self.convergence_dock
+        if not board and not d.isHidden() and not d.isFloating():
+            d.hide()
+            self._plot_hidden_for_results = True
+        elif board and self._plot_hidden_for_results:
+            self._plot_hidden_for_results = False
+            if "convergence" in self.game.panels:
+                d.show()
+
+    def _save_layout(self) -> QByteArray:
+        """saveState() as the layout would be with the board shown (the plot a results page hid included)."""
+        if not self._plot_hidden_for_results:
+            return self.saveState()
+        self.convergence_dock.show()
+        try:
+            return self.saveState()
+        finally:
+            self.convergence_dock.hide()
+
     def _apply_panels(self) -> None:
         """Show the panels the shown game uses (:attr:`Game.panels`) and hide the rest. A dock hidden
         here comes back when a game that uses it is shown; one the user closed stays closed."""
@@ -613,6 +650,8 @@ class MainWindow(QMainWindow):
                 bar.hide()
             else:
                 seen.add(titles)
+                bar.setElideMode(Qt.TextElideMode.ElideNone)  # whole titles (scroll buttons if they do not fit)
+                bar.setUsesScrollButtons(True)
 
     def visible_tab_bars(self) -> list[tuple[str, ...]]:
         """The tabs of every visible dock tab bar, sorted (what a test of the layout compares)."""
@@ -1576,6 +1615,7 @@ class MainWindow(QMainWindow):
         if on == self.presenter:
             return
         self.presenter = on
+        self.player_dock.setWindowTitle("Episode" if on else "Episode player")  # a tab title that fits
         f = QFont(self._base_font)
         size = f.pointSizeF() if f.pointSizeF() > 0 else 10.0
         f.setPointSizeF(size * (PRESENTER_SCALE if on else 1.0))
@@ -1598,15 +1638,15 @@ class MainWindow(QMainWindow):
         self.game_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if on
                                                     else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         if on:
-            self._normal_state = self.saveState()
+            self._normal_state = self._save_layout()
             self._normal_hidden = set(self._hidden_by_game)
             for d in (self.game_dock, self.player_dock):
                 d.setFloating(False)
                 self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
                 self.tabifyDockWidget(self.lesson_dock, d)
             self.inspector_dock.raise_()
-            QTimer.singleShot(0, self, lambda: self.resizeDocks([self.solver_dock], [int(self.width() * 0.33)],
-                                                                Qt.Orientation.Horizontal))
+            QTimer.singleShot(0, self, self._hide_orphan_tab_bars)
+            QTimer.singleShot(0, self, self._presenter_dock_sizes)
         elif self._normal_state is not None:
             self.restoreState(self._normal_state)
             self._normal_state = None
@@ -1614,11 +1654,21 @@ class MainWindow(QMainWindow):
         self.settings.setValue("view/presenter", on)
         self._dirty = True
 
+    def _presenter_dock_sizes(self) -> None:
+        """Presenter mode: the right-hand column a third of the width, the plot a third of the height
+        (the board and the results pages get the rest; a results page hides the plot)."""
+        if not self.presenter:
+            return
+        self.resizeDocks([self.solver_dock], [int(self.width() * 0.33)], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.convergence_dock], [int(self.height() * 0.34)], Qt.Orientation.Vertical)
+
     def _after_restore(self, hidden_by_game: set[str]) -> None:
         """A layout was restored: the docks hidden for the game shown when it was saved are hidden by a
         game (not by the user), the shown game's panels apply, and stray tab bars go."""
         self._hidden_by_game = {n for n in hidden_by_game if n in self.docks and self.docks[n].isHidden()}
+        self._plot_hidden_for_results = False
         self._apply_panels()
+        self._on_page_changed()
         QTimer.singleShot(0, self, self._hide_orphan_tab_bars)  # Qt may lay the tabs out on the next turn
 
     def reset_layout(self) -> None:
@@ -1661,7 +1711,7 @@ class MainWindow(QMainWindow):
     def save_settings(self) -> None:
         s = self.settings
         s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/state", self._normal_state if self._normal_state is not None else self.saveState())
+        s.setValue("window/state", self._normal_state if self._normal_state is not None else self._save_layout())
         hidden = self._normal_hidden if self._normal_state is not None else self._hidden_by_game
         s.setValue("window/hiddenByGame", ",".join(sorted(hidden)))
         s.setValue("solver/speed", self.solver_panel.speed.currentIndex())

@@ -130,7 +130,7 @@ class ZeroLogAxis(pg.AxisItem):
         z = self.zero_level
         if z is None:
             return levels
-        out = [(sp, [v for v in vals if v > z + 0.75]) for sp, vals in levels]  # room for the "0" label
+        out = [(sp, [v for v in vals if v > z + 1.5]) for sp, vals in levels]  # room for the "0" label
         if out:
             out[0] = (out[0][0], [z, *out[0][1]])
         return out
@@ -204,6 +204,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self.top.addItem(self.tol_line, ignoreBounds=True)
         self._tol_sample = pg.PlotDataItem(pen=pg.mkPen(TOL_COLOR, width=1.5, style=Qt.PenStyle.DotLine))
         self.bottom.setXLink(self.top)
+        self.top.getAxis("bottom").setStyle(showValues=False)  # the same sweeps are numbered below
         self.bottom.setLabel("left", "policy \u0394")
         self.bottom.setLabel("bottom", "sweep")
         self.changes_curve = self.bottom.plot([], [], pen=pg.mkPen(CHANGES_COLOR, width=2), stepMode="center",
@@ -356,9 +357,8 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self._update_legend(bool(zero.any()), bool(imp.any()), n == 0)
         if (n > 0) != self._values_shown:  # an empty plot: the axes' names, no numbers
             self._values_shown = n > 0
-            for item in (self.top, self.bottom):
-                for ax in ("left", "bottom"):
-                    item.getAxis(ax).setStyle(showValues=n > 0)
+            for item, ax in ((self.top, "left"), (self.bottom, "left"), (self.bottom, "bottom")):
+                item.getAxis(ax).setStyle(showValues=n > 0)
         # the ranges are the current run's, set here every time (never inherited from an earlier run)
         ranges = ((0.5, max(n, 1) + 0.5), (float(y_lo), float(y_hi)),
                   (0.0, max(1.0, float(changes.max()) if n else 1.0) * 1.15))

@@ -69,7 +69,7 @@ from mdpviz.widgets.position_logic import (
     position_view,
 )
 from mdpviz.widgets import named as _named
-from mdpviz.widgets.simulation import games_seed_row
+from mdpviz.widgets.simulation import ResultsSplitter, games_seed_row
 
 X_COLOR = "#0072b2"
 """Colour of X marks (Okabe-Ito blue)."""
@@ -1087,7 +1087,8 @@ class MatchupPanel(QWidget):
         self.status = _named(QLabel(""), "matchupStatus", "Simulation status")
         self.status.setWordWrap(True)
         lay.addWidget(self.status)
-        split = QSplitter(Qt.Orientation.Vertical)
+        split = ResultsSplitter()  # side by side on the wide results page, stacked in a narrow dock
+        self.splitter = split
         self.plot_widget = _named(pg.PlotWidget(), "matchupPlot", "Outcome bars per matchup")
         self.plot_widget.setBackground("w")
         self.plot_widget.setMinimumHeight(80)
@@ -1241,6 +1242,7 @@ class MatchupPanel(QWidget):
             self.table.resizeColumnsToContents()
         finally:
             self.table.setUpdatesEnabled(True)
+        self.splitter.fit()
 
     def _set_legend(self, html: str) -> None:
         self.legend_text = html

@@ -6,7 +6,7 @@ from typing import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -65,6 +65,63 @@ def games_seed_row(*, games_name: str, games_label: str, seed_name: str,
     return row, g, seed
 
 
+def table_width(table: QTableWidget) -> int:
+    """Pixels a table needs to show every column whole (contents and headers), frame and scroll bar included."""
+    head = table.horizontalHeader()
+    need = sum(max(table.columnWidth(j), table.sizeHintForColumn(j), head.sectionSizeHint(j))
+               for j in range(table.columnCount()) if not table.isColumnHidden(j))
+    if table.verticalHeader().isVisible():
+        need += table.verticalHeader().width()
+    return need + table.verticalScrollBar().sizeHint().width() + 2 * table.frameWidth() + 4
+
+
+class ResultsSplitter(QSplitter):
+    """The plot and the table of a results panel: side by side when the panel is wide (the results
+    page beside the board), stacked when it is narrow. Side by side, the table (the second widget)
+    gets the width of all its columns and the plot the rest."""
+
+    def __init__(self, *, wide: int = WIDE_PANEL, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self.wide = int(wide)
+        """From this width (pixels) plot and table are side by side."""
+        self._stacked_sizes: list[int] | None = None
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        self.fit()
+
+    def changeEvent(self, ev) -> None:  # noqa: N802
+        super().changeEvent(ev)
+        if ev.type() == QEvent.Type.FontChange:  # presenter mode: the columns grow with the font
+            QTimer.singleShot(0, self, self.refit)
+
+    def refit(self) -> None:
+        """Size the table's columns to their contents again, then :meth:`fit`."""
+        if self.count() > 1 and isinstance(self.widget(1), QTableWidget):
+            self.widget(1).resizeColumnsToContents()
+        self.fit()
+
+    def fit(self) -> None:
+        """Choose the orientation for the current width, and give a side-by-side table its width. Side by
+        side needs the panel to be :attr:`wide` and the table to fit in 60% of it (every column whole)."""
+        table = self.widget(1) if self.count() > 1 and isinstance(self.widget(1), QTableWidget) else None
+        total = self.width() - self.handleWidth()
+        fits = table is None or table_width(table) <= 0.6 * total
+        want = Qt.Orientation.Horizontal if self.width() >= self.wide and fits else Qt.Orientation.Vertical
+        if self.orientation() != want:
+            if want == Qt.Orientation.Horizontal:
+                self._stacked_sizes = self.sizes()
+            self.setOrientation(want)
+            if want == Qt.Orientation.Vertical and self._stacked_sizes:
+                self.setSizes(self._stacked_sizes)
+        if want != Qt.Orientation.Horizontal or table is None:
+            return
+        need = table_width(table)
+        sizes = [total - need, need]
+        if self.sizes() != sizes:
+            self.setSizes(sizes)
+
+
 class SimulationPanel(QWidget):
     """N games per strategy in the background; a histogram and a table of the results."""
 
@@ -110,7 +167,7 @@ class SimulationPanel(QWidget):
         self.status.setWordWrap(True)
         lay.addWidget(self.status)
 
-        split = QSplitter(Qt.Orientation.Vertical)
+        split = ResultsSplitter()
         split.setObjectName("simulationSplitter")
         self.histogram = _named(pg.PlotWidget(), "histogramPlot", "Histogram of totals per strategy")
         self.histogram.setBackground("w")
@@ -224,34 +281,11 @@ class SimulationPanel(QWidget):
         note = ("  Not evaluated: " + "; ".join(notes)) if notes else ""
         self.status.setText(f"{games:,} games per strategy from {start}: exact (policy evaluation, dashed "
                             f"lines) vs simulated mean \u00b1 95% CI.{tail}{note}")
-        self._fit_table()
+        self.splitter.fit()
         self.progress.setRange(0, 1)
         self.progress.setValue(1)
         self.export_csv.setEnabled(bool(rows))
         self.export_plot.setEnabled(bool(rows))
-
-    def _fit_table(self) -> None:
-        """Side by side, the table gets the width of all its columns (every column readable)."""
-        t, head = self.table, self.table.horizontalHeader()
-        need = sum(max(t.sizeHintForColumn(j), head.sectionSizeHint(j)) for j in range(t.columnCount()))
-        need += t.verticalScrollBar().sizeHint().width() + 2 * t.frameWidth() + 4
-        if self.splitter.orientation() == Qt.Orientation.Horizontal:
-            t.setMinimumWidth(need)
-            total = sum(self.splitter.sizes())
-            if total > need:
-                self.splitter.setSizes([total - need, need])
-        else:
-            t.setMinimumWidth(0)
-
-    def resizeEvent(self, ev) -> None:  # noqa: N802
-        """Wide (the results page beside the board): histogram and table side by side; narrow: stacked."""
-        super().resizeEvent(ev)
-        want = Qt.Orientation.Horizontal if self.width() >= WIDE_PANEL else Qt.Orientation.Vertical
-        if self.splitter.orientation() != want:
-            self.splitter.setOrientation(want)
-            total = max(self.splitter.width() if want == Qt.Orientation.Horizontal else self.splitter.height(), 2)
-            self.splitter.setSizes([int(total * 0.6), total - int(total * 0.6)])
-            self._fit_table()
 
     def export_plot_to(self, path) -> None:
         export_scene(self.histogram, path)
