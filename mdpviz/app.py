@@ -1300,6 +1300,8 @@ class MainWindow(QMainWindow):
                                               tip="The board, the convergence plot and the parameters in one picture")
         self.act_export_frames = self._action("Sweeps as a PNG &sequence\u2026", "exportFramesAction",
                                               self.export_frames_dialog, tip="The board after every sweep, numbered")
+        self.act_export_gif = self._action("Sweeps as an animated &GIF\u2026", "exportGifAction", self.export_gif_dialog,
+                                           tip="The board after every sweep as one looping GIF, for slides")
         self.act_export_results = self._action("&Values and policy (CSV)\u2026", "exportResultsAction",
                                                self.export_results_dialog)
         self.act_export_compare = self._action("&Comparison table (CSV)\u2026", "exportCompareAction",
@@ -1312,7 +1314,8 @@ class MainWindow(QMainWindow):
         self.act_export_conv_sized = self._action("Convergence plot at export size\u2026", "exportConvSizedAction",
                                                   lambda: self.export_sized_dialog("convergence"))
         export_menu.addActions([self.act_export_lesson, self.act_export_board_sized, self.act_export_conv_sized,
-                                self.act_export_frames, self.act_export_results, self.act_export_compare,
+                                self.act_export_frames, self.act_export_gif, self.act_export_results,
+                                self.act_export_compare,
                                 self.act_export_history])
         sizes = export_menu.addMenu("Export si&ze")
         sizes.setObjectName("exportSizeMenu")
@@ -1454,6 +1457,43 @@ class MainWindow(QMainWindow):
         self._frame_writer = fw
         fw.start()
         return fw
+
+    def export_gif(self, path: str | Path, *, width: int | None = None, height: int | None = None):
+        """Start writing the board after every recorded sweep (at most MAX_GIF_FRAMES, evenly sampled)
+        as one animated GIF: the frames are drawn one per event-loop turn (the window stays responsive),
+        then joined; returns the running FrameWriter (its ``gif`` signal-free result: the status bar)."""
+        import tempfile
+
+        path = lesson_export.gif_path(path)
+        if self._frame_writer is not None and self._frame_writer.running:
+            raise ValueError("an image sequence is already being written")
+        w, h = (width, height) if width is not None and height is not None else lesson_export.FRAME_SIZE
+        tmp = tempfile.TemporaryDirectory(prefix="mdpviz-gif-")
+        fw = lesson_export.FrameWriter(self.game, self.solved_view(), tmp.name, width=w, height=h,
+                                       max_frames=lesson_export.MAX_GIF_FRAMES, parent=self)
+        fw.progress.connect(lambda k, n, text: self.statusBar().showMessage(f"GIF: {text}\u2026 (Esc cancels)"))
+
+        def done(paths) -> None:
+            try:
+                if len(paths) == len(fw.indices):
+                    p = lesson_export.write_gif(paths, path)
+                    self.statusBar().showMessage(f"Wrote {p.name}: {len(paths)} frames", 8000)
+                else:
+                    self.statusBar().showMessage("GIF cancelled", 5000)
+            except (OSError, ValueError) as e:
+                self.dialogs.error("Cannot export", str(e))
+            finally:
+                tmp.cleanup()
+
+        fw.finished.connect(done)
+        fw.failed.connect(lambda msg: (tmp.cleanup(), self.dialogs.error("Cannot export", msg)))
+        self._frame_writer = fw
+        fw.start()
+        return fw
+
+    def export_gif_dialog(self) -> None:
+        self._export_to("Export the sweeps as an animated GIF", "sweeps.gif", "Animated GIF (*.gif)",
+                        lambda p: (self.export_gif(p), None)[1])
 
     def export_frames_dialog(self) -> None:
         self._export_to("Export the sweeps as numbered PNG files", "sweep.png", "PNG images (*.png)",
