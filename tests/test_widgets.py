@@ -52,13 +52,14 @@ def test_convergence_plot_grows_one_point_per_sweep(qtbot, history):
     assert plot.cursor.isVisible() and plot.cursor.value() == 3
     plot.set_cursor(4)  # the newest sweep: no cursor
     assert not plot.cursor.isVisible()
-    assert [label.text for _, label in plot.legend.items] == ["max |dV|", "mean |dV|", "tolerance"]
+    assert [label.text for _, label in plot.legend.items] == ["max |dV|", "mean |dV|", "tolerance",
+                                                              "policy changes (below)"]
     plot.reset(tol=None)  # policy iteration and linear programming have no tolerance
     assert plot.point_count == 0 and not plot.tol_line.isVisible()
     plot.append(history[0])
     plot.refresh()
     assert not plot.tol_line.isVisible()
-    assert [label.text for _, label in plot.legend.items] == ["max |dV|", "mean |dV|"]
+    assert [label.text for _, label in plot.legend.items] == ["max |dV|", "mean |dV|", "policy changes (below)"]
 
 
 def test_convergence_plot_stays_fast_for_long_runs(qtbot, history):

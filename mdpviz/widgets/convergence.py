@@ -126,19 +126,40 @@ class ZeroLogAxis(pg.AxisItem):
         """log10 position of the "0" tick (None: no zeros drawn)."""
 
     def tickValues(self, minVal: float, maxVal: float, size: float):  # noqa: N802
-        levels = super().tickValues(minVal, maxVal, size)
+        if not self.logMode:
+            return super().tickValues(minVal, maxVal, size)
+        lo, hi = sorted((minVal, maxVal))
         z = self.zero_level
-        if z is None:
-            return levels
-        out = [(sp, [v for v in vals if v > z + 1.5]) for sp, vals in levels]  # room for the "0" label
-        if out:
-            out[0] = (out[0][0], [z, *out[0][1]])
-        return out
+        first = math.ceil(lo) if z is None else max(math.ceil(lo), math.floor(z) + 2)  # room for the "0" label
+        # whole decades only, as many as fit with a label's height and a half between them
+        font_px = self.style["tickFont"].pixelSize() if self.style.get("tickFont") is not None else -1
+        room = 2.5 * (font_px if font_px > 0 else 12)
+        fits = max(1, int(size / room))
+        span = max(hi - first, 0.0)
+        step = max(1, math.ceil(span / fits)) if span > 0 else 1
+        top = math.floor(hi)
+        decades = [float(v) for v in range(top, first - 1, -step)][::-1]  # the top decade always labelled
+        if z is not None and lo <= z <= hi:
+            decades = [z, *decades]
+        return [(float(step), decades)]
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802
+        if not self.logMode:
+            return super().tickStrings(values, scale, spacing)
         z = self.zero_level
-        strings = super().tickStrings(values, scale, spacing)
-        return ["0" if z is not None and abs(v - z) < 1e-9 else s for v, s in zip(values, strings)]
+        return ["0" if z is not None and abs(v - z) < 1e-9 else power_of_ten(int(round(v))) for v in values]
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+
+
+def power_of_ten(k: int) -> str:
+    """10**k as a tick label: "1", "10", "10⁻⁵" (one format for every decade, never 0.0001)."""
+    if k == 0:
+        return "1"
+    if k == 1:
+        return "10"
+    return "10" + str(int(k)).translate(_SUPERSCRIPT)
 
 
 def legend_above(plot: pg.PlotItem, *, columns: int = 6, size: str = "8pt") -> pg.LegendItem:
@@ -189,8 +210,8 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self.top.setLogMode(y=True)
         # no grid: on a log axis pyqtgraph draws a line per minor tick, and painting them took most
         # of the GUI thread during a fast Run (measured); the tolerance line is the reference that matters
-        self.top.setLabel("left", "change in V")
-        self.legend = legend_above(self.top)
+        self.top.setLabel("left", "|\u0394V|")  # short: the legend names the curves
+        self.legend = legend_above(self.top, columns=3)
         self.max_curve = self.top.plot([], [], pen=pg.mkPen(MAX_COLOR, width=2), symbol="o", symbolSize=5,
                                        symbolBrush=MAX_COLOR, symbolPen=None, connect="finite")
         self.mean_curve = self.top.plot([], [], pen=pg.mkPen(MEAN_COLOR, width=2, style=Qt.PenStyle.DashLine),
@@ -205,7 +226,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self._tol_sample = pg.PlotDataItem(pen=pg.mkPen(TOL_COLOR, width=1.5, style=Qt.PenStyle.DotLine))
         self.bottom.setXLink(self.top)
         self.top.getAxis("bottom").setStyle(showValues=False)  # the same sweeps are numbered below
-        self.bottom.setLabel("left", "policy \u0394")
+        # no axis name below (too long for the short lower plot): the legend names its curve
         self.bottom.setLabel("bottom", "sweep")
         self.changes_curve = self.bottom.plot([], [], pen=pg.mkPen(CHANGES_COLOR, width=2), stepMode="center",
                                               fillLevel=0, brush=pg.mkBrush(0, 158, 115, 80))
@@ -298,7 +319,22 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
                 self.legend.addItem(self.zero_marks, "no change (0)")
             if self._tol_shown():
                 self.legend.addItem(self._tol_sample, "tolerance")
+            self.legend.addItem(self.changes_curve, "policy changes (below)")
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        """One row of legend entries when the plot is wide enough, else rows of three."""
+        n = len(self.legend.items)
+        width = sum(label.boundingRect().width() + 50 for _, label in self.legend.items)
+        cols = n if n and width < self.width() - 80 else 3
+        if self.legend.columnCount != cols:
+            self.legend.setColumnCount(cols)
         fit_legend_row(self.top, self.legend)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        if hasattr(self, "legend"):  # pyqtgraph resizes the view while it is being built
+            self._fit_legend()
 
     def refresh(self) -> None:
         """Redraw if anything was appended since the last call (data and ranges)."""
@@ -384,7 +420,8 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
     def set_font_size(self, px: int) -> None:
         """Axis, label and legend font size in pixels (presenter mode)."""
         set_axes_font((self.top, self.bottom), px)
-        set_legend_font(self.top, self.legend, px)
+        set_legend_font(self.top, self.legend, max(11, int(px * 0.8)))
+        self._fit_legend()
 
     def export(self, path: str | Path) -> Path:
         """Save the plot as PNG or SVG."""
