@@ -1695,12 +1695,12 @@ class MainWindow(QMainWindow):
         self._dirty = True
 
     def _presenter_dock_sizes(self) -> None:
-        """Presenter mode: the right-hand column a third of the width, the plot 40% of the height
+        """Presenter mode: the right-hand column a third of the width, the plot a third of the height
         (the board and the results pages get the rest; a results page hides the plot)."""
         if not self.presenter:
             return
         self.resizeDocks([self.solver_dock], [int(self.width() * 0.33)], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.convergence_dock], [int(self.height() * 0.4)], Qt.Orientation.Vertical)
+        self.resizeDocks([self.convergence_dock], [int(self.height() * 0.34)], Qt.Orientation.Vertical)
 
     def _after_restore(self, hidden_by_game: set[str]) -> None:
         """A layout was restored: the docks hidden for the game shown when it was saved are hidden by a

@@ -108,8 +108,21 @@ class IntegerAxis(pg.AxisItem):
         self.enableAutoSIPrefix(False)
 
     def tickSpacing(self, minVal: float, maxVal: float, size: float):  # noqa: N802 (pyqtgraph's name)
-        levels = [(sp, off) for sp, off in super().tickSpacing(minVal, maxVal, size) if sp >= 1.0]
-        return levels or [(1.0, 0.0)]
+        # a label needs about twice its font's height (vertical axis) or five digits' width (horizontal)
+        font_px = self.style["tickFont"].pixelSize() if self.style.get("tickFont") is not None else -1
+        font_px = font_px if font_px > 0 else 12
+        room = 2.0 * font_px if self.orientation in ("left", "right") else 4.0 * font_px
+        least = max(1.0, abs(maxVal - minVal) * room / max(size, 1.0))
+        levels = [(sp, off) for sp, off in super().tickSpacing(minVal, maxVal, size) if sp >= least]
+        if levels:
+            return levels
+        step = 10.0 ** math.floor(math.log10(least))
+        spacing = next(m * step for m in (1, 2, 5, 10) if m * step >= least)
+        top = max(abs(maxVal), abs(minVal))
+        if spacing > top >= 1.0:  # no second tick would be drawn: label the largest round count instead
+            p10 = 10.0 ** math.floor(math.log10(top))
+            spacing = max(m * p10 for m in (1, 2, 5) if m * p10 <= top)
+        return [(spacing, 0.0)]
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802
         return [f"{int(round(v * scale)):d}" for v in values]
@@ -205,6 +218,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
                                                                        "bottom": IntegerAxis("bottom")})
         self.bottom: pg.PlotItem = self.addPlot(row=1, col=0, axisItems={"left": IntegerAxis("left"),
                                                                           "bottom": IntegerAxis("bottom")})
+        self.bottom.getAxis("left").setStyle(hideOverlappingLabels=40)  # the top count may reach past the short axis
         self.ci.layout.setRowStretchFactor(0, 3)
         self.ci.layout.setRowStretchFactor(1, 1)
         self.top.setLogMode(y=True)
