@@ -88,6 +88,7 @@ def set_axes_font(items, px: int) -> None:
             a = item.getAxis(ax)
             a.setStyle(tickFont=f)
             a.label.setFont(f)
+            a.setTickDensity(min(1.0, (12.0 / px) ** 2))  # larger text: fewer ticks, so labels never overlap
         item.getAxis("left").setWidth(int(px * 4.5))
 
 
@@ -99,30 +100,49 @@ def set_legend_font(plot: pg.PlotItem, legend: pg.LegendItem, px: int) -> None:
     fit_legend_row(plot, legend)
 
 
-class IntegerAxis(pg.AxisItem):
-    """An axis of counts (sweeps, policy changes): ticks at whole numbers only (never 1.5), printed
-    as integers, never with an SI multiplier."""
+class RoomyAxis(pg.AxisItem):
+    """An axis whose tick labels never crowd each other, whatever the font (presenter mode): ticks
+    at least two text heights apart (vertical) or four characters apart (horizontal); no SI multiplier."""
+
+    smallest = 0.0
+    """The least tick spacing (data units; 1 for counts)."""
 
     def __init__(self, orientation: str, **kw) -> None:
         super().__init__(orientation, **kw)
         self.enableAutoSIPrefix(False)
+        # the ticks are already spaced for their labels: draw them even on a short axis (pyqtgraph's
+        # default draws no label at all once they would fill 80% of the axis)
+        self.setStyle(textFillLimits=[(0, 1.0), (2, 0.8), (4, 0.6), (6, 0.4)])
+
+    def boundingRect(self):  # noqa: N802
+        # with a grid, pyqtgraph's axis rectangle loses the margin that lets the end labels show
+        r = super().boundingRect()
+        return r.adjusted(0, -15, 0, 15) if self.grid is not False and self.orientation in ("left", "right") else r
 
     def tickSpacing(self, minVal: float, maxVal: float, size: float):  # noqa: N802 (pyqtgraph's name)
-        # a label needs about twice its font's height (vertical axis) or five digits' width (horizontal)
         font_px = self.style["tickFont"].pixelSize() if self.style.get("tickFont") is not None else -1
         font_px = font_px if font_px > 0 else 12
         room = 2.0 * font_px if self.orientation in ("left", "right") else 4.0 * font_px
-        least = max(1.0, abs(maxVal - minVal) * room / max(size, 1.0))
+        least = max(self.smallest, abs(maxVal - minVal) * room / max(size, 1.0))
+        if not least > 0:
+            return super().tickSpacing(minVal, maxVal, size)
         levels = [(sp, off) for sp, off in super().tickSpacing(minVal, maxVal, size) if sp >= least]
         if levels:
             return levels
         step = 10.0 ** math.floor(math.log10(least))
         spacing = next(m * step for m in (1, 2, 5, 10) if m * step >= least)
         top = max(abs(maxVal), abs(minVal))
-        if spacing > top >= 1.0:  # no second tick would be drawn: label the largest round count instead
+        if spacing > top >= max(self.smallest, 1e-300):  # no second tick: label the largest round value instead
             p10 = 10.0 ** math.floor(math.log10(top))
             spacing = max(m * p10 for m in (1, 2, 5) if m * p10 <= top)
         return [(spacing, 0.0)]
+
+
+class IntegerAxis(RoomyAxis):
+    """An axis of counts (sweeps, policy changes): ticks at whole numbers only (never 1.5), printed
+    as integers, never with an SI multiplier, never crowded."""
+
+    smallest = 1.0
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802
         return [f"{int(round(v * scale)):d}" for v in values]
@@ -135,6 +155,9 @@ class ZeroLogAxis(pg.AxisItem):
     def __init__(self, orientation: str, **kw) -> None:
         super().__init__(orientation, **kw)
         self.enableAutoSIPrefix(False)
+        # the ticks are already spaced for their labels: draw them even on a short axis (pyqtgraph's
+        # default draws no label at all once they would fill 80% of the axis)
+        self.setStyle(textFillLimits=[(0, 1.0), (2, 0.8), (4, 0.6), (6, 0.4)])
         self.zero_level: float | None = None
         """log10 position of the "0" tick (None: no zeros drawn)."""
 

@@ -53,7 +53,14 @@ from mdpviz.models.tictactoe import EMPTY, MARK_CHARS, O, X, other, parse_mark
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import Sweep, rl
 from mdpviz.widgets.colors import ColorScale
-from mdpviz.widgets.convergence import export_scene, fit_legend_row, legend_above, set_axes_font
+from mdpviz.widgets.convergence import (
+    RoomyAxis,
+    export_scene,
+    fit_legend_row,
+    legend_above,
+    set_axes_font,
+    set_legend_font,
+)
 from mdpviz.widgets.display import BackupTerm
 from mdpviz.widgets.games import Cancelled, Progress
 from mdpviz.widgets.position import LayersPainter, PositionBoard, PositionGame
@@ -520,11 +527,12 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
                                       "evaluation batch, with 95% intervals, and the mean TD error")
         self.setBackground("w")
         self.setMinimumHeight(150)
-        self.top: pg.PlotItem = self.addPlot(row=0, col=0)
-        self.bottom: pg.PlotItem = self.addPlot(row=1, col=0)
+        self.top: pg.PlotItem = self.addPlot(row=0, col=0, axisItems={"left": RoomyAxis("left")})
+        self.bottom: pg.PlotItem = self.addPlot(row=1, col=0, axisItems={"left": RoomyAxis("left"),
+                                                                          "bottom": RoomyAxis("bottom")})
         self.ci.layout.setRowStretchFactor(0, 3)
         self.ci.layout.setRowStretchFactor(1, 2)
-        self.top.setLabel("left", "rate vs random")
+        self.top.setLabel("left", "rate")  # short: the title says against whom
         self.top.setYRange(0.0, 1.0, padding=0.02)
         self.top.showGrid(y=True, alpha=0.25)
         self.legend = legend_above(self.top)  # beside the title, off the curves
@@ -547,7 +555,7 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
         fit_legend_row(self.top, self.legend)
         self.td_curve = self.bottom.plot([], [], pen=pg.mkPen(TD_COLOR, width=2), symbol="s", symbolSize=4,
                                          symbolBrush=TD_COLOR, symbolPen=None, connect="finite")
-        self.bottom.setLabel("left", "mean |TD error|")
+        self.bottom.setLabel("left", "|TD error|")
         self.bottom.setLabel("bottom", "training games")
         self.bottom.setXLink(self.top)
         for item in (self.top, self.bottom):
@@ -576,8 +584,9 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
         fit_legend_row(self.top, self.legend)
 
     def set_font_size(self, px: int) -> None:
-        """Axis and label font size in pixels (presenter mode)."""
+        """Axis, label and legend font size in pixels (presenter mode)."""
         set_axes_font((self.top, self.bottom), px)
+        set_legend_font(self.top, self.legend, max(11, int(px * 0.8)))
 
     def export(self, path: str | Path) -> Path:
         """Save the plot as PNG or SVG (by the extension)."""
