@@ -436,6 +436,9 @@ class SnakesGame(Game):
         return out
 
     # ---------------------------------------------------------------- playing
+    def outcome_text(self, mdp, state):
+        return f"finished: reached {self.state_name(state)}"
+
     def strategies(self, mdp):
         return list(snakes_sim.strategy_names(self.cfg))
 

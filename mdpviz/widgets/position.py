@@ -1322,7 +1322,7 @@ class PositionGame(Game):
     def state_name(self, s: int) -> str:
         m = self.mdp()
         if m is not None and m.state_labels is not None and 0 <= s < len(m.state_labels):
-            return f"{s}: {m.state_labels[s]}"
+            return m.state_labels[s]  # the board, not the state's number (students read this)
         return str(s)
 
     def strategies(self, mdp: TabularMDP) -> list[str]:

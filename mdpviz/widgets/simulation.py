@@ -68,7 +68,9 @@ def games_seed_row(*, games_name: str, games_label: str, seed_name: str,
 def table_width(table: QTableWidget) -> int:
     """Pixels a table needs to show every column whole (contents and headers), frame and scroll bar included."""
     head = table.horizontalHeader()
-    need = sum(max(table.columnWidth(j), table.sizeHintForColumn(j), head.sectionSizeHint(j))
+    stretch = QHeaderView.ResizeMode.Stretch  # a stretched column's width is the room it was given, not its need
+    need = sum(max(0 if head.sectionResizeMode(j) == stretch else table.columnWidth(j), table.sizeHintForColumn(j),
+                   head.sectionSizeHint(j))
                for j in range(table.columnCount()) if not table.isColumnHidden(j))
     if table.verticalHeader().isVisible():
         need += table.verticalHeader().width()
@@ -114,7 +116,17 @@ class ResultsSplitter(QSplitter):
             self.setOrientation(want)
             if want == Qt.Orientation.Vertical and self._stacked_sizes:
                 self.setSizes(self._stacked_sizes)
-        if want != Qt.Orientation.Horizontal or table is None:
+        if table is None:
+            return
+        if want == Qt.Orientation.Vertical:  # stacked: the table as tall as its rows (up to 60%), the plot the rest
+            total_h = self.height() - self.handleWidth()
+            rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+            need_h = rows + table.horizontalHeader().height() + 2 * table.frameWidth() + 4
+            if table.rowCount() and total_h > 0:
+                need_h = min(need_h, int(total_h * 0.6))
+                sizes = [total_h - need_h, need_h]
+                if self.sizes() != sizes:
+                    self.setSizes(sizes)
             return
         need = table_width(table)
         sizes = [total - need, need]
