@@ -47,7 +47,7 @@ from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenari
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep
 from mdpviz.widgets.board import BoardView, ColorBar
 from mdpviz.widgets.colors import ColorScale, scale_for
-from mdpviz.widgets.convergence import ConvergencePlot, render_svg
+from mdpviz.widgets.convergence import ConvergencePlot, render_svg, set_legend_font
 from mdpviz.widgets.display import (
     ActionBackup,
     Inspection,
@@ -1671,6 +1671,7 @@ class MainWindow(QMainWindow):
             a = self.simulation.hist_plot.getAxis(ax)
             a.setStyle(tickFont=fnt)
             a.label.setFont(fnt)
+        set_legend_font(self.simulation.hist_plot, self.simulation.legend, max(11, int(px * 0.8)))
         self.toolbar.setIconSize(QSize(32, 32) if on else QSize(20, 20))
         self.color_bar.setFixedWidth(120 if on else 85)
         self.board.text_scale = 1.3 if on else 1.0

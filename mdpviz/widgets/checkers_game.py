@@ -949,6 +949,9 @@ class CheckersGame(PositionGame):
                 return "draw"
             if s == cm.loss:
                 return "loss"
+            if 0 <= s < cm.state_ply.size:  # described, not numbered: students read this
+                ply = int(cm.state_ply[s])
+                return f"the position (ply {ply})" if ply >= 0 else "the position"
         return str(s)
 
     def backup_terms(self, mdp: TabularMDP, state: int, action: int, values: np.ndarray) -> list[BackupTerm]:

@@ -437,7 +437,7 @@ class SnakesGame(Game):
 
     # ---------------------------------------------------------------- playing
     def outcome_text(self, mdp, state):
-        return f"finished: reached {self.state_name(state)}"
+        return f"finished: reached square {int(state) + 1}"  # as state_name words it
 
     def strategies(self, mdp):
         return list(snakes_sim.strategy_names(self.cfg))
