@@ -333,6 +333,8 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
         sw.wait(lambda: not g.training, what="the 3D agent's training")
     elif "solver" in g.panels:
         sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what=f"the {key} model")
+        if key != "file":
+            sw.reset("vi")  # value iteration, whatever the previous game left in the solver panel
         sw.solve()
         if "inspector" in g.panels and g.key not in w.game_boards:
             w.inspect(g.start_state())
