@@ -35,6 +35,8 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
+    QTabBar,
+    QTabWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -47,7 +49,7 @@ from mdpviz.solvers import METHOD_NAMES, Solution, Sweep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.widgets.board import BoardView, ColorBar
 from mdpviz.widgets.colors import SEQUENTIAL, ColorScale, fitted_scale, scale_for
-from mdpviz.widgets.convergence import ConvergencePlot, render_svg
+from mdpviz.widgets.convergence import ConvergencePlot, render_svg, set_legend_font
 from mdpviz.widgets.display import (
     ActionBackup,
     Inspection,
@@ -78,8 +80,19 @@ PLOT_MIN_INTERVAL = 0.1
 curve of thousands of sweeps is the most expensive part of a frame (measured), and 10 Hz still
 shows it growing."""
 
-DEFAULT_SIZE = QSize(1366, 820)
-"""Window size when no layout was saved yet."""
+DEFAULT_SIZE = QSize(1600, 900)
+"""Window size when no layout was saved yet, on a screen that has room for it (see :func:`default_size`)."""
+
+TITLE_BAR = 40
+"""Pixels kept free above the window for the window manager's title bar."""
+
+
+def default_size(available: QSize) -> QSize:
+    """The first window size on a screen whose free area (without task bars) is ``available``:
+    :data:`DEFAULT_SIZE`, made smaller to fit, title bar included (a 1366x768 laptop with a task
+    bar gets about 1366x690, so the status bar and the plot's axis stay on screen)."""
+    return QSize(min(DEFAULT_SIZE.width(), available.width()),
+                 min(DEFAULT_SIZE.height(), max(available.height() - TITLE_BAR, 400)))
 
 PRESENTER_SCALE = 1.5
 """Font scale of presenter mode."""
@@ -195,6 +208,8 @@ class MainWindow(QMainWindow):
         self._base_font = QFont(self.font())
         self.presenter = False
         self._normal_state: QByteArray | None = None
+        self._normal_hidden: set[str] = set()
+        self._selected_file: str | None = None
 
         self._build_widgets()
         self._build_docks()
@@ -210,7 +225,8 @@ class MainWindow(QMainWindow):
         self.redraw_timer.timeout.connect(self.redraw)
         self.redraw_timer.start()
         if self.settings.value("window/geometry") is None:
-            self.resize(DEFAULT_SIZE)
+            screen = self.screen()
+            self.resize(default_size(screen.availableGeometry().size()) if screen is not None else DEFAULT_SIZE)
 
     # ------------------------------------------------------------------ construction
     def _build_widgets(self) -> None:
@@ -242,7 +258,12 @@ class MainWindow(QMainWindow):
         self._game_job: GameJob | None = None
         lay.addWidget(self.board_stack, 1)
         lay.addWidget(self.color_bar)
-        self.setCentralWidget(central)
+        self.board_area = central
+        """The board and its colour bar (the "Board" page of the central tabs; what Export > Board saves)."""
+        self.central_tabs = _named(QTabWidget(), "centralTabs", "Board and results")
+        self.central_tabs.setDocumentMode(True)
+        self.central_tabs.addTab(central, "Board")
+        self.setCentralWidget(self.central_tabs)
         self.solver_panel = SolverPanel()
         self.inspector = Inspector()
         self.convergence = ConvergencePlot()
@@ -270,6 +291,13 @@ class MainWindow(QMainWindow):
         self.player = EpisodePlayer()
         self.lesson_panel = LessonPanel()
         self.compare_panel = ComparePanel()
+        # results get the board's room: simulation (matchups) and the comparison are pages of the central tabs
+        self.central_tabs.addTab(self.sim_stack, "Simulation")
+        self.central_tabs.addTab(self.compare_panel, "Compare methods")
+        self.pages: dict[str, QWidget] = {"board": central, "simulation": self.sim_stack, "compare": self.compare_panel}
+        """The pages of the central tabs, by panel name (see :attr:`Game.panels`)."""
+        self._plot_hidden_for_results = False
+        self.central_tabs.currentChanged.connect(self._on_page_changed)
         self.editor_stack = QStackedWidget()
         self.editor_stack.setObjectName("gameEditors")
         for g in self.games:
@@ -309,23 +337,19 @@ class MainWindow(QMainWindow):
         self.game_dock = self._dock("Game", "gameDock", scroll, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.solver_dock = self._dock("Solver", "solverDock", self.solver_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.inspector_dock = self._dock("Inspector", "inspectorDock", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.simulation_dock = self._dock("Simulation", "simulationDock", self.sim_stack,
-                                          Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.inspector_dock, self.simulation_dock)
-        self.inspector_dock.raise_()
         self.player_dock = self._dock("Episode player", "episodeDock", self.player, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.convergence_dock = self._dock("Convergence", "convergenceDock", self.conv_stack,
                                            Qt.DockWidgetArea.BottomDockWidgetArea)
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.lesson_dock = self._dock("Lesson", "lessonDock", self.lesson_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.simulation_dock, self.lesson_dock)
-        # in the right-hand tabs too: Qt 6.11 leaves a stray, visible tab bar over the bottom area when
-        # a second group of tabbed docks is made there (measured with a bare QMainWindow)
-        self.compare_dock = self._dock("Compare methods", "compareDock", self.compare_panel,
-                                       Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.lesson_dock, self.compare_dock)
+        self.tabifyDockWidget(self.inspector_dock, self.lesson_dock)
         self.inspector_dock.raise_()
+        self.docks: dict[str, QDockWidget] = {
+            "game": self.game_dock, "solver": self.solver_dock, "inspector": self.inspector_dock,
+            "player": self.player_dock, "convergence": self.convergence_dock, "lesson": self.lesson_dock}
+        """The docks by panel name (see :attr:`Game.panels`)."""
+        self._hidden_by_game: set[str] = set()
         self._shown_once = False
         self._layout_restored = False
 
@@ -430,10 +454,8 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_reset_layout)
         m.addSeparator()
         for d in (self.game_dock, self.solver_dock, self.inspector_dock, self.player_dock, self.convergence_dock,
-                  self.simulation_dock):
+                  self.lesson_dock):
             m.addAction(d.toggleViewAction())
-
-        m.addActions([self.lesson_dock.toggleViewAction(), self.compare_dock.toggleViewAction()])
         m.addSeparator()
         m.addActions([self.act_predict, self.act_delta, self.act_contrast, self.act_q])
 
@@ -548,6 +570,7 @@ class MainWindow(QMainWindow):
             self.editor_stack.widget(k).setSizePolicy(pol, pol)
         self.editor_stack.adjustSize()
         self.undo_group.setActiveStack(g.undo_stack)
+        self._apply_panels()
         self.selected = None
         self.board.state_names = {}
         self._refresh_board_layout(force=True)
@@ -560,12 +583,95 @@ class MainWindow(QMainWindow):
     def _on_game_edited(self, g: Game, text: str) -> None:
         if g is not self.game:
             return
+        self._apply_panels()
+        path = getattr(g.state, "path", None)
+        if path != self._selected_file:  # another MDP file: its states are not the old file's
+            self._selected_file = path
+            self.selected = None
+            self.inspector.show_inspection(None)
         self._refresh_board_layout(force=True)
         self._model_changed(f"Edited ({text}): the solution is stale and the solver was reset.")
 
     def _on_game_redraw(self, g: Game) -> None:
         if g is self.game:
+            self._apply_panels()
             self._refresh_board_layout(force=True)
+
+    # ------------------------------------------------------------------ panels each game uses
+    def show_page(self, name: str) -> None:
+        """Bring a page of the central tabs to the front: "board", "simulation" or "compare"."""
+        self.central_tabs.setCurrentWidget(self.pages[name])
+
+    def _on_page_changed(self, _index: int = -1) -> None:
+        """A results page takes the plot's room too: the Convergence dock (bottom) is hidden while a
+        results page is shown, and comes back with the board."""
+        board = self.central_tabs.currentWidget() is self.pages["board"]
+        d = self.convergence_dock
+        if not board and not d.isHidden() and not d.isFloating():
+            d.hide()
+            self._plot_hidden_for_results = True
+        elif board and self._plot_hidden_for_results:
+            self._plot_hidden_for_results = False
+            if "convergence" in self.game.panels:
+                d.show()
+
+    def _save_layout(self) -> QByteArray:
+        """saveState() as the layout would be with the board shown (the plot a results page hid included)."""
+        if not self._plot_hidden_for_results:
+            return self.saveState()
+        self.convergence_dock.show()
+        try:
+            return self.saveState()
+        finally:
+            self.convergence_dock.hide()
+
+    def _apply_panels(self) -> None:
+        """Show the panels the shown game uses (:attr:`Game.panels`) and hide the rest. A dock hidden
+        here comes back when a game that uses it is shown; one the user closed stays closed."""
+        want = self.game.panels
+        for name, d in self.docks.items():
+            used = name in want
+            d.toggleViewAction().setEnabled(used)
+            if not used:
+                if not d.isHidden():
+                    d.hide()
+                    self._hidden_by_game.add(name)
+            elif name in self._hidden_by_game:
+                self._hidden_by_game.discard(name)
+                d.show()
+        tabs = self.central_tabs
+        for name, page in self.pages.items():
+            tabs.setTabVisible(tabs.indexOf(page), name == "board" or name in want)
+        if not tabs.isTabVisible(tabs.currentIndex()):
+            tabs.setCurrentIndex(0)
+        self._hide_orphan_tab_bars()
+
+    def _hide_orphan_tab_bars(self) -> None:
+        """Hide dock tab bars that no group of tabbed docks uses any more. Qt 6.11's restoreState leaves
+        the tab bar of a group it rebuilt visible, painted over the docks (leaving presenter mode showed
+        one more stray bar each time, measured); the live bar of a group is the newest one with its tabs."""
+        groups = set()
+        for d in self.docks.values():
+            if d.isHidden() or d.isFloating():
+                continue
+            group = frozenset([d.windowTitle(), *(t.windowTitle() for t in self.tabifiedDockWidgets(d) if not t.isHidden())])
+            if len(group) > 1:
+                groups.add(group)
+        seen = set()
+        bars = self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+        for bar in reversed(bars):
+            titles = frozenset(bar.tabText(i) for i in range(bar.count()))
+            if titles not in groups or titles in seen:
+                bar.hide()
+            else:
+                seen.add(titles)
+                bar.setElideMode(Qt.TextElideMode.ElideNone)  # whole titles (scroll buttons if they do not fit)
+                bar.setUsesScrollButtons(True)
+
+    def visible_tab_bars(self) -> list[tuple[str, ...]]:
+        """The tabs of every visible dock tab bar, sorted (what a test of the layout compares)."""
+        bars = self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+        return sorted(tuple(sorted(b.tabText(i) for i in range(b.count()))) for b in bars if b.isVisible())
 
     def _model_changed(self, message: str) -> None:
         """The model (or the game) changed: reset the solver, forget simulations and the episode."""
@@ -970,7 +1076,7 @@ class MainWindow(QMainWindow):
             return False
         self._running_sim_token = self._sim_token
         self.sim_panel.show_running(True, f"Simulating {games:,} games per strategy\u2026")
-        self.simulation_dock.raise_()
+        self.show_page("simulation")
         return True
 
     @property
@@ -1060,8 +1166,13 @@ class MainWindow(QMainWindow):
         start = g.start_state()
         # only the states the episode visits are named (every state would be O(states) on the GUI thread)
         names = {s: g.state_name(s) for s in {start, *(m.state for m in moves), *(m.next_state for m in moves)}}
+        end = moves[-1].next_state if moves else start
+        outcome = g.outcome_text(mdp, end) if mdp.terminal[end] else (
+            f"stopped after {len(moves)} moves (not finished)" if moves else "")
+        total_label = (f"discounted return (\u03b3 = {mdp.discount:g})" if g.unit == "return" and mdp.discount < 1
+                       else "")
         self.player.show_episode(moves, start_state=start, unit=g.unit, names=names,
-                                 header=f"{strategy} {note}".strip() + ":")
+                                 header=f"{strategy} {note}".strip() + ":", outcome=outcome, total_label=total_label)
         self.player_dock.raise_()
         return True
 
@@ -1070,8 +1181,24 @@ class MainWindow(QMainWindow):
         if pos is None:
             board.show_token(None)
         else:
-            state, text = pos
-            board.show_token(state, text)
+            state, text, before = pos
+            board.show_token(self._token_state(state, before), text)
+
+    def _token_state(self, state: int, before: int) -> int:
+        """The state the board can draw for the episode's token: a game's absorbing end state (win,
+        draw, loss) has no board, so the last real position is shown instead."""
+        board = self.game_boards.get(self.game.key)
+        mdp = self.controller.mdp
+        if board is None or mdp is None or not 0 <= state < mdp.n_states or not mdp.terminal[state]:
+            return state
+        model = getattr(board, "model", None)
+        try:
+            if model is not None:
+                model.position_of(int(state))
+                return state
+        except (ValueError, IndexError):
+            pass
+        return before
 
     # ------------------------------------------------------------------ scenarios
     def _solver_settings(self) -> tuple[str, float]:
@@ -1272,7 +1399,7 @@ class MainWindow(QMainWindow):
         elif which == "histogram":
             self.sim_panel.export_plot_to(path)
         elif which == "board":
-            self._export_widget(self.centralWidget(), path)
+            self._export_widget(self.board_area, path)
         else:
             raise ValueError(f"unknown figure {which!r} (board, convergence or histogram)")
         return path
@@ -1346,6 +1473,8 @@ class MainWindow(QMainWindow):
                                               tip="The board, the convergence plot and the parameters in one picture")
         self.act_export_frames = self._action("Sweeps as a PNG &sequence\u2026", "exportFramesAction",
                                               self.export_frames_dialog, tip="The board after every sweep, numbered")
+        self.act_export_gif = self._action("Sweeps as an animated &GIF\u2026", "exportGifAction", self.export_gif_dialog,
+                                           tip="The board after every sweep as one looping GIF, for slides")
         self.act_export_results = self._action("&Values and policy (CSV)\u2026", "exportResultsAction",
                                                self.export_results_dialog)
         self.act_export_compare = self._action("&Comparison table (CSV)\u2026", "exportCompareAction",
@@ -1358,7 +1487,8 @@ class MainWindow(QMainWindow):
         self.act_export_conv_sized = self._action("Convergence plot at export size\u2026", "exportConvSizedAction",
                                                   lambda: self.export_sized_dialog("convergence"))
         export_menu.addActions([self.act_export_lesson, self.act_export_board_sized, self.act_export_conv_sized,
-                                self.act_export_frames, self.act_export_results, self.act_export_compare,
+                                self.act_export_frames, self.act_export_gif, self.act_export_results,
+                                self.act_export_compare,
                                 self.act_export_history])
         sizes = export_menu.addMenu("Export si&ze")
         sizes.setObjectName("exportSizeMenu")
@@ -1452,7 +1582,7 @@ class MainWindow(QMainWindow):
         if not self.start_game_job(job):
             return False
         self.compare_panel.show_running(True, "Running every method on this model\u2026")
-        self.compare_dock.raise_()
+        self.show_page("compare")
         return True
 
     # export
@@ -1515,6 +1645,43 @@ class MainWindow(QMainWindow):
         self._frame_writer = fw
         fw.start()
         return fw
+
+    def export_gif(self, path: str | Path, *, width: int | None = None, height: int | None = None):
+        """Start writing the board after every recorded sweep (at most MAX_GIF_FRAMES, evenly sampled)
+        as one animated GIF: the frames are drawn one per event-loop turn (the window stays responsive),
+        then joined; returns the running FrameWriter (its ``gif`` signal-free result: the status bar)."""
+        import tempfile
+
+        path = lesson_export.gif_path(path)
+        if self._frame_writer is not None and self._frame_writer.running:
+            raise ValueError("an image sequence is already being written")
+        w, h = (width, height) if width is not None and height is not None else lesson_export.FRAME_SIZE
+        tmp = tempfile.TemporaryDirectory(prefix="mdpviz-gif-")
+        fw = lesson_export.FrameWriter(self.game, self.solved_view(), tmp.name, width=w, height=h,
+                                       max_frames=lesson_export.MAX_GIF_FRAMES, parent=self)
+        fw.progress.connect(lambda k, n, text: self.statusBar().showMessage(f"GIF: {text}\u2026 (Esc cancels)"))
+
+        def done(paths) -> None:
+            try:
+                if len(paths) == len(fw.indices):
+                    p = lesson_export.write_gif(paths, path)
+                    self.statusBar().showMessage(f"Wrote {p.name}: {len(paths)} frames", 8000)
+                else:
+                    self.statusBar().showMessage("GIF cancelled", 5000)
+            except (OSError, ValueError) as e:
+                self.dialogs.error("Cannot export", str(e))
+            finally:
+                tmp.cleanup()
+
+        fw.finished.connect(done)
+        fw.failed.connect(lambda msg: (tmp.cleanup(), self.dialogs.error("Cannot export", msg)))
+        self._frame_writer = fw
+        fw.start()
+        return fw
+
+    def export_gif_dialog(self) -> None:
+        self._export_to("Export the sweeps as an animated GIF", "sweeps.gif", "Animated GIF (*.gif)",
+                        lambda p: (self.export_gif(p), None)[1])
 
     def export_frames_dialog(self) -> None:
         self._export_to("Export the sweeps as numbered PNG files", "sweep.png", "PNG images (*.png)",
@@ -1676,6 +1843,7 @@ class MainWindow(QMainWindow):
         if on == self.presenter:
             return
         self.presenter = on
+        self.player_dock.setWindowTitle("Episode" if on else "Episode player")  # a tab title that fits
         f = QFont(self._base_font)
         size = f.pointSizeF() if f.pointSizeF() > 0 else 10.0
         f.setPointSizeF(size * (PRESENTER_SCALE if on else 1.0))
@@ -1691,6 +1859,7 @@ class MainWindow(QMainWindow):
             a = self.simulation.hist_plot.getAxis(ax)
             a.setStyle(tickFont=fnt)
             a.label.setFont(fnt)
+        set_legend_font(self.simulation.hist_plot, self.simulation.legend, max(11, int(px * 0.8)))
         self.toolbar.setIconSize(QSize(32, 32) if on else QSize(20, 20))
         self.color_bar.setFixedWidth(120 if on else 85)
         self.board.text_scale = 1.3 if on else 1.0
@@ -1698,26 +1867,45 @@ class MainWindow(QMainWindow):
         self.game_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if on
                                                     else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         if on:
-            self._normal_state = self.saveState()
+            self._normal_state = self._save_layout()
+            self._normal_hidden = set(self._hidden_by_game)
             for d in (self.game_dock, self.player_dock):
                 d.setFloating(False)
                 self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
-                self.tabifyDockWidget(self.simulation_dock, d)
+                self.tabifyDockWidget(self.lesson_dock, d)
             self.inspector_dock.raise_()
-            QTimer.singleShot(0, self, lambda: self.resizeDocks([self.solver_dock], [int(self.width() * 0.33)],
-                                                                Qt.Orientation.Horizontal))
+            QTimer.singleShot(0, self, self._hide_orphan_tab_bars)
+            QTimer.singleShot(0, self, self._presenter_dock_sizes)
         elif self._normal_state is not None:
             self.restoreState(self._normal_state)
             self._normal_state = None
+            self._after_restore(self._normal_hidden)
         self.settings.setValue("view/presenter", on)
         self._dirty = True
 
+    def _presenter_dock_sizes(self) -> None:
+        """Presenter mode: the right-hand column a third of the width, the plot a third of the height
+        (the board and the results pages get the rest; a results page hides the plot)."""
+        if not self.presenter:
+            return
+        self.resizeDocks([self.solver_dock], [int(self.width() * 0.33)], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.convergence_dock], [int(self.height() * 0.34)], Qt.Orientation.Vertical)
+
+    def _after_restore(self, hidden_by_game: set[str]) -> None:
+        """A layout was restored: the docks hidden for the game shown when it was saved are hidden by a
+        game (not by the user), the shown game's panels apply, and stray tab bars go."""
+        self._hidden_by_game = {n for n in hidden_by_game if n in self.docks and self.docks[n].isHidden()}
+        self._plot_hidden_for_results = False
+        self._apply_panels()
+        self._on_page_changed()
+        QTimer.singleShot(0, self, self._hide_orphan_tab_bars)  # Qt may lay the tabs out on the next turn
+
     def reset_layout(self) -> None:
         """Back to the default arrangement of the panels."""
-        for d in (self.game_dock, self.solver_dock, self.inspector_dock, self.player_dock, self.convergence_dock,
-                  self.simulation_dock, self.lesson_dock, self.compare_dock):
+        for name, d in self.docks.items():
             d.setFloating(False)
-            d.show()
+            d.setVisible(name in self.game.panels)
+        self._hidden_by_game = set(self.docks) - set(self.game.panels)
         self._default_dock_sizes()
 
     # ------------------------------------------------------------------ settings and closing
@@ -1735,6 +1923,8 @@ class MainWindow(QMainWindow):
         st = s.value("window/state")
         if isinstance(st, (QByteArray, bytes)):
             self._layout_restored = bool(self.restoreState(st))
+            hidden = s.value("window/hiddenByGame", "")
+            self._after_restore(set(str(hidden).split(",")) if hidden else set())
         speed = s.value("solver/speed")
         if speed is not None:
             try:
@@ -1750,7 +1940,9 @@ class MainWindow(QMainWindow):
     def save_settings(self) -> None:
         s = self.settings
         s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/state", self._normal_state if self._normal_state is not None else self.saveState())
+        s.setValue("window/state", self._normal_state if self._normal_state is not None else self._save_layout())
+        hidden = self._normal_hidden if self._normal_state is not None else self._hidden_by_game
+        s.setValue("window/hiddenByGame", ",".join(sorted(hidden)))
         s.setValue("solver/speed", self.solver_panel.speed.currentIndex())
         s.setValue("view/presenter", self.presenter)
         s.sync()

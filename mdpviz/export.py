@@ -51,6 +51,13 @@ MAX_FRAMES = 300
 """Most images in a sweep sequence; longer solves are sampled evenly (first and last kept)."""
 FORMATS = (".png", ".svg")
 """Figure formats, chosen by the file extension."""
+MAX_GIF_FRAMES = 120
+"""Most frames of an animated GIF; longer solves are sampled evenly (first and last kept), so the
+file stays small enough for a slide (about 120 x 50 kB at 960 x 540)."""
+GIF_FRAME_MS = 250
+"""How long each sweep is shown in an animated GIF (milliseconds)."""
+GIF_HOLD_MS = 2500
+"""How long the last sweep (the answer) is held before the GIF starts again (milliseconds)."""
 
 
 # ---------------------------------------------------------------------------------- pure helpers
@@ -724,6 +731,58 @@ def export_sweep_frames(game, solved: SolvedGame, out: str | Path, *, width: int
     return written
 
 
+def gif_path(path: str | Path) -> Path:
+    """``path`` if it names a .gif file; ValueError otherwise."""
+    path = Path(path)
+    if path.suffix.lower() != ".gif":
+        raise ValueError(f"{path}: an animation is written as .gif, not '{path.suffix or '(no extension)'}'")
+    return path
+
+
+def write_gif(frames: Sequence[str | Path], path: str | Path, *, frame_ms: int = GIF_FRAME_MS,
+              hold_ms: int = GIF_HOLD_MS) -> Path:
+    """Join PNG ``frames`` (same size) into an animated GIF that loops, each shown ``frame_ms`` and the
+    last ``hold_ms`` milliseconds. Written to a temporary name first, then moved into place.
+
+    Pillow writes the GIF (Qt reads GIFs but cannot write them). Each frame gets its own 256-colour
+    palette; frames that are exactly alike are merged by Pillow (their times added), which the
+    sweep captions ("sweep 12 of 40") prevent."""
+    from PIL import Image
+
+    path = gif_path(path)
+    if not frames:
+        raise ValueError("nothing to animate: no frames")
+    images = []
+    for f in frames:
+        with Image.open(f) as im:
+            images.append(im.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT))
+    durations = [int(frame_ms)] * (len(images) - 1) + [int(hold_ms)]
+    tmp = path.with_name(f".{path.stem}.tmp.gif")
+    images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0,
+                   disposal=1)
+    os.replace(tmp, path)
+    return path
+
+
+def export_sweep_gif(game, solved: SolvedGame, path: str | Path, *, width: int = FRAME_SIZE[0],
+                     height: int = FRAME_SIZE[1], max_frames: int = MAX_GIF_FRAMES, frame_ms: int = GIF_FRAME_MS,
+                     hold_ms: int = GIF_HOLD_MS, progress: Callable[[int, int, str], None] | None = None,
+                     cancelled: Callable[[], bool] | None = None) -> Path | None:
+    """The board at every snapshot of ``solved`` (at most ``max_frames``, evenly sampled, first and
+    last kept: :func:`frame_indices`) as one looping animated GIF, for slides. None if cancelled."""
+    import tempfile
+
+    path = gif_path(path)
+    if not path.parent.exists():
+        raise ValueError(f"{path}: the folder {path.parent} does not exist")
+    with tempfile.TemporaryDirectory(prefix="mdpviz-gif-") as tmp:
+        frames = export_sweep_frames(game, solved, tmp, width=width, height=height, max_frames=max_frames,
+                                     progress=progress, cancelled=cancelled)
+        if cancelled is not None and cancelled():
+            return None
+        return write_gif(frames, path, frame_ms=frame_ms, hold_ms=hold_ms)
+
+
 class FrameWriter(QObject):
     """Writes an image sequence one frame per event-loop turn, so the window stays responsive
     (widgets can only be rendered on the GUI thread); ``cancel()`` stops after the current frame."""
@@ -779,7 +838,7 @@ class FrameWriter(QObject):
             self.finished.emit(list(self.written))
 
 
-__all__ = ["FrameWriter", 
+__all__ = ["FrameWriter", "GIF_FRAME_MS", "GIF_HOLD_MS", "MAX_GIF_FRAMES", "export_sweep_gif", "gif_path", "write_gif",
     "DEFAULT_SIZE", "FRAME_SIZE", "MAX_FRAMES", "SolvedGame", "check_size", "convergence_csv", "ensure_app",
     "export_board", "export_comparison_plot", "export_convergence", "export_lesson_snapshot", "export_sweep_frames",
     "figure_format", "frame_indices", "game_defaults", "game_lesson", "history_range", "make_board",

@@ -1,9 +1,14 @@
 """Take the README screenshots headless: ``python -m mdpviz.screenshots [--out DIR] [--games snakes,ttt,...]``.
 
 Runs the real window on Qt's offscreen platform (no display needed), drives it through its own
-methods and saves every game's pictures into one folder (default ``assets/screenshots``). Each
-picture is taken at a stated window size: 1366 x 820 (the window's default size) unless its name
-ends in ``-1280x720``. The games, by ``--games`` key:
+methods and saves every game's pictures into one folder (default ``assets/screenshots``):
+
+* for every game, the window at the three sizes it must work at (:data:`SIZES`):
+  ``1920x1080/<game>.png``, ``1366x768/<game>.png`` (a student's laptop) and
+  ``presenter-1280x720/<game>.png`` (presenter mode on a projector), each solved with the game's
+  defaults (``--no-sizes`` skips them);
+* the README gallery (``--no-gallery`` skips it), each picture at a stated window size: 1366 x 768
+  unless its name ends in ``-1280x720``. The games, by ``--games`` key:
 
 * ``snakes``: ``solving.png`` (value iteration a few sweeps in, a square's Bellman backup
   inspected), ``simulation.png`` (solved, every strategy simulated: histogram and exact-vs-simulated
@@ -38,8 +43,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-DEFAULT_SIZE = (1366, 820)
-"""Window size (pixels, width x height) of a picture whose name states no size (the window's default)."""
+DEFAULT_SIZE = (1366, 768)
+"""Window size (pixels, width x height) of a gallery picture whose name states no size (a laptop's screen)."""
+
+SIZES: dict[str, tuple[tuple[int, int], bool]] = {
+    "1920x1080": ((1920, 1080), False),
+    "1366x768": ((1366, 768), False),
+    "presenter-1280x720": ((1280, 720), True),
+}
+"""The folders of the per-size pictures: window size (pixels) and presenter mode."""
 
 SIZE_1280x720 = (1280, 720)
 """Window size (pixels) of the ``*-1280x720.png`` pictures (a projector's)."""
@@ -191,7 +203,7 @@ class ShotWindow:
         panel.simulate.click()
         self.wait(lambda: w.sim_result is not None and w.sim_result is not before and not w.controller.job_busy, timeout=max(self.timeout, 300.0),
                   what=f"the {w.game.key} simulation")
-        w.simulation_dock.raise_()
+        w.show_page("simulation")
 
     def shot(self, name: str, *, size: tuple[int, int] = DEFAULT_SIZE, settle: float = 0.3) -> Path:
         """Resize the window to ``size`` (pixels), let it settle for ``settle`` seconds, redraw and save
@@ -301,6 +313,60 @@ class ShotOptions:
     """Wait for the exact 4x4 risk tic-tac-toe solve (``risk-ttt-4x4-solved.png``; the longest part)."""
 
 
+def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
+    """Show game ``key`` as a class first sees it: solved with its defaults (snakes: the example layout;
+    a course file: :data:`SMALL_MDP` as a graph, by policy iteration; 3D tic-tac-toe: a short training
+    run), a square inspected where the game has an inspector, the board page in front."""
+    w = sw.window
+    if key == "file":
+        mdp_file = sw.tmp / "small-mdp.txt"
+        mdp_file.write_text(SMALL_MDP)
+        w.open_mdp_file(mdp_file)
+        w.game.set_view("graph")
+        sw.reset("pi")
+    else:
+        w.switch_game(key)
+    g = w.game
+    if key == "snakes":
+        g.edit(replace(g.cfg, layout=LAYOUT), "example layout")
+    if key == "ttt3d":
+        episodes = min(o.episodes, 1_000)
+        g.set_settings(episodes=episodes, report_every=max(1, episodes // 10), eval_games=200, seed=0)
+        g.start_training()
+        sw.wait(lambda: not g.training, what="the 3D agent's training")
+    elif "solver" in g.panels:
+        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what=f"the {key} model")
+        if key != "file":
+            sw.reset("vi")  # value iteration, whatever the previous game left in the solver panel
+        sw.solve()
+        if "inspector" in g.panels and g.key not in w.game_boards:
+            w.inspect(g.start_state())
+            w.inspector_dock.raise_()
+    w.show_page("board")
+
+
+def save_size_screenshots(out: str | Path, *, games: Sequence[str] | None = None,
+                          options: ShotOptions = ShotOptions()) -> list[Path]:
+    """``<size>/<game>.png`` for every game of ``games`` (keys of :data:`SCREENSHOTS`; None: all) and
+    every entry of :data:`SIZES`, in one window (see :func:`prepare_game`)."""
+    out = Path(out)
+    for name in SIZES:
+        (out / name).mkdir(parents=True, exist_ok=True)
+    with screenshot_window(out) as sw:
+        w = sw.window
+        for key in (list(SCREENSHOTS) if games is None else games):
+            prepare_game(sw, key, options)
+            for name, (size, presenter) in SIZES.items():
+                if presenter:
+                    w.resize(*size)
+                    sw.pump(0.2)
+                    w.set_presenter(True)
+                sw.shot(f"{name}/{key}.png", size=size)
+                if presenter:
+                    w.set_presenter(False)
+    return sw.saved
+
+
 def _snakes(out: Path, o: ShotOptions) -> list[Path]:
     return save_snakes_screenshots(out, games=o.sim_games)
 
@@ -377,8 +443,10 @@ def parse_games(text: str) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
-def take(out: str | Path, *, games: Sequence[str] | None = None, options: ShotOptions = ShotOptions()) -> list[Path]:
-    """Save the screenshots of ``games`` (keys of :data:`SCREENSHOTS`; None: all) into ``out``; returns the files.
+def take(out: str | Path, *, games: Sequence[str] | None = None, options: ShotOptions = ShotOptions(),
+         sizes: bool = True, gallery: bool = True) -> list[Path]:
+    """Save the screenshots of ``games`` (keys of :data:`SCREENSHOTS`; None: all) into ``out``: the
+    per-size pictures (``sizes``) and the README gallery (``gallery``); returns the files.
 
     pyqtgraph draws antialiased while they are taken, as in the app (:func:`mdpviz.app.run`)."""
     import pyqtgraph as pg
@@ -389,7 +457,9 @@ def take(out: str | Path, *, games: Sequence[str] | None = None, options: ShotOp
     pg.setConfigOptions(antialias=True)
     saved: list[Path] = []
     try:
-        for key in keys:
+        if sizes:
+            saved += save_size_screenshots(out, games=keys, options=options)
+        for key in keys if gallery else ():
             saved += SCREENSHOTS[key](out, options)
     finally:
         pg.setConfigOptions(antialias=antialias)
@@ -407,6 +477,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="training games of the 3D tic-tac-toe agent (default %(default)s)")
     p.add_argument("--no-exact-4x4", dest="exact_4x4", action="store_false",
                    help="do not wait for the exact 4x4 risk tic-tac-toe solve (no risk-ttt-4x4-solved.png)")
+    p.add_argument("--no-sizes", dest="sizes", action="store_false",
+                   help="skip the per-size pictures (1920x1080/, 1366x768/, presenter-1280x720/)")
+    p.add_argument("--no-gallery", dest="gallery", action="store_false", help="skip the README gallery pictures")
     args = p.parse_args(argv)
     try:
         keys = parse_games(args.games)
@@ -416,14 +489,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error(f"--sim-games and --episodes must be at least 1, got {args.sim_games} and {args.episodes}")
     t0 = time.perf_counter()
     paths = take(Path(args.out), games=keys,
-                 options=ShotOptions(sim_games=args.sim_games, episodes=args.episodes, exact_4x4=args.exact_4x4))
+                 options=ShotOptions(sim_games=args.sim_games, episodes=args.episodes, exact_4x4=args.exact_4x4),
+                 sizes=args.sizes, gallery=args.gallery)
     for path in paths:
         print(path)
     print(f"{len(paths)} pictures in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return 0
 
 
-__all__ = ["DEFAULT_SIZE", "LAYOUT", "SCREENSHOTS", "SIM_SEED", "SIZE_1280x720", "SMALL_MDP", "QuietDialogs", "Shot",
+__all__ = ["DEFAULT_SIZE", "LAYOUT", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
+           "save_size_screenshots", "SMALL_MDP", "QuietDialogs", "Shot",
            "ShotOptions", "ShotWindow", "main", "parse_games", "save_file_screenshots", "save_snakes_screenshots",
            "screenshot_window", "take"]
 

@@ -120,7 +120,9 @@ def test_key_controls_have_object_and_accessible_names(window):
         w = window.findChild(QWidget, name)
         assert w is not None, name
         assert w.accessibleName(), name
-    for dock in ("gameDock", "solverDock", "inspectorDock", "episodeDock", "convergenceDock", "simulationDock"):
+    # the simulation is a page beside the board ("centralTabs"), not a dock, since issue 13
+    for dock in ("gameDock", "solverDock", "inspectorDock", "episodeDock", "convergenceDock", "centralTabs",
+                 "simulationStack"):
         assert window.findChild(QWidget, dock) is not None
 
 

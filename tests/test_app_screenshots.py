@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from mdpviz.controller import running_threads
-from mdpviz.screenshots import DEFAULT_SIZE, SCREENSHOTS, SIZE_1280x720, main, parse_games, screenshot_window
+from mdpviz.screenshots import DEFAULT_SIZE, SCREENSHOTS, SIZES, SIZE_1280x720, main, parse_games, screenshot_window
 
 
 def test_every_game_of_the_window_has_screenshots(qapp):
@@ -49,14 +49,22 @@ def test_screenshot_script_writes_the_chosen_games_at_their_stated_sizes(qapp, t
     assert main(["--out", str(out), "--games", "snakes,file", "--sim-games", "200"]) == 0
     captured = capsys.readouterr()
     paths = [Path(p) for p in captured.out.split()]
-    assert [p.name for p in paths] == ["solving.png", "simulation.png", "presenter-1280x720.png",
-                                       "policy-iteration.png"]
-    assert all(p.parent == out for p in paths)
-    sizes = {p.name: (QImage(str(p)).width(), QImage(str(p)).height()) for p in paths}
+    # every game at each size of SIZES (issue 13), then the README gallery
+    per_size = [(folder, f"{key}.png") for key in ("snakes", "file") for folder in SIZES]
+    assert [(p.parent.name, p.name) for p in paths[:6]] == per_size
+    for p in paths[:6]:
+        size, _presenter = SIZES[p.parent.name]
+        assert (QImage(str(p)).width(), QImage(str(p)).height()) == size
+    gallery = paths[6:]
+    assert [p.name for p in gallery] == ["solving.png", "simulation.png", "presenter-1280x720.png",
+                                         "policy-iteration.png"]
+    assert all(p.parent == out for p in gallery)
+    sizes = {p.name: (QImage(str(p)).width(), QImage(str(p)).height()) for p in gallery}
     assert sizes == {"solving.png": DEFAULT_SIZE, "simulation.png": DEFAULT_SIZE,
                      "presenter-1280x720.png": SIZE_1280x720, "policy-iteration.png": DEFAULT_SIZE}
-    assert "4 pictures in" in captured.err
-    assert sorted(out.iterdir()) == sorted(paths)  # nothing else (no settings file) in the folder
+    assert "10 pictures in" in captured.err
+    files = sorted(p for p in out.rglob("*") if p.is_file())
+    assert files == sorted(paths)  # nothing else (no settings file) in the folder
     assert running_threads() == []
 
 

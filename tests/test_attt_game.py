@@ -588,8 +588,9 @@ def test_episode_player_walks_the_board(window, qtbot):
     assert moves[-1].next_state == g.encoding().win  # the best response to p1_policy1 always wins
     w.player.seek(0)
     assert g.board.position.key == g.mdp().state_labels[moves[0].next_state]
-    w.player.seek(len(moves) - 1)  # an end state keeps no board: the board says so (status bar) and stays
-    assert "end state does not keep the final board" in w.statusBar().currentMessage()
+    w.player.seek(len(moves) - 1)  # an end state keeps no board: the last real position is shown (issue 13)
+    assert g.board.position.key == g.mdp().state_labels[moves[-1].state]
+    assert "the agent wins" in w.player.status.text()
 
 
 def test_scenario_errors_name_the_field(qtbot, files, tmp_path):

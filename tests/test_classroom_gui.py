@@ -322,7 +322,7 @@ def take_screenshots(out: Path, qtbot=None) -> list[Path]:
             n = len(w.controller.history)
             w.step()
             wait(lambda: len(w.controller.history) > n)
-        w.compare_dock.raise_()
+        w.show_page("compare")
         for name, setup in (("classroom-compare.png", lambda: None),
                             ("classroom-delta.png", lambda: w.set_delta_view(True)),
                             ("classroom-predict.png", lambda: (w.set_delta_view(False), w.set_predict_mode(True),

@@ -36,11 +36,12 @@ def test_convergence_plot_grows_one_point_per_sweep(qtbot, history):
     qtbot.addWidget(plot)
     plot.reset(tol=1e-9)
     assert plot.point_count == 0
-    assert plot.tol_line.isVisible() and plot.tol_line.value() == pytest.approx(-9.0)  # log10 of the tolerance
+    assert not plot.tol_line.isVisible() and not plot.legend.items  # an empty plot: only its axes' names
     plot.append(history[0])
     assert plot.point_count == 0  # appended, drawn at the next refresh
     plot.refresh()
     assert plot.point_count == 1
+    assert plot.tol_line.isVisible() and plot.tol_line.value() == pytest.approx(-9.0)  # log10 of the tolerance
     for sw in history[1:5]:
         plot.append(sw)
     plot.refresh()
@@ -52,10 +53,14 @@ def test_convergence_plot_grows_one_point_per_sweep(qtbot, history):
     assert plot.cursor.isVisible() and plot.cursor.value() == 3
     plot.set_cursor(4)  # the newest sweep: no cursor
     assert not plot.cursor.isVisible()
-    assert [label.text for _, label in plot.legend.items] == ["max |dV|", "mean |dV|", "tolerance"]
+    assert [label.text for _, label in plot.legend.items] == ["max |dV|", "mean |dV|", "tolerance",
+                                                              "policy changes (below)"]
     plot.reset(tol=None)  # policy iteration and linear programming have no tolerance
     assert plot.point_count == 0 and not plot.tol_line.isVisible()
-    assert [label.text for _, label in plot.legend.items] == ["max |dV|", "mean |dV|"]
+    plot.append(history[0])
+    plot.refresh()
+    assert not plot.tol_line.isVisible()
+    assert [label.text for _, label in plot.legend.items] == ["max |dV|", "mean |dV|", "policy changes (below)"]
 
 
 def test_convergence_plot_stays_fast_for_long_runs(qtbot, history):
@@ -215,14 +220,14 @@ def test_episode_player_steps_and_reports_positions(qtbot):
              Move(2, 2, "die 3 rolled 3: square 3 -> 13", 12, 1.0, 2.0),
              Move(12, 1, "die 2 rolled 2: square 13 -> 15", 14, 1.0, 3.0)]
     player.show_episode(moves, start_state=0, unit="turns", names={0: "square 1"}, header="optimal:")
-    assert positions[-1] == (0, "0 turns") and player.log.count() == 3
+    assert positions[-1] == (0, "0 turns", 0) and player.log.count() == 3
     player.step()
-    assert positions[-1] == (2, "die 3: 2 \u00b7 1 turn") and player.log.currentRow() == 0
+    assert positions[-1] == (2, "die 3: 2 \u00b7 1 turn", 0) and player.log.currentRow() == 0
     player.step()
     player.step()
-    assert positions[-1] == (14, "3 turns") and "finished" in player.status.text()
+    assert positions[-1] == (14, "3 turns", 12) and "finished" in player.status.text()
     assert not player.step_btn.isEnabled()
     player.seek(-1)
-    assert positions[-1] == (0, "0 turns") and player.rewind.isEnabled() is False
+    assert positions[-1] == (0, "0 turns", 0) and player.rewind.isEnabled() is False
     player.clear()
     assert positions[-1] is None and player.log.count() == 0

@@ -27,9 +27,10 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 """The game keys a window game may use for each command key (compared after :func:`normalise_key`)."""
 
-FIGURES = ("snapshot", "board", "convergence", "compare", "frames")
+FIGURES = ("snapshot", "board", "convergence", "compare", "frames", "gif")
 """What --figure writes: the lesson snapshot (default), the board, the convergence plot, the
-methods' error curves overlaid, or the board at every sweep as numbered PNG files."""
+methods' error curves overlaid, the board at every sweep as numbered PNG files, or the same
+sweeps as one animated GIF (``--out NAME.gif``)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -120,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
     width, height = ex.check_size(args.width, args.height)
     if args.figure == "frames":
         ex.sequence_paths(out, 1)  # checks the name before any work
+    elif args.figure == "gif":
+        ex.gif_path(out)
     else:
         ex.figure_format(out)
     if args.lesson and Path(args.lesson).suffix.lower() not in (".md", ".html", ".htm"):
@@ -151,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
             start = int(game.start_state())
             comp = compare_methods(mdp, tol=solved.tol or 1e-10, start=start, state_name=game.state_name)
             written.append(ex.export_comparison_plot(comp, out, width=width, height=height))
+        elif args.figure == "gif":
+            written.append(ex.export_sweep_gif(game, solved, out, width=width, height=height))
         else:
             written.extend(ex.export_sweep_frames(game, solved, out, width=width, height=height))
         if args.csv:
@@ -196,14 +201,18 @@ def run(args: argparse.Namespace) -> int:
             if comp is not None:
                 print(comp.summary)
             kind = {"snapshot": "lesson snapshot", "board": "board", "convergence": "convergence plot",
-                    "compare": "comparison plot", "frames": "sweep image"}[args.figure]
-            figs = [p for p in written if p.suffix.lower() in (".png", ".svg")]
-            if args.figure == "frames":
+                    "compare": "comparison plot", "frames": "sweep image", "gif": "animated GIF"}[args.figure]
+            figs = [p for p in written if p.suffix.lower() in (".png", ".svg", ".gif")]
+            if args.figure == "gif":
+                frames = len(ex.frame_indices(len(solved.history), ex.MAX_GIF_FRAMES))
+                print(f"wrote {kind} {figs[0]} ({width} x {height}, {frames} frames, one per "
+                      f"{'snapshot' if frames == len(solved.history) else 'sampled snapshot'})")
+            elif args.figure == "frames":
                 print(f"wrote {len(figs)} {kind}s ({width} x {height} PNG): {figs[0]} .. {figs[-1]}")
             else:
                 print(f"wrote {kind} {figs[0]} ({width} x {height} {figs[0].suffix[1:].upper()})")
             for p in written:
-                if p.suffix.lower() not in (".png", ".svg"):
+                if p.suffix.lower() not in (".png", ".svg", ".gif"):
                     print(f"wrote {p}")
     finally:
         for g in games:

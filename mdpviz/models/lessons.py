@@ -179,10 +179,26 @@ def _inline(s: str) -> str:
 _ROLE = re.compile(r":[a-z]+:`(~?)([^`]+)`")
 
 
+_CONST = r"(?:[\w.]*\.)?[A-Z][A-Z0-9]*_[A-Z0-9_]+"
+"""A code constant such as SQUARE_TYPES or mdpviz.models.ttt3d.RISK_CHOICES."""
+
+
+def drop_identifiers(text: str) -> str:
+    """Code names a student should not have to read, taken out of lesson prose: "(Die)", "(SQUARE_TYPES)",
+    ", see TYPE4_RULES", "(see TYPE4_RULES)", "None: DEFAULT_LEARNING_RATES" (the sentence reads without them)."""
+    text = re.sub(r"\s*\((?:see\s+)?(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*|" + _CONST + r")\)", "", text)  # (Die), (SQUARE_TYPES)
+    text = re.sub(r",\s*see\s+" + _CONST, "", text)  # "(0..4, see SQUARE_TYPES)" -> "(0..4)"
+    text = re.sub(r"\bof\s+" + _CONST, "of the built-in ones", text)
+    text = re.sub(r":\s*" + _CONST, ": the default", text)
+    return text
+
+
 def clean_rst(text: str) -> str:
-    """reStructuredText roles and literals as plain text: :class:`~a.b.C` -> C, ``x`` -> x."""
+    """reStructuredText roles and literals as plain text: :class:`~a.b.C` -> C, ``x`` -> x; code names
+    in parentheses dropped (:func:`drop_identifiers`)."""
     text = _ROLE.sub(lambda m: m.group(2).rsplit(".", 1)[-1] if m.group(1) else m.group(2), text)
     text = re.sub(r"``([^`]+)``", r"`\1`", text)
+    text = drop_identifiers(text)
     return re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?!\w)", r"\1", text)  # *emphasis*
 
 

@@ -705,7 +705,7 @@ class AtttGame(PositionGame):
         m = self.position_model()
         if m is None:
             return str(s)
-        return f"{s}: {m.state_name(s)}"
+        return m.state_name(s)  # the board, not the state's number (students read this)
 
     def action_name(self, a: int, mdp: TabularMDP) -> str:
         return f"cell {a}"

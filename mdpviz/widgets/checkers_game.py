@@ -949,6 +949,9 @@ class CheckersGame(PositionGame):
                 return "draw"
             if s == cm.loss:
                 return "loss"
+            if 0 <= s < cm.state_ply.size:  # described, not numbered: students read this
+                ply = int(cm.state_ply[s])
+                return f"the position (ply {ply})" if ply >= 0 else "the position"
         return str(s)
 
     def backup_terms(self, mdp: TabularMDP, state: int, action: int, values: np.ndarray) -> list[BackupTerm]:
@@ -964,7 +967,7 @@ class CheckersGame(PositionGame):
 
         cm = self.compiled()
         start = self.start_state() if cm is None else int(rng.choice(cm.start_states, p=cm.start_probs))
-        return sample_mdp_episode(mdp, probs, rng=rng, start=start, max_steps=1000, state_name=self.state_name,
+        return sample_mdp_episode(mdp, probs, rng=rng, start=start, max_steps=1000, state_name=None,
                                   action_name=lambda a: self.action_name(a, mdp))
 
     def matchups(self) -> list[str]:

@@ -39,6 +39,7 @@ from mdpviz.solvers.compare import (
     log_floor,
 )
 from mdpviz.widgets import named as _named
+from mdpviz.widgets.convergence import RoomyAxis, ZeroLogAxis, fit_legend_row, legend_above
 
 METHOD_STYLES: dict[str, tuple[str, Qt.PenStyle, str]] = {
     "vi": ("#0072b2", Qt.PenStyle.SolidLine, "o"),  # Okabe-Ito blue, circles
@@ -83,14 +84,14 @@ class CompareChart(pg.PlotWidget):
     """Error of every method, max_s |V_k(s) - V_ref(s)|, on a log axis, against the sweep or the time."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, background="w")
+        super().__init__(parent, background="w", axisItems={"left": ZeroLogAxis("left"), "bottom": RoomyAxis("bottom")})
         self.setObjectName("compareChart")
         self.setAccessibleName("Comparison of the methods' errors")
         self.setMinimumHeight(60)
         pi = self.getPlotItem()
         pi.setLogMode(y=True)
         pi.setLabel("left", "max |V \u2212 V*|")
-        self.legend = pi.addLegend(offset=(-4, 4), labelTextColor="k", labelTextSize="9pt")
+        self.legend = legend_above(pi, columns=4, size="9pt")  # off the curves
         for ax in ("left", "bottom"):
             pi.getAxis(ax).setTextPen("k")
             pi.getAxis(ax).setPen("#444444")
@@ -123,6 +124,20 @@ class CompareChart(pg.PlotWidget):
         self.line_width = float(width)
         self._redraw()
 
+    def _fit_legend(self) -> None:
+        """One row of entries when they fit above the plot, else rows of two."""
+        n = len(self.legend.items)
+        width = sum(label.boundingRect().width() + 50 for _, label in self.legend.items)
+        cols = n if n and width < self.width() - 60 else 2
+        if self.legend.columnCount != cols:
+            self.legend.setColumnCount(cols)
+        fit_legend_row(self.getPlotItem(), self.legend)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        if hasattr(self, "legend"):
+            self._fit_legend()
+
     def set_font_size(self, px: int) -> None:
         f = QFont()
         f.setPixelSize(int(px))
@@ -146,6 +161,7 @@ class CompareChart(pg.PlotWidget):
         self.curves = {}
         comp = self.comparison
         if comp is None:
+            fit_legend_row(pi, self.legend)
             return
         floor = error_floor(comp)
         for r in comp.runs:
@@ -155,9 +171,10 @@ class CompareChart(pg.PlotWidget):
             many = x.size > SYMBOL_MAX_POINTS
             item = pi.plot(np.asarray(x, dtype=float), y, pen=pg.mkPen(colour, width=self.line_width, style=style),
                            symbol=None if many else symbol, symbolSize=8, symbolBrush=colour, symbolPen=None,
-                           name=f"{METHOD_SHORT.get(r.method, r.method)} ({r.sweeps})",
                            connect="finite")
+            self.legend.addItem(item, f"{METHOD_SHORT.get(r.method, r.method)} ({r.sweeps})")
             self.curves[r.method] = item
+        self._fit_legend()
         pi.enableAutoRange()
 
 
@@ -224,15 +241,27 @@ class ComparePanel(QWidget):
 
     def resizeEvent(self, ev) -> None:  # noqa: N802
         super().resizeEvent(ev)
-        wide = self.width() >= WIDE_PANEL
-        want = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """Wide enough for chart and table side by side (the table whole in 55% of the width): side by
+        side; else stacked. Only a panel too narrow for the whole table (a tab on the right) hides the
+        two columns the agreement line repeats, and the legend (the coloured method column is one)."""
+        from mdpviz.widgets.simulation import table_width
+
+        hidden = [COLUMNS.index(col) for col in ("max |V - V_ref|", "converged")]
+        for c in hidden:
+            self.table.setColumnHidden(c, False)
+        full = table_width(self.table)
+        narrow = self.width() < min(WIDE_PANEL, full + 12)
+        side = self.width() >= WIDE_PANEL and full <= 0.55 * self.width()
+        want = QBoxLayout.Direction.LeftToRight if side else QBoxLayout.Direction.TopToBottom
         if self.body.direction() != want:
             self.body.setDirection(want)
-        # narrow (a tab on the right): the coloured method column is the legend; the agreement line
-        # says how far apart the values are and whether each method converged
-        self.chart.legend.setVisible(wide)
-        for col in ("max |V - V_ref|", "converged"):
-            self.table.setColumnHidden(COLUMNS.index(col), not wide)
+        for c in hidden:
+            self.table.setColumnHidden(c, narrow)
+        self.chart.legend.setVisible(not narrow)
+        self.table.setMinimumWidth(full if side else 0)
 
     # ------------------------------------------------------------------ what to show
     def show_running(self, running: bool, text: str = "") -> None:
@@ -278,6 +307,8 @@ class ComparePanel(QWidget):
         self.agreement.setText(f"<span style='color:{colour}'><b>{mark}</b></span>{comp.summary}")
         self.agreement.setToolTip(comp.summary)
         self.csv_button.setEnabled(True)
+        self.table.resizeColumnsToContents()
+        self._arrange()
 
     def clear(self, text: str = "") -> None:
         """Forget the comparison (the model changed)."""

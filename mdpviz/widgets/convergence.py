@@ -19,6 +19,8 @@ MAX_COLOR = "#0072b2"  # Okabe-Ito blue
 MEAN_COLOR = "#e69f00"  # orange
 CHANGES_COLOR = "#009e73"  # bluish green
 TOL_COLOR = "#d55e00"  # vermillion
+ZERO_COLOR = "#000000"  # an exact zero change, at the "0" tick
+IMPROVE_COLOR = "#cc79a7"  # reddish purple: policy iteration's improvement steps
 
 SYMBOL_MAX_POINTS = 150
 """Beyond this many sweeps the curves lose their symbols, dashes and fill (painting stays fast)."""
@@ -86,11 +88,145 @@ def set_axes_font(items, px: int) -> None:
             a = item.getAxis(ax)
             a.setStyle(tickFont=f)
             a.label.setFont(f)
+            a.setTickDensity(min(1.0, (12.0 / px) ** 2))  # larger text: fewer ticks, so labels never overlap
         item.getAxis("left").setWidth(int(px * 4.5))
 
 
+def set_legend_font(plot: pg.PlotItem, legend: pg.LegendItem, px: int) -> None:
+    """Legend text size in pixels (entries keep their samples), and the legend row refitted."""
+    legend.opts["labelTextSize"] = f"{int(px)}px"
+    for _sample, label in legend.items:
+        label.setText(label.text, size=f"{int(px)}px")
+    fit_legend_row(plot, legend)
+
+
+class RoomyAxis(pg.AxisItem):
+    """An axis whose tick labels never crowd each other, whatever the font (presenter mode): ticks
+    at least two text heights apart (vertical) or four characters apart (horizontal); no SI multiplier."""
+
+    smallest = 0.0
+    """The least tick spacing (data units; 1 for counts)."""
+
+    def __init__(self, orientation: str, **kw) -> None:
+        super().__init__(orientation, **kw)
+        self.enableAutoSIPrefix(False)
+        # the ticks are already spaced for their labels: draw them even on a short axis (pyqtgraph's
+        # default draws no label at all once they would fill 80% of the axis)
+        self.setStyle(textFillLimits=[(0, 1.0), (2, 0.8), (4, 0.6), (6, 0.4)])
+
+    def boundingRect(self):  # noqa: N802
+        # with a grid, pyqtgraph's axis rectangle loses the margin that lets the end labels show
+        r = super().boundingRect()
+        return r.adjusted(0, -15, 0, 15) if self.grid is not False and self.orientation in ("left", "right") else r
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float):  # noqa: N802 (pyqtgraph's name)
+        font_px = self.style["tickFont"].pixelSize() if self.style.get("tickFont") is not None else -1
+        font_px = font_px if font_px > 0 else 12
+        room = 2.0 * font_px if self.orientation in ("left", "right") else 4.0 * font_px
+        least = max(self.smallest, abs(maxVal - minVal) * room / max(size, 1.0))
+        if not least > 0:
+            return super().tickSpacing(minVal, maxVal, size)
+        levels = [(sp, off) for sp, off in super().tickSpacing(minVal, maxVal, size) if sp >= least]
+        if levels:
+            return levels
+        step = 10.0 ** math.floor(math.log10(least))
+        spacing = next(m * step for m in (1, 2, 5, 10) if m * step >= least)
+        top = max(abs(maxVal), abs(minVal))
+        if spacing > top >= max(self.smallest, 1e-300):  # no second tick: label the largest round value instead
+            p10 = 10.0 ** math.floor(math.log10(top))
+            spacing = max(m * p10 for m in (1, 2, 5) if m * p10 <= top)
+        return [(spacing, 0.0)]
+
+
+class IntegerAxis(RoomyAxis):
+    """An axis of counts (sweeps, policy changes): ticks at whole numbers only (never 1.5), printed
+    as integers, never with an SI multiplier, never crowded."""
+
+    smallest = 1.0
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802
+        return [f"{int(round(v * scale)):d}" for v in values]
+
+
+class ZeroLogAxis(pg.AxisItem):
+    """The log axis of |dV|: powers of ten as 10⁻⁵ (no SI multiplier), and an extra tick "0" at
+    :attr:`zero_level` (log10 units) where an exact zero change is drawn (a log axis has no 0)."""
+
+    def __init__(self, orientation: str, **kw) -> None:
+        super().__init__(orientation, **kw)
+        self.enableAutoSIPrefix(False)
+        # the ticks are already spaced for their labels: draw them even on a short axis (pyqtgraph's
+        # default draws no label at all once they would fill 80% of the axis)
+        self.setStyle(textFillLimits=[(0, 1.0), (2, 0.8), (4, 0.6), (6, 0.4)])
+        self.zero_level: float | None = None
+        """log10 position of the "0" tick (None: no zeros drawn)."""
+
+    def tickValues(self, minVal: float, maxVal: float, size: float):  # noqa: N802
+        if not self.logMode:
+            return super().tickValues(minVal, maxVal, size)
+        lo, hi = sorted((minVal, maxVal))
+        z = self.zero_level
+        first = math.ceil(lo) if z is None else max(math.ceil(lo), math.floor(z) + 2)  # room for the "0" label
+        # whole decades only, as many as fit with a label's height and a half between them
+        font_px = self.style["tickFont"].pixelSize() if self.style.get("tickFont") is not None else -1
+        room = 2.5 * (font_px if font_px > 0 else 12)
+        fits = max(1, int(size / room))
+        span = max(hi - first, 0.0)
+        step = max(1, math.ceil(span / fits)) if span > 0 else 1
+        top = math.floor(hi)
+        decades = [float(v) for v in range(top, first - 1, -step)][::-1]  # the top decade always labelled
+        if z is not None and lo <= z <= hi:
+            decades = [z, *decades]
+        return [(float(step), decades)]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802
+        if not self.logMode:
+            return super().tickStrings(values, scale, spacing)
+        z = self.zero_level
+        return ["0" if z is not None and abs(v - z) < 1e-9 else power_of_ten(int(round(v))) for v in values]
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+
+
+def power_of_ten(k: int) -> str:
+    """10**k as a tick label: "1", "10", "10⁻⁵" (one format for every decade, never 0.0001)."""
+    if k == 0:
+        return "1"
+    if k == 1:
+        return "10"
+    return "10" + str(int(k)).translate(_SUPERSCRIPT)
+
+
+def legend_above(plot: pg.PlotItem, *, columns: int = 6, size: str = "8pt") -> pg.LegendItem:
+    """A legend in a row of its own above ``plot``'s data (never on the curves); call
+    :func:`fit_legend_row` after adding entries so the row is as tall as the legend."""
+    legend = pg.LegendItem(colCount=columns, labelTextColor="k", labelTextSize=size, verSpacing=-6, horSpacing=14)
+    legend.setParentItem(plot)
+    legend.anchor(itemPos=(1, 0), parentPos=(1, 0), offset=(-4, 0))
+    plot.setTitle(" ", size=size)
+    fit_legend_row(plot, legend)
+    return legend
+
+
+def fit_legend_row(plot: pg.PlotItem, legend: pg.LegendItem) -> None:
+    """Make the title row of ``plot`` as tall as ``legend`` (a row of one line when it is empty)."""
+    legend.updateSize()
+    h = max(14.0, float(legend.boundingRect().height())) if legend.items else 8.0
+    plot.titleLabel.setMaximumHeight(h)
+    plot.titleLabel.setMinimumHeight(h)
+    plot.layout.setRowFixedHeight(0, h)
+
+
 class ConvergencePlot(pg.GraphicsLayoutWidget):
-    """Grows live during a solve; ``append`` is cheap, ``refresh`` (at screen rate) redraws."""
+    """Grows live during a solve; ``append`` is cheap, ``refresh`` (at screen rate) redraws.
+
+    What it draws is meant to be read as the truth about the run on screen: the x axis counts whole
+    sweeps and covers exactly the current run (it is set on every refresh, so a new solve, game or
+    file never inherits a range), a sweep that changed nothing is drawn at the "0" tick at the
+    bottom of the log axis (so the curve visibly drops below the tolerance when it converges), and
+    an empty plot shows only the names of its axes. Policy iteration's improvement steps are
+    marked apart from its evaluations. Zooming is off: the ranges always follow the data."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -99,27 +235,35 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self.setAccessibleDescription("max |dV| and mean |dV| per sweep (log scale) with the tolerance, "
                                       "and the number of policy changes per sweep")
         self.setBackground("w")
-        self.setMinimumHeight(200)
-        self.top: pg.PlotItem = self.addPlot(row=0, col=0)
-        self.bottom: pg.PlotItem = self.addPlot(row=1, col=0)
+        self.setMinimumHeight(150)
+        self.left_axis = ZeroLogAxis("left")
+        self.top: pg.PlotItem = self.addPlot(row=0, col=0, axisItems={"left": self.left_axis,
+                                                                       "bottom": IntegerAxis("bottom")})
+        self.bottom: pg.PlotItem = self.addPlot(row=1, col=0, axisItems={"left": IntegerAxis("left"),
+                                                                          "bottom": IntegerAxis("bottom")})
+        self.bottom.getAxis("left").setStyle(hideOverlappingLabels=40)  # the top count may reach past the short axis
         self.ci.layout.setRowStretchFactor(0, 3)
         self.ci.layout.setRowStretchFactor(1, 1)
         self.top.setLogMode(y=True)
         # no grid: on a log axis pyqtgraph draws a line per minor tick, and painting them took most
         # of the GUI thread during a fast Run (measured); the tolerance line is the reference that matters
-        self.top.setLabel("left", "change in V")
-        self.legend = self.top.addLegend(offset=(-4, 4), labelTextColor="k", labelTextSize="8pt", verSpacing=-6)
+        self.top.setLabel("left", "|\u0394V|")  # short: the legend names the curves
+        self.legend = legend_above(self.top, columns=3)
         self.max_curve = self.top.plot([], [], pen=pg.mkPen(MAX_COLOR, width=2), symbol="o", symbolSize=5,
-                                       symbolBrush=MAX_COLOR, symbolPen=None, name="max |dV|", connect="finite")
+                                       symbolBrush=MAX_COLOR, symbolPen=None, connect="finite")
         self.mean_curve = self.top.plot([], [], pen=pg.mkPen(MEAN_COLOR, width=2, style=Qt.PenStyle.DashLine),
-                                        name="mean |dV|", connect="finite")
+                                        connect="finite")
+        self.zero_marks = self.top.plot([], [], pen=None, symbol="t", symbolSize=10, symbolBrush=ZERO_COLOR,
+                                        symbolPen=pg.mkPen("w", width=1))
+        self.improve_marks = self.top.plot([], [], pen=None, symbol="s", symbolSize=8, symbolBrush=IMPROVE_COLOR,
+                                           symbolPen=pg.mkPen("w", width=1))
         self.tol_line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(TOL_COLOR, width=1.5,
                                                                              style=Qt.PenStyle.DotLine))
-        self.top.addItem(self.tol_line, ignoreBounds=False)
+        self.top.addItem(self.tol_line, ignoreBounds=True)
         self._tol_sample = pg.PlotDataItem(pen=pg.mkPen(TOL_COLOR, width=1.5, style=Qt.PenStyle.DotLine))
-        self.legend.addItem(self._tol_sample, "tolerance")
         self.bottom.setXLink(self.top)
-        self.bottom.setLabel("left", "policy \u0394")
+        self.top.getAxis("bottom").setStyle(showValues=False)  # the same sweeps are numbered below
+        # no axis name below (too long for the short lower plot): the legend names its curve
         self.bottom.setLabel("bottom", "sweep")
         self.changes_curve = self.bottom.plot([], [], pen=pg.mkPen(CHANGES_COLOR, width=2), stepMode="center",
                                               fillLevel=0, brush=pg.mkBrush(0, 158, 115, 80))
@@ -128,6 +272,9 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self.cursor.hide()
         for item in (self.top, self.bottom):
             item.getAxis("left").setWidth(60)
+            item.setMouseEnabled(x=False, y=False)  # the ranges follow the run (a zoom would go stale)
+            item.setMenuEnabled(False)
+            item.hideButtons()
             for ax in ("left", "bottom"):
                 item.getAxis(ax).setTextPen("k")
                 item.getAxis(ax).setPen("#444444")
@@ -140,29 +287,34 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self.delta: list[float] = []
         self.mean: list[float] = []
         self.changes: list[int] = []
+        self.phases: list[str] = []
         self.tol: float | None = None
+        self.zero_level: float | None = None
+        """log10 height at which exact zeros are drawn (None while there are none)."""
+        self.y_range: tuple[float, float] = (0.0, 1.0)
+        """The top plot's y range in log10 units, as last set."""
+        self._legend_key: tuple | None = None
+        self._values_shown: bool | None = None
+        self._ranges: tuple | None = None
         self._dirty = False
         self.reset(tol=None)
 
     # ------------------------------------------------------------------ data
     @property
     def point_count(self) -> int:
-        """Number of snapshots plotted (after the last ``refresh``)."""
+        """Number of snapshots plotted (after the last ``refresh``), zeros included."""
         return int(self.max_curve.xData.size) if self.max_curve.xData is not None else 0
+
+    @property
+    def x_range(self) -> tuple[float, float]:
+        """The shown range of the sweep axis."""
+        lo, hi = self.top.getViewBox().viewRange()[0]
+        return float(lo), float(hi)
 
     def reset(self, *, tol: float | None, x_label: str = "sweep") -> None:
         """Empty the plot for a new solve; ``tol`` draws the stopping tolerance (None: no line)."""
-        self.x, self.delta, self.mean, self.changes = [], [], [], []
+        self.x, self.delta, self.mean, self.changes, self.phases = [], [], [], [], []
         self.tol = tol
-        shown = tol is not None and tol > 0 and math.isfinite(tol)
-        if shown:
-            self.tol_line.setPos(math.log10(tol))
-        self.tol_line.setVisible(shown)
-        has_entry = any(getattr(sample, "item", sample) is self._tol_sample for sample, _ in self.legend.items)
-        if shown and not has_entry:
-            self.legend.addItem(self._tol_sample, "tolerance")
-        elif not shown and has_entry:
-            self.legend.removeItem(self._tol_sample)
         self.bottom.setLabel("bottom", x_label)
         self.cursor.hide()
         self._dirty = True
@@ -174,6 +326,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self.delta.append(float(sweep.delta))
         self.mean.append(float(sweep.mean_delta))
         self.changes.append(int(sweep.policy_changes))
+        self.phases.append(str(sweep.phase))
         self._dirty = True
 
     def set_cursor(self, index: int | None) -> None:
@@ -184,27 +337,110 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
             self.cursor.setPos(index + 1)
             self.cursor.show()
 
+    def _tol_shown(self) -> bool:
+        return self.tol is not None and self.tol > 0 and math.isfinite(self.tol)
+
+    def _update_legend(self, has_zero: bool, has_improve: bool, empty: bool) -> None:
+        key = (empty, self._tol_shown(), has_zero, has_improve)
+        if key == self._legend_key:
+            return
+        self._legend_key = key
+        self.legend.clear()
+        if not empty:
+            pi = "evaluate: " if has_improve else ""
+            self.legend.addItem(self.max_curve, f"{pi}max |dV|")
+            self.legend.addItem(self.mean_curve, f"{pi}mean |dV|")
+            if has_improve:
+                self.legend.addItem(self.improve_marks, "improve: residual")
+            if has_zero:
+                self.legend.addItem(self.zero_marks, "no change (0)")
+            if self._tol_shown():
+                self.legend.addItem(self._tol_sample, "tolerance")
+            self.legend.addItem(self.changes_curve, "policy changes (below)")
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        """One row of legend entries when the plot is wide enough, else rows of three."""
+        n = len(self.legend.items)
+        width = sum(label.boundingRect().width() + 50 for _, label in self.legend.items)
+        cols = n if n and width < self.width() - 80 else 3
+        if self.legend.columnCount != cols:
+            self.legend.setColumnCount(cols)
+        fit_legend_row(self.top, self.legend)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        if hasattr(self, "legend"):  # pyqtgraph resizes the view while it is being built
+            self._fit_legend()
+
     def refresh(self) -> None:
-        """Redraw if anything was appended since the last call."""
+        """Redraw if anything was appended since the last call (data and ranges)."""
         if not self._dirty:
             return
         self._dirty = False
         x = np.asarray(self.x)
-        many = x.size > SYMBOL_MAX_POINTS
+        n = int(x.size)
+        many = n > SYMBOL_MAX_POINTS
         if many != self._many:  # symbols, dashes and fills are slow to paint for long runs
             self._many = many
             self.max_curve.setSymbol(None if many else "o")
             self.mean_curve.setPen(pg.mkPen(MEAN_COLOR, width=self.line_width, style=Qt.PenStyle.SolidLine if many
                                             else Qt.PenStyle.DashLine))
-        self.max_curve.setData(x, log_safe(self.delta))
-        self.mean_curve.setData(x, log_safe(self.mean))
+        delta = np.asarray(self.delta, dtype=np.float64)
+        mean = np.asarray(self.mean, dtype=np.float64)
+        zero = np.isfinite(delta) & (delta <= 0)
+        zero_mean = np.isfinite(mean) & (mean <= 0)
+        positive = np.concatenate([delta[(delta > 0) & np.isfinite(delta)], mean[(mean > 0) & np.isfinite(mean)]])
+        tol = self.tol if self._tol_shown() else None
+        low_ref = [float(np.log10(positive.min()))] if positive.size else []
+        high_ref = [float(np.log10(positive.max()))] if positive.size else []
+        if tol is not None:
+            low_ref.append(math.log10(tol))
+            high_ref.append(math.log10(tol))
+        if not low_ref:
+            low_ref, high_ref = [0.0], [0.0]
+        lo, hi = math.floor(min(low_ref)), math.ceil(max(high_ref))
+        if hi - lo < 1:
+            hi = lo + 1
+        if zero.any() or zero_mean.any():  # a log axis has no 0: draw zeros two decades below everything else
+            self.zero_level = float(lo - 2)
+            y_lo = self.zero_level - 0.4
+        else:
+            self.zero_level = None
+            y_lo = lo - 0.15
+        y_hi = hi + 0.15
+        self.left_axis.zero_level = self.zero_level
+        floor = 10.0 ** self.zero_level if self.zero_level is not None else np.nan
+        self.max_curve.setData(x, np.where(zero, floor, log_safe(delta)))
+        self.mean_curve.setData(x, np.where(zero_mean, floor, log_safe(mean)))
+        self.zero_marks.setData(x[zero], np.full(int(zero.sum()), floor))
+        phases = np.asarray(self.phases)
+        imp = phases == "improve"
+        self.improve_marks.setData(x[imp & ~zero], delta[imp & ~zero])
         changes = np.asarray(self.changes, dtype=float)
         if many:  # a plain line: steps with a fill are slow to paint for thousands of sweeps
             self.changes_curve.setData(x, changes, stepMode=None, fillLevel=None)
-        elif x.size:
+        elif n:
             self.changes_curve.setData(np.r_[x - 0.5, x[-1] + 0.5], changes, stepMode="center", fillLevel=0)
         else:
-            self.changes_curve.setData([0.0, 1.0], [0.0], stepMode="center", fillLevel=0)
+            self.changes_curve.setData([], [])
+        self.tol_line.setVisible(tol is not None and n > 0)
+        if tol is not None:
+            self.tol_line.setPos(math.log10(tol))
+        self._update_legend(bool(zero.any()), bool(imp.any()), n == 0)
+        if (n > 0) != self._values_shown:  # an empty plot: the axes' names, no numbers
+            self._values_shown = n > 0
+            for item, ax in ((self.top, "left"), (self.bottom, "left"), (self.bottom, "bottom")):
+                item.getAxis(ax).setStyle(showValues=n > 0)
+        # the ranges are the current run's, set here every time (never inherited from an earlier run)
+        ranges = ((0.5, max(n, 1) + 0.5), (float(y_lo), float(y_hi)),
+                  (0.0, max(1.0, float(changes.max()) if n else 1.0) * 1.15))
+        if ranges != self._ranges:
+            self._ranges = ranges
+            self.y_range = ranges[1]
+            self.top.setXRange(*ranges[0], padding=0)
+            self.top.setYRange(*ranges[1], padding=0)
+            self.bottom.setYRange(*ranges[2], padding=0)
 
     def set_line_width(self, width: float) -> None:
         """Pen width of the curves and the tolerance line (presenter and high-contrast modes: thicker)."""
@@ -219,8 +455,10 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self.changes_curve.setPen(pg.mkPen(CHANGES_COLOR, width=w))
 
     def set_font_size(self, px: int) -> None:
-        """Axis and label font size in pixels (presenter mode)."""
+        """Axis, label and legend font size in pixels (presenter mode)."""
         set_axes_font((self.top, self.bottom), px)
+        set_legend_font(self.top, self.legend, max(11, int(px * 0.8)))
+        self._fit_legend()
 
     def export(self, path: str | Path) -> Path:
         """Save the plot as PNG or SVG."""

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -188,9 +189,15 @@ class FileEditor(QWidget):
         self.view.addItems(["grid", "graph"])
         self.view.setToolTip(f"The graph view (arrows weighted by probability) is offered up to {GRAPH_MAX_STATES} states")
         form.addRow("View", self.view)
+        self.start = _named(QSpinBox(), "startStateSpin", "Start state")
+        self.start.setPrefix("state ")
+        self.start.setToolTip("Where simulated games and played episodes start (default: the first state that "
+                              "is not terminal)")
+        form.addRow("Start", self.start)
         lay.addLayout(form)
         lay.addStretch(1)
         self.view.currentIndexChanged.connect(lambda i: (self.game.set_view(self.view.itemText(i)), self.refresh()))
+        self.start.valueChanged.connect(lambda v: self.game.set_start(int(v)))
         game.edited.connect(lambda _: self.refresh())
         game.redraw.connect(self.refresh)
         self.refresh()
@@ -207,6 +214,11 @@ class FileEditor(QWidget):
             self.summary.setText(
                 f"<b>{Path(st.path).name}</b><br>{m.n_states} states, {m.n_actions} actions, "
                 f"{m.n_transitions} transitions<br>{kind}, discount {m.discount:g}<br>terminal: {ends}")
+        self.start.blockSignals(True)
+        self.start.setRange(0, max(0, (m.n_states - 1) if m is not None else 0))
+        self.start.setEnabled(m is not None)
+        self.start.setValue(self.game.start_state())
+        self.start.blockSignals(False)
         self.view.blockSignals(True)
         self.view.setCurrentText(self.game.view)
         item = self.view.model().item(1)

@@ -41,14 +41,15 @@ def sample_mdp_episode(
     rng: np.random.Generator,
     start: int = 0,
     max_steps: int = 200,
-    state_name: Callable[[int], str] = str,
+    state_name: Callable[[int], str] | None = str,
     action_name: Callable[[int], str] = str,
 ) -> list[Move]:
     """Play one episode of ``mdp`` with action probabilities ``probs`` (n_states x n_actions).
 
     Samples an action from ``probs[state]``, then a transition of that (state, action) row; the
     running total is discounted by ``mdp.discount`` per step. Stops at a terminal state or after
-    ``max_steps`` steps (continuing MDPs never end by themselves).
+    ``max_steps`` steps (continuing MDPs never end by themselves). ``state_name`` None: the texts name
+    the moves only (board games, whose states are numbers a student never sees; the board shows them).
     """
     probs = np.asarray(probs, dtype=np.float64)
     if probs.shape != (mdp.n_states, mdp.n_actions):
@@ -64,7 +65,8 @@ def sample_mdp_episode(
         acts = mdp.actions_of(s)
         w = probs[s, acts]
         if not w.sum() > 0:
-            raise ValueError(f"state {state_name(s)}: the policy gives no probability to any legal action")
+            where = state_name(s) if state_name is not None else f"move {len(out) + 1}"
+            raise ValueError(f"{where}: the policy gives no probability to any legal action")
         a = int(acts[rng.choice(acts.size, p=w / w.sum())])
         r = mdp.row_of(s, a)
         lo, hi = int(mdp.row_ptr[r]), int(mdp.row_ptr[r + 1])
@@ -73,8 +75,13 @@ def sample_mdp_episode(
         nxt, rew = int(mdp.dst[t]), float(mdp.reward[t])
         total += disc * rew
         disc *= mdp.discount
-        out.append(Move(s, a, f"action {action_name(a)}: {state_name(s)} -> {state_name(nxt)}, reward {rew:g}",
-                        nxt, rew, total, f"action {action_name(a)}"))
+        if state_name is None:
+            text = f"{action_name(a)}" + (f", reward {rew:g}" if rew else "")
+            label = action_name(a)
+        else:
+            text = f"action {action_name(a)}: {state_name(s)} -> {state_name(nxt)}, reward {rew:g}"
+            label = f"action {action_name(a)}"
+        out.append(Move(s, a, text, nxt, rew, total, label))
         s = nxt
     return out
 

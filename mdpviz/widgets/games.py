@@ -39,6 +39,10 @@ from mdpviz.widgets.geometry import GRAPH_MAX_STATES, BoardLayout, graph_layout,
 Z95 = 1.959963984540054
 """Normal quantile of a two-sided 95% confidence interval."""
 
+PANELS = frozenset({"game", "solver", "inspector", "player", "convergence", "simulation", "lesson", "compare"})
+"""The window's panels by name: docks (game, solver, inspector, episode player, convergence, lesson) and
+pages beside the board (simulation, compare). A game lists the ones it uses in :attr:`Game.panels`."""
+
 Progress = Callable[[int, int, str], None]
 Cancelled = Callable[[], bool]
 
@@ -117,6 +121,9 @@ class Game(QObject):
     ("": a generic note naming the fixed value, see :meth:`discount_tooltip`)."""
     convergence_title = "Convergence"
     """Title of the window's Convergence dock while this game is shown (e.g. "Learning curve")."""
+    panels: frozenset[str] = PANELS
+    """The window's panels this game uses (names from :data:`PANELS`); the window hides the others
+    while the game is shown. May be a property when it depends on the edits (e.g. a board size)."""
 
     edited = Signal(str)
     """The state changed (an edit, undo or redo): the text says what."""
@@ -255,6 +262,10 @@ class Game(QObject):
 
     def strategies(self, mdp: TabularMDP) -> list[str]:
         return ["optimal", "random"]
+
+    def outcome_text(self, mdp: TabularMDP, state: int) -> str:
+        """How an episode that ended in terminal ``state`` ended, in the game's words (for the episode player)."""
+        return f"ended in {self.state_name(state)}"
 
     def strategy_probs(self, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
         raise NotImplementedError
@@ -434,6 +445,9 @@ class SnakesGame(Game):
         return out
 
     # ---------------------------------------------------------------- playing
+    def outcome_text(self, mdp, state):
+        return f"finished: reached square {int(state) + 1}"  # as state_name words it
+
     def strategies(self, mdp):
         return list(snakes_sim.strategy_names(self.cfg))
 
@@ -520,6 +534,8 @@ class FileGame(Game):
         """"grid" or "graph" (a display setting; the graph view needs at most GRAPH_MAX_STATES states)."""
         self._editor: QWidget | None = None
         self._parsed: tuple[str, str, TabularMDP] | None = None
+        self.start: int | None = None
+        """Start state of simulations and episodes (a display setting; None: :func:`first_live_state`)."""
 
     @property
     def fstate(self) -> FileState:
@@ -589,6 +605,33 @@ class FileGame(Game):
             self.view = view
             self.redraw.emit()
         return True
+
+    def _set_state(self, state: Any, text: str) -> None:
+        if state.path != self.fstate.path:  # another file: back to its own default start
+            self.start = None
+        super()._set_state(state, text)
+
+    def start_state(self) -> int:
+        """The chosen start state if it is a state of the loaded MDP, else its first non-terminal state
+        (course files may make state 0 terminal, where every strategy would score 0)."""
+        m = self.mdp()
+        if m is None:
+            return 0
+        if self.start is not None and 0 <= self.start < m.n_states:
+            return int(self.start)
+        return first_live_state(m)
+
+    def set_start(self, state: int) -> bool:
+        """Start simulations and episodes in ``state`` (a display setting: no solver reset, no undo entry)."""
+        m = self.mdp()
+        if m is None or not 0 <= int(state) < m.n_states:
+            raise ValueError(f"start state must be in 0..{(m.n_states - 1) if m is not None else -1}, got {state}")
+        if int(state) != self.start_state():
+            self.start = int(state)
+            self.redraw.emit()
+            return True
+        self.start = int(state)
+        return False
 
     def board_layout(self, mdp, policy) -> BoardLayout:
         if mdp is None:
@@ -677,13 +720,16 @@ class FileGame(Game):
 
         return job
 
+    def outcome_text(self, mdp, state):
+        return f"reached {self.state_name(state)} (terminal)"
+
     def episode(self, mdp, probs, rng):
         return sample_mdp_episode(mdp, probs, rng=rng, start=self.start_state(), max_steps=200,
                                   state_name=str, action_name=str)
 
     def to_dict(self):
         st = self.fstate
-        return {"path": st.path, "text": st.text, "discount": st.discount, "view": self.view}
+        return {"path": st.path, "text": st.text, "discount": st.discount, "view": self.view, "start": self.start}
 
     def load_dict(self, data, path):
         where = "games.file"
@@ -704,6 +750,14 @@ class FileGame(Game):
     def load_display(self, data: dict[str, Any]) -> None:
         if data.get("view") in ("grid", "graph"):
             self.view = data["view"]
+        start = data.get("start")
+        self.start = int(start) if isinstance(start, int) and not isinstance(start, bool) and start >= 0 else None
+
+
+def first_live_state(mdp: TabularMDP) -> int:
+    """The first state that is not terminal (0 if every state is terminal)."""
+    live = np.flatnonzero(~np.asarray(mdp.terminal, dtype=bool))
+    return int(live[0]) if live.size else 0
 
 
 def default_games(parent: QObject | None = None) -> list[Game]:

@@ -70,7 +70,7 @@ from mdpviz.widgets.position_logic import (
     position_view,
 )
 from mdpviz.widgets import named as _named
-from mdpviz.widgets.simulation import games_seed_row
+from mdpviz.widgets.simulation import ResultsSplitter, games_seed_row
 
 X_COLOR = "#0072b2"
 """Colour of X marks (Okabe-Ito blue)."""
@@ -1183,7 +1183,8 @@ class MatchupPanel(QWidget):
         self.status = _named(QLabel(""), "matchupStatus", "Simulation status")
         self.status.setWordWrap(True)
         lay.addWidget(self.status)
-        split = QSplitter(Qt.Orientation.Vertical)
+        split = ResultsSplitter()  # side by side on the wide results page, stacked in a narrow dock
+        self.splitter = split
         self.plot_widget = _named(pg.PlotWidget(), "matchupPlot", "Outcome bars per matchup")
         self.plot_widget.setBackground("w")
         self.plot_widget.setMinimumHeight(80)
@@ -1337,6 +1338,7 @@ class MatchupPanel(QWidget):
             self.table.resizeColumnsToContents()
         finally:
             self.table.setUpdatesEnabled(True)
+        self.splitter.fit()
 
     def _set_legend(self, html: str) -> None:
         self.legend_text = html
@@ -1417,7 +1419,7 @@ class PositionGame(Game):
     def state_name(self, s: int) -> str:
         m = self.mdp()
         if m is not None and m.state_labels is not None and 0 <= s < len(m.state_labels):
-            return f"{s}: {m.state_labels[s]}"
+            return m.state_labels[s]  # the board, not the state's number (students read this)
         return str(s)
 
     def strategies(self, mdp: TabularMDP) -> list[str]:
@@ -1434,7 +1436,24 @@ class PositionGame(Game):
 
     def episode(self, mdp: TabularMDP, probs: np.ndarray, rng: np.random.Generator):
         return sample_mdp_episode(mdp, probs, rng=rng, start=self.start_state(), max_steps=1000,
-                                  state_name=self.state_name, action_name=lambda a: self.action_name(a, mdp))
+                                  state_name=None, action_name=lambda a: self.action_name(a, mdp))
+
+    def outcome_text(self, mdp: TabularMDP, state: int) -> str:
+        """How a game that ended in ``state`` ended, in the game's words ("X wins"; for the absorbing
+        win/draw/loss states of the compiled games: "the agent wins", "draw", "the agent loses")."""
+        board = self._board
+        model = getattr(board, "model", None) if board is not None else None
+        if model is not None:
+            try:
+                pos = model.position_of(int(state))
+                if pos.outcome:
+                    return pos.outcome
+            except (ValueError, IndexError):
+                pass
+        label = (mdp.state_labels[state] if mdp.state_labels is not None and 0 <= state < len(mdp.state_labels)
+                 else "").strip().lower()
+        words = {"win": "the agent wins", "draw": "draw", "loss": "the agent loses"}
+        return next((w for k, w in words.items() if label.startswith(k)), super().outcome_text(mdp, state))
 
     def run_job(self, fn: Callable[[Progress, Cancelled], Any], *, label: str, on_done: Callable[[Any], None],
                 on_progress: Callable[[int, int, str], None] | None = None,

@@ -6,7 +6,7 @@ from typing import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -26,13 +26,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.widgets.convergence import export_scene
+from mdpviz.widgets.convergence import export_scene, fit_legend_row, legend_above, set_legend_font
 from mdpviz.widgets.display import StrategyRow, histogram_bins
 from mdpviz.widgets.episodes import Move
 from mdpviz.widgets import named as _named
 
 STRATEGY_COLORS = ("#000000", "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442")
 """Okabe-Ito colours for the strategies (optimal first, in black)."""
+
+WIDE_PANEL = 640
+"""From this width (pixels) the panel puts the histogram and the table side by side."""
 
 DEFAULT_GAMES = 10_000
 """Games per strategy of a batch simulation (the issue's default)."""
@@ -60,6 +63,75 @@ def games_seed_row(*, games_name: str, games_label: str, seed_name: str,
     row.addWidget(seed)
     row.addStretch(1)
     return row, g, seed
+
+
+def table_width(table: QTableWidget) -> int:
+    """Pixels a table needs to show every column whole (contents and headers), frame and scroll bar included."""
+    head = table.horizontalHeader()
+    stretch = QHeaderView.ResizeMode.Stretch  # a stretched column's width is the room it was given, not its need
+    need = sum(max(0 if head.sectionResizeMode(j) == stretch else table.columnWidth(j), table.sizeHintForColumn(j),
+                   head.sectionSizeHint(j))
+               for j in range(table.columnCount()) if not table.isColumnHidden(j))
+    if table.verticalHeader().isVisible():
+        need += table.verticalHeader().width()
+    return need + table.verticalScrollBar().sizeHint().width() + 2 * table.frameWidth() + 4
+
+
+class ResultsSplitter(QSplitter):
+    """The plot and the table of a results panel: side by side when the panel is wide (the results
+    page beside the board), stacked when it is narrow. Side by side, the table (the second widget)
+    gets the width of all its columns and the plot the rest."""
+
+    def __init__(self, *, wide: int = WIDE_PANEL, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self.wide = int(wide)
+        """From this width (pixels) plot and table are side by side."""
+        self._stacked_sizes: list[int] | None = None
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        self.fit()
+
+    def changeEvent(self, ev) -> None:  # noqa: N802
+        super().changeEvent(ev)
+        if ev.type() == QEvent.Type.FontChange:  # presenter mode: the columns grow with the font
+            QTimer.singleShot(0, self, self.refit)
+
+    def refit(self) -> None:
+        """Size the table's columns to their contents again, then :meth:`fit`."""
+        if self.count() > 1 and isinstance(self.widget(1), QTableWidget):
+            self.widget(1).resizeColumnsToContents()
+        self.fit()
+
+    def fit(self) -> None:
+        """Choose the orientation for the current width, and give a side-by-side table its width. Side by
+        side needs the panel to be :attr:`wide` and the table to fit in 60% of it (every column whole)."""
+        table = self.widget(1) if self.count() > 1 and isinstance(self.widget(1), QTableWidget) else None
+        total = self.width() - self.handleWidth()
+        fits = table is None or table_width(table) <= 0.6 * total
+        want = Qt.Orientation.Horizontal if self.width() >= self.wide and fits else Qt.Orientation.Vertical
+        if self.orientation() != want:
+            if want == Qt.Orientation.Horizontal:
+                self._stacked_sizes = self.sizes()
+            self.setOrientation(want)
+            if want == Qt.Orientation.Vertical and self._stacked_sizes:
+                self.setSizes(self._stacked_sizes)
+        if table is None:
+            return
+        if want == Qt.Orientation.Vertical:  # stacked: the table as tall as its rows (up to 60%), the plot the rest
+            total_h = self.height() - self.handleWidth()
+            rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+            need_h = rows + table.horizontalHeader().height() + 2 * table.frameWidth() + 4
+            if table.rowCount() and total_h > 0:
+                need_h = min(need_h, int(total_h * 0.6))
+                sizes = [total_h - need_h, need_h]
+                if self.sizes() != sizes:
+                    self.setSizes(sizes)
+            return
+        need = table_width(table)
+        sizes = [total - need, need]
+        if self.sizes() != sizes:
+            self.setSizes(sizes)
 
 
 class SimulationPanel(QWidget):
@@ -107,7 +179,7 @@ class SimulationPanel(QWidget):
         self.status.setWordWrap(True)
         lay.addWidget(self.status)
 
-        split = QSplitter(Qt.Orientation.Vertical)
+        split = ResultsSplitter()
         split.setObjectName("simulationSplitter")
         self.histogram = _named(pg.PlotWidget(), "histogramPlot", "Histogram of totals per strategy")
         self.histogram.setBackground("w")
@@ -120,8 +192,7 @@ class SimulationPanel(QWidget):
         for ax in ("left", "bottom"):
             self.hist_plot.getAxis(ax).setTextPen("k")
             self.hist_plot.getAxis(ax).setPen("#444444")
-        self.legend = self.hist_plot.addLegend(offset=(-4, 4), labelTextColor="k", labelTextSize="8pt",
-                                               verSpacing=-6)
+        self.legend = legend_above(self.hist_plot, columns=3)  # off the bars
         split.addWidget(self.histogram)
         self.table = _named(QTableWidget(0, 5), "simulationTable", "Exact versus simulated")
         self.table.setHorizontalHeaderLabels(["Strategy", "Exact", "Simulated", "95% CI", "In CI"])
@@ -129,7 +200,9 @@ class SimulationPanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setStretchLastSection(False)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setMinimumHeight(50)
         split.addWidget(self.table)
@@ -137,6 +210,7 @@ class SimulationPanel(QWidget):
         split.setStretchFactor(1, 1)
         lay.addWidget(split, 1)
         split.setSizes([230, 190])
+        self.splitter = split
         lay.addLayout(exports)
         self.rows: tuple[StrategyRow, ...] = ()
         self.unit = "turns"
@@ -164,6 +238,7 @@ class SimulationPanel(QWidget):
         self.rows = ()
         self.hist_plot.clear()
         self.legend.clear()
+        fit_legend_row(self.hist_plot, self.legend)
         self.hist_plot.setLabel("bottom", "")
         self.table.setRowCount(0)
         self.export_csv.setEnabled(False)
@@ -178,18 +253,28 @@ class SimulationPanel(QWidget):
         self.unit = unit
         self.hist_plot.clear()
         self.legend.clear()
-        bins = histogram_bins([r.samples for r in rows])
-        for i, r in enumerate(rows):
-            counts, edges = np.histogram(r.samples, bins=bins)
-            frac = counts / max(r.games, 1)
+        lo, hi = histogram_view(rows)
+        shown = [np.asarray(r.samples, dtype=float) for r in rows]
+        bins = histogram_bins([x[(x >= lo) & (x <= hi)] for x in shown])
+        for i, (r, x) in enumerate(zip(rows, shown)):
+            counts, edges = np.histogram(x, bins=bins)
+            frac = counts / max(r.games, 1)  # a fraction of all the strategy's games, tail included
             col = STRATEGY_COLORS[i % len(STRATEGY_COLORS)]
-            self.hist_plot.plot(edges, frac, stepMode="center", pen=pg.mkPen(col, width=2.5 if i == 0 else 1.5),
-                                name=r.name)
+            item = self.hist_plot.plot(edges, frac, stepMode="center", pen=pg.mkPen(col, width=2.5 if i == 0 else 1.5))
+            self.legend.addItem(item, r.name)
+            if np.isfinite(r.exact):  # the exact mean (policy evaluation), one dashed line per strategy
+                self.hist_plot.addItem(pg.InfiniteLine(r.exact, angle=90, movable=False,
+                                                       pen=pg.mkPen(col, width=1.5, style=Qt.PenStyle.DashLine)))
+        if rows:
+            self.legend.addItem(pg.PlotDataItem(pen=pg.mkPen("#444444", width=1.5, style=Qt.PenStyle.DashLine)),
+                                "exact mean")
+        fit_legend_row(self.hist_plot, self.legend)
+        beyond = sum(int(np.sum(x > hi)) for x in shown)
+        tail = (f" The histogram ends at {hi:g} {unit}: {beyond:,} longer games are counted in the fractions "
+                "but not drawn." if beyond else "")
         self.hist_plot.setLabel("bottom", f"{unit} per game, from {start}")
-        samples = [np.asarray(r.samples, dtype=float) for r in rows if r.samples.size]
-        if samples:  # every game is binned; the view starts zoomed on 99.5% of them (drag to see the tail)
-            top = float(np.percentile(np.concatenate(samples), 99.5))
-            self.hist_plot.setXRange(float(bins[0]), max(top, float(bins[0]) + 1.0), padding=0.02)
+        if rows:
+            self.hist_plot.setXRange(float(bins[0]), max(float(bins[-1]), float(bins[0]) + 1.0), padding=0.02)
         self.table.setRowCount(len(rows))
         for i, r in enumerate(rows):
             agree = "yes" if r.within_ci else "no"
@@ -206,8 +291,9 @@ class SimulationPanel(QWidget):
                 self.table.setItem(i, j, it)
         games = rows[0].games if rows else 0
         note = ("  Not evaluated: " + "; ".join(notes)) if notes else ""
-        self.status.setText(f"{games:,} games per strategy from {start}: exact (policy evaluation) "
-                            f"vs simulated mean \u00b1 95% CI.{note}")
+        self.status.setText(f"{games:,} games per strategy from {start}: exact (policy evaluation, dashed "
+                            f"lines) vs simulated mean \u00b1 95% CI.{tail}{note}")
+        self.splitter.fit()
         self.progress.setRange(0, 1)
         self.progress.setValue(1)
         self.export_csv.setEnabled(bool(rows))
@@ -215,6 +301,30 @@ class SimulationPanel(QWidget):
 
     def export_plot_to(self, path) -> None:
         export_scene(self.histogram, path)
+
+
+HIST_QUANTILE = 97.5
+"""The histogram's axis ends where this percentage of every strategy's games has ended (the rest of
+a long tail is counted in the fractions but not drawn)."""
+
+
+def histogram_view(rows: Sequence[StrategyRow]) -> tuple[float, float]:
+    """The x range of the histogram: from the smallest total to the :data:`HIST_QUANTILE` percentile of
+    the strategy with the longest games, widened to show every exact mean (pure; no Qt)."""
+    lows, highs = [], []
+    for r in rows:
+        x = np.asarray(r.samples, dtype=np.float64)
+        x = x[np.isfinite(x)]
+        if x.size:
+            lows.append(float(x.min()))
+            highs.append(float(np.percentile(x, HIST_QUANTILE)))
+        if np.isfinite(r.exact):
+            lows.append(float(r.exact))
+            highs.append(float(r.exact))
+    if not lows:
+        return 0.0, 1.0
+    lo, hi = min(lows), max(highs)
+    return lo, max(hi, lo + 1.0)
 
 
 def _amount(total: float, unit: str) -> str:
@@ -299,12 +409,16 @@ class EpisodePlayer(QWidget):
         self.strategy.blockSignals(False)
 
     def show_episode(self, moves: Sequence[Move], *, start_state: int, unit: str, names: dict[int, str],
-                     header: str = "") -> None:
-        """A new episode, shown at its start (press Play or Step)."""
+                     header: str = "", outcome: str = "", total_label: str = "") -> None:
+        """A new episode, shown at its start (press Play or Step). ``outcome``: how it ended, in the
+        game's words (shown at the last move); ``total_label``: what the running total is (e.g.
+        "discounted return (\u03b3 = 0.9)"; default: ``unit``)."""
         self.pause()
         self.moves = list(moves)
         self.start_state = start_state
         self.unit = unit
+        self.outcome = outcome
+        self.total_label = total_label
         self.log.blockSignals(True)
         self.log.clear()
         for k, m in enumerate(self.moves):
@@ -335,16 +449,20 @@ class EpisodePlayer(QWidget):
             state, total = m.next_state, m.total
             text = f"move {self.index + 1} of {len(self.moves)}: {m.text}"
         finished = self.index == len(self.moves) - 1 and bool(self.moves)
-        summary = _amount(total, self.unit) + (" \u2014 finished" if finished else "")
+        amount = (f"{self.total_label}: {total:g}" if getattr(self, "total_label", "") else _amount(total, self.unit))
+        end = getattr(self, "outcome", "") or "finished"
+        summary = amount + (f" \u2014 {end}" if finished else "")
         self.status.setText(f"{text}\n{summary}")
         self.log.blockSignals(True)
         self.log.setCurrentRow(self.index)
         self.log.blockSignals(False)
         if self.moves:
             label = self.moves[self.index].label if self.index >= 0 else ""
-            amount = _amount(total, self.unit)
+            if finished and getattr(self, "outcome", ""):
+                label = f"{label} \u00b7 {self.outcome}" if label else self.outcome
             caption = f"{label} \u00b7 {amount}" if label else amount
-            self.position_changed.emit((state, caption))
+            before = self.moves[self.index].state if self.index >= 0 else state
+            self.position_changed.emit((state, caption, before))
         self._update_buttons()
 
     def _name(self, s: int) -> str:

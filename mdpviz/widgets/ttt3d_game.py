@@ -53,7 +53,14 @@ from mdpviz.models.tictactoe import EMPTY, MARK_CHARS, O, X, other, parse_mark
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import Sweep, rl
 from mdpviz.widgets.colors import DIVERGING, ColorScale
-from mdpviz.widgets.convergence import export_scene, set_axes_font
+from mdpviz.widgets.convergence import (
+    RoomyAxis,
+    export_scene,
+    fit_legend_row,
+    legend_above,
+    set_axes_font,
+    set_legend_font,
+)
 from mdpviz.widgets.display import BackupTerm
 from mdpviz.widgets.games import Cancelled, Progress
 from mdpviz.widgets.position import LayersPainter, PositionBoard, PositionGame
@@ -521,16 +528,18 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
                                       "evaluation batch, with 95% intervals, and the mean TD error")
         self.setBackground("w")
         self.setMinimumHeight(150)
-        self.top: pg.PlotItem = self.addPlot(row=0, col=0)
-        self.bottom: pg.PlotItem = self.addPlot(row=1, col=0)
+        self.top: pg.PlotItem = self.addPlot(row=0, col=0, axisItems={"left": RoomyAxis("left")})
+        self.bottom: pg.PlotItem = self.addPlot(row=1, col=0, axisItems={"left": RoomyAxis("left"),
+                                                                          "bottom": RoomyAxis("bottom")})
         self.ci.layout.setRowStretchFactor(0, 3)
         self.ci.layout.setRowStretchFactor(1, 2)
-        self.top.setLabel("left", "rate vs random")
+        self.top.setLabel("left", "rate")  # short: the title says against whom
         self.top.setYRange(0.0, 1.0, padding=0.02)
         self.top.showGrid(y=True, alpha=0.25)
-        self.legend = self.top.addLegend(offset=(-4, -4), labelTextColor="k", labelTextSize="8pt", verSpacing=-6)
+        self.legend = legend_above(self.top)  # beside the title, off the curves
         self.win_curve = self.top.plot([], [], pen=pg.mkPen(WIN_COLOR, width=2), symbol="o", symbolSize=5,
-                                       symbolBrush=WIN_COLOR, symbolPen=None, name="win", connect="finite")
+                                       symbolBrush=WIN_COLOR, symbolPen=None, connect="finite")
+        self.legend.addItem(self.win_curve, "win")
         self.lo_curve = pg.PlotDataItem([], [], pen=pg.mkPen(WIN_COLOR, width=0.5))
         self.hi_curve = pg.PlotDataItem([], [], pen=pg.mkPen(WIN_COLOR, width=0.5))
         self.band = pg.FillBetweenItem(self.lo_curve, self.hi_curve, brush=pg.mkBrush(0, 114, 178, 50))
@@ -541,11 +550,13 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
         self._band_sample = pg.PlotDataItem(pen=pg.mkPen((0, 114, 178, 90), width=8))
         self.legend.addItem(self._band_sample, "win 95% CI")
         self.loss_curve = self.top.plot([], [], pen=pg.mkPen(LOSS_COLOR, width=2, style=Qt.PenStyle.DashLine),
-                                        symbol="t", symbolSize=5, symbolBrush=LOSS_COLOR, symbolPen=None, name="loss",
+                                        symbol="t", symbolSize=5, symbolBrush=LOSS_COLOR, symbolPen=None,
                                         connect="finite")
+        self.legend.addItem(self.loss_curve, "loss")
+        fit_legend_row(self.top, self.legend)
         self.td_curve = self.bottom.plot([], [], pen=pg.mkPen(TD_COLOR, width=2), symbol="s", symbolSize=4,
                                          symbolBrush=TD_COLOR, symbolPen=None, connect="finite")
-        self.bottom.setLabel("left", "mean |TD error|")
+        self.bottom.setLabel("left", "|TD error|")
         self.bottom.setLabel("bottom", "training games")
         self.bottom.setXLink(self.top)
         for item in (self.top, self.bottom):
@@ -570,11 +581,13 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
         self.td_curve.setData(x[fin], curve.td_error[fin])
         games = f" ({curve.eval_games:,} games per point)" if curve.eval_games else ""
         self.top.setTitle(f"Greedy agent vs random{games}" if len(curve) else "Learning curve: press Train",
-                          color="k", size="9pt")
+                          color="k", size="9pt", justify="left")  # the legend sits at the right of this row
+        fit_legend_row(self.top, self.legend)
 
     def set_font_size(self, px: int) -> None:
-        """Axis and label font size in pixels (presenter mode)."""
+        """Axis, label and legend font size in pixels (presenter mode)."""
         set_axes_font((self.top, self.bottom), px)
+        set_legend_font(self.top, self.legend, max(11, int(px * 0.8)))
 
     def export(self, path: str | Path) -> Path:
         """Save the plot as PNG or SVG (by the extension)."""
@@ -826,6 +839,8 @@ class Ttt3dGame(PositionGame):
     unit = "games"
     supports_discount = False
     convergence_title = "Learning curve"
+    panels = frozenset({"game", "convergence", "simulation", "lesson"})
+    """No MDP: no solver, inspector, episode player or method comparison (training replaces them)."""
     fixed_scale = AGENT_SCALE
     """The colour scale of the values shown (there is no solve to fix one; the window's colour bar shows it)."""
     simulates_without_model = True

@@ -50,6 +50,7 @@ from mdpviz.solvers import greedy, solve
 from mdpviz.solvers.backward_induction import LayerExpansion, backward_induction
 from mdpviz.solvers.sweep import rows_to_policy
 from mdpviz.widgets.display import BackupTerm
+from mdpviz.widgets.games import PANELS
 from mdpviz.widgets.position import GridPainter, PositionGame
 from mdpviz.widgets.position_logic import (
     DECISION,
@@ -317,7 +318,7 @@ class TicTacToeGame(PositionGame):
         g = self.compiled()
         start = int(g.start_states[rng.integers(g.start_states.size)])  # the opponent's random opening
         return sample_mdp_episode(mdp, probs, rng=rng, start=start, max_steps=g.geometry.n_cells + 1,
-                                  state_name=self.state_name, action_name=lambda a: f"cell {a}")
+                                  state_name=None, action_name=lambda a: f"cell {a}")
 
     def matchups(self) -> list[str]:
         a, o = _mark_name(self.compiled().agent), _mark_name(self.compiled().opponent)
@@ -799,6 +800,12 @@ class RiskTicTacToeGame(PositionGame):
         if self._compiled is None or self._compiled[0] is not self._state:
             self._compiled = (self._state, rt.compile_risk(np.asarray(self.rstate.risk)))
         return self._compiled[1]
+
+    @property
+    def panels(self) -> frozenset[str]:
+        """3x3: every panel. 4x4: solved exactly in the background, with no MDP to step, inspect, play
+        or simulate, so only the game panel (and the lesson) stay beside the board."""
+        return PANELS if self.rstate.size == 3 else frozenset({"game", "lesson"})
 
     def build_mdp(self) -> TabularMDP | None:
         if self.rstate.size != 3:

@@ -1,0 +1,291 @@
+"""The classroom view of every game (issue 13): a convergence plot that tells the truth about the run on
+screen, panels that apply, a window that fits a laptop and a projector, and an animated GIF export.
+
+Parametrised over the window's own games (``default_games``), so a new game is checked the same way."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QSettings, QSize
+
+from mdpviz.app import MainWindow, default_size
+from mdpviz.widgets.games import PANELS, default_games
+
+GAME_KEYS = [g.key for g in default_games()]
+
+SMALL_MDP = """numStates 4
+numActions 2
+end 0
+transition 1 0 2 1 0.5
+transition 1 0 1 0 0.5
+transition 1 1 3 2 1.0
+transition 2 0 0 5 1.0
+transition 2 1 1 0 1.0
+transition 3 0 0 1 1.0
+transition 3 1 2 0 1.0
+mdptype episodic
+discount 0.9
+"""
+"""Four states, state 0 terminal (as in the course's episodic-mdp-10-5): the default start must be 1."""
+
+LAPTOP = QSize(1366, 768)
+PROJECTOR = QSize(1280, 720)
+
+
+class Dialogs:
+    def error(self, title: str, text: str) -> None:
+        raise AssertionError(f"{title}: {text}")
+
+    def ask_unsaved(self) -> str:
+        return "discard"
+
+    def open_file(self, *args) -> str:
+        return ""
+
+    def save_file(self, *args) -> str:
+        return ""
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    w = MainWindow(dialogs=Dialogs(), settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    w.resize(LAPTOP)
+    w.show()
+    yield w
+    w.shutdown()
+
+
+def show_game(qtbot, w: MainWindow, key: str, tmp_path: Path, *, wait: bool = True) -> bool:
+    """Show game ``key`` with a model ready to solve (``wait``: until its model is compiled); False when
+    the game has no MDP (it learns)."""
+    if key == "file":
+        p = tmp_path / "small.txt"
+        p.write_text(SMALL_MDP)
+        w.open_mdp_file(p)
+    else:
+        w.switch_game(key)
+    if not w.game.panels >= {"solver", "convergence"}:
+        return False
+    if not wait:  # the layout does not depend on the model (checkers compiles on the job thread meanwhile)
+        return True
+    qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state == "ready", timeout=120_000)
+    return True
+
+
+def solve(qtbot, w: MainWindow) -> None:
+    with qtbot.waitSignal(w.controller.finished, timeout=120_000):
+        w.run_solver()
+    w.convergence.refresh()
+
+
+def step(qtbot, w: MainWindow) -> None:
+    n = len(w.controller.history)
+    w.step()
+    qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=60_000)
+    w.convergence.refresh()
+
+
+# ---------------------------------------------------------------------------------- the convergence plot
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_plot_has_one_point_per_sweep_final_sweep_included(qtbot, window, key, tmp_path):
+    w = window
+    if not show_game(qtbot, w, key, tmp_path):
+        assert w.conv_stack.currentWidget() is not w.convergence  # its own plot (the learning curve)
+        pytest.skip(f"{key}: no sweeps (the game learns; its curve is the learning curve)")
+    plot = w.convergence
+    assert plot.point_count == 0 and not plot.legend.items  # before the first sweep: only the axes' names
+    solve(qtbot, w)
+    hist = w.controller.history
+    assert hist[-1].converged
+    assert plot.point_count == len(hist)
+    y = np.asarray(plot.max_curve.yData, dtype=float)
+    assert np.isfinite(y).all() and (y > 0).all()  # every sweep is drawn, a zero change too (at the "0" tick)
+    if hist[-1].delta == 0:  # the final sweep changed nothing: drawn at the bottom, below the tolerance line
+        assert plot.zero_level is not None and plot.zero_marks.xData[-1] == len(hist)
+        assert np.log10(y[-1]) == pytest.approx(plot.zero_level)
+        if plot.tol_line.isVisible():
+            assert plot.zero_level < plot.tol_line.value()
+    lo, hi = plot.y_range
+    assert lo < np.log10(y).min() and np.log10(y).max() < hi
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_plot_range_follows_the_current_run(qtbot, window, key, tmp_path):
+    w = window
+    if not show_game(qtbot, w, key, tmp_path):
+        pytest.skip(f"{key}: no sweeps")
+    solve(qtbot, w)
+    long_run = len(w.controller.history)
+    assert w.convergence.x_range == (0.5, long_run + 0.5)
+    w.reset_solver()
+    qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=60_000)
+    w.convergence.refresh()
+    assert w.convergence.point_count == 0
+    step(qtbot, w)  # the short run: one snapshot
+    assert len(w.controller.history) == 1 < long_run
+    assert w.convergence.x_range == (0.5, 1.5)  # the long run's axis is gone
+
+
+def test_sweep_axis_has_whole_numbers_only(qtbot):
+    from mdpviz.widgets.convergence import IntegerAxis, ZeroLogAxis
+
+    ax = IntegerAxis("bottom")
+    ticks = [v for _, vals in ax.tickValues(0.5, 5.5, 600) for v in vals]
+    assert ticks and all(float(v).is_integer() for v in ticks)
+    assert ax.tickStrings([1.0, 2.0], 1.0, 1.0) == ["1", "2"]
+    assert not ax.autoSIPrefix
+    log = ZeroLogAxis("left")
+    log.setLogMode(False, True)
+    log.zero_level = -12.0
+    values = [v for _, vals in log.tickValues(-12.4, 1.0, 300) for v in vals]
+    assert -12.0 in values and log.tickStrings([-12.0], 1.0, 1.0) == ["0"]
+    assert not log.autoSIPrefix
+
+
+def test_policy_iteration_marks_its_improvements(qtbot, window, tmp_path):
+    w = window
+    show_game(qtbot, w, "snakes", tmp_path)
+    w.solver_panel.set_method("pi")
+    qtbot.waitUntil(lambda: w.controller.state == "ready" and w.controller.method == "pi", timeout=60_000)
+    solve(qtbot, w)
+    phases = [sw.phase for sw in w.controller.history]
+    def count(item) -> int:
+        return 0 if item.xData is None else int(item.xData.size)
+
+    # every improvement step is marked: a square, or the "0" triangle where its residual is exactly 0
+    assert count(w.convergence.improve_marks) + count(w.convergence.zero_marks) >= phases.count("improve") > 0
+    labels = [label.text for _, label in w.convergence.legend.items]
+    assert "improve: residual" in labels and "evaluate: max |dV|" in labels
+
+
+# ---------------------------------------------------------------------------------- panels and sizes
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_presenter_on_then_off_leaves_the_same_tab_bars(qtbot, window, key, tmp_path):
+    w = window
+    show_game(qtbot, w, key, tmp_path, wait=False)
+    qtbot.waitUntil(lambda: bool(w.visible_tab_bars()))
+    before = w.visible_tab_bars()
+    for _ in range(2):  # each round trip once left one more stray tab bar
+        w.set_presenter(True)
+        qtbot.waitUntil(lambda: len(w.visible_tab_bars()) == 1)
+        w.set_presenter(False)
+        qtbot.waitUntil(lambda: w.visible_tab_bars() == before)
+    assert w.visible_tab_bars() == before
+    assert all(w.docks[n].isHidden() for n in set(w.docks) - set(w.game.panels))
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_window_fits_a_laptop_and_a_projector(qtbot, window, key, tmp_path):
+    w = window
+    show_game(qtbot, w, key, tmp_path, wait=False)
+    hint = w.minimumSizeHint()
+    assert hint.width() <= LAPTOP.width() and hint.height() <= LAPTOP.height(), hint
+    w.set_presenter(True)
+    hint = w.minimumSizeHint()
+    assert hint.width() <= PROJECTOR.width() and hint.height() <= PROJECTOR.height(), hint
+    w.set_presenter(False)
+
+
+def test_default_size_fits_the_screen():
+    laptop = default_size(QSize(1366, 738))  # a 1366x768 screen with a 30-pixel task bar
+    assert laptop.width() <= 1366 and laptop.height() + 40 <= 738
+    assert default_size(QSize(1920, 1050)) == QSize(1600, 900)
+
+
+def test_games_declare_known_panels():
+    for g in default_games():
+        assert g.panels <= PANELS, (g.key, g.panels - PANELS)
+        assert "game" in g.panels
+
+
+def test_panels_follow_the_game(qtbot, window, tmp_path):
+    w = window
+    w.switch_game("ttt3d")  # no MDP: no solver, inspector, episode player or comparison
+    for name in ("solver", "inspector", "player"):
+        assert w.docks[name].isHidden() and not w.docks[name].toggleViewAction().isEnabled()
+    assert not w.central_tabs.isTabVisible(w.central_tabs.indexOf(w.pages["compare"]))
+    assert not w.convergence_dock.isHidden()  # its learning curve
+    w.switch_game("snakes")
+    assert not any(d.isHidden() for d in w.docks.values())
+    w.inspector_dock.close()  # closed by the user: stays closed through a game that hides it
+    w.switch_game("ttt3d")
+    w.switch_game("snakes")
+    assert w.inspector_dock.isHidden() and not w.solver_dock.isHidden()
+
+
+def test_risk_4x4_has_no_plot(qtbot, window):
+    w = window
+    w.switch_game("risk_ttt")
+    assert not w.convergence_dock.isHidden()
+    w.game.set_size(4)
+    assert w.convergence_dock.isHidden() and w.solver_dock.isHidden()
+    w.game.set_size(3)
+    assert not w.convergence_dock.isHidden()
+
+
+def test_results_pages_take_the_plot_room(qtbot, window):
+    w = window
+    w.show_page("simulation")
+    assert w.convergence_dock.isHidden()
+    w.show_page("board")
+    assert not w.convergence_dock.isHidden()
+
+
+# ---------------------------------------------------------------------------------- MDP files
+def test_file_starts_in_the_first_live_state_and_forgets_the_old_selection(qtbot, window, tmp_path):
+    w = window
+    p = tmp_path / "small.txt"
+    p.write_text(SMALL_MDP)
+    w.open_mdp_file(p)
+    g = w.game
+    assert g.start_state() == 1  # state 0 is terminal
+    g.editor().start.setValue(3)
+    assert g.start_state() == 3
+    w.inspect(2)
+    assert w.selected == 2
+    q = tmp_path / "other.txt"
+    q.write_text(SMALL_MDP.replace("discount 0.9", "discount 0.8"))
+    w.open_mdp_file(q)
+    assert w.selected is None and g.start_state() == 1  # a new file: its own default start, no old selection
+    solve(qtbot, w)
+    job = g.simulation_job(g.mdp(), w.current_policy(), games=200, seed=1)
+    result = job(lambda *a: None, lambda: False)
+    assert result.start == "state 1" and all(r.exact != 0 for r in result.rows)
+
+
+# ---------------------------------------------------------------------------------- animated GIF
+def test_animated_gif_has_one_frame_per_sweep(qtbot, tmp_path):
+    from PIL import Image
+
+    from mdpviz import export as ex
+
+    ex.ensure_app()
+    game = next(g for g in default_games() if g.key == "snakes")
+    solved = ex.solve_game(game)
+    path = ex.export_sweep_gif(game, solved, tmp_path / "sweeps.gif", width=480, height=270)
+    with Image.open(path) as im:
+        assert im.format == "GIF" and im.size == (480, 270)
+        assert im.n_frames == len(solved.history)  # snakes: 30 sweeps, under MAX_GIF_FRAMES
+        assert im.info.get("loop") == 0
+    few = ex.export_sweep_gif(game, solved, tmp_path / "few.gif", width=480, height=270, max_frames=5)
+    with Image.open(few) as im:
+        assert im.n_frames == len(ex.frame_indices(len(solved.history), 5)) == 5  # a stated subsample
+    with pytest.raises(ValueError, match=r"\.gif"):
+        ex.gif_path(tmp_path / "sweeps.png")
+    game.deleteLater()
+
+
+def test_export_command_writes_a_gif(tmp_path, capsys):
+    from PIL import Image
+
+    from mdpviz.cli import main
+
+    out = tmp_path / "snakes.gif"
+    assert main(["export", "--game", "snakes", "--figure", "gif", "--out", str(out), "--width", "400",
+                 "--height", "240"]) == 0
+    with Image.open(out) as im:
+        assert im.format == "GIF" and im.size == (400, 240) and im.n_frames == 30
+    assert "30 frames" in capsys.readouterr().out
