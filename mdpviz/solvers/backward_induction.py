@@ -82,6 +82,11 @@ class LayeredGame(Protocol):
         """The rows of a batch of states of ``layer``."""
         ...
 
+    # Optional: ``backup(indices, layer, V, policy, tie_tol) -> (states, terminal, rows) | None``,
+    # the expansion and the backup below done by the game itself (e.g. a compiled kernel), writing
+    # V[indices] and policy[indices] in place; it must give exactly the values of ``expand`` +
+    # the generic backup. None: not available for this batch, use ``expand``.
+
 
 @dataclass(frozen=True, eq=False)
 class LayerStep:
