@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -414,8 +414,10 @@ def _line_masks(geo: BoardGeometry) -> np.ndarray:
     return (np.left_shift(np.int64(1), geo.lines.astype(np.int64))).sum(axis=1).astype(np.int64)
 
 
+@lru_cache(maxsize=1)
 def _digit_tables() -> tuple[np.ndarray, np.ndarray]:
-    """int64 (3**8) each: the bitmask of the X cells, and of the O cells, of every 8-digit base-3 number."""
+    """int64 (3**8) each: the bitmask of the X cells, and of the O cells, of every 8-digit base-3
+    number (built once, read-only)."""
     d = np.arange(3**8, dtype=np.int64)
     x = np.zeros(d.size, dtype=np.int64)
     o = np.zeros(d.size, dtype=np.int64)
@@ -423,6 +425,7 @@ def _digit_tables() -> tuple[np.ndarray, np.ndarray]:
         x |= (d % 3 == X).astype(np.int64) << c
         o |= (d % 3 == O).astype(np.int64) << c
         d //= 3
+    x.flags.writeable = o.flags.writeable = False
     return x, o
 
 
