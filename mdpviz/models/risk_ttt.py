@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -388,6 +388,59 @@ class RiskLayers:
 
     def expand(self, indices: np.ndarray, layer: int) -> LayerExpansion:
         return expand_boards(self.geometry, self.risk, indices, X if layer % 2 == 0 else O)
+
+    def backup(self, indices: np.ndarray, layer: int, V: np.ndarray, policy: np.ndarray | None,
+               tie_tol: float) -> tuple[int, int, int] | None:
+        """:meth:`expand` and the backup fused in one compiled pass (writes V and policy in place).
+
+        Returns (states, terminal states, rows), or None when numba is unavailable (the caller
+        then uses :meth:`expand`, which gives bit-for-bit the same values, only slower).
+        """
+        k = layer_kernel()
+        if k is None or self.geometry.n_cells > 16:  # the kernel decodes boards of at most 16 cells
+            return None
+        own = X if layer % 2 == 0 else O
+        counts = np.zeros(3, dtype=np.int64)
+        pol = policy if policy is not None else np.zeros(1, dtype=np.int16)
+        geo = self.geometry
+        k(np.ascontiguousarray(indices, dtype=np.int64), own, other(own), self.risk,
+          np.ascontiguousarray(geo.powers, dtype=np.int64), _line_masks(geo), *_digit_tables(),
+          float(self.discount), float(tie_tol), V, pol, policy is not None, counts)
+        return int(counts[0]), int(counts[1]), int(counts[2])
+
+
+def _line_masks(geo: BoardGeometry) -> np.ndarray:
+    """int64 per winning line: bit c set for each of its cells."""
+    return (np.left_shift(np.int64(1), geo.lines.astype(np.int64))).sum(axis=1).astype(np.int64)
+
+
+@lru_cache(maxsize=1)
+def _digit_tables() -> tuple[np.ndarray, np.ndarray]:
+    """int64 (3**8) each: the bitmask of the X cells, and of the O cells, of every 8-digit base-3
+    number (built once, read-only)."""
+    d = np.arange(3**8, dtype=np.int64)
+    x = np.zeros(d.size, dtype=np.int64)
+    o = np.zeros(d.size, dtype=np.int64)
+    for c in range(8):
+        x |= (d % 3 == X).astype(np.int64) << c
+        o |= (d % 3 == O).astype(np.int64) << c
+        d //= 3
+    x.flags.writeable = o.flags.writeable = False
+    return x, o
+
+
+def layer_kernel():
+    """The compiled layer kernel (:mod:`mdpviz.solvers._numba_layers`), or None without numba
+    (or with ``MDPVIZ_NO_NUMBA`` set). Compiled on first use (or loaded from numba's cache)."""
+    from mdpviz.solvers import kernels
+
+    if kernels.kernels() is None:  # honours MDPVIZ_NO_NUMBA and sets up numba's cache directory
+        return None
+    try:
+        from mdpviz.solvers._numba_layers import risk_layer
+    except Exception:  # noqa: BLE001 - a broken numba install must not break solving
+        return None
+    return risk_layer
 
 
 @dataclass(frozen=True, eq=False)

@@ -82,6 +82,11 @@ class LayeredGame(Protocol):
         """The rows of a batch of states of ``layer``."""
         ...
 
+    # Optional: ``backup(indices, layer, V, policy, tie_tol) -> (states, terminal, rows) | None``,
+    # the expansion and the backup below done by the game itself (e.g. a compiled kernel), writing
+    # V[indices] and policy[indices] in place; it must give exactly the values of ``expand`` +
+    # the generic backup. None: not available for this batch, use ``expand``.
+
 
 @dataclass(frozen=True, eq=False)
 class LayerStep:
@@ -184,6 +189,9 @@ def _induction(
     if not (0.0 <= gamma <= 1.0):
         raise ValueError(f"discount must be in [0, 1], got {gamma}")
     t0 = time.perf_counter()
+    # Optional fast path: game.backup(indices, layer, V, policy, tie_tol) -> (states, terminal,
+    # rows) or None, the same backup as expand + the code below, done in one compiled pass.
+    fused = getattr(game, "backup", None)
     tot_states = tot_term = tot_rows = 0
     for k in range(n_layers - 1, -1, -1):
         idx_all = np.asarray(game.layer(k), dtype=np.int64)
@@ -191,6 +199,12 @@ def _induction(
         for lo in range(0, idx_all.size, chunk_size):
             idx = idx_all[lo : lo + chunk_size]
             m = idx.size
+            done = fused(idx, k, V, policy, tie_tol) if fused is not None else None
+            if done is not None:  # the game backed the batch up itself (a compiled kernel)
+                n_states += done[0]
+                n_term += done[1]
+                n_rows += done[2]
+                continue
             ex = game.expand(idx, k)
             invalid = np.zeros(m, dtype=bool) if ex.invalid is None else np.asarray(ex.invalid, dtype=bool)
             term = np.asarray(ex.terminal, dtype=bool) | invalid
