@@ -681,9 +681,22 @@ class _CancellableLayers:
         if self.cancelled():
             raise _Cancelled
         ex = self.game.expand(indices, layer)
+        self._report(indices, layer)
+        return ex
+
+    def backup(self, indices: np.ndarray, layer: int, V: np.ndarray, policy, tie_tol: float):
+        """The game's compiled backup of a batch (the same numbers as ``expand`` + the generic
+        backup; None where no kernel applies, and backward induction then calls ``expand``)."""
+        if self.cancelled():
+            raise _Cancelled
+        done = self.game.backup(indices, layer, V, policy, tie_tol)
+        if done is not None:
+            self._report(indices, layer)
+        return done
+
+    def _report(self, indices: np.ndarray, layer: int) -> None:
         self.done += int(np.asarray(indices).size)
         self.progress(self.done, self.n_index, f"layer {layer} ({layer} marks): {self.done:,} of {self.n_index:,} boards")
-        return ex
 
 
 def solve_exact_cancellable(risk: np.ndarray, *, size: int = 4, progress: Callable[[int, int, str], None],
