@@ -25,17 +25,20 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QBoxLayout,
     QCheckBox,
+    QFrame,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSplitter,
     QTableWidget,
@@ -501,7 +504,8 @@ class PositionBoard(QWidget):
         # sized to the contents once per fill (_fill_table): ResizeToContents measures every row again on
         # each setItem, which made a refresh of 27 moves cost 12-46 ms of the GUI thread
         self.moves_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.moves_table.horizontalHeader().setStretchLastSection(True)
+        self.moves_table.horizontalHeader().setStretchLastSection(False)
+        self.moves_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.moves_table.verticalHeader().setDefaultSectionSize(20)
         self.moves_table.setToolTip("Select a move to see its backup; double-click to play it")
         self.backup_label = _named(QLabel(""), "positionBackup", "Backup of the selected move")
@@ -509,10 +513,12 @@ class PositionBoard(QWidget):
         self.backup_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.backup_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
 
-        left = QVBoxLayout()
+        # The board takes as much of the tab as it can: the canvas (with the walk's buttons under it) and
+        # a side panel with every text beside it (resizeEvent -> _arrange).
+        self.canvas_column = QWidget()
+        self.canvas_column.setObjectName("positionCanvasColumn")
+        left = QVBoxLayout(self.canvas_column)
         left.setContentsMargins(0, 0, 0, 0)
-        left.addWidget(self.caption_label)
-        left.addWidget(self.status)
         left.addWidget(self.canvas, 1)
         nav = QHBoxLayout()
         nav.addWidget(self.back_button)
@@ -530,22 +536,30 @@ class PositionBoard(QWidget):
         hva.addWidget(self.first_combo)
         hva.addWidget(self.hide_check)
         hva.addStretch(1)
-        left.addLayout(hva)
         side = QWidget()
         side.setObjectName("positionSide")
-        right = QVBoxLayout(side)
-        right.setContentsMargins(0, 0, 0, 0)
-        right.addWidget(self.value_label)
-        right.addWidget(self.outcome_label)
-        right.addWidget(self.visited_label)
-        right.addWidget(self.moves_table, 1)
-        right.addWidget(self.backup_label)
-        side.setMinimumWidth(190)
-        side.setMaximumWidth(300)
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addLayout(left, 3)
-        lay.addWidget(side, 1)
+        self.side = side
+        col = QVBoxLayout(side)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.setSpacing(3)
+        for lab in (self.caption_label, self.status, self.value_label, self.outcome_label, self.visited_label):
+            col.addWidget(lab)  # full width: each wraps to a line or two
+        col.addWidget(self.moves_table, 1)
+        # the selected move's backup can be long (one term per reply): it scrolls in its own box of a few
+        # lines (the inspector shows the same backup); everything else is sized to be read whole
+        self.backup_scroll = QScrollArea()
+        self.backup_scroll.setObjectName("positionBackupScroll")
+        self.backup_scroll.setWidget(self.backup_label)
+        self.backup_scroll.setWidgetResizable(True)
+        self.backup_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.backup_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        col.addWidget(self.backup_scroll)
+        col.addLayout(hva)
+        side.setMinimumWidth(150)
+        self._box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self._box.setContentsMargins(0, 0, 0, 0)
+        self._box.addWidget(self.canvas_column, 1)
+        self._box.addWidget(side, 1)
 
         self.canvas.cell_clicked.connect(self.click_cell)
         self.canvas.cell_right_clicked.connect(self._on_right_click)
@@ -559,6 +573,60 @@ class PositionBoard(QWidget):
         self.moves_table.itemSelectionChanged.connect(self._on_table_selection)
         self.moves_table.cellDoubleClicked.connect(self._on_table_double)
         self._sync_model()
+
+    # ------------------------------------------------------------------ layout
+    SIDE_WIDTH = 330
+    """The side panel's width beside the board (px): its texts wrap to a few lines, the moves fit."""
+
+    def board_aspect(self) -> float:
+        """Width over height of the board the painter draws (1 for a square grid, about 3 for the cube)."""
+        pos = self.position
+        n = int(pos.cells.size) if pos is not None else 9
+        key = (id(self.canvas.painter_), n)
+        if getattr(self, "_aspect_key", None) != key:
+            rects = self.canvas.painter_.cell_rects(QRectF(0, 0, 100_000, 1000), n)
+            if rects:
+                w = max(r.right() for r in rects) - min(r.left() for r in rects)
+                h = max(r.bottom() for r in rects) - min(r.top() for r in rects)
+                self._aspect = max(0.2, min(10.0, w / h)) if h > 0 else 1.0
+            else:
+                self._aspect = 1.0
+            self._aspect_key = key
+        return self._aspect
+
+    def _arrange(self) -> None:
+        """Cap the board's column so that the board is as large as the tab's height allows and the rest of
+        the width goes to the side panel's texts."""
+        w, h = self.width(), self.height()
+        if w <= 0 or h <= 0:
+            return
+        a = self.board_aspect()
+        nav = self.canvas_column.layout().itemAt(1).sizeHint().height() + 6
+        pad = 12 + (18 if a > 1.5 else 0)  # the canvas's margins (and the cube's layer titles)
+        big = 16_777_215  # QWIDGETSIZE_MAX
+        # Beside only: below, the side panel's minimum height added to the board's would raise the
+        # window's minimum height past a 720-px screen. A square board takes the tab's full height and the
+        # texts the rest of the width; a wide board (the cube's three layers) is limited by the width, so
+        # it gets most of it.
+        if a <= 1.5:
+            side_w = max(self.SIDE_WIDTH, w - int((h - nav - pad) * a + pad))
+        else:
+            side_w = max(240, int(w * 0.36))
+        self.canvas_column.setMaximumSize(max(160, w - side_w), big)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        self._arrange()
+        line = QFontMetrics(self.backup_label.font()).lineSpacing()
+        self.backup_scroll.setFixedHeight(int(line * (2.2 if self.height() < 420 else 5.2)) + 4)
+        self.moves_table.setMinimumHeight(int(self.moves_table.verticalHeader().defaultSectionSize() * 2.5
+                                              + self.moves_table.horizontalHeader().sizeHint().height()))
+
+    def changeEvent(self, ev) -> None:  # noqa: N802
+        super().changeEvent(ev)
+        if ev.type() == QEvent.Type.FontChange and getattr(self, "side", None) is not None:  # presenter mode: the moves table's columns are re-measured
+            self._fill_key = None
+            self._refresh()
 
     # ------------------------------------------------------------------ the window's calls
     def show_sweep(self, sweep: Sweep | None, scale: ColorScale | None, *, caption: str = "") -> None:
@@ -988,6 +1056,7 @@ class PositionBoard(QWidget):
         pos = self.position
         m = self.model
         self._update_controls()
+        self._arrange()  # the painter (and so the board's shape) may have changed with the game
         self.caption_label.setText(self.caption)
         if pos is None or m is None:
             self._view = None
@@ -1094,8 +1163,13 @@ class PositionBoard(QWidget):
                 items[1].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 for j, it in enumerate(items):
                     t.setItem(i, j, it)
-            t.resizeColumnToContents(0)
             t.resizeColumnToContents(1)
+            t.resizeColumnToContents(2)
+            # wide enough for the longest move's name and its value (no "cell 0 (ri..." cut-offs)
+            fm = QFontMetrics(t.font())
+            name_w = max((fm.horizontalAdvance(r[0]) for r in rows), default=40) + 16
+            t.setMinimumWidth(min(320, name_w + t.columnWidth(1) + t.columnWidth(2)
+                                  + t.verticalScrollBar().sizeHint().width() + 2 * t.frameWidth()))
             if sel_row >= 0:
                 t.selectRow(sel_row)
             else:
@@ -1107,7 +1181,7 @@ class PositionBoard(QWidget):
     def _fill_backup(self, pos: Position, view: PositionView | None, hidden: bool) -> None:
         a = self.selected_action
         if a is None or view is None or self.model is None:
-            self.backup_label.setText("Right-click a cell (or select a move in the table) to see its backup."
+            self.backup_label.setText("Right-click a cell (or pick a move in the table) for its backup."
                                       if pos.chooser == DECISION and not pos.terminal else "")
             return
         mv = next((m for m in view.moves if m.action == a), None)
