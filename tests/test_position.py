@@ -336,10 +336,12 @@ def test_matchup_panel_shows_numbers_as_text(qtbot, tmp_path):
     rows = (MatchupRow("opt vs rnd", "opt", "rnd", (9000, 500, 500), 10_000, (0.9, 0.05, 0.05)),
             MatchupRow("rnd vs rnd", "rnd", "rnd", (5850, 2880, 1270), 10_000))
     p.show_results(rows, start="the empty board")
-    assert p.table.rowCount() == 6  # one row per matchup and result
-    assert [p.table.item(0, k).text() for k in range(6)] == ["opt vs rnd", "X wins", "90.00%", "[89.40, 90.57]",
-                                                             "90.00%", "yes"]
-    assert p.table.item(4, 1).text() == "O wins" and p.table.item(4, 4).text() == "" and p.table.item(4, 5).text() == ""
+    assert p.table.rowCount() == 2  # one row per matchup
+    assert [p.table.horizontalHeaderItem(k).text() for k in range(7)] == [
+        "Matchup", "X wins %", "exact", "O wins %", "exact", "draws %", "exact"]
+    assert [p.table.item(0, k).text() for k in range(3)] == ["opt vs rnd", "90.00 \u00b10.59", "90.00 \u2713"]
+    assert "[89.40%, 90.57%]" in p.table.item(0, 1).toolTip()  # the Wilson interval itself on hover
+    assert p.table.item(1, 3).text() == "28.80 \u00b10.89" and p.table.item(1, 4).text() == ""  # no exact
     assert p.export_csv.isEnabled()
     p.export_plot_to(tmp_path / "bars.png")
     assert (tmp_path / "bars.png").stat().st_size > 0

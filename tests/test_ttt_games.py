@@ -373,7 +373,7 @@ def test_vs_random_matchups_with_exact_probabilities(window, qtbot):
     assert _frac(opt.exact[1]) == Fraction(866, 945) and _frac(opt.exact[2]) == Fraction(79, 945)
     assert opt.exact[0] == 0.0 and opt.counts[0] == 0
     assert all(r.within_ci.all() for r in rows)
-    assert panel.table.item(1, 1).text() == "O wins" and panel.table.item(1, 4).text() == "91.64%"
+    assert panel.table.horizontalHeaderItem(3).text() == "O wins %" and panel.table.item(0, 4).text() == "91.64 \u2713"
     text = w.export_csv(w.settings.fileName() + ".csv").read_text()
     assert text.startswith("matchup,x,o,games") and "optimal O vs random X" in text
 

@@ -89,8 +89,10 @@ LEGAL_FILL = "#e4e4e4"
 """Fill of a legal cell without a value (before any sweep, hidden, or a model's move)."""
 OUTCOME_COLORS = ("#0072b2", "#d55e00", "#999999")
 """Bar colours of the three results (X wins, O wins, draws): Okabe-Ito blue, vermillion, grey."""
-TABLE_HEADER = ["Matchup", "Result", "Simulated", "95% CI (%)", "Exact", "In CI"]
-"""Columns of the matchup table (one row per matchup and result)."""
+TABLE_HEADER = ["Matchup", "X wins %", "exact", "O wins %", "exact", "draws %", "exact"]
+"""Columns of the matchup table (one row per matchup; per result the simulated share ± the half-width of
+its Wilson 95% interval, and the exact probability, ticked when inside the interval); the result
+columns are named after the game's results."""
 MAX_NAMED_BARS = 3
 """Up to this many matchups the bar chart's axis names them; with more, letters (A, B, ...) keyed in the table."""
 AXIS_FONT_PT = 11
@@ -1276,7 +1278,7 @@ class MatchupPanel(QWidget):
         # tallest bars); it is part of the scene, so exported plots keep it
         self.legend_text = ""
         split.addWidget(self.plot_widget)
-        self.table = _named(QTableWidget(0, 6), "matchupTable", "Simulated versus exact outcome probabilities")
+        self.table = _named(QTableWidget(0, len(TABLE_HEADER)), "matchupTable", "Simulated versus exact outcome probabilities")
         self.table.setHorizontalHeaderLabels(TABLE_HEADER)
         self.table.verticalHeader().setVisible(False)  # shown with the bars' letters (more than 3 matchups)
         bold = QFont(self.table.font())
@@ -1383,31 +1385,44 @@ class MatchupPanel(QWidget):
 
     def _fill_results(self, rows: Sequence[MatchupRow], labels: Sequence[str], ticks: Sequence[str],
                     lettered: bool) -> None:
-        """The table: three rows per matchup (one per result), laid out once (not per item)."""
+        """The table: one row per matchup (so that five matchups fit a laptop's screen), per result the
+        simulated share in % ± the half-width of its Wilson 95% interval (the interval itself in the
+        tooltip) and the exact probability in %, ticked (\u2713) when inside the interval and crossed
+        (\u2717) when not; laid out once (not per item)."""
         self.table.setUpdatesEnabled(False)
         try:
-            self.table.setRowCount(3 * len(rows))
+            self.table.setRowCount(len(rows))
+            header = ["Matchup"]
+            for j in range(3):
+                header += [f"{labels[j]} %", "exact"]
+            self.table.setHorizontalHeaderLabels(header)
+            for j in range(3):
+                self.table.horizontalHeaderItem(1 + 2 * j).setForeground(QColor(OUTCOME_COLORS[j]))
             for i, r in enumerate(rows):
                 lo, hi = r.ci
                 inside = r.within_ci
+                name = QTableWidgetItem(r.name)
+                name.setToolTip(f"{r.name}: {r.games:,} games")
+                self.table.setItem(i, 0, name)
                 for j in range(3):
-                    cells = [r.name if j == 0 else "", labels[j], f"{100 * r.fractions[j]:.2f}%",
-                             f"[{100 * lo[j]:.2f}, {100 * hi[j]:.2f}]",
-                             "" if r.exact is None else f"{100 * r.exact[j]:.2f}%",
-                             "" if inside is None else ("yes" if inside[j] else "no")]
+                    half = 100 * (hi[j] - lo[j]) / 2
+                    sim = f"{100 * r.fractions[j]:.2f} \u00b1{half:.2f}"
+                    ex = "" if r.exact is None else f"{100 * r.exact[j]:.2f}"
+                    if ex and inside is not None:
+                        ex += " \u2713" if inside[j] else " \u2717"
                     tip = (f"{r.name}, {labels[j]}: {r.counts[j]:,} of {r.games:,} games; Wilson 95% interval "
-                           f"[{lo[j]:.5f}, {hi[j]:.5f}]" + ("" if r.exact is None else f"; exact {r.exact[j]:.10g}"))
-                    for k, text in enumerate(cells):
+                           f"[{100 * lo[j]:.2f}%, {100 * hi[j]:.2f}%]"
+                           + ("" if r.exact is None else f"; exact {r.exact[j]:.10g}"
+                              + ("" if inside is None else (" (inside the interval)" if inside[j]
+                                                            else " (outside the interval)"))))
+                    for k, text in ((1 + 2 * j, sim), (2 + 2 * j, ex)):
                         it = QTableWidgetItem(text)
                         it.setToolTip(tip)
-                        if k >= 2:
-                            it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                        if k == 1:
-                            it.setForeground(QColor(OUTCOME_COLORS[j]))
-                        self.table.setItem(3 * i + j, k, it)
-            # the bars' letters head the table's rows (the first row of each matchup)
+                        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                        self.table.setItem(i, k, it)
+            # the bars' letters head the table's rows
             if lettered:
-                self.table.setVerticalHeaderLabels([t if j == 0 else "" for t in ticks for j in range(3)])
+                self.table.setVerticalHeaderLabels(list(ticks))
             self.table.verticalHeader().setVisible(lettered)
             self.table.resizeColumnsToContents()
         finally:
