@@ -443,3 +443,49 @@ def test_a_4x4_solve_can_be_cancelled_and_leaves_the_app_usable(window, qtbot):
     w.switch_game("ttt")
     _step(w, qtbot)
     assert not w.controller.job_busy  # nothing left solving (the fixture checks no thread outlives the window)
+
+
+def _board_fits(w, qtbot, size) -> float:
+    """Resize the window, and check that every text beside the board is read whole (a wrapped label is
+    as tall as its text needs at its width) and the moves table's columns show their contents; return
+    the height of the board as drawn."""
+    w.resize(*size)
+    qtbot.wait(50)
+    w._dirty = True
+    w.redraw()
+    qtbot.wait(20)
+    b = w.game.board
+    assert b.isVisible()
+    for lab in (b.caption_label, b.status, b.value_label, b.outcome_label, b.visited_label):
+        if lab.text():
+            assert lab.isVisible() and lab.heightForWidth(lab.width()) <= lab.height(), (size, lab.objectName())
+    t = b.moves_table
+    assert t.rowCount() > 0
+    for k in range(3):
+        assert t.columnWidth(k) >= t.sizeHintForColumn(k), (size, k)
+    assert sum(t.columnWidth(k) for k in range(3)) <= t.viewport().width() + 1
+    assert t.rowHeight(0) <= t.viewport().height()  # at least one whole move
+    rects = b.canvas.cell_rects()
+    return max(r.bottom() for r in rects) - min(r.top() for r in rects)
+
+
+def test_the_board_dominates_its_tab_and_its_texts_are_whole(window, qtbot):
+    w = window
+    w.switch_game("risk_ttt")
+    _converge(w, qtbot)
+    b = w.game.board
+    assert "Exact from here" in b.outcome_label.text()
+    big = _board_fits(w, qtbot, (1920, 1080))
+    laptop = _board_fits(w, qtbot, (1366, 768))
+    w.set_presenter(True)
+    try:
+        presenter = _board_fits(w, qtbot, (1280, 720))
+    finally:
+        w.set_presenter(False)
+    print("board px", big, laptop, presenter)
+    assert big > laptop >= 250 and presenter >= 250  # was about 190 px in presenter mode
+    # the board's square fills the tab's height: the side texts take the rest of the width
+    assert b.canvas.height() >= 0.6 * b.height()
+    # the inspector names the shown position in words, not by its encoding
+    title = w.game.state_title(b.position.state)
+    assert title.startswith("empty board, X to move") and "|" not in title

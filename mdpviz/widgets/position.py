@@ -577,7 +577,7 @@ class PositionBoard(QWidget):
         self._sync_model()
 
     # ------------------------------------------------------------------ layout
-    SIDE_WIDTH = 330
+    SIDE_WIDTH = 270
     """The side panel's width beside the board (px): its texts wrap to a few lines, the moves fit."""
 
     def board_aspect(self) -> float:
@@ -1128,6 +1128,32 @@ class PositionBoard(QWidget):
             return f"{pos.mover} is played by the model: the numbers are its move probabilities."
         return "No values yet: step or run the solver."
 
+    def describe_state(self, state: int) -> str | None:
+        """The MDP state ``state`` in a student's words, for the inspector's title: how the walk got there
+        ("after X on cell 4. O on cell 0; X to move ...") when it is on the walk's path, "empty board, X to
+        move ..." at the start, else None (the caller names it by its board)."""
+        m = self.model
+        if m is None or state < 0:
+            return None
+        try:
+            pos = m.position_of(int(state))
+            turn = m.describe(pos)
+        except (ValueError, IndexError, KeyError, AttributeError, NotImplementedError):
+            return None
+        w = self.walk
+        if w is not None:
+            path = w.path()
+            at = next((i for i, p in enumerate(path) if p.state == state), -1)
+            if at > 0:
+                texts = [p.text.rstrip(".") for p in w.plies[:at] if p.text]
+                if texts:
+                    more = "\u2026 " if len(texts) > 2 else ""
+                    return f"after {more}{'; '.join(texts[-2:])}: {turn}"
+        cells = np.asarray(pos.cells)
+        if cells.size and not cells.any():
+            return f"empty board, {turn}"
+        return None
+
     def path_text(self) -> str:
         """The line about the walk's path to the shown position (a game's board may word it its own way)."""
         w = self.walk
@@ -1376,8 +1402,8 @@ class MatchupPanel(QWidget):
         self._fill_results(rows, labels, ticks, lettered)
         games = rows[0].games if rows else 0
         note = ("  " + "; ".join(notes)) if notes else ""
-        self.status.setText(f"{games:,} games per matchup from {start}: simulated share [95% CI]; black "
-                            f"dashes = exact probabilities.{note}")
+        self.status.setText(f"{games:,} games per matchup from {start}: simulated % \u00b1 half its 95% CI "
+                            f"(\u2713: exact inside it); black dashes = exact probabilities.{note}")
         self.progress.setRange(0, 1)
         self.progress.setValue(1)
         self.export_csv.setEnabled(bool(rows))
@@ -1510,6 +1536,12 @@ class PositionGame(Game):
         if m is not None and m.state_labels is not None and 0 <= s < len(m.state_labels):
             return m.state_labels[s]  # the board, not the state's number (students read this)
         return str(s)
+
+    def state_title(self, s: int) -> str:
+        """State ``s`` for the inspector's title: in words where the board can say it (see
+        :meth:`PositionBoard.describe_state`), else its board as :meth:`state_name` draws it."""
+        words = self._board.describe_state(s) if self._board is not None else None
+        return words or f"position {self.state_name(s)}"
 
     def strategies(self, mdp: TabularMDP) -> list[str]:
         return ["optimal", "random"]
