@@ -510,6 +510,8 @@ class PositionBoard(QWidget):
         self.moves_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.moves_table.verticalHeader().setDefaultSectionSize(20)
         self.moves_table.setToolTip("Select a move to see its backup; double-click to play it")
+        # the texts above the table are read whole first; the table takes the height that is left
+        self.moves_table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         self.backup_label = _named(QLabel(""), "positionBackup", "Backup of the selected move")
         self.backup_label.setWordWrap(True)
         self.backup_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -614,14 +616,29 @@ class PositionBoard(QWidget):
             side_w = max(self.SIDE_WIDTH, w - int((h - nav - pad) * a + pad))
         else:
             side_w = max(240, int(w * 0.36))
+        # a long caption (anti-tic-tac-toe's rounds) needs more lines: widen the texts until they fit
+        while side_w < 0.65 * w and self._side_height(side_w) > h:
+            side_w += 30
         self.canvas_column.setMaximumSize(max(160, w - side_w), big)
+
+    def _side_height(self, width: int) -> int:
+        """The height the side panel needs at ``width``: its texts whole, a few moves, the backup box."""
+        lay = self.side.layout()
+        need = 0
+        for lab in (self.caption_label, self.status, self.value_label, self.outcome_label, self.visited_label):
+            if lab.text():
+                need += lab.heightForWidth(width) + lay.spacing()
+        need += self.moves_table.minimumHeight() + lay.spacing()
+        need += self.backup_scroll.height() + lay.spacing()
+        need += lay.itemAt(lay.count() - 1).sizeHint().height()
+        return need
 
     def resizeEvent(self, ev) -> None:  # noqa: N802
         super().resizeEvent(ev)
         self._arrange()
         line = QFontMetrics(self.backup_label.font()).lineSpacing()
         self.backup_scroll.setFixedHeight(int(line * (2.2 if self.height() < 420 else 5.2)) + 4)
-        self.moves_table.setMinimumHeight(int(self.moves_table.verticalHeader().defaultSectionSize() * 2.5
+        self.moves_table.setMinimumHeight(int(self.moves_table.verticalHeader().defaultSectionSize() * 1.6
                                               + self.moves_table.horizontalHeader().sizeHint().height()))
 
     def changeEvent(self, ev) -> None:  # noqa: N802
@@ -1112,6 +1129,7 @@ class PositionBoard(QWidget):
             self.visited_label.setText(self.path_text())
         self._fill_table(view, hidden or yours_vs_model)
         self._fill_backup(pos, view, hidden)
+        self._arrange()  # the texts' lengths changed: the side panel may need more width
 
     def position_value_text(self, pos: Position, view: PositionView | None) -> str:
         """The line about the shown position's value (a game's board may word it its own way)."""
