@@ -546,8 +546,22 @@ class PositionBoard(QWidget):
         col = QVBoxLayout(side)
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(3)
+        # the texts, full width, each wrapped to a line or two; they scroll (as a last resort) only when
+        # even the widest side panel the board leaves cannot hold them (see _arrange)
+        texts = QWidget()
+        tl = QVBoxLayout(texts)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.setSpacing(3)
         for lab in (self.caption_label, self.status, self.value_label, self.outcome_label, self.visited_label):
-            col.addWidget(lab)  # full width: each wraps to a line or two
+            tl.addWidget(lab)
+        tl.addStretch(1)
+        self.texts_scroll = QScrollArea()
+        self.texts_scroll.setObjectName("positionTextsScroll")
+        self.texts_scroll.setWidget(texts)
+        self.texts_scroll.setWidgetResizable(True)
+        self.texts_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.texts_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        col.addWidget(self.texts_scroll)
         col.addWidget(self.moves_table, 1)
         # the selected move's backup can be long (one term per reply): it scrolls in its own box of a few
         # lines (the inspector shows the same backup); everything else is sized to be read whole
@@ -617,17 +631,25 @@ class PositionBoard(QWidget):
         else:
             side_w = max(240, int(w * 0.36))
         # a long caption (anti-tic-tac-toe's rounds) needs more lines: widen the texts until they fit
-        while side_w < 0.65 * w and self._side_height(side_w) > h:
+        # (but never narrower than the Back / Forward / New game buttons under the board)
+        buttons = self.canvas_column.layout().itemAt(1).sizeHint().width()
+        while side_w + 30 <= w - buttons and self._side_height(side_w) > h:
             side_w += 30
-        self.canvas_column.setMaximumSize(max(160, w - side_w), big)
+        self.canvas_column.setMaximumSize(max(160, buttons, w - side_w), big)
+        texts = self._texts_height(side_w)
+        room = h - (self._side_height(side_w) - texts)
+        self.texts_scroll.setFixedHeight(max(40, min(texts, room)))
+
+    def _texts_height(self, width: int) -> int:
+        """The height of the side panel's texts, each whole, at ``width``."""
+        return sum(lab.heightForWidth(width) + 3 for lab in
+                   (self.caption_label, self.status, self.value_label, self.outcome_label, self.visited_label)
+                   if lab.text())
 
     def _side_height(self, width: int) -> int:
         """The height the side panel needs at ``width``: its texts whole, a few moves, the backup box."""
         lay = self.side.layout()
-        need = 0
-        for lab in (self.caption_label, self.status, self.value_label, self.outcome_label, self.visited_label):
-            if lab.text():
-                need += lab.heightForWidth(width) + lay.spacing()
+        need = self._texts_height(width) + lay.spacing()
         need += self.moves_table.minimumHeight() + lay.spacing()
         need += self.backup_scroll.height() + lay.spacing()
         need += lay.itemAt(lay.count() - 1).sizeHint().height()
