@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -574,6 +574,8 @@ class PositionBoard(QWidget):
         col.addWidget(self.backup_scroll)
         col.addLayout(hva)
         side.setMinimumWidth(150)
+        self._fit_pending = False
+        side.installEventFilter(self)
         self._box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
         self._box.setContentsMargins(0, 0, 0, 0)
         self._box.addWidget(self.canvas_column, 1)
@@ -636,9 +638,33 @@ class PositionBoard(QWidget):
         while side_w + 30 <= w - buttons and self._side_height(side_w) > h:
             side_w += 30
         self.canvas_column.setMaximumSize(max(160, buttons, w - side_w), big)
-        texts = self._texts_height(side_w)
-        room = h - (self._side_height(side_w) - texts)
-        self.texts_scroll.setFixedHeight(max(40, min(texts, room)))
+        actual = self.side.width()  # the width the texts wrap at (once laid out), else the planned one
+        self._fit_texts(min(side_w, actual) if actual > 100 else side_w)
+
+    def _fit_texts(self, width: int) -> None:
+        """Give the side panel's texts the height they need at ``width`` (whole), or all the room the
+        moves table and the backup box leave (then they scroll)."""
+        texts = self._texts_height(width) + 4
+        room = self.height() - (self._side_height(width) - texts + 4)
+        want = max(40, min(texts, room))
+        if self.texts_scroll.minimumHeight() != want or self.texts_scroll.maximumHeight() != want:
+            self.texts_scroll.setFixedHeight(want)
+            lay = self.side.layout()
+            lay.invalidate()
+            lay.activate()
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802
+        if obj is getattr(self, "side", None) and ev.type() == QEvent.Type.Resize and not self._fit_pending:
+            # the texts wrap at the side panel's new width: refit once the layout pass that resized it
+            # is over (a size changed inside it would not move the table below)
+            self._fit_pending = True
+            QTimer.singleShot(0, self, self._fit_side)
+        return super().eventFilter(obj, ev)
+
+    def _fit_side(self) -> None:
+        self._fit_pending = False
+        if self.side.width() > 100:
+            self._fit_texts(self.side.width())
 
     def _texts_height(self, width: int) -> int:
         """The height of the side panel's texts, each whole, at ``width``."""
