@@ -644,8 +644,8 @@ class PositionBoard(QWidget):
     def _fit_texts(self, width: int) -> None:
         """Give the side panel's texts the height they need at ``width`` (whole), or all the room the
         moves table and the backup box leave (then they scroll)."""
-        texts = self._texts_height(width) + 4
-        room = self.height() - (self._side_height(width) - texts + 4)
+        texts = self._texts_height(width)
+        room = self.height() - (self._side_height(width) - texts)
         want = max(40, min(texts, room))
         if self.texts_scroll.minimumHeight() != want or self.texts_scroll.maximumHeight() != want:
             self.texts_scroll.setFixedHeight(want)
