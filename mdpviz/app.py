@@ -1001,7 +1001,7 @@ class MainWindow(QMainWindow):
         when = "before the first sweep (V = 0)" if sw is None else (
             f"after sweep {sw.iteration}" if sw.phase == "sweep" else
             ("(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"))
-        title = f"{g.state_name(s)} {when}"
+        title = f"{getattr(g, 'state_title', g.state_name)(s)} {when}"  # board games: in words
         if mdp.terminal[s]:
             return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=g.unit)
         acts = [int(a) for a in mdp.actions_of(s)]

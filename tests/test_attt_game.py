@@ -558,7 +558,9 @@ def test_inspector_and_scenario_round_trip(window, qtbot, tmp_path):
     qtbot.waitUntil(lambda: len(g.astate.rounds) == 1 and len(w.controller.history) >= 1, timeout=30_000)
     w.redraw()
     insp = w.inspection()  # the board's position (after p1_policy1's opening) is inspected
-    assert insp is not None and "001000000" in insp.title
+    # named in words (after P1's opening on cell 2), not by the board's encoding "001000000"
+    assert insp is not None and insp.title.startswith("after P1 (X) plays cell 2: P2 (O) to move")
+    assert "001000000" not in insp.title
     assert all("[P1 replies cell" in a.text for a in insp.actions)
     g.set_generated_start("uniform", 2)
     g.set_ties("highest")

@@ -88,8 +88,10 @@ def test_moves_table_is_refilled_only_when_it_changes_and_sized_once(corridor_bo
     t = b.moves_table
     header = t.horizontalHeader()
     # no per-item resizing to contents (that measured every row again on each setItem)
-    assert header.sectionResizeMode(0) == QHeaderView.ResizeMode.Interactive
+    # (the move's name stretches to the width left: that measures no rows)
+    assert header.sectionResizeMode(0) == QHeaderView.ResizeMode.Stretch
     assert header.sectionResizeMode(1) == QHeaderView.ResizeMode.Interactive
+    assert header.sectionResizeMode(2) == QHeaderView.ResizeMode.Interactive
     b.play_move(0)  # at state 1: +1 (Q 0.5) and +2 (Q 1, greedy)
     assert [(t.item(i, 0).text(), t.item(i, 1).text(), t.item(i, 2).text()) for i in range(2)] == [
         ("1\u21922", "0.5000", ""), ("1\u21923", "1.0000", "\u2605")]
@@ -190,8 +192,8 @@ def test_matchup_chart_legend_sits_above_the_bars_and_letters_are_keyed(qtbot, t
     assert [t for _, t in ax._tickLevels[0]] == ["A", "B", "C", "D", "E", "F"]
     assert ax.style["tickFont"].pointSize() == AXIS_FONT_PT
     vh = p.table.verticalHeader()
-    assert vh.isVisible() and [p.table.verticalHeaderItem(r).text() for r in (0, 1, 3, 15)] == ["A", "", "B", "F"]
-    assert p.table.item(3, 0).text() == "random vs optimal"  # the names stay whole in the table
+    assert vh.isVisible() and [p.table.verticalHeaderItem(r).text() for r in range(6)] == list("ABCDEF")
+    assert p.table.rowCount() == 6 and p.table.item(1, 0).text() == "random vs optimal"  # names whole in the table
     assert p.table.horizontalHeader().sectionResizeMode(0) == QHeaderView.ResizeMode.Interactive
     assert p.table.columnWidth(0) >= p.table.sizeHintForColumn(0)
     p.export_plot_to(tmp_path / "bars.png")

@@ -336,12 +336,34 @@ def test_matchup_panel_shows_numbers_as_text(qtbot, tmp_path):
     rows = (MatchupRow("opt vs rnd", "opt", "rnd", (9000, 500, 500), 10_000, (0.9, 0.05, 0.05)),
             MatchupRow("rnd vs rnd", "rnd", "rnd", (5850, 2880, 1270), 10_000))
     p.show_results(rows, start="the empty board")
-    assert p.table.rowCount() == 6  # one row per matchup and result
-    assert [p.table.item(0, k).text() for k in range(6)] == ["opt vs rnd", "X wins", "90.00%", "[89.40, 90.57]",
-                                                             "90.00%", "yes"]
-    assert p.table.item(4, 1).text() == "O wins" and p.table.item(4, 4).text() == "" and p.table.item(4, 5).text() == ""
+    assert p.table.rowCount() == 2  # one row per matchup
+    assert [p.table.horizontalHeaderItem(k).text() for k in range(7)] == [
+        "Matchup", "X wins %", "exact", "O wins %", "exact", "draws %", "exact"]
+    assert [p.table.item(0, k).text() for k in range(3)] == ["opt vs rnd", "90.00 \u00b10.59", "90.00 \u2713"]
+    assert "[89.40%, 90.57%]" in p.table.item(0, 1).toolTip()  # the Wilson interval itself on hover
+    assert p.table.item(1, 3).text() == "28.80 \u00b10.89" and p.table.item(1, 4).text() == ""  # no exact
     assert p.export_csv.isEnabled()
     p.export_plot_to(tmp_path / "bars.png")
     assert (tmp_path / "bars.png").stat().st_size > 0
     p.clear("gone")
     assert p.table.rowCount() == 0 and p.status.text() == "gone"
+
+
+def test_five_matchups_fit_a_laptop_results_page(qtbot):
+    """One row per matchup: anti-tic-tac-toe's five matchups are every row and column visible in the
+    results page of a 1366x768 window (about 640 x 650 px)."""
+    p = MatchupPanel()
+    qtbot.addWidget(p)
+    p.resize(640, 650)
+    p.show()
+    rows = tuple(MatchupRow(f"{a} vs {b}", a, b, (2950, 5740, 1310), 10_000, (0.2881, 0.5849, 0.127))
+                 for a, b in (("solved P2", "x"), ("P1", "P2"), ("P1", "uniform"), ("uniform", "P2"),
+                              ("uniform", "uniform")))
+    p.show_results(rows, start="the empty board", unit="games")
+    qtbot.wait(20)
+    t = p.table
+    assert t.rowCount() == 5 and t.columnCount() == 7
+    assert sum(t.rowHeight(i) for i in range(5)) <= t.viewport().height()
+    assert sum(t.columnWidth(k) for k in range(7)) <= t.viewport().width() + 1
+    assert all(t.columnWidth(k) >= t.sizeHintForColumn(k) for k in range(7))
+    assert t.item(4, 1).text() == "29.50 \u00b10.89" and t.item(4, 2).text() == "28.81 \u2713"

@@ -373,7 +373,7 @@ def test_vs_random_matchups_with_exact_probabilities(window, qtbot):
     assert _frac(opt.exact[1]) == Fraction(866, 945) and _frac(opt.exact[2]) == Fraction(79, 945)
     assert opt.exact[0] == 0.0 and opt.counts[0] == 0
     assert all(r.within_ci.all() for r in rows)
-    assert panel.table.item(1, 1).text() == "O wins" and panel.table.item(1, 4).text() == "91.64%"
+    assert panel.table.horizontalHeaderItem(3).text() == "O wins %" and panel.table.item(0, 4).text() == "91.64 \u2713"
     text = w.export_csv(w.settings.fileName() + ".csv").read_text()
     assert text.startswith("matchup,x,o,games") and "optimal O vs random X" in text
 
@@ -443,3 +443,52 @@ def test_a_4x4_solve_can_be_cancelled_and_leaves_the_app_usable(window, qtbot):
     w.switch_game("ttt")
     _step(w, qtbot)
     assert not w.controller.job_busy  # nothing left solving (the fixture checks no thread outlives the window)
+
+
+def _board_fits(w, qtbot, size) -> float:
+    """Resize the window, and check that every text beside the board is read whole (a wrapped label is
+    as tall as its text needs at its width) and the moves table's columns show their contents; return
+    the height of the board as drawn."""
+    w.resize(*size)
+    qtbot.wait(50)
+    w._dirty = True
+    w.redraw()
+    qtbot.wait(20)
+    b = w.game.board
+    assert b.isVisible()
+    for lab in (b.caption_label, b.status, b.value_label, b.outcome_label, b.visited_label):
+        if lab.text():
+            assert lab.isVisible() and lab.heightForWidth(lab.width()) <= lab.height(), (size, lab.objectName())
+    t = b.moves_table
+    assert t.rowCount() > 0
+    for k in range(3):
+        assert t.columnWidth(k) >= t.sizeHintForColumn(k), (size, k)
+    assert sum(t.columnWidth(k) for k in range(3)) <= t.viewport().width() + 1
+    assert t.rowHeight(0) <= t.viewport().height()  # at least one whole move
+    rects = b.canvas.cell_rects()
+    return max(r.bottom() for r in rects) - min(r.top() for r in rects)
+
+
+@pytest.mark.parametrize("key", ["risk_ttt", "attt"])
+def test_the_board_dominates_its_tab_and_its_texts_are_whole(window, qtbot, key):
+    w = window
+    w.switch_game(key)
+    _converge(w, qtbot)
+    b = w.game.board
+    assert "Exact from here" in b.outcome_label.text()
+    big = _board_fits(w, qtbot, (1920, 1080))
+    laptop = _board_fits(w, qtbot, (1366, 768))
+    w.set_presenter(True)
+    try:
+        presenter = _board_fits(w, qtbot, (1280, 720))
+    finally:
+        w.set_presenter(False)
+    assert big > laptop >= 240 and presenter >= 230  # was about 185 px in presenter mode
+    # the board's square fills the tab's height: the side texts take the rest of the width
+    assert b.canvas.height() >= 0.6 * b.height()
+    # the inspector names the shown position in words, not by its encoding
+    title = w.game.state_title(b.position.state)
+    if key == "risk_ttt":
+        assert title.startswith("empty board, X to move") and "|" not in title
+    else:  # the responder's board: the start or the position after P1's opening move
+        assert "to move" in title and w.game.state_name(b.position.state) not in title

@@ -25,17 +25,20 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QBoxLayout,
     QCheckBox,
+    QFrame,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSplitter,
     QTableWidget,
@@ -86,8 +89,10 @@ LEGAL_FILL = "#e4e4e4"
 """Fill of a legal cell without a value (before any sweep, hidden, or a model's move)."""
 OUTCOME_COLORS = ("#0072b2", "#d55e00", "#999999")
 """Bar colours of the three results (X wins, O wins, draws): Okabe-Ito blue, vermillion, grey."""
-TABLE_HEADER = ["Matchup", "Result", "Simulated", "95% CI (%)", "Exact", "In CI"]
-"""Columns of the matchup table (one row per matchup and result)."""
+TABLE_HEADER = ["Matchup", "X wins %", "exact", "O wins %", "exact", "draws %", "exact"]
+"""Columns of the matchup table (one row per matchup; per result the simulated share ± the half-width of
+its Wilson 95% interval, and the exact probability, ticked when inside the interval); the result
+columns are named after the game's results."""
 MAX_NAMED_BARS = 3
 """Up to this many matchups the bar chart's axis names them; with more, letters (A, B, ...) keyed in the table."""
 AXIS_FONT_PT = 11
@@ -501,18 +506,23 @@ class PositionBoard(QWidget):
         # sized to the contents once per fill (_fill_table): ResizeToContents measures every row again on
         # each setItem, which made a refresh of 27 moves cost 12-46 ms of the GUI thread
         self.moves_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.moves_table.horizontalHeader().setStretchLastSection(True)
+        self.moves_table.horizontalHeader().setStretchLastSection(False)
+        self.moves_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.moves_table.verticalHeader().setDefaultSectionSize(20)
         self.moves_table.setToolTip("Select a move to see its backup; double-click to play it")
+        # the texts above the table are read whole first; the table takes the height that is left
+        self.moves_table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         self.backup_label = _named(QLabel(""), "positionBackup", "Backup of the selected move")
         self.backup_label.setWordWrap(True)
         self.backup_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.backup_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
 
-        left = QVBoxLayout()
+        # The board takes as much of the tab as it can: the canvas (with the walk's buttons under it) and
+        # a side panel with every text beside it (resizeEvent -> _arrange).
+        self.canvas_column = QWidget()
+        self.canvas_column.setObjectName("positionCanvasColumn")
+        left = QVBoxLayout(self.canvas_column)
         left.setContentsMargins(0, 0, 0, 0)
-        left.addWidget(self.caption_label)
-        left.addWidget(self.status)
         left.addWidget(self.canvas, 1)
         nav = QHBoxLayout()
         nav.addWidget(self.back_button)
@@ -530,22 +540,46 @@ class PositionBoard(QWidget):
         hva.addWidget(self.first_combo)
         hva.addWidget(self.hide_check)
         hva.addStretch(1)
-        left.addLayout(hva)
         side = QWidget()
         side.setObjectName("positionSide")
-        right = QVBoxLayout(side)
-        right.setContentsMargins(0, 0, 0, 0)
-        right.addWidget(self.value_label)
-        right.addWidget(self.outcome_label)
-        right.addWidget(self.visited_label)
-        right.addWidget(self.moves_table, 1)
-        right.addWidget(self.backup_label)
-        side.setMinimumWidth(190)
-        side.setMaximumWidth(300)
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addLayout(left, 3)
-        lay.addWidget(side, 1)
+        self.side = side
+        col = QVBoxLayout(side)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.setSpacing(3)
+        # the texts, full width, each wrapped to a line or two; they scroll (as a last resort) only when
+        # even the widest side panel the board leaves cannot hold them (see _arrange)
+        texts = QWidget()
+        tl = QVBoxLayout(texts)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.setSpacing(3)
+        for lab in (self.caption_label, self.status, self.value_label, self.outcome_label, self.visited_label):
+            tl.addWidget(lab)
+        tl.addStretch(1)
+        self.texts_scroll = QScrollArea()
+        self.texts_scroll.setObjectName("positionTextsScroll")
+        self.texts_scroll.setWidget(texts)
+        self.texts_scroll.setWidgetResizable(True)
+        self.texts_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.texts_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        col.addWidget(self.texts_scroll)
+        col.addWidget(self.moves_table, 1)
+        # the selected move's backup can be long (one term per reply): it scrolls in its own box of a few
+        # lines (the inspector shows the same backup); everything else is sized to be read whole
+        self.backup_scroll = QScrollArea()
+        self.backup_scroll.setObjectName("positionBackupScroll")
+        self.backup_scroll.setWidget(self.backup_label)
+        self.backup_scroll.setWidgetResizable(True)
+        self.backup_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.backup_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        col.addWidget(self.backup_scroll)
+        col.addLayout(hva)
+        side.setMinimumWidth(150)
+        self._fit_pending = False
+        side.installEventFilter(self)
+        self._box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self._box.setContentsMargins(0, 0, 0, 0)
+        self._box.addWidget(self.canvas_column, 1)
+        self._box.addWidget(side, 1)
 
         self.canvas.cell_clicked.connect(self.click_cell)
         self.canvas.cell_right_clicked.connect(self._on_right_click)
@@ -559,6 +593,107 @@ class PositionBoard(QWidget):
         self.moves_table.itemSelectionChanged.connect(self._on_table_selection)
         self.moves_table.cellDoubleClicked.connect(self._on_table_double)
         self._sync_model()
+
+    # ------------------------------------------------------------------ layout
+    SIDE_WIDTH = 270
+    """The side panel's width beside the board (px): its texts wrap to a few lines, the moves fit."""
+
+    def board_aspect(self) -> float:
+        """Width over height of the board the painter draws (1 for a square grid, about 3 for the cube)."""
+        pos = self.position
+        n = int(pos.cells.size) if pos is not None else 9
+        key = (id(self.canvas.painter_), n)
+        if getattr(self, "_aspect_key", None) != key:
+            rects = self.canvas.painter_.cell_rects(QRectF(0, 0, 100_000, 1000), n)
+            if rects:
+                w = max(r.right() for r in rects) - min(r.left() for r in rects)
+                h = max(r.bottom() for r in rects) - min(r.top() for r in rects)
+                self._aspect = max(0.2, min(10.0, w / h)) if h > 0 else 1.0
+            else:
+                self._aspect = 1.0
+            self._aspect_key = key
+        return self._aspect
+
+    def _arrange(self) -> None:
+        """Cap the board's column so that the board is as large as the tab's height allows and the rest of
+        the width goes to the side panel's texts."""
+        w, h = self.width(), self.height()
+        if w <= 0 or h <= 0:
+            return
+        a = self.board_aspect()
+        nav = self.canvas_column.layout().itemAt(1).sizeHint().height() + 6
+        pad = 12 + (18 if a > 1.5 else 0)  # the canvas's margins (and the cube's layer titles)
+        big = 16_777_215  # QWIDGETSIZE_MAX
+        # Beside only: below, the side panel's minimum height added to the board's would raise the
+        # window's minimum height past a 720-px screen. A square board takes the tab's full height and the
+        # texts the rest of the width; a wide board (the cube's three layers) is limited by the width, so
+        # it gets most of it.
+        if a <= 1.5:
+            side_w = max(self.SIDE_WIDTH, w - int((h - nav - pad) * a + pad))
+        else:
+            side_w = max(240, int(w * 0.36))
+        # a long caption (anti-tic-tac-toe's rounds) needs more lines: widen the texts until they fit
+        # (but never narrower than the Back / Forward / New game buttons under the board)
+        buttons = self.canvas_column.layout().itemAt(1).sizeHint().width()
+        while side_w + 30 <= w - buttons and self._side_height(side_w) > h:
+            side_w += 30
+        self.canvas_column.setMaximumSize(max(160, buttons, w - side_w), big)
+        actual = self.side.width()  # the width the texts wrap at (once laid out), else the planned one
+        self._fit_texts(min(side_w, actual) if actual > 100 else side_w)
+
+    def _fit_texts(self, width: int) -> None:
+        """Give the side panel's texts the height they need at ``width`` (whole), or all the room the
+        moves table and the backup box leave (then they scroll)."""
+        texts = self._texts_height(width)
+        room = self.height() - (self._side_height(width) - texts)
+        want = max(40, min(texts, room))
+        if self.texts_scroll.minimumHeight() != want or self.texts_scroll.maximumHeight() != want:
+            self.texts_scroll.setFixedHeight(want)
+            lay = self.side.layout()
+            lay.invalidate()
+            lay.activate()
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802
+        if obj is getattr(self, "side", None) and ev.type() == QEvent.Type.Resize and not self._fit_pending:
+            # the texts wrap at the side panel's new width: refit once the layout pass that resized it
+            # is over (a size changed inside it would not move the table below)
+            self._fit_pending = True
+            QTimer.singleShot(0, self, self._fit_side)
+        return super().eventFilter(obj, ev)
+
+    def _fit_side(self) -> None:
+        self._fit_pending = False
+        if self.side.width() > 100:
+            self._fit_texts(self.side.width())
+
+    def _texts_height(self, width: int) -> int:
+        """The height of the side panel's texts, each whole, at ``width``."""
+        return sum(lab.heightForWidth(width) + 3 for lab in
+                   (self.caption_label, self.status, self.value_label, self.outcome_label, self.visited_label)
+                   if lab.text())
+
+    def _side_height(self, width: int) -> int:
+        """The height the side panel needs at ``width``: its texts whole, a few moves, the backup box."""
+        lay = self.side.layout()
+        need = self._texts_height(width) + lay.spacing()
+        need += self.moves_table.minimumHeight() + lay.spacing()
+        need += self.backup_scroll.height() + lay.spacing()
+        need += lay.itemAt(lay.count() - 1).sizeHint().height()
+        return need
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        self._arrange()
+        line = QFontMetrics(self.backup_label.font()).lineSpacing()
+        self.backup_scroll.setFixedHeight(int(line * (2.2 if self.height() < 420 else 5.2)) + 4)
+        self.moves_table.setMinimumHeight(int(self.moves_table.verticalHeader().defaultSectionSize() * 1.6
+                                              + self.moves_table.horizontalHeader().sizeHint().height()))
+
+    def changeEvent(self, ev) -> None:  # noqa: N802
+        super().changeEvent(ev)
+        if ev.type() == QEvent.Type.FontChange and getattr(self, "side", None) is not None:  # presenter mode: the moves table's columns are re-measured
+            self._fill_key = None
+            self._refresh()
 
     # ------------------------------------------------------------------ the window's calls
     def show_sweep(self, sweep: Sweep | None, scale: ColorScale | None, *, caption: str = "") -> None:
@@ -988,6 +1123,7 @@ class PositionBoard(QWidget):
         pos = self.position
         m = self.model
         self._update_controls()
+        self._arrange()  # the painter (and so the board's shape) may have changed with the game
         self.caption_label.setText(self.caption)
         if pos is None or m is None:
             self._view = None
@@ -1041,6 +1177,7 @@ class PositionBoard(QWidget):
             self.visited_label.setText(self.path_text())
         self._fill_table(view, hidden or yours_vs_model)
         self._fill_backup(pos, view, hidden)
+        self._arrange()  # the texts' lengths changed: the side panel may need more width
 
     def position_value_text(self, pos: Position, view: PositionView | None) -> str:
         """The line about the shown position's value (a game's board may word it its own way)."""
@@ -1056,6 +1193,32 @@ class PositionBoard(QWidget):
         if pos.chooser == MODEL:
             return f"{pos.mover} is played by the model: the numbers are its move probabilities."
         return "No values yet: step or run the solver."
+
+    def describe_state(self, state: int) -> str | None:
+        """The MDP state ``state`` in a student's words, for the inspector's title: how the walk got there
+        ("after X on cell 4. O on cell 0; X to move ...") when it is on the walk's path, "empty board, X to
+        move ..." at the start, else None (the caller names it by its board)."""
+        m = self.model
+        if m is None or state < 0:
+            return None
+        try:
+            pos = m.position_of(int(state))
+            turn = m.describe(pos)
+        except (ValueError, IndexError, KeyError, AttributeError, NotImplementedError):
+            return None
+        w = self.walk
+        if w is not None:
+            path = w.path()
+            at = next((i for i, p in enumerate(path) if p.state == state), -1)
+            if at > 0:
+                texts = [p.text.rstrip(".") for p in w.plies[:at] if p.text]
+                if texts:
+                    more = "\u2026 " if len(texts) > 2 else ""
+                    return f"after {more}{'; '.join(texts[-2:])}: {turn}"
+        cells = np.asarray(pos.cells)
+        if cells.size and not cells.any():
+            return f"empty board, {turn}"
+        return None
 
     def path_text(self) -> str:
         """The line about the walk's path to the shown position (a game's board may word it its own way)."""
@@ -1094,8 +1257,13 @@ class PositionBoard(QWidget):
                 items[1].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 for j, it in enumerate(items):
                     t.setItem(i, j, it)
-            t.resizeColumnToContents(0)
             t.resizeColumnToContents(1)
+            t.resizeColumnToContents(2)
+            # wide enough for the longest move's name and its value (no "cell 0 (ri..." cut-offs)
+            fm = QFontMetrics(t.font())
+            name_w = max((fm.horizontalAdvance(r[0]) for r in rows), default=40) + 16
+            t.setMinimumWidth(min(320, name_w + t.columnWidth(1) + t.columnWidth(2)
+                                  + t.verticalScrollBar().sizeHint().width() + 2 * t.frameWidth()))
             if sel_row >= 0:
                 t.selectRow(sel_row)
             else:
@@ -1107,7 +1275,7 @@ class PositionBoard(QWidget):
     def _fill_backup(self, pos: Position, view: PositionView | None, hidden: bool) -> None:
         a = self.selected_action
         if a is None or view is None or self.model is None:
-            self.backup_label.setText("Right-click a cell (or select a move in the table) to see its backup."
+            self.backup_label.setText("Right-click a cell (or pick a move in the table) for its backup."
                                       if pos.chooser == DECISION and not pos.terminal else "")
             return
         mv = next((m for m in view.moves if m.action == a), None)
@@ -1202,7 +1370,7 @@ class MatchupPanel(QWidget):
         # tallest bars); it is part of the scene, so exported plots keep it
         self.legend_text = ""
         split.addWidget(self.plot_widget)
-        self.table = _named(QTableWidget(0, 6), "matchupTable", "Simulated versus exact outcome probabilities")
+        self.table = _named(QTableWidget(0, len(TABLE_HEADER)), "matchupTable", "Simulated versus exact outcome probabilities")
         self.table.setHorizontalHeaderLabels(TABLE_HEADER)
         self.table.verticalHeader().setVisible(False)  # shown with the bars' letters (more than 3 matchups)
         bold = QFont(self.table.font())
@@ -1300,8 +1468,8 @@ class MatchupPanel(QWidget):
         self._fill_results(rows, labels, ticks, lettered)
         games = rows[0].games if rows else 0
         note = ("  " + "; ".join(notes)) if notes else ""
-        self.status.setText(f"{games:,} games per matchup from {start}: simulated share [95% CI]; black "
-                            f"dashes = exact probabilities.{note}")
+        self.status.setText(f"{games:,} games per matchup from {start}: simulated % \u00b1 half its 95% CI "
+                            f"(\u2713: exact inside it); black dashes = exact probabilities.{note}")
         self.progress.setRange(0, 1)
         self.progress.setValue(1)
         self.export_csv.setEnabled(bool(rows))
@@ -1309,31 +1477,44 @@ class MatchupPanel(QWidget):
 
     def _fill_results(self, rows: Sequence[MatchupRow], labels: Sequence[str], ticks: Sequence[str],
                     lettered: bool) -> None:
-        """The table: three rows per matchup (one per result), laid out once (not per item)."""
+        """The table: one row per matchup (so that five matchups fit a laptop's screen), per result the
+        simulated share in % ± the half-width of its Wilson 95% interval (the interval itself in the
+        tooltip) and the exact probability in %, ticked (\u2713) when inside the interval and crossed
+        (\u2717) when not; laid out once (not per item)."""
         self.table.setUpdatesEnabled(False)
         try:
-            self.table.setRowCount(3 * len(rows))
+            self.table.setRowCount(len(rows))
+            header = ["Matchup"]
+            for j in range(3):
+                header += [f"{labels[j]} %", "exact"]
+            self.table.setHorizontalHeaderLabels(header)
+            for j in range(3):
+                self.table.horizontalHeaderItem(1 + 2 * j).setForeground(QColor(OUTCOME_COLORS[j]))
             for i, r in enumerate(rows):
                 lo, hi = r.ci
                 inside = r.within_ci
+                name = QTableWidgetItem(r.name)
+                name.setToolTip(f"{r.name}: {r.games:,} games")
+                self.table.setItem(i, 0, name)
                 for j in range(3):
-                    cells = [r.name if j == 0 else "", labels[j], f"{100 * r.fractions[j]:.2f}%",
-                             f"[{100 * lo[j]:.2f}, {100 * hi[j]:.2f}]",
-                             "" if r.exact is None else f"{100 * r.exact[j]:.2f}%",
-                             "" if inside is None else ("yes" if inside[j] else "no")]
+                    half = 100 * (hi[j] - lo[j]) / 2
+                    sim = f"{100 * r.fractions[j]:.2f} \u00b1{half:.2f}"
+                    ex = "" if r.exact is None else f"{100 * r.exact[j]:.2f}"
+                    if ex and inside is not None:
+                        ex += " \u2713" if inside[j] else " \u2717"
                     tip = (f"{r.name}, {labels[j]}: {r.counts[j]:,} of {r.games:,} games; Wilson 95% interval "
-                           f"[{lo[j]:.5f}, {hi[j]:.5f}]" + ("" if r.exact is None else f"; exact {r.exact[j]:.10g}"))
-                    for k, text in enumerate(cells):
+                           f"[{100 * lo[j]:.2f}%, {100 * hi[j]:.2f}%]"
+                           + ("" if r.exact is None else f"; exact {r.exact[j]:.10g}"
+                              + ("" if inside is None else (" (inside the interval)" if inside[j]
+                                                            else " (outside the interval)"))))
+                    for k, text in ((1 + 2 * j, sim), (2 + 2 * j, ex)):
                         it = QTableWidgetItem(text)
                         it.setToolTip(tip)
-                        if k >= 2:
-                            it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                        if k == 1:
-                            it.setForeground(QColor(OUTCOME_COLORS[j]))
-                        self.table.setItem(3 * i + j, k, it)
-            # the bars' letters head the table's rows (the first row of each matchup)
+                        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                        self.table.setItem(i, k, it)
+            # the bars' letters head the table's rows
             if lettered:
-                self.table.setVerticalHeaderLabels([t if j == 0 else "" for t in ticks for j in range(3)])
+                self.table.setVerticalHeaderLabels(list(ticks))
             self.table.verticalHeader().setVisible(lettered)
             self.table.resizeColumnsToContents()
         finally:
@@ -1421,6 +1602,12 @@ class PositionGame(Game):
         if m is not None and m.state_labels is not None and 0 <= s < len(m.state_labels):
             return m.state_labels[s]  # the board, not the state's number (students read this)
         return str(s)
+
+    def state_title(self, s: int) -> str:
+        """State ``s`` for the inspector's title: in words where the board can say it (see
+        :meth:`PositionBoard.describe_state`), else its board as :meth:`state_name` draws it."""
+        words = self._board.describe_state(s) if self._board is not None else None
+        return words or f"position {self.state_name(s)}"
 
     def strategies(self, mdp: TabularMDP) -> list[str]:
         return ["optimal", "random"]
