@@ -17,6 +17,7 @@ solver that was reset while they were in flight are dropped.
 """
 from __future__ import annotations
 
+import gc
 import math
 import threading
 import time
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import Solution, Sweep, solve, solver
@@ -139,6 +140,46 @@ def first_sweep_range(sweep: Sweep, terminal: np.ndarray) -> ValueRange:
     if v.size == 0:
         return ValueRange(0.0, 0.0, "seen")
     return ValueRange(float(v.min()), float(v.max()), "seen")
+
+
+# ---------------------------------------------------------------------------------- garbage collection
+class GuiThreadCollector(QObject):
+    """Python's cyclic garbage collector, run only on the GUI thread.
+
+    Left automatic, the collector runs in whichever thread happens to allocate when its threshold
+    is crossed: a solver or job thread. If the garbage then holds a Qt widget (a closed dialog, an
+    old board in a reference cycle), PySide destroys it on that worker thread, and its destructor
+    waits for the GIL the worker itself is collecting with: the window hangs for good (seen in the
+    test suite: a job thread stuck in ``~QObject`` inside ``gc_collect_main``). PyQt and PySide
+    applications that run Python on threads avoid it the same way: automatic collection off, and
+    the same generational thresholds checked from a GUI-thread timer.
+    """
+
+    INTERVAL_MS = 250
+
+    def __init__(self, parent: QObject) -> None:
+        super().__init__(parent)
+        gc.disable()
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self.check)
+        self.timer.start(self.INTERVAL_MS)
+
+    @Slot()
+    def check(self) -> None:
+        """Collect the generations whose thresholds are crossed, as the automatic collector would."""
+        t0, t1, t2 = gc.get_threshold()
+        c0, c1, c2 = gc.get_count()
+        if c0 > t0:
+            gc.collect(2 if c2 > t2 else 1 if c1 > t1 else 0)
+
+
+def install_gui_thread_collector() -> None:
+    """Install :class:`GuiThreadCollector` once per application (the first controller does it)."""
+    app = QCoreApplication.instance()
+    if app is None or QThread.currentThread() is not app.thread():
+        return
+    if app.findChild(GuiThreadCollector) is None:
+        GuiThreadCollector(app)
 
 
 # ---------------------------------------------------------------------------------- workers
@@ -349,6 +390,7 @@ class SolverController(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        install_gui_thread_collector()  # cyclic garbage (Qt widgets among it) never collected on a worker
         self.history: list[Sweep] = []
         """Every sweep of the current solve, in order."""
         self.solution: Solution | None = None

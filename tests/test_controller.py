@@ -215,3 +215,46 @@ def test_shutdown_stops_both_threads(qtbot):
     c.shutdown()
     assert running_threads() == []
     c.shutdown()  # idempotent
+
+
+def test_cyclic_garbage_is_collected_on_the_gui_thread_only(qtbot):
+    """A collection on a worker thread can destroy a Qt widget there and hang the window."""
+    import gc
+    import threading
+
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    from mdpviz.controller import GuiThreadCollector, SolverController
+
+    c = SolverController()
+    try:
+        assert not gc.isenabled()  # no automatic collection, in whatever thread allocates
+        collectors = QApplication.instance().findChildren(GuiThreadCollector)
+        assert len(collectors) == 1  # one per application, however many controllers
+        SolverController().shutdown()
+        assert len(QApplication.instance().findChildren(GuiThreadCollector)) == 1
+        destroyed_in = []
+
+        class Cycle:
+            pass
+
+        def make_garbage():
+            a = Cycle()
+            a.self_ref = a
+            a.widget = QLabel()
+            a.widget.destroyed.connect(lambda *_: destroyed_in.append(threading.current_thread().name))
+
+        make_garbage()
+        thresholds = gc.get_threshold()
+        gc.set_threshold(1, 1, 1)  # every check collects
+        try:
+            worker = threading.Thread(target=lambda: [object() for _ in range(10_000)], name="worker")
+            worker.start()
+            worker.join()
+            assert destroyed_in == []  # the worker allocated past every threshold and collected nothing
+            qtbot.waitUntil(lambda: destroyed_in != [], timeout=10_000)  # the GUI-thread timer did
+            assert destroyed_in == [threading.main_thread().name]
+        finally:
+            gc.set_threshold(*thresholds)
+    finally:
+        c.shutdown()
