@@ -195,7 +195,7 @@ def rows_processes(tab: Table, path: Path | None, cal_import: float, cal_start: 
     tab.add(f"`mdpviz plan --algorithm hpi --mdp {path.name}`, whole process", _fmt_s(t),
             f"`python -c 'import numpy'` {_fmt_s(cal_import)}", t / cal_import, "< 0.5 s", t < 0.5)
     t = process_seconds(cmd + ["plan", "--mdp", str(path)])
-    tab.add(f"`mdpviz plan --mdp {path.name}` (default: in-place VI), whole process", _fmt_s(t),
+    tab.add(f"`mdpviz plan --mdp {path.name}` (default algorithm: hpi), whole process", _fmt_s(t),
             f"`python -c 'import numpy'` {_fmt_s(cal_import)}", t / cal_import, "< 1 s", t < 1.0)
 
 
