@@ -690,35 +690,9 @@ class FileGame(Game):
         return 10_000
 
     def simulation_job(self, mdp, policy, *, games, seed):
-        names = self.strategies(mdp)
-        pol = None if policy is None else np.array(policy, dtype=np.int64)
         start = self.start_state()
-        steps = self.max_steps(mdp)
-        games = int(games)
-        if games < 2:
-            raise ValueError(f"simulate at least 2 games, got {games}")
-
-        def job(progress: Progress, cancelled: Cancelled) -> SimulationResult | None:
-            opt = pol if pol is not None else solve(mdp, "pi").policy
-            streams = np.random.SeedSequence(seed).spawn(len(names))
-            rows, notes = [], []
-            for i, (name, ss) in enumerate(zip(names, streams)):
-                if cancelled():
-                    return None
-                probs = self.strategy_probs(name, mdp, opt)
-                try:
-                    exact = float(evaluate_stochastic_policy(mdp, probs)[start])
-                except ImproperPolicyError as e:
-                    notes.append(f"{name}: {e}")
-                    continue
-                ep = simulate(mdp, probs, start=start, episodes=games, seed=np.random.default_rng(ss), max_steps=steps)
-                m, c = mean_ci(ep.total)
-                fin = int(ep.finished.sum()) if mdp.terminal.any() else -1
-                rows.append(StrategyRow(name, exact, m, c, np.asarray(ep.total), fin))
-                progress(i + 1, len(names), f"{name}: {games:,} episodes")
-            return SimulationResult(tuple(rows), "return", f"state {start}", tuple(notes))
-
-        return job
+        return strategy_simulation_job(self, mdp, policy, games=games, seed=seed, start=start,
+                                       start_name=f"state {start}", optimal=lambda: solve(mdp, "pi").policy)
 
     def outcome_text(self, mdp, state):
         return f"reached {self.state_name(state)} (terminal)"
@@ -773,3 +747,39 @@ def default_games(parent: QObject | None = None) -> list[Game]:
     return [SnakesGame(parent=parent), FileGame(parent=parent), TicTacToeGame(parent=parent),
             RiskTicTacToeGame(parent=parent), AtttGame(parent=parent), CheckersGame(parent=parent),
             Ttt3dGame(parent=parent), GridWorldGame(parent=parent), GymGame(parent=parent)]
+
+
+def strategy_simulation_job(game: "Game", mdp: TabularMDP, policy, *, games: int, seed, start: int, start_name: str,
+                            optimal: Callable[[], np.ndarray]) -> Callable[[Progress, Cancelled], SimulationResult | None]:
+    """The background job that simulates each of ``game``'s strategies from ``start`` for ``games``
+    episodes beside its exact value (policy evaluation): shared by the games whose episodes are
+    plain walks of the MDP (files, grid worlds). ``optimal()`` gives the optimal policy when the
+    window has none yet (called on the job thread)."""
+    names = game.strategies(mdp)
+    pol = None if policy is None else np.array(policy, dtype=np.int64)
+    steps = game.max_steps(mdp)
+    games = int(games)
+    if games < 2:
+        raise ValueError(f"simulate at least 2 games, got {games}")
+
+    def job(progress: Progress, cancelled: Cancelled) -> SimulationResult | None:
+        opt = pol if pol is not None else optimal()
+        streams = np.random.SeedSequence(seed).spawn(len(names))
+        rows, notes = [], []
+        for i, (name, ss) in enumerate(zip(names, streams)):
+            if cancelled():
+                return None
+            probs = game.strategy_probs(name, mdp, opt)
+            try:
+                exact = float(evaluate_stochastic_policy(mdp, probs)[start])
+            except ImproperPolicyError as e:
+                notes.append(f"{name}: {e}")
+                continue
+            ep = simulate(mdp, probs, start=start, episodes=games, seed=np.random.default_rng(ss), max_steps=steps)
+            m, c = mean_ci(ep.total)
+            fin = int(ep.finished.sum()) if mdp.terminal.any() else -1
+            rows.append(StrategyRow(name, exact, m, c, np.asarray(ep.total), fin))
+            progress(i + 1, len(names), f"{name}: {games:,} episodes")
+        return SimulationResult(tuple(rows), "return", start_name, tuple(notes))
+
+    return job

@@ -32,15 +32,15 @@ from PySide6.QtWidgets import (
 
 from mdpviz.models import gridworld as gw
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
+from mdpviz.models.simulate import policy_matrix, uniform_policy_matrix
 from mdpviz.scenario import ScenarioError
-from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy, solve
+from mdpviz.solvers import solve
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import BoardView, ColorBar
 from mdpviz.widgets.colors import COLORMAP, ColorScale, black_text
-from mdpviz.widgets.display import StrategyRow, board_frame
+from mdpviz.widgets.display import board_frame
 from mdpviz.widgets.episodes import sample_mdp_episode
-from mdpviz.widgets.games import Game, SimulationResult, mean_ci
+from mdpviz.widgets.games import Game, strategy_simulation_job
 from mdpviz.widgets.geometry import grid_layout
 
 LUT_SIZE = 256
@@ -663,34 +663,10 @@ class GridGameBase(Game):
         return 1_000
 
     def simulation_job(self, mdp, policy, *, games, seed):
-        names = self.strategies(mdp)
-        pol = None if policy is None else np.array(policy, dtype=np.int64)
         start = self.start_state()
-        steps = self.max_steps(mdp)
-        games = int(games)
-        if games < 2:
-            raise ValueError(f"simulate at least 2 episodes, got {games}")
-
-        def job(progress, cancelled) -> SimulationResult | None:
-            opt = pol if pol is not None else solve(mdp, "vi", tol=1e-12).policy
-            streams = np.random.SeedSequence(seed).spawn(len(names))
-            rows, notes = [], []
-            for i, (name, ss) in enumerate(zip(names, streams)):
-                if cancelled():
-                    return None
-                probs = self.strategy_probs(name, mdp, opt)
-                try:
-                    exact = float(evaluate_stochastic_policy(mdp, probs)[start])
-                except ImproperPolicyError as e:
-                    notes.append(f"{name}: {e}")
-                    continue
-                ep = simulate(mdp, probs, start=start, episodes=games, seed=np.random.default_rng(ss), max_steps=steps)
-                m, c = mean_ci(ep.total)
-                rows.append(StrategyRow(name, exact, m, c, np.asarray(ep.total), int(ep.finished.sum())))
-                progress(i + 1, len(names), f"{name}: {games:,} episodes")
-            return SimulationResult(tuple(rows), "return", self.state_name(start), tuple(notes))
-
-        return job
+        return strategy_simulation_job(self, mdp, policy, games=games, seed=seed, start=start,
+                                       start_name=self.state_name(start),
+                                       optimal=lambda: solve(mdp, "vi", tol=1e-12).policy)
 
     def episode(self, mdp, probs, rng):
         return sample_mdp_episode(mdp, probs, rng=rng, start=self.start_state(), max_steps=200,
