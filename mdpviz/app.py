@@ -992,6 +992,8 @@ class MainWindow(QMainWindow):
         if mdp is None or s is None:
             return None
         g = self.game
+        if g.mdp() is not mdp:  # the game changed and the solver has not been reset to its model yet
+            return None
         sw = self.shown_sweep()
         values = np.zeros(mdp.n_states) if sw is None else np.asarray(sw.values)
         # Q backs up from the values the board's action was chosen with (one rule for badge and inspector)
