@@ -4,7 +4,7 @@
 :class:`~mdpviz.controller.SolverController`, which owns the worker threads: the GUI thread never
 runs a solve or a batch simulation. Sweeps arrive as immutable snapshots and are recorded; the
 window redraws on a ~30 Hz timer from the recorded history (or the sweep the history slider
-points at), never once per sweep. Games plug in through :class:`mdpviz.widgets.games.Game`.
+points at), never once per sweep. Games plug in through :class:`mdpviz.widgets.game.Game`.
 
 Modal dialogs go through one :class:`Dialogs` object so tests can replace it and never block.
 """
@@ -48,9 +48,9 @@ from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenari
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.widgets.board import BoardView, ColorBar
-from mdpviz.widgets.colors import SEQUENTIAL, ColorScale, fitted_scale, scale_for
+from mdpviz.models.colors import SEQUENTIAL, ColorScale, fitted_scale, scale_for
 from mdpviz.widgets.convergence import ConvergencePlot, render_svg, set_legend_font
-from mdpviz.widgets.display import (
+from mdpviz.models.display import (
     ActionBackup,
     Inspection,
     backup_q,
@@ -63,7 +63,8 @@ from mdpviz.widgets.display import (
     results_csv,
     sweep_caption,
 )
-from mdpviz.widgets.games import Game, GameJob, SimulationResult, default_games
+from mdpviz.widgets.game import Game, GameJob, SimulationResult
+from mdpviz.widgets.games import default_games
 from mdpviz.widgets.panels import Inspector, SolverPanel
 from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
 from mdpviz import export as lesson_export

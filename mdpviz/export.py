@@ -9,7 +9,7 @@ as PNG or SVG by the file's extension (an SVG's root ``width``/``height`` are th
 and its ``viewBox`` is ``0 0 width height``).
 
 The same functions serve the window (File > Export) and the command line
-(``mdpviz export``): a game (:class:`~mdpviz.widgets.games.Game`) and a :class:`SolvedGame`
+(``mdpviz export``): a game (:class:`~mdpviz.widgets.game.Game`) and a :class:`SolvedGame`
 (its model, the recorded sweeps and the fixed colour scale) go in, files come out. The figures
 are fresh widgets laid out at the requested size and painted without ever being shown (the
 command line runs on Qt's offscreen platform); a board that lives in the window is painted
@@ -386,7 +386,7 @@ def widget_mirror(source: QWidget) -> WidgetMirror:
 
 def sweep_caption_of(history: Sequence[Sweep], index: int) -> str:
     """The board caption of snapshot ``index`` (as the window writes it)."""
-    from mdpviz.widgets.display import sweep_caption
+    from mdpviz.models.display import sweep_caption
 
     sw = history[index]
     cap = sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration, index, len(history))
@@ -407,8 +407,8 @@ def make_board(game, mdp: TabularMDP, solved: SolvedGame, index: int = -1):
     """A board widget showing snapshot ``index`` of ``solved`` (a fresh one: the game's own board
     widget when the game has one and it is not on screen yet, else a cell board)."""
     from mdpviz.widgets.board import BoardView
-    from mdpviz.widgets.colors import scale_for
-    from mdpviz.widgets.display import board_frame
+    from mdpviz.models.colors import scale_for
+    from mdpviz.models.display import board_frame
 
     scale = scale_for(solved.lo, solved.hi, label=game.value_label)
     hist = solved.history
@@ -600,7 +600,7 @@ class LessonSnapshot(QWidget):
 
 def snapshot_widget(game, solved: SolvedGame, *, width: int, height: int, index: int = -1, board=None, lesson=None):
     """The lesson snapshot as a widget (not shown), laid out for ``width`` x ``height``."""
-    from mdpviz.widgets.colors import scale_for
+    from mdpviz.models.colors import scale_for
 
     font_px = max(11, min(28, int(round(min(height / 52, width / 90)))))
     if board is None:

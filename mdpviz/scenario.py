@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mdpviz.models.files import parse_json_text, read_text_limited
+from mdpviz.models.files import ScenarioError, parse_json_text, read_text_limited
 from mdpviz.models.snakes import Die, SnakesConfig
 
 FORMAT = "mdpviz-scenario"
@@ -39,16 +39,6 @@ FORMAT = "mdpviz-scenario"
 
 SCHEMA_VERSION = 1
 """The scenario schema this version of mdpviz writes and reads."""
-
-
-class ScenarioError(ValueError):
-    """A scenario file cannot be read; ``str()`` names the file, the field (or line) and the problem."""
-
-    def __init__(self, path: str | os.PathLike, where: str, problem: str) -> None:
-        self.path = str(path)
-        self.where = where
-        self.problem = problem
-        super().__init__(f"{self.path}: {where}: {problem}" if where else f"{self.path}: {problem}")
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from mdpviz.widgets.attt_game import (
     round_changes,
     save_screenshots,
 )
-from mdpviz.widgets.position_logic import DECISION, MODEL, PLAY, compact_value, greedy_move, position_view
+from mdpviz.models.position import DECISION, MODEL, PLAY, compact_value, greedy_move, position_view
 
 COURSE_ROUNDS = (2097, 1556, 374, 322, 40, 36, 0)
 """Boards changed per round from p1_policy1.txt (seed 000's task 3, tests/test_attt.py)."""

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from mdpviz.app import MainWindow
-from mdpviz.widgets.colors import DIVERGING, SEQUENTIAL
+from mdpviz.models.colors import DIVERGING, SEQUENTIAL
 
 SMALL_MDP = """numStates 6
 numActions 2
@@ -191,7 +191,7 @@ def test_the_cube_scale_spans_its_moves_values_seen_this_run(qtbot, window, tmp_
 
 # ---------------------------------------------------------------------------------- one backup rule, pure
 def _check_q_matches_policy(mdp, hist, *, gs_block=1):
-    from mdpviz.widgets.display import board_q, greedy_action
+    from mdpviz.models.display import board_q, greedy_action
 
     obj = "min" if mdp.objective == "min" else "max"
     checked = 0

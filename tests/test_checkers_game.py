@@ -36,7 +36,7 @@ from mdpviz.widgets.checkers_game import (
     settings_to_dict,
     square_cell,
 )
-from mdpviz.widgets.position_logic import DECISION, MODEL, PLAY, GameWalk
+from mdpviz.models.position import DECISION, MODEL, PLAY, GameWalk
 
 SMALL = CheckersSettings(size=4, rows=1, ply_limit=20)
 """The GUI tests' variant: 4x4, one row of men, a draw after 20 plies (1,193 states)."""
@@ -262,7 +262,7 @@ class FakeDialogs:
 
 def make_window(qtbot, tmp_path, settings: CheckersSettings = SMALL):
     from mdpviz.app import MainWindow
-    from mdpviz.widgets.games import SnakesGame
+    from mdpviz.widgets.games.snakes import SnakesGame
 
     w = MainWindow(games=[SnakesGame(), CheckersGame(settings)], dialogs=FakeDialogs(),
                    settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))

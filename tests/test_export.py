@@ -18,7 +18,8 @@ from mdpviz.cli import main
 from mdpviz.commands.export import find_game
 from mdpviz.models import snakes as sn
 from mdpviz.solvers import solve
-from mdpviz.widgets.games import GameJob, SnakesGame
+from mdpviz.widgets.game import GameJob
+from mdpviz.widgets.games.snakes import SnakesGame
 
 LAYOUT = "0,0,3,0,2,0,1,0,3,0,0,1,0,4,0"
 

@@ -18,8 +18,8 @@ import pytest
 from PySide6.QtWidgets import QHeaderView
 
 from mdpviz.solvers import solve
-from mdpviz.widgets.colors import ColorScale
-from mdpviz.widgets.games import Game
+from mdpviz.models.colors import ColorScale
+from mdpviz.widgets.game import Game
 from mdpviz.widgets.position import (
     AXIS_FONT_PT,
     MAX_NAMED_BARS,
@@ -31,7 +31,7 @@ from mdpviz.widgets.position import (
     table_rows,
     tick_labels,
 )
-from mdpviz.widgets.position_logic import MatchupRow, MoveSpec
+from mdpviz.models.position import MatchupRow, MoveSpec
 from tests.test_app import make_window
 from tests.test_position import Corridor, corridor_mdp
 

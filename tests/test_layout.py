@@ -11,7 +11,8 @@ import pytest
 from PySide6.QtCore import QSettings, QSize
 
 from mdpviz.app import MainWindow, default_size
-from mdpviz.widgets.games import PANELS, default_games
+from mdpviz.widgets.game import PANELS
+from mdpviz.widgets.games import default_games
 
 GAME_KEYS = [g.key for g in default_games()]
 

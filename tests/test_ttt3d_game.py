@@ -17,8 +17,8 @@ from mdpviz.models import ttt3d
 from mdpviz.models.tictactoe import O, X
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import rl
-from mdpviz.widgets.display import backup_q
-from mdpviz.widgets.position_logic import DECISION, MODEL, PLAY, WALK
+from mdpviz.models.display import backup_q
+from mdpviz.models.position import DECISION, MODEL, PLAY, WALK
 from mdpviz.widgets.ttt3d_game import (
     AGENT_SCALE,
     GUI_SETTINGS,

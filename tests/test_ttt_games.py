@@ -18,8 +18,8 @@ from mdpviz.models import risk_ttt as rt
 from mdpviz.models import tictactoe as tt
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import solve
-from mdpviz.widgets.colors import ColorScale
-from mdpviz.widgets.position_logic import DECISION, MODEL, PLAY, GameWalk, position_view
+from mdpviz.models.colors import ColorScale
+from mdpviz.models.position import DECISION, MODEL, PLAY, GameWalk, position_view
 from mdpviz.widgets.ttt_games import (
     ExactRiskPositionModel,
     RiskPositionModel,

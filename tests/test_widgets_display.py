@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.widgets.colors import (
+from mdpviz.models.colors import (
     COLORMAP,
     DIVERGING,
     DIVERGING_COLORMAP,
@@ -23,7 +23,7 @@ from mdpviz.widgets.colors import (
     scale_for,
     text_color,
 )
-from mdpviz.widgets.display import (
+from mdpviz.models.display import (
     ActionBackup,
     BackupTerm,
     Inspection,
@@ -41,7 +41,7 @@ from mdpviz.widgets.display import (
     results_csv,
     sweep_caption,
 )
-from mdpviz.widgets.episodes import sample_mdp_episode, snakes_moves
+from mdpviz.models.episodes import sample_mdp_episode, snakes_moves
 
 
 # ---------------------------------------------------------------------------------- colours

@@ -71,3 +71,13 @@ def read_text_limited(path: str | os.PathLike, error: Callable[[str], Exception]
 def read_json_file(path: str | os.PathLike, *, error: Callable[[str], Exception] = ValueError) -> Any:
     """The parsed JSON of a file with the checks of the module docstring."""
     return parse_json_text(read_text_limited(path, error), path, error)
+
+
+class ScenarioError(ValueError):
+    """A scenario file cannot be read; ``str()`` names the file, the field (or line) and the problem."""
+
+    def __init__(self, path: str | os.PathLike, where: str, problem: str) -> None:
+        self.path = str(path)
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{self.path}: {where}: {problem}" if where else f"{self.path}: {problem}")

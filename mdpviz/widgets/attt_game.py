@@ -65,10 +65,10 @@ from mdpviz.models.simulate import simulate
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import hitting_probabilities, row_weights_deterministic
 from mdpviz.solvers.sweep import policy_to_rows
-from mdpviz.widgets.display import BackupTerm
-from mdpviz.widgets.colors import SEQUENTIAL
+from mdpviz.models.display import BackupTerm
+from mdpviz.models.colors import SEQUENTIAL
 from mdpviz.widgets.position import GridPainter, PositionGame
-from mdpviz.widgets.position_logic import (
+from mdpviz.models.position import (
     DECISION,
     MODEL,
     TIE_TOL,

@@ -7,7 +7,7 @@ fixed scale as the cells, the chosen action's bar framed.
 
 :class:`BoardView` only paints. It is given a :class:`~mdpviz.widgets.geometry.BoardLayout`
 (where cells and arrows go), per-cell decorations (square types), a
-:class:`~mdpviz.widgets.display.BoardFrame` (values, texts, badges, highlights of one sweep), the
+:class:`~mdpviz.models.display.BoardFrame` (values, texts, badges, highlights of one sweep), the
 selection with its successors, and the episode token; all through ``show_...``/``set_...``
 methods. Clicks are reported as signals with the state number; the game decides what they mean.
 """
@@ -23,9 +23,9 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from functools import lru_cache
 
-from mdpviz.widgets.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
-from mdpviz.widgets.display import BoardFrame
-from mdpviz.widgets.position_logic import compact_value as compact_q
+from mdpviz.models.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
+from mdpviz.models.display import BoardFrame
+from mdpviz.models.position import compact_value as compact_q
 from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform
 
 SELECTED = "#000000"

@@ -60,10 +60,10 @@ from mdpviz.models.simulate import policy_matrix, simulate
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import solve
 from mdpviz.solvers.sweep import TIE_TOL
-from mdpviz.widgets.display import BackupTerm
-from mdpviz.widgets.games import Cancelled, Progress
+from mdpviz.models.display import BackupTerm
+from mdpviz.widgets.game import Cancelled, Progress
 from mdpviz.widgets.position import BoardPainter, GridPainter, PositionGame
-from mdpviz.widgets.position_logic import (
+from mdpviz.models.position import (
     DECISION,
     MODEL,
     MatchupResult,
@@ -963,7 +963,7 @@ class CheckersGame(PositionGame):
 
     def episode(self, mdp: TabularMDP, probs: np.ndarray, rng: np.random.Generator):
         """One game from a start drawn from the opening distribution (several when the agent is White)."""
-        from mdpviz.widgets.episodes import sample_mdp_episode
+        from mdpviz.models.episodes import sample_mdp_episode
 
         cm = self.compiled()
         start = self.start_state() if cm is None else int(rng.choice(cm.start_states, p=cm.start_probs))

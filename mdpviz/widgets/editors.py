@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from mdpviz.models import snakes as sn
-from mdpviz.widgets.colors import SQUARE_COLORS, SQUARE_ICONS, text_color
-from mdpviz.widgets.display import format_faces, format_prob, parse_faces
+from mdpviz.models.colors import SQUARE_COLORS, SQUARE_ICONS, text_color
+from mdpviz.models.display import format_faces, format_prob, parse_faces
 from mdpviz.widgets.geometry import GRAPH_MAX_STATES
 from mdpviz.widgets import named as _named
 

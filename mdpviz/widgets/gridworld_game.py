@@ -37,10 +37,10 @@ from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import solve
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import BoardView, ColorBar
-from mdpviz.widgets.colors import COLORMAP, ColorScale, black_text
-from mdpviz.widgets.display import board_frame
-from mdpviz.widgets.episodes import sample_mdp_episode
-from mdpviz.widgets.games import Game, strategy_simulation_job
+from mdpviz.models.colors import COLORMAP, ColorScale, black_text
+from mdpviz.models.display import board_frame
+from mdpviz.models.episodes import sample_mdp_episode
+from mdpviz.widgets.game import Game, strategy_simulation_job
 from mdpviz.widgets.geometry import grid_layout
 
 LUT_SIZE = 256

@@ -6,17 +6,17 @@ scale), the number on it, the greedy move starred. Clicking a cell plays the mov
 answers (random opponent, risk coin, fixed policy) and the walk goes on. Back / Forward / New
 game walk the history; in "play vs agent" mode the user plays one mark against the greedy policy
 of the shown values, with a "hide hints" switch. See /tmp/prompts/position_api.md for how a game
-plugs in; the logic lives in :mod:`mdpviz.widgets.position_logic` (no Qt), the rules in
+plugs in; the logic lives in :mod:`mdpviz.models.position` (no Qt), the rules in
 ``mdpviz.models``.
 
 * :class:`BoardPainter` (:class:`GridPainter`, :class:`LayersPainter`): how a game's cells are laid
   out and its pieces drawn;
-* :class:`PositionCanvas`: paints a :class:`~mdpviz.widgets.position_logic.PositionView`;
+* :class:`PositionCanvas`: paints a :class:`~mdpviz.models.position.PositionView`;
 * :class:`PositionBoard`: the canvas with the walk's controls, the move table and the selected
   move's backup;
 * :class:`MatchupPanel`: the simulation panel of a board game (outcome bar charts with CIs and
   exact probabilities);
-* :class:`PositionGame`: the :class:`~mdpviz.widgets.games.Game` base class of board games.
+* :class:`PositionGame`: the :class:`~mdpviz.widgets.game.Game` base class of board games.
 """
 from __future__ import annotations
 
@@ -51,14 +51,14 @@ from PySide6.QtWidgets import (
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import Sweep
 from mdpviz.widgets.board import scale_rgb
-from mdpviz.widgets.colors import DIVERGING, ColorScale, black_text, fitted_scale, scale_for
+from mdpviz.models.colors import DIVERGING, ColorScale, black_text, fitted_scale, scale_for
 from mdpviz.widgets.convergence import export_scene
-from mdpviz.widgets.display import backup_q, backup_text, format_prob
-from mdpviz.widgets.episodes import sample_mdp_episode
+from mdpviz.models.display import backup_q, backup_text, format_prob
+from mdpviz.models.episodes import sample_mdp_episode
 from mdpviz.models.simulate import policy_matrix, uniform_policy_matrix
-from mdpviz.widgets.games import Cancelled, Game, GameJob, Progress
+from mdpviz.widgets.game import Cancelled, Game, GameJob, Progress
 from mdpviz.widgets.geometry import BoardLayout
-from mdpviz.widgets.position_logic import (
+from mdpviz.models.position import (
     DECISION,
     MODEL,
     PLAY,
@@ -1057,7 +1057,7 @@ class PositionBoard(QWidget):
         """Of several moves drawn on one cell, the greedy one (else the lowest action)."""
         if len(hits) == 1:
             return hits[0].action
-        from mdpviz.widgets.position_logic import greedy_move
+        from mdpviz.models.position import greedy_move
 
         qs = self.model.move_values(self.position, self.values) if self.values is not None else None
         allm = self.model.moves(self.position)
@@ -1556,7 +1556,7 @@ class PositionGame(Game):
 
     Subclasses implement ``build_mdp``, :meth:`position_model` (cached per ``self.state``),
     :meth:`painter` and ``simulation_job`` (returning a
-    :class:`~mdpviz.widgets.position_logic.MatchupResult`).
+    :class:`~mdpviz.models.position.MatchupResult`).
     """
 
     value_label = "value of each move (Q)"

@@ -52,7 +52,7 @@ from mdpviz.models.simulate import proportion_ci
 from mdpviz.models.tictactoe import EMPTY, MARK_CHARS, O, X, other, parse_mark
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import Sweep, rl
-from mdpviz.widgets.colors import DIVERGING, ColorScale
+from mdpviz.models.colors import DIVERGING, ColorScale
 from mdpviz.widgets.convergence import (
     RoomyAxis,
     export_scene,
@@ -61,10 +61,10 @@ from mdpviz.widgets.convergence import (
     set_axes_font,
     set_legend_font,
 )
-from mdpviz.widgets.display import BackupTerm
-from mdpviz.widgets.games import Cancelled, Progress
+from mdpviz.models.display import BackupTerm
+from mdpviz.widgets.game import Cancelled, Progress
 from mdpviz.widgets.position import LayersPainter, PositionBoard, PositionGame
-from mdpviz.widgets.position_logic import (
+from mdpviz.models.position import (
     DECISION,
     MODEL,
     PLAY,

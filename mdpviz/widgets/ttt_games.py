@@ -49,10 +49,10 @@ from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import greedy, solve
 from mdpviz.solvers.backward_induction import LayerExpansion, backward_induction
 from mdpviz.solvers.sweep import rows_to_policy
-from mdpviz.widgets.display import BackupTerm
-from mdpviz.widgets.games import PANELS
+from mdpviz.models.display import BackupTerm
+from mdpviz.widgets.game import PANELS
 from mdpviz.widgets.position import GridPainter, PositionGame
-from mdpviz.widgets.position_logic import (
+from mdpviz.models.position import (
     DECISION,
     MODEL,
     MatchupResult,
@@ -313,7 +313,7 @@ class TicTacToeGame(PositionGame):
 
     # ------------------------------------------------------------------ playing
     def episode(self, mdp, probs, rng):
-        from mdpviz.widgets.episodes import sample_mdp_episode
+        from mdpviz.models.episodes import sample_mdp_episode
 
         g = self.compiled()
         start = int(g.start_states[rng.integers(g.start_states.size)])  # the opponent's random opening

@@ -28,8 +28,8 @@ import numpy as np
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import proportion_ci
-from mdpviz.widgets.colors import ColorScale, format_value
-from mdpviz.widgets.display import BackupTerm, format_prob
+from mdpviz.models.colors import ColorScale, format_value
+from mdpviz.models.display import BackupTerm, format_prob
 
 DECISION = "decision"
 """The player to move is the MDP's decision maker: its moves have Q-values."""

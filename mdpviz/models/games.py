@@ -1,0 +1,151 @@
+"""The games mdpviz knows, headless: one ordered registry of :class:`GameSpec` objects.
+
+Like Gymnasium's ``register(id, entry_point=...)``, each game is one line of :data:`ENTRIES`:
+its key and where its spec lives (``"module:ATTRIBUTE"``, imported on first use, so listing the
+games imports no game). The CLI, ``mdpviz export``, the lessons, the scenario files and the
+window all read this one list; the window pairs each key with its view in
+:data:`mdpviz.widgets.games.VIEWS`.
+
+This module, and every spec, imports no Qt::
+
+    import mdpviz.models.games as g
+    for key in g.keys():
+        spec = g.get(key)
+        mdp = spec.compile(spec.default_settings())   # a TabularMDP (None: the game has no table)
+
+Adding a game: write its rules module in ``mdpviz/models/`` ending with ``SPEC = GameSpec(...)``,
+add one line to :data:`ENTRIES` here and one to ``VIEWS`` in ``mdpviz/widgets/games/__init__.py``.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Mapping
+
+from mdpviz.models.mdp import TabularMDP
+
+SEQUENTIAL = "sequential"
+"""Colour kind of costs and returns (one-sided scale)."""
+DIVERGING = "diverging"
+"""Colour kind of win/loss values (a scale centred on 0)."""
+
+
+@dataclass(frozen=True, eq=False)
+class GameSpec:
+    """Everything headless about one game: its names, its settings and how they compile.
+
+    ``settings`` below is the game's settings object: a frozen dataclass (``settings_type``),
+    compared with ``==`` and stored in scenario files through ``to_dict``/``from_dict``."""
+
+    key: str
+    """The one spelling of the game's key (scenario files, ``--game``, the view map)."""
+    title: str
+    """Name in the game picker and in lessons."""
+    value_label: str
+    """What V measures, with its unit (the colour bar's title), e.g. "expected turns to 15"."""
+    unit: str
+    """What one simulated episode's total counts ("turns", "return", ...)."""
+    settings_type: type
+    """The frozen dataclass of the game's settings."""
+    default_settings: Callable[[], Any]
+    """The settings a new window starts with."""
+    compile: Callable[[Any], TabularMDP | None]
+    """``compile(settings)``: the game's one :class:`TabularMDP` (None only for a game without a
+    table of states, see :attr:`no_table`). May take seconds for large games: run it off the GUI thread."""
+    to_dict: Callable[[Any], dict]
+    """Settings to plain JSON data (the game's entry in a scenario file)."""
+    from_dict: Callable[[dict, str], Any]
+    """``from_dict(data, path)``: settings from scenario data, validated (``ScenarioError`` naming the field)."""
+    color_kind: str = SEQUENTIAL
+    """:data:`SEQUENTIAL` for costs and returns, :data:`DIVERGING` for win/loss values."""
+    aliases: tuple[str, ...] = ()
+    """Other spellings accepted for :attr:`key` (old scenario files, CLI commands)."""
+    strategies: Callable[[Any, TabularMDP], tuple[str, ...]] | None = None
+    """``strategies(settings, mdp)``: the strategies simulation compares (None: optimal and random)."""
+    strategy_probs: Callable[[Any, str, TabularMDP, Any], Any] | None = None
+    """``strategy_probs(settings, name, mdp, optimal_policy)``: (n_states, n_actions) action probabilities."""
+    position_model: Callable[..., Any] | None = None
+    """Board games: ``position_model(settings, mdp)``, the :class:`~mdpviz.models.position.PositionModel`
+    that walks positions from the start to a terminal one."""
+    lesson: Callable[..., Any] | None = None
+    """``lesson(settings, mdp, **names)``: the game's :class:`~mdpviz.models.lessons.Lesson`."""
+    jobs: Mapping[str, Callable[..., Iterator]] = field(default_factory=dict)
+    """Background jobs the game offers, by name, each a generator function (it yields progress and
+    partial results; the window's controller steps it on its job thread with pause and cancel)."""
+    no_table: str = ""
+    """Why :attr:`compile` returns None ("" for a game with a table)."""
+
+
+ENTRIES: tuple[tuple[str, str], ...] = (
+    ("snakes", "mdpviz.models.snakes:SPEC"),
+    ("file", "mdpviz.models.mdp_file:SPEC"),
+    ("ttt", "mdpviz.models.tictactoe:SPEC"),
+    ("risk_ttt", "mdpviz.models.risk_ttt:SPEC"),
+    ("attt", "mdpviz.models.attt:SPEC"),
+    ("checkers", "mdpviz.models.checkers:SPEC"),
+    ("ttt3d", "mdpviz.models.ttt3d:SPEC"),
+    ("gridworld", "mdpviz.models.gridworld:SPEC"),
+    ("gym", "mdpviz.models.gymnasium_bridge:SPEC"),
+)
+"""The games in picker order: (key, ``"module:ATTRIBUTE"`` of its :class:`GameSpec`)."""
+
+ALIASES: dict[str, str] = {
+    "risk-ttt": "risk_ttt", "risk": "risk_ttt", "stochastic-ttt": "risk_ttt",
+    "tictactoe": "ttt", "tic-tac-toe": "ttt",
+    "anti-ttt": "attt", "anti-tic-tac-toe": "attt",
+    "grid-world": "gridworld", "grid": "gridworld",
+    "ttt-3d": "ttt3d", "3d": "ttt3d", "3x3x3": "ttt3d",
+    "gymnasium": "gym", "mdp": "file",
+}
+"""Old and loose spellings of keys (compared after :func:`normalise_key`)."""
+
+_SPECS: dict[str, GameSpec] = {}
+
+
+def normalise_key(key: str) -> str:
+    """Keys compared loosely: "risk_ttt", "Risk TTT" and "risk-ttt" are the same."""
+    return re.sub(r"[\s_]+", "-", str(key).strip().lower())
+
+
+def keys() -> tuple[str, ...]:
+    """Every game's key, in picker order."""
+    return tuple(k for k, _ in ENTRIES)
+
+
+def canonical(key: str) -> str:
+    """The registered key for any accepted spelling of it (ValueError naming the choices)."""
+    want = normalise_key(key)
+    for k in keys():
+        if normalise_key(k) == want:
+            return k
+    alias = {normalise_key(a): k for a, k in ALIASES.items()}.get(want)
+    if alias is not None:
+        return alias
+    for k in keys():
+        spec_aliases = _SPECS[k].aliases if k in _SPECS else ()
+        if want in (normalise_key(a) for a in spec_aliases):
+            return k
+    raise ValueError(f"unknown game {key!r}; choose one of {', '.join(keys())}")
+
+
+def get(key: str) -> GameSpec:
+    """The spec of game ``key`` (any accepted spelling); imports its module on first use."""
+    k = canonical(key)
+    spec = _SPECS.get(k)
+    if spec is None:
+        module, _, attr = dict(ENTRIES)[k].partition(":")
+        spec = getattr(importlib.import_module(module), attr)
+        if not isinstance(spec, GameSpec) or spec.key != k:
+            raise TypeError(f"{module}:{attr} is not the GameSpec of {k!r}")
+        _SPECS[k] = spec
+    return spec
+
+
+def specs() -> list[GameSpec]:
+    """Every game's spec, in picker order."""
+    return [get(k) for k in keys()]
+
+
+__all__ = ["ALIASES", "DIVERGING", "ENTRIES", "GameSpec", "SEQUENTIAL", "canonical", "get", "keys",
+           "normalise_key", "specs"]

@@ -1,0 +1,316 @@
+"""The base class of the window's games (:class:`Game`) and what games hand to the window.
+
+A game owns its edits as one immutable state (e.g. a frozen :class:`SnakesConfig`) and an undo
+stack of edits; everything else is derived from that state: the compiled MDP, the board layout
+and decorations, the inspector's backup terms, the strategies for simulation and one played
+episode. The window never knows the rules of a game; the rules live in ``mdpviz.models``, and
+the list of games is the headless registry :mod:`mdpviz.models.games`. Each game's view (a
+:class:`Game` subclass) lives in :mod:`mdpviz.widgets.games` and is listed in its view map.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtWidgets import QWidget
+
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.simulate import simulate
+from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy
+from mdpviz.widgets.board import CellDecor
+from mdpviz.models.colors import SEQUENTIAL, action_badge
+from mdpviz.models.display import BackupTerm, StrategyRow
+from mdpviz.models.episodes import Move
+from mdpviz.widgets.geometry import BoardLayout
+
+Z95 = 1.959963984540054
+"""Normal quantile of a two-sided 95% confidence interval."""
+
+PANELS = frozenset({"game", "solver", "inspector", "player", "convergence", "simulation", "lesson", "compare"})
+"""The window's panels by name: docks (game, solver, inspector, episode player, convergence, lesson) and
+pages beside the board (simulation, compare). A game lists the ones it uses in :attr:`Game.panels`."""
+
+Progress = Callable[[int, int, str], None]
+Cancelled = Callable[[], bool]
+
+
+@dataclass(frozen=True, eq=False)
+class SimulationResult:
+    """What a batch simulation returns to the window."""
+
+    rows: tuple[StrategyRow, ...]
+    """One row per strategy."""
+    unit: str
+    """What the samples count ("turns", "return")."""
+    start: str
+    """Name of the start state (e.g. "square 1")."""
+    notes: tuple[str, ...] = ()
+    """Strategies that could not be evaluated, and why."""
+
+
+@dataclass(frozen=True, eq=False)
+class GameJob:
+    """A game's own background job (e.g. an exact 4x4 solve), run on the controller's job thread."""
+
+    fn: Callable[[Progress, Cancelled], Any]
+    """The work: ``fn(progress, cancelled)``; returns the result (None when it saw ``cancelled()``)."""
+    label: str
+    """What it does, for the status bar."""
+    on_done: Callable[[Any], None]
+    """Called on the GUI thread with the result (None if the job was cancelled)."""
+    on_progress: Callable[[int, int, str], None] | None = None
+    """Called on the GUI thread with (done, total, text)."""
+    on_failed: Callable[[str], None] | None = None
+    """Called on the GUI thread with the error message."""
+    on_cancelled: Callable[[], None] | None = None
+    """Called on the GUI thread when the job was cancelled."""
+
+
+def mean_ci(x: np.ndarray) -> tuple[float, float]:
+    """Sample mean and the half-width of its normal 95% confidence interval."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size < 2:
+        return (float(x.mean()) if x.size else math.nan), math.inf
+    return float(x.mean()), float(Z95 * x.std(ddof=1) / math.sqrt(x.size))
+
+
+class _Edit(QUndoCommand):
+    """One edit of a game: swaps the game's immutable state (undo puts the old one back)."""
+
+    def __init__(self, game: "Game", old: Any, new: Any, text: str) -> None:
+        super().__init__(text)
+        self.game, self.old, self.new = game, old, new
+
+    def redo(self) -> None:
+        self.game._set_state(self.new, self.text())
+
+    def undo(self) -> None:
+        self.game._set_state(self.old, f"undid: {self.text()}")
+
+
+class Game(QObject):
+    """One game in the window: its edits (an immutable state) and what is derived from them."""
+
+    key = ""
+    """Identifier used in scenario files."""
+    title = ""
+    """Name in the game picker."""
+    value_label = "value"
+    """What V measures, for the colour bar."""
+    color_kind = SEQUENTIAL
+    """Colour scale kind: SEQUENTIAL for costs and returns, DIVERGING (centred on 0) for win/loss values."""
+    unit = "return"
+    """What one simulated episode's total is."""
+    supports_discount = True
+    """The discount can be edited (False: fixed by the game, e.g. turns are not discounted)."""
+    discount_note = ""
+    """Why the discount is fixed, for the discount field's tooltip when ``supports_discount`` is False
+    ("": a generic note naming the fixed value, see :meth:`discount_tooltip`)."""
+    convergence_title = "Convergence"
+    """Title of the window's Convergence dock while this game is shown (e.g. "Learning curve")."""
+    panels: frozenset[str] = PANELS
+    """The window's panels this game uses (names from :data:`PANELS`); the window hides the others
+    while the game is shown. May be a property when it depends on the edits (e.g. a board size)."""
+
+    edited = Signal(str)
+    """The state changed (an edit, undo or redo): the text says what."""
+    message = Signal(str)
+    """A note for the status bar (e.g. why an edit was refused)."""
+    redraw = Signal()
+    """A display setting changed (not an edit: the model and the solve stay)."""
+    job_requested = Signal(object)
+    """Run a :class:`GameJob` on the controller's job thread (the window routes its results back)."""
+    job_cancel = Signal()
+    """Cancel the running :class:`GameJob`."""
+
+    def __init__(self, state: Any, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._state = state
+        self.undo_stack = QUndoStack(self)
+        self._mdp_cache: tuple[Any, TabularMDP | None, str] | None = None
+
+    # ------------------------------------------------------------------ state and edits
+    @property
+    def state(self) -> Any:
+        """The current edits (immutable)."""
+        return self._state
+
+    def edit(self, new_state: Any, text: str) -> bool:
+        """Apply an edit through the undo stack; False if it changes nothing."""
+        if new_state == self._state:
+            return False
+        self.undo_stack.push(_Edit(self, self._state, new_state, text))
+        return True
+
+    def _set_state(self, state: Any, text: str) -> None:
+        self._state = state
+        self.edited.emit(text)
+
+    def load_state(self, state: Any) -> None:
+        """Replace the edits wholesale (a loaded scenario): no undo history, counts as saved.
+
+        Does not emit ``edited``: the window resets the solver once after loading every game."""
+        self.undo_stack.clear()
+        self._state = state
+        self.undo_stack.setClean()
+
+    def mdp(self) -> TabularMDP | None:
+        """The compiled MDP of the current state (cached), or None when there is none."""
+        if self._mdp_cache is None or self._mdp_cache[0] is not self._state:
+            try:
+                m, err = self.build_mdp(), ""
+            except ValueError as e:
+                m, err = None, str(e)
+            self._mdp_cache = (self._state, m, err)
+        return self._mdp_cache[1]
+
+    def mdp_error(self) -> str:
+        """Why there is no MDP ("" if there is one, or if nothing is loaded yet)."""
+        self.mdp()
+        return self._mdp_cache[2] if self._mdp_cache else ""
+
+    # ------------------------------------------------------------------ to implement
+    def build_mdp(self) -> TabularMDP | None:
+        raise NotImplementedError
+
+    def board_layout(self, mdp: TabularMDP | None, policy: np.ndarray | None) -> BoardLayout:
+        raise NotImplementedError
+
+    def decor(self) -> dict[int, CellDecor]:
+        return {}
+
+    def policy_glyph(self) -> tuple[str, tuple[str, ...]]:
+        """How the board draws the greedy action: ("badge", ()) or ("die", names of the dice)."""
+        return "badge", ()
+
+    def board_widget(self) -> QWidget | None:
+        """A game-specific board widget, or None to draw on the shared cell board."""
+        return None
+
+    def editor(self) -> QWidget | None:
+        """The game's editing panel (built once, on first use), or None."""
+        return None
+
+    def simulation_widget(self) -> QWidget | None:
+        """A game-specific simulation panel (same signals and ``show_...`` methods as
+        :class:`~mdpviz.widgets.simulation.SimulationPanel`), or None for the shared one."""
+        return None
+
+    def empty_text(self) -> str:
+        """What the board says when there is no model."""
+        return ""
+
+    def state_name(self, s: int) -> str:
+        return str(s)
+
+    def action_name(self, a: int, mdp: TabularMDP) -> str:
+        if mdp.action_labels is not None:
+            return mdp.action_labels[a]
+        return str(a)
+
+    def badge(self, a: int, mdp: TabularMDP) -> str:
+        return action_badge(a, mdp.action_labels)
+
+    def cell_clicked(self, state: int) -> bool:
+        """A left click on a cell; True if the game used it (an edit), False to inspect the cell."""
+        return False
+
+    def cell_menu(self, state: int) -> list[tuple[str, Callable[[], None] | None]]:
+        """Entries of the right-click menu of a cell: (text, action or None for disabled)."""
+        return []
+
+    def backup_terms(self, mdp: TabularMDP, state: int, action: int, values: np.ndarray) -> list[BackupTerm]:
+        """The outcomes of (state, action) for the inspector's Bellman backup."""
+        return [BackupTerm(p, r, d, float(values[d])) for d, p, r in mdp.outcomes(state, action)]
+
+    def discount(self) -> float | None:
+        m = self.mdp()
+        return None if m is None else m.discount
+
+    def set_discount(self, gamma: float) -> bool:
+        return False
+
+    def discount_tooltip(self) -> str:
+        """The discount field's tooltip: "" when the discount can be edited (the field's own), else
+        :attr:`discount_note` or a generic note with the fixed discount."""
+        if self.supports_discount:
+            return ""
+        if self.discount_note:
+            return self.discount_note
+        gamma = self.discount()
+        if gamma is None:
+            return "This game has no discount to edit."
+        if gamma == 1.0:
+            return "Fixed by this game: results are not discounted (the discount is 1)."
+        return f"Fixed by this game: the discount is {gamma:g}."
+
+    def start_state(self) -> int:
+        return 0
+
+    def strategies(self, mdp: TabularMDP) -> list[str]:
+        return ["optimal", "random"]
+
+    def outcome_text(self, mdp: TabularMDP, state: int) -> str:
+        """How an episode that ended in terminal ``state`` ended, in the game's words (for the episode player)."""
+        return f"ended in {self.state_name(state)}"
+
+    def strategy_probs(self, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
+        raise NotImplementedError
+
+    def simulation_job(self, mdp: TabularMDP, policy: np.ndarray | None, *, games: int,
+                       seed: int) -> Callable[[Progress, Cancelled], SimulationResult]:
+        raise NotImplementedError
+
+    def episode(self, mdp: TabularMDP, probs: np.ndarray, rng: np.random.Generator) -> list[Move]:
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def load_dict(self, data: dict[str, Any], path: str) -> Any:
+        """The state described by scenario data (validated; ScenarioError otherwise)."""
+        raise NotImplementedError
+
+    def load_display(self, data: dict[str, Any]) -> None:
+        """Display settings stored with the scenario data (not edits)."""
+
+
+
+def strategy_simulation_job(game: "Game", mdp: TabularMDP, policy, *, games: int, seed, start: int, start_name: str,
+                            optimal: Callable[[], np.ndarray]) -> Callable[[Progress, Cancelled], SimulationResult | None]:
+    """The background job that simulates each of ``game``'s strategies from ``start`` for ``games``
+    episodes beside its exact value (policy evaluation): shared by the games whose episodes are
+    plain walks of the MDP (files, grid worlds). ``optimal()`` gives the optimal policy when the
+    window has none yet (called on the job thread)."""
+    names = game.strategies(mdp)
+    pol = None if policy is None else np.array(policy, dtype=np.int64)
+    steps = game.max_steps(mdp)
+    games = int(games)
+    if games < 2:
+        raise ValueError(f"simulate at least 2 games, got {games}")
+
+    def job(progress: Progress, cancelled: Cancelled) -> SimulationResult | None:
+        opt = pol if pol is not None else optimal()
+        streams = np.random.SeedSequence(seed).spawn(len(names))
+        rows, notes = [], []
+        for i, (name, ss) in enumerate(zip(names, streams)):
+            if cancelled():
+                return None
+            probs = game.strategy_probs(name, mdp, opt)
+            try:
+                exact = float(evaluate_stochastic_policy(mdp, probs)[start])
+            except ImproperPolicyError as e:
+                notes.append(f"{name}: {e}")
+                continue
+            ep = simulate(mdp, probs, start=start, episodes=games, seed=np.random.default_rng(ss), max_steps=steps)
+            m, c = mean_ci(ep.total)
+            fin = int(ep.finished.sum()) if mdp.terminal.any() else -1
+            rows.append(StrategyRow(name, exact, m, c, np.asarray(ep.total), fin))
+            progress(i + 1, len(names), f"{name}: {games:,} episodes")
+        return SimulationResult(tuple(rows), "return", start_name, tuple(notes))
+
+    return job

@@ -1,0 +1,181 @@
+"""The package's import layers, checked on the source with ``ast`` (function-level imports too).
+
+Layers, lowest first; a module may import its own layer and the ones below, never one above:
+
+0. core: the MDP, file formats and the simulator (``models/mdp.py``, ``files``, ``cs747``, ...)
+1. solvers: ``mdpviz/solvers`` (they see only the core: an MDP, never a game)
+2. games: every other module of ``mdpviz/models`` (rules, the registry, display data) and ``scenario``
+3. Qt: ``controller`` and ``mdpviz/widgets``
+4. app: ``app``, ``export`` and the start-up check ``display``
+5. entry points: ``screenshots``, ``cli``, ``commands``, ``__main__`` and the package's lazy ``__init__``
+
+No import cycle is allowed either (between any two modules, at any depth).
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parents[1] / "mdpviz"
+
+CORE = {"mdpviz.models.mdp", "mdpviz.models.files", "mdpviz.models.cs747", "mdpviz.models.simulate",
+        "mdpviz.models.chunked", "mdpviz.models.examples"}
+LAYER_NAMES = ("core", "solvers", "games", "Qt", "app", "entry points")
+
+ALLOWED: dict[tuple[str, str], str] = {
+    ("mdpviz.solvers.rl", "mdpviz.models.risk_ttt"): "moving: the 3D game's encoding and episodes go to the game",
+    ("mdpviz.solvers.rl", "mdpviz.models.tictactoe"): "moving: the 3D game's encoding and episodes go to the game",
+    ("mdpviz.solvers.rl", "mdpviz.models.ttt3d"): "moving: the 3D game's encoding and episodes go to the game",
+    ("mdpviz.widgets.attt_game", "mdpviz.screenshots"): "moving: screenshot recipes go to screenshots.py",
+    ("mdpviz.widgets.checkers_game", "mdpviz.screenshots"): "moving: screenshot recipes go to screenshots.py",
+    ("mdpviz.widgets.gridworld_game", "mdpviz.screenshots"): "moving: screenshot recipes go to screenshots.py",
+    ("mdpviz.widgets.ttt3d_game", "mdpviz.screenshots"): "moving: screenshot recipes go to screenshots.py",
+    ("mdpviz.widgets.ttt_games", "mdpviz.screenshots"): "moving: screenshot recipes go to screenshots.py",
+}
+"""(importer, imported) pairs tolerated while the move is under way, each with its reason."""
+
+ALLOWED_CYCLES: dict[frozenset, str] = {
+    frozenset({"mdpviz.screenshots", "mdpviz.widgets.attt_game", "mdpviz.widgets.checkers_game",
+               "mdpviz.widgets.gridworld_game", "mdpviz.widgets.ttt3d_game", "mdpviz.widgets.ttt_games"}):
+        "moving: each game widget's save_screenshots imports screenshots.py, which imports them",
+}
+"""Import cycles tolerated while the move is under way, each with its reason."""
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PKG.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in PKG.rglob("*.py")}
+
+
+def layer(name: str) -> int:
+    if name in CORE:
+        return 0
+    if name.startswith("mdpviz.solvers"):
+        return 1
+    if name.startswith("mdpviz.models") or name == "mdpviz.scenario":
+        return 2
+    if name == "mdpviz.controller" or name.startswith("mdpviz.widgets"):
+        return 3
+    if name in ("mdpviz.app", "mdpviz.export", "mdpviz.display"):
+        return 4
+    return 5
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The package modules ``name`` imports anywhere in its source (``from x import y`` counts
+    ``x.y`` when that is a module, else ``x``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    is_pkg = path.name == "__init__.py"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".")
+                if not is_pkg:
+                    base = base[:-1]
+                base = base[: len(base) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            targets = [f"{mod}.{a.name}" if f"{mod}.{a.name}" in known else mod for a in node.names]
+        else:
+            continue
+        for t in targets:
+            if not t.startswith("mdpviz"):
+                continue
+            while t not in known and "." in t:
+                t = t.rsplit(".", 1)[0]
+            if t != name and t != "mdpviz":
+                out.add(t)
+    return out
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {n: imports(n, p, known) for n, p in known.items()}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[frozenset]:
+    """Strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[frozenset] = []
+    counter = 0
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(edges.get(w, ())))))
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = set()
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        comp.add(w)
+                        if w == v:
+                            break
+                    if len(comp) > 1:
+                        out.append(frozenset(comp))
+    return out
+
+
+def test_no_module_imports_a_higher_layer():
+    bad = []
+    for src, deps in sorted(graph().items()):
+        for dst in sorted(deps):
+            if layer(dst) > layer(src) and (src, dst) not in ALLOWED:
+                bad.append(f"{src} ({LAYER_NAMES[layer(src)]}) imports {dst} ({LAYER_NAMES[layer(dst)]})")
+    assert not bad, "imports into a higher layer:\n" + "\n".join(bad)
+
+
+def test_no_import_cycle():
+    found = [c for c in cycles(graph()) if c not in ALLOWED_CYCLES]
+    assert not found, "import cycles:\n" + "\n".join(", ".join(sorted(c)) for c in found)
+
+
+def test_the_allow_lists_hold_only_what_is_still_true():
+    g = graph()
+    stale = [pair for pair in ALLOWED if pair[1] not in g.get(pair[0], set())]
+    stale += [c for c in ALLOWED_CYCLES if c not in cycles(g)]
+    assert not stale, f"allow-list entries no longer needed: {stale}"
+
+
+def test_the_checker_sees_function_level_imports_and_cycles():
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(edges) == [frozenset({"a", "b", "c"})]
+    tree_src = "def f():\n    from mdpviz.app import MainWindow\n"
+    p = Path(__file__).parent / "_layers_probe.py"
+    p.write_text(tree_src, encoding="utf-8")
+    try:
+        assert imports("mdpviz.models.probe", p, {"mdpviz.app": p}) == {"mdpviz.app"}
+    finally:
+        p.unlink()
