@@ -480,6 +480,7 @@ class MainWindow(QMainWindow):
         c.finished.connect(self._on_finished)
         c.failed.connect(self._on_failed)
         c.job_progress.connect(self._on_job_progress)
+        c.job_partial.connect(self._on_job_partial)
         c.job_finished.connect(self._on_job_finished)
         c.job_failed.connect(self._on_job_failed)
         c.job_cancelled.connect(self._on_job_cancelled)
@@ -1102,6 +1103,10 @@ class MainWindow(QMainWindow):
     def cancel_game_job(self) -> None:
         if self._game_job is not None:
             self.controller.cancel_job()
+
+    def _on_job_partial(self, item: object) -> None:
+        if self._game_job is not None and self._game_job.on_partial is not None:
+            self._game_job.on_partial(item)
 
     def _on_job_progress(self, done: int, total: int, text: str) -> None:
         if self._game_job is not None:

@@ -22,11 +22,12 @@ import math
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
+from mdpviz.models.games import JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import Solution, Sweep, solve, solver
 from mdpviz.solvers.sweep import RUN_BATCH
@@ -322,10 +323,23 @@ class SolverWorker(QObject):
                 self._pull([])
 
 
+@dataclass(frozen=True, eq=False)
+class GeneratorJob:
+    """A background job written as a generator (the one way game code hands work to the job thread).
+
+    ``make()`` returns the generator; it yields :class:`~mdpviz.models.games.JobProgress` to report
+    progress and anything else as a partial result (delivered to ``job_partial`` on the GUI thread, in
+    order), and returns its result. The job thread steps it; a cancel closes it between two yields."""
+
+    make: Callable[[], Iterator[Any]]
+
+
 class JobWorker(QObject):
-    """Runs background jobs ``fn(progress, cancelled) -> result`` on the controller's job thread."""
+    """Runs background jobs on the controller's job thread: ``fn(progress, cancelled) -> result`` or a
+    :class:`GeneratorJob` (stepped here, so no game module steps a generator itself)."""
 
     progress = Signal(int, int, int, str)  # job, done, total, text
+    partial = Signal(int, object)  # job, a partial result of a GeneratorJob
     done = Signal(int, object)  # job, result
     failed = Signal(int, str)
     cancelled = Signal(int)
@@ -334,13 +348,33 @@ class JobWorker(QObject):
         super().__init__()
         self.cancel_flag = threading.Event()
 
+    def _iterate(self, job: int, gj: GeneratorJob, progress: Callable[..., None]) -> Any:
+        gen = gj.make()
+        try:
+            while True:
+                if self.cancel_flag.is_set():
+                    return None
+                try:
+                    item = next(gen)
+                except StopIteration as stop:
+                    return stop.value
+                if isinstance(item, JobProgress):
+                    progress(item.done, item.total, item.text)
+                else:
+                    self.partial.emit(job, item)
+        finally:
+            gen.close()
+
     @Slot(int, object)
     def execute(self, job: int, fn: Callable[..., Any]) -> None:
         def progress(done: int, total: int, text: str = "") -> None:
             self.progress.emit(job, int(done), int(total), str(text))
 
         try:
-            result = fn(progress, self.cancel_flag.is_set)
+            if isinstance(fn, GeneratorJob):
+                result = self._iterate(job, fn, progress)
+            else:
+                result = fn(progress, self.cancel_flag.is_set)
         except Exception as e:  # noqa: BLE001
             self.failed.emit(job, str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
             return
@@ -375,6 +409,7 @@ class SolverController(QObject):
     failed = Signal(str)
     state_changed = Signal(str)
     job_progress = Signal(int, int, str)  # done, total, text
+    job_partial = Signal(object)  # a partial result of the running GeneratorJob
     job_finished = Signal(object)
     job_failed = Signal(str)
     job_cancelled = Signal()
@@ -429,6 +464,7 @@ class SolverController(QObject):
         self._jobs.moveToThread(self._job_thread)
         self._execute.connect(self._jobs.execute)
         self._jobs.progress.connect(self._on_job_progress)
+        self._jobs.partial.connect(self._on_job_partial)
         self._jobs.done.connect(self._on_job_done)
         self._jobs.failed.connect(self._on_job_failed)
         self._jobs.cancelled.connect(self._on_job_cancelled)
@@ -592,8 +628,9 @@ class SolverController(QObject):
     def job_busy(self) -> bool:
         return self._sim_busy
 
-    def start_job(self, fn: Callable[[Callable[..., None], Callable[[], bool]], Any]) -> bool:
-        """Run ``fn(progress, cancelled)`` on the job thread; False if a job is already running."""
+    def start_job(self, fn: "Callable[[Callable[..., None], Callable[[], bool]], Any] | GeneratorJob") -> bool:
+        """Run ``fn(progress, cancelled)``, or step a :class:`GeneratorJob`, on the job thread; False if a
+        job is already running."""
         if self._sim_busy or self._closed:
             return False
         self._sim_job += 1
@@ -610,6 +647,10 @@ class SolverController(QObject):
     def _on_job_progress(self, job: int, done: int, total: int, text: str) -> None:
         if job == self._sim_job:
             self.job_progress.emit(done, total, text)
+
+    def _on_job_partial(self, job: int, item: object) -> None:
+        if job == self._sim_job:
+            self.job_partial.emit(item)
 
     def _on_job_done(self, job: int, result: object) -> None:
         if job == self._sim_job:

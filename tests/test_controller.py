@@ -258,3 +258,46 @@ def test_cyclic_garbage_is_collected_on_the_gui_thread_only(qtbot):
             gc.set_threshold(*thresholds)
     finally:
         c.shutdown()
+
+
+def test_a_generator_job_reports_progress_and_partials_in_order_and_can_be_cancelled(qtbot):
+    from mdpviz.controller import GeneratorJob, SolverController
+    from mdpviz.models.games import JobProgress
+
+    c = SolverController()
+    try:
+        seen, partial = [], []
+        c.job_progress.connect(lambda d, t, s: seen.append((d, t, s)))
+        c.job_partial.connect(partial.append)
+
+        def make():
+            for i in range(3):
+                yield JobProgress(i, 3, f"item {i}")
+                yield i * 10
+            return "done"
+
+        with qtbot.waitSignal(c.job_finished, timeout=10_000) as blocker:
+            assert c.start_job(GeneratorJob(make))
+        assert blocker.args == ["done"]
+        assert seen == [(0, 3, "item 0"), (1, 3, "item 1"), (2, 3, "item 2")]
+        assert partial == [0, 10, 20]
+
+        closed = []
+        import threading
+        gate = threading.Event()
+
+        def endless():
+            try:
+                while True:
+                    gate.set()
+                    yield JobProgress(0, 0, "")
+            finally:
+                closed.append(True)
+
+        with qtbot.waitSignal(c.job_cancelled, timeout=10_000):
+            assert c.start_job(GeneratorJob(endless))
+            assert gate.wait(10)
+            c.cancel_job()
+        assert closed == [True]
+    finally:
+        c.shutdown()

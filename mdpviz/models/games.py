@@ -31,6 +31,16 @@ DIVERGING = "diverging"
 """Colour kind of win/loss values (a scale centred on 0)."""
 
 
+@dataclass(frozen=True)
+class JobProgress:
+    """What a job generator yields to report progress (anything else it yields is a partial result)."""
+
+    done: int
+    total: int
+    """0 when unknown."""
+    text: str = ""
+
+
 @dataclass(frozen=True, eq=False)
 class GameSpec:
     """Everything headless about one game: its names, its settings and how they compile.
@@ -71,8 +81,9 @@ class GameSpec:
     lesson: Callable[..., Any] | None = None
     """``lesson(settings, mdp, **names)``: the game's :class:`~mdpviz.models.lessons.Lesson`."""
     jobs: Mapping[str, Callable[..., Iterator]] = field(default_factory=dict)
-    """Background jobs the game offers, by name, each a generator function (it yields progress and
-    partial results; the window's controller steps it on its job thread with pause and cancel)."""
+    """Background jobs the game offers, by name, each a generator function: it yields
+    :class:`JobProgress` and partial results and returns its result; the window's controller steps it
+    on its job thread (cancel closes it between two yields), the CLI and tests simply iterate it."""
     no_table: str = ""
     """Why :attr:`compile` returns None ("" for a game with a table)."""
 
@@ -147,5 +158,5 @@ def specs() -> list[GameSpec]:
     return [get(k) for k in keys()]
 
 
-__all__ = ["ALIASES", "DIVERGING", "ENTRIES", "GameSpec", "SEQUENTIAL", "canonical", "get", "keys",
+__all__ = ["ALIASES", "DIVERGING", "ENTRIES", "GameSpec", "JobProgress", "SEQUENTIAL", "canonical", "get", "keys",
            "normalise_key", "specs"]

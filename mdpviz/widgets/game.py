@@ -56,8 +56,10 @@ class SimulationResult:
 class GameJob:
     """A game's own background job (e.g. an exact 4x4 solve), run on the controller's job thread."""
 
-    fn: Callable[[Progress, Cancelled], Any]
-    """The work: ``fn(progress, cancelled)``; returns the result (None when it saw ``cancelled()``)."""
+    fn: Any
+    """The work: a :class:`~mdpviz.controller.GeneratorJob` (a generator yielding progress and partial
+    results; the preferred form), or ``fn(progress, cancelled)`` returning the result (None when it saw
+    ``cancelled()``)."""
     label: str
     """What it does, for the status bar."""
     on_done: Callable[[Any], None]
@@ -68,6 +70,8 @@ class GameJob:
     """Called on the GUI thread with the error message."""
     on_cancelled: Callable[[], None] | None = None
     """Called on the GUI thread when the job was cancelled."""
+    on_partial: Callable[[Any], None] | None = None
+    """Called on the GUI thread with each partial result a GeneratorJob yields, in order."""
 
 
 def mean_ci(x: np.ndarray) -> tuple[float, float]:
