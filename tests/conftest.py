@@ -40,3 +40,87 @@ def no_thread_left_running():
     extra = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     if extra:
         pytest.fail(f"Python thread(s) left running: {[t.name for t in extra]}")
+
+
+# ---------------------------------------------------------------------------------- shared test data
+LAYOUT = (0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)
+"""A snakes board with every trap: prisons on 3 and 9, a penalty on 5, restarts on 7 and 12, a bonus on 14."""
+
+SMALL_MDP = """numStates 3
+numActions 2
+end 2
+transition 0 0 1 1 0.5
+transition 0 0 0 0 0.5
+transition 0 1 2 3 1.0
+transition 1 0 2 2 1.0
+transition 1 1 2 1 1.0
+mdptype episodic
+discount 0.9
+"""
+"""Hand-checkable: V(1) = max(2, 1) = 2 (action 0); V(0) = max(0.5 (1 + 0.9 x 2) + 0.5 x 0.9 V(0), 3):
+action 0 gives 1.4 + 0.45 V(0) = 2.75 < 3 at V(0) = 3, so V(0) = 3 (action 1). With discount 0.5:
+action 0 gives 1 + 0.25 x 3 = 1.75 < 3, so V(0) = 3 again."""
+
+
+class FakeDialogs:
+    """The window's dialogs, answering at once and recording what was asked (``strict``: any error
+    message fails the test)."""
+
+    def __init__(self, *, strict: bool = False) -> None:
+        self.strict = strict
+        self.errors: list[tuple[str, str]] = []
+        self.asked = 0
+        self.unsaved_answer = "discard"
+        self.open_path = ""
+        self.save_path = ""
+
+    def error(self, title: str, text: str) -> None:
+        if self.strict:
+            raise AssertionError(f"{title}: {text}")
+        self.errors.append((title, text))
+
+    def ask_unsaved(self) -> str:
+        self.asked += 1
+        return self.unsaved_answer
+
+    def open_file(self, *args) -> str:
+        return self.open_path
+
+    def save_file(self, *args) -> str:
+        return self.save_path
+
+
+def make_window(qtbot, settings_path: Path, *, dialogs: FakeDialogs | None = None, games=None,
+                game: str | None = None, size: tuple[int, int] | None = None, show: bool = False):
+    """A MainWindow with fake dialogs and its own settings file (closed by the caller's ``shutdown``)."""
+    from PySide6.QtCore import QSettings
+
+    from mdpviz.app import MainWindow
+
+    kw = {} if games is None else {"games": games}
+    w = MainWindow(dialogs=dialogs if dialogs is not None else FakeDialogs(),
+                   settings=QSettings(str(settings_path), QSettings.Format.IniFormat), **kw)
+    qtbot.addWidget(w)
+    if size is not None:
+        w.resize(*size)
+    if show:
+        w.show()
+    if game is not None:
+        w.switch_game(game)
+    return w
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    """The window at its defaults (snakes shown), fake dialogs; shut down after the test."""
+    w = make_window(qtbot, tmp_path / "settings.ini")
+    yield w
+    w.shutdown()
+
+
+@pytest.fixture
+def small_file(tmp_path) -> Path:
+    """:data:`SMALL_MDP` written to a file."""
+    p = tmp_path / "small.txt"
+    p.write_text(SMALL_MDP)
+    return p

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 from mdpviz.app import MainWindow
@@ -23,67 +23,7 @@ from mdpviz.models import snakes as sn
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.cs747 import load_cs747
 from mdpviz.solvers import solve
-
-LAYOUT = (0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)
-
-SMALL_MDP = """numStates 3
-numActions 2
-end 2
-transition 0 0 1 1 0.5
-transition 0 0 0 0 0.5
-transition 0 1 2 3 1.0
-transition 1 0 2 2 1.0
-transition 1 1 2 1 1.0
-mdptype episodic
-discount 0.9
-"""
-"""Hand-checkable: V(1) = max(2, 1) = 2 (action 0); V(0) = max(0.5 (1 + 0.9 x 2) + 0.5 x 0.9 V(0), 3):
-action 0 gives 1.4 + 0.45 V(0) = 2.75 < 3 at V(0) = 3, so V(0) = 3 (action 1). With discount 0.5:
-action 0 gives 1 + 0.25 x 3 = 1.75 < 3, so V(0) = 3 again."""
-
-
-class FakeDialogs:
-    """Answers at once and records what was asked."""
-
-    def __init__(self) -> None:
-        self.errors: list[tuple[str, str]] = []
-        self.asked = 0
-        self.unsaved_answer = "discard"
-        self.open_path = ""
-        self.save_path = ""
-
-    def error(self, title: str, text: str) -> None:
-        self.errors.append((title, text))
-
-    def ask_unsaved(self) -> str:
-        self.asked += 1
-        return self.unsaved_answer
-
-    def open_file(self, *args) -> str:
-        return self.open_path
-
-    def save_file(self, *args) -> str:
-        return self.save_path
-
-
-def make_window(qtbot, settings_path: Path) -> MainWindow:
-    w = MainWindow(dialogs=FakeDialogs(), settings=QSettings(str(settings_path), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    return w
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = make_window(qtbot, tmp_path / "settings.ini")
-    yield w
-    w.shutdown()
-
-
-@pytest.fixture
-def small_file(tmp_path) -> Path:
-    p = tmp_path / "small.txt"
-    p.write_text(SMALL_MDP)
-    return p
+from tests.conftest import LAYOUT, SMALL_MDP, make_window
 
 
 def snakes(w: MainWindow):

@@ -25,54 +25,11 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QImage, QPalette
 
 from mdpviz.app import MainWindow
-from mdpviz.models import snakes as sn
 from mdpviz.solvers import solve
 from mdpviz.widgets import compare as compare_widget
 from mdpviz.widgets.board import EMPTY_FILL
 from mdpviz.widgets.delta import DELTA_LABEL, format_delta
-
-LAYOUT = (0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)
-
-SMALL_MDP = """numStates 3
-numActions 2
-end 2
-transition 0 0 1 1 0.5
-transition 0 0 0 0 0.5
-transition 0 1 2 3 1.0
-transition 1 0 2 2 1.0
-transition 1 1 2 1 1.0
-mdptype episodic
-discount 0.9
-"""
-
-
-class FakeDialogs:
-    """Answers at once and records what was asked."""
-
-    def __init__(self) -> None:
-        self.errors: list[tuple[str, str]] = []
-        self.save_path = ""
-
-    def error(self, title: str, text: str) -> None:
-        self.errors.append((title, text))
-
-    def ask_unsaved(self) -> str:
-        return "discard"
-
-    def open_file(self, *args) -> str:
-        return ""
-
-    def save_file(self, *args) -> str:
-        return self.save_path
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = MainWindow(dialogs=FakeDialogs(), settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    yield w
-    w.shutdown()
-
+from tests.conftest import LAYOUT, SMALL_MDP, FakeDialogs
 
 def snakes_with_layout(qtbot, w: MainWindow):
     g = w.game_by_key("snakes")

@@ -33,26 +33,9 @@ from mdpviz.solvers.compare import (
     lp_fits,
     method_options,
 )
+from tests.conftest import LAYOUT, SMALL_MDP
 
 REPO = Path(__file__).resolve().parents[1]
-LAYOUT = (0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)
-
-SMALL_MDP = """numStates 3
-numActions 2
-end 2
-transition 0 0 1 1 0.5
-transition 0 0 0 0 0.5
-transition 0 1 2 3 1.0
-transition 1 0 2 2 1.0
-transition 1 1 2 1 1.0
-mdptype episodic
-discount 0.9
-"""
-"""Hand-checked: V(1) = max(2, 1) = 2 (action 0). V(0) = max(Q0, Q1) with Q1 = 3 and
-Q0 = 0.5 (1 + 0.9 V(1)) + 0.5 (0 + 0.9 V(0)) = 1.4 + 0.45 V(0) = 2.75 at V(0) = 3, so V(0) = 3
-(action 1). V* = (3, 2, 0), policy (1, 0, -1)."""
-
-
 @pytest.fixture(scope="module")
 def snakes_mdp() -> TabularMDP:
     return sn.compile_snakes(sn.SnakesConfig(layout=LAYOUT))

@@ -12,9 +12,7 @@ from mdpviz.controller import SolverController, ValueRange, first_sweep_range, r
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.snakes import SnakesConfig, compile_snakes, markovDecision
 from mdpviz.solvers import solve
-
-LAYOUT = (0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)
-
+from tests.conftest import LAYOUT
 
 def slow_mdp(n: int = 40, gamma: float = 0.999) -> TabularMDP:
     """A ring of n states, reward 1 per step, discount close to 1: value iteration needs ~20,000 sweeps."""

@@ -32,7 +32,6 @@ from mdpviz.widgets.position import (
     tick_labels,
 )
 from mdpviz.models.position import MatchupRow, MoveSpec
-from tests.test_app import make_window
 from tests.test_position import Corridor, corridor_mdp
 
 
@@ -207,13 +206,6 @@ def test_matchup_chart_legend_sits_above_the_bars_and_letters_are_keyed(qtbot, t
 
 
 # ---------------------------------------------------------------------------------- the window
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = make_window(qtbot, tmp_path / "settings.ini")
-    yield w
-    w.shutdown()
-
-
 def test_discount_tooltip_is_the_games_own_note(window):
     w = window
     tip = w.solver_panel.discount.toolTip

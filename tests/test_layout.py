@@ -8,11 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings, QSize
+from PySide6.QtCore import QSize
 
 from mdpviz.app import MainWindow, default_size
 from mdpviz.widgets.game import PANELS
 from mdpviz.widgets.games import default_games
+from tests.conftest import FakeDialogs, make_window
 
 GAME_KEYS = [g.key for g in default_games()]
 
@@ -35,26 +36,10 @@ LAPTOP = QSize(1366, 768)
 PROJECTOR = QSize(1280, 720)
 
 
-class Dialogs:
-    def error(self, title: str, text: str) -> None:
-        raise AssertionError(f"{title}: {text}")
-
-    def ask_unsaved(self) -> str:
-        return "discard"
-
-    def open_file(self, *args) -> str:
-        return ""
-
-    def save_file(self, *args) -> str:
-        return ""
-
-
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = MainWindow(dialogs=Dialogs(), settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    w.resize(LAPTOP)
-    w.show()
+    """Shown at laptop size; any error dialog fails the test."""
+    w = make_window(qtbot, tmp_path / "settings.ini", dialogs=FakeDialogs(strict=True), size=(LAPTOP.width(), LAPTOP.height()), show=True)
     yield w
     w.shutdown()
 

@@ -14,19 +14,7 @@ from mdpviz.models import snakes as sn
 from mdpviz.models import tictactoe as tt
 from mdpviz.models.cs747 import parse_cs747
 from mdpviz.models.mdp import TabularMDP
-
-SMALL_MDP = """numStates 3
-numActions 2
-end 2
-transition 0 0 1 1 0.5
-transition 0 0 0 0 0.5
-transition 0 1 2 3 1.0
-transition 1 0 2 2 1.0
-transition 1 1 2 1 1.0
-mdptype episodic
-discount 0.9
-"""
-
+from tests.conftest import SMALL_MDP
 
 @dataclass(frozen=True)
 class Wrapper:

@@ -9,43 +9,9 @@ import stat
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 
-from mdpviz.app import MainWindow
 from mdpviz.models.examples import MDP_DIR, mdp_examples
 from mdpviz.scenario import Scenario, load_scenario, save_scenario
-
-
-class FakeDialogs:
-    """Answers at once and records what was asked."""
-
-    def __init__(self) -> None:
-        self.errors: list[tuple[str, str]] = []
-        self.asked = 0
-        self.unsaved_answer = "discard"
-        self.open_path = ""
-        self.save_path = ""
-
-    def error(self, title: str, text: str) -> None:
-        self.errors.append((title, text))
-
-    def ask_unsaved(self) -> str:
-        self.asked += 1
-        return self.unsaved_answer
-
-    def open_file(self, *args) -> str:
-        return self.open_path
-
-    def save_file(self, *args) -> str:
-        return self.save_path
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = MainWindow(dialogs=FakeDialogs(), settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    yield w
-    w.shutdown()
 
 
 def _scenario_doc(**over) -> dict:
