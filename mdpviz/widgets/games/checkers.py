@@ -41,6 +41,7 @@ from mdpviz.models.checkers_game import (
     GREEDY_DISCOUNT,
     MATCHUPS,
     RULE_FIELDS,
+    SPEC,
     CheckersSettings,
     compile_job,
     lesson,
@@ -148,10 +149,11 @@ class CheckersGame(PositionGame):
     the edited discount, or None while the compile runs.
     """
 
-    key = "checkers"
-    title = "Checkers"
-    value_label = "value of each move Q (reward)"
-    unit = "reward"
+    key = SPEC.key
+    title = SPEC.title
+    value_label = SPEC.value_label
+    unit = SPEC.unit
+    color_kind = SPEC.color_kind
     supports_discount = True
 
     def __init__(self, settings: CheckersSettings | None = None, parent: QObject | None = None) -> None:
