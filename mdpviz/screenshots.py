@@ -393,10 +393,47 @@ def _attt(out: Path, o: ShotOptions) -> list[Path]:
     return save_screenshots(out, games=o.sim_games)
 
 
-def _checkers(out: Path, o: ShotOptions) -> list[Path]:
-    from mdpviz.widgets.checkers_game import save_screenshots
+def save_checkers_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
+    """Checkers screenshots for the README (``python -m mdpviz.screenshots --games checkers``), the
+    window's default variant (5x5, 1 row, 20 plies):
 
-    return save_screenshots(out, games=o.sim_games)
+    * ``checkers-greedy.png``: solved at the seed's greedy discount, one move in, a piece's moves shown;
+    * ``checkers-far-sighted.png``: the same position solved far-sighted;
+    * ``checkers-matchups.png``: the matchups simulated (``games`` games each, exact beside them);
+    * ``checkers-1280x720.png``: the same at 1280 x 720 with the inspector.
+
+    Returns the files written."""
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.switch_game("checkers")
+        g = w.game
+        sw.wait(lambda: w.controller.mdp is not None and g.compiled() is not None, what="the checkers compile")
+        sw.solve()
+        b = g.board
+        mv = next(m for m in b.model.moves(b.position) if m.label == "c1-d2")  # one move in
+        b.click_cell(mv.origin)
+        b.click_cell(mv.cell)
+        mv = b.model.moves(b.position)
+        b.click_cell(mv[b.view().greedy].origin)
+        sw.shot("checkers-greedy.png")
+
+        g.editor().far_button.click()
+        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready",
+                what="the far-sighted model")
+        sw.solve()
+        b.click_cell(b.model.moves(b.position)[b.view().greedy].origin)
+        sw.shot("checkers-far-sighted.png")
+
+        sw.simulate(games)
+        sw.shot("checkers-matchups.png")
+
+        w.inspector_dock.raise_()
+        sw.shot("checkers-1280x720.png", size=SIZE_1280x720)
+    return sw.saved
+
+
+def _checkers(out: Path, o: ShotOptions) -> list[Path]:
+    return save_checkers_screenshots(out, games=o.sim_games)
 
 
 def _ttt3d(out: Path, o: ShotOptions) -> list[Path]:
@@ -499,7 +536,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 __all__ = ["DEFAULT_SIZE", "LAYOUT", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
            "save_size_screenshots", "SMALL_MDP", "QuietDialogs", "Shot",
-           "ShotOptions", "ShotWindow", "main", "parse_games", "save_file_screenshots", "save_snakes_screenshots",
+           "ShotOptions", "ShotWindow", "main", "parse_games", "save_checkers_screenshots", "save_file_screenshots",
+           "save_snakes_screenshots",
            "screenshot_window", "take"]
 
 

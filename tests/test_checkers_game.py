@@ -5,8 +5,9 @@ The window tests use a 4x4 variant (1,193 states, compiled in ~10 ms) so they st
 cancel test uses 5x5 with a 40-ply limit (1.29 million states, ~10 s to compile), cancelled
 while it compiles in its child process.
 
-The README screenshots of checkers are ``mdpviz.widgets.checkers_game.save_screenshots``
-(``python -m mdpviz.screenshots --games checkers``).
+The README screenshots of checkers are ``mdpviz.screenshots.save_checkers_screenshots``
+(``python -m mdpviz.screenshots --games checkers``). The headless jobs (compile, matchups) are
+tested without Qt in ``tests/test_checkers_jobs.py``.
 """
 from __future__ import annotations
 
@@ -23,22 +24,21 @@ from mdpviz.models import checkers as ck
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import solve
-from mdpviz.widgets import checkers_game as cg
-from mdpviz.widgets.checkers_game import (
-    CheckersGame,
-    CheckersPainter,
+from mdpviz.models import checkers_game as cg
+from mdpviz.models import checkers_play as cp
+from mdpviz.models.checkers_game import CheckersSettings, settings_from_dict, settings_to_dict
+from mdpviz.models.checkers_play import (
     CheckersPositionModel,
-    CheckersSettings,
     cell_square,
     greedy_rows,
     outcome_distribution,
-    settings_from_dict,
-    settings_to_dict,
     square_cell,
 )
+from mdpviz.widgets.games import checkers as cv
+from mdpviz.widgets.games.checkers import CheckersGame, CheckersPainter
 from mdpviz.models.position import DECISION, MODEL, PLAY, GameWalk
 
-SMALL = CheckersSettings(size=4, rows=1, ply_limit=20)
+SMALL = CheckersSettings(ck.CheckersRules(size=4, rows=1, ply_limit=20))
 """The GUI tests' variant: 4x4, one row of men, a draw after 20 plies (1,193 states)."""
 
 
@@ -48,19 +48,19 @@ def test_square_names_and_cells():
     for n in (4, 5, 8):
         for c in range(n * n):
             assert square_cell(cell_square(c, n), n) == c
-    assert cg.is_dark(0, 4) and not cg.is_dark(1, 4) and cg.is_dark(5, 4)  # a1, b1, b2
+    assert cp.is_dark(0, 4) and not cp.is_dark(1, 4) and cp.is_dark(5, 4)  # a1, b1, b2
 
 
 def test_settings_validate_and_round_trip():
-    s = CheckersSettings(size=6, rows=2, forced_capture=False, multi_jump=False, ply_limit=None,
+    s = CheckersSettings(ck.CheckersRules(size=6, rows=2, forced_capture=False, multi_jump=False, ply_limit=None),
                          agent=ck.WHITE, discount=0.5)
     assert settings_from_dict(settings_to_dict(s), "x.json") == s
     assert s.key == (ck.CheckersRules(size=6, rows=2, forced_capture=False, multi_jump=False, ply_limit=None),
                      ck.WHITE)
     with pytest.raises(ValueError, match="below 1"):
-        CheckersSettings(ply_limit=None, discount=1.0).validate()
+        CheckersSettings(ck.CheckersRules(ply_limit=None), discount=1.0).validate()
     with pytest.raises(ValueError, match="1..1"):
-        CheckersSettings(size=4, rows=2).validate()
+        CheckersSettings(ck.CheckersRules(size=4, rows=2)).validate()
     with pytest.raises(ScenarioError, match=r"games\.checkers\.rows"):
         settings_from_dict({"size": 4, "rows": 2}, "x.json")
     with pytest.raises(ScenarioError, match=r"games\.checkers\.agent"):
@@ -84,7 +84,7 @@ def test_greedy_rows_break_ties_to_the_lowest_action():
 # ---------------------------------------------------------------------------------- pure: the position model
 @pytest.fixture(scope="module")
 def small_cm() -> ck.CheckersMDP:
-    return ck.compile_checkers(SMALL.rules(), discount=0.1)
+    return ck.compile_checkers(SMALL.rules, discount=0.1)
 
 
 def test_start_position_moves_and_cells(small_cm):
@@ -183,7 +183,7 @@ def test_hand_checked_half_loss_half_draw():
 def test_exact_outcomes_from_the_start_match_the_model(agent, gamma):
     """Forward propagation from the start position (the agent greedy on V*) = the model's absorbing
     chain of the solver's policy (an independent computation), for both colours and discounts."""
-    cm = ck.compile_checkers(SMALL.rules(), agent=agent, discount=gamma)
+    cm = ck.compile_checkers(SMALL.rules, agent=agent, discount=gamma)
     sol = solve(cm.mdp, "vi", tol=1e-12)
     m = CheckersPositionModel(cm)
     pos = m.start()
@@ -228,7 +228,7 @@ def test_painter_puts_rank_one_at_the_bottom_and_draws_pieces(qtbot):
     rects = p.cell_rects(QRectF(0, 0, 216, 216), 16)
     assert rects[0].top() > rects[12].top()  # a1 below a4
     assert rects[0].left() < rects[3].left()  # a1 left of d1
-    assert p.cell_base(0) == QColor(cg.DARK_SQUARE) and p.cell_base(1) == QColor(cg.LIGHT_SQUARE)
+    assert p.cell_base(0) == QColor(cv.DARK_SQUARE) and p.cell_base(1) == QColor(cv.LIGHT_SQUARE)
     assert p.cell_name(5) == "b2 (dark square)"
     img = QImage(60, 60, QImage.Format.Format_RGB32)
     img.fill(QColor("#808080"))
@@ -408,7 +408,7 @@ def test_matchups_with_exact_probabilities(window, qtbot):
     cm = g.compiled()
     ex = cm.outcome_probabilities(window.controller.solution.policy)
     opt = rows[0]
-    assert opt.labels == cg.OUTCOME_LABELS and sum(opt.counts) == 4000
+    assert opt.labels == cp.OUTCOME_LABELS and sum(opt.counts) == 4000
     assert opt.exact == pytest.approx((ex["win"], ex["loss"], ex["draw"]), abs=1e-12)
     assert np.all(np.abs(opt.fractions - np.asarray(opt.exact)) < 0.04)
     assert opt.fractions[0] > rows[1].fractions[0] + 0.1  # the agent wins clearly more than random play
@@ -503,5 +503,5 @@ def test_scenario_round_trip(window, qtbot, tmp_path):
     p = window.save_scenario(tmp_path / "s.json")
     g.set_discount(0.2)
     window.load_scenario(p)
-    assert g.settings == CheckersSettings(size=4, rows=1, ply_limit=20, discount=0.75)
+    assert g.settings == CheckersSettings(SMALL.rules, discount=0.75)
     assert g.editor().discount_slider.value() == 75

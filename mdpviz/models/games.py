@@ -94,7 +94,7 @@ ENTRIES: tuple[tuple[str, str], ...] = (
     ("ttt", "mdpviz.models.tictactoe:SPEC"),
     ("risk_ttt", "mdpviz.models.risk_ttt:SPEC"),
     ("attt", "mdpviz.models.attt:SPEC"),
-    ("checkers", "mdpviz.models.checkers:SPEC"),
+    ("checkers", "mdpviz.models.checkers_game:SPEC"),
     ("ttt3d", "mdpviz.models.ttt3d:SPEC"),
     ("gridworld", "mdpviz.models.gridworld:SPEC"),
     ("gym", "mdpviz.models.gymnasium_bridge:SPEC"),

@@ -767,7 +767,10 @@ def checkers_lesson(mdp: TabularMDP | None, *, rules: Any = None, state: Any = N
     if ck is None:
         return mdp_lesson(mdp, title="Checkers", parameters=parameters_of(state or rules), start=start,
                           state_name=state_name, action_name=action_name)
-    params = parameters_of(state) or parameters_of(rules)
+    if rules is None and getattr(state, "rules", None) is not None:  # the settings: the variant's fields first
+        params = parameters_of(state.rules) + parameters_of(state, skip=("rules",))
+    else:
+        params = parameters_of(state) or parameters_of(rules)
     mdp_section = doc_section(ck, "The MDP")
     text = " ".join(b.text for b in mdp_section)
     act, _, trans = sentence_with(text, "An action is").partition("; ")

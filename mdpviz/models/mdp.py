@@ -327,9 +327,13 @@ class TabularMDP:
         lo, hi = int(self.row_ptr[r]), int(self.row_ptr[r + 1])
         return [(int(d), float(p), float(w)) for d, p, w in zip(self.dst[lo:hi], self.prob[lo:hi], self.reward[lo:hi])]
 
-    def q_values(self, values: np.ndarray) -> np.ndarray:
-        """float64 (n_rows): Q(s, a) = sum_s' p (r + gamma V(s')) for every row (Bellman backup)."""
-        return self.row_reward + self.discount * (self.matrix @ np.asarray(values, dtype=np.float64))
+    def q_values(self, values: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        """float64 (n_rows): Q(s, a) = sum_s' p (r + gamma V(s')) for every row (Bellman backup);
+        with ``rows`` (row indices), for those rows only, in that order (the same sums)."""
+        v = np.asarray(values, dtype=np.float64)
+        if rows is None:
+            return self.row_reward + self.discount * (self.matrix @ v)
+        return self.row_reward[rows] + self.discount * (self.matrix[rows] @ v)
 
     def to_transitions(self) -> dict[str, np.ndarray]:
         """The flat arrays that :meth:`from_transitions` takes (src, action, dst, prob, reward)."""

@@ -176,6 +176,39 @@ def _greedy_block(
     return values, rows
 
 
+def index_ranges(starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The index ranges starts[i]:stops[i] concatenated, and the range number i of each index."""
+    starts = np.asarray(starts, dtype=np.int64)
+    counts = np.asarray(stops, dtype=np.int64) - starts
+    owner = np.repeat(np.arange(starts.size), counts)
+    offs = np.arange(owner.size) - np.repeat(np.cumsum(counts) - counts, counts)
+    return starts[owner] + offs, owner
+
+
+def greedy_rows(
+    mdp: TabularMDP,
+    states: np.ndarray,
+    values: np.ndarray,
+    *,
+    tie_tol: float = TIE_TOL,
+) -> np.ndarray:
+    """The greedy row of each state in ``states`` under ``values`` (-1: terminal, or no action):
+    :func:`greedy` for a few states only, with the same tie rule (the max of Q(s, a) = sum_s' p (r +
+    gamma V(s')), Sutton and Barto eq. 4.10, or the min for a minimiser; ties within
+    ``tie_tol * (1 + |best|)`` to the lowest action). Touches only the rows of ``states``, so a board
+    can follow the greedy policy from one position in a model of millions of states."""
+    s = np.asarray(states, dtype=np.int64)
+    out = np.full(s.size, -1, dtype=np.int64)
+    rows, _ = index_ranges(mdp.state_ptr[s], mdp.state_ptr[s + 1])
+    if rows.size == 0:
+        return out
+    ptr = np.concatenate(([0], np.cumsum(mdp.state_ptr[s + 1] - mdp.state_ptr[s])))
+    _, local = _greedy_block(mdp.q_values(values, rows=rows), ptr, mdp.sense[s], mdp.terminal[s], 0, tie_tol)
+    ok = local >= 0
+    out[ok] = rows[local[ok]]
+    return out
+
+
 def rows_to_policy(mdp: TabularMDP, rows: np.ndarray) -> np.ndarray:
     """Action id per state from chosen row indices (-1 stays -1)."""
     if mdp.dense_actions:  # every state has actions 0..k-1: the action is the offset in the state

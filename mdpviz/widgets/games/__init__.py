@@ -19,7 +19,7 @@ VIEWS: dict[str, str] = {
     "ttt": "mdpviz.widgets.ttt_games:TicTacToeGame",
     "risk_ttt": "mdpviz.widgets.ttt_games:RiskTicTacToeGame",
     "attt": "mdpviz.widgets.attt_game:AtttGame",
-    "checkers": "mdpviz.widgets.checkers_game:CheckersGame",
+    "checkers": "mdpviz.widgets.games.checkers:CheckersGame",
     "ttt3d": "mdpviz.widgets.ttt3d_game:Ttt3dGame",
     "gridworld": "mdpviz.widgets.gridworld_game:GridWorldGame",
     "gym": "mdpviz.widgets.gridworld_game:GymGame",

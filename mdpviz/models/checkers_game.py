@@ -1,0 +1,395 @@
+"""Checkers as a game of the registry, headless: its settings, its scenario codec, its background
+jobs (written as generators) and its :data:`SPEC`.
+
+* :class:`CheckersSettings`: the game's edits as one frozen value, the model's
+  :class:`~mdpviz.models.checkers.CheckersRules` (the variant) plus the agent's colour and the
+  discount; the window starts at :data:`WINDOW_RULES` (5x5, 1 row, a 20-ply limit);
+* :func:`compile_job`: the enumeration and compile of a variant, yielding
+  :class:`~mdpviz.models.games.JobProgress` (the window's controller steps it on its job thread);
+* :func:`matchup_job`: the simulated matchups (optimal vs random, random vs random) beside the
+  exact probabilities;
+* :data:`SPEC`: the game for :mod:`mdpviz.models.games` (``compile(settings)`` enumerates in this
+  process with the model's budgets and keeps the last variants, see :func:`compiled`).
+
+The positions shown on the board are :mod:`mdpviz.models.checkers_play`'s; the rules and the
+compiler are :mod:`mdpviz.models.checkers`'s. numpy only; never imports Qt.
+
+Compiling off the GUI thread
+----------------------------
+``compile_checkers`` has no progress or cancel hook, so a compile is run in two tries: first in
+the job thread itself with a small state and transition budget (:data:`QUICK_MAX_STATES`,
+:data:`QUICK_MAX_TRANSITIONS`, about a second on the development machine), which the model
+refuses within that second when the variant is larger; then in a child Python process with the
+model's own budgets, which Cancel ends at once (closing the generator kills the child) and which
+leaves the window's interpreter free while it runs (a pure-Python enumeration in a thread would
+hold the GIL for tens of seconds). The result comes back pickled on the child's stdout.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import pickle
+import subprocess
+import sys
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any, Generator
+
+import numpy as np
+
+from mdpviz.models import checkers as ck
+from mdpviz.models.checkers_play import COLOUR_NAME, OUTCOME_LABELS, CheckersPositionModel
+from mdpviz.models.files import ScenarioError
+from mdpviz.models.games import DIVERGING, GameSpec, JobProgress
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.position import MatchupResult, MatchupRow
+from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
+from mdpviz.solvers import solve
+
+WINDOW_PLY_LIMIT = 20
+"""The window's ply limit: 5x5 with 1 row at 20 plies has 49,021 states and compiles in about 0.4 s,
+where the model's default (40 plies, the CLI's) has 1.29 million and takes about 10 s."""
+WINDOW_RULES = ck.CheckersRules(ply_limit=WINDOW_PLY_LIMIT)
+"""The variant a new window starts with: the model's default rules with :data:`WINDOW_PLY_LIMIT`."""
+
+GREEDY_DISCOUNT = ck.DEFAULT_DISCOUNT
+"""The seed's discount (0.1): the agent grabs material now."""
+FAR_SIGHTED_DISCOUNT = 0.9
+"""A discount that makes the agent play for the +100 win."""
+
+QUICK_MAX_STATES = 80_000
+"""State budget of the first, in-thread compile try (5x5, 1 row, 20 plies has 49,021 states and
+compiles in about 0.4 s on the development machine); a larger variant goes to a child process."""
+QUICK_MAX_TRANSITIONS = 600_000
+"""Transition budget of the first, in-thread compile try (see :data:`QUICK_MAX_STATES`)."""
+
+POLL_SECONDS = 0.25
+"""How often the compile job yields progress (a chance to cancel) while the child process compiles."""
+
+SIM_CHUNK_TRANSITIONS = 2_000_000
+"""A simulation is split into at most this many transitions / the variant's transitions chunks
+(at most 10): each chunk reports progress and is a chance to cancel."""
+SIM_MAX_STEPS = 10_000
+"""Agent moves after which a simulated game without a ply limit is stopped and counted as a draw."""
+
+MATCHUPS = ("optimal vs random", "random vs random")
+"""The matchups a simulation plays (the agent's colour against the random opponent)."""
+
+HEADLESS_CACHE = 2
+"""Compiled variants :func:`compiled` keeps (the window keeps its own, see its view)."""
+
+
+# ---------------------------------------------------------------------------------- settings
+@dataclass(frozen=True)
+class CheckersSettings:
+    """The checkers game's edits: the variant, the agent's colour and the discount."""
+
+    rules: ck.CheckersRules = WINDOW_RULES
+    """The variant (board, rows, capture rules, ply limit): validated when it is built."""
+    agent: str = ck.BLACK
+    """The agent's colour ("black" moves first); the other colour plays uniformly at random."""
+    discount: float = GREEDY_DISCOUNT
+    """gamma per agent move (the seed's 0.1: greedy for material; near 1: plays for the win)."""
+
+    def validate(self) -> "CheckersSettings":
+        """Self, checked: rules, agent colour, discount (ValueError naming the field)."""
+        if not isinstance(self.rules, ck.CheckersRules):
+            raise ValueError(f"checkers rules must be CheckersRules, got {type(self.rules).__name__}")
+        if self.agent not in ck.COLOURS:
+            raise ValueError(f"agent colour must be 'black' or 'white', got {self.agent!r}")
+        g = self.discount
+        if isinstance(g, bool) or not isinstance(g, (int, float)) or not 0.0 <= float(g) <= 1.0:
+            raise ValueError(f"discount must be a number in [0, 1], got {g!r}")
+        if self.rules.ply_limit is None and float(g) >= 1.0:
+            raise ValueError("without a ply limit games can cycle forever: the discount must be below 1")
+        return self
+
+    @property
+    def key(self) -> tuple[ck.CheckersRules, str]:
+        """What a compile depends on (the discount is not: it is swapped into the compiled MDP)."""
+        return (self.rules, self.agent)
+
+
+RULE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ck.CheckersRules))
+"""The variant's fields, as the scenario data and the editor name them (size, rows, ...)."""
+
+
+def settings_to_dict(s: CheckersSettings) -> dict[str, Any]:
+    """The settings as scenario data: the variant's fields, then the agent and the discount."""
+    return {**{name: getattr(s.rules, name) for name in RULE_FIELDS}, "agent": s.agent, "discount": s.discount}
+
+
+def settings_from_dict(data: dict[str, Any], path: str) -> CheckersSettings:
+    """Scenario data -> settings; ScenarioError naming the file and the field otherwise."""
+    where = "games.checkers"
+    if not isinstance(data, dict):
+        raise ScenarioError(path, where, f"must be an object, got {type(data).__name__}")
+    d = settings_to_dict(CheckersSettings())
+    extra = sorted(set(data) - set(d))
+    if extra:
+        raise ScenarioError(path, f"{where}.{extra[0]}", f"unknown field (fields: {', '.join(sorted(d))})")
+    vals = {**d, **data}
+    for name in ("size", "rows"):
+        v = vals[name]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ScenarioError(path, f"{where}.{name}", f"must be an integer, got {v!r}")
+    for name in ("forced_capture", "multi_jump"):
+        if not isinstance(vals[name], bool):
+            raise ScenarioError(path, f"{where}.{name}", f"must be true or false, got {vals[name]!r}")
+    pl = vals["ply_limit"]
+    if pl is not None and (isinstance(pl, bool) or not isinstance(pl, int)):
+        raise ScenarioError(path, f"{where}.ply_limit", f"must be an integer or null, got {pl!r}")
+    g = vals["discount"]
+    if isinstance(g, bool) or not isinstance(g, (int, float)) or not math.isfinite(g):
+        raise ScenarioError(path, f"{where}.discount", f"must be a number in [0, 1], got {g!r}")
+    try:
+        rules = ck.CheckersRules(**{name: vals[name] for name in RULE_FIELDS})
+    except ValueError as e:
+        msg = str(e)
+        field_ = "rows" if "rows" in msg else ("ply_limit" if "ply" in msg else "size")
+        raise ScenarioError(path, f"{where}.{field_}", msg) from None
+    s = CheckersSettings(rules, agent=vals["agent"], discount=float(g))
+    if s.agent not in ck.COLOURS:
+        raise ScenarioError(path, f"{where}.agent", f"must be 'black' or 'white', got {s.agent!r}")
+    try:
+        s.validate()
+    except ValueError as e:
+        raise ScenarioError(path, f"{where}.discount", str(e)) from None
+    return s
+
+
+# ---------------------------------------------------------------------------------- compiling
+_CHILD = """
+import json, pickle, sys
+from mdpviz.models.checkers import CheckersRules, compile_checkers
+a = json.loads(sys.argv[1])
+try:
+    res = ("ok", compile_checkers(CheckersRules(**a["rules"]), agent=a["agent"], discount=a["discount"]))
+except ValueError as e:
+    res = ("error", str(e))
+except MemoryError:
+    res = ("error", "the enumeration ran out of memory: use a smaller board, fewer rows or a lower ply limit")
+sys.stdout.buffer.write(pickle.dumps(res, protocol=pickle.HIGHEST_PROTOCOL))
+sys.stdout.buffer.flush()
+"""
+
+
+def compile_in_process(rules: ck.CheckersRules, *, agent: str, discount: float,
+                       poll: float | None = None) -> Generator[JobProgress, None, ck.CheckersMDP]:
+    """``compile_checkers`` in a child Python process with the model's budgets, yielding progress
+    every ``poll`` seconds (default :data:`POLL_SECONDS`); closing the generator (a cancel) kills the
+    child at once. ValueError with the model's message when it refuses the variant."""
+    poll = POLL_SECONDS if poll is None else poll
+    root = str(Path(ck.__file__).resolve().parents[2])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    arg = json.dumps({"rules": {name: getattr(rules, name) for name in RULE_FIELDS}, "agent": agent,
+                      "discount": float(discount)})
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", _CHILD, arg], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env)
+    try:
+        while True:
+            try:
+                out, err = proc.communicate(timeout=poll)
+                break
+            except subprocess.TimeoutExpired:
+                yield JobProgress(0, 0, f"Enumerating {rules.describe()} in a worker process\u2026 "
+                                        f"{time.perf_counter() - t0:.0f} s")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    if proc.returncode != 0 or not out:
+        tail = err.decode("utf-8", "replace").strip().splitlines()
+        raise RuntimeError(f"the checkers compile process failed (exit {proc.returncode})"
+                           + (f": {tail[-1]}" if tail else ""))
+    status, payload = pickle.loads(out)
+    if status != "ok":
+        raise ValueError(payload)
+    return payload
+
+
+def compile_job(settings: CheckersSettings) -> Generator[JobProgress, None, ck.CheckersMDP]:
+    """The job that enumerates and compiles the variant of ``settings`` (its MDP with the settings'
+    discount): in the calling thread under the small budgets (:data:`QUICK_MAX_STATES`), else in a
+    child process (:func:`compile_in_process`). Yields progress; returns the :class:`CheckersMDP`."""
+    rules, agent, discount = settings.rules, settings.agent, float(settings.discount)
+    yield JobProgress(0, 0, f"Enumerating {rules.describe()}\u2026")
+    try:
+        cm = ck.compile_checkers(rules, agent=agent, discount=discount, max_states=QUICK_MAX_STATES,
+                                 max_transitions=QUICK_MAX_TRANSITIONS)
+    except ck.VariantTooLarge:  # larger than the quick budget: the child process applies the model's own
+        yield JobProgress(0, 0, f"Enumerating {rules.describe()} in a worker process\u2026")
+        cm = yield from compile_in_process(rules, agent=agent, discount=discount)
+    yield JobProgress(0, 0, f"Indexing {cm.n_states:,} states\u2026")
+    warm_up(cm)
+    return cm
+
+
+def warm_up(cm: ck.CheckersMDP) -> None:
+    """Build the compiled variant's lazy lookups (position -> state, the row matrix) on the calling
+    thread, so that the GUI thread's first position does not pay for them (about 2 s at 1.3 million
+    states on the development machine)."""
+    for s in cm.start_states[:1]:
+        pos = cm.position(int(s))
+        if pos is not None:
+            cm.state_of(pos)
+    cm.mdp.matrix
+    cm.mdp.row_reward
+
+
+def with_discount(cm: ck.CheckersMDP, discount: float) -> TabularMDP:
+    """The compiled MDP with another discount (the same arrays: the discount is not part of a compile)."""
+    g = float(discount)
+    return cm.mdp if float(cm.mdp.discount) == g else replace(cm.mdp, discount=g)
+
+
+_cache: OrderedDict[tuple, ck.CheckersMDP] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def compiled(settings: CheckersSettings) -> ck.CheckersMDP:
+    """The compiled variant of ``settings`` (in this process, with the model's budgets), the last
+    :data:`HEADLESS_CACHE` kept: what :data:`SPEC`'s ``compile`` and ``position_model`` share."""
+    key = settings.validate().key
+    with _cache_lock:
+        cm = _cache.get(key)
+        if cm is not None:
+            _cache.move_to_end(key)
+            return cm
+    cm = ck.compile_checkers(key[0], agent=key[1], discount=float(settings.discount))
+    with _cache_lock:
+        _cache[key] = cm
+        while len(_cache) > HEADLESS_CACHE:
+            _cache.popitem(last=False)
+    return cm
+
+
+# ---------------------------------------------------------------------------------- matchups
+def matchup_job(cm: ck.CheckersMDP, mdp: TabularMDP, policy: np.ndarray | None, *, games: int,
+                seed: int) -> Generator[JobProgress, None, MatchupResult]:
+    """Simulate ``games`` games of the agent's greedy ``policy`` (None: solved by value iteration to
+    the seed's tolerance) and of uniformly random moves against the random opponent, in chunks (each
+    yields progress), with the exact probabilities beside them. ``mdp`` is the compiled MDP of ``cm``
+    with the discount in use. The arguments are checked at once (ValueError), the work is the
+    returned generator's."""
+    if cm.n_states != mdp.n_states:
+        raise ValueError(f"the MDP has {mdp.n_states} states, the compiled variant {cm.n_states}")
+    games = int(games)
+    if games < 1:
+        raise ValueError(f"simulate at least 1 game, got {games}")
+    pol = None if policy is None else np.array(policy, dtype=np.int64)
+    return _matchups(replace(cm, mdp=mdp), mdp, pol, games=games, seed=int(seed))
+
+
+def _matchups(cm: ck.CheckersMDP, mdp: TabularMDP, opt: np.ndarray | None, *, games: int,
+              seed: int) -> Generator[JobProgress, None, MatchupResult]:
+    agent = COLOUR_NAME[cm.agent]
+    opp = COLOUR_NAME[ck.WHITE if cm.agent == ck.BLACK else ck.BLACK]
+    notes = []
+    if opt is None:
+        yield JobProgress(0, 1, "Solving (value iteration) for the optimal policy\u2026")
+        sol = solve(mdp, "vi", tol=ck.DEFAULT_TOL)
+        opt = np.asarray(sol.policy)
+        notes.append(f"the solver had not converged: optimal = value iteration to {ck.DEFAULT_TOL:g} "
+                     f"({sol.sweeps} sweeps)")
+    streams = np.random.SeedSequence(seed).spawn(2)
+    # chunks for progress and Cancel; few on big variants (each call of the simulator sets up
+    # tables over every transition)
+    chunks = max(1, min(10, games // 2000, SIM_CHUNK_TRANSITIONS // max(mdp.n_transitions, 1)))
+    sizes = [games // chunks + (1 if i < games % chunks else 0) for i in range(chunks)]
+    rows = []
+    for j, (name, p) in enumerate(zip(MATCHUPS, (opt, None))):
+        rng = np.random.default_rng(streams[j])
+        probs = cm.random_policy() if p is None else policy_matrix(mdp, p)
+        win = loss = 0
+        for i, n in enumerate(sizes):
+            starts = cm.start_states[rng.choice(cm.start_states.size, size=n, p=cm.start_probs)]
+            ep = simulate(mdp, probs, start=starts, episodes=n, seed=rng, max_steps=SIM_MAX_STEPS)
+            win += int(np.count_nonzero(ep.final_state == cm.win))
+            loss += int(np.count_nonzero(ep.final_state == cm.loss))
+            yield JobProgress(j * chunks + i + 1, 2 * chunks, f"{name}: {sum(sizes[:i + 1]):,} of {games:,} games")
+        del probs
+        draw = games - win - loss  # the ply limit (or, without one, still playing at the step cap)
+        ex = cm.outcome_probabilities(p)
+        first = (win, loss) if cm.agent == ck.BLACK else (loss, win)
+        efirst = (ex["win"], ex["loss"]) if cm.agent == ck.BLACK else (ex["loss"], ex["win"])
+        who = "optimal" if p is not None else "random"
+        x, o = (f"{who} agent", "random") if cm.agent == ck.BLACK else ("random", f"{who} agent")
+        rows.append(MatchupRow(name, x, o, (first[0], first[1], draw), games,
+                               (efirst[0], efirst[1], ex["draw"]), OUTCOME_LABELS))
+    start = f"the start ({agent} agent, {opp} random)"
+    return MatchupResult(tuple(rows), "games", start, tuple(notes))
+
+
+# ---------------------------------------------------------------------------------- the registry's spec
+def compile_settings(settings: CheckersSettings) -> TabularMDP:
+    """The game's MDP: the variant compiled (:func:`compiled`) with the settings' discount."""
+    return with_discount(compiled(settings), settings.discount)
+
+
+def position_model(settings: CheckersSettings, mdp: TabularMDP | None = None) -> CheckersPositionModel:
+    """The board's positions over the compiled variant of ``settings`` (values of ``mdp``, by default
+    :func:`compile_settings`)."""
+    return CheckersPositionModel(compiled(settings), mdp if mdp is not None else compile_settings(settings))
+
+
+def simulate_job(settings: CheckersSettings, mdp: TabularMDP | None, policy: np.ndarray | None, *, games: int,
+                 seed: int) -> Generator[JobProgress, None, MatchupResult]:
+    """:func:`matchup_job` on the compiled variant of ``settings`` (``mdp``: its MDP, None: compiled)."""
+    cm = compiled(settings)
+    return matchup_job(cm, mdp if mdp is not None else with_discount(cm, settings.discount), policy,
+                       games=games, seed=seed)
+
+
+def strategy_probs(settings: CheckersSettings, name: str, mdp: TabularMDP, optimal_policy: Any) -> np.ndarray:
+    """The agent's action probabilities of strategy ``name`` ("optimal" or "random")."""
+    if name == "optimal":
+        if optimal_policy is None:
+            raise ValueError("the optimal strategy needs a solved model: run the solver first")
+        return policy_matrix(mdp, optimal_policy)
+    if name == "random":
+        return uniform_policy_matrix(mdp)
+    raise ValueError(f"unknown strategy {name!r}")
+
+
+def lesson(settings: CheckersSettings, mdp: TabularMDP | None, **names: Any) -> Any:
+    """The checkers lesson (:func:`mdpviz.models.lessons.checkers_lesson`) of these settings."""
+    from mdpviz.models.lessons import checkers_lesson
+
+    return checkers_lesson(mdp, state=settings, **names)
+
+
+SPEC = GameSpec(
+    key="checkers",
+    title="Checkers",
+    value_label="value of each move Q (reward)",
+    unit="reward",
+    settings_type=CheckersSettings,
+    default_settings=CheckersSettings,
+    compile=compile_settings,
+    to_dict=settings_to_dict,
+    from_dict=settings_from_dict,
+    color_kind=DIVERGING,
+    aliases=("draughts",),
+    strategies=lambda settings, mdp: ("optimal", "random"),
+    strategy_probs=strategy_probs,
+    position_model=position_model,
+    lesson=lesson,
+    jobs={"compile": compile_job, "simulate": simulate_job},
+)
+"""Checkers in the registry (:mod:`mdpviz.models.games`)."""
+
+
+__all__ = [
+    "CheckersSettings", "FAR_SIGHTED_DISCOUNT", "GREEDY_DISCOUNT", "MATCHUPS", "POLL_SECONDS", "QUICK_MAX_STATES",
+    "QUICK_MAX_TRANSITIONS", "RULE_FIELDS", "SIM_CHUNK_TRANSITIONS", "SIM_MAX_STEPS", "SPEC", "WINDOW_PLY_LIMIT",
+    "WINDOW_RULES", "compile_in_process", "compile_job", "compile_settings", "compiled", "lesson", "matchup_job",
+    "position_model", "settings_from_dict", "settings_to_dict", "simulate_job", "strategy_probs", "warm_up",
+    "with_discount",
+]
