@@ -15,7 +15,7 @@ import subprocess
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QRectF, QSettings
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QWidget
 
@@ -37,6 +37,7 @@ from mdpviz.models.checkers_play import (
 from mdpviz.widgets.games import checkers as cv
 from mdpviz.widgets.games.checkers import CheckersGame, CheckersPainter
 from mdpviz.models.position import DECISION, MODEL, PLAY, GameWalk
+from tests.conftest import make_window
 
 SMALL = CheckersSettings(ck.CheckersRules(size=4, rows=1, ply_limit=20))
 """The GUI tests' variant: 4x4, one row of men, a draw after 20 plies (1,193 states)."""
@@ -241,38 +242,16 @@ def test_painter_puts_rank_one_at_the_bottom_and_draws_pieces(qtbot):
 
 
 # ---------------------------------------------------------------------------------- the window
-class FakeDialogs:
-    """Answers at once (nothing modal blocks)."""
-
-    def __init__(self) -> None:
-        self.errors: list[tuple[str, str]] = []
-
-    def error(self, title: str, text: str) -> None:
-        self.errors.append((title, text))
-
-    def ask_unsaved(self) -> str:
-        return "discard"
-
-    def open_file(self, *args) -> str:
-        return ""
-
-    def save_file(self, *args) -> str:
-        return ""
-
-
-def make_window(qtbot, tmp_path, settings: CheckersSettings = SMALL):
-    from mdpviz.app import MainWindow
+def checkers_window(qtbot, tmp_path, settings: CheckersSettings = SMALL):
+    """A window with snakes and a small checkers board only."""
     from mdpviz.widgets.games.snakes import SnakesGame
 
-    w = MainWindow(games=[SnakesGame(), CheckersGame(settings)], dialogs=FakeDialogs(),
-                   settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    return w
+    return make_window(qtbot, tmp_path / "settings.ini", games=[SnakesGame(), CheckersGame(settings)])
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = make_window(qtbot, tmp_path)
+    w = checkers_window(qtbot, tmp_path)
     yield w
     w.shutdown()
 
