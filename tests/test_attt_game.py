@@ -8,7 +8,7 @@ p2_policy1 is a certain win of player 1 (exact and in every simulated game). Boa
 cell by cell, row by row: 0 empty, 1 = X = player 1, 2 = O = player 2.
 
 The README screenshots of the game: ``python -m mdpviz.screenshots --games attt``
-(``mdpviz.widgets.attt_game.save_screenshots``).
+(``mdpviz.screenshots.save_attt_screenshots``).
 """
 from __future__ import annotations
 
@@ -24,9 +24,8 @@ from mdpviz.models import attt
 from mdpviz.models.cs747 import MDPFileError
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import solve
-from mdpviz.widgets.attt_game import (
+from mdpviz.models.attt import (
     RESULTS,
-    AtttGame,
     AtttPositionModel,
     AtttSetup,
     AtttState,
@@ -34,8 +33,10 @@ from mdpviz.widgets.attt_game import (
     default_setup,
     play_matchup,
     round_changes,
-    save_screenshots,
 )
+from mdpviz.models.attt import iteration as attt_iteration
+from mdpviz.screenshots import save_attt_screenshots as save_screenshots
+from mdpviz.widgets.games.attt import AtttGame
 from mdpviz.models.position import DECISION, MODEL, PLAY, compact_value, greedy_move, position_view
 
 COURSE_ROUNDS = (2097, 1556, 374, 322, 40, 36, 0)
@@ -274,7 +275,7 @@ def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, mo
         threads.append(threading.current_thread() is threading.main_thread())
         return real(*args, **kw)
 
-    monkeypatch.setattr(attt, "best_response", spy)
+    monkeypatch.setattr(attt_iteration, "best_response", spy)
     w.step()
     assert g.busy or len(g.astate.rounds) == 1
     qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == 1, timeout=10_000)
@@ -397,7 +398,7 @@ def test_a_round_can_be_cancelled_and_leaves_the_app_usable(window, qtbot, monke
         gate.wait(10)
         return real(*args, **kw)
 
-    monkeypatch.setattr(attt, "best_response", blocked)
+    monkeypatch.setattr(attt_iteration, "best_response", blocked)
     w.run_solver()  # the window's Run: rounds
     assert g.busy and g.auto
     w._dirty = True
@@ -412,7 +413,7 @@ def test_a_round_can_be_cancelled_and_leaves_the_app_usable(window, qtbot, monke
     qtbot.waitUntil(lambda: not g.busy, timeout=10_000)
     assert g.astate.rounds == () and not w.controller.job_busy
     # the round finished before the cancel was seen: it is kept and applied by the next Step at once
-    monkeypatch.setattr(attt, "best_response", real)
+    monkeypatch.setattr(attt_iteration, "best_response", real)
     assert g.step_round() and len(g.astate.rounds) == 1 and not g.busy
     g.step_round()
     qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == 2, timeout=10_000)
@@ -428,7 +429,7 @@ def test_an_edit_during_a_round_discards_it(window, qtbot, monkeypatch):
         gate.wait(10)
         return real(*args, **kw)
 
-    monkeypatch.setattr(attt, "best_response", blocked)
+    monkeypatch.setattr(attt_iteration, "best_response", blocked)
     g.step_round()
     assert g.busy
     assert g.set_ties("highest")  # an edit: the window cancels the job
