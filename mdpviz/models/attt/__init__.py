@@ -54,6 +54,7 @@ from mdpviz.models.attt.iteration import (  # noqa: F401
     run_iteration,
 )
 from mdpviz.models.attt.setup import (  # noqa: F401
+    carried_start,
     COURSE_DIR,
     METHODS,
     METHOD_NAMES,
@@ -77,6 +78,7 @@ from mdpviz.models.attt.setup import (  # noqa: F401
     setup_to_dict,
 )
 from mdpviz.models.attt.play import (  # noqa: F401
+    first_board,
     AtttPositionModel,
     backup_with_notes,
     end_names,

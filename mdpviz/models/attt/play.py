@@ -247,6 +247,17 @@ class AtttPositionModel(TabularPositionModel):
         return text
 
 
+def first_board(enc: attt.Encoding) -> int:
+    """The responder's first board (state) in ``enc``: the empty board for player 1; for player 2 the
+    board after player 1's opening (its most probable first cell, the lowest on ties)."""
+    if enc.boards.player == 1:
+        return int(enc.boards.find(np.array([0]))[0])
+    p, _found = enc.opponent.probs_at(np.array([0]))
+    cells = np.zeros(attt.N_CELLS, dtype=np.int8)
+    cells[int(np.argmax(p[0]))] = 1
+    return int(enc.boards.find(np.array([attt.board_codes(cells)]))[0])
+
+
 # ---------------------------------------------------------------------------------- matchups
 def play_matchup(name: str, p1: attt.AtttPolicy, p2: attt.AtttPolicy, *, games: int, rng: np.random.Generator,
                  x: str = "", o: str = "") -> MatchupRow:

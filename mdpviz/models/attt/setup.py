@@ -144,6 +144,14 @@ def default_setup(folder: str | os.PathLike | None = None) -> AtttSetup:
     return AtttSetup(b1, b2, make_start("random", b1, seed=0), start_kind="random", seed=0)
 
 
+def carried_start(setup: AtttSetup, b1: attt.Boards, b2: attt.Boards) -> attt.AtttPolicy:
+    """The start policy of ``setup`` carried over to new boards ``b1``/``b2`` (a policy file's is kept;
+    a generated one is made again on the new boards)."""
+    if setup.start_kind == "file":
+        return setup.start
+    return make_start(setup.start_kind, b1 if setup.start.player == 1 else b2, seed=setup.seed)
+
+
 @dataclass(frozen=True)
 class AtttState:
     """The game's state: the edits and the best-response rounds computed for them so far."""

@@ -1,30 +1,20 @@
 """Anti-tic-tac-toe in the main window (issue 9, part 2): best-response rounds stepped one at a time.
 
-Only the view (the game's edits, the Game panel); the rules, the rounds, the position model and the
-matchups are in :mod:`mdpviz.models.attt`. The game of seed 000 (:mod:`mdpviz.models.attt`: the player who COMPLETES a line of their own
-marks loses). Its edits (:class:`AtttSetup`) are the two players' boards (the course's states
-files, or every reachable board), the policy the iteration starts from (a course policy file, a
-random or the uniform policy), the tie rule and the solver of each best response. What is derived
-from them:
+The view only: the game's edits and the Game panel. The game of seed 000 and everything derived
+from its edits (:class:`~mdpviz.models.attt.AtttSetup`: both players' boards, the start policy, the
+tie rule, the solver of each best response) are in :mod:`mdpviz.models.attt`:
 
-* the best-response ROUNDS (:func:`mdpviz.models.attt.best_response_iteration`): one round per
-  Step of the window (its one Step, Run, Pause and Reset drive the rounds), computed on the window's
-  job thread (never on the GUI thread); the
-  table shows per round who responded, how many boards changed their move, and the exact
-  outcome probabilities of the current pair of policies from the empty board; the boards whose
-  move a round changed are listed in a picker, and a picked board opens on the board;
-* the MDP on the board: the last round's responder's boards against the other player's policy
-  (:func:`mdpviz.models.attt.encode`, V(s) = the responder's probability of winning; before round 1
-  the first responder against the start policy). After each round the window solves it at once
-  (history, convergence plot, inspector), so the board shows that round's best response: its values
-  and its moves (the same policy under the default lowest-cell tie rule);
-* the position board (:mod:`mdpviz.widgets.position`): the responder's moves coloured by Q (its
-  probability of winning after that move), the opponent's moves answered by its policy; walk the
-  game tree or play against either policy;
-* matchups (the solved best response, the current pair, each policy against uniform play): exact
-  probabilities by :func:`mdpviz.models.attt.outcome_probabilities`, simulations by
-  :func:`mdpviz.models.simulate.simulate` over player 1's encoded MDP (the rules live in the
-  encoder only).
+* the best-response ROUNDS (:func:`mdpviz.models.attt.rounds_job`): one round per Step of the
+  window (its one Step, Run, Pause and Reset drive the rounds), each a job of the window's controller
+  (never on the GUI thread); the table shows per round who responded, how many boards changed their
+  move, and the exact outcome probabilities of the current pair of policies from the empty board;
+  the boards whose move a round changed are listed in a picker, and a picked board opens on the board;
+* the MDP on the board (:func:`mdpviz.models.attt.encode_state`): the last round's responder against
+  the other player's policy (before round 1 the first responder against the start policy). After each
+  round the window solves it at once, so the board shows that round's best response;
+* the position board (:class:`mdpviz.models.attt.AtttPositionModel`): the responder's moves coloured
+  by Q, the opponent's moves answered by its policy; walk the game tree or play against either policy;
+* matchups (:func:`mdpviz.models.attt.matchups_job`): exact probabilities and simulated games.
 
 The rounds are solve progress, not edits: like the solver's sweeps they are not in the undo
 history and not saved in scenarios (a scenario keeps the setup); an edit of the setup starts the
@@ -69,7 +59,9 @@ from mdpviz.models.attt import (
     course_files,
     default_setup,
     describe_boards,
+    carried_start,
     encode_state,
+    first_board,
     make_start,
     matchup_plan,
     matchups_job,
@@ -209,15 +201,8 @@ class AtttGame(PositionGame):
         return backup_with_notes(enc, state, action, np.asarray(values, dtype=np.float64))
 
     def start_state(self) -> int:
-        """The responder's first board: the empty board for player 1; for player 2 the board after player
-        1's opening (its most probable first cell, the lowest on ties)."""
-        enc = self.encoding()
-        if enc.boards.player == 1:
-            return int(enc.boards.find(np.array([0]))[0])
-        p, _found = enc.opponent.probs_at(np.array([0]))
-        cells = np.zeros(attt.N_CELLS, dtype=np.int8)
-        cells[int(np.argmax(p[0]))] = 1
-        return int(enc.boards.find(np.array([attt.board_codes(cells)]))[0])
+        """The responder's first board (:func:`mdpviz.models.attt.first_board`)."""
+        return first_board(self.encoding())
 
     # ------------------------------------------------------------------ rounds
     def can_step_round(self) -> bool:
@@ -417,11 +402,7 @@ class AtttGame(PositionGame):
 
     # ------------------------------------------------------------------ setup edits
     def _start_for(self, b1: attt.Boards, b2: attt.Boards) -> attt.AtttPolicy:
-        """The current start policy carried over to new boards (a generated one is made again on them)."""
-        s = self.setup
-        if s.start_kind == "file":
-            return s.start
-        return make_start(s.start_kind, b1 if s.start.player == 1 else b2, seed=s.seed)
+        return carried_start(self.setup, b1, b2)
 
     def use_course_files(self) -> bool:
         """The course's states files and player 1's course policy as the start."""
