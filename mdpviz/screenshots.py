@@ -387,10 +387,30 @@ def _risk_ttt(out: Path, o: ShotOptions) -> list[Path]:
     return save_risk_screenshots(out, solve_4x4=o.exact_4x4)
 
 
-def _attt(out: Path, o: ShotOptions) -> list[Path]:
-    from mdpviz.widgets.attt_game import save_screenshots
+def save_attt_screenshots(out_dir: str | Path, *, games: int = 10_000) -> list[Path]:
+    """Anti-tic-tac-toe screenshots for the README (``python -m mdpviz.screenshots --games attt``): three
+    best-response rounds stepped (the board shows round 3's best response, solved at once) and a move
+    played, at the default size (``attt.png``) and at 1280 x 720 (``attt-1280x720.png``); then the
+    matchups simulated, ``games`` games each (``attt-matchups.png``). Returns the files written."""
+    with screenshot_window(out_dir) as sw:
+        w = sw.window
+        w.switch_game("attt")
+        g = w.game
+        for k in range(3):
+            g.step_round()
+            sw.wait(lambda: not g.busy and len(g.astate.rounds) == k + 1, what=f"best-response round {k + 1}")
+        sw.wait(lambda: w.controller.state == "converged", what="the solve of round 3's MDP")  # solved at once
+        sw.redraw()
+        g.board.click_cell(4)
+        sw.shot("attt.png")
+        sw.shot("attt-1280x720.png", size=SIZE_1280x720)
+        sw.simulate(games)
+        sw.shot("attt-matchups.png")
+    return sw.saved
 
-    return save_screenshots(out, games=o.sim_games)
+
+def _attt(out: Path, o: ShotOptions) -> list[Path]:
+    return save_attt_screenshots(out, games=o.sim_games)
 
 
 def save_checkers_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
@@ -536,7 +556,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 __all__ = ["DEFAULT_SIZE", "LAYOUT", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
            "save_size_screenshots", "SMALL_MDP", "QuietDialogs", "Shot",
-           "ShotOptions", "ShotWindow", "main", "parse_games", "save_checkers_screenshots", "save_file_screenshots",
+           "ShotOptions", "ShotWindow", "main", "parse_games", "save_attt_screenshots",
+           "save_checkers_screenshots", "save_file_screenshots",
            "save_snakes_screenshots",
            "screenshot_window", "take"]
 

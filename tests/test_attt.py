@@ -458,3 +458,101 @@ def test_compute_core_does_not_import_qt():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=str(Path(__file__).resolve().parents[1]))
     assert out.stdout.strip() == "False"
+
+
+# ------------------------------------------------------------------ the rounds as a job, and the spec
+def test_iteration_resumes_after_given_rounds_exactly(course):
+    """The window's Step runs one job per round that resumes after the rounds it has: resuming after
+    any k rounds gives the same later rounds (counts, policies, outcomes) as one uninterrupted run."""
+    settings = attt.IterationSettings(method="vi")
+    kw = dict(p1_boards=course["s1"], p2_boards=course["s2"], settings=settings)
+    full = attt.run_iteration(attt.best_response_iteration(course["p1"], **kw))
+    assert full.changed == (2097, 1556, 374, 322, 40, 36, 0) and len(full.history) == 7
+    for k in (1, 2, 5):
+        res = attt.run_iteration(attt.best_response_iteration(course["p1"], resume=full.history[:k], **kw))
+        assert res.changed == full.changed and res.converged and res.rounds == 7
+        assert res.history[:k] == full.history[:k]
+        for a, b in zip(res.history[k:], full.history[k:]):
+            assert (a.round, a.player, a.changed, a.p1_win, a.p2_win, a.draw, a.converged) == (
+                b.round, b.player, b.changed, b.p1_win, b.p2_win, b.draw, b.converged)
+            assert np.array_equal(a.p1_policy.probs, b.p1_policy.probs)
+            assert np.array_equal(a.p2_policy.probs, b.p2_policy.probs)
+            assert np.array_equal(a.values, b.values)
+    # after the converged round there is nothing left to compute
+    done = attt.run_iteration(attt.best_response_iteration(course["p1"], resume=full.history, **kw))
+    assert done.converged and done.history == full.history
+    with pytest.raises(ValueError, match="cannot resume"):
+        next(attt.best_response_iteration(course["p1"], resume=full.history[1:], **kw))
+
+
+def test_rounds_job_yields_progress_then_one_round_and_stops(course):
+    from mdpviz.models.games import JobProgress
+
+    setup = attt.AtttSetup(course["s1"], course["s2"], course["p1"], method="vi")
+    items = []
+    gen = attt.rounds_job(setup, stop_after=1)
+    with pytest.raises(StopIteration) as stop:
+        while True:
+            items.append(next(gen))
+    assert [type(x) for x in items] == [JobProgress, attt.Round]
+    assert items[0] == JobProgress(0, 1, "round 1: player 2's best response")
+    res = stop.value.value
+    assert res.rounds == 1 and not res.converged and res.history == (items[1],) and res.changed == (2097,)
+    # the next Step: a job resuming after round 1 computes round 2 only
+    items = list(attt.rounds_job(setup, done=res.history, stop_after=2))
+    assert items[0] == JobProgress(1, 2, "round 2: player 1's best response")
+    assert [r.changed for r in items[1:]] == [1556]
+
+
+def test_tie_rule_lowest_and_highest_is_the_one_greedy_rule(course):
+    """choose_actions (both tie rules) picks, per state, among the actions display.best_actions
+    calls tied: the lowest of them (display.greedy_action, the solvers' rule) or the highest."""
+    from mdpviz.models.display import best_actions, greedy_action
+
+    opp = attt.AtttPolicy.uniform(course["s1"])
+    enc = attt.encode(course["s2"], opp)
+    v = np.asarray(solve(enc.mdp, "vi", tol=1e-12).values)
+    q = enc.mdp.q_values(v)
+    low = attt.choose_actions(enc.mdp, v, ties="lowest")
+    high = attt.choose_actions(enc.mdp, v, ties="highest")
+    ties = 0
+    for s in range(enc.mdp.n_states):
+        rows = range(int(enc.mdp.state_ptr[s]), int(enc.mdp.state_ptr[s + 1]))
+        if enc.mdp.terminal[s] or not rows:
+            assert low[s] == high[s] == -1
+            continue
+        acts = [int(enc.mdp.row_action[r]) for r in rows]
+        qs = [float(q[r]) for r in rows]
+        tied = [a for a, b in zip(acts, best_actions(qs, "max")) if b]
+        assert low[s] == greedy_action(acts, qs, "max") == min(tied)
+        assert high[s] == max(tied)
+        ties += len(tied) > 1
+    assert ties > 100  # the uniform opponent leaves many equal moves: both rules are exercised
+
+
+def test_spec_compiles_round_trips_and_walks(course):
+    import mdpviz.models.games as games
+
+    spec = games.get("anti-tic-tac-toe")
+    assert spec is attt.SPEC and spec.key == "attt" and spec.settings_type is attt.AtttSetup
+    setup = spec.default_settings()
+    mdp = spec.compile(setup)
+    assert mdp.n_states == 2097 + 3  # player 2's boards (the first responder) and the three end states
+    data = spec.to_dict(setup)
+    back = spec.from_dict(data, "s.json")
+    assert spec.to_dict(back) == data and back.start.source == setup.start.source
+    with pytest.raises(ValueError, match=r"s\.json: games\.attt\.ties: must be one of lowest, highest"):
+        spec.from_dict({**data, "ties": "middle"}, "s.json")
+    assert spec.strategies(setup, mdp) == ("solved P2", "P1 vs uniform", "uniform vs uniform")
+    model = spec.position_model(setup, mdp)
+    pos, rng = model.start(), np.random.default_rng(0)
+    for _ in range(9):  # player 1's start policy and a random player 2 to the end of a game
+        if pos.terminal:
+            break
+        moves = model.moves(pos)
+        pos = model.play(pos, moves[int(rng.integers(len(moves)))].action if pos.chooser != "model"
+                         else model.reply(pos, rng), rng).after
+    assert pos.terminal and pos.outcome in attt.RESULTS
+    lesson = spec.lesson(setup, mdp)
+    assert lesson.title == "Anti-tic-tac-toe" and "COMPLETES" in lesson.html()
+    assert set(spec.jobs) == {"rounds", "matchups"}

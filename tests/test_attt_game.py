@@ -8,7 +8,7 @@ p2_policy1 is a certain win of player 1 (exact and in every simulated game). Boa
 cell by cell, row by row: 0 empty, 1 = X = player 1, 2 = O = player 2.
 
 The README screenshots of the game: ``python -m mdpviz.screenshots --games attt``
-(``mdpviz.widgets.attt_game.save_screenshots``).
+(``mdpviz.screenshots.save_attt_screenshots``).
 """
 from __future__ import annotations
 
@@ -17,16 +17,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings
 
-from mdpviz.app import MainWindow
 from mdpviz.models import attt
 from mdpviz.models.cs747 import MDPFileError
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import solve
-from mdpviz.widgets.attt_game import (
+from mdpviz.models.attt import (
     RESULTS,
-    AtttGame,
     AtttPositionModel,
     AtttSetup,
     AtttState,
@@ -34,9 +31,12 @@ from mdpviz.widgets.attt_game import (
     default_setup,
     play_matchup,
     round_changes,
-    save_screenshots,
 )
+from mdpviz.models.attt import iteration as attt_iteration
+from mdpviz.screenshots import save_attt_screenshots as save_screenshots
+from mdpviz.widgets.games.attt import AtttGame
 from mdpviz.models.position import DECISION, MODEL, PLAY, compact_value, greedy_move, position_view
+from tests.conftest import make_window
 
 COURSE_ROUNDS = (2097, 1556, 374, 322, 40, 36, 0)
 """Boards changed per round from p1_policy1.txt (seed 000's task 3, tests/test_attt.py)."""
@@ -193,30 +193,9 @@ def test_matchups_simulate_through_the_encoder(files, course_state):
 
 
 # ---------------------------------------------------------------------------------- the window
-class _FakeDialogs:
-    def __init__(self) -> None:
-        self.errors: list[tuple[str, str]] = []
-        self.open_path = ""
-        self.save_path = ""
-
-    def error(self, title: str, text: str) -> None:
-        self.errors.append((title, text))
-
-    def ask_unsaved(self) -> str:
-        return "discard"
-
-    def open_file(self, *args) -> str:
-        return self.open_path
-
-    def save_file(self, *args) -> str:
-        return self.save_path
-
-
 @pytest.fixture
 def window(qtbot, tmp_path, files):
-    w = MainWindow(dialogs=_FakeDialogs(), settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    w.switch_game("attt")
+    w = make_window(qtbot, tmp_path / "s.ini", game="attt")
     yield w
     w.shutdown()
 
@@ -274,7 +253,7 @@ def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, mo
         threads.append(threading.current_thread() is threading.main_thread())
         return real(*args, **kw)
 
-    monkeypatch.setattr(attt, "best_response", spy)
+    monkeypatch.setattr(attt_iteration, "best_response", spy)
     w.step()
     assert g.busy or len(g.astate.rounds) == 1
     qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == 1, timeout=10_000)
@@ -397,7 +376,7 @@ def test_a_round_can_be_cancelled_and_leaves_the_app_usable(window, qtbot, monke
         gate.wait(10)
         return real(*args, **kw)
 
-    monkeypatch.setattr(attt, "best_response", blocked)
+    monkeypatch.setattr(attt_iteration, "best_response", blocked)
     w.run_solver()  # the window's Run: rounds
     assert g.busy and g.auto
     w._dirty = True
@@ -412,7 +391,7 @@ def test_a_round_can_be_cancelled_and_leaves_the_app_usable(window, qtbot, monke
     qtbot.waitUntil(lambda: not g.busy, timeout=10_000)
     assert g.astate.rounds == () and not w.controller.job_busy
     # the round finished before the cancel was seen: it is kept and applied by the next Step at once
-    monkeypatch.setattr(attt, "best_response", real)
+    monkeypatch.setattr(attt_iteration, "best_response", real)
     assert g.step_round() and len(g.astate.rounds) == 1 and not g.busy
     g.step_round()
     qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == 2, timeout=10_000)
@@ -428,7 +407,7 @@ def test_an_edit_during_a_round_discards_it(window, qtbot, monkeypatch):
         gate.wait(10)
         return real(*args, **kw)
 
-    monkeypatch.setattr(attt, "best_response", blocked)
+    monkeypatch.setattr(attt_iteration, "best_response", blocked)
     g.step_round()
     assert g.busy
     assert g.set_ties("highest")  # an edit: the window cancels the job
@@ -566,7 +545,7 @@ def test_inspector_and_scenario_round_trip(window, qtbot, tmp_path):
     g.set_ties("highest")
     path = tmp_path / "attt.json"
     w.save_scenario(path)
-    other = MainWindow(dialogs=_FakeDialogs(), settings=QSettings(str(tmp_path / "o.ini"), QSettings.Format.IniFormat))
+    other = make_window(qtbot, tmp_path / "o.ini")
     qtbot.addWidget(other)
     try:
         other.load_scenario(path)

@@ -299,3 +299,35 @@ def test_a_generator_job_reports_progress_and_partials_in_order_and_can_be_cance
         assert closed == [True]
     finally:
         c.shutdown()
+
+
+def test_a_partial_yielded_while_a_cancel_waits_arrives_before_job_cancelled(qtbot):
+    """A job may keep what it computed before a cancel was seen (the anti-tic-tac-toe Step keeps such a
+    round for the next Step): the partial result yielded then is delivered, and before ``job_cancelled``;
+    nothing after it is pulled."""
+    import threading
+
+    from mdpviz.controller import GeneratorJob, SolverController
+
+    c = SolverController()
+    try:
+        events, pulled = [], []
+        c.job_partial.connect(lambda item: events.append(("partial", item)))
+        c.job_cancelled.connect(lambda: events.append(("cancelled",)))
+        entered, gate = threading.Event(), threading.Event()
+
+        def make():
+            entered.set()
+            gate.wait(10)  # the work of the first item, during which the cancel comes
+            yield "first"
+            pulled.append("second")
+            yield "second"
+
+        with qtbot.waitSignal(c.job_cancelled, timeout=10_000):
+            assert c.start_job(GeneratorJob(make))
+            assert entered.wait(10)
+            c.cancel_job()
+            gate.set()
+        assert events == [("partial", "first"), ("cancelled",)] and pulled == []
+    finally:
+        c.shutdown()

@@ -742,22 +742,12 @@ def risk_lesson(mdp: TabularMDP | None, *, risk=None, state: Any = None, start: 
 
 def attt_lesson(mdp: TabularMDP | None, *, state: Any = None, start: int = 0,
     state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Lesson:
-    """Anti-tic-tac-toe (:mod:`mdpviz.models.attt`)."""
-    from mdpviz.models import attt as at
+    """Anti-tic-tac-toe (:mod:`mdpviz.models.attt`): the lesson of its spec (``state``: the window's
+    ``AtttState``). Found through the registry, so this module does not import the game."""
+    from mdpviz.models import games
 
-    return mdp_lesson(
-        mdp,
-        title="Anti-tic-tac-toe",
-        intro=doc_paragraphs(at, "Rules."),
-        states=sentence_with(at.__doc__, "my boards are states"),
-        transitions=sentence_with(at.__doc__, "A planner solves"),
-        parameters=parameters_of(state),
-        start=start,
-        state_name=state_name,
-        action_name=action_name,
-        mover_names=("player 1", "player 2"),
-        sources=("mdpviz.models.attt",),
-    )
+    return games.get("attt").lesson(getattr(state, "setup", None), mdp, state=state, start=start,
+                                    state_name=state_name, action_name=action_name)
 
 
 def checkers_lesson(mdp: TabularMDP | None, *, rules: Any = None, state: Any = None, start: int = 0,

@@ -18,7 +18,7 @@ VIEWS: dict[str, str] = {
     "file": "mdpviz.widgets.games.file:FileGame",
     "ttt": "mdpviz.widgets.ttt_games:TicTacToeGame",
     "risk_ttt": "mdpviz.widgets.ttt_games:RiskTicTacToeGame",
-    "attt": "mdpviz.widgets.attt_game:AtttGame",
+    "attt": "mdpviz.widgets.games.attt:AtttGame",
     "checkers": "mdpviz.widgets.games.checkers:CheckersGame",
     "ttt3d": "mdpviz.widgets.ttt3d_game:Ttt3dGame",
     "gridworld": "mdpviz.widgets.gridworld_game:GridWorldGame",

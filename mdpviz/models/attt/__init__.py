@@ -1,0 +1,114 @@
+"""Anti-tic-tac-toe (seed 000): the player who COMPLETES a line of their own marks loses.
+
+The package: :mod:`~mdpviz.models.attt.rules` (the rules, the course's files, encoder, decoder,
+outcome probabilities; its docstring describes the game, and the lesson quotes it),
+:mod:`~mdpviz.models.attt.iteration` (best responses and their iteration, as generators),
+:mod:`~mdpviz.models.attt.setup` (the window's settings and rounds, their scenario data) and
+:mod:`~mdpviz.models.attt.play` (the position board's model, matchups, the lesson). Every public
+name is importable from here; :data:`SPEC` is the game's entry in :mod:`mdpviz.models.games`.
+
+Plain numpy; never imports Qt.
+"""
+from __future__ import annotations
+
+from mdpviz.models.attt.rules import (  # noqa: F401
+    CONTINUE,
+    DRAW,
+    MOVER_LOSES,
+    END_LABELS,
+    LINES,
+    N_CELLS,
+    POW3,
+    PROB_SUM_TOL,
+    TIE_RULES,
+    AtttPolicy,
+    Boards,
+    Encoding,
+    Outcome,
+    board_codes,
+    board_strings,
+    decode,
+    encode,
+    format_policy,
+    line_completed,
+    load_policy,
+    load_states,
+    move_result,
+    outcome_probabilities,
+    parse_policy,
+    parse_states,
+    parse_value_policy_for,
+    player_to_move,
+    reachable_boards,
+)
+from mdpviz.models.attt.iteration import (  # noqa: F401
+    BestResponse,
+    IterationGen,
+    IterationResult,
+    IterationSettings,
+    Round,
+    best_response,
+    best_response_iteration,
+    choose_actions,
+    iteration_job,
+    run_iteration,
+)
+from mdpviz.models.attt.setup import (  # noqa: F401
+    carried_start,
+    COURSE_DIR,
+    METHODS,
+    METHOD_NAMES,
+    PLAYERS,
+    RESULTS,
+    START_KINDS,
+    AtttSetup,
+    AtttState,
+    BoardChange,
+    boards_path,
+    compile_setup,
+    course_files,
+    default_setup,
+    describe_boards,
+    encode_state,
+    make_start,
+    round_changes,
+    round_summary,
+    rounds_job,
+    setup_from_dict,
+    setup_to_dict,
+)
+from mdpviz.models.attt.play import (  # noqa: F401
+    first_board,
+    AtttPositionModel,
+    backup_with_notes,
+    end_names,
+    lesson,
+    matchup_names,
+    matchup_plan,
+    matchups_job,
+    outcome_notes,
+    play_matchup,
+    position_model,
+)
+from mdpviz.models.games import SEQUENTIAL, GameSpec
+
+SPEC = GameSpec(
+    key="attt",
+    title="Anti-tic-tac-toe",
+    value_label="P(responder wins)",
+    unit="wins",
+    settings_type=AtttSetup,
+    default_settings=default_setup,
+    compile=compile_setup,
+    to_dict=setup_to_dict,
+    from_dict=setup_from_dict,
+    color_kind=SEQUENTIAL,
+    aliases=("anti-ttt", "anti-tictactoe", "anti-tic-tac-toe"),
+    strategies=matchup_names,
+    position_model=position_model,
+    lesson=lesson,
+    jobs={"rounds": rounds_job, "matchups": matchups_job},
+)
+"""Anti-tic-tac-toe in the registry. Its simulations are matchups (pairs of policies from the empty
+board, :func:`matchups_job`), not strategies of one player on one MDP, so ``strategy_probs`` is None;
+``strategies`` names the matchups. ``jobs``: "rounds" (:func:`rounds_job`) and "matchups"."""
