@@ -163,6 +163,17 @@ class PositionSide(QWidget):
         """The height of the texts, each whole, at ``width``."""
         return sum(lab.heightForWidth(width) + 3 for lab in self.texts() if lab.text())
 
+    def _whole_texts(self, width: int, room: int) -> int:
+        """The height of the first texts that fit whole in ``room`` (the rest scroll, no half line)."""
+        used = 0
+        for lab in self.texts():
+            if lab.text():
+                h = lab.heightForWidth(width) + 3
+                if used + h > room:
+                    break
+                used += h
+        return used
+
     def table_height(self, rows: int) -> int:
         """The height of the moves table showing ``rows`` whole rows under its header."""
         t = self.moves_table
@@ -206,7 +217,8 @@ class PositionSide(QWidget):
                 self.backup_scroll.setFixedHeight(bh)
         others = self._others_height(height)
         texts = self.texts_height(width)
-        want = max(40, min(texts, height - others - self.table_height(self.min_table_rows())))
+        room = height - others - self.table_height(self.min_table_rows())
+        want = texts if texts <= room else max(40, self._whole_texts(width, room))
         row = max(1, self.moves_table.verticalHeader().defaultSectionSize())
         fit_rows = (height - others - want - self.table_height(0)) // row
         rows = max(self.min_table_rows(), min(self.moves_table.rowCount(), fit_rows))
