@@ -43,12 +43,13 @@ from PySide6.QtWidgets import (
 )
 
 from mdpviz.controller import SolverController, ValueRange
+from mdpviz.models.value_range import range_scale
 from mdpviz.models.cs747 import MDPFileError
 from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.widgets.board import BoardView, ColorBar
-from mdpviz.models.colors import SEQUENTIAL, ColorScale, fitted_scale, scale_for
+from mdpviz.models.colors import SEQUENTIAL, ColorScale, scale_for
 from mdpviz.widgets.convergence import ConvergencePlot, render_svg, set_legend_font
 from mdpviz.models.display import (
     ActionBackup,
@@ -804,8 +805,8 @@ class MainWindow(QMainWindow):
     def _on_range(self, rng: ValueRange) -> None:
         """The solve's value range (the optimal values, or the values seen so far): the colour scale
         spans it, fixed for the solve (a board game's board narrows it to the shown position)."""
-        self.scale = fitted_scale(rng.lo, rng.hi, label=self.game.value_label,
-                                  kind=getattr(self.game, "color_kind", SEQUENTIAL))
+        self.scale = range_scale(rng.lo, rng.hi, label=self.game.value_label,
+                                 kind=getattr(self.game, "color_kind", SEQUENTIAL))
         if not self.delta_view:
             self.color_bar.show_scale(self.scale)
         self._dirty = True
@@ -1612,8 +1613,11 @@ class MainWindow(QMainWindow):
         if c.mdp is None:
             raise ValueError(f"nothing to export: {self.game.mdp_error() or 'no model'}")
         scale = self.scale or scale_for(0.0, 1.0, label=self.game.value_label)
+        rng = c.value_range  # the range the scale was fitted to (the exporter fits it the same way)
+        lo, hi = (rng.lo, rng.hi) if rng is not None else (scale.lo, scale.hi)
         return lesson_export.SolvedGame(mdp=c.mdp, method=c.method, options=dict(c.options),
-                                        history=tuple(c.history), solution=c.solution, lo=scale.lo, hi=scale.hi)
+                                        history=tuple(c.history), solution=c.solution, lo=lo, hi=hi,
+                                        value_range=rng)
 
     def export_lesson(self, path: str | Path, *, width: int | None = None, height: int | None = None) -> Path:
         """Write the lesson snapshot of the shown sweep as PNG or SVG (size: the Export size setting)."""

@@ -21,15 +21,22 @@ import gc
 import math
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
 from mdpviz.models.games import JobProgress
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.solvers import Solution, Sweep, solve, solver
+from mdpviz.models.value_range import (  # noqa: F401 - the window and the tests import them from here too
+    REFERENCE_MAX_STATES,
+    REFERENCE_MAX_TRANSITIONS,
+    ValueRange,
+    first_sweep_range,
+    reference_range,
+    seen_range,
+)
+from mdpviz.solvers import Solution, Sweep, solver
 from mdpviz.solvers.sweep import RUN_BATCH
 
 _THREADS: list[QThread] = []
@@ -41,13 +48,6 @@ RUN_RECORD_ALL = 2000
 """Run at full speed records every one of a solve's first this many snapshots; after that it asks
 the solver for many sweeps per snapshot (a course file near discount 1 needs 40,000+ sweeps)."""
 
-REFERENCE_MAX_STATES = 100_000
-"""Up to this many states (and :data:`REFERENCE_MAX_TRANSITIONS` transitions) the colour scale comes
-from an exact policy-iteration reference solve (the optimal values; measured 0.5 s for the 49,021
-states of the default checkers variant); above, from the values seen so far."""
-
-REFERENCE_MAX_TRANSITIONS = 1_000_000
-"""Transition budget of the reference solve (see :data:`REFERENCE_MAX_STATES`)."""
 
 SPEEDS: tuple[tuple[str, float], ...] = (
     ("1 sweep/s", 1.0),
@@ -79,68 +79,6 @@ def running_threads() -> list[QThread]:
         elif t.isFinished():
             _THREADS.remove(t)
     return alive
-
-
-@dataclass(frozen=True)
-class ValueRange:
-    """The value range of one solve, for its colour scale (fixed for the solve; see :meth:`widened`)."""
-
-    lo: float
-    """Lowest value on the scale (model units: reward, or turns for cost models)."""
-    hi: float
-    """Highest value on the scale."""
-    source: str
-    """How it was found: "reference" (the optimal values, from an exact solve on the worker thread)
-    or "seen" (the values of the sweeps drawn so far: widened when exceeded, never shrunk)."""
-    values: np.ndarray | None = field(default=None, compare=False, repr=False)
-    """The exact optimal values V* of every state ("reference" only), read-only: a board that shows
-    one position of a game (its moves' Q-values) takes its scale from them."""
-
-    def widened(self, values: np.ndarray) -> "ValueRange":
-        """This range joined with the finite ``values`` (itself when they fit: never shrunk)."""
-        v = np.asarray(values, dtype=np.float64)
-        v = v[np.isfinite(v)]
-        if v.size == 0:
-            return self
-        lo, hi = min(self.lo, float(v.min())), max(self.hi, float(v.max()))
-        if lo == self.lo and hi == self.hi:
-            return self
-        return ValueRange(lo, hi, self.source, self.values)
-
-
-def reference_range(mdp: TabularMDP) -> ValueRange | None:
-    """The optimal values' range over the non-terminal states (the values the board shows once the
-    solve is done), from an exact policy-iteration solve, or None when the model is too large
-    (over :data:`REFERENCE_MAX_STATES` states) or has no finite solution. Runs on the worker thread.
-
-    Sweeps before convergence may lie outside it (value iteration starts from 0, policy iteration
-    from its first policy's values): the board draws them with the scale's end colours and their
-    numbers stay exact; the scale is not rescaled while the movie plays.
-    """
-    if mdp.n_states > REFERENCE_MAX_STATES or mdp.n_transitions > REFERENCE_MAX_TRANSITIONS:
-        return None
-    try:
-        sol = solve(mdp, "pi")
-    except (ValueError, np.linalg.LinAlgError, RuntimeError):
-        return None
-    values = np.array(sol.values, dtype=np.float64)
-    values.setflags(write=False)
-    v = values[~np.asarray(mdp.terminal)]
-    if not np.all(np.isfinite(values)):
-        return None
-    if v.size == 0:
-        return ValueRange(0.0, 0.0, "reference", values)
-    return ValueRange(float(v.min()), float(v.max()), "reference", values)
-
-
-def first_sweep_range(sweep: Sweep, terminal: np.ndarray) -> ValueRange:
-    """The range when there is no reference: the first snapshot's non-terminal values (a board
-    widens it with :meth:`ValueRange.widened` as later sweeps exceed it)."""
-    v = np.asarray(sweep.values, dtype=np.float64)[~np.asarray(terminal)]
-    v = v[np.isfinite(v)]
-    if v.size == 0:
-        return ValueRange(0.0, 0.0, "seen")
-    return ValueRange(float(v.min()), float(v.max()), "seen")
 
 
 # ---------------------------------------------------------------------------------- garbage collection
@@ -590,10 +528,7 @@ class SolverController(QObject):
         it (``range_ready`` again), never shrunk within the solve."""
         if not sweeps or self.mdp is None or (self.value_range is not None and self.value_range.source == "reference"):
             return
-        live = ~np.asarray(self.mdp.terminal)
-        rng = self.value_range
-        for sw in sweeps:
-            rng = first_sweep_range(sw, ~live) if rng is None else rng.widened(np.asarray(sw.values)[live])
+        rng = seen_range(sweeps, self.mdp.terminal, self.value_range)
         if rng is not self.value_range:
             self.value_range = rng
             self.range_ready.emit(rng)

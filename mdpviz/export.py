@@ -36,6 +36,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPalette, QRegion
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.value_range import ValueRange, range_scale, solve_range
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, run, solver
 from mdpviz.solvers.compare import Comparison
 
@@ -81,19 +82,6 @@ def figure_format(path: str | Path) -> str:
     if ext not in FORMATS:
         raise ValueError(f"{path}: export as .png or .svg, not '{ext or '(no extension)'}'")
     return ext
-
-
-def history_range(history: Sequence[Sweep], terminal: np.ndarray) -> tuple[float, float]:
-    """(lo, hi) of every value a recorded solve passed through, joined with 0 (value iteration
-    starts from V = 0): the colour scale fixed for the whole solve. Terminal states are left out."""
-    live = ~np.asarray(terminal, dtype=bool)
-    lo, hi = 0.0, 0.0
-    for sw in history:
-        v = np.asarray(sw.values)[live]
-        v = v[np.isfinite(v)]
-        if v.size:
-            lo, hi = min(lo, float(v.min())), max(hi, float(v.max()))
-    return lo, hi
 
 
 def frame_indices(n: int, max_frames: int = MAX_FRAMES) -> list[int]:
@@ -202,9 +190,14 @@ class SolvedGame:
     solution: Solution | None = None
     """The final solution (None if the solve was not run to the end)."""
     lo: float = 0.0
-    """Low end of the colour scale (fixed for the whole solve, model units)."""
+    """Low end of the solve's value range (model units): the colour scale, fixed for the whole solve,
+    is fitted to [lo, hi] (:func:`scale_of`), as in the window."""
     hi: float = 1.0
     """High end of the colour scale."""
+    value_range: ValueRange | None = None
+    """The solve's value range as the window's controller finds it (:func:`~mdpviz.models.value_range.solve_range`;
+    its ``values``: the exact optimal V, if known), for a board game's board to narrow the scale to the
+    shown position as in the window."""
 
     @property
     def tol(self) -> float | None:
@@ -282,8 +275,18 @@ def solve_game(game, *, method: str | None = None, tol: float | None = None) -> 
     else:
         opts = {}
     sol = run(solver(mdp, m, **opts), record=True)
-    lo, hi = history_range(sol.history, mdp.terminal)
-    return SolvedGame(mdp=mdp, method=m, options=opts, history=sol.history, solution=sol, lo=lo, hi=hi)
+    rng = solve_range(mdp, sol.history)  # the window's rule: the optimal values' range, else the values seen
+    lo, hi = (rng.lo, rng.hi) if rng is not None else (0.0, 1.0)
+    return SolvedGame(mdp=mdp, method=m, options=opts, history=sol.history, solution=sol, lo=lo, hi=hi,
+                      value_range=rng)
+
+
+def scale_of(game, solved: SolvedGame):
+    """The colour scale of ``solved`` as the window draws it (:func:`~mdpviz.models.value_range.range_scale`
+    of its value range, of the kind the game's values call for)."""
+    from mdpviz.models.colors import SEQUENTIAL
+
+    return range_scale(solved.lo, solved.hi, label=game.value_label, kind=getattr(game, "color_kind", SEQUENTIAL))
 
 
 # ---------------------------------------------------------------------------------- rendering
@@ -407,10 +410,9 @@ def make_board(game, mdp: TabularMDP, solved: SolvedGame, index: int = -1):
     """A board widget showing snapshot ``index`` of ``solved`` (a fresh one: the game's own board
     widget when the game has one and it is not on screen yet, else a cell board)."""
     from mdpviz.widgets.board import BoardView
-    from mdpviz.models.colors import scale_for
     from mdpviz.models.display import board_frame
 
-    scale = scale_for(solved.lo, solved.hi, label=game.value_label)
+    scale = scale_of(game, solved)
     hist = solved.history
     i = _index(hist, index)
     sw = hist[i] if i >= 0 else None
@@ -418,11 +420,13 @@ def make_board(game, mdp: TabularMDP, solved: SolvedGame, index: int = -1):
     if own is not None:
         if own.isVisible() or own.parent() is not None:
             return widget_mirror(own), scale
+        if hasattr(own, "set_value_range"):  # a board game's board narrows the scale to the shown position
+            own.set_value_range(solved.value_range if sw is not None else None)
         if hasattr(own, "show_sweep"):
             cap = sweep_caption_of(hist, i) if sw is not None else "Not solved yet"
             own.show_sweep(sw, scale, caption=cap)
         own.setProperty(GAME_BOARD_PROPERTY, True)
-        return own, scale
+        return own, getattr(own, "shown_scale", None) or scale
     board = BoardView()
     board.setMinimumSize(40, 40)
     policy = None if sw is None else np.asarray(sw.policy)
@@ -600,13 +604,11 @@ class LessonSnapshot(QWidget):
 
 def snapshot_widget(game, solved: SolvedGame, *, width: int, height: int, index: int = -1, board=None, lesson=None):
     """The lesson snapshot as a widget (not shown), laid out for ``width`` x ``height``."""
-    from mdpviz.models.colors import scale_for
-
     font_px = max(11, min(28, int(round(min(height / 52, width / 90)))))
     if board is None:
         board, scale = make_board(game, solved.mdp, solved, index)
     else:
-        scale = scale_for(solved.lo, solved.hi, label=game.value_label)
+        scale = scale_of(game, solved)
     bar = make_color_bar(scale, font_px=font_px)
     plot = make_convergence(solved, font_px=font_px)
     lesson = lesson if lesson is not None else game_lesson(game)
@@ -841,7 +843,7 @@ class FrameWriter(QObject):
 __all__ = ["FrameWriter", "GIF_FRAME_MS", "GIF_HOLD_MS", "MAX_GIF_FRAMES", "export_sweep_gif", "gif_path", "write_gif",
     "DEFAULT_SIZE", "FRAME_SIZE", "MAX_FRAMES", "SolvedGame", "check_size", "convergence_csv", "ensure_app",
     "export_board", "export_comparison_plot", "export_convergence", "export_lesson_snapshot", "export_sweep_frames",
-    "figure_format", "frame_indices", "game_defaults", "game_lesson", "history_range", "make_board",
+    "figure_format", "frame_indices", "game_defaults", "game_lesson", "make_board",
     "parameters_html", "render_widget", "sequence_paths", "set_svg_size", "snapshot_facts", "snapshot_widget",
     "solution_csv", "solve_game", "widget_mirror", "write_text",
 ]

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from mdpviz.app import MainWindow
+from mdpviz.models import games
 from mdpviz.models.colors import DIVERGING, SEQUENTIAL
 
 SMALL_MDP = """numStates 6
@@ -77,41 +78,92 @@ def open_game(qtbot, w: MainWindow, key: str, tmp_path: Path):
 
 
 def shown_values(w: MainWindow) -> np.ndarray:
-    """The values the active board colours: every non-terminal state's (cell boards) or the shown
-    position's legal moves' (board games)."""
+    """The values the active board colours: every non-terminal state's (cell boards, grid worlds) or
+    the shown position's legal moves' (board games)."""
     gb = w.game_boards.get(w.game.key)
     if gb is None:
         f = w.board.frame
         return f.values[~np.isnan(f.fill)]
-    view = gb.view()
-    return view.qs[np.isfinite(view.qs)]
+    if hasattr(gb, "view"):
+        view = gb.view()
+        return view.qs[np.isfinite(view.qs)]
+    mdp = w.controller.mdp  # a grid world's board: the values of its live states
+    v = np.asarray(gb.sweep.values)[~np.asarray(mdp.terminal)]
+    return v[np.isfinite(v)]
 
 
-@pytest.mark.parametrize("key, kind", [("snakes", SEQUENTIAL), ("file", SEQUENTIAL), ("ttt", DIVERGING),
-                                       ("risk_ttt", DIVERGING), ("attt", SEQUENTIAL), ("checkers", DIVERGING)])
-def test_after_run_the_board_uses_most_of_its_colour_range(qtbot, window, tmp_path, key, kind):
-    w = window
-    g = open_game(qtbot, w, key, tmp_path)
+KINDS = {"snakes": SEQUENTIAL, "file": SEQUENTIAL, "ttt": DIVERGING, "risk_ttt": DIVERGING, "attt": SEQUENTIAL,
+         "checkers": DIVERGING, "ttt3d": DIVERGING, "gridworld": None, "gym": None}
+"""The colour scale's kind each game's values call for (win/loss: diverging around 0; costs and
+returns: sequential); None: the board has its own colour bar and map (the grid worlds)."""
+
+def run_game(qtbot, w: MainWindow, key: str) -> None:
+    """"Run" as the game offers it: a solve to the end; anti-tic-tac-toe's best-response rounds to
+    convergence; the 3D game's training (a few hundred episodes: it has no solve)."""
+    g = w.game
     if key == "attt":  # Run steps best-response rounds to convergence; each round's MDP is solved at once
         g.round_pause_ms = 0
         w.run_solver()
         qtbot.waitUntil(lambda: g.astate.converged and w.controller.state == "converged", timeout=60_000)
-        w._dirty = True
-        w.redraw()
+    elif key == "ttt3d":
+        g.set_settings(episodes=200, report_every=50, eval_games=0)
+        with qtbot.waitSignal(g.training_changed, timeout=60_000, check_params_cb=lambda on: on is False):
+            g.editor().train.click()
     else:
         run_to_end(qtbot, w)
+    w._dirty = True
+    w.redraw()
+
+
+@pytest.mark.parametrize("key", games.keys())
+def test_after_run_the_board_uses_most_of_its_colour_range(qtbot, window, tmp_path, key):
+    """Issue 13: for every game of the registry at its default settings, after Run the values the
+    board shows use at least 70% of its colour range, and the range contains them all."""
+    w = window
+    if key == "ttt3d":  # no solver model to wait for: it trains
+        w.switch_game(key)
+    else:
+        open_game(qtbot, w, key, tmp_path)
+    run_game(qtbot, w, key)
     board = w.game_boards.get(key, w.board)
     lo, hi = board.color_range()
     v = shown_values(w)
     assert v.size >= 2
+    if key == "ttt3d":
+        assert v.size == 27  # every cell of the empty cube
     assert lo <= v.min() and v.max() <= hi, (key, (lo, hi), v)  # the scale contains every value shown
     if v.max() > v.min():
-        assert (v.max() - v.min()) / (hi - lo) >= 0.7, (key, (lo, hi), v)
+        assert (v.max() - v.min()) / (hi - lo) >= 0.7, (key, (lo, hi), v.min(), v.max())
     else:  # every move has the same value (a solved position): it sits inside the scale, which is tight
         assert hi - lo <= 0.2 * max(abs(v[0]), 1e-9) + 1e-12
     # the colour bar shows the same scale, of the kind the game's values call for, with its unit
-    assert (w.color_bar.scale.lo, w.color_bar.scale.hi) == (lo, hi)
-    assert w.color_bar.scale.kind == kind and w.color_bar.scale.label == w.game.value_label
+    bar = board.color_bar if getattr(board, "has_color_bar", False) else w.color_bar
+    assert (bar.scale.lo, bar.scale.hi) == (lo, hi)
+    assert bar.scale.label.startswith(w.game.value_label)
+    if KINDS[key] is not None:
+        assert bar.scale.kind == KINDS[key] and bar.scale.label == w.game.value_label
+
+
+@pytest.mark.parametrize("key", ["snakes", "file"])
+def test_export_colours_the_board_as_the_window_does(qtbot, window, tmp_path, key):
+    """``mdpviz export`` and the window take a solve's colour scale from one rule
+    (:func:`mdpviz.models.value_range.solve_range`): after the same solve, the same scale."""
+    from mdpviz import export as ex
+
+    w = window
+    g = open_game(qtbot, w, key, tmp_path)
+    qtbot.waitUntil(lambda: w.controller.value_range is not None, timeout=60_000)
+    run_to_end(qtbot, w)
+    shown = w.board.color_range()
+    solved = ex.solve_game(g, method=w.controller.method, tol=w.controller.options.get("tol"))
+    board, scale = ex.make_board(g, solved.mdp, solved)
+    try:
+        assert board.color_range() == shown and (scale.lo, scale.hi) == shown
+        assert scale.kind == w.color_bar.scale.kind
+        # the window's own export path (File > Export) sees the same scale
+        assert ex.scale_of(g, w.solved_view()) == ex.scale_of(g, solved)
+    finally:
+        board.deleteLater()
 
 
 def test_snakes_scale_is_the_optimal_values_under_value_iteration(qtbot, window, tmp_path):
@@ -169,24 +221,6 @@ def test_snakes_square_5_at_sweep_2(qtbot, window, tmp_path):
     assert str(best.action + 1) == w.board.cell_text(4)[1]
     assert best.q == pytest.approx(w.controller.history[1].values[4], abs=1e-12)
     assert "previous sweep" in insp.source
-
-
-def test_the_cube_scale_spans_its_moves_values_seen_this_run(qtbot, window, tmp_path):
-    """The 3D game has no solve: after training ("Run" of this game) the start position's moves use
-    most of the scale, which is the range seen in this run (never shrunk), diverging around 0."""
-    w = window
-    w.switch_game("ttt3d")
-    g = w.game
-    g.set_settings(episodes=200, report_every=50, eval_games=0)
-    with qtbot.waitSignal(g.training_changed, timeout=60_000, check_params_cb=lambda on: on is False):
-        g.editor().train.click()
-    w.redraw()
-    b = g.board
-    lo, hi = b.color_range()
-    v = b.view().qs[np.isfinite(b.view().qs)]
-    assert v.size == 27 and lo <= v.min() and v.max() <= hi
-    assert (v.max() - v.min()) / (hi - lo) >= 0.7, ((lo, hi), v.min(), v.max())
-    assert w.color_bar.scale.kind == DIVERGING and (w.color_bar.scale.lo, w.color_bar.scale.hi) == (lo, hi)
 
 
 # ---------------------------------------------------------------------------------- one backup rule, pure

@@ -17,6 +17,7 @@ from mdpviz import export as ex
 from mdpviz.cli import main
 from mdpviz.commands.export import find_game
 from mdpviz.models import snakes as sn
+from mdpviz.models.value_range import reference_range
 from mdpviz.solvers import solve
 from mdpviz.widgets.game import GameJob
 from mdpviz.widgets.games.snakes import SnakesGame
@@ -177,8 +178,10 @@ def test_solve_game_and_snapshot_index(qapp, tmp_path):
     g = SnakesGame()
     solved = ex.solve_game(g, method="vi", tol=1e-6)
     assert solved.tol == 1e-6 and solved.history[-1].converged
-    lo, hi = ex.history_range(solved.history, solved.mdp.terminal)
-    assert (solved.lo, solved.hi) == (lo, hi) and lo == 0.0 and hi == pytest.approx(float(solved.history[-1].values.max()))
+    # the window's rule: a small model's scale spans its optimal values (not the run's values plus 0)
+    ref = reference_range(solved.mdp)
+    assert solved.value_range == ref and (solved.lo, solved.hi) == (ref.lo, ref.hi) and solved.lo > 0
+    assert solved.hi == pytest.approx(float(solved.history[-1].values[~solved.mdp.terminal].max()), abs=1e-5)
     facts = dict(ex.snapshot_facts(g, solved, index=2))
     assert facts["Shown"].startswith(f"snapshot 3 of {len(solved.history)}")
     assert facts["V(square 1)"].startswith(f"{float(solved.history[2].values[0]):.6g}")

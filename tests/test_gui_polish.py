@@ -271,3 +271,45 @@ def test_states_are_named_lazily_on_the_gui_thread(window, monkeypatch):
     assert w.new_episode("random")
     visited = {g.start_state()} | {m.next_state for m in w.player.moves}
     assert set(calls) == visited and len(calls) == len(visited)  # only the episode's states
+
+
+def _whole_rows(t) -> tuple[int, int]:
+    """(whole rows the moves table shows, pixels of a partly shown row: 0 when none is cut)."""
+    h, row = t.viewport().height(), t.rowHeight(0)
+    shown = min(t.rowCount(), h // row)
+    return shown, (h - shown * row if shown < t.rowCount() else 0) % row
+
+
+@pytest.mark.parametrize("key", ["ttt", "risk_ttt", "checkers"])
+def test_presenter_mode_shows_whole_moves_beside_the_board(qtbot, window, key):
+    """Issue 13: at 1280x720 in presenter mode the moves table beside the board showed about one and
+    a half rows; now at least four whole rows (or every move), never half a row, with the selected
+    move's backup too, and the controls under it stay inside the panel."""
+    w = window
+    w.show()
+    w.switch_game(key)
+    qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state == "ready", timeout=60_000)
+    w.run_solver()
+    qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=60_000)
+    w.set_presenter(True)
+    try:
+        w.resize(1280, 720)
+        b = w.game.board
+        for select in (False, True):
+            if select:
+                b.moves_table.selectRow(0)
+                assert b.backup_scroll.isVisible() and "Q =" in b.backup_label.text()
+            qtbot.wait(50)
+            w._dirty = True
+            w.redraw()
+            qtbot.wait(50)
+            t = b.moves_table
+            shown, cut = _whole_rows(t)
+            assert shown >= min(4, t.rowCount()) and cut < 3, (key, select, shown, cut, t.viewport().height())
+            ctl = b.side.controls.geometry()
+            assert ctl.bottom() <= b.side.height() and t.geometry().bottom() <= ctl.top(), (key, select)
+            if b.backup_scroll.isVisible():
+                assert t.geometry().bottom() <= b.backup_scroll.geometry().top()
+        assert b.canvas.height() >= 230  # the board is not shrunk for it
+    finally:
+        w.set_presenter(False)

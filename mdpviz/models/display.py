@@ -178,6 +178,21 @@ def board_q(
     return out
 
 
+def state_q(mdp: Any, state: int, values: np.ndarray) -> np.ndarray:
+    """float64 (n_actions): Q(state, a) = sum_s' p (r + gamma V(s')) (Sutton and Barto eq. 3.17) of
+    ``state``'s legal actions under ``values``, NaN for the other actions and for a terminal (or
+    negative) state: what a board game shows on each move of one position."""
+    out = np.full(int(mdp.n_actions), np.nan)
+    s = int(state)
+    if s < 0 or mdp.terminal[s]:
+        return out
+    lo, hi = int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])
+    if hi > lo:
+        v = np.asarray(values, dtype=np.float64)
+        out[mdp.row_action[lo:hi]] = mdp.row_reward[lo:hi] + mdp.discount * (mdp.matrix[lo:hi] @ v)
+    return out
+
+
 @dataclass(frozen=True)
 class BackupTerm:
     """One outcome of (state, action) in a Bellman backup: p x (r + gamma V(next))."""

@@ -29,7 +29,7 @@ import numpy as np
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import proportion_ci
 from mdpviz.models.colors import ColorScale, format_value
-from mdpviz.models.display import BackupTerm, format_prob
+from mdpviz.models.display import BackupTerm, best_actions, format_prob, state_q
 
 DECISION = "decision"
 """The player to move is the MDP's decision maker: its moves have Q-values."""
@@ -214,18 +214,9 @@ class TabularPositionModel(PositionModel):
         self.mdp = mdp
 
     def q_of_state(self, state: int, values: np.ndarray) -> np.ndarray:
-        """float64 (n_actions): Q(state, a) = sum_s' p (r + gamma V(s')) (Sutton and Barto eq. 3.17) for the
-        legal actions, NaN for the others."""
-        m = self.mdp
-        out = np.full(m.n_actions, np.nan)
-        s = int(state)
-        if s < 0 or m.terminal[s]:
-            return out
-        lo, hi = int(m.state_ptr[s]), int(m.state_ptr[s + 1])
-        if hi > lo:
-            v = np.asarray(values, dtype=np.float64)
-            out[m.row_action[lo:hi]] = m.row_reward[lo:hi] + m.discount * (m.matrix[lo:hi] @ v)
-        return out
+        """float64 (n_actions): Q(state, a) for the legal actions, NaN for the others
+        (:func:`~mdpviz.models.display.state_q`)."""
+        return state_q(self.mdp, state, values)
 
     def move_values(self, pos: Position, values: Any) -> np.ndarray:
         mv = self.moves(pos)
@@ -264,16 +255,16 @@ class TabularPositionModel(PositionModel):
 # ---------------------------------------------------------------------------------- display data
 def greedy_move(moves: Sequence[MoveSpec], qs: np.ndarray, objective: str, *, tie_tol: float = TIE_TOL) -> int:
     """Index (into ``moves``) of the best move by ``objective`` ("max"/"min"); ties go to the lowest
-    action id, as in the solvers; -1 when no move has a finite value."""
+    action id, as in the solvers (the one tie rule, :func:`~mdpviz.models.display.best_actions`);
+    -1 when no move has a finite value."""
     q = np.asarray(qs, dtype=np.float64)
     ok = np.flatnonzero(np.isfinite(q))
     if not len(moves) or ok.size == 0:
         return -1
     if objective not in ("max", "min"):
         raise ValueError(f"objective must be 'max' or 'min', got {objective!r}")
-    best = float(q[ok].max() if objective == "max" else q[ok].min())
-    tol = tie_tol * (1.0 + abs(best))
-    tied = [int(i) for i in ok if abs(q[i] - best) <= tol]
+    best = best_actions([float(q[i]) for i in ok], objective, tie_tol=tie_tol)
+    tied = [int(i) for i, b in zip(ok, best) if b]
     return min(tied, key=lambda i: (moves[i].action, i))
 
 
