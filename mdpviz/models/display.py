@@ -388,6 +388,21 @@ def greedy_action(actions: Sequence[int], qs: Sequence[float], objective: str, *
     return min(tied) if tied else -1
 
 
+def state_q_values(mdp: Any, values: np.ndarray, state: int) -> np.ndarray:
+    """float64 (n_actions): Q(state, a) = sum_s' p (r + gamma V(s')) (Sutton and Barto eq. 3.17) for the
+    legal actions of ``state``, NaN for the other actions and for a terminal state (what a board view
+    shows on each move). The one place Q(s, .) of one state is computed; ValueError for a state out of range."""
+    s = int(state)
+    if not (0 <= s < mdp.n_states):
+        raise ValueError(f"state {s} is out of range 0..{mdp.n_states - 1}")
+    out = np.full(mdp.n_actions, np.nan)
+    lo, hi = int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])
+    if hi > lo and not mdp.terminal[s]:
+        v = np.asarray(values, dtype=np.float64)
+        out[mdp.row_action[lo:hi]] = mdp.row_reward[lo:hi] + mdp.discount * (mdp.matrix[lo:hi] @ v)
+    return out
+
+
 def inspection_html(insp: Inspection, *, digits: int = 4) -> str:
     """The inspector's text as simple HTML (tables would not wrap on a narrow dock)."""
     esc = lambda s: s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")  # noqa: E731

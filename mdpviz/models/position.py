@@ -29,7 +29,7 @@ import numpy as np
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import proportion_ci
 from mdpviz.models.colors import ColorScale, format_value
-from mdpviz.models.display import BackupTerm, format_prob
+from mdpviz.models.display import BackupTerm, format_prob, state_q_values
 
 DECISION = "decision"
 """The player to move is the MDP's decision maker: its moves have Q-values."""
@@ -216,16 +216,9 @@ class TabularPositionModel(PositionModel):
     def q_of_state(self, state: int, values: np.ndarray) -> np.ndarray:
         """float64 (n_actions): Q(state, a) = sum_s' p (r + gamma V(s')) (Sutton and Barto eq. 3.17) for the
         legal actions, NaN for the others."""
-        m = self.mdp
-        out = np.full(m.n_actions, np.nan)
-        s = int(state)
-        if s < 0 or m.terminal[s]:
-            return out
-        lo, hi = int(m.state_ptr[s]), int(m.state_ptr[s + 1])
-        if hi > lo:
-            v = np.asarray(values, dtype=np.float64)
-            out[m.row_action[lo:hi]] = m.row_reward[lo:hi] + m.discount * (m.matrix[lo:hi] @ v)
-        return out
+        if int(state) < 0:
+            return np.full(self.mdp.n_actions, np.nan)
+        return state_q_values(self.mdp, values, state)
 
     def move_values(self, pos: Position, values: Any) -> np.ndarray:
         mv = self.moves(pos)
