@@ -20,15 +20,10 @@ from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import solve
 from mdpviz.models.colors import ColorScale
 from mdpviz.models.position import DECISION, MODEL, PLAY, GameWalk, position_view
-from mdpviz.widgets.ttt_games import (
-    ExactRiskPositionModel,
-    RiskPositionModel,
-    RiskTicTacToeGame,
-    TicTacToeGame,
-    VsRandomPositionModel,
-    greedy_policy,
-    solve_exact_cancellable,
-)
+from mdpviz.models.risk_ttt import ExactRiskPositionModel, RiskPositionModel, solve_exact_cancellable
+from mdpviz.models.tictactoe import VsRandomPositionModel, greedy_policy
+from mdpviz.widgets.games.risk_ttt import RiskTicTacToeGame
+from mdpviz.widgets.games.ttt import TicTacToeGame
 
 
 def _frac(x: float) -> Fraction:

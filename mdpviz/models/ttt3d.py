@@ -201,7 +201,7 @@ class Ttt3dPositionModel(PositionModel):
     """The cube for the common position board (rules from :mod:`mdpviz.models.ttt3d`).
 
     ``side`` is the agent's mark: its positions are DECISION positions whose moves carry the
-    agent's values (the ``values`` the board is shown are an :class:`~mdpviz.solvers.rl.Agent`).
+    agent's values (the ``values`` the board is shown are an :class:`~mdpviz.models.ttt3d_learning.Agent`).
     Walking the tree (``play`` False), the other side is played by the model: uniformly at
     random, or by the agent's greedy move for that mark (``reply`` = "random" / "agent"). In a game
     against the agent (``play`` True) both sides are DECISION positions: you play your mark, the
