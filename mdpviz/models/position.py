@@ -29,7 +29,7 @@ import numpy as np
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import proportion_ci
 from mdpviz.models.colors import ColorScale, format_value
-from mdpviz.models.display import BackupTerm, format_prob, state_q_values
+from mdpviz.models.display import BackupTerm, best_actions, format_prob, state_q_values
 
 DECISION = "decision"
 """The player to move is the MDP's decision maker: its moves have Q-values."""
@@ -264,9 +264,8 @@ def greedy_move(moves: Sequence[MoveSpec], qs: np.ndarray, objective: str, *, ti
         return -1
     if objective not in ("max", "min"):
         raise ValueError(f"objective must be 'max' or 'min', got {objective!r}")
-    best = float(q[ok].max() if objective == "max" else q[ok].min())
-    tol = tie_tol * (1.0 + abs(best))
-    tied = [int(i) for i in ok if abs(q[i] - best) <= tol]
+    best = best_actions([float(q[i]) for i in ok], objective, tie_tol=tie_tol)  # the solvers' tie rule
+    tied = [int(i) for i, b in zip(ok, best) if b]
     return min(tied, key=lambda i: (moves[i].action, i))
 
 
