@@ -132,3 +132,15 @@ def test_matchup_jobs_report_progress_and_agree_with_the_exact_numbers():
         spec.jobs["matchups"](st, games=1, seed=0)
     with pytest.raises(ValueError, match="3x3 board"):
         games.get("risk_ttt").jobs["matchups"](rt.RiskState(size=4, risk=(0.5,) * 16), games=10, seed=0)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_spec_lesson_is_the_lesson_the_window_shows(key):
+    from mdpviz.models.lessons import lesson_for
+
+    spec = games.get(key)
+    st = spec.default_settings()
+    mdp = spec.compile(st)
+    got = spec.lesson(st, mdp, start=0)
+    want = lesson_for(key, st, mdp, title=spec.title, start=0)
+    assert got.html() == want.html() and got.title

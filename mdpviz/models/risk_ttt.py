@@ -681,6 +681,40 @@ def _matchups_job(state: RiskState, policy: np.ndarray | None = None, *, games: 
     return risk_matchups(compile_risk(np.asarray(state.risk)), policy, games=games, seed=seed)
 
 
+def lesson(state: Any, mdp: TabularMDP | None = None, *, risk=None, start: int = 0,
+           state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None):
+    """The game's :class:`~mdpviz.models.lessons.Lesson`: ``state`` is the game's settings (its fields
+    become the parameter table), ``risk`` the vector P (default: the settings')."""
+    import sys
+
+    from mdpviz.models.lessons import (Parameter, doc_paragraphs, field_docs, fmt_value, mdp_lesson, parameters_of,
+                                       sentence_starting, sentence_with)
+
+    rt = sys.modules[__name__]
+    if risk is None:
+        risk = getattr(state, "risk", None)
+
+    params = parameters_of(state)
+    if risk is not None and not any(p.name in ("risk", "risks") for p in params):
+        params = (Parameter("risk", fmt_value(np.asarray(risk)), field_docs(rt.RiskGame).get("risk", "")),) + params
+    return mdp_lesson(
+        mdp,
+        title="Risk tic-tac-toe",
+        intro=doc_paragraphs(rt, "A state is (board", "V(s) = opt", "with opt"),
+        states=sentence_starting(rt.RiskGame.__doc__, "State "),
+        actions=sentence_with(rt.RiskGame.__doc__, "Action id"),
+        transitions=sentence_with(rt.__doc__, "The player to move picks"),
+        rewards=sentence_with(rt.__doc__, "Completing a line"),
+        discount_why="there is no discount (an episodic game that ends within 9 moves).",
+        parameters=params,
+        start=start,
+        state_name=state_name,
+        action_name=action_name,
+        mover_names=("X (the maximiser)", "O (the minimiser)"),
+        sources=("mdpviz.models.risk_ttt", "RiskGame"),
+    )
+
+
 SPEC = GameSpec(
     key=KEY,
     title="Risk tic-tac-toe",
@@ -694,6 +728,7 @@ SPEC = GameSpec(
     color_kind=DIVERGING,
     strategy_probs=strategy_probs,
     position_model=position_model,
+    lesson=lesson,
     jobs={"exact_solve": _exact_job, "matchups": _matchups_job},
 )
 """Risk tic-tac-toe in the registry :mod:`mdpviz.models.games` (``compile`` gives None for the 4x4
@@ -704,7 +739,7 @@ __all__ = [
     "AGENT_KINDS", "Agent", "ExactRiskPositionModel", "ExactRiskSolution", "MATCHUPS", "MatchOutcome", "MatchResult",
     "PRESETS", "RiskGame", "RiskLayers", "RiskPositionModel", "RiskState", "SPEC", "STOCHASTIC_3X3",
     "check_exact_size", "combine", "compile_risk", "compile_settings", "exact_match", "exact_requirements",
-    "exact_solve_job", "expand_boards", "labelled_mdp", "load_policy_file", "make_agent", "optimal_policy",
+    "exact_solve_job", "expand_boards", "labelled_mdp", "lesson", "load_policy_file", "make_agent", "optimal_policy",
     "parse_risk", "play_match", "position_model", "preset_names", "risk_matchups", "risk_preset",
     "settings_from_dict", "settings_to_dict", "solve_exact", "solve_exact_cancellable", "solve_exact_steps",
     "state_label", "state_labels", "swap_index", "validate_risk",

@@ -690,6 +690,41 @@ def _matchups_job(state: TicTacToeState, policy: np.ndarray | None = None, *, ga
     return vs_random_matchups(compile_vs_random(state.settings), policy, games=games, seed=seed)
 
 
+def lesson(state: Any, mdp: TabularMDP | None = None, *, start: int | None = None, **_names: Any):
+    """The game's :class:`~mdpviz.models.lessons.Lesson` (``state``: a :class:`TicTacToeState` or its
+    :class:`VsRandomSettings`; ``start`` defaults to the first start state)."""
+    import sys
+
+    from mdpviz.models.lessons import doc_paragraphs, field_docs, fmt_number, mdp_lesson, parameters_of, sentence_with
+
+    tt = sys.modules[__name__]
+    settings = state.settings if isinstance(state, TicTacToeState) else state
+
+    game = None
+    if mdp is None:
+        game = tt.compile_vs_random(settings)
+        mdp = game.mdp
+    if start is None:
+        game = game or tt.compile_vs_random(settings)
+        start = int(game.start_states[0])
+    docs = field_docs(tt.VsRandomSettings)
+    comp = tt.compile_vs_random.__doc__
+    return mdp_lesson(
+        mdp,
+        title="Tic-tac-toe against a random opponent",
+        intro=doc_paragraphs(tt, "The vs-random game"),
+        states=sentence_with(comp, "States:"),
+        actions=sentence_with(tt.VsRandomGame.__doc__, "action id"),
+        transitions=sentence_with(comp, "From board b"),
+        rewards=(f"win {fmt_number(settings.win)} ({docs.get('win', '')}), draw {fmt_number(settings.draw)} "
+                 f"({docs.get('draw', '')}), loss {fmt_number(settings.loss)} ({docs.get('loss', '')})."),
+        discount_why=docs.get("discount", ""),
+        parameters=parameters_of(settings),
+        start=start,
+        sources=("mdpviz.models.tictactoe", "compile_vs_random", "VsRandomSettings"),
+    )
+
+
 SPEC = GameSpec(
     key=KEY,
     title="Tic-tac-toe vs random",
@@ -703,6 +738,7 @@ SPEC = GameSpec(
     color_kind=DIVERGING,
     strategy_probs=strategy_probs,
     position_model=_position_model,
+    lesson=lesson,
     jobs={"matchups": _matchups_job},
 )
 """Tic-tac-toe against a random opponent in the registry :mod:`mdpviz.models.games`."""
@@ -711,7 +747,7 @@ SPEC = GameSpec(
 __all__ = [
     "BoardGeometry", "DRAW", "EMPTY", "LOSS", "MARK", "MARK_CHARS", "MoveReport", "O", "OUTCOMES",
     "OutcomeProbabilities", "SPEC", "TTT3", "TicTacToeState", "ValuesCache", "VsRandomGame", "VsRandomPositionModel",
-    "VsRandomSettings", "WIN", "X", "agent_row", "cell_q_values", "compile_vs_random", "greedy_policy", "mark_name",
+    "VsRandomSettings", "WIN", "X", "agent_row", "cell_q_values", "compile_vs_random", "greedy_policy", "lesson", "mark_name",
     "matchup_names", "move_reports", "other", "outcome_matrix", "outcome_probabilities", "parse_mark",
     "settings_from_dict", "settings_to_dict", "simulate_outcomes", "strategy_probs", "swap_marks",
     "vs_random_match", "vs_random_matchups",

@@ -498,9 +498,20 @@ def _matchups_job(state: Ttt3dState, agent: rl.Agent | None = None, *, games: in
     return matchup_job(agent, state.risk_vector(), games=games, seed=seed)
 
 
+TITLE = "3D tic-tac-toe (learning)"
+
+
+def lesson(state: Ttt3dState, mdp: Any = None, **names: Any):
+    """The game's :class:`~mdpviz.models.lessons.Lesson`: the generic one (there is no MDP to describe),
+    its parameter table the training settings and risks."""
+    from mdpviz.models.lessons import lesson_for
+
+    return lesson_for(KEY, state, mdp, **{"title": TITLE, **names})
+
+
 SPEC = GameSpec(
     key=KEY,
-    title="3D tic-tac-toe (learning)",
+    title=TITLE,
     value_label=AGENT_SCALE.label,
     unit="games",
     settings_type=Ttt3dState,
@@ -510,6 +521,7 @@ SPEC = GameSpec(
     from_dict=settings_from_dict,
     color_kind=DIVERGING,
     position_model=_position_model,
+    lesson=lesson,
     jobs={"train": _training_job, "matchups": _matchups_job},
     no_table=NO_TABLE,
 )
@@ -521,7 +533,7 @@ __all__ = [
     "MATCHUPS", "MATCHUP_CHUNK", "NO_TABLE", "N_CELLS", "N_LINES", "O", "Player", "REPLIES", "RISK_CHOICES",
     "SEED_CHECKED", "SPEC", "Score", "Ttt3dPositionModel", "Ttt3dState", "X", "agent_text", "board", "board_text",
     "cell_coords", "cell_label", "check_move", "completes", "completes_one", "completing_cells", "learning_curve",
-    "legal_moves", "line_kind", "line_owners", "matchup_job", "method_text", "play_batch", "play_move",
+    "legal_moves", "lesson", "line_kind", "line_owners", "matchup_job", "method_text", "play_batch", "play_move",
     "play_vs_random", "random_moves", "random_player", "record_text", "resolve_risk", "risk_spec_for", "risk_text",
     "seed_missing_lines", "settings_from_dict", "settings_to_dict", "training_job", "winner",
 ]
