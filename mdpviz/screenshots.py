@@ -300,6 +300,101 @@ def save_file_screenshots(out: str | Path) -> list[Path]:
     return sw.saved
 
 
+# ---------------------------------------------------------------------------------- tic-tac-toe family
+def save_ttt_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
+    """``ttt-vs-random.png`` (for the README; ``python -m mdpviz.screenshots --games ttt``): tic-tac-toe
+    vs random solved by policy iteration, the agent's first move played and the opponent's replies
+    shown, with the matchups simulated (``games`` games each; exact probabilities beside them)."""
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.switch_game("ttt")
+        sw.reset("pi")
+        sw.solve()
+        b = w.game.board
+        b.new_game()
+        b.play_move(int(w.controller.solution.policy[b.position.state]))
+        b.select_move(b.view().moves[0].action)
+        sw.simulate(games)
+        sw.shot("ttt-vs-random.png")
+    return sw.saved
+
+
+def save_risk_screenshots(out: str | Path, *, solve_4x4: bool = True) -> list[Path]:
+    """Risk tic-tac-toe screenshots (for the README; ``python -m mdpviz.screenshots --games risk_ttt``):
+
+    * ``risk-ttt.png``: stochastic risks, six sweeps of value iteration, the risks on the cells;
+    * ``risk-ttt-play-1280x720.png``: solved, human (O) vs agent (X) at 1280 x 720;
+    * ``risk-ttt-4x4.png``: the 4x4 board during its exact solve (progress bar), then solved
+      (``risk-ttt-4x4-solved.png``) if ``solve_4x4``, else the solve is cancelled."""
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.switch_game("risk_ttt")
+        sw.reset("vi")
+        sw.step(6)
+        w.inspector_dock.raise_()
+        sw.shot("risk-ttt.png")
+
+        sw.solve()
+        b = w.game.board
+        b.set_mode("play")
+        b.set_human("O")
+        b.set_first("X")
+        b.play_move(b.view().moves[0].action)
+        sw.shot("risk-ttt-play-1280x720.png", size=SIZE_1280x720)
+        b.set_mode("walk")
+
+        g = w.game
+        g.set_size(4)
+        g.solve_exact()
+        sw.wait(lambda: g.editor().progress.value() > 0 and g.editor().progress.maximum() > 1,
+                what="the exact 4x4 solve to report progress")
+        sw.pump(1.0)
+        sw.shot("risk-ttt-4x4.png")
+        if solve_4x4:
+            sw.wait(lambda: g.exact_solution() is not None or not g.solving, timeout=600,
+                    what="the exact 4x4 solve")
+            if g.exact_solution() is None:
+                raise RuntimeError("screenshots: the exact 4x4 risk tic-tac-toe solve stopped without a solution")
+            sw.shot("risk-ttt-4x4-solved.png")
+        else:
+            g.cancel_job()
+            sw.wait(lambda: not g.solving, what="the cancelled 4x4 solve to stop")
+    return sw.saved
+
+
+def save_ttt3d_screenshots(out_dir: str | Path, *, episodes: int = 3_000, eval_games: int = 500, seed: int = 0,
+                           sim_games: int = 2_000, timeout: float = 300.0) -> list[Path]:
+    """The 3D tic-tac-toe README screenshots, taken headless (``python -m mdpviz.screenshots --games ttt3d``;
+    the window from :func:`screenshot_window`): the 3D game trained for
+    ``episodes`` games on the window's own job thread (the GUI thread only waits; 20 learning-curve
+    points of ``eval_games`` games each; training seed ``seed``), then
+
+    * ``ttt3d-learning.png`` (default window size): the learning curve, the agent's values on the
+      cube after one move of a walk, the matchup simulation (``sim_games`` games per matchup);
+    * ``ttt3d-play-1280x720.png``: a game against the agent at 1280 x 720 (the window may be wider
+      if its docks need more room).
+
+    ``timeout`` (seconds) bounds each wait. Returns the files written."""
+    from mdpviz.models.position import PLAY
+    from mdpviz.models.ttt3d import CENTRE
+
+    with screenshot_window(out_dir, timeout=timeout) as sw:
+        w = sw.window
+        w.switch_game("ttt3d")
+        g = w.game
+        g.set_settings(episodes=int(episodes), report_every=max(1, int(episodes) // 20), eval_games=int(eval_games),
+                       seed=int(seed))
+        g.start_training()
+        sw.wait(lambda: not g.training, what="the 3D agent's training")
+        g.board.click_cell(CENTRE)
+        sw.simulate(sim_games)
+        sw.shot("ttt3d-learning.png")
+        g.board.set_mode(PLAY)
+        g.board.click_cell(4)
+        sw.shot("ttt3d-play-1280x720.png", size=SIZE_1280x720)
+    return sw.saved
+
+
 # ---------------------------------------------------------------------------------- every game
 @dataclass(frozen=True)
 class ShotOptions:
@@ -376,14 +471,10 @@ def _file(out: Path, o: ShotOptions) -> list[Path]:
 
 
 def _ttt(out: Path, o: ShotOptions) -> list[Path]:
-    from mdpviz.widgets.ttt_games import save_ttt_screenshots
-
     return save_ttt_screenshots(out, games=o.sim_games)
 
 
 def _risk_ttt(out: Path, o: ShotOptions) -> list[Path]:
-    from mdpviz.widgets.ttt_games import save_risk_screenshots
-
     return save_risk_screenshots(out, solve_4x4=o.exact_4x4)
 
 
@@ -457,9 +548,7 @@ def _checkers(out: Path, o: ShotOptions) -> list[Path]:
 
 
 def _ttt3d(out: Path, o: ShotOptions) -> list[Path]:
-    from mdpviz.widgets.ttt3d_game import save_screenshots
-
-    return save_screenshots(out, episodes=o.episodes, sim_games=o.sim_games)
+    return save_ttt3d_screenshots(out, episodes=o.episodes, sim_games=o.sim_games)
 
 
 def _gridworld(out: Path, o: ShotOptions) -> list[Path]:
@@ -557,9 +646,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 __all__ = ["DEFAULT_SIZE", "LAYOUT", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
            "save_size_screenshots", "SMALL_MDP", "QuietDialogs", "Shot",
            "ShotOptions", "ShotWindow", "main", "parse_games", "save_attt_screenshots",
-           "save_checkers_screenshots", "save_file_screenshots",
-           "save_snakes_screenshots",
-           "screenshot_window", "take"]
+           "save_checkers_screenshots", "save_file_screenshots", "save_risk_screenshots", "save_snakes_screenshots",
+           "save_ttt3d_screenshots", "save_ttt_screenshots", "screenshot_window", "take"]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,13 +9,13 @@ import pytest
 
 from mdpviz.models import ttt3d
 from mdpviz.models.tictactoe import EMPTY, O, X
-from mdpviz.solvers import rl
+from mdpviz.models import ttt3d_learning as rl
 from tests.test_ttt3d import FakeRng
 
 
 def _random_params(approx: str, n_out: int, seed: int = 0) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
-    p = rl.APPROX_CLASSES[approx].init(n_out, rng, hidden=16)
+    p = rl.APPROX_CLASSES[approx].init(n_out, rng, n_features=rl.N_FEATURES, hidden=16)
     out = {k: rng.normal(0, 0.3, size=v.shape) for k, v in p.items()}
     if "S" in out:  # symmetric, zero diagonal
         S = out["S"]
@@ -127,7 +127,7 @@ def test_td0_episode_by_hand():
     empty cell. X plays 0, 1 (ties to the lowest cell), then 2 wins: the first update (afterstate
     {X0} toward gamma * V({X0, X1, O26}) = 0) changes nothing, the second moves V({X0, X1, O26})
     toward gamma * 1 = 0.9: b and W of X0, X1, O26 each gain alpha * 0.9."""
-    a = rl.Linear(rl.Linear.init(1, np.random.default_rng(0)))
+    a = rl.Linear(rl.Linear.init(1, np.random.default_rng(0), n_features=rl.N_FEATURES))
     # random() per agent move (exploration draw) then per coin; integers() for the opponent's cell.
     rng = FakeRng(randoms=[0.5] * 8, integers=["last", "last"])  # 3 moves x (explore, coin) + 2 coins
     err, n = rl._episode_td(a, rng, np.zeros(27), X, alpha=0.5, gamma=0.9, eps=0.0)
@@ -143,7 +143,7 @@ def test_q_learning_episode_by_hand():
     """Linear Q, zero weights: X plays the lowest cell 0, 1, 2 (all Q = 0), the opponent the
     highest; the two bootstrapped updates have target gamma * max Q = 0, the last one target 1
     on (s = {X0, X1, O26, O25}, cell 2): b[2] and W[k, 2] of its four features gain alpha."""
-    a = rl.Linear(rl.Linear.init(27, np.random.default_rng(0)))
+    a = rl.Linear(rl.Linear.init(27, np.random.default_rng(0), n_features=rl.N_FEATURES))
     rng = FakeRng(randoms=[0.5] * 8, integers=["last", "last"])
     err, n = rl._episode_q(a, rng, np.zeros(27), X, alpha=0.5, gamma=0.9, eps=0.0)
     assert not rng.ints and not rng.randoms
@@ -159,7 +159,7 @@ def test_td0_reply_ending_the_game_is_not_discounted():
     X 22, O 11 completes O's line (9, 10, 11). Updates: {X0} and {X0, X1, O9} toward
     gamma * V(next) = 0 (no change), then {X0, X1, X22, O9, O10} toward the reply's reward -1,
     undiscounted: b and its five weights each become alpha * -1."""
-    a = rl.Linear(rl.Linear.init(1, np.random.default_rng(0)))
+    a = rl.Linear(rl.Linear.init(1, np.random.default_rng(0), n_features=rl.N_FEATURES))
     # integers(): the index of the chosen cell among the empty cells (sorted) at that moment.
     rng = FakeRng(randoms=[0.5] * 9, integers=[0, 8, 0, 7, 18, 7])
     err, n = rl._episode_td(a, rng, np.zeros(27), X, alpha=0.5, gamma=0.5, eps=1.0)

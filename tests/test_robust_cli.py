@@ -240,7 +240,7 @@ def test_ttt3d_train_checks_the_out_folder_before_training(tmp_path, capsys):
 
 
 def _agent_file(tmp_path) -> Path:
-    from mdpviz.solvers import rl
+    from mdpviz.models import ttt3d_learning as rl
 
     p = tmp_path / "good.npz"
     rl.untrained_agent(rl.TrainSettings(approx="linear")).save(p)

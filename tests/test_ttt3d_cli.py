@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mdpviz.cli import main
-from mdpviz.solvers import rl
+from mdpviz.models import ttt3d_learning as rl
 
 SMALL = ["--episodes", "200", "--report-every", "100", "--eval-games", "50", "--final-games", "300"]
 

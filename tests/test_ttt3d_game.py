@@ -11,18 +11,17 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings
 
 from mdpviz.models import ttt3d
 from mdpviz.models.tictactoe import O, X
 from mdpviz.scenario import ScenarioError
-from mdpviz.solvers import rl
+from mdpviz.models import ttt3d_learning as rl
+from mdpviz.models.games import JobProgress
 from mdpviz.models.display import backup_q
 from mdpviz.models.position import DECISION, MODEL, PLAY, WALK
-from mdpviz.widgets.ttt3d_game import (
+from mdpviz.models.ttt3d import (
     AGENT_SCALE,
     GUI_SETTINGS,
-    Ttt3dGame,
     Ttt3dPositionModel,
     Ttt3dState,
     learning_curve,
@@ -31,6 +30,8 @@ from mdpviz.widgets.ttt3d_game import (
     risk_spec_for,
     training_job,
 )
+from mdpviz.widgets.games.ttt3d import Ttt3dGame
+from tests.conftest import FakeDialogs, make_window
 
 TINY = replace(GUI_SETTINGS, episodes=60, report_every=20, eval_games=50, seed=3)
 """A training budget small enough for a GUI test (4 learning-curve points)."""
@@ -159,26 +160,41 @@ def test_q_learning_backup_is_the_learned_q():
 
 
 # ---------------------------------------------------------------------------------- jobs (no window)
-def test_training_job_streams_every_record_and_stops_when_cancelled():
-    import queue
+def drive(gen, *, stop_after: int | None = None):
+    """Iterate a job generator as the controller does: (result, partial results, progress); closed
+    (a cancel) after ``stop_after`` items, the result then None."""
+    partial, progress = [], []
+    n = 0
+    try:
+        while True:
+            if stop_after is not None and n >= stop_after:
+                return None, partial, progress
+            try:
+                item = next(gen)
+            except StopIteration as stop:
+                return stop.value, partial, progress
+            n += 1
+            (progress if isinstance(item, JobProgress) else partial).append(item)
+    finally:
+        gen.close()
 
-    sink = queue.SimpleQueue()
-    seen = []
-    job = training_job(TINY, np.zeros(27), sink)
-    agent = job(lambda d, t, text: seen.append((d, t)), lambda: False)
-    recs = [sink.get_nowait() for _ in range(sink.qsize())]
-    assert [r.episodes for r in recs] == [0, 20, 40, 60] and seen == [(0, 60), (20, 60), (40, 60), (60, 60)]
+
+def test_training_job_streams_every_record_and_stops_when_cancelled():
+    agent, recs, seen = drive(training_job(TINY, np.zeros(27)))
+    assert [r.episodes for r in recs] == [0, 20, 40, 60]
+    assert [(p.done, p.total) for p in seen] == [(0, 60), (20, 60), (40, 60), (60, 60)]
+    assert seen[-1].text == record_text(recs[-1], 60)
     ref, _ = rl.run_training(TINY, risk=np.zeros(27))  # the same seeded run, bit for bit
     for k in ref.params:
         np.testing.assert_array_equal(agent.params[k], ref.params[k])
-    sink = queue.SimpleQueue()
-    job = training_job(TINY, np.zeros(27), sink)
-    assert job(lambda *a: None, lambda: True).episodes == 0 and sink.qsize() == 1  # stops after the first record
+    result, recs, _ = drive(training_job(TINY, np.zeros(27)), stop_after=2)  # the first record and its progress
+    assert result is None and [r.episodes for r in recs] == [0]
 
 
 def test_matchup_job_agrees_with_the_models_evaluator(agent):
     risk = ttt3d.resolve_risk("classic")
-    res = matchup_job(agent, risk, games=300, seed=11)(lambda *a: None, lambda: False)
+    res, _, progress = drive(matchup_job(agent, risk, games=300, seed=11))
+    assert progress[-1].done == progress[-1].total == 4
     rows = {r.name: r for r in res.rows}
     assert set(rows) == {"agent vs random", "random vs agent", "agent vs agent", "random vs random"}
     assert all(sum(r.counts) == 300 and r.exact is None for r in res.rows)
@@ -187,34 +203,18 @@ def test_matchup_job_agrees_with_the_models_evaluator(agent):
     ss = np.random.SeedSequence(11).spawn(4)[0]
     score = ttt3d.play_vs_random(agent.choose_moves, mark="X", risk=risk, games=300, seed=np.random.default_rng(ss))
     assert rows["agent vs random"].counts[0] == score.wins
-    assert matchup_job(agent, risk, games=300, seed=11)(lambda *a: None, lambda: True) is None
-    alone = matchup_job(None, risk, games=100, seed=1)(lambda *a: None, lambda: False)
+    assert drive(matchup_job(agent, risk, games=300, seed=11), stop_after=1)[0] is None
+    alone, _, _ = drive(matchup_job(None, risk, games=100, seed=1))
     assert [r.name for r in alone.rows] == ["random vs random"] and alone.notes
+    with pytest.raises(ValueError, match="at least 1 game"):
+        matchup_job(agent, risk, games=0, seed=1)
 
 
 # ---------------------------------------------------------------------------------- the window
-class _Dialogs:
-    def error(self, title, text):
-        raise AssertionError(f"unexpected error dialog: {title}: {text}")
-
-    def ask_unsaved(self):
-        return "discard"
-
-    def open_file(self, *a):
-        return ""
-
-    def save_file(self, *a):
-        return ""
-
-
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from mdpviz.app import MainWindow
-
     g = Ttt3dGame(Ttt3dState(settings=TINY))
-    w = MainWindow(games=[g], dialogs=_Dialogs(),
-                   settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
+    w = make_window(qtbot, tmp_path / "s.ini", games=[g], dialogs=FakeDialogs(strict=True))
     yield w
     w.shutdown()
 
@@ -408,8 +408,8 @@ def test_closing_the_window_while_training_stops_the_job(qtbot, window):
 
 
 def test_readme_screenshots_are_written(qapp, tmp_path):
-    from mdpviz.widgets.ttt3d_game import save_screenshots
+    from mdpviz.screenshots import save_ttt3d_screenshots
 
-    files = save_screenshots(tmp_path, episodes=40, eval_games=20, sim_games=100)
+    files = save_ttt3d_screenshots(tmp_path, episodes=40, eval_games=20, sim_games=100)
     assert [f.name for f in files] == ["ttt3d-learning.png", "ttt3d-play-1280x720.png"]
     assert all(f.stat().st_size > 20_000 for f in files)

@@ -11,24 +11,19 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtCore import QPoint, Qt
 
-from mdpviz.app import MainWindow
 from mdpviz.models import risk_ttt as rt
 from mdpviz.models import tictactoe as tt
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import solve
 from mdpviz.models.colors import ColorScale
 from mdpviz.models.position import DECISION, MODEL, PLAY, GameWalk, position_view
-from mdpviz.widgets.ttt_games import (
-    ExactRiskPositionModel,
-    RiskPositionModel,
-    RiskTicTacToeGame,
-    TicTacToeGame,
-    VsRandomPositionModel,
-    greedy_policy,
-    solve_exact_cancellable,
-)
+from mdpviz.models.risk_ttt import ExactRiskPositionModel, RiskPositionModel, solve_exact_cancellable
+from mdpviz.models.tictactoe import VsRandomPositionModel, greedy_policy
+from mdpviz.widgets.games.risk_ttt import RiskTicTacToeGame
+from mdpviz.widgets.games.ttt import TicTacToeGame
+from tests.conftest import FakeDialogs, make_window
 
 
 def _frac(x: float) -> Fraction:
@@ -236,26 +231,9 @@ def test_risk_edits_presets_and_scenario_round_trip(qtbot):
 
 
 # ---------------------------------------------------------------------------------- in the window
-class _Dialogs:
-    def error(self, title, text):
-        raise AssertionError(f"{title}: {text}")
-
-    def ask_unsaved(self):
-        return "discard"
-
-    def open_file(self, *a):
-        return ""
-
-    def save_file(self, *a):
-        return ""
-
-
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = MainWindow(dialogs=_Dialogs(), settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    w.resize(1366, 820)
-    w.show()
+    w = make_window(qtbot, tmp_path / "s.ini", dialogs=FakeDialogs(strict=True), size=(1366, 820), show=True)
     yield w
     w.shutdown()
 

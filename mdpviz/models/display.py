@@ -181,9 +181,12 @@ def board_q(
 def state_q(mdp: Any, state: int, values: np.ndarray) -> np.ndarray:
     """float64 (n_actions): Q(state, a) = sum_s' p (r + gamma V(s')) (Sutton and Barto eq. 3.17) of
     ``state``'s legal actions under ``values``, NaN for the other actions and for a terminal (or
-    negative) state: what a board game shows on each move of one position."""
+    negative) state: what a board game shows on each move of one position. The one place Q(s, .) of
+    one state is computed; ValueError for a state past the last."""
     out = np.full(int(mdp.n_actions), np.nan)
     s = int(state)
+    if s >= mdp.n_states:
+        raise ValueError(f"state {s} is out of range 0..{mdp.n_states - 1}")
     if s < 0 or mdp.terminal[s]:
         return out
     lo, hi = int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])

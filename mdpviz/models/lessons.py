@@ -685,59 +685,21 @@ def snakes_lesson(cfg, mdp: TabularMDP | None = None) -> Lesson:
 
 
 def vs_random_lesson(settings, mdp: TabularMDP | None = None, *, start: int | None = None) -> Lesson:
-    """Tic-tac-toe against a uniformly random opponent (:mod:`mdpviz.models.tictactoe`)."""
-    from mdpviz.models import tictactoe as tt
+    """Tic-tac-toe against a uniformly random opponent: the lesson of :mod:`mdpviz.models.tictactoe`
+    (its spec's, found through the registry)."""
+    from mdpviz.models import games
 
-    game = None
-    if mdp is None:
-        game = tt.compile_vs_random(settings)
-        mdp = game.mdp
-    if start is None:
-        game = game or tt.compile_vs_random(settings)
-        start = int(game.start_states[0])
-    docs = field_docs(tt.VsRandomSettings)
-    comp = tt.compile_vs_random.__doc__
-    return mdp_lesson(
-        mdp,
-        title="Tic-tac-toe against a random opponent",
-        intro=doc_paragraphs(tt, "The vs-random game"),
-        states=sentence_with(comp, "States:"),
-        actions=sentence_with(tt.VsRandomGame.__doc__, "action id"),
-        transitions=sentence_with(comp, "From board b"),
-        rewards=(f"win {fmt_number(settings.win)} ({docs.get('win', '')}), draw {fmt_number(settings.draw)} "
-                 f"({docs.get('draw', '')}), loss {fmt_number(settings.loss)} ({docs.get('loss', '')})."),
-        discount_why=docs.get("discount", ""),
-        parameters=parameters_of(settings),
-        start=start,
-        sources=("mdpviz.models.tictactoe", "compile_vs_random", "VsRandomSettings"),
-    )
+    return games.get("ttt").lesson(settings, mdp, start=start)
 
 
 def risk_lesson(mdp: TabularMDP | None, *, risk=None, state: Any = None, start: int = 0,
     state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Lesson:
-    """Risk tic-tac-toe (:mod:`mdpviz.models.risk_ttt`): ``risk`` is the vector P, ``state`` the
-    game's settings dataclass (its fields become the parameter table)."""
-    from mdpviz.models import risk_ttt as rt
+    """Risk tic-tac-toe: the lesson of :mod:`mdpviz.models.risk_ttt` (its spec's, found through the registry);
+    ``risk`` is the vector P, ``state`` the game's settings dataclass (its fields become the parameter table)."""
+    from mdpviz.models import games
 
-    params = parameters_of(state)
-    if risk is not None and not any(p.name in ("risk", "risks") for p in params):
-        params = (Parameter("risk", fmt_value(np.asarray(risk)), field_docs(rt.RiskGame).get("risk", "")),) + params
-    return mdp_lesson(
-        mdp,
-        title="Risk tic-tac-toe",
-        intro=doc_paragraphs(rt, "A state is (board", "V(s) = opt", "with opt"),
-        states=sentence_starting(rt.RiskGame.__doc__, "State "),
-        actions=sentence_with(rt.RiskGame.__doc__, "Action id"),
-        transitions=sentence_with(rt.__doc__, "The player to move picks"),
-        rewards=sentence_with(rt.__doc__, "Completing a line"),
-        discount_why="there is no discount (an episodic game that ends within 9 moves).",
-        parameters=params,
-        start=start,
-        state_name=state_name,
-        action_name=action_name,
-        mover_names=("X (the maximiser)", "O (the minimiser)"),
-        sources=("mdpviz.models.risk_ttt", "RiskGame"),
-    )
+    return games.get("risk_ttt").lesson(state, mdp, risk=risk, start=start, state_name=state_name,
+                                        action_name=action_name)
 
 
 def attt_lesson(mdp: TabularMDP | None, *, state: Any = None, start: int = 0,

@@ -263,7 +263,7 @@ def greedy_move(moves: Sequence[MoveSpec], qs: np.ndarray, objective: str, *, ti
         return -1
     if objective not in ("max", "min"):
         raise ValueError(f"objective must be 'max' or 'min', got {objective!r}")
-    best = best_actions([float(q[i]) for i in ok], objective, tie_tol=tie_tol)
+    best = best_actions([float(q[i]) for i in ok], objective, tie_tol=tie_tol)  # the solvers' tie rule
     tied = [int(i) for i, b in zip(ok, best) if b]
     return min(tied, key=lambda i: (moves[i].action, i))
 

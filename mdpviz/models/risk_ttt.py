@@ -23,307 +23,57 @@ with opt = max for X and min for O.
 
 The rules (line completion, children ``b + mark * 3**cell``) live in :func:`expand_boards`,
 used by both the compiler and the layered solver. Plain numpy; never imports Qt.
+
+Where things are: the risk vectors, the rules and the compiled 3x3 game in
+:mod:`mdpviz.models.risk_rules`, the matchups in :mod:`mdpviz.models.risk_match` (both re-exported
+here); the exact n x n solve, the position models of the board, the exact solve as a job generator
+(:func:`exact_solve_job`), the settings, the scenario codec and the registry's :data:`SPEC` here.
 """
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from pathlib import Path
-from typing import Sequence
+import math
+import time
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any, Callable, Generator, Sequence
 
 import numpy as np
 
+from mdpviz.models.display import BackupTerm
+from mdpviz.models.files import ScenarioError
+from mdpviz.models.games import DIVERGING, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import policy_matrix, uniform_policy_matrix
-from mdpviz.models.tictactoe import EMPTY, O, TTT3, X, BoardGeometry, cell_q_values, other, parse_mark
+from mdpviz.models.position import DECISION, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel, \
+    TabularPositionModel
+from mdpviz.models.risk_match import (  # noqa: F401  (re-exported)
+    AGENT_KINDS,
+    Agent,
+    MatchOutcome,
+    MatchResult,
+    combine,
+    exact_match,
+    load_policy_file,
+    make_agent,
+    optimal_policy,
+    play_match,
+)
+from mdpviz.models.risk_rules import (  # noqa: F401  (re-exported)
+    PRESETS,
+    STOCHASTIC_3X3,
+    RiskGame,
+    compile_risk,
+    expand_boards,
+    parse_risk,
+    preset_names,
+    risk_preset,
+    state_label,
+    swap_index,
+    validate_risk,
+)
+from mdpviz.models.simulate import policy_matrix
+from mdpviz.models.tictactoe import MARK_CHARS, ValuesCache, greedy_policy, mark_name, strategy_probs
+from mdpviz.models.ttt_board import O, X, BoardGeometry, other, parse_mark
 from mdpviz.solvers.backward_induction import LayerExpansion, LayeredSolution, backward_induction, run_layers
-
-# ====================================================================== risk vectors
-STOCHASTIC_3X3 = (0.9, 0.3, 0.5, 0.2, 0.95, 0.7, 0.6, 0.45, 0.1)
-"""The seed's hand-made risk vector for the 3x3 board (cells in row-major order)."""
-
-PRESETS: dict[str, str] = {
-    "stochastic": "the seed's hand-made risks [0.9, 0.3, 0.5, 0.2, 0.95, 0.7, 0.6, 0.45, 0.1] (3x3 only)",
-    "classic": "all 0: ordinary tic-tac-toe",
-    "reverse": "all 1: every move places the opponent's mark",
-    "noisy-classic": "U(0, 0.1) per cell (seedable)",
-    "noisy-reverse": "1 - U(0, 0.1) per cell (seedable)",
-    "half": "all 0.5: a coin decides whose mark lands",
-    "random": "U(0, 1) per cell, 'totally random' (seedable)",
-}
-"""The seven risk presets of seed 003 and what each means."""
-
-_ALIASES = {"totally-random": "random", "blind": "half", "pseudo-random": "stochastic"}
-
-
-def preset_names() -> tuple[str, ...]:
-    """The preset names, in the seed's order."""
-    return tuple(PRESETS)
-
-
-def risk_preset(name: str, *, n_cells: int = 9, seed: int | np.random.Generator | None = None) -> np.ndarray:
-    """The risk vector of a preset for a board of ``n_cells`` cells (float64, read-only).
-
-    ``seed`` makes the noisy and random presets repeatable (numpy's default generator).
-    ValueError for an unknown name, or "stochastic" on a board other than 3x3.
-    """
-    key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
-    key = _ALIASES.get(key, key)
-    if key not in PRESETS:
-        raise ValueError(f"unknown risk preset {name!r}; choose one of {', '.join(PRESETS)}")
-    n = int(n_cells)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    if key == "stochastic":
-        if n != 9:
-            raise ValueError(f"the stochastic preset has 9 risks (a 3x3 board), not {n}; give --risk with {n} values")
-        p = np.array(STOCHASTIC_3X3)
-    elif key == "classic":
-        p = np.zeros(n)
-    elif key == "reverse":
-        p = np.ones(n)
-    elif key == "half":
-        p = np.full(n, 0.5)
-    elif key == "noisy-classic":
-        p = 0.1 * rng.random(n)
-    elif key == "noisy-reverse":
-        p = 1.0 - 0.1 * rng.random(n)
-    else:  # random
-        p = rng.random(n)
-    p.flags.writeable = False
-    return p
-
-
-def validate_risk(risk: Sequence[float] | np.ndarray, n_cells: int) -> np.ndarray:
-    """A risk vector as float64 (read-only), or ValueError naming the bad entry.
-
-    It must have one entry per cell, each a number in [0, 1].
-    """
-    try:
-        p = np.array(risk, dtype=np.float64).ravel()
-    except (TypeError, ValueError):
-        raise ValueError(f"the risk vector must be numbers, got {risk!r}") from None
-    if p.size != int(n_cells):
-        raise ValueError(f"the risk vector needs {int(n_cells)} entries (one per cell), got {p.size}")
-    bad = np.flatnonzero(~np.isfinite(p) | (p < 0) | (p > 1))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(f"risk[{i}] = {float(p[i])!r} (cell {i}) is not a number in [0, 1]")
-    p.flags.writeable = False
-    return p
-
-
-def parse_risk(text: str, n_cells: int) -> np.ndarray:
-    """Parse ``"0.9,0.3,..."`` (commas and/or spaces) into a validated risk vector."""
-    parts = [t for t in str(text).replace(",", " ").split() if t]
-    vals = []
-    for i, t in enumerate(parts):
-        try:
-            vals.append(float(t))
-        except ValueError:
-            raise ValueError(f"risk entry {i} ({t!r}) is not a number") from None
-    return validate_risk(vals, n_cells)
-
-
-# ====================================================================== the rules
-def expand_boards(
-    geometry: BoardGeometry,
-    risk: np.ndarray,
-    indices: np.ndarray,
-    mover: int,
-    *,
-    digits: np.ndarray | None = None,
-) -> LayerExpansion:
-    """The moves of the boards ``indices`` when ``mover`` (X or O) is to play.
-
-    For each board: terminal if a line is owned or the board is full (``invalid`` if both marks
-    own a line). For each empty cell c of a non-terminal board, one row with two outcomes:
-    slot 0 the mover's own mark lands (probability 1 - P[c]), slot 1 the opponent's mark lands
-    (probability P[c]); the child board is ``index + mark * 3**c`` and the reward is +1 if that
-    completes a line of X, -1 for O, else 0. The ``mover`` field of the result is +1 for X, -1 for O.
-    """
-    own = parse_mark(mover)
-    opp = other(own)
-    idx = np.asarray(indices, dtype=np.int64).ravel()
-    d = geometry.digits(idx) if digits is None else digits
-    n = geometry.n_cells
-    lines = geometry.analyse(d)
-    empty = d == EMPTY
-    terminal = lines.x_line | lines.o_line | ~empty.any(axis=1)
-    flat = np.flatnonzero(empty & ~terminal[:, None])  # 1-D nonzero + divmod: ~8x faster than 2-D
-    rs, rc = np.divmod(flat, n)
-    r = flat.size
-    own_done, opp_done = (lines.x_completes, lines.o_completes) if own == X else (lines.o_completes, lines.x_completes)
-    sign = 1.0 if own == X else -1.0
-    base = idx[rs]
-    pw = geometry.powers[rc]
-    child = np.empty((2, r), dtype=np.int64)
-    np.add(base, own * pw, out=child[0])
-    np.add(base, opp * pw, out=child[1])
-    reward = np.empty((2, r))
-    np.multiply(own_done.ravel()[flat], sign, out=reward[0])
-    np.multiply(opp_done.ravel()[flat], -sign, out=reward[1])
-    prob = np.empty((2, r))
-    np.take(risk, rc, out=prob[1])
-    np.subtract(1.0, prob[1], out=prob[0])
-    return LayerExpansion(
-        terminal=terminal, mover=np.int8(1 if own == X else -1), row_state=rs, row_action=rc,
-        child=child, prob=prob, reward=reward, invalid=lines.x_line & lines.o_line,
-    )
-
-
-def swap_index(geometry: BoardGeometry, indices: np.ndarray) -> np.ndarray:
-    """int64: the indices of the boards with X and O exchanged."""
-    d = geometry.digits(indices).astype(np.int64)
-    s = np.where(d == X, O, np.where(d == O, X, EMPTY))
-    return s @ geometry.powers
-
-
-# ====================================================================== 3x3: the TabularMDP
-@dataclass(frozen=True, eq=False)
-class RiskGame:
-    """Risk tic-tac-toe compiled to a TabularMDP, with the board <-> state lookups the GUI needs.
-
-    State ``2 * k + t`` is the k-th valid board (in base-3 index order; boards on which both
-    marks own a line are left out) with X to move (t = 0) or O to move (t = 1). Action id =
-    cell index. Terminal states are the boards with a line or no empty cell.
-    """
-
-    geometry: BoardGeometry
-    """The board."""
-    risk: np.ndarray
-    """float64 (n_cells): P[i], the probability that playing cell i places the opponent's mark."""
-    mdp: TabularMDP
-    """The compiled MDP (X maximises, O minimises, discount 1)."""
-    board_index: np.ndarray
-    """int64 (n_valid_boards): the base-3 index of the k-th valid board."""
-    outcome: np.ndarray
-    """int8 (n_states): for terminal states 0 = X has a line, 1 = O has a line, 2 = draw; -1 otherwise."""
-
-    @property
-    def n_states(self) -> int:
-        """Number of (board, turn) states."""
-        return self.mdp.n_states
-
-    @cached_property
-    def _rank(self) -> np.ndarray:
-        r = np.full(self.geometry.n_boards, -1, dtype=np.int64)
-        r[self.board_index] = np.arange(self.board_index.size)
-        return r
-
-    def state_of(self, board: str | Sequence[int] | np.ndarray | int, turn: str | int = "X") -> int:
-        """The state id of (board, player to move); the board as cells, a string or its base-3 index."""
-        geo = self.geometry
-        idx = int(board) if isinstance(board, (int, np.integer)) else geo.index(board)
-        if not (0 <= idx < geo.n_boards):
-            raise ValueError(f"board index {idx} is out of range 0..{geo.n_boards - 1}")
-        k = int(self._rank[idx])
-        if k < 0:
-            raise ValueError(f"board {geo.text(geo.decode(idx))!r} has a line of X and a line of O; no game reaches it")
-        return 2 * k + (0 if parse_mark(turn) == X else 1)
-
-    def states_of(self, indices: np.ndarray, turn: int) -> np.ndarray:
-        """int64: vectorised :meth:`state_of` for valid board indices (-1 where invalid)."""
-        k = self._rank[np.asarray(indices, dtype=np.int64)]
-        return np.where(k >= 0, 2 * k + (0 if turn == X else 1), -1)
-
-    def board_of(self, state: int) -> np.ndarray:
-        """int8 (n_cells): the board of a state."""
-        s = int(state)
-        if not (0 <= s < self.n_states):
-            raise ValueError(f"state {s} is out of range 0..{self.n_states - 1}")
-        return self.geometry.decode(int(self.board_index[s // 2]))
-
-    def turn_of(self, state: int) -> int:
-        """The mark to move in a state (X or O)."""
-        return X if int(state) % 2 == 0 else O
-
-    def legal_moves(self, state: int) -> np.ndarray:
-        """int64: the empty cells (= action ids) of a non-terminal state (none for a terminal one)."""
-        return np.asarray(self.mdp.actions_of(int(state)), dtype=np.int64)
-
-    def cell_values(self, values: np.ndarray, state: int) -> np.ndarray:
-        """float64 (n_cells): Q of each legal cell of ``state`` under ``values`` (X's point of view:
-        X picks the largest, O the smallest), NaN on occupied cells and in terminal states."""
-        return cell_q_values(self.mdp, values, state)
-
-    @cached_property
-    def layers(self) -> np.ndarray:
-        """int64 (n_states): backward-induction layer of each state (the game is acyclic)."""
-        from mdpviz.solvers.backward_induction import mdp_layers
-
-        return mdp_layers(self.mdp)
-
-    @property
-    def start(self) -> int:
-        """The state id of the empty board with X to move."""
-        return self.state_of(0, X)
-
-    def value(self, values: np.ndarray, board: str | Sequence[int] | np.ndarray | int, turn: str | int = "X") -> float:
-        """V of (board, turn) from a value array over the states."""
-        return float(np.asarray(values)[self.state_of(board, turn)])
-
-
-def compile_risk(risk: Sequence[float] | np.ndarray, *, geometry: BoardGeometry = TTT3) -> RiskGame:
-    """Compile risk tic-tac-toe on ``geometry`` (default 3x3) to a :class:`RiskGame`.
-
-    Every (board, turn) pair except the boards with a line of each mark; transitions from
-    :func:`expand_boards`, probability-0 outcomes dropped (classic and reverse are then
-    deterministic). Refuses boards of more than 12 cells (use :func:`solve_exact`).
-    """
-    if geometry.n_cells > 12:
-        raise ValueError(
-            f"a {geometry.n_cells}-cell board has {2 * geometry.n_boards:,} (board, turn) pairs, too many for a "
-            "TabularMDP; solve it exactly with backward induction (solve_exact) instead"
-        )
-    p = validate_risk(risk, geometry.n_cells)
-    allb = np.arange(geometry.n_boards, dtype=np.int64)
-    d = geometry.digits(allb)
-    valid = ~(geometry.has_line(d, X) & geometry.has_line(d, O))
-    board_index = allb[valid]
-    dv = d[valid]
-    nb = board_index.size
-    rank = np.full(geometry.n_boards, -1, dtype=np.int64)
-    rank[board_index] = np.arange(nb)
-
-    src, act, dst, prb, rew = [], [], [], [], []
-    terminal = None
-    for t, mark in enumerate((X, O)):
-        ex = expand_boards(geometry, p, board_index, mark, digits=dv)
-        terminal = ex.terminal
-        s = 2 * ex.row_state + t
-        nxt_t = 1 - t
-        for slot in (0, 1):
-            keep = ex.prob[slot] > 0
-            src.append(s[keep])
-            act.append(ex.row_action[keep])
-            dst.append(2 * rank[ex.child[slot, keep]] + nxt_t)
-            prb.append(ex.prob[slot, keep])
-            rew.append(ex.reward[slot, keep])
-    dst_all = np.concatenate(dst)
-    if np.any(dst_all < 0):  # cannot happen: one mark cannot complete lines of both players
-        raise RuntimeError("internal error: a move led to a board with lines of both marks")
-    n_states = 2 * nb
-    term_states = np.flatnonzero(np.repeat(terminal, 2))
-    mover = np.tile(np.array([1, -1], dtype=np.int8), nb)
-    xl = np.repeat(geometry.has_line(dv, X), 2)
-    ol = np.repeat(geometry.has_line(dv, O), 2)
-    term = np.repeat(terminal, 2)
-    outcome = np.where(~term, -1, np.where(xl, 0, np.where(ol, 1, 2))).astype(np.int8)
-    mdp = TabularMDP.from_transitions(
-        n_states, geometry.n_cells, np.concatenate(src), np.concatenate(act), dst_all,
-        np.concatenate(prb), np.concatenate(rew), discount=1.0, terminal=term_states, mover=mover,
-        objective="max", action_labels=[f"cell {i}" for i in range(geometry.n_cells)], mdptype="episodic",
-    )
-    for a in (board_index, outcome):
-        a.flags.writeable = False
-    return RiskGame(geometry=geometry, risk=p, mdp=mdp, board_index=board_index, outcome=outcome)
-
-
-def state_label(game: RiskGame, state: int) -> str:
-    """``"XO.......|X"``: the board of a state and the mark to move (the seed logs states this way)."""
-    return f"{game.geometry.text(game.board_of(state))}|{'X' if game.turn_of(state) == X else 'O'}"
-
 
 # ====================================================================== n x n: backward induction
 BYTES_PER_BOARD = 8 + 2 + 1
@@ -530,215 +280,467 @@ def solve_exact(
     sol = run_layers(gen, on_step=on_layer)
     return ExactRiskSolution(geometry=game.geometry, risk=game.risk, layered=sol, seconds=time.perf_counter() - t0)
 
-
-# ====================================================================== matchups
-AGENT_KINDS = ("optimal", "classic", "random")
-"""Built-in agents: optimal for this risk vector, optimal for P = 0 (classic), uniformly random."""
-
-
-@dataclass(frozen=True, eq=False)
-class Agent:
-    """A player of risk tic-tac-toe: action probabilities for every state of a :class:`RiskGame`."""
-
-    name: str
-    """Display name ("optimal", "classic", "random" or the policy file's name)."""
-    probs: np.ndarray
-    """float64 (n_states, n_cells): probability of each cell in each state (rows of terminal states are 0)."""
+# ====================================================================== the board's position models
+def _risk_outcome(cells: np.ndarray, geo: BoardGeometry) -> str:
+    w = geo.winner(cells)
+    return "" if w is None else ("draw" if w == 0 else f"{mark_name(w)} wins")
 
 
-def optimal_policy(game: RiskGame, *, method: str = "vi") -> np.ndarray:
-    """int64 (n_states): the minimax-optimal cell per state (ties to the lowest cell)."""
-    from mdpviz.solvers import solve
+class RiskPositionModel(TabularPositionModel):
+    """Positions of 3x3 risk tic-tac-toe: every (board, turn) is an MDP state; X max, O min."""
 
-    return np.asarray(solve(game.mdp, method).policy)
+    def __init__(self, game: RiskGame) -> None:
+        super().__init__(game.mdp)
+        self.game = game
+        self.geo = game.geometry
+        self.n_cells = self.geo.n_cells
+        self._policy = ValuesCache()
+
+    def position_of(self, state: int) -> Position:
+        s = int(state)
+        g = self.game
+        cells = g.board_of(s)
+        mover = mark_name(g.turn_of(s))
+        out = ""
+        if g.mdp.terminal[s]:
+            out = {0: "X wins", 1: "O wins", 2: "draw"}[int(g.outcome[s])]
+        return Position(("s", s), cells, "" if out else mover, state=s, chooser=DECISION,
+                        objective="max" if g.turn_of(s) == X else "min", outcome=out)
+
+    def start(self, *, first: str | None = None) -> Position:
+        return self.position_of(self.game.state_of(0, first or "X"))
+
+    def moves(self, pos: Position) -> tuple[MoveSpec, ...]:
+        if pos.terminal:
+            return ()
+        p = self.game.risk
+        return tuple(MoveSpec(int(c), f"cell {int(c)} (risk {p[c]:.2f})", int(c))
+                     for c in self.game.legal_moves(pos.state))
+
+    def play(self, pos: Position, action: int, rng: np.random.Generator) -> Ply:
+        c = int(action)
+        if c not in self.game.legal_moves(pos.state):
+            raise ValueError(f"cell {c} is not a legal move here")
+        outs = self.mdp.outcomes(pos.state, c)  # the compiled coin: (next state, probability, reward)
+        k = int(rng.choice(len(outs), p=np.array([o[1] for o in outs]) / sum(o[1] for o in outs)))
+        dst, _p, r = outs[k]
+        nxt = self.position_of(int(dst))
+        own = parse_mark(pos.mover)
+        landed = int(nxt.cells[c])
+        risk = float(self.game.risk[c])
+        if landed == own:
+            text = f"{pos.mover} on cell {c}: its own mark landed (risk {risk:.2f})"
+        else:
+            text = f"{pos.mover} chose cell {c}: the coin (risk {risk:.2f}) put {mark_name(landed)}'s mark there"
+        if nxt.terminal:
+            text += f"; {nxt.outcome}"
+        return Ply(pos, c, nxt, text, float(r))
+
+    def state_name(self, s: int) -> str:
+        return state_label(self.game, int(s))
+
+    def describe(self, pos: Position) -> str:
+        if pos.terminal:
+            return f"Game over: {pos.outcome}"
+        return f"{pos.mover} to move ({'maximises' if pos.mover == 'X' else 'minimises'} X's result)"
+
+    def backup(self, pos: Position, action: int, values: Any) -> list[BackupTerm]:
+        terms = super().backup(pos, action, values)
+        out = []
+        for t in terms:
+            landed = int(self.game.board_of(t.next_state)[int(action)])
+            note = "own mark" if mark_name(landed) == pos.mover else "coin: opponent's mark"
+            out.append(BackupTerm(t.prob, t.reward + 0.0, t.next_state, t.next_value, note))  # + 0.0: no "-0"
+        return out
+
+    def outcome_probabilities(self, pos: Position, values: Any) -> dict[str, float] | None:
+        if values is None or pos.terminal:
+            return None
+        agent = self._policy.get(values, lambda: Agent("greedy", policy_matrix(self.mdp, greedy_policy(self.mdp, values))))
+        m = exact_match(self.game, agent, agent, start=pos.state)
+        return {"X wins": m.x_wins, "O wins": m.o_wins, "draw": m.draws}
 
 
-def make_agent(
-    kind: str,
-    game: RiskGame,
-    *,
-    policy: np.ndarray | None = None,
-    name: str | None = None,
-    classic_game: RiskGame | None = None,
-) -> Agent:
-    """An :class:`Agent` for ``game``: ``kind`` "optimal", "classic" (optimal for P = 0, playing in
-    this game's risks), "random" (uniform over empty cells) or "policy" (``policy``: a cell per state)."""
-    mdp = game.mdp
-    if kind == "optimal":
-        return Agent(name or "optimal", policy_matrix(mdp, optimal_policy(game)))
-    if kind == "classic":
-        cg = classic_game or compile_risk(np.zeros(game.geometry.n_cells), geometry=game.geometry)
-        return Agent(name or "classic", policy_matrix(mdp, optimal_policy(cg)))
-    if kind == "random":
-        return Agent(name or "random", uniform_policy_matrix(mdp))
-    if kind == "policy":
-        if policy is None:
-            raise ValueError("a 'policy' agent needs a policy (a cell per state)")
-        from mdpviz.solvers.sweep import policy_to_rows
+class ExactRiskPositionModel(PositionModel):
+    """Positions of n x n risk tic-tac-toe solved exactly (no MDP: values from an ExactRiskSolution).
 
-        pol = np.asarray(policy, dtype=np.int64)
-        policy_to_rows(mdp, np.where(mdp.terminal, -1, pol))  # validates: legal cells only
-        return Agent(name or "policy", policy_matrix(mdp, pol))
-    raise ValueError(f"unknown agent {kind!r}; choose one of {', '.join(AGENT_KINDS)} or a policy file")
-
-
-def load_policy_file(path: str | Path, game: RiskGame, *, fallback: str = "random") -> tuple[np.ndarray, int]:
-    """Read a fixed policy from JSON: an object mapping boards (e.g. ``"X.O......"``; ``' '``, ``'.'``
-    or ``'-'`` for empty, the seed-001 format) to a cell 0..n-1 (null: no entry).
-
-    Returns (probabilities (n_states x n_cells), number of boards listed). The board's mover is
-    whoever plays the policy, so each entry is used for both turns; positions the file does not
-    list play ``fallback`` ("random": uniform over empty cells, or "first": the lowest empty cell).
-    ValueError naming the file and entry for a bad board or an illegal cell.
+    ``values`` given to the board is the :class:`~mdpviz.models.risk_tExactRiskSolution` (or None
+    before the solve). Moves and the coin come from :func:`~mdpviz.models.risk_texpand_boards`.
     """
-    p = Path(path)
-    from mdpviz.models.files import read_json_file  # one JSON reader: BOM, size and depth limits
 
-    data = read_json_file(p, error=ValueError)
-    if not isinstance(data, dict):
-        raise ValueError(f"{p}: expected a JSON object mapping boards to cells")
-    mdp = game.mdp
-    if fallback == "random":
-        probs = uniform_policy_matrix(mdp)
-    elif fallback == "first":
-        first = np.where(mdp.terminal, -1, mdp.row_action[np.minimum(mdp.state_ptr[:-1], mdp.n_rows - 1)])
-        probs = policy_matrix(mdp, first)
-    else:
-        raise ValueError(f"fallback must be 'random' or 'first', got {fallback!r}")
-    listed = 0
-    for key, cell in data.items():
-        try:
-            b = game.geometry.board(key)
-        except ValueError as e:
-            raise ValueError(f"{p}: entry {key!r}: {e}") from None
-        if cell is None:
-            continue
-        if not isinstance(cell, int) or isinstance(cell, bool) or not (0 <= cell < game.geometry.n_cells):
-            raise ValueError(f"{p}: entry {key!r}: the cell must be an integer 0..{game.geometry.n_cells - 1}, got {cell!r}")
-        if b[cell] != EMPTY:
-            raise ValueError(f"{p}: entry {key!r}: cell {cell} is not empty")
-        idx = int(b.astype(np.int64) @ game.geometry.powers)
-        try:
-            states = [game.state_of(idx, X), game.state_of(idx, O)]
-        except ValueError as e:
-            raise ValueError(f"{p}: entry {key!r}: {e}") from None
-        if mdp.terminal[states[0]]:
-            continue  # the game is over on that board: nothing to play
-        for s in states:
-            probs[s] = 0.0
-            probs[s, cell] = 1.0
-        listed += 1
-    return probs, listed
+    value_label = "Q (X's expected result)"
+
+    def __init__(self, risk: np.ndarray, size: int, solution: ExactRiskSolution | None = None) -> None:
+        self.geo = BoardGeometry(size=int(size))
+        self.risk = validate_risk(risk, self.geo.n_cells)
+        self.n_cells = self.geo.n_cells
+        self.solution = solution
+
+    def _pos(self, idx: int, turn: int) -> Position:
+        cells = self.geo.decode(idx)
+        out = _risk_outcome(cells, self.geo)
+        return Position((idx, turn), cells, "" if out else mark_name(turn), chooser=DECISION,
+                        objective="max" if turn == X else "min", outcome=out)
+
+    def start(self, *, first: str | None = None) -> Position:
+        return self._pos(0, parse_mark(first or "X"))
+
+    def _expand(self, pos: Position) -> LayerExpansion:
+        idx, turn = pos.key
+        return expand_boards(self.geo, self.risk, np.array([idx]), turn, digits=pos.cells[None])
+
+    def moves(self, pos: Position) -> tuple[MoveSpec, ...]:
+        if pos.terminal:
+            return ()
+        ex = self._expand(pos)
+        return tuple(MoveSpec(int(c), f"cell {int(c)} (risk {self.risk[c]:.2f})", int(c)) for c in ex.row_action)
+
+    def _children(self, pos: Position) -> tuple[LayerExpansion, int]:
+        return self._expand(pos), other(pos.key[1])
+
+    def move_values(self, pos: Position, values: Any) -> np.ndarray:
+        """Q(b, t, c) = sum over the two coin outcomes of p (r + V(child, other turn)) (no discount)."""
+        mv = self.moves(pos)
+        sol = values if values is not None else self.solution
+        if sol is None or not mv:
+            return np.full(len(mv), np.nan)
+        ex, nt = self._children(pos)
+        q = np.zeros(ex.row_action.size)
+        for j in range(ex.child.shape[0]):
+            v = np.array([sol.value(int(ch), nt) for ch in ex.child[j]])
+            q += ex.prob[j] * (ex.reward[j] + v)
+        return q
+
+    def value(self, pos: Position, values: Any) -> float:
+        sol = values if values is not None else self.solution
+        if sol is None:
+            return math.nan
+        return 0.0 if pos.terminal else float(sol.value(pos.key[0], pos.key[1]))
+
+    def default_values(self) -> Any:
+        return self.solution
+
+    def value_range(self) -> tuple[float, float]:
+        return (-1.0, 1.0)  # X's expected result: +1 a line of X, -1 a line of O
+
+    def play(self, pos: Position, action: int, rng: np.random.Generator) -> Ply:
+        ex, nt = self._children(pos)
+        rows = np.flatnonzero(ex.row_action == int(action))
+        if pos.terminal or rows.size == 0:
+            raise ValueError(f"cell {action} is not a legal move here")
+        r = int(rows[0])
+        slot = int(rng.random() < ex.prob[1, r])  # slot 1: the opponent's mark lands (probability P[cell])
+        nxt = self._pos(int(ex.child[slot, r]), nt)
+        c = int(action)
+        risk = float(self.risk[c])
+        text = (f"{pos.mover} on cell {c}: its own mark landed (risk {risk:.2f})" if slot == 0 else
+                f"{pos.mover} chose cell {c}: the coin (risk {risk:.2f}) put {mark_name(nt)}'s mark there")
+        if nxt.terminal:
+            text += f"; {nxt.outcome}"
+        return Ply(pos, c, nxt, text, float(ex.reward[slot, r]))
+
+    def backup(self, pos: Position, action: int, values: Any) -> list[BackupTerm]:
+        sol = values if values is not None else self.solution
+        if sol is None or pos.terminal:
+            return []
+        ex, nt = self._children(pos)
+        rows = np.flatnonzero(ex.row_action == int(action))
+        if rows.size == 0:
+            return []
+        r = int(rows[0])
+        out = []
+        for j, note in ((0, "own mark"), (1, "coin: opponent's mark")):
+            if ex.prob[j, r] > 0:
+                ch = int(ex.child[j, r])
+                out.append(BackupTerm(float(ex.prob[j, r]), float(ex.reward[j, r]) + 0.0, ch, float(sol.value(ch, nt)),
+                                      note))
+        return out
+
+    def state_name(self, idx: int) -> str:
+        return self.geo.text(int(idx))
+
+    def describe(self, pos: Position) -> str:
+        if pos.terminal:
+            return f"Game over: {pos.outcome}"
+        if self.solution is None:
+            return f"{pos.mover} to move (not solved yet: press Solve 4x4 in the game panel)"
+        return f"{pos.mover} to move ({'maximises' if pos.mover == 'X' else 'minimises'} X's result)"
 
 
 @dataclass(frozen=True)
-class MatchOutcome:
-    """Probabilities (or frequencies) of the three results of a game."""
+class RiskState:
+    """The edits of risk tic-tac-toe."""
 
-    x_wins: float
-    """X completes a line."""
-    o_wins: float
-    """O completes a line."""
-    draws: float
-    """The board fills up without a line."""
+    risk: tuple[float, ...] = STOCHASTIC_3X3
+    """P[i] per cell: the probability that playing cell i places the opponent's mark."""
+    size: int = 3
+    """Board side: 3 (compiled, stepped by the solvers) or 4 (solved exactly on the job thread)."""
+    preset: str = "stochastic"
+    """The preset the risks came from, or "custom" after an edit on the board."""
+    seed: int = 0
+    """Seed of the noisy and random presets."""
 
+# ====================================================================== the exact solve as a job
+class _BatchLayers:
+    """:class:`RiskLayers` with each layer cut into batches of ``chunk`` boards, each presented as a
+    layer of its own, so backward induction yields once per batch (progress and cancel between two
+    batches). The batches of one layer are independent (their children lie in the next layer), so
+    the values and policy are those of :func:`solve_exact`, bit for bit."""
 
-@dataclass(frozen=True, eq=False)
-class MatchResult:
-    """N simulated games between two agents, with the exact probabilities beside them."""
+    def __init__(self, game: RiskLayers, chunk: int) -> None:
+        self.game = game
+        self.chunk = int(chunk)
+        self.n_index, self.n_actions, self.discount = game.n_index, game.n_actions, game.discount
+        n = game.geometry.n_cells
+        sizes = [math.comb(n, k) * 2 ** k for k in range(game.n_layers)]  # boards with k marks
+        self.pieces = [max(1, -(-s // self.chunk)) for s in sizes]
+        self.base = np.concatenate([[0], np.cumsum(self.pieces)]).astype(np.int64)
+        self.n_layers = int(self.base[-1])
+        self._layer: tuple[int, np.ndarray] | None = None
 
-    x: str
-    """The agent playing X (moves first)."""
-    o: str
-    """The agent playing O."""
-    games: int
-    """Number of games simulated."""
-    counts: tuple[int, int, int]
-    """X wins, O wins, draws among the simulated games."""
-    ci: tuple[tuple[float, float], tuple[float, float], tuple[float, float]]
-    """Wilson 95% confidence interval of each fraction."""
-    exact: MatchOutcome | None
-    """Exact outcome probabilities of the pair (Markov chain over the game), or None if not computed."""
-    seconds: float
-    """Wall time of the simulation, seconds."""
+    def original(self, j: int) -> tuple[int, int]:
+        """(layer k, batch i of that layer) of batch-layer ``j``; within a layer the batches run in index order."""
+        k = int(np.searchsorted(self.base, j, side="right") - 1)
+        return k, int(self.base[k + 1] - 1 - j)
 
-    @property
-    def fractions(self) -> MatchOutcome:
-        """The simulated frequencies."""
-        n = float(self.games)
-        return MatchOutcome(self.counts[0] / n, self.counts[1] / n, self.counts[2] / n)
+    def layer(self, j: int) -> np.ndarray:
+        k, i = self.original(j)
+        if self._layer is None or self._layer[0] != k:
+            self._layer = (k, self.game.layer(k))
+        return self._layer[1][i * self.chunk: (i + 1) * self.chunk]
 
+    def expand(self, indices: np.ndarray, j: int) -> LayerExpansion:
+        return self.game.expand(indices, self.original(j)[0])
 
-def combine(game: RiskGame, x: Agent, o: Agent) -> np.ndarray:
-    """(n_states x n_cells): X's probabilities where X is to move, O's where O is."""
-    x_turn = (np.arange(game.n_states) % 2 == 0)[:, None]
-    return np.where(x_turn, x.probs, o.probs)
-
-
-def exact_match(game: RiskGame, x: Agent, o: Agent, *, start: int | None = None) -> MatchOutcome:
-    """Exact P(X wins), P(O wins), P(draw) when ``x`` plays X and ``o`` plays O from ``start``
-    (default: the empty board, X to move): the absorption probabilities of the Markov chain of
-    the pair, by dynamic programming over the acyclic game
-    (:func:`mdpviz.solvers.backward_induction.evaluate_acyclic`, the indicator of each result as
-    reward, no discount)."""
-    from mdpviz.solvers import row_weights_stochastic
-    from mdpviz.solvers.backward_induction import evaluate_acyclic
-
-    mdp = game.mdp
-    s0 = game.start if start is None else int(start)
-    ind = np.zeros((mdp.n_states, 3))
-    term = game.outcome >= 0
-    ind[np.flatnonzero(term), game.outcome[term]] = 1.0
-    if mdp.terminal[s0]:
-        return MatchOutcome(*(float(v) for v in ind[s0]))
-    W = row_weights_stochastic(mdp, combine(game, x, o))
-    h = evaluate_acyclic(mdp, W, rewards=mdp.matrix @ ind, discount=1.0, layers=game.layers)
-    return MatchOutcome(*(float(v) for v in h[s0]))
+    def backup(self, indices: np.ndarray, j: int, V: np.ndarray, policy, tie_tol: float):
+        return self.game.backup(indices, self.original(j)[0], V, policy, tie_tol)
 
 
-def play_match(
-    game: RiskGame,
-    x: Agent,
-    o: Agent,
-    *,
-    games: int = 100_000,
-    seed: int | np.random.Generator | None = None,
-    exact: bool = True,
-) -> MatchResult:
-    """Simulate ``games`` games from the empty board (X first) with the vectorised simulator over
-    the compiled MDP (:func:`mdpviz.models.simulate.simulate`), with Wilson 95% intervals, and the
-    exact probabilities of the pair when ``exact``."""
-    import time
+def exact_solve_job(risk: Sequence[float] | np.ndarray, *, size: int = 4,
+                    chunk_size: int | None = None) -> Generator[JobProgress, None, ExactRiskSolution]:
+    """The exact n x n solve (:func:`solve_exact`, with the policy kept) as a job generator: it yields
+    a :class:`~mdpviz.models.games.JobProgress` (boards done of 3^(n*n), and the layer) after every
+    batch of ``chunk_size`` boards (default 2^18) and returns the :class:`ExactRiskSolution`. The
+    window's controller steps it on its job thread (a cancel closes it between two batches); the
+    CLI and tests simply iterate it. ValueError at once for a board too large to solve exactly."""
+    check_exact_size(size)
+    from mdpviz.solvers.backward_induction import DEFAULT_CHUNK
 
-    from mdpviz.models.chunked import check_games, run_chunks
-    from mdpviz.models.simulate import proportion_ci, simulate
+    geo = BoardGeometry(size=int(size))
+    game = RiskLayers(risk, geometry=geo)
+    chunk = int(chunk_size) if chunk_size is not None else DEFAULT_CHUNK
 
-    games = check_games(games, "the number of games")
-    t0 = time.perf_counter()
-    probs = combine(game, x, o)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    counts = np.zeros(3, dtype=np.int64)
+    def run() -> Generator[JobProgress, None, ExactRiskSolution]:
+        t0 = time.perf_counter()
+        batches = _BatchLayers(game, chunk)
+        gen = backward_induction(batches, keep_policy=True, chunk_size=chunk)
+        done = 0
+        try:
+            while True:
+                try:
+                    step = next(gen)
+                except StopIteration as stop:
+                    sol: LayeredSolution = stop.value
+                    break
+                k = batches.original(step.layer)[0]
+                done += int(batches.layer(step.layer).size)
+                yield JobProgress(done, game.n_index, f"layer {k} ({k} marks): {done:,} of {game.n_index:,} boards")
+        finally:
+            gen.close()
+        sol = replace(sol, layers=game.n_layers)
+        return ExactRiskSolution(geometry=geo, risk=game.risk, layered=sol, seconds=time.perf_counter() - t0)
 
-    def step(n: int) -> None:  # chunks of games: memory does not grow with ``games``
-        ep = simulate(game.mdp, probs, start=game.start, episodes=n, seed=rng, max_steps=game.geometry.n_cells + 1)
-        if not ep.finished.all():  # every move fills a cell
-            raise RuntimeError("internal error: a simulated game did not end")
-        counts[:] += np.bincount(game.outcome[ep.final_state], minlength=3)
+    return run()
 
-    run_chunks(games, step)
-    lo, hi = proportion_ci(counts, games)
-    secs = time.perf_counter() - t0
-    ex = exact_match(game, x, o) if exact else None
-    return MatchResult(
-        x=x.name, o=o.name, games=games, counts=(int(counts[0]), int(counts[1]), int(counts[2])),
-        ci=tuple((float(a), float(b)) for a, b in zip(lo, hi)), exact=ex, seconds=secs,
+
+def solve_exact_cancellable(risk: np.ndarray, *, size: int = 4, progress: Callable[[int, int, str], None],
+                            cancelled: Callable[[], bool]) -> ExactRiskSolution | None:
+    """:func:`exact_solve_job` driven to the end headless: ``progress(done, total, text)`` after every
+    batch of boards; None when ``cancelled()`` turned True (checked before every batch)."""
+    gen = exact_solve_job(risk, size=size)
+    try:
+        while True:
+            if cancelled():
+                return None
+            try:
+                p = next(gen)
+            except StopIteration as stop:
+                return stop.value
+            progress(p.done, p.total, p.text)
+    finally:
+        gen.close()
+
+
+# ====================================================================== matchups, scenario codec, spec
+MATCHUPS = ("optimal vs random", "random vs optimal", "optimal vs optimal", "random vs random",
+            "optimal vs classic", "classic vs optimal")
+"""The simulated matchups of the 3x3 board ("X player vs O player")."""
+
+
+def risk_matchups(game: RiskGame, policy: np.ndarray | None, *, games: int,
+                  seed: int) -> Generator[JobProgress, None, MatchupResult]:
+    """The matchups of :data:`MATCHUPS` as a job generator (``games`` per matchup; ValueError at once
+    for fewer than 2): simulated with :func:`play_match`, with exact probabilities beside them.
+    ``policy`` is the optimal agent's (None: solved). Returns the MatchupResult."""
+    pol = None if policy is None else np.array(policy, dtype=np.int64)
+    games = int(games)
+    if games < 2:
+        raise ValueError(f"simulate at least 2 games, got {games}")
+    names = list(MATCHUPS)
+
+    def run() -> Generator[JobProgress, None, MatchupResult]:
+        g = game
+        opt = make_agent("policy", g, policy=pol, name="optimal") if pol is not None else make_agent("optimal", g)
+        agents = {"optimal": opt, "random": make_agent("random", g), "classic": make_agent("classic", g)}
+        streams = np.random.SeedSequence(int(seed)).spawn(len(names))
+        rows = []
+        for i, name in enumerate(names):
+            xn, on = name.split(" vs ")
+            res = play_match(g, agents[xn], agents[on], games=games, seed=np.random.default_rng(streams[i]))
+            e = res.exact
+            rows.append(MatchupRow(name, xn, on, res.counts, res.games,
+                                   None if e is None else (e.x_wins, e.o_wins, e.draws)))
+            yield JobProgress(i + 1, len(names), f"{name}: {games:,} games")
+        return MatchupResult(tuple(rows), start="the empty board (X first)",
+                             notes=("classic = the agent solved for risk 0, playing in these risks",))
+
+    return run()
+
+
+KEY = "risk_ttt"
+"""The game's key in the registry and in scenario files."""
+
+
+def settings_to_dict(state: RiskState) -> dict[str, Any]:
+    """The game's entry in a scenario file."""
+    return {"risk": list(state.risk), "size": state.size, "preset": state.preset, "seed": state.seed}
+
+
+def settings_from_dict(data: dict[str, Any], path: str) -> RiskState:
+    """Settings from a scenario file's entry (ScenarioError naming the field)."""
+    where = f"games.{KEY}"
+    if not isinstance(data, dict):
+        raise ScenarioError(path, where, "must be an object")
+    size = data.get("size", 3)
+    if isinstance(size, bool) or size not in (3, 4):
+        raise ScenarioError(path, f"{where}.size", f"must be 3 or 4, got {size!r}")
+    try:
+        risk = validate_risk(data.get("risk", STOCHASTIC_3X3), size * size)
+    except ValueError as e:
+        raise ScenarioError(path, f"{where}.risk", str(e)) from None
+    preset = data.get("preset", "custom")
+    if not isinstance(preset, str) or (preset != "custom" and preset not in PRESETS):
+        raise ScenarioError(path, f"{where}.preset", f"must be 'custom' or one of {', '.join(PRESETS)}")
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ScenarioError(path, f"{where}.seed", f"must be a whole number, got {seed!r}")
+    return RiskState(tuple(float(x) for x in risk), size, preset, seed)
+
+
+@lru_cache(maxsize=4)
+def _labels(game: RiskGame) -> tuple[str, ...]:
+    chars = np.array(list(MARK_CHARS))[game.geometry.digits(game.board_index)]
+    boards = ["".join(row) for row in chars]
+    return tuple(f"{b}|{t}" for b in boards for t in ("X", "O"))
+
+
+def state_labels(game: RiskGame) -> tuple[str, ...]:
+    """``"XO.......|X"`` for every state (as :func:`state_label`), built at once."""
+    return _labels(game)
+
+
+def labelled_mdp(game: RiskGame) -> TabularMDP:
+    """The compiled MDP with "board|mover" state labels, so the inspector's backups name positions."""
+    return replace(game.mdp, state_labels=state_labels(game))
+
+
+def compile_settings(state: RiskState) -> TabularMDP | None:
+    """The 3x3 game's labelled MDP; None for 4x4 (86 million (board, turn) pairs: no table, solved
+    exactly by :func:`exact_solve_job` instead)."""
+    if state.size != 3:
+        return None
+    return labelled_mdp(compile_risk(np.asarray(state.risk)))
+
+
+def position_model(state: RiskState, mdp: TabularMDP | None = None, *,
+                   solution: ExactRiskSolution | None = None) -> PositionModel:
+    """The board's position model: the compiled 3x3 game, or the exact n x n one (values from ``solution``)."""
+    if state.size == 3:
+        return RiskPositionModel(compile_risk(np.asarray(state.risk)))
+    return ExactRiskPositionModel(np.asarray(state.risk), state.size, solution)
+
+
+def _exact_job(state: RiskState, *, chunk_size: int | None = None) -> Generator[JobProgress, None, ExactRiskSolution]:
+    return exact_solve_job(np.asarray(state.risk), size=state.size, chunk_size=chunk_size)
+
+
+def _matchups_job(state: RiskState, policy: np.ndarray | None = None, *, games: int,
+                  seed: int) -> Generator[JobProgress, None, MatchupResult]:
+    if state.size != 3:
+        raise ValueError("matchups are simulated on the 3x3 board (the 4x4 game is not compiled to an MDP)")
+    return risk_matchups(compile_risk(np.asarray(state.risk)), policy, games=games, seed=seed)
+
+
+def lesson(state: Any, mdp: TabularMDP | None = None, *, risk=None, start: int = 0,
+           state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None):
+    """The game's :class:`~mdpviz.models.lessons.Lesson`: ``state`` is the game's settings (its fields
+    become the parameter table), ``risk`` the vector P (default: the settings')."""
+    import sys
+
+    from mdpviz.models.lessons import (Parameter, doc_paragraphs, field_docs, fmt_value, mdp_lesson, parameters_of,
+                                       sentence_starting, sentence_with)
+
+    rt = sys.modules[__name__]
+    if risk is None:
+        risk = getattr(state, "risk", None)
+
+    params = parameters_of(state)
+    if risk is not None and not any(p.name in ("risk", "risks") for p in params):
+        params = (Parameter("risk", fmt_value(np.asarray(risk)), field_docs(rt.RiskGame).get("risk", "")),) + params
+    return mdp_lesson(
+        mdp,
+        title="Risk tic-tac-toe",
+        intro=doc_paragraphs(rt, "A state is (board", "V(s) = opt", "with opt"),
+        states=sentence_starting(rt.RiskGame.__doc__, "State "),
+        actions=sentence_with(rt.RiskGame.__doc__, "Action id"),
+        transitions=sentence_with(rt.__doc__, "The player to move picks"),
+        rewards=sentence_with(rt.__doc__, "Completing a line"),
+        discount_why="there is no discount (an episodic game that ends within 9 moves).",
+        parameters=params,
+        start=start,
+        state_name=state_name,
+        action_name=action_name,
+        mover_names=("X (the maximiser)", "O (the minimiser)"),
+        sources=("mdpviz.models.risk_ttt", "RiskGame"),
     )
 
 
+SPEC = GameSpec(
+    key=KEY,
+    title="Risk tic-tac-toe",
+    value_label="Q (X's expected result)",
+    unit="result",
+    settings_type=RiskState,
+    default_settings=RiskState,
+    compile=compile_settings,
+    to_dict=settings_to_dict,
+    from_dict=settings_from_dict,
+    color_kind=DIVERGING,
+    strategy_probs=strategy_probs,
+    position_model=position_model,
+    lesson=lesson,
+    jobs={"exact_solve": _exact_job, "matchups": _matchups_job},
+)
+"""Risk tic-tac-toe in the registry :mod:`mdpviz.models.games` (``compile`` gives None for the 4x4
+board: its table is too large, the ``exact_solve`` job solves it by backward induction instead)."""
+
+
 __all__ = [
-    "AGENT_KINDS", "Agent", "ExactRiskSolution", "MatchOutcome", "MatchResult", "PRESETS", "RiskGame",
-    "RiskLayers", "STOCHASTIC_3X3", "check_exact_size", "combine", "compile_risk", "exact_match",
-    "exact_requirements", "expand_boards", "load_policy_file", "make_agent", "optimal_policy", "parse_risk",
-    "play_match", "preset_names", "risk_preset", "solve_exact", "solve_exact_steps", "state_label",
-    "swap_index", "validate_risk",
+    "AGENT_KINDS", "Agent", "ExactRiskPositionModel", "ExactRiskSolution", "MATCHUPS", "MatchOutcome", "MatchResult",
+    "PRESETS", "RiskGame", "RiskLayers", "RiskPositionModel", "RiskState", "SPEC", "STOCHASTIC_3X3",
+    "check_exact_size", "combine", "compile_risk", "compile_settings", "exact_match", "exact_requirements",
+    "exact_solve_job", "expand_boards", "labelled_mdp", "lesson", "load_policy_file", "make_agent", "optimal_policy",
+    "parse_risk", "play_match", "position_model", "preset_names", "risk_matchups", "risk_preset",
+    "settings_from_dict", "settings_to_dict", "solve_exact", "solve_exact_cancellable", "solve_exact_steps",
+    "state_label", "state_labels", "swap_index", "validate_risk",
 ]

@@ -19,305 +19,40 @@ absorbing outcome states WIN, DRAW and LOSS. One transition is a round: the agen
 the opponent's reply; the win / draw / loss reward is paid on the transition that ends the game
 and the discount applies once per round (as in the seed's value iteration).
 
+The board rules themselves live in :mod:`mdpviz.models.ttt_board` (re-exported here). This module
+also holds the game's position model (:class:`VsRandomPositionModel`), its matchups (a job
+generator), its scenario codec and its :data:`SPEC` for the registry :mod:`mdpviz.models.games`.
+
 Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Sequence
+from typing import Any, Callable, Generator, Sequence
 
 import numpy as np
 
+from mdpviz.models.display import state_q
+from mdpviz.models.files import ScenarioError
+from mdpviz.models.games import DIVERGING, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
-
-EMPTY, X, O = 0, 1, 2
-"""Cell contents: empty, X's mark, O's mark."""
-
-MARK_CHARS = ".XO"
-"""How boards are written: '.' empty, 'X', 'O' (parsing also accepts ' ', '-', '_' and 'E' for empty)."""
-
-_EMPTY_CHARS = frozenset(" .-_E")
-
-
-def other(mark: int) -> int:
-    """The opponent's mark: X <-> O."""
-    return O if mark == X else X
-
-
-def parse_mark(text: str | int) -> int:
-    """``"X"``/``"O"`` (any case) or 1/2 -> :data:`X`/:data:`O`; ValueError otherwise."""
-    if isinstance(text, (int, np.integer)) and int(text) in (X, O):
-        return int(text)
-    t = str(text).strip().upper()
-    if t == "X":
-        return X
-    if t == "O":
-        return O
-    raise ValueError(f"a mark must be 'X' or 'O', got {text!r}")
-
-
-@dataclass(frozen=True, eq=False)
-class BoardGeometry:
-    """The cells, lines, base-3 encoding and symmetries of a ``size**dims`` board."""
-
-    size: int = 3
-    """Cells along each axis."""
-    dims: int = 2
-    """Number of axes: 2 for a flat board, 3 for a cube."""
-    line: int = 0
-    """Marks in a row needed to win; 0 means ``size`` (the full width)."""
-
-    def __post_init__(self) -> None:
-        if int(self.size) < 1:
-            raise ValueError(f"board size must be at least 1, got {self.size}")
-        if int(self.dims) < 1:
-            raise ValueError(f"board dimensions must be at least 1, got {self.dims}")
-        if not (0 <= int(self.line) <= int(self.size)):
-            raise ValueError(f"line length must be in 1..{self.size} (0 for the full width), got {self.line}")
-        if int(self.size) ** int(self.dims) > 40:
-            raise ValueError(
-                f"a board of {int(self.size) ** int(self.dims)} cells is too large for base-3 indices in int64 "
-                "(at most 40 cells)"
-            )
-
-    # ------------------------------------------------------------------ structure
-    @property
-    def n_cells(self) -> int:
-        """Number of cells, ``size**dims``."""
-        return int(self.size) ** int(self.dims)
-
-    @property
-    def n_boards(self) -> int:
-        """Number of base-3 board indices, ``3**n_cells`` (legal or not)."""
-        return 3 ** self.n_cells
-
-    @property
-    def line_length(self) -> int:
-        """Marks in a row needed to win."""
-        return int(self.line) or int(self.size)
-
-    @cached_property
-    def powers(self) -> np.ndarray:
-        """int64 (n_cells): ``3**i``, the index weight of cell i."""
-        p = 3 ** np.arange(self.n_cells, dtype=np.int64)
-        p.flags.writeable = False
-        return p
-
-    @cached_property
-    def lines(self) -> np.ndarray:
-        """int64 (n_lines, line_length): the cells of every winning line, each listed once."""
-        n, d, k = int(self.size), int(self.dims), self.line_length
-        coords = list(itertools.product(range(n), repeat=d))
-        # Directions in {-1, 0, 1}^d whose first non-zero component is +1 (one of each +-pair).
-        dirs = [v for v in itertools.product((-1, 0, 1), repeat=d) if any(v) and v[next(i for i, x in enumerate(v) if x)] == 1]
-        seen: set[tuple[int, ...]] = set()
-        out: list[tuple[int, ...]] = []
-        for start in coords:
-            for v in dirs:
-                cells = []
-                for step in range(k):
-                    c = [start[j] + step * v[j] for j in range(d)]
-                    if not all(0 <= x < n for x in c):
-                        break
-                    cells.append(self._flat(c))
-                else:
-                    key = tuple(sorted(cells))
-                    if key not in seen:
-                        seen.add(key)
-                        out.append(tuple(cells))
-        a = np.array(sorted(out, key=lambda c: (sorted(c), c)), dtype=np.int64).reshape(len(out), k)
-        a.flags.writeable = False
-        return a
-
-    def _flat(self, coord: Sequence[int]) -> int:
-        """Flat cell index of a coordinate (row-major: the last axis varies fastest)."""
-        i = 0
-        for x in coord:
-            i = i * int(self.size) + int(x)
-        return i
-
-    @cached_property
-    def symmetries(self) -> np.ndarray:
-        """int64 (n_sym, n_cells): ``perm[s]`` maps the board ``b`` to ``b[perm[s]]``; row 0 is the identity.
-
-        All ``dims! * 2**dims`` axis permutations combined with axis reflections (the dihedral
-        group of order 8 for a square, 48 for a cube).
-        """
-        n, d = int(self.size), int(self.dims)
-        grid = np.arange(self.n_cells).reshape((n,) * d)
-        perms = []
-        for axes in itertools.permutations(range(d)):
-            t = np.transpose(grid, axes)
-            for flips in itertools.product((False, True), repeat=d):
-                u = t
-                for ax, f in enumerate(flips):
-                    if f:
-                        u = np.flip(u, axis=ax)
-                perms.append(u.ravel().copy())
-        a = np.unique(np.array(perms, dtype=np.int64), axis=0)
-        ident = np.arange(self.n_cells)
-        a = np.concatenate([ident[None], a[~np.all(a == ident, axis=1)]])
-        a.flags.writeable = False
-        return a
-
-    @cached_property
-    def cell_lines(self) -> np.ndarray:
-        """bool (n_lines, n_cells): whether each cell lies on each line."""
-        m = np.zeros((self.lines.shape[0], self.n_cells), dtype=bool)
-        m[np.arange(self.lines.shape[0])[:, None], self.lines] = True
-        m.flags.writeable = False
-        return m
-
-    # ------------------------------------------------------------------ encoding
-    def board(self, board: str | Sequence[int] | np.ndarray) -> np.ndarray:
-        """A board as int8 cells from a string (``"X.O ..."``, rows may be separated by ``/``,
-        ``|`` or whitespace-free newlines) or a sequence of 0/1/2; ValueError naming the bad cell."""
-        if isinstance(board, str):
-            text = "".join(ch for ch in board if ch not in "/|\n\r\t")
-            if len(text) != self.n_cells:
-                raise ValueError(f"a board needs {self.n_cells} cells, got {len(text)} in {board!r}")
-            cells = []
-            for i, ch in enumerate(text):
-                u = ch.upper()
-                if u in _EMPTY_CHARS:
-                    cells.append(EMPTY)
-                elif u == "X":
-                    cells.append(X)
-                elif u in ("O", "0"):
-                    cells.append(O)
-                else:
-                    raise ValueError(f"board {board!r}: cell {i} is {ch!r}; use X, O or . (empty)")
-            return np.array(cells, dtype=np.int8)
-        a = np.asarray(board)
-        if a.size != self.n_cells:
-            raise ValueError(f"a board needs {self.n_cells} cells, got {a.size}")
-        a = a.ravel()
-        bad = np.flatnonzero((a != EMPTY) & (a != X) & (a != O))
-        if bad.size:
-            raise ValueError(f"cell {int(bad[0])} holds {a[bad[0]].item()!r}; cells must be 0 (empty), 1 (X) or 2 (O)")
-        return a.astype(np.int8)
-
-    def index(self, board: str | Sequence[int] | np.ndarray) -> int:
-        """The base-3 index of a board (see :meth:`board` for the accepted forms)."""
-        return int(self.board(board).astype(np.int64) @ self.powers)
-
-    def decode(self, index: int) -> np.ndarray:
-        """int8 (n_cells): the board with base-3 index ``index``."""
-        i = int(index)
-        if not (0 <= i < self.n_boards):
-            raise ValueError(f"board index {i} is out of range 0..{self.n_boards - 1}")
-        return self.digits(np.array([i]))[0]
-
-    def digits(self, indices: np.ndarray) -> np.ndarray:
-        """int8 (m, n_cells): the cells of each board index (vectorised base-3 digits)."""
-        q = np.asarray(indices, dtype=np.int64).ravel()
-        # int32 arithmetic is about three times faster and exact while 3**n_cells < 2**31.
-        q = q.astype(np.int32) if self.n_boards <= np.iinfo(np.int32).max else q.copy()
-        out = np.empty((q.size, self.n_cells), dtype=np.int8)
-        for c in range(self.n_cells):
-            out[:, c] = q % 3
-            q //= 3
-        return out
-
-    def text(self, board: np.ndarray | int, *, rows: bool = False) -> str:
-        """A board (cells or index) as ``"X.O......"``; ``rows=True`` puts one row per line."""
-        b = self.decode(board) if isinstance(board, (int, np.integer)) else self.board(board)
-        s = "".join(MARK_CHARS[int(v)] for v in b)
-        if rows and self.dims >= 2:
-            n = int(self.size)
-            s = "\n".join(s[i : i + n] for i in range(0, len(s), n))
-        return s
-
-    # ------------------------------------------------------------------ rules
-    def line_counts(self, digits: np.ndarray, mark: int) -> np.ndarray:
-        """int8 (m, n_lines): how many cells of each line hold ``mark`` (``EMPTY`` counts empties)."""
-        d = np.asarray(digits)
-        return (d[:, self.lines] == mark).sum(axis=2, dtype=np.int8)
-
-    def analyse(self, digits: np.ndarray) -> "LineAnalysis":
-        """Which boards have a line of X / of O, and which empty cells complete one (one pass)."""
-        d = np.asarray(digits)
-        m = d.shape[0]
-        k = self.line_length
-        cells = d[:, self.lines]  # (m, n_lines, k)
-        nx = (cells == X).sum(axis=2, dtype=np.int8)
-        no = (cells == O).sum(axis=2, dtype=np.int8)
-        ne = k - nx - no
-        out = []
-        for own in (nx, no):
-            # A line is completed at its one empty cell when it holds k - 1 of the mark.
-            i, l = np.divmod(np.flatnonzero((own == k - 1) & (ne == 1)), own.shape[1])
-            comp = np.zeros((m, self.n_cells), dtype=bool)
-            if i.size:
-                j = np.argmax(cells[i, l] == EMPTY, axis=1)
-                comp[i, self.lines[l, j]] = True
-            out.append(comp)
-        return LineAnalysis(x_line=np.any(nx == k, axis=1), o_line=np.any(no == k, axis=1),
-                            x_completes=out[0], o_completes=out[1])
-
-    def has_line(self, digits: np.ndarray, mark: int) -> np.ndarray:
-        """bool (m): the boards on which ``mark`` owns a whole line."""
-        return np.any(self.line_counts(digits, mark) == self.line_length, axis=1)
-
-    def completing_cells(self, digits: np.ndarray, mark: int) -> np.ndarray:
-        """bool (m, n_cells): placing ``mark`` on this (empty) cell completes a line of ``mark``.
-
-        A line is completed at cell c when it holds ``line_length - 1`` of ``mark`` and its one
-        empty cell is c. False on occupied cells.
-        """
-        a = self.analyse(digits)
-        return a.x_completes if mark == X else a.o_completes
-
-    def winner(self, board: str | Sequence[int] | np.ndarray) -> int | None:
-        """:data:`X` or :data:`O` if that mark owns a line, 0 for a full board without one, None
-        while the game goes on. ValueError if both marks own a line (no game reaches that)."""
-        d = self.board(board)[None]
-        x, o = bool(self.has_line(d, X)[0]), bool(self.has_line(d, O)[0])
-        if x and o:
-            raise ValueError(f"board {self.text(d[0])!r} has a line of X and a line of O")
-        if x:
-            return X
-        if o:
-            return O
-        return 0 if not np.any(d == EMPTY) else None
-
-    def images(self, indices: np.ndarray) -> np.ndarray:
-        """int64 (m, n_sym): the index of every symmetric image of each board (column 0: itself)."""
-        d = self.digits(indices).astype(np.int64)
-        return np.stack([d[:, p] @ self.powers for p in self.symmetries], axis=1)
-
-    def canonical(self, indices: np.ndarray) -> np.ndarray:
-        """int64 (m): the smallest index among each board's symmetric images."""
-        return self.images(indices).min(axis=1)
-
-    def filled_counts(self) -> np.ndarray:
-        """int8 (n_boards): the number of marks on every board index (built digit by digit)."""
-        c = np.zeros(1, dtype=np.int8)
-        for _ in range(self.n_cells):
-            c = np.concatenate([c, c + 1, c + 1])
-        return c
-
-
-@dataclass(frozen=True, eq=False)
-class LineAnalysis:
-    """Lines of a batch of boards (:meth:`BoardGeometry.analyse`)."""
-
-    x_line: np.ndarray
-    """bool (m): X owns a whole line."""
-    o_line: np.ndarray
-    """bool (m): O owns a whole line."""
-    x_completes: np.ndarray
-    """bool (m, n_cells): an X on this empty cell completes a line of X."""
-    o_completes: np.ndarray
-    """bool (m, n_cells): an O on this empty cell completes a line of O."""
-
-
-TTT3 = BoardGeometry()
-"""The classic 3x3 board with 3 in a row."""
-
+from mdpviz.models.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, \
+    TabularPositionModel
+from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
+from mdpviz.models.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
+    EMPTY,
+    MARK_CHARS,
+    TTT3,
+    BoardGeometry,
+    LineAnalysis,
+    O,
+    X,
+    other,
+    parse_mark,
+    swap_marks,
+)
 
 # ====================================================================== the vs-random game
 @dataclass(frozen=True)
@@ -430,7 +165,7 @@ class VsRandomGame:
 
     def cell_values(self, values: np.ndarray, state: int) -> np.ndarray:
         """float64 (n_cells): Q of each legal cell of ``state`` under ``values``, NaN on occupied cells."""
-        return cell_q_values(self.mdp, values, state)
+        return state_q(self.mdp, state, values)
 
     @cached_property
     def _sorted_index(self) -> np.ndarray:
@@ -660,29 +395,360 @@ def simulate_outcomes(
     run_chunks(games, step)
     return counts
 
-
 def cell_q_values(mdp: TabularMDP, values: np.ndarray, state: int) -> np.ndarray:
     """float64 (n_actions): Q(state, cell) for every legal cell, NaN elsewhere (what a board view
-    shows on each empty cell); Q = sum_s' p (r + gamma V(s')) (Sutton and Barto eq. 3.17)."""
-    s = int(state)
-    if not (0 <= s < mdp.n_states):
-        raise ValueError(f"state {s} is out of range 0..{mdp.n_states - 1}")
-    out = np.full(mdp.n_actions, np.nan)
-    lo, hi = int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])
-    if hi > lo and not mdp.terminal[s]:
-        P = mdp.matrix[lo:hi]
-        out[mdp.row_action[lo:hi]] = mdp.row_reward[lo:hi] + mdp.discount * (P @ np.asarray(values, dtype=np.float64))
-    return out
+    shows on each empty cell): :func:`mdpviz.models.display.state_q`."""
+    return state_q(mdp, state, values)
 
 
-def swap_marks(board: np.ndarray) -> np.ndarray:
-    """The board with X and O exchanged (the seed makes its X policy this way)."""
-    b = np.asarray(board)
-    return np.where(b == X, O, np.where(b == O, X, b)).astype(b.dtype)
+# ====================================================================== shared by the board games of this family
+MARK = {X: "X", O: "O"}
+
+
+def mark_name(m: int) -> str:
+    """"X" or "O"."""
+    return MARK[int(m)]
+
+
+def greedy_policy(mdp: TabularMDP, values: np.ndarray) -> np.ndarray:
+    """int64 (n_states): the greedy action of every state under ``values`` (the solvers' tie rule:
+    ties to the lowest action, min for minimising movers), -1 for terminal states."""
+    from mdpviz.solvers import greedy
+    from mdpviz.solvers.sweep import rows_to_policy
+
+    _, rows = greedy(mdp, mdp.q_values(np.asarray(values, dtype=np.float64)))
+    return rows_to_policy(mdp, rows)
+
+
+class ValuesCache:
+    """Remembers one result per values array (the board asks again at every redraw)."""
+
+    def __init__(self) -> None:
+        self._key: Any = None
+        self._val: Any = None
+
+    def get(self, values: Any, fn: Callable[[], Any]) -> Any:
+        if self._key is not values:
+            self._val = fn()
+            self._key = values
+        return self._val
+
+
+
+# ====================================================================== tic-tac-toe vs random
+class VsRandomPositionModel(TabularPositionModel):
+    """Positions of tic-tac-toe against a uniformly random opponent (agent: DECISION; opponent: MODEL)."""
+
+    def __init__(self, game: VsRandomGame) -> None:
+        super().__init__(game.mdp)
+        self.game = game
+        self.geo = game.geometry
+        self.me, self.opp = game.agent, game.opponent
+        self.players = (mark_name(self.me), mark_name(self.opp))
+        self.n_cells = self.geo.n_cells
+        self.settings = game.settings
+        self._outcomes = ValuesCache()
+
+    # ------------------------------------------------------------------ positions
+    def _board_pos(self, idx: int) -> Position:
+        """The position of board index ``idx``: the agent to move (a state), the opponent to move
+        (after the agent's move), or the end of the game."""
+        cells = self.geo.decode(idx)
+        w = self.geo.winner(cells)
+        if w is not None:
+            outcome = "draw" if w == 0 else f"{mark_name(w)} wins"
+            return Position(("end", idx), cells, "", outcome=outcome)
+        n_me = int(np.count_nonzero(cells == self.me))
+        n_opp = int(np.count_nonzero(cells == self.opp))
+        lead = 0 if self.settings.first == "agent" else 1
+        if n_opp == n_me + lead:  # the agent is to move: an MDP state
+            s = self.game.state_of(idx)
+            return Position(("s", s), cells, mark_name(self.me), state=s, chooser=DECISION, objective="max")
+        return Position(("after", idx), cells, mark_name(self.opp), chooser=MODEL)
+
+    def start(self, *, first: str | None = None) -> Position:
+        starter = self.me if self.settings.first == "agent" else self.opp
+        if first is not None and parse_mark(first) != starter:
+            who = "the agent" if starter == self.me else "the random opponent"
+            raise ValueError(f"In this game {who} ({mark_name(starter)}) moves first: change 'First move' in the "
+                             "game panel to let the other side start (the solver restarts).")
+        return self._board_pos(0)
+
+    def position_of(self, state: int) -> Position:
+        s = int(state)
+        if not 0 <= s < self.mdp.n_states:
+            raise ValueError(f"state {s} is out of range 0..{self.mdp.n_states - 1}")
+        if s >= self.game.n_board_states:  # the outcome states (no board: the game is over)
+            name = OUTCOMES[s - self.game.n_board_states]
+            return Position(("outcome", s), np.zeros(self.n_cells, dtype=np.int8), "", state=s,
+                            outcome={"win": f"{self.players[0]} (agent) wins", "draw": "draw",
+                                     "loss": f"{self.players[1]} (random) wins"}[name])
+        return self._board_pos(int(self.game.board_index[s]))
+
+    def _index(self, pos: Position) -> int:
+        return int(pos.cells.astype(np.int64) @ self.geo.powers)
+
+    def moves(self, pos: Position) -> tuple[MoveSpec, ...]:
+        if pos.terminal:
+            return ()
+        if pos.chooser == DECISION:
+            return tuple(MoveSpec(int(a), f"cell {int(a)}", int(a)) for a in self.game.legal_moves(pos.state))
+        empty = np.flatnonzero(pos.cells == EMPTY)
+        return tuple(MoveSpec(int(c), f"cell {int(c)}", int(c), prob=1.0 / empty.size) for c in empty)
+
+    def play(self, pos: Position, action: int, rng: np.random.Generator) -> Ply:
+        c = int(action)
+        if pos.terminal or pos.cells[c] != EMPTY:
+            raise ValueError(f"cell {c} is not a legal move here")
+        mark = self.me if pos.chooser == DECISION else self.opp
+        nxt = self._board_pos(self._index(pos) + mark * int(self.geo.powers[c]))
+        s = self.settings
+        reward = 0.0
+        if nxt.terminal:  # the reward of the MDP transition that ends the game
+            reward = float(s.draw if nxt.outcome == "draw" else (s.win if mark == self.me else s.loss))
+        who = "agent" if mark == self.me else "random opponent"
+        text = f"{mark_name(mark)} ({who}) on cell {c}"
+        if nxt.terminal:
+            text += f": {nxt.outcome}, reward {reward:g}"
+        return Ply(pos, c, nxt, text, reward)
+
+    def reply(self, pos: Position, rng: np.random.Generator) -> int:
+        empty = np.flatnonzero(pos.cells == EMPTY)
+        return int(empty[rng.integers(empty.size)])
+
+    def human_marks(self) -> tuple[str, ...]:
+        return (self.players[1],)
+
+    def first_choices(self) -> tuple[str, ...]:
+        return (self.players[0] if self.settings.first == "agent" else self.players[1],)
+
+    def state_name(self, s: int) -> str:
+        lab = self.mdp.state_labels
+        return lab[s] if lab is not None else str(s)
+
+    def describe(self, pos: Position) -> str:
+        if pos.terminal:
+            return f"Game over: {pos.outcome}"
+        if pos.chooser == DECISION:
+            return f"{pos.mover} (agent) to move"
+        return f"{pos.mover} (random opponent) to move: each empty cell 1/{int(np.count_nonzero(pos.cells == 0))}"
+
+    # ------------------------------------------------------------------ exact outcomes
+    def outcome_matrix(self, values: np.ndarray) -> np.ndarray:
+        """(n_states, 3): exact P(agent wins), P(draw), P(agent loses) from every state under the
+        greedy policy of ``values`` (cached per values array)."""
+        return self._outcomes.get(values, lambda: outcome_matrix(self.game, greedy_policy(self.mdp, values)))
+
+    def outcome_probabilities(self, pos: Position, values: Any) -> dict[str, float] | None:
+        if values is None or pos.terminal:
+            return None
+        h = self.outcome_matrix(values)
+        if pos.chooser == DECISION:
+            p = h[pos.state]
+        else:  # the random opponent's reply first: the mean over its moves
+            p = np.zeros(3)
+            mv = self.moves(pos)
+            rng = np.random.default_rng(0)  # play() draws nothing for a given cell
+            for m in mv:
+                nxt = self.play(pos, m.action, rng).after
+                if nxt.terminal:
+                    p[{"draw": 1}.get(nxt.outcome, 2)] += m.prob
+                else:
+                    p += m.prob * h[nxt.state]
+        return {f"{self.players[0]} (agent) wins": float(p[0]), "draw": float(p[1]),
+                f"{self.players[1]} wins": float(p[2])}
+
+
+@dataclass(frozen=True)
+class TicTacToeState:
+    """The edits of the vs-random game (the rules and rewards of seed 001)."""
+
+    settings: VsRandomSettings = VsRandomSettings()
+    """Agent's mark, who moves first, rewards and discount."""
+
+
+def vs_random_match(game: VsRandomGame, probs: np.ndarray, *, games: int,
+                    seed: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """(wins, draws, losses counts, exact P(win), P(draw), P(loss)) of the agent playing ``probs``
+    (n_states x n_cells) against the random opponent: simulated with the vectorised simulator over the
+    compiled MDP, exact from the absorption probabilities (:func:`mdpviz.models.tictactoe.outcome_matrix`)."""
+    starts = game.start_states[seed.integers(0, game.start_states.size, size=games)]
+    ep = simulate(game.mdp, probs, start=starts, episodes=games, seed=seed, max_steps=game.geometry.n_cells + 1)
+    if not ep.finished.all():
+        raise RuntimeError("internal error: a simulated game did not end")
+    counts = np.bincount(ep.final_state - game.n_board_states, minlength=3).astype(np.int64)
+    h = outcome_matrix(game, probs=probs)
+    exact = game.start_probs @ h[game.start_states]
+    return counts, exact
+
+
+def agent_row(game: VsRandomGame, name: str, counts: np.ndarray, exact: np.ndarray) -> MatchupRow:
+    """A matchup row in X / O terms from the agent's win / draw / loss."""
+    w, d, lo = (int(c) for c in counts)
+    ew, ed, el = (float(e) for e in exact)
+    if game.agent == X:
+        return MatchupRow(name, "agent", "random", (w, lo, d), w + d + lo, (ew, el, ed))
+    return MatchupRow(name, "random", "agent", (lo, w, d), w + d + lo, (el, ew, ed))
+
+
+def matchup_names(game: VsRandomGame) -> list[str]:
+    """The two matchups of the vs-random game: the optimal agent, then a random agent, against the random opponent."""
+    a, o = mark_name(game.agent), mark_name(game.opponent)
+    return [f"optimal {a} vs random {o}", f"random {a} vs random {o}"]
+
+
+def vs_random_matchups(game: VsRandomGame, policy: np.ndarray | None, *, games: int,
+                       seed: int) -> Generator[JobProgress, None, MatchupResult]:
+    """The matchup simulation as a job generator (``games`` per matchup; ValueError at once for
+    fewer than 2): the optimal agent (``policy``, or solved by policy iteration when None) and a
+    random agent, each against the random opponent, simulated and exact (:func:`vs_random_match`).
+    Yields :class:`~mdpviz.models.games.JobProgress` after each matchup; returns the MatchupResult."""
+    pol = None if policy is None else np.array(policy, dtype=np.int64)
+    games = int(games)
+    if games < 2:
+        raise ValueError(f"simulate at least 2 games, got {games}")
+    names = matchup_names(game)
+
+    def run() -> Generator[JobProgress, None, MatchupResult]:
+        from mdpviz.solvers import solve
+
+        g = game
+        opt = pol if pol is not None else solve(g.mdp, "pi").policy
+        rows = []
+        streams = np.random.SeedSequence(int(seed)).spawn(2)
+        for i, (name, probs) in enumerate(zip(names, (policy_matrix(g.mdp, opt), uniform_policy_matrix(g.mdp)))):
+            counts, exact = vs_random_match(g, probs, games=games, seed=np.random.default_rng(streams[i]))
+            rows.append(agent_row(g, name, counts, exact))
+            yield JobProgress(i + 1, len(names), f"{name}: {games:,} games")
+        first = "agent" if g.settings.first == "agent" else "random opponent"
+        return MatchupResult(tuple(rows), start=f"the empty board ({first} first)")
+
+    return run()
+
+
+# ====================================================================== the registry's spec
+KEY = "ttt"
+"""The game's key in the registry and in scenario files."""
+
+
+def settings_to_dict(state: TicTacToeState) -> dict[str, Any]:
+    """The game's entry in a scenario file."""
+    s = state.settings
+    return {"agent": s.agent, "first": s.first, "win": s.win, "draw": s.draw, "loss": s.loss,
+            "discount": s.discount, "size": s.size}
+
+
+def settings_from_dict(data: dict[str, Any], path: str) -> TicTacToeState:
+    """Settings from a scenario file's entry (ScenarioError naming the field)."""
+    where = f"games.{KEY}"
+    if not isinstance(data, dict):
+        raise ScenarioError(path, where, "must be an object")
+    kw = {}
+    for k in ("agent", "first"):
+        if k in data:
+            if not isinstance(data[k], str):
+                raise ScenarioError(path, f"{where}.{k}", f"must be a string, got {data[k]!r}")
+            kw[k] = data[k]
+    for k in ("win", "draw", "loss", "discount"):
+        if k in data:
+            v = data[k]
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ScenarioError(path, f"{where}.{k}", f"must be a number, got {v!r}")
+            kw[k] = float(v)
+    if "size" in data:
+        if isinstance(data["size"], bool) or not isinstance(data["size"], int):
+            raise ScenarioError(path, f"{where}.size", f"must be a whole number, got {data['size']!r}")
+        kw["size"] = data["size"]
+    try:
+        return TicTacToeState(VsRandomSettings(**kw))
+    except ValueError as e:
+        raise ScenarioError(path, where, str(e)) from None
+
+
+def _compile(state: TicTacToeState) -> TabularMDP:
+    return compile_vs_random(state.settings).mdp
+
+
+def _position_model(state: TicTacToeState, mdp: TabularMDP | None = None) -> VsRandomPositionModel:
+    return VsRandomPositionModel(compile_vs_random(state.settings))
+
+
+def strategy_probs(state: Any, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
+    """(n_states, n_actions) action probabilities of the board games' two strategies, "optimal" (the
+    converged ``policy``) and "random" (uniform over the legal moves)."""
+    if name == "optimal":
+        if policy is None:
+            raise ValueError("the optimal strategy needs a solved model: run the solver first")
+        return policy_matrix(mdp, policy)
+    if name == "random":
+        return uniform_policy_matrix(mdp)
+    raise ValueError(f"unknown strategy {name!r}")
+
+
+def _matchups_job(state: TicTacToeState, policy: np.ndarray | None = None, *, games: int,
+                  seed: int) -> Generator[JobProgress, None, MatchupResult]:
+    return vs_random_matchups(compile_vs_random(state.settings), policy, games=games, seed=seed)
+
+
+def lesson(state: Any, mdp: TabularMDP | None = None, *, start: int | None = None, **_names: Any):
+    """The game's :class:`~mdpviz.models.lessons.Lesson` (``state``: a :class:`TicTacToeState` or its
+    :class:`VsRandomSettings`; ``start`` defaults to the first start state)."""
+    import sys
+
+    from mdpviz.models.lessons import doc_paragraphs, field_docs, fmt_number, mdp_lesson, parameters_of, sentence_with
+
+    tt = sys.modules[__name__]
+    settings = state.settings if isinstance(state, TicTacToeState) else state
+
+    game = None
+    if mdp is None:
+        game = tt.compile_vs_random(settings)
+        mdp = game.mdp
+    if start is None:
+        game = game or tt.compile_vs_random(settings)
+        start = int(game.start_states[0])
+    docs = field_docs(tt.VsRandomSettings)
+    comp = tt.compile_vs_random.__doc__
+    return mdp_lesson(
+        mdp,
+        title="Tic-tac-toe against a random opponent",
+        intro=doc_paragraphs(tt, "The vs-random game"),
+        states=sentence_with(comp, "States:"),
+        actions=sentence_with(tt.VsRandomGame.__doc__, "action id"),
+        transitions=sentence_with(comp, "From board b"),
+        rewards=(f"win {fmt_number(settings.win)} ({docs.get('win', '')}), draw {fmt_number(settings.draw)} "
+                 f"({docs.get('draw', '')}), loss {fmt_number(settings.loss)} ({docs.get('loss', '')})."),
+        discount_why=docs.get("discount", ""),
+        parameters=parameters_of(settings),
+        start=start,
+        sources=("mdpviz.models.tictactoe", "compile_vs_random", "VsRandomSettings"),
+    )
+
+
+SPEC = GameSpec(
+    key=KEY,
+    title="Tic-tac-toe vs random",
+    value_label="Q (reward)",
+    unit="reward",
+    settings_type=TicTacToeState,
+    default_settings=TicTacToeState,
+    compile=_compile,
+    to_dict=settings_to_dict,
+    from_dict=settings_from_dict,
+    color_kind=DIVERGING,
+    strategy_probs=strategy_probs,
+    position_model=_position_model,
+    lesson=lesson,
+    jobs={"matchups": _matchups_job},
+)
+"""Tic-tac-toe against a random opponent in the registry :mod:`mdpviz.models.games`."""
 
 
 __all__ = [
-    "BoardGeometry", "DRAW", "EMPTY", "LOSS", "MARK_CHARS", "MoveReport", "O", "OUTCOMES", "OutcomeProbabilities",
-    "TTT3", "VsRandomGame", "VsRandomSettings", "WIN", "X", "cell_q_values", "compile_vs_random", "move_reports", "other",
-    "outcome_matrix", "outcome_probabilities", "parse_mark", "simulate_outcomes", "swap_marks",
+    "BoardGeometry", "DRAW", "EMPTY", "LOSS", "MARK", "MARK_CHARS", "MoveReport", "O", "OUTCOMES",
+    "OutcomeProbabilities", "SPEC", "TTT3", "TicTacToeState", "ValuesCache", "VsRandomGame", "VsRandomPositionModel",
+    "VsRandomSettings", "WIN", "X", "agent_row", "cell_q_values", "compile_vs_random", "greedy_policy", "lesson", "mark_name",
+    "matchup_names", "move_reports", "other", "outcome_matrix", "outcome_probabilities", "parse_mark",
+    "settings_from_dict", "settings_to_dict", "simulate_outcomes", "strategy_probs", "swap_marks",
+    "vs_random_match", "vs_random_matchups",
 ]

@@ -1,373 +1,539 @@
-"""3x3x3 risk tic-tac-toe (seed 003, second half): the cube, its 49 lines and a batch game engine.
+"""3x3x3 risk tic-tac-toe (seed 003, second half) as a game of the registry: learned, not tabulated.
 
-The board is the 3x3x3 cube of :class:`~mdpviz.models.tictactoe.BoardGeometry` (``dims=3``):
-cell ``i = 9 * layer + 3 * row + col`` (the seed's ``board[layer][square]`` with
-``square = 3 * row + col``), holding :data:`EMPTY` (0), :data:`X` (1) or :data:`O` (2).
+The cube has 3^27 boards: there is no :class:`~mdpviz.models.mdp.TabularMDP` (``SPEC.compile``
+returns None; :attr:`~mdpviz.models.games.GameSpec.no_table` says why). An agent is trained by
+playing instead (:mod:`mdpviz.models.ttt3d_learning`, over the generic approximators of
+:mod:`mdpviz.solvers.rl`), as the job generator :func:`training_job`.
 
-Rules (the risk rules of :mod:`mdpviz.models.risk_ttt` on 27 cells): X moves first; the player to
-move picks an empty cell i; with probability ``1 - risk[i]`` its own mark lands there, with
-probability ``risk[i]`` (the risk coin) the OPPONENT's mark does; the turn passes either way.
-A mark that completes a line of its owner ends the game and that owner wins (so a coin that
-completes the opponent's line makes the opponent win); a full cube without a line is a draw.
-
-The 49 lines of the cube: 27 straight lines (9 along each axis), 18 plane diagonals (2 in each
-of the 9 axis-aligned planes) and 4 space diagonals through the centre cell 13. The seed's own
-win check (``check_win_3d``, transcribed in :data:`SEED_CHECKED`) tests 47 triples, 38 of them
-distinct, and misses these 11 lines (:func:`seed_missing_lines`):
-
-* both diagonals of the three planes of constant column: (0, 12, 24), (6, 12, 18),
-  (1, 13, 25), (7, 13, 19), (2, 14, 26), (8, 14, 20);
-* the anti-diagonal of the three planes of constant row (the seed has only the other one):
-  (2, 10, 18), (5, 13, 21), (8, 16, 24);
-* two of the four space diagonals: (6, 13, 20) and (8, 13, 18).
-
-Since no 2-colouring of the 27 cells avoids a monochromatic line (see the tests), a full cube
-always holds a line: every game of 3x3x3 tic-tac-toe, risky or not, ends with a winner and the
-draw rate is 0. The code still handles draws, as the rules above state them.
-
-The engine plays many games in lockstep (every ply fills one cell in every running game, so all
-games have the same player to move): players are functions ``(boards, mark) -> cells`` over a
-batch. Plain numpy; never imports Qt.
+Where things are: the cube, its 49 lines and the batch engine in :mod:`mdpviz.models.ttt3d_rules`
+(re-exported here); learning in :mod:`mdpviz.models.ttt3d_learning`; here the game's settings
+(:class:`Ttt3dState`), its position model for the common board, the learning curve's arrays, the
+training and matchup jobs (generators yielding :class:`~mdpviz.models.games.JobProgress`), the
+scenario codec and the registry's :data:`SPEC`. Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
-from typing import Callable, Sequence
+import math
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Generator, Sequence
 
 import numpy as np
 
-from mdpviz.models.risk_ttt import parse_risk, preset_names, risk_preset, validate_risk
-from mdpviz.models.tictactoe import EMPTY, MARK_CHARS, O, X, BoardGeometry, other, parse_mark
+from mdpviz.models import ttt3d_learning as rl
+from mdpviz.models.colors import DIVERGING, ColorScale
+from mdpviz.models.display import BackupTerm
+from mdpviz.models.files import ScenarioError
+from mdpviz.models.games import GameSpec, JobProgress
+from mdpviz.models.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel
+from mdpviz.models.simulate import proportion_ci
+from mdpviz.models.ttt3d_rules import (  # noqa: F401  (re-exported: the rules' old home)
+    CENTRE,
+    CUBE,
+    LINES,
+    LINES_PER_CELL,
+    LINES_THROUGH,
+    N_CELLS,
+    N_LINES,
+    RISK_CHOICES,
+    SEED_CHECKED,
+    Player,
+    Score,
+    board,
+    board_text,
+    cell_coords,
+    check_move,
+    completes,
+    completes_one,
+    completing_cells,
+    legal_moves,
+    line_kind,
+    line_owners,
+    play_batch,
+    play_move,
+    play_vs_random,
+    random_moves,
+    random_player,
+    resolve_risk,
+    seed_missing_lines,
+    winner,
+)
+from mdpviz.models.ttt_board import EMPTY, MARK_CHARS, O, X, other, parse_mark
 
-# ====================================================================== the cube and its lines
-CUBE = BoardGeometry(size=3, dims=3)
-"""The 3x3x3 board (shared board rules of :mod:`mdpviz.models.tictactoe`)."""
+AGENT_SCALE = ColorScale(-1.0, 1.0, label="move value to the mover (+1 win, \u22121 loss)",
+                         kind=DIVERGING)
+"""The fixed colour scale of the cube's move values: the agent's rewards are +1, -1 and 0, so every
+value it can learn lies in [-1, 1] (values outside are clipped to the end colours)."""
 
-N_CELLS = 27
-"""Cells of the cube."""
+GUI_SETTINGS = rl.TrainSettings(episodes=20_000, report_every=500, eval_games=1_000)
+"""Training settings of a new game: the CLI's target agent (TD(0), 64-ReLU network, 20,000 games)
+with a learning-curve point every 500 games, so Stop is seen within a fraction of a second."""
 
-CENTRE = 13
-"""The centre cell (layer 1, row 1, column 1): it lies on 13 of the 49 lines."""
-
-LINES: np.ndarray = CUBE.lines
-"""int64 (49, 3): the cells of every winning line, each line once."""
-
-N_LINES = 49
-"""Number of winning lines."""
-
-
-def cell_coords(cell: int) -> tuple[int, int, int]:
-    """(layer, row, column) of a cell 0..26."""
-    c = int(cell)
-    if not 0 <= c < N_CELLS:
-        raise ValueError(f"cell {c} is out of range 0..{N_CELLS - 1}")
-    return c // 9, (c // 3) % 3, c % 3
-
-
-def line_kind(line: Sequence[int]) -> str:
-    """"straight", "plane diagonal" or "space diagonal": how many axes a line moves along (1, 2, 3)."""
-    a = np.array([cell_coords(c) for c in line])
-    moving = int(np.count_nonzero(a.max(axis=0) != a.min(axis=0)))
-    return {1: "straight", 2: "plane diagonal", 3: "space diagonal"}[moving]
-
-
-def _lines_through() -> tuple[np.ndarray, np.ndarray]:
-    counts = np.bincount(LINES.ravel(), minlength=N_CELLS)
-    width = int(counts.max())
-    pad = np.empty((N_CELLS, width, 3), dtype=np.int64)
-    for c in range(N_CELLS):
-        mine = LINES[np.any(LINES == c, axis=1)]
-        # Pad with copies of the cell's first line: a repeated line does not change "any line complete".
-        pad[c] = np.concatenate([mine, np.repeat(mine[:1], width - mine.shape[0], axis=0)])
-    pad.flags.writeable = False
-    counts.flags.writeable = False
-    return pad, counts
-
-
-LINES_THROUGH, LINES_PER_CELL = _lines_through()
-"""int64 (27, 13, 3): the lines through each cell (padded by repeating a line); int64 (27): how many."""
-
-_INCIDENCE = np.zeros((N_LINES * 3, N_CELLS), dtype=np.float32)
-_INCIDENCE[np.arange(N_LINES * 3), LINES.ravel()] = 1.0
-_INCIDENCE.flags.writeable = False
-
-
-# The seed's check_win_3d, transcribed: (layer, square) triples in the order it tests them.
-def _seed_checked() -> tuple[tuple[int, int, int], ...]:
-    flat = lambda layer, sq: 9 * layer + sq  # noqa: E731
-    out: list[tuple[int, int, int]] = []
-    combos = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]
-    for i in range(3):  # lines inside each layer
-        out += [tuple(flat(i, s) for s in c) for c in combos]
-    for i in range(9):  # "columns that span layers"
-        out.append((flat(0, i), flat(1, i), flat(2, i)))
-    for i in range(3):  # the seed's second pass over rows of a layer (already counted above)
-        out += [(flat(i, 0), flat(i, 1), flat(i, 2)), (flat(i, 3), flat(i, 4), flat(i, 5)),
-                (flat(i, 6), flat(i, 7), flat(i, 8))]
-    out += [(flat(0, 0), flat(1, 4), flat(2, 8)), (flat(0, 2), flat(1, 4), flat(2, 6))]  # "diagonals that span layers"
-    out += [(flat(0, 0), flat(1, 1), flat(2, 2)), (flat(0, 3), flat(1, 4), flat(2, 5)),
-            (flat(0, 6), flat(1, 7), flat(2, 8))]  # "rows that span layers"
-    return tuple(out)
+REPLIES: dict[str, str] = {
+    "agent": "the trained agent (greedy)",
+    "random": "uniformly random (as in training)",
+}
+"""Who plays the side that is not the agent's when you walk the tree (in "play vs agent" the agent
+plays whichever side you do not)."""
 
 
-SEED_CHECKED: tuple[tuple[int, int, int], ...] = _seed_checked()
-"""The 47 cell triples the seed's ``check_win_3d`` tests (38 distinct lines)."""
+# ---------------------------------------------------------------------------------- the edits
+@dataclass(frozen=True)
+class Ttt3dState:
+    """The 3D game's edits: how the next agent is trained, and the risks of the cube's cells."""
+
+    settings: rl.TrainSettings = GUI_SETTINGS
+    """Training settings (method, approximator, games, evaluation batch, mark, seed, ...)."""
+    risk: str | tuple[float, ...] = "classic"
+    """A preset of :data:`mdpviz.models.ttt3d.RISK_CHOICES` (noisy and random ones drawn with the
+    settings' seed) or 27 probabilities, cell ``9 * layer + 3 * row + column``."""
+
+    def risk_vector(self) -> np.ndarray:
+        """float64 (27), read-only: the probability that a move on each cell lands the opponent's mark."""
+        spec = self.risk if isinstance(self.risk, str) else list(self.risk)
+        return resolve_risk(spec, seed=self.settings.seed)
 
 
-def seed_missing_lines() -> np.ndarray:
-    """int64 (11, 3): the lines of the cube that the seed's win check never tests (sorted cells)."""
-    seen = {tuple(sorted(t)) for t in SEED_CHECKED}
-    miss = [tuple(sorted(int(c) for c in line)) for line in LINES if tuple(sorted(int(c) for c in line)) not in seen]
-    return np.array(sorted(miss), dtype=np.int64).reshape(-1, 3)
+def risk_spec_for(risk: np.ndarray, *, seed: int) -> str | tuple[float, ...]:
+    """The preset name that gives ``risk`` with ``seed`` (e.g. a loaded agent's), else the 27 numbers."""
+    p = np.asarray(risk, dtype=np.float64)
+    for name in RISK_CHOICES:
+        if np.array_equal(resolve_risk(name, seed=seed), p):
+            return name
+    return tuple(float(v) for v in p)
 
 
-# ====================================================================== boards
-def board(cells: str | Sequence[int] | np.ndarray) -> np.ndarray:
-    """int8 (27): a board from 27 cells (0/1/2) or a string of X, O and '.' (layers may be
-    separated by '/' or '|', e.g. ``"X........|....O....|........."``); ValueError naming the bad cell."""
-    return CUBE.board(cells)
-
-
-def board_text(cells: np.ndarray, *, layers: bool = True) -> str:
-    """A board as ``"X........|....O....|........."`` (``layers=False``: one run of 27 characters)."""
-    b = np.asarray(cells).ravel()
-    s = "".join(MARK_CHARS[int(v)] for v in b)
-    return "|".join(s[i : i + 9] for i in range(0, N_CELLS, 9)) if layers else s
-
-
-def legal_moves(cells: np.ndarray) -> np.ndarray:
-    """int64: the empty cells of a board (none once the game is over is the caller's business)."""
-    return np.flatnonzero(np.asarray(cells).ravel() == EMPTY)
-
-
-def line_owners(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """bool (m), bool (m): whether X, and whether O, owns a whole line on each board of a batch."""
-    b = np.atleast_2d(boards)
-    cells = b[:, LINES]  # (m, 49, 3)
-    return (np.all(cells == X, axis=2).any(axis=1), np.all(cells == O, axis=2).any(axis=1))
-
-
-def winner(cells: str | Sequence[int] | np.ndarray) -> int | None:
-    """:data:`X` or :data:`O` if that mark owns one of the 49 lines, 0 for a full cube without one,
-    None while the game goes on; ValueError if both own a line (no game reaches such a board)."""
-    b = board(cells)
-    x, o = (bool(v[0]) for v in line_owners(b[None]))
-    if x and o:
-        raise ValueError(f"board {board_text(b)!r} has a line of X and a line of O")
-    if x:
-        return X
-    if o:
-        return O
-    return 0 if not np.any(b == EMPTY) else None
-
-
-def completes(boards: np.ndarray, cells: np.ndarray, marks: np.ndarray) -> np.ndarray:
-    """bool (m): whether the mark ``marks[k]`` now on ``cells[k]`` of ``boards[k]`` completes a line
-    through that cell (the board already holds the mark). One gather over the <= 13 lines per cell."""
-    b = np.atleast_2d(boards)
-    c = np.asarray(cells, dtype=np.int64).ravel()
-    m = np.asarray(marks).ravel()
-    rows = np.arange(b.shape[0])[:, None, None]
-    return np.all(b[rows, LINES_THROUGH[c]] == m[:, None, None], axis=2).any(axis=1)
-
-
-def completes_one(cells: np.ndarray, cell: int, mark: int) -> bool:
-    """:func:`completes` for one board (the training loop's fast path; same line table)."""
-    return bool((cells[LINES_THROUGH[cell]] == mark).all(axis=1).any())
-
-
-def completing_cells(boards: np.ndarray, mark: int) -> np.ndarray:
-    """bool (m, 27): the empty cells where ``mark`` would complete one of its lines (a line holding
-    two of ``mark`` and that one empty cell)."""
-    b = np.atleast_2d(boards)
-    cells = b[:, LINES]  # (m, 49, 3)
-    empty = cells == EMPTY
-    hot = ((cells == mark).sum(axis=2) == 2) & (empty.sum(axis=2) == 1)  # (m, 49)
-    marked = (empty & hot[:, :, None]).reshape(b.shape[0], N_LINES * 3).astype(np.float32)
-    return (marked @ _INCIDENCE) > 0
-
-
-def play_move(cells: np.ndarray, cell: int, mover: int, *, risk: np.ndarray, rng: np.random.Generator) -> tuple[int, int | None]:
-    """Play ``cell`` for ``mover`` on the board ``cells`` IN PLACE: the risk coin puts the
-    opponent's mark there with probability ``risk[cell]``, else the mover's.
-
-    Returns (the mark that landed, the result: :data:`X` or :data:`O` if that mark completed a
-    line of its owner, 0 if the cube is now full, None if the game goes on). The single-game
-    form of :func:`play_batch`'s ply (the training loop and a human game use it); the caller
-    makes sure the cell is empty and the game is running (see :func:`check_move`).
-    """
-    mark = other(mover) if rng.random() < risk[cell] else mover
-    cells[cell] = mark
-    if completes_one(cells, cell, mark):
-        return mark, mark
-    return mark, (None if np.any(cells == EMPTY) else 0)
-
-
-def check_move(cells: np.ndarray, cell: int) -> None:
-    """ValueError unless ``cell`` is an empty cell 0..26 of a board whose game is still running."""
-    c = int(cell)
-    if not 0 <= c < N_CELLS:
-        raise ValueError(f"cell {c} is out of range 0..{N_CELLS - 1}")
-    if winner(cells) is not None:
-        raise ValueError(f"board {board_text(cells)!r}: the game is over")
-    if cells[c] != EMPTY:
-        raise ValueError(f"cell {c} {cell_coords(c)} is already taken")
-
-
-# ====================================================================== risk
-def resolve_risk(spec: str | Sequence[float] | np.ndarray | None, *, seed: int | None = None) -> np.ndarray:
-    """float64 (27), read-only: a risk vector from a preset name of :func:`risk_ttt.preset_names`
-    (seedable presets use ``seed``), 27 numbers (a sequence or text "0.1,0.2,..."), or None
-    (classic: all 0). ValueError naming the bad entry."""
-    if spec is None:
-        return risk_preset("classic", n_cells=N_CELLS)
+def risk_text(spec: str | tuple[float, ...]) -> str:
+    """How a risk spec reads in the panel: the preset name, or "custom (mean 0.42)"."""
     if isinstance(spec, str):
-        text = spec.strip()
-        key = text.lower().replace("_", "-").replace(" ", "-")
-        if key and not any(ch.isdigit() for ch in key):
-            try:
-                return risk_preset(key, n_cells=N_CELLS, seed=seed)
-            except ValueError as e:
-                raise ValueError(f"{e} (or give {N_CELLS} numbers in [0, 1])") from None
-        return parse_risk(text, N_CELLS)
-    return validate_risk(spec, N_CELLS)
+        return spec
+    return f"custom (mean {float(np.mean(spec)):.2f})"
 
 
-RISK_CHOICES: tuple[str, ...] = tuple(n for n in preset_names() if n != "stochastic")
-"""Presets that apply to 27 cells (the seed's "stochastic" vector has 9 entries)."""
+# ---------------------------------------------------------------------------------- pure helpers
+def cell_label(cell: int) -> str:
+    """A cell of the cube in words, 1-based like the board's titles: "layer 2, row 2, col 2"."""
+    layer, row, col = cell_coords(cell)
+    return f"layer {layer + 1}, row {row + 1}, col {col + 1}"
 
 
-# ====================================================================== the batch engine
-Player = Callable[[np.ndarray, int], np.ndarray]
-"""A player: ``(boards int8 (m, 27), mark to play) -> int64 (m) cells``, one empty cell per board."""
+def method_text(settings: rl.TrainSettings) -> str:
+    """"TD(0), mlp (64 ReLU)" etc.: how an agent learns, in a few words."""
+    m = "TD(0)" if settings.method == "td" else "Q-learning"
+    a = f"mlp ({settings.hidden} ReLU)" if settings.approx == "mlp" else settings.approx
+    return f"{m}, {a}"
 
 
-def random_moves(boards: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """int64 (m): a uniformly random empty cell of each board (the largest of i.i.d. keys)."""
-    b = np.atleast_2d(boards)
-    keys = rng.random(b.shape)
-    keys[b != EMPTY] = -1.0
-    return np.argmax(keys, axis=1)
+@dataclass(frozen=True, eq=False)
+class LearningCurve:
+    """The learning curve of one training run, as arrays (what the plot draws)."""
+
+    episodes: np.ndarray
+    """float64 (k): training games played at each point."""
+    win: np.ndarray
+    """float64 (k): fraction of the evaluation games the greedy agent won against the random opponent."""
+    win_lo: np.ndarray
+    """float64 (k): lower end of the Wilson 95% interval of ``win``."""
+    win_hi: np.ndarray
+    """float64 (k): upper end of the Wilson 95% interval of ``win``."""
+    loss: np.ndarray
+    """float64 (k): fraction lost."""
+    draw: np.ndarray
+    """float64 (k): fraction drawn (0 on the cube: every full cube holds a line)."""
+    td_error: np.ndarray
+    """float64 (k): mean |TD error| (reward units) of the updates since the previous point (NaN at 0)."""
+    eval_games: int
+    """Games behind each rate (0: no evaluation, the rates are NaN)."""
+
+    def __len__(self) -> int:
+        return int(self.episodes.size)
 
 
-def random_player(rng: np.random.Generator) -> Player:
-    """The uniformly random player (a fresh closure over ``rng``)."""
-    return lambda boards, mark: random_moves(boards, rng)
+def learning_curve(records: Sequence[rl.TrainProgress]) -> LearningCurve:
+    """The arrays of a run's progress records. The counts behind each rate are ``round(rate * games)``
+    (exact: the rates are counts divided by the batch size), and the interval is Wilson's."""
+    k = len(records)
+    ep = np.array([r.episodes for r in records], dtype=np.float64)
+    win = np.array([r.win for r in records], dtype=np.float64)
+    games = int(records[-1].eval_games) if k else 0
+    lo = np.full(k, np.nan)
+    hi = np.full(k, np.nan)
+    ok = np.isfinite(win)
+    if games > 0 and ok.any():
+        wins = np.rint(win[ok] * games).astype(np.int64)
+        a, b = proportion_ci(wins, games)
+        lo[ok], hi[ok] = a, b
+    return LearningCurve(
+        episodes=ep, win=win, win_lo=lo, win_hi=hi,
+        loss=np.array([r.loss for r in records], dtype=np.float64),
+        draw=np.array([r.draw for r in records], dtype=np.float64),
+        td_error=np.array([r.mean_td_error for r in records], dtype=np.float64),
+        eval_games=games,
+    )
 
 
-def play_batch(
-    x_player: Player,
-    o_player: Player,
-    *,
-    risk: np.ndarray,
-    games: int,
-    rng: np.random.Generator,
-) -> np.ndarray:
-    """int8 (games): the result of each of ``games`` games from the empty cube, all in lockstep:
-    :data:`X` or :data:`O` for the winner, 0 for a draw. Each ply: the player to move picks a cell
-    in every running game, one risk coin per game decides whose mark lands (the opponent's with
-    probability ``risk[cell]``), and a game ends when that mark completes a line of its owner."""
+def record_text(rec: rl.TrainProgress, total: int) -> str:
+    """One line about a progress record: games, win rate with its interval, TD error, time."""
+    parts = [f"{rec.episodes:,} of {total:,} games"]
+    if math.isfinite(rec.win):
+        lo, hi = proportion_ci(int(round(rec.win * rec.eval_games)), rec.eval_games)
+        parts.append(f"win {100 * rec.win:.1f}% [{100 * float(lo):.1f}, {100 * float(hi):.1f}] vs random "
+                     f"({rec.eval_games:,} games)")
+    if math.isfinite(rec.mean_td_error):
+        parts.append(f"mean |TD error| {rec.mean_td_error:.3f}")
+    parts.append(f"\u03b5 {rec.epsilon:.3f}")
+    parts.append(f"{rec.seconds:.1f} s")
+    return " \u00b7 ".join(parts)
+
+
+def agent_text(agent: rl.Agent | None) -> str:
+    """What the current agent is: how it learned, its mark, games behind it, the risk it expects."""
+    if agent is None:
+        return "No agent yet: press Train (or load an agent file)."
+    s = agent.settings
+    spec = risk_spec_for(agent.risk, seed=s.seed)
+    return (f"Agent: {method_text(s)}, plays {s.mark}, {agent.episodes:,} training games "
+            f"({agent.train_seconds:.1f} s), risk {risk_text(spec)}")
+
+
+
+# ---------------------------------------------------------------------------------- the position model
+class Ttt3dPositionModel(PositionModel):
+    """The cube for the common position board (rules from :mod:`mdpviz.models.ttt3d`).
+
+    ``side`` is the agent's mark: its positions are DECISION positions whose moves carry the
+    agent's values (the ``values`` the board is shown are an :class:`~mdpviz.models.ttt3d_learning.Agent`).
+    Walking the tree (``play`` False), the other side is played by the model: uniformly at
+    random, or by the agent's greedy move for that mark (``reply`` = "random" / "agent"). In a game
+    against the agent (``play`` True) both sides are DECISION positions: you play your mark, the
+    agent greedily plays the other, and the hints on your moves are the agent's values for them.
+    X always moves first. Values are from the mover's side: both players maximise. The risk coin
+    of every move uses ``risk`` (the environment; the agent scores moves with the risk it was
+    trained for).
+    """
+
+    players = ("X", "O")
+    n_cells = N_CELLS
+
+    def __init__(self, *, risk: np.ndarray, side: str = "X", reply: str = "agent", play: bool = False,
+                 agent: Callable[[], rl.Agent | None] = lambda: None) -> None:
+        self.risk = resolve_risk(np.asarray(risk, dtype=np.float64))
+        self.side = MARK_CHARS[parse_mark(side)]
+        if reply not in REPLIES:
+            raise ValueError(f"reply must be one of {', '.join(REPLIES)}, got {reply!r}")
+        self.reply_mode = reply
+        self.play_mode = bool(play)
+        self._agent = agent
+
+    # ------------------------------------------------------------------ positions
+    @staticmethod
+    def board_of(pos: Position) -> np.ndarray:
+        """int8 (27): the marks of a position (a fresh copy)."""
+        return np.frombuffer(pos.key[0], dtype=np.int8).copy()
+
+    def position(self, board: np.ndarray, mover: str, *, result: int | None = None, text: str = "") -> Position:
+        """The position of ``board`` with ``mover`` to move (``result``: X, O or 0 once the game is over)."""
+        b = np.asarray(board, dtype=np.int8).copy()
+        b.flags.writeable = False
+        cells = b.copy()
+        if result is None:
+            decides = self.play_mode or mover == self.side
+            return Position(key=(b.tobytes(), mover), cells=cells, mover=mover,
+                            chooser=DECISION if decides else MODEL, objective="max", text=text)
+        outcome = "draw" if result == 0 else f"{MARK_CHARS[result]} wins"
+        if result:  # the completed line's cells get codes 3 (X) / 4 (O): the painter highlights them
+            for line in LINES:
+                if np.all(b[line] == result):
+                    cells[line] = result + 2
+        return Position(key=(b.tobytes(), ""), cells=cells, mover="", outcome=outcome, text=text)
+
+    def start(self, *, first: str | None = None) -> Position:
+        if first not in (None, "X"):
+            raise ValueError("X always moves first in 3x3x3 tic-tac-toe: choose O to let the agent open as X")
+        return self.position(np.zeros(N_CELLS, dtype=np.int8), "X")
+
+    def first_choices(self) -> tuple[str, ...]:
+        return ("X",)
+
+    def human_marks(self) -> tuple[str, ...]:
+        opp = MARK_CHARS[other(parse_mark(self.side))]
+        return (opp, self.side)  # default: you take the side the agent does not play
+
+    def moves(self, pos: Position) -> tuple[MoveSpec, ...]:
+        if pos.terminal:
+            return ()
+        b = self.board_of(pos)
+        empty = legal_moves(b)
+        probs = np.full(empty.size, np.nan)
+        if pos.chooser == MODEL:
+            agent = self._agent()
+            if self.reply_mode == "random" or agent is None:
+                probs[:] = 1.0 / empty.size
+            else:
+                probs[int(np.flatnonzero(empty == agent.choose_move(b, pos.mover))[0])] = 1.0
+        return tuple(MoveSpec(int(c), cell_label(int(c)), int(c), prob=float(p)) for c, p in zip(empty, probs))
+
+    def play(self, pos: Position, action: int, rng: np.random.Generator) -> Ply:
+        b = self.board_of(pos)
+        c = int(action)
+        check_move(b, c)
+        me = parse_mark(pos.mover)
+        mark, result = play_move(b, c, me, risk=self.risk, rng=rng)
+        text = f"{pos.mover} on {cell_label(c)}"
+        if mark != me:
+            text += f"; the coin (risk {self.risk[c]:.2f}) put {MARK_CHARS[mark]}'s mark there"
+        if result:
+            text += f"; {MARK_CHARS[result]} completes a line and wins"
+        elif result == 0:
+            text += "; the cube is full: a draw"
+        agent = parse_mark(self.side)
+        reward = 0.0 if not result else (1.0 if result == agent else -1.0)
+        after = self.position(b, "" if result is not None else MARK_CHARS[other(me)], result=result)
+        return Ply(pos, c, after, text, reward)
+
+    def reply(self, pos: Position, rng: np.random.Generator) -> int:
+        b = self.board_of(pos)
+        agent = self._agent()
+        if self.reply_mode == "agent" and agent is not None:
+            return int(agent.choose_move(b, pos.mover))
+        return int(random_moves(b[None], rng)[0])
+
+    # ------------------------------------------------------------------ values
+    def move_values(self, pos: Position, values: Any) -> np.ndarray:
+        mv = self.moves(pos)
+        if not isinstance(values, rl.Agent) or pos.terminal or pos.chooser != DECISION:
+            return np.full(len(mv), np.nan)
+        q = values.move_values(self.board_of(pos), pos.mover)
+        return np.array([q[m.action] for m in mv], dtype=np.float64)
+
+    def value(self, pos: Position, values: Any) -> float:
+        """The agent's value of the position to the mover: its best move's value (max over cells)."""
+        q = self.move_values(pos, values)
+        return float(np.max(q)) if q.size and np.all(np.isfinite(q)) else math.nan
+
+    def agent_move(self, pos: Position, values: Any) -> int:
+        if not isinstance(values, rl.Agent):
+            raise ValueError("there is no agent to play against yet: press Train (or load an agent file)")
+        return int(values.choose_move(self.board_of(pos), pos.mover))
+
+    def backup(self, pos: Position, action: int, values: Any) -> list[BackupTerm]:
+        """The move's value as the agent computes it. TD(0): the expectation over the risk coin,
+        (1 - P[c]) u(own mark on c) + P[c] u(opponent's mark on c), with u the reward (+1 / -1 / 0)
+        if that afterstate ends the game, else the afterstate value V(a) (rl module docstring).
+        Q-learning: the learned Q(s, c) itself (the coin is inside it)."""
+        if not isinstance(values, rl.Agent) or pos.terminal:
+            return []
+        b = self.board_of(pos)
+        c = int(action)
+        me = parse_mark(pos.mover)
+        if values.settings.method != "td":
+            q = float(values.move_values(b, me)[c])
+            return [BackupTerm(1.0, 0.0, 2 * c + 2 * N_CELLS, q, "Q-learning: Q(s, c) learned directly")]
+        p = float(values.risk[c])
+        zero, one = np.zeros(N_CELLS), np.ones(N_CELLS)
+        u_own = float(values.move_values_batch(b[None], me, risk=zero)[0, c])
+        u_opp = float(values.move_values_batch(b[None], me, risk=one)[0, c])
+        last = int(np.count_nonzero(b == EMPTY)) == 1
+        terms = []
+        for prob, mark, u, flip in ((1.0 - p, me, u_own, 0), (p, other(me), u_opp, 1)):
+            if prob <= 0.0:
+                continue
+            done = bool(completing_cells(b[None], mark)[0, c])
+            if done:
+                r, v, note = (1.0 if mark == me else -1.0), 0.0, f"{MARK_CHARS[mark]} completes a line"
+            elif last:
+                r, v, note = 0.0, 0.0, "the cube is full: draw"
+            else:
+                r, v, note = 0.0, u, ("own mark lands" if not flip else "the coin: the opponent's mark lands")
+            terms.append(BackupTerm(prob, r, 2 * c + flip, v, note))
+        return terms
+
+    def state_name(self, code: int) -> str:
+        """Name of a backup term's afterstate (code ``2 c + flip``; see :meth:`backup`)."""
+        c, flip = divmod(int(code), 2)
+        if c >= N_CELLS:
+            return f"Q: cell {c - N_CELLS}"
+        return f"{'coin' if flip else 'own'} @{c}"
+
+    def describe(self, pos: Position) -> str:
+        if pos.terminal:
+            return f"Game over: {pos.outcome}"
+        if self.play_mode:
+            return f"{pos.mover} to move"
+        by_agent = self.reply_mode == "agent" and self._agent() is not None
+        who = "the agent's side" if pos.mover == self.side else (
+            "played by " + ("the agent" if by_agent else "random moves"))
+        return f"{pos.mover} to move ({who})"
+
+
+
+# ---------------------------------------------------------------------------------- background jobs
+def training_job(settings: rl.TrainSettings, risk: np.ndarray) -> Generator[Any, None, rl.Agent | None]:
+    """Training as a job generator: :func:`mdpviz.models.ttt3d_learning.train` with every progress
+    record yielded as a partial result (the learning curve's next point) followed by a
+    :class:`~mdpviz.models.games.JobProgress` (games done of ``settings.episodes``, :func:`record_text`).
+    Closing it (Stop) ends training after the current record. Returns the last record's agent (None
+    if no record was made)."""
+    total = int(settings.episodes)
+    p = np.asarray(risk, dtype=np.float64)
+
+    def run() -> Generator[Any, None, rl.Agent | None]:
+        gen = rl.train(settings, risk=p)
+        last: rl.TrainProgress | None = None
+        try:
+            for rec in gen:
+                last = rec
+                yield rec
+                yield JobProgress(rec.episodes, max(total, 1), record_text(rec, total))
+        finally:
+            gen.close()
+        return None if last is None else last.agent
+
+    return run()
+
+
+MATCHUPS: tuple[tuple[str, str, str], ...] = (
+    ("agent vs random", "agent", "random"),
+    ("random vs agent", "random", "agent"),
+    ("agent vs agent", "agent", "agent"),
+    ("random vs random", "random", "random"),
+)
+"""(name, X player, O player) of the simulated matchups; X moves first."""
+
+MATCHUP_CHUNK = 2_000
+"""Games per batch of a matchup simulation (progress and cancel are checked between batches)."""
+
+
+def matchup_job(agent: rl.Agent | None, risk: np.ndarray, *, games: int,
+                seed: int) -> Generator[JobProgress, None, MatchupResult]:
+    """Every matchup of :data:`MATCHUPS` played ``games`` times from the empty cube with the vectorised
+    engine :func:`mdpviz.models.ttt3d_rules.play_batch` (the agent greedy, its coin model its own; the
+    environment's risk ``risk``), as a job generator yielding progress after every batch of
+    :data:`MATCHUP_CHUNK` games (ValueError at once for fewer than 1 game). No exact probabilities:
+    the cube has 3^27 boards. Without an agent only "random vs random" is played."""
     n = int(games)
     if n < 1:
-        raise ValueError(f"the number of games must be at least 1, got {n}")
-    p = validate_risk(risk, N_CELLS)
-    boards = np.zeros((n, N_CELLS), dtype=np.int8)
-    result = np.full(n, -1, dtype=np.int8)
-    live = np.arange(n)
-    mover = X
-    for ply in range(N_CELLS):
-        b = boards[live]
-        cells = np.asarray((x_player if mover == X else o_player)(b, mover), dtype=np.int64)
-        if cells.shape != (live.size,) or np.any(b[np.arange(live.size), cells] != EMPTY):
-            raise ValueError(f"the {MARK_CHARS[mover]} player chose an occupied or out-of-range cell")
-        flip = rng.random(live.size) < p[cells]
-        marks = np.where(flip, other(mover), mover).astype(np.int8)
-        boards[live, cells] = marks
-        won = completes(boards[live], cells, marks)
-        result[live[won]] = marks[won]
-        if ply == N_CELLS - 1:
-            result[live[~won]] = 0  # the cube is full: a draw (never happens, see the module docstring)
-        live = live[~won]
-        if live.size == 0:
-            break
-        mover = other(mover)
-    return result
+        raise ValueError(f"simulate at least 1 game per matchup, got {n}")
+    p = np.asarray(risk, dtype=np.float64)
+    names = [m for m in MATCHUPS if agent is not None or "agent" not in m[1:]]
+    notes = () if agent is not None else ("the matchups with the agent need an agent: press Train first",)
+
+    def run() -> Generator[JobProgress, None, MatchupResult]:
+        streams = np.random.SeedSequence(int(seed)).spawn(len(names))
+        sizes = [min(MATCHUP_CHUNK, n - k) for k in range(0, n, MATCHUP_CHUNK)]
+        rows = []
+        for i, ((name, xs, os_), ss) in enumerate(zip(names, streams)):
+            rng = np.random.default_rng(ss)
+            rand = random_player(rng)
+            players = {"agent": (agent.choose_moves if agent is not None else rand), "random": rand}
+            counts = np.zeros(3, dtype=np.int64)
+            for j, m in enumerate(sizes):
+                res = play_batch(players[xs], players[os_], risk=p, games=m, rng=rng)
+                counts += [np.count_nonzero(res == X), np.count_nonzero(res == O), np.count_nonzero(res == 0)]
+                yield JobProgress(i * len(sizes) + j + 1, len(names) * len(sizes),
+                                  f"{name}: {sum(sizes[:j + 1]):,} of {n:,} games")
+            rows.append(MatchupRow(name, xs, os_, (int(counts[0]), int(counts[1]), int(counts[2])), n))
+        return MatchupResult(tuple(rows), "games", "the empty cube", notes)
+
+    return run()
 
 
-@dataclass(frozen=True)
-class Score:
-    """Results of games from one player's point of view, against an opponent."""
+# ---------------------------------------------------------------------------------- scenario codec and spec
+KEY = "ttt3d"
+"""The game's key in the registry and in scenario files."""
 
-    games: int
-    """Number of games played."""
-    wins: int
-    """Games the player won (a line of its mark, whoever's move placed it)."""
-    draws: int
-    """Games that filled the cube without a line."""
-    losses: int
-    """Games the opponent won."""
-    seconds: float
-    """Wall time of the games, seconds."""
-
-    @property
-    def win(self) -> float:
-        """Fraction of games won."""
-        return self.wins / self.games
-
-    @property
-    def draw(self) -> float:
-        """Fraction of games drawn."""
-        return self.draws / self.games
-
-    @property
-    def loss(self) -> float:
-        """Fraction of games lost."""
-        return self.losses / self.games
-
-    def win_ci(self) -> tuple[float, float]:
-        """Wilson 95% interval of the win rate."""
-        from mdpviz.models.simulate import proportion_ci
-
-        lo, hi = proportion_ci(self.wins, self.games)
-        return float(lo), float(hi)
+NO_TABLE = ("3D tic-tac-toe has 3^27 boards: no table of states to step or solve. "
+            "Train an agent in the Game panel; its values are shown on the cube.")
+"""Why the game compiles to no MDP (the window shows it where the board's table would be)."""
 
 
-def play_vs_random(
-    player: Player | None,
-    *,
-    mark: str | int = "X",
-    risk: np.ndarray,
-    games: int,
-    seed: int | np.random.Generator | None = None,
-) -> Score:
-    """Play ``games`` games of ``player`` (None: the uniformly random player) holding ``mark``
-    against the uniformly random opponent; the score from the player's side."""
-    from mdpviz.models.chunked import check_games, run_chunks
+def settings_to_dict(state: Ttt3dState, *, reply: str = "agent") -> dict[str, Any]:
+    """The game's entry in a scenario file (``reply``: the view's display setting saved beside it)."""
+    return {"settings": {f.name: getattr(state.settings, f.name) for f in fields(rl.TrainSettings)},
+            "risk": state.risk if isinstance(state.risk, str) else list(state.risk), "reply": reply}
 
-    me = parse_mark(mark)
-    games = check_games(games, "the number of games")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    t0 = time.perf_counter()
-    mine = random_player(rng) if player is None else player
-    theirs = random_player(rng)
-    tally = [0, 0]  # wins, draws
 
-    def step(n: int) -> None:  # chunks of games: memory does not grow with ``games``
-        res = play_batch(mine if me == X else theirs, theirs if me == X else mine, risk=risk, games=n, rng=rng)
-        tally[0] += int(np.count_nonzero(res == me))
-        tally[1] += int(np.count_nonzero(res == 0))
+def settings_from_dict(data: dict[str, Any], path: str) -> Ttt3dState:
+    """Settings from a scenario file's entry (ScenarioError naming the field; ``reply`` is checked too)."""
+    where = f"games.{KEY}"
+    raw = data.get("settings", {})
+    known = {f.name for f in fields(rl.TrainSettings)}
+    if not isinstance(raw, dict):
+        raise ScenarioError(path, f"{where}.settings", f"must be an object, got {raw!r}")
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise ScenarioError(path, f"{where}.settings", f"unknown field(s) {', '.join(unknown)}")
+    try:
+        settings = rl.TrainSettings(**raw)
+    except (TypeError, ValueError) as e:
+        raise ScenarioError(path, f"{where}.settings", str(e)) from None
+    risk = data.get("risk", "classic")
+    if not isinstance(risk, str):
+        if not isinstance(risk, list):
+            raise ScenarioError(path, f"{where}.risk", f"must be a preset name or 27 numbers, got {risk!r}")
+        risk = tuple(risk)
+    st = Ttt3dState(settings=settings, risk=risk)
+    try:
+        st.risk_vector()
+    except ValueError as e:
+        raise ScenarioError(path, f"{where}.risk", str(e)) from None
+    if isinstance(risk, tuple):
+        st = Ttt3dState(settings=settings, risk=tuple(float(v) for v in risk))
+    reply = data.get("reply", "agent")
+    if reply not in REPLIES:
+        raise ScenarioError(path, f"{where}.reply", f"must be one of {', '.join(REPLIES)}, got {reply!r}")
+    return st
 
-    run_chunks(games, step)
-    secs = time.perf_counter() - t0
-    wins, draws = tally
-    return Score(games=games, wins=wins, draws=draws, losses=games - wins - draws, seconds=secs)
+
+def _position_model(state: Ttt3dState, mdp: Any = None, *, agent: Callable[[], rl.Agent | None] = lambda: None,
+                    reply: str = "agent", play: bool = False) -> Ttt3dPositionModel:
+    return Ttt3dPositionModel(risk=state.risk_vector(), side=state.settings.mark, reply=reply, play=play, agent=agent)
+
+
+def _training_job(state: Ttt3dState) -> Generator[Any, None, rl.Agent | None]:
+    return training_job(state.settings, state.risk_vector())
+
+
+def _matchups_job(state: Ttt3dState, agent: rl.Agent | None = None, *, games: int,
+                  seed: int) -> Generator[JobProgress, None, MatchupResult]:
+    return matchup_job(agent, state.risk_vector(), games=games, seed=seed)
+
+
+TITLE = "3D tic-tac-toe (learning)"
+
+
+def lesson(state: Ttt3dState, mdp: Any = None, **names: Any):
+    """The game's :class:`~mdpviz.models.lessons.Lesson`: the generic one (there is no MDP to describe),
+    its parameter table the training settings and risks."""
+    from mdpviz.models.lessons import lesson_for
+
+    return lesson_for(KEY, state, mdp, **{"title": TITLE, **names})
+
+
+SPEC = GameSpec(
+    key=KEY,
+    title=TITLE,
+    value_label=AGENT_SCALE.label,
+    unit="games",
+    settings_type=Ttt3dState,
+    default_settings=Ttt3dState,
+    compile=lambda state: None,
+    to_dict=settings_to_dict,
+    from_dict=settings_from_dict,
+    color_kind=DIVERGING,
+    position_model=_position_model,
+    lesson=lesson,
+    jobs={"train": _training_job, "matchups": _matchups_job},
+    no_table=NO_TABLE,
+)
+"""3x3x3 risk tic-tac-toe in the registry :mod:`mdpviz.models.games` (no table: ``compile`` gives None)."""
 
 
 __all__ = [
-    "CENTRE", "CUBE", "check_move", "play_move", "EMPTY", "LINES", "LINES_PER_CELL", "LINES_THROUGH", "N_CELLS", "N_LINES", "O",
-    "Player", "RISK_CHOICES", "SEED_CHECKED", "Score", "X", "board", "board_text", "cell_coords",
-    "completes", "completes_one", "completing_cells", "legal_moves", "line_kind", "line_owners",
-    "play_batch", "play_vs_random", "random_moves", "random_player", "resolve_risk", "seed_missing_lines",
-    "winner",
+    "AGENT_SCALE", "CENTRE", "CUBE", "GUI_SETTINGS", "LINES", "LINES_PER_CELL", "LINES_THROUGH", "LearningCurve",
+    "MATCHUPS", "MATCHUP_CHUNK", "NO_TABLE", "N_CELLS", "N_LINES", "O", "Player", "REPLIES", "RISK_CHOICES",
+    "SEED_CHECKED", "SPEC", "Score", "Ttt3dPositionModel", "Ttt3dState", "X", "agent_text", "board", "board_text",
+    "cell_coords", "cell_label", "check_move", "completes", "completes_one", "completing_cells", "learning_curve",
+    "legal_moves", "lesson", "line_kind", "line_owners", "matchup_job", "method_text", "play_batch", "play_move",
+    "play_vs_random", "random_moves", "random_player", "record_text", "resolve_risk", "risk_spec_for", "risk_text",
+    "seed_missing_lines", "settings_from_dict", "settings_to_dict", "training_job", "winner",
 ]

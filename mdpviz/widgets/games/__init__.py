@@ -16,11 +16,11 @@ from mdpviz.widgets.game import Game
 VIEWS: dict[str, str] = {
     "snakes": "mdpviz.widgets.games.snakes:SnakesGame",
     "file": "mdpviz.widgets.games.file:FileGame",
-    "ttt": "mdpviz.widgets.ttt_games:TicTacToeGame",
-    "risk_ttt": "mdpviz.widgets.ttt_games:RiskTicTacToeGame",
+    "ttt": "mdpviz.widgets.games.ttt:TicTacToeGame",
+    "risk_ttt": "mdpviz.widgets.games.risk_ttt:RiskTicTacToeGame",
     "attt": "mdpviz.widgets.games.attt:AtttGame",
     "checkers": "mdpviz.widgets.games.checkers:CheckersGame",
-    "ttt3d": "mdpviz.widgets.ttt3d_game:Ttt3dGame",
+    "ttt3d": "mdpviz.widgets.games.ttt3d:Ttt3dGame",
     "gridworld": "mdpviz.widgets.gridworld_game:GridWorldGame",
     "gym": "mdpviz.widgets.gridworld_game:GymGame",
 }

@@ -1,32 +1,33 @@
 """3x3x3 risk tic-tac-toe in the main window: an agent learned by playing, shown on the cube.
 
 The cube has 3^27 boards: there is no :class:`~mdpviz.models.mdp.TabularMDP` to step, so this game
-has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.solvers.rl`):
+has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.models.ttt3d_learning`):
 
 * the cube as three 3x3 layers side by side (the common position board of
   :mod:`mdpviz.widgets.position`), each legal cell coloured by the value of playing there to the
   player to move (the trained agent's estimate: +1 a win, -1 a loss, on a fixed scale) with the
   number on it and the greedy move starred; click a cell to play it, Back / Forward / New game,
   and "play vs agent" with "hide hints" (the common board's controls);
-* training (:func:`mdpviz.solvers.rl.train`) on the controller's job thread, started and stopped
+* training (:func:`mdpviz.models.ttt3d.training_job`, a generator the controller steps as a
+  :class:`~mdpviz.controller.GeneratorJob`) on the controller's job thread, started and stopped
   from the game panel, drawn live as a learning curve in the window's Convergence dock (the
   game's ``convergence_widget``): the greedy agent's win rate against the uniformly random
   opponent over each evaluation batch with its Wilson 95% interval, the loss rate, and the mean
   |TD error| of the updates since the previous point;
-* save and load agents (``.npz``, :meth:`~mdpviz.solvers.rl.Agent.save` /
-  :func:`~mdpviz.solvers.rl.load_agent`);
+* save and load agents (``.npz``, :meth:`~mdpviz.models.ttt3d_learning.Agent.save` /
+  :func:`~mdpviz.models.ttt3d_learning.load_agent`);
 * matchups (agent vs random, random vs agent, agent vs agent, random vs random) simulated with the
   vectorised engine :func:`mdpviz.models.ttt3d.play_batch`, shown as outcome bars with CIs.
 
-The rules (the 49 lines, the risk coin, who wins) live only in :mod:`mdpviz.models.ttt3d`; this
-module calls them. The game's edits (:class:`Ttt3dState`) are the training settings and the risk
-vector; the trained agent is a result, like a solve, not an edit.
+Everything headless (the rules, the game's edits :class:`~mdpviz.models.ttt3d.Ttt3dState`, the
+position model, the learning curve's arrays, the training and matchup job generators, the scenario
+codec) lives in :mod:`mdpviz.models.ttt3d`; this module draws and edits. The trained agent is a
+result, like a solve, not an edit.
 """
 from __future__ import annotations
 
 import math
-import queue
-from dataclasses import dataclass, fields, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -47,12 +48,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mdpviz.controller import GeneratorJob
 from mdpviz.models import ttt3d
-from mdpviz.models.simulate import proportion_ci
-from mdpviz.models.tictactoe import EMPTY, MARK_CHARS, O, X, other, parse_mark
-from mdpviz.scenario import ScenarioError
-from mdpviz.solvers import Sweep, rl
-from mdpviz.models.colors import DIVERGING, ColorScale
+from mdpviz.models import ttt3d_learning as rl
+from mdpviz.models.colors import ColorScale
+from mdpviz.models.position import DECISION, PLAY, Position
+from mdpviz.models.ttt3d import (
+    AGENT_SCALE,
+    REPLIES,
+    SPEC,
+    LearningCurve,
+    Ttt3dPositionModel,
+    Ttt3dState,
+    agent_text,
+    learning_curve,
+    method_text,
+    record_text,
+    risk_spec_for,
+    risk_text,
+)
+from mdpviz.solvers import Sweep
+from mdpviz.widgets import named as _named
 from mdpviz.widgets.convergence import (
     RoomyAxis,
     export_scene,
@@ -61,37 +77,8 @@ from mdpviz.widgets.convergence import (
     set_axes_font,
     set_legend_font,
 )
-from mdpviz.models.display import BackupTerm
-from mdpviz.widgets.game import Cancelled, Progress
+from mdpviz.widgets.game import GameJob
 from mdpviz.widgets.position import LayersPainter, PositionBoard, PositionGame
-from mdpviz.models.position import (
-    DECISION,
-    MODEL,
-    PLAY,
-    MatchupResult,
-    MatchupRow,
-    MoveSpec,
-    Ply,
-    Position,
-    PositionModel,
-)
-from mdpviz.widgets import named as _named
-
-AGENT_SCALE = ColorScale(-1.0, 1.0, label="move value to the mover (+1 win, \u22121 loss)",
-                         kind=DIVERGING)
-"""The fixed colour scale of the cube's move values: the agent's rewards are +1, -1 and 0, so every
-value it can learn lies in [-1, 1] (values outside are clipped to the end colours)."""
-
-GUI_SETTINGS = rl.TrainSettings(episodes=20_000, report_every=500, eval_games=1_000)
-"""Training settings of a new game: the CLI's target agent (TD(0), 64-ReLU network, 20,000 games)
-with a learning-curve point every 500 games, so Stop is seen within a fraction of a second."""
-
-REPLIES: dict[str, str] = {
-    "agent": "the trained agent (greedy)",
-    "random": "uniformly random (as in training)",
-}
-"""Who plays the side that is not the agent's when you walk the tree (in "play vs agent" the agent
-plays whichever side you do not)."""
 
 WIN_COLOR = "#0072b2"  # Okabe-Ito blue
 LOSS_COLOR = "#d55e00"  # vermillion
@@ -128,365 +115,6 @@ def _pair(*widgets: QWidget) -> QWidget:
     return w
 
 
-# ---------------------------------------------------------------------------------- the edits
-@dataclass(frozen=True)
-class Ttt3dState:
-    """The 3D game's edits: how the next agent is trained, and the risks of the cube's cells."""
-
-    settings: rl.TrainSettings = GUI_SETTINGS
-    """Training settings (method, approximator, games, evaluation batch, mark, seed, ...)."""
-    risk: str | tuple[float, ...] = "classic"
-    """A preset of :data:`mdpviz.models.ttt3d.RISK_CHOICES` (noisy and random ones drawn with the
-    settings' seed) or 27 probabilities, cell ``9 * layer + 3 * row + column``."""
-
-    def risk_vector(self) -> np.ndarray:
-        """float64 (27), read-only: the probability that a move on each cell lands the opponent's mark."""
-        spec = self.risk if isinstance(self.risk, str) else list(self.risk)
-        return ttt3d.resolve_risk(spec, seed=self.settings.seed)
-
-
-def risk_spec_for(risk: np.ndarray, *, seed: int) -> str | tuple[float, ...]:
-    """The preset name that gives ``risk`` with ``seed`` (e.g. a loaded agent's), else the 27 numbers."""
-    p = np.asarray(risk, dtype=np.float64)
-    for name in ttt3d.RISK_CHOICES:
-        if np.array_equal(ttt3d.resolve_risk(name, seed=seed), p):
-            return name
-    return tuple(float(v) for v in p)
-
-
-def risk_text(spec: str | tuple[float, ...]) -> str:
-    """How a risk spec reads in the panel: the preset name, or "custom (mean 0.42)"."""
-    if isinstance(spec, str):
-        return spec
-    return f"custom (mean {float(np.mean(spec)):.2f})"
-
-
-# ---------------------------------------------------------------------------------- pure helpers
-def cell_label(cell: int) -> str:
-    """A cell of the cube in words, 1-based like the board's titles: "layer 2, row 2, col 2"."""
-    layer, row, col = ttt3d.cell_coords(cell)
-    return f"layer {layer + 1}, row {row + 1}, col {col + 1}"
-
-
-def method_text(settings: rl.TrainSettings) -> str:
-    """"TD(0), mlp (64 ReLU)" etc.: how an agent learns, in a few words."""
-    m = "TD(0)" if settings.method == "td" else "Q-learning"
-    a = f"mlp ({settings.hidden} ReLU)" if settings.approx == "mlp" else settings.approx
-    return f"{m}, {a}"
-
-
-@dataclass(frozen=True, eq=False)
-class LearningCurve:
-    """The learning curve of one training run, as arrays (what the plot draws)."""
-
-    episodes: np.ndarray
-    """float64 (k): training games played at each point."""
-    win: np.ndarray
-    """float64 (k): fraction of the evaluation games the greedy agent won against the random opponent."""
-    win_lo: np.ndarray
-    """float64 (k): lower end of the Wilson 95% interval of ``win``."""
-    win_hi: np.ndarray
-    """float64 (k): upper end of the Wilson 95% interval of ``win``."""
-    loss: np.ndarray
-    """float64 (k): fraction lost."""
-    draw: np.ndarray
-    """float64 (k): fraction drawn (0 on the cube: every full cube holds a line)."""
-    td_error: np.ndarray
-    """float64 (k): mean |TD error| (reward units) of the updates since the previous point (NaN at 0)."""
-    eval_games: int
-    """Games behind each rate (0: no evaluation, the rates are NaN)."""
-
-    def __len__(self) -> int:
-        return int(self.episodes.size)
-
-
-def learning_curve(records: Sequence[rl.TrainProgress]) -> LearningCurve:
-    """The arrays of a run's progress records. The counts behind each rate are ``round(rate * games)``
-    (exact: the rates are counts divided by the batch size), and the interval is Wilson's."""
-    k = len(records)
-    ep = np.array([r.episodes for r in records], dtype=np.float64)
-    win = np.array([r.win for r in records], dtype=np.float64)
-    games = int(records[-1].eval_games) if k else 0
-    lo = np.full(k, np.nan)
-    hi = np.full(k, np.nan)
-    ok = np.isfinite(win)
-    if games > 0 and ok.any():
-        wins = np.rint(win[ok] * games).astype(np.int64)
-        a, b = proportion_ci(wins, games)
-        lo[ok], hi[ok] = a, b
-    return LearningCurve(
-        episodes=ep, win=win, win_lo=lo, win_hi=hi,
-        loss=np.array([r.loss for r in records], dtype=np.float64),
-        draw=np.array([r.draw for r in records], dtype=np.float64),
-        td_error=np.array([r.mean_td_error for r in records], dtype=np.float64),
-        eval_games=games,
-    )
-
-
-def record_text(rec: rl.TrainProgress, total: int) -> str:
-    """One line about a progress record: games, win rate with its interval, TD error, time."""
-    parts = [f"{rec.episodes:,} of {total:,} games"]
-    if math.isfinite(rec.win):
-        lo, hi = proportion_ci(int(round(rec.win * rec.eval_games)), rec.eval_games)
-        parts.append(f"win {100 * rec.win:.1f}% [{100 * float(lo):.1f}, {100 * float(hi):.1f}] vs random "
-                     f"({rec.eval_games:,} games)")
-    if math.isfinite(rec.mean_td_error):
-        parts.append(f"mean |TD error| {rec.mean_td_error:.3f}")
-    parts.append(f"\u03b5 {rec.epsilon:.3f}")
-    parts.append(f"{rec.seconds:.1f} s")
-    return " \u00b7 ".join(parts)
-
-
-def agent_text(agent: rl.Agent | None) -> str:
-    """What the current agent is: how it learned, its mark, games behind it, the risk it expects."""
-    if agent is None:
-        return "No agent yet: press Train (or load an agent file)."
-    s = agent.settings
-    spec = risk_spec_for(agent.risk, seed=s.seed)
-    return (f"Agent: {method_text(s)}, plays {s.mark}, {agent.episodes:,} training games "
-            f"({agent.train_seconds:.1f} s), risk {risk_text(spec)}")
-
-
-# ---------------------------------------------------------------------------------- the position model
-class Ttt3dPositionModel(PositionModel):
-    """The cube for the common position board (rules from :mod:`mdpviz.models.ttt3d`).
-
-    ``side`` is the agent's mark: its positions are DECISION positions whose moves carry the
-    agent's values (the ``values`` the board is shown are an :class:`~mdpviz.solvers.rl.Agent`).
-    Walking the tree (``play`` False), the other side is played by the model: uniformly at
-    random, or by the agent's greedy move for that mark (``reply`` = "random" / "agent"). In a game
-    against the agent (``play`` True) both sides are DECISION positions: you play your mark, the
-    agent greedily plays the other, and the hints on your moves are the agent's values for them.
-    X always moves first. Values are from the mover's side: both players maximise. The risk coin
-    of every move uses ``risk`` (the environment; the agent scores moves with the risk it was
-    trained for).
-    """
-
-    players = ("X", "O")
-    n_cells = ttt3d.N_CELLS
-
-    def __init__(self, *, risk: np.ndarray, side: str = "X", reply: str = "agent", play: bool = False,
-                 agent: Callable[[], rl.Agent | None] = lambda: None) -> None:
-        self.risk = ttt3d.resolve_risk(np.asarray(risk, dtype=np.float64))
-        self.side = MARK_CHARS[parse_mark(side)]
-        if reply not in REPLIES:
-            raise ValueError(f"reply must be one of {', '.join(REPLIES)}, got {reply!r}")
-        self.reply_mode = reply
-        self.play_mode = bool(play)
-        self._agent = agent
-
-    # ------------------------------------------------------------------ positions
-    @staticmethod
-    def board_of(pos: Position) -> np.ndarray:
-        """int8 (27): the marks of a position (a fresh copy)."""
-        return np.frombuffer(pos.key[0], dtype=np.int8).copy()
-
-    def position(self, board: np.ndarray, mover: str, *, result: int | None = None, text: str = "") -> Position:
-        """The position of ``board`` with ``mover`` to move (``result``: X, O or 0 once the game is over)."""
-        b = np.asarray(board, dtype=np.int8).copy()
-        b.flags.writeable = False
-        cells = b.copy()
-        if result is None:
-            decides = self.play_mode or mover == self.side
-            return Position(key=(b.tobytes(), mover), cells=cells, mover=mover,
-                            chooser=DECISION if decides else MODEL, objective="max", text=text)
-        outcome = "draw" if result == 0 else f"{MARK_CHARS[result]} wins"
-        if result:  # the completed line's cells get codes 3 (X) / 4 (O): the painter highlights them
-            for line in ttt3d.LINES:
-                if np.all(b[line] == result):
-                    cells[line] = result + 2
-        return Position(key=(b.tobytes(), ""), cells=cells, mover="", outcome=outcome, text=text)
-
-    def start(self, *, first: str | None = None) -> Position:
-        if first not in (None, "X"):
-            raise ValueError("X always moves first in 3x3x3 tic-tac-toe: choose O to let the agent open as X")
-        return self.position(np.zeros(ttt3d.N_CELLS, dtype=np.int8), "X")
-
-    def first_choices(self) -> tuple[str, ...]:
-        return ("X",)
-
-    def human_marks(self) -> tuple[str, ...]:
-        opp = MARK_CHARS[other(parse_mark(self.side))]
-        return (opp, self.side)  # default: you take the side the agent does not play
-
-    def moves(self, pos: Position) -> tuple[MoveSpec, ...]:
-        if pos.terminal:
-            return ()
-        b = self.board_of(pos)
-        empty = ttt3d.legal_moves(b)
-        probs = np.full(empty.size, np.nan)
-        if pos.chooser == MODEL:
-            agent = self._agent()
-            if self.reply_mode == "random" or agent is None:
-                probs[:] = 1.0 / empty.size
-            else:
-                probs[int(np.flatnonzero(empty == agent.choose_move(b, pos.mover))[0])] = 1.0
-        return tuple(MoveSpec(int(c), cell_label(int(c)), int(c), prob=float(p)) for c, p in zip(empty, probs))
-
-    def play(self, pos: Position, action: int, rng: np.random.Generator) -> Ply:
-        b = self.board_of(pos)
-        c = int(action)
-        ttt3d.check_move(b, c)
-        me = parse_mark(pos.mover)
-        mark, result = ttt3d.play_move(b, c, me, risk=self.risk, rng=rng)
-        text = f"{pos.mover} on {cell_label(c)}"
-        if mark != me:
-            text += f"; the coin (risk {self.risk[c]:.2f}) put {MARK_CHARS[mark]}'s mark there"
-        if result:
-            text += f"; {MARK_CHARS[result]} completes a line and wins"
-        elif result == 0:
-            text += "; the cube is full: a draw"
-        agent = parse_mark(self.side)
-        reward = 0.0 if not result else (1.0 if result == agent else -1.0)
-        after = self.position(b, "" if result is not None else MARK_CHARS[other(me)], result=result)
-        return Ply(pos, c, after, text, reward)
-
-    def reply(self, pos: Position, rng: np.random.Generator) -> int:
-        b = self.board_of(pos)
-        agent = self._agent()
-        if self.reply_mode == "agent" and agent is not None:
-            return int(agent.choose_move(b, pos.mover))
-        return int(ttt3d.random_moves(b[None], rng)[0])
-
-    # ------------------------------------------------------------------ values
-    def move_values(self, pos: Position, values: Any) -> np.ndarray:
-        mv = self.moves(pos)
-        if not isinstance(values, rl.Agent) or pos.terminal or pos.chooser != DECISION:
-            return np.full(len(mv), np.nan)
-        q = values.move_values(self.board_of(pos), pos.mover)
-        return np.array([q[m.action] for m in mv], dtype=np.float64)
-
-    def value(self, pos: Position, values: Any) -> float:
-        """The agent's value of the position to the mover: its best move's value (max over cells)."""
-        q = self.move_values(pos, values)
-        return float(np.max(q)) if q.size and np.all(np.isfinite(q)) else math.nan
-
-    def agent_move(self, pos: Position, values: Any) -> int:
-        if not isinstance(values, rl.Agent):
-            raise ValueError("there is no agent to play against yet: press Train (or load an agent file)")
-        return int(values.choose_move(self.board_of(pos), pos.mover))
-
-    def backup(self, pos: Position, action: int, values: Any) -> list[BackupTerm]:
-        """The move's value as the agent computes it. TD(0): the expectation over the risk coin,
-        (1 - P[c]) u(own mark on c) + P[c] u(opponent's mark on c), with u the reward (+1 / -1 / 0)
-        if that afterstate ends the game, else the afterstate value V(a) (rl module docstring).
-        Q-learning: the learned Q(s, c) itself (the coin is inside it)."""
-        if not isinstance(values, rl.Agent) or pos.terminal:
-            return []
-        b = self.board_of(pos)
-        c = int(action)
-        me = parse_mark(pos.mover)
-        if values.settings.method != "td":
-            q = float(values.move_values(b, me)[c])
-            return [BackupTerm(1.0, 0.0, 2 * c + 2 * ttt3d.N_CELLS, q, "Q-learning: Q(s, c) learned directly")]
-        p = float(values.risk[c])
-        zero, one = np.zeros(ttt3d.N_CELLS), np.ones(ttt3d.N_CELLS)
-        u_own = float(values.move_values_batch(b[None], me, risk=zero)[0, c])
-        u_opp = float(values.move_values_batch(b[None], me, risk=one)[0, c])
-        last = int(np.count_nonzero(b == EMPTY)) == 1
-        terms = []
-        for prob, mark, u, flip in ((1.0 - p, me, u_own, 0), (p, other(me), u_opp, 1)):
-            if prob <= 0.0:
-                continue
-            done = bool(ttt3d.completing_cells(b[None], mark)[0, c])
-            if done:
-                r, v, note = (1.0 if mark == me else -1.0), 0.0, f"{MARK_CHARS[mark]} completes a line"
-            elif last:
-                r, v, note = 0.0, 0.0, "the cube is full: draw"
-            else:
-                r, v, note = 0.0, u, ("own mark lands" if not flip else "the coin: the opponent's mark lands")
-            terms.append(BackupTerm(prob, r, 2 * c + flip, v, note))
-        return terms
-
-    def state_name(self, code: int) -> str:
-        """Name of a backup term's afterstate (code ``2 c + flip``; see :meth:`backup`)."""
-        c, flip = divmod(int(code), 2)
-        if c >= ttt3d.N_CELLS:
-            return f"Q: cell {c - ttt3d.N_CELLS}"
-        return f"{'coin' if flip else 'own'} @{c}"
-
-    def describe(self, pos: Position) -> str:
-        if pos.terminal:
-            return f"Game over: {pos.outcome}"
-        if self.play_mode:
-            return f"{pos.mover} to move"
-        by_agent = self.reply_mode == "agent" and self._agent() is not None
-        who = "the agent's side" if pos.mover == self.side else (
-            "played by " + ("the agent" if by_agent else "random moves"))
-        return f"{pos.mover} to move ({who})"
-
-
-# ---------------------------------------------------------------------------------- background jobs
-def training_job(settings: rl.TrainSettings, risk: np.ndarray,
-                 sink: "queue.SimpleQueue[rl.TrainProgress]") -> Callable[[Progress, Cancelled], rl.Agent | None]:
-    """The job that trains an agent (run on the controller's job thread): every progress record of
-    :func:`mdpviz.solvers.rl.train` goes into ``sink`` (the GUI thread drains it) and is announced
-    with ``progress(episodes, total, text)``; ``cancelled()`` is checked after each record (Stop).
-    Returns the last agent (None if no record was made)."""
-    total = int(settings.episodes)
-    p = np.asarray(risk, dtype=np.float64)
-
-    def job(progress: Progress, cancelled: Cancelled) -> rl.Agent | None:
-        gen = rl.train(settings, risk=p)
-        last: rl.TrainProgress | None = None
-        try:
-            for rec in gen:
-                sink.put(rec)
-                last = rec
-                progress(rec.episodes, max(total, 1), record_text(rec, total))
-                if cancelled():
-                    break
-        finally:
-            gen.close()
-        return None if last is None else last.agent
-
-    return job
-
-
-MATCHUPS: tuple[tuple[str, str, str], ...] = (
-    ("agent vs random", "agent", "random"),
-    ("random vs agent", "random", "agent"),
-    ("agent vs agent", "agent", "agent"),
-    ("random vs random", "random", "random"),
-)
-"""(name, X player, O player) of the simulated matchups; X moves first."""
-
-MATCHUP_CHUNK = 2_000
-"""Games per batch of a matchup simulation (progress and cancel are checked between batches)."""
-
-
-def matchup_job(agent: rl.Agent | None, risk: np.ndarray, *, games: int,
-                seed: int) -> Callable[[Progress, Cancelled], MatchupResult | None]:
-    """The job that plays every matchup of :data:`MATCHUPS` ``games`` times from the empty cube with
-    the vectorised engine :func:`mdpviz.models.ttt3d.play_batch` (the agent greedy, its coin model
-    its own; the environment's risk ``risk``). No exact probabilities: the cube has 3^27 boards."""
-    n = int(games)
-    if n < 1:
-        raise ValueError(f"simulate at least 1 game per matchup, got {n}")
-    p = np.asarray(risk, dtype=np.float64)
-    names = [m for m in MATCHUPS if agent is not None or "agent" not in m[1:]]
-    notes = () if agent is not None else ("the matchups with the agent need an agent: press Train first",)
-
-    def job(progress: Progress, cancelled: Cancelled) -> MatchupResult | None:
-        streams = np.random.SeedSequence(int(seed)).spawn(len(names))
-        sizes = [min(MATCHUP_CHUNK, n - k) for k in range(0, n, MATCHUP_CHUNK)]
-        rows = []
-        for i, ((name, xs, os_), ss) in enumerate(zip(names, streams)):
-            rng = np.random.default_rng(ss)
-            rand = ttt3d.random_player(rng)
-            players = {"agent": (agent.choose_moves if agent is not None else rand), "random": rand}
-            counts = np.zeros(3, dtype=np.int64)
-            for j, m in enumerate(sizes):
-                if cancelled():
-                    return None
-                res = ttt3d.play_batch(players[xs], players[os_], risk=p, games=m, rng=rng)
-                counts += [np.count_nonzero(res == X), np.count_nonzero(res == O), np.count_nonzero(res == 0)]
-                progress(i * len(sizes) + j + 1, len(names) * len(sizes),
-                         f"{name}: {sum(sizes[:j + 1]):,} of {n:,} games")
-            rows.append(MatchupRow(name, xs, os_, (int(counts[0]), int(counts[1]), int(counts[2])), n))
-        return MatchupResult(tuple(rows), "games", "the empty cube", notes)
-
-    return job
 
 
 # ---------------------------------------------------------------------------------- widgets
@@ -833,10 +461,10 @@ class TrainingPanel(QWidget):
 class Ttt3dGame(PositionGame):
     """3x3x3 risk tic-tac-toe learned by playing (no MDP: training replaces the solver)."""
 
-    key = "ttt3d"
-    title = "3D tic-tac-toe (learning)"
-    value_label = AGENT_SCALE.label
-    unit = "games"
+    key = SPEC.key
+    title = SPEC.title
+    value_label = SPEC.value_label
+    unit = SPEC.unit
     supports_discount = False
     convergence_title = "Learning curve"
     panels = frozenset({"game", "convergence", "simulation", "lesson"})
@@ -880,8 +508,7 @@ class Ttt3dGame(PositionGame):
         return None
 
     def empty_text(self) -> str:
-        return ("3D tic-tac-toe has 3^27 boards: no table of states to step or solve. "
-                "Train an agent in the Game panel; its values are shown on the cube.")
+        return SPEC.no_table
 
     def position_model(self) -> Ttt3dPositionModel:
         play = self._board is not None and self._board.mode == PLAY  # both sides decide in a game vs the agent
@@ -926,11 +553,13 @@ class Ttt3dGame(PositionGame):
         return cap
 
     def matchups(self) -> list[str]:
-        return [m[0] for m in MATCHUPS]
+        return [m[0] for m in ttt3d.MATCHUPS]
 
     def simulation_job(self, mdp: Any, policy: Any, *, games: int, seed: int):
-        """Matchups on the cube (there is no MDP: ``mdp`` and ``policy`` are ignored)."""
-        return matchup_job(self.agent, self.tstate.risk_vector(), games=games, seed=seed)
+        """Matchups on the cube (:func:`mdpviz.models.ttt3d.matchup_job`; there is no MDP: ``mdp`` and
+        ``policy`` are ignored), for the window's job thread (ValueError at once for a bad number of games)."""
+        gen = ttt3d.matchup_job(self.agent, self.tstate.risk_vector(), games=games, seed=seed)
+        return GeneratorJob(lambda: gen)
 
     # ------------------------------------------------------------------ edits
     def set_settings(self, **changes: Any) -> bool:
@@ -973,7 +602,6 @@ class Ttt3dGame(PositionGame):
         settings, risk = self.tstate.settings, self.tstate.risk_vector()
         self._run += 1
         run = self._run
-        sink: queue.SimpleQueue[rl.TrainProgress] = queue.SimpleQueue()
         self.records = []
         self.training = True
         self.progress = (0, max(int(settings.episodes), 1))
@@ -981,28 +609,18 @@ class Ttt3dGame(PositionGame):
         self.curve_plot.show_curve(learning_curve([]))
         self.training_changed.emit(True)
 
-        def drain() -> None:
-            if run != self._run:
+        def on_record(rec: Any) -> None:  # each progress record, in order, on the GUI thread
+            if run != self._run or not isinstance(rec, rl.TrainProgress):
                 return
-            got = False
-            while True:
-                try:
-                    rec = sink.get_nowait()
-                except queue.Empty:
-                    break
-                self.records.append(rec)
-                got = True
-            if got:
-                last = self.records[-1]
-                self.agent = last.agent
-                self.progress = (last.episodes, max(int(settings.episodes), 1))
-                self.status = record_text(last, int(settings.episodes))
-                self.curve_plot.show_curve(learning_curve(self.records))
-                self.agent_changed.emit()
-                self._refresh_board()
+            self.records.append(rec)
+            self.agent = rec.agent
+            self.progress = (rec.episodes, max(int(settings.episodes), 1))
+            self.status = record_text(rec, int(settings.episodes))
+            self.curve_plot.show_curve(learning_curve(self.records))
+            self.agent_changed.emit()
+            self._refresh_board()
 
         def finish(text: str) -> None:
-            drain()
             if run != self._run:
                 return
             self.training = False
@@ -1011,18 +629,18 @@ class Ttt3dGame(PositionGame):
             self._refresh_board()
 
         def on_progress(done: int, total: int, text: str) -> None:
-            drain()
             if run == self._run:
                 self.training_changed.emit(True)  # the panel shows the new status and progress
 
-        self.run_job(
-            training_job(settings, risk, sink),
-            label=f"Training the 3D tic-tac-toe agent ({settings.episodes:,} games)",
+        self.job_requested.emit(GameJob(
+            GeneratorJob(lambda: ttt3d.training_job(settings, risk)),
+            f"Training the 3D tic-tac-toe agent ({settings.episodes:,} games)",
             on_done=lambda _agent: finish("Trained."),
             on_progress=on_progress,
             on_failed=lambda msg: finish(f"Training failed: {msg}."),
             on_cancelled=lambda: finish("Stopped."),
-        )
+            on_partial=on_record,
+        ))
         return self.training
 
     def stop_training(self) -> None:
@@ -1064,81 +682,17 @@ class Ttt3dGame(PositionGame):
 
     # ------------------------------------------------------------------ scenarios
     def to_dict(self) -> dict[str, Any]:
-        st = self.tstate
-        return {"settings": {f.name: getattr(st.settings, f.name) for f in fields(rl.TrainSettings)},
-                "risk": st.risk if isinstance(st.risk, str) else list(st.risk), "reply": self.reply}
+        return ttt3d.settings_to_dict(self.tstate, reply=self.reply)
 
     def load_dict(self, data: dict[str, Any], path: str) -> Ttt3dState:
-        where = f"games.{self.key}"
-        raw = data.get("settings", {})
-        known = {f.name for f in fields(rl.TrainSettings)}
-        if not isinstance(raw, dict):
-            raise ScenarioError(path, f"{where}.settings", f"must be an object, got {raw!r}")
-        unknown = sorted(set(raw) - known)
-        if unknown:
-            raise ScenarioError(path, f"{where}.settings", f"unknown field(s) {', '.join(unknown)}")
-        try:
-            settings = rl.TrainSettings(**raw)
-        except (TypeError, ValueError) as e:
-            raise ScenarioError(path, f"{where}.settings", str(e)) from None
-        risk = data.get("risk", "classic")
-        if not isinstance(risk, str):
-            if not isinstance(risk, list):
-                raise ScenarioError(path, f"{where}.risk", f"must be a preset name or 27 numbers, got {risk!r}")
-            risk = tuple(risk)
-        st = Ttt3dState(settings=settings, risk=risk)
-        try:
-            st.risk_vector()
-        except ValueError as e:
-            raise ScenarioError(path, f"{where}.risk", str(e)) from None
-        if isinstance(risk, tuple):
-            st = Ttt3dState(settings=settings, risk=tuple(float(v) for v in risk))
-        reply = data.get("reply", "agent")
-        if reply not in REPLIES:
-            raise ScenarioError(path, f"{where}.reply", f"must be one of {', '.join(REPLIES)}, got {reply!r}")
-        return st
+        return ttt3d.settings_from_dict(data, path)
 
     def load_display(self, data: dict[str, Any]) -> None:
         if data.get("reply") in REPLIES:
             self.set_reply(data["reply"])
 
 
-# ---------------------------------------------------------------------------------- README screenshots
-def save_screenshots(out_dir: str | Path, *, episodes: int = 3_000, eval_games: int = 500, seed: int = 0,
-                     sim_games: int = 2_000, timeout: float = 300.0) -> list[Path]:
-    """Take this game's README screenshots headless (``python -m mdpviz.screenshots --games ttt3d``;
-    the window from :func:`mdpviz.screenshots.screenshot_window`): the 3D game trained for
-    ``episodes`` games on the window's own job thread (the GUI thread only waits; 20 learning-curve
-    points of ``eval_games`` games each; training seed ``seed``), then
-
-    * ``ttt3d-learning.png`` (default window size): the learning curve, the agent's values on the
-      cube after one move of a walk, the matchup simulation (``sim_games`` games per matchup);
-    * ``ttt3d-play-1280x720.png``: a game against the agent at 1280 x 720 (the window may be wider
-      if its docks need more room).
-
-    ``timeout`` (seconds) bounds each wait. Returns the files written."""
-    from mdpviz.screenshots import SIZE_1280x720, screenshot_window
-
-    with screenshot_window(out_dir, timeout=timeout) as sw:
-        w = sw.window
-        w.switch_game("ttt3d")
-        g = w.game
-        g.set_settings(episodes=int(episodes), report_every=max(1, int(episodes) // 20), eval_games=int(eval_games),
-                       seed=int(seed))
-        g.start_training()
-        sw.wait(lambda: not g.training, what="the 3D agent's training")
-        g.board.click_cell(ttt3d.CENTRE)
-        sw.simulate(sim_games)
-        sw.shot("ttt3d-learning.png")
-        g.board.set_mode(PLAY)
-        g.board.click_cell(4)
-        sw.shot("ttt3d-play-1280x720.png", size=SIZE_1280x720)
-    return sw.saved
-
-
 __all__ = [
-    "AGENT_SCALE", "GUI_SETTINGS", "LearningCurve", "LearningCurvePlot", "MATCHUPS", "REPLIES", "TrainingPanel",
-    "Ttt3dBoard", "Ttt3dGame", "Ttt3dPainter", "Ttt3dPositionModel", "Ttt3dState", "agent_text",
-    "cell_label", "learning_curve", "matchup_job", "record_text", "risk_spec_for", "risk_text", "save_screenshots",
-    "training_job",
+    "AGENT_SCALE", "LearningCurvePlot", "REPLIES", "TrainingPanel", "Ttt3dBoard", "Ttt3dGame", "Ttt3dPainter",
+    "Ttt3dPositionModel", "Ttt3dState",
 ]

@@ -1,0 +1,539 @@
+"""Reinforcement learning for 3x3x3 risk tic-tac-toe against a uniformly random opponent: the game's
+encoding, its episodes and its opponent, over the generic approximators of :mod:`mdpviz.solvers.rl`.
+
+3^27 boards are far too many for a table (seed 003), so the agent learns an approximate value
+function by playing: semi-gradient TD(0) on state values or Q-learning on action values, with
+epsilon-greedy exploration, one game at a time.
+
+Encoding. A position is seen from the player to move ("me"): ``z`` in {0, 1}^54 with
+``z[c] = 1`` if my mark is on cell c and ``z[27 + c] = 1`` if the opponent's is. Rewards: +1 when
+my mark completes a line (whoever's move placed it: the risk coin can place my mark on the
+opponent's move), -1 when the opponent's does, 0 for a draw; one discount ``gamma`` per round
+(my move and the opponent's reply).
+
+Function approximators (:data:`APPROXIMATORS`), each with ``n_out`` outputs (1 for V, 27 for Q):
+
+* ``linear``: ``f(z) = b + W^T z`` (55 weights per output).
+* ``quadratic``: ``f(z) = b + W^T z + sum_{i<j} S_ij z_i z_j``, every product of two features (the
+  seed's degree-2 approximator, with 0/1 features: z_i^2 = z_i is already linear), 1486 weights
+  per output, stored as a symmetric matrix with zero diagonal.
+* ``mlp``: ``f(z) = W2^T relu(W1^T z + b1) + b2`` with one hidden layer of 64 ReLU units (the
+  seed's best agent), plain numpy.
+
+Methods (:data:`METHODS`):
+
+* ``td``: V(a) of the agent's afterstates a (the position after its move and risk coin, the
+  opponent to move: Sutton and Barto section 6.8). A move's value is the exact expectation over
+  the coin, ``q(s, c) = (1 - P[c]) u(a_own) + P[c] u(a_opp)`` with ``u(a)`` the reward (+1, -1
+  or 0) if afterstate a ends the game and V(a) otherwise (the risks are part of the rules, as in
+  the seed's Bellman equation), so all legal moves of a position are scored by one pass over its
+  54 one-mark afterstates (one matrix product for the network). Update (S&B eq. 6.2; semi-gradient
+  form, eq. 9.7 and section 9.3): ``w += alpha [U - V(a_t)] grad V(a_t)`` with target
+  ``U = R`` when the opponent's reply ends the game with reward R, else ``U = gamma u(a_{t+1})``
+  for the next afterstate the agent actually reaches (on-policy TD(0) of the epsilon-greedy
+  behaviour; gamma once per round).
+* ``q``: Q(s, c) for the positions s where the agent is to move, one output per cell (illegal
+  cells masked). Update (S&B eq. 6.8, semi-gradient): ``w += alpha [r + gamma max_c' Q(s', c')
+  - Q(s, c)] grad Q(s, c)``, target r when the round ends the game.
+
+Training (:func:`train`) is a generator: it yields a frozen :class:`TrainProgress` (episodes,
+epsilon, mean |TD error|, win / draw / loss rates of the greedy agent over an evaluation batch
+against the random opponent, and a read-only snapshot of the agent) every ``report_every``
+episodes, and returns the final :class:`Agent`. The generator is seeded: the same settings give
+the same agent, bit for bit, whatever the reporting interval (evaluation uses its own stream).
+Agents are saved to and loaded from ``.npz`` files (:meth:`Agent.save`, :func:`load_agent`).
+
+Plain numpy; never imports Qt.
+"""
+from __future__ import annotations
+
+import io
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Generator, Mapping
+
+import numpy as np
+
+from mdpviz.models import ttt3d_rules as ttt3d
+from mdpviz.models.risk_rules import validate_risk
+from mdpviz.models.ttt_board import EMPTY, O, other, parse_mark
+from mdpviz.solvers.rl import APPROX_CLASSES, MLP, Approximator, Linear, Quadratic, param_shapes  # noqa: F401
+
+N_CELLS = ttt3d.N_CELLS
+N_FEATURES = 2 * N_CELLS
+"""Length of the board encoding z: my marks (cells 0..26), then the opponent's (27..53)."""
+
+METHODS: dict[str, str] = {
+    "td": "TD(0) on afterstate values V",
+    "q": "Q-learning on action values Q",
+}
+"""Learning methods."""
+
+APPROXIMATORS: dict[str, str] = {
+    "linear": "linear in the 54 board features",
+    "quadratic": "degree 2: every product of two board features",
+    "mlp": "numpy network, one hidden layer of ReLU units",
+}
+"""Function approximators."""
+
+FORMAT = "mdpviz-ttt3d-agent"
+"""The ``format`` field of a saved agent's metadata."""
+FORMAT_VERSION = 1
+"""The ``version`` field of a saved agent's metadata."""
+
+
+def encode(boards: np.ndarray, mark: int) -> np.ndarray:
+    """float64 (m, 54): the boards seen by ``mark``: its own marks, then the opponent's (0/1)."""
+    b = np.atleast_2d(boards)
+    z = np.empty((b.shape[0], N_FEATURES))
+    np.equal(b, mark, out=z[:, :N_CELLS], casting="unsafe")
+    np.equal(b, other(mark), out=z[:, N_CELLS:], casting="unsafe")
+    return z
+
+
+# ====================================================================== settings and progress
+DEFAULT_LEARNING_RATES: dict[tuple[str, str], float] = {
+    ("td", "linear"): 0.01,
+    ("td", "quadratic"): 0.002,
+    ("td", "mlp"): 0.03,
+    ("q", "linear"): 0.01,
+    ("q", "quadratic"): 0.002,
+    ("q", "mlp"): 0.01,
+}
+"""The learning rate used when :attr:`TrainSettings.learning_rate` is None."""
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """How an agent is trained against the uniformly random opponent (defaults: the target agent)."""
+
+    method: str = "td"
+    """"td" (TD(0) on afterstate values) or "q" (Q-learning on action values)."""
+    approx: str = "mlp"
+    """"linear", "quadratic" or "mlp" (one hidden layer of ReLU units)."""
+    episodes: int = 20_000
+    """Training games."""
+    learning_rate: float | None = None
+    """Step size alpha of the semi-gradient update; None: :data:`DEFAULT_LEARNING_RATES`."""
+    discount: float = 0.9
+    """gamma per round (the agent's move and the opponent's reply), in (0, 1]."""
+    epsilon: float = 1.0
+    """Exploration probability of the first episode (a uniformly random legal move)."""
+    epsilon_decay: float = 0.9995
+    """epsilon is multiplied by this after every episode, in (0, 1]."""
+    epsilon_min: float = 0.05
+    """epsilon never decays below this."""
+    hidden: int = 64
+    """Hidden ReLU units of the mlp approximator."""
+    mark: str = "X"
+    """The agent's mark: "X" moves first, "O" second."""
+    report_every: int = 1_000
+    """K: a progress record every K episodes (and at episode 0 and at the end)."""
+    eval_games: int = 1_000
+    """Games against the random opponent behind each progress record's rates (0: no evaluation)."""
+    seed: int = 0
+    """Seed of the training generator (exploration, risk coins, the opponent, initial weights)."""
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ValueError(f"unknown method {self.method!r}; choose one of {', '.join(METHODS)}")
+        if self.approx not in APPROXIMATORS:
+            raise ValueError(f"unknown approximator {self.approx!r}; choose one of {', '.join(APPROXIMATORS)}")
+        for name, lo in (("episodes", 0), ("hidden", 1), ("report_every", 1), ("eval_games", 0)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+                raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+        lr = self.learning_rate
+        if lr is not None and not (math.isfinite(float(lr)) and float(lr) > 0):
+            raise ValueError(f"the learning rate must be a positive number, got {lr!r}")
+        if not (0.0 < float(self.discount) <= 1.0):
+            raise ValueError(f"the discount must be in (0, 1], got {self.discount!r}")
+        for name in ("epsilon", "epsilon_min"):
+            v = float(getattr(self, name))
+            if not 0.0 <= v <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {v!r}")
+        if not (0.0 < float(self.epsilon_decay) <= 1.0):
+            raise ValueError(f"epsilon_decay must be in (0, 1], got {self.epsilon_decay!r}")
+        parse_mark(self.mark)
+        if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool):
+            raise ValueError(f"the seed must be an integer, got {self.seed!r}")
+
+    @property
+    def alpha(self) -> float:
+        """The learning rate in use."""
+        return float(self.learning_rate) if self.learning_rate is not None else DEFAULT_LEARNING_RATES[(self.method, self.approx)]
+
+    def epsilon_at(self, episode: int) -> float:
+        """epsilon of 0-based episode k: ``max(epsilon_min, epsilon * epsilon_decay**k)``."""
+        return max(float(self.epsilon_min), float(self.epsilon) * float(self.epsilon_decay) ** int(episode))
+
+
+@dataclass(frozen=True, eq=False)
+class Agent:
+    """A trained (or untrained) player: read-only weights plus how they were obtained."""
+
+    settings: TrainSettings
+    """The training settings (method, approximator, discount, ...)."""
+    risk: np.ndarray
+    """float64 (27), read-only: the risk vector the agent was trained with."""
+    params: Mapping[str, np.ndarray]
+    """The approximator's weights by name (read-only arrays)."""
+    episodes: int = 0
+    """Training episodes behind these weights."""
+    train_seconds: float = 0.0
+    """Seconds of training behind these weights (evaluations excluded)."""
+
+    @property
+    def mark(self) -> int:
+        """The mark the agent was trained to play (X or O)."""
+        return parse_mark(self.settings.mark)
+
+    def _approx(self) -> Approximator:
+        a = self.__dict__.get("_approx_cache")
+        if a is None:
+            a = APPROX_CLASSES[self.settings.approx](self.params)
+            object.__setattr__(self, "_approx_cache", a)
+        return a
+
+    def move_values_batch(self, boards: np.ndarray, mark: int, *, risk: np.ndarray | None = None) -> np.ndarray:
+        """float64 (m, 27): the value of every legal move of each board to the player ``mark`` who
+        makes it (expected return in reward units, +1 = a win), -inf on occupied cells.
+        ``risk`` (default: the agent's own) is the coin the td agent expects."""
+        p = self.risk if risk is None else validate_risk(risk, N_CELLS)
+        b = np.atleast_2d(np.asarray(boards, dtype=np.int8))
+        out = np.empty(b.shape, dtype=np.float64)
+        chunk = 1024  # the network's afterstate pass holds (chunk, 54, hidden) floats
+        for i in range(0, b.shape[0], chunk):
+            out[i : i + chunk] = _move_values(self._approx(), self.settings.method, b[i : i + chunk], int(mark), p)
+        return out
+
+    def move_values(self, board: np.ndarray | str, mark: str | int | None = None) -> np.ndarray:
+        """float64 (27): the value of each legal move to the player to move (NaN on occupied cells).
+        ``mark`` is the player to move (default: the agent's own mark); the board must be in play."""
+        b = ttt3d.board(board)
+        me = self.mark if mark is None else parse_mark(mark)
+        if ttt3d.winner(b) is not None:
+            raise ValueError(f"board {ttt3d.board_text(b)!r}: the game is over, there is no move to choose")
+        v = self.move_values_batch(b[None], me)[0]
+        v[b != EMPTY] = np.nan
+        return v
+
+    def choose_move(self, board: np.ndarray | str, mark: str | int | None = None) -> int:
+        """The greedy move (a cell 0..26) for the player ``mark`` (default: the agent's); ties go to
+        the lowest cell."""
+        v = self.move_values(board, mark)
+        return int(np.nanargmax(v))
+
+    def choose_moves(self, boards: np.ndarray, mark: int) -> np.ndarray:
+        """int64 (m): the greedy move of each board of a batch (ties to the lowest cell)."""
+        return np.argmax(self.move_values_batch(boards, mark), axis=1)
+
+    def evaluate(
+        self, games: int, *, seed: int | np.random.Generator | None = None, risk: np.ndarray | None = None,
+        mark: str | int | None = None,
+    ) -> ttt3d.Score:
+        """Play ``games`` greedy games against the uniformly random opponent (vectorised, in lockstep)
+        with the agent's mark and risk unless given; the score from the agent's side. In a game
+        with other risks the td agent still scores its moves with the risks it was trained for
+        (its model of the coin), like the seed's "agent trained for one risk vector" matchups."""
+        me = self.mark if mark is None else parse_mark(mark)
+        p = self.risk if risk is None else validate_risk(risk, N_CELLS)
+        return ttt3d.play_vs_random(self.choose_moves, mark=me, risk=p, games=games, seed=seed)
+
+    # ------------------------------------------------------------------ files
+    def save(self, path: str | Path) -> Path:
+        """Write the agent to ``path`` (an ``.npz`` archive: weights, risk and JSON metadata)."""
+        p = Path(path)
+        meta = {"format": FORMAT, "version": FORMAT_VERSION, "settings": asdict(self.settings),
+                "episodes": int(self.episodes), "train_seconds": float(self.train_seconds)}
+        arrays = {f"param_{k}": np.asarray(v) for k, v in self.params.items()}
+        buf = io.BytesIO()
+        np.savez(buf, meta=np.array(json.dumps(meta)), risk=np.asarray(self.risk), **arrays)
+        p.write_bytes(buf.getvalue())  # exactly this name (np.savez would append ".npz")
+        return p
+
+
+def load_agent(path: str | Path) -> Agent:
+    """Read an agent written by :meth:`Agent.save`; ValueError naming the file and what is wrong."""
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"{p}: is a directory, not an agent file")
+    try:
+        with open(p, "rb") as f:
+            head = f.read(4)
+    except FileNotFoundError:
+        raise ValueError(f"{p}: no such agent file") from None
+    except OSError as e:
+        raise ValueError(f"{p}: cannot be read ({e.strerror or e})") from None
+    if head != b"PK\x03\x04":  # not a zip archive: a .npy array, a text file, an empty file...
+        kind = "a single NumPy array (.npy)" if head == b"\x93NUM" else "empty" if not head else "not a zip archive"
+        raise ValueError(f"{p}: not an mdpviz agent file (an .npz archive written by 'mdpviz ttt3d train'; this file is {kind})")
+    try:
+        data = np.load(p, allow_pickle=False)
+        files = data.files
+    except Exception as e:  # noqa: BLE001  truncated or corrupt archives raise zipfile/OSError/ValueError/EOFError
+        raise ValueError(f"{p}: not a readable agent file (a damaged or truncated .npz archive: {type(e).__name__})") from None
+    with data:
+        try:
+            return _agent_from_archive(p, data, files)
+        except ValueError as e:
+            if str(e).startswith(f"{p}: "):
+                raise  # ours: names the file and the entry
+            # numpy's own (e.g. an object array, whose advice about pickles must never be passed on)
+            raise ValueError(f"{p}: not an mdpviz agent file (an entry holds data this reader does not load)") from None
+        except Exception as e:  # noqa: BLE001  an entry that cannot be decompressed (truncated archive)
+            raise ValueError(f"{p}: not a readable agent file (a damaged .npz entry: {type(e).__name__})") from None
+
+
+def _agent_from_archive(p: Path, data, files: list[str]) -> "Agent":
+    """The agent in an opened .npz archive (see :func:`load_agent`)."""
+    if "meta" not in data.files:
+        raise ValueError(f"{p}: not an mdpviz agent file (no 'meta' entry)")
+    try:
+        meta = json.loads(str(data["meta"]))
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{p}: the 'meta' entry is not valid JSON ({e.msg})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ValueError(f"{p}: not an mdpviz 3x3x3 agent file (format {meta.get('format') if isinstance(meta, dict) else None!r})")
+    if meta.get("version") != FORMAT_VERSION:
+        raise ValueError(f"{p}: agent file version {meta.get('version')!r} is not supported (expected {FORMAT_VERSION})")
+    raw = meta.get("settings")
+    known = {f.name for f in fields(TrainSettings)}
+    if not isinstance(raw, dict) or set(raw) - known:
+        raise ValueError(f"{p}: bad 'settings' in the metadata: {raw!r}")
+    try:
+        settings = TrainSettings(**raw)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{p}: bad settings: {e}") from None
+    if "risk" not in data.files:
+        raise ValueError(f"{p}: no 'risk' entry")
+    try:
+        risk = validate_risk(data["risk"], N_CELLS)
+    except ValueError as e:
+        raise ValueError(f"{p}: {e}") from None
+    n_out = 1 if settings.method == "td" else N_CELLS
+    want = param_shapes(settings.approx, n_features=N_FEATURES, n_out=n_out, hidden=settings.hidden)
+    params = {}
+    for name, shape in want.items():
+        key = f"param_{name}"
+        if key not in data.files:
+            raise ValueError(f"{p}: missing weights {name!r} of the {settings.approx} approximator")
+        a = np.array(data[key], dtype=np.float64)
+        if a.shape != shape:
+            raise ValueError(f"{p}: weights {name!r} have shape {a.shape}, expected {shape}")
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"{p}: weights {name!r} hold non-finite numbers")
+        a.flags.writeable = False
+        params[name] = a
+    return Agent(settings=settings, risk=risk, params=params, episodes=int(meta.get("episodes", 0)),
+                 train_seconds=float(meta.get("train_seconds", 0.0)))
+
+
+def untrained_agent(settings: TrainSettings = TrainSettings(), *, risk: np.ndarray | None = None) -> Agent:
+    """The agent :func:`train` starts from (zero weights, or the seeded random network)."""
+    n_out = 1 if settings.method == "td" else N_CELLS
+    rng = np.random.default_rng(settings.seed)
+    params = APPROX_CLASSES[settings.approx].init(n_out, rng, n_features=N_FEATURES, hidden=settings.hidden)
+    a = APPROX_CLASSES[settings.approx](params)
+    return Agent(settings=settings, risk=ttt3d.resolve_risk(risk), params=a.params())
+
+
+# ====================================================================== move values
+def _move_values(approx: Approximator, method: str, boards: np.ndarray, me: int, risk: np.ndarray) -> np.ndarray:
+    """float64 (m, 27): value of each move to the player ``me`` (-inf on occupied cells)."""
+    Z = encode(boards, me)
+    empty = boards == EMPTY
+    if method == "q":
+        q = approx.forward(Z)
+    else:
+        A = approx.after_values(Z)
+        own_done = ttt3d.completing_cells(boards, me)
+        opp_done = ttt3d.completing_cells(boards, other(me))
+        last = (empty.sum(axis=1) == 1)[:, None]
+        v_own = np.where(own_done, 1.0, np.where(last, 0.0, A[:, :N_CELLS]))
+        v_opp = np.where(opp_done, -1.0, np.where(last, 0.0, A[:, N_CELLS:]))
+        q = v_own + risk * (v_opp - v_own)
+    return np.where(empty, q, -np.inf)
+
+
+# ====================================================================== training
+@dataclass(frozen=True, eq=False)
+class TrainProgress:
+    """One point of the learning curve, yielded every K episodes by :func:`train`."""
+
+    episodes: int
+    """Training episodes played so far."""
+    epsilon: float
+    """The exploration probability of the next episode."""
+    mean_td_error: float
+    """Mean |TD error| (reward units) over the updates since the previous record (NaN if none)."""
+    updates: int
+    """Number of updates since the previous record."""
+    win: float
+    """Fraction of the evaluation games the greedy agent won against the random opponent (NaN: no evaluation)."""
+    draw: float
+    """Fraction drawn."""
+    loss: float
+    """Fraction lost."""
+    eval_games: int
+    """Games in the evaluation batch."""
+    train_seconds: float
+    """Seconds spent training so far (evaluations excluded)."""
+    seconds: float
+    """Wall time since training started, evaluations included."""
+    agent: Agent
+    """A read-only snapshot of the agent at this point (play against it, save it)."""
+    done: bool = False
+    """True for the last record."""
+
+    def as_dict(self) -> dict[str, float | int | bool]:
+        """The numbers of the record (without the agent), for JSON."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "agent"}
+
+
+EVAL_SEED_SALT = 0x3D
+"""The evaluation batch of each record uses ``default_rng([seed, EVAL_SEED_SALT])`` afresh (the
+same opponent randomness at every point of the curve, and training untouched by evaluation)."""
+
+
+def train(settings: TrainSettings = TrainSettings(), *, risk: np.ndarray | str | None = None) -> Generator[TrainProgress, None, Agent]:
+    """Train an agent against the uniformly random opponent; yield a :class:`TrainProgress` at
+    episode 0, every ``settings.report_every`` episodes and at the end; return the final agent.
+
+    ``risk``: 27 probabilities, a preset name (seedable presets use ``settings.seed``) or None
+    (classic). Stop early by simply not asking for more records; each record holds the agent.
+    """
+    p = ttt3d.resolve_risk(risk, seed=settings.seed)
+    rng = np.random.default_rng(settings.seed)
+    n_out = 1 if settings.method == "td" else N_CELLS
+    approx = APPROX_CLASSES[settings.approx](APPROX_CLASSES[settings.approx].init(n_out, rng, n_features=N_FEATURES, hidden=settings.hidden))
+    play = _episode_td if settings.method == "td" else _episode_q
+    me = parse_mark(settings.mark)
+    alpha, gamma = settings.alpha, float(settings.discount)
+    t_start = time.perf_counter()
+    train_secs = 0.0
+    err_sum, n_upd = 0.0, 0
+
+    def record(done_eps: int, last: bool) -> TrainProgress:
+        nonlocal err_sum, n_upd
+        agent = Agent(settings=settings, risk=p, params=approx.params(), episodes=done_eps, train_seconds=train_secs)
+        if settings.eval_games:
+            sc = agent.evaluate(settings.eval_games, seed=np.random.default_rng([settings.seed, EVAL_SEED_SALT]))
+            w, d, lo = sc.win, sc.draw, sc.loss
+        else:
+            w = d = lo = float("nan")
+        rec = TrainProgress(
+            episodes=done_eps, epsilon=settings.epsilon_at(done_eps),
+            mean_td_error=err_sum / n_upd if n_upd else float("nan"), updates=n_upd, win=w, draw=d, loss=lo,
+            eval_games=int(settings.eval_games), train_seconds=train_secs,
+            seconds=time.perf_counter() - t_start, agent=agent, done=last,
+        )
+        err_sum, n_upd = 0.0, 0
+        return rec
+
+    total = int(settings.episodes)
+    yield record(0, total == 0)
+    k = int(settings.report_every)
+    for start in range(0, total, k):
+        stop = min(start + k, total)
+        t0 = time.perf_counter()
+        for ep in range(start, stop):
+            e, n = play(approx, rng, p, me, alpha, gamma, settings.epsilon_at(ep))
+            err_sum += e
+            n_upd += n
+        train_secs += time.perf_counter() - t0
+        yield record(stop, stop == total)
+    return Agent(settings=settings, risk=p, params=approx.params(), episodes=total, train_seconds=train_secs)
+
+
+def run_training(settings: TrainSettings = TrainSettings(), *, risk: np.ndarray | str | None = None) -> tuple[Agent, list[TrainProgress]]:
+    """Drive :func:`train` to the end: the final agent and every progress record."""
+    gen = train(settings, risk=risk)
+    curve: list[TrainProgress] = []
+    while True:
+        try:
+            curve.append(next(gen))
+        except StopIteration as stop:
+            return stop.value, curve
+
+
+def _random_legal(board: np.ndarray, rng: np.random.Generator) -> int:
+    empties = np.flatnonzero(board == EMPTY)
+    return int(empties[rng.integers(empties.size)])
+
+
+def _opponent_reply(board: np.ndarray, rng: np.random.Generator, risk: np.ndarray, me: int) -> tuple[bool, float]:
+    """The random opponent's move and its coin; (game over, reward to me)."""
+    _, result = ttt3d.play_move(board, _random_legal(board, rng), other(me), risk=risk, rng=rng)
+    return result is not None, _reward(result, me)
+
+
+def _reward(result: int | None, me: int) -> float:
+    """+1 if ``me`` won, -1 if the opponent did, 0 for a draw or a running game."""
+    return 0.0 if not result else (1.0 if result == me else -1.0)
+
+
+def _episode_td(approx: Approximator, rng: np.random.Generator, risk: np.ndarray, me: int,
+                alpha: float, gamma: float, eps: float) -> tuple[float, int]:
+    """One game of semi-gradient TD(0) on afterstate values; (sum |delta|, number of updates)."""
+    board = np.zeros(N_CELLS, dtype=np.int8)
+    prev: np.ndarray | None = None  # z of the agent's previous (non-terminal) afterstate
+    err, n = 0.0, 0
+    if me == O:
+        _opponent_reply(board, rng, risk, me)  # the first move of a game never ends it
+    while True:
+        # The agent's move: every legal move scored by its expected value over the risk coin.
+        if rng.random() < eps:
+            c = _random_legal(board, rng)
+        else:
+            c = int(np.argmax(_move_values(approx, "td", board[None], me, risk)[0]))
+        _, result = ttt3d.play_move(board, c, me, risk=risk, rng=rng)
+        over, r = result is not None, _reward(result, me)
+        z = encode(board, me)[0]
+        if prev is not None:
+            v_next = 0.0 if over else float(approx.forward(z[None])[0, 0])
+            err += abs(approx.step(prev, 0, gamma * (r + v_next), alpha))
+            n += 1
+        if over:
+            return err, n
+        prev = z
+        over, r = _opponent_reply(board, rng, risk, me)
+        if over:
+            err += abs(approx.step(prev, 0, r, alpha))
+            return err, n + 1
+
+
+def _episode_q(approx: Approximator, rng: np.random.Generator, risk: np.ndarray, me: int,
+               alpha: float, gamma: float, eps: float) -> tuple[float, int]:
+    """One game of semi-gradient Q-learning; (sum |delta|, number of updates)."""
+    board = np.zeros(N_CELLS, dtype=np.int8)
+    prev: tuple[np.ndarray, int] | None = None  # (z, cell) of the agent's previous decision
+    err, n = 0.0, 0
+    if me == O:
+        _opponent_reply(board, rng, risk, me)
+    while True:
+        z = encode(board, me)[0]
+        q = np.where(board == EMPTY, approx.forward(z[None])[0], -np.inf)
+        if prev is not None:  # the round that began at prev ended here, the game still running
+            err += abs(approx.step(prev[0], prev[1], gamma * float(q.max()), alpha))
+            n += 1
+        c = _random_legal(board, rng) if rng.random() < eps else int(np.argmax(q))
+        _, result = ttt3d.play_move(board, c, me, risk=risk, rng=rng)
+        if result is None:
+            over, r = _opponent_reply(board, rng, risk, me)
+        else:
+            over, r = True, _reward(result, me)
+        if over:
+            err += abs(approx.step(z, c, r, alpha))
+            return err, n + 1
+        prev = (z, c)
+
+
+__all__ = [
+    "APPROXIMATORS", "APPROX_CLASSES", "Agent", "Approximator", "DEFAULT_LEARNING_RATES", "Linear", "METHODS", "MLP",
+    "N_FEATURES", "Quadratic", "TrainProgress", "TrainSettings", "encode", "load_agent", "run_training",
+    "train", "untrained_agent",
+]

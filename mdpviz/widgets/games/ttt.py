@@ -1,0 +1,198 @@
+"""Tic-tac-toe against a random opponent (seed 001) in the window: the view of :mod:`mdpviz.models.tictactoe`.
+
+A :class:`~mdpviz.widgets.position.PositionGame`: the board shows one position with each legal
+cell coloured by its Q-value. Everything headless (the rules, the position model
+:class:`~mdpviz.models.tictactoe.VsRandomPositionModel`, the matchups as a job generator, the
+scenario codec) lives in :mod:`mdpviz.models.tictactoe`; this module draws and edits.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QWidget
+
+from mdpviz.controller import GeneratorJob
+from mdpviz.models import tictactoe as tt
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.tictactoe import SPEC, TicTacToeState, VsRandomPositionModel, mark_name
+from mdpviz.widgets import named as _named
+from mdpviz.widgets.position import GridPainter, PositionGame
+
+
+class TicTacToeGame(PositionGame):
+    """Tic-tac-toe against a uniformly random opponent (seed 001)."""
+
+    key = SPEC.key
+    title = SPEC.title
+    value_label = SPEC.value_label
+    unit = SPEC.unit
+    supports_discount = True
+
+    def __init__(self, settings: tt.VsRandomSettings | None = None, parent: QObject | None = None) -> None:
+        super().__init__(TicTacToeState(settings or tt.VsRandomSettings()), parent)
+        self._compiled: tuple[Any, tt.VsRandomGame] | None = None
+        self._model: tuple[Any, VsRandomPositionModel] | None = None
+        self._editor: QWidget | None = None
+
+    @property
+    def settings(self) -> tt.VsRandomSettings:
+        return self._state.settings
+
+    def compiled(self) -> tt.VsRandomGame:
+        """The compiled game of the current settings (cached)."""
+        if self._compiled is None or self._compiled[0] is not self._state:
+            self._compiled = (self._state, tt.compile_vs_random(self.settings))
+        return self._compiled[1]
+
+    def build_mdp(self) -> TabularMDP:
+        return self.compiled().mdp
+
+    def position_model(self) -> VsRandomPositionModel | None:
+        if self._model is None or self._model[0] is not self._state:
+            try:
+                self._model = (self._state, VsRandomPositionModel(self.compiled()))
+            except ValueError:
+                return None
+        return self._model[1]
+
+    def painter(self) -> GridPainter:
+        return GridPainter(self.settings.size)
+
+    def state_name(self, s: int) -> str:
+        m = self.mdp()
+        if m is not None and m.state_labels is not None:
+            return m.state_labels[s]
+        return str(s)
+
+    def start_state(self) -> int:
+        return int(self.compiled().start_states[0])
+
+    # ------------------------------------------------------------------ edits
+    def _set(self, text: str, **changes) -> bool:
+        try:
+            new = replace(self.settings, **changes)
+        except ValueError as e:
+            self.message.emit(str(e))
+            return False
+        return self.edit(TicTacToeState(new), text)
+
+    def set_discount(self, gamma: float) -> bool:
+        gamma = float(gamma)
+        if not 0.0 <= gamma <= 1.0:
+            raise ValueError(f"discount must be in [0, 1], got {gamma}")
+        return self._set(f"discount {gamma:g}", discount=gamma)
+
+    def set_rewards(self, *, win: float | None = None, draw: float | None = None, loss: float | None = None) -> bool:
+        s = self.settings
+        w, d, lo = (s.win if win is None else float(win)), (s.draw if draw is None else float(draw)), \
+            (s.loss if loss is None else float(loss))
+        return self._set(f"rewards win {w:g}, draw {d:g}, loss {lo:g}", win=w, draw=d, loss=lo)
+
+    def set_agent(self, mark: str) -> bool:
+        m = mark_name(tt.parse_mark(mark))
+        return self._set(f"agent plays {m}", agent=m)
+
+    def set_first(self, who: str) -> bool:
+        if who not in ("agent", "opponent"):
+            raise ValueError(f"first must be 'agent' or 'opponent', got {who!r}")
+        return self._set(f"{who} moves first", first=who)
+
+    def editor(self) -> QWidget:
+        if self._editor is None:
+            self._editor = VsRandomEditor(self)
+        return self._editor
+
+    # ------------------------------------------------------------------ playing
+    def episode(self, mdp, probs, rng):
+        from mdpviz.models.episodes import sample_mdp_episode
+
+        g = self.compiled()
+        start = int(g.start_states[rng.integers(g.start_states.size)])  # the opponent's random opening
+        return sample_mdp_episode(mdp, probs, rng=rng, start=start, max_steps=g.geometry.n_cells + 1,
+                                  state_name=None, action_name=lambda a: f"cell {a}")
+
+    def matchups(self) -> list[str]:
+        return tt.matchup_names(self.compiled())
+
+    def simulation_job(self, mdp, policy, *, games, seed) -> GeneratorJob:
+        """The matchups (:func:`mdpviz.models.tictactoe.vs_random_matchups`) for the window's job thread
+        (ValueError at once for a bad number of games)."""
+        gen = tt.vs_random_matchups(self.compiled(), policy, games=games, seed=seed)
+        return GeneratorJob(lambda: gen)
+
+    # ------------------------------------------------------------------ scenarios
+    def to_dict(self) -> dict[str, Any]:
+        return tt.settings_to_dict(self._state)
+
+    def load_dict(self, data: dict[str, Any], path: str) -> TicTacToeState:
+        return tt.settings_from_dict(data, path)
+
+
+class VsRandomEditor(QWidget):
+    """The vs-random game's panel: the agent's mark, who moves first, rewards, discount."""
+
+    def __init__(self, game: TicTacToeGame, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.game = game
+        self.setObjectName("tttEditor")
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        self.agent = _named(QComboBox(), "tttAgentMark", "Agent's mark")
+        self.agent.addItems(["O", "X"])
+        self.agent.setToolTip("The agent's mark; the random opponent (or you, in 'play vs agent') has the other")
+        self.first = _named(QComboBox(), "tttFirst", "First move")
+        self.first.addItem("random opponent", "opponent")
+        self.first.addItem("agent", "agent")
+        self.win = self._spin("tttWin", "Reward for a win")
+        self.draw = self._spin("tttDraw", "Reward for a draw")
+        self.loss = self._spin("tttLoss", "Reward for a loss")
+        self.discount = _named(QDoubleSpinBox(), "tttDiscount", "Discount per round")
+        self.discount.setRange(0.0, 1.0)
+        self.discount.setDecimals(3)
+        self.discount.setSingleStep(0.05)
+        self.discount.setKeyboardTracking(False)
+        form.addRow("Agent plays", self.agent)
+        form.addRow("First move", self.first)
+        form.addRow("Win reward", self.win)
+        form.addRow("Draw reward", self.draw)
+        form.addRow("Loss reward", self.loss)
+        form.addRow("Discount", self.discount)
+        note = QLabel("The opponent picks an empty cell uniformly at random. One MDP step is a round (your move and "
+                      "its reply). Seed 001: +500 / 0 / \u22123500, discount 0.9. In 'Play vs agent' you take the "
+                      "random opponent's place: choose the agent's mark and who moves first here.")
+        note.setWordWrap(True)
+        form.addRow(note)
+        self.refresh()
+        self.agent.currentTextChanged.connect(lambda t: self.game.set_agent(t))
+        self.first.currentIndexChanged.connect(lambda _i: self.game.set_first(self.first.currentData()))
+        for w, k in ((self.win, "win"), (self.draw, "draw"), (self.loss, "loss")):
+            w.valueChanged.connect(lambda v, k=k: self.game.set_rewards(**{k: v}))
+        self.discount.valueChanged.connect(lambda v: self.game.set_discount(v))
+        game.edited.connect(lambda _t: self.refresh())
+
+    def _spin(self, name: str, text: str) -> QDoubleSpinBox:
+        s = _named(QDoubleSpinBox(), name, text)
+        s.setRange(-1e6, 1e6)
+        s.setDecimals(1)
+        s.setSingleStep(100)
+        s.setKeyboardTracking(False)
+        return s
+
+    def refresh(self) -> None:
+        s = self.game.settings
+        for w, v in ((self.win, s.win), (self.draw, s.draw), (self.loss, s.loss), (self.discount, s.discount)):
+            w.blockSignals(True)
+            w.setValue(float(v))
+            w.blockSignals(False)
+        for combo, data in ((self.agent, None), (self.first, s.first)):
+            combo.blockSignals(True)
+            if data is None:
+                combo.setCurrentText(s.agent)
+            else:
+                combo.setCurrentIndex(combo.findData(data))
+            combo.blockSignals(False)
+
+
+__all__ = ["TicTacToeGame", "VsRandomEditor"]
