@@ -75,7 +75,6 @@ from mdpviz.models.colors import SEQUENTIAL
 from mdpviz.models.display import BackupTerm
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets import named as _named
-from mdpviz.widgets.game import GameJob
 from mdpviz.widgets.position import GridPainter, PositionGame
 
 ROUND_PAUSE_MS = 350
@@ -262,15 +261,15 @@ class AtttGame(PositionGame):
             self.message.emit(f"Best-response round failed: {msg}")
 
         token = self._token
-        self.job_requested.emit(GameJob(
-            fn=GeneratorJob(lambda: rounds_job(setup, done=done, stop_after=wanted)),
+        self.run_job(
+            GeneratorJob(lambda: rounds_job(setup, done=done, stop_after=wanted)),
             label=f"Anti-tic-tac-toe: round {wanted} (player {st.responder}'s best response)\u2026",
             on_done=lambda _result: self._on_rounds(setup, wanted, token),
             on_progress=lambda d, t, text: self._editor.show_progress(text) if self._editor else None,
             on_failed=failed,
             on_cancelled=self._on_round_cancelled,
             on_partial=lambda r: self._keep_round(setup, r),
-        ))
+        )
         return started[0]
 
     def _job_over(self) -> None:

@@ -77,7 +77,6 @@ from mdpviz.widgets.convergence import (
     set_axes_font,
     set_legend_font,
 )
-from mdpviz.widgets.game import GameJob
 from mdpviz.widgets.position import LayersPainter, PositionBoard, PositionGame
 
 WIN_COLOR = "#0072b2"  # Okabe-Ito blue
@@ -632,15 +631,15 @@ class Ttt3dGame(PositionGame):
             if run == self._run:
                 self.training_changed.emit(True)  # the panel shows the new status and progress
 
-        self.job_requested.emit(GameJob(
+        self.run_job(
             GeneratorJob(lambda: ttt3d.training_job(settings, risk)),
-            f"Training the 3D tic-tac-toe agent ({settings.episodes:,} games)",
+            label=f"Training the 3D tic-tac-toe agent ({settings.episodes:,} games)",
             on_done=lambda _agent: finish("Trained."),
             on_progress=on_progress,
             on_failed=lambda msg: finish(f"Training failed: {msg}."),
             on_cancelled=lambda: finish("Stopped."),
             on_partial=on_record,
-        ))
+        )
         return self.training
 
     def stop_training(self) -> None:

@@ -13,7 +13,7 @@ from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.position import PositionModel
 from mdpviz.models.position_display import terminal_words
 from mdpviz.models.simulate import policy_matrix, uniform_policy_matrix
-from mdpviz.widgets.game import Cancelled, Game, GameJob, Progress
+from mdpviz.widgets.game import Game, GameJob
 from mdpviz.widgets.geometry import BoardLayout
 from mdpviz.widgets.position.board import PositionBoard
 from mdpviz.widgets.position.matchups import MatchupPanel
@@ -109,13 +109,15 @@ class PositionGame(Game):
         label = mdp.state_labels[state] if mdp.state_labels is not None and 0 <= state < len(mdp.state_labels) else ""
         return terminal_words(label) or super().outcome_text(mdp, state)
 
-    def run_job(self, fn: Callable[[Progress, Cancelled], Any], *, label: str, on_done: Callable[[Any], None],
+    def run_job(self, fn: Any, *, label: str, on_done: Callable[[Any], None],
                 on_progress: Callable[[int, int, str], None] | None = None,
                 on_failed: Callable[[str], None] | None = None,
-                on_cancelled: Callable[[], None] | None = None) -> None:
-        """Run ``fn(progress, cancelled)`` on the window's job thread; the callbacks run on the GUI
-        thread. If the window refuses (another job runs), ``on_failed`` is called at once."""
-        self.job_requested.emit(GameJob(fn, label, on_done, on_progress, on_failed, on_cancelled))
+                on_cancelled: Callable[[], None] | None = None,
+                on_partial: Callable[[Any], None] | None = None) -> None:
+        """Run a :class:`~mdpviz.controller.GeneratorJob` (or ``fn(progress, cancelled)``) on the window's
+        job thread; the callbacks run on the GUI thread (``on_partial`` with each partial result, in
+        order). If the window refuses (another job runs), ``on_failed`` is called at once."""
+        self.job_requested.emit(GameJob(fn, label, on_done, on_progress, on_failed, on_cancelled, on_partial))
 
     def cancel_job(self) -> None:
         self.job_cancel.emit()
