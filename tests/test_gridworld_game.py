@@ -8,7 +8,8 @@ from PySide6.QtCore import QSettings
 
 from mdpviz.app import MainWindow
 from mdpviz.models import gridworld as gw
-from mdpviz.widgets.gridworld_game import arrow_geometry, grid_color_range, split_kwargs
+from mdpviz.models.gridworld import arrow_geometry, grid_color_range
+from mdpviz.models.gymnasium_bridge import split_kwargs
 
 
 class Dialogs:

@@ -28,7 +28,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("mdpviz.solvers.rl", "mdpviz.models.ttt3d"): "moving: the 3D game's encoding and episodes go to the game",
     ("mdpviz.widgets.attt_game", "mdpviz.screenshots"): "moving: screenshot recipes go to screenshots.py",
     ("mdpviz.widgets.checkers_game", "mdpviz.screenshots"): "moving: screenshot recipes go to screenshots.py",
-    ("mdpviz.widgets.gridworld_game", "mdpviz.screenshots"): "moving: screenshot recipes go to screenshots.py",
     ("mdpviz.widgets.ttt3d_game", "mdpviz.screenshots"): "moving: screenshot recipes go to screenshots.py",
     ("mdpviz.widgets.ttt_games", "mdpviz.screenshots"): "moving: screenshot recipes go to screenshots.py",
 }
@@ -36,7 +35,7 @@ ALLOWED: dict[tuple[str, str], str] = {
 
 ALLOWED_CYCLES: dict[frozenset, str] = {
     frozenset({"mdpviz.screenshots", "mdpviz.widgets.attt_game", "mdpviz.widgets.checkers_game",
-               "mdpviz.widgets.gridworld_game", "mdpviz.widgets.ttt3d_game", "mdpviz.widgets.ttt_games"}):
+               "mdpviz.widgets.ttt3d_game", "mdpviz.widgets.ttt_games"}):
         "moving: each game widget's save_screenshots imports screenshots.py, which imports them",
 }
 """Import cycles tolerated while the move is under way, each with its reason."""

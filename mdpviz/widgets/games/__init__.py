@@ -21,8 +21,8 @@ VIEWS: dict[str, str] = {
     "attt": "mdpviz.widgets.attt_game:AtttGame",
     "checkers": "mdpviz.widgets.checkers_game:CheckersGame",
     "ttt3d": "mdpviz.widgets.ttt3d_game:Ttt3dGame",
-    "gridworld": "mdpviz.widgets.gridworld_game:GridWorldGame",
-    "gym": "mdpviz.widgets.gridworld_game:GymGame",
+    "gridworld": "mdpviz.widgets.games.gridworld:GridWorldGame",
+    "gym": "mdpviz.widgets.games.gym:GymGame",
 }
 """Each registered game's view, by key (one line per game)."""
 

@@ -522,7 +522,7 @@ def markovDecision(layout: np.ndarray | Sequence[int], circle: bool) -> list[np.
 
 
 __all__ = [
-    "BONUS_COST", "DEFAULT_DICE", "Die", "FAST_LANE", "GOAL", "JUNCTION", "N_SQUARES", "NORMAL", "Outcome",
+    "BONUS_COST", "DEFAULT_DICE", "MARKOV_TOL", "MAX_MOVE", "PENALTY_STEPS", "PROB_TOL", "Die", "FAST_LANE", "GOAL", "JUNCTION", "N_SQUARES", "NORMAL", "Outcome",
     "PRISON_COST", "RISKY", "RULE_SETS", "SECURITY", "SLOW_LANE", "SPECIAL", "SQUARE_TYPES", "SnakesConfig",
     "TYPE4_RULES", "OVERSHOOT_RULES", "apply_rule_set", "compile_snakes", "layout_from_input", "markovDecision",
     "next_squares", "outcomes", "parse_die", "penalty_square", "square_type_name", "walk", "wrap_square",
