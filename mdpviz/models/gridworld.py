@@ -45,6 +45,7 @@ from typing import Any, Callable, Generator, Sequence
 
 import numpy as np
 
+from mdpviz.models.display import best_actions
 from mdpviz.models.files import ScenarioError
 from mdpviz.models.games import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
@@ -549,6 +550,13 @@ def q_by_direction(geom: GridGeometry, mdp: TabularMDP, values: np.ndarray) -> d
 
 
 # ---------------------------------------------------------------------------------- display data
+def best_directions(q: dict[str, float], objective: str = "max") -> set[str]:
+    """The directions of ``q`` (one cell's Q by direction, see :func:`q_by_direction`) whose Q is the
+    best, within the solvers' tie tolerance (:func:`~mdpviz.models.display.best_actions`)."""
+    names = list(q)
+    return {d for d, b in zip(names, best_actions([q[d] for d in names], objective)) if b}
+
+
 MIN_ARROW_PX = 24.0
 """Arrows are at least this long (pixels) wherever a cell can hold them (readable on a projector)."""
 
@@ -580,6 +588,16 @@ def state_name(geom: GridGeometry | None, convention: str, s: int) -> str:
     if cell is None:
         return "exited" if convention == "cs188" else str(s)
     return f"(row {cell[0] + 1}, col {cell[1] + 1})"
+
+
+def next_cell(x: Cell, exit_reward: float) -> Cell:
+    """The cell after ``x`` when the board's edit mode cycles it: open -> wall -> exit (``exit_reward``) -> open."""
+    return WALL if x == OPEN else (float(exit_reward) if x == WALL else OPEN)
+
+
+def describe_cell(x: Cell) -> str:
+    """A cell in words, for an edit's undo text: "wall", "open" or "exit +1"."""
+    return "wall" if x == WALL else "open" if x == OPEN else f"exit {float(x):+g}"
 
 
 # ---------------------------------------------------------------------------------- scenario codec
@@ -728,6 +746,6 @@ __all__ = [
     "GridGeometry", "GridMap", "GridSettings", "GridWorld", "MOVES", "NORTH", "OPEN", "SOUTH", "WALL", "WEST",
     "CONVENTION_RULES", "cell_value", "compile_gridworld", "format_rows", "load_map", "move_outcomes", "parse_grid", "policy_rows",
     "q_by_direction", "read_grid", "value_rows",
-    "MIN_ARROW_PX", "SPEC", "arrow_geometry", "grid_color_range", "lesson", "max_steps", "settings_from_dict",
+    "MIN_ARROW_PX", "SPEC", "arrow_geometry", "best_directions", "describe_cell", "next_cell", "grid_color_range", "lesson", "max_steps", "settings_from_dict",
     "settings_to_dict", "simulate", "state_name", "strategies", "strategy_probs", "walk_simulation",
 ]

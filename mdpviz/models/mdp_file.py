@@ -115,6 +115,14 @@ def first_live_state(mdp: TabularMDP) -> int:
     return int(live[0]) if live.size else 0
 
 
+def start_state(mdp: TabularMDP, chosen: int | None = None) -> int:
+    """Where simulations and episodes start: ``chosen`` if it is a state of ``mdp``, else
+    :func:`first_live_state` (course files may make state 0 terminal, where every strategy scores 0)."""
+    if chosen is not None and 0 <= chosen < mdp.n_states:
+        return int(chosen)
+    return first_live_state(mdp)
+
+
 def strategies(state: FileState, mdp: TabularMDP) -> tuple[str, ...]:
     """Optimal, each action that is legal everywhere ("action k"), random."""
     return ("optimal", *fixed_action_strategies(mdp), "random")
@@ -134,7 +142,7 @@ def simulate(state: FileState, mdp: TabularMDP, policy=None, *, games: int, seed
              start: int | None = None) -> Generator[JobProgress, None, SimulationResult]:
     """Every strategy from ``start`` (default: :func:`first_live_state`), ``games`` episodes each, beside
     its exact value; the optimal policy is solved by policy iteration when ``policy`` is None."""
-    start = first_live_state(mdp) if start is None else int(start)
+    start = start_state(mdp, start)
     names = strategies(state, mdp)
     return (yield from strategy_simulation(
         mdp, names, lambda name, opt: strategy_probs(state, name, mdp, opt), policy, games=games, seed=seed,
@@ -165,5 +173,5 @@ SPEC = GameSpec(
 """The course-file game in the registry. ``jobs["simulate"](state, mdp, policy, games=, seed=, start=)``."""
 
 __all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "file_from_dict", "file_to_dict",
-           "first_live_state", "lesson", "max_steps", "parse_file_state", "read_file", "simulate", "strategies",
+           "first_live_state", "lesson", "start_state", "max_steps", "parse_file_state", "read_file", "simulate", "strategies",
            "strategy_probs", "with_discount"]

@@ -17,12 +17,13 @@ from typing import Any, Generator
 import numpy as np
 
 from mdpviz.models import snakes_sim
+from mdpviz.models.display import BackupTerm
 from mdpviz.models.files import ScenarioError
 from mdpviz.models.games import SEQUENTIAL, GameSpec
 from mdpviz.models.lessons import Lesson, snakes_lesson
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.snakes.rules import *  # noqa: F403 (the rules are this package's public names)
-from mdpviz.models.snakes.rules import Die, SnakesConfig, compile_snakes
+from mdpviz.models.snakes.rules import N_SQUARES, Die, SnakesConfig, compile_snakes, outcomes
 from mdpviz.models.snakes.rules import __all__ as _RULES_ALL
 
 
@@ -82,6 +83,19 @@ def snakes_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>
         raise ScenarioError(path, where, str(e)) from None
 
 
+# ---------------------------------------------------------------------------------- inspector
+def backup_terms(cfg: SnakesConfig, state: int, action: int, values: np.ndarray) -> list[BackupTerm]:
+    """The outcomes of throwing die ``action`` on square ``state + 1``, for the inspector's Bellman backup
+    (each with the roll, any trap or bonus and where it ends, in words)."""
+    if state >= N_SQUARES - 1:
+        return []
+    out = []
+    for o in outcomes(cfg, state + 1, action):
+        note = f"roll {o.roll}" + (f", {o.event}" if o.event else "") + f" \u2192 {o.square}"
+        out.append(BackupTerm(o.prob, o.cost, o.square - 1, float(values[o.square - 1]), note))
+    return out
+
+
 # ---------------------------------------------------------------------------------- the spec
 def strategies(cfg: SnakesConfig, mdp: TabularMDP | None = None) -> tuple[str, ...]:
     """The strategies the simulation compares: optimal, one per die, random, mixed."""
@@ -128,4 +142,4 @@ SPEC = GameSpec(
 """Snakes and ladders in the registry. ``jobs["simulate"](cfg, mdp, policy, games=, seed=)``: every
 strategy from square 1 (:func:`simulate`)."""
 
-__all__ = [*_RULES_ALL, "SPEC", "lesson", "simulate", "snakes_from_dict", "snakes_to_dict", "strategies", "strategy_probs"]
+__all__ = [*_RULES_ALL, "SPEC", "backup_terms", "lesson", "simulate", "snakes_from_dict", "snakes_to_dict", "strategies", "strategy_probs"]

@@ -22,7 +22,6 @@ from mdpviz.widgets.geometry import GRAPH_MAX_STATES, BoardLayout, graph_layout,
 
 SPEC = mf.SPEC
 FileState = mf.FileState
-first_live_state = mf.first_live_state
 
 
 # ---------------------------------------------------------------------------------- MDP from a course file
@@ -44,7 +43,7 @@ class FileGame(Game):
         self._editor: QWidget | None = None
         self._parsed: tuple[str, str, TabularMDP] | None = None
         self.start: int | None = None
-        """Start state of simulations and episodes (a display setting; None: :func:`first_live_state`)."""
+        """Start state of simulations and episodes (a display setting; None: :func:`mdpviz.models.mdp_file.first_live_state`)."""
 
     @property
     def fstate(self) -> FileState:
@@ -114,11 +113,7 @@ class FileGame(Game):
         """The chosen start state if it is a state of the loaded MDP, else its first non-terminal state
         (course files may make state 0 terminal, where every strategy would score 0)."""
         m = self.mdp()
-        if m is None:
-            return 0
-        if self.start is not None and 0 <= self.start < m.n_states:
-            return int(self.start)
-        return first_live_state(m)
+        return 0 if m is None else mf.start_state(m, self.start)
 
     def set_start(self, state: int) -> bool:
         """Start simulations and episodes in ``state`` (a display setting: no solver reset, no undo entry)."""
@@ -166,10 +161,6 @@ class FileGame(Game):
 
     def strategy_probs(self, name, mdp, policy):
         return SPEC.strategy_probs(self.fstate, name, mdp, policy)
-
-    def max_steps(self, mdp: TabularMDP) -> int:
-        """Steps per simulated episode (:func:`mdpviz.models.mdp_file.max_steps`)."""
-        return mf.max_steps(mdp)
 
     def simulation_job(self, mdp, policy, *, games, seed):
         st, start, games = self.fstate, self.start_state(), at_least_two_games(games)

@@ -262,15 +262,15 @@ class GridCanvas(QWidget):
         q = None if hidden else self.q.get(s)
         moves_q = {d: x for d, x in (q or {}).items() if d in DIRS}
         if self.show_q and moves_q and self.values is not None:
-            best = max(moves_q.values())
+            best = gw.best_directions(moves_q, self.mdp.objective if self.mdp is not None else "max")
             for d, x in moves_q.items():
                 tri = triangle(rect, d)
                 fill = self.color(x)
                 p.setBrush(fill)
                 p.setPen(QPen(QColor("#555555"), 1))
                 p.drawPolygon(tri)
-            for d, x in moves_q.items():
-                if abs(x - best) <= 1e-9 * max(1.0, abs(best)):
+            for d in moves_q:
+                if d in best:
                     p.setBrush(Qt.BrushStyle.NoBrush)
                     p.setPen(QPen(QColor(BEST_Q), max(2.0, side * 0.03)))
                     p.drawPolygon(triangle(rect.adjusted(3, 3, -3, -3), d))

@@ -101,14 +101,11 @@ class GridWorldGame(GridGameBase):
         if (r, c) == g.start and value != gw.OPEN:
             self.message.emit("The start cell must stay open: move the start first (right-click another cell).")
             return False
-        what = "wall" if value == gw.WALL else "open" if value == gw.OPEN else f"exit {float(value):+g}"
-        return self.set_map(g.with_cell(r, c, value), f"row {r + 1}, column {c + 1}: {what}")
+        return self.set_map(g.with_cell(r, c, value), f"row {r + 1}, column {c + 1}: {gw.describe_cell(value)}")
 
     def cycle_cell(self, r: int, c: int) -> bool:
         """Edit mode's click: open -> wall -> exit (the editor's reward) -> open."""
-        x = self.settings.grid.cells[r][c]
-        nxt: gw.Cell = gw.WALL if x == gw.OPEN else (float(self.new_exit_reward) if x == gw.WALL else gw.OPEN)
-        return self.set_cell(r, c, nxt)
+        return self.set_cell(r, c, gw.next_cell(self.settings.grid.cells[r][c], self.new_exit_reward))
 
     def move_start(self, r: int, c: int) -> bool:
         g = self.settings.grid

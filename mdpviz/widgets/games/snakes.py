@@ -16,7 +16,7 @@ from mdpviz.controller import GeneratorJob
 from mdpviz.models import snakes as sn
 from mdpviz.models import snakes_sim
 from mdpviz.models.colors import SQUARE_COLORS, SQUARE_ICONS, action_badge, text_color
-from mdpviz.models.display import BackupTerm, format_faces, format_prob, parse_faces
+from mdpviz.models.display import format_faces, format_prob, parse_faces
 from mdpviz.models.episodes import snakes_moves
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.strategies import at_least_two_games
@@ -90,11 +90,7 @@ class SnakesGame(Game):
 
     def refuse_trap(self, square: int) -> str:
         """The message for a trap on square 1 or 15 ("" if the square can hold one)."""
-        if square == 1:
-            return "Square 1 is the start: it cannot hold a trap or bonus."
-        if square == sn.N_SQUARES:
-            return "Square 15 is the goal: it cannot hold a trap or bonus."
-        return ""
+        return sn.trap_refusal(square)
 
     def set_square(self, square: int, t: int) -> bool:
         """Give ``square`` (1..15) type ``t``; refused with a status message on squares 1 and 15."""
@@ -137,10 +133,7 @@ class SnakesGame(Game):
 
     def rule_set_name(self) -> str:
         """The preset the current rules match, or "custom"."""
-        for name in sn.RULE_SETS:
-            if sn.apply_rule_set(self.cfg, name) == self.cfg:
-                return name
-        return "custom"
+        return sn.rule_set_name(self.cfg)
 
     def set_rule_set(self, name: str) -> bool:
         return self.edit(sn.apply_rule_set(self.cfg, name), f"rule set: {name}")
@@ -153,10 +146,8 @@ class SnakesGame(Game):
         return self.edit(new, f"die {index + 1}: {die.describe()}")
 
     def add_die(self) -> bool:
-        names = set(self.cfg.dice_names)
-        name = next(f"die {k}" for k in range(len(names) + 1, 100) if f"die {k}" not in names)
-        new = replace(self.cfg, dice=self.cfg.dice + (sn.Die(name, ((1, 0.5), (2, 0.5)), 0.5),))
-        return self.edit(new.validate(), f"added {name}")
+        new, name = sn.with_new_die(self.cfg)
+        return self.edit(new, f"added {name}")
 
     def remove_die(self, index: int) -> bool:
         if len(self.cfg.dice) <= 1:
@@ -175,13 +166,7 @@ class SnakesGame(Game):
 
     # ---------------------------------------------------------------- inspector
     def backup_terms(self, mdp, state, action, values):
-        if state >= sn.N_SQUARES - 1:
-            return []
-        out = []
-        for o in sn.outcomes(self.cfg, state + 1, action):
-            note = f"roll {o.roll}" + (f", {o.event}" if o.event else "") + f" \u2192 {o.square}"
-            out.append(BackupTerm(o.prob, o.cost, o.square - 1, float(values[o.square - 1]), note))
-        return out
+        return sn.backup_terms(self.cfg, state, action, values)
 
     # ---------------------------------------------------------------- playing
     def outcome_text(self, mdp, state):
