@@ -28,7 +28,7 @@ from mdpviz.models.games import JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import simulate
 from mdpviz.models.snakes.rules import GOAL, N_SQUARES, SnakesConfig, compile_snakes, outcomes
-from mdpviz.models.strategies import SimulationResult, at_least_two_games, mean_ci
+from mdpviz.models.strategies import Z95, SimulationResult, at_least_two_games, mean_ci
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy, solve
 
 N_PLAY = N_SQUARES - 1
@@ -39,9 +39,6 @@ STRATEGY_NAMES: tuple[str, ...] = ("optimal", "security", "normal", "risky", "ra
 "normal", "risky" (any die name of the configuration): that die only; "random": every die with
 equal probability; "mixed": fixed die probabilities (``mix``; default proportional to 1, 2, ...,
 n_dice, i.e. 1/6, 1/3, 1/2 for the three default dice); "custom": a die per square (``per_square``)."""
-
-Z95 = 1.959963984540054
-"""Normal quantile of a two-sided 95% confidence interval."""
 
 
 def strategy_names(cfg: SnakesConfig, *, custom: bool = False) -> tuple[str, ...]:
@@ -152,12 +149,6 @@ class TurnStats:
     """int64 (14,): number of games played from each square."""
 
 
-def _mean_ci(x: np.ndarray) -> tuple[float, float]:
-    if x.size < 2:
-        return (float(x.mean()) if x.size else float("nan")), float("inf")
-    return float(x.mean()), float(Z95 * x.std(ddof=1) / np.sqrt(x.size))
-
-
 def _play(
     cfg: SnakesConfig,
     probs: np.ndarray,
@@ -217,7 +208,7 @@ def simulate_every_start(
     rng = np.random.default_rng(seed)
     starts = np.repeat(np.arange(1, N_PLAY + 1), games)
     turns = _play(cfg, probs, starts, rng, mdp, max_steps).reshape(N_PLAY, games)
-    stats = [_mean_ci(turns[i]) for i in range(N_PLAY)]
+    stats = [mean_ci(turns[i]) for i in range(N_PLAY)]
     return TurnStats(
         mean=np.array([m for m, _ in stats]),
         ci=np.array([c for _, c in stats]),
