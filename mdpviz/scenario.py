@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any
 
 from mdpviz.models.files import ScenarioError, parse_json_text, read_text_limited
-from mdpviz.models.snakes import Die, SnakesConfig
 
 FORMAT = "mdpviz-scenario"
 """Value of the "format" key that marks a scenario file."""
@@ -138,58 +137,3 @@ def parse_scenario(text: str, path: str | os.PathLike = "<text>") -> Scenario:
             raise ScenarioError(path, "solver.tol", f"must be a positive number, got {tol!r}")
     return Scenario(game=game, games=games, solver=solver)
 
-
-# ---------------------------------------------------------------------------------- snakes
-def snakes_to_dict(cfg: SnakesConfig) -> dict[str, Any]:
-    """A :class:`SnakesConfig` as JSON data (floats are written exactly: JSON keeps repr)."""
-    return {
-        "layout": [int(t) for t in cfg.layout],
-        "circle": bool(cfg.circle),
-        "overshoot": cfg.overshoot,
-        "type4": cfg.type4,
-        "dice": [{"name": d.name, "faces": [[int(m), float(p)] for m, p in d.faces], "trigger": float(d.trigger)}
-                 for d in cfg.dice],
-    }
-
-
-def snakes_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> SnakesConfig:
-    """The :class:`SnakesConfig` of :func:`snakes_to_dict` data; ScenarioError naming the field."""
-    where = "games.snakes"
-    if not isinstance(data, dict):
-        raise ScenarioError(path, where, "must be an object")
-    kw: dict[str, Any] = {}
-    if "layout" in data:
-        lay = data["layout"]
-        if not isinstance(lay, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in lay):
-            raise ScenarioError(path, f"{where}.layout", "must be a list of integer square types")
-        kw["layout"] = tuple(lay)
-    if "circle" in data:
-        if not isinstance(data["circle"], bool):
-            raise ScenarioError(path, f"{where}.circle", "must be true or false")
-        kw["circle"] = data["circle"]
-    for key in ("overshoot", "type4"):
-        if key in data:
-            if not isinstance(data[key], str):
-                raise ScenarioError(path, f"{where}.{key}", "must be a string")
-            kw[key] = data[key]
-    if "dice" in data:
-        dice_data = data["dice"]
-        if not isinstance(dice_data, list) or not dice_data:
-            raise ScenarioError(path, f"{where}.dice", "must be a non-empty list")
-        dice = []
-        for i, d in enumerate(dice_data):
-            w = f"{where}.dice[{i}]"
-            if not isinstance(d, dict):
-                raise ScenarioError(path, w, "must be an object with name, faces and trigger")
-            faces = d.get("faces")
-            if not isinstance(faces, list) or not all(isinstance(f, list) and len(f) == 2 for f in faces):
-                raise ScenarioError(path, f"{w}.faces", "must be a list of [move, probability] pairs")
-            try:
-                dice.append(Die(d.get("name", ""), tuple((f[0], f[1]) for f in faces), d.get("trigger", 0.0)))
-            except ValueError as e:
-                raise ScenarioError(path, w, str(e)) from None
-        kw["dice"] = tuple(dice)
-    try:
-        return SnakesConfig(**kw).validate()
-    except ValueError as e:
-        raise ScenarioError(path, where, str(e)) from None

@@ -551,15 +551,60 @@ def _ttt3d(out: Path, o: ShotOptions) -> list[Path]:
     return save_ttt3d_screenshots(out, episodes=o.episodes, sim_games=o.sim_games)
 
 
-def _gridworld(out: Path, o: ShotOptions) -> list[Path]:
-    from mdpviz.widgets.gridworld_game import save_screenshots
+def save_gridworld_screenshots(out: str | Path) -> list[Path]:
+    """``gridworld-values.png`` (CS188's DiscountGrid with living reward -0.1, solved: values as
+    colour and numbers, the policy as arrows, the start's backup inspected) and
+    ``gridworld-q-1280x720.png`` (the book grid in presenter mode with every action's Q as triangles)."""
+    from mdpviz.models import gridworld as gw
 
-    return save_screenshots(out)
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.switch_game("gridworld")
+        g = w.game
+        g.set_map(gw.BUILTIN_MAPS["discount"])
+        g.set_living_reward(-0.1)
+        sw.reset("vi")
+        sw.solve()
+        board = g.board_widget()
+        w.inspect(g.start_state())
+        w.inspector_dock.raise_()
+        sw.shot("gridworld-values.png")
+        g.set_map(gw.BUILTIN_MAPS["book"])
+        g.set_living_reward(0.0)
+        sw.reset("vi")
+        sw.solve()
+        board.set_q_view(True)
+        w.inspect(g.start_state())
+        w.set_presenter(True)
+        sw.shot("gridworld-q-1280x720.png", size=SIZE_1280x720)
+        w.set_presenter(False)
+        board.set_q_view(False)
+    return sw.saved
+
+
+def save_gym_screenshots(out: str | Path) -> list[Path]:
+    """``gym-frozenlake.png``: Gymnasium's FrozenLake 8x8 (slippery) imported and solved; nothing
+    when Gymnasium is not installed (noted on stderr)."""
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium") is None:
+        print('screenshots: gym skipped: Gymnasium is not installed (pip install "mdpviz[gym]")', file=sys.stderr)
+        return []
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.switch_game("gym")
+        w.game.set_environment("FrozenLake-v1", {"map_name": "8x8", "is_slippery": True})
+        sw.reset("vi")
+        sw.solve()
+        sw.shot("gym-frozenlake.png")
+    return sw.saved
+
+
+def _gridworld(out: Path, o: ShotOptions) -> list[Path]:
+    return save_gridworld_screenshots(out)
 
 
 def _gym(out: Path, o: ShotOptions) -> list[Path]:
-    from mdpviz.widgets.gridworld_game import save_gym_screenshots
-
     return save_gym_screenshots(out)
 
 

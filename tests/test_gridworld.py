@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from mdpviz import solve
+from mdpviz.models import gridworld as gw
 from mdpviz.models.gridworld import (
     BUILTIN_MAPS, GridFileError, GridSettings, compile_gridworld, move_outcomes, parse_grid, policy_rows,
     q_by_direction, read_grid, value_rows,
@@ -209,3 +210,11 @@ def test_settings_validation():
                     ({"living_reward": float("nan")}, "living reward")):
         with pytest.raises(ValueError, match=msg):
             compile_gridworld(GridSettings(**kw))
+
+
+def test_best_directions_use_the_solvers_tie_rule():
+    # ties within the solvers' tolerance (models.display.best_actions) are all outlined
+    q = {"north": 1.0, "east": 1.0 + 1e-12, "south": 0.5, "west": -2.0}
+    assert gw.best_directions(q) == {"north", "east"}
+    assert gw.best_directions(q, "min") == {"west"}
+    assert gw.best_directions({}) == set()

@@ -2,40 +2,17 @@
 Q triangles, token, colour range, scenarios, lesson, export."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from PySide6.QtCore import QSettings
 
-from mdpviz.app import MainWindow
 from mdpviz.models import gridworld as gw
-from mdpviz.widgets.gridworld_game import arrow_geometry, grid_color_range, split_kwargs
-
-
-class Dialogs:
-    def __init__(self) -> None:
-        self.errors: list[tuple[str, str]] = []
-        self.open_path = ""
-        self.save_path = ""
-
-    def error(self, title, text):
-        self.errors.append((title, text))
-
-    def ask_unsaved(self):
-        return "discard"
-
-    def open_file(self, *a):
-        return self.open_path
-
-    def save_file(self, *a):
-        return self.save_path
+from mdpviz.models.gridworld import arrow_geometry, grid_color_range
+from mdpviz.models.gymnasium_bridge import split_kwargs
+from tests.conftest import make_window
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = MainWindow(dialogs=Dialogs(), settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    w.resize(1280, 720)
-    w.switch_game("gridworld")
+    w = make_window(qtbot, tmp_path / "s.ini", size=(1280, 720), game="gridworld")
     yield w
     w.shutdown()
 

@@ -247,8 +247,14 @@ def test_file_starts_in_the_first_live_state_and_forgets_the_old_selection(qtbot
     w.open_mdp_file(q)
     assert w.selected is None and g.start_state() == 1  # a new file: its own default start, no old selection
     solve(qtbot, w)
-    job = g.simulation_job(g.mdp(), w.current_policy(), games=200, seed=1)
-    result = job(lambda *a: None, lambda: False)
+    job = g.simulation_job(g.mdp(), w.current_policy(), games=200, seed=1)  # a GeneratorJob: iterate it here
+    gen = job.make()
+    while True:
+        try:
+            next(gen)
+        except StopIteration as stop:
+            result = stop.value
+            break
     assert result.start == "state 1" and all(r.exact != 0 for r in result.rows)
 
 

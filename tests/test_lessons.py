@@ -61,7 +61,7 @@ def test_snakes_lesson_from_the_docstrings_and_the_model():
     lesson = L.snakes_lesson(cfg)
     assert lesson.gamma == 1.0 and lesson.discount.startswith("\u03b3 = 1: the turns are counted")
     # the rules are the model's own words
-    first = inspect.getdoc(sn).split("\n\n")[1].split(".")[0]
+    first = inspect.getdoc(sn.rules).split("\n\n")[1].split(".")[0]  # the rules module's own words
     assert any(b.text.startswith(first) for b in lesson.intro)
     assert any(b.kind == "pre" and "fast lane  1 2 3 11 12 13 14 15" in b.text for b in lesson.intro)
     rule = L.sentences(L.doc_blocks(sn.outcomes.__doc__)[1].text)[0]
@@ -97,7 +97,7 @@ def test_two_player_equation_has_max_and_min():
 def test_field_docs_read_the_source():
     docs = L.field_docs(sn.SnakesConfig)
     assert docs["overshoot"].startswith('On a circular board, overshooting 15 by k')
-    assert L.field_docs(sn)["GOAL"] == "The goal square."  # module constants too
+    assert L.field_docs(sn.rules)["GOAL"] == "The goal square."  # module constants too
     assert L.field_docs(tt.VsRandomSettings)["win"] == "Reward when the agent completes a line (reward units)."
 
 

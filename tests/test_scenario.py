@@ -15,9 +15,8 @@ from mdpviz.scenario import (
     load_scenario,
     parse_scenario,
     save_scenario,
-    snakes_from_dict,
-    snakes_to_dict,
 )
+from mdpviz.models.snakes import snakes_from_dict, snakes_to_dict
 
 CFG = sn.SnakesConfig(
     layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0),

@@ -653,7 +653,7 @@ def mdp_lesson(
 
 def snakes_lesson(cfg, mdp: TabularMDP | None = None) -> Lesson:
     """Snakes and ladders (:mod:`mdpviz.models.snakes`) with configuration ``cfg`` (a SnakesConfig)."""
-    from mdpviz.models import snakes as sn
+    from mdpviz.models.snakes import rules as sn
 
     if mdp is None:
         mdp = sn.compile_snakes(cfg)
@@ -780,6 +780,7 @@ GAME_LESSONS: dict[str, str] = {
     "attt": "anti-tic-tac-toe",
     "checkers": "checkers against a random opponent",
     "gridworld": "a grid world (CS188's or Russell and Norvig's convention)",
+    "gym": "a Gymnasium environment's transition table",
 }
 """Game keys with a dedicated lesson (any other game gets the generic lesson of its MDP)."""
 
@@ -787,6 +788,20 @@ GAME_LESSONS: dict[str, str] = {
 def normalise_key(key: str) -> str:
     """Game keys compared loosely: "risk_ttt", "Risk TTT" and "risk-ttt" are the same."""
     return re.sub(r"[\s_]+", "-", str(key).strip().lower())
+
+
+REGISTRY_LESSONS = frozenset({"snakes", "file", "gridworld", "gym"})
+"""Games whose lesson :func:`lesson_for` takes from their spec (:attr:`mdpviz.models.games.GameSpec.lesson`)."""
+
+
+def _registry_key(key: str) -> str:
+    """The registry's spelling of ``key`` ("" for a key the registry does not know)."""
+    from mdpviz.models import games
+
+    try:
+        return games.canonical(key)
+    except ValueError:
+        return ""
 
 
 def lesson_for(
@@ -806,9 +821,14 @@ def lesson_for(
     """
     k = normalise_key(key)
     tname = type(state).__name__
+    spec_key = _registry_key(key)
     snakes_cfg = find_settings(state, "SnakesConfig")
     if snakes_cfg is not None:
-        return snakes_lesson(snakes_cfg, mdp)
+        spec_key, state = "snakes", snakes_cfg
+    if spec_key in REGISTRY_LESSONS:  # the game's spec names its lesson
+        from mdpviz.models import games
+
+        return games.get(spec_key).lesson(state, mdp, start=start, state_name=state_name, action_name=action_name)
     vs = find_settings(state, "VsRandomSettings")
     if vs is not None:
         return vs_random_lesson(vs, mdp, start=start if mdp is not None else None)
@@ -821,8 +841,6 @@ def lesson_for(
         return risk_lesson(mdp, risk=risk, state=state, start=start, state_name=state_name, action_name=action_name)
     if k in ("attt", "anti-ttt", "anti-tic-tac-toe"):
         return attt_lesson(mdp, state=state, start=start, state_name=state_name, action_name=action_name)
-    if k == "file":
-        return file_lesson(mdp, path=str(getattr(state, "path", "") or ""), state=state)
     if k == "ttt":
         return mdp_lesson(mdp, title=title or "Tic-tac-toe",
                           intro=doc_paragraphs(_module("mdpviz.models.tictactoe"), "The vs-random game"),

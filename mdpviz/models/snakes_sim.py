@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Generator
 
 import numpy as np
 
 from mdpviz.models.chunked import Progress, SimulationInterrupted, check_games, reporter, run_chunks
+from mdpviz.models.display import StrategyRow
+from mdpviz.models.games import JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import simulate
-from mdpviz.models.snakes import GOAL, N_SQUARES, SnakesConfig, compile_snakes, outcomes
+from mdpviz.models.snakes.rules import GOAL, N_SQUARES, SnakesConfig, compile_snakes, outcomes
+from mdpviz.models.strategies import Z95, SimulationResult, at_least_two_games, mean_ci
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy, solve
 
 N_PLAY = N_SQUARES - 1
@@ -36,9 +39,6 @@ STRATEGY_NAMES: tuple[str, ...] = ("optimal", "security", "normal", "risky", "ra
 "normal", "risky" (any die name of the configuration): that die only; "random": every die with
 equal probability; "mixed": fixed die probabilities (``mix``; default proportional to 1, 2, ...,
 n_dice, i.e. 1/6, 1/3, 1/2 for the three default dice); "custom": a die per square (``per_square``)."""
-
-Z95 = 1.959963984540054
-"""Normal quantile of a two-sided 95% confidence interval."""
 
 
 def strategy_names(cfg: SnakesConfig, *, custom: bool = False) -> tuple[str, ...]:
@@ -149,12 +149,6 @@ class TurnStats:
     """int64 (14,): number of games played from each square."""
 
 
-def _mean_ci(x: np.ndarray) -> tuple[float, float]:
-    if x.size < 2:
-        return (float(x.mean()) if x.size else float("nan")), float("inf")
-    return float(x.mean()), float(Z95 * x.std(ddof=1) / np.sqrt(x.size))
-
-
 def _play(
     cfg: SnakesConfig,
     probs: np.ndarray,
@@ -214,7 +208,7 @@ def simulate_every_start(
     rng = np.random.default_rng(seed)
     starts = np.repeat(np.arange(1, N_PLAY + 1), games)
     turns = _play(cfg, probs, starts, rng, mdp, max_steps).reshape(N_PLAY, games)
-    stats = [_mean_ci(turns[i]) for i in range(N_PLAY)]
+    stats = [mean_ci(turns[i]) for i in range(N_PLAY)]
     return TurnStats(
         mean=np.array([m for m, _ in stats]),
         ci=np.array([c for _, c in stats]),
@@ -405,7 +399,42 @@ def play_episode(
     return steps
 
 
+# ------------------------------------------------------------------------------ the window's simulation job
+def simulation_job(cfg: SnakesConfig, mdp: TabularMDP, policy: np.ndarray | None = None, *, games: int,
+                   seed) -> Generator[JobProgress, None, SimulationResult]:
+    """The batch simulation of every strategy of ``cfg`` from square 1, ``games`` games each, beside its
+    exact expected turns (:func:`exact_turns`): a generator (the window's job thread steps it) that
+    yields :class:`~mdpviz.models.games.JobProgress` per chunk of games and returns the
+    :class:`~mdpviz.models.strategies.SimulationResult`. ``policy``: the optimal dice when solved
+    already (else value iteration to 1e-12 here). Each strategy draws from its own stream of
+    ``np.random.SeedSequence(seed)``."""
+    names = strategy_names(cfg)
+    games = at_least_two_games(games)
+    opt = np.array(policy, dtype=np.int64) if policy is not None else solve(mdp, "vi", tol=1e-12).policy
+    streams = np.random.SeedSequence(seed).spawn(len(names))
+    chunks = max(1, min(8, games // 1000))
+    sizes = [games // chunks + (1 if i < games % chunks else 0) for i in range(chunks)]
+    total_steps = len(names) * chunks
+    rows, notes = [], []
+    for i, (name, ss) in enumerate(zip(names, streams)):
+        probs = strategy_probs(cfg, name, optimal_policy=opt)
+        try:
+            exact = float(exact_turns(cfg, probs, mdp=mdp)[0])
+        except ImproperPolicyError as e:
+            notes.append(f"{name}: {e}")
+            continue
+        rng = np.random.default_rng(ss)
+        parts = []
+        for j, n in enumerate(sizes):
+            parts.append(simulate_turns(cfg, probs, games=n, seed=rng, mdp=mdp))
+            yield JobProgress(i * chunks + j + 1, total_steps, f"{name}: {sum(sizes[:j + 1]):,} of {games:,} games")
+        turns = np.concatenate(parts)
+        m, c = mean_ci(turns)
+        rows.append(StrategyRow(name, exact, m, c, turns))
+    return SimulationResult(tuple(rows), "turns", "square 1", tuple(notes))
+
+
 __all__ = [
     "EpisodeStep", "STRATEGY_NAMES", "StrategyResult", "TurnStats", "compare_strategies", "default_mix",
-    "exact_turns", "play_episode", "simulate_every_start", "simulate_turns", "strategy_names", "strategy_probs",
+    "exact_turns", "play_episode", "simulate_every_start", "simulate_turns", "simulation_job", "strategy_names", "strategy_probs",
 ]

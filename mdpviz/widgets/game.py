@@ -9,7 +9,6 @@ the list of games is the headless registry :mod:`mdpviz.models.games`. Each game
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -19,16 +18,12 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QWidget
 
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import simulate
-from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy
 from mdpviz.widgets.board import CellDecor
 from mdpviz.models.colors import SEQUENTIAL, action_badge
-from mdpviz.models.display import BackupTerm, StrategyRow
+from mdpviz.models.display import BackupTerm
 from mdpviz.models.episodes import Move
+from mdpviz.models.strategies import SimulationResult  # noqa: F401 (the window imports it from here)
 from mdpviz.widgets.geometry import BoardLayout
-
-Z95 = 1.959963984540054
-"""Normal quantile of a two-sided 95% confidence interval."""
 
 PANELS = frozenset({"game", "solver", "inspector", "player", "convergence", "simulation", "lesson", "compare"})
 """The window's panels by name: docks (game, solver, inspector, episode player, convergence, lesson) and
@@ -36,20 +31,6 @@ pages beside the board (simulation, compare). A game lists the ones it uses in :
 
 Progress = Callable[[int, int, str], None]
 Cancelled = Callable[[], bool]
-
-
-@dataclass(frozen=True, eq=False)
-class SimulationResult:
-    """What a batch simulation returns to the window."""
-
-    rows: tuple[StrategyRow, ...]
-    """One row per strategy."""
-    unit: str
-    """What the samples count ("turns", "return")."""
-    start: str
-    """Name of the start state (e.g. "square 1")."""
-    notes: tuple[str, ...] = ()
-    """Strategies that could not be evaluated, and why."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,14 +53,6 @@ class GameJob:
     """Called on the GUI thread when the job was cancelled."""
     on_partial: Callable[[Any], None] | None = None
     """Called on the GUI thread with each partial result a GeneratorJob yields, in order."""
-
-
-def mean_ci(x: np.ndarray) -> tuple[float, float]:
-    """Sample mean and the half-width of its normal 95% confidence interval."""
-    x = np.asarray(x, dtype=np.float64)
-    if x.size < 2:
-        return (float(x.mean()) if x.size else math.nan), math.inf
-    return float(x.mean()), float(Z95 * x.std(ddof=1) / math.sqrt(x.size))
 
 
 class _Edit(QUndoCommand):
@@ -281,40 +254,3 @@ class Game(QObject):
 
     def load_display(self, data: dict[str, Any]) -> None:
         """Display settings stored with the scenario data (not edits)."""
-
-
-
-def strategy_simulation_job(game: "Game", mdp: TabularMDP, policy, *, games: int, seed, start: int, start_name: str,
-                            optimal: Callable[[], np.ndarray]) -> Callable[[Progress, Cancelled], SimulationResult | None]:
-    """The background job that simulates each of ``game``'s strategies from ``start`` for ``games``
-    episodes beside its exact value (policy evaluation): shared by the games whose episodes are
-    plain walks of the MDP (files, grid worlds). ``optimal()`` gives the optimal policy when the
-    window has none yet (called on the job thread)."""
-    names = game.strategies(mdp)
-    pol = None if policy is None else np.array(policy, dtype=np.int64)
-    steps = game.max_steps(mdp)
-    games = int(games)
-    if games < 2:
-        raise ValueError(f"simulate at least 2 games, got {games}")
-
-    def job(progress: Progress, cancelled: Cancelled) -> SimulationResult | None:
-        opt = pol if pol is not None else optimal()
-        streams = np.random.SeedSequence(seed).spawn(len(names))
-        rows, notes = [], []
-        for i, (name, ss) in enumerate(zip(names, streams)):
-            if cancelled():
-                return None
-            probs = game.strategy_probs(name, mdp, opt)
-            try:
-                exact = float(evaluate_stochastic_policy(mdp, probs)[start])
-            except ImproperPolicyError as e:
-                notes.append(f"{name}: {e}")
-                continue
-            ep = simulate(mdp, probs, start=start, episodes=games, seed=np.random.default_rng(ss), max_steps=steps)
-            m, c = mean_ci(ep.total)
-            fin = int(ep.finished.sum()) if mdp.terminal.any() else -1
-            rows.append(StrategyRow(name, exact, m, c, np.asarray(ep.total), fin))
-            progress(i + 1, len(names), f"{name}: {games:,} episodes")
-        return SimulationResult(tuple(rows), "return", start_name, tuple(notes))
-
-    return job

@@ -21,8 +21,8 @@ VIEWS: dict[str, str] = {
     "attt": "mdpviz.widgets.games.attt:AtttGame",
     "checkers": "mdpviz.widgets.games.checkers:CheckersGame",
     "ttt3d": "mdpviz.widgets.games.ttt3d:Ttt3dGame",
-    "gridworld": "mdpviz.widgets.gridworld_game:GridWorldGame",
-    "gym": "mdpviz.widgets.gridworld_game:GymGame",
+    "gridworld": "mdpviz.widgets.games.gridworld:GridWorldGame",
+    "gym": "mdpviz.widgets.games.gym:GymGame",
 }
 """Each registered game's view, by key (one line per game)."""
 

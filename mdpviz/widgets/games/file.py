@@ -1,74 +1,65 @@
 """Any MDP in the course file format: the view (reader in :mod:`mdpviz.models.cs747`)."""
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
-from mdpviz.models.cs747 import MDPFileError, parse_cs747, read_text_file
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import policy_matrix, uniform_policy_matrix
-from mdpviz.scenario import ScenarioError
-from mdpviz.solvers import solve
-from mdpviz.widgets.board import CellDecor
+from mdpviz.controller import GeneratorJob
+from mdpviz.models import mdp_file as mf
 from mdpviz.models.episodes import sample_mdp_episode
+from mdpviz.models.files import ScenarioError
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.strategies import at_least_two_games
+from mdpviz.widgets import named as _named
+from mdpviz.widgets.board import CellDecor
+from mdpviz.widgets.game import Game
 from mdpviz.widgets.geometry import GRAPH_MAX_STATES, BoardLayout, graph_layout, grid_layout, policy_edges
-from mdpviz.widgets.game import Game, strategy_simulation_job
+
+SPEC = mf.SPEC
+FileState = mf.FileState
 
 
 # ---------------------------------------------------------------------------------- MDP from a course file
-@dataclass(frozen=True)
-class FileState:
-    """The "MDP from file" game's edits: which file, its text and the discount."""
-
-    path: str = ""
-    """File the MDP was read from ("" before any file)."""
-    text: str = ""
-    """The file's text (kept so a scenario is self-contained)."""
-    discount: float | None = None
-    """Discount in use (None: the file's own)."""
-
-
 class FileGame(Game):
     """Any MDP in the course file format, drawn as a grid of states (or a graph when small)."""
 
-    key = "file"
-    title = "MDP from file"
-    value_label = "value V(s)"
-    unit = "return"
+    key = SPEC.key
+    title = SPEC.title
+    value_label = SPEC.value_label
+    unit = SPEC.unit
+    color_kind = SPEC.color_kind
     supports_discount = True
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(FileState(), parent)
+        # a new window opens with no file (the spec's default, a course example, is for headless use)
+        super().__init__(SPEC.settings_type(), parent)
         self.view = "grid"
         """"grid" or "graph" (a display setting; the graph view needs at most GRAPH_MAX_STATES states)."""
         self._editor: QWidget | None = None
         self._parsed: tuple[str, str, TabularMDP] | None = None
         self.start: int | None = None
-        """Start state of simulations and episodes (a display setting; None: :func:`first_live_state`)."""
+        """Start state of simulations and episodes (a display setting; None: :func:`mdpviz.models.mdp_file.first_live_state`)."""
 
     @property
     def fstate(self) -> FileState:
         return self._state
 
-    def _file_mdp(self, path: str, text: str) -> TabularMDP:
-        if self._parsed is None or self._parsed[:2] != (path, text):
-            self._parsed = (path, text, parse_cs747(text, path))
+    def _file_mdp(self, state: FileState) -> TabularMDP:
+        """The file's model with its own discount, parsed once per file (cached)."""
+        if self._parsed is None or self._parsed[:2] != (state.path, state.text):
+            self._parsed = (state.path, state.text, mf.parse_file_state(state))
         return self._parsed[2]
 
     def build_mdp(self) -> TabularMDP | None:
         st = self.fstate
         if not st.text:
             return None
-        m = self._file_mdp(st.path, st.text)
-        if st.discount is not None and st.discount != m.discount:
-            m = replace(m, discount=float(st.discount))
-        return m
+        return mf.with_discount(self._file_mdp(st), st)
 
     def read_file(self, path: str | Path) -> FileState:
         """The state for ``path`` (parsed and checked); raises MDPFileError naming file and line."""
@@ -78,16 +69,8 @@ class FileGame(Game):
         return result[0]
 
     def read_file_job(self, path: str | Path, progress=None, cancelled=None) -> tuple[FileState, TabularMDP] | None:
-        """Read and parse ``path`` (any thread: touches no widget); (state, model), or None if
-        ``cancelled()`` said so. The file is read once and parsed once (MDPFileError naming the line)."""
-        path = str(path)
-        if progress is not None:
-            progress(0, 0, f"Reading {Path(path).name}\u2026")
-        text = read_text_file(path)  # the course reader's checks: missing, binary, not UTF-8
-        mdp = parse_cs747(text, path, progress=progress, cancelled=cancelled)
-        if mdp is None:
-            return None
-        return FileState(path=path, text=text, discount=None), mdp
+        """Read and parse ``path`` (any thread: touches no widget): :func:`mdpviz.models.mdp_file.read_file`."""
+        return mf.read_file(path, progress, cancelled)
 
     def prime(self, state: FileState, mdp: TabularMDP) -> None:
         """Remember the model parsed off the GUI thread, so selecting the state does not parse again."""
@@ -104,7 +87,7 @@ class FileGame(Game):
             raise ValueError(f"discount must be in [0, 1], got {gamma}")
         if not self.fstate.text:
             return False
-        m = self._file_mdp(self.fstate.path, self.fstate.text)
+        m = self._file_mdp(self.fstate)
         new = replace(self.fstate, discount=None if gamma == m.discount else gamma)
         return self.edit(new, f"discount {gamma:g}")
 
@@ -130,11 +113,7 @@ class FileGame(Game):
         """The chosen start state if it is a state of the loaded MDP, else its first non-terminal state
         (course files may make state 0 terminal, where every strategy would score 0)."""
         m = self.mdp()
-        if m is None:
-            return 0
-        if self.start is not None and 0 <= self.start < m.n_states:
-            return int(self.start)
-        return first_live_state(m)
+        return 0 if m is None else mf.start_state(m, self.start)
 
     def set_start(self, state: int) -> bool:
         """Start simulations and episodes in ``state`` (a display setting: no solver reset, no undo entry)."""
@@ -165,8 +144,6 @@ class FileGame(Game):
 
     def editor(self) -> QWidget:
         if self._editor is None:
-            from mdpviz.widgets.editors import FileEditor
-
             self._editor = FileEditor(self)
         return self._editor
 
@@ -180,34 +157,15 @@ class FileGame(Game):
         return f"action {a}"
 
     def strategies(self, mdp):
-        acts = [f"action {a}" for a in range(mdp.n_actions)
-                if np.all(np.isin(np.flatnonzero(~mdp.terminal), mdp.row_state[mdp.row_action == a]))]
-        return ["optimal", *acts, "random"]
+        return list(SPEC.strategies(self.fstate, mdp))
 
     def strategy_probs(self, name, mdp, policy):
-        if name == "optimal":
-            if policy is None:
-                raise ValueError("the optimal strategy needs a solved model: run the solver first")
-            return policy_matrix(mdp, policy)
-        if name == "random":
-            return uniform_policy_matrix(mdp)
-        if name.startswith("action "):
-            a = int(name.split()[1])
-            return policy_matrix(mdp, np.where(mdp.terminal, -1, a))
-        raise ValueError(f"unknown strategy {name!r}")
-
-    def max_steps(self, mdp: TabularMDP) -> int:
-        """Steps per simulated episode: until gamma^t < 1e-12 for a discount below 1, else 10,000."""
-        if mdp.discount < 1.0:
-            if mdp.discount <= 0.0:
-                return 1
-            return int(min(10_000, math.ceil(math.log(1e-12) / math.log(mdp.discount))))
-        return 10_000
+        return SPEC.strategy_probs(self.fstate, name, mdp, policy)
 
     def simulation_job(self, mdp, policy, *, games, seed):
-        start = self.start_state()
-        return strategy_simulation_job(self, mdp, policy, games=games, seed=seed, start=start,
-                                       start_name=f"state {start}", optimal=lambda: solve(mdp, "pi").policy)
+        st, start, games = self.fstate, self.start_state(), at_least_two_games(games)
+        pol = None if policy is None else np.array(policy, dtype=np.int64)
+        return GeneratorJob(lambda: SPEC.jobs["simulate"](st, mdp, pol, games=games, seed=seed, start=start))
 
     def outcome_text(self, mdp, state):
         return f"reached {self.state_name(state)} (terminal)"
@@ -217,24 +175,14 @@ class FileGame(Game):
                                   state_name=str, action_name=str)
 
     def to_dict(self):
-        st = self.fstate
-        return {"path": st.path, "text": st.text, "discount": st.discount, "view": self.view, "start": self.start}
+        # the settings, then the display settings (grid or graph, the start state)
+        return {**SPEC.to_dict(self.fstate), "view": self.view, "start": self.start}
 
     def load_dict(self, data, path):
-        where = "games.file"
-        text, fpath, disc, view = data.get("text", ""), data.get("path", ""), data.get("discount"), data.get("view", "grid")
-        if not isinstance(text, str) or not isinstance(fpath, str):
-            raise ScenarioError(path, where, "path and text must be strings")
+        view = data.get("view", "grid")
         if view not in ("grid", "graph"):
-            raise ScenarioError(path, f"{where}.view", f"must be 'grid' or 'graph', got {view!r}")
-        if disc is not None and (isinstance(disc, bool) or not isinstance(disc, (int, float)) or not 0.0 <= disc <= 1.0):
-            raise ScenarioError(path, f"{where}.discount", f"must be a number in [0, 1] or null, got {disc!r}")
-        if text:
-            try:
-                parse_cs747(text, fpath or "<scenario>")
-            except MDPFileError as e:
-                raise ScenarioError(path, f"{where}.text", str(e)) from None
-        return FileState(path=fpath, text=text, discount=None if disc is None else float(disc))
+            raise ScenarioError(path, "games.file.view", f"must be 'grid' or 'graph', got {view!r}")
+        return SPEC.from_dict(data, path)
 
     def load_display(self, data: dict[str, Any]) -> None:
         if data.get("view") in ("grid", "graph"):
@@ -243,8 +191,63 @@ class FileGame(Game):
         self.start = int(start) if isinstance(start, int) and not isinstance(start, bool) and start >= 0 else None
 
 
+# ---------------------------------------------------------------------------------- the editor
+class FileEditor(QWidget):
+    """Open a course-format MDP file, see what it holds, pick the grid or the graph view."""
 
-def first_live_state(mdp: TabularMDP) -> int:
-    """The first state that is not terminal (0 if every state is terminal)."""
-    live = np.flatnonzero(~np.asarray(mdp.terminal, dtype=bool))
-    return int(live[0]) if live.size else 0
+    open_requested = Signal()
+
+    def __init__(self, game, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.game = game
+        self.setObjectName("fileEditor")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.open = _named(QPushButton("Open course MDP file\u2026"), "openMdpButton", "Open course MDP file")
+        self.open.clicked.connect(self.open_requested)
+        lay.addWidget(self.open)
+        self.summary = _named(QLabel(), "fileSummary", "Loaded MDP")
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay.addWidget(self.summary)
+        form = QFormLayout()
+        self.view = _named(QComboBox(), "viewPicker", "Board view")
+        self.view.addItems(["grid", "graph"])
+        self.view.setToolTip(f"The graph view (arrows weighted by probability) is offered up to {GRAPH_MAX_STATES} states")
+        form.addRow("View", self.view)
+        self.start = _named(QSpinBox(), "startStateSpin", "Start state")
+        self.start.setPrefix("state ")
+        self.start.setToolTip("Where simulated games and played episodes start (default: the first state that "
+                              "is not terminal)")
+        form.addRow("Start", self.start)
+        lay.addLayout(form)
+        lay.addStretch(1)
+        self.view.currentIndexChanged.connect(lambda i: (self.game.set_view(self.view.itemText(i)), self.refresh()))
+        self.start.valueChanged.connect(lambda v: self.game.set_start(int(v)))
+        game.edited.connect(lambda _: self.refresh())
+        game.redraw.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        st = self.game.fstate
+        m = self.game.mdp()
+        if m is None:
+            self.summary.setText("No file loaded. Course files list numStates, numActions, end, "
+                                 "transition s a s' r p lines, mdptype and discount.")
+        else:
+            kind = m.mdptype or ("episodic" if m.terminal.any() else "continuing")
+            ends = ", ".join(str(int(s)) for s in m.terminal.nonzero()[0][:8]) or "none"
+            self.summary.setText(
+                f"<b>{Path(st.path).name}</b><br>{m.n_states} states, {m.n_actions} actions, "
+                f"{m.n_transitions} transitions<br>{kind}, discount {m.discount:g}<br>terminal: {ends}")
+        self.start.blockSignals(True)
+        self.start.setRange(0, max(0, (m.n_states - 1) if m is not None else 0))
+        self.start.setEnabled(m is not None)
+        self.start.setValue(self.game.start_state())
+        self.start.blockSignals(False)
+        self.view.blockSignals(True)
+        self.view.setCurrentText(self.game.view)
+        item = self.view.model().item(1)
+        if item is not None:
+            item.setEnabled(m is None or m.n_states <= GRAPH_MAX_STATES)
+        self.view.blockSignals(False)

@@ -5,35 +5,43 @@ from dataclasses import replace
 from typing import Callable
 
 import numpy as np
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView, QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+    QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
 
+from mdpviz.controller import GeneratorJob
 from mdpviz.models import snakes as sn
 from mdpviz.models import snakes_sim
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.scenario import snakes_from_dict, snakes_to_dict
-from mdpviz.solvers import ImproperPolicyError, solve
-from mdpviz.widgets.board import CellDecor
-from mdpviz.models.colors import SQUARE_COLORS, SQUARE_ICONS, action_badge
-from mdpviz.models.display import BackupTerm, StrategyRow
+from mdpviz.models.colors import SQUARE_COLORS, SQUARE_ICONS, action_badge, text_color
+from mdpviz.models.display import format_faces, format_prob, parse_faces
 from mdpviz.models.episodes import snakes_moves
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.strategies import at_least_two_games
+from mdpviz.widgets import named as _named
+from mdpviz.widgets.board import CellDecor
+from mdpviz.widgets.game import Game
 from mdpviz.widgets.geometry import BoardLayout, snakes_layout
-from mdpviz.widgets.game import Cancelled, Game, Progress, SimulationResult, mean_ci
+
+SPEC = sn.SPEC
 
 
 # ---------------------------------------------------------------------------------- snakes and ladders
 class SnakesGame(Game):
     """Snakes and ladders of the course statement (rules in :mod:`mdpviz.models.snakes`)."""
 
-    key = "snakes"
-    title = "Snakes and ladders"
-    value_label = "expected turns to 15"
-    unit = "turns"
+    key = SPEC.key
+    title = SPEC.title
+    value_label = SPEC.value_label
+    unit = SPEC.unit
+    color_kind = SPEC.color_kind
     supports_discount = False
     discount_note = "Turns are counted, not discounted: the discount is 1."
 
     def __init__(self, cfg: sn.SnakesConfig | None = None, parent: QObject | None = None) -> None:
-        super().__init__(cfg or sn.SnakesConfig(), parent)
+        super().__init__(cfg or SPEC.default_settings(), parent)
         self.edit_mode = False
         """True: a left click cycles the square's type; False: it inspects the square."""
         self._editor: QWidget | None = None
@@ -44,7 +52,7 @@ class SnakesGame(Game):
         return self._state
 
     def build_mdp(self) -> TabularMDP:
-        return sn.compile_snakes(self.cfg)
+        return SPEC.compile(self.cfg)
 
     def board_layout(self, mdp, policy) -> BoardLayout:
         return self._layout
@@ -77,18 +85,12 @@ class SnakesGame(Game):
     # ---------------------------------------------------------------- editing
     def editor(self) -> QWidget:
         if self._editor is None:
-            from mdpviz.widgets.editors import SnakesEditor
-
             self._editor = SnakesEditor(self)
         return self._editor
 
     def refuse_trap(self, square: int) -> str:
         """The message for a trap on square 1 or 15 ("" if the square can hold one)."""
-        if square == 1:
-            return "Square 1 is the start: it cannot hold a trap or bonus."
-        if square == sn.N_SQUARES:
-            return "Square 15 is the goal: it cannot hold a trap or bonus."
-        return ""
+        return sn.trap_refusal(square)
 
     def set_square(self, square: int, t: int) -> bool:
         """Give ``square`` (1..15) type ``t``; refused with a status message on squares 1 and 15."""
@@ -131,10 +133,7 @@ class SnakesGame(Game):
 
     def rule_set_name(self) -> str:
         """The preset the current rules match, or "custom"."""
-        for name in sn.RULE_SETS:
-            if sn.apply_rule_set(self.cfg, name) == self.cfg:
-                return name
-        return "custom"
+        return sn.rule_set_name(self.cfg)
 
     def set_rule_set(self, name: str) -> bool:
         return self.edit(sn.apply_rule_set(self.cfg, name), f"rule set: {name}")
@@ -147,10 +146,8 @@ class SnakesGame(Game):
         return self.edit(new, f"die {index + 1}: {die.describe()}")
 
     def add_die(self) -> bool:
-        names = set(self.cfg.dice_names)
-        name = next(f"die {k}" for k in range(len(names) + 1, 100) if f"die {k}" not in names)
-        new = replace(self.cfg, dice=self.cfg.dice + (sn.Die(name, ((1, 0.5), (2, 0.5)), 0.5),))
-        return self.edit(new.validate(), f"added {name}")
+        new, name = sn.with_new_die(self.cfg)
+        return self.edit(new, f"added {name}")
 
     def remove_die(self, index: int) -> bool:
         if len(self.cfg.dice) <= 1:
@@ -169,63 +166,22 @@ class SnakesGame(Game):
 
     # ---------------------------------------------------------------- inspector
     def backup_terms(self, mdp, state, action, values):
-        if state >= sn.N_SQUARES - 1:
-            return []
-        out = []
-        for o in sn.outcomes(self.cfg, state + 1, action):
-            note = f"roll {o.roll}" + (f", {o.event}" if o.event else "") + f" \u2192 {o.square}"
-            out.append(BackupTerm(o.prob, o.cost, o.square - 1, float(values[o.square - 1]), note))
-        return out
+        return sn.backup_terms(self.cfg, state, action, values)
 
     # ---------------------------------------------------------------- playing
     def outcome_text(self, mdp, state):
         return f"finished: reached square {int(state) + 1}"  # as state_name words it
 
     def strategies(self, mdp):
-        return list(snakes_sim.strategy_names(self.cfg))
+        return list(SPEC.strategies(self.cfg, mdp))
 
     def strategy_probs(self, name, mdp, policy):
-        if name == "optimal":
-            if policy is None:
-                raise ValueError("the optimal strategy needs a solved model: run the solver first")
-            return snakes_sim.strategy_probs(self.cfg, "optimal", optimal_policy=np.asarray(policy, dtype=np.int64))
-        return snakes_sim.strategy_probs(self.cfg, name)
+        return SPEC.strategy_probs(self.cfg, name, mdp, policy)
 
     def simulation_job(self, mdp, policy, *, games, seed):
-        cfg = self.cfg
-        names = self.strategies(mdp)
+        cfg, games = self.cfg, at_least_two_games(games)
         pol = None if policy is None else np.array(policy, dtype=np.int64)
-        games = int(games)
-        if games < 2:
-            raise ValueError(f"simulate at least 2 games, got {games}")
-
-        def job(progress: Progress, cancelled: Cancelled) -> SimulationResult | None:
-            opt = pol if pol is not None else solve(mdp, "vi", tol=1e-12).policy
-            streams = np.random.SeedSequence(seed).spawn(len(names))
-            chunks = max(1, min(8, games // 1000))
-            sizes = [games // chunks + (1 if i < games % chunks else 0) for i in range(chunks)]
-            total_steps = len(names) * chunks
-            rows, notes = [], []
-            for i, (name, ss) in enumerate(zip(names, streams)):
-                probs = snakes_sim.strategy_probs(cfg, name, optimal_policy=opt)
-                try:
-                    exact = float(snakes_sim.exact_turns(cfg, probs, mdp=mdp)[0])
-                except ImproperPolicyError as e:
-                    notes.append(f"{name}: {e}")
-                    continue
-                rng = np.random.default_rng(ss)
-                parts = []
-                for j, n in enumerate(sizes):
-                    if cancelled():
-                        return None
-                    parts.append(snakes_sim.simulate_turns(cfg, probs, games=n, seed=rng, mdp=mdp))
-                    progress(i * chunks + j + 1, total_steps, f"{name}: {sum(sizes[:j + 1]):,} of {games:,} games")
-                turns = np.concatenate(parts)
-                m, c = mean_ci(turns)
-                rows.append(StrategyRow(name, exact, m, c, turns))
-            return SimulationResult(tuple(rows), "turns", "square 1", tuple(notes))
-
-        return job
+        return GeneratorJob(lambda: SPEC.jobs["simulate"](cfg, mdp, pol, games=games, seed=seed))
 
     def episode(self, mdp, probs, rng):
         steps = snakes_sim.play_episode(self.cfg, probs, rng=rng, start=1)
@@ -233,7 +189,143 @@ class SnakesGame(Game):
 
     # ---------------------------------------------------------------- scenarios
     def to_dict(self):
-        return snakes_to_dict(self.cfg)
+        return SPEC.to_dict(self.cfg)
 
     def load_dict(self, data, path):
-        return snakes_from_dict(data, path)
+        return SPEC.from_dict(data, path)
+
+
+# ---------------------------------------------------------------------------------- the editor
+class SnakesEditor(QWidget):
+    """Rule set, circle toggle, click-to-edit toggle, square-type legend and the dice table."""
+
+    def __init__(self, game, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.game = game
+        self.setObjectName("snakesEditor")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.rules = _named(QComboBox(), "ruleSetPicker", "Rule set")
+        for name in sn.RULE_SETS:
+            self.rules.addItem(name)
+        self.rules.addItem("custom")
+        self.rules.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.rules.setMinimumContentsLength(8)
+        self.rules.setToolTip("Presets of the course's rule variants (type-4 square, overshoot, dice)")
+        form.addRow("Rules", self.rules)
+        self.circle = _named(QCheckBox("Circle: stop exactly on 15"), "circleToggle", "Circular board")
+        self.circle.setToolTip("On a circular board you must land exactly on 15; overshooting restarts from square 1")
+        form.addRow(self.circle)
+        lay.addLayout(form)
+
+        row = QHBoxLayout()
+        self.edit_mode = _named(QPushButton("Edit squares"), "editModeButton", "Edit squares by clicking")
+        self.edit_mode.setCheckable(True)
+        self.edit_mode.setToolTip("On: a click on a square cycles its type.\nOff: a click inspects the square.\n"
+                                  "Right-click a square for a menu of types either way.")
+        self.clear = _named(QPushButton("Clear"), "clearBoardButton", "Clear all traps")
+        self.clear.setToolTip("Make every square ordinary")
+        row.addWidget(self.edit_mode, 1)
+        row.addWidget(self.clear)
+        lay.addLayout(row)
+
+        self.legend = _named(QLabel(), "squareLegend", "Square types")
+        self.legend.setWordWrap(True)
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        lay.addWidget(self.legend)
+        lay.addWidget(QLabel("Dice (faces as move:probability)"))
+        self.dice = _named(QTableWidget(0, 3), "diceEditor", "Dice editor")
+        self.dice.setHorizontalHeaderLabels(["Die", "Faces", "Trigger"])
+        self.dice.verticalHeader().setVisible(True)
+        hh = self.dice.horizontalHeader()
+        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        hh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.dice.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.dice.setWordWrap(True)
+        self.dice.setToolTip("Double-click to edit: name, faces such as 0:1/3, 1:1/3, 2:1/3, "
+                             "and the probability that a trap or bonus fires")
+        lay.addWidget(self.dice, 1)
+        row = QHBoxLayout()
+        self.add_die = _named(QPushButton("Add die"), "addDieButton", "Add a die")
+        self.remove_die = _named(QPushButton("Remove die"), "removeDieButton", "Remove the selected die")
+        row.addWidget(self.add_die)
+        row.addWidget(self.remove_die)
+        lay.addLayout(row)
+
+        self.rules.currentIndexChanged.connect(self._on_rules)
+        self.circle.toggled.connect(lambda on: self.game.set_circle(on))
+        self.edit_mode.toggled.connect(self._on_edit_mode)
+        self.clear.clicked.connect(lambda: self.game.clear_layout())
+        self.add_die.clicked.connect(lambda: self.game.add_die())
+        self.remove_die.clicked.connect(self._on_remove)
+        self.dice.itemChanged.connect(self._on_die_edited)
+        game.edited.connect(lambda _: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the game's current configuration (without triggering edits)."""
+        cfg = self.game.cfg
+        for w in (self.rules, self.circle, self.dice):
+            w.blockSignals(True)
+        name = self.game.rule_set_name()
+        self.rules.setCurrentIndex(self.rules.findText(name))
+        self.circle.setChecked(bool(cfg.circle))
+        self.dice.setRowCount(len(cfg.dice))
+        for i, d in enumerate(cfg.dice):
+            for j, text in enumerate((d.name, format_faces(d.faces), format_prob(d.trigger))):
+                it = QTableWidgetItem(text)
+                it.setToolTip(d.describe())
+                self.dice.setItem(i, j, it)
+        self.dice.setVerticalHeaderLabels([str(i + 1) for i in range(len(cfg.dice))])
+        self.dice.resizeRowsToContents()
+        for w in (self.rules, self.circle, self.dice):
+            w.blockSignals(False)
+        self._fill_legend()
+
+    def _fill_legend(self) -> None:
+        items = []
+        for t in range(1, len(sn.SQUARE_TYPES)):
+            name = self.game.type_name(t)
+            col = QColor(SQUARE_COLORS[t])
+            ink = text_color((col.red(), col.green(), col.blue()))
+            glyph = SQUARE_ICONS[name].replace("<", "&lt;")
+            items.append(f"<span style='background:{SQUARE_COLORS[t]}; color:{ink}; font-weight:bold'>"
+                         f"&nbsp;{glyph}&nbsp;</span>&nbsp;{t}&nbsp;{name}")
+        self.legend.setText("&nbsp;&nbsp; ".join(items))
+
+    def _on_rules(self, index: int) -> None:
+        name = self.rules.itemText(index)
+        if name == "custom":
+            self.refresh()
+            return
+        self.game.set_rule_set(name)
+        self.refresh()
+
+    def _on_edit_mode(self, on: bool) -> None:
+        self.game.edit_mode = bool(on)
+        self.game.message.emit("Click a square to cycle its type (squares 1 and 15 stay ordinary)." if on
+                               else "Click a square to inspect it.")
+
+    def _on_remove(self) -> None:
+        rows = sorted({i.row() for i in self.dice.selectedIndexes()})
+        index = rows[0] if rows else len(self.game.cfg.dice) - 1
+        self.game.remove_die(index)
+
+    def _on_die_edited(self, item: QTableWidgetItem) -> None:
+        i = item.row()
+        if i >= len(self.game.cfg.dice):
+            return
+        name = self.dice.item(i, 0).text().strip() if self.dice.item(i, 0) else ""
+        faces_text = self.dice.item(i, 1).text() if self.dice.item(i, 1) else ""
+        trig_text = self.dice.item(i, 2).text() if self.dice.item(i, 2) else ""
+        try:
+            faces = parse_faces(faces_text)
+            trig = parse_faces(f"0:{trig_text}")[0][1]
+            die = sn.Die(name, faces, trig)
+            self.game.set_die(i, die)
+        except ValueError as e:
+            self.game.message.emit(f"Die {i + 1} not changed: {e}")
+        self.refresh()

@@ -279,6 +279,27 @@ def apply_rule_set(cfg: SnakesConfig, name: str) -> SnakesConfig:
     return replace(cfg, **fields)
 
 
+def rule_set_name(cfg: SnakesConfig) -> str:
+    """The preset whose fields ``cfg`` has (:data:`RULE_SETS`), or "custom"."""
+    return next((name for name in RULE_SETS if apply_rule_set(cfg, name) == cfg), "custom")
+
+
+def trap_refusal(square: int) -> str:
+    """Why ``square`` (1..15) cannot hold a trap or bonus ("" when it can): the start and the goal."""
+    if square == 1:
+        return "Square 1 is the start: it cannot hold a trap or bonus."
+    if square == N_SQUARES:
+        return "Square 15 is the goal: it cannot hold a trap or bonus."
+    return ""
+
+
+def with_new_die(cfg: SnakesConfig) -> tuple[SnakesConfig, str]:
+    """``cfg`` with one more die ("die k", the first free k; a fair coin of moves 1 and 2, trigger 1/2), and its name."""
+    names = set(cfg.dice_names)
+    name = next(f"die {k}" for k in range(len(names) + 1, 100) if f"die {k}" not in names)
+    return replace(cfg, dice=cfg.dice + (Die(name, ((1, 0.5), (2, 0.5)), 0.5),)).validate(), name
+
+
 # ---------------------------------------------------------------------------------- board graph
 def next_squares(square: int) -> tuple[int, ...]:
     """The squares one step forward from ``square`` (the board graph for drawing); () for 15."""
@@ -522,8 +543,8 @@ def markovDecision(layout: np.ndarray | Sequence[int], circle: bool) -> list[np.
 
 
 __all__ = [
-    "BONUS_COST", "DEFAULT_DICE", "Die", "FAST_LANE", "GOAL", "JUNCTION", "N_SQUARES", "NORMAL", "Outcome",
+    "BONUS_COST", "DEFAULT_DICE", "MARKOV_TOL", "MAX_MOVE", "PENALTY_STEPS", "PROB_TOL", "Die", "FAST_LANE", "GOAL", "JUNCTION", "N_SQUARES", "NORMAL", "Outcome",
     "PRISON_COST", "RISKY", "RULE_SETS", "SECURITY", "SLOW_LANE", "SPECIAL", "SQUARE_TYPES", "SnakesConfig",
-    "TYPE4_RULES", "OVERSHOOT_RULES", "apply_rule_set", "compile_snakes", "layout_from_input", "markovDecision",
+    "TYPE4_RULES", "OVERSHOOT_RULES", "apply_rule_set", "rule_set_name", "trap_refusal", "with_new_die", "compile_snakes", "layout_from_input", "markovDecision",
     "next_squares", "outcomes", "parse_die", "penalty_square", "square_type_name", "walk", "wrap_square",
 ]

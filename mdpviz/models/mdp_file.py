@@ -1,0 +1,177 @@
+"""The "MDP from file" game: any MDP in the course file format, as the registry sees it (:data:`SPEC`).
+
+The game's settings are a :class:`FileState`: which file, its text (kept, so a scenario is
+self-contained) and the discount in use. The reader is :mod:`mdpviz.models.cs747`; strategies and
+their simulation are the plain-walk ones of :mod:`mdpviz.models.strategies`; the lesson is
+:func:`mdpviz.models.lessons.file_lesson`.
+
+A new window starts with no file (its view's own default, :class:`FileState` ``()``); the spec's
+:attr:`~mdpviz.models.games.GameSpec.default_settings` is the first shipped course example
+(:func:`default_file_state`), so the headless registry always has a model to compile.
+
+Plain numpy; never imports Qt.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable, Generator
+
+import numpy as np
+
+from mdpviz.models.cs747 import MDPFileError, parse_cs747, read_text_file
+from mdpviz.models.examples import mdp_examples
+from mdpviz.models.files import ScenarioError
+from mdpviz.models.games import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.lessons import Lesson, file_lesson
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.strategies import (
+    SimulationResult, discounted_max_steps, fixed_action_strategies, strategy_simulation, walk_strategy_probs,
+)
+from mdpviz.solvers import solve
+
+
+@dataclass(frozen=True)
+class FileState:
+    """The "MDP from file" game's edits: which file, its text and the discount."""
+
+    path: str = ""
+    """File the MDP was read from ("" before any file)."""
+    text: str = ""
+    """The file's text (kept so a scenario is self-contained)."""
+    discount: float | None = None
+    """Discount in use (None: the file's own)."""
+
+
+def default_file_state() -> FileState:
+    """The first shipped course example (by name), read from the package's example folder."""
+    ex = mdp_examples()
+    if not ex:
+        raise ValueError("no course example is installed (mdpviz/examples/cs747/mdp is missing)")
+    return FileState(path=str(ex[0].path), text=read_text_file(ex[0].path))
+
+
+def parse_file_state(state: FileState) -> TabularMDP:
+    """The model written in ``state.text`` with the file's own discount (MDPFileError naming the line);
+    ValueError when there is no file."""
+    if not state.text:
+        raise ValueError("no course MDP file loaded")
+    return parse_cs747(state.text, state.path or "<scenario>")
+
+
+def with_discount(mdp: TabularMDP, state: FileState) -> TabularMDP:
+    """``mdp`` with the discount of ``state`` (the file's own when ``state.discount`` is None)."""
+    if state.discount is not None and state.discount != mdp.discount:
+        return replace(mdp, discount=float(state.discount))
+    return mdp
+
+
+def compile_file(state: FileState) -> TabularMDP:
+    """The model of ``state``: its file parsed, with the discount in use."""
+    return with_discount(parse_file_state(state), state)
+
+
+def read_file(path: str | os.PathLike, progress: Callable[..., None] | None = None,
+              cancelled: Callable[[], bool] | None = None) -> tuple[FileState, TabularMDP] | None:
+    """Read and parse ``path`` (any thread); (state, model), or None if ``cancelled()`` said so. The
+    file is read once and parsed once (the reader's errors name the file and line)."""
+    path = str(path)
+    if progress is not None:
+        progress(0, 0, f"Reading {Path(path).name}\u2026")
+    text = read_text_file(path)  # the course reader's checks: missing, binary, not UTF-8
+    mdp = parse_cs747(text, path, progress=progress, cancelled=cancelled)
+    if mdp is None:
+        return None
+    return FileState(path=path, text=text, discount=None), mdp
+
+
+def file_to_dict(state: FileState) -> dict[str, Any]:
+    """The settings as scenario data (a view may add its display settings after these keys)."""
+    return {"path": state.path, "text": state.text, "discount": state.discount}
+
+
+def file_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> FileState:
+    """The :class:`FileState` of :func:`file_to_dict` data (the text parsed to check it); ScenarioError naming the field."""
+    where = "games.file"
+    if not isinstance(data, dict):
+        raise ScenarioError(path, where, "must be an object")
+    text, fpath, disc = data.get("text", ""), data.get("path", ""), data.get("discount")
+    if not isinstance(text, str) or not isinstance(fpath, str):
+        raise ScenarioError(path, where, "path and text must be strings")
+    if disc is not None and (isinstance(disc, bool) or not isinstance(disc, (int, float)) or not 0.0 <= disc <= 1.0):
+        raise ScenarioError(path, f"{where}.discount", f"must be a number in [0, 1] or null, got {disc!r}")
+    if text:
+        try:
+            parse_cs747(text, fpath or "<scenario>")
+        except MDPFileError as e:
+            raise ScenarioError(path, f"{where}.text", str(e)) from None
+    return FileState(path=fpath, text=text, discount=None if disc is None else float(disc))
+
+
+def first_live_state(mdp: TabularMDP) -> int:
+    """The first state that is not terminal (0 if every state is terminal)."""
+    live = np.flatnonzero(~np.asarray(mdp.terminal, dtype=bool))
+    return int(live[0]) if live.size else 0
+
+
+def start_state(mdp: TabularMDP, chosen: int | None = None) -> int:
+    """Where simulations and episodes start: ``chosen`` if it is a state of ``mdp``, else
+    :func:`first_live_state` (course files may make state 0 terminal, where every strategy scores 0)."""
+    if chosen is not None and 0 <= chosen < mdp.n_states:
+        return int(chosen)
+    return first_live_state(mdp)
+
+
+def strategies(state: FileState, mdp: TabularMDP) -> tuple[str, ...]:
+    """Optimal, each action that is legal everywhere ("action k"), random."""
+    return ("optimal", *fixed_action_strategies(mdp), "random")
+
+
+def strategy_probs(state: FileState, name: str, mdp: TabularMDP, optimal_policy) -> np.ndarray:
+    """Action probabilities of strategy ``name`` (:func:`~mdpviz.models.strategies.walk_strategy_probs`)."""
+    return walk_strategy_probs(name, mdp, optimal_policy)
+
+
+def max_steps(mdp: TabularMDP) -> int:
+    """Steps per simulated episode: until gamma^t < 1e-12 for a discount below 1, else 10,000."""
+    return discounted_max_steps(mdp, eps=1e-12, cap=10_000)
+
+
+def simulate(state: FileState, mdp: TabularMDP, policy=None, *, games: int, seed,
+             start: int | None = None) -> Generator[JobProgress, None, SimulationResult]:
+    """Every strategy from ``start`` (default: :func:`first_live_state`), ``games`` episodes each, beside
+    its exact value; the optimal policy is solved by policy iteration when ``policy`` is None."""
+    start = start_state(mdp, start)
+    names = strategies(state, mdp)
+    return (yield from strategy_simulation(
+        mdp, names, lambda name, opt: strategy_probs(state, name, mdp, opt), policy, games=games, seed=seed,
+        start=start, start_name=f"state {start}", max_steps=max_steps(mdp), optimal=lambda: solve(mdp, "pi").policy))
+
+
+def lesson(state: FileState, mdp: TabularMDP | None = None, **_names: Any) -> Lesson:
+    """The lesson of the loaded file (:func:`~mdpviz.models.lessons.file_lesson`)."""
+    return file_lesson(mdp, path=str(getattr(state, "path", "") or ""), state=state)
+
+
+SPEC = GameSpec(
+    key="file",
+    title="MDP from file",
+    value_label="value V(s)",
+    unit="return",
+    settings_type=FileState,
+    default_settings=default_file_state,
+    compile=compile_file,
+    to_dict=file_to_dict,
+    from_dict=file_from_dict,
+    color_kind=SEQUENTIAL,
+    strategies=strategies,
+    strategy_probs=strategy_probs,
+    lesson=lesson,
+    jobs={"simulate": simulate},
+)
+"""The course-file game in the registry. ``jobs["simulate"](state, mdp, policy, games=, seed=, start=)``."""
+
+__all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "file_from_dict", "file_to_dict",
+           "first_live_state", "lesson", "start_state", "max_steps", "parse_file_state", "read_file", "simulate", "strategies",
+           "strategy_probs", "with_discount"]

@@ -1,0 +1,145 @@
+"""Snakes and ladders of the course assignment: the game as the registry sees it (:data:`SPEC`).
+
+The rules, the compiler and the course's ``markovDecision`` are in :mod:`mdpviz.models.snakes.rules`
+(re-exported here, so ``from mdpviz.models.snakes import compile_snakes`` works); the strategies and
+their simulation in :mod:`mdpviz.models.snakes_sim`; the lesson in
+:func:`mdpviz.models.lessons.snakes_lesson`. This package adds the scenario codec
+(:func:`snakes_to_dict`, :func:`snakes_from_dict`) and the spec. The game is a package so the spec
+can name the simulation and the lesson, which import the rules, without an import cycle.
+
+Plain numpy; never imports Qt.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Generator
+
+import numpy as np
+
+from mdpviz.models import snakes_sim
+from mdpviz.models.display import BackupTerm
+from mdpviz.models.files import ScenarioError
+from mdpviz.models.games import SEQUENTIAL, GameSpec
+from mdpviz.models.lessons import Lesson, snakes_lesson
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.snakes.rules import *  # noqa: F403 (the rules are this package's public names)
+from mdpviz.models.snakes.rules import N_SQUARES, Die, SnakesConfig, compile_snakes, outcomes
+from mdpviz.models.snakes.rules import __all__ as _RULES_ALL
+
+
+# ---------------------------------------------------------------------------------- scenario codec
+def snakes_to_dict(cfg: SnakesConfig) -> dict[str, Any]:
+    """A :class:`SnakesConfig` as JSON data (floats are written exactly: JSON keeps repr)."""
+    return {
+        "layout": [int(t) for t in cfg.layout],
+        "circle": bool(cfg.circle),
+        "overshoot": cfg.overshoot,
+        "type4": cfg.type4,
+        "dice": [{"name": d.name, "faces": [[int(m), float(p)] for m, p in d.faces], "trigger": float(d.trigger)}
+                 for d in cfg.dice],
+    }
+
+
+def snakes_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> SnakesConfig:
+    """The :class:`SnakesConfig` of :func:`snakes_to_dict` data; ScenarioError naming the field."""
+    where = "games.snakes"
+    if not isinstance(data, dict):
+        raise ScenarioError(path, where, "must be an object")
+    kw: dict[str, Any] = {}
+    if "layout" in data:
+        lay = data["layout"]
+        if not isinstance(lay, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in lay):
+            raise ScenarioError(path, f"{where}.layout", "must be a list of integer square types")
+        kw["layout"] = tuple(lay)
+    if "circle" in data:
+        if not isinstance(data["circle"], bool):
+            raise ScenarioError(path, f"{where}.circle", "must be true or false")
+        kw["circle"] = data["circle"]
+    for key in ("overshoot", "type4"):
+        if key in data:
+            if not isinstance(data[key], str):
+                raise ScenarioError(path, f"{where}.{key}", "must be a string")
+            kw[key] = data[key]
+    if "dice" in data:
+        dice_data = data["dice"]
+        if not isinstance(dice_data, list) or not dice_data:
+            raise ScenarioError(path, f"{where}.dice", "must be a non-empty list")
+        dice = []
+        for i, d in enumerate(dice_data):
+            w = f"{where}.dice[{i}]"
+            if not isinstance(d, dict):
+                raise ScenarioError(path, w, "must be an object with name, faces and trigger")
+            faces = d.get("faces")
+            if not isinstance(faces, list) or not all(isinstance(f, list) and len(f) == 2 for f in faces):
+                raise ScenarioError(path, f"{w}.faces", "must be a list of [move, probability] pairs")
+            try:
+                dice.append(Die(d.get("name", ""), tuple((f[0], f[1]) for f in faces), d.get("trigger", 0.0)))
+            except ValueError as e:
+                raise ScenarioError(path, w, str(e)) from None
+        kw["dice"] = tuple(dice)
+    try:
+        return SnakesConfig(**kw).validate()
+    except ValueError as e:
+        raise ScenarioError(path, where, str(e)) from None
+
+
+# ---------------------------------------------------------------------------------- inspector
+def backup_terms(cfg: SnakesConfig, state: int, action: int, values: np.ndarray) -> list[BackupTerm]:
+    """The outcomes of throwing die ``action`` on square ``state + 1``, for the inspector's Bellman backup
+    (each with the roll, any trap or bonus and where it ends, in words)."""
+    if state >= N_SQUARES - 1:
+        return []
+    out = []
+    for o in outcomes(cfg, state + 1, action):
+        note = f"roll {o.roll}" + (f", {o.event}" if o.event else "") + f" \u2192 {o.square}"
+        out.append(BackupTerm(o.prob, o.cost, o.square - 1, float(values[o.square - 1]), note))
+    return out
+
+
+# ---------------------------------------------------------------------------------- the spec
+def strategies(cfg: SnakesConfig, mdp: TabularMDP | None = None) -> tuple[str, ...]:
+    """The strategies the simulation compares: optimal, one per die, random, mixed."""
+    return snakes_sim.strategy_names(cfg)
+
+
+def strategy_probs(cfg: SnakesConfig, name: str, mdp: TabularMDP | None, optimal_policy) -> np.ndarray:
+    """(15, n_dice) die probabilities of strategy ``name`` (``optimal_policy``: the solved dice, for "optimal")."""
+    if name == "optimal":
+        if optimal_policy is None:
+            raise ValueError("the optimal strategy needs a solved model: run the solver first")
+        return snakes_sim.strategy_probs(cfg, "optimal", optimal_policy=np.asarray(optimal_policy, dtype=np.int64))
+    return snakes_sim.strategy_probs(cfg, name)
+
+
+def simulate(cfg: SnakesConfig, mdp: TabularMDP, policy=None, *, games: int, seed) -> Generator:
+    """The window's batch simulation of every strategy (:func:`mdpviz.models.snakes_sim.simulation_job`)."""
+    # a generator of its own rather than the function itself: snakes_sim imports the rules, so it may
+    # still be importing while this package is (read its attribute when the job runs)
+    return (yield from snakes_sim.simulation_job(cfg, mdp, policy, games=games, seed=seed))
+
+
+def lesson(cfg: SnakesConfig, mdp: TabularMDP | None = None, **_names: Any) -> Lesson:
+    """The game's lesson (:func:`~mdpviz.models.lessons.snakes_lesson`; squares and dice name themselves)."""
+    return snakes_lesson(cfg, mdp)
+
+
+SPEC = GameSpec(
+    key="snakes",
+    title="Snakes and ladders",
+    value_label="expected turns to 15",
+    unit="turns",
+    settings_type=SnakesConfig,
+    default_settings=SnakesConfig,
+    compile=compile_snakes,
+    to_dict=snakes_to_dict,
+    from_dict=snakes_from_dict,
+    color_kind=SEQUENTIAL,
+    strategies=strategies,
+    strategy_probs=strategy_probs,
+    lesson=lesson,
+    jobs={"simulate": simulate},
+)
+"""Snakes and ladders in the registry. ``jobs["simulate"](cfg, mdp, policy, games=, seed=)``: every
+strategy from square 1 (:func:`simulate`)."""
+
+__all__ = [*_RULES_ALL, "SPEC", "backup_terms", "lesson", "simulate", "snakes_from_dict", "snakes_to_dict", "strategies", "strategy_probs"]

@@ -1,0 +1,633 @@
+"""The board of the games drawn on a grid (grid worlds, Gymnasium's FrozenLake and CliffWalking).
+
+:class:`GridBoard`: values as colour with numbers, the policy as arrows, every action's Q as
+four triangles per cell (CS188's picture), the episode's agent token, its own colour bar (a
+diverging colour-blind-safe map centred on 0 when the values have both signs, viridis
+otherwise; fixed for a solve: the window's range of the solve joined with the values shown).
+Environments without a grid (Taxi) are shown on a table of states. :class:`GridGameBase` is what
+the two games' views share (:mod:`mdpviz.widgets.games.gridworld`, :mod:`mdpviz.widgets.games.gym`).
+
+The board only draws; the models compute: the colour range, the arrow sizes, the values and Q per
+cell come from :mod:`mdpviz.models.gridworld`.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
+from PySide6.QtWidgets import (
+    QCheckBox, QHBoxLayout, QMenu, QRadioButton, QSizePolicy, QStackedWidget, QToolTip, QVBoxLayout, QWidget,
+)
+
+from mdpviz.controller import GeneratorJob
+from mdpviz.models import gridworld as gw
+from mdpviz.models.colors import COLORMAP, ColorScale, black_text
+from mdpviz.models.display import board_frame
+from mdpviz.models.episodes import sample_mdp_episode
+from mdpviz.models.games import GameSpec
+from mdpviz.models.gridworld import MIN_ARROW_PX, arrow_geometry, grid_color_range  # noqa: F401 (the board's sizes)
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.strategies import at_least_two_games
+from mdpviz.widgets import named as _named
+from mdpviz.widgets.board import BoardView, ColorBar
+from mdpviz.widgets.game import Game
+from mdpviz.widgets.geometry import grid_layout
+
+LUT_SIZE = 256
+"""Colours sampled from the colour map (more than a projector can tell apart)."""
+DIVERGING_MAP = "CET-CBD1"
+"""pyqtgraph colour map for values of both signs: ColorCET's colour-blind-safe diverging map
+(blue - grey - yellow), centred on 0."""
+SEQUENTIAL_MAP = COLORMAP
+"""pyqtgraph colour map for values of one sign (the window's heatmap map, viridis)."""
+WALL_FILL = "#3a3a3a"
+TOKEN = "#cc79a7"  # Okabe-Ito reddish purple: not in either colour map
+SELECTED = "#000000"
+SUCCESSOR = "#56b4e9"  # Okabe-Ito sky blue, as on the shared board
+BEST_Q = "#ff00aa"  # the best action's triangle outline (magenta: in neither map)
+
+
+# ---------------------------------------------------------------------------------- drawing helpers
+def triangle(rect: QRectF, direction: str) -> QPolygonF:
+    """The quarter of a cell between its centre and the edge facing ``direction`` (CS188's Q triangles)."""
+    c = rect.center()
+    tl, tr, bl, br = rect.topLeft(), rect.topRight(), rect.bottomLeft(), rect.bottomRight()
+    pts = {"north": (tl, tr), "east": (tr, br), "south": (br, bl), "west": (bl, tl)}[direction]
+    return QPolygonF([c, pts[0], pts[1]])
+
+
+TINY_SIDE = 16.0
+"""Cells narrower than this (pixels) are drawn as colour only, without numbers, arrows or labels."""
+COMPACT_SIDE = 90.0
+"""Cells narrower than this (pixels) stack the arrow above the number instead of beside it."""
+
+DIRS: dict[str, tuple[float, float]] = {"north": (0.0, -1.0), "east": (1.0, 0.0), "south": (0.0, 1.0), "west": (-1.0, 0.0)}
+
+
+# ---------------------------------------------------------------------------------- the canvas
+class GridCanvas(QWidget):
+    """Paints one grid: cells coloured by value with numbers, arrows, Q triangles, token, selection."""
+
+    cell_clicked = Signal(int, int)
+    cell_menu_requested = Signal(int, int, object)  # row, column, QPoint (global)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("gridCanvas")
+        self.setAccessibleName("Grid world board")
+        self.setMinimumSize(240, 160)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMouseTracking(True)
+        self.geometry_: gw.GridGeometry | None = None
+        self.mdp: TabularMDP | None = None
+        self.values: np.ndarray | None = None
+        self.policy: np.ndarray | None = None
+        self.q: dict[int, dict[str, float]] = {}
+        self.lo, self.hi, self.diverging = 0.0, 1.0, False
+        self.set_scale(0.0, 1.0, False)
+        self.show_values = True
+        self.show_arrows = True
+        self.show_q = False
+        self.token: int | None = None
+        self.selected: tuple[int, int] | None = None
+        self.successors: dict[tuple[int, int], float] = {}
+        self.hidden: Callable[[int], bool] = lambda s: False
+        self.caption = ""
+
+    def set_scale(self, lo: float, hi: float, diverging: bool) -> None:
+        self.lo, self.hi, self.diverging = float(lo), float(hi), bool(diverging)
+        self.cmap = pg.colormap.get(DIVERGING_MAP if diverging else SEQUENTIAL_MAP)
+        # the map sampled once into LUT_SIZE colours and their text colours (a 100x100 map paints in
+        # well under a second; one colormap call per cell took two)
+        lut = np.asarray(self.cmap.map(np.linspace(0.0, 1.0, LUT_SIZE), mode="byte"))[:, :3].astype(int)
+        dark = black_text(lut)
+        self._lut = [QColor(int(r), int(g), int(b)) for r, g, b in lut]
+        self._ink = [QColor("#000000" if d else "#ffffff") for d in dark]
+        self.update()
+
+    def _index(self, v: float) -> int:
+        t = 0.5 if self.hi <= self.lo else min(1.0, max(0.0, (v - self.lo) / (self.hi - self.lo)))
+        return int(round(t * (LUT_SIZE - 1)))
+
+    def color(self, v: float) -> QColor:
+        """The colour of value ``v`` on the current scale."""
+        return self._lut[self._index(v)]
+
+    def ink_for(self, v: float) -> QColor:
+        """Black or white, whichever reads better on the colour of ``v``."""
+        return self._ink[self._index(v)]
+
+    @staticmethod
+    def ink(fill: QColor) -> QColor:
+        dark = bool(black_text(np.array([[fill.red(), fill.green(), fill.blue()]]))[0])
+        return QColor("#000000" if dark else "#ffffff")
+
+    # -------------------------------------------------------------- geometry
+    def _layout(self) -> tuple[float, float, float]:
+        g = self.geometry_
+        if g is None:
+            return 0.0, 0.0, 0.0
+        cap = self.fontMetrics().height() + 8
+        w, h = self.width() - 8, self.height() - 8 - cap
+        side = max(4.0, min(w / g.cols, h / g.rows))
+        ox = (self.width() - side * g.cols) / 2
+        oy = 4 + (h - side * g.rows) / 2
+        return side, ox, oy
+
+    def cell_rect(self, r: int, c: int) -> QRectF:
+        side, ox, oy = self._layout()
+        return QRectF(ox + c * side, oy + r * side, side, side)
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        g = self.geometry_
+        side, ox, oy = self._layout()
+        if g is None or side <= 0:
+            return None
+        c, r = math.floor((x - ox) / side), math.floor((y - oy) / side)
+        return (r, c) if 0 <= r < g.rows and 0 <= c < g.cols else None
+
+    def mousePressEvent(self, ev) -> None:  # noqa: N802
+        hit = self.cell_at(ev.position().x(), ev.position().y())
+        if hit is None:
+            return
+        if ev.button() == Qt.MouseButton.LeftButton:
+            self.cell_clicked.emit(*hit)
+        elif ev.button() == Qt.MouseButton.RightButton:
+            self.cell_menu_requested.emit(hit[0], hit[1], ev.globalPosition().toPoint())
+
+    def event(self, ev) -> bool:
+        if ev.type() == ev.Type.ToolTip:
+            hit = self.cell_at(ev.pos().x(), ev.pos().y())
+            text = self.tooltip(*hit) if hit else ""
+            if text:
+                QToolTip.showText(ev.globalPos(), text, self)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().event(ev)
+
+    def tooltip(self, r: int, c: int) -> str:
+        """Every number of a cell as text (the colours are also readable this way)."""
+        g = self.geometry_
+        if g is None:
+            return ""
+        s = int(g.state[r, c])
+        where = f"row {r + 1}, column {c + 1}"
+        if s < 0:
+            return f"{where}: wall"
+        lines = [f"{where}" + (f" ({g.label[r][c]})" if g.label[r][c] else "")]
+        if self.values is not None and not self.hidden(s):
+            v = gw.cell_value(g, self.values, r, c)
+            lines.append(f"V = {v:.6g}" + (" (terminal: U = R(s))" if (r, c) in g.fixed else ""))
+            for d, q in self.q.get(s, {}).items():
+                lines.append(f"Q({d}) = {q:.6g}")
+        return "\n".join(lines)
+
+    # -------------------------------------------------------------- painting
+    def line_scale(self) -> float:
+        """Factor on outlines and arrows: thicker in the window's presenter and high-contrast modes
+        (the factors of the shared board, read from the window this board is in)."""
+        w = self.window()
+        return (1.6 if getattr(w, "presenter", False) else 1.0) * (1.4 if getattr(w, "high_contrast", False) else 1.0)
+
+    def paintEvent(self, ev) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        g = self.geometry_
+        if g is None:
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.caption)
+            return
+        side, ox, oy = self._layout()
+        font = QFont(self.font())
+        for r in range(g.rows):
+            for c in range(g.cols):
+                self._paint_cell(p, r, c, QRectF(ox + c * side, oy + r * side, side, side), font)
+        # outer frame, selection, token
+        lw = self.line_scale()
+        p.setPen(QPen(QColor("#222222"), 2 * lw))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(QRectF(ox, oy, side * g.cols, side * g.rows))
+        for cell, prob in self.successors.items():  # where the inspected state's action may lead
+            if cell == self.selected:
+                continue
+            p.setPen(QPen(QColor(SUCCESSOR), max(2.0, side * 0.035) * self.line_scale(), Qt.PenStyle.DashLine))
+            p.drawRect(self.cell_rect(*cell).adjusted(4, 4, -4, -4))
+        if self.selected is not None:
+            p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.05) * lw))
+            p.drawRect(self.cell_rect(*self.selected).adjusted(2, 2, -2, -2))
+        if self.token is not None:
+            cell = g.cell_of(self.token)
+            if cell is not None:
+                rect = self.cell_rect(*cell)
+                rad = max(8.0, side * 0.12)
+                p.setPen(QPen(QColor("#000000"), 2))
+                p.setBrush(QColor(TOKEN))
+                at = rect.center() + (QPointF(-side * 0.3, side * 0.3) if self.show_values else QPointF(0, 0))
+                p.drawEllipse(at, rad, rad)  # the agent, in a corner clear of the number
+        p.setPen(self.palette().windowText().color())
+        f = QFont(self.font())
+        p.setFont(f)
+        p.drawText(QRectF(4, self.height() - self.fontMetrics().height() - 6, self.width() - 8,
+                          self.fontMetrics().height() + 4), Qt.AlignmentFlag.AlignCenter, self.caption)
+
+    def _text(self, p: QPainter, rect: QRectF, text: str, color: QColor, px: float, *, bold: bool = False) -> None:
+        f = QFont(self.font())
+        f.setPixelSize(max(8, int(px)))
+        f.setBold(bold)
+        p.setFont(f)
+        p.setPen(color)
+        p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+
+    def _paint_cell(self, p: QPainter, r: int, c: int, rect: QRectF, font: QFont) -> None:
+        g = self.geometry_
+        s = int(g.state[r, c])
+        side = rect.width()
+        if s < 0:
+            p.fillRect(rect, QColor(WALL_FILL))
+            p.setPen(QPen(QColor("#222222"), 1))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(rect)
+            return
+        kind = g.kind[r][c]
+        if side < TINY_SIDE:  # a huge map: colour only (the tooltip still gives every number)
+            v = None if self.values is None else gw.cell_value(g, self.values, r, c)
+            p.fillRect(rect, QColor("#f4f4f4") if v is None or self.hidden(s) else self.color(v))
+            return
+        hidden = self.hidden(s)
+        v = None if self.values is None or hidden else gw.cell_value(g, self.values, r, c)
+        q = None if hidden else self.q.get(s)
+        moves_q = {d: x for d, x in (q or {}).items() if d in DIRS}
+        if self.show_q and moves_q and self.values is not None:
+            best = gw.best_directions(moves_q, self.mdp.objective if self.mdp is not None else "max")
+            for d, x in moves_q.items():
+                tri = triangle(rect, d)
+                fill = self.color(x)
+                p.setBrush(fill)
+                p.setPen(QPen(QColor("#555555"), 1))
+                p.drawPolygon(tri)
+            for d in moves_q:
+                if d in best:
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.setPen(QPen(QColor(BEST_Q), max(2.0, side * 0.03)))
+                    p.drawPolygon(triangle(rect.adjusted(3, 3, -3, -3), d))
+            for d, x in moves_q.items():
+                dx, dy = DIRS[d]
+                off = 0.25 if dx else 0.31  # a number is wider than tall: east and west sit nearer the centre
+                cen = rect.center() + QPointF(dx * side * off, dy * side * off)
+                box = QRectF(cen.x() - side * 0.22, cen.y() - side * 0.09, side * 0.44, side * 0.18)
+                txt = f"{x:.2f}" if abs(x) < 10 else f"{x:.1f}" if abs(x) < 100 else f"{x:.0f}"
+                self._text(p, box, txt, self.ink_for(x), side * (0.16 if len(txt) <= 4 else 0.13), bold=True)
+        else:
+            fill = QColor("#f4f4f4") if v is None else self.color(v)
+            p.fillRect(rect, fill)
+            ink = QColor("#000000") if v is None else self.ink_for(v)
+            if v is not None and self.show_values:
+                digits = 2 if side < 90 else 3 if abs(v) < 100 else 1
+                txt = f"{v:.{digits}f}"
+                a = int(self.policy[s]) if (self.policy is not None and self.show_arrows and kind == "open"
+                                            and not self.mdp.terminal[s] and self.policy[s] >= 0) else -1
+                d = g.direction(a) if a >= 0 else ""
+                shift = QPointF(0, 0)
+                if side < COMPACT_SIDE and d in DIRS:  # small cells: the number below, the arrow above
+                    shift = QPointF(0, side * 0.24)
+                elif d in DIRS:  # the number moves away from the arrow
+                    dx, dy = DIRS[d]
+                    shift = QPointF(-dx * side * 0.14, -dy * side * 0.14)
+                box = QRectF(rect.left(), rect.center().y() - side * 0.14, side, side * 0.28).translated(shift)
+                px = min(side * (0.17 if len(txt) <= 5 else 0.14), 34.0)  # large cells: readable, clear of the arrow
+                if side < COMPACT_SIDE:  # small cells: the number as large as the cell's width allows
+                    px = side * (0.25 if len(txt) <= 4 else 0.2)
+                self._text(p, box, txt, ink, px, bold=True)
+            if self.show_arrows and self.policy is not None and self.values is not None and not hidden:
+                self._paint_arrow(p, rect, s, ink, kind)
+            p.setPen(QPen(QColor("#555555"), 1))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(rect)
+        if kind in ("exit", "hazard"):
+            p.setPen(QPen(QColor("#000000") if kind == "exit" else QColor("#d55e00"),
+                          max(2.0, side * 0.035) * self.line_scale()))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(rect.adjusted(side * 0.06, side * 0.06, -side * 0.06, -side * 0.06))
+        lab = g.label[r][c]
+        if (r, c) == g.start and lab != "S":
+            lab = ("S " + lab).strip()
+        if lab:
+            box = QRectF(rect.left() + side * 0.08, rect.top() + side * 0.07, side * 0.84, side * 0.2)
+            f = QFont(self.font())
+            f.setPixelSize(max(9, int(side * 0.14)))
+            f.setBold(True)
+            p.setFont(f)
+            fm_w = p.fontMetrics().horizontalAdvance(lab) + 8
+            pill = QRectF(box.left(), box.top(), min(box.width(), fm_w), box.height())
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(255, 255, 255, 220))
+            p.drawRoundedRect(pill, 4, 4)
+            p.setPen(QColor("#000000"))
+            p.drawText(pill, Qt.AlignmentFlag.AlignCenter, lab)
+
+    def _paint_arrow(self, p: QPainter, rect: QRectF, s: int, ink: QColor, kind: str) -> None:
+        g, m = self.geometry_, self.mdp
+        if m is None or m.terminal[s] or self.policy[s] < 0 or kind != "open":
+            return
+        d = g.direction(int(self.policy[s]))
+        if d not in DIRS:
+            return
+        side = rect.width()
+        start, length = arrow_geometry(side)
+        dx, dy = DIRS[d]
+        c = rect.center()
+        if not self.show_values:  # no number to keep clear of: a longer arrow through the centre
+            start, length = -0.3 * side, 0.72 * side
+        elif side < COMPACT_SIDE:  # centred in the upper part of the cell, above the number
+            length = min(0.6 * side, max(MIN_ARROW_PX, 0.45 * side)) if dx else min(0.5 * side, max(MIN_ARROW_PX, 0.4 * side))
+            c = c + QPointF(0, -side * 0.14)
+            start = -length / 2
+        a = c + QPointF(dx * start, dy * start)
+        b = c + QPointF(dx * (start + length), dy * (start + length))
+        head = max(8.0, length * 0.42)
+        width = max(3.0, side * 0.05) * self.line_scale()
+        p.setPen(QPen(ink, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+        p.drawLine(a, b - QPointF(dx * head * 0.6, dy * head * 0.6))
+        nx, ny = -dy, dx
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(ink)
+        p.drawPolygon(QPolygonF([b, b - QPointF(dx * head, dy * head) + QPointF(nx * head * 0.55, ny * head * 0.55),
+                                 b - QPointF(dx * head, dy * head) - QPointF(nx * head * 0.55, ny * head * 0.55)]))
+
+
+# ---------------------------------------------------------------------------------- the board
+class GridBoard(QWidget):
+    """The game's board widget: view toggles, the grid canvas (or a table of states for an
+    environment without a grid) and its own colour bar. Receives ``show_sweep`` / ``show_token``
+    from the window like every game board."""
+
+    inspect_requested = Signal(int)
+    has_color_bar = True
+    """The window hides its shared colour bar while this board is shown (this one has its own map)."""
+
+    def __init__(self, game: "GridGameBase", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.game = game
+        self.setObjectName(f"{game.key}Board")
+        self.setAccessibleName(f"{game.title} board")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        self.values_box = _named(QCheckBox("Values"), f"{game.key}ShowValues", "Show values")
+        self.arrows_box = _named(QCheckBox("Policy arrows"), f"{game.key}ShowArrows", "Show policy arrows")
+        self.q_box = _named(QCheckBox("Q-values (4 triangles)"), f"{game.key}ShowQ", "Show Q-values as triangles")
+        self.q_box.setToolTip("Every action's Q(s, a) in the triangle facing its direction (CS188's picture); "
+                              "the best is outlined in magenta")
+        for b in (self.values_box, self.arrows_box):
+            b.setChecked(True)
+        for b in (self.values_box, self.arrows_box, self.q_box):
+            b.toggled.connect(self._on_toggles)
+            bar.addWidget(b)
+        bar.addStretch(1)
+        self.inspect_mode = _named(QRadioButton("Inspect"), f"{game.key}InspectMode", "Click inspects a cell")
+        self.edit_mode = _named(QRadioButton("Edit cells"), f"{game.key}EditMode", "Click edits a cell")
+        self.inspect_mode.setChecked(True)
+        self.edit_mode.setToolTip("Click cycles a cell open \u2192 wall \u2192 exit \u2192 open; right-click for "
+                                  "more (start here, exit reward). Undo with Ctrl+Z.")
+        bar.addWidget(self.inspect_mode)
+        bar.addWidget(self.edit_mode)
+        if not game.editable:
+            self.inspect_mode.hide()
+            self.edit_mode.hide()
+        lay.addLayout(bar)
+        body = QHBoxLayout()
+        self.stack = QStackedWidget()
+        self.canvas = GridCanvas()
+        self.canvas.cell_clicked.connect(self._on_click)
+        self.canvas.cell_menu_requested.connect(self._on_menu)
+        self.table = BoardView()  # environments without a grid: a table of states
+        self.table.cell_clicked.connect(lambda s: self.inspect_requested.emit(int(s)))
+        self.stack.addWidget(self.canvas)
+        self.stack.addWidget(self.table)
+        body.addWidget(self.stack, 1)
+        self.color_bar = ColorBar()
+        self.color_bar.setObjectName(f"{game.key}ColorBar")
+        body.addWidget(self.color_bar)
+        lay.addLayout(body, 1)
+        self.sweep = None
+        self.scale: ColorScale | None = None
+        self._range: tuple[float, float, bool] = (0.0, 1.0, False)
+        self.predict = False
+        self.revealed: set[int] = set()
+        self.stale = ""
+        self.canvas.hidden = lambda s: self.predict and s not in self.revealed
+        game.edited.connect(self._on_edited)
+
+    # -------------------------------------------------------------- the window's calls
+    def color_range(self) -> tuple[float, float]:
+        """(low, high) of the colour scale in use (fixed for a solve)."""
+        return self._range[0], self._range[1]
+
+    def show_sweep(self, sw, scale: ColorScale | None, *, caption: str = "") -> None:
+        """Draw snapshot ``sw`` (None: the unsolved board) with the solve's scale ``scale``."""
+        mdp = self.game.mdp()
+        geom = self.game.geometry()
+        self.sweep = sw
+        if sw is not None:
+            self.stale = ""
+        elif self.stale and mdp is not None:
+            caption = f"Edited ({self.stale}): the old solution is stale \u2014 press Step or Run"
+        fixed = list(geom.fixed.values()) if geom is not None else []
+        if scale is not None and scale != self.scale:
+            self.scale = scale
+        lo, hi = (scale.lo, scale.hi) if scale is not None else (min(fixed, default=0.0), max(fixed, default=1.0))
+        self._range = grid_color_range(lo, hi, fixed)
+        if geom is None:  # the table of states is the shared cell board: its sequential map, its range
+            self._range = (lo, hi, False) if hi > lo else (lo - 0.5, hi + 0.5, False)
+        low, high, div = self._range
+        label = self.game.value_label + (" (diverging, 0 = grey)" if div else "")
+        self.color_bar.bar.setColorMap(pg.colormap.get(DIVERGING_MAP if div else SEQUENTIAL_MAP))
+        self.color_bar.show_scale(ColorScale(low, high, label) if (sw is not None or fixed) else None)
+        if geom is None:
+            self.stack.setCurrentWidget(self.table)
+            self._show_table(mdp, sw, caption)
+            return
+        self.stack.setCurrentWidget(self.canvas)
+        cv = self.canvas
+        cv.geometry_, cv.mdp = geom, mdp
+        cv.set_scale(low, high, div)
+        cv.values = None if sw is None else np.asarray(sw.values)
+        cv.policy = None if sw is None else np.asarray(sw.policy)
+        cv.q = {} if sw is None or mdp is None else gw.q_by_direction(geom, mdp, np.asarray(sw.values))
+        cv.caption = caption
+        cv.update()
+
+    def _show_table(self, mdp: TabularMDP | None, sw, caption: str) -> None:
+        t = self.table
+        if mdp is None:
+            t.set_board(grid_layout(1), {})
+            t.show_frame(None, None)
+            t.caption = caption
+            t.update()
+            return
+        n = mdp.n_states
+        if len(t.layout_.cells) != n:
+            labels = [str(s) for s in range(n)]
+            t.set_board(grid_layout(n, labels=labels), {})
+            t.state_names = {s: self.game.state_name(s) for s in range(n)}
+        if sw is None:
+            t.show_frame(None, None)
+        else:
+            low, high, _ = self._range
+            # the shared board marks changed cells against the previous sweep; the board here has only the
+            # shown one, so nothing is marked (the convergence plot counts the changes)
+            t.show_frame(board_frame(sw.values, sw.policy, scale=ColorScale(low, high), terminal=mdp.terminal,
+                                     badge=lambda a: self.game.badge(a, mdp), caption=caption,
+                                     prev_values=sw.values, prev_policy=sw.policy),
+                         ColorScale(low, high))
+        t.caption = caption
+        t.update()
+
+    def show_selection(self, state: int | None, successors: dict[int, float] | None = None) -> None:
+        """Outline the inspected state and the cells it may move to (state -> probability)."""
+        geom = self.game.geometry()
+        cv = self.canvas
+        cv.selected = None if state is None or geom is None else geom.cell_of(int(state))
+        cv.successors = {} if geom is None else {
+            cell: p for d, p in (successors or {}).items() if (cell := geom.cell_of(int(d))) is not None}
+        self.table.show_selection(state, successors)
+        cv.update()
+
+    def show_token(self, state: int | None, text: str = "") -> None:
+        """The episode's agent on ``state`` (None: no token)."""
+        self.canvas.token = state
+        self.table.show_token(state, text)
+        if text and self.sweep is not None:
+            self.canvas.caption = text
+        self.canvas.update()
+
+    def set_predict_mode(self, on: bool) -> None:
+        self.predict = bool(on)
+        self.revealed = set()
+        self.canvas.update()
+        self.table.set_predict_mode(on)
+
+    def hide_all(self) -> None:
+        self.revealed = set()
+        self.canvas.update()
+        self.table.hide_all()
+
+    # -------------------------------------------------------------- clicks
+    def _on_toggles(self) -> None:
+        cv = self.canvas
+        cv.show_values, cv.show_arrows, cv.show_q = (self.values_box.isChecked(), self.arrows_box.isChecked(),
+                                                     self.q_box.isChecked())
+        cv.update()
+
+    def set_q_view(self, on: bool) -> None:
+        """Show every action's Q as four triangles per cell (the toggle's own method, for tests and scripts)."""
+        self.q_box.setChecked(bool(on))
+
+    def _on_edited(self, text: str) -> None:
+        self.stale = text
+
+    def _on_click(self, r: int, c: int) -> None:
+        geom = self.game.geometry()
+        if self.edit_mode.isChecked() and self.game.editable:
+            self.game.cycle_cell(r, c)
+            return
+        if geom is None:
+            return
+        s = int(geom.state[r, c])
+        if s < 0:
+            return
+        if self.predict:
+            self.revealed.add(s)
+        self.canvas.selected = (r, c)
+        self.canvas.update()
+        self.inspect_requested.emit(s)
+
+    def _on_menu(self, r: int, c: int, pos) -> None:
+        menu = self.cell_menu(r, c)
+        if not menu.isEmpty():
+            menu.exec(pos)
+
+    def cell_menu(self, r: int, c: int) -> QMenu:
+        """The right-click menu of a cell: inspect, then the game's edits."""
+        menu = QMenu(self)
+        menu.setObjectName("gridCellMenu")
+        geom = self.game.geometry()
+        s = -1 if geom is None else int(geom.state[r, c])
+        if s >= 0:
+            menu.addAction(f"Inspect row {r + 1}, column {c + 1}", lambda: self._on_click_inspect(r, c))
+        for text, fn in self.game.grid_menu(r, c):
+            a = menu.addAction(text)
+            if fn is None:
+                a.setEnabled(False)
+            else:
+                a.triggered.connect(lambda _c=False, fn=fn: fn())
+        return menu
+
+    def _on_click_inspect(self, r: int, c: int) -> None:
+        was = self.edit_mode.isChecked()
+        self.inspect_mode.setChecked(True)
+        self._on_click(r, c)
+        self.edit_mode.setChecked(was)
+
+
+# ---------------------------------------------------------------------------------- games
+class GridGameBase(Game):
+    """What the grid world and the Gymnasium games share: the board, strategies, simulation, episodes.
+    A subclass sets :attr:`spec` (its game's headless spec) and takes its names from it."""
+
+    spec: GameSpec
+    """The game's spec (:mod:`mdpviz.models.games`): strategies and the simulation job come from it."""
+    supports_discount = True
+    editable = False
+
+    def __init__(self, state: Any, parent: QObject | None = None) -> None:
+        super().__init__(state, parent)
+        self._board: GridBoard | None = None
+        self._editor: QWidget | None = None
+
+    def geometry(self) -> gw.GridGeometry | None:
+        raise NotImplementedError
+
+    def board_widget(self) -> GridBoard:
+        if self._board is None:
+            self._board = GridBoard(self)
+        return self._board
+
+    def board_layout(self, mdp, policy):
+        from mdpviz.widgets.geometry import BoardLayout
+
+        return BoardLayout(())
+
+    def grid_menu(self, r: int, c: int) -> list[tuple[str, Callable[[], None] | None]]:
+        return []
+
+    def cycle_cell(self, r: int, c: int) -> bool:
+        return False
+
+    def state_name(self, s: int) -> str:
+        m = self.mdp()
+        if m is not None and m.state_labels is not None and 0 <= s < m.n_states:
+            return m.state_labels[s]
+        return str(s)
+
+    def strategies(self, mdp: TabularMDP) -> list[str]:
+        return list(self.spec.strategies(self.state, mdp))
+
+    def strategy_probs(self, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
+        return self.spec.strategy_probs(self.state, name, mdp, policy)
+
+    def simulation_job(self, mdp, policy, *, games, seed):
+        st, start, games = self.state, self.start_state(), at_least_two_games(games)
+        pol = None if policy is None else np.array(policy, dtype=np.int64)
+        return GeneratorJob(lambda: self.spec.jobs["simulate"](st, mdp, pol, games=games, seed=seed, start=start))
+
+    def episode(self, mdp, probs, rng):
+        return sample_mdp_episode(mdp, probs, rng=rng, start=self.start_state(), max_steps=200,
+                                  state_name=self.state_name, action_name=lambda a: self.action_name(a, mdp))
+
+
+__all__ = ["GridBoard", "GridCanvas", "GridGameBase", "triangle"]

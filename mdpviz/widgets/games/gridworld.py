@@ -1,0 +1,227 @@
+"""Grid worlds in the window: CS188's maps and map files (rules in :mod:`mdpviz.models.gridworld`),
+edited on the board with undo: click a cell in edit mode to cycle open -> wall -> exit -> open,
+right-click for a menu (wall, open, exit with the editor's reward, start here), fields for noise and
+living reward, the convention, the map. The board is :class:`~mdpviz.widgets.games.grid_board.GridBoard`.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QLabel, QPushButton, QWidget
+
+from mdpviz.models import gridworld as gw
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.widgets import named as _named
+from mdpviz.widgets.games.grid_board import GridGameBase
+
+SPEC = gw.SPEC
+
+
+class GridWorldGame(GridGameBase):
+    """A grid world (CS188's maps or a map file) in either convention, edited on the board."""
+
+    spec = SPEC
+    key = SPEC.key
+    title = SPEC.title
+    value_label = SPEC.value_label
+    unit = SPEC.unit
+    color_kind = SPEC.color_kind
+    editable = True
+
+    def __init__(self, settings: gw.GridSettings | None = None, parent: QObject | None = None) -> None:
+        super().__init__(settings or SPEC.default_settings(), parent)
+        self.new_exit_reward = 1.0
+        """Reward of an exit made by a click (the editor's field)."""
+        self._compiled: tuple[Any, gw.GridWorld] | None = None
+
+    @property
+    def settings(self) -> gw.GridSettings:
+        return self._state
+
+    def world(self) -> gw.GridWorld:
+        if self._compiled is None or self._compiled[0] is not self._state:
+            self._compiled = (self._state, gw.compile_gridworld(self._state))
+        return self._compiled[1]
+
+    def build_mdp(self) -> TabularMDP:
+        return self.world().mdp
+
+    def geometry(self) -> gw.GridGeometry | None:
+        try:
+            return self.world().geometry
+        except ValueError:
+            return None
+
+    def start_state(self) -> int:
+        try:
+            return self.world().start_state
+        except ValueError:
+            return 0
+
+    def state_name(self, s: int) -> str:
+        return gw.state_name(self.geometry(), self.settings.convention, s)
+
+    # -------------------------------------------------------------- edits
+    def set_discount(self, gamma: float) -> bool:
+        gamma = float(gamma)
+        if not 0.0 <= gamma <= 1.0:
+            raise ValueError(f"discount must be in [0, 1], got {gamma}")
+        return self._try(replace(self.settings, discount=gamma), f"discount {gamma:g}")
+
+    def set_noise(self, noise: float) -> bool:
+        return self._try(replace(self.settings, noise=float(noise)), f"noise {float(noise):g}")
+
+    def set_living_reward(self, r: float) -> bool:
+        return self._try(replace(self.settings, living_reward=float(r)), f"living reward {float(r):g}")
+
+    def set_convention(self, conv: str) -> bool:
+        return self._try(replace(self.settings, convention=conv), f"convention {conv}")
+
+    def set_map(self, grid: gw.GridMap, text: str = "") -> bool:
+        return self._try(replace(self.settings, grid=grid), text or f"map {grid.name}")
+
+    def open_map_file(self, path: str | Path) -> bool:
+        """Load a map file as an edit; GridFileError (file:line) leaves the current map untouched."""
+        return self.set_map(gw.read_grid(path), f"opened {Path(path).name}")
+
+    def _try(self, new: gw.GridSettings, text: str) -> bool:
+        """Apply an edit if the new settings are valid; otherwise say why and keep the old ones."""
+        try:
+            new.validate()
+        except ValueError as e:
+            self.message.emit(f"Not applied: {e}")
+            return False
+        return self.edit(new, text)
+
+    def set_cell(self, r: int, c: int, value: gw.Cell) -> bool:
+        g = self.settings.grid
+        if (r, c) == g.start and value != gw.OPEN:
+            self.message.emit("The start cell must stay open: move the start first (right-click another cell).")
+            return False
+        return self.set_map(g.with_cell(r, c, value), f"row {r + 1}, column {c + 1}: {gw.describe_cell(value)}")
+
+    def cycle_cell(self, r: int, c: int) -> bool:
+        """Edit mode's click: open -> wall -> exit (the editor's reward) -> open."""
+        return self.set_cell(r, c, gw.next_cell(self.settings.grid.cells[r][c], self.new_exit_reward))
+
+    def move_start(self, r: int, c: int) -> bool:
+        g = self.settings.grid
+        if g.cells[r][c] != gw.OPEN:
+            self.message.emit("The start must be an open cell.")
+            return False
+        return self.set_map(replace(g, start=(r, c)), f"start at row {r + 1}, column {c + 1}")
+
+    def grid_menu(self, r, c):
+        x = self.settings.grid.cells[r][c]
+        rew = float(self.new_exit_reward)
+        out: list[tuple[str, Callable[[], None] | None]] = [
+            ("Open cell" + (" \u2713" if x == gw.OPEN else ""), lambda: self.set_cell(r, c, gw.OPEN)),
+            ("Wall" + (" \u2713" if x == gw.WALL else ""), lambda: self.set_cell(r, c, gw.WALL)),
+            (f"Exit with reward {rew:+g} (the editor's exit reward)", lambda: self.set_cell(r, c, rew)),
+        ]
+        out.append(("Start here", (lambda: self.move_start(r, c)) if x == gw.OPEN else None))
+        return out
+
+    # -------------------------------------------------------------- panels
+    def editor(self) -> QWidget:
+        if self._editor is None:
+            self._editor = GridEditor(self)
+        return self._editor
+
+    def to_dict(self) -> dict[str, Any]:
+        return SPEC.to_dict(self.settings)
+
+    def load_dict(self, data: dict[str, Any], path: str) -> gw.GridSettings:
+        return SPEC.from_dict(data, path)
+
+
+# ---------------------------------------------------------------------------------- editors
+class GridEditor(QWidget):
+    """Map, convention, noise, living reward and the exit reward of new exits."""
+
+    def __init__(self, game: GridWorldGame, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.game = game
+        self.setObjectName("gridworldEditor")
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.map = _named(QComboBox(), "gridMapPicker", "Grid map")
+        for name in gw.BUILTIN_MAPS:
+            self.map.addItem(name, name)
+        self.map.addItem("custom", "")
+        self.map.setToolTip("CS188's layouts (gridworld.py); 'Open map file' reads your own")
+        form.addRow("Map", self.map)
+        self.open = _named(QPushButton("Open map file\u2026"), "gridOpenMap", "Open a grid map file")
+        self.open.setToolTip("One row per line, cells separated by spaces: # wall, S start, . open, numbers for exits")
+        form.addRow(self.open)
+        self.convention = _named(QComboBox(), "gridConvention", "Convention")
+        for k in gw.CONVENTIONS:
+            self.convention.addItem({"cs188": "CS188 (exit action)", "aima": "Russell-Norvig (R(s), terminals)"}[k], k)
+        form.addRow("Convention", self.convention)
+        self.convention_note = QLabel()
+        self.convention_note.setWordWrap(True)
+        self.convention_note.setObjectName("gridConventionNote")
+        form.addRow(self.convention_note)
+        self.noise = _named(QDoubleSpinBox(), "gridNoise", "Noise")
+        self.noise.setRange(0.0, 1.0)
+        self.noise.setDecimals(3)
+        self.noise.setSingleStep(0.05)
+        self.noise.setToolTip("Probability of slipping sideways (noise/2 to each side)")
+        form.addRow("Noise", self.noise)
+        self.living = _named(QDoubleSpinBox(), "gridLivingReward", "Living reward")
+        self.living.setRange(-1000.0, 1000.0)
+        self.living.setDecimals(4)
+        self.living.setSingleStep(0.01)
+        self.living.setToolTip("Reward of every move from an open cell (R(s) in Russell-Norvig)")
+        form.addRow("Living reward", self.living)
+        self.exit_reward = _named(QDoubleSpinBox(), "gridExitReward", "Reward of new exits")
+        self.exit_reward.setRange(-1000.0, 1000.0)
+        self.exit_reward.setDecimals(2)
+        self.exit_reward.setValue(1.0)
+        self.exit_reward.setToolTip("The reward of an exit made by clicking in edit mode (or from the cell menu)")
+        form.addRow("New exit reward", self.exit_reward)
+        help_ = QLabel("Discount: the Solver panel. Edit cells: the board's \u201cEdit cells\u201d, then click "
+                       "(open \u2192 wall \u2192 exit); right-click a cell to move the start. Ctrl+Z undoes.")
+        help_.setWordWrap(True)
+        form.addRow(help_)
+        self.map.activated.connect(self._on_map)
+        self.open.clicked.connect(self._on_open)
+        self.convention.activated.connect(lambda i: self.game.set_convention(self.convention.itemData(i)))
+        self.noise.editingFinished.connect(lambda: self.game.set_noise(self.noise.value()))
+        self.living.editingFinished.connect(lambda: self.game.set_living_reward(self.living.value()))
+        self.exit_reward.valueChanged.connect(lambda v: setattr(self.game, "new_exit_reward", float(v)))
+        game.edited.connect(lambda _t: self.sync())
+        self.sync()
+
+    def sync(self) -> None:
+        st = self.game.settings
+        for w in (self.map, self.convention, self.noise, self.living):
+            w.blockSignals(True)
+        i = self.map.findData(st.grid.name if st.grid.name in gw.BUILTIN_MAPS and
+                              st.grid.cells == gw.BUILTIN_MAPS[st.grid.name].cells and
+                              st.grid.start == gw.BUILTIN_MAPS[st.grid.name].start else "")
+        self.map.setCurrentIndex(i)
+        self.convention.setCurrentIndex(self.convention.findData(st.convention))
+        self.convention_note.setText(gw.CONVENTION_NAMES[st.convention] + ".")
+        self.noise.setValue(st.noise)
+        self.living.setValue(st.living_reward)
+        for w in (self.map, self.convention, self.noise, self.living):
+            w.blockSignals(False)
+
+    def _on_map(self, i: int) -> None:
+        name = self.map.itemData(i)
+        if name:
+            self.game.set_map(gw.BUILTIN_MAPS[name])
+        self.sync()
+
+    def _on_open(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a grid map", "", "Grid maps (*.txt *.grid);;All files (*)")
+        if path:
+            try:
+                self.game.open_map_file(path)
+            except gw.GridFileError as e:
+                self.game.message.emit(str(e))

@@ -1,0 +1,216 @@
+"""Every registered game checked the same way (like Gymnasium's ``check_env`` over its registry).
+
+Parametrised over :func:`mdpviz.models.games.keys`, so a new game is checked with no edit here:
+its default settings compile to a valid model, its settings round-trip through scenario data, its
+lesson renders, its golden scenario entry survives the codec, a board game's position model walks
+from the start to a terminal position, and value iteration, policy iteration and (small models) the
+LP agree on its model. A game whose spec is not written yet (its module has no ``SPEC``) is skipped
+with that reason; nothing else is.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mdpviz.models.games as registry
+from mdpviz.models.examples import CS747_DIR
+from mdpviz.models.games import GameSpec
+from mdpviz.models.mdp import TabularMDP
+from tests.conftest import REPO
+
+GOLDEN = Path(__file__).parent / "data" / "golden"
+TOKEN = "@EXAMPLES@"
+"""Stands for the package's example folder in the golden files (as in test_golden_scenarios.py)."""
+
+DISPLAY_ONLY: dict[str, set[str]] = {"file": {"view", "start"}}
+"""Keys a game's view adds to its scenario entry that are display settings, not the game's settings."""
+
+MAX_SOLVE_STATES = 60_000
+"""Models up to this size are solved by value and policy iteration in the agreement test."""
+MAX_LP_STATES = 2_000
+"""Models up to this size are also solved by the LP."""
+AGREE = 1e-6
+"""Largest difference allowed between the solvers' values (value units)."""
+
+
+def spec_of(key: str) -> GameSpec:
+    """The game's spec, or a skip when its module does not define one yet."""
+    try:
+        return registry.get(key)
+    except AttributeError:
+        pytest.skip(f"{key}: no SPEC yet")
+
+
+@functools.lru_cache(maxsize=None)
+def compiled(key: str) -> tuple[object, TabularMDP | None]:
+    """(default settings, their model), compiled once per test session."""
+    spec = registry.get(key)
+    settings = spec.default_settings()
+    return settings, spec.compile(settings)
+
+
+KEYS = registry.keys()
+
+
+def _board_game_keys() -> list[str]:
+    """Keys of the games with a position model, plus those without a spec yet (skipped in the test)."""
+    out = []
+    for k in KEYS:
+        try:
+            spec = registry.get(k)
+        except AttributeError:
+            out.append(k)
+            continue
+        if spec.position_model is not None:
+            out.append(k)
+    return out or ["(no board game)"]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_spec_names_its_game(key):
+    spec = spec_of(key)
+    assert spec.key == key and registry.canonical(key) == key
+    assert spec.title and spec.value_label and spec.unit
+    assert spec.color_kind in (registry.SEQUENTIAL, registry.DIVERGING)
+    assert isinstance(spec.default_settings(), spec.settings_type)
+    for alias in spec.aliases:
+        assert registry.canonical(alias) == key
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_default_settings_compile_to_a_valid_model(key):
+    spec = spec_of(key)
+    settings, mdp = compiled(key)
+    if mdp is None:
+        assert spec.no_table, f"{key}: compile gave None but the spec does not say why (no_table)"
+        return
+    assert isinstance(mdp, TabularMDP)
+    assert mdp.n_states > 0 and mdp.n_rows > 0
+    row_sum = np.add.reduceat(np.asarray(mdp.prob), np.asarray(mdp.row_ptr[:-1])) if mdp.n_transitions else []
+    assert np.allclose(row_sum, 1.0, atol=1e-9), "each (state, action)'s probabilities sum to 1"
+    assert np.all((np.asarray(mdp.dst) >= 0) & (np.asarray(mdp.dst) < mdp.n_states))
+    assert np.all(np.isfinite(mdp.reward)) and np.all(np.asarray(mdp.prob) > 0)
+    per_state = mdp.actions_per_state
+    assert np.all(per_state[mdp.terminal] == 0), "terminal states absorb: no actions"
+    assert np.all(per_state[~mdp.terminal] > 0), "every other state has an action"
+    assert 0.0 <= mdp.discount <= 1.0
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_settings_round_trip_through_scenario_data(key):
+    spec = spec_of(key)
+    settings = spec.default_settings()
+    data = spec.to_dict(settings)
+    assert isinstance(data, dict)
+    again = json.loads(json.dumps(data, allow_nan=False))  # plain JSON data
+    assert again == data
+    if key not in COMPARED_BY_IDENTITY:
+        assert spec.from_dict(again, "<test>") == settings
+    assert spec.to_dict(spec.from_dict(again, "<test>")) == data
+
+
+COMPARED_BY_IDENTITY = {
+    "attt": "its settings hold the course's board files (Boards: 2,423-row arrays, compared by identity), "
+            "so settings read back are equal through their scenario data only",
+}
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_lesson_renders(key):
+    spec = spec_of(key)
+    settings, mdp = compiled(key)
+    if spec.lesson is not None:
+        lesson = spec.lesson(settings, mdp)
+    else:
+        from mdpviz.models.lessons import lesson_for
+
+        lesson = lesson_for(key, settings, mdp, title=spec.title)
+    text = lesson.text()
+    assert lesson.title and text.strip()
+    assert "Bellman equation" in text
+    if mdp is not None:
+        assert lesson.gamma == pytest.approx(mdp.discount)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_golden_scenario_entry_survives_the_codec(key):
+    spec = spec_of(key)
+    path = GOLDEN / f"{key}.json"
+    if not path.is_file():
+        pytest.fail(f"no golden scenario {path.name} for {key}")
+    doc = json.loads(path.read_text(encoding="utf-8").replace(TOKEN, str(CS747_DIR)))
+    entry = doc["games"][key]
+    back = spec.to_dict(spec.from_dict(entry, str(path)))
+    assert back == {k: entry[k] for k in back if k in entry}
+    assert set(back) <= set(entry), f"the codec writes keys the golden entry lacks: {set(back) - set(entry)}"
+    assert set(entry) - set(back) <= DISPLAY_ONLY.get(key, set()), "only display settings are left to the view"
+
+
+@pytest.mark.parametrize("key", _board_game_keys())
+def test_position_model_walks_from_the_start_to_the_end(key):
+    from mdpviz.models.position import MODEL
+
+    if key == "(no board game)":
+        pytest.skip("no registered game has a position model")
+    spec = spec_of(key)
+    settings, mdp = compiled(key)
+    pm = spec.position_model(settings, mdp)
+    rng = np.random.default_rng(0)
+    pos = pm.start()
+    for _ in range(10_000):
+        if pos.terminal:
+            break
+        moves = pm.moves(pos)
+        assert moves, f"{key}: a position that is not over has no legal move"
+        action = pm.reply(pos, rng) if pos.chooser == MODEL else moves[int(rng.integers(len(moves)))].action
+        pos = pm.play(pos, action, rng).after
+    assert pos.terminal, f"{key}: no terminal position within 10,000 moves"
+    assert pm.moves(pos) == ()
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_value_iteration_policy_iteration_and_lp_agree(key):
+    from mdpviz.solvers import solve
+
+    spec_of(key)
+    _, mdp = compiled(key)
+    if mdp is None or mdp.n_states > MAX_SOLVE_STATES:
+        pytest.skip(f"{key}: no model of at most {MAX_SOLVE_STATES:,} states")
+    vi = solve(mdp, "vi", tol=1e-12, max_sweeps=1_000_000)
+    pi = solve(mdp, "pi")
+    assert vi.converged and pi.converged
+    assert np.max(np.abs(np.asarray(vi.values) - np.asarray(pi.values))) <= AGREE
+    if mdp.n_states <= MAX_LP_STATES and not mdp.is_two_player:
+        lp = solve(mdp, "lp")
+        assert np.max(np.abs(np.asarray(lp.values) - np.asarray(pi.values))) <= AGREE
+
+
+NO_QT = """
+import sys
+import mdpviz.models.games as g
+done = []
+for k in g.keys():
+    try:
+        spec = g.get(k)
+    except AttributeError:  # no SPEC on this branch yet
+        continue
+    spec.compile(spec.default_settings())
+    done.append(k)
+qt = sorted(m for m in sys.modules if m.split(".")[0] in ("PySide6", "pyqtgraph", "shiboken6", "superqt"))
+print(",".join(done))
+print(",".join(qt))
+"""
+
+
+def test_compiling_every_game_headless_imports_no_qt():
+    res = subprocess.run([sys.executable, "-c", NO_QT], cwd=REPO, capture_output=True, text=True, timeout=900)
+    assert res.returncode == 0, res.stderr
+    done, qt = (res.stdout.splitlines() + ["", ""])[:2]
+    assert done, "no game has a spec"
+    assert qt == "", f"Qt imported while compiling {done}: {qt}"
