@@ -182,8 +182,8 @@ def warm_up() -> dict[str, float]:
     km = kernel_model(mdp)
     t = time.perf_counter()
     v, pol = np.zeros(2), np.full(2, -1, np.int64)
-    k["jacobi_sweeps"](*km.args()[:8], 1.0, 0.9, 1e-9, 0.0, 2, v, pol, np.empty(2), np.empty(2),
-                       np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2), np.zeros(4))
+    k["jacobi_sweeps"](*km.args()[:8], 1.0, 0.9, 1e-9, 0, False, 0.0, 2, v, pol, np.empty(2), np.empty(2),
+                       np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), np.zeros(5))
     WARM_UP_SECONDS["jacobi_sweeps"] = time.perf_counter() - t
     t = time.perf_counter()
     k["run_gauss_seidel"](*km.args(), 1e-9, 0.0, 1, v, pol, np.empty(2), np.empty(2, np.int64), np.zeros(4))

@@ -139,14 +139,14 @@ class _JacobiKernel:
         gamma = float(mdp.discount)
         pmul, gmul = (gamma, 1.0) if folded else (1.0, gamma)
         self._fn = fn
-        self._args = km.args()[:8] + (pmul, gmul, float(tie_tol))
+        self._args = km.args()[:8] + (pmul, gmul, float(tie_tol), int(mdp.uniform_actions), bool(mdp.dense_actions))
         n = mdp.n_states
         self.n = n
+        self.folded = folded
         self.v = v
         self.p = np.full(n, -2, dtype=np.int64)  # -2: no policy yet (sweep 1 "changes" nothing we report)
         self.changed = np.empty(n, dtype=np.int64)
-        self.diff = np.empty(n if folded else 0)  # |change| per state, summed by numpy as the numpy path does
-        self.stats = np.zeros(4)
+        self.stats = np.zeros(5)
 
     def advance(self, m: int, tol: float) -> int:
         """Up to ``m`` sweeps (stop after the first whose largest change is below ``tol``); how many."""
@@ -154,13 +154,14 @@ class _JacobiKernel:
         va, pa = np.empty(n), np.empty(n, dtype=np.int64)
         vb, pb = (np.empty(n), np.empty(n, dtype=np.int64)) if m > 1 else (va, pa)
         done = int(self._fn(*self._args, float(tol), int(m), self.v, self.p, va, vb, pa, pb,
-                            self.changed, self.diff, self.stats))
+                            self.changed, self.stats))
         self.v, self.p = (va, pa) if done % 2 else (vb, pb)
         return done
 
     def total_change(self) -> float:
-        """Summed |V_new - V_old| of the last sweep (numpy's pairwise sum for the folded arithmetic)."""
-        return float(self.diff.sum()) if self.diff.size else float(self.stats[1])
+        """Summed |V_new - V_old| of the last sweep: for the folded arithmetic in numpy's pairwise
+        order (the kernel replays ``np.abs(new - old).sum()`` bit for bit), else in state order."""
+        return float(self.stats[4] if self.folded else self.stats[1])
 
 
 def _jacobi_engine(mdp: TabularMDP, v: np.ndarray, tie_tol: float) -> _JacobiKernel | None:
@@ -356,7 +357,7 @@ def value_iteration_values(
         it = eng.advance(int(max_sweeps), tol)
         delta = float(eng.stats[0])
         v_final = eng.v
-        if eng.diff.size:  # the folded arithmetic: the policy as the numpy path computes it, below
+        if eng.folded:  # the folded arithmetic: the policy as the numpy path computes it, below
             _, rows = greedy(mdp, mdp.q_values(v_final), tie_tol=tie_tol)
             policy = rows_to_policy(mdp, rows)
         else:
