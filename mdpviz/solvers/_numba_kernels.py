@@ -66,7 +66,7 @@ def pairwise_combine(n, sums, pos):
 
 
 @njit(cache=True, nogil=True)
-def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, sense, terminal,
+def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind,
                   pmul, gmul, tie_tol, k_uniform, dense, tol, max_sweeps, v_in, p_in, va, vb, pa, pb, changed, stats):
     """Up to max_sweeps synchronous sweeps from (v_in, p_in), which are only read.
 
@@ -77,7 +77,8 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, sens
     gamma * P (scipy's CSR product), bit for bit. Of the last sweep: ``changed[:stats[3]]`` the
     states whose greedy action changed, stats = (delta, summed |change| in state order, its
     argmax, number changed, summed |change| in numpy's pairwise order (= np.abs(new - old).sum())).
-    ``k_uniform`` > 0: every state has that many rows (state_ptr is not read); ``dense``: they
+    ``kind`` (int8 per state): +1 maximise, -1 minimise, 0 value 0 and action -1 (terminal, or
+    no rows). ``k_uniform`` > 0: every state has that many rows (state_ptr is not read); ``dense``: they
     are the actions 0..k-1, so a row's action is its offset (row_action is not read).
 
     The transitions of a state's rows are read as one stream (one index, no per-row reload of
@@ -146,11 +147,12 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, sens
                 else:
                     r0 = np.uint64(state_ptr[s]) - rs
                     r1 = np.uint64(state_ptr[s + 1]) - rs
-                if terminal[s] or r0 == r1:
+                ks = kind[s]
+                if ks == 0:
                     val = 0.0
                     act = -1
                 else:
-                    sg = 1.0 if sense[s] > 0 else -1.0
+                    sg = np.float64(ks)
                     best = -np.inf
                     r = r0
                     while r < r1:
@@ -175,9 +177,8 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, sens
                 if d > delta:
                     delta = d
                     arg = s
-                if act != src_p[s]:
-                    changed[nch] = s
-                    nch += 1
+                changed[nch] = s  # kept only if the action changed (no branch)
+                nch += act != src_p[s]
                 dbuf[lp] = d
             # numpy's sum of a block: < 8 numbers added to 0; else 8 accumulators, combined, then the rest
             if ll < 8:

@@ -127,6 +127,8 @@ class KernelModel:
     """bool (n_states)."""
     gamma: float
     """Discount factor."""
+    kind: np.ndarray
+    """int8 (n_states): sense, or 0 where the value is 0 and the action -1 (terminal, or no rows)."""
 
     def args(self) -> tuple:
         return (self.indptr, self.indices, self.prob, self.row_reward, self.state_ptr, self.row_action,
@@ -159,6 +161,7 @@ def kernel_model(mdp) -> KernelModel:
         sense=_ro(np.ascontiguousarray(mdp.sense, dtype=np.int8)),
         terminal=_ro(np.ascontiguousarray(mdp.terminal, dtype=np.bool_)),
         gamma=float(mdp.discount),
+        kind=_ro(np.where(np.asarray(mdp.terminal) | (np.diff(mdp.state_ptr) == 0), 0, mdp.sense).astype(np.int8)),
     )
     _models[mdp] = km
     return km
@@ -182,7 +185,7 @@ def warm_up() -> dict[str, float]:
     km = kernel_model(mdp)
     t = time.perf_counter()
     v, pol = np.zeros(2), np.full(2, -1, np.int64)
-    k["jacobi_sweeps"](*km.args()[:8], 1.0, 0.9, 1e-9, 0, False, 0.0, 2, v, pol, np.empty(2), np.empty(2),
+    k["jacobi_sweeps"](*km.args()[:6], km.kind, 1.0, 0.9, 1e-9, 0, False, 0.0, 2, v, pol, np.empty(2), np.empty(2),
                        np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), np.zeros(5))
     WARM_UP_SECONDS["jacobi_sweeps"] = time.perf_counter() - t
     t = time.perf_counter()

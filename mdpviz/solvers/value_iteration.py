@@ -139,7 +139,7 @@ class _JacobiKernel:
         gamma = float(mdp.discount)
         pmul, gmul = (gamma, 1.0) if folded else (1.0, gamma)
         self._fn = fn
-        self._args = km.args()[:8] + (pmul, gmul, float(tie_tol), int(mdp.uniform_actions), bool(mdp.dense_actions))
+        self._args = km.args()[:6] + (km.kind, pmul, gmul, float(tie_tol), int(mdp.uniform_actions), bool(mdp.dense_actions))
         n = mdp.n_states
         self.n = n
         self.folded = folded
