@@ -76,6 +76,18 @@ def _version() -> str:
         return __version__
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: looks the version up only when asked (importlib.metadata costs ~30 ms a start)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"mdpviz {_version()}")  # to stdout, as argparse's own version action
+        parser.exit()
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser with every registered subcommand.
 
@@ -84,7 +96,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """
     parser = _Parser(prog="mdpviz", description="Watch Markov decision processes being solved. "
                      "With no arguments, opens the window.")
-    parser.add_argument("--version", action="version", version=f"mdpviz {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     if argv is None:
         for name in COMMAND_MODULES:
@@ -138,13 +150,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run()
     import warnings
 
+    with warnings.catch_warnings():
+        warnings.showwarning = _one_line_warning
+        return _main(argv)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run a parsed command with long simulations' progress shown on a terminal (imported only
+    now: ``mdpviz --help`` never loads the models, nor numpy)."""
     from mdpviz.models.chunked import set_reporter
 
     previous = set_reporter(_TerminalProgress() if sys.stderr.isatty() else None)
     try:
-        with warnings.catch_warnings():
-            warnings.showwarning = _one_line_warning
-            return _main(argv)
+        return int(args.func(args) or 0)
     finally:
         reporter = set_reporter(previous)
         if isinstance(reporter, _TerminalProgress):
@@ -184,13 +202,13 @@ def _main(argv: list[str]) -> int:
             parser.print_help()
             return 2
         if getattr(args, "stream", False):  # long runs (benchmarks) print as they go
-            return int(args.func(args) or 0)
+            return _run(args)
         # Buffer stdout so a failure halfway never leaves a partial answer behind.
         buf = io.StringIO()
         real = sys.stdout
         sys.stdout = buf
         try:
-            status = int(args.func(args) or 0)
+            status = _run(args)
         finally:
             sys.stdout = real
         sys.stdout.write(buf.getvalue())

@@ -301,6 +301,50 @@ def test_compiled_mdp_shape():
     assert mdp.outcomes(9, 2)  # state 9 = square 10
 
 
+def _model_from_the_rule_function(cfg: SnakesConfig):
+    """compile_snakes as it was: every outcome() of every (square, die), through from_transitions."""
+    from mdpviz.models.mdp import TabularMDP
+
+    src, act, dst, prob, cost = [], [], [], [], []
+    for s in range(1, 15):
+        for k in range(len(cfg.dice)):
+            for o in outcomes(cfg, s, k):
+                src.append(s - 1)
+                act.append(k)
+                dst.append(o.square - 1)
+                prob.append(o.prob)
+                cost.append(o.cost)
+    return TabularMDP.from_transitions(15, len(cfg.dice), src, act, dst, prob, cost, discount=1.0, terminal=(14,),
+                                       objective="min", state_labels=[str(s) for s in range(1, 16)],
+                                       action_labels=cfg.dice_names)
+
+
+@pytest.mark.parametrize("rules", list(RULE_SETS) + ["custom dice"])
+@pytest.mark.parametrize("circle", [False, True])
+def test_compiled_model_is_bit_identical_to_the_rule_function(rules, circle):
+    """The tabulated compiler (moves once per rule set, traps per layout) builds exactly the model
+    of outcome(): every array, dtype, order, probability bit and label, on random layouts."""
+    import dataclasses
+
+    from mdpviz.models.mdp import TabularMDP
+
+    rng = np.random.default_rng(7 + circle)
+    base = SnakesConfig(circle=circle, overshoot="wrap" if circle else "restart")
+    if rules == "custom dice":
+        base = replace(base, dice=(STEP, Die("odd", ((-2, 0.2), (0, 0.1), (4, 0.7)), 0.3), SECURITY), type4="gamble")
+    else:
+        base = apply_rule_set(base, rules)
+    for _ in range(25):
+        cfg = replace(base, layout=(0, *(int(x) for x in rng.integers(0, 5, 13)), 0))
+        got, want = compile_snakes(cfg), _model_from_the_rule_function(cfg)
+        for f in dataclasses.fields(TabularMDP):
+            a, b = getattr(got, f.name), getattr(want, f.name)
+            if isinstance(b, np.ndarray):
+                assert a.dtype == b.dtype and np.array_equal(a, b) and not a.flags.writeable, f.name
+            else:
+                assert a == b, f.name
+
+
 @pytest.mark.parametrize("rules", list(RULE_SETS))
 @pytest.mark.parametrize("circle", [False, True])
 def test_all_solvers_agree(rules, circle):
@@ -336,6 +380,10 @@ def test_markov_decision_matches_policy_iteration_on_random_layouts():
     (np.r_[0, -1, np.zeros(13)], "outside 0..4"),
     (np.r_[1, np.zeros(14)], "square 1, the start"),
     (np.r_[np.zeros(14), 3], "square 15, the goal"),
+    (np.r_[0, 5, np.zeros(13, dtype=int)], r"layout\[1\] \(square 2\) = 5 is outside 0..4"),
+    (np.r_[0, -1, np.zeros(13, dtype=np.int8)], "outside 0..4"),
+    (np.r_[np.zeros(14, dtype=int), 4], "square 15, the goal"),
+    (np.r_[2, np.zeros(14, dtype=np.uint8)], "square 1, the start"),
     ([0, "a"] + [0] * 13, r"layout\[1\] \(square 2\) is not a number"),
     ([0, None] + [0] * 13, "is not a number"),
     ([0, 2.5] + [0] * 13, "is not an integer"),
@@ -357,6 +405,9 @@ def test_circle_must_be_a_bool(circle):
 
 def test_layout_from_input_returns_ints():
     assert layout_from_input(np.array(ISSUE_LAYOUT, dtype=float)) == ISSUE_LAYOUT
+    for dtype in (np.int64, np.int8, np.uint16):
+        got = layout_from_input(np.array(ISSUE_LAYOUT, dtype=dtype))
+        assert got == ISSUE_LAYOUT and all(type(t) is int for t in got)
 
 
 def test_config_validation():

@@ -93,6 +93,65 @@ def test_jacobi_kernel_equals_numpy_reference(opts):
 
 
 @needs_numba
+@pytest.mark.parametrize("opts", MODELS + [dict(seed=8, n=3001, n_actions=3), dict(seed=9, n=1000, n_actions=2, gamma=0.99)],
+                         ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+def test_large_model_kernel_is_bit_identical_to_the_numpy_path(opts, monkeypatch):
+    """Above JACOBI_KERNEL_MAX_TRANSITIONS the kernel folds gamma into P as the sparse numpy path
+    does: every number of every snapshot, and the values-only path, bit for bit."""
+    import importlib
+
+    vi = importlib.import_module("mdpviz.solvers.value_iteration")
+
+    monkeypatch.setattr(vi, "JACOBI_KERNEL_MAX_TRANSITIONS", 0)
+    monkeypatch.setattr(vi, "DENSE_MAX_ENTRIES", 0)  # the numpy path's sparse product (scipy CSR)
+    mdp = random_model(**opts)
+    assert vi._jacobi_engine(mdp, np.zeros(mdp.n_states), 1e-9).folded
+    fast = run(value_iteration(mdp, tol=1e-10, max_sweeps=400), record=True)
+    ref = run(value_iteration_numpy(mdp, tol=1e-10, max_sweeps=400), record=True)
+    assert fast.sweeps == ref.sweeps and fast.converged == ref.converged
+    for a, b in zip(fast.history, ref.history):
+        same_snapshot(a, b, exact=True)
+        assert a.mean_delta == b.mean_delta
+    batched = solve(mdp, "vi", tol=1e-10, max_sweeps=400)
+    assert np.array_equal(batched.values, ref.values) and np.array_equal(batched.policy, ref.policy)
+    only = value_iteration_values(mdp, tol=1e-10, max_sweeps=400)
+    monkeypatch.setitem(kernels._state, "k", None)
+    only_ref = value_iteration_values(mdp, tol=1e-10, max_sweeps=400)
+    assert np.array_equal(only.values, only_ref.values) and np.array_equal(only.policy, only_ref.policy)
+    assert only.sweeps == only_ref.sweeps and only.delta == only_ref.delta
+
+
+@needs_numba
+def test_pairwise_sum_replays_numpy():
+    """The kernel's streamed sum of |change| is numpy's pairwise sum, bit for bit, at every size."""
+    from mdpviz.solvers import _numba_kernels as nk
+
+    rng = np.random.default_rng(3)
+    for n in [*range(1, 300), 1000, 4097, 8192, 8193, 65_537, 100_000]:
+        a = np.abs(rng.standard_normal(n)) * 10.0 ** rng.integers(-8, 8, n)
+        leaves, cnt = np.empty(n // 32 + 2, np.int64), np.zeros(1, np.int64)
+        nk.pairwise_leaves(n, leaves, cnt)
+        ends = np.cumsum(leaves[: cnt[0]])
+        assert ends[-1] == n
+        sums = np.array([a[e - m : e].sum() for e, m in zip(ends, leaves[: cnt[0]])])  # numpy sums each block
+        assert nk.pairwise_combine(n, sums, np.zeros(1, np.int64)) == a.sum(), n
+
+
+@needs_numba
+def test_one_compiled_signature_per_kernel():
+    """warm_up compiles exactly the signatures the solvers use (no second compile on first solve)."""
+    kernels.warm_up()
+    k = kernels.kernels()
+    before = {name: len(fn.signatures) for name, fn in k.items()}
+    mdp = random_model(7)
+    run(value_iteration(mdp, tol=1e-9))
+    solve(mdp, "vi")
+    value_iteration_values(mdp)
+    solve(mdp, "gs")
+    assert {name: len(fn.signatures) for name, fn in k.items()} == before
+
+
+@needs_numba
 @pytest.mark.parametrize("opts", MODELS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
 def test_gauss_seidel_kernel_equals_state_by_state_reference(opts):
     mdp = random_model(**opts)

@@ -34,22 +34,79 @@ def backup_state(s, indptr, indices, prob, row_reward, state_ptr, sense, gamma, 
             break
     return sg * best, row
 
+PW_BLOCK = 128
+"""numpy's pairwise summation: blocks of at most this many numbers are summed with 8 accumulators."""
+
+
 @njit(cache=True, nogil=True)
-def run_jacobi(indptr, indices, prob, row_reward, state_ptr, row_action, sense, terminal,
-               gamma, tie_tol, tol, max_sweeps, v, pol, v_prev, pol_prev, stats):
-    """Up to max_sweeps synchronous sweeps; v/pol in: current, out: after the last sweep;
-    v_prev/pol_prev out: before it; stats out: delta, summed |change|, argmax, changed count."""
-    n = v.size
+def pairwise_leaves(n, out, count):
+    """The block lengths of numpy's pairwise sum of n numbers, in order, into out[count[0]:]."""
+    if n <= PW_BLOCK:
+        out[count[0]] = n
+        count[0] += 1
+        return 0
+    n2 = n // 2
+    n2 -= n2 % 8
+    pairwise_leaves(n2, out, count)
+    pairwise_leaves(n - n2, out, count)
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def pairwise_combine(n, sums, pos):
+    """numpy's pairwise sum of n numbers from the sums of its blocks (in order, from sums[pos[0]])."""
+    if n <= PW_BLOCK:
+        x = sums[pos[0]]
+        pos[0] += 1
+        return x
+    n2 = n // 2
+    n2 -= n2 % 8
+    a = pairwise_combine(n2, sums, pos)
+    return a + pairwise_combine(n - n2, sums, pos)
+
+
+@njit(cache=True, nogil=True)
+def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind,
+                  pmul, gmul, tie_tol, k_uniform, dense, tol, max_sweeps, v_in, p_in, va, vb, pa, pb, changed, stats):
+    """Up to max_sweeps synchronous sweeps from (v_in, p_in), which are only read.
+
+    Sweep 1 writes (va, pa), sweep 2 (vb, pb), sweep 3 (va, pa) again, and so on: the result is
+    in (va, pa) when the returned count is odd, else in (vb, pb) (vb/pb may be va/pa when
+    max_sweeps is 1). Q(s, a) = row_reward + gmul * sum_j (pmul * prob_j) * V(dst_j): pmul = 1,
+    gmul = gamma is the small models' arithmetic, pmul = gamma, gmul = 1 that of a product with
+    gamma * P (scipy's CSR product), bit for bit. Of the last sweep: ``changed[:stats[3]]`` the
+    states whose greedy action changed, stats = (delta, summed |change| in state order, its
+    argmax, number changed, summed |change| in numpy's pairwise order (= np.abs(new - old).sum())).
+    ``kind`` (int8 per state): +1 maximise, -1 minimise, 0 value 0 and action -1 (terminal, or
+    no rows). ``k_uniform`` > 0: every state has that many rows (state_ptr is not read); ``dense``: they
+    are the actions 0..k-1, so a row's action is its offset (row_action is not read).
+
+    The transitions of a state's rows are read as one stream (one index, no per-row reload of
+    the row pointer), and the indices are unsigned (numba checks a signed index for a negative
+    wrap-around on every access: about 20% of a sparse product). A large sweep is bound by
+    memory traffic, so it reads no array it can do without: with these, a sweep moves about as
+    many bytes as scipy's bare CSR product plus V and the policy.
+    """
+    n = v_in.size
+    one = np.uint64(1)
     maxk = 1
     for s in range(n):
         k = state_ptr[s + 1] - state_ptr[s]
         if k > maxk:
             maxk = k
-    qbuf = np.empty(maxk)
-    a = v.copy()
-    b = np.empty(n)
-    pa = pol.copy()
-    pb = np.empty(n, np.int64)
+    qblk = np.empty(PW_BLOCK * maxk)
+    ku = np.uint64(k_uniform)
+    # numpy's pairwise sum of |change|, streamed: block lengths, 8 accumulators, block sums
+    leaf_len = np.empty(n // 32 + 2, np.int64)
+    cnt = np.zeros(1, np.int64)
+    pairwise_leaves(n, leaf_len, cnt)
+    n_leaves = cnt[0]
+    leaf_sum = np.empty(n_leaves + 1)
+    dbuf = np.empty(PW_BLOCK)
+    src_v = v_in
+    src_p = p_in
+    dst_v = va
+    dst_p = pa
     done = 0
     delta = 0.0
     total = 0.0
@@ -60,44 +117,121 @@ def run_jacobi(indptr, indices, prob, row_reward, state_ptr, row_action, sense, 
         total = 0.0
         arg = -1
         nch = 0
-        for s in range(n):
-            if terminal[s] or state_ptr[s + 1] == state_ptr[s]:
-                val = 0.0
-                act = -1
+        s0 = 0
+        for li in range(n_leaves):  # the states in numpy's pairwise blocks, so |change| sums as numpy's
+            ll = leaf_len[li]
+            s1 = s0 + ll
+            # pass 1: Q of every row of the block's states (a tight CSR product into a cached buffer)
+            if ku > 0:
+                rs = np.uint64(s0) * ku
+                re = np.uint64(s1) * ku
             else:
-                val, row = backup_state(s, indptr, indices, prob, row_reward, state_ptr, sense, gamma, tie_tol, a, qbuf)
-                act = row_action[row]
-            b[s] = val
-            pb[s] = act
-            d = abs(val - a[s])
-            total += d
-            if d > delta:
-                delta = d
-                arg = s
-            if act != pa[s]:
-                nch += 1
+                rs = np.uint64(state_ptr[s0])
+                re = np.uint64(state_ptr[s1])
+            j = np.uint64(indptr[rs])
+            r = rs
+            while r < re:
+                e = np.uint64(indptr[r + one])
+                acc = 0.0
+                while j < e:
+                    acc += (pmul * prob[j]) * src_v[np.uint64(indices[j])]
+                    j += one
+                qblk[r - rs] = row_reward[r] + gmul * acc
+                r += one
+            # pass 2: per state, the optimum, its lowest tied row, the policy and the snapshot's extras
+            for lp in range(ll):
+                s = s0 + lp
+                if ku > 0:
+                    r0 = np.uint64(s) * ku - rs
+                    r1 = r0 + ku
+                else:
+                    r0 = np.uint64(state_ptr[s]) - rs
+                    r1 = np.uint64(state_ptr[s + 1]) - rs
+                ks = kind[s]
+                if ks == 0:
+                    val = 0.0
+                    act = -1
+                else:
+                    sg = np.float64(ks)
+                    best = -np.inf
+                    r = r0
+                    while r < r1:
+                        q = sg * qblk[r]
+                        best = q if q > best else best  # a select, not a branch (random data mispredicts)
+                        r += one
+                    row = r0
+                    if r1 - r0 > one:
+                        # the lowest row within the tie tolerance (else the last), without a branch
+                        thresh = best - tie_tol * (1.0 + abs(best))
+                        row = r1 - one
+                        r = r1
+                        while r > r0:
+                            r -= one
+                            row = row if sg * qblk[r] < thresh else r
+                    val = sg * best
+                    act = np.int64(row - r0) if dense else row_action[row + rs]
+                dst_v[s] = val
+                dst_p[s] = act
+                d = abs(val - src_v[s])
+                total += d
+                if d > delta:
+                    delta = d
+                    arg = s
+                changed[nch] = s  # kept only if the action changed (no branch)
+                nch += act != src_p[s]
+                dbuf[lp] = d
+            # numpy's sum of a block: < 8 numbers added to 0; else 8 accumulators, combined, then the rest
+            if ll < 8:
+                lres = 0.0
+                for i in range(ll):
+                    lres += dbuf[i]
+            else:
+                a0, a1, a2, a3 = dbuf[0], dbuf[1], dbuf[2], dbuf[3]
+                a4, a5, a6, a7 = dbuf[4], dbuf[5], dbuf[6], dbuf[7]
+                i = 8
+                while i < ll - ll % 8:
+                    a0 += dbuf[i]
+                    a1 += dbuf[i + 1]
+                    a2 += dbuf[i + 2]
+                    a3 += dbuf[i + 3]
+                    a4 += dbuf[i + 4]
+                    a5 += dbuf[i + 5]
+                    a6 += dbuf[i + 6]
+                    a7 += dbuf[i + 7]
+                    i += 8
+                lres = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+                while i < ll:
+                    lres += dbuf[i]
+                    i += 1
+            leaf_sum[li] = lres
+            s0 = s1
         done += 1
-        a, b = b, a
-        pa, pb = pb, pa
+        src_v = dst_v
+        src_p = dst_p
+        if done % 2 == 1:
+            dst_v = vb
+            dst_p = pb
+        else:
+            dst_v = va
+            dst_p = pa
         if delta < tol:
             break
     if n == 0:
         delta = 0.0
-    v[:] = a
-    v_prev[:] = b
-    pol[:] = pa
-    pol_prev[:] = pb
     stats[0] = delta
     stats[1] = total
     stats[2] = arg
     stats[3] = nch
+    pos = np.zeros(1, np.int64)
+    stats[4] = pairwise_combine(n, leaf_sum, pos) if n > 0 else 0.0
     return done
 
 @njit(cache=True, nogil=True)
 def run_gauss_seidel(indptr, indices, prob, row_reward, state_ptr, row_action, sense, terminal,
                      gamma, tie_tol, tol, max_sweeps, v, pol, v_prev, pol_prev, stats):
     """Up to max_sweeps in-place sweeps in state order (each state sees the values already
-    updated in this sweep); arguments as run_jacobi."""
+    updated in this sweep); v/pol in: current, out: after the last sweep; v_prev/pol_prev out: before it;
+    stats out: delta, summed |change|, argmax, changed count."""
     n = v.size
     maxk = 1
     for s in range(n):

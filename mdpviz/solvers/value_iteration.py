@@ -109,13 +109,74 @@ def _kernel_engine(mdp: TabularMDP, name: str, v: np.ndarray, tie_tol: float):
 
 
 JACOBI_KERNEL_MAX_TRANSITIONS = 1 << 15
-"""Synchronous sweeps use the compiled kernel up to this many transitions (about 2,000 states of
-the benchmark's random MDPs) and the numpy block path above: measured on the project's 2-core
-machine (CPU time per snapshot, random sparse MDPs), the kernel's per-state branches cost more
-than scipy's CSR product plus the column-wise reduction from 3,000 states up (0.39 vs 0.34 ms at
-3,000, 1.3 vs 0.9 ms at 10^4, 4.3 vs 2.6 ms at 3*10^4), while on small models its fixed cost
-and its many sweeps per call win by 10-100x. In-place sweeps always use their kernel (the numpy
-alternative is a Python loop over blocks)."""
+"""Up to this many transitions a synchronous sweep computes ``Q = r + gamma * (P V)``; above it
+``Q = (gamma P) V + r``, the arithmetic of the numpy path with gamma folded into the matrix, which
+these models used before the kernel was fast at their size: the last bits of every value, and so
+every printed number, stay what they were. Both go through the compiled kernel
+(:func:`_jacobi_engine`), except models above this size that numpy sweeps with a dense matrix
+(:data:`DENSE_MAX_ENTRIES`: BLAS sums in its own order) or without numba."""
+
+
+def _ro_view(a: np.ndarray) -> np.ndarray:
+    """A read-only view of ``a`` (``a`` itself stays writeable for the kernel, which only reads it)."""
+    b = a.view()
+    b.flags.writeable = False
+    return b
+
+
+class _JacobiKernel:
+    """Synchronous sweeps by the compiled kernel ``jacobi_sweeps`` (:mod:`mdpviz.solvers.kernels`).
+
+    After :meth:`advance`, ``v`` and ``p`` are the values and greedy actions of the last sweep, in
+    arrays of their own: the kernel writes every call into new ones and never writes these
+    again, so a snapshot can hand out read-only views of them without a copy.
+    """
+
+    def __init__(self, fn, mdp: TabularMDP, v: np.ndarray, tie_tol: float, folded: bool) -> None:
+        from mdpviz.solvers import kernels
+
+        km = kernels.kernel_model(mdp)
+        gamma = float(mdp.discount)
+        pmul, gmul = (gamma, 1.0) if folded else (1.0, gamma)
+        self._fn = fn
+        self._args = km.args()[:6] + (km.kind, pmul, gmul, float(tie_tol), int(mdp.uniform_actions), bool(mdp.dense_actions))
+        n = mdp.n_states
+        self.n = n
+        self.folded = folded
+        self.v = v
+        self.p = np.full(n, -2, dtype=np.int64)  # -2: no policy yet (sweep 1 "changes" nothing we report)
+        self.changed = np.empty(n, dtype=np.int64)
+        self.stats = np.zeros(5)
+
+    def advance(self, m: int, tol: float) -> int:
+        """Up to ``m`` sweeps (stop after the first whose largest change is below ``tol``); how many."""
+        n = self.n
+        va, pa = np.empty(n), np.empty(n, dtype=np.int64)
+        vb, pb = (np.empty(n), np.empty(n, dtype=np.int64)) if m > 1 else (va, pa)
+        done = int(self._fn(*self._args, float(tol), int(m), self.v, self.p, va, vb, pa, pb,
+                            self.changed, self.stats))
+        self.v, self.p = (va, pa) if done % 2 else (vb, pb)
+        return done
+
+    def total_change(self) -> float:
+        """Summed |V_new - V_old| of the last sweep: for the folded arithmetic in numpy's pairwise
+        order (the kernel replays ``np.abs(new - old).sum()`` bit for bit), else in state order."""
+        return float(self.stats[4] if self.folded else self.stats[1])
+
+
+def _jacobi_engine(mdp: TabularMDP, v: np.ndarray, tie_tol: float) -> _JacobiKernel | None:
+    """The compiled synchronous sweep of ``mdp`` starting from ``v`` (see
+    :data:`JACOBI_KERNEL_MAX_TRANSITIONS`), or None where the numpy path runs instead."""
+    from mdpviz.solvers import kernels
+
+    folded = mdp.n_transitions > JACOBI_KERNEL_MAX_TRANSITIONS
+    if folded and mdp.n_rows * mdp.n_states <= DENSE_MAX_ENTRIES:
+        return None
+    k = kernels.kernels()
+    if k is None:
+        return None
+    return _JacobiKernel(k["jacobi_sweeps"], mdp, v, tie_tol, folded)
+
 
 BATCH_WORK = 1 << 22
 """Transitions read per generator step when the caller asks for many sweeps at once (``send``):
@@ -173,6 +234,38 @@ def _kernel_generator(mdp: TabularMDP, method: str, tol: float, max_sweeps: int,
     return Solution(method, _ro(v.copy()), policy, int(max_sweeps), False, delta, time.perf_counter() - t0)
 
 
+def _jacobi_generator(mdp: TabularMDP, tol: float, max_sweeps: int, eng: _JacobiKernel) -> SolverGen:
+    """Sweeps of the compiled Jacobi kernel; ``gen.send(m)`` advances up to m sweeps before the
+    next snapshot (``next`` advances one). The values are the same whatever m is: the kernel
+    stops after the first sweep below ``tol`` either way. The snapshot's extras come from the
+    kernel (largest change and where, summed change, the states whose action changed): no pass
+    over the states beyond the sweep itself, and no copy of V or the policy."""
+    t0 = time.perf_counter()
+    n_live = mdp.n_states - int(np.count_nonzero(mdp.terminal))
+    it = 0
+    req: object = 1
+    delta = math.inf
+    policy = None
+    cap = batch_sweeps(mdp)
+    no_change = _ro(np.arange(0, dtype=np.int64))
+    while it < max_sweeps:
+        done = eng.advance(_requested(req, it, max_sweeps, cap), tol)
+        it += done
+        delta, arg, n_changed = float(eng.stats[0]), int(eng.stats[2]), int(eng.stats[3])
+        values, policy = _ro_view(eng.v), _ro_view(eng.p)
+        changed = _ro(eng.changed[:n_changed].copy()) if it > 1 and n_changed else no_change
+        converged = delta < tol
+        sweep = Sweep(
+            method="vi", phase="sweep", iteration=it, values=values, policy=policy, delta=delta,
+            mean_delta=eng.total_change() / n_live if n_live else 0.0, delta_state=arg, changed=changed,
+            elapsed=time.perf_counter() - t0, converged=converged,
+        )
+        req = yield sweep
+        if converged:
+            return Solution("vi", values, policy, it, True, delta, time.perf_counter() - t0)
+    return Solution("vi", _ro_view(eng.v), policy, int(max_sweeps), False, delta, time.perf_counter() - t0)
+
+
 def value_iteration(
     mdp: TabularMDP,
     *,
@@ -186,16 +279,16 @@ def value_iteration(
     Yields a :class:`~mdpviz.solvers.sweep.Sweep` per sweep; stops when max|V_{k+1} - V_k| < tol
     (``converged=True``) or after ``max_sweeps`` sweeps (``converged=False``). The greedy policy of
     a sweep is the argmax of the Q-values that sweep computed (from V_k), ties to the lowest action.
-    One compiled pass per sweep (:mod:`mdpviz.solvers.kernels`) for models up to
-    :data:`JACOBI_KERNEL_MAX_TRANSITIONS`, else (or without numba) the vectorised numpy path. ``gen.send(m)`` instead of ``next(gen)`` advances up to m
+    One compiled pass per sweep (:mod:`mdpviz.solvers.kernels`; see
+    :data:`JACOBI_KERNEL_MAX_TRANSITIONS` for where the numpy path runs instead). ``gen.send(m)`` instead of ``next(gen)`` advances up to m
     sweeps before the next snapshot (the numbers are the same; Run and :func:`run` use it when
     they do not record every sweep).
     """
     _check(tol, max_sweeps)
     v = _initial_values(mdp, initial)
-    eng = _kernel_engine(mdp, "run_jacobi", v, tie_tol) if mdp.n_transitions <= JACOBI_KERNEL_MAX_TRANSITIONS else None
+    eng = _jacobi_engine(mdp, v, tie_tol)
     if eng is not None:
-        return (yield from _kernel_generator(mdp, "vi", tol, int(max_sweeps), v, eng))
+        return (yield from _jacobi_generator(mdp, tol, int(max_sweeps), eng))
     return (yield from value_iteration_numpy(mdp, tol=tol, max_sweeps=max_sweeps, initial=initial, tie_tol=tie_tol))
 
 
@@ -259,13 +352,18 @@ def value_iteration_values(
     _check(tol, max_sweeps)
     t0 = time.perf_counter()
     v = _initial_values(mdp, initial)
-    eng = _kernel_engine(mdp, "run_jacobi", v, tie_tol) if mdp.n_transitions <= JACOBI_KERNEL_MAX_TRANSITIONS else None
+    eng = _jacobi_engine(mdp, v, tie_tol)
     if eng is not None:
-        advance, pol, _, _ = eng
-        it, delta, _, _, _ = advance(int(max_sweeps), tol)
-        v_final = v.copy()
-        advance(1, math.inf)  # one more backup from the final values: greedy(Q(V_final)), as below
-        return Solution("vi", _ro(v_final), _ro(pol.copy()), it, bool(delta < tol), delta, time.perf_counter() - t0)
+        it = eng.advance(int(max_sweeps), tol)
+        delta = float(eng.stats[0])
+        v_final = eng.v
+        if eng.folded:  # the folded arithmetic: the policy as the numpy path computes it, below
+            _, rows = greedy(mdp, mdp.q_values(v_final), tie_tol=tie_tol)
+            policy = rows_to_policy(mdp, rows)
+        else:
+            eng.advance(1, math.inf)  # one more backup from the final values: greedy(Q(V_final)), as below
+            policy = eng.p
+        return Solution("vi", _ro(v_final), _ro(policy), it, bool(delta < tol), delta, time.perf_counter() - t0)
     gP = backup_matrix(mdp)
     r = mdp.row_reward
     args = (mdp.state_ptr, mdp.sense, mdp.terminal, mdp.uniform_actions, tie_tol)

@@ -34,6 +34,7 @@ Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from dataclasses import dataclass, replace
@@ -222,7 +223,7 @@ class SnakesConfig:
         if len(lay) != N_SQUARES:
             raise ValueError(f"the layout must have {N_SQUARES} squares, got {len(lay)}")
         for i, t in enumerate(lay):
-            if isinstance(t, bool) or not isinstance(t, numbers.Integral):
+            if type(t) is not int and (isinstance(t, bool) or not isinstance(t, numbers.Integral)):
                 raise ValueError(f"layout square {i + 1}: {t!r} is not an integer square type 0..4")
             if t not in SQUARE_TYPES:
                 raise ValueError(f"layout square {i + 1}: type {t} is outside 0..4")
@@ -366,9 +367,9 @@ class Outcome:
     """What happened besides the move: "" or restart, penalty, prison, bonus, gamble, mystery restart/penalty/prison, overshoot, fast lane."""
 
 
-def _trap_effects(cfg: SnakesConfig, square: int) -> list[tuple[int, float, float, str]]:
-    """(square, probability, cost, event) of a trap/bonus that fires on ``square`` (no cascade)."""
-    t = cfg.layout[square - 1]
+def _effects_of_type(t: int, type4: str, square: int) -> list[tuple[int, float, float, str]]:
+    """(square, probability, cost, event) of the trap/bonus of type ``t`` (1..4, type 4 as
+    ``type4`` says) that fires on ``square`` (no cascade)."""
     if t == 1:
         return [(1, 1.0, 1.0, "restart")]
     if t == 2:
@@ -376,9 +377,9 @@ def _trap_effects(cfg: SnakesConfig, square: int) -> list[tuple[int, float, floa
     if t == 3:
         return [(square, 1.0, PRISON_COST, "prison")]
     if t == 4:
-        if cfg.type4 == "bonus":
+        if type4 == "bonus":
             return [(square, 1.0, BONUS_COST, "bonus")]
-        if cfg.type4 == "gamble":
+        if type4 == "gamble":
             return [(s, 1.0 / N_SQUARES, 1.0, "gamble") for s in range(1, N_SQUARES + 1)]
         return [
             (1, 1 / 3, 1.0, "mystery restart"),
@@ -411,9 +412,30 @@ def _outcomes(cfg: SnakesConfig, square: int, die_index: int) -> list[Outcome]:
         raise ValueError(f"die index must be in 0..{len(cfg.dice) - 1}, got {die_index!r}")
     if square == GOAL:
         return []
-    die = cfg.dice[die_index]
-    trig = die.trigger
+    trig = cfg.dice[die_index].trigger
     out: list[Outcome] = []
+    for land, q, move, ev, trapped in _landings(cfg, square, die_index):
+        t = cfg.layout[land - 1] if trapped else 0
+        out.extend(Outcome(dst, p, cost, move, tev or ev) for dst, p, cost, tev in _landing(land, q, trig, t, cfg.type4))
+    return out
+
+
+def _landing(land: int, q: float, trig: float, t: int, type4: str) -> list[tuple[int, float, float, str]]:
+    """(square, probability, cost, trap event or "") of landing on ``land`` (type ``t``) with
+    probability ``q`` and a die that triggers with probability ``trig``."""
+    if t == 0:
+        return [(land, q, 1.0, "")]
+    out = [(land, q * (1.0 - trig), 1.0, "")] if trig < 1.0 else []
+    out += [(dst, q * trig * pe, cost, tev) for dst, pe, cost, tev in _effects_of_type(t, type4, land)]
+    return out
+
+
+def _landings(cfg: SnakesConfig, square: int, die_index: int) -> list[tuple[int, float, int, str, bool]]:
+    """:func:`_outcomes` before any trap: (square, probability, roll, event, a trap there may fire)
+    per face and branch (square < 15). Reads no layout: a trap may fire on any landing square
+    but 15, unless the die never triggers or the move overshot 15 (win, or restart)."""
+    die = cfg.dice[die_index]
+    out: list[tuple[int, float, int, str, bool]] = []
     for move, p in die.faces:
         if square == JUNCTION and move > 0:
             branches = ((SLOW_LANE, 0.5, ""), (FAST_LANE, 0.5, "fast lane"))
@@ -424,49 +446,123 @@ def _outcomes(cfg: SnakesConfig, square: int, die_index: int) -> list[Outcome]:
             land, over = walk(square, move, lane=lane)
             if over:
                 if not cfg.circle:
-                    out.append(Outcome(GOAL, q, 1.0, move, ev))
+                    out.append((GOAL, q, move, ev, False))
                     continue
                 if cfg.overshoot == "restart":
-                    out.append(Outcome(1, q, 1.0, move, "overshoot"))
+                    out.append((1, q, move, "overshoot", False))
                     continue
                 land, ev = wrap_square(over), "overshoot"
-            if land == GOAL or trig == 0.0 or cfg.layout[land - 1] == 0:
-                out.append(Outcome(land, q, 1.0, move, ev))
-                continue
-            if trig < 1.0:
-                out.append(Outcome(land, q * (1.0 - trig), 1.0, move, ev))
-            for dst, pe, cost, tev in _trap_effects(cfg, land):
-                out.append(Outcome(dst, q * trig * pe, cost, move, tev))
+            out.append((land, q, move, ev, not (land == GOAL or die.trigger == 0.0)))
     return out
 
 
 # ---------------------------------------------------------------------------------- compiler
+class _Board:
+    """The transitions of every (square, die) for every layout at once, for one set of rules.
+
+    The moves of a board do not depend on its layout; only what happens on the landing square
+    does, and that depends only on the type of that square. So :func:`_outcomes` is run once per
+    rule set, with each landing square's effects tabulated for each of the 5 square types;
+    a layout then picks one segment of that table per landing ("entry") with a few numpy
+    calls. The transitions, their order and every probability (the same float expressions as
+    :func:`_outcomes`) are exactly those of the rule function.
+    """
+
+    def __init__(self, circle: bool, overshoot: str, dice: tuple[Die, ...], type4: str) -> None:
+        cfg = SnakesConfig(circle=circle, overshoot=overshoot, dice=dice, type4=type4)
+        n_types = len(SQUARE_TYPES)
+        table: list[tuple[int, float, float, str]] = []
+        entry_land: list[int] = []  # index into (layout + (0,)): the landing square - 1, or 15 (no trap)
+        entry_row: list[int] = []
+        slots: list[tuple[int, int]] = []  # (start, length) in table, n_types per entry
+        for s in range(1, N_SQUARES):
+            for k in range(len(dice)):
+                row = (s - 1) * len(dice) + k
+                for land, q, _, _, trapped in _landings(cfg, s, k):
+                    entry_land.append(land - 1 if trapped else N_SQUARES)
+                    entry_row.append(row)
+                    for t in range(n_types):
+                        start = len(table)
+                        table += _landing(land, q, dice[k].trigger, t if trapped else 0, type4)
+                        slots.append((start, len(table) - start))
+        self.n_types = n_types
+        self.n_rows = (N_SQUARES - 1) * len(dice)
+        self.entry_land = np.array(entry_land, dtype=np.intp)
+        self.entry_slot = np.arange(len(entry_land), dtype=np.intp) * n_types
+        self.entry_src = np.array(entry_row, dtype=np.int64) // len(dice)
+        self.entry_act = np.array(entry_row, dtype=np.int64) % len(dice)
+        sl = np.array(slots, dtype=np.int64).reshape(-1, 2)
+        self.slot_start, self.slot_len = sl[:, 0].copy(), sl[:, 1].copy()
+        self.dst = np.array([t[0] - 1 for t in table], dtype=np.int64)
+        self.prob = np.array([t[1] for t in table], dtype=np.float64)
+        self.cost = np.array([t[2] for t in table], dtype=np.float64)
+        self.row_first_entry = np.searchsorted(np.array(entry_row, dtype=np.int64), np.arange(self.n_rows))
+        # every square 1..14 has a row for every die (a die always has a face): fixed row layout
+        self.state_ptr = _frozen(np.r_[np.arange(N_SQUARES) * len(dice), self.n_rows].astype(np.int64))
+        self.row_action = _frozen(np.tile(np.arange(len(dice), dtype=np.int64), N_SQUARES - 1))
+        term = np.zeros(N_SQUARES, dtype=bool)
+        term[GOAL - 1] = True
+        self.terminal = _frozen(term)
+        self.mover = _frozen(np.ones(N_SQUARES, dtype=np.int8))
+        self.state_labels = tuple(str(s) for s in range(1, N_SQUARES + 1))
+        self.action_labels = tuple(d.name for d in dice)
+
+    def _pick(self, layout: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """(table index of each transition, transitions per entry) of the board with ``layout``."""
+        types = np.array(layout + (0,), dtype=np.intp)[self.entry_land]
+        slot = self.entry_slot + types
+        start, length = self.slot_start[slot], self.slot_len[slot]
+        ends = np.cumsum(length)
+        return np.arange(int(ends[-1])) + np.repeat(start - (ends - length), length), length
+
+    def transitions(self, layout: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+        """(src, action, dst, prob, cost) of the board with ``layout``, in the order of :func:`_outcomes`."""
+        idx, length = self._pick(layout)
+        return (np.repeat(self.entry_src, length), np.repeat(self.entry_act, length),
+                self.dst[idx], self.prob[idx], self.cost[idx])
+
+    def mdp(self, layout: tuple[int, ...]) -> TabularMDP:
+        """The TabularMDP of ``layout``: the arrays :meth:`TabularMDP.from_transitions` builds
+        from :meth:`transitions` (tested equal), built directly, since the transitions come
+        sorted by (square, die) and every row is known; its checks run on a failure only."""
+        idx, length = self._pick(layout)
+        prob = self.prob[idx]
+        row_ptr = np.zeros(self.n_rows + 1, dtype=np.int64)
+        np.cumsum(np.add.reduceat(length, self.row_first_entry), out=row_ptr[1:])
+        if np.any(np.abs(np.add.reduceat(prob, row_ptr[:-1]) - 1.0) > PROB_TOL):
+            # not expected (every die is checked to sum to 1): let the general builder say where
+            return TabularMDP.from_transitions(
+                N_SQUARES, len(self.action_labels), *self.transitions(layout), discount=1.0,
+                terminal=(GOAL - 1,), objective="min", state_labels=self.state_labels,
+                action_labels=self.action_labels)
+        return TabularMDP(
+            n_states=N_SQUARES, n_actions=len(self.action_labels), state_ptr=self.state_ptr,
+            row_action=self.row_action, row_ptr=_frozen(row_ptr), dst=_frozen(self.dst[idx]), prob=_frozen(prob),
+            reward=_frozen(self.cost[idx]), discount=1.0, terminal=self.terminal, mover=self.mover,
+            objective="min", state_labels=self.state_labels, action_labels=self.action_labels,
+        )
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+@functools.lru_cache(maxsize=32)
+def _board(circle: bool, overshoot: str, dice: tuple[Die, ...], type4: str) -> _Board:
+    return _Board(circle, overshoot, dice, type4)
+
+
 def compile_snakes(cfg: SnakesConfig) -> TabularMDP:
     """The game as a cost-minimising TabularMDP (state i = square i + 1, action k = cfg.dice[k]).
 
     Transitions are the :func:`outcomes` of every (square 1..14, die); the cost (reward field)
     is in turns; discount 1; state 14 (square 15) is terminal. Raises ValueError for an invalid
-    configuration, or when some square cannot reach 15 whatever dice are chosen.
+    configuration, or when some square cannot reach 15 whatever dice are chosen. The moves are
+    tabulated once per rule set (:class:`_Board`); a layout costs a few numpy calls.
     """
     cfg.validate()
-    src: list[int] = []
-    act: list[int] = []
-    dst: list[int] = []
-    prob: list[float] = []
-    cost: list[float] = []
-    for s in range(1, N_SQUARES):
-        for k in range(len(cfg.dice)):
-            for o in _outcomes(cfg, s, k):
-                src.append(s - 1)
-                act.append(k)
-                dst.append(o.square - 1)
-                prob.append(o.prob)
-                cost.append(o.cost)
-    mdp = TabularMDP.from_transitions(
-        N_SQUARES, len(cfg.dice), src, act, dst, prob, cost,
-        discount=1.0, terminal=(GOAL - 1,), objective="min",
-        state_labels=[str(s) for s in range(1, N_SQUARES + 1)], action_labels=cfg.dice_names,
-    )
+    mdp = _board(bool(cfg.circle), cfg.overshoot, cfg.dice, cfg.type4).mdp(cfg.layout)
     if cfg.dice != DEFAULT_DICE:  # the security die alone always reaches 15; custom dice may not
         from mdpviz.solvers.policy_iteration import ImproperPolicyError, proper_policy_rows
 
@@ -489,6 +585,9 @@ def layout_from_input(layout: object) -> tuple[int, ...]:
     Accepts a numpy array or a sequence; integral floats (e.g. from ``np.zeros(15)``) are accepted.
     Raises ValueError saying what is wrong and where.
     """
+    if (isinstance(layout, np.ndarray) and layout.shape == (N_SQUARES,) and layout.dtype.kind in "iu"
+            and layout[0] == 0 and layout[-1] == 0 and bool(((layout >= 0) & (layout <= 4)).all())):
+        return tuple(layout.tolist())  # the common case, checked at once (the loop below says what is wrong)
     if isinstance(layout, (str, bytes)):
         raise ValueError(f"layout must be 15 numbers, got the string {layout!r}")
     try:
