@@ -26,7 +26,8 @@ njit = numba.njit
 
 WIN, LOSS, BEYOND, DRAW = -2, -1, -3, -4  # outcome codes in the position graph (>= 0: a position id)
 MAX_DEPTH = 40  # jump-chain stack frames (a chain captures at most the 18 inner squares of 8 x 8)
-OK, TOO_MANY_POSITIONS, TOO_MANY_TRANSITIONS, TOO_MANY_STATES, TOO_MANY_STATE_TRANSITIONS, INTERNAL = 0, 1, 2, 3, 4, 5
+OK, TOO_MANY_POSITIONS, TOO_MANY_TRANSITIONS, TOO_MANY_STATES, TOO_MANY_STATE_TRANSITIONS, INTERNAL, MOVE_BUFFER = (
+    0, 1, 2, 3, 4, 5, 6)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -289,7 +290,8 @@ def material(k0, k1, k2, man_weight, king_factor):
 
 # ------------------------------------------------------------------------------- enumeration
 @njit(cache=True, nogil=True)
-def enumerate_positions(s_me, s_them, s_kings, start_ply, up, limit, geo, max_states, max_transitions):
+def enumerate_positions(s_me, s_them, s_kings, start_ply, up, limit, geo, max_states, max_transitions,
+                        move_cap):
     """Breadth-first enumeration of the agent's positions from the start keys (ids in order of
     discovery; position i is expanded at its first ply ``min_ply[i]``): its moves, for each move
     the opponent's replies, and what each reply leads to (a position id, or WIN when the move
@@ -298,7 +300,8 @@ def enumerate_positions(s_me, s_them, s_kings, start_ply, up, limit, geo, max_st
 
     Returns (status, info, k0, k1, k2, n_keys, pos_ptr, n_pos, row_move, row_ptr, n_rows, out,
     n_out, move_codes, n_moves); status TOO_MANY_POSITIONS (info: the ply) or
-    TOO_MANY_TRANSITIONS (info: positions expanded) when a budget is exceeded.
+    TOO_MANY_TRANSITIONS (info: positions expanded) when a budget is exceeded, MOVE_BUFFER when a
+    position has more than ``move_cap`` moves (call again with a larger one).
     """
     cap = 1024
     k0 = np.empty(cap, np.int64)
@@ -320,10 +323,11 @@ def enumerate_positions(s_me, s_them, s_kings, start_ply, up, limit, geo, max_st
     n_pos = 0
     n_rows = 0
     n_out = 0
-    a_me, a_them, a_k, a_code, stack = (np.empty(256, np.int64), np.empty(256, np.int64), np.empty(256, np.int64),
-                                        np.empty(256, np.int64), np.empty((7, MAX_DEPTH), np.int64))
-    r_me, r_them, r_k, r_code = (np.empty(256, np.int64), np.empty(256, np.int64), np.empty(256, np.int64),
-                                 np.empty(256, np.int64))
+    # move buffers of a fixed size (reallocating them inside the loop costs a third of the time)
+    bufs = np.empty((8, move_cap), np.int64)
+    a_me, a_them, a_k, a_code = bufs[0], bufs[1], bufs[2], bufs[3]
+    r_me, r_them, r_k, r_code = bufs[4], bufs[5], bufs[6], bufs[7]
+    stack = np.empty((7, MAX_DEPTH), np.int64)
     for i in range(s_me.size):
         h = _find(table, k0, k1, k2, s_me[i], s_them[i], s_kings[i])
         if table[h] < 0:
@@ -341,10 +345,9 @@ def enumerate_positions(s_me, s_them, s_kings, start_ply, up, limit, geo, max_st
         me, them, kings = k0[i], k1[i], k2[i]
         expand_next = limit < 0 or ply + 2 < limit
         na = gen_moves(me, them, kings, up, geo, a_me, a_them, a_k, a_code, stack)
-        while na < 0:
-            a_me, a_them, a_k, a_code = (np.empty(2 * a_me.size, np.int64), np.empty(2 * a_me.size, np.int64),
-                                         np.empty(2 * a_me.size, np.int64), np.empty(2 * a_me.size, np.int64))
-            na = gen_moves(me, them, kings, up, geo, a_me, a_them, a_k, a_code, stack)
+        if na < 0:
+            return (MOVE_BUFFER, 0, k0, k1, k2, n_keys, pos_ptr, n_pos, row_move, row_ptr, n_rows, out, n_out,
+                    mcodes, n_moves)
         row_move = _grow(row_move, n_rows + na)
         row_ptr = _grow(row_ptr, n_rows + na + 1)
         for m in range(na):
@@ -364,10 +367,9 @@ def enumerate_positions(s_me, s_them, s_kings, start_ply, up, limit, geo, max_st
             row_move[n_rows] = mid
             m1, t1, q1 = a_me[m], a_them[m], a_k[m]
             nr = gen_moves(t1, m1, q1, not up, geo, r_me, r_them, r_k, r_code, stack)
-            while nr < 0:
-                r_me, r_them, r_k, r_code = (np.empty(2 * r_me.size, np.int64), np.empty(2 * r_me.size, np.int64),
-                                             np.empty(2 * r_me.size, np.int64), np.empty(2 * r_me.size, np.int64))
-                nr = gen_moves(t1, m1, q1, not up, geo, r_me, r_them, r_k, r_code, stack)
+            if nr < 0:
+                return (MOVE_BUFFER, 0, k0, k1, k2, n_keys, pos_ptr, n_pos, row_move, row_ptr, n_rows, out, n_out,
+                        mcodes, n_moves)
             out = _grow(out, n_out + max(nr, 1))
             if nr == 0:
                 out[n_out] = WIN
@@ -463,6 +465,7 @@ def layers(n_keys, starts, start_ply, limit, pos_ptr, row_ptr, out, max_states, 
     while hi > lo and ply < limit:
         layer_ptr.append(hi)
         nxt = ply + 2 < limit
+        sp = _grow(sp, hi + n_keys)  # the next layer holds each position at most once
         for i in range(lo, hi):
             p = sp[i]
             for r in range(pos_ptr[p], pos_ptr[p + 1]):
@@ -475,7 +478,6 @@ def layers(n_keys, starts, start_ply, limit, pos_ptr, row_ptr, out, max_states, 
                         d = out[o]
                         if d >= 0 and stamp[d] != k:
                             stamp[d] = k
-                            sp = _grow(sp, n + 1)
                             sp[n] = d
                             n += 1
         if hi > max_states:

@@ -804,10 +804,15 @@ def compile_checkers(
     start_pos = {k: i for i, k in enumerate(live)}
     k = _kernels()
     sk = np.array(live, dtype=np.int64).reshape(-1, 3)
-    (status, info, k0, k1, k2, n_keys, pos_ptr, n_pos, row_move, row_ptr, n_rows, out, n_out, mcodes,
-     n_moves) = k.enumerate_positions(
-        np.ascontiguousarray(sk[:, 0]), np.ascontiguousarray(sk[:, 1]), np.ascontiguousarray(sk[:, 2]),
-        start_ply, fwd > 0, -1 if L is None else int(L), e.geo, int(max_states), int(max_transitions))
+    move_cap = 256  # moves of one position; more (long branching chains) and the kernel asks again
+    while True:
+        (status, info, k0, k1, k2, n_keys, pos_ptr, n_pos, row_move, row_ptr, n_rows, out, n_out, mcodes,
+         n_moves) = k.enumerate_positions(
+            np.ascontiguousarray(sk[:, 0]), np.ascontiguousarray(sk[:, 1]), np.ascontiguousarray(sk[:, 2]),
+            start_ply, fwd > 0, -1 if L is None else int(L), e.geo, int(max_states), int(max_transitions), move_cap)
+        if status != k.MOVE_BUFFER:
+            break
+        move_cap *= 8
     if status == k.TOO_MANY_POSITIONS:
         raise VariantTooLarge(f"checkers variant ({variant}) refused: more than {max_states:,} "
                               f"positions within {info} plies{_BUDGET_REASON}")
