@@ -36,13 +36,15 @@ V_seed(s) = R(s) + gamma V(s) for every non-terminal s (see :meth:`CheckersMDP.s
 
 Enumeration
 -----------
-Positions are bitboards held in Python ints (bit ``r*(n+1) + c``: one guard column stops
-diagonal shifts from wrapping), so the moves of all pieces in one direction are one shift and
-mask. Positions are enumerated once, breadth-first from the start (each position's moves and
-replies computed once, whatever its ply); with a ply limit the (position, ply) states are then
-laid out ply by ply with numpy. A state budget and a transition budget are checked while the
-enumeration runs, so a variant too large for the machine is refused (:class:`VariantTooLarge`)
-before it runs away with time or memory.
+The rules live in compiled kernels (numba, :mod:`mdpviz.models._numba_checkers`): positions are
+int64 bitboards of the dark squares (a guard column stops diagonal shifts from wrapping), so the
+moves of all pieces in one direction are one shift and mask. Positions are enumerated once,
+breadth-first from the start (each position's moves and replies computed once, whatever its
+ply, positions found through a hash table of their bitboards); with a ply limit the (position,
+ply) states are then laid out ply by ply, and the kernels write the core's CSR arrays in its
+order. A state budget and a transition budget are checked while the enumeration runs, so a
+variant too large for the machine is refused (:class:`VariantTooLarge`) before it runs away with
+time or memory. The rules object :class:`Checkers` (the GUI's moves) calls the same kernels.
 
 The default variant (``CheckersRules()``)
 ----------------------------------------
@@ -56,11 +58,13 @@ agent plays Black with the seed's discount 0.1.
   percentile 39), while every 10 more plies multiplies the states (50 plies: over 2,000,000).
 * Board: the largest board and rows that enumerate and solve in under 30 s and 4 GiB at 40 plies
   (``mdpviz bench checkers``): 5x5 with 1 row, 1,290,830 states, 7,823,060 transitions, 7.6 s to
-  enumerate and 0.8 s to solve, peak 1.1 GiB (2-core machine, shared). 5x5 with 2 rows, 6x6 and
+  enumerate in pure Python when the limits were chosen (about 1.5 s with the kernels, plus about
+  1 s to import numba and load them in a fresh process) and 0.8 s to solve, peak 1.1 GiB (2-core
+  machine, shared). 5x5 with 2 rows, 6x6 and
   8x8 exceed the budget at 40 plies; they fit only with short limits (6x6 with 1 row at 20 plies,
   8x8 with 3 rows at 10 plies), where most games are cut off.
 
-numpy and scipy only; never imports Qt.
+numpy, scipy and numba only; never imports Qt.
 """
 from __future__ import annotations
 
@@ -106,7 +110,7 @@ DEFAULT_MAX_STATES = 2_000_000
 (with :data:`DEFAULT_MAX_TRANSITIONS`) so that an accepted variant enumerates and solves in under
 30 s and 4 GiB on the 2-core development machine (see ``mdpviz bench checkers``)."""
 DEFAULT_MAX_TRANSITIONS = 12_000_000
-"""Transition budget: opponent replies the enumeration may examine (about 1.5 us each in Python)
+"""Transition budget: opponent replies the enumeration may examine (about 0.5 us each in the kernels)
 and transitions of the compiled MDP (about 0.5 us and 140 bytes each to build and solve)."""
 
 _BUDGET_REASON = (
