@@ -227,17 +227,73 @@ def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # Linux: kilobytes
 
 
-def _child(spec: str) -> None:
-    """Entry point of the benchmark's subprocess: measure the variant given as JSON, print JSON."""
-    s = json.loads(spec)
-    cap = int(s.pop("address_space_gib") * 2**30)
+def _measure_spec(s: dict) -> dict:
+    """Measure the variant of a benchmark spec under its address-space cap (in this process)."""
+    cap = int(s["address_space_gib"] * 2**30)
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))  # a safety net for the shared machine
     try:
-        out = measure_variant(CheckersRules(**s["rules"]), discount=s["discount"], tol=s["tol"],
-                              max_states=s["max_states"], max_transitions=s["max_transitions"])
+        return measure_variant(CheckersRules(**s["rules"]), discount=s["discount"], tol=s["tol"],
+                               max_states=s["max_states"], max_transitions=s["max_transitions"])
     except MemoryError:
-        out = {"refused": "out of memory (address-space cap of the benchmark)", "peak_mib": _peak_mib()}
-    print(json.dumps(out))
+        return {"refused": "out of memory (address-space cap of the benchmark)", "peak_mib": _peak_mib()}
+
+
+def _worker() -> None:
+    """The benchmark's worker process: imports and loads the numba kernels once, then measures each
+    variant read from stdin (one JSON spec a line, with "timeout" in seconds) in a child forked from
+    itself, and prints one JSON line per variant ({"timeout": true} when stopped, {"failed": ...}).
+
+    A forked child starts from this small, single-threaded process, so its peak memory is the
+    variant's own plus the same baseline a fresh process has, without paying a Python start and a
+    numba load (about 1.5 s) per variant."""
+    import select
+    import signal
+
+    from mdpviz.solvers import kernels
+
+    kernels.warm_up()
+    measure_variant(CheckersRules(size=4, ply_limit=4))  # loads the checkers kernels and the solver's
+    measure_variant(CheckersRules(size=4, ply_limit=None))
+    print("ready", flush=True)
+    for line in sys.stdin:
+        spec = json.loads(line)
+        timeout = float(spec.pop("timeout"))
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: measure, write the result, leave at once
+            os.close(r)
+            try:
+                data = json.dumps(_measure_spec(spec))
+            except BaseException as e:  # noqa: BLE001 - reported to the parent as one line
+                data = json.dumps({"failed": f"{type(e).__name__}: {e}"})
+            view = memoryview(data.encode())
+            while view:
+                view = view[os.write(w, view):]
+            os._exit(0)
+        os.close(w)
+        chunks: list[bytes] = []
+        deadline = time.monotonic() + timeout
+        stopped = False
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                os.kill(pid, signal.SIGKILL)
+                stopped = True
+                break
+            ready, _, _ = select.select([r], [], [], left)
+            if ready:
+                chunk = os.read(r, 1 << 16)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        _, status = os.waitpid(pid, 0)
+        os.close(r)
+        text = b"".join(chunks).decode()
+        if stopped:
+            text = json.dumps({"timeout": True})
+        elif not text:
+            text = json.dumps({"failed": f"the measuring process ended with status {status}"})
+        print(text, flush=True)
 
 
 def _parse_boards(text: str) -> list[tuple[int, int]]:
@@ -283,6 +339,9 @@ def bench(argv: list[str]) -> int:
     p.add_argument("--memory-cap-gib", type=float, default=8.0,
                    help="address-space cap of each subprocess, a safety net (default %(default)s)")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds before a subprocess is stopped (default %(default)s)")
+    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                   help="variants measured at a time, each in its own process (default %(default)s: the cores, at "
+                        "most 2; 1 for timings undisturbed by a neighbour)")
     args = p.parse_args(argv)
     boards = _parse_boards(args.boards)
     options = _parse_options(args.options)
@@ -293,50 +352,91 @@ def bench(argv: list[str]) -> int:
     env = dict(os.environ)  # the subprocesses import this very package
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    print(f"checkers: enumerate + compile + value iteration (gamma {args.gamma:g}, tol {args.tol:g}), one fresh "
-          f"process per variant; limits {TIME_LIMIT_S:g} s and {MEMORY_LIMIT_MIB / 1024:g} GiB; budgets "
+    jobs = max(1, int(args.jobs))
+    workers = [subprocess.Popen([sys.executable, "-c", "from mdpviz.commands.checkers import _worker; _worker()"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env) for _ in range(jobs)]
+    try:
+        for w in workers:
+            if w.stdout.readline().strip() != "ready":
+                raise RuntimeError(f"the benchmark's worker process failed to start (exit {w.wait()})")
+        return _bench_variants(args, boards, options, limits, workers)
+    finally:
+        for w in workers:
+            w.stdin.close()
+        for w in workers:
+            w.wait()
+
+
+def _bench_variants(args: argparse.Namespace, boards: list, options: list, limits: list,
+                    workers: list[subprocess.Popen]) -> int:
+    import queue
+    from concurrent.futures import ThreadPoolExecutor
+
+    print(f"checkers: enumerate + compile + value iteration (gamma {args.gamma:g}, tol {args.tol:g}), one process "
+          f"per variant (forked from a worker that loaded the numba kernels once), {len(workers)} at a time; limits "
+          f"{TIME_LIMIT_S:g} s and {MEMORY_LIMIT_MIB / 1024:g} GiB; budgets "
           f"{args.max_states:,} states, {args.max_transitions:,} transitions", flush=True)
     print(f"{'size':>4} {'rows':>4} {'forced':>6} {'multi':>5} {'plies':>5} {'states':>10} {'positions':>10} "
           f"{'transitions':>11} {'enum s':>7} {'solve s':>7} {'sweeps':>6} {'peak MiB':>8}  verdict", flush=True)
-    best: dict[tuple, tuple[int, str]] = {}
-    for size, rows in boards:
-        for forced, multi in options:
-            for limit in limits:
-                try:
-                    rules = CheckersRules(size=size, rows=rows, forced_capture=forced, multi_jump=multi, ply_limit=limit)
-                except ValueError as e:
-                    print(f"{size:>4} {rows:>4} skipped: {e}", flush=True)
-                    continue
-                spec = json.dumps({"rules": asdict(rules), "discount": args.gamma, "tol": args.tol,
-                                   "max_states": args.max_states, "max_transitions": args.max_transitions,
-                                   "address_space_gib": args.memory_cap_gib})
-                code = f"from mdpviz.commands.checkers import _child; _child({spec!r})"
-                head = f"{size:>4} {rows:>4} {'yes' if forced else 'no':>6} {'yes' if multi else 'no':>5} " \
-                       f"{'none' if limit is None else limit:>5}"
-                try:
-                    cp = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                        timeout=args.timeout, env=env)
-                except subprocess.TimeoutExpired:
-                    print(f"{head} stopped after {args.timeout:g} s", flush=True)
-                    continue
-                try:
-                    m = json.loads(cp.stdout.strip().splitlines()[-1])
-                except (IndexError, json.JSONDecodeError):
-                    err = cp.stderr.strip().splitlines()[-1] if cp.stderr.strip() else f"exit status {cp.returncode}"
-                    print(f"{head} failed: {err}", flush=True)
-                    continue
-                if "refused" in m:
-                    print(f"{head} refused after {m.get('seconds', float('nan')):.1f} s, peak "
-                          f"{m['peak_mib']:.0f} MiB: {m['refused']}", flush=True)
-                    continue
-                ok = m["seconds"] < TIME_LIMIT_S and m["peak_mib"] < MEMORY_LIMIT_MIB
-                print(f"{head} {m['states']:>10,} {m['positions']:>10,} {m['transitions']:>11,} {m['enumerate']:>7.2f} "
-                      f"{m['solve']:>7.2f} {m['sweeps']:>6} {m['peak_mib']:>8.0f}  "
-                      f"{'within limits' if ok else 'over the limits'}", flush=True)
-                if ok:
-                    key = (forced, multi, limit)
-                    if key not in best or m["states"] > best[key][0]:
-                        best[key] = (m["states"], f"{size}x{size}, {rows} row{'s' if rows > 1 else ''}")
+    free: queue.Queue = queue.Queue()
+    for w in workers:
+        free.put(w)
+
+    def measure(spec: str) -> dict:
+        w = free.get()
+        try:
+            w.stdin.write(spec + "\n")
+            w.stdin.flush()
+            reply = w.stdout.readline()
+        finally:
+            free.put(w)
+        try:
+            return json.loads(reply)
+        except json.JSONDecodeError:
+            return {"failed": "the benchmark's worker process ended"}
+
+    items = []
+    with ThreadPoolExecutor(len(workers)) as pool:
+        for size, rows in boards:
+            for forced, multi in options:
+                for limit in limits:
+                    try:
+                        rules = CheckersRules(size=size, rows=rows, forced_capture=forced, multi_jump=multi,
+                                              ply_limit=limit)
+                    except ValueError as e:
+                        items.append((f"{size:>4} {rows:>4} skipped: {e}", None, None))
+                        continue
+                    spec = json.dumps({"rules": asdict(rules), "discount": args.gamma, "tol": args.tol,
+                                       "max_states": args.max_states, "max_transitions": args.max_transitions,
+                                       "address_space_gib": args.memory_cap_gib, "timeout": args.timeout})
+                    head = f"{size:>4} {rows:>4} {'yes' if forced else 'no':>6} {'yes' if multi else 'no':>5} " \
+                           f"{'none' if limit is None else limit:>5}"
+                    items.append((head, pool.submit(measure, spec), (forced, multi, limit, size, rows)))
+        best: dict[tuple, tuple[int, str]] = {}
+        for head, fut, what in items:  # in the order of the table, each as soon as it and those before are done
+            if fut is None:
+                print(head, flush=True)
+                continue
+            m = fut.result()
+            if m.get("timeout"):
+                print(f"{head} stopped after {args.timeout:g} s", flush=True)
+                continue
+            if "failed" in m:
+                print(f"{head} failed: {m['failed']}", flush=True)
+                continue
+            if "refused" in m:
+                print(f"{head} refused after {m.get('seconds', float('nan')):.1f} s, peak "
+                      f"{m['peak_mib']:.0f} MiB: {m['refused']}", flush=True)
+                continue
+            ok = m["seconds"] < TIME_LIMIT_S and m["peak_mib"] < MEMORY_LIMIT_MIB
+            print(f"{head} {m['states']:>10,} {m['positions']:>10,} {m['transitions']:>11,} {m['enumerate']:>7.2f} "
+                  f"{m['solve']:>7.2f} {m['sweeps']:>6} {m['peak_mib']:>8.0f}  "
+                  f"{'within limits' if ok else 'over the limits'}", flush=True)
+            forced, multi, limit, size, rows = what
+            if ok:
+                key = (forced, multi, limit)
+                if key not in best or m["states"] > best[key][0]:
+                    best[key] = (m["states"], f"{size}x{size}, {rows} row{'s' if rows > 1 else ''}")
     for (forced, multi, limit), (states, board) in best.items():
         print(f"largest within the limits with forced capture {'on' if forced else 'off'}, multi-jump "
               f"{'on' if multi else 'off'}, {'no ply limit' if limit is None else f'{limit} plies'}: "

@@ -36,13 +36,15 @@ V_seed(s) = R(s) + gamma V(s) for every non-terminal s (see :meth:`CheckersMDP.s
 
 Enumeration
 -----------
-Positions are bitboards held in Python ints (bit ``r*(n+1) + c``: one guard column stops
-diagonal shifts from wrapping), so the moves of all pieces in one direction are one shift and
-mask. Positions are enumerated once, breadth-first from the start (each position's moves and
-replies computed once, whatever its ply); with a ply limit the (position, ply) states are then
-laid out ply by ply with numpy. A state budget and a transition budget are checked while the
-enumeration runs, so a variant too large for the machine is refused (:class:`VariantTooLarge`)
-before it runs away with time or memory.
+The rules live in compiled kernels (numba, :mod:`mdpviz.models._numba_checkers`): positions are
+int64 bitboards of the dark squares (a guard column stops diagonal shifts from wrapping), so the
+moves of all pieces in one direction are one shift and mask. Positions are enumerated once,
+breadth-first from the start (each position's moves and replies computed once, whatever its
+ply, positions found through a hash table of their bitboards); with a ply limit the (position,
+ply) states are then laid out ply by ply, and the kernels write the core's CSR arrays in its
+order. A state budget and a transition budget are checked while the enumeration runs, so a
+variant too large for the machine is refused (:class:`VariantTooLarge`) before it runs away with
+time or memory. The rules object :class:`Checkers` (the GUI's moves) calls the same kernels.
 
 The default variant (``CheckersRules()``)
 ----------------------------------------
@@ -56,17 +58,17 @@ agent plays Black with the seed's discount 0.1.
   percentile 39), while every 10 more plies multiplies the states (50 plies: over 2,000,000).
 * Board: the largest board and rows that enumerate and solve in under 30 s and 4 GiB at 40 plies
   (``mdpviz bench checkers``): 5x5 with 1 row, 1,290,830 states, 7,823,060 transitions, 7.6 s to
-  enumerate and 0.8 s to solve, peak 1.1 GiB (2-core machine, shared). 5x5 with 2 rows, 6x6 and
+  enumerate in pure Python when the limits were chosen (about 1.5 s with the kernels, plus about
+  1 s to import numba and load them in a fresh process) and 0.8 s to solve, peak 1.1 GiB (2-core
+  machine, shared). 5x5 with 2 rows, 6x6 and
   8x8 exceed the budget at 40 plies; they fit only with short limits (6x6 with 1 row at 20 plies,
   8x8 with 3 rows at 10 plies), where most games are cut off.
 
-numpy and scipy only; never imports Qt.
+numpy, scipy and numba only; never imports Qt.
 """
 from __future__ import annotations
 
 import time
-from array import array
-from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Sequence
@@ -76,7 +78,7 @@ import numpy as np
 if TYPE_CHECKING:  # pragma: no cover
     import scipy.sparse as sp
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.mdp import TabularMDP, check_state_budget
 from mdpviz.models.simulate import policy_matrix, proportion_ci, simulate, uniform_policy_matrix
 from mdpviz.solvers.policy_iteration import row_weights_deterministic
 from mdpviz.solvers.sweep import policy_to_rows
@@ -108,7 +110,7 @@ DEFAULT_MAX_STATES = 2_000_000
 (with :data:`DEFAULT_MAX_TRANSITIONS`) so that an accepted variant enumerates and solves in under
 30 s and 4 GiB on the 2-core development machine (see ``mdpviz bench checkers``)."""
 DEFAULT_MAX_TRANSITIONS = 12_000_000
-"""Transition budget: opponent replies the enumeration may examine (about 1.5 us each in Python)
+"""Transition budget: opponent replies the enumeration may examine (about 0.5 us each in the kernels)
 and transitions of the compiled MDP (about 0.5 us and 140 bytes each to build and solve)."""
 
 _BUDGET_REASON = (
@@ -116,7 +118,7 @@ _BUDGET_REASON = (
     "machine; choose a smaller board, fewer rows or a lower ply limit"
 )
 
-_WIN, _LOSS, _BEYOND, _DRAW = -2, -1, -3, -4  # outcome codes in the position graph (>= 0: a position id)
+_WIN, _LOSS, _DRAW = -2, -1, -4  # where a game starts when it is decided at once (as in _numba_checkers)
 
 
 class VariantTooLarge(ValueError):
@@ -209,11 +211,14 @@ class Move:
 
 
 class _Engine:
-    """Bitboard move generation for one board size and rule set (the only place the rules live).
+    """Move generation for one board size and rule set: the compiled kernels of
+    :mod:`mdpviz.models._numba_checkers` (the only place the rules live) on this board's geometry.
 
-    Bitboards use bit ``r*W + c`` with ``W = n + 1``: the guard column c = n is never a square,
-    so a diagonal shift that leaves the board lands on a guard bit or outside and is masked off.
-    Positions are given as (mover's pieces, opponent's pieces, kings) plus the mover's direction.
+    Two bit layouts: :class:`Position` uses bit ``r*W + c`` with ``W = n + 1`` (its public
+    layout); the kernels use the compact layout of ``_numba_checkers`` (dark squares only, at most
+    36 bits, so a bitboard is one int64). Both order the squares row by row, so "lowest bit first"
+    is the same square in both. Positions are given as (mover's pieces, opponent's pieces, kings)
+    plus the mover's direction (+1 up, -1 down).
     """
 
     def __init__(self, size: int, forced_capture: bool, multi_jump: bool) -> None:
@@ -227,13 +232,14 @@ class _Engine:
         self.bits_len = (n - 1) * W + n  # highest bit + 1
         self.names = {r * W + c: f"{chr(ord('a') + c)}{r + 1}" for r, c in self.squares}
         self.bit_of = {v: k for k, v in self.names.items()}
-        top = sum(1 << (r * W + c) for r, c in self.squares if r == n - 1)
-        bottom = sum(1 << (r * W + c) for r, c in self.squares if r == 0)
-        self.top, self.bottom = top, bottom
-        # A diagonal step shifts by W - 1 or W + 1: left (<<) is up the board, right (>>) down.
-        a, b = W - 1, W + 1
-        self.dirs_man = {+1: ((a, True), (b, True)), -1: ((a, False), (b, False))}
-        self.dirs_king = ((a, True), (b, True), (a, False), (b, False))
+        Wc = n + 1 if (n + 1) % 2 else n + 2  # compact layout: odd row width, two squares per bit pair
+        self.cbits = [(r * Wc + c) // 2 for r, c in self.squares]
+        self.A, self.B = (Wc - 1) // 2, (Wc + 1) // 2
+        self._old_of = dict(zip(self.cbits, self.bits))
+        cmask = lambda rows: sum(1 << cb for (r, _), cb in zip(self.squares, self.cbits) if r in rows)  # noqa: E731
+        self.geo = np.array([self.A, self.B, cmask(range(n)), cmask((n - 1,)), cmask((0,)), self.forced, self.multi],
+                            dtype=np.int64)
+        self.geo.flags.writeable = False
 
     def start_rows(self, rows: int) -> tuple[int, int]:
         """Bitboards of Black's and White's men at the start."""
@@ -242,104 +248,63 @@ class _Engine:
         white = sum(1 << (r * W + c) for r, c in self.squares if r >= n - rows)
         return black, white
 
+    def compact(self, x: int) -> int:
+        """A bitboard of the :class:`Position` layout in the kernels' compact layout."""
+        return sum(1 << cb for b, cb in zip(self.bits, self.cbits) if x >> b & 1)
+
+    def board_bits(self, x: int) -> int:
+        """A compact bitboard in the :class:`Position` layout."""
+        return sum(1 << b for b, cb in zip(self.bits, self.cbits) if x >> cb & 1)
+
+    def path(self, code: int) -> tuple[int, ...]:
+        """The squares (bits of the :class:`Position` layout) a move's path code visits."""
+        cur = code & 63
+        jumps = (code >> 6) & 31
+        dirs = code >> 11
+        path = [self._old_of[cur]]
+        for j in range(max(jumps, 1)):
+            d = (dirs >> (2 * j)) & 3
+            step = (self.A if d % 2 == 0 else self.B) * (2 if jumps else 1)
+            cur = cur + step if d < 2 else cur - step
+            path.append(self._old_of[cur])
+        return tuple(path)
+
+    def has_move_c(self, me: int, them: int, kings: int, fwd: int) -> bool:
+        """True if the mover has a legal move (compact bitboards)."""
+        return bool(_kernels().has_move(me, them, kings, fwd > 0, self.geo))
+
+    def moves_c(self, me: int, them: int, kings: int, fwd: int) -> list[tuple[int, int, int, int]]:
+        """Legal moves of the mover as (path code, new me, new them, new kings), compact bitboards,
+        in the fixed order of the rules."""
+        k = _kernels()
+        cap = 256
+        while True:
+            o_me, o_them, o_kings, o_code, stack = k.moves_buffers(cap)
+            n = k.gen_moves(me, them, kings, fwd > 0, self.geo, o_me, o_them, o_kings, o_code, stack)
+            if n >= 0:
+                return list(zip(o_code[:n].tolist(), o_me[:n].tolist(), o_them[:n].tolist(), o_kings[:n].tolist()))
+            cap *= 4
+
     def has_move(self, me: int, them: int, kings: int, fwd: int) -> bool:
         """True if the mover (moving in direction ``fwd``: +1 up, -1 down) has a legal move."""
-        if not me:
-            return False
-        empty = self.valid & ~(me | them)
-        mk = me & kings
-        up_p, down_p = (me, mk) if fwd > 0 else (mk, me)  # pieces that may move up / down
-        for s in (self.W - 1, self.W + 1):
-            if up_p:
-                y = up_p << s
-                if y & empty or (y & them) << s & empty:
-                    return True
-            if down_p:
-                y = down_p >> s
-                if y & empty or (y & them) >> s & empty:
-                    return True
-        return False
+        return self.has_move_c(self.compact(me), self.compact(them), self.compact(kings), fwd)
 
     def moves(self, me: int, them: int, kings: int, fwd: int) -> list[tuple[tuple[int, ...], int, int, int]]:
         """Legal moves of the mover as (path of bits, new me, new them, new kings), in a fixed order."""
-        a, b = self.W - 1, self.W + 1
-        empty = self.valid & ~(me | them)
-        mk = me & kings
-        if fwd > 0:
-            up_p, down_p, promo = me, mk, self.top
-        else:
-            up_p, down_p, promo = mk, me, self.bottom
-        out: list[tuple[tuple[int, ...], int, int, int]] = []
-        # pieces with a jump: the enemy next to them and an empty square beyond, in some direction
-        jumpers = (up_p & (((them >> a) & (empty >> 2 * a)) | ((them >> b) & (empty >> 2 * b)))) | (
-            down_p & (((them << a) & (empty << 2 * a)) | ((them << b) & (empty << 2 * b)))
-        )
-        if jumpers:
-            dirs_man, dirs_king = self.dirs_man[fwd], self.dirs_king
-            x = jumpers
-            while x:
-                p = x & -x
-                x ^= p
-                is_king = bool(kings & p)
-                self._chain(p, p, is_king, dirs_king if is_king else dirs_man, promo, them, 0, empty | p,
-                            (p.bit_length() - 1,), me, them, kings, out)
-            if self.forced:
-                return out
-        for s in (a, b):
-            t = (up_p << s) & empty
-            while t:
-                q = t & -t
-                t ^= q
-                src = q >> s
-                nk = kings ^ src ^ q if kings & src else (kings | q if q & promo else kings)
-                out.append(((src.bit_length() - 1, q.bit_length() - 1), me ^ src ^ q, them, nk))
-            t = (down_p >> s) & empty
-            while t:
-                q = t & -t
-                t ^= q
-                src = q << s
-                nk = kings ^ src ^ q if kings & src else (kings | q if q & promo else kings)
-                out.append(((src.bit_length() - 1, q.bit_length() - 1), me ^ src ^ q, them, nk))
-        return out
+        bb = self.board_bits
+        return [(self.path(c), bb(m), bb(t), bb(k))
+                for c, m, t, k in self.moves_c(self.compact(me), self.compact(them), self.compact(kings), fwd)]
 
-    def _chain(
-        self, start: int, cur: int, is_king: bool, dirs: tuple[tuple[int, bool], ...], promo: int, them_left: int,
-        captured: int, empty: int, path: tuple[int, ...], me: int, them: int, kings: int, out: list,
-    ) -> bool:
-        """Depth-first jump chains of the piece that started on ``start`` and stands on ``cur``.
 
-        ``empty`` holds the squares a jump may land on (the start square is empty once the piece
-        has left it; captured pieces stay on the board until the move ends, so they block).
-        Appends the moves to ``out``; returns True if at least one jump was possible from ``cur``.
-        """
-        any_jump = False
-        for s, left in dirs:
-            if left:
-                over = cur << s
-                if not over & them_left:
-                    continue
-                land = over << s
-            else:
-                over = cur >> s
-                if not over & them_left:
-                    continue
-                land = over >> s
-            if not land & empty:
-                continue
-            any_jump = True
-            cap = captured | over
-            new_path = path + (land.bit_length() - 1,)
-            crowned = (not is_king) and bool(land & promo)
-            more = False
-            if self.multi and not crowned:
-                more = self._chain(start, land, is_king, dirs, promo, them_left & ~over, cap, empty, new_path,
-                                   me, them, kings, out)
-            if not more or not self.forced:
-                nk = kings & ~cap & ~start
-                if is_king or crowned:
-                    nk |= land
-                out.append((new_path, (me ^ start) | land, them & ~cap, nk))
-        return any_jump
+def _kernels():
+    """The compiled kernels (:mod:`mdpviz.models._numba_checkers`), imported on first use with
+    numba's cache directory set up as the solvers' kernels set it up."""
+    from mdpviz.solvers import kernels
+
+    kernels._ensure_cache_dir()
+    from mdpviz.models import _numba_checkers
+
+    return _numba_checkers
 
 
 @lru_cache(maxsize=32)
@@ -524,133 +489,6 @@ def _material(me: int, them: int, kings: int) -> float:
     return MAN_WEIGHT * ((me.bit_count() - mk) + KING_FACTOR * mk - (them.bit_count() - tk) - KING_FACTOR * tk)
 
 
-# ---------------------------------------------------------------------------------- enumeration
-@dataclass(frozen=True, eq=False)
-class _PositionGraph:
-    """Every agent-to-move position reachable (within the ply limit), with its moves and replies."""
-
-    keys: list
-    """Position key per id: me | them << S | kings << 2S (agent's pieces, opponent's, kings)."""
-    min_ply: np.ndarray
-    """int64 per id: the first ply the position is reached at."""
-    pos_ptr: np.ndarray
-    """int64 (expanded + 1): rows (agent moves) of expanded position i are pos_ptr[i]:pos_ptr[i+1]."""
-    row_move: np.ndarray
-    """int64 per row: move id (index into ``move_paths``)."""
-    row_ptr: np.ndarray
-    """int64 (rows + 1): outcomes of row r are row_ptr[r]:row_ptr[r+1]."""
-    out: np.ndarray
-    """int64 per outcome: position id, or _WIN (the move wins: one outcome), _LOSS, _BEYOND."""
-    move_paths: list
-    """Path (tuple of bits) per move id."""
-    material: np.ndarray
-    """float64 per id: the material reward of the position for the agent."""
-
-
-def _positions(
-    engine: _Engine,
-    starts: list[tuple[int, int]],
-    *,
-    fwd: int,
-    ply_limit: int | None,
-    max_states: int,
-    max_transitions: int,
-    variant: str,
-) -> _PositionGraph:
-    """Breadth-first enumeration of the agent's positions from ``starts`` = [(key, ply)].
-
-    Each position is expanded once (at its first ply): its moves, for each move the opponent's
-    replies, and whether each reply leaves the agent without a move (loss). Raises
-    :class:`VariantTooLarge` as soon as a budget is exceeded.
-    """
-    S = engine.bits_len
-    mask = (1 << S) - 1
-    moves, has_move = engine.moves, engine.has_move
-    ids: dict[int, int] = {}
-    keys: list[int] = []
-    min_ply = array("q")
-    queue: deque[int] = deque()
-    for key, ply in starts:
-        if key not in ids:
-            ids[key] = len(keys)
-            keys.append(key)
-            min_ply.append(ply)
-            queue.append(key)
-    pos_ptr = array("q", [0])
-    row_move = array("q")
-    row_ptr = array("q", [0])
-    out = array("q")
-    move_id: dict[tuple[int, ...], int] = {}
-    move_paths: list[tuple[int, ...]] = []
-    while queue:
-        key = queue.popleft()
-        i = ids[key]
-        ply = min_ply[i]
-        if ply_limit is not None and ply >= ply_limit:
-            break  # BFS order: every later position is first reached at the limit or beyond
-        me, them, kings = key & mask, (key >> S) & mask, key >> (2 * S)
-        expand_next = ply_limit is None or ply + 2 < ply_limit
-        for path, m1, t1, k1 in moves(me, them, kings, fwd):
-            a = move_id.get(path)
-            if a is None:
-                a = move_id[path] = len(move_paths)
-                move_paths.append(path)
-            row_move.append(a)
-            replies = moves(t1, m1, k1, -fwd)
-            if not replies:
-                out.append(_WIN)
-            elif ply_limit is not None and ply + 1 >= ply_limit:
-                out.append(_BEYOND)  # the game is drawn before the opponent replies
-            else:
-                for _, t2, m2, k2 in replies:
-                    z = m2 | t2 << S | k2 << (2 * S)
-                    j = ids.get(z)  # every known position has a move, so look it up first
-                    if j is None:
-                        if not has_move(m2, t2, k2, fwd):
-                            out.append(_LOSS)
-                            continue
-                        if not expand_next:
-                            out.append(_BEYOND)
-                            continue
-                        j = ids[z] = len(keys)
-                        keys.append(z)
-                        min_ply.append(ply + 2)
-                        queue.append(z)
-                        if len(keys) > max_states:
-                            raise VariantTooLarge(
-                                f"checkers variant ({variant}) refused: more than {max_states:,} "
-                                f"positions within {ply + 2} plies{_BUDGET_REASON}"
-                            )
-                    out.append(j)
-            row_ptr.append(len(out))
-        pos_ptr.append(len(row_move))
-        if len(out) > max_transitions:
-            raise VariantTooLarge(
-                f"checkers variant ({variant}) refused: more than {max_transitions:,} transitions "
-                f"after {len(pos_ptr) - 1:,} positions{_BUDGET_REASON}"
-            )
-    mat = np.fromiter((_material(k & mask, (k >> S) & mask, k >> (2 * S)) for k in keys), dtype=np.float64,
-                      count=len(keys))
-    return _PositionGraph(
-        keys=keys,
-        min_ply=np.frombuffer(min_ply, dtype=np.int64).copy(),
-        pos_ptr=np.frombuffer(pos_ptr, dtype=np.int64).copy(),
-        row_move=np.frombuffer(row_move, dtype=np.int64).copy(),
-        row_ptr=np.frombuffer(row_ptr, dtype=np.int64).copy(),
-        out=np.frombuffer(out, dtype=np.int64).copy(),
-        move_paths=move_paths,
-        material=mat,
-    )
-
-
-def _ranges(starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Concatenation of ranges starts[i]:stops[i] and, for each element, its range number i."""
-    counts = stops - starts
-    owner = np.repeat(np.arange(starts.size), counts)
-    offs = np.arange(owner.size) - np.repeat(np.cumsum(counts) - counts, counts)
-    return starts[owner] + offs, owner
-
-
 # ---------------------------------------------------------------------------------- the compiled MDP
 @dataclass(frozen=True, eq=False)
 class CheckersMDP:
@@ -681,8 +519,9 @@ class CheckersMDP:
     """Distinct positions (ply ignored) that the enumeration expanded."""
     seconds: float
     """Wall-clock seconds to enumerate and compile."""
-    _keys: list = field(repr=False)
-    """Position key per position id (agent's pieces | opponent's << S | kings << 2S), S = board bits."""
+    _keys: np.ndarray = field(repr=False)
+    """int64 (positions, 3): (agent's pieces, opponent's pieces, kings) per position id, bitboards in
+    the compact layout of :mod:`mdpviz.models._numba_checkers`."""
     _position_material: np.ndarray = field(repr=False)
     """float64 per position id: R, the material reward of the position for the agent."""
 
@@ -697,11 +536,30 @@ class CheckersMDP:
         return Checkers(self.rules)
 
     @cached_property
-    def _state_index(self) -> dict[tuple[int, int], int]:
-        idx = {}
-        for s in np.flatnonzero(self.state_position >= 0):
-            idx[(self._keys[self.state_position[s]], int(self.state_ply[s]))] = int(s)
-        return idx
+    def _position_table(self) -> np.ndarray:
+        """Hash table of the position keys (ids into ``_keys``), built by the kernels."""
+        k = self._keys
+        return _kernels().build_table(k[:, 0].copy(), k[:, 1].copy(), k[:, 2].copy(), k.shape[0])
+
+    @cached_property
+    def _layers(self) -> tuple[np.ndarray, np.ndarray]:
+        """(plies, first state of each) of the live states, which come ply by ply, by position id
+        within a ply (one layer of ply -1 without a ply limit)."""
+        live = self.state_ply[self.state_position >= 0]
+        plies, first = np.unique(live, return_index=True)
+        return plies, np.append(first, live.size)
+
+    def _state_index(self, key: tuple[int, int, int], ply: int) -> int | None:
+        """The state of a compact position key at a ply (-1: no ply limit), or None."""
+        k = self._keys
+        p = int(_kernels().lookup(self._position_table, k[:, 0], k[:, 1], k[:, 2], *key))
+        plies, first = self._layers
+        j = int(np.searchsorted(plies, ply))
+        if p < 0 or j >= plies.size or plies[j] != ply:
+            return None
+        lo, hi = int(first[j]), int(first[j + 1])
+        s = lo + int(np.searchsorted(self.state_position[lo:hi], p))
+        return s if s < hi and self.state_position[s] == p else None
 
     def _check_state(self, state: int) -> int:
         s = int(state)
@@ -716,10 +574,7 @@ class CheckersMDP:
         if p < 0:
             return None
         e = _engine(self.rules.size, self.rules.forced_capture, self.rules.multi_jump)
-        S = e.bits_len
-        mask = (1 << S) - 1
-        key = self._keys[p]
-        me, them, kings = key & mask, (key >> S) & mask, key >> (2 * S)
+        me, them, kings = (e.board_bits(int(x)) for x in self._keys[p])
         black, white = (me, them) if self.agent == BLACK else (them, me)
         ply = int(self.state_ply[s])
         if ply < 0:  # no ply limit: the ply is not part of the state; report the parity only
@@ -732,12 +587,12 @@ class CheckersMDP:
             raise ValueError(f"states are positions with the agent ({self.agent}) to move")
         e = _engine(self.rules.size, self.rules.forced_capture, self.rules.multi_jump)
         me, them = (position.black, position.white) if self.agent == BLACK else (position.white, position.black)
-        key = me | them << e.bits_len | position.kings << (2 * e.bits_len)
+        key = (e.compact(me), e.compact(them), e.compact(position.kings))
         ply = position.ply if self.rules.ply_limit is not None else -1
-        try:
-            return self._state_index[(key, ply)]
-        except KeyError:
-            raise ValueError("this position is not reachable in the compiled variant") from None
+        s = self._state_index(key, int(ply))
+        if s is None:
+            raise ValueError("this position is not reachable in the compiled variant")
+        return s
 
     def board(self, state: int) -> np.ndarray:
         """The board of a state as :meth:`Checkers.board` draws it (all zeros for terminal states)."""
@@ -949,150 +804,138 @@ def compile_checkers(
     game = Checkers(rules)
     start = game.initial_position() if start is None else game.validate(start)
     start_codes, start_ply = _start_codes(e, start, agent=agent, ply_limit=L)
-    live = [k for k in start_codes if k >= 0]
-    g = _positions(e, [(k, start_ply) for k in live], fwd=fwd, ply_limit=L, max_states=int(max_states),
-                   max_transitions=int(max_transitions), variant=variant)
-    start_pos = {k: i for i, k in enumerate(g.keys[: len(set(live))])}
+    live = list(dict.fromkeys(k for k in start_codes if isinstance(k, tuple)))  # first appearance: ids 0, 1, ...
+    start_pos = {k: i for i, k in enumerate(live)}
+    k = _kernels()
+    sk = np.array(live, dtype=np.int64).reshape(-1, 3)
+    move_cap = 256  # moves of one position; more (long branching chains) and the kernel asks again
+    while True:
+        (status, info, k0, k1, k2, n_keys, pos_ptr, n_pos, row_move, row_ptr, n_rows, out, n_out, mcodes,
+         n_moves) = k.enumerate_positions(
+            np.ascontiguousarray(sk[:, 0]), np.ascontiguousarray(sk[:, 1]), np.ascontiguousarray(sk[:, 2]),
+            start_ply, fwd > 0, -1 if L is None else int(L), e.geo, int(max_states), int(max_transitions), move_cap)
+        if status != k.MOVE_BUFFER:
+            break
+        move_cap *= 8
+    if status == k.TOO_MANY_POSITIONS:
+        raise VariantTooLarge(f"checkers variant ({variant}) refused: more than {max_states:,} "
+                              f"positions within {info} plies{_BUDGET_REASON}")
+    if status == k.TOO_MANY_TRANSITIONS:
+        raise VariantTooLarge(f"checkers variant ({variant}) refused: more than {max_transitions:,} transitions "
+                              f"after {info:,} positions{_BUDGET_REASON}")
+    keys = np.stack([k0[:n_keys], k1[:n_keys], k2[:n_keys]], axis=1)
+    pos_ptr, row_move, row_ptr, out = pos_ptr[: n_pos + 1], row_move[:n_rows], row_ptr[: n_rows + 1], out[:n_out]
+    del k0, k1, k2
+    material = k.material(keys[:, 0], keys[:, 1], keys[:, 2], MAN_WEIGHT, KING_FACTOR)
 
     # Action ids: the variant's moves sorted by path (square order), so that ids do not depend on
     # the order the enumeration met them in.
-    order = sorted(range(len(g.move_paths)), key=lambda i: g.move_paths[i])
-    remap = np.empty(len(order), dtype=np.int64)
-    remap[order] = np.arange(len(order))
-    labels = tuple(_label(e, g.move_paths[i]) for i in order) or ("none",)
-    row_move = remap[g.row_move] if g.row_move.size else g.row_move
-    n_expanded = g.pos_ptr.size - 1
-    n_out = np.diff(g.row_ptr)  # replies (outcomes) per row
+    paths = [e.path(c) for c in mcodes[:n_moves].tolist()]
+    order = sorted(range(n_moves), key=lambda i: paths[i])
+    remap = np.empty(n_moves, dtype=np.int64)
+    remap[order] = np.arange(n_moves)
+    labels = tuple(_label(e, paths[i]) for i in order) or ("none",)
+    perm = k.sorted_rows(pos_ptr, row_move, remap)  # each state's rows in action order, as the core keeps them
 
     if L is None:
         # No ply limit: a state is a position; the graph may have cycles (discount < 1 needed).
-        n_live = n_expanded
+        n_live = n_pos
         win, draw, loss = n_live, n_live + 1, n_live + 2
         state_position = np.arange(n_live, dtype=np.int64)
         state_ply = np.full(n_live, -1, dtype=np.int64)
-        out_row = np.repeat(np.arange(row_move.size), n_out)
-        src = np.repeat(np.arange(n_expanded), np.diff(g.pos_ptr))[out_row]
-        action = row_move[out_row]
-        prob = 1.0 / n_out[out_row]
-        del out_row
-        d = g.out
-        dst = np.where(d >= 0, d, np.where(d == _WIN, win, loss))
-        start_list = [start_pos[k] if k >= 0 else {_WIN: win, _LOSS: loss, _DRAW: draw}[k] for k in start_codes]
+        state_ptr, row_action, t_ptr, dst, prob, reward = k.fill_unlimited(
+            n_pos, pos_ptr, perm, row_move, remap, row_ptr, out, material, WIN_REWARD, LOSS_REWARD)
+        start_list = [start_pos[c] if isinstance(c, tuple) else {_WIN: win, _LOSS: loss, _DRAW: draw}[c]
+                      for c in start_codes]
     else:
-        # Lay the (position, ply) states out ply by ply: layer k holds the positions reached at
-        # ply start_ply + 2k, sorted by position id. First pass: the layers and their sizes.
-        layer_pos: list[np.ndarray] = []
-        cur = np.unique(np.fromiter(start_pos.values(), dtype=np.int64, count=len(start_pos)))
-        ply, n_live, n_trans = start_ply, 0, 0
-        while cur.size and ply < L:
-            layer_pos.append(cur)
-            n_live += cur.size
-            rows, _ = _ranges(g.pos_ptr[cur], g.pos_ptr[cur + 1])
-            outs, _ = _ranges(g.row_ptr[rows], g.row_ptr[rows + 1])
-            n_trans += rows.size if ply + 1 >= L else outs.size  # at the limit a move has one outcome
-            if n_live > max_states or n_trans > max_transitions:
-                raise VariantTooLarge(
-                    f"checkers variant ({variant}) refused: more than "
-                    + (f"{max_states:,} states" if n_live > max_states else f"{max_transitions:,} transitions")
-                    + f" by ply {ply}{_BUDGET_REASON}"
-                )
-            d = g.out[outs]
-            cur = np.unique(d[d >= 0]) if ply + 2 < L else np.zeros(0, dtype=np.int64)
-            ply += 2
-            del rows, outs, d
+        # Lay the (position, ply) states out ply by ply: layer j holds the positions reached at
+        # ply start_ply + 2j, sorted by position id.
+        status, info, state_position, layer_ptr, n_trans = k.layers(
+            n_keys, np.arange(len(live), dtype=np.int64), start_ply, int(L), pos_ptr, row_ptr, out,
+            int(max_states), int(max_transitions))
+        if status in (k.TOO_MANY_STATES, k.TOO_MANY_STATE_TRANSITIONS):
+            raise VariantTooLarge(
+                f"checkers variant ({variant}) refused: more than "
+                + (f"{max_states:,} states" if status == k.TOO_MANY_STATES else f"{max_transitions:,} transitions")
+                + f" by ply {info}{_BUDGET_REASON}"
+            )
+        n_live = state_position.size
         win, draw, loss = n_live, n_live + 1, n_live + 2
-        bases = np.cumsum([0] + [lp.size for lp in layer_pos])
-        # Second pass: fill the transition arrays layer by layer (one layer's temporaries at a time).
-        src = np.empty(n_trans, dtype=np.int64)
-        action = np.empty(n_trans, dtype=np.int64)
-        dst = np.empty(n_trans, dtype=np.int64)
-        prob = np.empty(n_trans)
-        t = 0
-        for k, cur in enumerate(layer_pos):
-            p = start_ply + 2 * k  # the ply of this layer's states
-            rows, owner = _ranges(g.pos_ptr[cur], g.pos_ptr[cur + 1])
-            if p + 1 >= L:  # the agent's move reaches the limit: one outcome, a draw unless the move wins
-                sl = slice(t, t + rows.size)
-                src[sl] = bases[k] + owner
-                action[sl] = row_move[rows]
-                dst[sl] = np.where(g.out[g.row_ptr[rows]] == _WIN, win, draw)
-                prob[sl] = 1.0
-                t += rows.size
-                continue
-            outs, orow = _ranges(g.row_ptr[rows], g.row_ptr[rows + 1])
-            d = g.out[outs]
-            if p + 2 >= L:  # the reply reaches the limit: a draw, unless it leaves me without a move
-                code = np.where(d == _WIN, win, np.where(d == _LOSS, loss, draw))
-            else:
-                if np.any(d == _BEYOND):  # cannot happen: such outcomes are only recorded near the limit
-                    raise RuntimeError("checkers compiler: a position beyond the ply limit inside the horizon")
-                nxt = layer_pos[k + 1] if k + 1 < len(layer_pos) else np.zeros(1, dtype=np.int64)
-                code = np.where(d == _WIN, win, np.where(d == _LOSS, loss, bases[k + 1] + np.searchsorted(nxt, d)))
-            sl = slice(t, t + d.size)
-            src[sl] = bases[k] + owner[orow]
-            r = rows[orow]
-            action[sl] = row_move[r]
-            dst[sl] = code
-            prob[sl] = 1.0 / n_out[r]
-            t += d.size
-            del rows, owner, outs, orow, d, code, r
-        if t != n_trans:  # the two passes must agree
-            raise RuntimeError(f"checkers compiler: {t} transitions filled, {n_trans} counted")
-        state_position = np.concatenate(layer_pos) if layer_pos else np.zeros(0, dtype=np.int64)
-        state_ply = np.repeat(start_ply + 2 * np.arange(len(layer_pos)), [lp.size for lp in layer_pos])
-        start_list = [
-            bases[0] + int(np.searchsorted(layer_pos[0], start_pos[k])) if k >= 0
-            else {_WIN: win, _LOSS: loss, _DRAW: draw}[k]
-            for k in start_codes
-        ]
+        status, state_ptr, row_action, t_ptr, dst, prob, reward = k.fill_layers(
+            state_position, layer_ptr, start_ply, int(L), pos_ptr, perm, row_move, remap, row_ptr, out, material,
+            n_trans, WIN_REWARD, DRAW_REWARD, LOSS_REWARD)
+        if status != k.OK:  # cannot happen: outcomes beyond the limit are only recorded near it
+            raise RuntimeError("checkers compiler: a position beyond the ply limit inside the horizon")
+        state_ply = np.repeat(start_ply + 2 * np.arange(layer_ptr.size - 1), np.diff(layer_ptr))
+        start_list = [start_pos[c] if isinstance(c, tuple) else {_WIN: win, _LOSS: loss, _DRAW: draw}[c]
+                      for c in start_codes]  # layer 0 holds the start positions, ids 0, 1, ... in order
+    del perm, out, row_ptr
 
     state_position = np.concatenate([state_position, [-1, -1, -1]]).astype(np.int64)
     state_ply = np.concatenate([state_ply, [-1, -1, -1]]).astype(np.int64)
-    entry_reward = np.concatenate([g.material[state_position[:-3]], [WIN_REWARD, DRAW_REWARD, LOSS_REWARD]])
-    reward = entry_reward[dst]
-    del entry_reward
-    mdp = TabularMDP.from_transitions(
-        n_live + 3, len(labels), src, action, dst, prob, reward,
-        discount=discount, terminal=[win, draw, loss], action_labels=labels, mdptype="episodic",
-    )
-    del src, action, dst, prob, reward
+    mdp = _tabular(n_live + 3, labels, state_ptr, row_action, t_ptr, dst, prob, reward, discount=discount,
+                   terminal=(win, draw, loss))
     st, cnt = np.unique(np.asarray(start_list, dtype=np.int64), return_counts=True)
     return CheckersMDP(
         rules=rules, agent=agent, mdp=mdp, state_position=state_position, state_ply=state_ply,
         start_states=st, start_probs=cnt / cnt.sum(), win=win, draw=draw, loss=loss,
-        n_positions=n_expanded, seconds=time.perf_counter() - t0, _keys=g.keys,
-        _position_material=g.material,
+        n_positions=n_pos, seconds=time.perf_counter() - t0, _keys=keys,
+        _position_material=material,
     )
 
 
-def _start_codes(e: _Engine, pos: Position, *, agent: str, ply_limit: int | None) -> tuple[list[int], int]:
-    """Where games start, as position keys (agent to move) or _WIN/_LOSS/_DRAW, and their ply.
+def _tabular(n_states: int, labels: tuple[str, ...], state_ptr: np.ndarray, row_action: np.ndarray,
+             row_ptr: np.ndarray, dst: np.ndarray, prob: np.ndarray, reward: np.ndarray, *, discount: float,
+             terminal: tuple[int, int, int]) -> TabularMDP:
+    """The :class:`TabularMDP` of CSR arrays the kernels built already sorted (states, rows by action).
+
+    ``TabularMDP.from_transitions`` would sort 8 million transitions (a second at the default
+    variant) only to find them in order; its checks on what a game may produce are made here
+    (the state budget, the discount). Probabilities are 1/k by construction, and every live state
+    has a move (the enumeration keeps only those)."""
+    check_state_budget(n_states, "states")
+    check_state_budget(len(labels), "action ids")
+    discount = float(discount)
+    if not 0.0 <= discount <= 1.0:
+        raise ValueError(f"discount must be in [0, 1], got {discount}")
+    term = np.zeros(n_states, dtype=bool)
+    term[list(terminal)] = True
+    arrays = dict(state_ptr=state_ptr, row_action=row_action, row_ptr=row_ptr, dst=dst, prob=prob, reward=reward,
+                  terminal=term, mover=np.ones(n_states, dtype=np.int8))
+    for a in arrays.values():
+        a.flags.writeable = False
+    return TabularMDP(n_states=n_states, n_actions=len(labels), discount=discount, objective="max",
+                      state_labels=None, action_labels=labels, mdptype="episodic", **arrays)
+
+
+def _start_codes(e: _Engine, pos: Position, *, agent: str, ply_limit: int | None) -> tuple[list, int]:
+    """Where games start, as position keys (me, them, kings) in the compact layout (agent to move)
+    or _WIN/_LOSS/_DRAW, and their ply.
 
     If the opponent is to move in ``pos``, each of its replies is a start (equal probabilities).
     """
-    S = e.bits_len
     fwd = _fwd(agent)
     me, them = (pos.black, pos.white) if agent == BLACK else (pos.white, pos.black)
-    k = pos.kings
+    me, them, k = e.compact(me), e.compact(them), e.compact(pos.kings)
     if pos.to_move == agent:
-        if not e.has_move(me, them, k, fwd):
+        if not e.has_move_c(me, them, k, fwd):
             return [_LOSS], pos.ply
         if ply_limit is not None and pos.ply >= ply_limit:
             return [_DRAW], pos.ply
-        return [me | them << S | k << (2 * S)], pos.ply
-    replies = e.moves(them, me, k, -fwd)
+        return [(me, them, k)], pos.ply
+    replies = e.moves_c(them, me, k, -fwd)
     if not replies:
         return [_WIN], pos.ply
     if ply_limit is not None and pos.ply >= ply_limit:
         return [_DRAW], pos.ply
-    codes = []
+    codes: list = []
     for _, t1, m1, k1 in replies:
-        if not e.has_move(m1, t1, k1, fwd):
+        if not e.has_move_c(m1, t1, k1, fwd):
             codes.append(_LOSS)
         elif ply_limit is not None and pos.ply + 1 >= ply_limit:
             codes.append(_DRAW)
         else:
-            codes.append(m1 | t1 << S | k1 << (2 * S))
+            codes.append((m1, t1, k1))
     return codes, pos.ply + 1
 
 
