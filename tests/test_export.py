@@ -15,7 +15,7 @@ from PySide6.QtSvg import QSvgRenderer
 
 from mdpviz import export as ex
 from mdpviz.cli import main
-from mdpviz.commands.export import find_game
+from mdpviz.commands.export import export_view
 from mdpviz.models import snakes as sn
 from mdpviz.models.value_range import reference_range
 from mdpviz.solvers import solve
@@ -145,20 +145,22 @@ def test_cli_errors_are_one_line_and_exit_2(qapp, capsys, tmp_path, monkeypatch,
     assert not (tmp_path / "x.png").exists()
 
 
-@pytest.mark.parametrize("key", ["ttt", "risk-ttt", "attt", "checkers"])
-def test_board_game_keys_resolve_or_say_not_available(qapp, key):
-    from mdpviz.widgets.games import default_games
+@pytest.mark.parametrize("key", ["ttt", "risk-ttt", "Risk_TTT", "attt", "anti-tic-tac-toe", "checkers", "grid"])
+def test_every_spelling_of_a_key_builds_only_that_games_view(qapp, key):
+    from mdpviz.models.games import canonical
 
-    games = default_games()
+    g = export_view(key)
     try:
-        g = find_game(key, games)
-    except ValueError as e:
-        assert "is not available yet" in str(e)
-    else:
-        assert g in games
+        assert g.key == canonical(key)
     finally:
-        for g in games:
-            g.deleteLater()
+        g.deleteLater()
+
+
+def test_a_game_without_a_table_or_an_unknown_key_is_refused_in_one_line(qapp):
+    with pytest.raises(ValueError, match="cannot be exported: .*3\\^27"):
+        export_view("ttt3d")
+    with pytest.raises(ValueError, match="unknown game 'chess'; choose one of snakes, file"):
+        export_view("chess")
 
 
 @pytest.mark.parametrize("key", ["ttt", "risk-ttt"])

@@ -1,4 +1,4 @@
-"""``mdpviz export --game snakes|ttt|risk-ttt|attt|checkers [--layout ...] --out lesson.png
+"""``mdpviz export --game KEY [--layout ...] --out lesson.png
 [--width 1600 --height 900]``: solve a game with its defaults and write its lesson snapshot
 (board + convergence plot + parameters) headless, at exactly that size, as PNG or SVG by the
 file's extension. ``--figure`` writes the board, the convergence plot, the methods' comparison or
@@ -13,20 +13,6 @@ from pathlib import Path
 
 import numpy as np
 
-GAMES: tuple[str, ...] = ("snakes", "ttt", "risk-ttt", "attt", "checkers", "gridworld", "file")
-"""Game keys the command accepts (``file`` needs ``--mdp``)."""
-
-ALIASES: dict[str, tuple[str, ...]] = {
-    "snakes": ("snakes", "snakes-and-ladders"),
-    "ttt": ("ttt", "tictactoe", "tic-tac-toe", "ttt-random", "vs-random"),
-    "risk-ttt": ("risk-ttt", "risk", "risk-tictactoe", "stochastic-ttt"),
-    "attt": ("attt", "anti-ttt", "anti-tictactoe", "anti-tic-tac-toe"),
-    "checkers": ("checkers", "draughts"),
-    "gridworld": ("gridworld", "grid-world", "grid"),
-    "file": ("file",),
-}
-"""The game keys a window game may use for each command key (compared after :func:`normalise_key`)."""
-
 FIGURES = ("snapshot", "board", "convergence", "compare", "frames", "gif")
 """What --figure writes: the lesson snapshot (default), the board, the convergence plot, the
 methods' error curves overlaid, the board at every sweep as numbered PNG files, or the same
@@ -40,7 +26,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Solve a game with its defaults and write its lesson snapshot, headless, at exactly "
         "--width x --height pixels (PNG or SVG by the extension of --out).",
     )
-    p.add_argument("--game", required=True, help=f"the game: {', '.join(GAMES[:-1])} (or file with --mdp)")
+    from mdpviz.models.games import keys
+
+    p.add_argument("--game", required=True,
+                   help=f"the game: {', '.join(k for k in keys() if k != 'file')} (or file with --mdp)")
     p.add_argument("--layout", default=None,
                    help="snakes: the 15 square types 0..4, comma-separated (default: no traps)")
     p.add_argument("--circle", action="store_true", help="snakes: the player must stop exactly on square 15")
@@ -63,21 +52,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def normalise_key(key: str) -> str:
-    return re.sub(r"[\s_]+", "-", str(key).strip().lower())
+def export_view(key: str):
+    """The window view of game ``key`` (any spelling the registry accepts), alone: only that game is built.
 
+    ValueError naming the choices for an unknown key, or saying why a game has no table to export."""
+    from mdpviz.models import games as registry
+    from mdpviz.widgets.games import view_class
 
-def find_game(key: str, games: list):
-    """The window game for command key ``key``; ValueError "not available yet" when there is none."""
-    want = normalise_key(key)
-    if want not in ALIASES:
-        raise ValueError(f"unknown game {key!r}; choose one of {', '.join(GAMES)}")
-    names = set(ALIASES[want])
-    for g in games:
-        if normalise_key(g.key) in names:
-            return g
-    have = ", ".join(g.key for g in games)
-    raise ValueError(f"game {key!r} is not available yet in this version of mdpviz (games: {have})")
+    k = registry.canonical(key)
+    spec = registry.get(k)
+    if spec.no_table:
+        raise ValueError(f"game {key!r} cannot be exported: {spec.no_table}")
+    return view_class(k)()
 
 
 def _layout(text: str) -> tuple[int, ...]:
@@ -94,7 +80,9 @@ def _layout(text: str) -> tuple[int, ...]:
 
 
 def _configure(game, args: argparse.Namespace) -> None:
-    key = normalise_key(args.game)
+    from mdpviz.models.games import canonical
+
+    key = canonical(args.game)
     if args.layout is not None or args.circle:
         if key != "snakes":
             raise ValueError("--layout and --circle apply to --game snakes only")
@@ -132,11 +120,8 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.exists() and args.figure != "frames":
         raise ValueError(f"{out}: the folder {out.parent} does not exist")
     ex.ensure_app()
-    from mdpviz.widgets.games import default_games
-
-    games = default_games()
+    game = export_view(args.game)
     try:
-        game = find_game(args.game, games)
         _configure(game, args)
         solved = ex.solve_game(game, method=args.method, tol=args.tol)
         mdp = solved.mdp
@@ -215,6 +200,5 @@ def run(args: argparse.Namespace) -> int:
                 if p.suffix.lower() not in (".png", ".svg", ".gif"):
                     print(f"wrote {p}")
     finally:
-        for g in games:
-            g.deleteLater()
+        game.deleteLater()
     return 0
