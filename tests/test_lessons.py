@@ -29,7 +29,7 @@ class Wrapper:
 # ---------------------------------------------------------------------------------- the discount is current
 @pytest.mark.parametrize("gamma", [0.8, 0.95])
 def test_ttt_lesson_contains_the_current_discount(gamma):
-    lesson = L.vs_random_lesson(tt.VsRandomSettings(discount=gamma))
+    lesson = L.lesson_for("ttt", tt.VsRandomSettings(discount=gamma), None)
     g = L.fmt_number(gamma)
     assert lesson.gamma == gamma
     assert lesson.discount.startswith(f"\u03b3 = {g}: ")
@@ -134,9 +134,8 @@ def test_parameters_expand_nested_settings_and_keep_big_objects_short():
     assert L.fmt_value(np.array([0.5, 0.25])) == "0.5, 0.25"
 
 
-def test_lesson_for_picks_the_lesson_by_settings_type_or_key():
-    w = Wrapper(settings=tt.VsRandomSettings(discount=0.85))
-    lesson = L.lesson_for("ttt", w, None)
+def test_lesson_for_finds_the_games_lesson_through_the_registry():
+    lesson = L.lesson_for("ttt", tt.TicTacToeState(settings=tt.VsRandomSettings(discount=0.85)), None)
     assert lesson.title == "Tic-tac-toe against a random opponent"
     assert lesson.gamma == 0.85
     snakes = L.lesson_for("snakes", sn.SnakesConfig(), None)
@@ -145,4 +144,4 @@ def test_lesson_for_picks_the_lesson_by_settings_type_or_key():
     other = L.lesson_for("some_new_game", None, mdp, title="New game")
     assert other.title == "New game" and other.gamma == 0.9
     assert L.lesson_for("file", None, None).bellman.startswith("<p>No model yet")
-    assert L.normalise_key("Risk_TTT") == "risk-ttt"
+    assert L.lesson_for("Risk_TTT", None, None).title == L.lesson_for("risk-ttt", None, None).title

@@ -447,18 +447,6 @@ def parameters_of(state: Any, *, skip: tuple[str, ...] = (), prefix: str = "", d
     return tuple(out)
 
 
-def find_settings(state: Any, type_name: str) -> Any:
-    """``state`` itself, or the field of ``state`` (one level down), whose type is called ``type_name``."""
-    if type(state).__name__ == type_name:
-        return state
-    if dataclasses.is_dataclass(state) and not isinstance(state, type):
-        for f in dataclasses.fields(state):
-            v = getattr(state, f.name, None)
-            if type(v).__name__ == type_name:
-                return v
-    return None
-
-
 # ---------------------------------------------------------------------------------- equations
 def _gamma_times(gamma: float) -> str:
     return "" if gamma == 1.0 else f"{fmt_number(gamma)}\u00b7"
@@ -684,34 +672,6 @@ def snakes_lesson(cfg, mdp: TabularMDP | None = None) -> Lesson:
     )
 
 
-def vs_random_lesson(settings, mdp: TabularMDP | None = None, *, start: int | None = None) -> Lesson:
-    """Tic-tac-toe against a uniformly random opponent: the lesson of :mod:`mdpviz.models.tictactoe`
-    (its spec's, found through the registry)."""
-    from mdpviz.models import games
-
-    return games.get("ttt").lesson(settings, mdp, start=start)
-
-
-def risk_lesson(mdp: TabularMDP | None, *, risk=None, state: Any = None, start: int = 0,
-    state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Lesson:
-    """Risk tic-tac-toe: the lesson of :mod:`mdpviz.models.risk_ttt` (its spec's, found through the registry);
-    ``risk`` is the vector P, ``state`` the game's settings dataclass (its fields become the parameter table)."""
-    from mdpviz.models import games
-
-    return games.get("risk_ttt").lesson(state, mdp, risk=risk, start=start, state_name=state_name,
-                                        action_name=action_name)
-
-
-def attt_lesson(mdp: TabularMDP | None, *, state: Any = None, start: int = 0,
-    state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Lesson:
-    """Anti-tic-tac-toe (:mod:`mdpviz.models.attt`): the lesson of its spec (``state``: the window's
-    ``AtttState``). Found through the registry, so this module does not import the game."""
-    from mdpviz.models import games
-
-    return games.get("attt").lesson(getattr(state, "setup", None), mdp, state=state, start=start,
-                                    state_name=state_name, action_name=action_name)
-
-
 def checkers_lesson(mdp: TabularMDP | None, *, rules: Any = None, state: Any = None, start: int = 0,
     state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Lesson:
     """Checkers against a random opponent (:mod:`mdpviz.models.checkers`)."""
@@ -772,87 +732,36 @@ def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) ->
     )
 
 
-GAME_LESSONS: dict[str, str] = {
-    "snakes": "snakes and ladders",
-    "file": "an MDP from a course file",
-    "ttt": "tic-tac-toe against a random opponent",
-    "risk-ttt": "risk tic-tac-toe",
-    "attt": "anti-tic-tac-toe",
-    "checkers": "checkers against a random opponent",
-    "gridworld": "a grid world (CS188's or Russell and Norvig's convention)",
-    "gym": "a Gymnasium environment's transition table",
-}
-"""Game keys with a dedicated lesson (any other game gets the generic lesson of its MDP)."""
-
-
-def normalise_key(key: str) -> str:
-    """Game keys compared loosely: "risk_ttt", "Risk TTT" and "risk-ttt" are the same."""
-    return re.sub(r"[\s_]+", "-", str(key).strip().lower())
-
-
-REGISTRY_LESSONS = frozenset({"snakes", "file", "gridworld", "gym"})
-"""Games whose lesson :func:`lesson_for` takes from their spec (:attr:`mdpviz.models.games.GameSpec.lesson`)."""
-
-
-def _registry_key(key: str) -> str:
-    """The registry's spelling of ``key`` ("" for a key the registry does not know)."""
-    from mdpviz.models import games
-
-    try:
-        return games.canonical(key)
-    except ValueError:
-        return ""
-
-
 def lesson_for(
     key: str,
     state: Any,
     mdp: TabularMDP | None,
     *,
     title: str = "",
-    start: int = 0,
+    start: int | None = None,
     state_name: Callable[[int], str] | None = None,
     action_name: Callable[[int], str] | None = None,
 ) -> Lesson:
-    """The lesson of game ``key`` with settings ``state`` and compiled model ``mdp``.
+    """The lesson of game ``key`` (any spelling the registry accepts) with settings ``state`` and
+    compiled model ``mdp``: its spec's :attr:`~mdpviz.models.games.GameSpec.lesson`; a key the registry
+    does not know (or a game without a lesson) gets :func:`mdp_lesson` of its model with its settings
+    as parameters. ``start``: the state the worked example backs up (None: the game's own choice)."""
+    from mdpviz.models import games
 
-    Dedicated lessons for the games of :data:`GAME_LESSONS` (recognised by key or by the type of
-    ``state``); any other game gets :func:`mdp_lesson` of its model with its settings as parameters.
-    """
-    k = normalise_key(key)
-    tname = type(state).__name__
-    spec_key = _registry_key(key)
-    snakes_cfg = find_settings(state, "SnakesConfig")
-    if snakes_cfg is not None:
-        spec_key, state = "snakes", snakes_cfg
-    if spec_key in REGISTRY_LESSONS:  # the game's spec names its lesson
-        from mdpviz.models import games
-
-        return games.get(spec_key).lesson(state, mdp, start=start, state_name=state_name, action_name=action_name)
-    vs = find_settings(state, "VsRandomSettings")
-    if vs is not None:
-        return vs_random_lesson(vs, mdp, start=start if mdp is not None else None)
-    if tname == "CheckersRules" or k == "checkers":
-        return checkers_lesson(mdp, rules=state if tname == "CheckersRules" else None,
-                               state=None if tname == "CheckersRules" else state, start=start,
-                               state_name=state_name, action_name=action_name)
-    if k in ("risk-ttt", "risk", "stochastic-ttt"):
-        risk = getattr(state, "risk", None)
-        return risk_lesson(mdp, risk=risk, state=state, start=start, state_name=state_name, action_name=action_name)
-    if k in ("attt", "anti-ttt", "anti-tic-tac-toe"):
-        return attt_lesson(mdp, state=state, start=start, state_name=state_name, action_name=action_name)
-    if k == "ttt":
-        return mdp_lesson(mdp, title=title or "Tic-tac-toe",
-                          intro=doc_paragraphs(_module("mdpviz.models.tictactoe"), "The vs-random game"),
-                          parameters=parameters_of(state), start=start, state_name=state_name,
-                          action_name=action_name, sources=("mdpviz.models.tictactoe",))
-    return mdp_lesson(mdp, title=title or key, parameters=parameters_of(state), start=start,
-                      state_name=state_name, action_name=action_name)
+    try:
+        spec = games.get(key)
+    except ValueError:
+        spec = None
+    names = {"state_name": state_name, "action_name": action_name, **({} if start is None else {"start": start})}
+    if spec is not None and spec.lesson is not None:
+        return spec.lesson(state, mdp, **names)
+    return mdp_lesson(mdp, title=title or (spec.title if spec is not None else key), parameters=parameters_of(state),
+                      **names)
 
 
 __all__ = [
-    "Block", "GAME_LESSONS", "Lesson", "Parameter", "attt_lesson", "bellman_html", "checkers_lesson",
+    "Block", "Lesson", "Parameter", "bellman_html", "checkers_lesson",
     "clean_rst", "doc_blocks", "doc_paragraphs", "doc_section", "example_html", "field_docs", "file_lesson",
-    "first_sentence", "fmt_number", "fmt_prob", "fmt_value", "lesson_for", "mdp_lesson", "normalise_key",
-    "parameters_of", "paragraph_with", "risk_lesson", "sentence_with", "snakes_lesson", "vs_random_lesson",
+    "first_sentence", "fmt_number", "fmt_prob", "fmt_value", "lesson_for", "mdp_lesson",
+    "parameters_of", "paragraph_with", "sentence_with", "snakes_lesson",
 ]

@@ -504,9 +504,9 @@ TITLE = "3D tic-tac-toe (learning)"
 def lesson(state: Ttt3dState, mdp: Any = None, **names: Any):
     """The game's :class:`~mdpviz.models.lessons.Lesson`: the generic one (there is no MDP to describe),
     its parameter table the training settings and risks."""
-    from mdpviz.models.lessons import lesson_for
+    from mdpviz.models.lessons import mdp_lesson, parameters_of
 
-    return lesson_for(KEY, state, mdp, **{"title": TITLE, **names})
+    return mdp_lesson(mdp, title=TITLE, parameters=parameters_of(state), **names)
 
 
 SPEC = GameSpec(

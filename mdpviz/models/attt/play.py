@@ -353,11 +353,15 @@ def position_model(setup: AtttSetup, mdp: TabularMDP) -> AtttPositionModel:
     return AtttPositionModel(state, attt.Encoding(mdp=mdp, boards=boards, opponent=setup.start))
 
 
-def lesson(setup: AtttSetup | None, mdp: TabularMDP | None, *, state: Any = None, start: int = 0,
+def lesson(setup: Any, mdp: TabularMDP | None, *, state: Any = None, start: int = 0,
            state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Any:
     """The anti-tic-tac-toe lesson (:class:`~mdpviz.models.lessons.Lesson`) of the rules' docstring;
-    its parameters are those of ``state`` (the window's :class:`AtttState`), else of ``setup``."""
+    its parameters are those of ``state`` (the window's :class:`AtttState`), else of ``setup`` (the
+    settings, or the window's AtttState itself)."""
     from mdpviz.models.lessons import doc_paragraphs, mdp_lesson, parameters_of, sentence_with
+
+    if state is None and isinstance(setup, AtttState):
+        setup, state = setup.setup, setup
 
     return mdp_lesson(
         mdp,
