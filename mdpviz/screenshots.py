@@ -442,14 +442,14 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
 
 def save_size_screenshots(out: str | Path, *, games: Sequence[str] | None = None,
                           options: ShotOptions = ShotOptions()) -> list[Path]:
-    """``<size>/<game>.png`` for every game of ``games`` (keys of :data:`SCREENSHOTS`; None: all) and
+    """``<size>/<game>.png`` for every game of ``games`` (registry keys; None: all) and
     every entry of :data:`SIZES`, in one window (see :func:`prepare_game`)."""
     out = Path(out)
     for name in SIZES:
         (out / name).mkdir(parents=True, exist_ok=True)
     with screenshot_window(out) as sw:
         w = sw.window
-        for key in (list(SCREENSHOTS) if games is None else games):
+        for key in (all_games() if games is None else games):
             prepare_game(sw, key, options)
             for name, (size, presenter) in SIZES.items():
                 if presenter:
@@ -619,30 +619,46 @@ SCREENSHOTS: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {
     "gridworld": _gridworld,
     "gym": _gym,
 }
-"""The screenshots of each game of the window, by game key, in the game picker's order."""
+"""The README gallery's recipe of each game that has one, by game key. Every registered game is
+photographed at the three sizes (:func:`save_size_screenshots`) whether it has a recipe or not."""
+
+
+def all_games() -> list[str]:
+    """Every game of the registry (:mod:`mdpviz.models.games`), in the game picker's order."""
+    from mdpviz.models.games import keys
+
+    return list(keys())
 
 
 def parse_games(text: str) -> list[str]:
-    """``"snakes,ttt"`` -> ``["snakes", "ttt"]`` (``"all"``: every game); ValueError naming an unknown key."""
-    keys = [k.strip() for k in text.split(",") if k.strip()]
-    if keys == ["all"]:
-        return list(SCREENSHOTS)
-    unknown = [k for k in keys if k not in SCREENSHOTS]
+    """``"snakes,ttt"`` -> ``["snakes", "ttt"]`` (``"all"``: every game; any spelling the registry
+    accepts, e.g. ``risk-ttt``); ValueError naming an unknown key."""
+    from mdpviz.models.games import canonical
+
+    names = [k.strip() for k in text.split(",") if k.strip()]
+    if names == ["all"]:
+        return all_games()
+    keys, unknown = [], []
+    for k in names:
+        try:
+            keys.append(canonical(k))
+        except ValueError:
+            unknown.append(k)
     if unknown or not keys:
         raise ValueError(f"--games: unknown game {', '.join(map(repr, unknown)) or '(none given)'}; "
-                         f"choose from {', '.join(SCREENSHOTS)} or all")
+                         f"choose from {', '.join(all_games())} or all")
     return list(dict.fromkeys(keys))
 
 
 def take(out: str | Path, *, games: Sequence[str] | None = None, options: ShotOptions = ShotOptions(),
          sizes: bool = True, gallery: bool = True) -> list[Path]:
-    """Save the screenshots of ``games`` (keys of :data:`SCREENSHOTS`; None: all) into ``out``: the
+    """Save the screenshots of ``games`` (registry keys; None: all) into ``out``: the
     per-size pictures (``sizes``) and the README gallery (``gallery``); returns the files.
 
     pyqtgraph draws antialiased while they are taken, as in the app (:func:`mdpviz.app.run`)."""
     import pyqtgraph as pg
 
-    keys = list(SCREENSHOTS) if games is None else parse_games(",".join(games))
+    keys = all_games() if games is None else parse_games(",".join(games))
     out = Path(out)
     antialias = pg.getConfigOption("antialias")
     pg.setConfigOptions(antialias=True)
@@ -651,7 +667,8 @@ def take(out: str | Path, *, games: Sequence[str] | None = None, options: ShotOp
         if sizes:
             saved += save_size_screenshots(out, games=keys, options=options)
         for key in keys if gallery else ():
-            saved += SCREENSHOTS[key](out, options)
+            if key in SCREENSHOTS:
+                saved += SCREENSHOTS[key](out, options)
     finally:
         pg.setConfigOptions(antialias=antialias)
     return saved
@@ -661,7 +678,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mdpviz.screenshots", description=__doc__.splitlines()[0])
     p.add_argument("--out", default="assets/screenshots", help="folder for the PNG files (default assets/screenshots)")
     p.add_argument("--games", default="all",
-                   help=f"comma-separated games to photograph: {','.join(SCREENSHOTS)} (default all)")
+                   help=f"comma-separated games to photograph: {','.join(all_games())} (default all)")
     p.add_argument("--sim-games", type=int, default=ShotOptions.sim_games,
                    help="games per strategy or matchup in the simulation pictures (default %(default)s)")
     p.add_argument("--episodes", type=int, default=ShotOptions.episodes,
@@ -690,7 +707,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 __all__ = ["DEFAULT_SIZE", "LAYOUT", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
            "save_size_screenshots", "SMALL_MDP", "QuietDialogs", "Shot",
-           "ShotOptions", "ShotWindow", "main", "parse_games", "save_attt_screenshots",
+           "ShotOptions", "ShotWindow", "all_games", "main", "parse_games", "save_attt_screenshots",
            "save_checkers_screenshots", "save_file_screenshots", "save_risk_screenshots", "save_snakes_screenshots",
            "save_ttt3d_screenshots", "save_ttt_screenshots", "screenshot_window", "take"]
 
