@@ -44,12 +44,12 @@ from PySide6.QtWidgets import (
 
 from mdpviz.controller import SolverController, ValueRange
 from mdpviz.models.value_range import range_scale
-from mdpviz.models.cs747 import MDPFileError
 from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.widgets.board import BoardView, ColorBar
-from mdpviz.models.colors import SEQUENTIAL, ColorScale, scale_for
+from mdpviz.widgets.game_board import GameBoard
+from mdpviz.models.colors import ColorScale, scale_for
 from mdpviz.widgets.convergence import ConvergencePlot, render_svg, set_legend_font
 from mdpviz.models.display import (
     ActionBackup,
@@ -61,7 +61,6 @@ from mdpviz.models.display import (
     board_q,
     greedy_action,
     merge_terms,
-    results_csv,
     sweep_caption,
 )
 from mdpviz.widgets.game import Game, GameJob, SimulationResult
@@ -84,6 +83,9 @@ shows it growing."""
 
 DEFAULT_SIZE = QSize(1600, 900)
 """Window size when no layout was saved yet, on a screen that has room for it (see :func:`default_size`)."""
+
+PLOT_PX, PRESENTER_PLOT_PX = 12, 18
+"""Pixel size of the plots' tick and label text (normal, presenter mode)."""
 
 TITLE_BAR = 40
 """Pixels kept free above the window for the window manager's title bar."""
@@ -168,6 +170,35 @@ GUI_SWITCH_INTERVAL = 0.0005
 """Seconds a worker thread may hold the GIL while the GUI thread waits for it (see MainWindow)."""
 
 
+class GameWidgets(Mapping[str, QWidget]):
+    """A game's own widgets of one kind (boards, simulation panels, plots) by game key: asking for a
+    game's builds its widgets (see :meth:`MainWindow._build_game_widgets`); iterating builds every game's."""
+
+    def __init__(self, window: "MainWindow", built: dict[str, QWidget]) -> None:
+        self._window, self._built = window, built
+
+    def __getitem__(self, key: str) -> QWidget:
+        w = self._window
+        if key not in w._built and any(g.key == key for g in w.games):
+            w._build_game_widgets(w.game_by_key(key))
+        return self._built[key]
+
+    def __iter__(self) -> Iterator[str]:
+        for g in list(self._window.games):
+            if g.key in self:
+                yield g.key
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            self[key]  # type: ignore[index]
+        except KeyError:
+            return False
+        return True
+
+
 class MainWindow(QMainWindow):
     """The mdpviz window (constructible with no arguments)."""
 
@@ -249,14 +280,15 @@ class MainWindow(QMainWindow):
         self.board_stack = QStackedWidget()
         self.board_stack.setObjectName("boardStack")
         self.board_stack.addWidget(self.board)
-        self.game_boards: dict[str, QWidget] = {}
-        for g in self.games:
-            bw = g.board_widget()
-            if bw is not None:
-                self.game_boards[g.key] = bw
-                self.board_stack.addWidget(bw)
-                if hasattr(bw, "scale_changed"):  # the colour bar follows the shown position's scale
-                    bw.scale_changed.connect(lambda sc, k=g.key: self._on_board_scale(k, sc))
+        # A game's own board, simulation panel and plot are built the first time the game is shown
+        # (see _build_game_widgets): building every game's at start took most of the time to the first
+        # painted window. The mappings below build on demand when asked for a game's widget.
+        self._built: set[str] = set()
+        self._boards: dict[str, GameBoard] = {}
+        self._sims: dict[str, QWidget] = {}
+        self._convs: dict[str, QWidget] = {}
+        self.game_boards: Mapping[str, GameBoard] = GameWidgets(self, self._boards)
+        """Each game's own board widget, by game key (built on first use)."""
         self._game_job: GameJob | None = None
         lay.addWidget(self.board_stack, 1)
         lay.addWidget(self.color_bar)
@@ -274,22 +306,14 @@ class MainWindow(QMainWindow):
         self.conv_stack = QStackedWidget()
         self.conv_stack.setObjectName("convergenceStack")
         self.conv_stack.addWidget(self.convergence)
-        self.game_convs: dict[str, QWidget] = {}
-        for g in self.games:
-            cw = getattr(g, "convergence_widget", lambda: None)()
-            if cw is not None:
-                self.game_convs[g.key] = cw
-                self.conv_stack.addWidget(cw)
+        self.game_convs: Mapping[str, QWidget] = GameWidgets(self, self._convs)
+        """Each game's own convergence plot, by game key (built on first use)."""
         self.simulation = SimulationPanel()
         self.sim_stack = QStackedWidget()
         self.sim_stack.setObjectName("simulationStack")
         self.sim_stack.addWidget(self.simulation)
-        self.game_sims: dict[str, QWidget] = {}
-        for g in self.games:
-            sw = g.simulation_widget()
-            if sw is not None:
-                self.game_sims[g.key] = sw
-                self.sim_stack.addWidget(sw)
+        self.game_sims: Mapping[str, QWidget] = GameWidgets(self, self._sims)
+        """Each game's own simulation panel, by game key (built on first use)."""
         self.player = EpisodePlayer()
         self.lesson_panel = LessonPanel()
         self.compare_panel = ComparePanel()
@@ -514,26 +538,55 @@ class MainWindow(QMainWindow):
         self.compare_panel.cancel_requested.connect(self.cancel_game_job)
         self.compare_panel.export_csv_requested.connect(self.export_comparison_dialog)
         self.lesson_panel.copied.connect(lambda text: self.statusBar().showMessage(text, 4000))
-        for key, sim in self.game_sims.items():
-            sim.simulate_requested.connect(self.start_simulation)
-            sim.cancel_requested.connect(self.controller.cancel_job)
-            sim.export_csv_requested.connect(self.export_csv_dialog)
-            sim.export_plot_requested.connect(lambda: self.export_dialog("histogram"))
-        for key, bw in self.game_boards.items():
-            if hasattr(bw, "inspect_requested"):
-                bw.inspect_requested.connect(
-                    lambda s, key=key: self.inspect(s if s >= 0 else None) if self.game.key == key else None)
-            if hasattr(bw, "job_message"):  # a board's note (e.g. why a position cannot be shown)
-                bw.job_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         for g in self.games:
             g.job_requested.connect(self.start_game_job)
             g.job_cancel.connect(self.cancel_game_job)
             g.edited.connect(lambda text, g=g: self._on_game_edited(g, text))
             g.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
             g.redraw.connect(lambda g=g: self._on_game_redraw(g))
-            ed = g.editor()
-            if ed is not None and hasattr(ed, "open_requested"):
-                ed.open_requested.connect(self.open_mdp_dialog)
+            g.open_file_requested.connect(self.open_mdp_dialog)
+
+    def _build_game_widgets(self, g: Game) -> None:
+        """Build game ``g``'s own board, simulation panel and plot (once, the first time it is shown or
+        asked for), wire them like the shared ones and give them the window-wide view modes."""
+        if g.key in self._built:
+            return
+        self._built.add(g.key)
+        bw = g.board_widget()
+        if bw is not None:
+            self._boards[g.key] = bw
+            self.board_stack.addWidget(bw)
+            self._fit_stack(self.board_stack)
+            # the colour bar follows the shown position's scale
+            bw.scale_changed.connect(lambda sc, k=g.key: self._on_board_scale(k, sc))
+            bw.inspect_requested.connect(
+                lambda s, key=g.key: self.inspect(s if s >= 0 else None) if self.game.key == key else None)
+            # a board's note (e.g. why a position cannot be shown)
+            bw.job_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+            if self.predict_mode:
+                bw.set_predict_mode(True)
+        cw = g.convergence_widget()
+        if cw is not None:
+            self._convs[g.key] = cw
+            self.conv_stack.addWidget(cw)
+            if self.presenter:
+                cw.set_font_size(PRESENTER_PLOT_PX)
+        sim = g.simulation_widget()
+        if sim is not None:
+            self._sims[g.key] = sim
+            self.sim_stack.addWidget(sim)
+            self._fit_stack(self.sim_stack)
+            sim.simulate_requested.connect(self.start_simulation)
+            sim.cancel_requested.connect(self.controller.cancel_job)
+            sim.export_csv_requested.connect(self.export_csv_dialog)
+            sim.export_plot_requested.connect(lambda: self.export_dialog("histogram"))
+
+    @staticmethod
+    def _fit_stack(stack: QStackedWidget) -> None:
+        """Size a stack to its shown page only."""
+        for k in range(stack.count()):
+            pol = QSizePolicy.Policy.Expanding if k == stack.currentIndex() else QSizePolicy.Policy.Ignored
+            stack.widget(k).setSizePolicy(pol, pol)
 
     # ------------------------------------------------------------------ games
     def game_by_key(self, key: str) -> Game:
@@ -550,6 +603,7 @@ class MainWindow(QMainWindow):
         self._activate(g)
 
     def _activate(self, g: Game, *, initial: bool = False) -> None:
+        self._build_game_widgets(g)
         self.game = g
         i = self.games.index(g)
         if self.game_picker.currentIndex() != i:
@@ -557,15 +611,14 @@ class MainWindow(QMainWindow):
             self.game_picker.setCurrentIndex(i)
             self.game_picker.blockSignals(False)
         self.editor_stack.setCurrentIndex(i)
-        self.board_stack.setCurrentWidget(self.game_boards.get(g.key, self.board))
+        board = self._boards.get(g.key, self.board)
+        self.board_stack.setCurrentWidget(board)
         # a board with its own colour bar (the grid world's diverging map) replaces the shared one
-        self.color_bar.setVisible(not getattr(self.game_boards.get(g.key), "has_color_bar", False))
+        self.color_bar.setVisible(not board.has_color_bar)
         self.sim_stack.setCurrentWidget(self.sim_panel)
         for stack in (self.board_stack, self.sim_stack):  # size each stack to its shown page only
-            for k in range(stack.count()):
-                pol = QSizePolicy.Policy.Expanding if k == stack.currentIndex() else QSizePolicy.Policy.Ignored
-                stack.widget(k).setSizePolicy(pol, pol)
-        self.conv_stack.setCurrentWidget(self.game_convs.get(g.key, self.convergence))
+            self._fit_stack(stack)
+        self.conv_stack.setCurrentWidget(self._convs.get(g.key, self.convergence))
         self.convergence_dock.setWindowTitle(g.convergence_title)  # e.g. the 3D game's "Learning curve"
         self.convergence_dock.setAccessibleName(g.convergence_title)
         for k in range(self.editor_stack.count()):  # size the stack to the shown editor only
@@ -578,8 +631,7 @@ class MainWindow(QMainWindow):
         self.board.state_names = {}
         self._refresh_board_layout(force=True)
         self._model_changed(f"{g.title}" if not initial else "")
-        gb = self.game_boards.get(g.key)
-        pos = getattr(gb, "position", None)
+        pos = board.position
         self.inspect(pos.state if pos is not None and pos.state >= 0 else None)
         self._update_title()
 
@@ -587,7 +639,7 @@ class MainWindow(QMainWindow):
         if g is not self.game:
             return
         self._apply_panels()
-        path = getattr(g.state, "path", None)
+        path = g.source_path()
         if path != self._selected_file:  # another MDP file: its states are not the old file's
             self._selected_file = path
             self.selected = None
@@ -706,11 +758,11 @@ class MainWindow(QMainWindow):
     def _refresh_board_layout(self, *, force: bool = False, policy: np.ndarray | None = None) -> None:
         g = self.game
         mdp = g.mdp()
-        key = (id(g), id(mdp), getattr(g, "view", None), None if policy is None else policy.tobytes())
+        key = (id(g), id(mdp), g.view, None if policy is None else policy.tobytes())
         if not force and key == self._layout_key:
             return
         self._layout_key = key
-        if g.key in self.game_boards:  # the game draws its own board: no cell layout or state names to build
+        if g.key in self._boards:  # the game draws its own board: no cell layout or state names to build
             self._dirty = True
             return
         self.board.set_board(g.board_layout(mdp, policy), g.decor())
@@ -728,18 +780,17 @@ class MainWindow(QMainWindow):
         """Load a fresh solver for the current model, method and options (Reset)."""
         mdp = self.game.mdp()
         self.view_index = None
-        self.scale = getattr(self.game, "fixed_scale", None)  # a game without solves may fix its own scale
+        self.scale = self.game.fixed_scale  # a game without solves may fix its own scale
         self.color_bar.show_scale(self.scale)
         self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
-        if mdp is not None and getattr(self.game, "solve_after_reset", lambda: False)():
+        if mdp is not None and self.game.solve_after_reset():
             self.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
         self._dirty = True
 
     # A game whose Step is its own (anti-tic-tac-toe's best-response rounds) says so with
-    # ``drives_steps = True`` and provides window_step / window_run / window_pause / window_reset /
-    # window_can_step / window_running; the window's one Step, Run, Pause and Reset then drive it.
+    # ``drives_steps = True`` (see Game.drives_steps); the window's one Step, Run, Pause and Reset then drive it.
     def _drives(self) -> bool:
-        return bool(getattr(self.game, "drives_steps", False))
+        return bool(self.game.drives_steps)
 
     def reset_action(self) -> None:
         """The Reset button: the game's own reset (rounds back to 0) or a fresh solver."""
@@ -806,7 +857,7 @@ class MainWindow(QMainWindow):
         """The solve's value range (the optimal values, or the values seen so far): the colour scale
         spans it, fixed for the solve (a board game's board narrows it to the shown position)."""
         self.scale = range_scale(rng.lo, rng.hi, label=self.game.value_label,
-                                 kind=getattr(self.game, "color_kind", SEQUENTIAL))
+                                 kind=self.game.color_kind)
         if not self.delta_view:
             self.color_bar.show_scale(self.scale)
         self._dirty = True
@@ -878,24 +929,23 @@ class MainWindow(QMainWindow):
         i = self.shown_index()
         sw = hist[i] if i >= 0 else None
         self._predict_follow(sw)
-        if getattr(g, "view", None) == "graph":
+        if g.view == "graph":
             self._refresh_board_layout(policy=None if sw is None else np.asarray(sw.policy))
-        gb = self.game_boards.get(g.key)
+        gb = self._boards.get(g.key)
         if gb is not None:  # the game's own board: it derives what it shows from the sweep itself
             cap = "" if sw is None else sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration,
                                                       i, len(hist)) + (" \u2014 converged" if sw.converged else "")
             if mdp is not None and sw is None:
                 cap = "Not solved yet: press Step or Run"
-            if mdp is not None and hasattr(g, "board_caption"):
+            if mdp is not None:
                 cap = g.board_caption(cap, sw)
-            if hasattr(gb, "set_value_range"):
-                gb.set_value_range(c.value_range if sw is not None else None)
+            gb.set_value_range(c.value_range if sw is not None else None)
             gb.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=g.value_label)),
                           caption=cap if mdp is not None else (g.mdp_error() or g.empty_text()))
-            shown = getattr(gb, "shown_scale", None)  # the shown position's scale (its moves' values)
+            shown = gb.shown_scale  # the shown position's scale (its moves' values)
             if shown is not None:
                 self.color_bar.show_scale(shown)
-            elif sw is None and getattr(gb, "own_scale", None) is not None:  # values without a sweep (exact 4x4)
+            elif sw is None and gb.own_scale is not None:  # values without a sweep (exact 4x4)
                 self.color_bar.show_scale(gb.own_scale)
         elif mdp is None:
             self.board.show_q_values(None)
@@ -1002,11 +1052,11 @@ class MainWindow(QMainWindow):
         # Q backs up from the values the board's action was chosen with (one rule for badge and inspector)
         src, source = backup_values(self.controller.history, self.shown_index(), s, n_states=mdp.n_states,
                                     gs_block=default_block_size(mdp.n_states),
-                                    greedy_of_shown=g.key in self.game_boards)
+                                    greedy_of_shown=g.key in self._boards)
         when = "before the first sweep (V = 0)" if sw is None else (
             f"after sweep {sw.iteration}" if sw.phase == "sweep" else
             ("(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"))
-        title = f"{getattr(g, 'state_title', g.state_name)(s)} {when}"  # board games: in words
+        title = f"{g.state_title(s)} {when}"  # board games: in words
         if mdp.terminal[s]:
             return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=g.unit)
         acts = [int(a) for a in mdp.actions_of(s)]
@@ -1019,7 +1069,7 @@ class MainWindow(QMainWindow):
             rows.append((a, terms, backup_text(shown, mdp.discount, state_name=lambda t: self._short_name(t))))
         objective = "min" if mdp.sense[s] < 0 else "max"
         chosen = greedy_action(acts, qs, objective)
-        if sw is not None and sw.phase == "evaluate" and g.key not in self.game_boards:
+        if sw is not None and sw.phase == "evaluate" and g.key not in self._boards:
             chosen = int(sw.policy[s])  # an evaluation evaluates its policy (round 1: the starting one)
         actions = tuple(ActionBackup(a, g.action_name(a, mdp), q, text, a == chosen)
                         for (a, _, text), q in zip(rows, qs))
@@ -1034,12 +1084,11 @@ class MainWindow(QMainWindow):
         insp = self.inspection()
         self.inspector.show_inspection(insp)
         mdp = self.controller.mdp
-        own = self.game_boards.get(self.game.key)  # a game board that outlines the inspected cell too
-        own_sel = getattr(own, "show_selection", None)
+        own = self._boards.get(self.game.key)  # a game board that outlines the inspected cell too
         if insp is None or mdp is None or self.selected is None:
             self.board.show_selection(None)
-            if own_sel is not None:
-                own_sel(None)
+            if own is not None:
+                own.show_selection(None)
             return
         s = self.selected
         sw = self.shown_sweep()
@@ -1050,8 +1099,8 @@ class MainWindow(QMainWindow):
                 for d, p, _ in mdp.outcomes(s, a):
                     succ[d] = succ.get(d, 0.0) + p / len(acts)
         self.board.show_selection(s, succ)
-        if own_sel is not None:
-            own_sel(s, succ)
+        if own is not None:
+            own.show_selection(s, succ)
 
     # ------------------------------------------------------------------ simulation
     def _simulate_from_panel(self) -> None:
@@ -1068,7 +1117,7 @@ class MainWindow(QMainWindow):
         """Batch simulation of every strategy in the background (the optimal one uses the converged
         solution, or is solved on the job thread if the solver has not converged)."""
         mdp = self.game.mdp()
-        if mdp is None and not getattr(self.game, "simulates_without_model", False):
+        if mdp is None and not self.game.simulates_without_model:
             self.statusBar().showMessage("Nothing to simulate: no model.", 6000)
             return False
         try:
@@ -1087,7 +1136,7 @@ class MainWindow(QMainWindow):
     @property
     def sim_panel(self):
         """The simulation panel of the active game (its own, or the shared one)."""
-        return self.game_sims.get(self.game.key, self.simulation)
+        return self._sims.get(self.game.key, self.simulation)
 
     def start_game_job(self, job: GameJob) -> bool:
         """Run a game's own background job (e.g. an exact 4x4 solve) on the controller's job thread."""
@@ -1186,7 +1235,7 @@ class MainWindow(QMainWindow):
         return True
 
     def _on_token(self, pos) -> None:
-        board = self.game_boards.get(self.game.key, self.board)
+        board = self._boards.get(self.game.key, self.board)
         if pos is None:
             board.show_token(None)
         else:
@@ -1196,11 +1245,11 @@ class MainWindow(QMainWindow):
     def _token_state(self, state: int, before: int) -> int:
         """The state the board can draw for the episode's token: a game's absorbing end state (win,
         draw, loss) has no board, so the last real position is shown instead."""
-        board = self.game_boards.get(self.game.key)
+        board = self._boards.get(self.game.key)
         mdp = self.controller.mdp
         if board is None or mdp is None or not 0 <= state < mdp.n_states or not mdp.terminal[state]:
             return state
-        model = getattr(board, "model", None)
+        model = board.model
         try:
             if model is not None:
                 model.position_of(int(state))
@@ -1272,9 +1321,7 @@ class MainWindow(QMainWindow):
         self._saved_solver = self._solver_settings()
         self.scenario_path = Path(path)
         for g in self.games:
-            ed = g.editor()
-            if ed is not None and hasattr(ed, "refresh"):
-                ed.refresh()
+            g.refresh_editor()
         self._activate(target)
         self.statusBar().showMessage(f"Opened {path}", 5000)
 
@@ -1443,8 +1490,7 @@ class MainWindow(QMainWindow):
             raise ValueError("no simulation results to export: run a simulation first")
         path = Path(path)
         tmp = path.with_name(f".{path.name}.tmp")
-        text = (self.sim_result.csv() if hasattr(self.sim_result, "csv") else
-                results_csv(self.sim_result.rows, unit=self.sim_result.unit, start=self.sim_result.start))
+        text = self.sim_result.csv()
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
         return path
@@ -1539,9 +1585,9 @@ class MainWindow(QMainWindow):
         self._dirty = True
         self.redraw()
 
-    def _game_boards(self) -> list[QWidget]:
-        """The cell board and every game's own board widget."""
-        return [self.board, *getattr(self, "game_boards", {}).values()]
+    def _game_boards(self) -> list[GameBoard]:
+        """The cell board and every game's own board widget built so far."""
+        return [self.board, *self._boards.values()]
 
     def _classroom_model_changed(self) -> None:
         """The model changed: new lesson text, and a comparison of the old model is stale."""
@@ -1549,8 +1595,7 @@ class MainWindow(QMainWindow):
         self.compare_panel.clear()
         self._predict_key = None
         for b in self._game_boards():
-            if hasattr(b, "hide_all"):
-                b.hide_all()
+            b.hide_all()
 
     def update_lesson(self) -> None:
         """Show the lesson of the current game with its current parameters."""
@@ -1759,8 +1804,7 @@ class MainWindow(QMainWindow):
         self.predict_mode = on
         self._predict_key = None
         for b in self._game_boards():
-            if hasattr(b, "set_predict_mode"):
-                b.set_predict_mode(on)
+            b.set_predict_mode(on)
         if on:
             self.inspect(None)
         self._dirty = True
@@ -1772,8 +1816,7 @@ class MainWindow(QMainWindow):
         if key != self._predict_key:
             self._predict_key = key
             for b in self._game_boards():
-                if hasattr(b, "hide_all"):
-                    b.hide_all()
+                b.hide_all()
             if self.selected is not None:
                 self.inspect(None)
 
@@ -1783,9 +1826,6 @@ class MainWindow(QMainWindow):
         if self.act_delta.isChecked() != on:
             self.act_delta.setChecked(on)
         self.delta_view = on
-        for b in getattr(self, "game_boards", {}).values():
-            if hasattr(b, "set_delta_mode"):
-                b.set_delta_mode(on)
         if not on:
             self.color_bar.show_scale(self.scale)
         self._dirty = True
@@ -1860,11 +1900,10 @@ class MainWindow(QMainWindow):
         size = f.pointSizeF() if f.pointSizeF() > 0 else 10.0
         f.setPointSizeF(size * (PRESENTER_SCALE if on else 1.0))
         self.setFont(f)
-        px = 18 if on else 12
+        px = PRESENTER_PLOT_PX if on else PLOT_PX
         self.convergence.set_font_size(px)
-        for cw in self.game_convs.values():
-            if hasattr(cw, "set_font_size"):
-                cw.set_font_size(px)
+        for cw in self._convs.values():
+            cw.set_font_size(px)
         for ax in ("left", "bottom"):
             fnt = QFont()
             fnt.setPixelSize(px)
