@@ -618,9 +618,11 @@ WIDE_BOARD = 1.8
 
 def board_aspect(board) -> float:
     """Width / height of what a board draws: its cell layout's bounds, or 1 for other widgets."""
-    lay = getattr(board, "layout_", None)
-    if lay is None or not getattr(lay, "cells", ()):
+    from mdpviz.widgets.board import BoardView
+
+    if not isinstance(board, BoardView) or not board.layout_.cells:
         return 1.0
+    lay = board.layout_
     x0, y0, x1, y1 = lay.bounds()
     return (x1 - x0 + 0.2) / max(y1 - y0 + 0.6, 1e-9)
 
