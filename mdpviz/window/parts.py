@@ -116,13 +116,13 @@ class GameWidgets(Mapping[str, QWidget]):
     game's builds its widgets (see :meth:`MainWindow._build_game_widgets`); iterating builds every game's."""
 
     def __init__(self, window: Any, built: dict[str, QWidget]) -> None:
-        self._window, self._built = window, built
+        self._window, self._widgets = window, built
 
     def __getitem__(self, key: str) -> QWidget:
         w = self._window
         if key not in w._built and any(g.key == key for g in w.games):
             w._build_game_widgets(w.game_by_key(key))
-        return self._built[key]
+        return self._widgets[key]
 
     def __iter__(self) -> Iterator[str]:
         for g in list(self._window.games):
