@@ -210,8 +210,8 @@ def game_defaults(game) -> tuple[str, dict]:
     """(method, options) a game is solved with by default: the game's ``default_method`` and
     ``default_tol`` when it defines them, else synchronous value iteration with tolerance 1e-9
     (the window's defaults)."""
-    method = str(getattr(game, "default_method", "vi") or "vi")
-    tol = float(getattr(game, "default_tol", 1e-9) or 1e-9)
+    method = str(game.default_method or "vi")
+    tol = float(game.default_tol or 1e-9)
     return method, ({"tol": tol} if method in ("vi", "gs") else {})
 
 
@@ -229,9 +229,7 @@ def model_headless(game, *, timeout: float = 3600.0) -> TabularMDP:
 
     app = ensure_app()
     pending: list = []
-    sig = getattr(game, "job_requested", None)
-    if sig is not None:
-        sig.connect(pending.append)
+    game.job_requested.connect(pending.append)
     try:
         deadline = time.perf_counter() + timeout
         idle_since = time.perf_counter()
@@ -260,8 +258,7 @@ def model_headless(game, *, timeout: float = 3600.0) -> TabularMDP:
                 raise ValueError(f"{game.title}: {game.empty_text() or 'no model to solve'}")
             time.sleep(0.005)
     finally:
-        if sig is not None:
-            sig.disconnect(pending.append)
+        game.job_requested.disconnect(pending.append)
 
 
 def solve_game(game, *, method: str | None = None, tol: float | None = None) -> SolvedGame:
@@ -284,9 +281,7 @@ def solve_game(game, *, method: str | None = None, tol: float | None = None) -> 
 def scale_of(game, solved: SolvedGame):
     """The colour scale of ``solved`` as the window draws it (:func:`~mdpviz.models.value_range.range_scale`
     of its value range, of the kind the game's values call for)."""
-    from mdpviz.models.colors import SEQUENTIAL
-
-    return range_scale(solved.lo, solved.hi, label=game.value_label, kind=getattr(game, "color_kind", SEQUENTIAL))
+    return range_scale(solved.lo, solved.hi, label=game.value_label, kind=game.color_kind)
 
 
 # ---------------------------------------------------------------------------------- rendering
@@ -303,9 +298,11 @@ def ensure_app() -> QApplication:
 def _paint_into(widget: QWidget, painter: QPainter) -> None:
     """Paint ``widget`` and its children with ``painter`` (QWidget's render: QGraphicsView overrides
     ``render`` with a scene-rendering one of another signature)."""
-    scene = getattr(widget, "scene", None)
-    if callable(scene) and hasattr(scene(), "prepareForPaint"):
-        scene().prepareForPaint()
+    from pyqtgraph import GraphicsScene
+    from PySide6.QtWidgets import QGraphicsView
+
+    if isinstance(widget, QGraphicsView) and isinstance(widget.scene(), GraphicsScene):
+        widget.scene().prepareForPaint()  # pyqtgraph's scene lays its items out before painting
     QWidget.render(widget, painter, QPoint())
 
 
@@ -420,19 +417,17 @@ def make_board(game, mdp: TabularMDP, solved: SolvedGame, index: int = -1):
     if own is not None:
         if own.isVisible() or own.parent() is not None:
             return widget_mirror(own), scale
-        if hasattr(own, "set_value_range"):  # a board game's board narrows the scale to the shown position
-            own.set_value_range(solved.value_range if sw is not None else None)
-        if hasattr(own, "show_sweep"):
-            cap = sweep_caption_of(hist, i) if sw is not None else "Not solved yet"
-            own.show_sweep(sw, scale, caption=cap)
+        # a board game's board narrows the scale to the shown position
+        own.set_value_range(solved.value_range if sw is not None else None)
+        cap = sweep_caption_of(hist, i) if sw is not None else "Not solved yet"
+        own.show_sweep(sw, scale, caption=cap)
         own.setProperty(GAME_BOARD_PROPERTY, True)
-        return own, getattr(own, "shown_scale", None) or scale
+        return own, own.shown_scale or scale
     board = BoardView()
     board.setMinimumSize(40, 40)
     policy = None if sw is None else np.asarray(sw.policy)
     board.set_board(game.board_layout(mdp, policy), game.decor())
-    if hasattr(game, "policy_glyph"):  # the policy as the window draws it (snakes: die faces)
-        board.set_policy_glyph(*game.policy_glyph())
+    board.set_policy_glyph(*game.policy_glyph())  # the policy as the window draws it (snakes: die faces)
     board.state_names = {s: game.state_name(s) for s in range(mdp.n_states)}
     if sw is None:
         board.show_frame(None, scale)
@@ -516,9 +511,9 @@ def game_lesson(game):
     has one, else :func:`~mdpviz.models.lessons.lesson_for` its key, settings and model."""
     from mdpviz.models.lessons import lesson_for
 
-    fn = getattr(game, "lesson", None)
-    if callable(fn):
-        return fn()
+    own = game.lesson()
+    if own is not None:
+        return own
     mdp = game.mdp()
     start = int(game.start_state()) if mdp is not None else 0
     an = (lambda a: game.action_name(a, mdp)) if mdp is not None else None
@@ -623,9 +618,11 @@ WIDE_BOARD = 1.8
 
 def board_aspect(board) -> float:
     """Width / height of what a board draws: its cell layout's bounds, or 1 for other widgets."""
-    lay = getattr(board, "layout_", None)
-    if lay is None or not getattr(lay, "cells", ()):
+    from mdpviz.widgets.board import BoardView
+
+    if not isinstance(board, BoardView) or not board.layout_.cells:
         return 1.0
+    lay = board.layout_
     x0, y0, x1, y1 = lay.bounds()
     return (x1 - x0 + 0.2) / max(y1 - y0 + 0.6, 1e-9)
 

@@ -19,7 +19,7 @@ from typing import Callable, Generator, Sequence
 
 import numpy as np
 
-from mdpviz.models.display import StrategyRow
+from mdpviz.models.display import StrategyRow, results_csv
 from mdpviz.models.games import JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
@@ -41,6 +41,10 @@ class SimulationResult:
     """Name of the start state (e.g. "square 1")."""
     notes: tuple[str, ...] = ()
     """Strategies that could not be evaluated, and why."""
+
+    def csv(self) -> str:
+        """The table as CSV (:func:`~mdpviz.models.display.results_csv`), for File \u25b8 Export."""
+        return results_csv(self.rows, unit=self.unit, start=self.start)
 
 
 def mean_ci(x: np.ndarray) -> tuple[float, float]:

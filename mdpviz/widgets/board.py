@@ -26,6 +26,7 @@ from functools import lru_cache
 from mdpviz.models.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
 from mdpviz.models.display import BoardFrame
 from mdpviz.models.position import compact_value as compact_q
+from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform
 
 SELECTED = "#000000"
@@ -76,7 +77,7 @@ class CellDecor:
     """Draw as the goal / a terminal state."""
 
 
-class BoardView(QWidget):
+class BoardView(GameBoard):
     """Paints a board of cells; emits ``cell_clicked`` / ``cell_menu_requested`` with the state."""
 
     cell_clicked = Signal(int)

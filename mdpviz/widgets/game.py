@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QWidget
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets.board import CellDecor
-from mdpviz.models.colors import SEQUENTIAL, action_badge
+from mdpviz.models.colors import SEQUENTIAL, ColorScale, action_badge
 from mdpviz.models.display import BackupTerm
 from mdpviz.models.episodes import Move
 from mdpviz.models.strategies import SimulationResult  # noqa: F401 (the window imports it from here)
@@ -55,6 +55,21 @@ class GameJob:
     """Called on the GUI thread with each partial result a GeneratorJob yields, in order."""
 
 
+class _FromSpec:
+    """A class attribute of :class:`Game` read from the class's :attr:`Game.spec` (``default`` when
+    it has none); a subclass or an instance may still set its own value."""
+
+    def __init__(self, default: Any) -> None:
+        self.default = default
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, cls: type | None = None) -> Any:
+        spec = (cls if cls is not None else type(obj)).spec
+        return self.default if spec is None else getattr(spec, self.name)
+
+
 class _Edit(QUndoCommand):
     """One edit of a game: swaps the game's immutable state (undo puts the old one back)."""
 
@@ -72,15 +87,19 @@ class _Edit(QUndoCommand):
 class Game(QObject):
     """One game in the window: its edits (an immutable state) and what is derived from them."""
 
-    key = ""
+    spec: Any = None
+    """The game's headless :class:`~mdpviz.models.games.GameSpec` (None for a game outside the
+    registry); :attr:`key`, :attr:`title`, :attr:`value_label`, :attr:`unit` and :attr:`color_kind`
+    are read from it unless a subclass sets them."""
+    key = _FromSpec("")
     """Identifier used in scenario files."""
-    title = ""
+    title = _FromSpec("")
     """Name in the game picker."""
-    value_label = "value"
+    value_label = _FromSpec("value")
     """What V measures, for the colour bar."""
-    color_kind = SEQUENTIAL
+    color_kind = _FromSpec(SEQUENTIAL)
     """Colour scale kind: SEQUENTIAL for costs and returns, DIVERGING (centred on 0) for win/loss values."""
-    unit = "return"
+    unit = _FromSpec("return")
     """What one simulated episode's total is."""
     supports_discount = True
     """The discount can be edited (False: fixed by the game, e.g. turns are not discounted)."""
@@ -89,6 +108,22 @@ class Game(QObject):
     ("": a generic note naming the fixed value, see :meth:`discount_tooltip`)."""
     convergence_title = "Convergence"
     """Title of the window's Convergence dock while this game is shown (e.g. "Learning curve")."""
+    fixed_scale: ColorScale | None = None
+    """A colour scale the game fixes itself (a game without solves, e.g. the 3D game's agent values);
+    None: the solve's value range sets it."""
+    drives_steps = False
+    """The game's Step is its own (anti-tic-tac-toe's best-response rounds): it then provides
+    window_step / window_run / window_pause / window_reset / window_can_step / window_running, and the
+    window's one Step, Run, Pause and Reset drive it."""
+    simulates_without_model = False
+    """The game simulates without a compiled MDP (the 3D game's trained agent)."""
+    view: str | None = None
+    """How the shared cell board draws the game's MDP ("grid" or "graph" for an MDP file; None: the
+    game's own layout). "graph" re-lays the board out for each sweep's policy."""
+    default_method = "vi"
+    """The solver a headless export solves the game with (:func:`mdpviz.export.game_defaults`)."""
+    default_tol = 1e-9
+    """Value iteration's tolerance for that solve."""
     panels: frozenset[str] = PANELS
     """The window's panels this game uses (names from :data:`PANELS`); the window hides the others
     while the game is shown. May be a property when it depends on the edits (e.g. a board size)."""
@@ -103,6 +138,8 @@ class Game(QObject):
     """Run a :class:`GameJob` on the controller's job thread (the window routes its results back)."""
     job_cancel = Signal()
     """Cancel the running :class:`GameJob`."""
+    open_file_requested = Signal()
+    """The game's editor asks the window to open a file (File \u25b8 Open course MDP file)."""
 
     def __init__(self, state: Any, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -170,6 +207,36 @@ class Game(QObject):
 
     def editor(self) -> QWidget | None:
         """The game's editing panel (built once, on first use), or None."""
+        return None
+
+    def lesson(self) -> Any:
+        """The game's own lesson (:mod:`mdpviz.models.lessons`), or None for the registry's lesson of
+        its key, settings and model."""
+        return None
+
+    def refresh_editor(self) -> None:
+        """Show the current edits in the editing panel if it was built (after a loaded scenario)."""
+
+    def convergence_widget(self) -> QWidget | None:
+        """A game-specific plot for the window's Convergence dock (the 3D game's learning curve), or
+        None for the shared convergence plot."""
+        return None
+
+    def solve_after_reset(self) -> bool:
+        """True when the window should run its solver to the end right after a reset (the game's
+        Step already decided what to show, e.g. anti-tic-tac-toe's rounds)."""
+        return False
+
+    def board_caption(self, caption: str, sweep: Any) -> str:
+        """The caption of the game's own board for ``sweep`` (``caption``: the window's)."""
+        return caption
+
+    def state_title(self, s: int) -> str:
+        """The inspector's title of state ``s`` (board games: the position in words)."""
+        return self.state_name(s)
+
+    def source_path(self) -> str | None:
+        """The file the game's model was read from (an MDP file), or None."""
         return None
 
     def simulation_widget(self) -> QWidget | None:

@@ -71,7 +71,6 @@ from mdpviz.models.attt import (
     setup_from_dict,
     setup_to_dict,
 )
-from mdpviz.models.colors import SEQUENTIAL
 from mdpviz.models.display import BackupTerm
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets import named as _named
@@ -85,11 +84,7 @@ ROUND_PAUSE_MS = 350
 class AtttGame(PositionGame):
     """Anti-tic-tac-toe with the course's files: best-response rounds, the next responder's MDP on the board."""
 
-    key = "attt"
-    title = "Anti-tic-tac-toe"
-    value_label = "P(responder wins)"
-    color_kind = SEQUENTIAL
-    unit = "wins"
+    spec = attt.SPEC
     supports_discount = False
 
     def __init__(self, setup: AtttSetup | None = None, parent: QObject | None = None, *,
@@ -477,6 +472,10 @@ class AtttGame(PositionGame):
         if self._editor is None:
             self._editor = AtttPanel(self)
         return self._editor
+
+    def refresh_editor(self) -> None:
+        if self._editor is not None:
+            self._editor.refresh()
 
     # ------------------------------------------------------------------ scenarios
     def to_dict(self) -> dict[str, Any]:

@@ -149,11 +149,7 @@ class CheckersGame(PositionGame):
     the edited discount, or None while the compile runs.
     """
 
-    key = SPEC.key
-    title = SPEC.title
-    value_label = SPEC.value_label
-    unit = SPEC.unit
-    color_kind = SPEC.color_kind
+    spec = SPEC
     supports_discount = True
 
     def __init__(self, settings: CheckersSettings | None = None, parent: QObject | None = None) -> None:
@@ -401,6 +397,10 @@ class CheckersGame(PositionGame):
         if self._editor is None:
             self._editor = CheckersEditor(self)
         return self._editor
+
+    def refresh_editor(self) -> None:
+        if self._editor is not None:
+            self._editor.refresh()
 
     def state_name(self, s: int) -> str:
         cm = self.compiled()

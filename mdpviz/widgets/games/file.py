@@ -28,11 +28,7 @@ FileState = mf.FileState
 class FileGame(Game):
     """Any MDP in the course file format, drawn as a grid of states (or a graph when small)."""
 
-    key = SPEC.key
-    title = SPEC.title
-    value_label = SPEC.value_label
-    unit = SPEC.unit
-    color_kind = SPEC.color_kind
+    spec = SPEC
     supports_discount = True
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -145,7 +141,15 @@ class FileGame(Game):
     def editor(self) -> QWidget:
         if self._editor is None:
             self._editor = FileEditor(self)
+            self._editor.open_requested.connect(self.open_file_requested)
         return self._editor
+
+    def refresh_editor(self) -> None:
+        if self._editor is not None:
+            self._editor.refresh()
+
+    def source_path(self) -> str | None:
+        return self.state.path
 
     def empty_text(self) -> str:
         return "No MDP loaded: File \u25b8 Open course MDP file\u2026"

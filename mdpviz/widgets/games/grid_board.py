@@ -35,6 +35,7 @@ from mdpviz.models.strategies import at_least_two_games
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import BoardView, ColorBar
 from mdpviz.widgets.game import Game
+from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.geometry import grid_layout
 
 LUT_SIZE = 256
@@ -360,12 +361,11 @@ class GridCanvas(QWidget):
 
 
 # ---------------------------------------------------------------------------------- the board
-class GridBoard(QWidget):
+class GridBoard(GameBoard):
     """The game's board widget: view toggles, the grid canvas (or a table of states for an
     environment without a grid) and its own colour bar. Receives ``show_sweep`` / ``show_token``
     from the window like every game board."""
 
-    inspect_requested = Signal(int)
     has_color_bar = True
     """The window hides its shared colour bar while this board is shown (this one has its own map)."""
 

@@ -24,11 +24,6 @@ class GridWorldGame(GridGameBase):
     """A grid world (CS188's maps or a map file) in either convention, edited on the board."""
 
     spec = SPEC
-    key = SPEC.key
-    title = SPEC.title
-    value_label = SPEC.value_label
-    unit = SPEC.unit
-    color_kind = SPEC.color_kind
     editable = True
 
     def __init__(self, settings: gw.GridSettings | None = None, parent: QObject | None = None) -> None:

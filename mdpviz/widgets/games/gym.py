@@ -27,11 +27,6 @@ class GymGame(GridGameBase):
     """A Gymnasium environment's transition table (needs the optional ``gymnasium`` package)."""
 
     spec = SPEC
-    key = SPEC.key
-    title = SPEC.title
-    value_label = SPEC.value_label
-    unit = SPEC.unit
-    color_kind = SPEC.color_kind
 
     def __init__(self, state: GymState | None = None, parent: QObject | None = None) -> None:
         super().__init__(state or SPEC.default_settings(), parent)

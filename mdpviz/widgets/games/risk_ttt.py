@@ -100,10 +100,7 @@ class RiskPainter(GridPainter):
 class RiskTicTacToeGame(PositionGame):
     """Risk tic-tac-toe (seed 003): 3x3 stepped by the solvers, 4x4 solved exactly in the background."""
 
-    key = SPEC.key
-    title = SPEC.title
-    value_label = SPEC.value_label
-    unit = SPEC.unit
+    spec = SPEC
     supports_discount = False
 
     def __init__(self, state: RiskState | None = None, parent: QObject | None = None) -> None:
@@ -295,6 +292,10 @@ class RiskTicTacToeGame(PositionGame):
         if self._editor is None:
             self._editor = RiskEditor(self)
         return self._editor
+
+    def refresh_editor(self) -> None:
+        if self._editor is not None:
+            self._editor.refresh()
 
     # ------------------------------------------------------------------ matchups
     def matchups(self) -> list[str]:

@@ -32,11 +32,7 @@ SPEC = sn.SPEC
 class SnakesGame(Game):
     """Snakes and ladders of the course statement (rules in :mod:`mdpviz.models.snakes`)."""
 
-    key = SPEC.key
-    title = SPEC.title
-    value_label = SPEC.value_label
-    unit = SPEC.unit
-    color_kind = SPEC.color_kind
+    spec = SPEC
     supports_discount = False
     discount_note = "Turns are counted, not discounted: the discount is 1."
 
@@ -87,6 +83,10 @@ class SnakesGame(Game):
         if self._editor is None:
             self._editor = SnakesEditor(self)
         return self._editor
+
+    def refresh_editor(self) -> None:
+        if self._editor is not None:
+            self._editor.refresh()
 
     def refuse_trap(self, square: int) -> str:
         """The message for a trap on square 1 or 15 ("" if the square can hold one)."""

@@ -24,10 +24,7 @@ from mdpviz.widgets.position import GridPainter, PositionGame
 class TicTacToeGame(PositionGame):
     """Tic-tac-toe against a uniformly random opponent (seed 001)."""
 
-    key = SPEC.key
-    title = SPEC.title
-    value_label = SPEC.value_label
-    unit = SPEC.unit
+    spec = SPEC
     supports_discount = True
 
     def __init__(self, settings: tt.VsRandomSettings | None = None, parent: QObject | None = None) -> None:
@@ -103,6 +100,10 @@ class TicTacToeGame(PositionGame):
         if self._editor is None:
             self._editor = VsRandomEditor(self)
         return self._editor
+
+    def refresh_editor(self) -> None:
+        if self._editor is not None:
+            self._editor.refresh()
 
     # ------------------------------------------------------------------ playing
     def episode(self, mdp, probs, rng):

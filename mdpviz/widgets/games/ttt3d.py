@@ -460,10 +460,7 @@ class TrainingPanel(QWidget):
 class Ttt3dGame(PositionGame):
     """3x3x3 risk tic-tac-toe learned by playing (no MDP: training replaces the solver)."""
 
-    key = SPEC.key
-    title = SPEC.title
-    value_label = SPEC.value_label
-    unit = SPEC.unit
+    spec = SPEC
     supports_discount = False
     convergence_title = "Learning curve"
     panels = frozenset({"game", "convergence", "simulation", "lesson"})
@@ -541,6 +538,10 @@ class Ttt3dGame(PositionGame):
         if self._panel is None:
             self._panel = TrainingPanel(self)
         return self._panel
+
+    def refresh_editor(self) -> None:
+        if self._panel is not None:
+            self._panel.refresh()
 
     def caption(self) -> str:
         """The line above the cube: whose values are shown."""

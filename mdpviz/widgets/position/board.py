@@ -37,23 +37,21 @@ from mdpviz.models.position import (
 from mdpviz.models.position_display import html_escape, moves_range, table_rows, walk_path_text, walk_words
 from mdpviz.solvers import Sweep
 from mdpviz.widgets import named as _named
+from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.position.canvas import PositionCanvas
 from mdpviz.widgets.position.painters import BoardPainter
 from mdpviz.widgets.position.side import PositionSide
 
 
 # ---------------------------------------------------------------------------------- the board
-class PositionBoard(QWidget):
-    """One position of a board game with the walk's controls (see the module docstring)."""
+class PositionBoard(GameBoard):
+    """One position of a board game with the walk's controls (see the module docstring).
 
-    inspect_requested = Signal(int)
-    """The MDP state of the shown position (the window's inspector shows its backup); -1: none."""
+    Emits :attr:`~GameBoard.inspect_requested` with the MDP state of the shown position,
+    :attr:`~GameBoard.job_message` and :attr:`~GameBoard.scale_changed` (see :class:`GameBoard`)."""
+
     position_changed = Signal(object)
     """The new :class:`Position`."""
-    job_message = Signal(str)
-    """A note for the status bar."""
-    scale_changed = Signal(object)
-    """The shown position's colour scale changed (a :class:`ColorScale`, or None): the window's colour bar follows."""
 
     def __init__(self, model: Callable[[], PositionModel | None], painter: Callable[[], BoardPainter], *,
                  parent: QWidget | None = None) -> None:

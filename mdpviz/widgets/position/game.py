@@ -7,7 +7,6 @@ from typing import Any, Callable
 import numpy as np
 from PySide6.QtCore import QObject
 
-from mdpviz.models.colors import DIVERGING
 from mdpviz.models.episodes import sample_mdp_episode
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.position import PositionModel
@@ -27,10 +26,6 @@ class PositionGame(Game):
     :meth:`painter` and ``simulation_job`` (returning a
     :class:`~mdpviz.models.position.MatchupResult`).
     """
-
-    value_label = "value of each move (Q)"
-    unit = "reward"
-    color_kind = DIVERGING
 
     def __init__(self, state: Any, parent: QObject | None = None) -> None:
         super().__init__(state, parent)

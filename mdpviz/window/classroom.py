@@ -1,0 +1,402 @@
+"""The classroom tools of the main window: lesson, method comparison, lesson exports and view modes.
+
+Predict-then-reveal, the change (delta) view, high contrast and the Q view.
+
+:class:`ClassroomMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
+widgets and controller through ``self``).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QMenu,
+)
+
+from mdpviz.solvers import Sweep
+from mdpviz.widgets.game_board import GameBoard
+from mdpviz.models.colors import scale_for
+from mdpviz.widgets.game import GameJob
+from mdpviz import export as lesson_export
+from mdpviz.widgets.compare import compare_job
+from mdpviz.widgets.delta import delta_frame, delta_scale
+
+
+
+class ClassroomMixin:
+    """The classroom tools (part of :class:`~mdpviz.app.MainWindow`)."""
+
+    # ------------------------------------------------------------------ classroom: lesson, compare, export, view
+    predict_mode = False
+    """Predict-then-reveal: the board hides values and actions until a square is clicked."""
+    delta_view = False
+    """The board is coloured by how much each square changed in the shown sweep."""
+    high_contrast = False
+    """High-contrast theme (black on white, thicker lines)."""
+    _predict_key: int | None = None
+    _frame_writer: "lesson_export.FrameWriter | None" = None
+
+    def _build_classroom_actions(self, export_menu: QMenu) -> None:
+        export_menu.addSeparator()
+        self.act_export_lesson = self._action("&Lesson snapshot (board + plot + parameters)\u2026", "exportLessonAction",
+                                              self.export_lesson_dialog, "Ctrl+Shift+E",
+                                              tip="The board, the convergence plot and the parameters in one picture")
+        self.act_export_frames = self._action("Sweeps as a PNG &sequence\u2026", "exportFramesAction",
+                                              self.export_frames_dialog, tip="The board after every sweep, numbered")
+        self.act_export_gif = self._action("Sweeps as an animated &GIF\u2026", "exportGifAction", self.export_gif_dialog,
+                                           tip="The board after every sweep as one looping GIF, for slides")
+        self.act_export_results = self._action("&Values and policy (CSV)\u2026", "exportResultsAction",
+                                               self.export_results_dialog)
+        self.act_export_compare = self._action("&Comparison table (CSV)\u2026", "exportCompareAction",
+                                               self.export_comparison_dialog)
+        self.act_export_history = self._action("Convergence &history (CSV)\u2026", "exportHistoryAction",
+                                               self.export_history_dialog, tip="Every recorded sweep: delta, "
+                                               "policy changes, time")
+        self.act_export_board_sized = self._action("Board at export si&ze\u2026", "exportBoardSizedAction",
+                                                   lambda: self.export_sized_dialog("board"))
+        self.act_export_conv_sized = self._action("Convergence plot at export size\u2026", "exportConvSizedAction",
+                                                  lambda: self.export_sized_dialog("convergence"))
+        export_menu.addActions([self.act_export_lesson, self.act_export_board_sized, self.act_export_conv_sized,
+                                self.act_export_frames, self.act_export_gif, self.act_export_results,
+                                self.act_export_compare,
+                                self.act_export_history])
+        sizes = export_menu.addMenu("Export si&ze")
+        sizes.setObjectName("exportSizeMenu")
+        self.export_size_actions: dict[tuple[int, int], QAction] = {}
+        saved = str(self.settings.value("export/size", "1600x900"))
+        for w, h in ((1280, 720), (1600, 900), (1920, 1080), (3840, 2160)):
+            a = QAction(f"{w} \u00d7 {h}", self)
+            a.setObjectName(f"exportSize{w}x{h}")
+            a.setCheckable(True)
+            a.setChecked(saved == f"{w}x{h}")
+            a.triggered.connect(lambda _c=False, w=w, h=h: self.set_export_size(w, h))
+            sizes.addAction(a)
+            self.export_size_actions[(w, h)] = a
+        if not any(a.isChecked() for a in self.export_size_actions.values()):
+            self.export_size_actions[(1600, 900)].setChecked(True)
+        self.act_compare = self._action("&Compare methods", "compareAction", self.compare_methods, "Ctrl+Shift+C",
+                                        tip="Run every solver on this model and overlay their convergence")
+        self.act_predict = self._action("&Predict, then reveal", "predictAction", self.set_predict_mode,
+                                        "Ctrl+Shift+P", checkable=True,
+                                        tip="Hide values and actions on the board until a square is clicked")
+        self.act_delta = self._action("Colour by &change (\u0394V)", "deltaAction", self.set_delta_view,
+                                      "Ctrl+Shift+D", checkable=True,
+                                      tip="Colour each square by how much its value changed in the shown sweep")
+        self.act_contrast = self._action("&High contrast", "highContrastAction", self.set_high_contrast,
+                                         checkable=True, tip="Black on white with thicker lines, for projectors")
+        self.act_q = self._action("Every action's &Q on the board", "qValuesAction", self.set_q_view,
+                                  "Ctrl+Shift+Q", checkable=True,
+                                  tip="Show every action's Q-value on the board at once: a bar per action, "
+                                      "coloured on the board's scale (hover a square for the numbers)")
+
+    q_view = False
+    """Every action's Q-value is drawn on the cell board (the View menu's toggle)."""
+
+    def set_q_view(self, on: bool) -> None:
+        """Show (or hide) every action's Q on the board, as bars coloured on the board's scale."""
+        self.q_view = bool(on)
+        if self.act_q.isChecked() != self.q_view:
+            self.act_q.setChecked(self.q_view)
+        self._dirty = True
+        self.redraw()
+
+    def _game_boards(self) -> list[GameBoard]:
+        """The cell board and every game's own board widget built so far."""
+        return [self.board, *self._boards.values()]
+
+    def _classroom_model_changed(self) -> None:
+        """The model changed: new lesson text, and a comparison of the old model is stale."""
+        self.update_lesson()
+        self.compare_panel.clear()
+        self._predict_key = None
+        for b in self._game_boards():
+            b.hide_all()
+
+    def update_lesson(self) -> None:
+        """Show the lesson of the current game with its current parameters."""
+        g = self.game
+        try:
+            lesson = lesson_export.game_lesson(g)
+        except (ValueError, TypeError, AttributeError, KeyError) as e:
+            self.lesson_panel.show_lesson(None, message=f"No lesson for {g.title}: {e}")
+            return
+        self.lesson_panel.show_lesson(lesson)
+
+    def compare_methods(self) -> bool:
+        """Run every method on the current model on the job thread; the compare panel shows the result."""
+        g = self.game
+        mdp = g.mdp()
+        if mdp is None:
+            self.statusBar().showMessage("Nothing to compare: no model.", 6000)
+            return False
+        token = self._sim_token
+        start = int(g.start_state()) if 0 <= int(g.start_state()) < mdp.n_states else 0
+
+        def done(result) -> None:
+            if result is None:
+                self.compare_panel.clear("Comparison cancelled.")
+            elif token != self._sim_token:
+                self.compare_panel.clear("The model changed during the comparison: results discarded.")
+            else:
+                self.compare_panel.show_comparison(result, start_name=g.state_name(result.start))
+                self.statusBar().showMessage(result.summary, 10000)
+
+        job = GameJob(
+            fn=compare_job(mdp, tol=self.solver_panel.tol, start=start, state_name=g.state_name),
+            label="Comparing the solvers on this model\u2026", on_done=done,
+            on_progress=self.compare_panel.show_progress,
+            on_failed=lambda msg: self.compare_panel.show_running(False, f"Comparison failed: {msg}"),
+            on_cancelled=lambda: self.compare_panel.clear("Comparison cancelled."),
+        )
+        if not self.start_game_job(job):
+            return False
+        self.compare_panel.show_running(True, "Running every method on this model\u2026")
+        self.show_page("compare")
+        return True
+
+    # export
+    def export_size(self) -> tuple[int, int]:
+        """The size chosen in File > Export figure > Export size (pixels)."""
+        for size, a in self.export_size_actions.items():
+            if a.isChecked():
+                return size
+        return lesson_export.DEFAULT_SIZE
+
+    def set_export_size(self, width: int, height: int) -> None:
+        for size, a in self.export_size_actions.items():
+            a.setChecked(size == (width, height))
+        self.settings.setValue("export/size", f"{width}x{height}")
+
+    def solved_view(self) -> "lesson_export.SolvedGame":
+        """The current solve as the exporter sees it: model, recorded sweeps and the board's colour scale."""
+        c = self.controller
+        if c.mdp is None:
+            raise ValueError(f"nothing to export: {self.game.mdp_error() or 'no model'}")
+        scale = self.scale or scale_for(0.0, 1.0, label=self.game.value_label)
+        rng = c.value_range  # the range the scale was fitted to (the exporter fits it the same way)
+        lo, hi = (rng.lo, rng.hi) if rng is not None else (scale.lo, scale.hi)
+        return lesson_export.SolvedGame(mdp=c.mdp, method=c.method, options=dict(c.options),
+                                        history=tuple(c.history), solution=c.solution, lo=lo, hi=hi,
+                                        value_range=rng)
+
+    def export_lesson(self, path: str | Path, *, width: int | None = None, height: int | None = None) -> Path:
+        """Write the lesson snapshot of the shown sweep as PNG or SVG (size: the Export size setting)."""
+        w, h = self.export_size() if width is None or height is None else (width, height)
+        return lesson_export.export_lesson_snapshot(self.game, self.solved_view(), path, width=w, height=h,
+                                                    index=self.shown_index())
+
+    def _export_to(self, title: str, name: str, filters: str, fn) -> None:
+        path = self.dialogs.save_file(title, os.path.join(self._dir("export"), name), filters)
+        if not path:
+            return
+        self._remember_dir("export", path)
+        try:
+            p = fn(path)
+        except (ValueError, OSError) as e:
+            self.dialogs.error("Cannot export", str(e))
+            return
+        if p is not None:
+            self.statusBar().showMessage(f"Saved {p}", 5000)
+
+    def export_lesson_dialog(self) -> None:
+        self._export_to("Export lesson snapshot", "lesson.png", "PNG image (*.png);;SVG image (*.svg)",
+                        self.export_lesson)
+
+    def export_frames(self, out: str | Path, *, width: int | None = None, height: int | None = None):
+        """Start writing the board after every recorded sweep as numbered PNG files (one per event-loop
+        turn, so the window stays responsive); returns the running FrameWriter."""
+        if self._frame_writer is not None and self._frame_writer.running:
+            raise ValueError("an image sequence is already being written")
+        w, h = (width, height) if width is not None and height is not None else lesson_export.FRAME_SIZE
+        fw = lesson_export.FrameWriter(self.game, self.solved_view(), out, width=w, height=h, parent=self)
+        fw.progress.connect(lambda k, n, text: self.statusBar().showMessage(f"Writing {text}\u2026 (Esc cancels)"))
+        fw.finished.connect(lambda paths: self.statusBar().showMessage(
+            f"Wrote {len(paths)} image{'s' if len(paths) != 1 else ''}"
+            + (f": {paths[0].name} .. {paths[-1].name}" if paths else ""), 8000))
+        fw.failed.connect(lambda msg: self.dialogs.error("Cannot export", msg))
+        self._frame_writer = fw
+        fw.start()
+        return fw
+
+    def export_gif(self, path: str | Path, *, width: int | None = None, height: int | None = None):
+        """Start writing the board after every recorded sweep (at most MAX_GIF_FRAMES, evenly sampled)
+        as one animated GIF: the frames are drawn one per event-loop turn (the window stays responsive),
+        then joined; returns the running FrameWriter (its ``gif`` signal-free result: the status bar)."""
+        import tempfile
+
+        path = lesson_export.gif_path(path)
+        if self._frame_writer is not None and self._frame_writer.running:
+            raise ValueError("an image sequence is already being written")
+        w, h = (width, height) if width is not None and height is not None else lesson_export.FRAME_SIZE
+        tmp = tempfile.TemporaryDirectory(prefix="mdpviz-gif-")
+        fw = lesson_export.FrameWriter(self.game, self.solved_view(), tmp.name, width=w, height=h,
+                                       max_frames=lesson_export.MAX_GIF_FRAMES, parent=self)
+        fw.progress.connect(lambda k, n, text: self.statusBar().showMessage(f"GIF: {text}\u2026 (Esc cancels)"))
+
+        def done(paths) -> None:
+            try:
+                if len(paths) == len(fw.indices):
+                    p = lesson_export.write_gif(paths, path)
+                    self.statusBar().showMessage(f"Wrote {p.name}: {len(paths)} frames", 8000)
+                else:
+                    self.statusBar().showMessage("GIF cancelled", 5000)
+            except (OSError, ValueError) as e:
+                self.dialogs.error("Cannot export", str(e))
+            finally:
+                tmp.cleanup()
+
+        fw.finished.connect(done)
+        fw.failed.connect(lambda msg: (tmp.cleanup(), self.dialogs.error("Cannot export", msg)))
+        self._frame_writer = fw
+        fw.start()
+        return fw
+
+    def export_gif_dialog(self) -> None:
+        self._export_to("Export the sweeps as an animated GIF", "sweeps.gif", "Animated GIF (*.gif)",
+                        lambda p: (self.export_gif(p), None)[1])
+
+    def export_frames_dialog(self) -> None:
+        self._export_to("Export the sweeps as numbered PNG files", "sweep.png", "PNG images (*.png)",
+                        lambda p: (self.export_frames(p), None)[1])
+
+    def export_results_csv(self, path: str | Path) -> Path:
+        """Write the shown sweep's value and greedy action per state as CSV."""
+        sw = self.shown_sweep()
+        mdp = self.controller.mdp
+        if sw is None or mdp is None:
+            raise ValueError("no values to export: run the solver first")
+        g = self.game
+        return lesson_export.write_text(path, lesson_export.solution_csv(
+            mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=g.state_name,
+            action_name=lambda a: g.action_name(a, mdp)))
+
+    def export_results_dialog(self) -> None:
+        self._export_to("Export values and policy", "values.csv", "CSV (*.csv)", self.export_results_csv)
+
+    def export_comparison_csv(self, path: str | Path) -> Path:
+        from mdpviz.solvers.compare import comparison_csv
+
+        comp = self.compare_panel.comparison
+        if comp is None:
+            raise ValueError("no comparison to export: press Compare methods first")
+        return lesson_export.write_text(path, comparison_csv(comp))
+
+    def export_sized(self, which: str, path: str | Path, *, width: int | None = None,
+                     height: int | None = None) -> Path:
+        """The board ("board") or the convergence plot ("convergence") of the shown sweep as PNG or SVG at
+        the Export size (or ``width`` x ``height``)."""
+        w, h = self.export_size() if width is None or height is None else (width, height)
+        solved = self.solved_view()
+        if which == "board":
+            return lesson_export.export_board(self.game, solved, path, width=w, height=h, index=self.shown_index())
+        if which == "convergence":
+            return lesson_export.export_convergence(solved, path, width=w, height=h)
+        raise ValueError(f"unknown figure {which!r} (board or convergence)")
+
+    def export_sized_dialog(self, which: str) -> None:
+        self._export_to(f"Export {which}", f"{which}.png", "PNG image (*.png);;SVG image (*.svg)",
+                        lambda p: self.export_sized(which, p))
+
+    def export_history_csv(self, path: str | Path) -> Path:
+        """Every recorded sweep of the current solve as CSV (:func:`mdpviz.export.convergence_csv`)."""
+        if not self.controller.history:
+            raise ValueError("no sweeps to export: run the solver first")
+        return lesson_export.write_text(path, lesson_export.convergence_csv(self.controller.history))
+
+    def export_history_dialog(self) -> None:
+        self._export_to("Export the convergence history", "convergence.csv", "CSV (*.csv)", self.export_history_csv)
+
+    def export_comparison_dialog(self) -> None:
+        self._export_to("Export the comparison table", "comparison.csv", "CSV (*.csv)", self.export_comparison_csv)
+
+    # view options
+    def set_predict_mode(self, on: bool) -> None:
+        """Predict, then reveal: hide values and actions on the board until a square is clicked; a new
+        sweep hides everything again (and closes the inspector, which would give the answer away)."""
+        on = bool(on)
+        if self.act_predict.isChecked() != on:
+            self.act_predict.setChecked(on)
+        self.predict_mode = on
+        self._predict_key = None
+        for b in self._game_boards():
+            b.set_predict_mode(on)
+        if on:
+            self.inspect(None)
+        self._dirty = True
+
+    def _predict_follow(self, sw: Sweep | None) -> None:
+        if not self.predict_mode:
+            return
+        key = None if sw is None else id(sw)
+        if key != self._predict_key:
+            self._predict_key = key
+            for b in self._game_boards():
+                b.hide_all()
+            if self.selected is not None:
+                self.inspect(None)
+
+    def set_delta_view(self, on: bool) -> None:
+        """Colour the board by |V_k - V_{k-1}| of the shown sweep (log scale fixed per solve)."""
+        on = bool(on)
+        if self.act_delta.isChecked() != on:
+            self.act_delta.setChecked(on)
+        self.delta_view = on
+        if not on:
+            self.color_bar.show_scale(self.scale)
+        self._dirty = True
+
+    def _delta_frame(self, frame, sw: Sweep, prev: Sweep | None, mdp):
+        """The delta view of a frame, and its scale (also shown on the colour bar)."""
+        lo, hi = (self.scale.lo, self.scale.hi) if self.scale is not None else (0.0, 1.0)
+        tol = self.controller.options.get("tol") if self.controller.method in ("vi", "gs") else None
+        dscale = delta_scale(lo, hi, tol=tol)
+        if self.color_bar.scale != dscale:
+            self.color_bar.show_scale(dscale)
+        act = None if prev is None else (np.asarray(prev.policy) != np.asarray(sw.policy))
+        f = delta_frame(sw.values, None if prev is None else prev.values, frame.badges, terminal=mdp.terminal,
+                        scale=dscale, caption=frame.caption + " \u2014 colour: change in this sweep",
+                        action_changed=act, actions=frame.actions)
+        return f, dscale
+
+    def set_high_contrast(self, on: bool) -> None:
+        """High-contrast theme: pure black on white, black cell borders, thicker lines."""
+        from PySide6.QtGui import QColor, QPalette
+
+        on = bool(on)
+        if self.act_contrast.isChecked() != on:
+            self.act_contrast.setChecked(on)
+        if on == self.high_contrast:
+            return
+        if not hasattr(self, "_base_palette"):
+            self._base_palette = QPalette(self.palette())
+        self.high_contrast = on
+        if on:
+            pal = QPalette(self._base_palette)
+            R = QPalette.ColorRole
+            for role, colour in ((R.Window, "#ffffff"), (R.WindowText, "#000000"), (R.Base, "#ffffff"),
+                                 (R.AlternateBase, "#e8e8e8"), (R.Text, "#000000"), (R.Button, "#ffffff"),
+                                 (R.ButtonText, "#000000"), (R.Highlight, "#00007f"), (R.HighlightedText, "#ffffff"),
+                                 (R.ToolTipBase, "#ffffff"), (R.ToolTipText, "#000000"), (R.PlaceholderText, "#333333"),
+                                 (R.Mid, "#000000"), (R.Dark, "#000000"), (R.Shadow, "#000000")):
+                pal.setColor(role, QColor(colour))
+            for role in (R.WindowText, R.Text, R.ButtonText):  # disabled controls must still look disabled
+                pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#595959"))  # 7:1 on white
+            self.setPalette(pal)
+        else:
+            self.setPalette(self._base_palette)
+        self.board.outline = "#000000" if on else "#444444"
+        self.color_bar.set_text_color(QColor("#000000" if on else "#969696"))
+        self._apply_lines()
+        self.settings.setValue("view/contrast", on)
+        self._dirty = True
+
+    def _apply_lines(self) -> None:
+        """Line widths of the board and the plots: thicker in presenter mode and in high contrast."""
+        f = (1.6 if self.presenter else 1.0) * (1.4 if self.high_contrast else 1.0)
+        self.board.line_scale = f
+        self.board.update()
+        self.convergence.set_line_width(2.0 * f)
+        self.compare_panel.chart.set_line_width(2.0 * f)

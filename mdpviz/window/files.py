@@ -1,0 +1,278 @@
+"""Scenario files, course MDP files and figure exports of the main window (File menu).
+
+Dialogs go through the window's :class:`~mdpviz.window.parts.Dialogs`, so tests never block.
+
+:class:`FilesMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
+widgets and controller through ``self``).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QWidget,
+)
+
+from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenario
+from mdpviz.widgets.convergence import render_svg
+from mdpviz.widgets.game import GameJob
+
+
+
+class FilesMixin:
+    """Scenario files, course MDP files and figure exports (part of :class:`~mdpviz.app.MainWindow`)."""
+
+    # ------------------------------------------------------------------ scenarios
+    def _solver_settings(self) -> tuple[str, float]:
+        """The solver settings a scenario saves (method, tolerance)."""
+        return (self.solver_panel.method, float(self.solver_panel.tol))
+
+    @property
+    def dirty(self) -> bool:
+        """Unsaved edits in any game, or solver settings changed since the last save or open."""
+        saved = getattr(self, "_saved_solver", None)
+        return any(not g.undo_stack.isClean() for g in self.games) or (
+            saved is not None and self._solver_settings() != saved)
+
+    def _update_title(self) -> None:
+        if getattr(self, "_shut", False):
+            return
+        name = self.scenario_path.name if self.scenario_path else "untitled"
+        self.setWindowTitle(f"mdpviz \u2014 {self.game.title} \u2014 {name}{' *' if self.dirty else ''}")
+
+    def scenario(self) -> Scenario:
+        """The current edits and solver settings as a scenario."""
+        return Scenario(game=self.game.key, games={g.key: g.to_dict() for g in self.games},
+                        solver={"method": self.solver_panel.method, "tol": self.solver_panel.tol})
+
+    def save_scenario(self, path: str | Path) -> Path:
+        """Save atomically to ``path``; the edits count as saved."""
+        p = save_scenario(self.scenario(), path)
+        self.scenario_path = Path(p)
+        self._saved_solver = self._solver_settings()
+        for g in self.games:
+            g.undo_stack.setClean()
+        self._update_title()
+        self.statusBar().showMessage(f"Saved {p}", 5000)
+        return p
+
+    def load_scenario(self, path: str | Path) -> None:
+        """Load a scenario; any error leaves every game as it was (ScenarioError)."""
+        scn = load_scenario(path)
+        states = {}
+        for key, data in scn.games.items():
+            try:
+                g = self.game_by_key(key)
+            except ValueError:
+                raise ScenarioError(path, f"games.{key}", "unknown game") from None
+            try:
+                states[key] = (g, g.load_dict(data, str(path)), data)
+            except ScenarioError:
+                raise
+            except (ValueError, MemoryError, RecursionError) as e:  # a game's own check: still one message
+                raise ScenarioError(path, f"games.{key}", str(e) or type(e).__name__) from None
+        try:
+            target = self.game_by_key(scn.game)
+        except ValueError:
+            raise ScenarioError(path, "game", f"unknown game {scn.game!r}") from None
+        for g, st, data in states.values():
+            g.load_state(st)
+            g.load_display(data)
+        if "method" in scn.solver:
+            self.solver_panel.set_method(scn.solver["method"])
+        if "tol" in scn.solver:
+            self.solver_panel.set_tolerance(float(scn.solver["tol"]))
+        self._saved_solver = self._solver_settings()
+        self.scenario_path = Path(path)
+        for g in self.games:
+            g.refresh_editor()
+        self._activate(target)
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+
+    def open_scenario_dialog(self) -> None:
+        path = self.dialogs.open_file("Open scenario", self._dir("scenario"), "mdpviz scenarios (*.json);;All files (*)")
+        if not path:
+            return
+        self._remember_dir("scenario", path)
+        try:
+            self.load_scenario(path)
+        except ScenarioError as e:
+            self.dialogs.error("Cannot open scenario", str(e))
+        except (ValueError, MemoryError, RecursionError, OSError) as e:  # a game's own check, or too big
+            self.dialogs.error("Cannot open scenario", f"{path}: {e or type(e).__name__}")
+
+    def save_scenario_dialog(self, ask: bool = False) -> bool:
+        path = self.scenario_path
+        if path is None or ask:
+            name = self.dialogs.save_file("Save scenario", self._dir("scenario"), "mdpviz scenarios (*.json)")
+            if not name:
+                return False
+            path = Path(name if name.lower().endswith(".json") else name + ".json")
+            self._remember_dir("scenario", str(path))
+        try:
+            self.save_scenario(path)
+        except OSError as e:
+            self.dialogs.error("Cannot save scenario", f"{path}: {e.strerror or e}")
+            return False
+        return True
+
+    def open_mdp_file(self, path: str | Path) -> None:
+        """Open a course-format MDP file in the "MDP from file" game (MDPFileError: nothing changes)."""
+        g = self.game_by_key("file")
+        new = g.read_file(path)  # raises before anything changes
+        if g is not self.game:
+            self._activate(g)
+        g.edit(new, f"opened {Path(new.path).name}")
+
+    def open_mdp_dialog(self) -> None:
+        path = self.dialogs.open_file("Open course MDP file", self._dir("mdp"), "MDP files (*.txt);;All files (*)")
+        if not path:
+            return
+        self._remember_dir("mdp", path)
+        self.open_mdp_file_in_background(path)
+
+    # ------------------------------------------------------------------ MDP files: examples, loading off the GUI thread
+    def _build_example_menu(self, file_menu) -> None:
+        """File > Open example: the course MDP files shipped with the package (mdpviz examples)."""
+        from mdpviz.models.examples import mdp_examples
+
+        menu = file_menu.addMenu("Open e&xample")
+        menu.setObjectName("exampleMenu")
+        self.example_actions: dict[str, QAction] = {}
+        for ex in mdp_examples():
+            a = QAction(ex.name, self)
+            a.setObjectName(f"example_{ex.name}")
+            a.setToolTip(f"{ex.path}" + (f" (published solution: {ex.solution.name})" if ex.solution else ""))
+            a.triggered.connect(lambda _c=False, p=str(ex.path): self.open_mdp_file_in_background(p))
+            menu.addAction(a)
+            self.example_actions[ex.name] = a
+        menu.setEnabled(bool(self.example_actions))
+
+    def open_mdp_file_in_background(self, path: str | Path) -> bool:
+        """Read and check an MDP file on the job thread (progress and Cancel in the status bar), then
+        open it; a bad file is one message and nothing changes. False if another job is running."""
+        g = self.game_by_key("file")
+        name = Path(path).name
+
+        def done(result) -> None:
+            self._hide_load_progress()
+            if result is None:
+                self.statusBar().showMessage(f"Opening {name} cancelled.", 5000)
+                return
+            state, mdp = result
+            g.prime(state, mdp)  # the parse is not repeated on the GUI thread
+            if g is not self.game:
+                self._activate(g)
+            g.edit(state, f"opened {Path(state.path).name}")
+
+        def failed(msg: str) -> None:
+            self._hide_load_progress()
+            self.dialogs.error("Cannot open MDP file", msg)
+
+        def progress(done_: int, total: int, text: str) -> None:
+            self._show_load_progress(done_, total, text)
+
+        job = GameJob(fn=lambda prog, cancelled: g.read_file_job(path, prog, cancelled), label=f"Opening {name}\u2026",
+                      on_done=done, on_progress=progress, on_failed=failed, on_cancelled=lambda: done(None))
+        if not self.start_game_job(job):
+            return False
+        self._show_load_progress(0, 0, f"Opening {name}\u2026")
+        return True
+
+    def _show_load_progress(self, done: int, total: int, text: str) -> None:
+        if getattr(self, "_load_bar", None) is None:
+            from PySide6.QtWidgets import QProgressBar, QPushButton
+
+            self._load_bar = QProgressBar(self)
+            self._load_bar.setObjectName("loadProgress")
+            self._load_bar.setMaximumWidth(160)
+            self._load_bar.setFormat("%p%")  # the details go to the status message beside it
+            self._load_cancel = QPushButton("Cancel", self)
+            self._load_cancel.setObjectName("loadCancel")
+            self._load_cancel.setAccessibleName("Cancel opening the file")
+            self._load_cancel.clicked.connect(self.cancel_game_job)
+            self.statusBar().addPermanentWidget(self._load_bar)
+            self.statusBar().addPermanentWidget(self._load_cancel)
+        self._load_bar.setRange(0, max(total, 0))
+        if total > 0:
+            self._load_bar.setValue(done)
+        self._load_bar.setTextVisible(total > 0)
+        self._load_bar.show()
+        self._load_cancel.show()
+        self.statusBar().showMessage(text)
+
+    def _hide_load_progress(self) -> None:
+        if getattr(self, "_load_bar", None) is not None:
+            self._load_bar.hide()
+            self._load_cancel.hide()
+            self.statusBar().clearMessage()
+
+    # ------------------------------------------------------------------ export
+    def export_figure(self, which: str, path: str | Path) -> Path:
+        """Save the board, the convergence plot or the histogram as PNG or SVG (by extension)."""
+        path = Path(path)
+        ext = path.suffix.lower()
+        if ext not in (".png", ".svg"):
+            raise ValueError(f"{path}: export as .png or .svg, not '{ext or '(no extension)'}'")
+        if which == "convergence":
+            self.conv_stack.currentWidget().export(path)  # the shown plot: the game's own (learning curve) or sweeps
+        elif which == "histogram":
+            self.sim_panel.export_plot_to(path)
+        elif which == "board":
+            self._export_widget(self.board_area, path)
+        else:
+            raise ValueError(f"unknown figure {which!r} (board, convergence or histogram)")
+        return path
+
+    @staticmethod
+    def _export_widget(widget: QWidget, path: Path) -> None:
+        if path.suffix.lower() == ".png":
+            if not widget.grab().save(str(path), "PNG"):
+                raise OSError(f"cannot write {path}")
+            return
+        render_svg(widget, path, title="mdpviz board")
+
+    def export_dialog(self, which: str) -> None:
+        if which == "histogram" and self.sim_result is None:
+            self.statusBar().showMessage("Run a simulation first.", 5000)
+            return
+        name = self.dialogs.save_file(f"Export {which}", os.path.join(self._dir("export"), f"{which}.png"),
+                                      "PNG image (*.png);;SVG image (*.svg)")
+        if not name:
+            return
+        self._remember_dir("export", name)
+        try:
+            p = self.export_figure(which, name)
+        except (ValueError, OSError) as e:
+            self.dialogs.error("Cannot export", str(e))
+            return
+        self.statusBar().showMessage(f"Saved {p}", 5000)
+
+    def export_csv(self, path: str | Path) -> Path:
+        """Write the simulation table as CSV (ValueError when there are no results)."""
+        if self.sim_result is None:
+            raise ValueError("no simulation results to export: run a simulation first")
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.tmp")
+        text = self.sim_result.csv()
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+        return path
+
+    def export_csv_dialog(self) -> None:
+        if self.sim_result is None:
+            self.statusBar().showMessage("Run a simulation first.", 5000)
+            return
+        name = self.dialogs.save_file("Export simulation table", os.path.join(self._dir("export"), "simulation.csv"),
+                                      "CSV (*.csv)")
+        if not name:
+            return
+        self._remember_dir("export", name)
+        try:
+            p = self.export_csv(name)
+        except (ValueError, OSError) as e:
+            self.dialogs.error("Cannot export", str(e))
+            return
+        self.statusBar().showMessage(f"Saved {p}", 5000)

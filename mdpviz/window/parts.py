@@ -1,0 +1,140 @@
+"""The main window's constants and small helpers (sizes, settings, dialogs, lazily built game widgets)."""
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Iterator, Mapping
+
+import numpy as np
+from PySide6.QtCore import QSettings, QSize
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QMessageBox,
+    QWidget,
+)
+
+
+
+REDRAW_MS = 33
+"""Redraw period of the board and inspector (about 30 frames per second)."""
+
+PLOT_MIN_INTERVAL = 0.1
+"""During Run the convergence plot redraws at most every 0.1 s: repainting pyqtgraph's axes and a
+curve of thousands of sweeps is the most expensive part of a frame (measured), and 10 Hz still
+shows it growing."""
+
+DEFAULT_SIZE = QSize(1600, 900)
+"""Window size when no layout was saved yet, on a screen that has room for it (see :func:`default_size`)."""
+
+PLOT_PX, PRESENTER_PLOT_PX = 12, 18
+"""Pixel size of the plots' tick and label text (normal, presenter mode)."""
+
+TITLE_BAR = 40
+"""Pixels kept free above the window for the window manager's title bar."""
+
+
+def default_size(available: QSize) -> QSize:
+    """The first window size on a screen whose free area (without task bars) is ``available``:
+    :data:`DEFAULT_SIZE`, made smaller to fit, title bar included (a 1366x768 laptop with a task
+    bar gets about 1366x690, so the status bar and the plot's axis stay on screen)."""
+    return QSize(min(DEFAULT_SIZE.width(), available.width()),
+                 min(DEFAULT_SIZE.height(), max(available.height() - TITLE_BAR, 400)))
+
+PRESENTER_SCALE = 1.5
+"""Font scale of presenter mode."""
+
+Q_VIEW_MAX_STATES = 200_000
+"""The Q toggle draws every action's Q on cell boards up to this many states (one backup per redraw)."""
+
+
+def settings_org() -> str:
+    """QSettings organisation: $MDPVIZ_SETTINGS_ORG (tests set it), default "mdpviz"."""
+    return os.environ.get("MDPVIZ_SETTINGS_ORG", "mdpviz") or "mdpviz"
+
+
+def make_settings() -> QSettings:
+    """The window's QSettings (organisation from :func:`settings_org`, application "mdpviz")."""
+    return QSettings(settings_org(), "mdpviz")
+
+
+class Dialogs:
+    """The window's modal dialogs in one place; tests pass a stand-in that answers at once."""
+
+    def __init__(self, parent: QWidget) -> None:
+        self.parent = parent
+
+    def error(self, title: str, text: str) -> None:
+        QMessageBox.critical(self.parent, title, text)
+
+    def ask_unsaved(self) -> str:
+        """"save", "discard" or "cancel" for unsaved edits."""
+        b = QMessageBox.question(
+            self.parent, "Unsaved edits", "The scenario has unsaved edits. Save them before quitting?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(b, "cancel")
+
+    def open_file(self, title: str, directory: str, filters: str) -> str:
+        return QFileDialog.getOpenFileName(self.parent, title, directory, filters)[0]
+
+    def save_file(self, title: str, directory: str, filters: str) -> str:
+        return QFileDialog.getSaveFileName(self.parent, title, directory, filters)[0]
+
+
+class StateNames(Mapping[int, str]):
+    """The names of states ``0 .. n_states - 1``, each made by ``name(s)`` when first asked for
+    (then kept): a read-only mapping that costs nothing for the states nobody looks at."""
+
+    def __init__(self, name: Callable[[int], str], n_states: int) -> None:
+        self._name = name
+        self._n = int(n_states)
+        self._made: dict[int, str] = {}
+
+    def __getitem__(self, s: int) -> str:
+        if not isinstance(s, (int, np.integer)) or not 0 <= s < self._n:
+            raise KeyError(s)
+        s = int(s)
+        if s not in self._made:
+            self._made[s] = self._name(s)
+        return self._made[s]
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(self._n))
+
+
+
+
+GUI_SWITCH_INTERVAL = 0.0005
+"""Seconds a worker thread may hold the GIL while the GUI thread waits for it (see MainWindow)."""
+
+
+class GameWidgets(Mapping[str, QWidget]):
+    """A game's own widgets of one kind (boards, simulation panels, plots) by game key: asking for a
+    game's builds its widgets (see :meth:`MainWindow._build_game_widgets`); iterating builds every game's."""
+
+    def __init__(self, window: Any, built: dict[str, QWidget]) -> None:
+        self._window, self._widgets = window, built
+
+    def __getitem__(self, key: str) -> QWidget:
+        w = self._window
+        if key not in w._built and any(g.key == key for g in w.games):
+            w._build_game_widgets(w.game_by_key(key))
+        return self._widgets[key]
+
+    def __iter__(self) -> Iterator[str]:
+        for g in list(self._window.games):
+            if g.key in self:
+                yield g.key
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            self[key]  # type: ignore[index]
+        except KeyError:
+            return False
+        return True

@@ -1,0 +1,174 @@
+"""Batch simulations, a game's own background jobs and the episode player of the main window.
+
+Every job runs on the controller's job thread; results come back on the GUI thread.
+
+:class:`PlayingMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
+widgets and controller through ``self``).
+"""
+from __future__ import annotations
+
+
+import numpy as np
+
+from mdpviz.widgets.game import GameJob, SimulationResult
+
+
+
+class PlayingMixin:
+    """Batch simulations, a game's own background jobs and the episode player (part of :class:`~mdpviz.app.MainWindow`)."""
+
+    # ------------------------------------------------------------------ simulation
+    def _simulate_from_panel(self) -> None:
+        self.start_simulation(self.sim_panel.games.value(), self.sim_panel.seed.value())
+
+    def current_policy(self) -> np.ndarray | None:
+        """The converged solution's policy, or None when the solver has not converged."""
+        sol = self.controller.solution
+        if sol is not None and sol.converged:
+            return np.asarray(sol.policy)
+        return None
+
+    def start_simulation(self, games: int, seed: int) -> bool:
+        """Batch simulation of every strategy in the background (the optimal one uses the converged
+        solution, or is solved on the job thread if the solver has not converged)."""
+        mdp = self.game.mdp()
+        if mdp is None and not self.game.simulates_without_model:
+            self.statusBar().showMessage("Nothing to simulate: no model.", 6000)
+            return False
+        try:
+            job = self.game.simulation_job(mdp, self.current_policy(), games=int(games), seed=int(seed))
+        except ValueError as e:
+            self.statusBar().showMessage(str(e), 8000)
+            return False
+        if not self.controller.start_job(job):
+            self.statusBar().showMessage("A simulation is already running.", 6000)
+            return False
+        self._running_sim_token = self._sim_token
+        self.sim_panel.show_running(True, f"Simulating {games:,} games per strategy\u2026")
+        self.show_page("simulation")
+        return True
+
+    @property
+    def sim_panel(self):
+        """The simulation panel of the active game (its own, or the shared one)."""
+        return self._sims.get(self.game.key, self.simulation)
+
+    def start_game_job(self, job: GameJob) -> bool:
+        """Run a game's own background job (e.g. an exact 4x4 solve) on the controller's job thread."""
+        if not self.controller.start_job(job.fn):
+            msg = "Another background job (a simulation or a solve) is running."
+            self.statusBar().showMessage(msg, 6000)
+            if job.on_failed is not None:
+                job.on_failed(msg)
+            return False
+        self._game_job = job
+        self.statusBar().showMessage(job.label, 4000)
+        return True
+
+    def cancel_game_job(self) -> None:
+        if self._game_job is not None:
+            self.controller.cancel_job()
+
+    def _on_job_partial(self, item: object) -> None:
+        if self._game_job is not None and self._game_job.on_partial is not None:
+            self._game_job.on_partial(item)
+
+    def _on_job_progress(self, done: int, total: int, text: str) -> None:
+        if self._game_job is not None:
+            if self._game_job.on_progress is not None:
+                self._game_job.on_progress(done, total, text)
+            return
+        if self._running_sim_token == self._sim_token:
+            self.sim_panel.show_progress(done, total, text)
+
+    def _on_job_finished(self, result: SimulationResult | None) -> None:
+        job, self._game_job = self._game_job, None
+        if job is not None:
+            job.on_done(result)
+            return
+        panel = self.sim_panel
+        panel.show_running(False)
+        if self._running_sim_token != self._sim_token:
+            panel.clear("The model changed during the simulation: results discarded.")
+            return
+        if result is None:
+            panel.clear("Simulation cancelled.")
+            return
+        self.sim_result = result
+        panel.show_results(result.rows, unit=result.unit, start=result.start, notes=result.notes)
+
+    def _on_job_failed(self, msg: str) -> None:
+        job, self._game_job = self._game_job, None
+        if job is not None:
+            if job.on_failed is not None:
+                job.on_failed(msg)
+            self.statusBar().showMessage(f"{job.label}: failed: {msg}", 10000)
+            return
+        self.sim_panel.show_running(False, f"Simulation failed: {msg}")
+        self.statusBar().showMessage(f"Simulation failed: {msg}", 10000)
+
+    def _on_job_cancelled(self) -> None:
+        job, self._game_job = self._game_job, None
+        if job is not None:
+            if job.on_cancelled is not None:
+                job.on_cancelled()
+            return
+        self.sim_panel.show_running(False)
+        self.sim_panel.clear("Simulation cancelled.")
+
+    # ------------------------------------------------------------------ episode player
+    def new_episode(self, strategy: str) -> bool:
+        """Play one game with ``strategy`` ("optimal" uses the greedy policy of the shown sweep)."""
+        g = self.game
+        mdp = g.mdp()
+        if mdp is None:
+            return False
+        sw = self.shown_sweep()
+        policy = None if sw is None else np.asarray(sw.policy)
+        try:
+            probs = g.strategy_probs(strategy, mdp, policy)
+            self._episode_count += 1
+            rng = np.random.default_rng([int(self._episode_seed), self._episode_count])
+            moves = g.episode(mdp, probs, rng)
+        except ValueError as e:
+            self.statusBar().showMessage(str(e), 8000)
+            return False
+        note = ""
+        if strategy == "optimal" and (sw is None or not sw.converged):
+            note = f"(greedy policy of {'the shown sweep' if sw else 'V = 0'}; not converged) "
+        start = g.start_state()
+        # only the states the episode visits are named (every state would be O(states) on the GUI thread)
+        names = {s: g.state_name(s) for s in {start, *(m.state for m in moves), *(m.next_state for m in moves)}}
+        end = moves[-1].next_state if moves else start
+        outcome = g.outcome_text(mdp, end) if mdp.terminal[end] else (
+            f"stopped after {len(moves)} moves (not finished)" if moves else "")
+        total_label = (f"discounted return (\u03b3 = {mdp.discount:g})" if g.unit == "return" and mdp.discount < 1
+                       else "")
+        self.player.show_episode(moves, start_state=start, unit=g.unit, names=names,
+                                 header=f"{strategy} {note}".strip() + ":", outcome=outcome, total_label=total_label)
+        self.player_dock.raise_()
+        return True
+
+    def _on_token(self, pos) -> None:
+        board = self._boards.get(self.game.key, self.board)
+        if pos is None:
+            board.show_token(None)
+        else:
+            state, text, before = pos
+            board.show_token(self._token_state(state, before), text)
+
+    def _token_state(self, state: int, before: int) -> int:
+        """The state the board can draw for the episode's token: a game's absorbing end state (win,
+        draw, loss) has no board, so the last real position is shown instead."""
+        board = self._boards.get(self.game.key)
+        mdp = self.controller.mdp
+        if board is None or mdp is None or not 0 <= state < mdp.n_states or not mdp.terminal[state]:
+            return state
+        model = board.model
+        try:
+            if model is not None:
+                model.position_of(int(state))
+                return state
+        except (ValueError, IndexError):
+            pass
+        return before

@@ -1,0 +1,372 @@
+"""The solver, the drawing at screen rate and the inspector of the main window.
+
+Step, Run, Pause and Reset (or a game's own rounds), the sweeps recorded by the controller drawn
+on the board about 30 times a second, and the Bellman backup of the inspected state.
+
+:class:`SolvingMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
+widgets and controller through ``self``).
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from PySide6.QtWidgets import (
+    QMenu,
+)
+
+from mdpviz.controller import ValueRange
+from mdpviz.models.value_range import range_scale
+from mdpviz.solvers import METHOD_NAMES, Solution, Sweep
+from mdpviz.solvers.value_iteration import default_block_size
+from mdpviz.models.colors import ColorScale, scale_for
+from mdpviz.models.display import (
+    ActionBackup,
+    Inspection,
+    backup_q,
+    backup_text,
+    backup_values,
+    board_frame,
+    board_q,
+    greedy_action,
+    merge_terms,
+    sweep_caption,
+)
+
+from mdpviz.window.parts import PLOT_MIN_INTERVAL, Q_VIEW_MAX_STATES
+
+
+class SolvingMixin:
+    """The solver, the drawing at screen rate and the inspector (part of :class:`~mdpviz.app.MainWindow`)."""
+
+    # ------------------------------------------------------------------ solver
+    def solver_options(self) -> dict:
+        m = self.solver_panel.method
+        return {"tol": self.solver_panel.tol} if m in ("vi", "gs") else {}
+
+    def reset_solver(self) -> None:
+        """Load a fresh solver for the current model, method and options (Reset)."""
+        mdp = self.game.mdp()
+        self.view_index = None
+        self.scale = self.game.fixed_scale  # a game without solves may fix its own scale
+        self.color_bar.show_scale(self.scale)
+        self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
+        if mdp is not None and self.game.solve_after_reset():
+            self.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
+        self._dirty = True
+
+    # A game whose Step is its own (anti-tic-tac-toe's best-response rounds) says so with
+    # ``drives_steps = True`` (see Game.drives_steps); the window's one Step, Run, Pause and Reset then drive it.
+    def _drives(self) -> bool:
+        return bool(self.game.drives_steps)
+
+    def reset_action(self) -> None:
+        """The Reset button: the game's own reset (rounds back to 0) or a fresh solver."""
+        if self._drives():
+            self.game.window_reset()
+        self.reset_solver()
+
+    def pause_solver(self) -> None:
+        """The Pause button."""
+        if self._drives():
+            self.game.window_pause()
+        self.controller.pause()
+
+    def step(self) -> None:
+        """Step: one sweep, or one full round (evaluate + improve) of policy iteration."""
+        if self._drives():
+            self.game.window_step()
+            return
+        if self.controller.method == "pi":
+            self.controller.step_round()
+        else:
+            self.controller.step()
+
+    def run_solver(self) -> None:
+        self.view_index = None
+        if self._drives():
+            self.game.window_run()
+            return
+        self.controller.run(self.solver_panel.rate)
+
+    def toggle_run(self) -> None:
+        if self._drives():
+            self.pause_solver() if self.game.window_running() else self.run_solver()
+            return
+        if self.controller.state == "running":
+            self.controller.pause()
+        else:
+            self.run_solver()
+
+    def stop(self) -> None:
+        """Esc: pause the solver and the episode player (and stop writing an image sequence)."""
+        self.pause_solver()
+        self.player.pause()
+        if self._frame_writer is not None:
+            self._frame_writer.cancel()
+
+    def _on_discount(self, gamma: float) -> None:
+        try:
+            self.game.set_discount(gamma)
+        except ValueError as e:
+            self.statusBar().showMessage(str(e), 8000)
+
+    def _on_sweep(self, sw: Sweep) -> None:
+        self.convergence.append(sw)
+        self._dirty = True
+
+    def _on_history_reset(self) -> None:
+        m = self.controller.method
+        tol = self.controller.options.get("tol") if m in ("vi", "gs") else None
+        self.convergence.reset(tol=tol, x_label="step (evaluate / improve)" if m == "pi" else "sweep")
+        self._dirty = True
+
+    def _on_range(self, rng: ValueRange) -> None:
+        """The solve's value range (the optimal values, or the values seen so far): the colour scale
+        spans it, fixed for the solve (a board game's board narrows it to the shown position)."""
+        self.scale = range_scale(rng.lo, rng.hi, label=self.game.value_label,
+                                 kind=self.game.color_kind)
+        if not self.delta_view:
+            self.color_bar.show_scale(self.scale)
+        self._dirty = True
+
+    def _on_board_scale(self, key: str, scale: ColorScale | None) -> None:
+        if key == self.game.key and scale is not None and not self.delta_view:
+            self.color_bar.show_scale(scale)
+
+    def _on_state(self, state: str) -> None:
+        self._dirty = True
+        self._update_buttons()
+
+    def _on_finished(self, sol: Solution) -> None:
+        what = "converged" if sol.converged else "stopped (sweep limit)"
+        self.statusBar().showMessage(f"{METHOD_NAMES.get(sol.method, sol.method)} {what} after {sol.sweeps} "
+                                     f"{'rounds' if sol.method == 'pi' else 'sweeps'}", 8000)
+        self._dirty = True
+
+    def _on_failed(self, msg: str) -> None:
+        self.statusBar().showMessage(f"Solver failed: {msg}", 15000)
+        self.solver_panel.show_status(f"Failed: {msg}")
+        self._dirty = True
+
+    def _update_buttons(self) -> None:
+        c = self.controller
+        has = c.mdp is not None
+        self.solver_panel.show_state(c.state, method=c.method, next_phase=c.next_phase, has_model=has)
+        can = has and c.state in ("ready", "paused", "stepping")
+        self.act_step.setEnabled(can)
+        self.act_eval.setEnabled(can and c.method == "pi" and c.next_phase == "evaluate")
+        self.act_improve.setEnabled(can and c.method == "pi" and c.next_phase == "improve")
+        self.act_run.setEnabled(can or c.state == "running")
+        self.act_pause.setEnabled(c.state == "running")
+        self.act_reset.setEnabled(has)
+        if self._drives():  # the game's own Step (best-response rounds): its buttons follow the game
+            g = self.game
+            step, running = bool(g.window_can_step()), bool(g.window_running())
+            for b, on in ((self.act_step, step), (self.solver_panel.step, step), (self.act_run, step or running),
+                          (self.solver_panel.run, step or running), (self.act_pause, running),
+                          (self.solver_panel.pause, running)):
+                b.setEnabled(on)
+
+    def _on_history_moved(self, index: int) -> None:
+        n = len(self.controller.history)
+        self.view_index = None if index >= n - 1 else int(index)
+        self._dirty = True
+
+    def shown_index(self) -> int:
+        """Index of the sweep on display (-1 before the first sweep)."""
+        n = len(self.controller.history)
+        if self.view_index is None or self.view_index >= n:
+            return n - 1
+        return self.view_index
+
+    def shown_sweep(self) -> Sweep | None:
+        i = self.shown_index()
+        return self.controller.history[i] if i >= 0 else None
+
+    # ------------------------------------------------------------------ drawing (at screen rate)
+    def redraw(self) -> None:
+        """Redraw board, plot, inspector and status from the recorded history, if anything changed."""
+        if not self._dirty:
+            return
+        self._dirty = False
+        c = self.controller
+        g = self.game
+        mdp = c.mdp if c.mdp is not None else None
+        hist = c.history
+        i = self.shown_index()
+        sw = hist[i] if i >= 0 else None
+        self._predict_follow(sw)
+        if g.view == "graph":
+            self._refresh_board_layout(policy=None if sw is None else np.asarray(sw.policy))
+        gb = self._boards.get(g.key)
+        if gb is not None:  # the game's own board: it derives what it shows from the sweep itself
+            cap = "" if sw is None else sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration,
+                                                      i, len(hist)) + (" \u2014 converged" if sw.converged else "")
+            if mdp is not None and sw is None:
+                cap = "Not solved yet: press Step or Run"
+            if mdp is not None:
+                cap = g.board_caption(cap, sw)
+            gb.set_value_range(c.value_range if sw is not None else None)
+            gb.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=g.value_label)),
+                          caption=cap if mdp is not None else (g.mdp_error() or g.empty_text()))
+            shown = gb.shown_scale  # the shown position's scale (its moves' values)
+            if shown is not None:
+                self.color_bar.show_scale(shown)
+            elif sw is None and gb.own_scale is not None:  # values without a sweep (exact 4x4)
+                self.color_bar.show_scale(gb.own_scale)
+        elif mdp is None:
+            self.board.show_q_values(None)
+            self.board.show_frame(None, None)
+            self.board.caption = g.mdp_error() or g.empty_text()
+            self.board.update()
+        elif sw is None:
+            self.board.show_q_values(None)
+            self.board.show_frame(None, self.scale)
+            self.board.caption = "Not solved yet: press Step or Run"
+            self.board.update()
+        else:
+            scale = self.scale or scale_for(0.0, 1.0, label=g.value_label)
+            prev = hist[i - 1] if i > 0 else None
+            cap = sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration, i, len(hist))
+            if sw.converged:
+                cap += " \u2014 converged"
+            frame = board_frame(
+                sw.values, sw.policy, scale=scale, terminal=mdp.terminal, badge=lambda a: g.badge(a, mdp),
+                prev_values=None if prev is None else prev.values,
+                prev_policy=None if prev is None else prev.policy, caption=cap,
+            )
+            if self.delta_view:
+                frame, scale = self._delta_frame(frame, sw, prev, mdp)
+            self.board.show_frame(frame, scale)
+            q_on = self.q_view and not self.delta_view and mdp.n_states <= Q_VIEW_MAX_STATES
+            self.board.show_q_values(board_q(mdp, hist, i, gs_block=default_block_size(mdp.n_states)) if q_on else None)
+        now = time.perf_counter()
+        if c.state != "running" or now - self._plot_time >= PLOT_MIN_INTERVAL:
+            self._plot_time = now
+            self.convergence.refresh()
+        else:
+            self._dirty = True  # the plot is behind: draw it at the next frame that is due
+        self.convergence.set_cursor(None if self.view_index is None else i)
+        self.solver_panel.show_history(len(hist), i)
+        self._update_buttons()
+        self._update_status(sw)
+        if self.selected is not None:
+            self._update_inspection()
+
+    def _update_status(self, sw: Sweep | None) -> None:
+        c = self.controller
+        name = METHOD_NAMES.get(c.method, c.method)
+        if c.mdp is None:
+            text = self.game.mdp_error() or self.game.empty_text() or "No model"
+        elif sw is None:
+            text = f"{name}: ready" if c.state != "failed" else f"{name}: failed: {c.error}"
+        else:
+            d = f"max |dV| {sw.delta:.3g}" if sw.phase != "improve" else f"residual {sw.delta:.3g}"
+            n = len(c.history)
+            text = (f"{n} snapshot{'s' if n != 1 else ''} \u00b7 {sw.phase} {sw.iteration} \u00b7 {d} \u00b7 "
+                    f"{sw.policy_changes} policy change{'s' if sw.policy_changes != 1 else ''}")
+            if c.state == "failed":
+                text += f" \u00b7 failed: {c.error}"
+        self.solver_panel.show_status(text)
+        self.state_label.setText(f"{self.game.title} \u00b7 {name} \u00b7 {c.state}")
+
+    # ------------------------------------------------------------------ inspector
+    def _on_cell_clicked(self, state: int) -> None:
+        if self.game.cell_clicked(state):
+            return
+        self.inspect(state)
+        self.inspector_dock.raise_()
+
+    def _on_cell_menu(self, state: int, pos) -> None:
+        menu = self.cell_menu(state)
+        menu.exec(pos)
+
+    def cell_menu(self, state: int) -> QMenu:
+        """The right-click menu of a cell: inspect, then the game's edits."""
+        menu = QMenu(self)
+        menu.setObjectName("cellMenu")
+        menu.addAction(f"Inspect {self.game.state_name(state)}", lambda: self.inspect(state))
+        entries = self.game.cell_menu(state)
+        if entries:
+            menu.addSeparator()
+            for text, fn in entries:
+                a = menu.addAction(text)
+                if fn is None:
+                    a.setEnabled(False)
+                else:
+                    a.triggered.connect(lambda _checked=False, fn=fn: fn())
+        return menu
+
+    def inspect(self, state: int | None) -> None:
+        """Show the Bellman backup of ``state`` at the shown sweep (None: clear)."""
+        mdp = self.controller.mdp
+        if state is not None and (mdp is None or not 0 <= state < mdp.n_states):
+            state = None
+        self.selected = state
+        self._update_inspection()
+
+    def inspection(self) -> Inspection | None:
+        """The inspector's data for the selected state at the shown sweep (pure computation)."""
+        mdp = self.controller.mdp
+        s = self.selected
+        if mdp is None or s is None:
+            return None
+        g = self.game
+        if g.mdp() is not mdp:  # the game changed and the solver has not been reset to its model yet
+            return None
+        sw = self.shown_sweep()
+        values = np.zeros(mdp.n_states) if sw is None else np.asarray(sw.values)
+        # Q backs up from the values the board's action was chosen with (one rule for badge and inspector)
+        src, source = backup_values(self.controller.history, self.shown_index(), s, n_states=mdp.n_states,
+                                    gs_block=default_block_size(mdp.n_states),
+                                    greedy_of_shown=g.key in self._boards)
+        when = "before the first sweep (V = 0)" if sw is None else (
+            f"after sweep {sw.iteration}" if sw.phase == "sweep" else
+            ("(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"))
+        title = f"{g.state_title(s)} {when}"  # board games: in words
+        if mdp.terminal[s]:
+            return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=g.unit)
+        acts = [int(a) for a in mdp.actions_of(s)]
+        rows = []
+        qs = []
+        for a in acts:
+            terms = g.backup_terms(mdp, s, a, src)
+            qs.append(backup_q(terms, mdp.discount))
+            shown = terms if len(terms) <= 12 else merge_terms(terms)
+            rows.append((a, terms, backup_text(shown, mdp.discount, state_name=lambda t: self._short_name(t))))
+        objective = "min" if mdp.sense[s] < 0 else "max"
+        chosen = greedy_action(acts, qs, objective)
+        if sw is not None and sw.phase == "evaluate" and g.key not in self._boards:
+            chosen = int(sw.policy[s])  # an evaluation evaluates its policy (round 1: the starting one)
+        actions = tuple(ActionBackup(a, g.action_name(a, mdp), q, text, a == chosen)
+                        for (a, _, text), q in zip(rows, qs))
+        return Inspection(title, float(values[s]), actions, objective, mdp.discount,
+                          unit=g.unit if g.unit == "turns" else "", source=source)
+
+    def _short_name(self, s: int) -> str:
+        lab = self.controller.mdp.state_labels if self.controller.mdp is not None else None
+        return lab[s] if lab else str(s)
+
+    def _update_inspection(self) -> None:
+        insp = self.inspection()
+        self.inspector.show_inspection(insp)
+        mdp = self.controller.mdp
+        own = self._boards.get(self.game.key)  # a game board that outlines the inspected cell too
+        if insp is None or mdp is None or self.selected is None:
+            self.board.show_selection(None)
+            if own is not None:
+                own.show_selection(None)
+            return
+        s = self.selected
+        sw = self.shown_sweep()
+        succ: dict[int, float] = {}
+        if not mdp.terminal[s]:
+            acts = [int(sw.policy[s])] if sw is not None and sw.policy[s] >= 0 else [int(a) for a in mdp.actions_of(s)]
+            for a in acts:
+                for d, p, _ in mdp.outcomes(s, a):
+                    succ[d] = succ.get(d, 0.0) + p / len(acts)
+        self.board.show_selection(s, succ)
+        if own is not None:
+            own.show_selection(s, succ)

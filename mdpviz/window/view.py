@@ -1,0 +1,148 @@
+"""Presenter mode, dock layouts and the saved settings of the main window.
+
+Presenter mode enlarges everything for a projector and moves the editor and the player into the
+right-hand tabs; the layout and view modes are saved in QSettings.
+
+:class:`ViewMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
+widgets and controller through ``self``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
+from PySide6.QtGui import QFont
+
+from mdpviz.widgets.convergence import set_legend_font
+
+from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX, PRESENTER_SCALE
+
+
+class ViewMixin:
+    """Presenter mode, dock layouts and the saved settings (part of :class:`~mdpviz.app.MainWindow`)."""
+
+    # ------------------------------------------------------------------ view
+    def set_presenter(self, on: bool) -> None:
+        """Presenter mode, for a projector: fonts, plots and toolbar scaled up by PRESENTER_SCALE, and
+        the game editor and episode player moved into the right-hand tabs so the board gets the width.
+        Leaving it restores the previous arrangement."""
+        on = bool(on)
+        if self.act_presenter.isChecked() != on:
+            self.act_presenter.setChecked(on)
+        if on == self.presenter:
+            return
+        self.presenter = on
+        self.player_dock.setWindowTitle("Episode" if on else "Episode player")  # a tab title that fits
+        f = QFont(self._base_font)
+        size = f.pointSizeF() if f.pointSizeF() > 0 else 10.0
+        f.setPointSizeF(size * (PRESENTER_SCALE if on else 1.0))
+        self.setFont(f)
+        px = PRESENTER_PLOT_PX if on else PLOT_PX
+        self.convergence.set_font_size(px)
+        for cw in self._convs.values():
+            cw.set_font_size(px)
+        for ax in ("left", "bottom"):
+            fnt = QFont()
+            fnt.setPixelSize(px)
+            a = self.simulation.hist_plot.getAxis(ax)
+            a.setStyle(tickFont=fnt)
+            a.label.setFont(fnt)
+        set_legend_font(self.simulation.hist_plot, self.simulation.legend, max(11, int(px * 0.8)))
+        self.toolbar.setIconSize(QSize(32, 32) if on else QSize(20, 20))
+        self.color_bar.setFixedWidth(120 if on else 85)
+        self.board.text_scale = 1.3 if on else 1.0
+        self._apply_lines()
+        self.game_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if on
+                                                    else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        if on:
+            self._normal_state = self._save_layout()
+            self._normal_hidden = set(self._hidden_by_game)
+            for d in (self.game_dock, self.player_dock):
+                d.setFloating(False)
+                self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
+                self.tabifyDockWidget(self.lesson_dock, d)
+            self.inspector_dock.raise_()
+            QTimer.singleShot(0, self, self._hide_orphan_tab_bars)
+            QTimer.singleShot(0, self, self._presenter_dock_sizes)
+        elif self._normal_state is not None:
+            self.restoreState(self._normal_state)
+            self._normal_state = None
+            self._after_restore(self._normal_hidden)
+        self.settings.setValue("view/presenter", on)
+        self._dirty = True
+
+    def _presenter_dock_sizes(self) -> None:
+        """Presenter mode: the right-hand column a third of the width, the plot a third of the height
+        (the board and the results pages get the rest; a results page hides the plot)."""
+        if not self.presenter:
+            return
+        self.resizeDocks([self.solver_dock], [int(self.width() * 0.33)], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.convergence_dock], [int(self.height() * 0.34)], Qt.Orientation.Vertical)
+
+    def _after_restore(self, hidden_by_game: set[str]) -> None:
+        """A layout was restored: the docks hidden for the game shown when it was saved are hidden by a
+        game (not by the user), the shown game's panels apply, and stray tab bars go."""
+        self._hidden_by_game = {n for n in hidden_by_game if n in self.docks and self.docks[n].isHidden()}
+        self._plot_hidden_for_results = False
+        self._apply_panels()
+        self._on_page_changed()
+        QTimer.singleShot(0, self, self._hide_orphan_tab_bars)  # Qt may lay the tabs out on the next turn
+
+    def reset_layout(self) -> None:
+        """Back to the default arrangement of the panels."""
+        for name, d in self.docks.items():
+            d.setFloating(False)
+            d.setVisible(name in self.game.panels)
+        self._hidden_by_game = set(self.docks) - set(self.game.panels)
+        self._default_dock_sizes()
+
+    # ------------------------------------------------------------------ settings and closing
+    def _dir(self, kind: str) -> str:
+        return str(self.settings.value(f"dirs/{kind}", str(Path.home())))
+
+    def _remember_dir(self, kind: str, path: str) -> None:
+        self.settings.setValue(f"dirs/{kind}", str(Path(path).parent))
+
+    def _restore_settings(self) -> None:
+        s = self.settings
+        geo = s.value("window/geometry")
+        if isinstance(geo, (QByteArray, bytes)):
+            self.restoreGeometry(geo)
+        st = s.value("window/state")
+        if isinstance(st, (QByteArray, bytes)):
+            self._layout_restored = bool(self.restoreState(st))
+            hidden = s.value("window/hiddenByGame", "")
+            self._after_restore(set(str(hidden).split(",")) if hidden else set())
+        speed = s.value("solver/speed")
+        if speed is not None:
+            try:
+                self.solver_panel.set_speed_index(int(speed))
+            except (TypeError, ValueError):
+                pass
+        self.controller.set_rate(self.solver_panel.rate)
+        if str(s.value("view/contrast", "false")).lower() in ("true", "1"):
+            self.set_high_contrast(True)
+        if str(s.value("view/presenter", "false")).lower() in ("true", "1"):
+            self.set_presenter(True)
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self._normal_state if self._normal_state is not None else self._save_layout())
+        hidden = self._normal_hidden if self._normal_state is not None else self._hidden_by_game
+        s.setValue("window/hiddenByGame", ",".join(sorted(hidden)))
+        s.setValue("solver/speed", self.solver_panel.speed.currentIndex())
+        s.setValue("view/presenter", self.presenter)
+        s.sync()
+
+    def shutdown(self) -> None:
+        """Stop timers and worker threads and save the layout (idempotent)."""
+        if getattr(self, "_shut", False):
+            return
+        self._shut = True
+        self.redraw_timer.stop()
+        self.player.pause()
+        if self._frame_writer is not None:
+            self._frame_writer.cancel()
+        self.save_settings()
+        self.controller.shutdown()
