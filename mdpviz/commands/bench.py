@@ -11,18 +11,12 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
-import json
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-    from mdpviz.models.mdp import TabularMDP
 
 
 def random_mdp_arrays(

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.widgets.convergence import export_scene, fit_legend_row, legend_above, set_legend_font
+from mdpviz.widgets.convergence import export_scene, fit_legend_row, legend_above
 from mdpviz.models.display import StrategyRow, histogram_bins
 from mdpviz.models.episodes import Move
 from mdpviz.widgets import named as _named
