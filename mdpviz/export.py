@@ -28,7 +28,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from PySide6.QtCore import QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
@@ -220,6 +220,28 @@ JOB_WAIT = 1.0
 the game has no model."""
 
 
+def run_job_here(job) -> Any:
+    """Run a game's job (:class:`~mdpviz.widgets.game.GameJob`) synchronously on this thread, as the
+    controller's job thread would: a :class:`~mdpviz.controller.GeneratorJob` is stepped to its end
+    (its partial results go to ``on_partial``), a plain ``fn(progress, cancelled)`` is called."""
+    from mdpviz.controller import GeneratorJob
+    from mdpviz.models.games import JobProgress
+
+    if not isinstance(job.fn, GeneratorJob):
+        return job.fn(lambda done, total, text="": None, lambda: False)
+    gen = job.fn.make()
+    try:
+        while True:
+            try:
+                item = next(gen)
+            except StopIteration as stop:
+                return stop.value
+            if not isinstance(item, JobProgress) and job.on_partial is not None:
+                job.on_partial(item)
+    finally:
+        gen.close()
+
+
 def model_headless(game, *, timeout: float = 3600.0) -> TabularMDP:
     """``game.mdp()``, running here and now any background job the game asks for to build it (a
     game that compiles on the window's job thread, e.g. checkers, emits ``job_requested`` with a
@@ -244,7 +266,7 @@ def model_headless(game, *, timeout: float = 3600.0) -> TabularMDP:
             if pending:
                 job = pending.pop(0)
                 try:
-                    result = job.fn(lambda done, total, text="": None, lambda: False)
+                    result = run_job_here(job)
                 except Exception as e:  # noqa: BLE001 - any failure of the game's job, as the job thread reports it
                     msg = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
                     if job.on_failed is not None:

@@ -237,3 +237,20 @@ def test_pure_helpers(tmp_path):
     hist = solve(sn.compile_snakes(sn.SnakesConfig()), "vi", record=True).history
     rows = list(csv.reader(io.StringIO(ex.convergence_csv(hist))))
     assert len(rows) == len(hist) + 1 and float(rows[1][4]) == hist[0].delta
+
+
+def test_a_game_that_compiles_in_a_background_job_exports_headless(qapp, capsys, tmp_path):
+    """Checkers compiles through its GeneratorJob; the export steps it on this thread."""
+    out = tmp_path / "checkers.png"
+    code, text, err = run_cli(capsys, "--game", "checkers", "--figure", "board", "--out", str(out),
+                              "--width", "640", "--height", "360")
+    assert code == 0, err
+    assert out.exists() and "Checkers: value iteration" in text
+
+
+def test_the_file_game_exports_a_shipped_example_by_name(qapp, capsys, tmp_path):
+    out = tmp_path / "file.png"
+    code, text, err = run_cli(capsys, "--game", "file", "--mdp", "episodic-mdp-10-5", "--figure", "board",
+                              "--out", str(out), "--width", "640", "--height", "360")
+    assert code == 0, err
+    assert out.exists()
