@@ -47,8 +47,9 @@ from mdpviz.models.files import ScenarioError
 from mdpviz.models.games import DIVERGING, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.position import MatchupResult, MatchupRow
-from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
+from mdpviz.models.simulate import policy_matrix, simulate
 from mdpviz.solvers import solve
+from mdpviz.models.strategies import walk_strategy_probs
 
 WINDOW_PLY_LIMIT = 20
 """The window's ply limit: 5x5 with 1 row at 20 plies has 49,021 states and compiles in about 0.4 s,
@@ -349,13 +350,7 @@ def simulate_job(settings: CheckersSettings, mdp: TabularMDP | None, policy: np.
 
 def strategy_probs(settings: CheckersSettings, name: str, mdp: TabularMDP, optimal_policy: Any) -> np.ndarray:
     """The agent's action probabilities of strategy ``name`` ("optimal" or "random")."""
-    if name == "optimal":
-        if optimal_policy is None:
-            raise ValueError("the optimal strategy needs a solved model: run the solver first")
-        return policy_matrix(mdp, optimal_policy)
-    if name == "random":
-        return uniform_policy_matrix(mdp)
-    raise ValueError(f"unknown strategy {name!r}")
+    return walk_strategy_probs(name, mdp, optimal_policy)
 
 
 def lesson(settings: CheckersSettings, mdp: TabularMDP | None, **names: Any) -> Any:

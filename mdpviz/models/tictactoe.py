@@ -41,6 +41,7 @@ from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, \
     TabularPositionModel
 from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
+from mdpviz.models.strategies import walk_strategy_probs
 from mdpviz.models.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
     EMPTY,
     MARK_CHARS,
@@ -676,13 +677,7 @@ def _position_model(state: TicTacToeState, mdp: TabularMDP | None = None) -> VsR
 def strategy_probs(state: Any, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
     """(n_states, n_actions) action probabilities of the board games' two strategies, "optimal" (the
     converged ``policy``) and "random" (uniform over the legal moves)."""
-    if name == "optimal":
-        if policy is None:
-            raise ValueError("the optimal strategy needs a solved model: run the solver first")
-        return policy_matrix(mdp, policy)
-    if name == "random":
-        return uniform_policy_matrix(mdp)
-    raise ValueError(f"unknown strategy {name!r}")
+    return walk_strategy_probs(name, mdp, policy)
 
 
 def _matchups_job(state: TicTacToeState, policy: np.ndarray | None = None, *, games: int,

@@ -11,12 +11,12 @@ from mdpviz.models.episodes import sample_mdp_episode
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.position import PositionModel
 from mdpviz.models.position_display import terminal_words
-from mdpviz.models.simulate import policy_matrix, uniform_policy_matrix
 from mdpviz.widgets.game import Game, GameJob
 from mdpviz.widgets.geometry import BoardLayout
 from mdpviz.widgets.position.board import PositionBoard
 from mdpviz.widgets.position.matchups import MatchupPanel
 from mdpviz.widgets.position.painters import BoardPainter, GridPainter
+from mdpviz.models.strategies import walk_strategy_probs
 
 
 class PositionGame(Game):
@@ -77,13 +77,7 @@ class PositionGame(Game):
         return ["optimal", "random"]
 
     def strategy_probs(self, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
-        if name == "optimal":
-            if policy is None:
-                raise ValueError("the optimal strategy needs a solved model: run the solver first")
-            return policy_matrix(mdp, policy)
-        if name == "random":
-            return uniform_policy_matrix(mdp)
-        raise ValueError(f"unknown strategy {name!r}")
+        return walk_strategy_probs(name, mdp, policy)
 
     def episode(self, mdp: TabularMDP, probs: np.ndarray, rng: np.random.Generator):
         return sample_mdp_episode(mdp, probs, rng=rng, start=self.start_state(), max_steps=1000,
