@@ -454,14 +454,8 @@ def make_color_bar(scale, *, font_px: int = 12):
 
     bar = ColorBar()
     bar.setMinimumHeight(40)
-    bar.setFixedWidth(max(70, int(font_px * 6)))
     bar.set_text_color(QColor("black"))
-    f = QFont()
-    f.setPixelSize(font_px)
-    for ax in ("left", "right"):
-        a = bar.bar.getAxis(ax)
-        a.setStyle(tickFont=f)
-        a.label.setFont(f)
+    bar.set_font_size(font_px)  # as wide as its numbers and label need (ColorBar.fit)
     bar.show_scale(scale)
     return bar
 
