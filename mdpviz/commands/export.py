@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--layout", default=None,
                    help="snakes: the 15 square types 0..4, comma-separated (default: no traps)")
     p.add_argument("--circle", action="store_true", help="snakes: the player must stop exactly on square 15")
-    p.add_argument("--mdp", default=None, help="file: a course-format MDP file")
+    p.add_argument("--mdp", default=None, help="file: a course-format MDP file, or a shipped example's name (mdpviz examples)")
     p.add_argument("--out", required=True,
                    help="the figure (.png or .svg); for --figure frames a folder or NAME.png (numbered files)")
     p.add_argument("--width", type=int, default=1600, help="width in pixels (default 1600)")
@@ -109,7 +109,9 @@ def _configure(game, args: argparse.Namespace) -> None:
     if key == "file":
         if not args.mdp:
             raise ValueError("--game file needs --mdp FILE (a course-format MDP file)")
-        game.load_state(game.read_file(args.mdp))
+        from mdpviz.models.examples import resolve_mdp  # a shipped example's name, as `mdpviz plan` takes it
+
+        game.load_state(game.read_file(resolve_mdp(args.mdp)))
     elif args.mdp:
         raise ValueError("--mdp applies to --game file only")
 
