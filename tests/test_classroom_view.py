@@ -183,3 +183,54 @@ def test_cube_board_gets_room_on_a_laptop_and_a_projector(qtbot, window):
         assert b.side.width() <= 0.5 * b.width() + 1
     finally:
         w.set_presenter(False)
+
+
+# ---------------------------------------------------------------------------------- the lesson snapshot
+def _snapshot(key: str, size: tuple[int, int], tmp_path: Path, mdp: str | None = None):
+    from mdpviz import export as ex
+    from mdpviz.widgets.games import default_games
+
+    ex.ensure_app()
+    g = next(x for x in default_games() if x.key == key)
+    if mdp is not None:
+        from mdpviz.models.examples import resolve_mdp
+
+        g.load_state(g.read_file(resolve_mdp(mdp)))
+    solved = ex.solve_game(g)
+    w = ex.snapshot_widget(g, solved, width=size[0], height=size[1])
+    ex.render_widget(w, tmp_path / f"{key}.png", width=size[0], height=size[1])  # lays everything out
+    return ex, w
+
+
+@pytest.mark.parametrize("size", [(1600, 900), (1280, 720)])
+@pytest.mark.parametrize("key", ["snakes", "ttt", "file", "gridworld"])
+def test_lesson_snapshot_has_one_whole_colour_bar(qapp, tmp_path, key, size):
+    """One colour bar (a grid world's own, whose map diverges around 0, not a second sequential one),
+    its label whole and clear of its numbers."""
+    ex, w = _snapshot(key, size, tmp_path, mdp="episodic-mdp-10-5" if key == "file" else None)
+    try:
+        bars = [b for b in w.findChildren(ColorBar) if b.isVisibleTo(w)]
+        assert len(bars) == 1, bars
+        assert_label_clear(bars[0])
+        if key == "gridworld":
+            assert bars[0].scale.kind == DIVERGING
+    finally:
+        ex._dispose(w)
+
+
+@pytest.mark.parametrize("size", [(1600, 900), (1280, 720)])
+def test_lesson_snapshot_wide_board_fills_its_column(qapp, tmp_path, size):
+    """Snakes' board went across a band the full figure wide but only ~40% of it tall, drawn 759x258 px
+    of 1486x390 at 1600x900: now it spans its column (the parameters beside it)."""
+    ex, w = _snapshot("snakes", size, tmp_path)
+    try:
+        b = w.board
+        assert w.wide
+        rects = [b.cell_rect(c.state) for c in b.layout_.cells]
+        left, right = min(r.left() for r in rects), max(r.right() for r in rects)
+        assert right - left >= 0.8 * b.width(), (right - left, b.width())
+        assert right - left >= 0.48 * size[0]
+        assert w.params.geometry().left() >= b.geometry().right()  # the parameters beside, not under it
+        assert w.params.heightForWidth(w.params.width()) <= w.params.height()  # and whole
+    finally:
+        ex._dispose(w)
