@@ -602,6 +602,8 @@ class ColorBar(pg.GraphicsLayoutWidget):
     """The colour strip's width (px)."""
     GAP = 4
     """Free pixels between the widest tick number and the label."""
+    WIDTH_STEP = 10
+    """The bar's width is a multiple of this (px): a new scale's numbers rarely change it."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -692,6 +694,7 @@ class ColorBar(pg.GraphicsLayoutWidget):
             ax.setWidth(axis_w)
             ax.resizeEvent()
             width = int(ml + mr + self.BAR_WIDTH + axis_w + 5 + 2)
+            width += -width % self.WIDTH_STEP  # a few more pixels of numbers do not move the board
             if self.width() != width or self.minimumWidth() != width:
                 self.setFixedWidth(width)
         finally:
