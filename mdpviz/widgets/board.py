@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
@@ -594,8 +594,8 @@ class BoardView(QWidget):
 class ColorBar(pg.GraphicsLayoutWidget):
     """The heatmap's colour bar (pyqtgraph ``ColorBarItem``): fixed for one solve, not interactive.
 
-    Its width follows its text: the widest tick number and the label beside it, in the widget's font
-    (presenter mode's larger font too) or in :meth:`set_font_size`'s. A label longer than the bar is
+    Its width follows its text: the widest tick number and the label beside it, in the application's
+    font or in :meth:`set_font_size`'s (at least :attr:`min_width`). A label longer than the bar is
     tall wraps onto a second line. So the label never sits on the numbers (:meth:`text_boxes`)."""
 
     BAR_WIDTH = 18
@@ -620,7 +620,9 @@ class ColorBar(pg.GraphicsLayoutWidget):
             self.bar.getAxis(ax).enableAutoSIPrefix(False)
         self.scale: ColorScale | None = None
         self.font_px: int | None = None
-        """The text's pixel size set by :meth:`set_font_size` (None: the widget's font)."""
+        """The text's pixel size set by :meth:`set_font_size` (None: the application's font)."""
+        self.min_width = 0
+        """The least width (px, :meth:`set_min_width`)."""
         self._label_text = ""
         self._fitting = False
         self.show_scale(None)
@@ -646,14 +648,23 @@ class ColorBar(pg.GraphicsLayoutWidget):
             a.setTextPen(color)
             a.setPen(color)
 
+    def set_min_width(self, px: int) -> None:
+        """Never narrower than ``px`` pixels (presenter mode keeps a wide bar); 0: as narrow as its text."""
+        self.min_width = int(px)
+        self.fit()
+
     def set_font_size(self, px: int | None) -> None:
-        """Draw the numbers and the label ``px`` pixels high (None: in the widget's font)."""
+        """Draw the numbers and the label ``px`` pixels high (None: in the application's font)."""
         self.font_px = None if px is None else int(px)
         self.fit()
 
     def text_font(self) -> QFont:
         """The font of the numbers and the label."""
-        f = QFont(self.font())
+        # the application's font, not the widget's: presenter mode's larger window font made the bar
+        # wider, the board beside it narrower, and the position board's side panel (its texts, moves
+        # and backup box) then overlapped at 1280x720 (tests/test_gui_polish.py); the window keeps
+        # the bar at least min_width wide instead (set_min_width)
+        f = QFont()
         if self.font_px is not None:
             f.setPixelSize(self.font_px)
         return f
@@ -674,13 +685,19 @@ class ColorBar(pg.GraphicsLayoutWidget):
         two lines when longer than the bar is tall), the widget as wide as both."""
         if getattr(self, "_fitting", True) or getattr(self, "bar", None) is None:
             return
+        key = (self.scale, self._label_text, self.font_px, self.min_width, self.height())
+        if key == getattr(self, "_fit_key", None):
+            return  # nothing it depends on changed: no relayout
+        self._fit_key = key
         self._fitting = True
         try:
             f = self.text_font()
             fm = QFontMetrics(f)
             ax = self.bar.getAxis("right")
-            ax.setStyle(tickFont=f, autoExpandTextSpace=False, autoReduceTextSpace=False)
-            ax.label.setFont(f)
+            if ax.style.get("tickFont") != f or ax.style.get("autoExpandTextSpace"):
+                ax.setStyle(tickFont=f, autoExpandTextSpace=False, autoReduceTextSpace=False)
+            if ax.label.font() != f:
+                ax.label.setFont(f)
             ml, mt, mr, mb = self.ci.layout.getContentsMargins()
             length = max(40.0, self.height() - mt - mb - 4)
             ax.label.setTextWidth(-1)
@@ -695,6 +712,7 @@ class ColorBar(pg.GraphicsLayoutWidget):
             ax.resizeEvent()
             width = int(ml + mr + self.BAR_WIDTH + axis_w + 5 + 2)
             width += -width % self.WIDTH_STEP  # a few more pixels of numbers do not move the board
+            width = max(width, getattr(self, "min_width", 0))
             if self.width() != width or self.minimumWidth() != width:
                 self.setFixedWidth(width)
         finally:
@@ -722,9 +740,5 @@ class ColorBar(pg.GraphicsLayoutWidget):
 
     def resizeEvent(self, ev) -> None:  # noqa: N802
         super().resizeEvent(ev)
-        self.fit()
-
-    def changeEvent(self, ev) -> None:  # noqa: N802
-        super().changeEvent(ev)
-        if ev.type() == QEvent.Type.FontChange:  # presenter mode's font: wider numbers, a longer label
-            self.fit()
+        if ev is not None and ev.size().height() != ev.oldSize().height():
+            self.fit()  # the label may wrap (or unwrap) at the new height

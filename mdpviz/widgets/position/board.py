@@ -204,7 +204,10 @@ class PositionBoard(QWidget):
             side_w += 30
         self.canvas_column.setMaximumSize(max(160, buttons, w - side_w), big)
         # beside a wide board the texts get no more than planned (the layout would split the width evenly)
-        self.side.setMaximumWidth(max(side_w, self.side.minimumSizeHint().width()) if a > 1.5 else big)
+        # (a square board's side panel is left alone: measuring or capping it re-lays the panel out)
+        cap = max(side_w, self.side.minimumSizeHint().width()) if a > 1.5 else big
+        if self.side.maximumWidth() != cap:
+            self.side.setMaximumWidth(cap)
         actual = self.side.width()  # the width the texts wrap at (once laid out), else the planned one
         self.side.fit(min(side_w, actual) if actual > 100 else side_w, h)
 
