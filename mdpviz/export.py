@@ -471,14 +471,8 @@ def make_color_bar(scale, *, font_px: int = 12):
 
     bar = ColorBar()
     bar.setMinimumHeight(40)
-    bar.setFixedWidth(max(70, int(font_px * 6)))
     bar.set_text_color(QColor("black"))
-    f = QFont()
-    f.setPixelSize(font_px)
-    for ax in ("left", "right"):
-        a = bar.bar.getAxis(ax)
-        a.setStyle(tickFont=f)
-        a.label.setFont(f)
+    bar.set_font_size(font_px)  # as wide as its numbers and label need (ColorBar.fit)
     bar.show_scale(scale)
     return bar
 
@@ -564,10 +558,18 @@ def parameters_html(game, solved: SolvedGame, index: int = -1, *, lesson=None, m
 
 
 class LessonSnapshot(QWidget):
-    """Board + colour bar (left), parameters and convergence plot (right), under a title line."""
+    """Board + colour bar, parameters and convergence plot, under a title line.
+
+    A square board: on the left, full height; parameters above the plot on the right. A wide board
+    (snakes): board and colour bar across the left column with the plot under them, as tall as the
+    board needs at that width (:meth:`band_height`), and the parameters in a column on the right; the
+    board then spans its column's width instead of a third of a band the full figure wide."""
+
+    WIDE_LEFT = 13
+    """Share (of 20) of the width the left column takes beside a wide board's parameters."""
 
     def __init__(self, board, color_bar, params_html: str, plot, title: str, *, font_px: int,
-                 wide: bool = False) -> None:
+                 wide: bool = False, aspect: float = 1.0) -> None:
         super().__init__()
         self.setObjectName("lessonSnapshot")
         self.setAutoFillBackground(True)
@@ -580,7 +582,7 @@ class LessonSnapshot(QWidget):
         f = QFont(self.font())
         f.setPixelSize(font_px)
         self.setFont(f)
-        grid = QGridLayout(self)
+        self.grid = grid = QGridLayout(self)
         m = max(6, font_px // 2)
         grid.setContentsMargins(m, m, m, m)
         grid.setSpacing(m)
@@ -599,14 +601,12 @@ class LessonSnapshot(QWidget):
         self.params.setWordWrap(True)
         self.params.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.params.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
-        if wide:  # a wide board (snakes): across the top; parameters and plot side by side below
-            grid.addLayout(left, 1, 0, 1, 2)
-            grid.addWidget(self.params, 2, 0)
-            grid.addWidget(plot, 2, 1)
-            grid.setColumnStretch(0, 1)
-            grid.setColumnStretch(1, 1)
-            grid.setRowStretch(1, 10)
-            grid.setRowStretch(2, 9)
+        if wide:  # a wide board (snakes): board over plot on the left, the parameters on the right
+            grid.addLayout(left, 1, 0)
+            grid.addWidget(plot, 2, 0)
+            grid.addWidget(self.params, 1, 1, 2, 1)
+            grid.setColumnStretch(0, self.WIDE_LEFT)
+            grid.setColumnStretch(1, 20 - self.WIDE_LEFT)
         else:  # a square board: on the left; parameters above the plot on the right
             grid.addLayout(left, 1, 0, 2, 1)
             grid.addWidget(self.params, 1, 1)
@@ -616,7 +616,31 @@ class LessonSnapshot(QWidget):
             grid.setRowStretch(1, 11)
             grid.setRowStretch(2, 9)
         self.wide = wide
+        self.aspect = float(aspect)
+        """Width / height of the board's drawing (a wide board's band is sized by it)."""
         self.board, self.color_bar, self.plot = board, color_bar, plot
+
+    def band_height(self, width: int, height: int) -> int:
+        """A wide board's band (board and colour bar) at a figure of ``width`` x ``height``: what the board
+        needs at the left column's width (plus its caption), between 35% and 60% of the room under the title."""
+        g = self.grid
+        ml, mt, mr, mb = g.getContentsMargins()
+        sp = g.spacing()
+        room = height - mt - mb - self.title.sizeHint().height() - 2 * sp
+        col = (width - ml - mr - sp) * self.WIDE_LEFT / 20
+        bar = self.color_bar.width() + sp if self.color_bar is not None else 0
+        caption = int(self.board.fontMetrics().height() * 1.6) + 20
+        need = (col - bar - 20) / max(self.aspect, 1e-9) + caption
+        return int(max(0.35 * room, min(0.6 * room, need)))
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        if self.wide:
+            band = self.band_height(self.width(), self.height())
+            self.grid.setRowStretch(1, 0)
+            self.grid.setRowStretch(2, 1)
+            self.grid.setRowMinimumHeight(1, band)
+            self.board.setMaximumHeight(band)
 
 
 def snapshot_widget(game, solved: SolvedGame, *, width: int, height: int, index: int = -1, board=None, lesson=None):
@@ -626,12 +650,19 @@ def snapshot_widget(game, solved: SolvedGame, *, width: int, height: int, index:
         board, scale = make_board(game, solved.mdp, solved, index)
     else:
         scale = scale_of(game, solved)
-    bar = make_color_bar(scale, font_px=font_px)
+    from mdpviz.widgets.board import ColorBar
+
+    # a board with its own colour bar (the grid worlds: their map diverges around 0 where the values
+    # have both signs) keeps it; a second bar would show a different map
+    bar = None if board.findChild(ColorBar) is not None else make_color_bar(scale, font_px=font_px)
     plot = make_convergence(solved, font_px=font_px)
     lesson = lesson if lesson is not None else game_lesson(game)
     title = game.title
-    return LessonSnapshot(board, bar, parameters_html(game, solved, index, lesson=lesson), plot, title,
-                             font_px=font_px, wide=board_aspect(board) > WIDE_BOARD)
+    aspect = board_aspect(board)
+    w = LessonSnapshot(board, bar, parameters_html(game, solved, index, lesson=lesson), plot, title,
+                       font_px=font_px, wide=aspect > WIDE_BOARD, aspect=aspect)
+    w.resize(width, height)
+    return w
 
 
 WIDE_BOARD = 1.8

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from functools import lru_cache
+from typing import Any
 
 from mdpviz.models.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
 from mdpviz.models.display import BoardFrame
@@ -592,21 +593,39 @@ class BoardView(GameBoard):
 
 
 class ColorBar(pg.GraphicsLayoutWidget):
-    """The heatmap's colour bar (pyqtgraph ``ColorBarItem``): fixed for one solve, not interactive."""
+    """The heatmap's colour bar (pyqtgraph ``ColorBarItem``): fixed for one solve, not interactive.
+
+    Its width follows its text: the widest tick number and the label beside it, in the application's
+    font or in :meth:`set_font_size`'s (at least :attr:`min_width`). A label longer than the bar is
+    tall wraps onto a second line. So the label never sits on the numbers (:meth:`text_boxes`)."""
+
+    BAR_WIDTH = 18
+    """The colour strip's width (px)."""
+    GAP = 4
+    """Free pixels between the widest tick number and the label."""
+    WIDTH_STEP = 10
+    """The bar's width is a multiple of this (px): a new scale's numbers rarely change it."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("colorBar")
         self.setAccessibleName("Colour scale of the values")
         self.setBackground(None)
+        self.ci.layout.setContentsMargins(2, 6, 2, 6)
         self.setFixedWidth(85)
         self.setMinimumHeight(120)
         self.bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=scale_colormap(None), interactive=False,
-                                   width=18, orientation="vertical", colorMapMenu=False)
+                                   width=self.BAR_WIDTH, orientation="vertical", colorMapMenu=False)
         self.addItem(self.bar)
         for ax in ("left", "right"):  # the numbers as they are: no "(x0.001)" multiplier on the label
             self.bar.getAxis(ax).enableAutoSIPrefix(False)
         self.scale: ColorScale | None = None
+        self.font_px: int | None = None
+        """The text's pixel size set by :meth:`set_font_size` (None: the application's font)."""
+        self.min_width = 0
+        """The least width (px, :meth:`set_min_width`)."""
+        self._label_text = ""
+        self._fitting = False
         self.show_scale(None)
 
     def show_scale(self, scale: ColorScale | None) -> None:
@@ -617,13 +636,110 @@ class ColorBar(pg.GraphicsLayoutWidget):
         self.bar.setColorMap(scale_colormap(scale))
         if scale is None:
             self.bar.setLevels((0.0, 1.0))
-            self.bar.setLabel("right", "no values yet")
+            self._label_text = "no values yet"
         else:
             self.bar.setLevels((scale.lo, scale.hi))
-            self.bar.setLabel("right", scale.label)
+            self._label_text = scale.label
+        self.bar.setLabel("right", self._label_text)
+        self.fit()
 
     def set_text_color(self, color: QColor) -> None:
         for ax in ("left", "right"):
             a = self.bar.getAxis(ax)
             a.setTextPen(color)
             a.setPen(color)
+
+    def set_min_width(self, px: int) -> None:
+        """Never narrower than ``px`` pixels (presenter mode keeps a wide bar); 0: as narrow as its text."""
+        self.min_width = int(px)
+        self.fit()
+
+    def set_font_size(self, px: int | None) -> None:
+        """Draw the numbers and the label ``px`` pixels high (None: in the application's font)."""
+        self.font_px = None if px is None else int(px)
+        self.fit()
+
+    def text_font(self) -> QFont:
+        """The font of the numbers and the label."""
+        # the application's font, not the widget's: presenter mode's larger window font made the bar
+        # wider, the board beside it narrower, and the position board's side panel (its texts, moves
+        # and backup box) then overlapped at 1280x720 (tests/test_gui_polish.py); the window keeps
+        # the bar at least min_width wide instead (set_min_width)
+        f = QFont()
+        if self.font_px is not None:
+            f.setPixelSize(self.font_px)
+        return f
+
+    def _tick_texts(self, length: float) -> list[str]:
+        """The numbers the axis draws along ``length`` pixels (pyqtgraph's own choice of ticks)."""
+        ax = self.bar.getAxis("right")
+        lo, hi = (0.0, 1.0) if self.scale is None else (float(self.scale.lo), float(self.scale.hi))
+        if not (np.isfinite(lo) and np.isfinite(hi)) or hi <= lo:
+            return [f"{lo:g}"]
+        out: list[str] = []
+        for spacing, values in ax.tickValues(lo, hi, max(length, 1.0)):
+            out += ax.tickStrings(list(values), 1.0, spacing)
+        return out or [f"{lo:g}"]
+
+    def fit(self) -> None:
+        """Size the bar for its text: the axis as wide as its widest number plus the label (wrapped onto
+        two lines when longer than the bar is tall), the widget as wide as both."""
+        if getattr(self, "_fitting", True) or getattr(self, "bar", None) is None:
+            return
+        key = (self.scale, self._label_text, self.font_px, self.min_width, self.height())
+        if key == getattr(self, "_fit_key", None):
+            return  # nothing it depends on changed: no relayout
+        self._fit_key = key
+        self._fitting = True
+        try:
+            f = self.text_font()
+            fm = QFontMetrics(f)
+            ax = self.bar.getAxis("right")
+            if ax.style.get("tickFont") != f or ax.style.get("autoExpandTextSpace"):
+                ax.setStyle(tickFont=f, autoExpandTextSpace=False, autoReduceTextSpace=False)
+            if ax.label.font() != f:
+                ax.label.setFont(f)
+            ml, mt, mr, mb = self.ci.layout.getContentsMargins()
+            length = max(40.0, self.height() - mt - mb - 4)
+            ax.label.setTextWidth(-1)
+            if ax.label.boundingRect().width() > length:  # too long for the bar: two lines
+                ax.label.setTextWidth(length)
+            text_w = max(fm.horizontalAdvance(t) for t in self._tick_texts(length)) + 2
+            label_h = ax.label.boundingRect().height()
+            offset = ax.style["tickTextOffset"][0] + max(0, ax.style["tickLength"])
+            # pyqtgraph puts the label's box at the axis's right edge - its height + 5 (its "nudge")
+            axis_w = int(np.ceil(offset + text_w + self.GAP + label_h - 5))
+            ax.setWidth(axis_w)
+            ax.resizeEvent()
+            width = int(ml + mr + self.BAR_WIDTH + axis_w + 5 + 2)
+            width += -width % self.WIDTH_STEP  # a few more pixels of numbers do not move the board
+            width = max(width, getattr(self, "min_width", 0))
+            if self.width() != width or self.minimumWidth() != width:
+                self.setFixedWidth(width)
+        finally:
+            self._fitting = False
+
+    def text_boxes(self) -> tuple[QRectF, list[QRectF]]:
+        """(the label's box, the boxes of the numbers), in this widget's pixels, as drawn now."""
+        from PySide6.QtGui import QImage
+
+        ax = self.bar.getAxis("right")
+        img = QImage(4, 4, QImage.Format.Format_ARGB32)
+        qp = QPainter(img)
+        try:
+            specs = ax.generateDrawSpecs(qp)
+        finally:
+            qp.end()
+
+        def widget_rect(item: Any, r: QRectF) -> QRectF:
+            sr = item.mapRectToScene(r)
+            return QRectF(self.mapFromScene(sr.topLeft()).toPointF(),
+                          self.mapFromScene(sr.bottomRight()).toPointF()).normalized()
+
+        ticks = [widget_rect(ax, r) for r, _flags, _text in (specs[2] if specs else [])]
+        return widget_rect(ax.label, ax.label.boundingRect()), ticks
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        if ev is not None and ev.size().height() != ev.oldSize().height():
+            self.fit()  # the label may wrap (or unwrap) at the new height

@@ -49,7 +49,7 @@ class ViewMixin:
             a.label.setFont(fnt)
         set_legend_font(self.simulation.hist_plot, self.simulation.legend, max(11, int(px * 0.8)))
         self.toolbar.setIconSize(QSize(32, 32) if on else QSize(20, 20))
-        self.color_bar.setFixedWidth(120 if on else 85)
+        self.color_bar.set_min_width(120 if on else 0)  # as wide as its text needs (ColorBar.fit), 120 px at least on a projector
         self.board.text_scale = 1.3 if on else 1.0
         self._apply_lines()
         self.game_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if on

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from mdpviz.controller import GeneratorJob
 from mdpviz.models import gridworld as gw
-from mdpviz.models.colors import COLORMAP, ColorScale, black_text
+from mdpviz.models.colors import COLORMAP, DIVERGING, DIVERGING_COLORMAP, SEQUENTIAL, ColorScale, black_text
 from mdpviz.models.display import board_frame
 from mdpviz.models.episodes import sample_mdp_episode
 from mdpviz.models.games import GameSpec
@@ -40,7 +40,7 @@ from mdpviz.widgets.geometry import grid_layout
 
 LUT_SIZE = 256
 """Colours sampled from the colour map (more than a projector can tell apart)."""
-DIVERGING_MAP = "CET-CBD1"
+DIVERGING_MAP = DIVERGING_COLORMAP
 """pyqtgraph colour map for values of both signs: ColorCET's colour-blind-safe diverging map
 (blue - grey - yellow), centred on 0."""
 SEQUENTIAL_MAP = COLORMAP
@@ -427,6 +427,15 @@ class GridBoard(GameBoard):
         """(low, high) of the colour scale in use (fixed for a solve)."""
         return self._range[0], self._range[1]
 
+    def bar_scale(self) -> ColorScale:
+        """The colour scale the canvas draws with, as the colour bar shows it: the kind of map it uses
+        (diverging, symmetric about 0, when the values have both signs; else sequential) and the unit."""
+        low, high, div = self._range
+        unit = getattr(self.game, "unit", "")
+        label = self.game.value_label + (f" ({unit}{'; 0 = grey' if div else ''})" if unit else
+                                         (" (0 = grey)" if div else ""))
+        return ColorScale(low, high, label, DIVERGING if div else SEQUENTIAL)
+
     def show_sweep(self, sw, scale: ColorScale | None, *, caption: str = "") -> None:
         """Draw snapshot ``sw`` (None: the unsolved board) with the solve's scale ``scale``."""
         mdp = self.game.mdp()
@@ -444,9 +453,7 @@ class GridBoard(GameBoard):
         if geom is None:  # the table of states is the shared cell board: its sequential map, its range
             self._range = (lo, hi, False) if hi > lo else (lo - 0.5, hi + 0.5, False)
         low, high, div = self._range
-        label = self.game.value_label + (" (diverging, 0 = grey)" if div else "")
-        self.color_bar.bar.setColorMap(pg.colormap.get(DIVERGING_MAP if div else SEQUENTIAL_MAP))
-        self.color_bar.show_scale(ColorScale(low, high, label) if (sw is not None or fixed) else None)
+        self.color_bar.show_scale(self.bar_scale() if (sw is not None or fixed) else None)
         if geom is None:
             self.stack.setCurrentWidget(self.table)
             self._show_table(mdp, sw, caption)

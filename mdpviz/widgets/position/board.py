@@ -154,6 +154,8 @@ class PositionBoard(GameBoard):
     # ------------------------------------------------------------------ layout
     SIDE_WIDTH = 270
     """The side panel's width beside the board (px): its texts wrap to a few lines, the moves fit."""
+    WIDE_SIDE_SHARE = 0.4
+    """The most of the width the texts may take beside a wide board (the cube): they scroll beyond."""
 
     def board_aspect(self) -> float:
         """Width over height of the board the painter draws (1 for a square grid, about 3 for the cube)."""
@@ -185,16 +187,25 @@ class PositionBoard(GameBoard):
         # window's minimum height past a 720-px screen. A square board takes the tab's full height and the
         # texts the rest of the width; a wide board (the cube's three layers) is limited by the width, so
         # it gets most of it.
+        buttons = self.canvas_column.layout().itemAt(1).sizeHint().width()
         if a <= 1.5:
             side_w = max(self.SIDE_WIDTH, w - int((h - nav - pad) * a + pad))
+            widest = w - buttons
         else:
+            # the cube's layers (side by side, or two over one where the tab is taller) need width
+            # more than the texts do: these keep at most WIDE_SIDE_SHARE of it and scroll beyond
             side_w = max(240, int(w * 0.36))
+            widest = max(side_w, int(w * self.WIDE_SIDE_SHARE))
         # a long caption (anti-tic-tac-toe's rounds) needs more lines: widen the texts until they fit
         # (but never narrower than the Back / Forward / New game buttons under the board)
-        buttons = self.canvas_column.layout().itemAt(1).sizeHint().width()
-        while side_w + 30 <= w - buttons and self.side.needed_height(side_w, h) > h:
+        while side_w + 30 <= min(widest, w - buttons) and self.side.needed_height(side_w, h) > h:
             side_w += 30
         self.canvas_column.setMaximumSize(max(160, buttons, w - side_w), big)
+        # beside a wide board the texts get no more than planned (the layout would split the width evenly)
+        # (a square board's side panel is left alone: measuring or capping it re-lays the panel out)
+        cap = max(side_w, self.side.minimumSizeHint().width()) if a > 1.5 else big
+        if self.side.maximumWidth() != cap:
+            self.side.setMaximumWidth(cap)
         actual = self.side.width()  # the width the texts wrap at (once laid out), else the planned one
         self.side.fit(min(side_w, actual) if actual > 100 else side_w, h)
 

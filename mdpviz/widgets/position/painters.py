@@ -85,7 +85,12 @@ class GridPainter(BoardPainter):
 
 
 class LayersPainter(GridPainter):
-    """``layers`` grids of ``size`` x ``size`` side by side (cell = layer * size^2 + row * size + col)."""
+    """``layers`` grids of ``size`` x ``size`` (cell = layer * size^2 + row * size + col): side by side
+    where the room is wide (a projector's short board tab), in rows of fewer layers where it is taller
+    (two over one for the cube on a laptop), whichever gives the larger cells."""
+
+    TITLE = 18.0
+    """Room above each row of layers for their titles (px)."""
 
     def __init__(self, size: int = 3, layers: int = 3, *, gap: float = 0.25) -> None:
         super().__init__(size)
@@ -93,20 +98,37 @@ class LayersPainter(GridPainter):
         self.gap = float(gap)
         """Space between layers, as a fraction of a cell."""
 
+    def arrangement(self, rect: QRectF) -> tuple[int, float]:
+        """(layers per row, cell side in px) that make the cells largest in ``rect`` (ties: more per row)."""
+        n, k = self.size, max(1, self.layers)
+        best = (k, 0.0)
+        for per_row in range(k, 0, -1):
+            rows = -(-k // per_row)
+            cols = n * per_row + self.gap * (per_row - 1)
+            tall = n * rows + self.gap * (rows - 1)
+            side = min(rect.width() / cols, (rect.height() - self.TITLE * rows) / tall)
+            if side > best[1] + 1e-9:
+                best = (per_row, side)
+        return best
+
     def cell_rects(self, rect: QRectF, n_cells: int) -> list[QRectF]:
-        n, k = self.size, self.layers
-        top = 18.0  # room for the layer titles
-        area = rect.adjusted(0, top, 0, 0)
-        cols = n * k + self.gap * (k - 1)
-        side = min(area.width() / cols, area.height() / n)
-        x0 = area.left() + (area.width() - side * cols) / 2
-        y0 = area.top() + (area.height() - side * n) / 2
+        n, k = self.size, max(1, self.layers)
+        per_row, side = self.arrangement(rect)
+        side = max(side, 1.0)
+        rows = -(-k // per_row)
+        block = (n + self.gap) * side  # one layer and the gap after it
+        height = rows * (n * side + self.TITLE) + (rows - 1) * self.gap * side
+        y0 = rect.top() + (rect.height() - height) / 2
         out = []
         for c in range(n_cells):
             layer, rest = divmod(c, n * n)
             row, col = divmod(rest, n)
-            x = x0 + (layer * (n + self.gap) + col) * side
-            out.append(QRectF(x, y0 + row * side, side, side))
+            band, slot = divmod(layer, per_row)
+            in_band = min(per_row, k - band * per_row)  # a last row of fewer layers is centred
+            width = in_band * n * side + (in_band - 1) * self.gap * side
+            x = rect.left() + (rect.width() - width) / 2 + slot * block + col * side
+            y = y0 + band * (n * side + self.TITLE + self.gap * side) + self.TITLE + row * side
+            out.append(QRectF(x, y, side, side))
         return out
 
     def paint_background(self, qp: QPainter, rect: QRectF, cells: list[QRectF]) -> None:

@@ -118,9 +118,12 @@ class PositionSide(QWidget):
     def show_backup(self, html: str, *, hint: bool = False) -> None:
         """The selected move's backup ("": none, the box is hidden and the table gets its room). A
         ``hint`` (how to select a move) is shown only where the texts and every move fit with it."""
+        before = (self._hint, self.backup_scroll.isHidden())
         self.backup_label.setText(html)
         self._hint = bool(hint and html)
         self._show_box(bool(html) and not self._hint)
+        if (self._hint, self.backup_scroll.isHidden()) != before and self.width() > 100:
+            self.fit(self.width(), self.height())  # the box takes (or gives back) room: the texts make way
 
     def _show_box(self, on: bool) -> None:
         if self.backup_scroll.isHidden() == on:
