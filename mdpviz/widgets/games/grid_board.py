@@ -379,7 +379,7 @@ class GridBoard(GameBoard):
         bar = QHBoxLayout()
         self.values_box = _named(QCheckBox("Values"), f"{game.key}ShowValues", "Show values")
         self.arrows_box = _named(QCheckBox("Policy arrows"), f"{game.key}ShowArrows", "Show policy arrows")
-        self.q_box = _named(QCheckBox("Q-values (4 triangles)"), f"{game.key}ShowQ", "Show Q-values as triangles")
+        self.q_box = _named(QCheckBox("Q triangles"), f"{game.key}ShowQ", "Show Q-values as triangles")
         self.q_box.setToolTip("Every action's Q(s, a) in the triangle facing its direction (CS188's picture); "
                               "the best is outlined in magenta")
         for b in (self.values_box, self.arrows_box):
