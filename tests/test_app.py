@@ -8,7 +8,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -634,10 +633,10 @@ def test_gui_thread_stays_responsive_while_run_solves(qtbot, window):
     """A 10 ms QTimer on the GUI thread keeps ticking while Run solves a model of 2,000 states sweep
     after sweep (redrawing at screen rate).
 
-    Pass/fail only: no gap over 2 s, and no gap over half the solve (a solve blocking the GUI
-    thread makes one gap as long as the whole solve). A loaded machine slows both threads alike, so
-    neither bound depends on the machine's load; the measured gaps (largest, 95th percentile)
-    belong to ``mdpviz bench gui``."""
+    Pass/fail on what a fault breaks and load does not: ticks must arrive while the solve is under way
+    (a solve on the GUI thread lets no tick see a partial history, however fast or slow the machine).
+    No wall-time bound: the gaps themselves (largest, 95th percentile) are measured by
+    ``mdpviz bench gui``."""
     n = 2000
     s = np.arange(n)
     big = TabularMDP.from_transitions(n, 2, np.r_[s, s], np.r_[np.zeros(n), np.ones(n)],
@@ -645,30 +644,20 @@ def test_gui_thread_stays_responsive_while_run_solves(qtbot, window):
                                       np.r_[np.ones(n), np.zeros(n) + 0.5], discount=0.995)
     window.show()
     window.controller.reset(big, "vi", tol=1e-9)
-    gaps: list[float] = []
-    last = [time.perf_counter()]
+    seen: list[int] = []  # recorded sweeps at each tick, while the solve had not finished
 
     def tick() -> None:
-        t = time.perf_counter()
-        gaps.append(t - last[0])
-        last[0] = t
+        if window.controller.solution is None:
+            seen.append(len(window.controller.history))
 
     timer = QTimer()
     timer.setInterval(10)
     timer.timeout.connect(tick)
     timer.start()
-    last[0] = time.perf_counter()
-    t0 = time.perf_counter()
     with qtbot.waitSignal(window.controller.finished, timeout=120_000):
         window.controller.run(math.inf)
-    elapsed = time.perf_counter() - t0
     timer.stop()
     sweeps = len(window.controller.history)
     assert sweeps > 500 and window.controller.solution.converged
-    assert len(gaps) >= 5
-    worst = max(gaps)
-    print(f"\n{sweeps} sweeps in {elapsed:.2f} s; {len(gaps)} timer ticks; longest gap {worst * 1000:.1f} ms")
-    # The 100 ms requirement is measured by `mdpviz bench gui`, not asserted here: the p95 gap was
-    # 45-70 ms idle but 140 ms on a busy 2-core machine (issue 14), which made CI depend on the load.
-    bound = min(2.0, max(0.25, 0.5 * elapsed))
-    assert worst < bound, f"the GUI thread stalled {worst:.2f} s during a {elapsed:.2f} s solve"
+    mid = [k for k in seen if 0 < k < sweeps]
+    assert len(set(mid)) >= 3, f"the GUI thread saw only {sorted(set(mid))} of {sweeps} sweeps while Run solved"
