@@ -271,6 +271,28 @@ class GeneratorJob:
 
     make: Callable[[], Iterator[Any]]
 
+    def drive(self, progress: Callable[[int, int, str], None], partial: Callable[[Any], None],
+              cancelled: Callable[[], bool] = lambda: False) -> Any:
+        """Step the generator to its end on the calling thread: ``progress(done, total, text)`` for
+        each :class:`~mdpviz.models.games.JobProgress`, ``partial(item)`` for anything else; returns
+        its result, or None as soon as ``cancelled()`` (checked before every step; the generator is
+        closed either way). The job thread and the headless export both run jobs through this."""
+        gen = self.make()
+        try:
+            while True:
+                if cancelled():
+                    return None
+                try:
+                    item = next(gen)
+                except StopIteration as stop:
+                    return stop.value
+                if isinstance(item, JobProgress):
+                    progress(item.done, item.total, item.text)
+                else:
+                    partial(item)
+        finally:
+            gen.close()
+
 
 class JobWorker(QObject):
     """Runs background jobs on the controller's job thread: ``fn(progress, cancelled) -> result`` or a
@@ -287,21 +309,7 @@ class JobWorker(QObject):
         self.cancel_flag = threading.Event()
 
     def _iterate(self, job: int, gj: GeneratorJob, progress: Callable[..., None]) -> Any:
-        gen = gj.make()
-        try:
-            while True:
-                if self.cancel_flag.is_set():
-                    return None
-                try:
-                    item = next(gen)
-                except StopIteration as stop:
-                    return stop.value
-                if isinstance(item, JobProgress):
-                    progress(item.done, item.total, item.text)
-                else:
-                    self.partial.emit(job, item)
-        finally:
-            gen.close()
+        return gj.drive(progress, lambda item: self.partial.emit(job, item), self.cancel_flag.is_set)
 
     @Slot(int, object)
     def execute(self, job: int, fn: Callable[..., Any]) -> None:

@@ -225,21 +225,10 @@ def run_job_here(job) -> Any:
     controller's job thread would: a :class:`~mdpviz.controller.GeneratorJob` is stepped to its end
     (its partial results go to ``on_partial``), a plain ``fn(progress, cancelled)`` is called."""
     from mdpviz.controller import GeneratorJob
-    from mdpviz.models.games import JobProgress
 
     if not isinstance(job.fn, GeneratorJob):
         return job.fn(lambda done, total, text="": None, lambda: False)
-    gen = job.fn.make()
-    try:
-        while True:
-            try:
-                item = next(gen)
-            except StopIteration as stop:
-                return stop.value
-            if not isinstance(item, JobProgress) and job.on_partial is not None:
-                job.on_partial(item)
-    finally:
-        gen.close()
+    return job.fn.drive(lambda done, total, text="": None, job.on_partial or (lambda item: None))
 
 
 def model_headless(game, *, timeout: float = 3600.0) -> TabularMDP:
