@@ -238,3 +238,59 @@ def test_cli_help_table_matches_the_registered_commands():
         one = build_parser([name, "--help"])
         (sub,) = [a for a in one._actions if a.__class__.__name__ == "_SubParsersAction"]
         assert set(sub.choices) == set(COMMAND_HELP)
+
+
+def tied_model(seed: int, *, n: int = 60, n_actions: int = 5, two_player: bool = False, objective: str = "max",
+               gamma: float = 0.9) -> TabularMDP:
+    """Exact ties and near-ties everywhere: rows copied within a state (in any order), rewards on a
+    coarse grid, and copies nudged by less than the tie tolerance, so the lowest tied action is
+    chosen among many and the first maximum is often not the lowest tied row."""
+    rng = np.random.default_rng(seed)
+    terminal = np.flatnonzero(rng.random(n) < 0.1)
+    src, act, dst, prob, rew = [], [], [], [], []
+    for s in range(n):
+        base_d = rng.integers(0, n, size=2)
+        base_r = float(rng.integers(-2, 3))
+        for a in range(n_actions):
+            if rng.random() < 0.5:  # a copy of the state's base row, maybe nudged below the tolerance
+                d, p, r = base_d, [0.5, 0.5], base_r + float(rng.choice([0.0, 1e-14, -1e-14, 3e-13]))
+            else:
+                d, p, r = rng.integers(0, n, size=2), [0.25, 0.75], float(rng.integers(-2, 3))
+            src += [s, s]
+            act += [a, a]
+            dst += [int(x) for x in d]
+            prob += p
+            rew += [r, r]
+    mover = np.where(rng.random(n) < 0.5, 1, -1) if two_player else None
+    return TabularMDP.from_transitions(n, n_actions, src, act, dst, prob, rew, discount=gamma,
+                                       terminal=terminal, mover=mover, objective=objective)
+
+
+@needs_numba
+@pytest.mark.parametrize("folded", [False, True])
+@pytest.mark.parametrize("opts", [dict(seed=11), dict(seed=12, two_player=True), dict(seed=13, objective="min"),
+                                  dict(seed=14, n_actions=1), dict(seed=15, two_player=True, gamma=1.0)],
+                         ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+def test_kernel_tie_rule_equals_numpy_reference(opts, folded, monkeypatch):
+    """The kernel's one-pass tie rule (first maximum, and the full rule only when a lower row may be
+    within the tolerance) picks the same lowest tied action as the reference on models full of ties."""
+    import importlib
+
+    vi = importlib.import_module("mdpviz.solvers.value_iteration")
+    if folded:
+        monkeypatch.setattr(vi, "JACOBI_KERNEL_MAX_TRANSITIONS", 0)
+        monkeypatch.setattr(vi, "DENSE_MAX_ENTRIES", 0)
+    mdp = tied_model(**opts)
+    fast = run(value_iteration(mdp, tol=1e-10, max_sweeps=60), record=True)
+    ref = run(value_iteration_numpy(mdp, tol=1e-10, max_sweeps=60), record=True)
+    assert fast.sweeps == ref.sweeps
+    n_ties = 0
+    prev = np.zeros(mdp.n_states)
+    for a, b in zip(fast.history, ref.history):
+        same_snapshot(a, b, exact=folded, prev=prev)
+        prev = np.asarray(b.values)
+    for s in range(mdp.n_states):  # the models do exercise the rule: many states with tied actions
+        q = mdp.row_reward[mdp.state_ptr[s]:mdp.state_ptr[s + 1]] + mdp.discount * (
+            mdp.matrix[mdp.state_ptr[s]:mdp.state_ptr[s + 1]] @ prev)
+        n_ties += int(np.sum(np.abs(q - q.max()) <= 1e-9 * (1 + abs(q.max())))) > 1
+    assert n_ties >= (0 if mdp.n_actions == 1 else 10)

@@ -66,8 +66,48 @@ def pairwise_combine(n, sums, pos):
 
 
 @njit(cache=True, nogil=True)
+def row_q(r, indptr, indices, prob, row_reward, pmul, gmul, v):
+    """Q of row r: ``row_reward[r] + gmul * sum_j (pmul * prob_j) * v[dst_j]`` (the sweep's own arithmetic)."""
+    one = np.uint64(1)
+    j = np.uint64(indptr[r])
+    e = np.uint64(indptr[r + one])
+    acc = 0.0
+    while j < e:
+        acc += (pmul * prob[j]) * v[np.uint64(indices[j])]
+        j += one
+    return row_reward[r] + gmul * acc
+
+
+@njit(cache=True, nogil=True)
+def lowest_tied_row(r0, r1, sg, thresh, indptr, indices, prob, row_reward, pmul, gmul, v):
+    """The tie rule in full: the lowest row whose (signed) Q is not below ``thresh``, else the last.
+
+    Called only when a row before the first maximum may be within the tolerance (rare), so the
+    Q-values are computed again rather than kept for every state.
+    """
+    one = np.uint64(1)
+    row = r1 - one
+    r = r1
+    while r > r0:
+        r -= one
+        q = sg * row_q(r, indptr, indices, prob, row_reward, pmul, gmul, v)
+        row = row if q < thresh else r
+    return row
+
+
+@njit(cache=True, nogil=True)
+def all_finite(v):
+    """True when no entry of v is inf or NaN."""
+    for i in range(v.size):
+        if not (abs(v[i]) < np.inf):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
 def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind,
-                  pmul, gmul, tie_tol, k_uniform, dense, tol, max_sweeps, v_in, p_in, va, vb, pa, pb, changed, stats):
+                  pmul, gmul, tie_tol, k_uniform, dense, pairwise, tol, max_sweeps, v_in, p_in, va, vb, pa, pb,
+                  changed, stats):
     """Up to max_sweeps synchronous sweeps from (v_in, p_in), which are only read.
 
     Sweep 1 writes (va, pa), sweep 2 (vb, pb), sweep 3 (va, pa) again, and so on: the result is
@@ -75,26 +115,22 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
     max_sweeps is 1). Q(s, a) = row_reward + gmul * sum_j (pmul * prob_j) * V(dst_j): pmul = 1,
     gmul = gamma is the small models' arithmetic, pmul = gamma, gmul = 1 that of a product with
     gamma * P (scipy's CSR product), bit for bit. Of the last sweep: ``changed[:stats[3]]`` the
-    states whose greedy action changed, stats = (delta, summed |change| in state order, its
-    argmax, number changed, summed |change| in numpy's pairwise order (= np.abs(new - old).sum())).
-    ``kind`` (int8 per state): +1 maximise, -1 minimise, 0 value 0 and action -1 (terminal, or
-    no rows). ``k_uniform`` > 0: every state has that many rows (state_ptr is not read); ``dense``: they
-    are the actions 0..k-1, so a row's action is its offset (row_action is not read).
+    states whose greedy action changed, stats = (delta, summed |change|, its argmax, number
+    changed, summed |change| again); the sum is in state order, or with ``pairwise`` in numpy's
+    pairwise order (= np.abs(new - old).sum(), bit for bit). ``kind`` (int8 per state): +1
+    maximise, -1 minimise, 0 value 0 and action -1 (terminal, or no rows). ``k_uniform`` > 0:
+    every state has that many rows (state_ptr is not read); ``dense``: they are the actions
+    0..k-1, so a row's action is its offset (row_action is not read).
 
-    The transitions of a state's rows are read as one stream (one index, no per-row reload of
-    the row pointer), and the indices are unsigned (numba checks a signed index for a negative
-    wrap-around on every access: about 20% of a sparse product). A large sweep is bound by
-    memory traffic, so it reads no array it can do without: with these, a sweep moves about as
-    many bytes as scipy's bare CSR product plus V and the policy.
+    One pass per state: its rows' products and the reduction together (the first maximum, and
+    the best value before it, so the tie rule needs a second look only when that value is within
+    the tolerance). The indices are unsigned (numba checks a signed index for a negative
+    wrap-around on every access: about 20% of a sparse product). A large sweep is bound by memory
+    traffic, so it reads no array it can do without: it moves about as many bytes as scipy's bare
+    CSR product plus V and the policy.
     """
     n = v_in.size
     one = np.uint64(1)
-    maxk = 1
-    for s in range(n):
-        k = state_ptr[s + 1] - state_ptr[s]
-        if k > maxk:
-            maxk = k
-    qblk = np.empty(PW_BLOCK * maxk)
     ku = np.uint64(k_uniform)
     # numpy's pairwise sum of |change|, streamed: block lengths, 8 accumulators, block sums
     leaf_len = np.empty(n // 32 + 2, np.int64)
@@ -103,6 +139,9 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
     n_leaves = cnt[0]
     leaf_sum = np.empty(n_leaves + 1)
     dbuf = np.empty(PW_BLOCK)
+    # Q is NaN only where V is not finite (the model's numbers are checked finite); a NaN row
+    # escapes the first-maximum pass, so sweeps from such values use the full tie rule everywhere.
+    full = not all_finite(v_in)
     src_v = v_in
     src_p = p_in
     dst_v = va
@@ -117,95 +156,85 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
         total = 0.0
         arg = -1
         nch = 0
-        s0 = 0
+        s = 0
         for li in range(n_leaves):  # the states in numpy's pairwise blocks, so |change| sums as numpy's
             ll = leaf_len[li]
-            s1 = s0 + ll
-            # pass 1: Q of every row of the block's states (a tight CSR product into a cached buffer)
-            if ku > 0:
-                rs = np.uint64(s0) * ku
-                re = np.uint64(s1) * ku
-            else:
-                rs = np.uint64(state_ptr[s0])
-                re = np.uint64(state_ptr[s1])
-            j = np.uint64(indptr[rs])
-            r = rs
-            while r < re:
-                e = np.uint64(indptr[r + one])
-                acc = 0.0
-                while j < e:
-                    acc += (pmul * prob[j]) * src_v[np.uint64(indices[j])]
-                    j += one
-                qblk[r - rs] = row_reward[r] + gmul * acc
-                r += one
-            # pass 2: per state, the optimum, its lowest tied row, the policy and the snapshot's extras
             for lp in range(ll):
-                s = s0 + lp
                 if ku > 0:
-                    r0 = np.uint64(s) * ku - rs
+                    r0 = np.uint64(s) * ku
                     r1 = r0 + ku
                 else:
-                    r0 = np.uint64(state_ptr[s]) - rs
-                    r1 = np.uint64(state_ptr[s + 1]) - rs
+                    r0 = np.uint64(state_ptr[s])
+                    r1 = np.uint64(state_ptr[s + 1])
                 ks = kind[s]
                 if ks == 0:
                     val = 0.0
-                    act = -1
+                    act = np.int64(-1)
                 else:
                     sg = np.float64(ks)
                     best = -np.inf
+                    prev = -np.inf  # the best of the rows before the first maximum
+                    row = r0
+                    j = np.uint64(indptr[r0])
                     r = r0
                     while r < r1:
-                        q = sg * qblk[r]
-                        best = q if q > best else best  # a select, not a branch (random data mispredicts)
+                        e = np.uint64(indptr[r + one])
+                        acc = 0.0
+                        while j < e:
+                            acc += (pmul * prob[j]) * src_v[np.uint64(indices[j])]
+                            j += one
+                        q = sg * (row_reward[r] + gmul * acc)
+                        if q > best:
+                            prev = best
+                            best = q
+                            row = r
                         r += one
-                    row = r0
-                    if r1 - r0 > one:
-                        # the lowest row within the tie tolerance (else the last), without a branch
-                        thresh = best - tie_tol * (1.0 + abs(best))
-                        row = r1 - one
-                        r = r1
-                        while r > r0:
-                            r -= one
-                            row = row if sg * qblk[r] < thresh else r
+                    thresh = best - tie_tol * (1.0 + abs(best))
+                    if full or not (prev < thresh):
+                        row = lowest_tied_row(r0, r1, sg, thresh, indptr, indices, prob, row_reward, pmul, gmul, src_v)
                     val = sg * best
-                    act = np.int64(row - r0) if dense else row_action[row + rs]
+                    act = np.int64(row - r0) if dense else row_action[row]
                 dst_v[s] = val
                 dst_p[s] = act
                 d = abs(val - src_v[s])
-                total += d
                 if d > delta:
                     delta = d
                     arg = s
+                if pairwise:
+                    dbuf[lp] = d
+                else:
+                    total += d
                 changed[nch] = s  # kept only if the action changed (no branch)
                 nch += act != src_p[s]
-                dbuf[lp] = d
-            # numpy's sum of a block: < 8 numbers added to 0; else 8 accumulators, combined, then the rest
-            if ll < 8:
-                lres = 0.0
-                for i in range(ll):
-                    lres += dbuf[i]
-            else:
-                a0, a1, a2, a3 = dbuf[0], dbuf[1], dbuf[2], dbuf[3]
-                a4, a5, a6, a7 = dbuf[4], dbuf[5], dbuf[6], dbuf[7]
-                i = 8
-                while i < ll - ll % 8:
-                    a0 += dbuf[i]
-                    a1 += dbuf[i + 1]
-                    a2 += dbuf[i + 2]
-                    a3 += dbuf[i + 3]
-                    a4 += dbuf[i + 4]
-                    a5 += dbuf[i + 5]
-                    a6 += dbuf[i + 6]
-                    a7 += dbuf[i + 7]
-                    i += 8
-                lres = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-                while i < ll:
-                    lres += dbuf[i]
-                    i += 1
-            leaf_sum[li] = lres
-            s0 = s1
+                s += 1
+            if pairwise:
+                # numpy's sum of a block: < 8 numbers added to 0; else 8 accumulators, combined, then the rest
+                if ll < 8:
+                    lres = 0.0
+                    for i in range(ll):
+                        lres += dbuf[i]
+                else:
+                    a0, a1, a2, a3 = dbuf[0], dbuf[1], dbuf[2], dbuf[3]
+                    a4, a5, a6, a7 = dbuf[4], dbuf[5], dbuf[6], dbuf[7]
+                    i = 8
+                    while i < ll - ll % 8:
+                        a0 += dbuf[i]
+                        a1 += dbuf[i + 1]
+                        a2 += dbuf[i + 2]
+                        a3 += dbuf[i + 3]
+                        a4 += dbuf[i + 4]
+                        a5 += dbuf[i + 5]
+                        a6 += dbuf[i + 6]
+                        a7 += dbuf[i + 7]
+                        i += 8
+                    lres = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+                    while i < ll:
+                        lres += dbuf[i]
+                        i += 1
+                leaf_sum[li] = lres
         done += 1
+        # from finite values, a value is not finite only if its change is not: then delta is inf
+        full = not all_finite(dst_v) if full or not (delta < np.inf) else False
         src_v = dst_v
         src_p = dst_p
         if done % 2 == 1:
@@ -218,13 +247,16 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
             break
     if n == 0:
         delta = 0.0
+    if pairwise and n > 0:
+        pos = np.zeros(1, np.int64)
+        total = pairwise_combine(n, leaf_sum, pos)
     stats[0] = delta
     stats[1] = total
     stats[2] = arg
     stats[3] = nch
-    pos = np.zeros(1, np.int64)
-    stats[4] = pairwise_combine(n, leaf_sum, pos) if n > 0 else 0.0
+    stats[4] = total
     return done
+
 
 @njit(cache=True, nogil=True)
 def run_gauss_seidel(indptr, indices, prob, row_reward, state_ptr, row_action, sense, terminal,

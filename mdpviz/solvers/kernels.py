@@ -185,7 +185,7 @@ def warm_up() -> dict[str, float]:
     km = kernel_model(mdp)
     t = time.perf_counter()
     v, pol = np.zeros(2), np.full(2, -1, np.int64)
-    k["jacobi_sweeps"](*km.args()[:6], km.kind, 1.0, 0.9, 1e-9, 0, False, 0.0, 2, v, pol, np.empty(2), np.empty(2),
+    k["jacobi_sweeps"](*km.args()[:6], km.kind, 1.0, 0.9, 1e-9, 0, False, False, 0.0, 2, v, pol, np.empty(2), np.empty(2),
                        np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), np.zeros(5))
     WARM_UP_SECONDS["jacobi_sweeps"] = time.perf_counter() - t
     t = time.perf_counter()

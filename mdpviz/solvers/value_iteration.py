@@ -139,7 +139,8 @@ class _JacobiKernel:
         gamma = float(mdp.discount)
         pmul, gmul = (gamma, 1.0) if folded else (1.0, gamma)
         self._fn = fn
-        self._args = km.args()[:6] + (km.kind, pmul, gmul, float(tie_tol), int(mdp.uniform_actions), bool(mdp.dense_actions))
+        self._args = km.args()[:6] + (km.kind, pmul, gmul, float(tie_tol), int(mdp.uniform_actions),
+                                              bool(mdp.dense_actions), bool(folded))
         n = mdp.n_states
         self.n = n
         self.folded = folded
@@ -160,8 +161,9 @@ class _JacobiKernel:
 
     def total_change(self) -> float:
         """Summed |V_new - V_old| of the last sweep: for the folded arithmetic in numpy's pairwise
-        order (the kernel replays ``np.abs(new - old).sum()`` bit for bit), else in state order."""
-        return float(self.stats[4] if self.folded else self.stats[1])
+        order (the kernel replays ``np.abs(new - old).sum()`` bit for bit), else in state order
+        (as the small models' numpy reference adds them)."""
+        return float(self.stats[1])
 
 
 def _jacobi_engine(mdp: TabularMDP, v: np.ndarray, tie_tol: float) -> _JacobiKernel | None:
