@@ -58,6 +58,18 @@ MODELS = [
 ]
 
 
+@pytest.fixture(params=["one-pass", "blocked"])
+def sweep_kernel(request, monkeypatch):
+    """Each synchronous sweep kernel in turn: the one-pass kernel (models up to FUSED_MAX_STATES)
+    and the blocked one (larger models), forced on these small models."""
+    import importlib
+
+    vi = importlib.import_module("mdpviz.solvers.value_iteration")
+    if request.param == "blocked":
+        monkeypatch.setattr(vi, "FUSED_MAX_STATES", 0)
+    return request.param
+
+
 def same_snapshot(a, b, *, exact: bool, prev: np.ndarray | None = None) -> None:
     """``a`` equals ``b`` (to rounding unless ``exact``; ``prev``: the values before this sweep)."""
     assert a.iteration == b.iteration
@@ -80,7 +92,7 @@ def same_snapshot(a, b, *, exact: bool, prev: np.ndarray | None = None) -> None:
 
 @needs_numba
 @pytest.mark.parametrize("opts", MODELS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
-def test_jacobi_kernel_equals_numpy_reference(opts):
+def test_jacobi_kernel_equals_numpy_reference(opts, sweep_kernel):
     mdp = random_model(**opts)
     fast = run(value_iteration(mdp, tol=1e-10, max_sweeps=400), record=True)
     ref = run(value_iteration_numpy(mdp, tol=1e-10, max_sweeps=400), record=True)
@@ -95,7 +107,7 @@ def test_jacobi_kernel_equals_numpy_reference(opts):
 @needs_numba
 @pytest.mark.parametrize("opts", MODELS + [dict(seed=8, n=3001, n_actions=3), dict(seed=9, n=1000, n_actions=2, gamma=0.99)],
                          ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
-def test_large_model_kernel_is_bit_identical_to_the_numpy_path(opts, monkeypatch):
+def test_large_model_kernel_is_bit_identical_to_the_numpy_path(opts, monkeypatch, sweep_kernel):
     """Above JACOBI_KERNEL_MAX_TRANSITIONS the kernel folds gamma into P as the sparse numpy path
     does: every number of every snapshot, and the values-only path, bit for bit."""
     import importlib
@@ -271,7 +283,7 @@ def tied_model(seed: int, *, n: int = 60, n_actions: int = 5, two_player: bool =
 @pytest.mark.parametrize("opts", [dict(seed=11), dict(seed=12, two_player=True), dict(seed=13, objective="min"),
                                   dict(seed=14, n_actions=1), dict(seed=15, two_player=True, gamma=1.0)],
                          ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
-def test_kernel_tie_rule_equals_numpy_reference(opts, folded, monkeypatch):
+def test_kernel_tie_rule_equals_numpy_reference(opts, folded, monkeypatch, sweep_kernel):
     """The kernel's one-pass tie rule (first maximum, and the full rule only when a lower row may be
     within the tolerance) picks the same lowest tied action as the reference on models full of ties."""
     import importlib

@@ -65,6 +65,35 @@ def pairwise_combine(n, sums, pos):
     return a + pairwise_combine(n - n2, sums, pos)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def numpy_block_sum(buf, m):
+    """numpy's sum of buf[:m] (m <= PW_BLOCK), bit for bit: fewer than 8 numbers added to 0; else
+    8 accumulators, combined pairwise, then the rest."""
+    if m < 8:
+        res = 0.0
+        for i in range(m):
+            res += buf[i]
+        return res
+    a0, a1, a2, a3 = buf[0], buf[1], buf[2], buf[3]
+    a4, a5, a6, a7 = buf[4], buf[5], buf[6], buf[7]
+    i = 8
+    while i < m - m % 8:
+        a0 += buf[i]
+        a1 += buf[i + 1]
+        a2 += buf[i + 2]
+        a3 += buf[i + 3]
+        a4 += buf[i + 4]
+        a5 += buf[i + 5]
+        a6 += buf[i + 6]
+        a7 += buf[i + 7]
+        i += 8
+    res = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+    while i < m:
+        res += buf[i]
+        i += 1
+    return res
+
+
 @njit(cache=True, nogil=True)
 def row_q(r, indptr, indices, prob, row_reward, pmul, gmul, v):
     """Q of row r: ``row_reward[r] + gmul * sum_j (pmul * prob_j) * v[dst_j]`` (the sweep's own arithmetic)."""
@@ -208,30 +237,7 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
                 nch += act != src_p[s]
                 s += 1
             if pairwise:
-                # numpy's sum of a block: < 8 numbers added to 0; else 8 accumulators, combined, then the rest
-                if ll < 8:
-                    lres = 0.0
-                    for i in range(ll):
-                        lres += dbuf[i]
-                else:
-                    a0, a1, a2, a3 = dbuf[0], dbuf[1], dbuf[2], dbuf[3]
-                    a4, a5, a6, a7 = dbuf[4], dbuf[5], dbuf[6], dbuf[7]
-                    i = 8
-                    while i < ll - ll % 8:
-                        a0 += dbuf[i]
-                        a1 += dbuf[i + 1]
-                        a2 += dbuf[i + 2]
-                        a3 += dbuf[i + 3]
-                        a4 += dbuf[i + 4]
-                        a5 += dbuf[i + 5]
-                        a6 += dbuf[i + 6]
-                        a7 += dbuf[i + 7]
-                        i += 8
-                    lres = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-                    while i < ll:
-                        lres += dbuf[i]
-                        i += 1
-                leaf_sum[li] = lres
+                leaf_sum[li] = numpy_block_sum(dbuf, ll)
         done += 1
         # from finite values, a value is not finite only if its change is not: then delta is inf
         full = not all_finite(dst_v) if full or not (delta < np.inf) else False
@@ -257,6 +263,135 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
     stats[4] = total
     return done
 
+
+@njit(cache=True, nogil=True)
+def jacobi_sweeps_blocked(indptr, indices, prob, row_reward, state_ptr, row_action, kind,
+                          pmul, gmul, tie_tol, k_uniform, dense, pairwise, tol, max_sweeps, v_in, p_in, va, vb, pa, pb, changed, stats):
+    """:func:`jacobi_sweeps` for models whose values do not fit in the cache: the same arguments
+    and results, bit for bit, computed in blocks of at most 128 states.
+
+    Pass 1 computes the Q of every row of a block's states into a small buffer (a tight CSR
+    product with no data-dependent branch, so many reads of V are in flight at once); pass 2
+    reduces them without a branch. Where V does not fit in the cache these reads wait on memory,
+    and the one-pass kernel's branches (which wait on them) would keep fewer of them in flight.
+    """
+    n = v_in.size
+    one = np.uint64(1)
+    maxk = 1
+    for s in range(n):
+        k = state_ptr[s + 1] - state_ptr[s]
+        if k > maxk:
+            maxk = k
+    qblk = np.empty(PW_BLOCK * maxk)
+    ku = np.uint64(k_uniform)
+    # numpy's pairwise sum of |change|, streamed: block lengths, 8 accumulators, block sums
+    leaf_len = np.empty(n // 32 + 2, np.int64)
+    cnt = np.zeros(1, np.int64)
+    pairwise_leaves(n, leaf_len, cnt)
+    n_leaves = cnt[0]
+    leaf_sum = np.empty(n_leaves + 1)
+    dbuf = np.empty(PW_BLOCK)
+    src_v = v_in
+    src_p = p_in
+    dst_v = va
+    dst_p = pa
+    done = 0
+    delta = 0.0
+    total = 0.0
+    arg = -1
+    nch = 0
+    for _ in range(max_sweeps):
+        delta = -1.0
+        total = 0.0
+        arg = -1
+        nch = 0
+        s0 = 0
+        for li in range(n_leaves):  # the states in numpy's pairwise blocks, so |change| sums as numpy's
+            ll = leaf_len[li]
+            s1 = s0 + ll
+            # pass 1: Q of every row of the block's states (a tight CSR product into a cached buffer)
+            if ku > 0:
+                rs = np.uint64(s0) * ku
+                re = np.uint64(s1) * ku
+            else:
+                rs = np.uint64(state_ptr[s0])
+                re = np.uint64(state_ptr[s1])
+            j = np.uint64(indptr[rs])
+            r = rs
+            while r < re:
+                e = np.uint64(indptr[r + one])
+                acc = 0.0
+                while j < e:
+                    acc += (pmul * prob[j]) * src_v[np.uint64(indices[j])]
+                    j += one
+                qblk[r - rs] = row_reward[r] + gmul * acc
+                r += one
+            # pass 2: per state, the optimum, its lowest tied row, the policy and the snapshot's extras
+            for lp in range(ll):
+                s = s0 + lp
+                if ku > 0:
+                    r0 = np.uint64(s) * ku - rs
+                    r1 = r0 + ku
+                else:
+                    r0 = np.uint64(state_ptr[s]) - rs
+                    r1 = np.uint64(state_ptr[s + 1]) - rs
+                ks = kind[s]
+                if ks == 0:
+                    val = 0.0
+                    act = -1
+                else:
+                    sg = np.float64(ks)
+                    best = -np.inf
+                    r = r0
+                    while r < r1:
+                        q = sg * qblk[r]
+                        best = q if q > best else best  # a select, not a branch (random data mispredicts)
+                        r += one
+                    row = r0
+                    if r1 - r0 > one:
+                        # the lowest row within the tie tolerance (else the last), without a branch
+                        thresh = best - tie_tol * (1.0 + abs(best))
+                        row = r1 - one
+                        r = r1
+                        while r > r0:
+                            r -= one
+                            row = row if sg * qblk[r] < thresh else r
+                    val = sg * best
+                    act = np.int64(row - r0) if dense else row_action[row + rs]
+                dst_v[s] = val
+                dst_p[s] = act
+                d = abs(val - src_v[s])
+                total += d
+                if d > delta:
+                    delta = d
+                    arg = s
+                changed[nch] = s  # kept only if the action changed (no branch)
+                nch += act != src_p[s]
+                dbuf[lp] = d
+            leaf_sum[li] = numpy_block_sum(dbuf, ll)
+            s0 = s1
+        done += 1
+        src_v = dst_v
+        src_p = dst_p
+        if done % 2 == 1:
+            dst_v = vb
+            dst_p = pb
+        else:
+            dst_v = va
+            dst_p = pa
+        if delta < tol:
+            break
+    if n == 0:
+        delta = 0.0
+    if pairwise and n > 0:
+        pos = np.zeros(1, np.int64)
+        total = pairwise_combine(n, leaf_sum, pos)
+    stats[0] = delta
+    stats[1] = total
+    stats[2] = arg
+    stats[3] = nch
+    stats[4] = total
+    return done
 
 @njit(cache=True, nogil=True)
 def run_gauss_seidel(indptr, indices, prob, row_reward, state_ptr, row_action, sense, terminal,

@@ -117,6 +117,14 @@ every printed number, stay what they were. Both go through the compiled kernel
 (:data:`DENSE_MAX_ENTRIES`: BLAS sums in its own order) or without numba."""
 
 
+FUSED_MAX_STATES = 1 << 18
+"""Up to this many states (V up to 2 MiB, in a 2-core machine's caches) a synchronous sweep is
+the one-pass kernel ``jacobi_sweeps``; above it ``jacobi_sweeps_blocked``, whose branch-free
+products keep more reads of V in flight while they wait on memory. Same numbers bit for bit;
+measured on this project's machine: 1.26 vs 1.40 times the bare CSR product at 10^5 states,
+1.51 vs 1.13 at 10^6 (crossover near 4 x 10^5)."""
+
+
 def _ro_view(a: np.ndarray) -> np.ndarray:
     """A read-only view of ``a`` (``a`` itself stays writeable for the kernel, which only reads it)."""
     b = a.view()
@@ -177,7 +185,8 @@ def _jacobi_engine(mdp: TabularMDP, v: np.ndarray, tie_tol: float) -> _JacobiKer
     k = kernels.kernels()
     if k is None:
         return None
-    return _JacobiKernel(k["jacobi_sweeps"], mdp, v, tie_tol, folded)
+    fn = k["jacobi_sweeps"] if mdp.n_states <= FUSED_MAX_STATES else k["jacobi_sweeps_blocked"]
+    return _JacobiKernel(fn, mdp, v, tie_tol, folded)
 
 
 BATCH_WORK = 1 << 22
