@@ -65,6 +65,31 @@ def pairwise_combine(n, sums, pos):
     return a + pairwise_combine(n - n2, sums, pos)
 
 
+@njit(cache=True, nogil=True)
+def pairwise_blocks(n):
+    """(block lengths, their number, room for their sums) of numpy's pairwise sum of n numbers."""
+    leaf_len = np.empty(n // 32 + 2, np.int64)
+    cnt = np.zeros(1, np.int64)
+    pairwise_leaves(n, leaf_len, cnt)
+    return leaf_len, cnt[0], np.empty(cnt[0] + 1)
+
+
+@njit(cache=True, nogil=True)
+def store_stats(stats, n, delta, total, arg, nch, pairwise, leaf_sum):
+    """The last sweep's figures into stats (see :func:`jacobi_sweeps`); ``total`` is replaced by
+    numpy's pairwise sum of the block sums when ``pairwise``."""
+    if n == 0:
+        delta = 0.0
+    if pairwise and n > 0:
+        pos = np.zeros(1, np.int64)
+        total = pairwise_combine(n, leaf_sum, pos)
+    stats[0] = delta
+    stats[1] = total
+    stats[2] = arg
+    stats[3] = nch
+    stats[4] = total
+
+
 @njit(cache=True, nogil=True, inline="always")
 def numpy_block_sum(buf, m):
     """numpy's sum of buf[:m] (m <= PW_BLOCK), bit for bit: fewer than 8 numbers added to 0; else
@@ -162,11 +187,7 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
     one = np.uint64(1)
     ku = np.uint64(k_uniform)
     # numpy's pairwise sum of |change|, streamed: block lengths, 8 accumulators, block sums
-    leaf_len = np.empty(n // 32 + 2, np.int64)
-    cnt = np.zeros(1, np.int64)
-    pairwise_leaves(n, leaf_len, cnt)
-    n_leaves = cnt[0]
-    leaf_sum = np.empty(n_leaves + 1)
+    leaf_len, n_leaves, leaf_sum = pairwise_blocks(n)
     dbuf = np.empty(PW_BLOCK)
     # Q is NaN only where V is not finite (the model's numbers are checked finite); a NaN row
     # escapes the first-maximum pass, so sweeps from such values use the full tie rule everywhere.
@@ -251,16 +272,7 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
             dst_p = pa
         if delta < tol:
             break
-    if n == 0:
-        delta = 0.0
-    if pairwise and n > 0:
-        pos = np.zeros(1, np.int64)
-        total = pairwise_combine(n, leaf_sum, pos)
-    stats[0] = delta
-    stats[1] = total
-    stats[2] = arg
-    stats[3] = nch
-    stats[4] = total
+    store_stats(stats, n, delta, total, arg, nch, pairwise, leaf_sum)
     return done
 
 
@@ -285,11 +297,7 @@ def jacobi_sweeps_blocked(indptr, indices, prob, row_reward, state_ptr, row_acti
     qblk = np.empty(PW_BLOCK * maxk)
     ku = np.uint64(k_uniform)
     # numpy's pairwise sum of |change|, streamed: block lengths, 8 accumulators, block sums
-    leaf_len = np.empty(n // 32 + 2, np.int64)
-    cnt = np.zeros(1, np.int64)
-    pairwise_leaves(n, leaf_len, cnt)
-    n_leaves = cnt[0]
-    leaf_sum = np.empty(n_leaves + 1)
+    leaf_len, n_leaves, leaf_sum = pairwise_blocks(n)
     dbuf = np.empty(PW_BLOCK)
     src_v = v_in
     src_p = p_in
@@ -381,16 +389,7 @@ def jacobi_sweeps_blocked(indptr, indices, prob, row_reward, state_ptr, row_acti
             dst_p = pa
         if delta < tol:
             break
-    if n == 0:
-        delta = 0.0
-    if pairwise and n > 0:
-        pos = np.zeros(1, np.int64)
-        total = pairwise_combine(n, leaf_sum, pos)
-    stats[0] = delta
-    stats[1] = total
-    stats[2] = arg
-    stats[3] = nch
-    stats[4] = total
+    store_stats(stats, n, delta, total, arg, nch, pairwise, leaf_sum)
     return done
 
 @njit(cache=True, nogil=True)
