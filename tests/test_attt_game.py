@@ -401,15 +401,19 @@ def test_an_edit_during_a_round_discards_it(window, qtbot, monkeypatch):
     w = window
     g = w.game
     gate = threading.Event()
+    entered = threading.Event()
     real = attt.best_response
 
     def blocked(*args, **kw):
+        entered.set()
         gate.wait(10)
         return real(*args, **kw)
 
     monkeypatch.setattr(attt_iteration, "best_response", blocked)
     g.step_round()
     assert g.busy
+    # the round is under way (a cancel seen before the job thread starts it computes nothing to keep)
+    qtbot.waitUntil(entered.is_set, timeout=10_000)
     assert g.set_ties("highest")  # an edit: the window cancels the job
     gate.set()
     qtbot.waitUntil(lambda: not g.busy, timeout=10_000)
