@@ -112,8 +112,8 @@ class SolvingMixin:
         except ValueError as e:
             self.statusBar().showMessage(str(e), 8000)
 
-    def _on_sweep(self, sw: Sweep) -> None:
-        self.convergence.append(sw)
+    def _on_sweeps(self, sweeps: tuple[Sweep, ...]) -> None:
+        self.convergence.extend(sweeps)
         self._dirty = True
 
     def _on_history_reset(self) -> None:
@@ -190,6 +190,16 @@ class SolvingMixin:
         """Redraw board, plot, inspector and status from the recorded history, if anything changed."""
         if not self._dirty:
             return
+        gate = self.controller.frame_gate
+        if gate is not None:
+            gate.begin()  # the workers wait until this frame is painted (see FrameGate)
+        try:
+            self._draw_frame()
+        finally:
+            if gate is not None:
+                gate.end()
+
+    def _draw_frame(self) -> None:
         self._dirty = False
         c = self.controller
         g = self.game
