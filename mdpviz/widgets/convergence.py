@@ -315,6 +315,11 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         return float(lo), float(hi)
 
     @property
+    def stale(self) -> bool:
+        """Snapshots were recorded (or the plot reset) since the last ``refresh``."""
+        return self._dirty
+
+    @property
     def x(self) -> np.ndarray:
         """Snapshot numbers 1..n (the x of every curve)."""
         return np.arange(1.0, self._n + 1.0)
