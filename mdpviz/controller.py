@@ -100,22 +100,20 @@ class GuiThreadCollector(QObject):
     generation counter (as this class first did) made one every ~10 young collections, a
     60-100 ms stall of the window every few seconds of a Run.
 
-    The objects that exist when the timer first fires (the window is built and its event loop
-    runs: ~100,000 of them still in the middle generation) are moved to the permanent generation
-    (``gc.freeze``) instead of being visited by the first collection of that generation, a
-    60-95 ms stall measured in the first seconds of a Run. Cyclic garbage among them is never
-    collected: at most that startup set, once (the cost CPython's documentation accepts for
-    ``gc.freeze``).
+    The younger generations are collected as soon as they hold :attr:`YOUNG_MAX` objects, not only
+    at the middle one's turn: the window's construction leaves ~100,000 objects there, and their first
+    collection used to fall in the first seconds of a Run (60-95 ms, measured); now it comes at
+    the first tick after the window is built, before anything runs. (``gc.freeze`` would avoid
+    even that one, but it would keep any cyclic garbage of that moment, Qt widgets included,
+    for good.)
     """
 
     INTERVAL_MS = 250
-    MIDDLE_MAX = 10_000
-    """The middle generation is collected once it holds this many objects, even before its turn
-    (every 10th young collection): opening a file or a game leaves ~35,000 objects there, and their
-    collection in the middle of the next Run was a 25-30 ms stall (10,000: a few ms, when it
-    comes)."""
-    frozen = False
-    """Whether the startup objects were frozen (once per process)."""
+    YOUNG_MAX = 10_000
+    """The two younger generations are collected once they hold this many objects, even before the
+    middle one's turn (every 10th young collection): building the window or opening a file leaves
+    35,000-100,000 objects there, and their collection in the middle of the next Run was a 25-95 ms
+    stall."""
 
     def __init__(self, parent: QObject) -> None:
         super().__init__(parent)
@@ -131,10 +129,6 @@ class GuiThreadCollector(QObject):
     @Slot()
     def check(self) -> None:
         """Collect the generations whose thresholds are crossed, as the automatic collector would."""
-        if not GuiThreadCollector.frozen:
-            GuiThreadCollector.frozen = True
-            gc.freeze()
-            return
         t0, t1, t2 = gc.get_threshold()
         c0, c1, c2 = gc.get_count()
         if c0 <= t0:
@@ -147,9 +141,8 @@ class GuiThreadCollector(QObject):
                 self.long_lived_total = len(gc.get_objects(2))
                 self.long_lived_pending = 0
                 return
-        middle = len(gc.get_objects(1))
-        if c1 > t1 or middle > self.MIDDLE_MAX:
-            young = len(gc.get_objects(0)) + middle
+        young = len(gc.get_objects(0)) + len(gc.get_objects(1))
+        if c1 > t1 or young > self.YOUNG_MAX:
             self.long_lived_pending += max(0, young - gc.collect(1))  # the survivors move to the oldest
         else:
             gc.collect(0)
