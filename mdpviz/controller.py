@@ -196,8 +196,16 @@ class FrameGate(QObject):
     MAX_WAIT = 0.05
     _END = QEvent.Type(QEvent.registerEventType())
 
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._open_frames = 0
+
     def begin(self) -> None:
-        FRAME_GATE.deadline = time.perf_counter() + self.MAX_WAIT
+        now = time.perf_counter()
+        if now > FRAME_GATE.deadline:
+            self._open_frames = 0  # (an end that never arrived holds no one past its deadline)
+        self._open_frames += 1
+        FRAME_GATE.deadline = now + self.MAX_WAIT
         FRAME_GATE.open.clear()
 
     def end(self) -> None:
@@ -205,9 +213,19 @@ class FrameGate(QObject):
 
     def event(self, ev: QEvent) -> bool:
         if ev.type() == self._END:
-            FRAME_GATE.open.set()
+            self._open_frames = max(0, self._open_frames - 1)
+            if self._open_frames == 0:
+                FRAME_GATE.open.set()
             return True
         return super().event(ev)
+
+    def run(self, fn: Callable[[], None]) -> None:
+        """``fn()`` (GUI work a worker asked for: a job's progress or result) as a frame of its own."""
+        self.begin()
+        try:
+            fn()
+        finally:
+            self.end()
 
 
 def install_frame_gate() -> FrameGate | None:
@@ -698,28 +716,36 @@ class SolverController(QObject):
         if self._sim_busy:
             self._jobs.cancel_flag.set()
 
+    # What the window does with a job's progress and results (progress bars repaint at once, a game
+    # rebuilds its panels) is drawn as a frame of its own: the job waits meanwhile (see FrameGate).
+    def _as_frame(self, fn: Callable[[], None]) -> None:
+        if self.frame_gate is None:
+            fn()
+        else:
+            self.frame_gate.run(fn)
+
     def _on_job_progress(self, job: int, done: int, total: int, text: str) -> None:
         if job == self._sim_job:
-            self.job_progress.emit(done, total, text)
+            self._as_frame(lambda: self.job_progress.emit(done, total, text))
 
     def _on_job_partial(self, job: int, item: object) -> None:
         if job == self._sim_job:
-            self.job_partial.emit(item)
+            self._as_frame(lambda: self.job_partial.emit(item))
 
     def _on_job_done(self, job: int, result: object) -> None:
         if job == self._sim_job:
             self._sim_busy = False
-            self.job_finished.emit(result)
+            self._as_frame(lambda: self.job_finished.emit(result))
 
     def _on_job_failed(self, job: int, msg: str) -> None:
         if job == self._sim_job:
             self._sim_busy = False
-            self.job_failed.emit(msg)
+            self._as_frame(lambda: self.job_failed.emit(msg))
 
     def _on_job_cancelled(self, job: int) -> None:
         if job == self._sim_job:
             self._sim_busy = False
-            self.job_cancelled.emit()
+            self._as_frame(self.job_cancelled.emit)
 
     # ------------------------------------------------------------------ shutdown
     def shutdown(self, timeout_ms: int = 10_000) -> None:

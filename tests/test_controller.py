@@ -360,6 +360,12 @@ def test_frame_gate_holds_the_workers_only_while_a_frame_is_drawn(qtbot):
         FRAME_GATE.pause()
         gate.end()
         qtbot.waitUntil(FRAME_GATE.open.is_set, timeout=10_000)
+        # what the window does with a job's progress is a frame too
+        seen = []
+        c.job_progress.connect(lambda *_: seen.append(FRAME_GATE.open.is_set()))
+        c._on_job_progress(c._sim_job, 1, 2, "half")
+        assert seen == [False]
+        qtbot.waitUntil(FRAME_GATE.open.is_set, timeout=10_000)
     finally:
         c.shutdown()
 
