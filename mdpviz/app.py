@@ -374,7 +374,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
 
     def _connect(self) -> None:
         c = self.controller
-        c.sweep_ready.connect(self._on_sweep)
+        c.sweeps_added.connect(self._on_sweeps)
         c.history_reset.connect(self._on_history_reset)
         c.range_ready.connect(self._on_range)
         c.state_changed.connect(self._on_state)

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
 
 from mdpviz.models.games import JobProgress
 from mdpviz.models.mdp import TabularMDP
@@ -92,13 +92,36 @@ class GuiThreadCollector(QObject):
     test suite: a job thread stuck in ``~QObject`` inside ``gc_collect_main``). PyQt and PySide
     applications that run Python on threads avoid it the same way: automatic collection off, and
     the same generational thresholds checked from a GUI-thread timer.
+
+    A full collection visits every object of the process (~170,000 once the window is built: 60 ms
+    on the GUI thread, measured), so like CPython's own collector (``gcmodule.c``,
+    ``collect_generations``) it waits until the objects promoted to the oldest generation since
+    the last full collection are a quarter of those that survived it; checking only the
+    generation counter (as this class first did) made one every ~10 young collections, a
+    60-100 ms stall of the window every few seconds of a Run.
+
+    The younger generations are collected as soon as they hold :attr:`YOUNG_MAX` objects, not only
+    at the middle one's turn: the window's construction leaves ~100,000 objects there, and their first
+    collection used to fall in the first seconds of a Run (60-95 ms, measured); now it comes at
+    the first tick after the window is built, before anything runs. (``gc.freeze`` would avoid
+    even that one, but it would keep any cyclic garbage of that moment, Qt widgets included,
+    for good.)
     """
 
     INTERVAL_MS = 250
+    YOUNG_MAX = 10_000
+    """The two younger generations are collected once they hold this many objects, even before the
+    middle one's turn (every 10th young collection): building the window or opening a file leaves
+    35,000-100,000 objects there, and their collection in the middle of the next Run was a 25-95 ms
+    stall."""
 
     def __init__(self, parent: QObject) -> None:
         super().__init__(parent)
         gc.disable()
+        self.long_lived_total: int | None = None
+        """Objects in the oldest generation after the last full collection (None: not counted yet)."""
+        self.long_lived_pending = 0
+        """Objects promoted to the oldest generation since then."""
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.check)
         self.timer.start(self.INTERVAL_MS)
@@ -108,8 +131,21 @@ class GuiThreadCollector(QObject):
         """Collect the generations whose thresholds are crossed, as the automatic collector would."""
         t0, t1, t2 = gc.get_threshold()
         c0, c1, c2 = gc.get_count()
-        if c0 > t0:
-            gc.collect(2 if c2 > t2 else 1 if c1 > t1 else 0)
+        if c0 <= t0:
+            return
+        if c2 > t2:
+            if self.long_lived_total is None:
+                self.long_lived_total = len(gc.get_objects(2))
+            if self.long_lived_pending >= self.long_lived_total // 4:
+                gc.collect(2)
+                self.long_lived_total = len(gc.get_objects(2))
+                self.long_lived_pending = 0
+                return
+        young = len(gc.get_objects(0)) + len(gc.get_objects(1))
+        if c1 > t1 or young > self.YOUNG_MAX:
+            self.long_lived_pending += max(0, young - gc.collect(1))  # the survivors move to the oldest
+        else:
+            gc.collect(0)
 
 
 def install_gui_thread_collector() -> None:
@@ -119,6 +155,88 @@ def install_gui_thread_collector() -> None:
         return
     if app.findChild(GuiThreadCollector) is None:
         GuiThreadCollector(app)
+
+
+# ---------------------------------------------------------------------------------- frames before sweeps
+class _GateState:
+    """Open unless the GUI thread is drawing a frame; the worker threads wait at :meth:`pause`."""
+
+    def __init__(self) -> None:
+        self.open = threading.Event()
+        self.open.set()
+        self.deadline = 0.0
+
+    def pause(self) -> None:
+        """(Any worker thread, between two steps of its work.) Wait while a frame is being drawn, at
+        most until the frame's deadline; return at once otherwise."""
+        if self.open.is_set():
+            return
+        left = self.deadline - time.perf_counter()
+        if left > 0:
+            self.open.wait(left)
+
+
+FRAME_GATE = _GateState()
+"""The one gate of the process (one GUI thread): workers call ``FRAME_GATE.pause()`` between steps."""
+
+
+class FrameGate(QObject):
+    """Lets the GUI thread draw a frame without sharing the GIL with a solver or job thread.
+
+    A worker running Python (a solver's recorded sweeps, a simulation, a game's rounds) holds the
+    GIL whenever the GUI thread gives it up, and PySide gives it up around every Qt call: each of
+    the hundreds of Qt calls of a frame then waits up to the interpreter's switch interval for it
+    to come back. Measured on the course file's Run: the window's ~10 ms frame took 20-60 ms, the
+    event loop stalled up to 170 ms. So the window marks a frame (:meth:`begin` when it starts
+    drawing, :meth:`end` when it has asked for its repaints) and the workers wait at
+    ``FRAME_GATE.pause()`` until the frame is painted: :meth:`end` posts a low-priority event that
+    Qt delivers after the repaint requests posted before it. A frame holds the workers for at most
+    :attr:`MAX_WAIT` seconds (a frame that never paints, a hidden window)."""
+
+    MAX_WAIT = 0.05
+    _END = QEvent.Type(QEvent.registerEventType())
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._open_frames = 0
+
+    def begin(self) -> None:
+        now = time.perf_counter()
+        if now > FRAME_GATE.deadline:
+            self._open_frames = 0  # (an end that never arrived holds no one past its deadline)
+        self._open_frames += 1
+        FRAME_GATE.deadline = now + self.MAX_WAIT
+        FRAME_GATE.open.clear()
+
+    def end(self) -> None:
+        QCoreApplication.postEvent(self, QEvent(self._END), Qt.EventPriority.LowEventPriority.value)
+
+    def event(self, ev: QEvent) -> bool:
+        if ev.type() == self._END:
+            self._open_frames = max(0, self._open_frames - 1)
+            if self._open_frames == 0:
+                FRAME_GATE.open.set()
+            return True
+        return super().event(ev)
+
+    def run(self, fn: Callable[[], None]) -> None:
+        """``fn()`` (GUI work a worker asked for: a job's progress or result) as a frame of its own."""
+        self.begin()
+        try:
+            fn()
+        finally:
+            self.end()
+
+
+def install_frame_gate() -> FrameGate | None:
+    """The application's :class:`FrameGate` (created on the GUI thread once); None without an application."""
+    app = QCoreApplication.instance()
+    if app is None:
+        return None
+    gate = app.findChild(FrameGate)
+    if gate is None and QThread.currentThread() is app.thread():
+        gate = FrameGate(app)
+    return gate
 
 
 # ---------------------------------------------------------------------------------- workers
@@ -221,9 +339,10 @@ class SolverWorker(QObject):
             # the numbers are the same).
             while (not self.stop_flag.is_set() and self._pull(out, many=self._pulled >= RUN_RECORD_ALL)
                    and time.perf_counter() < t_end):
-                # Hand the GIL over between sweeps: without this the GUI thread waits up to the
-                # interpreter's switch interval (5 ms) after every Qt call that released it, and a
-                # redraw makes hundreds of those (measured: 60 ms gaps instead of 10 ms).
+                # Let a frame being drawn have the GIL to itself (see FrameGate), and hand the GIL
+                # over between sweeps otherwise: without this the GUI thread waits up to the
+                # interpreter's switch interval after every Qt call that released it.
+                FRAME_GATE.pause()
                 time.sleep(0)
         self._send(out)
 
@@ -308,8 +427,14 @@ class JobWorker(QObject):
         super().__init__()
         self.cancel_flag = threading.Event()
 
+    def _cancelled(self) -> bool:
+        # every job checks this between two steps of its work: there it also waits while the
+        # GUI thread draws a frame (FrameGate), so a job's Python never slows the window's drawing
+        FRAME_GATE.pause()
+        return self.cancel_flag.is_set()
+
     def _iterate(self, job: int, gj: GeneratorJob, progress: Callable[..., None]) -> Any:
-        return gj.drive(progress, lambda item: self.partial.emit(job, item), self.cancel_flag.is_set)
+        return gj.drive(progress, lambda item: self.partial.emit(job, item), self._cancelled)
 
     @Slot(int, object)
     def execute(self, job: int, fn: Callable[..., Any]) -> None:
@@ -320,7 +445,7 @@ class JobWorker(QObject):
             if isinstance(fn, GeneratorJob):
                 result = self._iterate(job, fn, progress)
             else:
-                result = fn(progress, self.cancel_flag.is_set)
+                result = fn(progress, self._cancelled)
         except Exception as e:  # noqa: BLE001
             self.failed.emit(job, str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
             return
@@ -349,6 +474,7 @@ class SolverController(QObject):
     """
 
     sweep_ready = Signal(object)  # Sweep, once per recorded sweep, in order
+    sweeps_added = Signal(object)  # tuple[Sweep, ...]: the sweeps just recorded (one signal per delivery)
     history_reset = Signal()
     range_ready = Signal(object)  # ValueRange of this solve
     finished = Signal(object)  # Solution
@@ -372,6 +498,8 @@ class SolverController(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         install_gui_thread_collector()  # cyclic garbage (Qt widgets among it) never collected on a worker
+        self.frame_gate = install_frame_gate()
+        """Brackets the window's frames (see :class:`FrameGate`); None without an application."""
         self.history: list[Sweep] = []
         """Every sweep of the current solve, in order."""
         self.solution: Solution | None = None
@@ -523,8 +651,9 @@ class SolverController(QObject):
         if job != self._job:
             return
         self._widen_range(sweeps)
+        self.history.extend(sweeps)
+        self.sweeps_added.emit(sweeps)  # the window: one call per delivery (a Run delivers hundreds at once)
         for sw in sweeps:
-            self.history.append(sw)
             self.sweep_ready.emit(sw)
         if self.state == "stepping":
             self._pending = max(0, self._pending - 1)
@@ -587,28 +716,36 @@ class SolverController(QObject):
         if self._sim_busy:
             self._jobs.cancel_flag.set()
 
+    # What the window does with a job's progress and results (progress bars repaint at once, a game
+    # rebuilds its panels) is drawn as a frame of its own: the job waits meanwhile (see FrameGate).
+    def _as_frame(self, fn: Callable[[], None]) -> None:
+        if self.frame_gate is None:
+            fn()
+        else:
+            self.frame_gate.run(fn)
+
     def _on_job_progress(self, job: int, done: int, total: int, text: str) -> None:
         if job == self._sim_job:
-            self.job_progress.emit(done, total, text)
+            self._as_frame(lambda: self.job_progress.emit(done, total, text))
 
     def _on_job_partial(self, job: int, item: object) -> None:
         if job == self._sim_job:
-            self.job_partial.emit(item)
+            self._as_frame(lambda: self.job_partial.emit(item))
 
     def _on_job_done(self, job: int, result: object) -> None:
         if job == self._sim_job:
             self._sim_busy = False
-            self.job_finished.emit(result)
+            self._as_frame(lambda: self.job_finished.emit(result))
 
     def _on_job_failed(self, job: int, msg: str) -> None:
         if job == self._sim_job:
             self._sim_busy = False
-            self.job_failed.emit(msg)
+            self._as_frame(lambda: self.job_failed.emit(msg))
 
     def _on_job_cancelled(self, job: int) -> None:
         if job == self._sim_job:
             self._sim_busy = False
-            self.job_cancelled.emit()
+            self._as_frame(self.job_cancelled.emit)
 
     # ------------------------------------------------------------------ shutdown
     def shutdown(self, timeout_ms: int = 10_000) -> None:

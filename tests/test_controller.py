@@ -331,3 +331,99 @@ def test_a_partial_yielded_while_a_cancel_waits_arrives_before_job_cancelled(qtb
         assert events == [("partial", "first"), ("cancelled",)] and pulled == []
     finally:
         c.shutdown()
+
+
+def test_frame_gate_holds_the_workers_only_while_a_frame_is_drawn(qtbot):
+    """Workers wait at FRAME_GATE.pause() from a frame's begin() until the events posted before its
+    end() are handled (its repaints), and never past the frame's deadline."""
+    import time
+
+    from mdpviz.controller import FRAME_GATE
+
+    c = SolverController()
+    try:
+        gate = c.frame_gate
+        assert gate is not None and FRAME_GATE.open.is_set()
+        FRAME_GATE.pause()  # no frame: returns at once
+        gate.begin()
+        assert not FRAME_GATE.open.is_set()
+        passed = threading.Event()
+        worker = threading.Thread(target=lambda: (FRAME_GATE.pause(), passed.set()))
+        worker.start()
+        gate.end()
+        assert not FRAME_GATE.open.is_set()  # open only once the event loop has handled what came first
+        qtbot.waitUntil(passed.is_set, timeout=10_000)
+        worker.join()
+        assert FRAME_GATE.open.is_set()
+        gate.begin()
+        FRAME_GATE.deadline = time.perf_counter() - 1.0  # a frame that never ends holds no one past its deadline
+        FRAME_GATE.pause()
+        gate.end()
+        qtbot.waitUntil(FRAME_GATE.open.is_set, timeout=10_000)
+        # what the window does with a job's progress is a frame too
+        seen = []
+        c.job_progress.connect(lambda *_: seen.append(FRAME_GATE.open.is_set()))
+        c._on_job_progress(c._sim_job, 1, 2, "half")
+        assert seen == [False]
+        qtbot.waitUntil(FRAME_GATE.open.is_set, timeout=10_000)
+    finally:
+        c.shutdown()
+
+
+def test_window_redraw_brackets_its_frame_with_the_gate(qtbot):
+    from mdpviz.app import MainWindow
+    from mdpviz.controller import FRAME_GATE
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    seen = []
+    begin = w.controller.frame_gate.begin
+    w.controller.frame_gate.begin = lambda: (begin(), seen.append(FRAME_GATE.open.is_set()))
+    w.redraw_timer.stop()  # frames drawn here only
+    try:
+        w._dirty = True
+        w.redraw()
+        assert seen == [False] and not FRAME_GATE.open.is_set()  # closed while the frame is drawn
+        qtbot.waitUntil(FRAME_GATE.open.is_set, timeout=10_000)  # and opened after its repaint
+        seen.clear()
+        w._dirty = False
+        w.redraw()  # nothing changed: no frame, the gate stays open
+        assert seen == [] and FRAME_GATE.open.is_set()
+    finally:
+        del w.controller.frame_gate.begin
+        w.shutdown()
+
+
+def test_collector_collects_young_objects_in_bulk_and_the_oldest_by_cpythons_rule(qtbot):
+    import gc
+
+    from PySide6.QtWidgets import QApplication
+
+    from mdpviz.controller import GuiThreadCollector
+
+    c = SolverController()
+    col = QApplication.instance().findChild(GuiThreadCollector)
+    thresholds = gc.get_threshold()
+    try:
+        col.timer.stop()  # checked by hand here
+        gc.collect(1)
+        junk = [[] for _ in range(2 * GuiThreadCollector.YOUNG_MAX)]  # young objects, fewer than 10 collections
+        col.check()
+        young = {id(o) for g in (0, 1) for o in gc.get_objects(g)}
+        assert not any(id(o) in young for o in junk[:100])  # collected past the middle generation at once
+        gc.set_threshold(thresholds[0], thresholds[1], 0)  # the oldest generation's counter is due
+        full = gc.get_stats()[2]["collections"]
+        col.long_lived_total, col.long_lived_pending = 4_000_000, 0  # few promoted since the last full one
+        junk2 = [[] for _ in range(2000)]
+        col.check()
+        assert gc.get_stats()[2]["collections"] == full  # a full collection waits for 25% growth
+        col.long_lived_pending = 1_000_000
+        junk3 = [[] for _ in range(2000)]
+        col.check()
+        assert gc.get_stats()[2]["collections"] == full + 1
+        assert col.long_lived_pending == 0 and col.long_lived_total == len(gc.get_objects(2))
+        del junk, junk2, junk3
+    finally:
+        gc.set_threshold(*thresholds)
+        col.timer.start()
+        c.shutdown()

@@ -231,3 +231,33 @@ def test_episode_player_steps_and_reports_positions(qtbot):
     assert positions[-1] == (0, "0 turns", 0) and player.rewind.isEnabled() is False
     player.clear()
     assert positions[-1] is None and player.log.count() == 0
+
+
+def test_convergence_plot_extend_draws_what_append_draws(qtbot, history):
+    """The window hands the plot each delivery at once (extend); the curves are the same as one
+    append per sweep, across the arrays' growth and a reset."""
+    one, many = ConvergencePlot(), ConvergencePlot()
+    qtbot.addWidget(one)
+    qtbot.addWidget(many)
+    for plot in (one, many):
+        plot.reset(tol=1e-9)
+    sweeps = list(history) * 30  # past the first capacity (256) and SYMBOL_MAX_POINTS
+    for sw in sweeps:
+        one.append(sw)
+    for k in range(0, len(sweeps), 97):
+        many.extend(sweeps[k:k + 97])
+        assert many.stale
+        many.refresh()
+    one.refresh()
+    assert not many.stale and many.point_count == one.point_count == len(sweeps)
+    for name in ("max_curve", "mean_curve", "changes_curve", "zero_marks", "improve_marks"):
+        a, b = getattr(one, name), getattr(many, name)
+        for u, v in ((a.xData, b.xData), (a.yData, b.yData)):
+            assert (u is None) == (v is None)
+            if u is not None:
+                assert np.array_equal(np.asarray(u, float), np.asarray(v, float), equal_nan=True)
+    assert one.y_range == many.y_range and one.x_range == many.x_range
+    many.reset(tol=None)
+    many.extend(sweeps[:3])
+    many.refresh()
+    assert many.point_count == 3 and many.max_curve.yData.tolist() == [sw.delta for sw in sweeps[:3]]

@@ -283,11 +283,14 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self._many = False
         self.line_width = 2.0
         """Pen width of the curves (see :meth:`set_line_width`)."""
-        self.x: list[float] = []
-        self.delta: list[float] = []
-        self.mean: list[float] = []
-        self.changes: list[int] = []
-        self.phases: list[str] = []
+        # the snapshots' numbers in growing arrays (capacity doubles): a refresh during a long Run
+        # slices them instead of converting thousands of list items again at every frame
+        self._n = 0
+        self._delta = np.empty(0)
+        self._mean = np.empty(0)
+        self._changes = np.empty(0)
+        self._improve = np.empty(0, dtype=bool)
+        self._marks_shown = (-1, -1)
         self.tol: float | None = None
         self.zero_level: float | None = None
         """log10 height at which exact zeros are drawn (None while there are none)."""
@@ -311,9 +314,34 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         lo, hi = self.top.getViewBox().viewRange()[0]
         return float(lo), float(hi)
 
+    @property
+    def stale(self) -> bool:
+        """Snapshots were recorded (or the plot reset) since the last ``refresh``."""
+        return self._dirty
+
+    @property
+    def x(self) -> np.ndarray:
+        """Snapshot numbers 1..n (the x of every curve)."""
+        return np.arange(1.0, self._n + 1.0)
+
+    @property
+    def delta(self) -> np.ndarray:
+        """max |dV| per snapshot."""
+        return self._delta[:self._n]
+
+    @property
+    def mean(self) -> np.ndarray:
+        """mean |dV| per snapshot."""
+        return self._mean[:self._n]
+
+    @property
+    def changes(self) -> np.ndarray:
+        """Greedy-action changes per snapshot."""
+        return self._changes[:self._n]
+
     def reset(self, *, tol: float | None, x_label: str = "sweep") -> None:
         """Empty the plot for a new solve; ``tol`` draws the stopping tolerance (None: no line)."""
-        self.x, self.delta, self.mean, self.changes, self.phases = [], [], [], [], []
+        self._n = 0
         self.tol = tol
         self.bottom.setLabel("bottom", x_label)
         self.cursor.hide()
@@ -322,16 +350,30 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
 
     def append(self, sweep: Sweep) -> None:
         """Record one snapshot (drawn at the next ``refresh``)."""
-        self.x.append(float(len(self.x) + 1))
-        self.delta.append(float(sweep.delta))
-        self.mean.append(float(sweep.mean_delta))
-        self.changes.append(int(sweep.policy_changes))
-        self.phases.append(str(sweep.phase))
+        self.extend((sweep,))
+
+    def extend(self, sweeps: Sequence[Sweep]) -> None:
+        """Record several snapshots in order (drawn at the next ``refresh``)."""
+        k, n = len(sweeps), self._n
+        if not k:
+            return
+        if n + k > self._delta.size:
+            cap = max(2 * self._delta.size, n + k, 256)
+            for name in ("_delta", "_mean", "_changes", "_improve"):
+                old = getattr(self, name)
+                new = np.empty(cap, dtype=old.dtype)
+                new[:n] = old[:n]
+                setattr(self, name, new)
+        self._delta[n:n + k] = [float(sw.delta) for sw in sweeps]
+        self._mean[n:n + k] = [float(sw.mean_delta) for sw in sweeps]
+        self._changes[n:n + k] = [int(sw.policy_changes) for sw in sweeps]
+        self._improve[n:n + k] = [sw.phase == "improve" for sw in sweeps]
+        self._n = n + k
         self._dirty = True
 
     def set_cursor(self, index: int | None) -> None:
         """Mark snapshot ``index`` (0-based) when the history slider is not at the newest sweep."""
-        if index is None or index + 1 >= len(self.x):
+        if index is None or index + 1 >= self._n:
             self.cursor.hide()
         else:
             self.cursor.setPos(index + 1)
@@ -378,16 +420,16 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         if not self._dirty:
             return
         self._dirty = False
-        x = np.asarray(self.x)
-        n = int(x.size)
+        n = self._n
+        x = np.arange(1.0, n + 1.0)
         many = n > SYMBOL_MAX_POINTS
         if many != self._many:  # symbols, dashes and fills are slow to paint for long runs
             self._many = many
             self.max_curve.setSymbol(None if many else "o")
             self.mean_curve.setPen(pg.mkPen(MEAN_COLOR, width=self.line_width, style=Qt.PenStyle.SolidLine if many
                                             else Qt.PenStyle.DashLine))
-        delta = np.asarray(self.delta, dtype=np.float64)
-        mean = np.asarray(self.mean, dtype=np.float64)
+        delta = self._delta[:n]
+        mean = self._mean[:n]
         zero = np.isfinite(delta) & (delta <= 0)
         zero_mean = np.isfinite(mean) & (mean <= 0)
         positive = np.concatenate([delta[(delta > 0) & np.isfinite(delta)], mean[(mean > 0) & np.isfinite(mean)]])
@@ -413,11 +455,13 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         floor = 10.0 ** self.zero_level if self.zero_level is not None else np.nan
         self.max_curve.setData(x, np.where(zero, floor, log_safe(delta)))
         self.mean_curve.setData(x, np.where(zero_mean, floor, log_safe(mean)))
-        self.zero_marks.setData(x[zero], np.full(int(zero.sum()), floor))
-        phases = np.asarray(self.phases)
-        imp = phases == "improve"
-        self.improve_marks.setData(x[imp & ~zero], delta[imp & ~zero])
-        changes = np.asarray(self.changes, dtype=float)
+        imp = self._improve[:n]
+        marks = (int(zero.sum()), int((imp & ~zero).sum()))
+        if marks != (0, 0) or self._marks_shown != marks:  # (most runs have neither: nothing to redo)
+            self._marks_shown = marks
+            self.zero_marks.setData(x[zero], np.full(marks[0], floor))
+            self.improve_marks.setData(x[imp & ~zero], delta[imp & ~zero])
+        changes = self._changes[:n]
         if many:  # a plain line: steps with a fill are slow to paint for thousands of sweeps
             self.changes_curve.setData(x, changes, stepMode=None, fillLevel=None)
         elif n:

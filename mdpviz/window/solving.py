@@ -112,8 +112,8 @@ class SolvingMixin:
         except ValueError as e:
             self.statusBar().showMessage(str(e), 8000)
 
-    def _on_sweep(self, sw: Sweep) -> None:
-        self.convergence.append(sw)
+    def _on_sweeps(self, sweeps: tuple[Sweep, ...]) -> None:
+        self.convergence.extend(sweeps)
         self._dirty = True
 
     def _on_history_reset(self) -> None:
@@ -190,8 +190,26 @@ class SolvingMixin:
         """Redraw board, plot, inspector and status from the recorded history, if anything changed."""
         if not self._dirty:
             return
+        gate = self.controller.frame_gate
+        if gate is not None:
+            gate.begin()  # the workers wait until this frame is painted (see FrameGate)
+        try:
+            self._draw_frame()
+        finally:
+            if gate is not None:
+                gate.end()
+
+    def _draw_frame(self) -> None:
         self._dirty = False
         c = self.controller
+        now = time.perf_counter()
+        if c.state == "running" and self.convergence.stale and now - self._plot_time >= PLOT_MIN_INTERVAL:
+            # During a Run the plot and the board take turns, a frame each: the two together made
+            # the longest frames (the event loop's largest gaps, measured with `mdpviz bench gui`).
+            self._plot_time = now
+            self.convergence.refresh()
+            self._dirty = True  # the board at the next frame
+            return
         g = self.game
         mdp = c.mdp if c.mdp is not None else None
         hist = c.history
@@ -242,12 +260,11 @@ class SolvingMixin:
             self.board.show_frame(frame, scale)
             q_on = self.q_view and not self.delta_view and mdp.n_states <= Q_VIEW_MAX_STATES
             self.board.show_q_values(board_q(mdp, hist, i, gs_block=default_block_size(mdp.n_states)) if q_on else None)
-        now = time.perf_counter()
-        if c.state != "running" or now - self._plot_time >= PLOT_MIN_INTERVAL:
+        if c.state != "running":
             self._plot_time = now
             self.convergence.refresh()
-        else:
-            self._dirty = True  # the plot is behind: draw it at the next frame that is due
+        elif self.convergence.stale:
+            self._dirty = True  # the plot is behind: drawn in a frame of its own when due
         self.convergence.set_cursor(None if self.view_index is None else i)
         self.solver_panel.show_history(len(hist), i)
         self._update_buttons()
