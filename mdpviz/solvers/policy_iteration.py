@@ -76,25 +76,36 @@ def row_weights_stochastic(mdp: TabularMDP, probs: np.ndarray) -> sp.csr_matrix:
 
 
 def _reaches_terminal(mdp: TabularMDP, P_pi: sp.csr_matrix) -> np.ndarray:
-    """bool (n_states): the chain P_pi reaches a terminal state with positive probability."""
-    import scipy.sparse as sp
+    """bool (n_states): the chain P_pi reaches a terminal state with positive probability.
 
+    A breadth-first search backwards from the terminal states over the edges of positive
+    probability, one frontier per numpy step (graph reachability only, no arithmetic on the
+    probabilities; scipy's csgraph, which costs its import on the CLI's path, is not needed).
+    """
     n = mdp.n_states
-    term = np.flatnonzero(mdp.terminal)
-    if term.size == 0:
+    seen = mdp.terminal.copy()
+    if not seen.any():
         return np.zeros(n, dtype=bool)
-    # Reverse graph plus a super-source n linked to every terminal state; BFS from it.
-    rev = P_pi.T.tocoo()
-    keep = rev.data > 0
-    r = np.r_[rev.row[keep], np.full(term.size, n)]
-    c = np.r_[rev.col[keep], term]
-    g = sp.csr_matrix((np.ones(r.size), (r, c)), shape=(n + 1, n + 1))
-    import scipy.sparse.csgraph as csgraph
-
-    order = csgraph.breadth_first_order(g, n, directed=True, return_predecessors=False)
-    seen = np.zeros(n + 1, dtype=bool)
-    seen[order] = True
-    return seen[:n]
+    indptr = np.asarray(P_pi.indptr)
+    keep = np.asarray(P_pi.data) > 0
+    src = np.repeat(np.arange(n), np.diff(indptr))[keep]
+    dst = np.asarray(P_pi.indices)[keep]
+    order = np.argsort(dst, kind="stable")
+    pred = src[order]  # the predecessors of state t are pred[ptr[t]:ptr[t + 1]]
+    ptr = np.searchsorted(dst[order], np.arange(n + 1))
+    frontier = np.flatnonzero(seen)
+    while frontier.size:
+        starts = ptr[frontier]
+        counts = ptr[frontier + 1] - starts
+        total = int(counts.sum())
+        if total == 0:
+            break
+        ends = np.cumsum(counts)
+        at = np.repeat(starts - (ends - counts), counts) + np.arange(total)
+        cand = pred[at]
+        frontier = np.unique(cand[~seen[cand]])
+        seen[frontier] = True
+    return seen
 
 
 def _solve_acyclic(Q: sp.csr_matrix, b: np.ndarray, gamma: float) -> np.ndarray | None:
