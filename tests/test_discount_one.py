@@ -139,3 +139,12 @@ def test_reachability_search_matches_scipys_breadth_first_search():
         term = rng.random(n) < rng.random() * 0.3
         got = _reaches_terminal(SimpleNamespace(n_states=n, terminal=term), P)
         assert np.array_equal(got, reference(term, P))
+
+
+@pytest.mark.parametrize("algorithm", ["hpi", "vi", "vi-sync"])
+def test_plan_on_a_file_where_every_state_is_terminal(tmp_path, capsys, algorithm):
+    """No action anywhere: every value is 0 (it was an IndexError traceback with hpi)."""
+    path = tmp_path / "ends.txt"
+    path.write_text("numStates 2\nnumActions 1\nend 0 1\nmdptype episodic\ndiscount 1.0\n")
+    assert main(["plan", "--algorithm", algorithm, "--mdp", str(path)]) == 0
+    assert capsys.readouterr().out == "0.000000 0\n0.000000 0\n"

@@ -518,7 +518,7 @@ def policy_iteration(
         # to the lowest action, but switching between tied actions can pick an improper policy
         # (a zero-reward loop with discount 1) and cannot improve anything.
         live_rows = rows >= 0
-        cur = np.where(live_rows, q[np.maximum(rows, 0)], 0.0)
+        cur = np.where(live_rows, q[np.maximum(rows, 0)], 0.0) if q.size else np.zeros(mdp.n_states)
         keep = live_rows & (mdp.sense * (cur - tv) >= -tie_tol * (1.0 + np.abs(tv)))
         new_rows = np.where(keep, rows, new_rows)
         res = np.abs(tv - v)
