@@ -102,3 +102,49 @@ def test_solve_accepts_the_common_options_for_every_method():
     assert solve(mdp, method="pi", max_sweeps=50).converged
     with pytest.raises(ValueError, match="does not take"):
         solve(mdp, method="vi", evaluation_sweeps=3)
+
+
+def test_reachability_search_matches_scipys_breadth_first_search():
+    """The numpy backward search of policy_iteration._reaches_terminal (no csgraph import on the
+    CLI's path) finds exactly the states csgraph's breadth-first search found, on random chains
+    with explicit zero entries (not edges), duplicates, self-loops and no terminal state at all."""
+    import scipy.sparse as sp
+    import scipy.sparse.csgraph as csgraph
+    from types import SimpleNamespace
+
+    from mdpviz.solvers.policy_iteration import _reaches_terminal
+
+    def reference(term: np.ndarray, P: sp.csr_matrix) -> np.ndarray:
+        n = term.size
+        t = np.flatnonzero(term)
+        if t.size == 0:
+            return np.zeros(n, dtype=bool)
+        rev = P.T.tocoo()
+        keep = rev.data > 0
+        r = np.r_[rev.row[keep], np.full(t.size, n)]
+        c = np.r_[rev.col[keep], t]
+        g = sp.csr_matrix((np.ones(r.size), (r, c)), shape=(n + 1, n + 1))
+        order = csgraph.breadth_first_order(g, n, directed=True, return_predecessors=False)
+        seen = np.zeros(n + 1, dtype=bool)
+        seen[order] = True
+        return seen[:n]
+
+    rng = np.random.default_rng(15)
+    for _ in range(500):
+        n = int(rng.integers(1, 40))
+        m = int(rng.integers(0, 3 * n))
+        rows, cols = rng.integers(0, n, m), rng.integers(0, n, m)
+        data = np.where(rng.random(m) < 0.2, 0.0, rng.random(m))
+        P = sp.csr_matrix((data, (rows, cols)), shape=(n, n))  # duplicates summed, zeros kept
+        term = rng.random(n) < rng.random() * 0.3
+        got = _reaches_terminal(SimpleNamespace(n_states=n, terminal=term), P)
+        assert np.array_equal(got, reference(term, P))
+
+
+@pytest.mark.parametrize("algorithm", ["hpi", "vi", "vi-sync"])
+def test_plan_on_a_file_where_every_state_is_terminal(tmp_path, capsys, algorithm):
+    """No action anywhere: every value is 0 (it was an IndexError traceback with hpi)."""
+    path = tmp_path / "ends.txt"
+    path.write_text("numStates 2\nnumActions 1\nend 0 1\nmdptype episodic\ndiscount 1.0\n")
+    assert main(["plan", "--algorithm", algorithm, "--mdp", str(path)]) == 0
+    assert capsys.readouterr().out == "0.000000 0\n0.000000 0\n"

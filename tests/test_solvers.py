@@ -263,3 +263,58 @@ def test_chunked_greedy_equals_one_block(monkeypatch, uniform):
     chunked = sw.greedy(mdp, q)
     np.testing.assert_array_equal(whole[0], chunked[0])
     np.testing.assert_array_equal(whole[1], chunked[1])
+
+
+def _dense_and_sparse(mdp: TabularMDP):
+    """Policy iteration with scipy's sparse LU and with the dense LAPACK path of ``mdpviz plan``."""
+    a = [s for s in policy_iteration(mdp)]
+    b = [s for s in policy_iteration(mdp, linear_solver="lapack")]
+    return a, b
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_dense_lapack_policy_iteration_takes_the_same_steps(seed):
+    """linear_solver="lapack" (``mdpviz plan``) walks the same policies as the sparse LU and ends on
+    the same policy, values equal to rounding: discounted, discount 1 with terminal states (the
+    initial proper-policy fix), ragged actions, duplicate successors, both reward signs."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    k = int(rng.integers(1, 6))
+    src, act, dst, prob, rew = [], [], [], [], []
+    term = np.flatnonzero(rng.random(n) < 0.25) if seed % 2 else np.array([], dtype=int)
+    for s in set(range(n)) - set(term.tolist()):
+        for a in range(k):
+            if a and rng.random() < 0.2:
+                continue
+            m = int(rng.integers(1, min(n, 6) + 1))
+            p = rng.random(m) + 0.1
+            src += [s] * m; act += [a] * m; dst += rng.integers(0, n, m).tolist()
+            prob += (p / p.sum()).tolist(); rew += rng.normal(0, 2, m).tolist()
+    if not src:
+        return
+    gamma = 1.0 if seed % 4 == 1 else float(rng.uniform(0.3, 0.99))
+    mdp = TabularMDP.from_transitions(n, k, src, act, dst, prob, rew, discount=gamma, terminal=term)
+    try:
+        a, b = _dense_and_sparse(mdp)
+    except ImproperPolicyError as e:  # discount 1 where no policy ends: both paths refuse alike
+        with pytest.raises(ImproperPolicyError, match=str(e).split(":")[0]):
+            _dense_and_sparse(mdp)
+        return
+    assert [(s.phase, s.iteration) for s in a] == [(s.phase, s.iteration) for s in b]
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x.policy, y.policy)
+        np.testing.assert_allclose(x.values, y.values, rtol=1e-12, atol=1e-12)
+    assert a[-1].converged and b[-1].converged
+
+
+def test_dense_lapack_refuses_and_falls_back_like_the_sparse_path():
+    # an improper policy with discount 1 is refused by the same error
+    mdp = TabularMDP.from_transitions(1, 1, [0], [0], [0], [1.0], [1.0], discount=1.0)
+    with pytest.raises(ImproperPolicyError, match=r"from state\(s\) 0 the policy never reaches"):
+        run(policy_iteration(mdp, linear_solver="lapack"))
+    # a free loop with discount 1: the sparse path's zero-reward classes (same answer as superlu)
+    loop = TabularMDP.from_transitions(2, 2, [0, 0], [0, 1], [0, 1], [1, 1], [0, 1], discount=1.0, terminal=[1])
+    sol = run(policy_iteration(loop, linear_solver="lapack"))
+    assert sol.values.tolist() == run(policy_iteration(loop)).values.tolist() == [1.0, 0.0]
+    with pytest.raises(ValueError, match="linear_solver must be one of superlu, lapack"):
+        run(policy_iteration(loop, linear_solver="dense"))

@@ -247,9 +247,13 @@ def test_cli_help_table_matches_the_registered_commands():
     assert registered == {name: help_text for name, (_, help_text) in COMMAND_HELP.items()}
     assert list(registered) == list(COMMAND_HELP)
     for name, (module, _) in COMMAND_HELP.items():
-        one = build_parser([name, "--help"])
+        one = build_parser(["--help", name])  # the top-level help lists every command
         (sub,) = [a for a in one._actions if a.__class__.__name__ == "_SubParsersAction"]
         assert set(sub.choices) == set(COMMAND_HELP)
+        # A command without a top-level option before it never shows that list: no stubs are built.
+        alone = build_parser([name, "--help"])
+        (sub,) = [a for a in alone._actions if a.__class__.__name__ == "_SubParsersAction"]
+        assert set(sub.choices) == {c for c, (m, _) in COMMAND_HELP.items() if m == module}
 
 
 def tied_model(seed: int, *, n: int = 60, n_actions: int = 5, two_player: bool = False, objective: str = "max",

@@ -33,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
     mdp = load_cs747(resolve_mdp(args.mdp))
     method = ALGORITHMS[args.algorithm]
     opts = {"tol": args.tol} if method in ("vi", "gs") else {}
+    if method == "pi":  # a course file is small: dense LAPACK, no scipy import (issue 15: < 0.5 s)
+        opts["linear_solver"] = "lapack"
     sol = solve(mdp, method, **opts)
     if not sol.converged:
         raise ValueError(f"{args.mdp}: {args.algorithm} did not converge in {sol.sweeps} sweeps")

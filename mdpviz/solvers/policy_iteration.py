@@ -75,26 +75,42 @@ def row_weights_stochastic(mdp: TabularMDP, probs: np.ndarray) -> sp.csr_matrix:
     return sp.csr_matrix((w, (mdp.row_state, np.arange(mdp.n_rows))), shape=(mdp.n_states, mdp.n_rows))
 
 
-def _reaches_terminal(mdp: TabularMDP, P_pi: sp.csr_matrix) -> np.ndarray:
-    """bool (n_states): the chain P_pi reaches a terminal state with positive probability."""
-    import scipy.sparse as sp
+def _reaches_terminal(mdp: TabularMDP, P_pi: sp.csr_matrix | np.ndarray) -> np.ndarray:
+    """bool (n_states): the chain P_pi (scipy CSR or dense) reaches a terminal state with positive probability.
 
+    A breadth-first search backwards from the terminal states over the edges of positive
+    probability, one frontier per numpy step (graph reachability only, no arithmetic on the
+    probabilities; scipy's csgraph, which costs its import on the CLI's path, is not needed).
+    """
     n = mdp.n_states
-    term = np.flatnonzero(mdp.terminal)
-    if term.size == 0:
+    seen = mdp.terminal.copy()
+    if not seen.any():
         return np.zeros(n, dtype=bool)
-    # Reverse graph plus a super-source n linked to every terminal state; BFS from it.
-    rev = P_pi.T.tocoo()
-    keep = rev.data > 0
-    r = np.r_[rev.row[keep], np.full(term.size, n)]
-    c = np.r_[rev.col[keep], term]
-    g = sp.csr_matrix((np.ones(r.size), (r, c)), shape=(n + 1, n + 1))
-    import scipy.sparse.csgraph as csgraph
-
-    order = csgraph.breadth_first_order(g, n, directed=True, return_predecessors=False)
-    seen = np.zeros(n + 1, dtype=bool)
-    seen[order] = True
-    return seen[:n]
+    if isinstance(P_pi, np.ndarray):  # the dense chain of the small-model path
+        src, dst = np.nonzero(P_pi > 0)
+    else:
+        indptr = np.asarray(P_pi.indptr)
+        keep = np.asarray(P_pi.data) > 0
+        src = np.repeat(np.arange(n), np.diff(indptr))[keep]
+        dst = np.asarray(P_pi.indices)[keep]
+    order = np.argsort(dst, kind="stable")
+    pred = src[order]  # the predecessors of state t are pred[ptr[t]:ptr[t + 1]]
+    ptr = np.searchsorted(dst[order], np.arange(n + 1))
+    frontier = np.flatnonzero(seen)
+    while frontier.size:
+        starts = ptr[frontier]
+        counts = ptr[frontier + 1] - starts
+        total = int(counts.sum())
+        if total == 0:
+            break
+        ends = np.cumsum(counts)
+        at = np.repeat(starts - (ends - counts), counts) + np.arange(total)
+        cand = pred[at]
+        cand = np.sort(cand[~seen[cand]])
+        # distinct states (np.unique would import numpy.ma, ~30 ms of the CLI's start)
+        frontier = cand[np.r_[True, cand[1:] != cand[:-1]]] if cand.size else cand
+        seen[frontier] = True
+    return seen
 
 
 def _solve_acyclic(Q: sp.csr_matrix, b: np.ndarray, gamma: float) -> np.ndarray | None:
@@ -221,6 +237,61 @@ def evaluate_weights(
     return v
 
 
+LINEAR_SOLVERS = ("superlu", "lapack")
+"""Policy evaluation's linear solvers: "superlu", scipy's sparse LU (the default, used by everything
+that prints full-precision values), or "lapack", numpy's dense LU on small models
+(:data:`LAPACK_MAX_STATES`), which imports no scipy: importing scipy.sparse and its LU costs about
+twice numpy's own import, most of ``mdpviz plan``'s start (issue 15). ``mdpviz plan`` prints V to
+6 decimals and uses "lapack". Both solve the same system and agree to rounding (about 1e-15
+relative), not bit for bit, so full-precision outputs (JSON, CSV, the window) keep "superlu"."""
+
+LAPACK_MAX_STATES = 500
+"""Largest model (states) the "lapack" linear solver evaluates densely; larger ones use SuperLU."""
+
+LAPACK_MAX_ENTRIES = 1_000_000
+"""Largest dense transition matrix (rows x states) of the "lapack" linear solver."""
+
+
+def dense_matrix(mdp: TabularMDP) -> np.ndarray:
+    """float64 (n_rows x n_states): the transition matrix P dense, duplicate transitions summed."""
+    P = np.zeros((mdp.n_rows, mdp.n_states))
+    np.add.at(P, (np.repeat(np.arange(mdp.n_rows), np.diff(mdp.row_ptr)), mdp.dst), mdp.prob)
+    return P
+
+
+def _dense_chain(mdp: TabularMDP, P: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """P_pi (n_states x n_states) and r_pi (n_states) of the deterministic policy ``rows`` (-1: none)."""
+    live = rows >= 0
+    P_pi = np.zeros((mdp.n_states, mdp.n_states))
+    P_pi[live] = P[rows[live]]
+    r_pi = np.zeros(mdp.n_states)
+    r_pi[live] = mdp.row_reward[rows[live]]
+    return P_pi, r_pi
+
+
+def _evaluate_dense(mdp: TabularMDP, P: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """:func:`evaluate_weights` of the deterministic policy ``rows`` by a dense LU solve (LAPACK):
+    the same system (I - gamma P_pi) V = r_pi on the non-terminal states, the same refusals."""
+    P_pi, r_pi = _dense_chain(mdp, P, rows)
+    if mdp.discount >= 1.0:
+        ok = _reaches_terminal(mdp, P_pi) | mdp.terminal
+        if not ok.all():
+            raise ImproperPolicyError(np.flatnonzero(~ok), mdp)
+    idx = np.flatnonzero(~mdp.terminal)
+    v = np.zeros(mdp.n_states)
+    if idx.size == 0:
+        return v
+    A = np.eye(idx.size) - mdp.discount * P_pi[np.ix_(idx, idx)]
+    try:
+        x = np.linalg.solve(A, r_pi[idx])
+    except np.linalg.LinAlgError:
+        x = None
+    if x is None or not np.all(np.isfinite(x)):
+        raise ValueError("policy evaluation failed: the linear system is singular")
+    v[idx] = x
+    return v
+
+
 def hitting_probabilities(mdp: TabularMDP, W: sp.csr_matrix, targets: np.ndarray) -> np.ndarray:
     """Probability of ending in each terminal state of ``targets`` from every state (n_states x k).
 
@@ -250,18 +321,19 @@ def evaluate_stochastic_policy(mdp: TabularMDP, probs: np.ndarray) -> np.ndarray
     return evaluate_weights(mdp, row_weights_stochastic(mdp, probs))
 
 
-def proper_policy_rows(mdp: TabularMDP, *, strict: bool = True) -> np.ndarray:
+def proper_policy_rows(mdp: TabularMDP, *, strict: bool = True, matrix: np.ndarray | None = None) -> np.ndarray:
     """Rows of a policy that reaches a terminal state with probability 1 from every state.
 
     Backward breadth-first layers from the terminal states: a state of layer d+1 takes its lowest
     action with positive probability of moving into layers <= d. Raises ImproperPolicyError when
     some states cannot reach a terminal state whatever the actions (``strict=False``: their row
-    is -1 instead).
+    is -1 instead). ``matrix``: P as a dense array (:func:`dense_matrix`) instead of ``mdp.matrix``
+    (only which products are positive matters here: the same rows either way).
     """
     n = mdp.n_states
     reached = mdp.terminal.copy()
     rows = np.full(n, -1, dtype=np.int64)
-    P = mdp.matrix
+    P = mdp.matrix if matrix is None else matrix
     while True:
         hit = (P @ reached.astype(np.float64)) > 0
         cand = hit & ~reached[mdp.row_state]
@@ -277,30 +349,34 @@ def proper_policy_rows(mdp: TabularMDP, *, strict: bool = True) -> np.ndarray:
     return rows
 
 
-def _initial_rows(mdp: TabularMDP, initial_policy: np.ndarray | None) -> np.ndarray:
+def _initial_rows(mdp: TabularMDP, initial_policy: np.ndarray | None, dense: np.ndarray | None = None) -> np.ndarray:
     if initial_policy is not None:
         return policy_to_rows(mdp, initial_policy)
     rows = np.where(mdp.terminal | (mdp.actions_per_state == 0), -1, mdp.state_ptr[:-1]).astype(np.int64)
     if mdp.discount >= 1.0:
-        P_pi = (row_weights_deterministic(mdp, rows) @ mdp.matrix).tocsr()
+        if dense is None:
+            P_pi = (row_weights_deterministic(mdp, rows) @ mdp.matrix).tocsr()
+        else:
+            P_pi = _dense_chain(mdp, dense, rows)[0]
         ok = _reaches_terminal(mdp, P_pi) | mdp.terminal
         if not ok.all():
-            fix = proper_policy_rows(mdp, strict=False)  # -1 where no action ever reaches a terminal
+            fix = proper_policy_rows(mdp, strict=False, matrix=dense)  # -1 where no action ever reaches a terminal
             change = ~ok & (fix >= 0)
             rows[change] = fix[change]
     return rows
 
 
-def endless_states(mdp: TabularMDP) -> np.ndarray:
+def endless_states(mdp: TabularMDP, *, matrix: np.ndarray | None = None) -> np.ndarray:
     """bool (n_states): states from which some policy avoids every terminal state forever.
 
     The largest set of non-terminal states in which each state has an action whose successors
     all lie in the set (a greatest fixed point). Empty: every policy is proper (reaches a terminal
     state with probability 1), the stochastic-shortest-path setting where, with discount 1, value
     iteration, policy iteration and linear programming all give the same exact answer.
+    ``matrix``: P as a dense array instead of ``mdp.matrix`` (as in :func:`proper_policy_rows`).
     """
     inside = ~mdp.terminal.copy()
-    P = mdp.matrix
+    P = mdp.matrix if matrix is None else matrix
     while True:
         leak = P @ (~inside).astype(np.float64)  # probability of leaving the set, per row
         row_ok = (leak <= 0) & inside[mdp.row_state]
@@ -310,19 +386,19 @@ def endless_states(mdp: TabularMDP) -> np.ndarray:
         inside = keep
 
 
-def loop_rows(mdp: TabularMDP, endless: np.ndarray) -> np.ndarray:
+def loop_rows(mdp: TabularMDP, endless: np.ndarray, *, matrix: np.ndarray | None = None) -> np.ndarray:
     """Rows that keep play inside ``endless`` (every successor in it): the moves of a loop."""
-    leak = mdp.matrix @ (~endless).astype(np.float64)
+    leak = (mdp.matrix if matrix is None else matrix) @ (~endless).astype(np.float64)
     return np.flatnonzero(endless[mdp.row_state] & (leak <= 0))
 
 
-def harmless_loops(mdp: TabularMDP, endless: np.ndarray | None = None) -> np.ndarray:
+def harmless_loops(mdp: TabularMDP, endless: np.ndarray | None = None, *, matrix: np.ndarray | None = None) -> np.ndarray:
     """Loop rows whose expected reward does not hurt the player choosing them (reward >= 0 for a
     maximiser, cost <= 0 for a minimiser). None of them: every improper policy loses an infinite
     amount, so (with discount 1) the optimal policy is proper and V* is the unique solution of
     Bellman's equation (Bertsekas and Tsitsiklis' stochastic shortest path assumptions)."""
-    endless = endless_states(mdp) if endless is None else endless
-    rows = loop_rows(mdp, endless)
+    endless = endless_states(mdp, matrix=matrix) if endless is None else endless
+    rows = loop_rows(mdp, endless, matrix=matrix)
     return rows[mdp.sense[mdp.row_state[rows]] * mdp.row_reward[rows] >= -ZERO_REWARD_TOL]
 
 
@@ -384,13 +460,16 @@ def policy_iteration(
     tol: float = 1e-9,
     max_iterations: int = 10_000,
     tie_tol: float = TIE_TOL,
+    linear_solver: str = "superlu",
 ) -> SolverGen:
     """Howard policy iteration, yielding each half-step: an "evaluate" then an "improve" snapshot.
 
     Evaluation is exact (sparse linear solve) by default, or ``evaluation_sweeps`` = k sweeps of
     the expectation backup from the previous values (iterative evaluation / modified policy
-    iteration). Improvement is greedy, keeping the current action where it ties with the best
-    (Howard's rule) and otherwise breaking ties to the lowest action. Stops when an improvement
+    iteration). ``linear_solver="lapack"`` evaluates small models (:data:`LAPACK_MAX_STATES`)
+    with dense numpy arrays and LAPACK instead of scipy's sparse LU (see :data:`LINEAR_SOLVERS`;
+    a model with free loops and discount 1 keeps the sparse path). Improvement is greedy, keeping
+    the current action where it ties with the best (Howard's rule) and otherwise breaking ties to the lowest action. Stops when an improvement
     changes no action (and, with k-sweep evaluation, the Bellman residual is below ``tol``).
     The initial policy is the lowest action of every state; with discount 1, states where that
     never reaches a terminal state get an action of a proper policy (:func:`proper_policy_rows`).
@@ -399,20 +478,30 @@ def policy_iteration(
         raise ValueError(f"evaluation_sweeps must be at least 1, got {evaluation_sweeps}")
     if int(max_iterations) < 1:
         raise ValueError(f"max_iterations must be at least 1, got {max_iterations}")
+    if linear_solver not in LINEAR_SOLVERS:
+        raise ValueError(f"linear_solver must be one of {', '.join(LINEAR_SOLVERS)}, got {linear_solver!r}")
     t0 = time.perf_counter()
-    rows = _initial_rows(mdp, initial_policy)
+    dense = None
+    if (linear_solver == "lapack" and evaluation_sweeps is None and mdp.n_states <= LAPACK_MAX_STATES
+            and mdp.n_rows * mdp.n_states <= LAPACK_MAX_ENTRIES):
+        dense = dense_matrix(mdp)
+    # Discount 1 with loops that cost nothing (or pay): policies that never end can be worth a finite
+    # amount, evaluation values their zero-reward loops at 0, and the answer is checked at the end.
+    loops = mdp.discount >= 1.0 and harmless_loops(mdp, matrix=dense).size > 0
+    if loops:
+        dense = None  # zero-reward classes and the final check are the sparse path's
+    rows = _initial_rows(mdp, initial_policy, dense)
     policy = _ro(rows_to_policy(mdp, rows))
     v = np.zeros(mdp.n_states)
     residual = math.inf
-    # Discount 1 with loops that cost nothing (or pay): policies that never end can be worth a finite
-    # amount, evaluation values their zero-reward loops at 0, and the answer is checked at the end.
-    loops = mdp.discount >= 1.0 and harmless_loops(mdp).size > 0
     checked = False
     for it in range(1, int(max_iterations) + 1):
-        W = row_weights_deterministic(mdp, rows)
-        if evaluation_sweeps is None:
-            v_new = evaluate_weights(mdp, W, x0=v, zero_loops=loops)
+        if dense is not None:
+            v_new = _evaluate_dense(mdp, dense, rows)
+        elif evaluation_sweeps is None:
+            v_new = evaluate_weights(mdp, row_weights_deterministic(mdp, rows), x0=v, zero_loops=loops)
         else:
+            W = row_weights_deterministic(mdp, rows)
             P_pi = (W @ mdp.matrix).tocsr()
             r_pi = W @ mdp.row_reward
             v_new = v.copy()
@@ -425,13 +514,13 @@ def policy_iteration(
             old_policy=None, elapsed=time.perf_counter() - t0, terminal=mdp.terminal,
         )
         v = v_new
-        q = mdp.q_values(v)
+        q = mdp.q_values(v) if dense is None else mdp.row_reward + mdp.discount * (dense @ v)
         tv, new_rows = greedy(mdp, q, tie_tol=tie_tol)
         # Howard's rule: keep the current action when it ties with the best one. Ties otherwise go
         # to the lowest action, but switching between tied actions can pick an improper policy
         # (a zero-reward loop with discount 1) and cannot improve anything.
         live_rows = rows >= 0
-        cur = np.where(live_rows, q[np.maximum(rows, 0)], 0.0)
+        cur = np.where(live_rows, q[np.maximum(rows, 0)], 0.0) if q.size else np.zeros(mdp.n_states)
         keep = live_rows & (mdp.sense * (cur - tv) >= -tie_tol * (1.0 + np.abs(tv)))
         new_rows = np.where(keep, rows, new_rows)
         res = np.abs(tv - v)

@@ -211,6 +211,8 @@ def greedy_rows(
 
 def rows_to_policy(mdp: TabularMDP, rows: np.ndarray) -> np.ndarray:
     """Action id per state from chosen row indices (-1 stays -1)."""
+    if mdp.n_rows == 0:  # every state terminal: no action anywhere
+        return np.full(np.shape(rows), -1, dtype=np.int64)
     if mdp.dense_actions:  # every state has actions 0..k-1: the action is the offset in the state
         pol = rows - mdp.state_ptr[:-1]
         if mdp.terminal.any():
