@@ -203,4 +203,7 @@ def run(args: argparse.Namespace) -> int:
                     print(f"wrote {p}")
     finally:
         game.deleteLater()
+        from PySide6.QtCore import QCoreApplication, QEvent
+
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     return 0
