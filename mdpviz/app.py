@@ -184,19 +184,27 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.conv_stack.addWidget(self.convergence)
         self.game_convs: Mapping[str, QWidget] = GameWidgets(self, self._convs)
         """Each game's own convergence plot, by game key (built on first use)."""
-        self.simulation = SimulationPanel()
+        # The shared simulation panel, the comparison and the lesson are not on screen at start (pages
+        # behind the board, a tab behind the inspector): they are built, and the lesson written, when
+        # first shown or asked for (:attr:`simulation`, :attr:`compare_panel`, :attr:`lesson_panel`).
+        self._simulation: SimulationPanel | None = None
+        self._sim_placeholder = QWidget()
         self.sim_stack = QStackedWidget()
         self.sim_stack.setObjectName("simulationStack")
-        self.sim_stack.addWidget(self.simulation)
+        self.sim_stack.addWidget(self._sim_placeholder)
         self.game_sims: Mapping[str, QWidget] = GameWidgets(self, self._sims)
         """Each game's own simulation panel, by game key (built on first use)."""
         self.player = EpisodePlayer()
-        self.lesson_panel = LessonPanel()
-        self.compare_panel = ComparePanel()
+        self._lesson_panel = LessonPanel()
+        self._lesson_stale = True
+        self._compare: ComparePanel | None = None
+        compare_page = QWidget()
+        compare_page.setObjectName("comparePage")
+        QVBoxLayout(compare_page).setContentsMargins(0, 0, 0, 0)
         # results get the board's room: simulation (matchups) and the comparison are pages of the central tabs
         self.central_tabs.addTab(self.sim_stack, "Simulation")
-        self.central_tabs.addTab(self.compare_panel, "Compare methods")
-        self.pages: dict[str, QWidget] = {"board": central, "simulation": self.sim_stack, "compare": self.compare_panel}
+        self.central_tabs.addTab(compare_page, "Compare methods")
+        self.pages: dict[str, QWidget] = {"board": central, "simulation": self.sim_stack, "compare": compare_page}
         """The pages of the central tabs, by panel name (see :attr:`Game.panels`)."""
         self._plot_hidden_for_results = False
         self.central_tabs.currentChanged.connect(self._on_page_changed)
@@ -403,17 +411,11 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.game_picker.currentIndexChanged.connect(lambda i: self.switch_game(self.games[i].key))
         self.board.cell_clicked.connect(self._on_cell_clicked)
         self.board.cell_menu_requested.connect(self._on_cell_menu)
-        self.simulation.simulate_requested.connect(self.start_simulation)
-        self.simulation.cancel_requested.connect(self.controller.cancel_job)
-        self.simulation.export_csv_requested.connect(self.export_csv_dialog)
-        self.simulation.export_plot_requested.connect(lambda: self.export_dialog("histogram"))
         self.player.new_requested.connect(self.new_episode)
         self.player.position_changed.connect(self._on_token)
         self.undo_group.cleanChanged.connect(lambda _c: self._update_title())
-        self.compare_panel.compare_requested.connect(self.compare_methods)
-        self.compare_panel.cancel_requested.connect(self.cancel_game_job)
-        self.compare_panel.export_csv_requested.connect(self.export_comparison_dialog)
-        self.lesson_panel.copied.connect(lambda text: self.statusBar().showMessage(text, 4000))
+        self._lesson_panel.copied.connect(lambda text: self.statusBar().showMessage(text, 4000))
+        self.lesson_dock.visibilityChanged.connect(self._on_lesson_dock_shown)
         for g in self.games:
             g.job_requested.connect(self.start_game_job)
             g.job_cancel.connect(self.cancel_game_job)
@@ -457,6 +459,46 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             sim.export_csv_requested.connect(self.export_csv_dialog)
             sim.export_plot_requested.connect(lambda: self.export_dialog("histogram"))
 
+    @property
+    def simulation(self) -> SimulationPanel:
+        """The shared simulation panel (of the games without their own), built the first time it is
+        shown or asked for."""
+        if self._simulation is None:
+            sim = SimulationPanel()
+            self._simulation = sim
+            self.sim_stack.addWidget(sim)
+            sim.simulate_requested.connect(self.start_simulation)
+            sim.cancel_requested.connect(self.controller.cancel_job)
+            sim.export_csv_requested.connect(self.export_csv_dialog)
+            sim.export_plot_requested.connect(lambda: self.export_dialog("histogram"))
+            self._style_simulation()
+            self._show_sim_page()
+        return self._simulation
+
+    def _show_sim_page(self) -> None:
+        """The simulation page shows the active game's own panel, else the shared one (a blank page
+        until that is built: when the page is first shown, see :meth:`_on_page_changed`)."""
+        own = self._sims.get(self.game.key)
+        page = own if own is not None else self._simulation if self._simulation is not None else self._sim_placeholder
+        self.sim_stack.setCurrentWidget(page)
+        self._fit_stack(self.sim_stack)
+
+    @property
+    def compare_panel(self) -> ComparePanel:
+        """The Compare methods page's panel, built the first time it is shown or asked for."""
+        if self._compare is None:
+            cp = ComparePanel()
+            self._compare = cp
+            page = self.pages["compare"]
+            page.layout().addWidget(cp)
+            if page.isVisible():
+                cp.show()
+            cp.compare_requested.connect(self.compare_methods)
+            cp.cancel_requested.connect(self.cancel_game_job)
+            cp.export_csv_requested.connect(self.export_comparison_dialog)
+            cp.chart.set_line_width(2.0 * self._line_factor())
+        return self._compare
+
     @staticmethod
     def _fit_stack(stack: QStackedWidget) -> None:
         """Size a stack to its shown page only."""
@@ -491,9 +533,8 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.board_stack.setCurrentWidget(board)
         # a board with its own colour bar (the grid world's diverging map) replaces the shared one
         self.color_bar.setVisible(not board.has_color_bar)
-        self.sim_stack.setCurrentWidget(self.sim_panel)
-        for stack in (self.board_stack, self.sim_stack):  # size each stack to its shown page only
-            self._fit_stack(stack)
+        self._fit_stack(self.board_stack)  # size each stack to its shown page only
+        self._show_sim_page()
         self.conv_stack.setCurrentWidget(self._convs.get(g.key, self.convergence))
         self.convergence_dock.setWindowTitle(g.convergence_title)  # e.g. the 3D game's "Learning curve"
         self.convergence_dock.setAccessibleName(g.convergence_title)
@@ -536,7 +577,12 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
     def _on_page_changed(self, _index: int = -1) -> None:
         """A results page takes the plot's room too: the Convergence dock (bottom) is hidden while a
         results page is shown, and comes back with the board."""
-        board = self.central_tabs.currentWidget() is self.pages["board"]
+        page = self.central_tabs.currentWidget()
+        if page is self.pages["compare"]:
+            self.compare_panel  # noqa: B018 (built when first shown)
+        elif page is self.sim_stack and self.sim_stack.currentWidget() is self._sim_placeholder:
+            self.simulation  # noqa: B018 (built when first shown)
+        board = page is self.pages["board"]
         d = self.convergence_dock
         if not board and not d.isHidden() and not d.isFloating():
             d.hide()
@@ -614,9 +660,9 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             self.controller.cancel_job()
         self._sim_token += 1
         self.sim_result = None
-        self.simulation.clear()
-        if self.sim_panel is not self.simulation:
-            self.sim_panel.clear()
+        for panel in (self._simulation, self._sims.get(g.key)):
+            if panel is not None:
+                panel.clear()
         self.player.clear()
         self.player.set_strategies(g.strategies(mdp) if mdp is not None else [])
         self._classroom_model_changed()
