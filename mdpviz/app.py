@@ -60,6 +60,7 @@ from mdpviz.window.classroom import ClassroomMixin
 from mdpviz.window.files import FilesMixin
 from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_settings, settings_org: this module's API)
     DEFAULT_SIZE,
+    AfterFirstPaint,
     GUI_SWITCH_INTERVAL,
     PRESENTER_PLOT_PX,
     REDRAW_MS,
@@ -96,7 +97,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.setWindowTitle("mdpviz")
         self.settings = settings if settings is not None else make_settings()
         self.dialogs = dialogs if dialogs is not None else Dialogs(self)
-        self.controller = SolverController(self)
+        self.controller = SolverController(self, warm_up=False)  # the kernels load once the window is painted
         self.games: list[Game] = list(games) if games is not None else default_games(self)
         for g in self.games:
             if g.parent() is None:
@@ -277,6 +278,9 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             self._shown_once = True
             if not self._layout_restored:
                 QTimer.singleShot(0, self, self._default_dock_sizes)
+            # the kernels' first load (numba, scipy: ~0.5 s holding the GIL on the job thread) would
+            # slow the window's first paint: it starts once the shown board has been painted
+            AfterFirstPaint(self.board_stack.currentWidget(), self.controller.warm_up_kernels)
 
     def _action(self, text: str, name: str, slot, shortcut=None, *, tip: str = "", checkable: bool = False) -> QAction:
         a = QAction(text, self)

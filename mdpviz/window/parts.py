@@ -5,7 +5,7 @@ import os
 from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
-from PySide6.QtCore import QSettings, QSize
+from PySide6.QtCore import QEvent, QObject, QSettings, QSize, QTimer
 from PySide6.QtWidgets import (
     QFileDialog,
     QMessageBox,
@@ -138,3 +138,24 @@ class GameWidgets(Mapping[str, QWidget]):
         except KeyError:
             return False
         return True
+
+
+class AfterFirstPaint(QObject):
+    """Calls ``fn()`` once, on the event-loop turn after ``widget`` was first painted (what the window
+    defers to after its first paint: loading the sweep kernels)."""
+
+    def __init__(self, widget: QWidget, fn: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self._fn: Callable[[], None] | None = fn
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802
+        if ev.type() == QEvent.Type.Paint and self._fn is not None:
+            obj.removeEventFilter(self)
+            QTimer.singleShot(0, self, self._fire)
+        return False
+
+    def _fire(self) -> None:
+        fn, self._fn = self._fn, None
+        if fn is not None:
+            fn()
