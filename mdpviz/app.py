@@ -24,7 +24,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence, QUndoGroup
+from PySide6.QtGui import QAction, QCloseEvent, QFont, QFontMetricsF, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -49,7 +49,8 @@ from mdpviz.widgets.game_board import GameBoard
 from mdpviz.models.colors import ColorScale
 from mdpviz.widgets.convergence import ConvergencePlot
 from mdpviz.widgets.game import Game, GameJob, SimulationResult
-from mdpviz.widgets.games import default_games
+from mdpviz.widgets.games import view_class
+from mdpviz.models import games as registry
 from mdpviz.widgets.panels import Inspector, SolverPanel
 from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
 from mdpviz.widgets.compare import ComparePanel
@@ -60,11 +61,13 @@ from mdpviz.window.classroom import ClassroomMixin
 from mdpviz.window.files import FilesMixin
 from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_settings, settings_org: this module's API)
     DEFAULT_SIZE,
+    GAME_DOCK_EM,
     AfterFirstPaint,
     GUI_SWITCH_INTERVAL,
     PRESENTER_PLOT_PX,
     REDRAW_MS,
     Dialogs,
+    GameList,
     GameWidgets,
     StateNames,
     default_size,
@@ -98,10 +101,17 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.settings = settings if settings is not None else make_settings()
         self.dialogs = dialogs if dialogs is not None else Dialogs(self)
         self.controller = SolverController(self, warm_up=False)  # the kernels load once the window is painted
-        self.games: list[Game] = list(games) if games is not None else default_games(self)
-        for g in self.games:
+        # Each game's view is built when first asked for (shown, loaded from a scenario, saved): at
+        # start only the shown one. Building all nine (their rules modules, a course file read, their
+        # editors) took about a fifth of the time to the first painted window.
+        self._games: dict[str, Game] = {}
+        self._wired = False
+        for g in games if games is not None else ():
             if g.parent() is None:
                 g.setParent(self)
+            self._games[g.key] = g
+        self.games = GameList(self, list(self._games) if games is not None else registry.keys())
+        """The games in picker order (:class:`~mdpviz.window.parts.GameList`: each built on first use)."""
         self.game: Game = self.games[0]
         self.scale: ColorScale | None = None
         self.view_index: int | None = None  # None: follow the newest sweep
@@ -125,6 +135,9 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self._build_docks()
         self._build_actions()
         self._connect()
+        self._wired = True
+        for g in self.games.built():
+            self._wire_game(g)
         self.undo_group.setActiveStack(self.game.undo_stack)
         self._activate(self.game, initial=True)
         self._restore_settings()
@@ -141,8 +154,8 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
     # ------------------------------------------------------------------ construction
     def _build_widgets(self) -> None:
         self.game_picker = _named(QComboBox(), "gamePicker", "Game")
-        for g in self.games:
-            self.game_picker.addItem(g.title, g.key)
+        for k in self.games.keys:
+            self.game_picker.addItem(self._games[k].title if k in self._games else registry.title(k), k)
         self.game_picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.game_picker.setMinimumContentsLength(12)
         self.game_picker.setToolTip("The game to solve; each game keeps its own edits")
@@ -211,9 +224,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.central_tabs.currentChanged.connect(self._on_page_changed)
         self.editor_stack = QStackedWidget()
         self.editor_stack.setObjectName("gameEditors")
-        for g in self.games:
-            ed = g.editor()
-            self.editor_stack.addWidget(ed if ed is not None else QLabel("Nothing to edit for this game."))
+        self._editors: dict[str, QWidget] = {}  # each game's editor page, added when the game is first shown
         self.state_label = _named(QLabel(""), "solverStateLabel", "Solver state")
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addPermanentWidget(self.state_label)
@@ -244,7 +255,8 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(game_box)
         self.game_scroll = scroll
-        scroll.setMinimumWidth(game_box.minimumSizeHint().width() + 16)
+        design = round(QFontMetricsF(self.font()).averageCharWidth() * GAME_DOCK_EM)
+        scroll.setMinimumWidth(max(game_box.minimumSizeHint().width() + 16, design))
         self.game_dock = self._dock("Game", "gameDock", scroll, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.solver_dock = self._dock("Solver", "solverDock", self.solver_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.inspector_dock = self._dock("Inspector", "inspectorDock", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -253,7 +265,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
                                            Qt.DockWidgetArea.BottomDockWidgetArea)
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.lesson_dock = self._dock("Lesson", "lessonDock", self.lesson_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.lesson_dock = self._dock("Lesson", "lessonDock", self._lesson_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.inspector_dock, self.lesson_dock)
         self.inspector_dock.raise_()
         self.docks: dict[str, QDockWidget] = {
@@ -301,8 +313,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
 
     def _build_actions(self) -> None:
         self.undo_group = QUndoGroup(self)
-        for g in self.games:
-            self.undo_group.addStack(g.undo_stack)
         mb = self.menuBar()
         m = mb.addMenu("&File")
         self.act_open = self._action("&Open scenario\u2026", "openScenarioAction", self.open_scenario_dialog,
@@ -412,7 +422,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         p.speed_changed.connect(self.controller.set_rate)
         p.history_moved.connect(self._on_history_moved)
         p.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
-        self.game_picker.currentIndexChanged.connect(lambda i: self.switch_game(self.games[i].key))
+        self.game_picker.currentIndexChanged.connect(lambda i: self.switch_game(self.games.keys[i]))
         self.board.cell_clicked.connect(self._on_cell_clicked)
         self.board.cell_menu_requested.connect(self._on_cell_menu)
         self.player.new_requested.connect(self.new_episode)
@@ -420,13 +430,37 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.undo_group.cleanChanged.connect(lambda _c: self._update_title())
         self._lesson_panel.copied.connect(lambda text: self.statusBar().showMessage(text, 4000))
         self.lesson_dock.visibilityChanged.connect(self._on_lesson_dock_shown)
-        for g in self.games:
-            g.job_requested.connect(self.start_game_job)
-            g.job_cancel.connect(self.cancel_game_job)
-            g.edited.connect(lambda text, g=g: self._on_game_edited(g, text))
-            g.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-            g.redraw.connect(lambda g=g: self._on_game_redraw(g))
-            g.open_file_requested.connect(self.open_mdp_dialog)
+
+    def _game(self, key: str) -> Game:
+        """Game ``key`` (a key of :attr:`games`), its view built and wired now if it was not yet."""
+        g = self._games.get(key)
+        if g is None:
+            g = view_class(key)(parent=self)
+            self._games[key] = g
+            if self._wired:
+                self._wire_game(g)
+        return g
+
+    def _wire_game(self, g: Game) -> None:
+        """Connect a newly built game to the window (its undo stack, edits, jobs and messages)."""
+        self.undo_group.addStack(g.undo_stack)
+        g.job_requested.connect(self.start_game_job)
+        g.job_cancel.connect(self.cancel_game_job)
+        g.edited.connect(lambda text, g=g: self._on_game_edited(g, text))
+        g.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        g.redraw.connect(lambda g=g: self._on_game_redraw(g))
+        g.open_file_requested.connect(self.open_mdp_dialog)
+
+    def _editor_page(self, g: Game) -> QWidget:
+        """Game ``g``'s page of the Game dock (its editor), added to the dock's stack on first use."""
+        ed = self._editors.get(g.key)
+        if ed is None:
+            ed = g.editor()
+            if ed is None:
+                ed = QLabel("Nothing to edit for this game.")
+            self._editors[g.key] = ed
+            self.editor_stack.addWidget(ed)
+        return ed
 
     def _build_game_widgets(self, g: Game) -> None:
         """Build game ``g``'s own board, simulation panel and plot (once, the first time it is shown or
@@ -503,6 +537,15 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             cp.chart.set_line_width(2.0 * self._line_factor())
         return self._compare
 
+    def _widen_game_dock(self) -> None:
+        """The Game dock is as wide as the widest editor shown so far (measured in the normal font; all fit
+        in :data:`GAME_DOCK_EM` at the default font), so switching back to a game does not change the layout."""
+        if self.presenter:  # the editor shares the right-hand column; measured when presenter mode ends
+            return
+        need = self.game_scroll.widget().minimumSizeHint().width() + 16
+        if need > self.game_scroll.minimumWidth():
+            self.game_scroll.setMinimumWidth(need)
+
     @staticmethod
     def _fit_stack(stack: QStackedWidget) -> None:
         """Size a stack to its shown page only."""
@@ -512,10 +555,9 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
 
     # ------------------------------------------------------------------ games
     def game_by_key(self, key: str) -> Game:
-        for g in self.games:
-            if g.key == key:
-                return g
-        raise ValueError(f"no game {key!r}; games: {', '.join(g.key for g in self.games)}")
+        if key in self.games.keys:
+            return self._game(key)
+        raise ValueError(f"no game {key!r}; games: {', '.join(self.games.keys)}")
 
     def switch_game(self, key: str) -> None:
         """Show game ``key``; each game keeps its own edits (and undo history)."""
@@ -527,12 +569,13 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
     def _activate(self, g: Game, *, initial: bool = False) -> None:
         self._build_game_widgets(g)
         self.game = g
-        i = self.games.index(g)
+        i = self.games.keys.index(g.key)
         if self.game_picker.currentIndex() != i:
             self.game_picker.blockSignals(True)
             self.game_picker.setCurrentIndex(i)
             self.game_picker.blockSignals(False)
-        self.editor_stack.setCurrentIndex(i)
+        ed = self._editor_page(g)
+        self.editor_stack.setCurrentWidget(ed)
         board = self._boards.get(g.key, self.board)
         self.board_stack.setCurrentWidget(board)
         # a board with its own colour bar (the grid world's diverging map) replaces the shared one
@@ -543,9 +586,10 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.convergence_dock.setWindowTitle(g.convergence_title)  # e.g. the 3D game's "Learning curve"
         self.convergence_dock.setAccessibleName(g.convergence_title)
         for k in range(self.editor_stack.count()):  # size the stack to the shown editor only
-            pol = QSizePolicy.Policy.Preferred if k == i else QSizePolicy.Policy.Ignored
+            pol = QSizePolicy.Policy.Preferred if self.editor_stack.widget(k) is ed else QSizePolicy.Policy.Ignored
             self.editor_stack.widget(k).setSizePolicy(pol, pol)
         self.editor_stack.adjustSize()
+        self._widen_game_dock()
         self.undo_group.setActiveStack(g.undo_stack)
         self._apply_panels()
         self.selected = None
@@ -722,6 +766,13 @@ def run(argv: Sequence[str] | None = None) -> int:
     app.setApplicationName("mdpviz")
     pg.setConfigOptions(antialias=True)
     w = MainWindow()
+    # What the start built (modules, classes, the window) lives as long as the process: frozen out of
+    # the cyclic collector, whose collections on the GUI thread (the window's controller runs them, see
+    # GuiThreadCollector) then never walk it again (~50 ms each time, the first one right after the
+    # first paint otherwise).
+    import gc
+
+    gc.freeze()
     w.show()
     return int(app.exec())
 

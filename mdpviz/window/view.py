@@ -63,6 +63,8 @@ class ViewMixin:
             self.restoreState(self._normal_state)
             self._normal_state = None
             self._after_restore(self._normal_hidden)
+        if not on:
+            self._widen_game_dock()  # an editor first shown in presenter mode
         self.settings.setValue("view/presenter", on)
         self._dirty = True
 
