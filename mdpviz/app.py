@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -53,7 +53,6 @@ from mdpviz.widgets.games import view_class
 from mdpviz.models import games as registry
 from mdpviz.widgets.panels import Inspector, SolverPanel
 from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
-from mdpviz.widgets.compare import ComparePanel
 from mdpviz.widgets.lesson import LessonPanel
 from mdpviz.widgets import named as _named
 
@@ -75,6 +74,9 @@ from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_set
     settings_org,
 )
 from mdpviz.window.playing import PlayingMixin
+
+if TYPE_CHECKING:
+    from mdpviz.widgets.compare import ComparePanel  # built, and imported, when its page is first shown
 from mdpviz.window.solving import SolvingMixin
 from mdpviz.window.view import ViewMixin
 
@@ -525,6 +527,8 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
     def compare_panel(self) -> ComparePanel:
         """The Compare methods page's panel, built the first time it is shown or asked for."""
         if self._compare is None:
+            from mdpviz.widgets.compare import ComparePanel
+
             cp = ComparePanel()
             self._compare = cp
             page = self.pages["compare"]

@@ -21,7 +21,6 @@ from mdpviz.widgets.game_board import GameBoard
 from mdpviz.models.colors import scale_for
 from mdpviz.widgets.game import GameJob
 from mdpviz import export as lesson_export
-from mdpviz.widgets.compare import compare_job
 from mdpviz.widgets.delta import delta_frame, delta_scale
 
 
@@ -143,6 +142,8 @@ class ClassroomMixin:
 
     def compare_methods(self) -> bool:
         """Run every method on the current model on the job thread; the compare panel shows the result."""
+        from mdpviz.widgets.compare import compare_job
+
         g = self.game
         mdp = g.mdp()
         if mdp is None:
