@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QFontMetricsF, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
     QApplication,
@@ -227,6 +227,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.editor_stack = QStackedWidget()
         self.editor_stack.setObjectName("gameEditors")
         self._editors: dict[str, QWidget] = {}  # each game's editor page, added when the game is first shown
+        self.editor_stack.installEventFilter(self)
         self.state_label = _named(QLabel(""), "solverStateLabel", "Solver state")
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addPermanentWidget(self.state_label)
@@ -452,6 +453,17 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         g.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         g.redraw.connect(lambda g=g: self._on_game_redraw(g))
         g.open_file_requested.connect(self.open_mdp_dialog)
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802
+        # A game editor built while the window is shown can keep the heights its word-wrapped labels
+        # had at the width it was first laid out at (Qt's cached height-for-width; seen as extra room
+        # under the grid world's notes after a resize): lay the shown editor out again when the
+        # Game dock's height changes.
+        if obj is self.editor_stack and ev.type() == QEvent.Type.Resize and ev.oldSize().height() != ev.size().height():
+            lay = self.editor_stack.currentWidget().layout() if self.editor_stack.currentWidget() else None
+            if lay is not None:
+                lay.invalidate()
+        return super().eventFilter(obj, ev)
 
     def _editor_page(self, g: Game) -> QWidget:
         """Game ``g``'s page of the Game dock (its editor), added to the dock's stack on first use."""
