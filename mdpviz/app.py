@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence, QUndoGroup
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QFont, QFontMetricsF, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -49,10 +49,10 @@ from mdpviz.widgets.game_board import GameBoard
 from mdpviz.models.colors import ColorScale
 from mdpviz.widgets.convergence import ConvergencePlot
 from mdpviz.widgets.game import Game, GameJob, SimulationResult
-from mdpviz.widgets.games import default_games
+from mdpviz.widgets.games import view_class
+from mdpviz.models import games as registry
 from mdpviz.widgets.panels import Inspector, SolverPanel
 from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
-from mdpviz.widgets.compare import ComparePanel
 from mdpviz.widgets.lesson import LessonPanel
 from mdpviz.widgets import named as _named
 
@@ -60,10 +60,13 @@ from mdpviz.window.classroom import ClassroomMixin
 from mdpviz.window.files import FilesMixin
 from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_settings, settings_org: this module's API)
     DEFAULT_SIZE,
+    GAME_DOCK_EM,
+    AfterFirstPaint,
     GUI_SWITCH_INTERVAL,
     PRESENTER_PLOT_PX,
     REDRAW_MS,
     Dialogs,
+    GameList,
     GameWidgets,
     StateNames,
     default_size,
@@ -71,6 +74,9 @@ from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_set
     settings_org,
 )
 from mdpviz.window.playing import PlayingMixin
+
+if TYPE_CHECKING:
+    from mdpviz.widgets.compare import ComparePanel  # built, and imported, when its page is first shown
 from mdpviz.window.solving import SolvingMixin
 from mdpviz.window.view import ViewMixin
 
@@ -96,11 +102,18 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.setWindowTitle("mdpviz")
         self.settings = settings if settings is not None else make_settings()
         self.dialogs = dialogs if dialogs is not None else Dialogs(self)
-        self.controller = SolverController(self)
-        self.games: list[Game] = list(games) if games is not None else default_games(self)
-        for g in self.games:
+        self.controller = SolverController(self, warm_up=False)  # the kernels load once the window is painted
+        # Each game's view is built when first asked for (shown, loaded from a scenario, saved): at
+        # start only the shown one. Building all nine (their rules modules, a course file read, their
+        # editors) took about a fifth of the time to the first painted window.
+        self._games: dict[str, Game] = {}
+        self._wired = False
+        for g in games if games is not None else ():
             if g.parent() is None:
                 g.setParent(self)
+            self._games[g.key] = g
+        self.games = GameList(self, list(self._games) if games is not None else registry.keys())
+        """The games in picker order (:class:`~mdpviz.window.parts.GameList`: each built on first use)."""
         self.game: Game = self.games[0]
         self.scale: ColorScale | None = None
         self.view_index: int | None = None  # None: follow the newest sweep
@@ -124,6 +137,9 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self._build_docks()
         self._build_actions()
         self._connect()
+        self._wired = True
+        for g in self.games.built():
+            self._wire_game(g)
         self.undo_group.setActiveStack(self.game.undo_stack)
         self._activate(self.game, initial=True)
         self._restore_settings()
@@ -140,8 +156,8 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
     # ------------------------------------------------------------------ construction
     def _build_widgets(self) -> None:
         self.game_picker = _named(QComboBox(), "gamePicker", "Game")
-        for g in self.games:
-            self.game_picker.addItem(g.title, g.key)
+        for k in self.games.keys:
+            self.game_picker.addItem(self._games[k].title if k in self._games else registry.title(k), k)
         self.game_picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.game_picker.setMinimumContentsLength(12)
         self.game_picker.setToolTip("The game to solve; each game keeps its own edits")
@@ -184,27 +200,34 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.conv_stack.addWidget(self.convergence)
         self.game_convs: Mapping[str, QWidget] = GameWidgets(self, self._convs)
         """Each game's own convergence plot, by game key (built on first use)."""
-        self.simulation = SimulationPanel()
+        # The shared simulation panel, the comparison and the lesson are not on screen at start (pages
+        # behind the board, a tab behind the inspector): they are built, and the lesson written, when
+        # first shown or asked for (:attr:`simulation`, :attr:`compare_panel`, :attr:`lesson_panel`).
+        self._simulation: SimulationPanel | None = None
+        self._sim_placeholder = QWidget()
         self.sim_stack = QStackedWidget()
         self.sim_stack.setObjectName("simulationStack")
-        self.sim_stack.addWidget(self.simulation)
+        self.sim_stack.addWidget(self._sim_placeholder)
         self.game_sims: Mapping[str, QWidget] = GameWidgets(self, self._sims)
         """Each game's own simulation panel, by game key (built on first use)."""
         self.player = EpisodePlayer()
-        self.lesson_panel = LessonPanel()
-        self.compare_panel = ComparePanel()
+        self._lesson_panel = LessonPanel()
+        self._lesson_stale = True
+        self._compare: ComparePanel | None = None
+        compare_page = QWidget()
+        compare_page.setObjectName("comparePage")
+        QVBoxLayout(compare_page).setContentsMargins(0, 0, 0, 0)
         # results get the board's room: simulation (matchups) and the comparison are pages of the central tabs
         self.central_tabs.addTab(self.sim_stack, "Simulation")
-        self.central_tabs.addTab(self.compare_panel, "Compare methods")
-        self.pages: dict[str, QWidget] = {"board": central, "simulation": self.sim_stack, "compare": self.compare_panel}
+        self.central_tabs.addTab(compare_page, "Compare methods")
+        self.pages: dict[str, QWidget] = {"board": central, "simulation": self.sim_stack, "compare": compare_page}
         """The pages of the central tabs, by panel name (see :attr:`Game.panels`)."""
         self._plot_hidden_for_results = False
         self.central_tabs.currentChanged.connect(self._on_page_changed)
         self.editor_stack = QStackedWidget()
         self.editor_stack.setObjectName("gameEditors")
-        for g in self.games:
-            ed = g.editor()
-            self.editor_stack.addWidget(ed if ed is not None else QLabel("Nothing to edit for this game."))
+        self._editors: dict[str, QWidget] = {}  # each game's editor page, added when the game is first shown
+        self.editor_stack.installEventFilter(self)
         self.state_label = _named(QLabel(""), "solverStateLabel", "Solver state")
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addPermanentWidget(self.state_label)
@@ -235,7 +258,8 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(game_box)
         self.game_scroll = scroll
-        scroll.setMinimumWidth(game_box.minimumSizeHint().width() + 16)
+        design = round(QFontMetricsF(self.font()).averageCharWidth() * GAME_DOCK_EM)
+        scroll.setMinimumWidth(max(game_box.minimumSizeHint().width() + 16, design))
         self.game_dock = self._dock("Game", "gameDock", scroll, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.solver_dock = self._dock("Solver", "solverDock", self.solver_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.inspector_dock = self._dock("Inspector", "inspectorDock", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -244,7 +268,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
                                            Qt.DockWidgetArea.BottomDockWidgetArea)
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.lesson_dock = self._dock("Lesson", "lessonDock", self.lesson_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.lesson_dock = self._dock("Lesson", "lessonDock", self._lesson_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.inspector_dock, self.lesson_dock)
         self.inspector_dock.raise_()
         self.docks: dict[str, QDockWidget] = {
@@ -269,6 +293,9 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             self._shown_once = True
             if not self._layout_restored:
                 QTimer.singleShot(0, self, self._default_dock_sizes)
+            # the kernels' first load (numba, scipy: ~0.5 s holding the GIL on the job thread) would
+            # slow the window's first paint: it starts once the shown board has been painted
+            AfterFirstPaint(self.board_stack.currentWidget(), self.controller.warm_up_kernels)
 
     def _action(self, text: str, name: str, slot, shortcut=None, *, tip: str = "", checkable: bool = False) -> QAction:
         a = QAction(text, self)
@@ -289,8 +316,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
 
     def _build_actions(self) -> None:
         self.undo_group = QUndoGroup(self)
-        for g in self.games:
-            self.undo_group.addStack(g.undo_stack)
         mb = self.menuBar()
         m = mb.addMenu("&File")
         self.act_open = self._action("&Open scenario\u2026", "openScenarioAction", self.open_scenario_dialog,
@@ -400,27 +425,56 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         p.speed_changed.connect(self.controller.set_rate)
         p.history_moved.connect(self._on_history_moved)
         p.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
-        self.game_picker.currentIndexChanged.connect(lambda i: self.switch_game(self.games[i].key))
+        self.game_picker.currentIndexChanged.connect(lambda i: self.switch_game(self.games.keys[i]))
         self.board.cell_clicked.connect(self._on_cell_clicked)
         self.board.cell_menu_requested.connect(self._on_cell_menu)
-        self.simulation.simulate_requested.connect(self.start_simulation)
-        self.simulation.cancel_requested.connect(self.controller.cancel_job)
-        self.simulation.export_csv_requested.connect(self.export_csv_dialog)
-        self.simulation.export_plot_requested.connect(lambda: self.export_dialog("histogram"))
         self.player.new_requested.connect(self.new_episode)
         self.player.position_changed.connect(self._on_token)
         self.undo_group.cleanChanged.connect(lambda _c: self._update_title())
-        self.compare_panel.compare_requested.connect(self.compare_methods)
-        self.compare_panel.cancel_requested.connect(self.cancel_game_job)
-        self.compare_panel.export_csv_requested.connect(self.export_comparison_dialog)
-        self.lesson_panel.copied.connect(lambda text: self.statusBar().showMessage(text, 4000))
-        for g in self.games:
-            g.job_requested.connect(self.start_game_job)
-            g.job_cancel.connect(self.cancel_game_job)
-            g.edited.connect(lambda text, g=g: self._on_game_edited(g, text))
-            g.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-            g.redraw.connect(lambda g=g: self._on_game_redraw(g))
-            g.open_file_requested.connect(self.open_mdp_dialog)
+        self._lesson_panel.copied.connect(lambda text: self.statusBar().showMessage(text, 4000))
+        self.lesson_dock.visibilityChanged.connect(self._on_lesson_dock_shown)
+
+    def _game(self, key: str) -> Game:
+        """Game ``key`` (a key of :attr:`games`), its view built and wired now if it was not yet."""
+        g = self._games.get(key)
+        if g is None:
+            g = view_class(key)(parent=self)
+            self._games[key] = g
+            if self._wired:
+                self._wire_game(g)
+        return g
+
+    def _wire_game(self, g: Game) -> None:
+        """Connect a newly built game to the window (its undo stack, edits, jobs and messages)."""
+        self.undo_group.addStack(g.undo_stack)
+        g.job_requested.connect(self.start_game_job)
+        g.job_cancel.connect(self.cancel_game_job)
+        g.edited.connect(lambda text, g=g: self._on_game_edited(g, text))
+        g.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        g.redraw.connect(lambda g=g: self._on_game_redraw(g))
+        g.open_file_requested.connect(self.open_mdp_dialog)
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802
+        # A game editor built while the window is shown can keep the heights its word-wrapped labels
+        # had at the width it was first laid out at (Qt's cached height-for-width; seen as extra room
+        # under the grid world's notes after a resize): lay the shown editor out again when the
+        # Game dock's height changes.
+        if obj is self.editor_stack and ev.type() == QEvent.Type.Resize and ev.oldSize().height() != ev.size().height():
+            lay = self.editor_stack.currentWidget().layout() if self.editor_stack.currentWidget() else None
+            if lay is not None:
+                lay.invalidate()
+        return super().eventFilter(obj, ev)
+
+    def _editor_page(self, g: Game) -> QWidget:
+        """Game ``g``'s page of the Game dock (its editor), added to the dock's stack on first use."""
+        ed = self._editors.get(g.key)
+        if ed is None:
+            ed = g.editor()
+            if ed is None:
+                ed = QLabel("Nothing to edit for this game.")
+            self._editors[g.key] = ed
+            self.editor_stack.addWidget(ed)
+        return ed
 
     def _build_game_widgets(self, g: Game) -> None:
         """Build game ``g``'s own board, simulation panel and plot (once, the first time it is shown or
@@ -457,6 +511,57 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             sim.export_csv_requested.connect(self.export_csv_dialog)
             sim.export_plot_requested.connect(lambda: self.export_dialog("histogram"))
 
+    @property
+    def simulation(self) -> SimulationPanel:
+        """The shared simulation panel (of the games without their own), built the first time it is
+        shown or asked for."""
+        if self._simulation is None:
+            sim = SimulationPanel()
+            self._simulation = sim
+            self.sim_stack.addWidget(sim)
+            sim.simulate_requested.connect(self.start_simulation)
+            sim.cancel_requested.connect(self.controller.cancel_job)
+            sim.export_csv_requested.connect(self.export_csv_dialog)
+            sim.export_plot_requested.connect(lambda: self.export_dialog("histogram"))
+            self._style_simulation()
+            self._show_sim_page()
+        return self._simulation
+
+    def _show_sim_page(self) -> None:
+        """The simulation page shows the active game's own panel, else the shared one (a blank page
+        until that is built: when the page is first shown, see :meth:`_on_page_changed`)."""
+        own = self._sims.get(self.game.key)
+        page = own if own is not None else self._simulation if self._simulation is not None else self._sim_placeholder
+        self.sim_stack.setCurrentWidget(page)
+        self._fit_stack(self.sim_stack)
+
+    @property
+    def compare_panel(self) -> ComparePanel:
+        """The Compare methods page's panel, built the first time it is shown or asked for."""
+        if self._compare is None:
+            from mdpviz.widgets.compare import ComparePanel
+
+            cp = ComparePanel()
+            self._compare = cp
+            page = self.pages["compare"]
+            page.layout().addWidget(cp)
+            if page.isVisible():
+                cp.show()
+            cp.compare_requested.connect(self.compare_methods)
+            cp.cancel_requested.connect(self.cancel_game_job)
+            cp.export_csv_requested.connect(self.export_comparison_dialog)
+            cp.chart.set_line_width(2.0 * self._line_factor())
+        return self._compare
+
+    def _widen_game_dock(self) -> None:
+        """The Game dock is as wide as the widest editor shown so far (measured in the normal font; all fit
+        in :data:`GAME_DOCK_EM` at the default font), so switching back to a game does not change the layout."""
+        if self.presenter:  # the editor shares the right-hand column; measured when presenter mode ends
+            return
+        need = self.game_scroll.widget().minimumSizeHint().width() + 16
+        if need > self.game_scroll.minimumWidth():
+            self.game_scroll.setMinimumWidth(need)
+
     @staticmethod
     def _fit_stack(stack: QStackedWidget) -> None:
         """Size a stack to its shown page only."""
@@ -466,10 +571,9 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
 
     # ------------------------------------------------------------------ games
     def game_by_key(self, key: str) -> Game:
-        for g in self.games:
-            if g.key == key:
-                return g
-        raise ValueError(f"no game {key!r}; games: {', '.join(g.key for g in self.games)}")
+        if key in self.games.keys:
+            return self._game(key)
+        raise ValueError(f"no game {key!r}; games: {', '.join(self.games.keys)}")
 
     def switch_game(self, key: str) -> None:
         """Show game ``key``; each game keeps its own edits (and undo history)."""
@@ -481,26 +585,27 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
     def _activate(self, g: Game, *, initial: bool = False) -> None:
         self._build_game_widgets(g)
         self.game = g
-        i = self.games.index(g)
+        i = self.games.keys.index(g.key)
         if self.game_picker.currentIndex() != i:
             self.game_picker.blockSignals(True)
             self.game_picker.setCurrentIndex(i)
             self.game_picker.blockSignals(False)
-        self.editor_stack.setCurrentIndex(i)
+        ed = self._editor_page(g)
+        self.editor_stack.setCurrentWidget(ed)
         board = self._boards.get(g.key, self.board)
         self.board_stack.setCurrentWidget(board)
         # a board with its own colour bar (the grid world's diverging map) replaces the shared one
         self.color_bar.setVisible(not board.has_color_bar)
-        self.sim_stack.setCurrentWidget(self.sim_panel)
-        for stack in (self.board_stack, self.sim_stack):  # size each stack to its shown page only
-            self._fit_stack(stack)
+        self._fit_stack(self.board_stack)  # size each stack to its shown page only
+        self._show_sim_page()
         self.conv_stack.setCurrentWidget(self._convs.get(g.key, self.convergence))
         self.convergence_dock.setWindowTitle(g.convergence_title)  # e.g. the 3D game's "Learning curve"
         self.convergence_dock.setAccessibleName(g.convergence_title)
         for k in range(self.editor_stack.count()):  # size the stack to the shown editor only
-            pol = QSizePolicy.Policy.Preferred if k == i else QSizePolicy.Policy.Ignored
+            pol = QSizePolicy.Policy.Preferred if self.editor_stack.widget(k) is ed else QSizePolicy.Policy.Ignored
             self.editor_stack.widget(k).setSizePolicy(pol, pol)
         self.editor_stack.adjustSize()
+        self._widen_game_dock()
         self.undo_group.setActiveStack(g.undo_stack)
         self._apply_panels()
         self.selected = None
@@ -536,7 +641,12 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
     def _on_page_changed(self, _index: int = -1) -> None:
         """A results page takes the plot's room too: the Convergence dock (bottom) is hidden while a
         results page is shown, and comes back with the board."""
-        board = self.central_tabs.currentWidget() is self.pages["board"]
+        page = self.central_tabs.currentWidget()
+        if page is self.pages["compare"]:
+            self.compare_panel  # noqa: B018 (built when first shown)
+        elif page is self.sim_stack and self.sim_stack.currentWidget() is self._sim_placeholder:
+            self.simulation  # noqa: B018 (built when first shown)
+        board = page is self.pages["board"]
         d = self.convergence_dock
         if not board and not d.isHidden() and not d.isFloating():
             d.hide()
@@ -614,9 +724,9 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             self.controller.cancel_job()
         self._sim_token += 1
         self.sim_result = None
-        self.simulation.clear()
-        if self.sim_panel is not self.simulation:
-            self.sim_panel.clear()
+        for panel in (self._simulation, self._sims.get(g.key)):
+            if panel is not None:
+                panel.clear()
         self.player.clear()
         self.player.set_strategies(g.strategies(mdp) if mdp is not None else [])
         self._classroom_model_changed()
@@ -672,6 +782,13 @@ def run(argv: Sequence[str] | None = None) -> int:
     app.setApplicationName("mdpviz")
     pg.setConfigOptions(antialias=True)
     w = MainWindow()
+    # What the start built (modules, classes, the window) lives as long as the process: frozen out of
+    # the cyclic collector, whose collections on the GUI thread (the window's controller runs them, see
+    # GuiThreadCollector) then never walk it again (~50 ms each time, the first one right after the
+    # first paint otherwise).
+    import gc
+
+    gc.freeze()
     w.show()
     return int(app.exec())
 

@@ -495,7 +495,9 @@ class SolverController(QObject):
     _unload = Signal()
     _execute = Signal(int, object)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, *, warm_up: bool = True) -> None:
+        """``warm_up``: start loading the sweep kernels on the job thread now (False: when
+        :meth:`warm_up_kernels` is called; the window does once it is on screen)."""
         super().__init__(parent)
         install_gui_thread_collector()  # cyclic garbage (Qt widgets among it) never collected on a worker
         self.frame_gate = install_frame_gate()
@@ -549,8 +551,18 @@ class SolverController(QObject):
         for t in (self._solver_thread, self._job_thread):
             _THREADS.append(t)
             t.start()
-        # Compile (first run) or load the sweep kernels on the job thread now, so that neither the
-        # window nor the first Step waits for numba later. Job -1: its result is not reported.
+        self._warmed = False
+        if warm_up:
+            self.warm_up_kernels()
+
+    def warm_up_kernels(self) -> None:
+        """Compile (first run) or load the sweep kernels on the job thread (once), so that the first
+        Step does not wait for numba. Job -1: its result is not reported. Importing numba and scipy
+        holds the GIL for about half a second: the window starts it only after its first paint, which
+        it would otherwise delay."""
+        if self._warmed or self._closed:
+            return
+        self._warmed = True
         self._execute.emit(-1, _warm_up_kernels)
 
     # ------------------------------------------------------------------ solver

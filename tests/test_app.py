@@ -55,6 +55,7 @@ KEY_CONTROLS = ("gamePicker", "boardView", "convergencePlot", "algorithmPicker",
 
 
 def test_key_controls_have_object_and_accessible_names(window):
+    window.show_page("simulation")  # the pages beside the board are built when first shown
     for name in KEY_CONTROLS:
         w = window.findChild(QWidget, name)
         assert w is not None, name

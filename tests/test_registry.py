@@ -77,6 +77,7 @@ def test_spec_names_its_game(key):
     spec = spec_of(key)
     assert spec.key == key and registry.canonical(key) == key
     assert spec.title and spec.value_label and spec.unit
+    assert registry.TITLES[key] == spec.title == registry.title(key)  # the picker's title, known unimported
     assert spec.color_kind in (registry.SEQUENTIAL, registry.DIVERGING)
     assert isinstance(spec.default_settings(), spec.settings_type)
     for alias in spec.aliases:

@@ -101,6 +101,20 @@ ENTRIES: tuple[tuple[str, str], ...] = (
 )
 """The games in picker order: (key, ``"module:ATTRIBUTE"`` of its :class:`GameSpec`)."""
 
+TITLES: dict[str, str] = {
+    "snakes": "Snakes and ladders",
+    "file": "MDP from file",
+    "ttt": "Tic-tac-toe vs random",
+    "risk_ttt": "Risk tic-tac-toe",
+    "attt": "Anti-tic-tac-toe",
+    "checkers": "Checkers",
+    "ttt3d": "3D tic-tac-toe (learning)",
+    "gridworld": "Grid world",
+    "gym": "Gymnasium environment",
+}
+"""Each game's :attr:`GameSpec.title` (a test checks they agree), so that listing the games by name,
+as the window's game picker does at start, imports none of them."""
+
 ALIASES: dict[str, str] = {
     "risk-ttt": "risk_ttt", "risk": "risk_ttt", "stochastic-ttt": "risk_ttt",
     "tictactoe": "ttt", "tic-tac-toe": "ttt",
@@ -153,10 +167,16 @@ def get(key: str) -> GameSpec:
     return spec
 
 
+def title(key: str) -> str:
+    """The title of game ``key`` without importing it (its spec's title once the spec is loaded)."""
+    k = canonical(key)
+    return _SPECS[k].title if k in _SPECS else TITLES[k]
+
+
 def specs() -> list[GameSpec]:
     """Every game's spec, in picker order."""
     return [get(k) for k in keys()]
 
 
-__all__ = ["ALIASES", "DIVERGING", "ENTRIES", "GameSpec", "JobProgress", "SEQUENTIAL", "canonical", "get", "keys",
-           "normalise_key", "specs"]
+__all__ = ["ALIASES", "DIVERGING", "ENTRIES", "GameSpec", "JobProgress", "SEQUENTIAL", "TITLES", "canonical", "get",
+           "keys", "normalise_key", "specs", "title"]

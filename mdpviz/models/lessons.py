@@ -349,8 +349,39 @@ def _pairs_docs(body: list) -> dict[str, str]:
 
 
 @lru_cache(maxsize=None)
+def _module_tree(module: Any) -> ast.Module:
+    """The parsed source of ``module`` (parsed once: a lesson reads a module's constants and several
+    of its classes, and ``inspect.getsource`` of a class parses the whole module each time)."""
+    return ast.parse(inspect.getsource(module))
+
+
+def _class_node(obj: type) -> ast.ClassDef | None:
+    """The definition of class ``obj`` in its module's parsed source (by its qualified name)."""
+    import sys
+
+    module = sys.modules.get(obj.__module__)
+    if module is None or "<locals>" in obj.__qualname__:
+        raise OSError("no module source")
+    body = _module_tree(module).body
+    node = None
+    for name in obj.__qualname__.split("."):
+        node = next((n for n in body if isinstance(n, ast.ClassDef) and n.name == name), None)  # the first, as inspect
+        if node is None:
+            raise OSError(f"class {obj.__qualname__} not found")
+        body = node.body
+    return node
+
+
+@lru_cache(maxsize=None)
 def _attribute_docs_cached(obj: Any) -> dict[str, str]:
     try:
+        if inspect.ismodule(obj):
+            return _pairs_docs(_module_tree(obj).body)
+        if inspect.isclass(obj):
+            try:
+                return _pairs_docs(_class_node(obj).body)
+            except (OSError, TypeError, SyntaxError):
+                pass  # e.g. a class made at run time: read its own source, as below
         src = textwrap.dedent(inspect.getsource(obj))
         tree = ast.parse(src)
     except (OSError, TypeError, SyntaxError):

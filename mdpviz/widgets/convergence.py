@@ -8,7 +8,6 @@ from typing import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-import pyqtgraph.exporters  # noqa: F401  (registers ImageExporter / SVGExporter)
 from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QFont, QPainter
 from PySide6.QtWidgets import QWidget
@@ -59,6 +58,8 @@ def export_scene(widget: pg.GraphicsView, path: str | Path, *, width: int = 1600
     0.14.0's exporter fails on the closed paths ("... Z") that Qt 6 writes (pyqtgraph issue
     #3495, fixed after 0.14.0), and then the widget is painted into an SVG with QSvgGenerator.
     """
+    import pyqtgraph.exporters  # noqa: F401  (ImageExporter / SVGExporter; loaded on the first export, not at start)
+
     path = Path(path)
     ext = path.suffix.lower()
     scene = widget.scene()

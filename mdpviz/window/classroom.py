@@ -21,7 +21,6 @@ from mdpviz.widgets.game_board import GameBoard
 from mdpviz.models.colors import scale_for
 from mdpviz.widgets.game import GameJob
 from mdpviz import export as lesson_export
-from mdpviz.widgets.compare import compare_job
 from mdpviz.widgets.delta import delta_frame, delta_scale
 
 
@@ -109,24 +108,42 @@ class ClassroomMixin:
 
     def _classroom_model_changed(self) -> None:
         """The model changed: new lesson text, and a comparison of the old model is stale."""
-        self.update_lesson()
-        self.compare_panel.clear()
+        self._lesson_stale = True
+        if self.lesson_dock.isVisible():
+            self.update_lesson()
+        if self._compare is not None:
+            self._compare.clear()
         self._predict_key = None
         for b in self._game_boards():
             b.hide_all()
 
+    @property
+    def lesson_panel(self):
+        """The Lesson dock's panel, showing the current game's lesson. A lesson is written (~0.1 s) only
+        when the dock is shown or the panel asked for: at start the dock is a tab behind the inspector."""
+        if self._lesson_stale:
+            self.update_lesson()
+        return self._lesson_panel
+
+    def _on_lesson_dock_shown(self, shown: bool) -> None:
+        if shown and self._lesson_stale:
+            self.update_lesson()
+
     def update_lesson(self) -> None:
         """Show the lesson of the current game with its current parameters."""
         g = self.game
+        self._lesson_stale = False
         try:
             lesson = lesson_export.game_lesson(g)
         except (ValueError, TypeError, AttributeError, KeyError) as e:
-            self.lesson_panel.show_lesson(None, message=f"No lesson for {g.title}: {e}")
+            self._lesson_panel.show_lesson(None, message=f"No lesson for {g.title}: {e}")
             return
-        self.lesson_panel.show_lesson(lesson)
+        self._lesson_panel.show_lesson(lesson)
 
     def compare_methods(self) -> bool:
         """Run every method on the current model on the job thread; the compare panel shows the result."""
+        from mdpviz.widgets.compare import compare_job
+
         g = self.game
         mdp = g.mdp()
         if mdp is None:
@@ -279,7 +296,7 @@ class ClassroomMixin:
     def export_comparison_csv(self, path: str | Path) -> Path:
         from mdpviz.solvers.compare import comparison_csv
 
-        comp = self.compare_panel.comparison
+        comp = self._compare.comparison if self._compare is not None else None
         if comp is None:
             raise ValueError("no comparison to export: press Compare methods first")
         return lesson_export.write_text(path, comparison_csv(comp))
@@ -393,10 +410,15 @@ class ClassroomMixin:
         self.settings.setValue("view/contrast", on)
         self._dirty = True
 
+    def _line_factor(self) -> float:
+        """Line widths' factor: thicker in presenter mode and in high contrast."""
+        return (1.6 if self.presenter else 1.0) * (1.4 if self.high_contrast else 1.0)
+
     def _apply_lines(self) -> None:
         """Line widths of the board and the plots: thicker in presenter mode and in high contrast."""
-        f = (1.6 if self.presenter else 1.0) * (1.4 if self.high_contrast else 1.0)
+        f = self._line_factor()
         self.board.line_scale = f
         self.board.update()
         self.convergence.set_line_width(2.0 * f)
-        self.compare_panel.chart.set_line_width(2.0 * f)
+        if self._compare is not None:  # else set when built
+            self._compare.chart.set_line_width(2.0 * f)

@@ -33,7 +33,7 @@ class FilesMixin:
     def dirty(self) -> bool:
         """Unsaved edits in any game, or solver settings changed since the last save or open."""
         saved = getattr(self, "_saved_solver", None)
-        return any(not g.undo_stack.isClean() for g in self.games) or (
+        return any(not g.undo_stack.isClean() for g in self.games.built()) or (
             saved is not None and self._solver_settings() != saved)
 
     def _update_title(self) -> None:
@@ -52,7 +52,7 @@ class FilesMixin:
         p = save_scenario(self.scenario(), path)
         self.scenario_path = Path(p)
         self._saved_solver = self._solver_settings()
-        for g in self.games:
+        for g in self.games.built():  # a game not built yet has no edits
             g.undo_stack.setClean()
         self._update_title()
         self.statusBar().showMessage(f"Saved {p}", 5000)
@@ -86,7 +86,7 @@ class FilesMixin:
             self.solver_panel.set_tolerance(float(scn.solver["tol"]))
         self._saved_solver = self._solver_settings()
         self.scenario_path = Path(path)
-        for g in self.games:
+        for g in self.games.built():
             g.refresh_editor()
         self._activate(target)
         self.statusBar().showMessage(f"Opened {path}", 5000)

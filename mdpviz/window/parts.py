@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
-from PySide6.QtCore import QSettings, QSize
+from PySide6.QtCore import QEvent, QObject, QSettings, QSize, QTimer
 from PySide6.QtWidgets import (
     QFileDialog,
     QMessageBox,
@@ -38,6 +38,12 @@ def default_size(available: QSize) -> QSize:
     bar gets about 1366x690, so the status bar and the plot's axis stay on screen)."""
     return QSize(min(DEFAULT_SIZE.width(), available.width()),
                  min(DEFAULT_SIZE.height(), max(available.height() - TITLE_BAR, 400)))
+
+GAME_DOCK_EM = 56.5
+"""The Game dock's least width, in average character widths of the window's font (343 px at the default
+9-point font): room for the widest game editor (the grid world's), so the dock keeps one width whatever
+the game is, although each editor is built only when its game is first shown (a test checks that every
+editor fits; one that does not widens the dock when first shown)."""
 
 PRESENTER_SCALE = 1.5
 """Font scale of presenter mode."""
@@ -111,6 +117,38 @@ GUI_SWITCH_INTERVAL = 0.0005
 """Seconds a worker thread may hold the GIL while the GUI thread waits for it (see MainWindow)."""
 
 
+class GameList(Sequence[Any]):
+    """The window's games in picker order (:class:`~mdpviz.widgets.game.Game` objects): each game's view
+    is built the first time it is asked for (by index, by iterating, or :meth:`MainWindow.game_by_key`),
+    so the window builds only the shown game at start. :meth:`built` lists those built so far."""
+
+    def __init__(self, window: Any, keys: Sequence[str]) -> None:
+        self._window = window
+        self.keys: tuple[str, ...] = tuple(keys)
+        """Every game's key, in picker order."""
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        return self._window._game(self.keys[i])
+
+    def __contains__(self, g: object) -> bool:
+        return any(b is g for b in self.built())
+
+    def index(self, g: Any, *args: Any) -> int:  # type: ignore[override]
+        if g not in self:
+            raise ValueError(f"{g!r} is not one of the window's games")
+        return self.keys.index(g.key)
+
+    def built(self) -> list[Any]:
+        """The games built so far, in picker order (an unbuilt game has no edits)."""
+        made = self._window._games
+        return [made[k] for k in self.keys if k in made]
+
+
 class GameWidgets(Mapping[str, QWidget]):
     """A game's own widgets of one kind (boards, simulation panels, plots) by game key: asking for a
     game's builds its widgets (see :meth:`MainWindow._build_game_widgets`); iterating builds every game's."""
@@ -120,7 +158,7 @@ class GameWidgets(Mapping[str, QWidget]):
 
     def __getitem__(self, key: str) -> QWidget:
         w = self._window
-        if key not in w._built and any(g.key == key for g in w.games):
+        if key not in w._built and key in w.games.keys:
             w._build_game_widgets(w.game_by_key(key))
         return self._widgets[key]
 
@@ -138,3 +176,24 @@ class GameWidgets(Mapping[str, QWidget]):
         except KeyError:
             return False
         return True
+
+
+class AfterFirstPaint(QObject):
+    """Calls ``fn()`` once, on the event-loop turn after ``widget`` was first painted (what the window
+    defers to after its first paint: loading the sweep kernels)."""
+
+    def __init__(self, widget: QWidget, fn: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self._fn: Callable[[], None] | None = fn
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802
+        if ev.type() == QEvent.Type.Paint and self._fn is not None:
+            obj.removeEventFilter(self)
+            QTimer.singleShot(0, self, self._fire)
+        return False
+
+    def _fire(self) -> None:
+        fn, self._fn = self._fn, None
+        if fn is not None:
+            fn()

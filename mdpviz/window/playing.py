@@ -51,7 +51,8 @@ class PlayingMixin:
     @property
     def sim_panel(self):
         """The simulation panel of the active game (its own, or the shared one)."""
-        return self._sims.get(self.game.key, self.simulation)
+        own = self._sims.get(self.game.key)
+        return own if own is not None else self.simulation
 
     def start_game_job(self, job: GameJob) -> bool:
         """Run a game's own background job (e.g. an exact 4x4 solve) on the controller's job thread."""

@@ -41,13 +41,8 @@ class ViewMixin:
         self.convergence.set_font_size(px)
         for cw in self._convs.values():
             cw.set_font_size(px)
-        for ax in ("left", "bottom"):
-            fnt = QFont()
-            fnt.setPixelSize(px)
-            a = self.simulation.hist_plot.getAxis(ax)
-            a.setStyle(tickFont=fnt)
-            a.label.setFont(fnt)
-        set_legend_font(self.simulation.hist_plot, self.simulation.legend, max(11, int(px * 0.8)))
+        self._sim_plot_px = px
+        self._style_simulation()
         self.toolbar.setIconSize(QSize(32, 32) if on else QSize(20, 20))
         self.color_bar.set_min_width(120 if on else 0)  # as wide as its text needs (ColorBar.fit), 120 px at least on a projector
         self.board.text_scale = 1.3 if on else 1.0
@@ -68,8 +63,26 @@ class ViewMixin:
             self.restoreState(self._normal_state)
             self._normal_state = None
             self._after_restore(self._normal_hidden)
+        if not on:
+            self._widen_game_dock()  # an editor first shown in presenter mode
         self.settings.setValue("view/presenter", on)
         self._dirty = True
+
+    _sim_plot_px: int | None = None
+    """The shared simulation plot's text size (px) set by presenter mode (None: never switched, the plot's own)."""
+
+    def _style_simulation(self) -> None:
+        """The shared simulation panel's plot text at the size presenter mode set (once the panel is built)."""
+        sim, px = self._simulation, self._sim_plot_px
+        if sim is None or px is None:
+            return
+        for ax in ("left", "bottom"):
+            fnt = QFont()
+            fnt.setPixelSize(px)
+            a = sim.hist_plot.getAxis(ax)
+            a.setStyle(tickFont=fnt)
+            a.label.setFont(fnt)
+        set_legend_font(sim.hist_plot, sim.legend, max(11, int(px * 0.8)))
 
     def _presenter_dock_sizes(self) -> None:
         """Presenter mode: the right-hand column a third of the width, the plot a third of the height
