@@ -233,7 +233,9 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
                         while j < e:
                             acc += (pmul * prob[j]) * src_v[np.uint64(indices[j])]
                             j += one
-                        q = sg * (row_reward[r] + gmul * acc)
+                        q = row_reward[r] + gmul * acc
+                        if ks < 0:  # minimising: -q exactly, as sg * q (no multiply per row)
+                            q = -q
                         if q > best:
                             prev = best
                             best = q
