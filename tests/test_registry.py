@@ -135,6 +135,12 @@ def test_lesson_renders(key):
     text = lesson.text()
     assert lesson.title and text.strip()
     assert "Bellman equation" in text
+    # what a student reads is prose: no reStructuredText role left from a docstring (the gym lesson
+    # used to open with ":func:`from_gymnasium` ... :class:`~mdpviz.models.mdp.TabularMDP`")
+    import re
+
+    for shown in (text, lesson.markdown()):
+        assert not re.search(r":(func|class|meth|mod|data|attr):`", shown), key
     if mdp is not None:
         assert lesson.gamma == pytest.approx(mdp.discount)
 

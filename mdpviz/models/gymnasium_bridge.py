@@ -484,7 +484,7 @@ def simulate(state: GymState, mdp: TabularMDP, policy=None, *, games: int, seed,
 def lesson(state: GymState, mdp: TabularMDP | None = None, *, start: int | None = None,
            state_name: Callable[[int], str] | None = None, **_names: Any):
     """The environment's lesson: this module's account of the import, then the model's facts."""
-    from mdpviz.models.lessons import Block, mdp_lesson, parameters_of
+    from mdpviz.models.lessons import Block, clean_rst, mdp_lesson, parameters_of
 
     if start is None:
         start = import_env(state).start if mdp is not None else 0
@@ -492,7 +492,7 @@ def lesson(state: GymState, mdp: TabularMDP | None = None, *, start: int | None 
         state_name = lambda s: _label(mdp, s)  # noqa: E731
     return mdp_lesson(
         mdp, title=f"Gymnasium: {state.env_id}",
-        intro=(Block("p", " ".join(__doc__.split("\n\n")[1].split())),
+        intro=(Block("p", clean_rst(" ".join(__doc__.split("\n\n")[1].split()))),
                Block("p", "Each listed outcome of env.unwrapped.P[s][a] is a transition; an outcome marked "
                      "terminated goes to one absorbing state (value 0); a time limit is not termination.")),
         parameters=parameters_of(state), start=start, state_name=state_name,
