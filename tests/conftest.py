@@ -24,6 +24,19 @@ def cs747_dir() -> Path:
     return CS747_DIR
 
 
+@pytest.fixture(scope="session", autouse=True)
+def sweep_kernels_compiled():
+    """Compile (or load) the numba sweep kernels once, before any test waits on a Step.
+
+    On a fresh install numba compiles them on first use (10-15 s once, then its cache serves them):
+    the window does that on its job thread, and a GUI test's first Step would wait for it within a
+    bound meant for a sweep, so the suite's result would depend on how fast this machine compiles."""
+    from mdpviz.solvers import kernels
+
+    kernels.warm_up()
+    yield
+
+
 @pytest.fixture(autouse=True)
 def no_thread_left_running():
     """Fail any test that leaves a worker thread (Qt or Python) running."""

@@ -185,7 +185,9 @@ def warm_up() -> dict[str, float]:
                                       discount=0.9, terminal=[1])
     km = kernel_model(mdp)
     v, pol = np.zeros(2), np.full(2, -1, np.int64)
-    for name in ("jacobi_sweeps", "jacobi_sweeps_blocked"):
+    # not jacobi_sweeps_blocked: only models above FUSED_MAX_STATES (2^18) states use it, and their
+    # first solve compiles it (about 5 s, once per installation) on the thread that solves them
+    for name in ("jacobi_sweeps",):
         t = time.perf_counter()
         k[name](*km.args()[:6], km.kind, 1.0, 0.9, 1e-9, 0, False, False, 0.0, 2, v, pol, np.empty(2), np.empty(2),
                 np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), np.zeros(5))
