@@ -11,8 +11,8 @@ GUI thread and owns two ``QThread``\\ s, each with a worker ``QObject`` moved to
 * :class:`JobWorker` runs one background job at a time (a batch simulation): a plain function
   ``fn(progress, cancelled) -> result`` with a progress callback and a cancellation test.
 
-The controller records every sweep (``history``) and re-emits them as ``sweep_ready``; widgets
-redraw on their own ~30 Hz timer, not per sweep. Requests carry a job number, so sweeps of a
+The controller records every sweep (``history``) and re-emits each delivery as ``sweeps_added``
+(one signal for the batch); widgets redraw on their own ~30 Hz timer, not per sweep. Requests carry a job number, so sweeps of a
 solver that was reset while they were in flight are dropped.
 """
 from __future__ import annotations
@@ -101,11 +101,11 @@ class GuiThreadCollector(QObject):
     60-100 ms stall of the window every few seconds of a Run.
 
     The younger generations are collected as soon as they hold :attr:`YOUNG_MAX` objects, not only
-    at the middle one's turn: the window's construction leaves ~100,000 objects there, and their first
+    at the middle one's turn: building a window leaves ~100,000 objects there, and their first
     collection used to fall in the first seconds of a Run (60-95 ms, measured); now it comes at
-    the first tick after the window is built, before anything runs. (``gc.freeze`` would avoid
-    even that one, but it would keep any cyclic garbage of that moment, Qt widgets included,
-    for good.)
+    the first tick after, before anything runs. (``mdpviz``'s own start, :func:`mdpviz.app.run`,
+    freezes the objects it built out of the collector instead, which keeps whatever cyclic
+    garbage exists at that one moment: a bounded, one-time cost.)
     """
 
     INTERVAL_MS = 250
@@ -473,8 +473,7 @@ class SolverController(QObject):
     "running", "paused", "converged", "stopped" (the solver gave up at its sweep limit), "failed".
     """
 
-    sweep_ready = Signal(object)  # Sweep, once per recorded sweep, in order
-    sweeps_added = Signal(object)  # tuple[Sweep, ...]: the sweeps just recorded (one signal per delivery)
+    sweeps_added = Signal(object)  # tuple[Sweep, ...]: the sweeps just recorded, in order (one signal per delivery)
     history_reset = Signal()
     range_ready = Signal(object)  # ValueRange of this solve
     finished = Signal(object)  # Solution
@@ -664,9 +663,7 @@ class SolverController(QObject):
             return
         self._widen_range(sweeps)
         self.history.extend(sweeps)
-        self.sweeps_added.emit(sweeps)  # the window: one call per delivery (a Run delivers hundreds at once)
-        for sw in sweeps:
-            self.sweep_ready.emit(sw)
+        self.sweeps_added.emit(sweeps)  # one call per delivery (a Run delivers hundreds at once)
         if self.state == "stepping":
             self._pending = max(0, self._pending - 1)
             if self._pending == 0:

@@ -240,15 +240,15 @@ def test_policy_iteration_evaluate_and_improve_buttons(qtbot, window):
     p.algorithm.setCurrentIndex(p.algorithm.findData("pi"))
     window.redraw()
     assert p.evaluate.isVisibleTo(window) and p.evaluate.isEnabled() and not p.improve.isEnabled()
-    with qtbot.waitSignal(window.controller.sweep_ready, timeout=10_000) as b:
+    with qtbot.waitSignal(window.controller.sweeps_added, timeout=10_000) as b:
         p.evaluate.click()
-    assert b.args[0].phase == "evaluate"
+    assert b.args[0][-1].phase == "evaluate"
     qtbot.waitUntil(lambda: window.controller.state == "paused", timeout=10_000)
     window.redraw()
     assert p.improve.isEnabled() and not p.evaluate.isEnabled()
-    with qtbot.waitSignal(window.controller.sweep_ready, timeout=10_000) as b:
+    with qtbot.waitSignal(window.controller.sweeps_added, timeout=10_000) as b:
         p.improve.click()
-    assert b.args[0].phase == "improve"
+    assert b.args[0][-1].phase == "improve"
     qtbot.waitUntil(lambda: window.controller.state == "paused", timeout=10_000)
     n = len(window.controller.history)
     p.step.click()  # Step = one full round

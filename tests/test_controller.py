@@ -34,16 +34,17 @@ def test_step_pulls_exactly_one_sweep(qtbot, ctrl):
     ref = solve(mdp, "vi", record=True, tol=1e-9).history
     ctrl.reset(mdp, "vi", tol=1e-9)
     assert ctrl.state == "ready"
-    with qtbot.waitSignal(ctrl.sweep_ready, timeout=10_000) as blocker:
+    with qtbot.waitSignal(ctrl.sweeps_added, timeout=10_000) as blocker:
         ctrl.step()
-    sw = blocker.args[0]
+    (sw,) = blocker.args[0]  # a Step delivers one sweep
     qtbot.waitUntil(lambda: ctrl.state == "paused", timeout=10_000)
     assert len(ctrl.history) == 1 and ctrl.history[0] is sw
     assert sw.iteration == 1 and np.array_equal(sw.values, ref[0].values)
     assert not sw.values.flags.writeable  # immutable snapshot
-    with qtbot.waitSignal(ctrl.sweep_ready, timeout=10_000) as blocker:
+    with qtbot.waitSignal(ctrl.sweeps_added, timeout=10_000) as blocker:
         ctrl.step()
-    assert blocker.args[0].iteration == 2 and np.array_equal(blocker.args[0].values, ref[1].values)
+    (sw,) = blocker.args[0]
+    assert sw.iteration == 2 and np.array_equal(sw.values, ref[1].values)
     qtbot.waitUntil(lambda: ctrl.state == "paused", timeout=10_000)
     assert len(ctrl.history) == 2
 
@@ -87,7 +88,7 @@ def test_pause_then_step_continues_the_same_generator(qtbot, ctrl):
     assert ctrl.state == "paused"
     n = len(ctrl.history)
     qtbot.waitUntil(lambda: ctrl.state == "paused", timeout=10_000)
-    with qtbot.waitSignal(ctrl.sweep_ready, timeout=10_000):
+    with qtbot.waitSignal(ctrl.sweeps_added, timeout=10_000):
         ctrl.step()
     qtbot.waitUntil(lambda: ctrl.state == "paused", timeout=10_000)
     its = [sw.iteration for sw in ctrl.history]
@@ -116,14 +117,14 @@ def test_policy_iteration_evaluate_improve_and_round(qtbot, ctrl):
     mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
     ctrl.reset(mdp, "pi")
     assert ctrl.next_phase == "evaluate"
-    with qtbot.waitSignal(ctrl.sweep_ready, timeout=10_000) as b:
+    with qtbot.waitSignal(ctrl.sweeps_added, timeout=10_000) as b:
         ctrl.step()
-    assert b.args[0].phase == "evaluate"
+    assert b.args[0][-1].phase == "evaluate"
     qtbot.waitUntil(lambda: ctrl.state == "paused", timeout=10_000)
     assert ctrl.next_phase == "improve"
-    with qtbot.waitSignal(ctrl.sweep_ready, timeout=10_000) as b:
+    with qtbot.waitSignal(ctrl.sweeps_added, timeout=10_000) as b:
         ctrl.step()
-    assert b.args[0].phase == "improve"
+    assert b.args[0][-1].phase == "improve"
     qtbot.waitUntil(lambda: ctrl.state == "paused", timeout=10_000)
     n = len(ctrl.history)
     ctrl.step_round()  # one full round: evaluate + improve
