@@ -58,15 +58,17 @@ MODELS = [
 ]
 
 
-@pytest.fixture(params=["one-pass", "blocked"])
+@pytest.fixture(params=["cached-V", "gather-ahead"])
 def sweep_kernel(request, monkeypatch):
-    """Each synchronous sweep kernel in turn: the one-pass kernel (models up to FUSED_MAX_STATES)
-    and the blocked one (larger models), forced on these small models."""
+    """Each version of the synchronous sweep kernel in turn: without the prefetch of V, and with it
+    (models from GATHER_AHEAD_MIN_STATES states), forced on these small models, 3 transitions
+    ahead (so the last prefetches of a sweep reach past the last transition: clamped)."""
     import importlib
 
     vi = importlib.import_module("mdpviz.solvers.value_iteration")
-    if request.param == "blocked":
-        monkeypatch.setattr(vi, "FUSED_MAX_STATES", 0)
+    if request.param == "gather-ahead":
+        monkeypatch.setattr(vi, "GATHER_AHEAD_MIN_STATES", 0)
+        monkeypatch.setattr(vi, "GATHER_AHEAD", 3)
     return request.param
 
 

@@ -65,8 +65,8 @@ def _build() -> dict[str, Any]:
     _ensure_cache_dir()
     from mdpviz.solvers import _numba_kernels as nk  # ImportError -> no kernels: numpy reference
 
-    return {"jacobi_sweeps": nk.jacobi_sweeps, "jacobi_sweeps_blocked": nk.jacobi_sweeps_blocked,
-            "run_gauss_seidel": nk.run_gauss_seidel}
+    return {"jacobi_sweeps": nk.jacobi_sweeps, "run_gauss_seidel": nk.run_gauss_seidel,
+            "pairwise_blocks": nk.pairwise_blocks}
 
 
 def kernels() -> dict[str, Any] | None:
@@ -185,13 +185,14 @@ def warm_up() -> dict[str, float]:
                                       discount=0.9, terminal=[1])
     km = kernel_model(mdp)
     v, pol = np.zeros(2), np.full(2, -1, np.int64)
-    # not jacobi_sweeps_blocked: only models above FUSED_MAX_STATES (2^18) states use it, and their
-    # first solve compiles it (about 5 s, once per installation) on the thread that solves them
-    for name in ("jacobi_sweeps",):
-        t = time.perf_counter()
-        k[name](*km.args()[:6], km.kind, 1.0, 0.9, 1e-9, 0, False, False, 0.0, 2, v, pol, np.empty(2), np.empty(2),
-                np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), np.zeros(5))
-        WARM_UP_SECONDS[name] = time.perf_counter() - t
+    # without gather_ahead (None): only models from GATHER_AHEAD_MIN_STATES (2^19) states prefetch V,
+    # and their first solve compiles that version (a few seconds, once per installation) on the
+    # thread that solves them
+    t = time.perf_counter()
+    k["jacobi_sweeps"](*km.args()[:6], km.kind, 1.0, 0.9, 1e-9, 0, False, False, 0.0, 2, v, pol, np.empty(2),
+                       np.empty(2), np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), np.zeros(6),
+                       None, *k["pairwise_blocks"](2), False)
+    WARM_UP_SECONDS["jacobi_sweeps"] = time.perf_counter() - t
     t = time.perf_counter()
     k["run_gauss_seidel"](*km.args(), 1e-9, 0.0, 1, v, pol, np.empty(2), np.empty(2, np.int64), np.zeros(4))
     WARM_UP_SECONDS["run_gauss_seidel"] = time.perf_counter() - t

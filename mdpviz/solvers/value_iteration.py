@@ -117,12 +117,17 @@ every printed number, stay what they were. Both go through the compiled kernel
 (:data:`DENSE_MAX_ENTRIES`: BLAS sums in its own order) or without numba."""
 
 
-FUSED_MAX_STATES = 1 << 18
-"""Up to this many states (V up to 2 MiB, in a 2-core machine's caches) a synchronous sweep is
-the one-pass kernel ``jacobi_sweeps``; above it ``jacobi_sweeps_blocked``, whose branch-free
-products keep more reads of V in flight while they wait on memory. Same numbers bit for bit;
-measured on this project's machine: 1.26 vs 1.40 times the bare CSR product at 10^5 states,
-1.51 vs 1.13 at 10^6 (crossover near 4 x 10^5)."""
+GATHER_AHEAD_MIN_STATES = 1 << 19
+"""From this many states (V from 4 MiB, half this machine's last-level cache, which the model's
+arrays stream through) a synchronous sweep prefetches V :data:`GATHER_AHEAD` transitions ahead
+(``gather_ahead`` of the kernel): there a read of V waits on memory, and the prefetch overlaps
+those waits; below, V is in the cache and the prefetch only adds work. Same numbers bit for bit.
+Measured on this project's machine, kernel alone, times the bare CSR product (without / with the
+prefetch): 10^5 states 1.11 / 1.29, 4 x 10^5 1.13 / 1.21, 6 x 10^5 1.15 / 0.97, 10^6 1.17-1.25 /
+0.84."""
+
+GATHER_AHEAD = 64
+"""Transitions ahead (about 4 states) at which a large sweep prefetches V (32 to 128 measured alike)."""
 
 
 def _ro_view(a: np.ndarray) -> np.ndarray:
@@ -149,13 +154,16 @@ class _JacobiKernel:
         self._fn = fn
         self._args = km.args()[:6] + (km.kind, pmul, gmul, float(tie_tol), int(mdp.uniform_actions),
                                               bool(mdp.dense_actions), bool(folded))
+        self._gather = np.uint64(GATHER_AHEAD) if mdp.n_states >= GATHER_AHEAD_MIN_STATES else None
         n = mdp.n_states
         self.n = n
         self.folded = folded
         self.v = v
         self.p = np.full(n, -2, dtype=np.int64)  # -2: no policy yet (sweep 1 "changes" nothing we report)
         self.changed = np.empty(n, dtype=np.int64)
-        self.stats = np.zeros(5)
+        self.stats = np.zeros(6)
+        self._blocks = tuple(kernels.kernels()["pairwise_blocks"](n))  # numpy's pairwise sum of n numbers: its blocks
+        self._finite = False  # checked by the first call, then known from the kernel's stats[5]
 
     def advance(self, m: int, tol: float) -> int:
         """Up to ``m`` sweeps (stop after the first whose largest change is below ``tol``); how many."""
@@ -163,7 +171,8 @@ class _JacobiKernel:
         va, pa = np.empty(n), np.empty(n, dtype=np.int64)
         vb, pb = (np.empty(n), np.empty(n, dtype=np.int64)) if m > 1 else (va, pa)
         done = int(self._fn(*self._args, float(tol), int(m), self.v, self.p, va, vb, pa, pb,
-                            self.changed, self.stats))
+                            self.changed, self.stats, self._gather, *self._blocks, self._finite))
+        self._finite = bool(self.stats[5])
         self.v, self.p = (va, pa) if done % 2 else (vb, pb)
         return done
 
@@ -185,8 +194,7 @@ def _jacobi_engine(mdp: TabularMDP, v: np.ndarray, tie_tol: float) -> _JacobiKer
     k = kernels.kernels()
     if k is None:
         return None
-    fn = k["jacobi_sweeps"] if mdp.n_states <= FUSED_MAX_STATES else k["jacobi_sweeps_blocked"]
-    return _JacobiKernel(fn, mdp, v, tie_tol, folded)
+    return _JacobiKernel(k["jacobi_sweeps"], mdp, v, tie_tol, folded)
 
 
 BATCH_WORK = 1 << 22
