@@ -248,7 +248,6 @@ def jacobi_sweep_once(indptr, indices, prob, row_reward, state_ptr, row_action, 
                 act = np.int64(-1)
             else:
                 sg = np.float64(ks)
-                best = -np.inf
                 prev = -np.inf  # the best of the rows before the first maximum
                 row = r0
                 j = np.uint64(indptr[r0])
@@ -261,6 +260,31 @@ def jacobi_sweep_once(indptr, indices, prob, row_reward, state_ptr, row_action, 
                 prefetch_stream(row_reward, rp)
                 prefetch_stream(indptr, rp)
                 r = r0
+                # the first row apart (the same product as the loop below): it is the best so far
+                # unless NaN, and no row comes before it, so it needs no comparison (measured at
+                # 10^5 states: 1.07-1.11 times the bare CSR product, 1.14-1.18 with the loop alone)
+                e = np.uint64(indptr[r + one])
+                acc = 0.0
+                if pmul is None:
+                    while j < e:
+                        if gather_ahead is not None:
+                            prefetch_keep(src_v, np.uint64(indices[min(j + np.uint64(gather_ahead), jlast)]))
+                        acc += prob[j] * src_v[np.uint64(indices[j])]
+                        j += one
+                else:
+                    while j < e:
+                        if gather_ahead is not None:
+                            prefetch_keep(src_v, np.uint64(indices[min(j + np.uint64(gather_ahead), jlast)]))
+                        acc += (pmul * prob[j]) * src_v[np.uint64(indices[j])]
+                        j += one
+                if gmul is None:
+                    q = row_reward[r] + acc
+                else:
+                    q = row_reward[r] + gmul * acc
+                if ks < 0:  # minimising: -q exactly, as sg * q (no multiply per row)
+                    q = -q
+                best = q if q > -np.inf else -np.inf
+                r += one
                 while r < r1:
                     e = np.uint64(indptr[r + one])
                     acc = 0.0

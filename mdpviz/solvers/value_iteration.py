@@ -11,6 +11,7 @@ games (minimax value iteration). Values are in the model's reward (or cost) unit
 from __future__ import annotations
 
 import math
+import sys
 import time
 
 import numpy as np
@@ -141,8 +142,9 @@ class _JacobiKernel:
     """Synchronous sweeps by the compiled kernel ``jacobi_sweeps`` (:mod:`mdpviz.solvers.kernels`).
 
     After :meth:`advance`, ``v`` and ``p`` are the values and greedy actions of the last sweep, in
-    arrays of their own: the kernel writes every call into new ones and never writes these
-    again, so a snapshot can hand out read-only views of them without a copy.
+    arrays of their own: the kernel writes every call into arrays nobody else holds and never
+    writes these again while anybody does, so a snapshot can hand out read-only views of them
+    without a copy.
     """
 
     def __init__(self, fn, mdp: TabularMDP, v: np.ndarray, tie_tol: float, folded: bool) -> None:
@@ -164,16 +166,34 @@ class _JacobiKernel:
         self.stats = np.zeros(6)
         self._blocks = tuple(kernels.kernels()["pairwise_blocks"](n))  # numpy's pairwise sum of n numbers: its blocks
         self._finite = False  # checked by the first call, then known from the kernel's stats[5]
+        self._spares: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
+        """A (values, actions) pair for a sweep to write: one this engine used before if nobody
+        else holds it (or a view of it) any more, else new ones. The one it used last was the
+        previous sweep's input, mostly still in the cache: writing a sweep there rather than into
+        memory last touched sweeps ago saves a few percent of a sweep of 10^5 states."""
+        while self._spares:
+            v, p = self._spares.pop()
+            if sys.getrefcount(v) == 2 and sys.getrefcount(p) == 2:  # this name and the call's argument
+                return v, p
+        return np.empty(self.n), np.empty(self.n, dtype=np.int64)
 
     def advance(self, m: int, tol: float) -> int:
         """Up to ``m`` sweeps (stop after the first whose largest change is below ``tol``); how many."""
-        n = self.n
-        va, pa = np.empty(n), np.empty(n, dtype=np.int64)
-        vb, pb = (np.empty(n), np.empty(n, dtype=np.int64)) if m > 1 else (va, pa)
+        va, pa = self._buffers()
+        vb, pb = self._buffers() if m > 1 else (va, pa)
         done = int(self._fn(*self._args, float(tol), int(m), self.v, self.p, va, vb, pa, pb,
                             self.changed, self.stats, self._gather, *self._blocks, self._finite))
         self._finite = bool(self.stats[5])
-        self.v, self.p = (va, pa) if done % 2 else (vb, pb)
+        self._spares.append((self.v, self.p))
+        if done % 2:
+            self.v, self.p = va, pa
+            if m > 1:
+                self._spares.append((vb, pb))
+        else:
+            self.v, self.p = vb, pb
+            self._spares.append((va, pa))
         return done
 
     def total_change(self) -> float:
