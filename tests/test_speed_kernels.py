@@ -312,3 +312,34 @@ def test_kernel_tie_rule_equals_numpy_reference(opts, folded, monkeypatch, sweep
             mdp.matrix[mdp.state_ptr[s]:mdp.state_ptr[s + 1]] @ prev)
         n_ties += int(np.sum(np.abs(q - q.max()) <= 1e-9 * (1 + abs(q.max())))) > 1
     assert n_ties >= (0 if mdp.n_actions == 1 else 10)
+
+
+@needs_numba
+@pytest.mark.parametrize("batch", [1, 3])
+def test_a_snapshot_kept_by_anyone_is_never_written_again(batch):
+    """The engine writes a sweep into buffers of an earlier sweep only when nobody holds them or a
+    view of them: every snapshot a caller keeps (whole, or only a view of its values or policy)
+    still shows, after many more sweeps, exactly what it showed when it was yielded."""
+    mdp = random_model(seed=21, n=300)
+    gen = value_iteration(mdp, tol=0.0, max_sweeps=60)
+    kept, views, seen = [], [], []
+    i = 0
+    try:
+        snap = next(gen)
+        while True:
+            seen.append((snap.values.copy(), snap.policy.copy()))
+            if i % 3 == 0:
+                kept.append((i, snap))
+            elif i % 3 == 1:
+                views.append((i, snap.values[::2], snap.policy[1:]))
+            i += 1
+            snap = gen.send(batch)  # many sweeps per step too: the kernel's own second buffer is reused
+    except StopIteration:
+        pass
+    assert len(seen) > 10 and kept and views
+    distinct = {bytes(v) for v, _ in seen}
+    assert len(distinct) == len(seen)  # the values move every step, so an overwrite would show
+    for i, s in kept:
+        assert np.array_equal(s.values, seen[i][0]) and np.array_equal(s.policy, seen[i][1])
+    for i, v, p in views:
+        assert np.array_equal(v, seen[i][0][::2]) and np.array_equal(p, seen[i][1][1:])
