@@ -148,3 +148,21 @@ def test_plan_on_a_file_where_every_state_is_terminal(tmp_path, capsys, algorith
     path.write_text("numStates 2\nnumActions 1\nend 0 1\nmdptype episodic\ndiscount 1.0\n")
     assert main(["plan", "--algorithm", algorithm, "--mdp", str(path)]) == 0
     assert capsys.readouterr().out == "0.000000 0\n0.000000 0\n"
+
+
+@pytest.mark.parametrize("discount", [1.0, 0.9])
+@pytest.mark.parametrize("text", [
+    mdp_text(["0 0 1 0 1"], 2, 1, "0 1"),  # every state terminal: V = 0, nothing to solve
+    mdp_text(["0 0 1 1 1"], 3, 1, "1 2"),  # terminal state 2 is in no transition: CBC gave it no value
+], ids=["all-terminal", "unreferenced-terminal"])
+def test_lp_prints_what_policy_iteration_prints_when_terminal_states_need_no_solving(tmp_path, capsys, text,
+                                                                                    discount):
+    p = tmp_path / "m.txt"
+    p.write_text(text.replace("discount 1.0", f"discount {discount}"))
+    outs = []
+    for algorithm in ("hpi", "lp"):
+        assert main(["plan", "--mdp", str(p), "--algorithm", algorithm]) == 0
+        out, err = capsys.readouterr()
+        assert err == ""
+        outs.append(out)
+    assert outs[0] == outs[1]

@@ -62,10 +62,12 @@ def lp_values(mdp: TabularMDP) -> np.ndarray:
     """Solve the LP above with CBC and return its raw values (float64, n_states)."""
     check = check_lp_applicable(mdp)
     maximise = mdp.objective == "max"
+    live = ~mdp.terminal
+    if not live.any():  # every state terminal: V = 0, nothing to solve (CBC would return no values)
+        return np.zeros(mdp.n_states)
     import pulp  # imported on first use (about 0.2 s)
 
     problem = pulp.LpProblem("mdp", pulp.LpMinimize if maximise else pulp.LpMaximize)
-    live = ~mdp.terminal
     V = [
         problem.add_variable(f"v{s}", None if live[s] else 0, None if live[s] else 0)
         for s in range(mdp.n_states)
@@ -121,7 +123,9 @@ def lp_values(mdp: TabularMDP) -> np.ndarray:
             f"linear programming found no optimal solution: {LP_STATUS_MEANING.get(name, 'unknown status')} "
             f"(CBC status {name}){why}"
         )
-    values = np.array([math.nan if v.varValue is None else float(v.varValue) for v in V])
+    # a terminal state is 0 by definition; CBC gives no value to one that no constraint mentions
+    values = np.array([0.0 if not live[s] else math.nan if v.varValue is None else float(v.varValue)
+                       for s, v in enumerate(V)])
     if not np.all(np.isfinite(values)):
         raise ValueError("linear programming returned no value for some states (CBC gave no solution)")
     if check:
