@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.controller import SolverController
+from mdpviz.controller import SolverController, hold_loads_until_first_paint, release_loads
 from mdpviz.widgets.board import BoardView, ColorBar
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.models.colors import ColorScale
@@ -294,8 +294,13 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             if not self._layout_restored:
                 QTimer.singleShot(0, self, self._default_dock_sizes)
             # the kernels' first load (numba, scipy: ~0.5 s holding the GIL on the job thread) would
-            # slow the window's first paint: it starts once the shown board has been painted
-            AfterFirstPaint(self.board_stack.currentWidget(), self.controller.warm_up_kernels)
+            # slow the window's first paint: it starts once the shown board has been painted, with
+            # the solver thread's first load (held by ``run``, see hold_loads_until_first_paint)
+            AfterFirstPaint(self.board_stack.currentWidget(), self._after_first_paint)
+
+    def _after_first_paint(self) -> None:
+        release_loads()
+        self.controller.warm_up_kernels()
 
     def _action(self, text: str, name: str, slot, shortcut=None, *, tip: str = "", checkable: bool = False) -> QAction:
         a = QAction(text, self)
@@ -781,6 +786,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     app.setOrganizationName(settings_org())
     app.setApplicationName("mdpviz")
     pg.setConfigOptions(antialias=True)
+    hold_loads_until_first_paint()
     w = MainWindow()
     # What the start built (modules, classes, the window) lives as long as the process: frozen out of
     # the cyclic collector, whose collections on the GUI thread (the window's controller runs them, see
@@ -790,7 +796,10 @@ def run(argv: Sequence[str] | None = None) -> int:
 
     gc.freeze()
     w.show()
-    return int(app.exec())
+    try:
+        return int(app.exec())
+    finally:
+        release_loads()
 
 
 __all__ = ["Dialogs", "MainWindow", "make_settings", "run", "settings_org"]

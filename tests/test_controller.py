@@ -428,3 +428,30 @@ def test_collector_collects_young_objects_in_bulk_and_the_oldest_by_cpythons_rul
         gc.set_threshold(*thresholds)
         col.timer.start()
         c.shutdown()
+
+
+def test_loads_held_for_the_first_paint_wait_then_run_and_a_step_follows(qtbot, ctrl):
+    """``mdpviz``'s start holds the solver thread's loads until the window's first paint: a load
+    waits (the board shows meanwhile), a Step asked for meanwhile runs after it, and shutdown
+    lets a held load go (the thread's exit never waits for a paint that did not come)."""
+    from mdpviz import controller as cm
+
+    mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
+    cm.hold_loads_until_first_paint()
+    try:
+        ctrl.reset(mdp, "vi")
+        ctrl.step()  # queued behind the held load
+        qtbot.wait(300)
+        assert ctrl.value_range is None and ctrl.history == []  # nothing loaded yet
+        cm.release_loads()
+        qtbot.waitUntil(lambda: len(ctrl.history) == 1 and ctrl.state == "paused", timeout=10_000)
+        assert ctrl.value_range is not None and ctrl.value_range.source == "reference"
+    finally:
+        cm.release_loads()
+    cm.hold_loads_until_first_paint()
+    other = SolverController()
+    try:
+        other.reset(mdp, "vi")
+    finally:
+        other.shutdown()
+    assert cm.LOADS_HELD.is_set()
