@@ -129,7 +129,6 @@ def store_stats(stats, n, delta, total, arg, nch, pairwise, leaf_sum):
     stats[1] = total
     stats[2] = arg
     stats[3] = nch
-    stats[4] = total
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -350,7 +349,7 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
     pmul = gamma, gmul = 1 that of a product with gamma * P (scipy's CSR product), bit for bit.
     Of the last sweep: ``changed[:stats[3]]`` the
     states whose greedy action changed, stats = (delta, summed |change|, its argmax, number
-    changed, summed |change| again, 1 if the values are known to be finite else 0); the sum is in state order, or with ``pairwise`` in numpy's
+    changed, 1 if the values are known to be finite else 0); the sum is in state order, or with ``pairwise`` in numpy's
     pairwise order (= np.abs(new - old).sum(), bit for bit). ``kind`` (int8 per state): +1
     maximise, -1 minimise, 0 value 0 and action -1 (terminal, or no rows). ``k_uniform`` > 0:
     every state has that many rows (state_ptr is not read); ``dense``: they are the actions
@@ -408,7 +407,7 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
         if delta < tol:
             break
     store_stats(stats, n, delta, total, arg, nch, pairwise, leaf_sum)
-    stats[5] = 0.0 if full else 1.0
+    stats[4] = 0.0 if full else 1.0
     return done
 
 

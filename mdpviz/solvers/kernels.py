@@ -190,7 +190,7 @@ def warm_up() -> dict[str, float]:
     # thread that solves them
     t = time.perf_counter()
     k["jacobi_sweeps"](*km.args()[:6], km.kind, 1.0, 0.9, 1e-9, 0, False, False, 0.0, 2, v, pol, np.empty(2),
-                       np.empty(2), np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), np.zeros(6),
+                       np.empty(2), np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), np.zeros(5),
                        None, *k["pairwise_blocks"](2), False)
     WARM_UP_SECONDS["jacobi_sweeps"] = time.perf_counter() - t
     t = time.perf_counter()

@@ -163,9 +163,9 @@ class _JacobiKernel:
         self.v = v
         self.p = np.full(n, -2, dtype=np.int64)  # -2: no policy yet (sweep 1 "changes" nothing we report)
         self.changed = np.empty(n, dtype=np.int64)
-        self.stats = np.zeros(6)
+        self.stats = np.zeros(5)
         self._blocks = tuple(kernels.kernels()["pairwise_blocks"](n))  # numpy's pairwise sum of n numbers: its blocks
-        self._finite = False  # checked by the first call, then known from the kernel's stats[5]
+        self._finite = False  # checked by the first call, then known from the kernel's stats[4]
         self._spares: list[tuple[np.ndarray, np.ndarray]] = []
 
     def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
@@ -185,7 +185,7 @@ class _JacobiKernel:
         vb, pb = self._buffers() if m > 1 else (va, pa)
         done = int(self._fn(*self._args, float(tol), int(m), self.v, self.p, va, vb, pa, pb,
                             self.changed, self.stats, self._gather, *self._blocks, self._finite))
-        self._finite = bool(self.stats[5])
+        self._finite = bool(self.stats[4])
         self._spares.append((self.v, self.p))
         if done % 2:
             self.v, self.p = va, pa
