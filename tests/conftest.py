@@ -25,15 +25,22 @@ def cs747_dir() -> Path:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def sweep_kernels_compiled():
-    """Compile (or load) the numba sweep kernels once, before any test waits on a Step.
+def numba_kernels_compiled():
+    """Compile (or load) every numba kernel once, before any test waits on a Step or a model.
 
-    On a fresh install numba compiles them on first use (10-15 s once, then its cache serves them):
-    the window does that on its job thread, and a GUI test's first Step would wait for it within a
-    bound meant for a sweep, so the suite's result would depend on how fast this machine compiles."""
+    On a fresh install numba compiles them on first use, then its cache serves them: the sweep
+    kernels take 10-15 s once, the checkers compiler's 14-22 s, the risk layer's 2 s (2-core
+    machine, idle). The window does that on its job thread, and a GUI test waits for the result
+    within a bound meant for the work itself: CI's first run failed that way (checkers, 60 s, on
+    a busy machine). Compiled here, no test's result depends on how fast this machine compiles.
+    (The sweep kernel's V-prefetch version, for models of 2^19 states or more, is compiled by the
+    kernel tests that use it, which wait without a bound.)"""
+    from mdpviz.models import checkers, risk_ttt
     from mdpviz.solvers import kernels
 
     kernels.warm_up()
+    checkers.warm_up()
+    risk_ttt.solve_exact(risk_ttt.risk_preset("classic", n_cells=4), size=2)
     yield
 
 

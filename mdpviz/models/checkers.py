@@ -738,7 +738,6 @@ class CheckersMDP:
                          np.count_nonzero(~ep.finished), int(ep.steps.sum()))
 
         run_chunks(games, step)
-        del probs
         win, loss, unfinished = int(tally[0]), int(tally[1]), int(tally[2])
         return GameResults(games=games, win=win, draw=games - win - loss, loss=loss, unfinished=unfinished,
                            mean_moves=float(tally[3]) / games)
@@ -882,6 +881,17 @@ def compile_checkers(
         n_positions=n_pos, seconds=time.perf_counter() - t0, _keys=keys,
         _position_material=material,
     )
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) every checkers kernel, on the smallest variants (with a
+    ply limit and without); seconds taken. On a fresh install numba compiles them on first use,
+    10-15 s once (a 2-core machine), then its cache serves them in well under a second."""
+    t0 = time.perf_counter()
+    for limit in (4, None):
+        cm = compile_checkers(CheckersRules(size=MIN_SIZE, rows=1, ply_limit=limit))
+        cm.state_of(cm.position(int(cm.start_states[0])))  # the position table and its lookup
+    return time.perf_counter() - t0
 
 
 def _tabular(n_states: int, labels: tuple[str, ...], state_ptr: np.ndarray, row_action: np.ndarray,
