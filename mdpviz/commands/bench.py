@@ -14,9 +14,10 @@ import importlib
 import time
 from typing import TYPE_CHECKING, Callable
 
+from mdpviz.commands import positive_int, state_counts, unit_interval
+
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
-
 
 
 def random_mdp_arrays(
@@ -64,6 +65,14 @@ def _mdptoolbox_problem(arr: dict[str, np.ndarray], n: int, a: int):
     return P, arr["r_sa"]
 
 
+def _open_discount(text: str) -> float:
+    """``--discount`` of ``bench core``: the stopping rule divides by gamma and needs gamma < 1."""
+    v = unit_interval(text)
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1, got {text!r}")
+    return v
+
+
 def bench_core(argv: list[str]) -> int:
     """Seconds per sweep vs the bare mat-vec, and whole solves vs pymdptoolbox."""
     import numpy as np
@@ -74,13 +83,14 @@ def bench_core(argv: list[str]) -> int:
     from mdpviz.solvers.value_iteration import value_iteration
 
     p = argparse.ArgumentParser(prog="mdpviz bench core", description=bench_core.__doc__)
-    p.add_argument("--sizes", default="3000,10000,100000,1000000", help="comma-separated state counts")
-    p.add_argument("--discount", type=float, default=0.95)
-    p.add_argument("--toolbox-max", type=int, default=3_000,
+    p.add_argument("--sizes", type=state_counts, default="3000,10000,100000,1000000",
+                   help="comma-separated state counts")
+    p.add_argument("--discount", type=_open_discount, default=0.95, help="0 < gamma < 1 (default 0.95)")
+    p.add_argument("--toolbox-max", type=positive_int, default=3_000,
                    help="largest state count given to pymdptoolbox (it validates densely)")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
-    sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
+    sizes = args.sizes
     gamma = args.discount
     eps = 1e-6
     tol = eps * (1 - gamma) / gamma  # sup-norm stopping rule that guarantees ||V - V*|| < 1e-6

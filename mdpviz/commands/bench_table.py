@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from mdpviz.commands import positive_float, positive_int, state_counts
+
 COURSE_FILE = "episodic-mdp-10-5.txt"
 """The 10-state course file of the table (discount near 1: tens of thousands of sweeps)."""
 
@@ -110,7 +112,10 @@ class Table:
 
     def print(self) -> None:
         heads = ("row", "measured", "reference (same run)", "ratio", "target", "met")
-        w = [max(len(h), *(len(r[i]) for r in self.rows)) for i, h in enumerate(heads)]
+        if not self.rows:
+            print("\nno rows: every group was skipped")
+            return
+        w = [max([len(h), *(len(r[i]) for r in self.rows)]) for i, h in enumerate(heads)]
         line = "  ".join(h.ljust(w[i]) for i, h in enumerate(heads))
         print("\n" + line)
         print("-" * len(line))
@@ -325,7 +330,15 @@ def rows_risk4(tab: Table, cal: float) -> None:
 
 def rows_checkers(tab: Table, cal: float, timeout: float) -> None:
     # Each compile in a fresh process, as the window's child process and the CLI meet it: the time
-    # includes importing numba and loading the kernels from numba's cache (about 1 s of it).
+    # includes importing numba and loading the kernels from numba's cache (about 1 s of it). The
+    # cache is filled first (on a fresh install numba compiles the kernels there, once: 14-22 s).
+    cp = subprocess.run([sys.executable, "-c", "from mdpviz.models import checkers; print(checkers.warm_up())"],
+                        capture_output=True, text=True, timeout=600)
+    try:
+        print(f"checkers kernels ready in {float(cp.stdout.strip().splitlines()[-1]):.2f} s, fresh process "
+              "(first call: compile once, then loaded from numba's cache)", flush=True)
+    except (IndexError, ValueError):
+        print(f"checkers kernels: warm-up failed: {(cp.stderr.strip().splitlines() or ['?'])[-1]}", flush=True)
     for what, rules in (("CheckersRules(): 5x5, 1 row, forced, multi-jump, 40 plies", "CheckersRules()"),
                         ("the window's default: the same at 20 plies", "CheckersRules(ply_limit=20)")):
         code = ("import time; from mdpviz.models.checkers import CheckersRules, compile_checkers; "
@@ -348,18 +361,25 @@ def rows_checkers(tab: Table, cal: float, timeout: float) -> None:
                 f"calibration {_fmt_s(cal)}", None, "< 2 min", False)
 
 
+GROUPS = ("course", "process", "gui", "snakes", "risk4", "checkers", "core")
+"""The row groups of ``mdpviz bench table``, in the order they run (``--skip`` names them)."""
+
+
 def bench_table(argv: list[str]) -> int:
     """Every row of the speed table (issue 15): absolute figure, same-run reference, ratio, target."""
     p = argparse.ArgumentParser(prog="mdpviz bench table", description=bench_table.__doc__)
     p.add_argument("--mdp", default=None, help=f"the course file {COURSE_FILE} (default: the packaged copy)")
-    p.add_argument("--sizes", default="100000,1000000", help="state counts of the large-sweep rows")
-    p.add_argument("--calls", type=int, default=300, help="markovDecision calls (default 300)")
-    p.add_argument("--skip", default="", help="comma-separated row groups to skip: course, process, gui, snakes, "
-                   "core, risk4, checkers")
-    p.add_argument("--checkers-timeout", type=float, default=180.0,
+    p.add_argument("--sizes", type=state_counts, default="100000,1000000", help="state counts of the large-sweep rows")
+    p.add_argument("--calls", type=positive_int, default=300, help="markovDecision calls (default 300)")
+    p.add_argument("--skip", default="", help="comma-separated row groups to skip: " + ", ".join(GROUPS))
+    p.add_argument("--checkers-timeout", type=positive_float, default=180.0,
                    help="seconds before `bench checkers` is stopped (default 180)")
     args = p.parse_args(argv)
     skip = {x.strip() for x in args.skip.split(",") if x.strip()}
+    unknown = sorted(skip - set(GROUPS))
+    if unknown:
+        p.error(f"--skip: no row group {', '.join(map(repr, unknown))} (the groups: {', '.join(GROUPS)})")
+    path = course_file(args.mdp)
     print(f"uptime: {load_text()}", flush=True)
     from mdpviz.solvers import kernels
 
@@ -370,7 +390,6 @@ def bench_table(argv: list[str]) -> int:
               f"numba's cache): " + ", ".join(f"{k} {v:.2f} s" for k, v in warm.items()), flush=True)
     else:
         print(f"numba kernels unavailable ({kernels.unavailable_reason()}): numpy reference code", flush=True)
-    path = course_file(args.mdp)
     cal = calibration_seconds()
     cal_start = process_seconds([sys.executable, "-c", "pass"], 5)
     cal_import = process_seconds([sys.executable, "-c", "import numpy"], 5)
@@ -392,7 +411,7 @@ def bench_table(argv: list[str]) -> int:
     if "checkers" not in skip:
         rows_checkers(tab, cal, args.checkers_timeout)
     if "core" not in skip:
-        rows_core(tab, [int(x) for x in args.sizes.split(",") if x.strip()])
+        rows_core(tab, args.sizes)
     tab.print()
     print(f"uptime: {load_text()}")
     return 0

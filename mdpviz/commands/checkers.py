@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mdpviz.commands import positive_float, positive_int, unit_interval
 from mdpviz.cli import print_json
 from mdpviz.models.checkers import (
     BLACK,
@@ -306,6 +307,10 @@ def _parse_boards(text: str) -> list[tuple[int, int]]:
             size, rows = (int(x) for x in item.split("x"))
         except ValueError:
             raise ValueError(f"--boards: {item!r} is not SIZExROWS (e.g. 5x1)") from None
+        try:
+            CheckersRules(size=size, rows=rows)
+        except ValueError as e:
+            raise ValueError(f"--boards: {item}: {e}") from None
         boards.append((size, rows))
     return boards
 
@@ -331,15 +336,15 @@ def bench(argv: list[str]) -> int:
                    help=f"rule options: f forced capture, m multi-jump, - neither (default {BENCH_OPTIONS})")
     p.add_argument("--ply-limits", default=str(CheckersRules().ply_limit),
                    help="comma-separated ply limits, 0 = none (default %(default)s)")
-    p.add_argument("--gamma", type=float, default=DEFAULT_DISCOUNT, help="discount (default %(default)s)")
-    p.add_argument("--tol", type=float, default=DEFAULT_TOL, help="value-iteration tolerance (default %(default)s)")
-    p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, help="state budget (default %(default)s)")
-    p.add_argument("--max-transitions", type=int, default=DEFAULT_MAX_TRANSITIONS,
+    p.add_argument("--gamma", type=unit_interval, default=DEFAULT_DISCOUNT, help="discount (default %(default)s)")
+    p.add_argument("--tol", type=positive_float, default=DEFAULT_TOL, help="value-iteration tolerance (default %(default)s)")
+    p.add_argument("--max-states", type=positive_int, default=DEFAULT_MAX_STATES, help="state budget (default %(default)s)")
+    p.add_argument("--max-transitions", type=positive_int, default=DEFAULT_MAX_TRANSITIONS,
                    help="transition budget (default %(default)s)")
-    p.add_argument("--memory-cap-gib", type=float, default=8.0,
+    p.add_argument("--memory-cap-gib", type=positive_float, default=8.0,
                    help="address-space cap of each subprocess, a safety net (default %(default)s)")
-    p.add_argument("--timeout", type=float, default=300.0, help="seconds before a subprocess is stopped (default %(default)s)")
-    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+    p.add_argument("--timeout", type=positive_float, default=300.0, help="seconds before a subprocess is stopped (default %(default)s)")
+    p.add_argument("--jobs", type=positive_int, default=min(2, os.cpu_count() or 1),
                    help="variants measured at a time, each in its own process (default %(default)s: the cores, at "
                         "most 2; 1 for timings undisturbed by a neighbour)")
     args = p.parse_args(argv)
@@ -400,12 +405,8 @@ def _bench_variants(args: argparse.Namespace, boards: list, options: list, limit
         for size, rows in boards:
             for forced, multi in options:
                 for limit in limits:
-                    try:
-                        rules = CheckersRules(size=size, rows=rows, forced_capture=forced, multi_jump=multi,
-                                              ply_limit=limit)
-                    except ValueError as e:
-                        items.append((f"{size:>4} {rows:>4} skipped: {e}", None, None))
-                        continue
+                    rules = CheckersRules(size=size, rows=rows, forced_capture=forced, multi_jump=multi,
+                                          ply_limit=limit)  # (each part checked by the parsers above)
                     spec = json.dumps({"rules": asdict(rules), "discount": args.gamma, "tol": args.tol,
                                        "max_states": args.max_states, "max_transitions": args.max_transitions,
                                        "address_space_gib": args.memory_cap_gib, "timeout": args.timeout})

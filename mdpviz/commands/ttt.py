@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mdpviz.commands import positive_int
 from mdpviz.models.chunked import check_games
 from mdpviz.cli import print_json
 from mdpviz.models.risk_ttt import (
@@ -93,16 +94,6 @@ def _parse_rewards(text: str) -> tuple[float, float, float]:
             raise ValueError(f"--rewards: the {name} reward must be finite, got {t!r}")
         out.append(v)
     return out[0], out[1], out[2]
-
-
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
-    return v
 
 
 # ====================================================================== ttt
@@ -360,7 +351,7 @@ def register_match(sub: argparse._SubParsersAction) -> None:
     _add_risk_args(p)
     p.add_argument("--x", default="optimal", help="the X player: optimal, classic, random or a policy file")
     p.add_argument("--o", default="random", help="the O player: optimal, classic, random or a policy file")
-    p.add_argument("--games", type=_positive, default=100_000, help="games to simulate (default 100000)")
+    p.add_argument("--games", type=positive_int, default=100_000, help="games to simulate (default 100000)")
     p.add_argument("--both-orders", action="store_true", help="also play with the agents' marks swapped")
     p.add_argument("--no-exact", action="store_true", help="skip the exact probabilities")
     p.add_argument("--json", action="store_true", help="print JSON")
