@@ -166,3 +166,22 @@ def test_greedy_rows_of_a_few_states_are_the_solvers_greedy_rows(small_cm):
     pick = np.array([5, 0, 77, small_cm.win])
     np.testing.assert_array_equal(greedy_rows(mdp, pick, v), want[pick])
     assert greedy_rows(mdp, np.zeros(0, dtype=np.int64), v).size == 0
+
+
+def test_the_first_compile_of_a_process_says_that_it_prepares_the_rules_first(monkeypatch):
+    """On a fresh install numba compiles the checkers kernels on first use (about 20 s): the job says
+    so before it enumerates, instead of a stalled 'Enumerating'."""
+    monkeypatch.setattr(ck, "kernels_loaded", lambda: False)
+    calls = []
+    monkeypatch.setattr(ck, "warm_up", lambda: calls.append(1) or 0.0)
+    items, cm = drain(compile_job(SMALL))
+    assert items[0].text.startswith("Preparing the checkers rules") and "first use after installing" in items[0].text
+    assert items[1].text.startswith("Enumerating 4x4") and calls == [1]
+    assert cm.n_states == 1193
+
+
+def test_the_kernels_are_loaded_once_a_variant_is_compiled():
+    ck.compile_checkers(ck.CheckersRules(size=4, ply_limit=4))
+    assert ck.kernels_loaded()
+    items, _ = drain(compile_job(SMALL))
+    assert items[0].text.startswith("Enumerating 4x4")

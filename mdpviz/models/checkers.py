@@ -883,6 +883,14 @@ def compile_checkers(
     )
 
 
+def kernels_loaded() -> bool:
+    """Whether this process has the checkers kernels ready (compiled, or loaded from numba's cache)."""
+    import sys
+
+    m = sys.modules.get("mdpviz.models._numba_checkers")
+    return m is not None and bool(m.enumerate_positions.signatures)
+
+
 def warm_up() -> float:
     """Compile (or load from numba's cache) every checkers kernel, on the smallest variants (with a
     ply limit and without); seconds taken. On a fresh install numba compiles them on first use,

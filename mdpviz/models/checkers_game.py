@@ -215,11 +215,19 @@ def compile_in_process(rules: ck.CheckersRules, *, agent: str, discount: float,
     return payload
 
 
+FIRST_COMPILE_S = 20
+"""About how long numba takes to compile the checkers kernels the first time after installing
+(14-22 s measured on the 2-core development machine; `mdpviz bench` prints it)."""
+
+
 def compile_job(settings: CheckersSettings) -> Generator[JobProgress, None, ck.CheckersMDP]:
     """The job that enumerates and compiles the variant of ``settings`` (its MDP with the settings'
     discount): in the calling thread under the small budgets (:data:`QUICK_MAX_STATES`), else in a
     child process (:func:`compile_in_process`). Yields progress; returns the :class:`CheckersMDP`."""
     rules, agent, discount = settings.rules, settings.agent, float(settings.discount)
+    if not ck.kernels_loaded():  # say why the first compile of a fresh install waits (numba compiles them)
+        yield JobProgress(0, 0, f"Preparing the checkers rules (first use after installing: about {FIRST_COMPILE_S} s)\u2026")
+        ck.warm_up()
     yield JobProgress(0, 0, f"Enumerating {rules.describe()}\u2026")
     try:
         cm = ck.compile_checkers(rules, agent=agent, discount=discount, max_states=QUICK_MAX_STATES,
