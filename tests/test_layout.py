@@ -149,6 +149,44 @@ def test_sweep_axis_has_whole_numbers_only(qtbot):
     assert not log.autoSIPrefix
 
 
+def test_a_short_log_axis_in_a_large_font_still_labels_two_decades(qtbot):
+    """Presenter mode at 1280x720: the |dV| axis is ~70 px tall in an 18-px font. It once labelled
+    only its top decade (nothing to read the curve's magnitudes against)."""
+    from PySide6.QtGui import QFont
+
+    from mdpviz.widgets.convergence import ZeroLogAxis
+
+    log = ZeroLogAxis("left")
+    log.setLogMode(False, True)
+    font = QFont()
+    font.setPixelSize(18)
+    log.setStyle(tickFont=font)
+    values = [v for _, vals in log.tickValues(-11.15, 0.15, 70.8) for v in vals]
+    assert len(values) >= 2 and 0.0 in values and all(float(v).is_integer() for v in values)
+    px = 70.8 / 11.3 * min(b - a for a, b in zip(values, values[1:]))
+    assert px >= 2.5 * 18  # never crowded: a label's height and a half between two labels
+    # a tall axis labels more decades, at the same spacing rule
+    tall = [v for _, vals in log.tickValues(-11.15, 0.15, 400) for v in vals]
+    assert len(tall) > len(values)
+
+
+def test_a_legend_that_grows_a_row_never_covers_the_curves_even_before_the_next_event(qtbot):
+    """The legend's row is resized at once: a picture taken right after the legend changed (a lesson
+    export, a GIF frame) once showed its second row over the curves until the event loop ran."""
+    from mdpviz.widgets.convergence import ConvergencePlot
+
+    p = ConvergencePlot()
+    qtbot.addWidget(p)
+    p.resize(600, 220)
+    p.set_font_size(18)  # presenter mode
+    p.reset(tol=1e-9)
+    qtbot.wait(10)
+    p._update_legend(True, False, False)  # five entries: two rows at this width
+    rows, legend_bottom, plot_top = (p.legend.columnCount < len(p.legend.items), p.legend.sceneBoundingRect().bottom(),
+                                     p.top.vb.sceneBoundingRect().top())
+    assert rows and legend_bottom <= plot_top + 1, (legend_bottom, plot_top)
+
+
 def test_policy_iteration_marks_its_improvements(qtbot, window, tmp_path):
     w = window
     show_game(qtbot, w, "snakes", tmp_path)

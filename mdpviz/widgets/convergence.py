@@ -168,12 +168,13 @@ class ZeroLogAxis(pg.AxisItem):
         lo, hi = sorted((minVal, maxVal))
         z = self.zero_level
         first = math.ceil(lo) if z is None else max(math.ceil(lo), math.floor(z) + 2)  # room for the "0" label
-        # whole decades only, as many as fit with a label's height and a half between them
+        # whole decades only, from the top one down, as close as a label's height and a half between
+        # two labels allows: a short axis (presenter mode's large font) still labels two decades
+        # when they fit, so the plot can be read off (it once labelled only its top decade)
         font_px = self.style["tickFont"].pixelSize() if self.style.get("tickFont") is not None else -1
         room = 2.5 * (font_px if font_px > 0 else 12)
-        fits = max(1, int(size / room))
-        span = max(hi - first, 0.0)
-        step = max(1, math.ceil(span / fits)) if span > 0 else 1
+        per_decade = size / max(hi - lo, 1e-12)  # pixels
+        step = max(1, math.ceil(room / per_decade)) if per_decade > 0 else 1
         top = math.floor(hi)
         decades = [float(v) for v in range(top, first - 1, -step)][::-1]  # the top decade always labelled
         if z is not None and lo <= z <= hi:
@@ -214,9 +215,14 @@ def fit_legend_row(plot: pg.PlotItem, legend: pg.LegendItem) -> None:
     """Make the title row of ``plot`` as tall as ``legend`` (a row of one line when it is empty)."""
     legend.updateSize()
     h = max(14.0, float(legend.boundingRect().height())) if legend.items else 8.0
+    if plot.layout.rowMinimumHeight(0) == h and plot.layout.rowMaximumHeight(0) == h:
+        return
     plot.titleLabel.setMaximumHeight(h)
     plot.titleLabel.setMinimumHeight(h)
     plot.layout.setRowFixedHeight(0, h)
+    # now, not at the next turn of the event loop: a picture taken before it (a lesson export, a
+    # GIF frame, a screenshot) showed the new legend over the curves
+    plot.layout.activate()
 
 
 class ConvergencePlot(pg.GraphicsLayoutWidget):
