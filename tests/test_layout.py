@@ -168,6 +168,12 @@ def test_a_short_log_axis_in_a_large_font_still_labels_two_decades(qtbot):
     # a tall axis labels more decades, at the same spacing rule
     tall = [v for _, vals in log.tickValues(-11.15, 0.15, 400) for v in vals]
     assert len(tall) > len(values)
+    # with exact zeros drawn ("0" two decades below the rest): the "0" label keeps the same room
+    log.zero_level = -12.0  # tic-tac-toe's run: |dV| from 10^4 down to 0, tolerance 1e-9
+    values = [v for _, vals in log.tickValues(-12.4, 4.15, 62.0) for v in vals]
+    assert values[0] == -12.0 and 4.0 in values
+    px = 62.0 / 16.55 * min(b - a for a, b in zip(values, values[1:]))
+    assert px >= 2.5 * 18, values
 
 
 def test_a_legend_that_grows_a_row_never_covers_the_curves_even_before_the_next_event(qtbot):

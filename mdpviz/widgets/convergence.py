@@ -167,7 +167,6 @@ class ZeroLogAxis(pg.AxisItem):
             return super().tickValues(minVal, maxVal, size)
         lo, hi = sorted((minVal, maxVal))
         z = self.zero_level
-        first = math.ceil(lo) if z is None else max(math.ceil(lo), math.floor(z) + 2)  # room for the "0" label
         # whole decades only, from the top one down, as close as a label's height and a half between
         # two labels allows: a short axis (presenter mode's large font) still labels two decades
         # when they fit, so the plot can be read off (it once labelled only its top decade)
@@ -175,6 +174,9 @@ class ZeroLogAxis(pg.AxisItem):
         room = 2.5 * (font_px if font_px > 0 else 12)
         per_decade = size / max(hi - lo, 1e-12)  # pixels
         step = max(1, math.ceil(room / per_decade)) if per_decade > 0 else 1
+        first = math.ceil(lo)
+        if z is not None:  # the "0" label keeps the same room below the lowest decade's
+            first = max(first, math.floor(z) + max(2, step))
         top = math.floor(hi)
         decades = [float(v) for v in range(top, first - 1, -step)][::-1]  # the top decade always labelled
         if z is not None and lo <= z <= hi:
