@@ -237,6 +237,22 @@ def test_window_fits_a_laptop_and_a_projector(qtbot, window, key, tmp_path):
     w.set_presenter(False)
 
 
+@pytest.mark.parametrize("key", ["ttt3d", "ttt"])
+def test_the_position_mode_box_is_never_cut(qtbot, window, key, tmp_path):
+    """Beside the cube in presenter mode at 1280x720 the box read "Walk the game tre"."""
+    w = window
+    show_game(qtbot, w, key, tmp_path, wait=False)
+    board = w.game_boards[key]
+    combo = board.mode_combo
+    for presenter, size in ((False, LAPTOP), (True, PROJECTOR)):
+        w.set_presenter(presenter)
+        w.resize(size)
+        qtbot.waitUntil(lambda: combo.isVisible() and combo.width() >= combo.sizeHint().width(), timeout=10_000)
+        text_px = combo.fontMetrics().horizontalAdvance(combo.itemText(0))
+        assert combo.width() > text_px, (presenter, combo.width(), text_px)
+    w.set_presenter(False)
+
+
 def test_default_size_fits_the_screen():
     laptop = default_size(QSize(1366, 738))  # a 1366x768 screen with a 30-pixel task bar
     assert laptop.width() <= 1366 and laptop.height() + 40 <= 738

@@ -413,3 +413,12 @@ def test_readme_screenshots_are_written(qapp, tmp_path):
     files = save_ttt3d_screenshots(tmp_path, episodes=40, eval_games=20, sim_games=100)
     assert [f.name for f in files] == ["ttt3d-learning.png", "ttt3d-play-1280x720.png"]
     assert all(f.stat().st_size > 20_000 for f in files)
+
+
+def test_a_training_edit_names_its_settings_in_words(qtbot):
+    """The undo button once read "Undo training: episodes 1000, report_every 100, eval_games 200"."""
+    g = Ttt3dGame()
+    assert g.set_settings(episodes=1_000, report_every=100, eval_games=200)
+    assert g.undo_stack.undoText() == "training: games 1,000, curve every 100, evaluation games 200"
+    assert g.set_settings(epsilon_min=0.1)
+    assert g.undo_stack.undoText() == "training: \u03b5 min 0.1"

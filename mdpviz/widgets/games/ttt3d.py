@@ -117,6 +117,22 @@ def _pair(*widgets: QWidget) -> QWidget:
 
 
 # ---------------------------------------------------------------------------------- widgets
+
+SETTING_NAMES = {"method": "learner", "approx": "approximator", "episodes": "games", "learning_rate": "learning rate",
+                 "discount": "discount", "epsilon": "\u03b5", "epsilon_decay": "\u03b5 decay",
+                 "epsilon_min": "\u03b5 min", "hidden": "hidden units", "mark": "agent plays",
+                 "report_every": "curve every", "eval_games": "evaluation games", "seed": "seed"}
+"""The training settings as the Game panel names them (the undo menu's and the status bar's words)."""
+
+
+def settings_text(changes: dict[str, Any]) -> str:
+    """Training setting changes as words, e.g. "games 1,000, curve every 100" (undo text)."""
+    def value(v: Any) -> str:
+        return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+
+    return ", ".join(f"{SETTING_NAMES.get(k, k.replace('_', ' '))} {value(v)}" for k, v in changes.items())
+
+
 class Ttt3dPainter(LayersPainter):
     """The cube as three 3x3 layers; the risk of each cell in its tooltip; the winning line's cells
     (codes 3 and 4: X and O on the line) filled yellow under their marks."""
@@ -193,6 +209,7 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
                 item.getAxis(ax).setPen("#444444")
                 item.getAxis(ax).enableAutoSIPrefix(False)
         self.curve: LearningCurve = learning_curve([])
+        self._title_size = "9pt"  # the legend's size in presenter mode (set_font_size)
         self.show_curve(self.curve)
 
     def show_curve(self, curve: LearningCurve) -> None:
@@ -208,13 +225,16 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
         self.td_curve.setData(x[fin], curve.td_error[fin])
         games = f" ({curve.eval_games:,} games per point)" if curve.eval_games else ""
         self.top.setTitle(f"Greedy agent vs random{games}" if len(curve) else "Learning curve: press Train",
-                          color="k", size="9pt", justify="left")  # the legend sits at the right of this row
+                          color="k", size=self._title_size, justify="left")  # the legend sits at the right of this row
         fit_legend_row(self.top, self.legend)
 
     def set_font_size(self, px: int) -> None:
-        """Axis, label and legend font size in pixels (presenter mode)."""
+        """Axis, label, title and legend font size in pixels (presenter mode)."""
         set_axes_font((self.top, self.bottom), px)
-        set_legend_font(self.top, self.legend, max(11, int(px * 0.8)))
+        small = max(11, int(px * 0.8))
+        set_legend_font(self.top, self.legend, small)
+        self._title_size = f"{small}px"
+        self.show_curve(self.curve)
 
     def export(self, path: str | Path) -> Path:
         """Save the plot as PNG or SVG (by the extension)."""
@@ -565,8 +585,7 @@ class Ttt3dGame(PositionGame):
     def set_settings(self, **changes: Any) -> bool:
         """Edit training settings (ValueError naming a bad value; nothing changes then)."""
         new = replace(self.tstate.settings, **changes)
-        what = ", ".join(f"{k} {v}" for k, v in changes.items())
-        return self.edit(replace(self.tstate, settings=new), f"training: {what}")
+        return self.edit(replace(self.tstate, settings=new), f"training: {settings_text(changes)}")
 
     def set_risk(self, spec: str | Sequence[float]) -> bool:
         """The cube's risks: a preset name or 27 probabilities (ValueError naming a bad entry)."""

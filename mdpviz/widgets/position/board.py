@@ -15,7 +15,7 @@ import math
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from PySide6.QtCore import QEvent, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QRectF, Qt, QTimer, Signal
 from PySide6.QtWidgets import QBoxLayout, QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from mdpviz.models.colors import DIVERGING, ColorScale, fitted_scale, scale_for
@@ -150,6 +150,7 @@ class PositionBoard(GameBoard):
         self.moves_table.itemSelectionChanged.connect(self._on_table_selection)
         self.moves_table.cellDoubleClicked.connect(self._on_table_double)
         self._sync_model()
+        self._fit_mode_combo()
 
     # ------------------------------------------------------------------ layout
     SIDE_WIDTH = 270
@@ -218,6 +219,15 @@ class PositionBoard(GameBoard):
         if ev.type() == QEvent.Type.FontChange and getattr(self, "side", None) is not None:  # presenter mode: the moves table's columns are re-measured
             self._fill_key = None
             self._refresh()
+            QTimer.singleShot(0, self._fit_mode_combo)  # once every child has the new font
+
+    def _fit_mode_combo(self) -> None:
+        """The mode box as wide as its longest mode in the current font: never cut ("Walk the game
+        tre" beside the cube in presenter mode); the side panel's minimum width follows."""
+        w = self.mode_combo.sizeHint().width()
+        if self.mode_combo.minimumWidth() != w:
+            self.mode_combo.setMinimumWidth(w)
+            self._arrange()
 
     # ------------------------------------------------------------------ the window's calls
     def show_sweep(self, sweep: Sweep | None, scale: ColorScale | None, *, caption: str = "") -> None:
