@@ -115,3 +115,36 @@ def test_building_the_window_imports_no_other_game_and_no_compiler():
             assert dict(registry.ENTRIES)[key].partition(":")[0] not in mods, key
     for heavy in ("numba", "llvmlite", "mdpviz.solvers._numba_kernels"):
         assert heavy not in mods, heavy
+
+
+def test_a_step_that_waits_for_the_first_compile_says_so(qtbot, tmp_path, monkeypatch):
+    """On a fresh install the first Step waits 10-15 s while numba compiles the sweep kernels (the
+    window's warm-up job): the solver panel says so instead of "ready"."""
+    from mdpviz.solvers import kernels
+
+    w = make_window(qtbot, tmp_path / "s.ini")
+    try:
+        qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=60_000)
+        c = w.controller
+        monkeypatch.setattr(c, "state", "stepping")  # a Step asked for, no sweep yet
+        monkeypatch.setattr(kernels, "ready", lambda: False)
+        w._update_status(None)
+        text = w.solver_panel.status.text()
+        assert "preparing the compiled solver" in text and kernels.FIRST_COMPILE_S in text
+        monkeypatch.setattr(kernels, "ready", lambda: True)
+        w._update_status(None)
+        assert w.solver_panel.status.text().endswith(": ready")
+    finally:
+        w.shutdown()
+
+
+def test_kernels_ready_never_imports_numba_and_follows_the_warm_up(monkeypatch):
+    from mdpviz.solvers import kernels
+
+    kernels.warm_up()  # (compiled once per session by the test setup: loads at once)
+    assert kernels.ready()
+    monkeypatch.setattr(kernels, "_state", {})  # a process that has not loaded them yet
+    assert not kernels.ready()
+    assert kernels._state == {}  # asking did not load them
+    monkeypatch.setenv("MDPVIZ_NO_NUMBA", "1")
+    assert kernels.ready()  # nothing to wait for: the numpy reference runs

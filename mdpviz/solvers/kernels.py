@@ -90,6 +90,23 @@ def available() -> bool:
     return kernels() is not None
 
 
+def ready() -> bool:
+    """Whether a sweep can start without waiting for numba: the sweep kernels are compiled (or loaded
+    from numba's cache) in this process, or there is nothing to wait for (numba missing or turned
+    off). Never imports numba (the window asks it while the warm-up runs)."""
+    if os.environ.get("MDPVIZ_NO_NUMBA"):
+        return True
+    if "k" not in _state:
+        return False
+    k = _state["k"]
+    return k is None or all(k[name].signatures for name in ("jacobi_sweeps", "run_gauss_seidel"))
+
+
+FIRST_COMPILE_S = "10-15 s"
+"""How long numba takes to compile the sweep kernels the first time after installing (2-core
+development machine; ``mdpviz bench`` prints it on a fresh cache)."""
+
+
 def unavailable_reason() -> str:
     """Why the kernels are not used ("" when they are)."""
     kernels()

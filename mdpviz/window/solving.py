@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from mdpviz.controller import ValueRange
 from mdpviz.models.value_range import range_scale
-from mdpviz.solvers import METHOD_NAMES, Solution, Sweep
+from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, kernels
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.models.colors import ColorScale, scale_for
 from mdpviz.models.display import (
@@ -277,6 +277,10 @@ class SolvingMixin:
         name = METHOD_NAMES.get(c.method, c.method)
         if c.mdp is None:
             text = self.game.mdp_error() or self.game.empty_text() or "No model"
+        elif sw is None and c.state in ("stepping", "running") and not kernels.ready():
+            # the first start after installing: numba compiles the kernels before the first sweep
+            text = (f"{name}: preparing the compiled solver (the first start after installing takes "
+                    f"{kernels.FIRST_COMPILE_S})\u2026")
         elif sw is None:
             text = f"{name}: ready" if c.state != "failed" else f"{name}: failed: {c.error}"
         else:
