@@ -57,6 +57,24 @@ def test_colour_bar_label_never_sits_on_its_numbers(qtbot, label, height, point_
         assert_label_clear(bar)
 
 
+def test_the_first_scale_after_the_placeholder_does_not_narrow_the_bar(qtbot):
+    """At the window's start the placeholder ("no values yet", 0 to 1) was 10 px wider than the
+    snakes scale that arrived 0.2 s later: the board beside it shifted once the window was up."""
+    bar = ColorBar()
+    qtbot.addWidget(bar)
+    bar.resize(85, 357)
+    bar.show()
+    qtbot.wait(1)
+    placeholder = bar.width()
+    bar.show_scale(ColorScale(1.0, 7.0, "expected turns to 15"))
+    qtbot.wait(1)
+    assert bar.width() == placeholder
+    assert_label_clear(bar)
+    bar.show_scale(ColorScale(1.0, 6.0, "expected turns to 15"))  # the next scale fits its own text again
+    qtbot.wait(1)
+    assert bar.width() < placeholder
+
+
 def test_colour_bar_follows_its_font(qtbot):
     bar = ColorBar()
     qtbot.addWidget(bar)

@@ -625,6 +625,8 @@ class ColorBar(pg.GraphicsLayoutWidget):
         self.min_width = 0
         """The least width (px, :meth:`set_min_width`)."""
         self._label_text = ""
+        self._keep_width = 0
+        """Width (px) kept from the placeholder for the first scale after it (see :meth:`show_scale`)."""
         self._fitting = False
         self.show_scale(None)
 
@@ -632,6 +634,10 @@ class ColorBar(pg.GraphicsLayoutWidget):
         """Show ``scale`` (its bounds and label); None: an empty bar before any solve."""
         if scale == self.scale and scale is not None:
             return
+        # the first scale after the "no values yet" placeholder keeps the placeholder's width if it
+        # is narrower: at the window's start the board beside it shifted by 10 px 0.2 s after the
+        # first paint, when the default game's reference range arrived
+        self._keep_width = self.width() if self.scale is None and scale is not None and self.isVisible() else 0
         self.scale = scale
         self.bar.setColorMap(scale_colormap(scale))
         if scale is None:
@@ -713,7 +719,7 @@ class ColorBar(pg.GraphicsLayoutWidget):
             ax.resizeEvent()
             width = int(ml + mr + self.BAR_WIDTH + axis_w + 5 + 2)
             width += -width % self.WIDTH_STEP  # a few more pixels of numbers do not move the board
-            width = max(width, getattr(self, "min_width", 0))
+            width = max(width, getattr(self, "min_width", 0), getattr(self, "_keep_width", 0))
             if self.width() != width or self.minimumWidth() != width:
                 self.setFixedWidth(width)
         finally:
