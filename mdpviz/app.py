@@ -457,6 +457,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         g.edited.connect(lambda text, g=g: self._on_game_edited(g, text))
         g.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         g.redraw.connect(lambda g=g: self._on_game_redraw(g))
+        g.state_text_changed.connect(lambda g=g: g is self.game and self._update_status(self.shown_sweep()))
         g.open_file_requested.connect(self.open_mdp_dialog)
 
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802

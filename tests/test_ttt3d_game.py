@@ -422,3 +422,22 @@ def test_a_training_edit_names_its_settings_in_words(qtbot):
     assert g.undo_stack.undoText() == "training: games 1,000, curve every 100, evaluation games 200"
     assert g.set_settings(epsilon_min=0.1)
     assert g.undo_stack.undoText() == "training: \u03b5 min 0.1"
+
+
+def test_the_status_bar_says_the_training_state_not_a_solver_state(qtbot, tmp_path):
+    """The 3D game has no solver: the status bar once read "value iteration (synchronous) · empty"."""
+    w = make_window(qtbot, tmp_path / "s.ini")
+    try:
+        w.switch_game("ttt3d")
+        g = w.game
+        qtbot.waitUntil(lambda: w.state_label.text() == "3D tic-tac-toe (learning) \u00b7 no agent yet: press Train",
+                        timeout=10_000)  # (at the window's next redraw)
+        g.set_settings(episodes=200, report_every=100, eval_games=0)
+        with qtbot.waitSignal(g.training_changed, timeout=60_000, check_params_cb=lambda on: on is False):
+            g.start_training()
+            assert w.state_label.text().endswith("\u00b7 training")
+        assert w.state_label.text().endswith("\u00b7 agent ready")
+        w.switch_game("snakes")
+        qtbot.waitUntil(lambda: "value iteration" in w.state_label.text(), timeout=10_000)
+    finally:
+        w.shutdown()

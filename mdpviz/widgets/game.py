@@ -138,6 +138,8 @@ class Game(QObject):
     """Run a :class:`GameJob` on the controller's job thread (the window routes its results back)."""
     job_cancel = Signal()
     """Cancel the running :class:`GameJob`."""
+    state_text_changed = Signal()
+    """:meth:`state_text` changed (a game without a solver: its training started or ended)."""
     open_file_requested = Signal()
     """The game's editor asks the window to open a file (File \u25b8 Open course MDP file)."""
 
@@ -247,6 +249,11 @@ class Game(QObject):
     def empty_text(self) -> str:
         """What the board says when there is no model."""
         return ""
+
+    def state_text(self) -> str | None:
+        """The status bar's state for a game without a solver (e.g. "training"); None: the solver's
+        method and state, as for every game with a model."""
+        return None
 
     def state_name(self, s: int) -> str:
         return str(s)

@@ -291,7 +291,9 @@ class SolvingMixin:
             if c.state == "failed":
                 text += f" \u00b7 failed: {c.error}"
         self.solver_panel.show_status(text)
-        self.state_label.setText(f"{self.game.title} \u00b7 {name} \u00b7 {c.state}")
+        own = self.game.state_text()  # a game without a solver (the 3D game trains) says its own state
+        self.state_label.setText(f"{self.game.title} \u00b7 {own}" if own is not None
+                                 else f"{self.game.title} \u00b7 {name} \u00b7 {c.state}")
 
     # ------------------------------------------------------------------ inspector
     def _on_cell_clicked(self, state: int) -> None:

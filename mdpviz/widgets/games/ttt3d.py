@@ -526,6 +526,11 @@ class Ttt3dGame(PositionGame):
     def empty_text(self) -> str:
         return SPEC.no_table
 
+    def state_text(self) -> str:
+        if self.training:
+            return "training"
+        return "agent ready" if self.agent is not None else "no agent yet: press Train"
+
     def position_model(self) -> Ttt3dPositionModel:
         play = self._board is not None and self._board.mode == PLAY  # both sides decide in a game vs the agent
         key = (self._state, self.reply, play)
@@ -627,6 +632,7 @@ class Ttt3dGame(PositionGame):
         self.status = f"Training {method_text(settings)} for {settings.episodes:,} games\u2026"
         self.curve_plot.show_curve(learning_curve([]))
         self.training_changed.emit(True)
+        self.state_text_changed.emit()
 
         def on_record(rec: Any) -> None:  # each progress record, in order, on the GUI thread
             if run != self._run or not isinstance(rec, rl.TrainProgress):
@@ -645,6 +651,7 @@ class Ttt3dGame(PositionGame):
             self.training = False
             self.status = text + (f" {self.status}" if self.records else "")
             self.training_changed.emit(False)
+            self.state_text_changed.emit()
             self._refresh_board()
 
         def on_progress(done: int, total: int, text: str) -> None:
@@ -692,6 +699,7 @@ class Ttt3dGame(PositionGame):
         self.edit(Ttt3dState(settings=agent.settings, risk=risk_spec_for(agent.risk, seed=agent.settings.seed)),
                   f"settings of agent {Path(path).name}")
         self.agent_changed.emit()
+        self.state_text_changed.emit()
         self._refresh_board()
         return agent
 
