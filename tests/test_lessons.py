@@ -134,6 +134,16 @@ def test_parameters_expand_nested_settings_and_keep_big_objects_short():
     assert L.fmt_value(np.array([0.5, 0.25])) == "0.5, 0.25"
 
 
+def test_a_dotted_parameter_name_may_wrap_at_its_dots_on_screen_but_not_in_markdown():
+    """The 3D game's lesson showed "settings.meth" over "od" in its narrow parameter column."""
+    from mdpviz.models.ttt3d import Ttt3dState
+
+    lesson = L.lesson_for("ttt3d", Ttt3dState(), None)
+    assert any(p.name == "settings.learning_rate" for p in lesson.parameters)
+    assert "<code>settings.\u200blearning_\u200brate</code>" in lesson.html()
+    assert "settings.learning_rate" in lesson.markdown() and "\u200b" not in lesson.markdown()
+
+
 def test_lesson_for_finds_the_games_lesson_through_the_registry():
     lesson = L.lesson_for("ttt", tt.TicTacToeState(settings=tt.VsRandomSettings(discount=0.85)), None)
     assert lesson.title == "Tic-tac-toe against a random opponent"

@@ -126,7 +126,9 @@ class Lesson:
                        "<tr><th align='left'>parameter</th><th align='left'>value</th>"
                        "<th align='left'>meaning</th></tr>")
             for p in self.parameters:
-                out.append(f"<tr><td><code>{e(p.name)}</code></td><td>{e(p.value)}</td><td>{e(p.meaning)}</td></tr>")
+                # a narrow column wraps a dotted name at its dots and underscores (not "settings.meth" / "od")
+                name = e(p.name).replace(".", ".\u200b").replace("_", "_\u200b")
+                out.append(f"<tr><td><code>{name}</code></td><td>{e(p.value)}</td><td>{e(p.meaning)}</td></tr>")
             out.append("</table>")
         if self.sources:
             out.append(f"<p style='color:#555555'><small>From the docstrings of {e(', '.join(self.sources))}."
