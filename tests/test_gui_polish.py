@@ -205,6 +205,26 @@ def test_matchup_chart_legend_sits_above_the_bars_and_letters_are_keyed(qtbot, t
     assert p.legend_text == "" and not vh.isVisible()
 
 
+def test_matchup_chart_labels_its_zero(qtbot):
+    """The bars start at 0, at the axis's bottom edge: pyqtgraph's axis left that label out."""
+    from PySide6.QtGui import QImage, QPainter
+
+    p = MatchupPanel()
+    qtbot.addWidget(p)
+    p.resize(600, 520)
+    p.show()
+    p.show_results(_rows(2), start="the empty board")
+    qtbot.wait(10)
+    ax = p.plot.getAxis("left")
+    img = QImage(4, 4, QImage.Format.Format_ARGB32)
+    qp = QPainter(img)
+    try:
+        texts = [t for _r, _f, t in ax.generateDrawSpecs(qp)[2]]
+    finally:
+        qp.end()
+    assert "0" in texts and "1" in texts, texts
+
+
 # ---------------------------------------------------------------------------------- the window
 def test_discount_tooltip_is_the_games_own_note(window):
     w = window

@@ -32,7 +32,7 @@ from mdpviz.models.position_display import (
     tick_labels,
 )
 from mdpviz.widgets import named as _named
-from mdpviz.widgets.convergence import export_scene
+from mdpviz.widgets.convergence import RoomyAxis, export_scene
 from mdpviz.widgets.simulation import ResultsSplitter, games_seed_row
 
 
@@ -70,7 +70,9 @@ class MatchupPanel(QWidget):
         lay.addWidget(self.status)
         split = ResultsSplitter()  # side by side on the wide results page, stacked in a narrow dock
         self.splitter = split
-        self.plot_widget = _named(pg.PlotWidget(), "matchupPlot", "Outcome bars per matchup")
+        # (RoomyAxis: with the grid on, pyqtgraph's own axis left out the "0" at the bottom edge)
+        self.plot_widget = _named(pg.PlotWidget(axisItems={"left": RoomyAxis("left")}), "matchupPlot",
+                                  "Outcome bars per matchup")
         self.plot_widget.setBackground("w")
         self.plot_widget.setMinimumHeight(80)
         self.plot = self.plot_widget.getPlotItem()
