@@ -225,6 +225,47 @@ def test_matchup_chart_labels_its_zero(qtbot):
     assert "0" in texts and "1" in texts, texts
 
 
+def test_the_successor_tags_leave_the_dice_under_the_squares_whole(window, qtbot):
+    """Snakes with a square inspected: each successor's "p=0.25" tag sat under its square, over the
+    top of the die glyph drawn there. The dice must look the same with and without the tags."""
+    from PySide6.QtCore import QRect
+
+    w = window
+    w.resize(1280, 720)
+    w.show()
+    qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=60_000)
+    w.solver_panel.step.click()  # the dice are the policy of a sweep
+    qtbot.waitUntil(lambda: len(w.controller.history) >= 1, timeout=60_000)
+    w.redraw()
+    w.inspect(w.game.start_state())
+    board = w.board
+    succ = dict(board.successors)
+    assert succ and board.layout_.glyph_room > 0
+    qtbot.wait(20)
+    tagged = board.grab().toImage()
+    board.show_selection(board.selected, None)
+    qtbot.wait(20)
+    plain = board.grab().toImage()
+    s, ox, oy = board._transform()
+    ratio = tagged.width() / board.width()  # (device pixels)
+    checked = 0
+    for c in board.layout_.cells:
+        if c.state not in succ:
+            continue
+        x0, y0, x1, y1 = board.layout_.glyph_rect(c)
+        cell = board.cell_rect(c.state)
+        side = cell.width()
+        # the successor's outline ring may touch the die's top edge: compare the die below the ring
+        ring = cell.bottom() + side * 0.06 + max(2.0, side * 0.07) * board.line_scale ** 0.5 / 2 + 1
+        top, bottom = max(oy + s * y0, ring) + 1, oy + s * y1 - 2
+        r = QRect(int((ox + s * x0 + 2) * ratio), int(top * ratio), int((s * (x1 - x0) - 4) * ratio),
+                  int((bottom - top) * ratio))
+        assert r.width() > 4 and r.height() > 4, (c.state, r)
+        assert tagged.copy(r) == plain.copy(r), f"the die under square {c.state} is covered"
+        checked += 1
+    assert checked == len(succ)
+
+
 # ---------------------------------------------------------------------------------- the window
 def test_discount_tooltip_is_the_games_own_note(window):
     w = window

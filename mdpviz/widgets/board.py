@@ -561,12 +561,17 @@ class BoardView(GameBoard):
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(rect.adjusted(-side * 0.06, -side * 0.06, side * 0.06, side * 0.06), side * 0.12, side * 0.12)
             if not small:
-                font.setPixelSize(max(7, int(side * 0.15)))
+                font.setPixelSize(max(7, int(side * 0.15 * self.text_scale)))  # (presenter mode: larger)
                 font.setBold(True)
                 p.setFont(font)
                 txt = f"p={self.successors[c.state]:.3g}"
                 fm = p.fontMetrics()
-                box = QRectF(rect.left(), rect.bottom() + side * 0.07, fm.horizontalAdvance(txt) + 6, fm.height())
+                w = fm.horizontalAdvance(txt) + 6
+                if self.layout_.glyph_room > 0:  # a die sits under the cell (snakes): the tag goes inside
+                    # the cell's bottom edge, under its value (under the cell it covered the die's top)
+                    box = QRectF(rect.left() + side * 0.05, rect.bottom() - side * 0.05 - fm.height(), w, fm.height())
+                else:
+                    box = QRectF(rect.left(), rect.bottom() + side * 0.07, w, fm.height())
                 p.fillRect(box, QColor(SUCCESSOR))
                 p.setPen(QColor("#000000"))
                 p.drawText(box, Qt.AlignmentFlag.AlignCenter, txt)
