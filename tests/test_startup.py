@@ -131,6 +131,10 @@ def test_a_step_that_waits_for_the_first_compile_says_so(qtbot, tmp_path, monkey
         w._update_status(None)
         text = w.solver_panel.status.text()
         assert "preparing the compiled solver" in text and kernels.FIRST_COMPILE_S in text
+        monkeypatch.setattr(c, "method", "lp")  # LP waits for CBC, not for these kernels
+        w._update_status(None)
+        assert w.solver_panel.status.text().endswith(": ready")
+        monkeypatch.setattr(c, "method", "vi")
         monkeypatch.setattr(kernels, "ready", lambda: True)
         w._update_status(None)
         assert w.solver_panel.status.text().endswith(": ready")

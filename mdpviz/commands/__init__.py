@@ -44,6 +44,9 @@ def unit_interval(text: str) -> float:
 def state_counts(text: str) -> list[int]:
     """argparse type: comma-separated whole numbers, each at least 1 (e.g. ``--sizes 1000,10000``)."""
     try:
-        return [positive_int(x.strip()) for x in text.split(",") if x.strip()] or [positive_int("")]
+        counts = [positive_int(x.strip()) for x in text.split(",") if x.strip()]
     except argparse.ArgumentTypeError as e:
         raise argparse.ArgumentTypeError(f"state counts separated by commas: {e}") from None
+    if not counts:
+        raise argparse.ArgumentTypeError(f"state counts separated by commas: none in {text!r}")
+    return counts

@@ -894,7 +894,7 @@ def kernels_loaded() -> bool:
 def warm_up() -> float:
     """Compile (or load from numba's cache) every checkers kernel, on the smallest variants (with a
     ply limit and without); seconds taken. On a fresh install numba compiles them on first use,
-    10-15 s once (a 2-core machine), then its cache serves them in well under a second."""
+    14-22 s once (2-core development machine), then its cache serves them in under a second."""
     t0 = time.perf_counter()
     for limit in (4, None):
         cm = compile_checkers(CheckersRules(size=MIN_SIZE, rows=1, ply_limit=limit))

@@ -102,6 +102,9 @@ def ready() -> bool:
     return k is None or all(k[name].signatures for name in ("jacobi_sweeps", "run_gauss_seidel"))
 
 
+KERNEL_METHODS = frozenset({"vi", "gs"})
+"""The solver ids whose sweeps run in these kernels (the others: scipy, PuLP or numpy)."""
+
 FIRST_COMPILE_S = "10-15 s"
 """How long numba takes to compile the sweep kernels the first time after installing (2-core
 development machine; ``mdpviz bench`` prints it on a fresh cache)."""

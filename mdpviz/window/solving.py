@@ -277,7 +277,8 @@ class SolvingMixin:
         name = METHOD_NAMES.get(c.method, c.method)
         if c.mdp is None:
             text = self.game.mdp_error() or self.game.empty_text() or "No model"
-        elif sw is None and c.state in ("stepping", "running") and not kernels.ready():
+        elif (sw is None and c.state in ("stepping", "running") and c.method in kernels.KERNEL_METHODS
+              and not kernels.ready()):
             # the first start after installing: numba compiles the kernels before the first sweep
             text = (f"{name}: preparing the compiled solver (the first start after installing takes "
                     f"{kernels.FIRST_COMPILE_S})\u2026")

@@ -114,10 +114,6 @@ def _pair(*widgets: QWidget) -> QWidget:
     return w
 
 
-
-
-# ---------------------------------------------------------------------------------- widgets
-
 SETTING_NAMES = {"method": "learner", "approx": "approximator", "episodes": "games", "learning_rate": "learning rate",
                  "discount": "discount", "epsilon": "\u03b5", "epsilon_decay": "\u03b5 decay",
                  "epsilon_min": "\u03b5 min", "hidden": "hidden units", "mark": "agent plays",
@@ -133,6 +129,7 @@ def settings_text(changes: dict[str, Any]) -> str:
     return ", ".join(f"{SETTING_NAMES.get(k, k.replace('_', ' '))} {value(v)}" for k, v in changes.items())
 
 
+# ---------------------------------------------------------------------------------- widgets
 class Ttt3dPainter(LayersPainter):
     """The cube as three 3x3 layers; the risk of each cell in its tooltip; the winning line's cells
     (codes 3 and 4: X and O on the line) filled yellow under their marks."""
