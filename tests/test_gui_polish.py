@@ -177,13 +177,19 @@ def _rows(n: int) -> tuple[MatchupRow, ...]:
     return tuple(MatchupRow(nm, *nm.split(" vs "), (900, 60, 40), 1000, (0.9, 0.06, 0.04)) for nm in names)
 
 
-def test_matchup_chart_legend_sits_above_the_bars_and_letters_are_keyed(qtbot, tmp_path):
+def _shown_matchups(qtbot, width: int, n: int) -> MatchupPanel:
+    """A matchup panel, shown ``width`` px wide, with ``n`` matchups drawn."""
     p = MatchupPanel()
     qtbot.addWidget(p)
-    p.resize(370, 520)
+    p.resize(width, 520)
     p.show()
-    p.show_results(_rows(6), start="the empty board")
+    p.show_results(_rows(n), start="the empty board")
     qtbot.wait(10)
+    return p
+
+
+def test_matchup_chart_legend_sits_above_the_bars_and_letters_are_keyed(qtbot, tmp_path):
+    p = _shown_matchups(qtbot, 370, 6)
     title, vb = p.plot.titleLabel, p.plot.getViewBox()
     assert title.isVisible() and "X wins" in p.legend_text and "exact" in p.legend_text
     assert title.sceneBoundingRect().bottom() <= vb.sceneBoundingRect().top() + 1  # never over a bar
@@ -209,12 +215,7 @@ def test_matchup_chart_labels_its_zero(qtbot):
     """The bars start at 0, at the axis's bottom edge: pyqtgraph's axis left that label out."""
     from PySide6.QtGui import QImage, QPainter
 
-    p = MatchupPanel()
-    qtbot.addWidget(p)
-    p.resize(600, 520)
-    p.show()
-    p.show_results(_rows(2), start="the empty board")
-    qtbot.wait(10)
+    p = _shown_matchups(qtbot, 600, 2)
     ax = p.plot.getAxis("left")
     img = QImage(4, 4, QImage.Format.Format_ARGB32)
     qp = QPainter(img)
