@@ -14,13 +14,13 @@ _LAZY = {
     "TabularMDP": "mdpviz.models.mdp",
     "Solution": "mdpviz.solvers", "Sweep": "mdpviz.solvers", "solve": "mdpviz.solvers", "solver": "mdpviz.solvers",
     # Gymnasium is imported only when these are asked for: importing mdpviz never imports it.
-    "from_gymnasium": "mdpviz.models.gymnasium_bridge", "to_gymnasium": "mdpviz.models.gymnasium_bridge",
+    "from_gymnasium": "mdpviz.models.gym", "to_gymnasium": "mdpviz.models.gym",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
     from mdpviz.models.cs747 import MDPFileError, load_cs747, save_cs747
     from mdpviz.models.mdp import TabularMDP
-    from mdpviz.models.gymnasium_bridge import from_gymnasium, to_gymnasium
+    from mdpviz.models.gym import from_gymnasium, to_gymnasium
     from mdpviz.solvers import Solution, Sweep, solve, solver
 
 

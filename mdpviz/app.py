@@ -46,11 +46,11 @@ from PySide6.QtWidgets import (
 from mdpviz.controller import SolverController, hold_loads_until_first_paint, release_loads
 from mdpviz.widgets.board import BoardView, ColorBar
 from mdpviz.widgets.game_board import GameBoard
-from mdpviz.models.colors import ColorScale
+from mdpviz.models.kit.colors import ColorScale
 from mdpviz.widgets.convergence import ConvergencePlot
 from mdpviz.widgets.game import Game, GameJob, SimulationResult
 from mdpviz.widgets.games import view_class
-from mdpviz.models import games as registry
+from mdpviz.models.kit import registry
 from mdpviz.widgets.panels import Inspector, SolverPanel
 from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
 from mdpviz.widgets.lesson import LessonPanel

@@ -26,9 +26,9 @@ from typing import Any, Callable, Iterator
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
 
-from mdpviz.models.games import JobProgress
+from mdpviz.models.kit.registry import JobProgress
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.value_range import (  # noqa: F401 - the window and the tests import them from here too
+from mdpviz.models.kit.value_range import (  # noqa: F401 - the window and the tests import them from here too
     REFERENCE_MAX_STATES,
     REFERENCE_MAX_TRANSITIONS,
     ValueRange,
@@ -385,7 +385,7 @@ class SolverWorker(QObject):
 class GeneratorJob:
     """A background job written as a generator (the one way game code hands work to the job thread).
 
-    ``make()`` returns the generator; it yields :class:`~mdpviz.models.games.JobProgress` to report
+    ``make()`` returns the generator; it yields :class:`~mdpviz.models.kit.registry.JobProgress` to report
     progress and anything else as a partial result (delivered to ``job_partial`` on the GUI thread, in
     order), and returns its result. The job thread steps it; a cancel closes it between two yields."""
 
@@ -394,7 +394,7 @@ class GeneratorJob:
     def drive(self, progress: Callable[[int, int, str], None], partial: Callable[[Any], None],
               cancelled: Callable[[], bool] = lambda: False) -> Any:
         """Step the generator to its end on the calling thread: ``progress(done, total, text)`` for
-        each :class:`~mdpviz.models.games.JobProgress`, ``partial(item)`` for anything else; returns
+        each :class:`~mdpviz.models.kit.registry.JobProgress`, ``partial(item)`` for anything else; returns
         its result, or None as soon as ``cancelled()`` (checked before every step; the generator is
         closed either way). The job thread and the headless export both run jobs through this."""
         gen = self.make()

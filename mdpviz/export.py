@@ -4,7 +4,7 @@ an image sequence of the sweeps, and the results as CSV.
 A *lesson snapshot* is one picture of a solve: the board at the shown sweep with its colour bar,
 the convergence plot, and the parameters (game, algorithm, tolerance, discount, sweeps, the
 start state's value, the game's own settings) with the Bellman equation of the game
-(:mod:`mdpviz.models.lessons`). Every figure is written at exactly the requested size in pixels,
+(:mod:`mdpviz.models.kit.lessons`). Every figure is written at exactly the requested size in pixels,
 as PNG or SVG by the file's extension (an SVG's root ``width``/``height`` are that many pixels
 and its ``viewBox`` is ``0 0 width height``).
 
@@ -36,7 +36,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPalette, QRegion
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.value_range import ValueRange, range_scale, solve_range
+from mdpviz.models.kit.value_range import ValueRange, range_scale, solve_range
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, run, solver
 from mdpviz.solvers.compare import Comparison
 
@@ -195,7 +195,7 @@ class SolvedGame:
     hi: float = 1.0
     """High end of the colour scale."""
     value_range: ValueRange | None = None
-    """The solve's value range as the window's controller finds it (:func:`~mdpviz.models.value_range.solve_range`;
+    """The solve's value range as the window's controller finds it (:func:`~mdpviz.models.kit.value_range.solve_range`;
     its ``values``: the exact optimal V, if known), for a board game's board to narrow the scale to the
     shown position as in the window."""
 
@@ -290,7 +290,7 @@ def solve_game(game, *, method: str | None = None, tol: float | None = None) -> 
 
 
 def scale_of(game, solved: SolvedGame):
-    """The colour scale of ``solved`` as the window draws it (:func:`~mdpviz.models.value_range.range_scale`
+    """The colour scale of ``solved`` as the window draws it (:func:`~mdpviz.models.kit.value_range.range_scale`
     of its value range, of the kind the game's values call for)."""
     return range_scale(solved.lo, solved.hi, label=game.value_label, kind=game.color_kind)
 
@@ -397,7 +397,7 @@ def widget_mirror(source: QWidget) -> WidgetMirror:
 
 def sweep_caption_of(history: Sequence[Sweep], index: int) -> str:
     """The board caption of snapshot ``index`` (as the window writes it)."""
-    from mdpviz.models.display import sweep_caption
+    from mdpviz.models.kit.display import sweep_caption
 
     sw = history[index]
     cap = sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration, index, len(history))
@@ -418,7 +418,7 @@ def make_board(game, mdp: TabularMDP, solved: SolvedGame, index: int = -1):
     """A board widget showing snapshot ``index`` of ``solved`` (a fresh one: the game's own board
     widget when the game has one and it is not on screen yet, else a cell board)."""
     from mdpviz.widgets.board import BoardView
-    from mdpviz.models.display import board_frame
+    from mdpviz.models.kit.display import board_frame
 
     scale = scale_of(game, solved)
     hist = solved.history
@@ -512,9 +512,9 @@ def snapshot_facts(game, solved: SolvedGame, index: int = -1) -> list[tuple[str,
 
 
 def game_lesson(game):
-    """The lesson of ``game`` (:mod:`mdpviz.models.lessons`): the game's own ``lesson()`` when it
-    has one, else :func:`~mdpviz.models.lessons.lesson_for` its key, settings and model."""
-    from mdpviz.models.lessons import lesson_for
+    """The lesson of ``game`` (:mod:`mdpviz.models.kit.lessons`): the game's own ``lesson()`` when it
+    has one, else :func:`~mdpviz.models.kit.lessons.lesson_for` its key, settings and model."""
+    from mdpviz.models.kit.lessons import lesson_for
 
     own = game.lesson()
     if own is not None:

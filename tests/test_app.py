@@ -440,7 +440,7 @@ def test_security_die_alone_takes_17_turns_whatever_the_layout():
     square on average) and ignores traps. From square 1: 2 squares to the junction 3, then the slow
     lane 4..10, 15 (8 squares) or the fast lane 11..14, 15 (5 squares) with 1/2 each:
     2 x (2 + 8/2 + 5/2) = 17 turns."""
-    from mdpviz.models.snakes_sim import exact_turns, strategy_probs
+    from mdpviz.models.snakes.simulate import exact_turns, strategy_probs
 
     for cfg in (sn.SnakesConfig(layout=LAYOUT), sn.SnakesConfig()):
         assert exact_turns(cfg, strategy_probs(cfg, "security"))[0] == pytest.approx(17.0)

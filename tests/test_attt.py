@@ -486,7 +486,7 @@ def test_iteration_resumes_after_given_rounds_exactly(course):
 
 
 def test_rounds_job_yields_progress_then_one_round_and_stops(course):
-    from mdpviz.models.games import JobProgress
+    from mdpviz.models.kit.registry import JobProgress
 
     setup = attt.AtttSetup(course["s1"], course["s2"], course["p1"], method="vi")
     items = []
@@ -507,7 +507,7 @@ def test_rounds_job_yields_progress_then_one_round_and_stops(course):
 def test_tie_rule_lowest_and_highest_is_the_one_greedy_rule(course):
     """choose_actions (both tie rules) picks, per state, among the actions display.best_actions
     calls tied: the lowest of them (display.greedy_action, the solvers' rule) or the highest."""
-    from mdpviz.models.display import best_actions, greedy_action
+    from mdpviz.models.kit.display import best_actions, greedy_action
 
     opp = attt.AtttPolicy.uniform(course["s1"])
     enc = attt.encode(course["s2"], opp)
@@ -531,7 +531,7 @@ def test_tie_rule_lowest_and_highest_is_the_one_greedy_rule(course):
 
 
 def test_spec_compiles_round_trips_and_walks(course):
-    import mdpviz.models.games as games
+    import mdpviz.models.kit.registry as games
 
     spec = games.get("anti-tic-tac-toe")
     assert spec is attt.SPEC and spec.key == "attt" and spec.settings_type is attt.AtttSetup

@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from mdpviz.app import MainWindow
-from mdpviz.models import games
-from mdpviz.models.colors import DIVERGING, SEQUENTIAL
+from mdpviz.models.kit import registry as games
+from mdpviz.models.kit.colors import DIVERGING, SEQUENTIAL
 
 SMALL_MDP = """numStates 6
 numActions 2
@@ -147,7 +147,7 @@ def test_after_run_the_board_uses_most_of_its_colour_range(qtbot, window, tmp_pa
 @pytest.mark.parametrize("key", ["snakes", "file"])
 def test_export_colours_the_board_as_the_window_does(qtbot, window, tmp_path, key):
     """``mdpviz export`` and the window take a solve's colour scale from one rule
-    (:func:`mdpviz.models.value_range.solve_range`): after the same solve, the same scale."""
+    (:func:`mdpviz.models.kit.value_range.solve_range`): after the same solve, the same scale."""
     from mdpviz import export as ex
 
     w = window
@@ -225,7 +225,7 @@ def test_snakes_square_5_at_sweep_2(qtbot, window, tmp_path):
 
 # ---------------------------------------------------------------------------------- one backup rule, pure
 def _check_q_matches_policy(mdp, hist, *, gs_block=1):
-    from mdpviz.models.display import board_q, greedy_action
+    from mdpviz.models.kit.display import board_q, greedy_action
 
     obj = "min" if mdp.objective == "min" else "max"
     checked = 0

@@ -24,10 +24,10 @@ from mdpviz.models import checkers as ck
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import solve
-from mdpviz.models import checkers_game as cg
-from mdpviz.models import checkers_play as cp
-from mdpviz.models.checkers_game import CheckersSettings, settings_from_dict, settings_to_dict
-from mdpviz.models.checkers_play import (
+from mdpviz.models.checkers import spec as cg
+from mdpviz.models.checkers import play as cp
+from mdpviz.models.checkers.spec import CheckersSettings, settings_from_dict, settings_to_dict
+from mdpviz.models.checkers.play import (
     CheckersPositionModel,
     cell_square,
     greedy_rows,
@@ -36,7 +36,7 @@ from mdpviz.models.checkers_play import (
 )
 from mdpviz.widgets.games import checkers as cv
 from mdpviz.widgets.games.checkers import CheckersGame, CheckersPainter
-from mdpviz.models.position import DECISION, MODEL, PLAY, GameWalk
+from mdpviz.models.kit.position import DECISION, MODEL, PLAY, GameWalk
 from tests.conftest import make_window
 
 SMALL = CheckersSettings(ck.CheckersRules(size=4, rows=1, ply_limit=20))

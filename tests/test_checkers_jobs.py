@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 from mdpviz.models import checkers as ck
-from mdpviz.models import checkers_game as cg
-from mdpviz.models import games
-from mdpviz.models.checkers_game import CheckersSettings, compile_job, matchup_job
-from mdpviz.models.checkers_play import OUTCOME_LABELS
-from mdpviz.models.games import JobProgress
+from mdpviz.models.checkers import spec as cg
+from mdpviz.models.kit import registry as games
+from mdpviz.models.checkers.spec import CheckersSettings, compile_job, matchup_job
+from mdpviz.models.checkers.play import OUTCOME_LABELS
+from mdpviz.models.kit.registry import JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import solve
 from mdpviz.solvers.sweep import greedy, greedy_rows
@@ -77,8 +77,8 @@ def test_the_spec_compiles_and_walks_a_game_to_its_end():
 
 
 def test_the_spec_needs_no_qt():
-    code = ("import sys, mdpviz.models.games as g; s = g.get('checkers'); "
-            "from mdpviz.models.checkers_game import CheckersSettings; from mdpviz.models.checkers import CheckersRules; "
+    code = ("import sys, mdpviz.models.kit.registry as g; s = g.get('checkers'); "
+            "from mdpviz.models.checkers.spec import CheckersSettings; from mdpviz.models.checkers import CheckersRules; "
             "m = s.compile(CheckersSettings(CheckersRules(size=4, ply_limit=8))); "
             "print(m.n_states, any(k.startswith('PySide6') for k in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
@@ -171,9 +171,11 @@ def test_greedy_rows_of_a_few_states_are_the_solvers_greedy_rows(small_cm):
 def test_the_first_compile_of_a_process_says_that_it_prepares_the_rules_first(monkeypatch):
     """On a fresh install numba compiles the checkers kernels on first use (about 20 s): the job says
     so before it enumerates, instead of a stalled 'Enumerating'."""
-    monkeypatch.setattr(ck, "kernels_loaded", lambda: False)
+    from mdpviz.models.checkers import compiler, rules
+
+    monkeypatch.setattr(rules, "kernels_loaded", lambda: False)
     calls = []
-    monkeypatch.setattr(ck, "warm_up", lambda: calls.append(1) or 0.0)
+    monkeypatch.setattr(compiler, "warm_up", lambda: calls.append(1) or 0.0)
     items, cm = drain(compile_job(SMALL))
     assert items[0].text.startswith("Preparing the checkers rules") and "first use after installing" in items[0].text
     assert items[1].text.startswith("Enumerating 4x4") and calls == [1]

@@ -7,9 +7,8 @@ import pytest
 
 from tests.checkers_reference import _engine as ref_engine
 from tests.checkers_reference import reference_compile
-from mdpviz.models.checkers import (
-    Checkers, CheckersRules, Position, VariantTooLarge, _engine, compile_checkers,
-)
+from mdpviz.models.checkers import Checkers, CheckersRules, Position, VariantTooLarge, compile_checkers
+from mdpviz.models.checkers.rules import _engine
 
 VARIANTS = [
     CheckersRules(size=4, rows=1, ply_limit=None),

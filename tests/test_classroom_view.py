@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QFont
 
-from mdpviz.models import games
-from mdpviz.models.colors import DIVERGING, SEQUENTIAL, ColorScale
+from mdpviz.models.kit import registry as games
+from mdpviz.models.kit.colors import DIVERGING, SEQUENTIAL, ColorScale
 from mdpviz.widgets.board import ColorBar
 from mdpviz.widgets.position import LayersPainter
 from tests.conftest import FakeDialogs, make_window

@@ -18,7 +18,7 @@ NOT_ON_THE_PLAN_PATH = (
     "scipy",  # dense evaluation; reachability is a numpy breadth-first search (policy_iteration._reaches_terminal)
     "numba", "pulp", "threadpoolctl",  # value-iteration kernels, linear programming, large solves
     "PySide6", "pyqtgraph", "matplotlib", "gymnasium",
-    "mdpviz.commands.bench", "mdpviz.commands.snakes", "mdpviz.models.games",  # other commands
+    "mdpviz.commands.bench", "mdpviz.commands.snakes", "mdpviz.models.kit.registry",  # other commands
 )
 
 CODE = """

@@ -228,6 +228,6 @@ def test_rows_and_csv(snakes_comparison):
 
 
 def test_compare_and_lessons_never_import_qt():
-    code = ("import sys; import mdpviz.solvers.compare, mdpviz.models.lessons; "
+    code = ("import sys; import mdpviz.solvers.compare, mdpviz.models.kit.lessons; "
             "bad = [m for m in sys.modules if m.startswith('PySide6')]; assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)

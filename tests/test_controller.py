@@ -261,7 +261,7 @@ def test_cyclic_garbage_is_collected_on_the_gui_thread_only(qtbot):
 
 def test_a_generator_job_reports_progress_and_partials_in_order_and_can_be_cancelled(qtbot):
     from mdpviz.controller import GeneratorJob, SolverController
-    from mdpviz.models.games import JobProgress
+    from mdpviz.models.kit.registry import JobProgress
 
     c = SolverController()
     try:

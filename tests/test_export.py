@@ -17,7 +17,7 @@ from mdpviz import export as ex
 from mdpviz.cli import main
 from mdpviz.commands.export import export_view
 from mdpviz.models import snakes as sn
-from mdpviz.models.value_range import reference_range
+from mdpviz.models.kit.value_range import reference_range
 from mdpviz.solvers import solve
 from mdpviz.widgets.game import GameJob
 from mdpviz.widgets.games.snakes import SnakesGame
@@ -147,7 +147,7 @@ def test_cli_errors_are_one_line_and_exit_2(qapp, capsys, tmp_path, monkeypatch,
 
 @pytest.mark.parametrize("key", ["ttt", "risk-ttt", "Risk_TTT", "attt", "anti-tic-tac-toe", "checkers", "grid"])
 def test_every_spelling_of_a_key_builds_only_that_games_view(qapp, key):
-    from mdpviz.models.games import canonical
+    from mdpviz.models.kit.registry import canonical
 
     g = export_view(key)
     try:

@@ -32,8 +32,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 def test_pure_display_modules_do_not_import_qt():
     code = (
-        "import sys, mdpviz.widgets.geometry, mdpviz.models.colors, mdpviz.models.display, "
-        "mdpviz.models.episodes, mdpviz.scenario\n"
+        "import sys, mdpviz.widgets.geometry, mdpviz.models.kit.colors, mdpviz.models.kit.display, "
+        "mdpviz.models.kit.episodes, mdpviz.scenario\n"
         "bad = sorted(m for m in sys.modules if m.startswith(('PySide6', 'pyqtgraph', 'shiboken')))\n"
         "print(bad)\n"
         "sys.exit(1 if bad else 0)\n"

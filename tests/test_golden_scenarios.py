@@ -26,7 +26,7 @@ PRE_REGISTRY_GAMES = ("attt", "checkers", "file", "gridworld", "gym", "risk_ttt"
 
 
 def test_every_game_from_before_the_registry_has_a_golden_file_and_each_names_a_registered_game():
-    from mdpviz.models.games import keys
+    from mdpviz.models.kit.registry import keys
 
     assert set(PRE_REGISTRY_GAMES) <= set(golden_keys())
     assert set(golden_keys()) <= set(keys())

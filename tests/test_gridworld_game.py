@@ -6,7 +6,7 @@ import pytest
 
 from mdpviz.models import gridworld as gw
 from mdpviz.models.gridworld import arrow_geometry, grid_color_range
-from mdpviz.models.gymnasium_bridge import split_kwargs
+from mdpviz.models.gym import split_kwargs
 from tests.conftest import make_window
 
 

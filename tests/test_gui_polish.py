@@ -18,7 +18,7 @@ import pytest
 from PySide6.QtWidgets import QHeaderView
 
 from mdpviz.solvers import solve
-from mdpviz.models.colors import ColorScale
+from mdpviz.models.kit.colors import ColorScale
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.position import (
     AXIS_FONT_PT,
@@ -31,7 +31,7 @@ from mdpviz.widgets.position import (
     table_rows,
     tick_labels,
 )
-from mdpviz.models.position import MatchupRow, MoveSpec
+from mdpviz.models.kit.position import MatchupRow, MoveSpec
 from tests.test_position import Corridor, corridor_mdp
 
 

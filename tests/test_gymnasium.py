@@ -1,4 +1,4 @@
-"""Gymnasium import and export (mdpviz.models.gymnasium_bridge): values equal a value iteration
+"""Gymnasium import and export (mdpviz.models.gym): values equal a value iteration
 written directly on env.unwrapped.P, terminated vs time limit, Taxi delivers, check_env passes."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ gym = pytest.importorskip("gymnasium")
 import mdpviz  # noqa: E402
 from mdpviz import solve  # noqa: E402
 from mdpviz.models.gridworld import GridSettings, compile_gridworld  # noqa: E402
-from mdpviz.models.gymnasium_bridge import gym_geometry, make_env, parse_kwargs, start_state  # noqa: E402
+from mdpviz.models.gym import gym_geometry, make_env, parse_kwargs, start_state  # noqa: E402
 
 
 def vi_on_P(P, n: int, k: int, gamma: float, tol: float = 1e-14) -> np.ndarray:
@@ -152,7 +152,7 @@ def test_parse_kwargs_and_bad_env():
 
 
 def test_importing_mdpviz_does_not_import_gymnasium():
-    code = ("import sys, mdpviz, mdpviz.models.gridworld, mdpviz.models.gymnasium_bridge, mdpviz.cli\n"
+    code = ("import sys, mdpviz, mdpviz.models.gridworld, mdpviz.models.gym, mdpviz.cli\n"
             "mdpviz.cli.build_parser()\n"
             "assert 'gymnasium' not in sys.modules, 'gymnasium imported'\n"
             "mdpviz.from_gymnasium\nassert 'gymnasium' not in sys.modules\n")
@@ -162,7 +162,7 @@ def test_importing_mdpviz_does_not_import_gymnasium():
 
 def test_the_gym_spec_is_importable_without_importing_gymnasium():
     # Gymnasium is an optional extra: the registry lists and loads the spec without it; compile imports it
-    code = ("import sys, mdpviz.models.games as g; s = g.get('gym'); s.default_settings(); "
+    code = ("import sys, mdpviz.models.kit.registry as g; s = g.get('gym'); s.default_settings(); "
             "s.to_dict(s.default_settings()); print('gymnasium' in sys.modules)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr

@@ -4,12 +4,18 @@ Layers, lowest first; a module may import its own layer and the ones below, neve
 
 0. core: the MDP, file formats and the simulator (``models/mdp.py``, ``files``, ``cs747``, ...)
 1. solvers: ``mdpviz/solvers`` (they see only the core: an MDP, never a game)
-2. games: every other module of ``mdpviz/models`` (rules, the registry, display data) and ``scenario``
+2. kit and games: ``mdpviz/models/kit`` (the registry, display data, the lesson engine...), one folder per
+   game in ``mdpviz/models/<key>/``, and ``scenario``
 3. Qt: ``controller`` and ``mdpviz/widgets``
 4. app: ``app``, ``export`` and the start-up check ``display``
 5. entry points: ``screenshots``, ``cli``, ``commands``, ``__main__`` and the package's lazy ``__init__``
 
-No import cycle is allowed either (between any two modules, at any depth).
+No import cycle is allowed either (between any two modules, at any depth). Importing a package's
+submodule counts as importing the package too (Python runs the package's ``__init__`` first), except
+for the importer's own enclosing packages, which are always initialised before it runs.
+
+Within layer 2, no module of one game's folder imports another game's folder, and the kit imports no
+game: what two games share belongs in the kit.
 """
 from __future__ import annotations
 
@@ -18,7 +24,7 @@ from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "mdpviz"
 
-CORE = {"mdpviz.models.mdp", "mdpviz.models.files", "mdpviz.models.cs747", "mdpviz.models.simulate",
+CORE = {"mdpviz.models", "mdpviz.models.mdp", "mdpviz.models.files", "mdpviz.models.cs747", "mdpviz.models.simulate",
         "mdpviz.models.chunked", "mdpviz.models.examples"}
 LAYER_NAMES = ("core", "solvers", "games", "Qt", "app", "entry points")
 
@@ -87,9 +93,31 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     return out
 
 
+def with_packages(name: str, deps: set[str], known: dict[str, Path]) -> set[str]:
+    """``deps`` plus every enclosing package of each, as Python imports them, except ``name``'s own
+    enclosing packages (already initialised when ``name`` runs)."""
+    own = {name.rsplit(".", k)[0] for k in range(1, name.count(".") + 1)}
+    out = set(deps)
+    for d in deps:
+        parts = d.split(".")
+        for k in range(2, len(parts)):
+            pkg = ".".join(parts[:k])
+            if pkg in known and pkg not in own and pkg != name:
+                out.add(pkg)
+    return out
+
+
 def graph() -> dict[str, set[str]]:
     known = modules()
-    return {n: imports(n, p, known) for n, p in known.items()}
+    return {n: with_packages(n, imports(n, p, known), known) for n, p in known.items()}
+
+
+def game_of(name: str) -> str | None:
+    """The game folder a module belongs to (``mdpviz.models.<key>...``), or None (core, kit, elsewhere)."""
+    parts = name.split(".")
+    if len(parts) >= 3 and parts[:2] == ["mdpviz", "models"] and name not in CORE and parts[2] != "kit":
+        return parts[2]
+    return None
 
 
 def cycles(edges: dict[str, set[str]]) -> list[frozenset]:
@@ -146,6 +174,31 @@ def test_no_module_imports_a_higher_layer():
     assert not bad, "imports into a higher layer:\n" + "\n".join(bad)
 
 
+def test_no_game_imports_another_game_and_the_kit_imports_none():
+    bad = []
+    for src, deps in sorted(graph().items()):
+        g = game_of(src)
+        in_kit = src.startswith("mdpviz.models.kit")
+        for dst in sorted(deps):
+            h = game_of(dst)
+            if h is not None and ((g is not None and h != g) or in_kit):
+                bad.append(f"{src} imports {dst}")
+    assert not bad, "imports across game folders (shared code belongs in mdpviz.models.kit):\n" + "\n".join(bad)
+
+
+def test_every_game_is_a_folder_and_the_models_package_stays_small():
+    models = PKG / "models"
+    top = sorted(p.name for p in models.glob("*.py"))
+    assert len(top) <= 12, f"{len(top)} modules directly in mdpviz/models: {top}"
+    from mdpviz.models.kit import registry
+
+    for key in registry.keys():
+        assert (models / key / "spec.py").is_file(), f"game {key!r} has no mdpviz/models/{key}/spec.py"
+    longest = max((len(p.read_text(encoding="utf-8").splitlines()), str(p.relative_to(PKG)))
+                  for p in PKG.rglob("*.py"))
+    assert longest[0] <= 900, f"{longest[1]} has {longest[0]} lines (at most 900)"
+
+
 def test_no_import_cycle():
     found = [c for c in cycles(graph()) if c not in ALLOWED_CYCLES]
     assert not found, "import cycles:\n" + "\n".join(", ".join(sorted(c)) for c in found)
@@ -161,6 +214,14 @@ def test_the_allow_lists_hold_only_what_is_still_true():
 def test_the_checker_sees_function_level_imports_and_cycles():
     edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert cycles(edges) == [frozenset({"a", "b", "c"})]
+    # an import of a package's submodule imports the package: lessons -> snakes.rules runs snakes/__init__
+    known = {"mdpviz.models.kit.lessons": Path(), "mdpviz.models.snakes": Path(), "mdpviz.models.snakes.rules": Path(),
+             "mdpviz.models.snakes.spec": Path()}
+    assert with_packages("mdpviz.models.kit.lessons", {"mdpviz.models.snakes.rules"}, known) == {
+        "mdpviz.models.snakes.rules", "mdpviz.models.snakes"}
+    # ... but not the importer's own package, which is initialised before the importer runs
+    assert with_packages("mdpviz.models.snakes.spec", {"mdpviz.models.snakes.rules"}, known) == {
+        "mdpviz.models.snakes.rules"}
     tree_src = "def f():\n    from mdpviz.app import MainWindow\n"
     p = Path(__file__).parent / "_layers_probe.py"
     p.write_text(tree_src, encoding="utf-8")

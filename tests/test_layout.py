@@ -1,7 +1,7 @@
 """The classroom view of every game (issue 13): a convergence plot that tells the truth about the run on
 screen, panels that apply, a window that fits a laptop and a projector, and an animated GIF export.
 
-Parametrised over the registry's games (``mdpviz.models.games.keys()``), so a new game is checked the same way."""
+Parametrised over the registry's games (``mdpviz.models.kit.registry.keys()``), so a new game is checked the same way."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,7 +13,7 @@ from PySide6.QtCore import QSize
 from mdpviz.app import MainWindow, default_size
 from mdpviz.widgets.game import PANELS
 from mdpviz.widgets.games import default_games
-from mdpviz.models.games import keys
+from mdpviz.models.kit.registry import keys
 from tests.conftest import FakeDialogs, make_window
 
 GAME_KEYS = list(keys())  # every registered game

@@ -1,4 +1,4 @@
-"""Lesson text (mdpviz.models.lessons): built from the models' docstrings and the compiled model,
+"""Lesson text (mdpviz.models.kit.lessons): built from the models' docstrings and the compiled model,
 with the current parameters (the discount above all) filled in. Pure, no Qt."""
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pytest
 
-from mdpviz.models import lessons as L
+from mdpviz.models.kit import lessons as L
 from mdpviz.models import snakes as sn
-from mdpviz.models import tictactoe as tt
+from mdpviz.models.file import spec as file_spec
+from mdpviz.models.snakes import spec as sn_spec
+from mdpviz.models import ttt as tt
 from mdpviz.models.cs747 import parse_cs747
 from mdpviz.models.mdp import TabularMDP
 from tests.conftest import SMALL_MDP
@@ -44,7 +46,7 @@ def test_ttt_lesson_contains_the_current_discount(gamma):
 
 def test_file_lesson_follows_a_changed_discount_and_writes_the_backup_out():
     mdp = parse_cs747(SMALL_MDP, "small.txt")
-    lesson = L.file_lesson(replace(mdp, discount=0.5), path="/some/where/small.txt")
+    lesson = file_spec.file_lesson(replace(mdp, discount=0.5), path="/some/where/small.txt")
     assert lesson.title == "MDP from file: small.txt"
     assert lesson.discount.startswith("\u03b3 = 0.5")
     # state 0 by hand: action 0 -> 1/2 (1 + 0.5 V(1)) + 1/2 (0 + 0.5 V(0)); action 1 -> 1 (3 + 0.5 V(2))
@@ -58,7 +60,7 @@ def test_file_lesson_follows_a_changed_discount_and_writes_the_backup_out():
 
 def test_snakes_lesson_from_the_docstrings_and_the_model():
     cfg = sn.SnakesConfig(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0))
-    lesson = L.snakes_lesson(cfg)
+    lesson = sn_spec.snakes_lesson(cfg)
     assert lesson.gamma == 1.0 and lesson.discount.startswith("\u03b3 = 1: the turns are counted")
     # the rules are the model's own words
     first = inspect.getdoc(sn.rules).split("\n\n")[1].split(".")[0]  # the rules module's own words

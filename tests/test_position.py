@@ -19,9 +19,9 @@ from PySide6.QtCore import QPoint, Qt
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import proportion_ci
 from mdpviz.solvers import solve
-from mdpviz.models.colors import ColorScale
+from mdpviz.models.kit.colors import ColorScale
 from mdpviz.widgets.position import GridPainter, LayersPainter, MatchupPanel, PositionBoard
-from mdpviz.models.position import (
+from mdpviz.models.kit.position import (
     MODEL,
     PLAY,
     USER,

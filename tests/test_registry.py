@@ -1,6 +1,6 @@
 """Every registered game checked the same way (like Gymnasium's ``check_env`` over its registry).
 
-Parametrised over :func:`mdpviz.models.games.keys`, so a new game is checked with no edit here:
+Parametrised over :func:`mdpviz.models.kit.registry.keys`, so a new game is checked with no edit here:
 its default settings compile to a valid model, its settings round-trip through scenario data, its
 lesson renders, its golden scenario entry survives the codec, a board game's position model walks
 from the start to a terminal position, and value iteration, policy iteration and (small models) the
@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import mdpviz.models.games as registry
+import mdpviz.models.kit.registry as registry
 from mdpviz.models.examples import CS747_DIR
-from mdpviz.models.games import GameSpec
+from mdpviz.models.kit.registry import GameSpec
 from mdpviz.models.mdp import TabularMDP
 from tests.conftest import REPO
 
@@ -129,7 +129,7 @@ def test_lesson_renders(key):
     if spec.lesson is not None:
         lesson = spec.lesson(settings, mdp)
     else:
-        from mdpviz.models.lessons import lesson_for
+        from mdpviz.models.kit.lessons import lesson_for
 
         lesson = lesson_for(key, settings, mdp, title=spec.title)
     text = lesson.text()
@@ -161,7 +161,7 @@ def test_golden_scenario_entry_survives_the_codec(key):
 
 @pytest.mark.parametrize("key", _board_game_keys())
 def test_position_model_walks_from_the_start_to_the_end(key):
-    from mdpviz.models.position import MODEL
+    from mdpviz.models.kit.position import MODEL
 
     if key == "(no board game)":
         pytest.skip("no registered game has a position model")
@@ -200,7 +200,7 @@ def test_value_iteration_policy_iteration_and_lp_agree(key):
 
 NO_QT = """
 import sys
-import mdpviz.models.games as g
+import mdpviz.models.kit.registry as g
 done = []
 for k in g.keys():
     try:

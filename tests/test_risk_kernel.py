@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from mdpviz.models import risk_ttt as rt
-from mdpviz.models.tictactoe import BoardGeometry
+from mdpviz.models.risk_ttt import exact as rt_exact
+from mdpviz.models.ttt import BoardGeometry
 from mdpviz.solvers import kernels
 from mdpviz.solvers.backward_induction import _best
 
@@ -89,7 +90,7 @@ def test_random_batches_on_4x4_match_numpy(seed):
 
 
 def test_without_numba_the_numpy_path_is_used(monkeypatch):
-    monkeypatch.setattr(rt, "layer_kernel", lambda: None)
+    monkeypatch.setattr(rt_exact, "layer_kernel", lambda: None)  # where RiskLayers looks it up
     game = rt.RiskLayers(rt.risk_preset("classic", n_cells=9), geometry=BoardGeometry(size=3))
     assert game.backup(np.arange(3), 0, np.zeros(3**9), None, 1e-9) is None
     assert rt.solve_exact(rt.risk_preset("classic", n_cells=9), size=3).empty_value == 0.0

@@ -27,7 +27,7 @@ from mdpviz.models.risk_ttt import (
     swap_index,
     validate_risk,
 )
-from mdpviz.models.tictactoe import EMPTY, O, TTT3, X, BoardGeometry
+from mdpviz.models.ttt import EMPTY, O, TTT3, X, BoardGeometry
 from mdpviz.solvers import run, solve
 from mdpviz.solvers.backward_induction import backward_induction_mdp, evaluate_acyclic, mdp_layers
 from mdpviz.solvers.value_iteration import value_iteration

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from mdpviz.models import ttt3d
-from mdpviz.models.tictactoe import EMPTY, O, X
-from mdpviz.models import ttt3d_learning as rl
+from mdpviz.models.ttt import EMPTY, O, X
+from mdpviz.models.ttt3d import learning as rl
 from tests.test_ttt3d import FakeRng
 
 

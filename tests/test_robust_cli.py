@@ -240,7 +240,7 @@ def test_ttt3d_train_checks_the_out_folder_before_training(tmp_path, capsys):
 
 
 def _agent_file(tmp_path) -> Path:
-    from mdpviz.models import ttt3d_learning as rl
+    from mdpviz.models.ttt3d import learning as rl
 
     p = tmp_path / "good.npz"
     rl.untrained_agent(rl.TrainSettings(approx="linear")).save(p)
@@ -298,7 +298,7 @@ def test_a_typo_in_numstates_is_refused_before_allocating(tmp_path):
 def test_simulations_run_in_chunks_with_constant_memory(monkeypatch):
     from mdpviz.models import simulate as sim_mod
     from mdpviz.models.snakes import SnakesConfig
-    from mdpviz.models.snakes_sim import compare_strategies
+    from mdpviz.models.snakes.simulate import compare_strategies
 
     sizes = []
     real = sim_mod.simulate
@@ -307,7 +307,7 @@ def test_simulations_run_in_chunks_with_constant_memory(monkeypatch):
         sizes.append(episodes)
         return real(mdp, probs, episodes=episodes, **kw)
 
-    monkeypatch.setattr("mdpviz.models.snakes_sim.simulate", spy)
+    monkeypatch.setattr("mdpviz.models.snakes.simulate.simulate", spy)
     monkeypatch.setattr(chunked, "CHUNK_GAMES", 1000)
     res = compare_strategies(SnakesConfig(layout=tuple(int(x) for x in LAYOUT.split(","))), games=5_000, seed=1,
                              names=("security",))
@@ -322,7 +322,7 @@ def test_a_million_games_stay_far_below_a_gibibyte():
 
 
 def test_ctrl_c_stops_cleanly_and_says_the_partial_count(monkeypatch, capsys):
-    from mdpviz.models import snakes_sim
+    from mdpviz.models.snakes import simulate as snakes_sim
 
     calls = {"n": 0}
     real = snakes_sim._play

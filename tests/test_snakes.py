@@ -474,7 +474,7 @@ def test_custom_dice_rebuild_the_model():
 
 
 def test_compute_core_never_imports_qt():
-    code = ("import sys, mdpviz.models.snakes, mdpviz.models.snakes_sim; "
+    code = ("import sys, mdpviz.models.snakes, mdpviz.models.snakes.simulate; "
             "print(any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

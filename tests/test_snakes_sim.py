@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import norm
 
 from mdpviz.models.snakes import RULE_SETS, SnakesConfig, apply_rule_set, compile_snakes, markovDecision, outcomes
-from mdpviz.models.snakes_sim import (
+from mdpviz.models.snakes.simulate import (
     STRATEGY_NAMES,
     Z95,
     compare_strategies,

@@ -9,8 +9,8 @@ import sys
 
 from PySide6.QtGui import QFontMetricsF
 
-from mdpviz.models import games as registry
-from mdpviz.widgets.games import VIEWS
+from mdpviz.models.kit import registry
+from mdpviz.widgets.games import view_module
 from mdpviz.window.parts import GAME_DOCK_EM
 from tests.conftest import make_window
 
@@ -111,8 +111,8 @@ def test_building_the_window_imports_no_other_game_and_no_compiler():
     assert "mdpviz.widgets.games.snakes" in mods
     for key in registry.keys():
         if key != "snakes":
-            assert VIEWS[key].partition(":")[0] not in mods, key
-            assert dict(registry.ENTRIES)[key].partition(":")[0] not in mods, key
+            assert view_module(key) not in mods, key
+            assert registry.spec_module(key) not in mods, key
     for heavy in ("numba", "llvmlite", "mdpviz.solvers._numba_kernels"):
         assert heavy not in mods, heavy
 

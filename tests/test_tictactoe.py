@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mdpviz.models.simulate import proportion_ci
-from mdpviz.models.tictactoe import (
+from mdpviz.models.ttt import (
     EMPTY,
     O,
     TTT3,
@@ -294,7 +294,7 @@ def test_bad_settings_are_refused():
 def test_compute_core_never_imports_qt():
     code = (
         "import sys\n"
-        "import mdpviz.models.tictactoe, mdpviz.models.risk_ttt, mdpviz.solvers.backward_induction\n"
+        "import mdpviz.models.ttt, mdpviz.models.risk_ttt, mdpviz.solvers.backward_induction\n"
         "bad = [m for m in sys.modules if m.startswith(('PySide6', 'pyqtgraph'))]\n"
         "assert not bad, bad\n"
     )

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mdpviz.models import ttt3d
-from mdpviz.models.tictactoe import EMPTY, O, X
+from mdpviz.models.ttt import EMPTY, O, X
 
 
 def _collinear_triples() -> set[tuple[int, int, int]]:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mdpviz.cli import main
-from mdpviz.models import ttt3d_learning as rl
+from mdpviz.models.ttt3d import learning as rl
 
 SMALL = ["--episodes", "200", "--report-every", "100", "--eval-games", "50", "--final-games", "300"]
 

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from mdpviz.models import ttt3d
-from mdpviz.models.tictactoe import O, X
+from mdpviz.models.ttt import O, X
 from mdpviz.scenario import ScenarioError
-from mdpviz.models import ttt3d_learning as rl
-from mdpviz.models.games import JobProgress
-from mdpviz.models.display import backup_q
-from mdpviz.models.position import DECISION, MODEL, PLAY, WALK
+from mdpviz.models.ttt3d import learning as rl
+from mdpviz.models.kit.registry import JobProgress
+from mdpviz.models.kit.display import backup_q
+from mdpviz.models.kit.position import DECISION, MODEL, PLAY, WALK
 from mdpviz.models.ttt3d import (
     AGENT_SCALE,
     GUI_SETTINGS,

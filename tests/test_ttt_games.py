@@ -14,13 +14,13 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from mdpviz.models import risk_ttt as rt
-from mdpviz.models import tictactoe as tt
+from mdpviz.models import ttt as tt
 from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import solve
-from mdpviz.models.colors import ColorScale
-from mdpviz.models.position import DECISION, MODEL, PLAY, GameWalk, position_view
+from mdpviz.models.kit.colors import ColorScale
+from mdpviz.models.kit.position import DECISION, MODEL, PLAY, GameWalk, position_view
 from mdpviz.models.risk_ttt import ExactRiskPositionModel, RiskPositionModel, solve_exact_cancellable
-from mdpviz.models.tictactoe import VsRandomPositionModel, greedy_policy
+from mdpviz.models.ttt import VsRandomPositionModel, greedy_policy
 from mdpviz.widgets.games.risk_ttt import RiskTicTacToeGame
 from mdpviz.widgets.games.ttt import TicTacToeGame
 from tests.conftest import FakeDialogs, make_window

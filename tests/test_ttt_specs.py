@@ -2,7 +2,7 @@
 compiles, position models, and the job generators iterated as the CLI and tests do (no Qt).
 
 The job results are compared with the functions that ran these jobs before they became generators
-(:func:`mdpviz.models.risk_ttt.solve_exact`, :func:`mdpviz.models.ttt3d_learning.run_training`)."""
+(:func:`mdpviz.models.risk_ttt.solve_exact`, :func:`mdpviz.models.ttt3d.learning.run_training`)."""
 from __future__ import annotations
 
 import json
@@ -13,12 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mdpviz.models import games
+from mdpviz.models.kit import registry as games
 from mdpviz.models import risk_ttt as rt
-from mdpviz.models import tictactoe as tt
+from mdpviz.models import ttt as tt
 from mdpviz.models import ttt3d
-from mdpviz.models import ttt3d_learning as rl
-from mdpviz.models.games import JobProgress
+from mdpviz.models.ttt3d import learning as rl
+from mdpviz.models.kit.registry import JobProgress
 from mdpviz.models.simulate import uniform_policy_matrix
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -65,7 +65,7 @@ def test_spec_codecs_name_the_bad_field():
 
 
 def test_specs_compile_and_walk_without_qt():
-    code = ("import sys; import mdpviz.models.games as g\n"
+    code = ("import sys; import mdpviz.models.kit.registry as g\n"
             "for k in ('ttt', 'risk_ttt', 'ttt3d'):\n"
             "    s = g.get(k); st = s.default_settings(); m = s.compile(st)\n"
             "    assert (m is None) == bool(s.no_table), k\n"
@@ -136,7 +136,7 @@ def test_matchup_jobs_report_progress_and_agree_with_the_exact_numbers():
 
 @pytest.mark.parametrize("key", KEYS)
 def test_spec_lesson_is_the_lesson_the_window_shows(key):
-    from mdpviz.models.lessons import lesson_for
+    from mdpviz.models.kit.lessons import lesson_for
 
     spec = games.get(key)
     st = spec.default_settings()

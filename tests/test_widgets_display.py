@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.colors import (
+from mdpviz.models.kit.colors import (
     COLORMAP,
     DIVERGING,
     DIVERGING_COLORMAP,
@@ -23,7 +23,7 @@ from mdpviz.models.colors import (
     scale_for,
     text_color,
 )
-from mdpviz.models.display import (
+from mdpviz.models.kit.display import (
     ActionBackup,
     BackupTerm,
     Inspection,
@@ -41,7 +41,7 @@ from mdpviz.models.display import (
     results_csv,
     sweep_caption,
 )
-from mdpviz.models.episodes import sample_mdp_episode, snakes_moves
+from mdpviz.models.kit.episodes import sample_mdp_episode, snakes_moves
 
 
 # ---------------------------------------------------------------------------------- colours

@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Solve a game with its defaults and write its lesson snapshot, headless, at exactly "
         "--width x --height pixels (PNG or SVG by the extension of --out).",
     )
-    from mdpviz.models.games import keys
+    from mdpviz.models.kit.registry import keys
 
     p.add_argument("--game", required=True,
                    help=f"the game: {', '.join(k for k in keys() if k != 'file')} (or file with --mdp)")
@@ -56,7 +56,7 @@ def export_view(key: str):
     """The window view of game ``key`` (any spelling the registry accepts), alone: only that game is built.
 
     ValueError naming the choices for an unknown key, or saying why a game has no table to export."""
-    from mdpviz.models import games as registry
+    from mdpviz.models.kit import registry
     from mdpviz.widgets.games import view_class
 
     k = registry.canonical(key)
@@ -80,7 +80,7 @@ def _layout(text: str) -> tuple[int, ...]:
 
 
 def _configure(game, args: argparse.Namespace) -> None:
-    from mdpviz.models.games import canonical
+    from mdpviz.models.kit.registry import canonical
 
     key = canonical(args.game)
     if args.layout is not None or args.circle:

@@ -3,7 +3,7 @@
 ``mdpviz gym --env FrozenLake-v1 [--kw key=value ...] [--discount G] [--json]`` builds the
 environment (``gymnasium.make(env, **kw)``; each ``--kw`` value is read as a Python literal where
 it parses, e.g. ``is_slippery=False``, ``desc=['SFFF','FHFH','FFFH','HFFG']``, else as a string),
-imports ``env.unwrapped.P`` (:func:`mdpviz.models.gymnasium_bridge.from_gymnasium`) and prints
+imports ``env.unwrapped.P`` (:func:`mdpviz.models.gym.from_gymnasium`) and prints
 the values and the optimal policy: as grid rows with arrows for FrozenLake and CliffWalking, as
 one line per state (the environment's own description, value, action) otherwise. With ``--json``,
 ``values`` and ``policy`` are rows from the top for a grid, else flat lists in the environment's
@@ -48,7 +48,7 @@ def _jsonable(v):
 
 
 def run(args: argparse.Namespace) -> int:
-    from mdpviz.models import gymnasium_bridge as gb
+    from mdpviz.models import gym as gb
 
     kwargs = gb.parse_kwargs(args.kw)
     gamma = DEFAULT_DISCOUNT if args.discount is None else args.discount

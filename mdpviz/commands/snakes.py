@@ -28,7 +28,7 @@ from mdpviz.models.snakes import (
     square_type_name,
 )
 from mdpviz.models.chunked import check_games
-from mdpviz.models.snakes_sim import compare_strategies, simulate_turns, strategy_probs
+from mdpviz.models.snakes.simulate import compare_strategies, simulate_turns, strategy_probs
 from mdpviz.solvers import METHOD_NAMES, solve
 
 RULE_CHOICES: dict[str, str] = {name.replace(" ", "-"): name for name in RULE_SETS}

@@ -35,7 +35,7 @@ from mdpviz.models.risk_ttt import (
     solve_exact,
     state_label,
 )
-from mdpviz.models.tictactoe import (
+from mdpviz.models.ttt import (
     OUTCOMES,
     BoardGeometry,
     VsRandomGame,

@@ -17,7 +17,7 @@ import numpy as np
 
 from mdpviz.cli import print_json
 from mdpviz.models import ttt3d
-from mdpviz.models import ttt3d_learning as rl
+from mdpviz.models.ttt3d import learning as rl
 
 RISK_HELP = (
     "the risk vector: a preset (" + ", ".join(ttt3d.RISK_CHOICES) + "; noisy-* and random are drawn "

@@ -13,7 +13,7 @@ The learning rule is each approximator's :meth:`Approximator.step`, the semi-gra
 ``w += alpha [U - f(z)] grad f(z)`` (Sutton and Barto eq. 9.7 and section 9.3) toward a target U:
 TD(0) (S&B eq. 6.2) and Q-learning (S&B eq. 6.8) differ only in the target their caller forms.
 
-A game's encoding, episodes and opponent belong to the game (e.g. :mod:`mdpviz.models.ttt3d_learning`);
+A game's encoding, episodes and opponent belong to the game (e.g. :mod:`mdpviz.models.ttt3d.learning`);
 this module knows no game. Plain numpy; never imports Qt.
 """
 from __future__ import annotations

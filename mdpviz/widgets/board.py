@@ -7,7 +7,7 @@ fixed scale as the cells, the chosen action's bar framed.
 
 :class:`BoardView` only paints. It is given a :class:`~mdpviz.widgets.geometry.BoardLayout`
 (where cells and arrows go), per-cell decorations (square types), a
-:class:`~mdpviz.models.display.BoardFrame` (values, texts, badges, highlights of one sweep), the
+:class:`~mdpviz.models.kit.display.BoardFrame` (values, texts, badges, highlights of one sweep), the
 selection with its successors, and the episode token; all through ``show_...``/``set_...``
 methods. Clicks are reported as signals with the state number; the game decides what they mean.
 """
@@ -24,9 +24,9 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from functools import lru_cache
 from typing import Any
 
-from mdpviz.models.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
-from mdpviz.models.display import BoardFrame
-from mdpviz.models.position import compact_value as compact_q
+from mdpviz.models.kit.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
+from mdpviz.models.kit.display import BoardFrame
+from mdpviz.models.kit.position import compact_value as compact_q
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform
 

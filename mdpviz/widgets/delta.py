@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 
-from mdpviz.models.colors import ColorScale
-from mdpviz.models.display import BoardFrame
+from mdpviz.models.kit.colors import ColorScale
+from mdpviz.models.kit.display import BoardFrame
 
 DELTA_LABEL = "log\u2081\u2080 |\u0394V| in the shown sweep"
 """Colour bar label of the delta view."""

@@ -4,7 +4,7 @@ A game owns its edits as one immutable state (e.g. a frozen :class:`SnakesConfig
 stack of edits; everything else is derived from that state: the compiled MDP, the board layout
 and decorations, the inspector's backup terms, the strategies for simulation and one played
 episode. The window never knows the rules of a game; the rules live in ``mdpviz.models``, and
-the list of games is the headless registry :mod:`mdpviz.models.games`. Each game's view (a
+the list of games is the headless registry :mod:`mdpviz.models.kit.registry`. Each game's view (a
 :class:`Game` subclass) lives in :mod:`mdpviz.widgets.games` and is listed in its view map.
 """
 from __future__ import annotations
@@ -19,10 +19,10 @@ from PySide6.QtWidgets import QWidget
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets.board import CellDecor
-from mdpviz.models.colors import SEQUENTIAL, ColorScale, action_badge
-from mdpviz.models.display import BackupTerm
-from mdpviz.models.episodes import Move
-from mdpviz.models.strategies import SimulationResult  # noqa: F401 (the window imports it from here)
+from mdpviz.models.kit.colors import SEQUENTIAL, ColorScale, action_badge
+from mdpviz.models.kit.display import BackupTerm
+from mdpviz.models.kit.episodes import Move
+from mdpviz.models.kit.strategies import SimulationResult  # noqa: F401 (the window imports it from here)
 from mdpviz.widgets.geometry import BoardLayout
 
 PANELS = frozenset({"game", "solver", "inspector", "player", "convergence", "simulation", "lesson", "compare"})
@@ -88,7 +88,7 @@ class Game(QObject):
     """One game in the window: its edits (an immutable state) and what is derived from them."""
 
     spec: Any = None
-    """The game's headless :class:`~mdpviz.models.games.GameSpec` (None for a game outside the
+    """The game's headless :class:`~mdpviz.models.kit.registry.GameSpec` (None for a game outside the
     registry); :attr:`key`, :attr:`title`, :attr:`value_label`, :attr:`unit` and :attr:`color_kind`
     are read from it unless a subclass sets them."""
     key = _FromSpec("")
@@ -212,7 +212,7 @@ class Game(QObject):
         return None
 
     def lesson(self) -> Any:
-        """The game's own lesson (:mod:`mdpviz.models.lessons`), or None for the registry's lesson of
+        """The game's own lesson (:mod:`mdpviz.models.kit.lessons`), or None for the registry's lesson of
         its key, settings and model."""
         return None
 

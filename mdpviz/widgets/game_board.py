@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
-from mdpviz.models.colors import ColorScale
+from mdpviz.models.kit.colors import ColorScale
 
 
 class GameBoard(QWidget):

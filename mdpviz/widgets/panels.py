@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from mdpviz.controller import SPEEDS
 from mdpviz.solvers import METHOD_NAMES
-from mdpviz.models.display import Inspection, inspection_html
+from mdpviz.models.kit.display import Inspection, inspection_html
 from mdpviz.widgets import named as _named
 
 METHOD_ORDER = ("vi", "gs", "pi", "lp")

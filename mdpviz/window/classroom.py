@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from mdpviz.solvers import Sweep
 from mdpviz.widgets.game_board import GameBoard
-from mdpviz.models.colors import scale_for
+from mdpviz.models.kit.colors import scale_for
 from mdpviz.widgets.game import GameJob
 from mdpviz import export as lesson_export
 from mdpviz.widgets.delta import delta_frame, delta_scale

@@ -17,11 +17,11 @@ from PySide6.QtWidgets import (
 )
 
 from mdpviz.controller import ValueRange
-from mdpviz.models.value_range import range_scale
+from mdpviz.models.kit.value_range import range_scale
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, kernels
 from mdpviz.solvers.value_iteration import default_block_size
-from mdpviz.models.colors import ColorScale, scale_for
-from mdpviz.models.display import (
+from mdpviz.models.kit.colors import ColorScale, scale_for
+from mdpviz.models.kit.display import (
     ActionBackup,
     Inspection,
     backup_q,

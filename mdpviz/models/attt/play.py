@@ -16,10 +16,10 @@ import numpy as np
 from mdpviz.models.attt import iteration as it
 from mdpviz.models.attt import rules as attt
 from mdpviz.models.attt.setup import PLAYERS, RESULTS, AtttSetup, AtttState, BoardChange, round_changes
-from mdpviz.models.display import BackupTerm
-from mdpviz.models.games import JobProgress
+from mdpviz.models.kit.display import BackupTerm
+from mdpviz.models.kit.registry import JobProgress
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.position import (
+from mdpviz.models.kit.position import (
     DECISION,
     MODEL,
     TIE_TOL,
@@ -316,8 +316,8 @@ def matchup_plan(state: AtttState, enc: attt.Encoding | None,
 def matchups_job(state: AtttState, enc: attt.Encoding, policy: np.ndarray | None, *, games: int,
                  seed: Any) -> Generator[JobProgress, None, MatchupResult]:
     """The matchups of ``state`` (:func:`matchup_plan`) simulated, ``games`` games each, as a background
-    job: a :class:`~mdpviz.models.games.JobProgress` after each matchup; returns the
-    :class:`~mdpviz.models.position.MatchupResult`. ``policy``: the window's converged solution of
+    job: a :class:`~mdpviz.models.kit.registry.JobProgress` after each matchup; returns the
+    :class:`~mdpviz.models.kit.position.MatchupResult`. ``policy``: the window's converged solution of
     ``enc`` (an action per state), or None to solve the best response here. A matchup that cannot be
     played (a policy lacking a board) becomes a note. Each matchup has its own random stream of ``seed``."""
     n = len(enc.boards)
@@ -355,10 +355,10 @@ def position_model(setup: AtttSetup, mdp: TabularMDP) -> AtttPositionModel:
 
 def lesson(setup: Any, mdp: TabularMDP | None, *, state: Any = None, start: int = 0,
            state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Any:
-    """The anti-tic-tac-toe lesson (:class:`~mdpviz.models.lessons.Lesson`) of the rules' docstring;
+    """The anti-tic-tac-toe lesson (:class:`~mdpviz.models.kit.lessons.Lesson`) of the rules' docstring;
     its parameters are those of ``state`` (the window's :class:`AtttState`), else of ``setup`` (the
     settings, or the window's AtttState itself)."""
-    from mdpviz.models.lessons import doc_paragraphs, mdp_lesson, parameters_of, sentence_with
+    from mdpviz.models.kit.lessons import doc_paragraphs, mdp_lesson, parameters_of, sentence_with
 
     if state is None and isinstance(setup, AtttState):
         setup, state = setup.setup, setup

@@ -320,7 +320,7 @@ def encode_state(state: AtttState) -> attt.Encoding:
 def rounds_job(setup: AtttSetup, *, done: Sequence[it.Round] = (),
                stop_after: int | None = None) -> Generator[Any, None, it.IterationResult]:
     """The best-response rounds of ``setup`` as a background job (:func:`~mdpviz.models.attt.iteration.iteration_job`):
-    yields :class:`~mdpviz.models.games.JobProgress` and each :class:`~mdpviz.models.attt.iteration.Round`,
+    yields :class:`~mdpviz.models.kit.registry.JobProgress` and each :class:`~mdpviz.models.attt.iteration.Round`,
     returns the :class:`~mdpviz.models.attt.iteration.IterationResult`. ``done``: rounds already
     computed for this setup (the job continues after them); ``stop_after``: return after that round."""
     return (yield from it.iteration_job(setup.start, p1_boards=setup.p1_boards, p2_boards=setup.p2_boards,

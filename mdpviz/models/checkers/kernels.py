@@ -1,4 +1,4 @@
-"""The numba kernels of :mod:`mdpviz.models.checkers`: move generation and the enumeration.
+"""The numba kernels of :mod:`mdpviz.models.checkers.rules`: move generation and the enumeration.
 
 Imported only through ``checkers.py`` (see there for the rules and the bitboard layout); kept in
 their own module, at top level, so that numba can cache them (``cache=True``).
@@ -7,7 +7,7 @@ Bitboards are int64 in the *compact* layout: dark square (r, c) is bit ``(r*Wc +
 ``Wc`` the odd one of n + 1, n + 2 (so ``r*Wc + c`` is even on dark squares; columns n.. Wc-1 are
 guards). A diagonal step is a shift by ``A = (Wc - 1) // 2`` or ``B = (Wc + 1) // 2`` (``<<`` up
 the board, ``>>`` down); the highest square of an 8 x 8 board is bit 35, so no shift overflows.
-The order of squares is the order of the board layout of :class:`~mdpviz.models.checkers.Position`
+The order of squares is the order of the board layout of :class:`~mdpviz.models.checkers.rules.Position`
 (row, then column), so "lowest bit first" visits pieces in the same order in both layouts.
 
 ``geo`` (int64[7]) describes the variant: A, B, valid squares, top row, bottom row, forced

@@ -2,12 +2,12 @@
 
 * :class:`CheckersPositionModel`: the positions, the legal moves with their MDP action ids, playing a
   move, the random opponent's reply and exact outcome probabilities, answered by calling
-  :class:`~mdpviz.models.checkers.Checkers` and :class:`~mdpviz.models.checkers.CheckersMDP`;
+  :class:`~mdpviz.models.checkers.rules.Checkers` and :class:`~mdpviz.models.checkers.rules.CheckersMDP`;
 * :func:`outcome_distribution`: exact results of greedy play from a few positions (forward
   propagation of the policy's Markov chain, no sampling);
 * square names and cells, move labels, and the inspector's backup terms with the opponent's replies.
 
-The settings, the compile job and the registry's spec are in :mod:`mdpviz.models.checkers_game`.
+The settings, the compile job and the registry's spec are in :mod:`mdpviz.models.checkers.spec`.
 numpy only; never imports Qt.
 """
 from __future__ import annotations
@@ -18,10 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from mdpviz.models import checkers as ck
-from mdpviz.models.display import BackupTerm
+from mdpviz.models.checkers import compiler as cc
+from mdpviz.models.checkers import rules as ck
+from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.position import DECISION, MODEL, MoveSpec, Ply, Position, TabularPositionModel
+from mdpviz.models.kit.position import DECISION, MODEL, MoveSpec, Ply, Position, TabularPositionModel
 from mdpviz.solvers.sweep import greedy_rows, index_ranges
 
 COLOUR_NAME = {ck.BLACK: "Black", ck.WHITE: "White"}
@@ -106,12 +107,12 @@ class CheckersPositionModel(TabularPositionModel):
 
     DECISION positions are the agent's (its moves carry the MDP's action ids, so their Q-values come
     from the compiled rows); MODEL positions are the random opponent's (probability 1/k per reply).
-    Every rule is the model's: :class:`~mdpviz.models.checkers.Checkers` plays and judges the moves.
+    Every rule is the model's: :class:`~mdpviz.models.checkers.rules.Checkers` plays and judges the moves.
     """
 
     players = ("Black", "White")
 
-    def __init__(self, cm: ck.CheckersMDP, mdp: TabularMDP | None = None) -> None:
+    def __init__(self, cm: cc.CheckersMDP, mdp: TabularMDP | None = None) -> None:
         super().__init__(mdp if mdp is not None else cm.mdp)
         self.cm = cm
         self.game = cm.game
@@ -290,7 +291,7 @@ def move_label(m: ck.Move) -> str:
     return m.label + (" =K" if m.promotes else "")
 
 
-def annotate_terms(cm: ck.CheckersMDP, state: int, action: int, terms: list[BackupTerm]) -> list[BackupTerm]:
+def annotate_terms(cm: cc.CheckersMDP, state: int, action: int, terms: list[BackupTerm]) -> list[BackupTerm]:
     """The backup terms of (state, action) with the opponent's reply behind each outcome as a note
     ("White c5-d4"), found by playing the move and each reply with the model's rules."""
     pos = cm.position(state)

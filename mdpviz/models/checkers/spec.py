@@ -2,17 +2,17 @@
 jobs (written as generators) and its :data:`SPEC`.
 
 * :class:`CheckersSettings`: the game's edits as one frozen value, the model's
-  :class:`~mdpviz.models.checkers.CheckersRules` (the variant) plus the agent's colour and the
+  :class:`~mdpviz.models.checkers.rules.CheckersRules` (the variant) plus the agent's colour and the
   discount; the window starts at :data:`WINDOW_RULES` (5x5, 1 row, a 20-ply limit);
 * :func:`compile_job`: the enumeration and compile of a variant, yielding
-  :class:`~mdpviz.models.games.JobProgress` (the window's controller steps it on its job thread);
+  :class:`~mdpviz.models.kit.registry.JobProgress` (the window's controller steps it on its job thread);
 * :func:`matchup_job`: the simulated matchups (optimal vs random, random vs random) beside the
   exact probabilities;
-* :data:`SPEC`: the game for :mod:`mdpviz.models.games` (``compile(settings)`` enumerates in this
+* :data:`SPEC`: the game for :mod:`mdpviz.models.kit.registry` (``compile(settings)`` enumerates in this
   process with the model's budgets and keeps the last variants, see :func:`compiled`).
 
-The positions shown on the board are :mod:`mdpviz.models.checkers_play`'s; the rules and the
-compiler are :mod:`mdpviz.models.checkers`'s. numpy only; never imports Qt.
+The positions shown on the board are :mod:`mdpviz.models.checkers.play`'s; the rules and the
+compiler are :mod:`mdpviz.models.checkers.rules`'s. numpy only; never imports Qt.
 
 Compiling off the GUI thread
 ----------------------------
@@ -25,6 +25,12 @@ leaves the window's interpreter free while it runs (a pure-Python enumeration in
 hold the GIL for tens of seconds). The result comes back pickled on the child's stdout.
 """
 from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+from mdpviz.models.kit.lessons import (Lesson, doc_section, field_docs, fmt_number, mdp_lesson, parameters_of,
+                                      sentence_starting, sentence_with)
 
 import json
 import math
@@ -41,15 +47,16 @@ from typing import Any, Generator
 
 import numpy as np
 
-from mdpviz.models import checkers as ck
-from mdpviz.models.checkers_play import COLOUR_NAME, OUTCOME_LABELS, CheckersPositionModel
+from mdpviz.models.checkers import compiler as cc
+from mdpviz.models.checkers import rules as ck
+from mdpviz.models.checkers.play import COLOUR_NAME, OUTCOME_LABELS, CheckersPositionModel
 from mdpviz.models.files import ScenarioError
-from mdpviz.models.games import DIVERGING, GameSpec, JobProgress
+from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.position import MatchupResult, MatchupRow
+from mdpviz.models.kit.position import MatchupResult, MatchupRow
 from mdpviz.models.simulate import policy_matrix, simulate
 from mdpviz.solvers import solve
-from mdpviz.models.strategies import walk_strategy_probs
+from mdpviz.models.kit.strategies import walk_strategy_probs
 
 WINDOW_PLY_LIMIT = 20
 """The window's ply limit: 5x5 with 1 row at 20 plies has 49,021 states and compiles in about 0.4 s,
@@ -166,7 +173,7 @@ def settings_from_dict(data: dict[str, Any], path: str) -> CheckersSettings:
 # ---------------------------------------------------------------------------------- compiling
 _CHILD = """
 import json, pickle, sys
-from mdpviz.models.checkers import CheckersRules, compile_checkers
+from mdpviz.models.checkers.compiler import CheckersRules, compile_checkers
 a = json.loads(sys.argv[1])
 try:
     res = ("ok", compile_checkers(CheckersRules(**a["rules"]), agent=a["agent"], discount=a["discount"]))
@@ -180,7 +187,7 @@ sys.stdout.buffer.flush()
 
 
 def compile_in_process(rules: ck.CheckersRules, *, agent: str, discount: float,
-                       poll: float | None = None) -> Generator[JobProgress, None, ck.CheckersMDP]:
+                       poll: float | None = None) -> Generator[JobProgress, None, cc.CheckersMDP]:
     """``compile_checkers`` in a child Python process with the model's budgets, yielding progress
     every ``poll`` seconds (default :data:`POLL_SECONDS`); closing the generator (a cancel) kills the
     child at once. ValueError with the model's message when it refuses the variant."""
@@ -220,17 +227,17 @@ FIRST_COMPILE_S = 20
 (14-22 s measured on the 2-core development machine; `mdpviz bench` prints it)."""
 
 
-def compile_job(settings: CheckersSettings) -> Generator[JobProgress, None, ck.CheckersMDP]:
+def compile_job(settings: CheckersSettings) -> Generator[JobProgress, None, cc.CheckersMDP]:
     """The job that enumerates and compiles the variant of ``settings`` (its MDP with the settings'
     discount): in the calling thread under the small budgets (:data:`QUICK_MAX_STATES`), else in a
     child process (:func:`compile_in_process`). Yields progress; returns the :class:`CheckersMDP`."""
     rules, agent, discount = settings.rules, settings.agent, float(settings.discount)
     if not ck.kernels_loaded():  # say why the first compile of a fresh install waits (numba compiles them)
         yield JobProgress(0, 0, f"Preparing the checkers rules (first use after installing: about {FIRST_COMPILE_S} s)\u2026")
-        ck.warm_up()
+        cc.warm_up()
     yield JobProgress(0, 0, f"Enumerating {rules.describe()}\u2026")
     try:
-        cm = ck.compile_checkers(rules, agent=agent, discount=discount, max_states=QUICK_MAX_STATES,
+        cm = cc.compile_checkers(rules, agent=agent, discount=discount, max_states=QUICK_MAX_STATES,
                                  max_transitions=QUICK_MAX_TRANSITIONS)
     except ck.VariantTooLarge:  # larger than the quick budget: the child process applies the model's own
         yield JobProgress(0, 0, f"Enumerating {rules.describe()} in a worker process\u2026")
@@ -240,7 +247,7 @@ def compile_job(settings: CheckersSettings) -> Generator[JobProgress, None, ck.C
     return cm
 
 
-def warm_up(cm: ck.CheckersMDP) -> None:
+def warm_up(cm: cc.CheckersMDP) -> None:
     """Build the compiled variant's lazy lookups (position -> state, the row matrix) on the calling
     thread, so that the GUI thread's first position does not pay for them (about 2 s at 1.3 million
     states on the development machine)."""
@@ -252,17 +259,17 @@ def warm_up(cm: ck.CheckersMDP) -> None:
     cm.mdp.row_reward
 
 
-def with_discount(cm: ck.CheckersMDP, discount: float) -> TabularMDP:
+def with_discount(cm: cc.CheckersMDP, discount: float) -> TabularMDP:
     """The compiled MDP with another discount (the same arrays: the discount is not part of a compile)."""
     g = float(discount)
     return cm.mdp if float(cm.mdp.discount) == g else replace(cm.mdp, discount=g)
 
 
-_cache: OrderedDict[tuple, ck.CheckersMDP] = OrderedDict()
+_cache: OrderedDict[tuple, cc.CheckersMDP] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def compiled(settings: CheckersSettings) -> ck.CheckersMDP:
+def compiled(settings: CheckersSettings) -> cc.CheckersMDP:
     """The compiled variant of ``settings`` (in this process, with the model's budgets), the last
     :data:`HEADLESS_CACHE` kept: what :data:`SPEC`'s ``compile`` and ``position_model`` share."""
     key = settings.validate().key
@@ -271,7 +278,7 @@ def compiled(settings: CheckersSettings) -> ck.CheckersMDP:
         if cm is not None:
             _cache.move_to_end(key)
             return cm
-    cm = ck.compile_checkers(key[0], agent=key[1], discount=float(settings.discount))
+    cm = cc.compile_checkers(key[0], agent=key[1], discount=float(settings.discount))
     with _cache_lock:
         _cache[key] = cm
         while len(_cache) > HEADLESS_CACHE:
@@ -280,7 +287,7 @@ def compiled(settings: CheckersSettings) -> ck.CheckersMDP:
 
 
 # ---------------------------------------------------------------------------------- matchups
-def matchup_job(cm: ck.CheckersMDP, mdp: TabularMDP, policy: np.ndarray | None, *, games: int,
+def matchup_job(cm: cc.CheckersMDP, mdp: TabularMDP, policy: np.ndarray | None, *, games: int,
                 seed: int) -> Generator[JobProgress, None, MatchupResult]:
     """Simulate ``games`` games of the agent's greedy ``policy`` (None: solved by value iteration to
     the seed's tolerance) and of uniformly random moves against the random opponent, in chunks (each
@@ -296,7 +303,7 @@ def matchup_job(cm: ck.CheckersMDP, mdp: TabularMDP, policy: np.ndarray | None, 
     return _matchups(replace(cm, mdp=mdp), mdp, pol, games=games, seed=int(seed))
 
 
-def _matchups(cm: ck.CheckersMDP, mdp: TabularMDP, opt: np.ndarray | None, *, games: int,
+def _matchups(cm: cc.CheckersMDP, mdp: TabularMDP, opt: np.ndarray | None, *, games: int,
               seed: int) -> Generator[JobProgress, None, MatchupResult]:
     agent = COLOUR_NAME[cm.agent]
     opp = COLOUR_NAME[ck.WHITE if cm.agent == ck.BLACK else ck.BLACK]
@@ -362,8 +369,7 @@ def strategy_probs(settings: CheckersSettings, name: str, mdp: TabularMDP, optim
 
 
 def lesson(settings: CheckersSettings, mdp: TabularMDP | None, **names: Any) -> Any:
-    """The checkers lesson (:func:`mdpviz.models.lessons.checkers_lesson`) of these settings."""
-    from mdpviz.models.lessons import checkers_lesson
+    """The checkers lesson (:func:`checkers_lesson`) of these settings."""
 
     return checkers_lesson(mdp, state=settings, **names)
 
@@ -386,7 +392,55 @@ SPEC = GameSpec(
     lesson=lesson,
     jobs={"compile": compile_job, "simulate": simulate_job},
 )
-"""Checkers in the registry (:mod:`mdpviz.models.games`)."""
+"""Checkers in the registry (:mod:`mdpviz.models.kit.registry`)."""
+
+
+def _module(name: str):
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def checkers_lesson(mdp: TabularMDP | None, *, rules: Any = None, state: Any = None, start: int = 0,
+    state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Lesson:
+    """Checkers against a random opponent (:mod:`mdpviz.models.checkers`)."""
+    ck = _module("mdpviz.models.checkers")
+    if ck is None:
+        return mdp_lesson(mdp, title="Checkers", parameters=parameters_of(state or rules), start=start,
+                          state_name=state_name, action_name=action_name)
+    if rules is None and getattr(state, "rules", None) is not None:  # the settings: the variant's fields first
+        params = parameters_of(state.rules) + parameters_of(state, skip=("rules",))
+    else:
+        params = parameters_of(state) or parameters_of(rules)
+    mdp_section = doc_section(ck, "The MDP")
+    text = " ".join(b.text for b in mdp_section)
+    act, _, trans = sentence_with(text, "An action is").partition("; ")
+    return mdp_lesson(
+        mdp,
+        title="Checkers against a random opponent",
+        intro=doc_section(ck, "The rules"),
+        states=sentence_with(text, "A state is"),
+        actions=act.rstrip(".") + "." if act else "",
+        transitions=trans[:1].upper() + trans[1:],
+        rewards=sentence_starting(text, "Rewards"),
+        discount_why=_checkers_discount(ck, mdp),
+        parameters=params,
+        start=start,
+        state_name=state_name,
+        action_name=action_name,
+        sources=("mdpviz.models.checkers",),
+    )
+
+
+def _checkers_discount(ck, mdp: TabularMDP | None) -> str:
+    why = field_docs(ck).get("DEFAULT_DISCOUNT", "")
+    default = getattr(ck, "DEFAULT_DISCOUNT", None)
+    if not why or default is None:
+        return ""
+    if mdp is not None and mdp.discount == default:
+        return why
+    return f"set by the user; the seed's default is {fmt_number(default)} ({why})"
 
 
 __all__ = [

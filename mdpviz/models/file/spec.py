@@ -2,16 +2,18 @@
 
 The game's settings are a :class:`FileState`: which file, its text (kept, so a scenario is
 self-contained) and the discount in use. The reader is :mod:`mdpviz.models.cs747`; strategies and
-their simulation are the plain-walk ones of :mod:`mdpviz.models.strategies`; the lesson is
-:func:`mdpviz.models.lessons.file_lesson`.
+their simulation are the plain-walk ones of :mod:`mdpviz.models.kit.strategies`; the lesson is
+:func:`file_lesson`.
 
 A new window starts with no file (its view's own default, :class:`FileState` ``()``); the spec's
-:attr:`~mdpviz.models.games.GameSpec.default_settings` is the first shipped course example
+:attr:`~mdpviz.models.kit.registry.GameSpec.default_settings` is the first shipped course example
 (:func:`default_file_state`), so the headless registry always has a model to compile.
 
 Plain numpy; never imports Qt.
 """
 from __future__ import annotations
+
+from mdpviz.models.kit.lessons import Block, doc_blocks, first_sentence, mdp_lesson, parameters_of
 
 import os
 from dataclasses import dataclass, replace
@@ -23,10 +25,10 @@ import numpy as np
 from mdpviz.models.cs747 import MDPFileError, parse_cs747, read_text_file
 from mdpviz.models.examples import mdp_examples
 from mdpviz.models.files import ScenarioError
-from mdpviz.models.games import SEQUENTIAL, GameSpec, JobProgress
-from mdpviz.models.lessons import Lesson, file_lesson
+from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.lessons import Lesson
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.strategies import (
+from mdpviz.models.kit.strategies import (
     SimulationResult, discounted_max_steps, fixed_action_strategies, strategy_simulation, walk_strategy_probs,
 )
 from mdpviz.solvers import solve
@@ -129,7 +131,7 @@ def strategies(state: FileState, mdp: TabularMDP) -> tuple[str, ...]:
 
 
 def strategy_probs(state: FileState, name: str, mdp: TabularMDP, optimal_policy) -> np.ndarray:
-    """Action probabilities of strategy ``name`` (:func:`~mdpviz.models.strategies.walk_strategy_probs`)."""
+    """Action probabilities of strategy ``name`` (:func:`~mdpviz.models.kit.strategies.walk_strategy_probs`)."""
     return walk_strategy_probs(name, mdp, optimal_policy)
 
 
@@ -150,7 +152,7 @@ def simulate(state: FileState, mdp: TabularMDP, policy=None, *, games: int, seed
 
 
 def lesson(state: FileState, mdp: TabularMDP | None = None, **_names: Any) -> Lesson:
-    """The lesson of the loaded file (:func:`~mdpviz.models.lessons.file_lesson`)."""
+    """The lesson of the loaded file (:func:`~file_lesson`)."""
     return file_lesson(mdp, path=str(getattr(state, "path", "") or ""), state=state)
 
 
@@ -171,6 +173,26 @@ SPEC = GameSpec(
     jobs={"simulate": simulate},
 )
 """The course-file game in the registry. ``jobs["simulate"](state, mdp, policy, games=, seed=, start=)``."""
+
+
+def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) -> Lesson:
+    """An MDP read from a course-format file (:mod:`mdpviz.models.cs747`)."""
+    from mdpviz.models import cs747
+
+    name = path.rsplit("/", 1)[-1] if path else ""
+    return mdp_lesson(
+        mdp,
+        title=f"MDP from file{': ' + name if name else ''}",
+        intro=(Block("p", first_sentence(cs747.__doc__) + " Each transition line gives s, a, s\u2032, the "
+                     "reward and the probability:"),) + tuple(b for b in doc_blocks(cs747.__doc__) if b.kind == "pre"),
+        states="States are numbered 0..numStates-1; the end line lists the terminal ones.",
+        actions="Actions are numbered 0..numActions-1; a state's legal actions are those with transition lines.",
+        transitions="As listed in the file.",
+        rewards="As listed in the file (reward units).",
+        parameters=parameters_of(state, skip=("text",)),
+        sources=("mdpviz.models.cs747",),
+    )
+
 
 __all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "file_from_dict", "file_to_dict",
            "first_live_state", "lesson", "start_state", "max_steps", "parse_file_state", "read_file", "simulate", "strategies",

@@ -38,19 +38,15 @@ This module is numpy only; it never imports Qt.
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Generator, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from mdpviz.models.display import best_actions
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.games import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.display import best_actions
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.strategies import SimulationResult, discounted_max_steps, strategy_simulation, walk_strategy_probs
-from mdpviz.solvers import solve
+from mdpviz.models.kit.grid import GridGeometry  # noqa: F401
 
 WALL = "#"
 """A wall cell in a :class:`GridMap`."""
@@ -348,41 +344,6 @@ class GridSettings:
         return self
 
 
-@dataclass(frozen=True, eq=False)
-class GridGeometry:
-    """Where each state of an MDP sits on a grid, for boards and printouts (grid worlds, and
-    Gymnasium's FrozenLake and CliffWalking)."""
-
-    rows: int
-    """Number of rows."""
-    cols: int
-    """Number of columns."""
-    state: np.ndarray
-    """int64 (rows, cols): the state of each cell, -1 for a wall."""
-    kind: tuple[tuple[str, ...], ...]
-    """Per cell: "open", "wall", "exit" (ends the episode: an exit, a hole, the goal) or "hazard"."""
-    label: tuple[tuple[str, ...], ...]
-    """Per cell: short text drawn on it ("+1", "S", "H", "G"; "" for none)."""
-    moves: dict[int, tuple[int, int]]
-    """Action id -> (row step, column step) of the actions that are moves (drawn as arrows)."""
-    exit_action: int | None = None
-    """The action id that leaves an exit cell (CS188), or None."""
-    start: tuple[int, int] = (0, 0)
-    """(row, column) of the start cell."""
-    fixed: dict[tuple[int, int], float] = field(default_factory=dict)
-    """Values shown on cells whose state is terminal (AIMA: U = R(s)), by (row, column)."""
-
-    def cell_of(self, state: int) -> tuple[int, int] | None:
-        """(row, column) of ``state``, or None for a state with no cell (CS188's "exited")."""
-        hit = np.argwhere(self.state == state)
-        return (int(hit[0][0]), int(hit[0][1])) if hit.size else None
-
-    def direction(self, action: int) -> str:
-        """"north", "east", "south", "west" for a move, "exit" for the exit action, else ""."""
-        if action in self.moves:
-            dr, dc = self.moves[action]
-            return {(-1, 0): "north", (0, 1): "east", (1, 0): "south", (0, -1): "west"}.get((dr, dc), "")
-        return "exit" if action == self.exit_action else ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -552,7 +513,7 @@ def q_by_direction(geom: GridGeometry, mdp: TabularMDP, values: np.ndarray) -> d
 # ---------------------------------------------------------------------------------- display data
 def best_directions(q: dict[str, float], objective: str = "max") -> set[str]:
     """The directions of ``q`` (one cell's Q by direction, see :func:`q_by_direction`) whose Q is the
-    best, within the solvers' tie tolerance (:func:`~mdpviz.models.display.best_actions`)."""
+    best, within the solvers' tie tolerance (:func:`~mdpviz.models.kit.display.best_actions`)."""
     names = list(q)
     return {d for d, b in zip(names, best_actions([q[d] for d in names], objective)) if b}
 
@@ -601,151 +562,6 @@ def describe_cell(x: Cell) -> str:
 
 
 # ---------------------------------------------------------------------------------- scenario codec
-def settings_to_dict(st: GridSettings) -> dict[str, Any]:
-    """The settings as scenario data (the map in the text format of :func:`parse_grid`)."""
-    return {"map": st.grid.to_text(), "name": st.grid.name, "noise": st.noise,
-            "living_reward": st.living_reward, "discount": st.discount, "convention": st.convention}
 
 
-def settings_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> GridSettings:
-    """The :class:`GridSettings` of :func:`settings_to_dict` data; ScenarioError naming the field."""
-    where = "games.gridworld"
-    if not isinstance(data, dict):
-        raise ScenarioError(path, where, "must be an object")
-    text = data.get("map")
-    if not isinstance(text, str):
-        raise ScenarioError(path, f"{where}.map", "must be the map's text")
-    try:
-        grid = parse_grid(text, "<map>")
-    except GridFileError as e:
-        raise ScenarioError(path, f"{where}.map", str(e)) from None
-    name = data.get("name", grid.name)
-    grid = replace(grid, name=str(name))
-    vals = {}
-    for k in ("noise", "living_reward", "discount"):
-        v = data.get(k, getattr(GridSettings(), k))
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise ScenarioError(path, f"{where}.{k}", f"must be a number, got {v!r}")
-        vals[k] = float(v)
-    st = GridSettings(grid=grid, convention=str(data.get("convention", "cs188")), **vals)
-    try:
-        return st.validate()
-    except ValueError as e:
-        raise ScenarioError(path, where, str(e)) from None
-
-
-# ---------------------------------------------------------------------------------- the spec
-def strategies(st: GridSettings, mdp: TabularMDP) -> tuple[str, ...]:
-    """The strategies the simulation compares: optimal and random."""
-    return ("optimal", "random")
-
-
-def strategy_probs(st: GridSettings, name: str, mdp: TabularMDP, optimal_policy) -> np.ndarray:
-    """Action probabilities of "optimal" or "random" (:func:`~mdpviz.models.strategies.walk_strategy_probs`)."""
-    if name not in ("optimal", "random"):
-        raise ValueError(f"unknown strategy {name!r}")
-    return walk_strategy_probs(name, mdp, optimal_policy)
-
-
-def max_steps(mdp: TabularMDP) -> int:
-    """Steps per simulated episode: until gamma^t < 1e-9, at most 1,000 (a random walk may wander)."""
-    if 0.0 < mdp.discount < 1.0:
-        return discounted_max_steps(mdp, eps=1e-9, cap=1_000)
-    return 1_000
-
-
-def walk_simulation(mdp: TabularMDP, names, probs_of, policy, *, games: int, seed, start: int, start_name: str
-                    ) -> Generator[JobProgress, None, SimulationResult]:
-    """The simulation job of the games drawn on a grid (grid worlds, Gymnasium environments): each
-    strategy from ``start``; the optimal policy is solved by value iteration to 1e-12 when ``policy`` is None."""
-    return (yield from strategy_simulation(mdp, names, probs_of, policy, games=games, seed=seed, start=start,
-                                           start_name=start_name, max_steps=max_steps(mdp),
-                                           optimal=lambda: solve(mdp, "vi", tol=1e-12).policy))
-
-
-def simulate(st: GridSettings, mdp: TabularMDP, policy=None, *, games: int, seed,
-             start: int | None = None) -> Generator[JobProgress, None, SimulationResult]:
-    """Optimal and random from the start cell (or ``start``), ``games`` episodes each, beside their exact values."""
-    world = compile_gridworld(st)
-    start = world.start_state if start is None else int(start)
-    return (yield from walk_simulation(mdp, strategies(st, mdp), lambda n, opt: strategy_probs(st, n, mdp, opt),
-                                       policy, games=games, seed=seed, start=start,
-                                       start_name=state_name(world.geometry, st.convention, start)))
-
-
-def lesson(st: GridSettings, mdp: TabularMDP | None = None, *, start: int | None = None,
-           state_name: Callable[[int], str] | None = None, **_names: Any):
-    """The grid world's lesson: the rules and both conventions (this module's docstring)."""
-    import sys
-
-    from mdpviz.models.lessons import Block, doc_paragraphs, mdp_lesson, parameters_of
-
-    world: GridWorld | None
-    try:
-        world = compile_gridworld(st)
-    except ValueError:
-        world = None
-    if start is None:
-        start = world.start_state if world is not None else 0
-    if state_name is None:
-        geom = None if world is None else world.geometry
-        state_name = lambda s: _state_name(geom, st.convention, s)  # noqa: E731
-    other = next(k for k in CONVENTIONS if k != st.convention)
-    return mdp_lesson(
-        mdp,
-        title=f"Grid world ({st.grid.name or 'custom'}, {st.convention.upper()} convention)",
-        intro=doc_paragraphs(sys.modules[__name__], "A grid world is") + (
-            Block("p", "Two conventions are in use; for the same map and settings they give the same values "
-                       "and differ in the exit step."),
-            Block("p", f"Shown here: {CONVENTION_RULES[st.convention]}"),
-            Block("p", f"The other one: {CONVENTION_RULES[other]}")),
-        states=("A state is an open or exit cell" + (" plus the absorbing \u201cexited\u201d state."
-                                                      if st.convention == "cs188" else "; exit cells are terminal.")),
-        actions=("north, east, south, west from an open cell" + ("; \u201cexit\u201d from an exit cell."
-                                                                 if st.convention == "cs188" else ".")),
-        transitions=f"The intended direction with probability {1 - st.noise:g}, each perpendicular one with "
-                    f"{st.noise / 2:g}; a wall or the edge leaves the agent where it is.",
-        rewards=(f"Living reward {st.living_reward:g} per move from an open cell; an exit pays its number"
-                 + (" (with the exit action)." if st.convention == "cs188" else
-                    " as R(s) of its terminal state (a move into it pays R(s) + \u03b3 R(s\u2032)).")),
-        parameters=parameters_of(st, skip=("grid",)),
-        start=start, state_name=state_name,
-        action_name=(lambda a: ACTION_NAMES[a]), where="the start cell",
-        sources=("mdpviz.models.gridworld",),
-    )
-
-
-_state_name = state_name
-
-
-def _compile_mdp(st: GridSettings) -> TabularMDP:
-    return compile_gridworld(st).mdp
-
-
-SPEC = GameSpec(
-    key="gridworld",
-    title="Grid world",
-    value_label="value V(s)",
-    unit="return",
-    settings_type=GridSettings,
-    default_settings=GridSettings,
-    compile=_compile_mdp,
-    to_dict=settings_to_dict,
-    from_dict=settings_from_dict,
-    color_kind=SEQUENTIAL,
-    strategies=strategies,
-    strategy_probs=strategy_probs,
-    lesson=lesson,
-    jobs={"simulate": simulate},
-)
-"""The grid world in the registry. ``jobs["simulate"](settings, mdp, policy, games=, seed=, start=)``."""
-
-
-__all__ = [
-    "ACTION_NAMES", "ARROWS", "BUILTIN_MAPS", "CONVENTIONS", "CONVENTION_NAMES", "EAST", "EXIT", "GridFileError",
-    "GridGeometry", "GridMap", "GridSettings", "GridWorld", "MOVES", "NORTH", "OPEN", "SOUTH", "WALL", "WEST",
-    "CONVENTION_RULES", "cell_value", "compile_gridworld", "format_rows", "load_map", "move_outcomes", "parse_grid", "policy_rows",
-    "q_by_direction", "read_grid", "value_rows",
-    "MIN_ARROW_PX", "SPEC", "arrow_geometry", "best_directions", "describe_cell", "next_cell", "grid_color_range", "lesson", "max_steps", "settings_from_dict",
-    "settings_to_dict", "simulate", "state_name", "strategies", "strategy_probs", "walk_simulation",
-]
+__all__ = ['ACTION_NAMES', 'ARROWS', 'BUILTIN_MAPS', 'CONVENTIONS', 'CONVENTION_NAMES', 'EAST', 'EXIT', 'GridFileError', 'GridGeometry', 'GridMap', 'GridSettings', 'GridWorld', 'MOVES', 'NORTH', 'OPEN', 'SOUTH', 'WALL', 'WEST', 'CONVENTION_RULES', 'cell_value', 'compile_gridworld', 'format_rows', 'load_map', 'move_outcomes', 'parse_grid', 'policy_rows', 'q_by_direction', 'read_grid', 'value_rows', 'MIN_ARROW_PX', 'arrow_geometry', 'best_directions', 'describe_cell', 'next_cell', 'grid_color_range', 'state_name']

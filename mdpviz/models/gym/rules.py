@@ -22,18 +22,13 @@ from __future__ import annotations
 
 import ast
 import math
-import os
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Generator, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.games import SEQUENTIAL, GameSpec, JobProgress
-from mdpviz.models.gridworld import GridGeometry, walk_simulation
-from mdpviz.models.gridworld import strategy_probs as _grid_strategy_probs
+from mdpviz.models.kit.grid import GridGeometry
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.strategies import SimulationResult
 
 INSTALL_HINT = 'Gymnasium is not installed: install it with  pip install "mdpviz[gym]"  (or pip install gymnasium)'
 """What to tell a user who asks for a Gymnasium environment without Gymnasium."""
@@ -438,91 +433,4 @@ def compile_gym(state: GymState) -> TabularMDP:
     return import_env(state).mdp
 
 
-def gym_to_dict(state: GymState) -> dict[str, Any]:
-    """The settings as scenario data."""
-    return {"env": state.env_id, "kwargs": {k: v for k, v in state.kwargs}, "discount": state.discount}
-
-
-def gym_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> GymState:
-    """The :class:`GymState` of :func:`gym_to_dict` data (not imported: Gymnasium may be missing); ScenarioError naming the field."""
-    where = "games.gym"
-    if not isinstance(data, dict):
-        raise ScenarioError(path, where, "must be an object")
-    env, kw, disc = data.get("env", "FrozenLake-v1"), data.get("kwargs", {}), data.get("discount", 0.99)
-    if not isinstance(env, str) or not env.strip():
-        raise ScenarioError(path, f"{where}.env", f"must be an environment id, got {env!r}")
-    if not isinstance(kw, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in kw.items()):
-        raise ScenarioError(path, f"{where}.kwargs", "must map names to Python literals (strings)")
-    if isinstance(disc, bool) or not isinstance(disc, (int, float)) or not 0.0 <= disc <= 1.0:
-        raise ScenarioError(path, f"{where}.discount", f"must be a number in [0, 1], got {disc!r}")
-    return GymState(env.strip(), tuple(kw.items()), float(disc))
-
-
-def strategies(state: GymState, mdp: TabularMDP) -> tuple[str, ...]:
-    """The strategies the simulation compares: optimal and random."""
-    return ("optimal", "random")
-
-
-def strategy_probs(state: GymState, name: str, mdp: TabularMDP, optimal_policy) -> np.ndarray:
-    """Action probabilities of "optimal" or "random"."""
-    return _grid_strategy_probs(None, name, mdp, optimal_policy)
-
-
-def _label(mdp: TabularMDP, s: int) -> str:
-    return mdp.state_labels[s] if mdp.state_labels is not None and 0 <= s < mdp.n_states else str(s)
-
-
-def simulate(state: GymState, mdp: TabularMDP, policy=None, *, games: int, seed,
-             start: int | None = None) -> Generator[JobProgress, None, SimulationResult]:
-    """Optimal and random from ``start`` (default: the environment's most likely start, which imports
-    it), ``games`` episodes each, beside their exact values."""
-    start = import_env(state).start if start is None else int(start)
-    return (yield from walk_simulation(mdp, strategies(state, mdp), lambda n, opt: strategy_probs(state, n, mdp, opt),
-                                       policy, games=games, seed=seed, start=start, start_name=_label(mdp, start)))
-
-
-def lesson(state: GymState, mdp: TabularMDP | None = None, *, start: int | None = None,
-           state_name: Callable[[int], str] | None = None, **_names: Any):
-    """The environment's lesson: this module's account of the import, then the model's facts."""
-    from mdpviz.models.lessons import Block, clean_rst, mdp_lesson, parameters_of
-
-    if start is None:
-        start = import_env(state).start if mdp is not None else 0
-    if state_name is None and mdp is not None:
-        state_name = lambda s: _label(mdp, s)  # noqa: E731
-    return mdp_lesson(
-        mdp, title=f"Gymnasium: {state.env_id}",
-        intro=(Block("p", clean_rst(" ".join(__doc__.split("\n\n")[1].split()))),
-               Block("p", "Each listed outcome of env.unwrapped.P[s][a] is a transition; an outcome marked "
-                     "terminated goes to one absorbing state (value 0); a time limit is not termination.")),
-        parameters=parameters_of(state), start=start, state_name=state_name,
-        sources=("mdpviz.models.gymnasium_bridge",))
-
-
-SPEC = GameSpec(
-    key="gym",
-    title="Gymnasium environment",
-    value_label="value V(s)",
-    unit="return",
-    settings_type=GymState,
-    default_settings=GymState,
-    compile=compile_gym,
-    to_dict=gym_to_dict,
-    from_dict=gym_from_dict,
-    color_kind=SEQUENTIAL,
-    strategies=strategies,
-    strategy_probs=strategy_probs,
-    lesson=lesson,
-    jobs={"simulate": simulate},
-)
-"""Gymnasium's toy-text environments in the registry (compile imports Gymnasium; importing this does
-not). ``jobs["simulate"](state, mdp, policy, games=, seed=, start=)``."""
-
-
-__all__ = [
-    "ACTION_LABELS", "INSTALL_HINT", "GymnasiumMissing", "TERMINATED", "from_gymnasium", "gym_geometry",
-    "import_gymnasium", "make_env", "parse_kwargs", "start_distribution", "start_state", "state_labels",
-    "tabular_env_class", "to_gymnasium",
-    "GymState", "ImportedEnv", "SPEC", "compile_gym", "gym_from_dict", "gym_to_dict", "import_env", "lesson",
-    "simulate", "split_kwargs", "state_with_kwargs", "strategies", "strategy_probs",
-]
+__all__ = ['ACTION_LABELS', 'INSTALL_HINT', 'GymnasiumMissing', 'TERMINATED', 'from_gymnasium', 'gym_geometry', 'import_gymnasium', 'make_env', 'parse_kwargs', 'start_distribution', 'start_state', 'state_labels', 'tabular_env_class', 'to_gymnasium', 'GymState', 'ImportedEnv', 'compile_gym', 'import_env', 'split_kwargs', 'state_with_kwargs']

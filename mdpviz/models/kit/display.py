@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from mdpviz.models.colors import ColorScale, format_value
+from mdpviz.models.kit.colors import ColorScale, format_value
 
 
 # ---------------------------------------------------------------------------------- board frames

@@ -1,7 +1,7 @@
 """One played-out episode as the episode player shows it: pure functions, no Qt.
 
 A game gives the player a list of :class:`Move`. Snakes and ladders converts the throws of
-``mdpviz.models.snakes_sim.play_episode`` (which samples the game's own rule function);
+``mdpviz.models.snakes.simulate.play_episode`` (which samples the game's own rule function);
 any other MDP is sampled from its compiled transitions by :func:`sample_mdp_episode`.
 """
 from __future__ import annotations

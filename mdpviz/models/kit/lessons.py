@@ -20,7 +20,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import html as _html
-import importlib
 import inspect
 import re
 import textwrap
@@ -622,11 +621,6 @@ def _transitions_fact(mdp: TabularMDP) -> str:
 
 
 # ---------------------------------------------------------------------------------- per game
-def _module(name: str):
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
 
 
 def mdp_lesson(
@@ -672,97 +666,12 @@ def mdp_lesson(
     )
 
 
-def snakes_lesson(cfg, mdp: TabularMDP | None = None) -> Lesson:
-    """Snakes and ladders (:mod:`mdpviz.models.snakes`) with configuration ``cfg`` (a SnakesConfig)."""
-    from mdpviz.models.snakes import rules as sn
-
-    if mdp is None:
-        mdp = sn.compile_snakes(cfg)
-    traps = [f"{i + 1} {sn.square_type_name(t, cfg.type4)}" for i, t in enumerate(cfg.layout) if t]
-    board = ("Current board: " + (", ".join(traps) if traps else "no traps") + "; "
-             + ("circular (stop exactly on 15; overshoot: " + cfg.overshoot + ")." if cfg.circle
-                else "reaching or passing 15 wins."))
-    outcome_rule = " ".join(sentences(next((b.text for b in doc_blocks(sn.outcomes.__doc__)[1:2]), ""))[:2])
-    docs = field_docs(sn.Outcome)
-    return mdp_lesson(
-        mdp,
-        title="Snakes and ladders",
-        intro=doc_paragraphs(sn, "The board has", "A turn is", "circle=False"),
-        states=(f"A state is the square the player stands on, 1..{sn.N_SQUARES}; square {sn.GOAL} "
-                f"({field_docs(sn).get('GOAL', 'the goal').rstrip('.').lower()}) is terminal."),
-        actions=f"{field_docs(sn.SnakesConfig).get('dice', '')} "
-                + "; ".join(d.describe() for d in cfg.dice) + ".",
-        transitions=f"{outcome_rule} {board}",
-        rewards=f"Cost of a turn: {docs.get('cost', '')}",
-        discount_why="the turns are counted, not discounted: V(s) is the expected number of turns to reach 15.",
-        parameters=parameters_of(cfg),
-        start=0,
-        state_name=lambda s: str(s + 1),
-        action_name=lambda a: cfg.dice[a].name,
-        where="square 1 (the start)",
-        action_set="{" + ", ".join(cfg.dice_names) + "}",
-        sources=("mdpviz.models.snakes", "snakes.outcomes", "snakes.Outcome", "snakes.SnakesConfig"),
-    )
 
 
-def checkers_lesson(mdp: TabularMDP | None, *, rules: Any = None, state: Any = None, start: int = 0,
-    state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Lesson:
-    """Checkers against a random opponent (:mod:`mdpviz.models.checkers`)."""
-    ck = _module("mdpviz.models.checkers")
-    if ck is None:
-        return mdp_lesson(mdp, title="Checkers", parameters=parameters_of(state or rules), start=start,
-                          state_name=state_name, action_name=action_name)
-    if rules is None and getattr(state, "rules", None) is not None:  # the settings: the variant's fields first
-        params = parameters_of(state.rules) + parameters_of(state, skip=("rules",))
-    else:
-        params = parameters_of(state) or parameters_of(rules)
-    mdp_section = doc_section(ck, "The MDP")
-    text = " ".join(b.text for b in mdp_section)
-    act, _, trans = sentence_with(text, "An action is").partition("; ")
-    return mdp_lesson(
-        mdp,
-        title="Checkers against a random opponent",
-        intro=doc_section(ck, "The rules"),
-        states=sentence_with(text, "A state is"),
-        actions=act.rstrip(".") + "." if act else "",
-        transitions=trans[:1].upper() + trans[1:],
-        rewards=sentence_starting(text, "Rewards"),
-        discount_why=_checkers_discount(ck, mdp),
-        parameters=params,
-        start=start,
-        state_name=state_name,
-        action_name=action_name,
-        sources=("mdpviz.models.checkers",),
-    )
 
 
-def _checkers_discount(ck, mdp: TabularMDP | None) -> str:
-    why = field_docs(ck).get("DEFAULT_DISCOUNT", "")
-    default = getattr(ck, "DEFAULT_DISCOUNT", None)
-    if not why or default is None:
-        return ""
-    if mdp is not None and mdp.discount == default:
-        return why
-    return f"set by the user; the seed's default is {fmt_number(default)} ({why})"
 
 
-def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) -> Lesson:
-    """An MDP read from a course-format file (:mod:`mdpviz.models.cs747`)."""
-    from mdpviz.models import cs747
-
-    name = path.rsplit("/", 1)[-1] if path else ""
-    return mdp_lesson(
-        mdp,
-        title=f"MDP from file{': ' + name if name else ''}",
-        intro=(Block("p", first_sentence(cs747.__doc__) + " Each transition line gives s, a, s\u2032, the "
-                     "reward and the probability:"),) + tuple(b for b in doc_blocks(cs747.__doc__) if b.kind == "pre"),
-        states="States are numbered 0..numStates-1; the end line lists the terminal ones.",
-        actions="Actions are numbered 0..numActions-1; a state's legal actions are those with transition lines.",
-        transitions="As listed in the file.",
-        rewards="As listed in the file (reward units).",
-        parameters=parameters_of(state, skip=("text",)),
-        sources=("mdpviz.models.cs747",),
-    )
 
 
 def lesson_for(
@@ -776,10 +685,10 @@ def lesson_for(
     action_name: Callable[[int], str] | None = None,
 ) -> Lesson:
     """The lesson of game ``key`` (any spelling the registry accepts) with settings ``state`` and
-    compiled model ``mdp``: its spec's :attr:`~mdpviz.models.games.GameSpec.lesson`; a key the registry
+    compiled model ``mdp``: its spec's :attr:`~mdpviz.models.kit.registry.GameSpec.lesson`; a key the registry
     does not know (or a game without a lesson) gets :func:`mdp_lesson` of its model with its settings
     as parameters. ``start``: the state the worked example backs up (None: the game's own choice)."""
-    from mdpviz.models import games
+    from mdpviz.models.kit import registry as games
 
     try:
         spec = games.get(key)
@@ -793,8 +702,8 @@ def lesson_for(
 
 
 __all__ = [
-    "Block", "Lesson", "Parameter", "bellman_html", "checkers_lesson",
-    "clean_rst", "doc_blocks", "doc_paragraphs", "doc_section", "example_html", "field_docs", "file_lesson",
+    "Block", "Lesson", "Parameter", "bellman_html",
+    "clean_rst", "doc_blocks", "doc_paragraphs", "doc_section", "example_html", "field_docs",
     "first_sentence", "fmt_number", "fmt_prob", "fmt_value", "lesson_for", "mdp_lesson",
-    "parameters_of", "paragraph_with", "sentence_with", "snakes_lesson",
+    "parameters_of", "paragraph_with", "sentence_with",
 ]

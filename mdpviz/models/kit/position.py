@@ -28,8 +28,8 @@ import numpy as np
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import proportion_ci
-from mdpviz.models.colors import ColorScale, format_value
-from mdpviz.models.display import BackupTerm, best_actions, format_prob, state_q
+from mdpviz.models.kit.colors import ColorScale, format_value
+from mdpviz.models.kit.display import BackupTerm, best_actions, format_prob, state_q
 
 DECISION = "decision"
 """The player to move is the MDP's decision maker: its moves have Q-values."""
@@ -215,7 +215,7 @@ class TabularPositionModel(PositionModel):
 
     def q_of_state(self, state: int, values: np.ndarray) -> np.ndarray:
         """float64 (n_actions): Q(state, a) for the legal actions, NaN for the others
-        (:func:`~mdpviz.models.display.state_q`)."""
+        (:func:`~mdpviz.models.kit.display.state_q`)."""
         return state_q(self.mdp, state, values)
 
     def move_values(self, pos: Position, values: Any) -> np.ndarray:
@@ -255,7 +255,7 @@ class TabularPositionModel(PositionModel):
 # ---------------------------------------------------------------------------------- display data
 def greedy_move(moves: Sequence[MoveSpec], qs: np.ndarray, objective: str, *, tie_tol: float = TIE_TOL) -> int:
     """Index (into ``moves``) of the best move by ``objective`` ("max"/"min"); ties go to the lowest
-    action id, as in the solvers (the one tie rule, :func:`~mdpviz.models.display.best_actions`);
+    action id, as in the solvers (the one tie rule, :func:`~mdpviz.models.kit.display.best_actions`);
     -1 when no move has a finite value."""
     q = np.asarray(qs, dtype=np.float64)
     ok = np.flatnonzero(np.isfinite(q))

@@ -1,20 +1,21 @@
 """The games mdpviz knows, headless: one ordered registry of :class:`GameSpec` objects.
 
-Like Gymnasium's ``register(id, entry_point=...)``, each game is one line of :data:`ENTRIES`:
-its key and where its spec lives (``"module:ATTRIBUTE"``, imported on first use, so listing the
-games imports no game). The CLI, ``mdpviz export``, the lessons, the scenario files and the
-window all read this one list; the window pairs each key with its view in
-:data:`mdpviz.widgets.games.VIEWS`.
+Like Gymnasium's ``register(id, entry_point=...)``, each game is one line of :data:`ENTRIES`: its
+key and its title. The key names the game's folder, ``mdpviz/models/<key>/`` (its spec, ``SPEC`` in
+``spec.py``, is imported on first use, so listing the games imports no game), and its view module,
+``mdpviz/widgets/games/<key>.py``. The CLI, ``mdpviz export``, the lessons, the scenario files and
+the window all read this one list.
 
 This module, and every spec, imports no Qt::
 
-    import mdpviz.models.games as g
+    import mdpviz.models.kit.registry as g
     for key in g.keys():
         spec = g.get(key)
         mdp = spec.compile(spec.default_settings())   # a TabularMDP (None: the game has no table)
 
-Adding a game: write its rules module in ``mdpviz/models/`` ending with ``SPEC = GameSpec(...)``,
-add one line to :data:`ENTRIES` here and one to ``VIEWS`` in ``mdpviz/widgets/games/__init__.py``.
+Adding a game: one folder ``mdpviz/models/<key>/`` (``rules.py``, and ``spec.py`` ending with
+``SPEC = GameSpec(...)``), one view module ``mdpviz/widgets/games/<key>.py`` (ending with
+``VIEW = <its view class>``) and one line ``(key, title)`` in :data:`ENTRIES` here.
 """
 from __future__ import annotations
 
@@ -76,10 +77,10 @@ class GameSpec:
     strategy_probs: Callable[[Any, str, TabularMDP, Any], Any] | None = None
     """``strategy_probs(settings, name, mdp, optimal_policy)``: (n_states, n_actions) action probabilities."""
     position_model: Callable[..., Any] | None = None
-    """Board games: ``position_model(settings, mdp)``, the :class:`~mdpviz.models.position.PositionModel`
+    """Board games: ``position_model(settings, mdp)``, the :class:`~mdpviz.models.kit.position.PositionModel`
     that walks positions from the start to a terminal one."""
     lesson: Callable[..., Any] | None = None
-    """``lesson(settings, mdp, **names)``: the game's :class:`~mdpviz.models.lessons.Lesson`."""
+    """``lesson(settings, mdp, **names)``: the game's :class:`~mdpviz.models.kit.lessons.Lesson`."""
     jobs: Mapping[str, Callable[..., Iterator]] = field(default_factory=dict)
     """Background jobs the game offers, by name, each a generator function: it yields
     :class:`JobProgress` and partial results and returns its result; the window's controller steps it
@@ -89,31 +90,29 @@ class GameSpec:
 
 
 ENTRIES: tuple[tuple[str, str], ...] = (
-    ("snakes", "mdpviz.models.snakes:SPEC"),
-    ("file", "mdpviz.models.mdp_file:SPEC"),
-    ("ttt", "mdpviz.models.tictactoe:SPEC"),
-    ("risk_ttt", "mdpviz.models.risk_ttt:SPEC"),
-    ("attt", "mdpviz.models.attt:SPEC"),
-    ("checkers", "mdpviz.models.checkers_game:SPEC"),
-    ("ttt3d", "mdpviz.models.ttt3d:SPEC"),
-    ("gridworld", "mdpviz.models.gridworld:SPEC"),
-    ("gym", "mdpviz.models.gymnasium_bridge:SPEC"),
+    ("snakes", "Snakes and ladders"),
+    ("file", "MDP from file"),
+    ("ttt", "Tic-tac-toe vs random"),
+    ("risk_ttt", "Risk tic-tac-toe"),
+    ("attt", "Anti-tic-tac-toe"),
+    ("checkers", "Checkers"),
+    ("ttt3d", "3D tic-tac-toe (learning)"),
+    ("gridworld", "Grid world"),
+    ("gym", "Gymnasium environment"),
 )
-"""The games in picker order: (key, ``"module:ATTRIBUTE"`` of its :class:`GameSpec`)."""
+"""The games in picker order, one line each: (key, title). Game ``key`` lives in the folder
+``mdpviz/models/<key>/``, its :class:`GameSpec` is ``SPEC`` in ``mdpviz/models/<key>/spec.py`` (imported
+on first use, so listing the games by name, as the window's game picker does at start, imports none of
+them), and its view is ``VIEW`` in ``mdpviz/widgets/games/<key>.py``. A test checks that each spec's
+:attr:`GameSpec.title` is the title given here."""
 
-TITLES: dict[str, str] = {
-    "snakes": "Snakes and ladders",
-    "file": "MDP from file",
-    "ttt": "Tic-tac-toe vs random",
-    "risk_ttt": "Risk tic-tac-toe",
-    "attt": "Anti-tic-tac-toe",
-    "checkers": "Checkers",
-    "ttt3d": "3D tic-tac-toe (learning)",
-    "gridworld": "Grid world",
-    "gym": "Gymnasium environment",
-}
-"""Each game's :attr:`GameSpec.title` (a test checks they agree), so that listing the games by name,
-as the window's game picker does at start, imports none of them."""
+TITLES: dict[str, str] = dict(ENTRIES)
+"""Each game's title by key."""
+
+
+def spec_module(key: str) -> str:
+    """Where game ``key``'s spec lives (``SPEC`` in that module)."""
+    return f"mdpviz.models.{canonical(key)}.spec"
 
 ALIASES: dict[str, str] = {
     "risk-ttt": "risk_ttt", "risk": "risk_ttt", "stochastic-ttt": "risk_ttt",
@@ -159,10 +158,10 @@ def get(key: str) -> GameSpec:
     k = canonical(key)
     spec = _SPECS.get(k)
     if spec is None:
-        module, _, attr = dict(ENTRIES)[k].partition(":")
-        spec = getattr(importlib.import_module(module), attr)
+        module = spec_module(k)
+        spec = getattr(importlib.import_module(module), "SPEC")
         if not isinstance(spec, GameSpec) or spec.key != k:
-            raise TypeError(f"{module}:{attr} is not the GameSpec of {k!r}")
+            raise TypeError(f"{module}:SPEC is not the GameSpec of {k!r}")
         _SPECS[k] = spec
     return spec
 
@@ -179,4 +178,4 @@ def specs() -> list[GameSpec]:
 
 
 __all__ = ["ALIASES", "DIVERGING", "ENTRIES", "GameSpec", "JobProgress", "SEQUENTIAL", "TITLES", "canonical", "get",
-           "keys", "normalise_key", "specs", "title"]
+           "keys", "normalise_key", "spec_module", "specs", "title"]

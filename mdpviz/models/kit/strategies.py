@@ -7,7 +7,7 @@ theory and simulation can be compared: exactly, by policy evaluation (Sutton and
 episodes (:func:`~mdpviz.models.simulate.simulate`) from one start state.
 
 :func:`strategy_simulation` is a generator: it yields
-:class:`~mdpviz.models.games.JobProgress` after each strategy and returns a
+:class:`~mdpviz.models.kit.registry.JobProgress` after each strategy and returns a
 :class:`SimulationResult`; the window's controller steps it on its job thread, tests and the
 CLI simply iterate it. Plain numpy; never imports Qt.
 """
@@ -19,8 +19,8 @@ from typing import Callable, Generator, Sequence
 
 import numpy as np
 
-from mdpviz.models.display import StrategyRow, results_csv
-from mdpviz.models.games import JobProgress
+from mdpviz.models.kit.display import StrategyRow, results_csv
+from mdpviz.models.kit.registry import JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy
@@ -43,7 +43,7 @@ class SimulationResult:
     """Strategies that could not be evaluated, and why."""
 
     def csv(self) -> str:
-        """The table as CSV (:func:`~mdpviz.models.display.results_csv`), for File \u25b8 Export."""
+        """The table as CSV (:func:`~mdpviz.models.kit.display.results_csv`), for File \u25b8 Export."""
         return results_csv(self.rows, unit=self.unit, start=self.start)
 
 
@@ -125,5 +125,19 @@ def strategy_simulation(mdp: TabularMDP, names: Sequence[str], probs_of: Callabl
     return SimulationResult(tuple(rows), "return", start_name, tuple(notes))
 
 
+def two_strategy_probs(settings: object, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
+    """A spec's ``strategy_probs(settings, name, mdp, policy)`` for games with the two strategies
+    "optimal" and "random" (:func:`walk_strategy_probs`; ValueError for any other name)."""
+    if name not in ("optimal", "random"):
+        raise ValueError(f"unknown strategy {name!r}")
+    return walk_strategy_probs(name, mdp, policy)
+
+
+def settings_strategy_probs(settings: object, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
+    """A spec's ``strategy_probs(settings, name, mdp, policy)``: :func:`walk_strategy_probs` of the
+    model (the settings are not needed: the board games' strategies follow from the model alone)."""
+    return walk_strategy_probs(name, mdp, policy)
+
+
 __all__ = ["SimulationResult", "Z95", "at_least_two_games", "discounted_max_steps", "fixed_action_strategies", "mean_ci",
-           "strategy_simulation", "walk_strategy_probs"]
+           "strategy_simulation", "settings_strategy_probs", "two_strategy_probs", "walk_strategy_probs"]

@@ -15,6 +15,10 @@ Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
+from mdpviz.models.mdp import TabularMDP
+
 import itertools
 from dataclasses import dataclass
 from functools import cached_property
@@ -312,6 +316,125 @@ def swap_marks(board: np.ndarray) -> np.ndarray:
     """The board with X and O exchanged (the seed makes its X policy this way)."""
     b = np.asarray(board)
     return np.where(b == X, O, np.where(b == O, X, b)).astype(b.dtype)
+
+
+MARK = {X: "X", O: "O"}
+
+
+def mark_name(m: int) -> str:
+    """"X" or "O"."""
+    return MARK[int(m)]
+
+
+def greedy_policy(mdp: TabularMDP, values: np.ndarray) -> np.ndarray:
+    """int64 (n_states): the greedy action of every state under ``values`` (the solvers' tie rule:
+    ties to the lowest action, min for minimising movers), -1 for terminal states."""
+    from mdpviz.solvers import greedy
+    from mdpviz.solvers.sweep import rows_to_policy
+
+    _, rows = greedy(mdp, mdp.q_values(np.asarray(values, dtype=np.float64)))
+    return rows_to_policy(mdp, rows)
+
+
+class ValuesCache:
+    """Remembers one result per values array (the board asks again at every redraw)."""
+
+    def __init__(self) -> None:
+        self._key: Any = None
+        self._val: Any = None
+
+    def get(self, values: Any, fn: Callable[[], Any]) -> Any:
+        if self._key is not values:
+            self._val = fn()
+            self._key = values
+        return self._val
+
+
+STOCHASTIC_3X3 = (0.9, 0.3, 0.5, 0.2, 0.95, 0.7, 0.6, 0.45, 0.1)
+"""The seed's hand-made risk vector for the 3x3 board (cells in row-major order)."""
+
+
+PRESETS: dict[str, str] = {
+    "stochastic": "the seed's hand-made risks [0.9, 0.3, 0.5, 0.2, 0.95, 0.7, 0.6, 0.45, 0.1] (3x3 only)",
+    "classic": "all 0: ordinary tic-tac-toe",
+    "reverse": "all 1: every move places the opponent's mark",
+    "noisy-classic": "U(0, 0.1) per cell (seedable)",
+    "noisy-reverse": "1 - U(0, 0.1) per cell (seedable)",
+    "half": "all 0.5: a coin decides whose mark lands",
+    "random": "U(0, 1) per cell, 'totally random' (seedable)",
+}
+"""The seven risk presets of seed 003 and what each means."""
+
+
+_ALIASES = {"totally-random": "random", "blind": "half", "pseudo-random": "stochastic"}
+
+
+def preset_names() -> tuple[str, ...]:
+    """The preset names, in the seed's order."""
+    return tuple(PRESETS)
+
+
+def risk_preset(name: str, *, n_cells: int = 9, seed: int | np.random.Generator | None = None) -> np.ndarray:
+    """The risk vector of a preset for a board of ``n_cells`` cells (float64, read-only).
+
+    ``seed`` makes the noisy and random presets repeatable (numpy's default generator).
+    ValueError for an unknown name, or "stochastic" on a board other than 3x3.
+    """
+    key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
+    key = _ALIASES.get(key, key)
+    if key not in PRESETS:
+        raise ValueError(f"unknown risk preset {name!r}; choose one of {', '.join(PRESETS)}")
+    n = int(n_cells)
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    if key == "stochastic":
+        if n != 9:
+            raise ValueError(f"the stochastic preset has 9 risks (a 3x3 board), not {n}; give --risk with {n} values")
+        p = np.array(STOCHASTIC_3X3)
+    elif key == "classic":
+        p = np.zeros(n)
+    elif key == "reverse":
+        p = np.ones(n)
+    elif key == "half":
+        p = np.full(n, 0.5)
+    elif key == "noisy-classic":
+        p = 0.1 * rng.random(n)
+    elif key == "noisy-reverse":
+        p = 1.0 - 0.1 * rng.random(n)
+    else:  # random
+        p = rng.random(n)
+    p.flags.writeable = False
+    return p
+
+
+def validate_risk(risk: Sequence[float] | np.ndarray, n_cells: int) -> np.ndarray:
+    """A risk vector as float64 (read-only), or ValueError naming the bad entry.
+
+    It must have one entry per cell, each a number in [0, 1].
+    """
+    try:
+        p = np.array(risk, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise ValueError(f"the risk vector must be numbers, got {risk!r}") from None
+    if p.size != int(n_cells):
+        raise ValueError(f"the risk vector needs {int(n_cells)} entries (one per cell), got {p.size}")
+    bad = np.flatnonzero(~np.isfinite(p) | (p < 0) | (p > 1))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"risk[{i}] = {float(p[i])!r} (cell {i}) is not a number in [0, 1]")
+    p.flags.writeable = False
+    return p
+
+
+def parse_risk(text: str, n_cells: int) -> np.ndarray:
+    """Parse ``"0.9,0.3,..."`` (commas and/or spaces) into a validated risk vector."""
+    parts = [t for t in str(text).replace(",", " ").split() if t]
+    vals = []
+    for i, t in enumerate(parts):
+        try:
+            vals.append(float(t))
+        except ValueError:
+            raise ValueError(f"risk entry {i} ({t!r}) is not a number") from None
+    return validate_risk(vals, n_cells)
 
 
 __all__ = ["BoardGeometry", "EMPTY", "LineAnalysis", "MARK_CHARS", "O", "TTT3", "X", "other", "parse_mark", "swap_marks"]

@@ -25,7 +25,7 @@ The rules (line completion, children ``b + mark * 3**cell``) live in :func:`expa
 used by both the compiler and the layered solver. Plain numpy; never imports Qt.
 
 Where things are: the risk vectors, the rules and the compiled 3x3 game in
-:mod:`mdpviz.models.risk_rules`, the matchups in :mod:`mdpviz.models.risk_match` (both re-exported
+:mod:`mdpviz.models.risk_ttt.rules`, the matchups in :mod:`mdpviz.models.risk_ttt.match` (both re-exported
 here); the exact n x n solve, the position models of the board, the exact solve as a job generator
 (:func:`exact_solve_job`), the settings, the scenario codec and the registry's :data:`SPEC` here.
 """
@@ -39,13 +39,11 @@ from typing import Any, Callable, Generator, Sequence
 
 import numpy as np
 
-from mdpviz.models.display import BackupTerm
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.games import DIVERGING, GameSpec, JobProgress
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.position import DECISION, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel, \
+from mdpviz.models.kit.display import BackupTerm
+from mdpviz.models.kit.registry import JobProgress
+from mdpviz.models.kit.position import DECISION, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel, \
     TabularPositionModel
-from mdpviz.models.risk_match import (  # noqa: F401  (re-exported)
+from mdpviz.models.risk_ttt.match import (  # noqa: F401  (re-exported)
     AGENT_KINDS,
     Agent,
     MatchOutcome,
@@ -57,7 +55,7 @@ from mdpviz.models.risk_match import (  # noqa: F401  (re-exported)
     optimal_policy,
     play_match,
 )
-from mdpviz.models.risk_rules import (  # noqa: F401  (re-exported)
+from mdpviz.models.risk_ttt.rules import (  # noqa: F401  (re-exported)
     PRESETS,
     STOCHASTIC_3X3,
     RiskGame,
@@ -71,8 +69,8 @@ from mdpviz.models.risk_rules import (  # noqa: F401  (re-exported)
     validate_risk,
 )
 from mdpviz.models.simulate import policy_matrix
-from mdpviz.models.tictactoe import MARK_CHARS, ValuesCache, greedy_policy, mark_name, strategy_probs
-from mdpviz.models.ttt_board import O, X, BoardGeometry, other, parse_mark
+from mdpviz.models.kit.ttt_board import ValuesCache, greedy_policy, mark_name
+from mdpviz.models.kit.ttt_board import O, X, BoardGeometry, other, parse_mark
 from mdpviz.solvers.backward_induction import LayerExpansion, LayeredSolution, backward_induction, run_layers
 
 # ====================================================================== n x n: backward induction
@@ -180,14 +178,14 @@ def _digit_tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 def layer_kernel():
-    """The compiled layer kernel (:mod:`mdpviz.solvers._numba_layers`), or None without numba
+    """The compiled layer kernel (:mod:`mdpviz.models.risk_ttt.kernels`), or None without numba
     (or with ``MDPVIZ_NO_NUMBA`` set). Compiled on first use (or loaded from numba's cache)."""
     from mdpviz.solvers import kernels
 
     if kernels.kernels() is None:  # honours MDPVIZ_NO_NUMBA and sets up numba's cache directory
         return None
     try:
-        from mdpviz.solvers._numba_layers import risk_layer
+        from mdpviz.models.risk_ttt.kernels import risk_layer
     except Exception:  # noqa: BLE001 - a broken numba install must not break solving
         return None
     return risk_layer
@@ -519,7 +517,7 @@ class _BatchLayers:
 def exact_solve_job(risk: Sequence[float] | np.ndarray, *, size: int = 4,
                     chunk_size: int | None = None) -> Generator[JobProgress, None, ExactRiskSolution]:
     """The exact n x n solve (:func:`solve_exact`, with the policy kept) as a job generator: it yields
-    a :class:`~mdpviz.models.games.JobProgress` (boards done of 3^(n*n), and the layer) after every
+    a :class:`~mdpviz.models.kit.registry.JobProgress` (boards done of 3^(n*n), and the layer) after every
     batch of ``chunk_size`` boards (default 2^18) and returns the :class:`ExactRiskSolution`. The
     window's controller steps it on its job thread (a cancel closes it between two batches); the
     CLI and tests simply iterate it. ValueError at once for a board too large to solve exactly."""
@@ -607,140 +605,4 @@ def risk_matchups(game: RiskGame, policy: np.ndarray | None, *, games: int,
     return run()
 
 
-KEY = "risk_ttt"
-"""The game's key in the registry and in scenario files."""
-
-
-def settings_to_dict(state: RiskState) -> dict[str, Any]:
-    """The game's entry in a scenario file."""
-    return {"risk": list(state.risk), "size": state.size, "preset": state.preset, "seed": state.seed}
-
-
-def settings_from_dict(data: dict[str, Any], path: str) -> RiskState:
-    """Settings from a scenario file's entry (ScenarioError naming the field)."""
-    where = f"games.{KEY}"
-    if not isinstance(data, dict):
-        raise ScenarioError(path, where, "must be an object")
-    size = data.get("size", 3)
-    if isinstance(size, bool) or size not in (3, 4):
-        raise ScenarioError(path, f"{where}.size", f"must be 3 or 4, got {size!r}")
-    try:
-        risk = validate_risk(data.get("risk", STOCHASTIC_3X3), size * size)
-    except ValueError as e:
-        raise ScenarioError(path, f"{where}.risk", str(e)) from None
-    preset = data.get("preset", "custom")
-    if not isinstance(preset, str) or (preset != "custom" and preset not in PRESETS):
-        raise ScenarioError(path, f"{where}.preset", f"must be 'custom' or one of {', '.join(PRESETS)}")
-    seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ScenarioError(path, f"{where}.seed", f"must be a whole number, got {seed!r}")
-    return RiskState(tuple(float(x) for x in risk), size, preset, seed)
-
-
-@lru_cache(maxsize=4)
-def _labels(game: RiskGame) -> tuple[str, ...]:
-    chars = np.array(list(MARK_CHARS))[game.geometry.digits(game.board_index)]
-    boards = ["".join(row) for row in chars]
-    return tuple(f"{b}|{t}" for b in boards for t in ("X", "O"))
-
-
-def state_labels(game: RiskGame) -> tuple[str, ...]:
-    """``"XO.......|X"`` for every state (as :func:`state_label`), built at once."""
-    return _labels(game)
-
-
-def labelled_mdp(game: RiskGame) -> TabularMDP:
-    """The compiled MDP with "board|mover" state labels, so the inspector's backups name positions."""
-    return replace(game.mdp, state_labels=state_labels(game))
-
-
-def compile_settings(state: RiskState) -> TabularMDP | None:
-    """The 3x3 game's labelled MDP; None for 4x4 (86 million (board, turn) pairs: no table, solved
-    exactly by :func:`exact_solve_job` instead)."""
-    if state.size != 3:
-        return None
-    return labelled_mdp(compile_risk(np.asarray(state.risk)))
-
-
-def position_model(state: RiskState, mdp: TabularMDP | None = None, *,
-                   solution: ExactRiskSolution | None = None) -> PositionModel:
-    """The board's position model: the compiled 3x3 game, or the exact n x n one (values from ``solution``)."""
-    if state.size == 3:
-        return RiskPositionModel(compile_risk(np.asarray(state.risk)))
-    return ExactRiskPositionModel(np.asarray(state.risk), state.size, solution)
-
-
-def _exact_job(state: RiskState, *, chunk_size: int | None = None) -> Generator[JobProgress, None, ExactRiskSolution]:
-    return exact_solve_job(np.asarray(state.risk), size=state.size, chunk_size=chunk_size)
-
-
-def _matchups_job(state: RiskState, policy: np.ndarray | None = None, *, games: int,
-                  seed: int) -> Generator[JobProgress, None, MatchupResult]:
-    if state.size != 3:
-        raise ValueError("matchups are simulated on the 3x3 board (the 4x4 game is not compiled to an MDP)")
-    return risk_matchups(compile_risk(np.asarray(state.risk)), policy, games=games, seed=seed)
-
-
-def lesson(state: Any, mdp: TabularMDP | None = None, *, risk=None, start: int = 0,
-           state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None):
-    """The game's :class:`~mdpviz.models.lessons.Lesson`: ``state`` is the game's settings (its fields
-    become the parameter table), ``risk`` the vector P (default: the settings')."""
-    import sys
-
-    from mdpviz.models.lessons import (Parameter, doc_paragraphs, field_docs, fmt_value, mdp_lesson, parameters_of,
-                                       sentence_starting, sentence_with)
-
-    rt = sys.modules[__name__]
-    if risk is None:
-        risk = getattr(state, "risk", None)
-
-    params = parameters_of(state)
-    if risk is not None and not any(p.name in ("risk", "risks") for p in params):
-        params = (Parameter("risk", fmt_value(np.asarray(risk)), field_docs(rt.RiskGame).get("risk", "")),) + params
-    return mdp_lesson(
-        mdp,
-        title="Risk tic-tac-toe",
-        intro=doc_paragraphs(rt, "A state is (board", "V(s) = opt", "with opt"),
-        states=sentence_starting(rt.RiskGame.__doc__, "State "),
-        actions=sentence_with(rt.RiskGame.__doc__, "Action id"),
-        transitions=sentence_with(rt.__doc__, "The player to move picks"),
-        rewards=sentence_with(rt.__doc__, "Completing a line"),
-        discount_why="there is no discount (an episodic game that ends within 9 moves).",
-        parameters=params,
-        start=start,
-        state_name=state_name,
-        action_name=action_name,
-        mover_names=("X (the maximiser)", "O (the minimiser)"),
-        sources=("mdpviz.models.risk_ttt", "RiskGame"),
-    )
-
-
-SPEC = GameSpec(
-    key=KEY,
-    title="Risk tic-tac-toe",
-    value_label="Q (X's expected result)",
-    unit="result",
-    settings_type=RiskState,
-    default_settings=RiskState,
-    compile=compile_settings,
-    to_dict=settings_to_dict,
-    from_dict=settings_from_dict,
-    color_kind=DIVERGING,
-    strategy_probs=strategy_probs,
-    position_model=position_model,
-    lesson=lesson,
-    jobs={"exact_solve": _exact_job, "matchups": _matchups_job},
-)
-"""Risk tic-tac-toe in the registry :mod:`mdpviz.models.games` (``compile`` gives None for the 4x4
-board: its table is too large, the ``exact_solve`` job solves it by backward induction instead)."""
-
-
-__all__ = [
-    "AGENT_KINDS", "Agent", "ExactRiskPositionModel", "ExactRiskSolution", "MATCHUPS", "MatchOutcome", "MatchResult",
-    "PRESETS", "RiskGame", "RiskLayers", "RiskPositionModel", "RiskState", "SPEC", "STOCHASTIC_3X3",
-    "check_exact_size", "combine", "compile_risk", "compile_settings", "exact_match", "exact_requirements",
-    "exact_solve_job", "expand_boards", "labelled_mdp", "lesson", "load_policy_file", "make_agent", "optimal_policy",
-    "parse_risk", "play_match", "position_model", "preset_names", "risk_matchups", "risk_preset",
-    "settings_from_dict", "settings_to_dict", "solve_exact", "solve_exact_cancellable", "solve_exact_steps",
-    "state_label", "state_labels", "swap_index", "validate_risk",
-]
+__all__ = ['AGENT_KINDS', 'Agent', 'ExactRiskPositionModel', 'ExactRiskSolution', 'MATCHUPS', 'MatchOutcome', 'MatchResult', 'PRESETS', 'RiskGame', 'RiskLayers', 'RiskPositionModel', 'RiskState', 'STOCHASTIC_3X3', 'check_exact_size', 'combine', 'compile_risk', 'exact_match', 'exact_requirements', 'exact_solve_job', 'expand_boards', 'load_policy_file', 'make_agent', 'optimal_policy', 'parse_risk', 'play_match', 'preset_names', 'risk_matchups', 'risk_preset', 'solve_exact', 'solve_exact_cancellable', 'solve_exact_steps', 'state_label', 'swap_index', 'validate_risk']

@@ -1,9 +1,9 @@
 """numba kernel of the exact n x n risk tic-tac-toe solve (imported only through
-:func:`mdpviz.models.risk_ttt.layer_kernel`; kept at top level so that numba can cache it).
+:func:`mdpviz.models.risk_ttt.exact.layer_kernel`; kept at top level so that numba can cache it).
 
 One call backs up a batch of boards of one layer: it decodes each board, finds its lines, and
 for each empty cell computes Q with the same operations, in the same order, as the numpy path
-(:func:`mdpviz.models.risk_ttt.expand_boards` + :func:`mdpviz.solvers.backward_induction._best`),
+(:func:`mdpviz.models.risk_ttt.exact.expand_boards` + :func:`mdpviz.solvers.backward_induction._best`),
 so the values are bit-for-bit the same; it writes V and the policy in place. It replaces about
 40 numpy passes over (boards x cells) temporaries with one pass and no temporaries.
 """

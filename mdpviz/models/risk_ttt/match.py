@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mdpviz.models.risk_rules import RiskGame, compile_risk
+from mdpviz.models.risk_ttt.rules import RiskGame, compile_risk
 from mdpviz.models.simulate import policy_matrix, uniform_policy_matrix
-from mdpviz.models.ttt_board import EMPTY, O, X
+from mdpviz.models.kit.ttt_board import EMPTY, O, X
 
 # ====================================================================== matchups
 AGENT_KINDS = ("optimal", "classic", "random")

@@ -13,8 +13,8 @@ with opt = max for X and min for O.
 3x3 compiles to a :class:`~mdpviz.models.mdp.TabularMDP` over every (board, turn) pair except
 the boards on which both marks own a line (the seed's S'), solved by the steppable solvers.
 The rules (line completion, children ``b + mark * 3**cell``) live in :func:`expand_boards`,
-used by both the compiler and the exact layered solver (:mod:`mdpviz.models.risk_ttt`).
-The game as a whole (exact n x n solve, position models, its spec) is :mod:`mdpviz.models.risk_ttt`.
+used by both the compiler and the exact layered solver (:mod:`mdpviz.models.risk_ttt.exact`).
+The game as a whole (exact n x n solve, position models, its spec) is :mod:`mdpviz.models.risk_ttt.exact`.
 Plain numpy; never imports Qt.
 """
 from __future__ import annotations
@@ -25,95 +25,23 @@ from typing import Sequence
 
 import numpy as np
 
-from mdpviz.models.display import state_q
+from mdpviz.models.kit.display import state_q
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.ttt_board import EMPTY, O, TTT3, X, BoardGeometry, other, parse_mark
+from mdpviz.models.kit.ttt_board import EMPTY, O, TTT3, X, BoardGeometry, other, parse_mark
 from mdpviz.solvers.backward_induction import LayerExpansion
+from mdpviz.models.kit.ttt_board import STOCHASTIC_3X3, PRESETS, _ALIASES, preset_names, risk_preset, validate_risk, parse_risk  # noqa: F401
 
 # ====================================================================== risk vectors
-STOCHASTIC_3X3 = (0.9, 0.3, 0.5, 0.2, 0.95, 0.7, 0.6, 0.45, 0.1)
-"""The seed's hand-made risk vector for the 3x3 board (cells in row-major order)."""
-
-PRESETS: dict[str, str] = {
-    "stochastic": "the seed's hand-made risks [0.9, 0.3, 0.5, 0.2, 0.95, 0.7, 0.6, 0.45, 0.1] (3x3 only)",
-    "classic": "all 0: ordinary tic-tac-toe",
-    "reverse": "all 1: every move places the opponent's mark",
-    "noisy-classic": "U(0, 0.1) per cell (seedable)",
-    "noisy-reverse": "1 - U(0, 0.1) per cell (seedable)",
-    "half": "all 0.5: a coin decides whose mark lands",
-    "random": "U(0, 1) per cell, 'totally random' (seedable)",
-}
-"""The seven risk presets of seed 003 and what each means."""
-
-_ALIASES = {"totally-random": "random", "blind": "half", "pseudo-random": "stochastic"}
 
 
-def preset_names() -> tuple[str, ...]:
-    """The preset names, in the seed's order."""
-    return tuple(PRESETS)
 
 
-def risk_preset(name: str, *, n_cells: int = 9, seed: int | np.random.Generator | None = None) -> np.ndarray:
-    """The risk vector of a preset for a board of ``n_cells`` cells (float64, read-only).
-
-    ``seed`` makes the noisy and random presets repeatable (numpy's default generator).
-    ValueError for an unknown name, or "stochastic" on a board other than 3x3.
-    """
-    key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
-    key = _ALIASES.get(key, key)
-    if key not in PRESETS:
-        raise ValueError(f"unknown risk preset {name!r}; choose one of {', '.join(PRESETS)}")
-    n = int(n_cells)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    if key == "stochastic":
-        if n != 9:
-            raise ValueError(f"the stochastic preset has 9 risks (a 3x3 board), not {n}; give --risk with {n} values")
-        p = np.array(STOCHASTIC_3X3)
-    elif key == "classic":
-        p = np.zeros(n)
-    elif key == "reverse":
-        p = np.ones(n)
-    elif key == "half":
-        p = np.full(n, 0.5)
-    elif key == "noisy-classic":
-        p = 0.1 * rng.random(n)
-    elif key == "noisy-reverse":
-        p = 1.0 - 0.1 * rng.random(n)
-    else:  # random
-        p = rng.random(n)
-    p.flags.writeable = False
-    return p
 
 
-def validate_risk(risk: Sequence[float] | np.ndarray, n_cells: int) -> np.ndarray:
-    """A risk vector as float64 (read-only), or ValueError naming the bad entry.
-
-    It must have one entry per cell, each a number in [0, 1].
-    """
-    try:
-        p = np.array(risk, dtype=np.float64).ravel()
-    except (TypeError, ValueError):
-        raise ValueError(f"the risk vector must be numbers, got {risk!r}") from None
-    if p.size != int(n_cells):
-        raise ValueError(f"the risk vector needs {int(n_cells)} entries (one per cell), got {p.size}")
-    bad = np.flatnonzero(~np.isfinite(p) | (p < 0) | (p > 1))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(f"risk[{i}] = {float(p[i])!r} (cell {i}) is not a number in [0, 1]")
-    p.flags.writeable = False
-    return p
 
 
-def parse_risk(text: str, n_cells: int) -> np.ndarray:
-    """Parse ``"0.9,0.3,..."`` (commas and/or spaces) into a validated risk vector."""
-    parts = [t for t in str(text).replace(",", " ").split() if t]
-    vals = []
-    for i, t in enumerate(parts):
-        try:
-            vals.append(float(t))
-        except ValueError:
-            raise ValueError(f"risk entry {i} ({t!r}) is not a number") from None
-    return validate_risk(vals, n_cells)
+
+
 
 
 # ====================================================================== the rules

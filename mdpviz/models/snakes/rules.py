@@ -22,7 +22,7 @@ the trap of the square it lands on (a trap may still trigger there on a later ro
 the slow lane from square 1), and that square's trap can trigger as on any landing.
 
 :func:`outcomes` is THE rule function: the compiler (:func:`compile_snakes`), the simulators
-(:mod:`mdpviz.models.snakes_sim`) and the GUI inspector all read it. The compiled
+(:mod:`mdpviz.models.snakes.simulate`) and the GUI inspector all read it. The compiled
 :class:`~mdpviz.models.mdp.TabularMDP` has state i = square i + 1 (i = 0..14; state 14 = square 15
 is terminal) and action k = ``cfg.dice[k]``; the cost of a transition is the number of turns it
 uses (1, 2 for a prison, 0 for a bonus); objective "min", discount 1, so the value of a state is

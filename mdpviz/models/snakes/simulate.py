@@ -23,12 +23,12 @@ from typing import Callable, Generator
 import numpy as np
 
 from mdpviz.models.chunked import Progress, SimulationInterrupted, check_games, reporter, run_chunks
-from mdpviz.models.display import StrategyRow
-from mdpviz.models.games import JobProgress
+from mdpviz.models.kit.display import StrategyRow
+from mdpviz.models.kit.registry import JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import simulate
 from mdpviz.models.snakes.rules import GOAL, N_SQUARES, SnakesConfig, compile_snakes, outcomes
-from mdpviz.models.strategies import Z95, SimulationResult, at_least_two_games, mean_ci
+from mdpviz.models.kit.strategies import Z95, SimulationResult, at_least_two_games, mean_ci
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy, solve
 
 N_PLAY = N_SQUARES - 1
@@ -404,8 +404,8 @@ def simulation_job(cfg: SnakesConfig, mdp: TabularMDP, policy: np.ndarray | None
                    seed) -> Generator[JobProgress, None, SimulationResult]:
     """The batch simulation of every strategy of ``cfg`` from square 1, ``games`` games each, beside its
     exact expected turns (:func:`exact_turns`): a generator (the window's job thread steps it) that
-    yields :class:`~mdpviz.models.games.JobProgress` per chunk of games and returns the
-    :class:`~mdpviz.models.strategies.SimulationResult`. ``policy``: the optimal dice when solved
+    yields :class:`~mdpviz.models.kit.registry.JobProgress` per chunk of games and returns the
+    :class:`~mdpviz.models.kit.strategies.SimulationResult`. ``policy``: the optimal dice when solved
     already (else value iteration to 1e-12 here). Each strategy draws from its own stream of
     ``np.random.SeedSequence(seed)``."""
     names = strategy_names(cfg)

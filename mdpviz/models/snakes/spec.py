@@ -2,8 +2,8 @@
 
 The rules, the compiler and the course's ``markovDecision`` are in :mod:`mdpviz.models.snakes.rules`
 (re-exported here, so ``from mdpviz.models.snakes import compile_snakes`` works); the strategies and
-their simulation in :mod:`mdpviz.models.snakes_sim`; the lesson in
-:func:`mdpviz.models.lessons.snakes_lesson`. This package adds the scenario codec
+their simulation in :mod:`mdpviz.models.snakes.simulate`; the lesson in
+:func:`snakes_lesson`. This package adds the scenario codec
 (:func:`snakes_to_dict`, :func:`snakes_from_dict`) and the spec. The game is a package so the spec
 can name the simulation and the lesson, which import the rules, without an import cycle.
 
@@ -11,16 +11,18 @@ Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
+from mdpviz.models.kit.lessons import doc_blocks, doc_paragraphs, field_docs, mdp_lesson, parameters_of, sentences
+
 import os
 from typing import Any, Generator
 
 import numpy as np
 
-from mdpviz.models import snakes_sim
-from mdpviz.models.display import BackupTerm
+from mdpviz.models.snakes import simulate as snakes_sim
+from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.files import ScenarioError
-from mdpviz.models.games import SEQUENTIAL, GameSpec
-from mdpviz.models.lessons import Lesson, snakes_lesson
+from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec
+from mdpviz.models.kit.lessons import Lesson
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.snakes.rules import *  # noqa: F403 (the rules are this package's public names)
 from mdpviz.models.snakes.rules import N_SQUARES, Die, SnakesConfig, compile_snakes, outcomes
@@ -111,15 +113,15 @@ def strategy_probs(cfg: SnakesConfig, name: str, mdp: TabularMDP | None, optimal
     return snakes_sim.strategy_probs(cfg, name)
 
 
-def simulate(cfg: SnakesConfig, mdp: TabularMDP, policy=None, *, games: int, seed) -> Generator:
-    """The window's batch simulation of every strategy (:func:`mdpviz.models.snakes_sim.simulation_job`)."""
+def simulation(cfg: SnakesConfig, mdp: TabularMDP, policy=None, *, games: int, seed) -> Generator:
+    """The window's batch simulation of every strategy (:func:`mdpviz.models.snakes.simulate.simulation_job`)."""
     # a generator of its own rather than the function itself: snakes_sim imports the rules, so it may
     # still be importing while this package is (read its attribute when the job runs)
     return (yield from snakes_sim.simulation_job(cfg, mdp, policy, games=games, seed=seed))
 
 
 def lesson(cfg: SnakesConfig, mdp: TabularMDP | None = None, **_names: Any) -> Lesson:
-    """The game's lesson (:func:`~mdpviz.models.lessons.snakes_lesson`; squares and dice name themselves)."""
+    """The game's lesson (:func:`~snakes_lesson`; squares and dice name themselves)."""
     return snakes_lesson(cfg, mdp)
 
 
@@ -137,9 +139,43 @@ SPEC = GameSpec(
     strategies=strategies,
     strategy_probs=strategy_probs,
     lesson=lesson,
-    jobs={"simulate": simulate},
+    jobs={"simulate": simulation},
 )
 """Snakes and ladders in the registry. ``jobs["simulate"](cfg, mdp, policy, games=, seed=)``: every
-strategy from square 1 (:func:`simulate`)."""
+strategy from square 1 (:func:`simulation`)."""
 
-__all__ = [*_RULES_ALL, "SPEC", "backup_terms", "lesson", "simulate", "snakes_from_dict", "snakes_to_dict", "strategies", "strategy_probs"]
+
+def snakes_lesson(cfg, mdp: TabularMDP | None = None) -> Lesson:
+    """Snakes and ladders (:mod:`mdpviz.models.snakes`) with configuration ``cfg`` (a SnakesConfig)."""
+    from mdpviz.models.snakes import rules as sn
+
+    if mdp is None:
+        mdp = sn.compile_snakes(cfg)
+    traps = [f"{i + 1} {sn.square_type_name(t, cfg.type4)}" for i, t in enumerate(cfg.layout) if t]
+    board = ("Current board: " + (", ".join(traps) if traps else "no traps") + "; "
+             + ("circular (stop exactly on 15; overshoot: " + cfg.overshoot + ")." if cfg.circle
+                else "reaching or passing 15 wins."))
+    outcome_rule = " ".join(sentences(next((b.text for b in doc_blocks(sn.outcomes.__doc__)[1:2]), ""))[:2])
+    docs = field_docs(sn.Outcome)
+    return mdp_lesson(
+        mdp,
+        title="Snakes and ladders",
+        intro=doc_paragraphs(sn, "The board has", "A turn is", "circle=False"),
+        states=(f"A state is the square the player stands on, 1..{sn.N_SQUARES}; square {sn.GOAL} "
+                f"({field_docs(sn).get('GOAL', 'the goal').rstrip('.').lower()}) is terminal."),
+        actions=f"{field_docs(sn.SnakesConfig).get('dice', '')} "
+                + "; ".join(d.describe() for d in cfg.dice) + ".",
+        transitions=f"{outcome_rule} {board}",
+        rewards=f"Cost of a turn: {docs.get('cost', '')}",
+        discount_why="the turns are counted, not discounted: V(s) is the expected number of turns to reach 15.",
+        parameters=parameters_of(cfg),
+        start=0,
+        state_name=lambda s: str(s + 1),
+        action_name=lambda a: cfg.dice[a].name,
+        where="square 1 (the start)",
+        action_set="{" + ", ".join(cfg.dice_names) + "}",
+        sources=("mdpviz.models.snakes", "snakes.outcomes", "snakes.Outcome", "snakes.SnakesConfig"),
+    )
+
+
+__all__ = [*_RULES_ALL, "SPEC", "backup_terms", "lesson", "simulation", "snakes_from_dict", "snakes_to_dict", "strategies", "strategy_probs"]

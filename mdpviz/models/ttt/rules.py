@@ -19,9 +19,9 @@ absorbing outcome states WIN, DRAW and LOSS. One transition is a round: the agen
 the opponent's reply; the win / draw / loss reward is paid on the transition that ends the game
 and the discount applies once per round (as in the seed's value iteration).
 
-The board rules themselves live in :mod:`mdpviz.models.ttt_board` (re-exported here). This module
+The board rules themselves live in :mod:`mdpviz.models.kit.ttt_board` (re-exported here). This module
 also holds the game's position model (:class:`VsRandomPositionModel`), its matchups (a job
-generator), its scenario codec and its :data:`SPEC` for the registry :mod:`mdpviz.models.games`.
+generator), its scenario codec and its :data:`SPEC` for the registry :mod:`mdpviz.models.kit.registry`.
 
 Plain numpy; never imports Qt.
 """
@@ -30,19 +30,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Callable, Generator, Sequence
+from typing import Any, Generator, Sequence
 
 import numpy as np
 
-from mdpviz.models.display import state_q
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.games import DIVERGING, GameSpec, JobProgress
+from mdpviz.models.kit.display import state_q
+from mdpviz.models.kit.registry import JobProgress
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, \
+from mdpviz.models.kit.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, \
     TabularPositionModel
 from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
-from mdpviz.models.strategies import walk_strategy_probs
-from mdpviz.models.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
+from mdpviz.models.kit.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
     EMPTY,
     MARK_CHARS,
     TTT3,
@@ -54,6 +52,7 @@ from mdpviz.models.ttt_board import (  # noqa: F401  (re-exported: the board rul
     parse_mark,
     swap_marks,
 )
+from mdpviz.models.kit.ttt_board import MARK, mark_name, greedy_policy, ValuesCache  # noqa: F401
 
 # ====================================================================== the vs-random game
 @dataclass(frozen=True)
@@ -398,41 +397,17 @@ def simulate_outcomes(
 
 def cell_q_values(mdp: TabularMDP, values: np.ndarray, state: int) -> np.ndarray:
     """float64 (n_actions): Q(state, cell) for every legal cell, NaN elsewhere (what a board view
-    shows on each empty cell): :func:`mdpviz.models.display.state_q`."""
+    shows on each empty cell): :func:`mdpviz.models.kit.display.state_q`."""
     return state_q(mdp, state, values)
 
 
 # ====================================================================== shared by the board games of this family
-MARK = {X: "X", O: "O"}
 
 
-def mark_name(m: int) -> str:
-    """"X" or "O"."""
-    return MARK[int(m)]
 
 
-def greedy_policy(mdp: TabularMDP, values: np.ndarray) -> np.ndarray:
-    """int64 (n_states): the greedy action of every state under ``values`` (the solvers' tie rule:
-    ties to the lowest action, min for minimising movers), -1 for terminal states."""
-    from mdpviz.solvers import greedy
-    from mdpviz.solvers.sweep import rows_to_policy
-
-    _, rows = greedy(mdp, mdp.q_values(np.asarray(values, dtype=np.float64)))
-    return rows_to_policy(mdp, rows)
 
 
-class ValuesCache:
-    """Remembers one result per values array (the board asks again at every redraw)."""
-
-    def __init__(self) -> None:
-        self._key: Any = None
-        self._val: Any = None
-
-    def get(self, values: Any, fn: Callable[[], Any]) -> Any:
-        if self._key is not values:
-            self._val = fn()
-            self._key = values
-        return self._val
 
 
 
@@ -572,7 +547,7 @@ def vs_random_match(game: VsRandomGame, probs: np.ndarray, *, games: int,
                     seed: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """(wins, draws, losses counts, exact P(win), P(draw), P(loss)) of the agent playing ``probs``
     (n_states x n_cells) against the random opponent: simulated with the vectorised simulator over the
-    compiled MDP, exact from the absorption probabilities (:func:`mdpviz.models.tictactoe.outcome_matrix`)."""
+    compiled MDP, exact from the absorption probabilities (:func:`mdpviz.models.ttt.rules.outcome_matrix`)."""
     starts = game.start_states[seed.integers(0, game.start_states.size, size=games)]
     ep = simulate(game.mdp, probs, start=starts, episodes=games, seed=seed, max_steps=game.geometry.n_cells + 1)
     if not ep.finished.all():
@@ -603,7 +578,7 @@ def vs_random_matchups(game: VsRandomGame, policy: np.ndarray | None, *, games: 
     """The matchup simulation as a job generator (``games`` per matchup; ValueError at once for
     fewer than 2): the optimal agent (``policy``, or solved by policy iteration when None) and a
     random agent, each against the random opponent, simulated and exact (:func:`vs_random_match`).
-    Yields :class:`~mdpviz.models.games.JobProgress` after each matchup; returns the MatchupResult."""
+    Yields :class:`~mdpviz.models.kit.registry.JobProgress` after each matchup; returns the MatchupResult."""
     pol = None if policy is None else np.array(policy, dtype=np.int64)
     games = int(games)
     if games < 2:
@@ -628,122 +603,6 @@ def vs_random_matchups(game: VsRandomGame, policy: np.ndarray | None, *, games: 
 
 
 # ====================================================================== the registry's spec
-KEY = "ttt"
-"""The game's key in the registry and in scenario files."""
 
 
-def settings_to_dict(state: TicTacToeState) -> dict[str, Any]:
-    """The game's entry in a scenario file."""
-    s = state.settings
-    return {"agent": s.agent, "first": s.first, "win": s.win, "draw": s.draw, "loss": s.loss,
-            "discount": s.discount, "size": s.size}
-
-
-def settings_from_dict(data: dict[str, Any], path: str) -> TicTacToeState:
-    """Settings from a scenario file's entry (ScenarioError naming the field)."""
-    where = f"games.{KEY}"
-    if not isinstance(data, dict):
-        raise ScenarioError(path, where, "must be an object")
-    kw = {}
-    for k in ("agent", "first"):
-        if k in data:
-            if not isinstance(data[k], str):
-                raise ScenarioError(path, f"{where}.{k}", f"must be a string, got {data[k]!r}")
-            kw[k] = data[k]
-    for k in ("win", "draw", "loss", "discount"):
-        if k in data:
-            v = data[k]
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise ScenarioError(path, f"{where}.{k}", f"must be a number, got {v!r}")
-            kw[k] = float(v)
-    if "size" in data:
-        if isinstance(data["size"], bool) or not isinstance(data["size"], int):
-            raise ScenarioError(path, f"{where}.size", f"must be a whole number, got {data['size']!r}")
-        kw["size"] = data["size"]
-    try:
-        return TicTacToeState(VsRandomSettings(**kw))
-    except ValueError as e:
-        raise ScenarioError(path, where, str(e)) from None
-
-
-def _compile(state: TicTacToeState) -> TabularMDP:
-    return compile_vs_random(state.settings).mdp
-
-
-def _position_model(state: TicTacToeState, mdp: TabularMDP | None = None) -> VsRandomPositionModel:
-    return VsRandomPositionModel(compile_vs_random(state.settings))
-
-
-def strategy_probs(state: Any, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
-    """(n_states, n_actions) action probabilities of the board games' two strategies, "optimal" (the
-    converged ``policy``) and "random" (uniform over the legal moves)."""
-    return walk_strategy_probs(name, mdp, policy)
-
-
-def _matchups_job(state: TicTacToeState, policy: np.ndarray | None = None, *, games: int,
-                  seed: int) -> Generator[JobProgress, None, MatchupResult]:
-    return vs_random_matchups(compile_vs_random(state.settings), policy, games=games, seed=seed)
-
-
-def lesson(state: Any, mdp: TabularMDP | None = None, *, start: int | None = None, **_names: Any):
-    """The game's :class:`~mdpviz.models.lessons.Lesson` (``state``: a :class:`TicTacToeState` or its
-    :class:`VsRandomSettings`; ``start`` defaults to the first start state)."""
-    import sys
-
-    from mdpviz.models.lessons import doc_paragraphs, field_docs, fmt_number, mdp_lesson, parameters_of, sentence_with
-
-    tt = sys.modules[__name__]
-    settings = state.settings if isinstance(state, TicTacToeState) else state
-
-    game = None
-    if mdp is None:
-        game = tt.compile_vs_random(settings)
-        mdp = game.mdp
-    if start is None:
-        game = game or tt.compile_vs_random(settings)
-        start = int(game.start_states[0])
-    docs = field_docs(tt.VsRandomSettings)
-    comp = tt.compile_vs_random.__doc__
-    return mdp_lesson(
-        mdp,
-        title="Tic-tac-toe against a random opponent",
-        intro=doc_paragraphs(tt, "The vs-random game"),
-        states=sentence_with(comp, "States:"),
-        actions=sentence_with(tt.VsRandomGame.__doc__, "action id"),
-        transitions=sentence_with(comp, "From board b"),
-        rewards=(f"win {fmt_number(settings.win)} ({docs.get('win', '')}), draw {fmt_number(settings.draw)} "
-                 f"({docs.get('draw', '')}), loss {fmt_number(settings.loss)} ({docs.get('loss', '')})."),
-        discount_why=docs.get("discount", ""),
-        parameters=parameters_of(settings),
-        start=start,
-        sources=("mdpviz.models.tictactoe", "compile_vs_random", "VsRandomSettings"),
-    )
-
-
-SPEC = GameSpec(
-    key=KEY,
-    title="Tic-tac-toe vs random",
-    value_label="Q (reward)",
-    unit="reward",
-    settings_type=TicTacToeState,
-    default_settings=TicTacToeState,
-    compile=_compile,
-    to_dict=settings_to_dict,
-    from_dict=settings_from_dict,
-    color_kind=DIVERGING,
-    strategy_probs=strategy_probs,
-    position_model=_position_model,
-    lesson=lesson,
-    jobs={"matchups": _matchups_job},
-)
-"""Tic-tac-toe against a random opponent in the registry :mod:`mdpviz.models.games`."""
-
-
-__all__ = [
-    "BoardGeometry", "DRAW", "EMPTY", "LOSS", "MARK", "MARK_CHARS", "MoveReport", "O", "OUTCOMES",
-    "OutcomeProbabilities", "SPEC", "TTT3", "TicTacToeState", "ValuesCache", "VsRandomGame", "VsRandomPositionModel",
-    "VsRandomSettings", "WIN", "X", "agent_row", "cell_q_values", "compile_vs_random", "greedy_policy", "lesson", "mark_name",
-    "matchup_names", "move_reports", "other", "outcome_matrix", "outcome_probabilities", "parse_mark",
-    "settings_from_dict", "settings_to_dict", "simulate_outcomes", "strategy_probs", "swap_marks",
-    "vs_random_match", "vs_random_matchups",
-]
+__all__ = ['BoardGeometry', 'DRAW', 'EMPTY', 'LOSS', 'MARK', 'MARK_CHARS', 'MoveReport', 'O', 'OUTCOMES', 'OutcomeProbabilities', 'TTT3', 'TicTacToeState', 'ValuesCache', 'VsRandomGame', 'VsRandomPositionModel', 'VsRandomSettings', 'WIN', 'X', 'agent_row', 'cell_q_values', 'compile_vs_random', 'greedy_policy', 'mark_name', 'matchup_names', 'move_reports', 'other', 'outcome_matrix', 'outcome_probabilities', 'parse_mark', 'simulate_outcomes', 'swap_marks', 'vs_random_match', 'vs_random_matchups']

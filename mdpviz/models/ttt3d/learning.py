@@ -57,9 +57,9 @@ from typing import Generator, Mapping
 
 import numpy as np
 
-from mdpviz.models import ttt3d_rules as ttt3d
-from mdpviz.models.risk_rules import validate_risk
-from mdpviz.models.ttt_board import EMPTY, O, other, parse_mark
+from mdpviz.models.ttt3d import rules as ttt3d
+from mdpviz.models.kit.ttt_board import validate_risk
+from mdpviz.models.kit.ttt_board import EMPTY, O, other, parse_mark
 from mdpviz.solvers.rl import APPROX_CLASSES, MLP, Approximator, Linear, Quadratic, param_shapes  # noqa: F401
 
 N_CELLS = ttt3d.N_CELLS

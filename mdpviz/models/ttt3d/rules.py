@@ -1,6 +1,6 @@
 """3x3x3 risk tic-tac-toe (seed 003, second half): the cube, its 49 lines and a batch game engine.
 
-The board is the 3x3x3 cube of :class:`~mdpviz.models.tictactoe.BoardGeometry` (``dims=3``):
+The board is the 3x3x3 cube of :class:`~mdpviz.models.ttt.BoardGeometry` (``dims=3``):
 cell ``i = 9 * layer + 3 * row + col`` (the seed's ``board[layer][square]`` with
 ``square = 3 * row + col``), holding :data:`EMPTY` (0), :data:`X` (1) or :data:`O` (2).
 
@@ -37,12 +37,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from mdpviz.models.risk_rules import parse_risk, preset_names, risk_preset, validate_risk
-from mdpviz.models.ttt_board import EMPTY, MARK_CHARS, O, X, BoardGeometry, other, parse_mark
+from mdpviz.models.kit.ttt_board import parse_risk, preset_names, risk_preset, validate_risk
+from mdpviz.models.kit.ttt_board import EMPTY, MARK_CHARS, O, X, BoardGeometry, other, parse_mark
 
 # ====================================================================== the cube and its lines
 CUBE = BoardGeometry(size=3, dims=3)
-"""The 3x3x3 board (shared board rules of :mod:`mdpviz.models.tictactoe`)."""
+"""The 3x3x3 board (shared board rules of :mod:`mdpviz.models.ttt`)."""
 
 N_CELLS = 27
 """Cells of the cube."""

@@ -1,14 +1,14 @@
 """3x3x3 risk tic-tac-toe (seed 003, second half) as a game of the registry: learned, not tabulated.
 
 The cube has 3^27 boards: there is no :class:`~mdpviz.models.mdp.TabularMDP` (``SPEC.compile``
-returns None; :attr:`~mdpviz.models.games.GameSpec.no_table` says why). An agent is trained by
-playing instead (:mod:`mdpviz.models.ttt3d_learning`, over the generic approximators of
+returns None; :attr:`~mdpviz.models.kit.registry.GameSpec.no_table` says why). An agent is trained by
+playing instead (:mod:`mdpviz.models.ttt3d.learning`, over the generic approximators of
 :mod:`mdpviz.solvers.rl`), as the job generator :func:`training_job`.
 
-Where things are: the cube, its 49 lines and the batch engine in :mod:`mdpviz.models.ttt3d_rules`
-(re-exported here); learning in :mod:`mdpviz.models.ttt3d_learning`; here the game's settings
+Where things are: the cube, its 49 lines and the batch engine in :mod:`mdpviz.models.ttt3d.rules`
+(re-exported here); learning in :mod:`mdpviz.models.ttt3d.learning`; here the game's settings
 (:class:`Ttt3dState`), its position model for the common board, the learning curve's arrays, the
-training and matchup jobs (generators yielding :class:`~mdpviz.models.games.JobProgress`), the
+training and matchup jobs (generators yielding :class:`~mdpviz.models.kit.registry.JobProgress`), the
 scenario codec and the registry's :data:`SPEC`. Plain numpy; never imports Qt.
 """
 from __future__ import annotations
@@ -19,14 +19,14 @@ from typing import Any, Callable, Generator, Sequence
 
 import numpy as np
 
-from mdpviz.models import ttt3d_learning as rl
-from mdpviz.models.colors import DIVERGING, ColorScale
-from mdpviz.models.display import BackupTerm
+from mdpviz.models.ttt3d import learning as rl
+from mdpviz.models.kit.colors import DIVERGING, ColorScale
+from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.files import ScenarioError
-from mdpviz.models.games import GameSpec, JobProgress
-from mdpviz.models.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel
+from mdpviz.models.kit.registry import GameSpec, JobProgress
+from mdpviz.models.kit.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel
 from mdpviz.models.simulate import proportion_ci
-from mdpviz.models.ttt3d_rules import (  # noqa: F401  (re-exported: the rules' old home)
+from mdpviz.models.ttt3d.rules import (  # noqa: F401  (re-exported: the rules' old home)
     CENTRE,
     CUBE,
     LINES,
@@ -57,7 +57,7 @@ from mdpviz.models.ttt3d_rules import (  # noqa: F401  (re-exported: the rules' 
     seed_missing_lines,
     winner,
 )
-from mdpviz.models.ttt_board import EMPTY, MARK_CHARS, O, X, other, parse_mark
+from mdpviz.models.kit.ttt_board import EMPTY, MARK_CHARS, O, X, other, parse_mark
 
 AGENT_SCALE = ColorScale(-1.0, 1.0, label="move value to the mover (+1 win, \u22121 loss)",
                          kind=DIVERGING)
@@ -84,7 +84,7 @@ class Ttt3dState:
     settings: rl.TrainSettings = GUI_SETTINGS
     """Training settings (method, approximator, games, evaluation batch, mark, seed, ...)."""
     risk: str | tuple[float, ...] = "classic"
-    """A preset of :data:`mdpviz.models.ttt3d.RISK_CHOICES` (noisy and random ones drawn with the
+    """A preset of :data:`mdpviz.models.ttt3d.spec.RISK_CHOICES` (noisy and random ones drawn with the
     settings' seed) or 27 probabilities, cell ``9 * layer + 3 * row + column``."""
 
     def risk_vector(self) -> np.ndarray:
@@ -198,10 +198,10 @@ def agent_text(agent: rl.Agent | None) -> str:
 
 # ---------------------------------------------------------------------------------- the position model
 class Ttt3dPositionModel(PositionModel):
-    """The cube for the common position board (rules from :mod:`mdpviz.models.ttt3d`).
+    """The cube for the common position board (rules from :mod:`mdpviz.models.ttt3d.spec`).
 
     ``side`` is the agent's mark: its positions are DECISION positions whose moves carry the
-    agent's values (the ``values`` the board is shown are an :class:`~mdpviz.models.ttt3d_learning.Agent`).
+    agent's values (the ``values`` the board is shown are an :class:`~mdpviz.models.ttt3d.learning.Agent`).
     Walking the tree (``play`` False), the other side is played by the model: uniformly at
     random, or by the agent's greedy move for that mark (``reply`` = "random" / "agent"). In a game
     against the agent (``play`` True) both sides are DECISION positions: you play your mark, the
@@ -368,9 +368,9 @@ class Ttt3dPositionModel(PositionModel):
 
 # ---------------------------------------------------------------------------------- background jobs
 def training_job(settings: rl.TrainSettings, risk: np.ndarray) -> Generator[Any, None, rl.Agent | None]:
-    """Training as a job generator: :func:`mdpviz.models.ttt3d_learning.train` with every progress
+    """Training as a job generator: :func:`mdpviz.models.ttt3d.learning.train` with every progress
     record yielded as a partial result (the learning curve's next point) followed by a
-    :class:`~mdpviz.models.games.JobProgress` (games done of ``settings.episodes``, :func:`record_text`).
+    :class:`~mdpviz.models.kit.registry.JobProgress` (games done of ``settings.episodes``, :func:`record_text`).
     Closing it (Stop) ends training after the current record. Returns the last record's agent (None
     if no record was made)."""
     total = int(settings.episodes)
@@ -406,7 +406,7 @@ MATCHUP_CHUNK = 2_000
 def matchup_job(agent: rl.Agent | None, risk: np.ndarray, *, games: int,
                 seed: int) -> Generator[JobProgress, None, MatchupResult]:
     """Every matchup of :data:`MATCHUPS` played ``games`` times from the empty cube with the vectorised
-    engine :func:`mdpviz.models.ttt3d_rules.play_batch` (the agent greedy, its coin model its own; the
+    engine :func:`mdpviz.models.ttt3d.rules.play_batch` (the agent greedy, its coin model its own; the
     environment's risk ``risk``), as a job generator yielding progress after every batch of
     :data:`MATCHUP_CHUNK` games (ValueError at once for fewer than 1 game). No exact probabilities:
     the cube has 3^27 boards. Without an agent only "random vs random" is played."""
@@ -502,9 +502,9 @@ TITLE = "3D tic-tac-toe (learning)"
 
 
 def lesson(state: Ttt3dState, mdp: Any = None, **names: Any):
-    """The game's :class:`~mdpviz.models.lessons.Lesson`: the generic one (there is no MDP to describe),
+    """The game's :class:`~mdpviz.models.kit.lessons.Lesson`: the generic one (there is no MDP to describe),
     its parameter table the training settings and risks."""
-    from mdpviz.models.lessons import mdp_lesson, parameters_of
+    from mdpviz.models.kit.lessons import mdp_lesson, parameters_of
 
     return mdp_lesson(mdp, title=TITLE, parameters=parameters_of(state), **names)
 
@@ -525,7 +525,7 @@ SPEC = GameSpec(
     jobs={"train": _training_job, "matchups": _matchups_job},
     no_table=NO_TABLE,
 )
-"""3x3x3 risk tic-tac-toe in the registry :mod:`mdpviz.models.games` (no table: ``compile`` gives None)."""
+"""3x3x3 risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.registry` (no table: ``compile`` gives None)."""
 
 
 __all__ = [

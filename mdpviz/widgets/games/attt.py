@@ -71,7 +71,7 @@ from mdpviz.models.attt import (
     setup_from_dict,
     setup_to_dict,
 )
-from mdpviz.models.display import BackupTerm
+from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.position import GridPainter, PositionGame
@@ -789,3 +789,7 @@ class AtttPanel(QWidget):
 
 
 __all__ = ["AtttGame", "AtttPanel"]
+
+
+VIEW = AtttGame
+"""This game's view (the registry finds it here by the game's key)."""

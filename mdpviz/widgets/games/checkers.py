@@ -1,13 +1,13 @@
 """Checkers in the main window: the board with men and kings, the agent's move values, the discount lesson.
 
 The rules, the state enumeration and the compiled MDP live in :mod:`mdpviz.models.checkers`, the
-board's positions in :mod:`mdpviz.models.checkers_play`, the settings, the compile and simulation
-jobs and the registry's spec in :mod:`mdpviz.models.checkers_game`; this module only shows them
+board's positions in :mod:`mdpviz.models.checkers.play`, the settings, the compile and simulation
+jobs and the registry's spec in :mod:`mdpviz.models.checkers.spec`; this module only shows them
 through the common board-game view (:mod:`mdpviz.widgets.position`):
 
 * :class:`CheckersPainter`: dark and light squares, men as discs and kings as discs with a crown;
 * :class:`CheckersGame`: the :class:`~mdpviz.widgets.position.PositionGame` (the window's game),
-  whose enumeration and compile (:func:`~mdpviz.models.checkers_game.compile_job`) run on the
+  whose enumeration and compile (:func:`~mdpviz.models.checkers.spec.compile_job`) run on the
   controller's job thread with progress and Cancel;
 * :class:`CheckersEditor`: the variant, the agent's colour and the discount slider (greedy 0.1 vs
   far-sighted 0.9: the seed's lesson).
@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from mdpviz.controller import GeneratorJob
 from mdpviz.models import checkers as ck
-from mdpviz.models.checkers_game import (
+from mdpviz.models.checkers.spec import (
     FAR_SIGHTED_DISCOUNT,
     GREEDY_DISCOUNT,
     MATCHUPS,
@@ -50,8 +50,8 @@ from mdpviz.models.checkers_game import (
     settings_to_dict,
     with_discount,
 )
-from mdpviz.models.checkers_play import COLOUR_NAME, CheckersPositionModel, annotate_terms, cell_square, is_dark
-from mdpviz.models.display import BackupTerm
+from mdpviz.models.checkers.play import COLOUR_NAME, CheckersPositionModel, annotate_terms, cell_square, is_dark
+from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.position import BoardPainter, GridPainter, PositionGame
@@ -425,7 +425,7 @@ class CheckersGame(PositionGame):
 
     def episode(self, mdp: TabularMDP, probs: np.ndarray, rng: np.random.Generator):
         """One game from a start drawn from the opening distribution (several when the agent is White)."""
-        from mdpviz.models.episodes import sample_mdp_episode
+        from mdpviz.models.kit.episodes import sample_mdp_episode
 
         cm = self.compiled()
         start = self.start_state() if cm is None else int(rng.choice(cm.start_states, p=cm.start_probs))
@@ -438,7 +438,7 @@ class CheckersGame(PositionGame):
     def simulation_job(self, mdp: TabularMDP, policy: np.ndarray | None, *, games: int, seed: int) -> GeneratorJob:
         """Simulate ``games`` games of the agent's greedy policy (the converged one, or solved on the
         job thread) and of uniformly random moves against the random opponent, in chunks (progress,
-        Cancel), with the exact probabilities beside them (:func:`~mdpviz.models.checkers_game.matchup_job`)."""
+        Cancel), with the exact probabilities beside them (:func:`~mdpviz.models.checkers.spec.matchup_job`)."""
         cm = self.compiled()
         if cm is None or cm.n_states != mdp.n_states:
             raise ValueError("checkers is not compiled yet")
@@ -446,7 +446,7 @@ class CheckersGame(PositionGame):
         return GeneratorJob(lambda: gen)
 
     def lesson(self):
-        """The lesson of the current settings and model (:data:`~mdpviz.models.checkers_game.SPEC`'s)."""
+        """The lesson of the current settings and model (:data:`~mdpviz.models.checkers.spec.SPEC`'s)."""
         mdp = self.mdp()
         return lesson(self.settings, mdp, start=int(self.start_state()) if mdp is not None else 0,
                       state_name=self.state_name,
@@ -650,3 +650,7 @@ class CheckersEditor(QWidget):
 
 
 __all__ = ["CheckersEditor", "CheckersGame", "CheckersPainter", "discount_words"]
+
+
+VIEW = CheckersGame
+"""This game's view (the registry finds it here by the game's key)."""

@@ -10,11 +10,11 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 from mdpviz.controller import GeneratorJob
-from mdpviz.models import mdp_file as mf
-from mdpviz.models.episodes import sample_mdp_episode
+from mdpviz.models.file import spec as mf
+from mdpviz.models.kit.episodes import sample_mdp_episode
 from mdpviz.models.files import ScenarioError
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.strategies import at_least_two_games
+from mdpviz.models.kit.strategies import at_least_two_games
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import CellDecor
 from mdpviz.widgets.game import Game
@@ -39,7 +39,7 @@ class FileGame(Game):
         self._editor: QWidget | None = None
         self._parsed: tuple[str, str, TabularMDP] | None = None
         self.start: int | None = None
-        """Start state of simulations and episodes (a display setting; None: :func:`mdpviz.models.mdp_file.first_live_state`)."""
+        """Start state of simulations and episodes (a display setting; None: :func:`mdpviz.models.file.spec.first_live_state`)."""
 
     @property
     def fstate(self) -> FileState:
@@ -65,7 +65,7 @@ class FileGame(Game):
         return result[0]
 
     def read_file_job(self, path: str | Path, progress=None, cancelled=None) -> tuple[FileState, TabularMDP] | None:
-        """Read and parse ``path`` (any thread: touches no widget): :func:`mdpviz.models.mdp_file.read_file`."""
+        """Read and parse ``path`` (any thread: touches no widget): :func:`mdpviz.models.file.spec.read_file`."""
         return mf.read_file(path, progress, cancelled)
 
     def prime(self, state: FileState, mdp: TabularMDP) -> None:
@@ -255,3 +255,7 @@ class FileEditor(QWidget):
         if item is not None:
             item.setEnabled(m is None or m.n_states <= GRAPH_MAX_STATES)
         self.view.blockSignals(False)
+
+
+VIEW = FileGame
+"""This game's view (the registry finds it here by the game's key)."""

@@ -25,13 +25,13 @@ from PySide6.QtWidgets import (
 
 from mdpviz.controller import GeneratorJob
 from mdpviz.models import gridworld as gw
-from mdpviz.models.colors import COLORMAP, DIVERGING, DIVERGING_COLORMAP, SEQUENTIAL, ColorScale, black_text
-from mdpviz.models.display import board_frame
-from mdpviz.models.episodes import sample_mdp_episode
-from mdpviz.models.games import GameSpec
+from mdpviz.models.kit.colors import COLORMAP, DIVERGING, DIVERGING_COLORMAP, SEQUENTIAL, ColorScale, black_text
+from mdpviz.models.kit.display import board_frame
+from mdpviz.models.kit.episodes import sample_mdp_episode
+from mdpviz.models.kit.registry import GameSpec
 from mdpviz.models.gridworld import MIN_ARROW_PX, arrow_geometry, grid_color_range  # noqa: F401 (the board's sizes)
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.strategies import at_least_two_games
+from mdpviz.models.kit.strategies import at_least_two_games
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import BoardView, ColorBar
 from mdpviz.widgets.game import Game
@@ -587,7 +587,7 @@ class GridGameBase(Game):
     A subclass sets :attr:`spec` (its game's headless spec) and takes its names from it."""
 
     spec: GameSpec
-    """The game's spec (:mod:`mdpviz.models.games`): strategies and the simulation job come from it."""
+    """The game's spec (:mod:`mdpviz.models.kit.registry`): strategies and the simulation job come from it."""
     supports_discount = True
     editable = False
 

@@ -220,3 +220,7 @@ class GridEditor(QWidget):
                 self.game.open_map_file(path)
             except gw.GridFileError as e:
                 self.game.message.emit(str(e))
+
+
+VIEW = GridWorldGame
+"""This game's view (the registry finds it here by the game's key)."""

@@ -1,5 +1,5 @@
 """Gymnasium environments in the window: any environment with a transition table
-(:mod:`mdpviz.models.gymnasium_bridge`); FrozenLake and CliffWalking open on the grid board, others
+(:mod:`mdpviz.models.gym`); FrozenLake and CliffWalking open on the grid board, others
 (Taxi) on a table of states named by the environment. Gymnasium is imported only when the game is used.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit, QPushButton, QWidget
 
-from mdpviz.models import gymnasium_bridge as gb
+from mdpviz.models import gym as gb
 from mdpviz.models.gridworld import GridGeometry
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets import named as _named
@@ -170,3 +170,7 @@ class GymEditor(QWidget):
         if ok:
             self.status.setText("")
         return ok
+
+
+VIEW = GymGame
+"""This game's view (the registry finds it here by the game's key)."""

@@ -35,9 +35,9 @@ from PySide6.QtWidgets import (
 
 from mdpviz.controller import GeneratorJob
 from mdpviz.models import risk_ttt as rt
-from mdpviz.models.display import BackupTerm
+from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.position import PositionModel
+from mdpviz.models.kit.position import PositionModel
 from mdpviz.models.risk_ttt import SPEC, RiskPositionModel, RiskState
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.game import PANELS
@@ -444,3 +444,7 @@ class RiskEditor(QWidget):
 
 
 __all__ = ["RISK_COLOR", "RiskEditor", "RiskPainter", "RiskTicTacToeGame"]
+
+
+VIEW = RiskTicTacToeGame
+"""This game's view (the registry finds it here by the game's key)."""

@@ -14,12 +14,12 @@ from PySide6.QtWidgets import (
 
 from mdpviz.controller import GeneratorJob
 from mdpviz.models import snakes as sn
-from mdpviz.models import snakes_sim
-from mdpviz.models.colors import SQUARE_COLORS, SQUARE_ICONS, action_badge, text_color
-from mdpviz.models.display import format_faces, format_prob, parse_faces
-from mdpviz.models.episodes import snakes_moves
+from mdpviz.models.snakes import simulate as snakes_sim
+from mdpviz.models.kit.colors import SQUARE_COLORS, SQUARE_ICONS, action_badge, text_color
+from mdpviz.models.kit.display import format_faces, format_prob, parse_faces
+from mdpviz.models.kit.episodes import snakes_moves
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.strategies import at_least_two_games
+from mdpviz.models.kit.strategies import at_least_two_games
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import CellDecor
 from mdpviz.widgets.game import Game
@@ -329,3 +329,7 @@ class SnakesEditor(QWidget):
         except ValueError as e:
             self.game.message.emit(f"Die {i + 1} not changed: {e}")
         self.refresh()
+
+
+VIEW = SnakesGame
+"""This game's view (the registry finds it here by the game's key)."""

@@ -1,9 +1,9 @@
-"""Tic-tac-toe against a random opponent (seed 001) in the window: the view of :mod:`mdpviz.models.tictactoe`.
+"""Tic-tac-toe against a random opponent (seed 001) in the window: the view of :mod:`mdpviz.models.ttt`.
 
 A :class:`~mdpviz.widgets.position.PositionGame`: the board shows one position with each legal
 cell coloured by its Q-value. Everything headless (the rules, the position model
-:class:`~mdpviz.models.tictactoe.VsRandomPositionModel`, the matchups as a job generator, the
-scenario codec) lives in :mod:`mdpviz.models.tictactoe`; this module draws and edits.
+:class:`~mdpviz.models.ttt.VsRandomPositionModel`, the matchups as a job generator, the
+scenario codec) lives in :mod:`mdpviz.models.ttt`; this module draws and edits.
 """
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QWidget
 
 from mdpviz.controller import GeneratorJob
-from mdpviz.models import tictactoe as tt
+from mdpviz.models import ttt as tt
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.tictactoe import SPEC, TicTacToeState, VsRandomPositionModel, mark_name
+from mdpviz.models.ttt import SPEC, TicTacToeState, VsRandomPositionModel, mark_name
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.position import GridPainter, PositionGame
 
@@ -107,7 +107,7 @@ class TicTacToeGame(PositionGame):
 
     # ------------------------------------------------------------------ playing
     def episode(self, mdp, probs, rng):
-        from mdpviz.models.episodes import sample_mdp_episode
+        from mdpviz.models.kit.episodes import sample_mdp_episode
 
         g = self.compiled()
         start = int(g.start_states[rng.integers(g.start_states.size)])  # the opponent's random opening
@@ -118,7 +118,7 @@ class TicTacToeGame(PositionGame):
         return tt.matchup_names(self.compiled())
 
     def simulation_job(self, mdp, policy, *, games, seed) -> GeneratorJob:
-        """The matchups (:func:`mdpviz.models.tictactoe.vs_random_matchups`) for the window's job thread
+        """The matchups (:func:`mdpviz.models.ttt.vs_random_matchups`) for the window's job thread
         (ValueError at once for a bad number of games)."""
         gen = tt.vs_random_matchups(self.compiled(), policy, games=games, seed=seed)
         return GeneratorJob(lambda: gen)
@@ -197,3 +197,7 @@ class VsRandomEditor(QWidget):
 
 
 __all__ = ["TicTacToeGame", "VsRandomEditor"]
+
+
+VIEW = TicTacToeGame
+"""This game's view (the registry finds it here by the game's key)."""

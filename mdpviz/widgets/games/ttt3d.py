@@ -1,7 +1,7 @@
 """3x3x3 risk tic-tac-toe in the main window: an agent learned by playing, shown on the cube.
 
 The cube has 3^27 boards: there is no :class:`~mdpviz.models.mdp.TabularMDP` to step, so this game
-has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.models.ttt3d_learning`):
+has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.models.ttt3d.learning`):
 
 * the cube as three 3x3 layers side by side (the common position board of
   :mod:`mdpviz.widgets.position`), each legal cell coloured by the value of playing there to the
@@ -14,8 +14,8 @@ has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.model
   game's ``convergence_widget``): the greedy agent's win rate against the uniformly random
   opponent over each evaluation batch with its Wilson 95% interval, the loss rate, and the mean
   |TD error| of the updates since the previous point;
-* save and load agents (``.npz``, :meth:`~mdpviz.models.ttt3d_learning.Agent.save` /
-  :func:`~mdpviz.models.ttt3d_learning.load_agent`);
+* save and load agents (``.npz``, :meth:`~mdpviz.models.ttt3d.learning.Agent.save` /
+  :func:`~mdpviz.models.ttt3d.learning.load_agent`);
 * matchups (agent vs random, random vs agent, agent vs agent, random vs random) simulated with the
   vectorised engine :func:`mdpviz.models.ttt3d.play_batch`, shown as outcome bars with CIs.
 
@@ -50,9 +50,9 @@ from PySide6.QtWidgets import (
 
 from mdpviz.controller import GeneratorJob
 from mdpviz.models import ttt3d
-from mdpviz.models import ttt3d_learning as rl
-from mdpviz.models.colors import ColorScale
-from mdpviz.models.position import DECISION, PLAY, Position
+from mdpviz.models.ttt3d import learning as rl
+from mdpviz.models.kit.colors import ColorScale
+from mdpviz.models.kit.position import DECISION, PLAY, Position
 from mdpviz.models.ttt3d import (
     AGENT_SCALE,
     REPLIES,
@@ -720,3 +720,7 @@ __all__ = [
     "AGENT_SCALE", "LearningCurvePlot", "REPLIES", "TrainingPanel", "Ttt3dBoard", "Ttt3dGame", "Ttt3dPainter",
     "Ttt3dPositionModel", "Ttt3dState",
 ]
+
+
+VIEW = Ttt3dGame
+"""This game's view (the registry finds it here by the game's key)."""

@@ -7,16 +7,16 @@ from typing import Any, Callable
 import numpy as np
 from PySide6.QtCore import QObject
 
-from mdpviz.models.episodes import sample_mdp_episode
+from mdpviz.models.kit.episodes import sample_mdp_episode
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.position import PositionModel
-from mdpviz.models.position_display import terminal_words
+from mdpviz.models.kit.position import PositionModel
+from mdpviz.models.kit.position_display import terminal_words
 from mdpviz.widgets.game import Game, GameJob
 from mdpviz.widgets.geometry import BoardLayout
 from mdpviz.widgets.position.board import PositionBoard
 from mdpviz.widgets.position.matchups import MatchupPanel
 from mdpviz.widgets.position.painters import BoardPainter, GridPainter
-from mdpviz.models.strategies import walk_strategy_probs
+from mdpviz.models.kit.strategies import walk_strategy_probs
 
 
 class PositionGame(Game):
@@ -24,7 +24,7 @@ class PositionGame(Game):
 
     Subclasses implement ``build_mdp``, :meth:`position_model` (cached per ``self.state``),
     :meth:`painter` and ``simulation_job`` (returning a
-    :class:`~mdpviz.models.position.MatchupResult`).
+    :class:`~mdpviz.models.kit.position.MatchupResult`).
     """
 
     def __init__(self, state: Any, parent: QObject | None = None) -> None:

@@ -1,0 +1,153 @@
+"""Grid worlds as the registry sees them: settings codec, strategies, simulation, lesson and :data:`SPEC`."""
+from __future__ import annotations
+import os
+from dataclasses import replace
+from typing import Any, Callable, Generator
+import numpy as np
+from mdpviz.models.files import ScenarioError
+from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.strategies import SimulationResult, walk_strategy_probs
+from mdpviz.models.gridworld.rules import (  # noqa: F401
+    ACTION_NAMES,
+    CONVENTIONS,
+    CONVENTION_RULES,
+    GridFileError,
+    GridSettings,
+    GridWorld,
+    compile_gridworld,
+    parse_grid,
+    state_name,
+)
+from mdpviz.models.kit.grid import max_steps, walk_simulation  # noqa: F401
+
+
+def settings_to_dict(st: GridSettings) -> dict[str, Any]:
+    """The settings as scenario data (the map in the text format of :func:`parse_grid`)."""
+    return {"map": st.grid.to_text(), "name": st.grid.name, "noise": st.noise,
+            "living_reward": st.living_reward, "discount": st.discount, "convention": st.convention}
+
+
+def settings_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> GridSettings:
+    """The :class:`GridSettings` of :func:`settings_to_dict` data; ScenarioError naming the field."""
+    where = "games.gridworld"
+    if not isinstance(data, dict):
+        raise ScenarioError(path, where, "must be an object")
+    text = data.get("map")
+    if not isinstance(text, str):
+        raise ScenarioError(path, f"{where}.map", "must be the map's text")
+    try:
+        grid = parse_grid(text, "<map>")
+    except GridFileError as e:
+        raise ScenarioError(path, f"{where}.map", str(e)) from None
+    name = data.get("name", grid.name)
+    grid = replace(grid, name=str(name))
+    vals = {}
+    for k in ("noise", "living_reward", "discount"):
+        v = data.get(k, getattr(GridSettings(), k))
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ScenarioError(path, f"{where}.{k}", f"must be a number, got {v!r}")
+        vals[k] = float(v)
+    st = GridSettings(grid=grid, convention=str(data.get("convention", "cs188")), **vals)
+    try:
+        return st.validate()
+    except ValueError as e:
+        raise ScenarioError(path, where, str(e)) from None
+
+
+# ---------------------------------------------------------------------------------- the spec
+def strategies(st: GridSettings, mdp: TabularMDP) -> tuple[str, ...]:
+    """The strategies the simulation compares: optimal and random."""
+    return ("optimal", "random")
+
+
+def strategy_probs(st: GridSettings, name: str, mdp: TabularMDP, optimal_policy) -> np.ndarray:
+    """Action probabilities of "optimal" or "random" (:func:`~mdpviz.models.kit.strategies.walk_strategy_probs`)."""
+    if name not in ("optimal", "random"):
+        raise ValueError(f"unknown strategy {name!r}")
+    return walk_strategy_probs(name, mdp, optimal_policy)
+
+
+
+
+
+
+def simulate(st: GridSettings, mdp: TabularMDP, policy=None, *, games: int, seed,
+             start: int | None = None) -> Generator[JobProgress, None, SimulationResult]:
+    """Optimal and random from the start cell (or ``start``), ``games`` episodes each, beside their exact values."""
+    world = compile_gridworld(st)
+    start = world.start_state if start is None else int(start)
+    return (yield from walk_simulation(mdp, strategies(st, mdp), lambda n, opt: strategy_probs(st, n, mdp, opt),
+                                       policy, games=games, seed=seed, start=start,
+                                       start_name=state_name(world.geometry, st.convention, start)))
+
+
+def lesson(st: GridSettings, mdp: TabularMDP | None = None, *, start: int | None = None,
+           state_name: Callable[[int], str] | None = None, **_names: Any):
+    """The grid world's lesson: the rules and both conventions (this module's docstring)."""
+    from mdpviz.models.gridworld import rules as gw_rules
+
+    from mdpviz.models.kit.lessons import Block, doc_paragraphs, mdp_lesson, parameters_of
+
+    world: GridWorld | None
+    try:
+        world = compile_gridworld(st)
+    except ValueError:
+        world = None
+    if start is None:
+        start = world.start_state if world is not None else 0
+    if state_name is None:
+        geom = None if world is None else world.geometry
+        state_name = lambda s: _state_name(geom, st.convention, s)  # noqa: E731
+    other = next(k for k in CONVENTIONS if k != st.convention)
+    return mdp_lesson(
+        mdp,
+        title=f"Grid world ({st.grid.name or 'custom'}, {st.convention.upper()} convention)",
+        intro=doc_paragraphs(gw_rules, "A grid world is") + (
+            Block("p", "Two conventions are in use; for the same map and settings they give the same values "
+                       "and differ in the exit step."),
+            Block("p", f"Shown here: {CONVENTION_RULES[st.convention]}"),
+            Block("p", f"The other one: {CONVENTION_RULES[other]}")),
+        states=("A state is an open or exit cell" + (" plus the absorbing \u201cexited\u201d state."
+                                                      if st.convention == "cs188" else "; exit cells are terminal.")),
+        actions=("north, east, south, west from an open cell" + ("; \u201cexit\u201d from an exit cell."
+                                                                 if st.convention == "cs188" else ".")),
+        transitions=f"The intended direction with probability {1 - st.noise:g}, each perpendicular one with "
+                    f"{st.noise / 2:g}; a wall or the edge leaves the agent where it is.",
+        rewards=(f"Living reward {st.living_reward:g} per move from an open cell; an exit pays its number"
+                 + (" (with the exit action)." if st.convention == "cs188" else
+                    " as R(s) of its terminal state (a move into it pays R(s) + \u03b3 R(s\u2032)).")),
+        parameters=parameters_of(st, skip=("grid",)),
+        start=start, state_name=state_name,
+        action_name=(lambda a: ACTION_NAMES[a]), where="the start cell",
+        sources=("mdpviz.models.gridworld.rules",),
+    )
+
+
+_state_name = state_name
+
+
+def _compile_mdp(st: GridSettings) -> TabularMDP:
+    return compile_gridworld(st).mdp
+
+
+SPEC = GameSpec(
+    key="gridworld",
+    title="Grid world",
+    value_label="value V(s)",
+    unit="return",
+    settings_type=GridSettings,
+    default_settings=GridSettings,
+    compile=_compile_mdp,
+    to_dict=settings_to_dict,
+    from_dict=settings_from_dict,
+    color_kind=SEQUENTIAL,
+    strategies=strategies,
+    strategy_probs=strategy_probs,
+    lesson=lesson,
+    jobs={"simulate": simulate},
+)
+"""The grid world in the registry. ``jobs["simulate"](settings, mdp, policy, games=, seed=, start=)``."""
+
+
+__all__ = ['SPEC', 'lesson', 'max_steps', 'settings_from_dict', 'settings_to_dict', 'simulate', 'strategies', 'strategy_probs', 'walk_simulation']

@@ -1,0 +1,174 @@
+"""Risk tic-tac-toe as the registry sees it: settings codec, jobs, lesson and :data:`SPEC`."""
+from __future__ import annotations
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any, Callable, Generator
+import numpy as np
+from mdpviz.models.files import ScenarioError
+from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.position import MatchupResult, PositionModel
+from mdpviz.models.risk_ttt.match import (  # noqa: F401  (re-exported)
+    AGENT_KINDS,
+    Agent,
+    MatchOutcome,
+    MatchResult,
+    combine,
+    exact_match,
+    load_policy_file,
+    make_agent,
+    optimal_policy,
+    play_match,
+)
+from mdpviz.models.risk_ttt.rules import (  # noqa: F401  (re-exported)
+    PRESETS,
+    STOCHASTIC_3X3,
+    RiskGame,
+    compile_risk,
+    expand_boards,
+    parse_risk,
+    preset_names,
+    risk_preset,
+    state_label,
+    swap_index,
+    validate_risk,
+)
+from mdpviz.models.kit.ttt_board import MARK_CHARS
+from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs
+from mdpviz.models.risk_ttt.exact import (  # noqa: F401
+    ExactRiskPositionModel,
+    ExactRiskSolution,
+    RiskPositionModel,
+    RiskState,
+    exact_solve_job,
+    risk_matchups,
+)
+
+
+KEY = "risk_ttt"
+"""The game's key in the registry and in scenario files."""
+
+
+def settings_to_dict(state: RiskState) -> dict[str, Any]:
+    """The game's entry in a scenario file."""
+    return {"risk": list(state.risk), "size": state.size, "preset": state.preset, "seed": state.seed}
+
+
+def settings_from_dict(data: dict[str, Any], path: str) -> RiskState:
+    """Settings from a scenario file's entry (ScenarioError naming the field)."""
+    where = f"games.{KEY}"
+    if not isinstance(data, dict):
+        raise ScenarioError(path, where, "must be an object")
+    size = data.get("size", 3)
+    if isinstance(size, bool) or size not in (3, 4):
+        raise ScenarioError(path, f"{where}.size", f"must be 3 or 4, got {size!r}")
+    try:
+        risk = validate_risk(data.get("risk", STOCHASTIC_3X3), size * size)
+    except ValueError as e:
+        raise ScenarioError(path, f"{where}.risk", str(e)) from None
+    preset = data.get("preset", "custom")
+    if not isinstance(preset, str) or (preset != "custom" and preset not in PRESETS):
+        raise ScenarioError(path, f"{where}.preset", f"must be 'custom' or one of {', '.join(PRESETS)}")
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ScenarioError(path, f"{where}.seed", f"must be a whole number, got {seed!r}")
+    return RiskState(tuple(float(x) for x in risk), size, preset, seed)
+
+
+@lru_cache(maxsize=4)
+def _labels(game: RiskGame) -> tuple[str, ...]:
+    chars = np.array(list(MARK_CHARS))[game.geometry.digits(game.board_index)]
+    boards = ["".join(row) for row in chars]
+    return tuple(f"{b}|{t}" for b in boards for t in ("X", "O"))
+
+
+def state_labels(game: RiskGame) -> tuple[str, ...]:
+    """``"XO.......|X"`` for every state (as :func:`state_label`), built at once."""
+    return _labels(game)
+
+
+def labelled_mdp(game: RiskGame) -> TabularMDP:
+    """The compiled MDP with "board|mover" state labels, so the inspector's backups name positions."""
+    return replace(game.mdp, state_labels=state_labels(game))
+
+
+def compile_settings(state: RiskState) -> TabularMDP | None:
+    """The 3x3 game's labelled MDP; None for 4x4 (86 million (board, turn) pairs: no table, solved
+    exactly by :func:`exact_solve_job` instead)."""
+    if state.size != 3:
+        return None
+    return labelled_mdp(compile_risk(np.asarray(state.risk)))
+
+
+def position_model(state: RiskState, mdp: TabularMDP | None = None, *,
+                   solution: ExactRiskSolution | None = None) -> PositionModel:
+    """The board's position model: the compiled 3x3 game, or the exact n x n one (values from ``solution``)."""
+    if state.size == 3:
+        return RiskPositionModel(compile_risk(np.asarray(state.risk)))
+    return ExactRiskPositionModel(np.asarray(state.risk), state.size, solution)
+
+
+def _exact_job(state: RiskState, *, chunk_size: int | None = None) -> Generator[JobProgress, None, ExactRiskSolution]:
+    return exact_solve_job(np.asarray(state.risk), size=state.size, chunk_size=chunk_size)
+
+
+def _matchups_job(state: RiskState, policy: np.ndarray | None = None, *, games: int,
+                  seed: int) -> Generator[JobProgress, None, MatchupResult]:
+    if state.size != 3:
+        raise ValueError("matchups are simulated on the 3x3 board (the 4x4 game is not compiled to an MDP)")
+    return risk_matchups(compile_risk(np.asarray(state.risk)), policy, games=games, seed=seed)
+
+
+def lesson(state: Any, mdp: TabularMDP | None = None, *, risk=None, start: int = 0,
+           state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None):
+    """The game's :class:`~mdpviz.models.kit.lessons.Lesson`: ``state`` is the game's settings (its fields
+    become the parameter table), ``risk`` the vector P (default: the settings')."""
+    from mdpviz.models.kit.lessons import (Parameter, doc_paragraphs, field_docs, fmt_value, mdp_lesson, parameters_of,
+                                       sentence_starting, sentence_with)
+
+    from mdpviz.models.risk_ttt import exact as rt
+    if risk is None:
+        risk = getattr(state, "risk", None)
+
+    params = parameters_of(state)
+    if risk is not None and not any(p.name in ("risk", "risks") for p in params):
+        params = (Parameter("risk", fmt_value(np.asarray(risk)), field_docs(rt.RiskGame).get("risk", "")),) + params
+    return mdp_lesson(
+        mdp,
+        title="Risk tic-tac-toe",
+        intro=doc_paragraphs(rt, "A state is (board", "V(s) = opt", "with opt"),
+        states=sentence_starting(rt.RiskGame.__doc__, "State "),
+        actions=sentence_with(rt.RiskGame.__doc__, "Action id"),
+        transitions=sentence_with(rt.__doc__, "The player to move picks"),
+        rewards=sentence_with(rt.__doc__, "Completing a line"),
+        discount_why="there is no discount (an episodic game that ends within 9 moves).",
+        parameters=params,
+        start=start,
+        state_name=state_name,
+        action_name=action_name,
+        mover_names=("X (the maximiser)", "O (the minimiser)"),
+        sources=("mdpviz.models.risk_ttt.exact", "RiskGame"),
+    )
+
+
+SPEC = GameSpec(
+    key=KEY,
+    title="Risk tic-tac-toe",
+    value_label="Q (X's expected result)",
+    unit="result",
+    settings_type=RiskState,
+    default_settings=RiskState,
+    compile=compile_settings,
+    to_dict=settings_to_dict,
+    from_dict=settings_from_dict,
+    color_kind=DIVERGING,
+    strategy_probs=strategy_probs,
+    position_model=position_model,
+    lesson=lesson,
+    jobs={"exact_solve": _exact_job, "matchups": _matchups_job},
+)
+"""Risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.registry` (``compile`` gives None for the 4x4
+board: its table is too large, the ``exact_solve`` job solves it by backward induction instead)."""
+
+
+__all__ = ['SPEC', 'compile_settings', 'labelled_mdp', 'lesson', 'position_model', 'settings_from_dict', 'settings_to_dict', 'state_labels']

@@ -1,0 +1,140 @@
+"""Tic-tac-toe against a random opponent as the registry sees it: settings codec, jobs, lesson and :data:`SPEC`."""
+from __future__ import annotations
+from typing import Any, Generator
+import numpy as np
+from mdpviz.models.files import ScenarioError
+from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.position import MatchupResult
+from mdpviz.models.kit.strategies import walk_strategy_probs
+from mdpviz.models.kit.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
+    EMPTY,
+    MARK_CHARS,
+    TTT3,
+    BoardGeometry,
+    LineAnalysis,
+    O,
+    X,
+    other,
+    parse_mark,
+    swap_marks,
+)
+from mdpviz.models.ttt.rules import (  # noqa: F401
+    TicTacToeState,
+    VsRandomPositionModel,
+    VsRandomSettings,
+    compile_vs_random,
+    vs_random_matchups,
+)
+
+
+KEY = "ttt"
+"""The game's key in the registry and in scenario files."""
+
+
+def settings_to_dict(state: TicTacToeState) -> dict[str, Any]:
+    """The game's entry in a scenario file."""
+    s = state.settings
+    return {"agent": s.agent, "first": s.first, "win": s.win, "draw": s.draw, "loss": s.loss,
+            "discount": s.discount, "size": s.size}
+
+
+def settings_from_dict(data: dict[str, Any], path: str) -> TicTacToeState:
+    """Settings from a scenario file's entry (ScenarioError naming the field)."""
+    where = f"games.{KEY}"
+    if not isinstance(data, dict):
+        raise ScenarioError(path, where, "must be an object")
+    kw = {}
+    for k in ("agent", "first"):
+        if k in data:
+            if not isinstance(data[k], str):
+                raise ScenarioError(path, f"{where}.{k}", f"must be a string, got {data[k]!r}")
+            kw[k] = data[k]
+    for k in ("win", "draw", "loss", "discount"):
+        if k in data:
+            v = data[k]
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ScenarioError(path, f"{where}.{k}", f"must be a number, got {v!r}")
+            kw[k] = float(v)
+    if "size" in data:
+        if isinstance(data["size"], bool) or not isinstance(data["size"], int):
+            raise ScenarioError(path, f"{where}.size", f"must be a whole number, got {data['size']!r}")
+        kw["size"] = data["size"]
+    try:
+        return TicTacToeState(VsRandomSettings(**kw))
+    except ValueError as e:
+        raise ScenarioError(path, where, str(e)) from None
+
+
+def _compile(state: TicTacToeState) -> TabularMDP:
+    return compile_vs_random(state.settings).mdp
+
+
+def _position_model(state: TicTacToeState, mdp: TabularMDP | None = None) -> VsRandomPositionModel:
+    return VsRandomPositionModel(compile_vs_random(state.settings))
+
+
+def strategy_probs(state: Any, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
+    """(n_states, n_actions) action probabilities of the board games' two strategies, "optimal" (the
+    converged ``policy``) and "random" (uniform over the legal moves)."""
+    return walk_strategy_probs(name, mdp, policy)
+
+
+def _matchups_job(state: TicTacToeState, policy: np.ndarray | None = None, *, games: int,
+                  seed: int) -> Generator[JobProgress, None, MatchupResult]:
+    return vs_random_matchups(compile_vs_random(state.settings), policy, games=games, seed=seed)
+
+
+def lesson(state: Any, mdp: TabularMDP | None = None, *, start: int | None = None, **_names: Any):
+    """The game's :class:`~mdpviz.models.kit.lessons.Lesson` (``state``: a :class:`TicTacToeState` or its
+    :class:`VsRandomSettings`; ``start`` defaults to the first start state)."""
+    from mdpviz.models.kit.lessons import doc_paragraphs, field_docs, fmt_number, mdp_lesson, parameters_of, sentence_with
+
+    from mdpviz.models.ttt import rules as tt
+    settings = state.settings if isinstance(state, TicTacToeState) else state
+
+    game = None
+    if mdp is None:
+        game = tt.compile_vs_random(settings)
+        mdp = game.mdp
+    if start is None:
+        game = game or tt.compile_vs_random(settings)
+        start = int(game.start_states[0])
+    docs = field_docs(tt.VsRandomSettings)
+    comp = tt.compile_vs_random.__doc__
+    return mdp_lesson(
+        mdp,
+        title="Tic-tac-toe against a random opponent",
+        intro=doc_paragraphs(tt, "The vs-random game"),
+        states=sentence_with(comp, "States:"),
+        actions=sentence_with(tt.VsRandomGame.__doc__, "action id"),
+        transitions=sentence_with(comp, "From board b"),
+        rewards=(f"win {fmt_number(settings.win)} ({docs.get('win', '')}), draw {fmt_number(settings.draw)} "
+                 f"({docs.get('draw', '')}), loss {fmt_number(settings.loss)} ({docs.get('loss', '')})."),
+        discount_why=docs.get("discount", ""),
+        parameters=parameters_of(settings),
+        start=start,
+        sources=("mdpviz.models.ttt.rules", "compile_vs_random", "VsRandomSettings"),
+    )
+
+
+SPEC = GameSpec(
+    key=KEY,
+    title="Tic-tac-toe vs random",
+    value_label="Q (reward)",
+    unit="reward",
+    settings_type=TicTacToeState,
+    default_settings=TicTacToeState,
+    compile=_compile,
+    to_dict=settings_to_dict,
+    from_dict=settings_from_dict,
+    color_kind=DIVERGING,
+    strategy_probs=strategy_probs,
+    position_model=_position_model,
+    lesson=lesson,
+    jobs={"matchups": _matchups_job},
+)
+"""Tic-tac-toe against a random opponent in the registry :mod:`mdpviz.models.kit.registry`."""
+
+
+__all__ = ['SPEC', 'lesson', 'settings_from_dict', 'settings_to_dict', 'strategy_probs']
