@@ -369,6 +369,8 @@ def _agent(spec: str, game, cache: dict) -> Agent:
     if not path.is_file():
         if path.is_dir():
             raise ValueError(f"{path}: is a directory, not a policy file")
+        if path.exists():  # a device, a FIFO, a socket: there, but not a file to read a policy from
+            raise ValueError(f"{path}: not a regular file (a policy is a JSON file)")
         if path.suffix or "/" in key or "\\" in key:  # meant as a file: say that it is not there
             raise ValueError(f"{path}: no such file (an agent is {', '.join(AGENT_KINDS)} or a JSON policy file)")
         raise ValueError(f"unknown agent {spec!r}: use {', '.join(AGENT_KINDS)} or the path of a JSON policy file")

@@ -23,6 +23,7 @@ from typing import Callable
 
 import numpy as np
 
+from mdpviz.models.files import MAX_TEXT_BYTES, read_bytes_limited
 from mdpviz.models.mdp import PROB_TOL, TabularMDP, check_state_budget
 
 RENORMALISE_TOL = 1e-5
@@ -49,15 +50,10 @@ class MDPFileError(ValueError):
 
 
 def read_text_file(path: str | os.PathLike) -> str:
-    """The text of a file, or MDPFileError (no such file, a directory, binary or not UTF-8)."""
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise MDPFileError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise MDPFileError(path, None, "is a directory, not an MDP file") from None
-    except OSError as e:
-        raise MDPFileError(path, None, f"cannot be read ({e.strerror})") from None
+    """The text of a file, or MDPFileError (no such file, a directory, over :data:`~mdpviz.models.files.MAX_TEXT_BYTES`
+    whatever the file claims to hold, binary or not UTF-8)."""
+    data = read_bytes_limited(path, MAX_TEXT_BYTES, lambda problem: MDPFileError(path, None, problem),
+                              what="course file", stop_at_nul=True)
     nul = data.find(b"\0")
     if nul >= 0:
         raise MDPFileError(path, None, f"is not a text file (NUL byte at offset {nul})")

@@ -48,20 +48,56 @@ def parse_json_text(text: str, path: str | os.PathLike, error: Callable[[str], E
         raise error(f"{path}: not valid JSON ({e})") from None
 
 
+MAX_TEXT_BYTES = 256 * 1024 * 1024
+"""Largest text file (course MDP file, states or policy file) read: a 50 MB course file already takes
+about 800 MB to parse and solve."""
+
+READ_CHUNK = 1 << 20
+"""Bytes read per call by :func:`read_bytes_limited`."""
+
+
+def read_bytes_limited(path: str | os.PathLike, limit: int, problem: Callable[[str], Exception], *,
+                       what: str = "file", stop_at_nul: bool = False) -> bytes:
+    """The bytes of a file, read with a budget of ``limit`` bytes whatever the file claims to hold:
+    ``/dev/zero``, a FIFO or a file that grows while it is read stop at the budget instead of filling
+    memory (``st_size`` is 0 for device files and may lie). ``problem(text)`` makes the exception for
+    what is wrong (the text does not name the file: the caller's exception does, its own way): no such
+    file, a directory, unreadable, or larger than the budget. ``stop_at_nul``: a text reader's early
+    stop; the bytes read so far are returned as soon as a NUL byte is among them (the caller refuses
+    binary data with its own message, without reading the rest)."""
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise problem(f"is a directory, not a {what}")
+        with open(p, "rb") as f:
+            chunks: list[bytes] = []
+            total = 0
+            while True:
+                chunk = f.read(min(READ_CHUNK, limit + 1 - total))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+                if stop_at_nul and b"\0" in chunk:
+                    break
+                if total > limit:
+                    raise problem(f"larger than the {limit:,} bytes this reader accepts for a {what}")
+    except FileNotFoundError:
+        raise problem("no such file") from None
+    except IsADirectoryError:
+        raise problem(f"is a directory, not a {what}") from None
+    except OSError as e:
+        raise problem(f"cannot be read ({e.strerror or e})") from None
+    return b"".join(chunks)
+
+
 def read_text_limited(path: str | os.PathLike, error: Callable[[str], Exception], *, limit: int = MAX_JSON_BYTES) -> str:
     """The UTF-8 text of a file (BOM dropped), or ``error(...)`` naming the file and the problem."""
     p = Path(path)
-    try:
-        size = p.stat().st_size
-        if p.is_dir():
-            raise error(f"{p}: is a directory")
-        if size > limit:
-            raise error(f"{p}: {size:,} bytes is larger than the {limit:,} bytes this reader accepts")
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise error(f"{p}: no such file") from None
-    except OSError as e:
-        raise error(f"{p}: cannot be read ({e.strerror or e})") from None
+    data = read_bytes_limited(p, limit, lambda problem: error(f"{p}: {problem}"), stop_at_nul=True)
+    nul = data.find(b"\0")
+    if nul >= 0:  # JSON text never holds a NUL byte: a binary or device file, refused before reading the rest
+        raise error(f"{p}: is not a text file (NUL byte at offset {nul})")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -45,6 +45,7 @@ from typing import Sequence
 import numpy as np
 
 from mdpviz.models.kit.display import best_actions
+from mdpviz.models.files import read_bytes_limited
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.grid import GridGeometry  # noqa: F401
 
@@ -273,19 +274,8 @@ def parse_grid(text: str, path: str = "<grid>") -> GridMap:
 
 def read_grid(path: str | Path) -> GridMap:
     """:func:`parse_grid` of a file; GridFileError naming the file when it is missing, too large or not text."""
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-    except OSError as e:
-        raise GridFileError(f"{path}: cannot read the map: {e.strerror or e}") from None
-    if p.is_dir():
-        raise GridFileError(f"{path}: is a folder, not a map file")
-    if size > MAX_FILE_BYTES:
-        raise GridFileError(f"{path}: {size:,} bytes is too large for a grid map (at most {MAX_FILE_BYTES:,})")
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise GridFileError(f"{path}: cannot read the map: {e.strerror or e}") from None
+    data = read_bytes_limited(path, MAX_FILE_BYTES, lambda problem: GridFileError(f"{path}: {problem}"),
+                              what="grid map", stop_at_nul=True)
     if b"\0" in data:
         raise GridFileError(f"{path}: is a binary file, not a grid map")
     try:
