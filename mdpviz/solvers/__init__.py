@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
+
+from mdpviz.solvers.sweep import VALUE_LIMIT, check_value_scale
+
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers.backward_induction import backward_induction_mdp
 from mdpviz.solvers.linear_programming import linear_programming
@@ -76,6 +80,7 @@ def solver(mdp: TabularMDP, method: str = "vi", **options) -> SolverGen:
         fn = METHODS[method]
     except KeyError:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}") from None
+    check_value_scale(mdp)
     opts = _normalise_options(method, options)
     try:
         return fn(mdp, **opts)
@@ -90,6 +95,9 @@ def solve(mdp: TabularMDP, method: str = "vi", *, record: bool = False, **option
     ``max_sweeps`` for value iteration, ...). ``record=True`` keeps every snapshot in ``.history``.
     """
     sol = run(solver(mdp, method, **options), record=record)
+    if not np.all(np.isfinite(sol.values)):  # never a silently wrong answer (the check above is a bound)
+        raise ValueError(f"{METHOD_NAMES.get(method, method)} gave values that are not finite: the rewards are "
+                         "too large for floating point (scale them down)")
     if method in ("vi", "gs") and mdp.discount >= 1.0 and sol.converged and not mdp.is_two_player:
         sol = _end_ties_towards_terminals(mdp, sol)
     return sol
@@ -118,7 +126,7 @@ def _end_ties_towards_terminals(mdp: TabularMDP, sol: Solution) -> Solution:
 
 
 __all__ = [
-    "COMMON_OPTIONS", "METHODS", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
+    "COMMON_OPTIONS", "METHODS", "VALUE_LIMIT", "check_value_scale", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
     "evaluate_policy", "evaluate_stochastic_policy", "evaluate_weights", "hitting_probabilities",
     "row_weights_deterministic", "row_weights_stochastic", "gauss_seidel_value_iteration", "greedy",
     "linear_programming", "policy_iteration", "run", "solve", "solver", "value_iteration",

@@ -29,7 +29,7 @@ from mdpviz.solvers.policy_iteration import (
     progress_rows,
     row_weights_deterministic,
 )
-from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, _ro, greedy, make_sweep, rows_to_policy
+from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, _ro, check_value_scale, greedy, make_sweep, rows_to_policy
 
 LP_STATUS_MEANING = {
     "Infeasible": "no values satisfy the constraints",
@@ -58,8 +58,15 @@ def check_lp_applicable(mdp: TabularMDP) -> bool:
     return bool(endless.any() and harmless_loops(mdp, endless).size)
 
 
+LP_VALUE_LIMIT = 1e20
+"""Largest value scale given to CBC: it treats numbers from 1e30 on as infinite (an LP with rewards
+of 1e45 came back "Infeasible"), and its tolerances are relative to the coefficients."""
+
+
 def lp_values(mdp: TabularMDP) -> np.ndarray:
     """Solve the LP above with CBC and return its raw values (float64, n_states)."""
+    check_value_scale(mdp, limit=LP_VALUE_LIMIT, what="the LP solver's range",
+                      advice="solve with value iteration or policy iteration")
     check = check_lp_applicable(mdp)
     maximise = mdp.objective == "max"
     live = ~mdp.terminal

@@ -333,3 +333,35 @@ def run(
 
         sol = replace(sol, history=tuple(history))
     return sol
+
+
+VALUE_LIMIT = 1e300
+"""Largest value scale the solvers take on: beyond it a sum of two values, or a value times the
+number of states, overflows double precision (1.8e308) and the results would be infinite."""
+
+
+def value_scale(mdp: TabularMDP) -> float:
+    """How large the model's values can get: with discount gamma < 1 at most max|r| / (1 - gamma)
+    (the geometric series of Sutton and Barto eq. 3.8 bounded term by term); with discount 1 of the
+    order of max|r| times the expected number of steps, taken here as the number of states. inf when
+    that overflows."""
+    if mdp.n_transitions == 0:
+        return 0.0
+    rmax = float(np.max(np.abs(mdp.reward)))
+    gamma = float(mdp.discount)
+    with np.errstate(over="ignore"):
+        return rmax / (1.0 - gamma) if gamma < 1.0 else rmax * max(1, mdp.n_states)
+
+
+def check_value_scale(mdp: TabularMDP, *, limit: float = VALUE_LIMIT, what: str = "floating point",
+                      advice: str = "scale the rewards down") -> None:
+    """ValueError if :func:`value_scale` of ``mdp`` is over ``limit``. Rewards of 1e308 (finite, so
+    accepted by every reader) would otherwise give ``inf`` from value iteration and misleading
+    refusals from policy iteration and the LP."""
+    scale = value_scale(mdp)
+    if not scale <= limit:  # also catches inf
+        rmax = float(np.max(np.abs(mdp.reward)))
+        gamma = float(mdp.discount)
+        why = (f"rewards up to {rmax:.3g} with discount {gamma:g} give values up to {rmax:.3g} / (1 - {gamma:g})"
+               if gamma < 1.0 else f"rewards up to {rmax:.3g} over {mdp.n_states:,} states at discount 1")
+        raise ValueError(f"the values would overflow {what}: {why}, beyond {limit:g}; {advice}")
