@@ -226,6 +226,10 @@ def _main(argv: list[str]) -> int:
     except (CLIError, ValueError, OSError) as e:
         print(f"mdpviz: error: {e}", file=sys.stderr)
         return 2
+    except MemoryError:  # numpy's ArrayMemoryError too: one line, never a traceback
+        print("mdpviz: error: out of memory: the model or the option values ask for more memory than this "
+              "machine has (lower the sizes, budgets or MDPVIZ_MAX_STATES)", file=sys.stderr)
+        return 2
     except KeyboardInterrupt as e:
         from mdpviz.models.chunked import SimulationInterrupted, reporter
 

@@ -273,6 +273,8 @@ def register_risk(sub: argparse._SubParsersAction) -> None:
 def run_risk(args: argparse.Namespace) -> int:
     from mdpviz.models.risk_ttt import check_exact_size
 
+    if args.size < 3:
+        raise ValueError(f"--size must be 3 or 4, got {args.size}")
     check_exact_size(args.size)
     n_cells = args.size * args.size
     risk, name = _risk_vector(args, n_cells)

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from functools import cached_property
 import numpy as np
-from mdpviz.models.mdp import TabularMDP, check_state_budget
+from mdpviz.models.mdp import TabularMDP, check_state_budget, state_budget
 from mdpviz.models.simulate import policy_matrix, proportion_ci, simulate, uniform_policy_matrix
 from mdpviz.solvers.policy_iteration import row_weights_deterministic
 from mdpviz.solvers.sweep import policy_to_rows
@@ -325,6 +325,24 @@ class GameResults:
         return out
 
 
+TRANSITIONS_PER_STATE = DEFAULT_MAX_TRANSITIONS // DEFAULT_MAX_STATES
+"""Transitions the budgets allow per state (6, as the defaults): the transition budget may be at most
+this many times the process's state budget."""
+
+
+def check_budgets(max_states: int, max_transitions: int) -> None:
+    """ValueError when a budget is over what this process accepts: the state budget over the core's
+    (:func:`~mdpviz.models.mdp.state_budget`, ``MDPVIZ_MAX_STATES``), the transition budget over
+    :data:`TRANSITIONS_PER_STATE` times it; the enumeration's memory grows with the budgets (a budget
+    of 10^12 states grew to 3.8 GB before it said anything)."""
+    check_state_budget(max_states, "states (the state budget asked for)")
+    cap = TRANSITIONS_PER_STATE * state_budget()
+    if max_transitions > cap:
+        raise ValueError(f"{max_transitions:,} transitions (the transition budget asked for) is over the "
+                         f"transition budget of {cap:,} ({TRANSITIONS_PER_STATE} per state of the state budget; set "
+                         "the environment variable MDPVIZ_MAX_STATES to raise both)")
+
+
 def compile_checkers(
     rules: CheckersRules | None = None,
     *,
@@ -348,6 +366,7 @@ def compile_checkers(
     _check_colour(agent, "agent colour")
     if int(max_states) < 1 or int(max_transitions) < 1:
         raise ValueError("the state and transition budgets must be at least 1")
+    check_budgets(int(max_states), int(max_transitions))
     t0 = time.perf_counter()
     e = _engine(rules.size, rules.forced_capture, rules.multi_jump)
     L = rules.ply_limit

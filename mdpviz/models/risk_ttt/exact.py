@@ -106,6 +106,12 @@ def check_exact_size(size: int) -> None:
     if n < 2:
         raise ValueError(f"the board side must be at least 2, got {n}")
     if n > MAX_EXACT_SIZE:
+        if n > 8:  # 3^(n*n) has more digits than a reader can take in (and than Python prints at n > 94)
+            exp = n * n * math.log10(3.0)
+            raise ValueError(
+                f"a {n}x{n} board has 2 x 3^{n * n} (about 10^{exp:.0f}) (board, turn) states; an exact solve "
+                f"would need about 10^{exp + math.log10(BYTES_PER_BOARD):.0f} bytes of memory. Exact solving "
+                f"stops at {MAX_EXACT_SIZE}x{MAX_EXACT_SIZE}")
         pairs, nbytes = exact_requirements(n)
         raise ValueError(
             f"a {n}x{n} board has 2 x 3^{n * n} = {pairs:,} (board, turn) states; an exact solve would need "

@@ -106,6 +106,11 @@ DEFAULT_LEARNING_RATES: dict[tuple[str, str], float] = {
 """The learning rate used when :attr:`TrainSettings.learning_rate` is None."""
 
 
+MAX_HIDDEN = 1024
+"""Most hidden units of the mlp approximator: its afterstate pass holds (1024, 54, hidden) float64,
+0.45 GB at this cap (a typo of 100,000,000 would ask for 44 TB)."""
+
+
 @dataclass(frozen=True)
 class TrainSettings:
     """How an agent is trained against the uniformly random opponent (defaults: the target agent)."""
@@ -127,7 +132,7 @@ class TrainSettings:
     epsilon_min: float = 0.05
     """epsilon never decays below this."""
     hidden: int = 64
-    """Hidden ReLU units of the mlp approximator."""
+    """Hidden ReLU units of the mlp approximator (at most :data:`MAX_HIDDEN`)."""
     mark: str = "X"
     """The agent's mark: "X" moves first, "O" second."""
     report_every: int = 1_000
@@ -146,6 +151,8 @@ class TrainSettings:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
                 raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+        if self.hidden > MAX_HIDDEN:  # the afterstate pass holds (1024, 54, hidden) floats: 0.45 GB at the cap
+            raise ValueError(f"hidden must be at most {MAX_HIDDEN:,} units, got {self.hidden:,}")
         lr = self.learning_rate
         if lr is not None and not (math.isfinite(float(lr)) and float(lr) > 0):
             raise ValueError(f"the learning rate must be a positive number, got {lr!r}")
