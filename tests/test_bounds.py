@@ -22,7 +22,7 @@ def one_line_error(capsys, argv: list[str]) -> str:
 
 
 @pytest.mark.parametrize("size, says", [
-    ("2", "--size must be 3 or 4, got 2"),
+    ("1", "the board side must be at least 2, got 1"),
     ("5", "9.3 TB of memory"),
     ("100", "2 x 3^10000 (about 10^4771)"),
     ("1000000000", "about 10^477121254719662464"),

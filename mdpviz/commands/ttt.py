@@ -259,7 +259,7 @@ def register_risk(sub: argparse._SubParsersAction) -> None:
         "solved exactly by backward induction over the number of filled cells.",
     )
     _add_risk_args(p)
-    p.add_argument("--size", type=int, default=3, help="board side: 3 (default) or 4; 5 and larger are refused")
+    p.add_argument("--size", type=int, default=3, help="board side: 3 (default), 4, or 2 (a tiny board of 150 states to follow by hand); 5 and larger are refused")
     p.add_argument("--method", choices=RISK_METHODS, default="vi",
                    help="3x3 solver: vi minimax value iteration (default), gs in place, pi policy iteration, "
                    "bi backward induction")
@@ -273,8 +273,6 @@ def register_risk(sub: argparse._SubParsersAction) -> None:
 def run_risk(args: argparse.Namespace) -> int:
     from mdpviz.models.risk_ttt import check_exact_size
 
-    if args.size < 3:
-        raise ValueError(f"--size must be 3 or 4, got {args.size}")
     check_exact_size(args.size)
     n_cells = args.size * args.size
     risk, name = _risk_vector(args, n_cells)
