@@ -11,6 +11,7 @@ import argparse
 import importlib
 import io
 import json
+import re
 import sys
 from typing import Sequence
 
@@ -203,7 +204,29 @@ class _TerminalProgress:
             self.shown = False
 
 
+NEGATIVE_VALUE = re.compile(r"^-\.?\d")
+"""A value that starts like a negative number: "-0.1,0.3,..." (a list), "-1e-3"."""
+
+
+def join_negative_values(argv: list[str]) -> list[str]:
+    """``--risk -0.1,0.3`` as ``--risk=-0.1,0.3``: argparse takes a value starting with "-" for an
+    option unless it is one plain negative number, so a list of numbers whose first is negative met
+    "expected one argument". No mdpviz option is spelled like a number, so nothing else changes."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if (a.startswith("--") and "=" not in a and i + 1 < len(argv) and NEGATIVE_VALUE.match(argv[i + 1])):
+            out.append(f"{a}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return out
+
+
 def _main(argv: list[str]) -> int:
+    argv = join_negative_values(argv)
     try:
         parser = build_parser(argv)
         args = parser.parse_args(argv)

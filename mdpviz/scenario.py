@@ -57,6 +57,21 @@ class Scenario:
                 "solver": self.solver}
 
 
+def fsync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable: after a crash the folder's entry could otherwise still name
+    the old file (or none). Platforms where a folder cannot be opened (Windows) skip it."""
+    try:
+        fd = os.open(str(folder or Path(".")), os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def save_scenario(scenario: Scenario, path: str | os.PathLike) -> Path:
     """Write ``scenario`` to ``path`` atomically (temporary file in the same folder, then rename)."""
     path = Path(path)
@@ -77,6 +92,7 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike) -> Path:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, target)
+        fsync_folder(target.parent)
     except BaseException:
         try:
             os.unlink(tmp)

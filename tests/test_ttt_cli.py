@@ -128,7 +128,7 @@ def test_risk_ttt_small_exact_board(capsys):
         (["risk-ttt", "--size", "4"], "give --preset or --risk with 16 values"),
         (["risk-ttt", "--preset", "wild"], "invalid choice"),
         (["risk-ttt", "--preset", "half", "--risk", "1"], "not allowed with argument --preset"),
-        (["risk-ttt", "--tol", "0"], "--tol must be a finite number > 0"),
+        (["risk-ttt", "--tol", "0"], "argument --tol: must be above 0"),
     ],
 )
 def test_risk_ttt_bad_arguments(capsys, argv, message):

@@ -15,6 +15,17 @@ def positive_int(text: str) -> int:
     return v
 
 
+def seed(text: str) -> int:
+    """argparse type: a random seed, a whole number of at least 0 (numpy's generators take no other)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number >= 0, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number >= 0, got {v}")
+    return v
+
+
 def _number(text: str) -> float:
     try:
         v = float(text)

@@ -17,6 +17,7 @@ from mdpviz.cli import print_json
 from mdpviz.commands.plan import ALGORITHMS
 from mdpviz.models import attt
 from mdpviz.models.cs747 import read_text_file, format_cs747
+from mdpviz.commands import seed
 
 START_KEYWORDS = ("random", "uniform")
 """Values of ``--start`` that are not file names."""
@@ -68,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="a policy file, 'random' (a deterministic policy with a uniformly drawn empty cell per "
         "board, see --seed) or 'uniform' (every empty cell equally likely); default: random",
     )
-    it.add_argument("--seed", type=int, default=None, help="seed of --start random (default 0)")
+    it.add_argument("--seed", type=seed, default=None, help="seed of --start random (default 0)")
     it.add_argument("--start-player", type=int, default=None,
                     help="the player of --start random/uniform: 1 (default) or 2")
     it.add_argument("--states1", default=None, help="player 1's states file (default: every reachable board)")

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mdpviz.commands import positive_float, positive_int, unit_interval
+from mdpviz.commands import positive_float, positive_int, seed, unit_interval
 from mdpviz.cli import print_json
 from mdpviz.models.checkers import (
     BLACK,
@@ -85,12 +85,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--agent", choices=COLOURS, default=BLACK, help="the agent's colour; black moves first (default black)")
     p.add_argument("--gamma", type=float, default=DEFAULT_DISCOUNT,
                    help=f"discount per agent move (default {DEFAULT_DISCOUNT:g}, the seed's: greedy for material)")
-    p.add_argument("--tol", type=float, default=DEFAULT_TOL,
+    p.add_argument("--tol", type=positive_float, default=DEFAULT_TOL,
                    help=f"value iteration stops when no value changes by this much (default {DEFAULT_TOL:g})")
     p.add_argument("--method", choices=METHODS, default="vi",
                    help="vi: value iteration (synchronous), gs: in-place value iteration, pi: policy iteration (default vi)")
     p.add_argument("--games", type=int, default=10_000, help="simulated games per player (default 10000)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the simulated games (default: fresh randomness)")
+    p.add_argument("--seed", type=seed, default=None, help="seed of the simulated games (default: fresh randomness)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES,
                    help=f"refuse variants with more states than this (default {DEFAULT_MAX_STATES:,}: "

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+from mdpviz.commands import positive_float
 
 FIGURES = ("snapshot", "board", "convergence", "compare", "frames", "gif")
 """What --figure writes: the lesson snapshot (default), the board, the convergence plot, the
@@ -41,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--figure", choices=FIGURES, default="snapshot", help="what to write (default: snapshot)")
     p.add_argument("--method", choices=("vi", "gs", "pi", "lp"), default=None,
                    help="solver (default: the game's own default, else synchronous value iteration)")
-    p.add_argument("--tol", type=float, default=None, help="value-iteration tolerance (default: the game's, 1e-9)")
+    p.add_argument("--tol", type=positive_float, default=None, help="value-iteration tolerance (default: the game's, 1e-9)")
     p.add_argument("--csv", default=None,
                    help="also write the results as CSV: value and greedy action per state "
                    "(with --figure compare: the comparison table)")

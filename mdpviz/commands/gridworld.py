@@ -20,6 +20,7 @@ from mdpviz.models.gridworld import (
 )
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import METHOD_NAMES, Solution, solve
+from mdpviz.commands import positive_float
 
 MAX_SWEEPS = 100_000
 """Value-iteration sweeps before the command gives up (values that grow without bound never converge)."""
@@ -52,7 +53,7 @@ def add_solver_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", choices=("vi", "gs", "pi", "lp"), default="vi",
                    help="solver: vi value iteration (default), gs in-place value iteration, pi policy iteration, "
                    "lp linear programming")
-    p.add_argument("--tol", type=float, default=1e-12, help="value iteration's tolerance (default 1e-12)")
+    p.add_argument("--tol", type=positive_float, default=1e-12, help="value iteration's tolerance (default 1e-12)")
     p.add_argument("--digits", type=int, default=3, help="decimals printed (default 3; --json prints all)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 

@@ -6,6 +6,7 @@ import argparse
 from mdpviz.models.cs747 import format_value_policy, load_cs747
 from mdpviz.models.examples import resolve_mdp
 from mdpviz.solvers import solve
+from mdpviz.commands import positive_float
 
 ALGORITHMS = {"vi": "gs", "vi-sync": "vi", "hpi": "pi", "lp": "lp"}
 """--algorithm -> solver id: the course's vi is the in-place (Gauss-Seidel) variant."""
@@ -25,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "value iteration (the course's; with discount 1 it can need millions of sweeps to reach --tol, "
         "e.g. 25 s on episodic-mdp-10-5), vi-sync: synchronous value iteration, lp: linear programming",
     )
-    p.add_argument("--tol", type=float, default=1e-12, help="value-iteration tolerance (default 1e-12)")
+    p.add_argument("--tol", type=positive_float, default=1e-12, help="value-iteration tolerance (default 1e-12)")
     p.set_defaults(func=run)
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from mdpviz.commands import positive_int
+from mdpviz.commands import positive_int, seed
 from mdpviz.cli import print_json
 from mdpviz.models.snakes import (
     N_SQUARES,
@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=int, default=100_000, help="games simulated from square 1 (default 100000)")
     p.add_argument("--games-per-square", type=int, default=None,
                    help="games simulated from each of squares 2..14 (default games/10)")
-    p.add_argument("--seed", type=int, default=None, help="random seed of the simulation")
+    p.add_argument("--seed", type=seed, default=None, help="random seed of the simulation")
     p.add_argument("--mix", default=None, help="die probabilities of the mixed strategy, e.g. 0.2,0.3,0.5")
     p.add_argument("--policy", default=None,
                    help="a custom strategy: 14 dice (1-based, as Dice) for squares 1..14, compared too")
@@ -84,6 +84,8 @@ def _config(args: argparse.Namespace) -> SnakesConfig:
     layout = layout_from_input(_parse_numbers(args.layout, "--layout"))
     cfg = apply_rule_set(SnakesConfig(layout=layout, circle=bool(args.circle)), RULE_CHOICES[args.rules])
     if args.overshoot is not None:
+        if not cfg.circle:  # the rule only exists on the circular board: say so rather than ignore it
+            raise ValueError("--overshoot applies to the circular board only: add --circle")
         cfg = replace(cfg, overshoot=args.overshoot)
     if args.die:
         cfg = replace(cfg, dice=cfg.dice + tuple(parse_die(s) for s in args.die))
@@ -177,7 +179,7 @@ def bench(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="mdpviz bench snakes", description=bench.__doc__)
     p.add_argument("--calls", type=positive_int, default=1000, help="markovDecision calls (random layouts, default 1000)")
     p.add_argument("--games", type=int, default=100_000, help="games per simulation (default 100000)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed, default=0)
     args = p.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     layouts = rng.integers(0, 5, size=(args.calls, N_SQUARES))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mdpviz.commands import positive_int
+from mdpviz.commands import positive_float, positive_int, seed
 from mdpviz.models.chunked import check_games
 from mdpviz.cli import print_json
 from mdpviz.models.risk_ttt import (
@@ -114,7 +114,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="vi value iteration (default), gs in-place VI, pi policy iteration, lp linear "
                    "programming, bi backward induction")
     p.add_argument("--games", type=int, default=100_000, help="games simulated (default 100000; 0: none)")
-    p.add_argument("--seed", type=int, default=None, help="random seed of the simulation")
+    p.add_argument("--seed", type=seed, default=None, help="random seed of the simulation")
     p.add_argument("--explain", default=None, metavar="BOARD",
                    help="also print every legal move of this board (e.g. 'X...O....'): Q and exact outcomes")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -237,7 +237,7 @@ def _add_risk_args(p: argparse.ArgumentParser) -> None:
                    help="a risk preset of seed 003 (default stochastic on 3x3): " +
                    "; ".join(f"{k}: {v}" for k, v in PRESETS.items()))
     g.add_argument("--risk", default=None, help="one risk in [0, 1] per cell, comma-separated (row-major)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the noisy and random presets (and of games)")
+    p.add_argument("--seed", type=seed, default=None, help="seed of the noisy and random presets (and of games)")
 
 
 def _risk_vector(args: argparse.Namespace, n_cells: int) -> tuple[np.ndarray, str]:
@@ -263,7 +263,7 @@ def register_risk(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--method", choices=RISK_METHODS, default="vi",
                    help="3x3 solver: vi minimax value iteration (default), gs in place, pi policy iteration, "
                    "bi backward induction")
-    p.add_argument("--tol", type=float, default=1e-12,
+    p.add_argument("--tol", type=positive_float, default=1e-12,
                    help="value-iteration tolerance: stop when max |T(V) - V| < tol (default 1e-12, i.e. until "
                    "a sweep changes nothing, the seed's last log entry)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -278,8 +278,6 @@ def run_risk(args: argparse.Namespace) -> int:
     risk, name = _risk_vector(args, n_cells)
     if args.size != 3:
         return _run_risk_exact(args, risk, name)
-    if not (args.tol > 0 and math.isfinite(args.tol)):
-        raise ValueError(f"--tol must be a finite number > 0, got {args.tol}")
     t0 = time.perf_counter()
     game = compile_risk(risk)
     opts = {"tol": args.tol} if args.method in ("vi", "gs") else {}
@@ -427,7 +425,7 @@ def bench_risk4(argv: list[str]) -> int:
     import tracemalloc
 
     p = argparse.ArgumentParser(prog="mdpviz bench risk4", description=bench_risk4.__doc__)
-    p.add_argument("--seed", type=int, default=1, help="seed of the random risk vector (default 1)")
+    p.add_argument("--seed", type=seed, default=1, help="seed of the random risk vector (default 1)")
     p.add_argument("--presets", default="classic,reverse,half,random",
                    help="comma-separated presets to solve (default classic,reverse,half,random)")
     p.add_argument("--chunk", type=int, default=None, help="boards expanded at once (default 262144)")

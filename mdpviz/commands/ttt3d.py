@@ -18,6 +18,7 @@ import numpy as np
 from mdpviz.cli import print_json
 from mdpviz.models import ttt3d
 from mdpviz.models.ttt3d import learning as rl
+from mdpviz.commands import seed
 
 RISK_HELP = (
     "the risk vector: a preset (" + ", ".join(ttt3d.RISK_CHOICES) + "; noisy-* and random are drawn "
@@ -55,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"function approximator (default {d.approx})")
     t.add_argument("--episodes", type=int, default=d.episodes, help=f"training games (default {d.episodes})")
     t.add_argument("--risk", default="classic", help=RISK_HELP + " (default classic: all 0)")
-    t.add_argument("--seed", type=int, required=True, help="seed of the training (exploration, coins, opponent, weights)")
+    t.add_argument("--seed", type=seed, required=True, help="seed of the training (exploration, coins, opponent, weights)")
     t.add_argument("--out", required=True, help="where to save the agent (.npz archive; the name is kept as given)")
     t.add_argument("--lr", type=float, default=None,
                    help="learning rate (default per method and approximator: "
@@ -88,7 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--games", type=int, default=10_000, help="games to play (default 10000)")
     e.add_argument("--risk", default=None, help=RISK_HELP + " (default: the agent's own; classic for random)")
     e.add_argument("--mark", choices=["X", "O"], default=None, help="the agent's mark (default: the one it was trained for)")
-    e.add_argument("--seed", type=int, default=EVAL_SEED, help=f"seed of the games (default {EVAL_SEED})")
+    e.add_argument("--seed", type=seed, default=EVAL_SEED, help=f"seed of the games (default {EVAL_SEED})")
     e.add_argument("--json", action="store_true", help="print JSON")
     e.set_defaults(func=run_eval)
 
@@ -224,7 +225,7 @@ def bench(argv: list[str]) -> int:
     p.add_argument("--risk", default="classic", help=RISK_HELP + " (default classic)")
     p.add_argument("--methods", default="td,q", help="comma-separated methods (default td,q)")
     p.add_argument("--approx", default="linear,quadratic,mlp", help="comma-separated approximators")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed, default=0)
     args = p.parse_args(argv)
     risk = ttt3d.resolve_risk(args.risk, seed=args.seed)
     base = ttt3d.play_vs_random(None, risk=risk, games=args.games, seed=EVAL_SEED)

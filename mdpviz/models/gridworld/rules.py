@@ -279,7 +279,7 @@ def read_grid(path: str | Path) -> GridMap:
     if b"\0" in data:
         raise GridFileError(f"{path}: is a binary file, not a grid map")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark (Windows editors) is dropped, as every reader does
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise GridFileError(f"{path}:{line}: not UTF-8 text") from None
