@@ -83,3 +83,36 @@ def test_a_scenario_save_makes_its_rename_durable(tmp_path, monkeypatch):
     monkeypatch.setattr(sc.os, "fsync", fsync)
     sc.save_scenario(sc.Scenario(game="snakes"), tmp_path / "a.json")
     assert synced == [False, True]  # the file's data, then the folder's entry after the rename
+
+
+@pytest.mark.parametrize("extra, says", [
+    (["--csv", "{blocker}/a.csv"], "is not a folder"),
+    (["--csv", "{tmp}"], "is a folder; give a file name for the CSV"),
+    (["--lesson", "{tmp}/none/l.md"], "does not exist"),
+])
+def test_export_checks_every_output_before_writing_any(tmp_path, capsys, extra, says):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file, not a folder", encoding="utf-8")
+    fig = tmp_path / "fig.png"
+    argv = ["export", "--game", "snakes", "--out", str(fig)] + [
+        x.format(blocker=blocker, tmp=tmp_path) for x in extra]
+    assert says in one_line_error(capsys, argv)
+    assert not fig.exists()  # nothing left behind by a run that failed
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_export_refuses_a_folder_as_the_figure(tmp_path, capsys):
+    d = tmp_path / "pictures.png"
+    d.mkdir()
+    assert "is a folder; give a file name for the figure" in one_line_error(
+        capsys, ["export", "--game", "snakes", "--out", str(d)])
+
+
+def test_a_text_output_that_cannot_be_written_names_itself_not_a_temporary_file(tmp_path):
+    from mdpviz.export import write_text
+
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x", encoding="utf-8")
+    with pytest.raises(ValueError) as e:
+        write_text(blocker / "a.csv", "1,2\n")
+    assert str(e.value).startswith(f"{blocker / 'a.csv'}: cannot be written") and ".tmp" not in str(e.value)

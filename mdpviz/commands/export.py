@@ -120,8 +120,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--lesson {args.lesson}: write the lesson as .md or .html")
     if args.tol is not None and not args.tol > 0:
         raise ValueError(f"--tol must be a positive number, got {args.tol}")
-    if not out.parent.exists() and args.figure != "frames":
-        raise ValueError(f"{out}: the folder {out.parent} does not exist")
+    if args.figure != "frames":
+        ex.check_writable(out, "figure")
+    for path, what in ((args.csv, "CSV"), (args.history, "history CSV"), (args.lesson, "lesson")):
+        if path:  # every output checked before anything is written (no figure left beside an error)
+            ex.check_writable(path, what)
     ex.ensure_app()
     game = export_view(args.game)
     try:
