@@ -116,3 +116,12 @@ def test_a_text_output_that_cannot_be_written_names_itself_not_a_temporary_file(
     with pytest.raises(ValueError) as e:
         write_text(blocker / "a.csv", "1,2\n")
     assert str(e.value).startswith(f"{blocker / 'a.csv'}: cannot be written") and ".tmp" not in str(e.value)
+
+
+def test_attt_iterate_stopped_by_its_round_cap_is_not_a_success(capsys):
+    code, out, err = run(capsys, ["attt", "iterate", "--max-rounds", "1"])
+    assert code == 1, (code, err)
+    assert "not converged after 1 rounds (--max-rounds)" in out  # the round it did is still shown
+    assert err.strip() == "mdpviz: not converged after 1 rounds: raise --max-rounds to go on (exit status 1)"
+    code, out, err = run(capsys, ["attt", "iterate", "--json"])
+    assert code == 0 and '"converged": true' in out and err == ""

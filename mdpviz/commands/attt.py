@@ -11,6 +11,7 @@ and best-response iteration to convergence (``mdpviz attt iterate``).
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from mdpviz.cli import print_json
@@ -81,7 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="planner of each best response, as in 'mdpviz plan' (vi: in-place value iteration, the "
         "course's; the policies do not depend on it)",
     )
-    it.add_argument("--max-rounds", type=int, default=100, help="give up after this many rounds (default 100)")
+    it.add_argument("--max-rounds", type=int, default=100, help="give up after this many rounds (default 100; exit status 1 when they did not converge by then)")
     it.add_argument("--save-dir", default=None, help="write the final p1_policy.txt and p2_policy.txt here")
     it.add_argument("--json", action="store_true", help="print JSON instead of a table")
     it.set_defaults(func=run_iterate)
@@ -167,7 +168,7 @@ def run_iterate(args: argparse.Namespace) -> int:
             ],
             "saved": saved,
         })
-        return 0
+        return _iterate_status(result)
     print(f"start: player {start.player}, {start.source}; ties to the {args.ties} cell index; planner {args.algorithm}")
     print(f"{'round':>5}  {'responder':>9}  {'changed':>7}  {'P(p1 win)':>9}  {'P(p2 win)':>9}  {'P(draw)':>9}")
     for r in result.history:
@@ -181,4 +182,14 @@ def run_iterate(args: argparse.Namespace) -> int:
         print("player 1 never wins at convergence")
     for f in saved:
         print(f"wrote {f}")
-    return 0
+    return _iterate_status(result)
+
+
+def _iterate_status(result) -> int:
+    """Exit status of ``attt iterate``: 0 when the rounds converged; 1 when --max-rounds stopped them
+    first (the rounds printed are real, but not the answer: a script must not take them for it)."""
+    if result.converged:
+        return 0
+    print(f"mdpviz: not converged after {result.rounds} rounds: raise --max-rounds to go on (exit status 1)",
+          file=sys.stderr)
+    return 1
