@@ -125,3 +125,14 @@ def test_attt_iterate_stopped_by_its_round_cap_is_not_a_success(capsys):
     assert err.strip() == "mdpviz: not converged after 1 rounds: raise --max-rounds to go on (exit status 1)"
     code, out, err = run(capsys, ["attt", "iterate", "--json"])
     assert code == 0 and '"converged": true' in out and err == ""
+
+
+def test_attt_commands_take_the_example_names_that_mdpviz_examples_prints(capsys):
+    code, listing, _ = run(capsys, ["examples"])
+    assert code == 0 and "p1_policy1" in listing and "states_file_p2" in listing
+    code, out, err = run(capsys, ["attt", "encode", "--policy", "p1_policy1", "--states", "states_file_p2"])
+    assert code == 0, err
+    assert out.startswith("numStates ")
+    code, out, err = run(capsys, ["attt", "iterate", "--start", "p1_policy1", "--states1", "states_file_p1",
+                                  "--states2", "states_file_p2", "--json"])
+    assert code == 0, err

@@ -93,7 +93,19 @@ def _missing(p: argparse.ArgumentParser) -> int:
     return 2
 
 
+def _example_names(args: argparse.Namespace, *names: str) -> None:
+    """The course's states and policy files by the names ``mdpviz examples`` prints (``p1_policy1``,
+    ``states_file_p2``), as ``plan --mdp`` takes its examples: a path that exists is used as it is."""
+    from mdpviz.models.examples import resolve_mdp
+
+    for name in names:
+        value = getattr(args, name, None)
+        if value and not (name == "start" and value in START_KEYWORDS):
+            setattr(args, name, str(resolve_mdp(value)))
+
+
 def run_encode(args: argparse.Namespace) -> int:
+    _example_names(args, "policy", "states")
     opp = attt.load_policy(args.policy)
     me = 3 - opp.player
     boards = attt.load_states(
@@ -106,6 +118,7 @@ def run_encode(args: argparse.Namespace) -> int:
 
 
 def run_decode(args: argparse.Namespace) -> int:
+    _example_names(args, "states")
     if args.player_id not in (1, 2):
         raise ValueError(f"--player-id must be 1 or 2, got {args.player_id}")
     boards = attt.load_states(args.states, player=args.player_id, why=f" (--player-id {args.player_id})")
@@ -134,6 +147,7 @@ def _start_policy(args: argparse.Namespace, b1: attt.Boards, b2: attt.Boards) ->
 
 
 def run_iterate(args: argparse.Namespace) -> int:
+    _example_names(args, "states1", "states2", "start")
     if args.max_rounds < 1:
         raise ValueError(f"--max-rounds must be at least 1, got {args.max_rounds}")
     r1, r2 = (None, None) if args.states1 and args.states2 else attt.reachable_boards()
