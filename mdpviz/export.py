@@ -35,6 +35,7 @@ from PySide6.QtCore import QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPalette, QRegion
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
+from mdpviz.models.files import check_writable, write_text  # noqa: F401 (the exports write text through these)
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.value_range import ValueRange, range_scale, solve_range
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, run, solver
@@ -145,40 +146,6 @@ def convergence_csv(history: Sequence[Sweep]) -> str:
         w.writerow([i + 1, sw.method, sw.phase, sw.iteration, repr(float(sw.delta)), repr(float(sw.mean_delta)),
                     sw.delta_state, sw.policy_changes, repr(float(sw.elapsed)), sw.converged])
     return buf.getvalue()
-
-
-def check_writable(path: str | Path, what: str) -> Path:
-    """``path`` as a file that can be written, checked before any work (so a bad ``--csv`` does not
-    leave the figure written beside an error): ValueError naming the file when it is a folder, or its
-    folder is missing, not a folder or not writable."""
-    p = Path(path)
-    parent = p.parent if str(p.parent) else Path(".")
-    if p.is_dir():
-        raise ValueError(f"{p}: is a folder; give a file name for the {what}")
-    if not parent.exists():
-        raise ValueError(f"{p}: the folder {parent} does not exist")
-    if not parent.is_dir():
-        raise ValueError(f"{p}: {parent} is not a folder")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ValueError(f"{p}: the folder {parent} is not writable")
-    return p
-
-
-def write_text(path: str | Path, text: str) -> Path:
-    """Write ``text`` atomically (a temporary file renamed over ``path``); ValueError naming ``path``
-    (not the temporary file) when it cannot be written."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            tmp.unlink()
-        except OSError:  # never created (no folder), or already gone
-            pass
-        raise ValueError(f"{path}: cannot be written ({e.strerror or e})") from None
-    return path
 
 
 _SVG_ROOT = re.compile(r"<svg\b[^>]*>", re.S)

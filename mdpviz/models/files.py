@@ -109,6 +109,40 @@ def read_json_file(path: str | os.PathLike, *, error: Callable[[str], Exception]
     return parse_json_text(read_text_limited(path, error), path, error)
 
 
+def check_writable(path: str | Path, what: str) -> Path:
+    """``path`` as a file that can be written, checked before any work (so a bad ``--csv`` does not
+    leave the figure written beside an error): ValueError naming the file when it is a folder, or its
+    folder is missing, not a folder or not writable."""
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        raise ValueError(f"{p}: is a folder; give a file name for the {what}")
+    if not parent.exists():
+        raise ValueError(f"{p}: the folder {parent} does not exist")
+    if not parent.is_dir():
+        raise ValueError(f"{p}: {parent} is not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{p}: the folder {parent} is not writable")
+    return p
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    """Write ``text`` atomically (a temporary file renamed over ``path``); ValueError naming ``path``
+    (not the temporary file) when it cannot be written."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            tmp.unlink()
+        except OSError:  # never created (no folder), or already gone
+            pass
+        raise ValueError(f"{path}: cannot be written ({e.strerror or e})") from None
+    return path
+
+
 class ScenarioError(ValueError):
     """A scenario file cannot be read; ``str()`` names the file, the field (or line) and the problem."""
 
