@@ -576,6 +576,8 @@ class MatchupRow:
     """Exact probability of each result, or None when not computed."""
     labels: tuple[str, str, str] = OUTCOME_LABELS
     """Names of the three results."""
+    seconds: float | None = None
+    """Wall time of the simulation in seconds, or None when not measured."""
 
     def __post_init__(self) -> None:
         if self.games < 1:
