@@ -147,9 +147,10 @@ def small_file(tmp_path) -> Path:
 
 
 def wait_laid_out(qtbot, top, *, timeout: int = 30_000) -> None:
-    """Wait until Qt has laid ``top`` out: a pass of the event loop moves or resizes none of its widgets
-    and none of the layout items of its pyqtgraph scenes any more. Layouts settle over one to a few
-    passes after a resize, a new text or a new font; a fixed wait of N ms only guessed how long."""
+    """Wait until Qt has laid ``top`` out: running the event loop (waitUntil's turn between two looks)
+    moves or resizes none of its widgets and none of the layout items of its pyqtgraph scenes any more.
+    Layouts settle over one to a few passes after a resize, a new text or a new font; a fixed wait of
+    N ms only guessed how long."""
     from PySide6.QtWidgets import QGraphicsView, QGraphicsWidget, QWidget
 
     def shape() -> list:
