@@ -777,9 +777,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     """Open the window and run the Qt event loop; returns the exit status (what ``mdpviz`` calls)."""
     app = QApplication.instance()
     if app is None:
-        from mdpviz.display import explain_missing_display
+        from mdpviz.startup_check import explain_missing_display
 
-        problem = explain_missing_display()  # before Qt can abort the process (see mdpviz.display)
+        problem = explain_missing_display()  # before Qt can abort the process (see mdpviz.startup_check)
         if problem:
             print(problem, file=sys.stderr)
             return 2

@@ -144,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``mdpviz`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
-        from mdpviz.display import explain_missing_display
+        from mdpviz.startup_check import explain_missing_display
 
         problem = explain_missing_display()
         if problem:

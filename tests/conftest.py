@@ -144,3 +144,29 @@ def small_file(tmp_path) -> Path:
     p = tmp_path / "small.txt"
     p.write_text(SMALL_MDP)
     return p
+
+
+def wait_laid_out(qtbot, top, *, timeout: int = 30_000) -> None:
+    """Wait until Qt has laid ``top`` out: running the event loop (waitUntil's turn between two looks)
+    moves or resizes none of its widgets and none of the layout items of its pyqtgraph scenes any more.
+    Layouts settle over one to a few passes after a resize, a new text or a new font; a fixed wait of
+    N ms only guessed how long."""
+    from PySide6.QtWidgets import QGraphicsView, QGraphicsWidget, QWidget
+
+    def shape() -> list:
+        widgets = [top, *top.findChildren(QWidget)]
+        out = [w.geometry() for w in widgets]
+        for v in widgets:
+            if isinstance(v, QGraphicsView) and v.scene() is not None:
+                out += [i.geometry() for i in v.scene().items() if isinstance(i, QGraphicsWidget)]
+        return out
+
+    last: list = []
+
+    def still() -> bool:  # (waitUntil runs the event loop between two calls)
+        now = shape()
+        same = bool(last) and last[0] == now
+        last[:] = [now]
+        return same
+
+    qtbot.waitUntil(still, timeout=timeout)

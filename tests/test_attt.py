@@ -450,16 +450,6 @@ def test_decode_checks_the_value_policy_file():
         attt.parse_value_policy_for("0.75 9\n0 8\n0 6\n0 7\n", "vp.txt", boards)
 
 
-def test_compute_core_does_not_import_qt():
-    import subprocess
-    import sys
-
-    code = "import sys, mdpviz.models.attt; print(any(m.startswith('PySide6') for m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=str(Path(__file__).resolve().parents[1]))
-    assert out.stdout.strip() == "False"
-
-
 # ------------------------------------------------------------------ the rounds as a job, and the spec
 def test_iteration_resumes_after_given_rounds_exactly(course):
     """The window's Step runs one job per round that resumes after the rounds it has: resuming after

@@ -595,4 +595,5 @@ def test_scenario_errors_name_the_field(qtbot, files, tmp_path):
 # ---------------------------------------------------------------------------------- screenshots
 def test_screenshots_are_written(tmp_path, files):
     paths = save_screenshots(tmp_path, games=1000)
+    assert [p.name for p in paths] == ["attt.png", "attt-1280x720.png", "attt-matchups.png"]
     assert all(p.stat().st_size > 10_000 for p in paths)

@@ -15,7 +15,7 @@ from mdpviz.models.kit import registry as games
 from mdpviz.models.kit.colors import DIVERGING, SEQUENTIAL, ColorScale
 from mdpviz.widgets.board import ColorBar
 from mdpviz.widgets.position import LayersPainter
-from tests.conftest import FakeDialogs, make_window
+from tests.conftest import FakeDialogs, make_window, wait_laid_out
 
 LAPTOP = (1366, 768)
 PROJECTOR = (1280, 720)
@@ -53,7 +53,7 @@ def test_colour_bar_label_never_sits_on_its_numbers(qtbot, label, height, point_
         bar.setFont(f)
     for lo, hi in RANGES:
         bar.show_scale(ColorScale(lo, hi, label))
-        qtbot.wait(1)
+        wait_laid_out(qtbot, bar)
         assert_label_clear(bar)
 
 
@@ -64,14 +64,14 @@ def test_the_first_scale_after_the_placeholder_does_not_narrow_the_bar(qtbot):
     qtbot.addWidget(bar)
     bar.resize(85, 357)
     bar.show()
-    qtbot.wait(1)
+    wait_laid_out(qtbot, bar)
     placeholder = bar.width()
     bar.show_scale(ColorScale(1.0, 7.0, "expected turns to 15"))
-    qtbot.wait(1)
+    wait_laid_out(qtbot, bar)
     assert bar.width() == placeholder
     assert_label_clear(bar)
     bar.show_scale(ColorScale(1.0, 6.0, "expected turns to 15"))  # the next scale fits its own text again
-    qtbot.wait(1)
+    wait_laid_out(qtbot, bar)
     assert bar.width() < placeholder
 
 
@@ -81,10 +81,10 @@ def test_colour_bar_follows_its_font(qtbot):
     bar.resize(85, 400)
     bar.show()
     bar.show_scale(ColorScale(0.018, 0.023, "value of each move Q (reward)"))
-    qtbot.wait(1)
+    wait_laid_out(qtbot, bar)
     small = bar.width()
     bar.set_font_size(24)
-    qtbot.wait(1)
+    wait_laid_out(qtbot, bar)
     assert bar.width() > small
     assert_label_clear(bar)
     bar.set_font_size(None)
@@ -100,10 +100,10 @@ def window(qtbot, tmp_path):
 
 def settle(qtbot, w, size) -> None:
     w.resize(*size)
-    qtbot.wait(60)
+    wait_laid_out(qtbot, w)
     w._dirty = True
     w.redraw()
-    qtbot.wait(30)
+    wait_laid_out(qtbot, w)
 
 
 def test_window_colour_bar_is_clear_at_every_size(qtbot, window):

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import csv
 import io
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -225,9 +223,3 @@ def test_rows_and_csv(snakes_comparison):
     assert lines[5][0].startswith("# All 4 methods agree")
     assert format_seconds(0.000850) == "850 \u00b5s" and format_seconds(0.0123) == "12.3 ms"
     assert format_seconds(4.5678) == "4.57 s"
-
-
-def test_compare_and_lessons_never_import_qt():
-    code = ("import sys; import mdpviz.solvers.compare, mdpviz.models.kit.lessons; "
-            "bad = [m for m in sys.modules if m.startswith('PySide6')]; assert not bad, bad")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)

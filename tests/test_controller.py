@@ -430,22 +430,40 @@ def test_collector_collects_young_objects_in_bulk_and_the_oldest_by_cpythons_rul
         c.shutdown()
 
 
-def test_loads_held_for_the_first_paint_wait_then_run_and_a_step_follows(qtbot, ctrl):
+def test_loads_held_for_the_first_paint_wait_then_run_and_a_step_follows(qtbot, ctrl, monkeypatch):
     """``mdpviz``'s start holds the solver thread's loads until the window's first paint: a load
     waits (the board shows meanwhile), a Step asked for meanwhile runs after it, and shutdown
     lets a held load go (the thread's exit never waits for a paint that did not come)."""
     from mdpviz import controller as cm
 
+    class Gate(threading.Event):
+        """LOADS_HELD that also tells when the solver thread came to it and whether a release let it go."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.reached = threading.Event()
+            self.released = False
+
+        def wait(self, timeout: float | None = None) -> bool:
+            self.reached.set()
+            self.released = super().wait(timeout)
+            return self.released
+
+    gate = Gate()
+    gate.set()
+    monkeypatch.setattr(cm, "LOADS_HELD", gate)
+    monkeypatch.setattr(cm, "LOADS_HOLD_MAX", 60.0)  # only release_loads lets the load go: no timing here
     mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
     cm.hold_loads_until_first_paint()
     try:
         ctrl.reset(mdp, "vi")
         ctrl.step()  # queued behind the held load
-        qtbot.wait(300)
+        qtbot.waitUntil(gate.reached.is_set, timeout=10_000)  # the load waits at the gate
         assert ctrl.value_range is None and ctrl.history == []  # nothing loaded yet
         cm.release_loads()
         qtbot.waitUntil(lambda: len(ctrl.history) == 1 and ctrl.state == "paused", timeout=10_000)
         assert ctrl.value_range is not None and ctrl.value_range.source == "reference"
+        assert gate.released  # the load waited for the release
     finally:
         cm.release_loads()
     cm.hold_loads_until_first_paint()

@@ -2,9 +2,6 @@
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,20 +23,6 @@ from mdpviz.widgets.geometry import (
     policy_edges,
     snakes_layout,
 )
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def test_pure_display_modules_do_not_import_qt():
-    code = (
-        "import sys, mdpviz.widgets.geometry, mdpviz.models.kit.colors, mdpviz.models.kit.display, "
-        "mdpviz.models.kit.episodes, mdpviz.scenario\n"
-        "bad = sorted(m for m in sys.modules if m.startswith(('PySide6', 'pyqtgraph', 'shiboken')))\n"
-        "print(bad)\n"
-        "sys.exit(1 if bad else 0)\n"
-    )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
-    assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_snakes_board_has_two_lanes_branching_at_3_and_joining_at_15():

@@ -32,6 +32,7 @@ from mdpviz.widgets.position import (
     tick_labels,
 )
 from mdpviz.models.kit.position import MatchupRow, MoveSpec
+from tests.conftest import wait_laid_out
 from tests.test_position import Corridor, corridor_mdp
 
 
@@ -184,7 +185,7 @@ def _shown_matchups(qtbot, width: int, n: int) -> MatchupPanel:
     p.resize(width, 520)
     p.show()
     p.show_results(_rows(n), start="the empty board")
-    qtbot.wait(10)
+    wait_laid_out(qtbot, p)
     return p
 
 
@@ -242,10 +243,10 @@ def test_the_successor_tags_leave_the_dice_under_the_squares_whole(window, qtbot
     board = w.board
     succ = dict(board.successors)
     assert succ and board.layout_.glyph_room > 0
-    qtbot.wait(20)
+    wait_laid_out(qtbot, w)
     tagged = board.grab().toImage()
     board.show_selection(board.selected, None)
-    qtbot.wait(20)
+    wait_laid_out(qtbot, w)
     plain = board.grab().toImage()
     s, ox, oy = board._transform()
     ratio = tagged.width() / board.width()  # (device pixels)
@@ -361,10 +362,10 @@ def test_presenter_mode_shows_whole_moves_beside_the_board(qtbot, window, key):
             if select:
                 b.moves_table.selectRow(0)
                 assert b.backup_scroll.isVisible() and "Q =" in b.backup_label.text()
-            qtbot.wait(50)
+            wait_laid_out(qtbot, w)
             w._dirty = True
             w.redraw()
-            qtbot.wait(50)
+            wait_laid_out(qtbot, w)
             t = b.moves_table
             shown, cut = _whole_rows(t)
             assert shown >= min(4, t.rowCount()) and cut < 3, (key, select, shown, cut, t.viewport().height())

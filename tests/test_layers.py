@@ -57,7 +57,7 @@ def layer(name: str) -> int:
         return 2
     if name == "mdpviz.controller" or name.startswith("mdpviz.widgets"):
         return 3
-    if name in ("mdpviz.app", "mdpviz.export", "mdpviz.display") or name.startswith("mdpviz.window"):
+    if name in ("mdpviz.app", "mdpviz.export", "mdpviz.startup_check") or name.startswith("mdpviz.window"):
         return 4  # mdpviz.window: the parts the main window (mdpviz.app) is assembled from
     return 5
 

@@ -14,7 +14,7 @@ from mdpviz.app import MainWindow, default_size
 from mdpviz.widgets.game import PANELS
 from mdpviz.widgets.games import default_games
 from mdpviz.models.kit.registry import keys
-from tests.conftest import FakeDialogs, make_window
+from tests.conftest import FakeDialogs, make_window, wait_laid_out
 
 GAME_KEYS = list(keys())  # every registered game
 
@@ -186,7 +186,7 @@ def test_a_legend_that_grows_a_row_never_covers_the_curves_even_before_the_next_
     p.resize(600, 220)
     p.set_font_size(18)  # presenter mode
     p.reset(tol=1e-9)
-    qtbot.wait(10)
+    wait_laid_out(qtbot, p)
     p._update_legend(True, False, False)  # five entries: two rows at this width
     rows, legend_bottom, plot_top = (p.legend.columnCount < len(p.legend.items), p.legend.sceneBoundingRect().bottom(),
                                      p.top.vb.sceneBoundingRect().top())

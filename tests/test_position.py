@@ -38,6 +38,7 @@ from mdpviz.models.kit.position import (
     outcome_text,
     position_view,
 )
+from tests.conftest import wait_laid_out
 
 
 # ---------------------------------------------------------------------------------- a tiny game
@@ -360,7 +361,7 @@ def test_five_matchups_fit_a_laptop_results_page(qtbot):
                  for a, b in (("solved P2", "x"), ("P1", "P2"), ("P1", "uniform"), ("uniform", "P2"),
                               ("uniform", "uniform")))
     p.show_results(rows, start="the empty board", unit="games")
-    qtbot.wait(20)
+    wait_laid_out(qtbot, p)
     t = p.table
     assert t.rowCount() == 5 and t.columnCount() == 7
     assert sum(t.rowHeight(i) for i in range(5)) <= t.viewport().height()

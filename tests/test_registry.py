@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import functools
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +20,6 @@ import mdpviz.models.kit.registry as registry
 from mdpviz.models.examples import CS747_DIR
 from mdpviz.models.kit.registry import GameSpec
 from mdpviz.models.mdp import TabularMDP
-from tests.conftest import REPO
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 TOKEN = "@EXAMPLES@"
@@ -196,28 +193,3 @@ def test_value_iteration_policy_iteration_and_lp_agree(key):
     if mdp.n_states <= MAX_LP_STATES and not mdp.is_two_player:
         lp = solve(mdp, "lp")
         assert np.max(np.abs(np.asarray(lp.values) - np.asarray(pi.values))) <= AGREE
-
-
-NO_QT = """
-import sys
-import mdpviz.models.kit.registry as g
-done = []
-for k in g.keys():
-    try:
-        spec = g.get(k)
-    except AttributeError:  # no SPEC on this branch yet
-        continue
-    spec.compile(spec.default_settings())
-    done.append(k)
-qt = sorted(m for m in sys.modules if m.split(".")[0] in ("PySide6", "pyqtgraph", "shiboken6", "superqt"))
-print(",".join(done))
-print(",".join(qt))
-"""
-
-
-def test_compiling_every_game_headless_imports_no_qt():
-    res = subprocess.run([sys.executable, "-c", NO_QT], cwd=REPO, capture_output=True, text=True, timeout=900)
-    assert res.returncode == 0, res.stderr
-    done, qt = (res.stdout.splitlines() + ["", ""])[:2]
-    assert done, "no game has a spec"
-    assert qt == "", f"Qt imported while compiling {done}: {qt}"

@@ -124,7 +124,7 @@ def test_no_display_explains_instead_of_a_qt_abort():
 
 
 def test_missing_xcb_libraries_are_named_with_their_debian_packages():
-    from mdpviz.display import XCB_LIBRARIES, explain_missing_display
+    from mdpviz.startup_check import XCB_LIBRARIES, explain_missing_display
 
     libs = XCB_LIBRARIES[:1] + (("libxcb-not-installed-here.so.4", "libxcb-not-installed-here4"),)
     msg = explain_missing_display({"DISPLAY": ":0"}, platform="linux", libraries=libs)
@@ -137,7 +137,7 @@ def test_missing_xcb_libraries_are_named_with_their_debian_packages():
 
 
 def test_other_platforms_and_explicit_qt_platforms_are_not_second_guessed():
-    from mdpviz.display import explain_missing_display
+    from mdpviz.startup_check import explain_missing_display
 
     assert explain_missing_display({}, platform="darwin") is None
     assert explain_missing_display({}, platform="win32") is None

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 from dataclasses import replace
 from fractions import Fraction
 
@@ -471,10 +469,3 @@ def test_custom_dice_rebuild_the_model():
     base = solve(compile_snakes(SnakesConfig(layout=ISSUE_LAYOUT)), "pi").values
     better = solve(mdp, "pi").values
     assert np.all(better <= base + 1e-12) and better[0] < base[0]
-
-
-def test_compute_core_never_imports_qt():
-    code = ("import sys, mdpviz.models.snakes, mdpviz.models.snakes.simulate; "
-            "print(any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"

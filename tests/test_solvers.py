@@ -6,7 +6,7 @@ import pytest
 
 from mdpviz.commands.bench import random_mdp_arrays
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import policy_matrix, proportion_ci, simulate
+from mdpviz.models.simulate import mean_ci, policy_matrix, proportion_ci, simulate
 from mdpviz.solvers import (
     ImproperPolicyError,
     evaluate_policy,
@@ -232,7 +232,7 @@ def test_exact_hitting_probabilities_match_simulation():
     W = row_weights_deterministic(mdp, policy_to_rows(mdp, sol.policy))
     assert hitting_probabilities(mdp, W, [2])[:, 0].tolist() == [1.0, 1.0, 1.0]
     eps = simulate(mdp, policy_matrix(mdp, sol.policy), start=0, episodes=20_000, seed=3)
-    mean, half = eps.mean_ci("total")
+    mean, half = mean_ci(eps.total)
     assert abs(mean - sol.values[0]) < half
     assert eps.finished.all()
     lo, hi = proportion_ci(np.array([50]), 100)

@@ -23,7 +23,7 @@ from mdpviz.models.risk_ttt import ExactRiskPositionModel, RiskPositionModel, so
 from mdpviz.models.ttt import VsRandomPositionModel, greedy_policy
 from mdpviz.widgets.games.risk_ttt import RiskTicTacToeGame
 from mdpviz.widgets.games.ttt import TicTacToeGame
-from tests.conftest import FakeDialogs, make_window
+from tests.conftest import FakeDialogs, make_window, wait_laid_out
 
 
 def _frac(x: float) -> Fraction:
@@ -428,10 +428,10 @@ def _board_fits(w, qtbot, size) -> float:
     as tall as its text needs at its width) and the moves table's columns show their contents; return
     the height of the board as drawn."""
     w.resize(*size)
-    qtbot.wait(50)
+    wait_laid_out(qtbot, w)
     w._dirty = True
     w.redraw()
-    qtbot.wait(20)
+    wait_laid_out(qtbot, w)
     b = w.game.board
     assert b.isVisible()
     for lab in (b.caption_label, b.status, b.value_label, b.outcome_label, b.visited_label):

@@ -6,8 +6,6 @@ The job results are compared with the functions that ran these jobs before they 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -64,16 +62,18 @@ def test_spec_codecs_name_the_bad_field():
         games.get("ttt3d").from_dict({"settings": {"nope": 1}}, "x.json")
 
 
-def test_specs_compile_and_walk_without_qt():
-    code = ("import sys; import mdpviz.models.kit.registry as g\n"
-            "for k in ('ttt', 'risk_ttt', 'ttt3d'):\n"
-            "    s = g.get(k); st = s.default_settings(); m = s.compile(st)\n"
-            "    assert (m is None) == bool(s.no_table), k\n"
-            "    pm = s.position_model(st, m); p = pm.start()\n"
-            "    rng = __import__('numpy').random.default_rng(0)\n"
-            "    while not p.terminal: p = pm.play(p, pm.moves(p)[0].action, rng).after\n"
-            "assert 'PySide6' not in sys.modules\n")
-    subprocess.run([sys.executable, "-c", code], check=True)
+@pytest.mark.parametrize("key", ["ttt", "risk_ttt", "ttt3d"])
+def test_specs_compile_and_walk(key):
+    """(That this needs no Qt: tests/test_core_no_qt.py.)"""
+    s = games.get(key)
+    st = s.default_settings()
+    m = s.compile(st)
+    assert (m is None) == bool(s.no_table), key
+    pm = s.position_model(st, m)
+    p = pm.start()
+    rng = np.random.default_rng(0)
+    while not p.terminal:
+        p = pm.play(p, pm.moves(p)[0].action, rng).after
 
 
 def test_ttt3d_has_no_table_and_says_why():

@@ -21,11 +21,12 @@ import numpy as np
 from mdpviz.commands import positive_float, positive_int, seed
 from mdpviz.models.chunked import check_games
 from mdpviz.cli import print_json
+from mdpviz.models.kit.position import MatchupRow
 from mdpviz.models.risk_ttt import (
     AGENT_KINDS,
     PRESETS,
     Agent,
-    MatchResult,
+    MatchOutcome,
     compile_risk,
     load_policy_file,
     make_agent,
@@ -376,13 +377,12 @@ def _agent(spec: str, game, cache: dict) -> Agent:
     return Agent(path.name, probs)
 
 
-def _match_dict(m: MatchResult) -> dict:
-    f = m.fractions
-    d = {"x": m.x, "o": m.o, "games": m.games, "x_wins": f.x_wins, "o_wins": f.o_wins, "draws": f.draws,
-         "ci": {"x_wins": list(m.ci[0]), "o_wins": list(m.ci[1]), "draws": list(m.ci[2])},
-         "seconds": m.seconds}
+def _match_dict(m: MatchupRow) -> dict:
+    f, (lo, hi), keys = m.fractions, m.ci, MatchOutcome._fields
+    d = {"x": m.x, "o": m.o, "games": m.games, **{k: float(f[j]) for j, k in enumerate(keys)},
+         "ci": {k: [float(lo[j]), float(hi[j])] for j, k in enumerate(keys)}, "seconds": m.seconds}
     if m.exact is not None:
-        d["exact"] = {"x_wins": m.exact.x_wins, "o_wins": m.exact.o_wins, "draws": m.exact.draws}
+        d["exact"] = m.exact._asdict()
     return d
 
 
@@ -408,13 +408,11 @@ def run_match(args: argparse.Namespace) -> int:
     for m in (first, second):
         if m is None:
             continue
-        f = m.fractions
+        f, (lo, hi) = m.fractions, m.ci
         print(f"X = {m.x}, O = {m.o}  ({m.seconds:.2f} s)")
-        for label, v, ci, ex in (("X wins", f.x_wins, m.ci[0], m.exact and m.exact.x_wins),
-                                 ("O wins", f.o_wins, m.ci[1], m.exact and m.exact.o_wins),
-                                 ("draws", f.draws, m.ci[2], m.exact and m.exact.draws)):
-            exact = "" if m.exact is None else f"   exact {100 * ex:.3f}%"
-            print(f"  {label:<7} {100 * v:7.3f}%  [{100 * ci[0]:.3f}, {100 * ci[1]:.3f}]{exact}")
+        for j, label in enumerate(m.labels):
+            exact = "" if m.exact is None else f"   exact {100 * m.exact[j]:.3f}%"
+            print(f"  {label:<7} {100 * f[j]:7.3f}%  [{100 * lo[j]:.3f}, {100 * hi[j]:.3f}]{exact}")
     return 0
 
 

@@ -60,9 +60,11 @@ def check_state_budget(n: int, what: str = "states") -> None:
         )
 
 
-def _readonly(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
+def read_only(a: np.ndarray) -> np.ndarray:
+    """A read-only view of ``a`` (``a`` keeps its own flag): how frozen results hand out their arrays."""
+    v = a.view()
+    v.flags.writeable = False
+    return v
 
 
 @dataclass(frozen=True, eq=False)
@@ -226,15 +228,15 @@ class TabularMDP:
         return cls(
             n_states=n_states,
             n_actions=n_actions,
-            state_ptr=_readonly(state_ptr),
-            row_action=_readonly(row_action.astype(np.int64)),
-            row_ptr=_readonly(row_ptr),
-            dst=_readonly(dst),
-            prob=_readonly(prob),
-            reward=_readonly(reward),
+            state_ptr=read_only(state_ptr),
+            row_action=read_only(row_action.astype(np.int64)),
+            row_ptr=read_only(row_ptr),
+            dst=read_only(dst),
+            prob=read_only(prob),
+            reward=read_only(reward),
             discount=discount,
-            terminal=_readonly(term),
-            mover=_readonly(mov),
+            terminal=read_only(term),
+            mover=read_only(mov),
             objective=objective,
             state_labels=state_labels,
             action_labels=action_labels,
@@ -267,19 +269,19 @@ class TabularMDP:
     @cached_property
     def row_state(self) -> np.ndarray:
         """int64 (n_rows): the state of each row."""
-        return _readonly(np.repeat(np.arange(self.n_states), np.diff(self.state_ptr)))
+        return read_only(np.repeat(np.arange(self.n_states), np.diff(self.state_ptr)))
 
     @cached_property
     def actions_per_state(self) -> np.ndarray:
         """int64 (n_states): number of legal actions of each state."""
-        return _readonly(np.diff(self.state_ptr))
+        return read_only(np.diff(self.state_ptr))
 
     @cached_property
     def row_reward(self) -> np.ndarray:
         """float64 (n_rows): expected immediate reward (or cost) of each row, sum of p * r."""
         if self.n_transitions == 0:
-            return _readonly(np.zeros(self.n_rows))
-        return _readonly(np.add.reduceat(self.prob * self.reward, self.row_ptr[:-1]))
+            return read_only(np.zeros(self.n_rows))
+        return read_only(np.add.reduceat(self.prob * self.reward, self.row_ptr[:-1]))
 
     @cached_property
     def matrix(self) -> "sp.csr_matrix":
@@ -295,7 +297,7 @@ class TabularMDP:
     def sense(self) -> np.ndarray:
         """int8 (n_states): +1 where the state's value is a max over actions, -1 where a min."""
         s = self.mover.astype(np.int8) * (1 if self.objective == "max" else -1)
-        return _readonly(s)
+        return read_only(s)
 
     @cached_property
     def uniform_actions(self) -> int:

@@ -6,6 +6,7 @@ sampled by one ``searchsorted`` over the cumulative probabilities of all rows.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,12 +29,17 @@ class Episodes:
     finished: np.ndarray
     """bool (N): the episode reached a terminal state within ``max_steps``."""
 
-    def mean_ci(self, which: str = "total", z: float = 1.96) -> tuple[float, float]:
-        """Mean of ``total`` or ``steps`` and the half-width of its normal 95% confidence interval."""
-        x = getattr(self, which).astype(np.float64)
-        if x.size < 2:
-            return float(x.mean()) if x.size else float("nan"), float("inf")
-        return float(x.mean()), float(z * x.std(ddof=1) / np.sqrt(x.size))
+
+Z95 = 1.959963984540054
+"""Normal quantile of a two-sided 95% confidence interval."""
+
+
+def mean_ci(x: np.ndarray) -> tuple[float, float]:
+    """Sample mean and the half-width of its normal 95% confidence interval (e.g. of ``Episodes.total``)."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size < 2:
+        return (float(x.mean()) if x.size else math.nan), math.inf
+    return float(x.mean()), float(Z95 * x.std(ddof=1) / math.sqrt(x.size))
 
 
 def policy_matrix(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:

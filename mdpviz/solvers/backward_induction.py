@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Callable, Generator, Protocol
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, _ro, make_sweep, run
+from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, make_sweep, run
 
 if TYPE_CHECKING:  # pragma: no cover
     import scipy.sparse as sp
@@ -390,8 +390,8 @@ def backward_induction_mdp(mdp: TabularMDP, *, tie_tol: float = TIE_TOL) -> Solv
     V = np.zeros(mdp.n_states)
     pol16 = np.full(mdp.n_states, -1, dtype=np.int16)
     gen = _induction(game, V, pol16, chunk_size=DEFAULT_CHUNK, tie_tol=tie_tol)
-    old_v = _ro(np.zeros(mdp.n_states))
-    old_p = _ro(np.full(mdp.n_states, -1, dtype=np.int64))
+    old_v = read_only(np.zeros(mdp.n_states))
+    old_p = read_only(np.full(mdp.n_states, -1, dtype=np.int64))
     it = 0
     while True:
         try:
@@ -400,8 +400,8 @@ def backward_induction_mdp(mdp: TabularMDP, *, tie_tol: float = TIE_TOL) -> Solv
             sol: LayeredSolution = stop.value
             break
         it += 1
-        v = _ro(V.copy())
-        pol = _ro(pol16.astype(np.int64))
+        v = read_only(V.copy())
+        pol = read_only(pol16.astype(np.int64))
         yield make_sweep(method="bi", phase="layer", iteration=it, values=v, old_values=old_v,
                          policy=pol, old_policy=old_p, elapsed=time.perf_counter() - t0,
                          terminal=mdp.terminal, converged=(step.layer == 0))

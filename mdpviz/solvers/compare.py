@@ -32,7 +32,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.mdp import TabularMDP, read_only
 from mdpviz.solvers import METHOD_NAMES, solver
 from mdpviz.solvers.sweep import Solution, Sweep
 
@@ -58,12 +58,6 @@ DEFAULT_TOL = 1e-10
 
 Progress = Callable[[int, int, str], None]
 Cancelled = Callable[[], bool]
-
-
-def _ro(a: np.ndarray) -> np.ndarray:
-    a = np.array(a, copy=True)
-    a.flags.writeable = False
-    return a
 
 
 @dataclass(frozen=True, eq=False)
@@ -279,12 +273,12 @@ def compare_methods(
         runs.append(MethodRun(
             method=m, name=METHOD_NAMES[m], sweeps=int(sol.sweeps), snapshots=r.snapshots,
             elapsed=max(0.0, float(sol.elapsed) - r.overhead), converged=bool(sol.converged),
-            values=_ro(sol.values), policy=_ro(sol.policy), steps=_ro(np.asarray(r.steps)),
-            times=_ro(np.maximum(np.asarray(r.times), 0.0)), error=_ro(np.asarray(r.error)),
-            delta=_ro(np.asarray(r.delta)), final_error=_max_abs(sol.values, ref),
+            values=read_only(sol.values), policy=read_only(sol.policy), steps=read_only(np.asarray(r.steps)),
+            times=read_only(np.maximum(np.asarray(r.times), 0.0)), error=read_only(np.asarray(r.error)),
+            delta=read_only(np.asarray(r.delta)), final_error=_max_abs(sol.values, ref),
         ))
     skipped.sort(key=lambda x: methods.index(x[0]))
-    return judge(mdp, tuple(runs), reference=ref_method, reference_values=_ro(ref), skipped=tuple(skipped),
+    return judge(mdp, tuple(runs), reference=ref_method, reference_values=read_only(ref.copy()), skipped=tuple(skipped),
                  value_tol=float(value_tol), start=int(start), state_name=name)
 
 
@@ -337,8 +331,8 @@ def judge(
     agree = bool(runs) and all_converged and gap <= value_tol and not conflicts
     summary = _summary(mdp, runs, skipped, ref_method, value_tol, gap, gap_state, tied, conflicts, name)
     return Comparison(
-        runs=runs, skipped=skipped, reference=ref_method, reference_values=_ro(ref), value_tol=value_tol, max_gap=gap,
-        gap_state=gap_state, tied_states=tuple(tied), policy_conflicts=tuple(conflicts), agree=agree,
+        runs=runs, skipped=skipped, reference=ref_method, reference_values=read_only(ref.copy()), value_tol=value_tol,
+        max_gap=gap, gap_state=gap_state, tied_states=tuple(tied), policy_conflicts=tuple(conflicts), agree=agree,
         summary=summary, start=start,
     )
 

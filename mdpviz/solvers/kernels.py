@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from mdpviz.models.mdp import read_only
+
 _lock = threading.Lock()
 _state: dict[str, Any] = {}
 WARM_UP_SECONDS: dict[str, float] = {}
@@ -119,13 +121,6 @@ def unavailable_reason() -> str:
 
 
 # ---------------------------------------------------------------------------- model arrays
-def _ro(a: np.ndarray) -> np.ndarray:
-    if a.flags.writeable:
-        a = a.view()
-        a.flags.writeable = False
-    return a
-
-
 @dataclass(frozen=True, eq=False)
 class KernelModel:
     """A model's arrays in the one set of dtypes the kernels are compiled for (all read-only)."""
@@ -173,16 +168,17 @@ def kernel_model(mdp) -> KernelModel:
         indptr = np.asarray(mdp.row_ptr, dtype=it)
         indices = np.asarray(mdp.dst, dtype=it)
     km = KernelModel(
-        indptr=_ro(np.ascontiguousarray(indptr)),
-        indices=_ro(np.ascontiguousarray(indices)),
-        prob=_ro(np.ascontiguousarray(mdp.prob, dtype=np.float64)),
-        row_reward=_ro(np.ascontiguousarray(mdp.row_reward, dtype=np.float64)),
-        state_ptr=_ro(np.ascontiguousarray(mdp.state_ptr, dtype=np.int64)),
-        row_action=_ro(np.ascontiguousarray(mdp.row_action, dtype=np.int64)),
-        sense=_ro(np.ascontiguousarray(mdp.sense, dtype=np.int8)),
-        terminal=_ro(np.ascontiguousarray(mdp.terminal, dtype=np.bool_)),
+        indptr=read_only(np.ascontiguousarray(indptr)),
+        indices=read_only(np.ascontiguousarray(indices)),
+        prob=read_only(np.ascontiguousarray(mdp.prob, dtype=np.float64)),
+        row_reward=read_only(np.ascontiguousarray(mdp.row_reward, dtype=np.float64)),
+        state_ptr=read_only(np.ascontiguousarray(mdp.state_ptr, dtype=np.int64)),
+        row_action=read_only(np.ascontiguousarray(mdp.row_action, dtype=np.int64)),
+        sense=read_only(np.ascontiguousarray(mdp.sense, dtype=np.int8)),
+        terminal=read_only(np.ascontiguousarray(mdp.terminal, dtype=np.bool_)),
         gamma=float(mdp.discount),
-        kind=_ro(np.where(np.asarray(mdp.terminal) | (np.diff(mdp.state_ptr) == 0), 0, mdp.sense).astype(np.int8)),
+        kind=read_only(np.where(np.asarray(mdp.terminal) | (np.diff(mdp.state_ptr) == 0), 0,
+                                mdp.sense).astype(np.int8)),
     )
     _models[mdp] = km
     return km

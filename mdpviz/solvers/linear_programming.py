@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.mdp import TabularMDP, read_only
 from mdpviz.solvers.policy_iteration import (
     ImproperPolicyError,
     endless_states,
@@ -29,7 +29,7 @@ from mdpviz.solvers.policy_iteration import (
     progress_rows,
     row_weights_deterministic,
 )
-from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, _ro, check_value_scale, greedy, make_sweep, rows_to_policy
+from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, check_value_scale, greedy, make_sweep, rows_to_policy
 
 LP_STATUS_MEANING = {
     "Infeasible": "no values satisfy the constraints",
@@ -172,8 +172,8 @@ def linear_programming(
         values = evaluate_weights(mdp, row_weights_deterministic(mdp, rows), x0=raw, zero_loops=True)
     except ImproperPolicyError:
         values = raw
-    values = _ro(values)
-    policy = _ro(rows_to_policy(mdp, rows))
+    values = read_only(values)
+    policy = read_only(rows_to_policy(mdp, rows))
     zero = np.zeros(mdp.n_states)
     sweep = make_sweep(
         method="lp", phase="lp", iteration=1, values=values, old_values=zero, policy=policy, old_policy=None,

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, _ro, greedy, make_sweep, policy_to_rows, rows_to_policy
+from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, greedy, make_sweep, policy_to_rows, rows_to_policy
 
 if TYPE_CHECKING:  # pragma: no cover
     import scipy.sparse as sp
@@ -491,7 +491,7 @@ def policy_iteration(
     if loops:
         dense = None  # zero-reward classes and the final check are the sparse path's
     rows = _initial_rows(mdp, initial_policy, dense)
-    policy = _ro(rows_to_policy(mdp, rows))
+    policy = read_only(rows_to_policy(mdp, rows))
     v = np.zeros(mdp.n_states)
     residual = math.inf
     checked = False
@@ -508,7 +508,7 @@ def policy_iteration(
             for _ in range(int(evaluation_sweeps)):
                 v_new = r_pi + mdp.discount * (P_pi @ v_new)
                 v_new[mdp.terminal] = 0.0
-        v_new = _ro(v_new)
+        v_new = read_only(v_new)
         yield make_sweep(
             method="pi", phase="evaluate", iteration=it, values=v_new, old_values=v, policy=policy,
             old_policy=None, elapsed=time.perf_counter() - t0, terminal=mdp.terminal,
@@ -541,13 +541,13 @@ def policy_iteration(
                     "use a discount below 1")
             if np.max(np.abs(best - v), initial=0.0) > 1e-9 * (1.0 + np.max(np.abs(best), initial=0.0)):
                 _, new_rows = greedy(mdp, mdp.q_values(best), tie_tol=tie_tol)
-        new_policy = _ro(rows_to_policy(mdp, new_rows))
+        new_policy = read_only(rows_to_policy(mdp, new_rows))
         stable = bool(np.array_equal(new_policy, policy))
         done = stable and (evaluation_sweeps is None or residual < tol)
         if done and loops:  # ties with a free loop: prefer the rows that end the game (same values)
             fixed = progress_rows(mdp, q, tv, new_rows, tie_tol=tie_tol)
             if not np.array_equal(fixed, new_rows):
-                new_policy = _ro(rows_to_policy(mdp, fixed))
+                new_policy = read_only(rows_to_policy(mdp, fixed))
         yield make_sweep(
             method="pi", phase="improve", iteration=it, values=v, old_values=v, policy=new_policy,
             old_policy=policy, elapsed=time.perf_counter() - t0, terminal=mdp.terminal, converged=done,

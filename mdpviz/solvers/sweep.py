@@ -11,15 +11,10 @@ from typing import Callable, Generator
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.mdp import TabularMDP, read_only
 
 TIE_TOL = 1e-9
 """Relative tolerance under which two action values count as tied (ties go to the lowest action)."""
-
-
-def _ro(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
 
 
 @dataclass(frozen=True, eq=False)
@@ -283,12 +278,12 @@ def make_sweep(
         method=method,
         phase=phase,
         iteration=iteration,
-        values=_ro(v),
-        policy=_ro(p),
+        values=read_only(v),
+        policy=read_only(p),
         delta=delta,
         mean_delta=mean,
         delta_state=i,
-        changed=_ro(changed.astype(np.int64)),
+        changed=read_only(changed.astype(np.int64)),
         elapsed=elapsed,
         converged=converged,
     )

@@ -16,9 +16,9 @@ import time
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.mdp import TabularMDP, read_only
 from mdpviz.solvers.sweep import (
-    TIE_TOL, Solution, SolverGen, Sweep, _greedy_block, _ro, greedy, make_sweep, rows_to_policy,
+    TIE_TOL, Solution, SolverGen, Sweep, _greedy_block, greedy, make_sweep, rows_to_policy,
 )
 
 
@@ -131,11 +131,6 @@ GATHER_AHEAD = 64
 """Transitions ahead (about 4 states) at which a large sweep prefetches V (32 to 128 measured alike)."""
 
 
-def _ro_view(a: np.ndarray) -> np.ndarray:
-    """A read-only view of ``a`` (``a`` itself stays writeable for the kernel, which only reads it)."""
-    b = a.view()
-    b.flags.writeable = False
-    return b
 
 
 class _JacobiKernel:
@@ -253,8 +248,8 @@ def _kernel_generator(mdp: TabularMDP, method: str, tol: float, max_sweeps: int,
         m = _requested(req, it, max_sweeps, cap)
         done, delta, total, arg, n_changed = advance(m, tol)
         it += done
-        values = _ro(v.copy())
-        policy = _ro(pol.copy())
+        values = read_only(v.copy())
+        policy = read_only(pol.copy())
         if it == 1:
             changed = np.arange(0, dtype=np.int64)
         elif n_changed:
@@ -264,13 +259,13 @@ def _kernel_generator(mdp: TabularMDP, method: str, tol: float, max_sweeps: int,
         converged = delta < tol
         sweep = Sweep(
             method=method, phase="sweep", iteration=it, values=values, policy=policy, delta=delta,
-            mean_delta=total / n_live if n_live else 0.0, delta_state=arg, changed=_ro(changed),
+            mean_delta=total / n_live if n_live else 0.0, delta_state=arg, changed=read_only(changed),
             elapsed=time.perf_counter() - t0, converged=converged,
         )
         req = yield sweep
         if converged:
             return Solution(method, values, policy, it, True, delta, time.perf_counter() - t0)
-    return Solution(method, _ro(v.copy()), policy, int(max_sweeps), False, delta, time.perf_counter() - t0)
+    return Solution(method, read_only(v.copy()), policy, int(max_sweeps), False, delta, time.perf_counter() - t0)
 
 
 def _jacobi_generator(mdp: TabularMDP, tol: float, max_sweeps: int, eng: _JacobiKernel) -> SolverGen:
@@ -286,13 +281,13 @@ def _jacobi_generator(mdp: TabularMDP, tol: float, max_sweeps: int, eng: _Jacobi
     delta = math.inf
     policy = None
     cap = batch_sweeps(mdp)
-    no_change = _ro(np.arange(0, dtype=np.int64))
+    no_change = read_only(np.arange(0, dtype=np.int64))
     while it < max_sweeps:
         done = eng.advance(_requested(req, it, max_sweeps, cap), tol)
         it += done
         delta, arg, n_changed = float(eng.stats[0]), int(eng.stats[2]), int(eng.stats[3])
-        values, policy = _ro_view(eng.v), _ro_view(eng.p)
-        changed = _ro(eng.changed[:n_changed].copy()) if it > 1 and n_changed else no_change
+        values, policy = read_only(eng.v), read_only(eng.p)
+        changed = read_only(eng.changed[:n_changed].copy()) if it > 1 and n_changed else no_change
         converged = delta < tol
         sweep = Sweep(
             method="vi", phase="sweep", iteration=it, values=values, policy=policy, delta=delta,
@@ -302,7 +297,7 @@ def _jacobi_generator(mdp: TabularMDP, tol: float, max_sweeps: int, eng: _Jacobi
         req = yield sweep
         if converged:
             return Solution("vi", values, policy, it, True, delta, time.perf_counter() - t0)
-    return Solution("vi", _ro_view(eng.v), policy, int(max_sweeps), False, delta, time.perf_counter() - t0)
+    return Solution("vi", read_only(eng.v), policy, int(max_sweeps), False, delta, time.perf_counter() - t0)
 
 
 def value_iteration(
@@ -344,7 +339,7 @@ def value_iteration_numpy(
     states, then the greedy reduction of that block while it is in cache. One sweep per step."""
     _check(tol, max_sweeps)
     t0 = time.perf_counter()
-    v = _ro(_initial_values(mdp, initial))
+    v = read_only(_initial_values(mdp, initial))
     old_policy: np.ndarray | None = None
     delta = math.inf
     blocks = row_blocks(mdp, JACOBI_BLOCK)  # gamma folded into the matrix once
@@ -359,8 +354,8 @@ def value_iteration_numpy(
             qb = Mb @ v
             qb += rb
             v_new[s0:s1], rows[s0:s1] = _greedy_block(qb, ptr, sense, term, k, tie_tol)
-        v_new = _ro(v_new)
-        policy = _ro(rows_to_policy(mdp, rows))
+        v_new = read_only(v_new)
+        policy = read_only(rows_to_policy(mdp, rows))
         sweep = make_sweep(
             method="vi", phase="sweep", iteration=it, values=v_new, old_values=v, policy=policy,
             old_policy=old_policy, elapsed=time.perf_counter() - t0, terminal=mdp.terminal, tol=tol,
@@ -402,7 +397,8 @@ def value_iteration_values(
         else:
             eng.advance(1, math.inf)  # one more backup from the final values: greedy(Q(V_final)), as below
             policy = eng.p
-        return Solution("vi", _ro(v_final), _ro(policy), it, bool(delta < tol), delta, time.perf_counter() - t0)
+        return Solution("vi", read_only(v_final), read_only(policy), it, bool(delta < tol), delta,
+                        time.perf_counter() - t0)
     gP = backup_matrix(mdp)
     r = mdp.row_reward
     args = (mdp.state_ptr, mdp.sense, mdp.terminal, mdp.uniform_actions, tie_tol)
@@ -418,8 +414,8 @@ def value_iteration_values(
     else:
         it = int(max_sweeps)
     _, rows = greedy(mdp, mdp.q_values(v), tie_tol=tie_tol)
-    policy = _ro(rows_to_policy(mdp, rows))
-    return Solution("vi", _ro(v), policy, it, bool(delta < tol), delta, time.perf_counter() - t0)
+    policy = read_only(rows_to_policy(mdp, rows))
+    return Solution("vi", read_only(v), policy, it, bool(delta < tol), delta, time.perf_counter() - t0)
 
 
 def default_block_size(n_states: int) -> int:
@@ -496,8 +492,8 @@ def gauss_seidel_numpy(
             vb, rb_rows = _greedy_block(qb, ptr, sense, term, k, tie_tol)
             v[s0:s1] = vb
             rows[s0:s1] = rb_rows
-        policy = _ro(rows_to_policy(mdp, rows))
-        values = _ro(v.copy())
+        policy = read_only(rows_to_policy(mdp, rows))
+        values = read_only(v.copy())
         diff = np.abs(values - v_old)
         delta = float(diff.max()) if diff.size else 0.0
         done = delta < tol
@@ -508,4 +504,4 @@ def gauss_seidel_numpy(
         old_policy = policy
         if done:
             return Solution("gs", values, policy, it, True, delta, time.perf_counter() - t0)
-    return Solution("gs", _ro(v.copy()), old_policy, int(max_sweeps), False, delta, time.perf_counter() - t0)
+    return Solution("gs", read_only(v.copy()), old_policy, int(max_sweeps), False, delta, time.perf_counter() - t0)

@@ -43,28 +43,6 @@ DEFAULT_GAMES = 10_000
 
 
 
-def games_seed_row(*, games_name: str, games_label: str, seed_name: str,
-                   games: int) -> tuple[QHBoxLayout, QSpinBox, QSpinBox]:
-    """The "N games" and "seed S" spin boxes of a simulation panel, in one row."""
-    row = QHBoxLayout()
-    g = _named(QSpinBox(), games_name, games_label)
-    g.setRange(100, 1_000_000)
-    g.setSingleStep(1000)
-    g.setGroupSeparatorShown(True)
-    g.setValue(int(games))
-    g.setSuffix(" games")
-    g.setToolTip(games_label)
-    row.addWidget(g)
-    seed = _named(QSpinBox(), seed_name, "Random seed")
-    seed.setRange(0, 999_999)
-    seed.setValue(2024)
-    seed.setPrefix("seed ")
-    seed.setToolTip("Random seed: the same seed gives the same games")
-    row.addWidget(seed)
-    row.addStretch(1)
-    return row, g, seed
-
-
 def table_width(table: QTableWidget) -> int:
     """Pixels a table needs to show every column whole (contents and headers), frame and scroll bar included."""
     head = table.horizontalHeader()
@@ -134,52 +112,132 @@ class ResultsSplitter(QSplitter):
             self.setSizes(sizes)
 
 
-class SimulationPanel(QWidget):
-    """N games per strategy in the background; a histogram and a table of the results."""
+class ResultsPanel(QWidget):
+    """What the simulation panels share: games and seed, Simulate and Cancel with progress and status
+    above, the plot and the table in a :class:`ResultsSplitter` (a subclass adds them), the CSV and plot
+    exports below; :class:`SimulationPanel` (per strategy) and
+    :class:`~mdpviz.widgets.position.MatchupPanel` (per matchup) draw the results."""
 
     simulate_requested = Signal(int, int)  # games, seed
     cancel_requested = Signal()
     export_csv_requested = Signal()
     export_plot_requested = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    NAMES: dict[str, tuple[str, str]] = {}
+    """objectName and accessible name of the panel and each control ("panel", "games", "seed",
+    "simulate", "cancel", "progress", "status", "csv", "plot"): each subclass names its own."""
+    table: QTableWidget
+    """The results' table: a subclass makes it and adds it to :attr:`splitter` after its plot."""
+
+    def __init__(self, parent: QWidget | None = None, *, games: int = DEFAULT_GAMES) -> None:
         super().__init__(parent)
-        self.setObjectName("simulationPanel")
-        self.setAccessibleName("Simulation")
+        names = self.NAMES
+        self.setObjectName(names["panel"][0])
+        self.setAccessibleName(names["panel"][1])
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        row, self.games, self.seed = games_seed_row(
-            games_name="gamesSpin", games_label="Games per strategy", seed_name="seedSpin", games=DEFAULT_GAMES)
-        lay.addLayout(row)
-        exports = QHBoxLayout()
-        self.export_csv = _named(QPushButton("CSV\u2026"), "exportCsvButton", "Export results as CSV")
-        self.export_csv.setToolTip("Save the table as CSV")
-        self.export_plot = _named(QPushButton("Plot\u2026"), "exportHistogramButton", "Export the histogram")
-        self.export_plot.setToolTip("Save the histogram as PNG or SVG")
-        self.export_csv.setEnabled(False)
-        self.export_plot.setEnabled(False)
-        exports.addStretch(1)
-        exports.addWidget(QLabel("Export"))
-        exports.addWidget(self.export_csv)
-        exports.addWidget(self.export_plot)
         row = QHBoxLayout()
-        self.simulate = _named(QPushButton("Simulate"), "simulateButton", "Simulate games")
-        self.simulate.setToolTip("Play N games with every strategy in the background")
-        self.cancel = _named(QPushButton("Cancel"), "cancelSimulationButton", "Cancel the simulation")
+        self.games = _named(QSpinBox(), *names["games"])
+        self.games.setRange(100, 1_000_000)
+        self.games.setSingleStep(1000)
+        self.games.setGroupSeparatorShown(True)
+        self.games.setValue(int(games))
+        self.games.setSuffix(" games")
+        self.games.setToolTip(names["games"][1])
+        row.addWidget(self.games)
+        self.seed = _named(QSpinBox(), *names["seed"])
+        self.seed.setRange(0, 999_999)
+        self.seed.setValue(2024)
+        self.seed.setPrefix("seed ")
+        self.seed.setToolTip("Random seed: the same seed gives the same games")
+        row.addWidget(self.seed)
+        row.addStretch(1)
+        lay.addLayout(row)
+        row = QHBoxLayout()
+        self.simulate = _named(QPushButton("Simulate"), *names["simulate"])
+        self.cancel = _named(QPushButton("Cancel"), *names["cancel"])
         self.cancel.setEnabled(False)
         row.addWidget(self.simulate)
         row.addWidget(self.cancel)
-        self.progress = _named(QProgressBar(), "simulationProgress", "Simulation progress")
+        self.progress = _named(QProgressBar(), *names["progress"])
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
-        self.progress.setTextVisible(True)
         row.addWidget(self.progress, 1)
         lay.addLayout(row)
-        self.status = _named(QLabel(""), "simulationStatus", "Simulation status")
+        self.status = _named(QLabel(""), *names["status"])
         self.status.setWordWrap(True)
         lay.addWidget(self.status)
+        self.splitter = ResultsSplitter()  # side by side on the wide results page, stacked in a narrow dock
+        lay.addWidget(self.splitter, 1)
+        exports = QHBoxLayout()
+        exports.addStretch(1)
+        exports.addWidget(QLabel("Export"))
+        self.export_csv = _named(QPushButton("CSV\u2026"), *names["csv"])
+        self.export_plot = _named(QPushButton("Plot\u2026"), *names["plot"])
+        self.export_csv.setEnabled(False)
+        self.export_plot.setEnabled(False)
+        exports.addWidget(self.export_csv)
+        exports.addWidget(self.export_plot)
+        lay.addLayout(exports)
+        self.rows: tuple = ()
+        self.simulate.clicked.connect(lambda: self.simulate_requested.emit(self.games.value(), self.seed.value()))
+        self.cancel.clicked.connect(self.cancel_requested)
+        self.export_csv.clicked.connect(self.export_csv_requested)
+        self.export_plot.clicked.connect(self.export_plot_requested)
 
-        split = ResultsSplitter()
+    def show_running(self, running: bool, text: str = "") -> None:
+        self.simulate.setEnabled(not running)
+        self.cancel.setEnabled(running)
+        self.progress.setRange(0, 0 if running else 1)  # busy until the first progress report
+        self.status.setText(text)
+
+    def show_progress(self, done: int, total: int, text: str) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.status.setText(text)
+
+    def clear(self, text: str = "") -> None:
+        """Forget the results (the model changed)."""
+        self.rows = ()
+        self._clear_plot()
+        self.table.setRowCount(0)
+        self.export_csv.setEnabled(False)
+        self.export_plot.setEnabled(False)
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.status.setText(text)
+
+    def _clear_plot(self) -> None:
+        """Empty the plot (each subclass its own)."""
+        raise NotImplementedError
+
+    def _show_done(self, results: bool) -> None:
+        """The progress bar full, the exports on when there are ``results``."""
+        self.progress.setRange(0, 1)
+        self.progress.setValue(1)
+        self.export_csv.setEnabled(results)
+        self.export_plot.setEnabled(results)
+
+    def export_plot_to(self, path) -> None:
+        export_scene(self.splitter.widget(0), path)
+
+
+class SimulationPanel(ResultsPanel):
+    """N games per strategy in the background; a histogram and a table of the results."""
+
+    NAMES = {"panel": ("simulationPanel", "Simulation"), "games": ("gamesSpin", "Games per strategy"),
+             "seed": ("seedSpin", "Random seed"), "simulate": ("simulateButton", "Simulate games"),
+             "cancel": ("cancelSimulationButton", "Cancel the simulation"),
+             "progress": ("simulationProgress", "Simulation progress"),
+             "status": ("simulationStatus", "Simulation status"), "csv": ("exportCsvButton", "Export results as CSV"),
+             "plot": ("exportHistogramButton", "Export the histogram")}
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.export_csv.setToolTip("Save the table as CSV")
+        self.export_plot.setToolTip("Save the histogram as PNG or SVG")
+        self.simulate.setToolTip("Play N games with every strategy in the background")
+        split = self.splitter
         split.setObjectName("simulationSplitter")
         self.histogram = _named(pg.PlotWidget(), "histogramPlot", "Histogram of totals per strategy")
         self.histogram.setBackground("w")
@@ -208,44 +266,15 @@ class SimulationPanel(QWidget):
         split.addWidget(self.table)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
-        lay.addWidget(split, 1)
         split.setSizes([230, 190])
-        self.splitter = split
-        lay.addLayout(exports)
         self.rows: tuple[StrategyRow, ...] = ()
         self.unit = "turns"
 
-        self.simulate.clicked.connect(lambda: self.simulate_requested.emit(self.games.value(), self.seed.value()))
-        self.cancel.clicked.connect(self.cancel_requested)
-        self.export_csv.clicked.connect(self.export_csv_requested)
-        self.export_plot.clicked.connect(self.export_plot_requested)
-
-    # ------------------------------------------------------------------ state
-    def show_running(self, running: bool, text: str = "") -> None:
-        self.simulate.setEnabled(not running)
-        self.cancel.setEnabled(running)
-        if running:
-            self.progress.setRange(0, 0)  # busy until the first progress report
-        self.status.setText(text)
-
-    def show_progress(self, done: int, total: int, text: str) -> None:
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
-        self.status.setText(text)
-
-    def clear(self, text: str = "") -> None:
-        """Forget the results (the model changed)."""
-        self.rows = ()
+    def _clear_plot(self) -> None:
         self.hist_plot.clear()
         self.legend.clear()
         fit_legend_row(self.hist_plot, self.legend)
         self.hist_plot.setLabel("bottom", "")
-        self.table.setRowCount(0)
-        self.export_csv.setEnabled(False)
-        self.export_plot.setEnabled(False)
-        self.progress.setRange(0, 1)
-        self.progress.setValue(0)
-        self.status.setText(text)
 
     def show_results(self, rows: Sequence[StrategyRow], *, unit: str, start: str, notes: Sequence[str] = ()) -> None:
         """Draw the histogram and fill the table."""
@@ -294,13 +323,7 @@ class SimulationPanel(QWidget):
         self.status.setText(f"{games:,} games per strategy from {start}: exact (policy evaluation, dashed "
                             f"lines) vs simulated mean \u00b1 95% CI.{tail}{note}")
         self.splitter.fit()
-        self.progress.setRange(0, 1)
-        self.progress.setValue(1)
-        self.export_csv.setEnabled(bool(rows))
-        self.export_plot.setEnabled(bool(rows))
-
-    def export_plot_to(self, path) -> None:
-        export_scene(self.histogram, path)
+        self._show_done(bool(rows))
 
 
 HIST_QUANTILE = 97.5

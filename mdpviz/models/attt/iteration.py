@@ -19,14 +19,13 @@ from mdpviz.models.attt.rules import (
     Boards,
     Encoding,
     Outcome,
-    _ro,
     decode,
     encode,
     outcome_probabilities,
     reachable_boards,
 )
 from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.mdp import TabularMDP, read_only
 from mdpviz.solvers.sweep import TIE_TOL, greedy
 
 # ---------------------------------------------------------------------------------- best responses
@@ -92,7 +91,7 @@ def best_response(
         raise ValueError(f"the {method} solver did not converge on the player-{boards.player} MDP")
     actions = choose_actions(enc.mdp, sol.values, ties=ties)[: len(boards)]
     policy = decode(boards, actions, source=f"best response of player {boards.player}")
-    return BestResponse(policy=policy, values=_ro(np.array(sol.values[: len(boards)])), encoding=enc)
+    return BestResponse(policy=policy, values=read_only(np.array(sol.values[: len(boards)])), encoding=enc)
 
 
 @dataclass(frozen=True)
@@ -266,7 +265,7 @@ def _iterate(
         done = r >= 2 and changed.size == 0
         changed_counts.append(int(changed.size))
         rnd = Round(
-            round=r, player=player, changed=int(changed.size), changed_states=_ro(changed),
+            round=r, player=player, changed=int(changed.size), changed_states=read_only(changed),
             changed_boards=tuple(boards[player].labels[i] for i in changed),
             p1_win=outcome.p1_win, p2_win=outcome.p2_win, draw=outcome.draw,
             p1_policy=p1, p2_policy=p2, values=br.values, converged=done,

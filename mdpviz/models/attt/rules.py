@@ -37,7 +37,7 @@ from typing import Sequence
 import numpy as np
 
 from mdpviz.models.cs747 import MDPFileError, read_text_file
-from mdpviz.models.mdp import PROB_TOL, TabularMDP
+from mdpviz.models.mdp import PROB_TOL, TabularMDP, read_only
 
 N_CELLS = 9
 """Cells of the board, numbered 0..8 row by row."""
@@ -63,11 +63,6 @@ CONTINUE, MOVER_LOSES, DRAW = 0, 1, 2
 
 END_LABELS = ("win", "draw", "loss")
 """Labels of the three absorbing end states appended by :func:`encode` (states n, n+1, n+2)."""
-
-
-def _ro(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
 
 
 # ---------------------------------------------------------------------------------- rules
@@ -145,7 +140,7 @@ def reachable_boards() -> tuple["Boards", "Boards"]:
     for p in (1, 2):
         codes = np.array(order[p], dtype=np.int64)
         cells = (codes[:, None] // POW3) % 3
-        out.append(Boards(player=p, cells=_ro(cells.astype(np.int8)), codes=_ro(codes), source="<rules>"))
+        out.append(Boards(player=p, cells=read_only(cells.astype(np.int8)), codes=read_only(codes), source="<rules>"))
     return out[0], out[1]
 
 
@@ -254,7 +249,8 @@ def _check_boards(
         raise MDPFileError(
             path, int(lines_a[later]), f"board {strings[later]} repeated (first given on line {lines_a[first]})"
         )
-    return Boards(player=int(player), cells=_ro(cells), codes=_ro(codes), source=path, lines=_ro(lines_a))
+    return Boards(player=int(player), cells=read_only(cells), codes=read_only(codes), source=path,
+                  lines=read_only(lines_a))
 
 
 def parse_states(
@@ -342,13 +338,13 @@ class AtttPolicy:
             raise ValueError(f"{boards.where(i)}: board {boards.labels[i]}: cell {actions[i]} is occupied")
         probs = np.zeros((actions.size, N_CELLS))
         probs[np.arange(actions.size), actions] = 1.0
-        return cls(boards=boards, probs=_ro(probs), source=source)
+        return cls(boards=boards, probs=read_only(probs), source=source)
 
     @classmethod
     def uniform(cls, boards: Boards) -> "AtttPolicy":
         """The uniformly random policy: every empty cell with equal probability."""
         legal = boards.legal.astype(np.float64)
-        return cls(boards=boards, probs=_ro(legal / legal.sum(axis=1, keepdims=True)), source="uniform")
+        return cls(boards=boards, probs=read_only(legal / legal.sum(axis=1, keepdims=True)), source="uniform")
 
     @classmethod
     def random(cls, boards: Boards, *, seed: int) -> "AtttPolicy":
@@ -451,7 +447,7 @@ def parse_policy(
         i = bad[0]
         raise MDPFileError(path, lines[i], f"board {strings[i]}: probabilities sum to {sums[i]:.12g}, not 1")
     probs /= sums[:, None]
-    return AtttPolicy(boards=boards, probs=_ro(probs), source=path)
+    return AtttPolicy(boards=boards, probs=read_only(probs), source=path)
 
 
 def load_policy(path: str | os.PathLike, *, player: int | None = None, why: str = "") -> AtttPolicy:

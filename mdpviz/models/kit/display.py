@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from mdpviz.models.kit.colors import ColorScale, format_value
+from mdpviz.solvers.sweep import TIE_TOL
 
 
 # ---------------------------------------------------------------------------------- board frames
@@ -390,7 +391,7 @@ class Inspection:
     """Which values V(s') the Q-values back up from (see :func:`backup_values`); "{opt}" is min or max."""
 
 
-def best_actions(qs: Sequence[float], objective: str, *, tie_tol: float = 1e-9) -> list[bool]:
+def best_actions(qs: Sequence[float], objective: str, *, tie_tol: float = TIE_TOL) -> list[bool]:
     """Which of ``qs`` attain the min ("min") or max ("max"), within the solvers' tie tolerance."""
     if not qs:
         return []
@@ -399,7 +400,7 @@ def best_actions(qs: Sequence[float], objective: str, *, tie_tol: float = 1e-9) 
     return [abs(q - b) <= tol for q in qs]
 
 
-def greedy_action(actions: Sequence[int], qs: Sequence[float], objective: str, *, tie_tol: float = 1e-9) -> int:
+def greedy_action(actions: Sequence[int], qs: Sequence[float], objective: str, *, tie_tol: float = TIE_TOL) -> int:
     """The action the solvers pick: the best Q (:func:`best_actions`), ties to the lowest action id."""
     best = best_actions(qs, objective, tie_tol=tie_tol)
     tied = [a for a, b in zip(actions, best) if b]

@@ -30,6 +30,7 @@ from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import proportion_ci
 from mdpviz.models.kit.colors import ColorScale, format_value
 from mdpviz.models.kit.display import BackupTerm, best_actions, format_prob, state_q
+from mdpviz.solvers.sweep import TIE_TOL
 
 DECISION = "decision"
 """The player to move is the MDP's decision maker: its moves have Q-values."""
@@ -41,9 +42,6 @@ USER, AGENT = "user", "agent"
 
 WALK, PLAY = "walk", "play"
 """Walk modes: walk the tree (the user plays every decision) or play a game against the agent."""
-
-TIE_TOL = 1e-9
-"""Relative tolerance within which two Q-values tie (as in the solvers; ties go to the lowest action)."""
 
 MAX_AUTO_PLIES = 10_000
 """Safety bound on plies played automatically in one go (no game here is that long)."""
@@ -578,6 +576,8 @@ class MatchupRow:
     """Exact probability of each result, or None when not computed."""
     labels: tuple[str, str, str] = OUTCOME_LABELS
     """Names of the three results."""
+    seconds: float | None = None
+    """Wall time of the simulation in seconds, or None when not measured."""
 
     def __post_init__(self) -> None:
         if self.games < 1:

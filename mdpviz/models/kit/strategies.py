@@ -22,12 +22,8 @@ import numpy as np
 from mdpviz.models.kit.display import StrategyRow, results_csv
 from mdpviz.models.kit.registry import JobProgress
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
+from mdpviz.models.simulate import mean_ci, policy_matrix, simulate, uniform_policy_matrix
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy
-
-Z95 = 1.959963984540054
-"""Normal quantile of a two-sided 95% confidence interval."""
-
 
 @dataclass(frozen=True, eq=False)
 class SimulationResult:
@@ -45,14 +41,6 @@ class SimulationResult:
     def csv(self) -> str:
         """The table as CSV (:func:`~mdpviz.models.kit.display.results_csv`), for File \u25b8 Export."""
         return results_csv(self.rows, unit=self.unit, start=self.start)
-
-
-def mean_ci(x: np.ndarray) -> tuple[float, float]:
-    """Sample mean and the half-width of its normal 95% confidence interval."""
-    x = np.asarray(x, dtype=np.float64)
-    if x.size < 2:
-        return (float(x.mean()) if x.size else math.nan), math.inf
-    return float(x.mean()), float(Z95 * x.std(ddof=1) / math.sqrt(x.size))
 
 
 def at_least_two_games(games: int) -> int:
@@ -139,5 +127,5 @@ def settings_strategy_probs(settings: object, name: str, mdp: TabularMDP, policy
     return walk_strategy_probs(name, mdp, policy)
 
 
-__all__ = ["SimulationResult", "Z95", "at_least_two_games", "discounted_max_steps", "fixed_action_strategies", "mean_ci",
-           "strategy_simulation", "settings_strategy_probs", "two_strategy_probs", "walk_strategy_probs"]
+__all__ = ["SimulationResult", "at_least_two_games", "discounted_max_steps", "fixed_action_strategies", "strategy_simulation",
+           "settings_strategy_probs", "two_strategy_probs", "walk_strategy_probs"]

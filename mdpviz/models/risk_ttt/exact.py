@@ -41,13 +41,12 @@ import numpy as np
 
 from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.kit.position import DECISION, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel, \
+from mdpviz.models.kit.position import DECISION, MatchupResult, MoveSpec, Ply, Position, PositionModel, \
     TabularPositionModel
 from mdpviz.models.risk_ttt.match import (  # noqa: F401  (re-exported)
     AGENT_KINDS,
     Agent,
     MatchOutcome,
-    MatchResult,
     combine,
     exact_match,
     load_policy_file,
@@ -600,10 +599,7 @@ def risk_matchups(game: RiskGame, policy: np.ndarray | None, *, games: int,
         rows = []
         for i, name in enumerate(names):
             xn, on = name.split(" vs ")
-            res = play_match(g, agents[xn], agents[on], games=games, seed=np.random.default_rng(streams[i]))
-            e = res.exact
-            rows.append(MatchupRow(name, xn, on, res.counts, res.games,
-                                   None if e is None else (e.x_wins, e.o_wins, e.draws)))
+            rows.append(play_match(g, agents[xn], agents[on], games=games, seed=np.random.default_rng(streams[i])))
             yield JobProgress(i + 1, len(names), f"{name}: {games:,} games")
         return MatchupResult(tuple(rows), start="the empty board (X first)",
                              notes=("classic = the agent solved for risk 0, playing in these risks",))
@@ -611,4 +607,4 @@ def risk_matchups(game: RiskGame, policy: np.ndarray | None, *, games: int,
     return run()
 
 
-__all__ = ['AGENT_KINDS', 'Agent', 'ExactRiskPositionModel', 'ExactRiskSolution', 'MATCHUPS', 'MatchOutcome', 'MatchResult', 'PRESETS', 'RiskGame', 'RiskLayers', 'RiskPositionModel', 'RiskState', 'STOCHASTIC_3X3', 'check_exact_size', 'combine', 'compile_risk', 'exact_match', 'exact_requirements', 'exact_solve_job', 'expand_boards', 'load_policy_file', 'make_agent', 'optimal_policy', 'parse_risk', 'play_match', 'preset_names', 'risk_matchups', 'risk_preset', 'solve_exact', 'solve_exact_cancellable', 'solve_exact_steps', 'state_label', 'swap_index', 'validate_risk']
+__all__ = ['AGENT_KINDS', 'Agent', 'ExactRiskPositionModel', 'ExactRiskSolution', 'MATCHUPS', 'MatchOutcome', 'PRESETS', 'RiskGame', 'RiskLayers', 'RiskPositionModel', 'RiskState', 'STOCHASTIC_3X3', 'check_exact_size', 'combine', 'compile_risk', 'exact_match', 'exact_requirements', 'exact_solve_job', 'expand_boards', 'load_policy_file', 'make_agent', 'optimal_policy', 'parse_risk', 'play_match', 'preset_names', 'risk_matchups', 'risk_preset', 'solve_exact', 'solve_exact_cancellable', 'solve_exact_steps', 'state_label', 'swap_index', 'validate_risk']

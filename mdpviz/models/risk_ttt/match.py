@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
+from mdpviz.models.kit.position import MatchupRow
 from mdpviz.models.risk_ttt.rules import RiskGame, compile_risk
 from mdpviz.models.simulate import policy_matrix, uniform_policy_matrix
 from mdpviz.models.kit.ttt_board import EMPTY, O, X
@@ -113,9 +115,9 @@ def load_policy_file(path: str | Path, game: RiskGame, *, fallback: str = "rando
     return probs, listed
 
 
-@dataclass(frozen=True)
-class MatchOutcome:
-    """Probabilities (or frequencies) of the three results of a game."""
+class MatchOutcome(NamedTuple):
+    """Probabilities (or frequencies) of the three results of a game (a tuple, so it is a
+    :class:`~mdpviz.models.kit.position.MatchupRow`'s ``exact``)."""
 
     x_wins: float
     """X completes a line."""
@@ -123,32 +125,6 @@ class MatchOutcome:
     """O completes a line."""
     draws: float
     """The board fills up without a line."""
-
-
-@dataclass(frozen=True, eq=False)
-class MatchResult:
-    """N simulated games between two agents, with the exact probabilities beside them."""
-
-    x: str
-    """The agent playing X (moves first)."""
-    o: str
-    """The agent playing O."""
-    games: int
-    """Number of games simulated."""
-    counts: tuple[int, int, int]
-    """X wins, O wins, draws among the simulated games."""
-    ci: tuple[tuple[float, float], tuple[float, float], tuple[float, float]]
-    """Wilson 95% confidence interval of each fraction."""
-    exact: MatchOutcome | None
-    """Exact outcome probabilities of the pair (Markov chain over the game), or None if not computed."""
-    seconds: float
-    """Wall time of the simulation, seconds."""
-
-    @property
-    def fractions(self) -> MatchOutcome:
-        """The simulated frequencies."""
-        n = float(self.games)
-        return MatchOutcome(self.counts[0] / n, self.counts[1] / n, self.counts[2] / n)
 
 
 def combine(game: RiskGame, x: Agent, o: Agent) -> np.ndarray:
@@ -186,14 +162,15 @@ def play_match(
     games: int = 100_000,
     seed: int | np.random.Generator | None = None,
     exact: bool = True,
-) -> MatchResult:
+) -> MatchupRow:
     """Simulate ``games`` games from the empty board (X first) with the vectorised simulator over
-    the compiled MDP (:func:`mdpviz.models.simulate.simulate`), with Wilson 95% intervals, and the
-    exact probabilities of the pair when ``exact``."""
+    the compiled MDP (:func:`mdpviz.models.simulate.simulate`), and the exact probabilities of the
+    pair when ``exact``: one matchup row named "X's agent vs O's agent" (Wilson 95% intervals are its
+    ``ci``), with the simulation's wall time."""
     import time
 
     from mdpviz.models.chunked import check_games, run_chunks
-    from mdpviz.models.simulate import proportion_ci, simulate
+    from mdpviz.models.simulate import simulate
 
     games = check_games(games, "the number of games")
     t0 = time.perf_counter()
@@ -208,16 +185,13 @@ def play_match(
         counts[:] += np.bincount(game.outcome[ep.final_state], minlength=3)
 
     run_chunks(games, step)
-    lo, hi = proportion_ci(counts, games)
     secs = time.perf_counter() - t0
     ex = exact_match(game, x, o) if exact else None
-    return MatchResult(
-        x=x.name, o=o.name, games=games, counts=(int(counts[0]), int(counts[1]), int(counts[2])),
-        ci=tuple((float(a), float(b)) for a, b in zip(lo, hi)), exact=ex, seconds=secs,
-    )
+    return MatchupRow(f"{x.name} vs {o.name}", x.name, o.name, (int(counts[0]), int(counts[1]), int(counts[2])),
+                      games, ex, seconds=secs)
 
 
 __all__ = [
-    "AGENT_KINDS", "Agent", "MatchOutcome", "MatchResult", "combine", "exact_match", "load_policy_file",
+    "AGENT_KINDS", "Agent", "MatchOutcome", "combine", "exact_match", "load_policy_file",
     "make_agent", "optimal_policy", "play_match",
 ]

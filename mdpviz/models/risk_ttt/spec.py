@@ -12,7 +12,6 @@ from mdpviz.models.risk_ttt.match import (  # noqa: F401  (re-exported)
     AGENT_KINDS,
     Agent,
     MatchOutcome,
-    MatchResult,
     combine,
     exact_match,
     load_policy_file,

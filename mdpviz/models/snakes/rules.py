@@ -43,7 +43,7 @@ from typing import Sequence
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.mdp import TabularMDP, read_only
 from mdpviz.solvers.value_iteration import value_iteration_values
 
 N_SQUARES = 15
@@ -498,12 +498,12 @@ class _Board:
         self.cost = np.array([t[2] for t in table], dtype=np.float64)
         self.row_first_entry = np.searchsorted(np.array(entry_row, dtype=np.int64), np.arange(self.n_rows))
         # every square 1..14 has a row for every die (a die always has a face): fixed row layout
-        self.state_ptr = _frozen(np.r_[np.arange(N_SQUARES) * len(dice), self.n_rows].astype(np.int64))
-        self.row_action = _frozen(np.tile(np.arange(len(dice), dtype=np.int64), N_SQUARES - 1))
+        self.state_ptr = read_only(np.r_[np.arange(N_SQUARES) * len(dice), self.n_rows].astype(np.int64))
+        self.row_action = read_only(np.tile(np.arange(len(dice), dtype=np.int64), N_SQUARES - 1))
         term = np.zeros(N_SQUARES, dtype=bool)
         term[GOAL - 1] = True
-        self.terminal = _frozen(term)
-        self.mover = _frozen(np.ones(N_SQUARES, dtype=np.int8))
+        self.terminal = read_only(term)
+        self.mover = read_only(np.ones(N_SQUARES, dtype=np.int8))
         self.state_labels = tuple(str(s) for s in range(1, N_SQUARES + 1))
         self.action_labels = tuple(d.name for d in dice)
 
@@ -537,15 +537,10 @@ class _Board:
                 action_labels=self.action_labels)
         return TabularMDP(
             n_states=N_SQUARES, n_actions=len(self.action_labels), state_ptr=self.state_ptr,
-            row_action=self.row_action, row_ptr=_frozen(row_ptr), dst=_frozen(self.dst[idx]), prob=_frozen(prob),
-            reward=_frozen(self.cost[idx]), discount=1.0, terminal=self.terminal, mover=self.mover,
+            row_action=self.row_action, row_ptr=read_only(row_ptr), dst=read_only(self.dst[idx]), prob=read_only(prob),
+            reward=read_only(self.cost[idx]), discount=1.0, terminal=self.terminal, mover=self.mover,
             objective="min", state_labels=self.state_labels, action_labels=self.action_labels,
         )
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
 
 
 @functools.lru_cache(maxsize=32)

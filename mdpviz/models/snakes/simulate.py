@@ -26,9 +26,9 @@ from mdpviz.models.chunked import Progress, SimulationInterrupted, check_games, 
 from mdpviz.models.kit.display import StrategyRow
 from mdpviz.models.kit.registry import JobProgress
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import simulate
+from mdpviz.models.simulate import Z95, mean_ci, simulate
 from mdpviz.models.snakes.rules import GOAL, N_SQUARES, SnakesConfig, compile_snakes, outcomes
-from mdpviz.models.kit.strategies import Z95, SimulationResult, at_least_two_games, mean_ci
+from mdpviz.models.kit.strategies import SimulationResult, at_least_two_games
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy, solve
 
 N_PLAY = N_SQUARES - 1
@@ -271,6 +271,8 @@ class _Moments:
         self.hist[: h.size] += h
 
     def mean_ci(self) -> tuple[np.ndarray, np.ndarray]:
+        """Mean and 95% half-width per start square from the running sums (so no game's turns are kept,
+        which :func:`mdpviz.models.simulate.mean_ci` would need)."""
         n = self.n.astype(np.float64)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = self.s1 / n

@@ -7,18 +7,13 @@ from typing import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
-    QLabel,
-    QProgressBar,
-    QPushButton,
     QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -32,44 +27,22 @@ from mdpviz.models.kit.position_display import (
     tick_labels,
 )
 from mdpviz.widgets import named as _named
-from mdpviz.widgets.convergence import RoomyAxis, export_scene
-from mdpviz.widgets.simulation import ResultsSplitter, games_seed_row
+from mdpviz.widgets.convergence import RoomyAxis
+from mdpviz.widgets.simulation import ResultsPanel
 
 
-class MatchupPanel(QWidget):
+class MatchupPanel(ResultsPanel):
     """The simulation panel of a board game: outcome bars per matchup with 95% CIs and exact marks."""
 
-    simulate_requested = Signal(int, int)  # games, seed
-    cancel_requested = Signal()
-    export_csv_requested = Signal()
-    export_plot_requested = Signal()
+    NAMES = {"panel": ("matchupPanel", "Matchups"), "games": ("matchupGamesSpin", "Games per matchup"),
+             "seed": ("matchupSeedSpin", "Random seed"), "simulate": ("matchupSimulateButton", "Simulate the matchups"),
+             "cancel": ("matchupCancelButton", "Cancel the simulation"),
+             "progress": ("matchupProgress", "Simulation progress"), "status": ("matchupStatus", "Simulation status"),
+             "csv": ("matchupCsvButton", "Export results as CSV"), "plot": ("matchupPlotButton", "Export the bar chart")}
 
     def __init__(self, parent: QWidget | None = None, *, default_games: int = 10_000) -> None:
-        super().__init__(parent)
-        self.setObjectName("matchupPanel")
-        self.setAccessibleName("Matchups")
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 4)
-        row, self.games, self.seed = games_seed_row(
-            games_name="matchupGamesSpin", games_label="Games per matchup", seed_name="matchupSeedSpin",
-            games=default_games)
-        lay.addLayout(row)
-        row = QHBoxLayout()
-        self.simulate = _named(QPushButton("Simulate"), "matchupSimulateButton", "Simulate the matchups")
-        self.cancel = _named(QPushButton("Cancel"), "matchupCancelButton", "Cancel the simulation")
-        self.cancel.setEnabled(False)
-        row.addWidget(self.simulate)
-        row.addWidget(self.cancel)
-        self.progress = _named(QProgressBar(), "matchupProgress", "Simulation progress")
-        self.progress.setRange(0, 1)
-        self.progress.setValue(0)
-        row.addWidget(self.progress, 1)
-        lay.addLayout(row)
-        self.status = _named(QLabel(""), "matchupStatus", "Simulation status")
-        self.status.setWordWrap(True)
-        lay.addWidget(self.status)
-        split = ResultsSplitter()  # side by side on the wide results page, stacked in a narrow dock
-        self.splitter = split
+        super().__init__(parent, games=default_games)
+        split = self.splitter
         # (RoomyAxis: with the grid on, pyqtgraph's own axis left out the "0" at the bottom edge)
         self.plot_widget = _named(pg.PlotWidget(axisItems={"left": RoomyAxis("left")}), "matchupPlot",
                                   "Outcome bars per matchup")
@@ -104,48 +77,12 @@ class MatchupPanel(QWidget):
         split.setSizes([300, 110])  # the bars first: the table scrolls
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
-        lay.addWidget(split, 1)
-        exports = QHBoxLayout()
-        exports.addStretch(1)
-        exports.addWidget(QLabel("Export"))
-        self.export_csv = _named(QPushButton("CSV\u2026"), "matchupCsvButton", "Export results as CSV")
-        self.export_plot = _named(QPushButton("Plot\u2026"), "matchupPlotButton", "Export the bar chart")
-        self.export_csv.setEnabled(False)
-        self.export_plot.setEnabled(False)
-        exports.addWidget(self.export_csv)
-        exports.addWidget(self.export_plot)
-        lay.addLayout(exports)
         self.rows: tuple[MatchupRow, ...] = ()
-        self.simulate.clicked.connect(lambda: self.simulate_requested.emit(self.games.value(), self.seed.value()))
-        self.cancel.clicked.connect(self.cancel_requested)
-        self.export_csv.clicked.connect(self.export_csv_requested)
-        self.export_plot.clicked.connect(self.export_plot_requested)
 
-    def show_running(self, running: bool, text: str = "") -> None:
-        self.simulate.setEnabled(not running)
-        self.cancel.setEnabled(running)
-        if running:
-            self.progress.setRange(0, 0)
-        else:
-            self.progress.setRange(0, 1)
-        self.status.setText(text)
-
-    def show_progress(self, done: int, total: int, text: str) -> None:
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
-        self.status.setText(text)
-
-    def clear(self, text: str = "") -> None:
-        self.rows = ()
+    def _clear_plot(self) -> None:
         self.plot.clear()
         self._set_legend("")
-        self.table.setRowCount(0)
         self.table.verticalHeader().setVisible(False)
-        self.export_csv.setEnabled(False)
-        self.export_plot.setEnabled(False)
-        self.progress.setRange(0, 1)
-        self.progress.setValue(0)
-        self.status.setText(text)
 
     def show_results(self, rows: Sequence[MatchupRow], *, unit: str = "games", start: str = "",
                      notes: Sequence[str] = ()) -> None:
@@ -189,10 +126,7 @@ class MatchupPanel(QWidget):
         note = ("  " + "; ".join(notes)) if notes else ""
         self.status.setText(f"{games:,} games per matchup from {start}: simulated % \u00b1 half its 95% CI "
                             f"(\u2713: exact inside it); black dashes = exact probabilities.{note}")
-        self.progress.setRange(0, 1)
-        self.progress.setValue(1)
-        self.export_csv.setEnabled(bool(rows))
-        self.export_plot.setEnabled(bool(rows))
+        self._show_done(bool(rows))
 
     def _fill_results(self, rows: Sequence[MatchupRow], labels: Sequence[str], ticks: Sequence[str],
                     lettered: bool) -> None:
@@ -243,6 +177,3 @@ class MatchupPanel(QWidget):
     def _set_legend(self, html: str) -> None:
         self.legend_text = html
         self.plot.setTitle(html or None)
-
-    def export_plot_to(self, path) -> None:
-        export_scene(self.plot_widget, path)
