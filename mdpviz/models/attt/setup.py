@@ -273,6 +273,9 @@ def setup_from_dict(data: dict[str, Any], path: str) -> AtttSetup:
         except MDPFileError as e:
             raise fail(f"p{p}_states", str(e)) from None
     start = as_object(data.get("start", {}), path, f"{where}.start")
+    unknown = [k for k in start if k not in ("kind", "player", "path", "seed")]
+    if unknown:
+        raise fail(f"start.{unknown[0]}", "unknown field (fields: kind, player, path, seed)")
     kind, player = start.get("kind", "random"), start.get("player", 1)
     if kind not in START_KINDS:
         raise fail("start.kind", f"must be one of {', '.join(START_KINDS)}, got {kind!r}")

@@ -488,8 +488,9 @@ class RiskState:
             raise FieldError("risk", str(e), subject="") from None
         if self.preset != "custom" and self.preset not in PRESETS:
             raise FieldError("preset", f"must be 'custom' or one of {', '.join(PRESETS)}, got {self.preset!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)):
-            raise FieldError("seed", f"must be a whole number, got {self.seed!r}", subject="the seed")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
+            raise FieldError("seed", f"must be a non-negative whole number (numpy's seeds), got {self.seed!r}",
+                             subject="the seed")
 
 # ====================================================================== the exact solve as a job
 class _BatchLayers:

@@ -163,8 +163,9 @@ class TrainSettings:
             parse_mark(self.mark)
         except ValueError as e:
             raise FieldError("mark", str(e), subject="") from None
-        if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool):
-            raise FieldError("seed", f"must be an integer, got {self.seed!r}", subject="the seed")
+        if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool) or self.seed < 0:
+            raise FieldError("seed", f"must be a non-negative integer (numpy's seeds), got {self.seed!r}",
+                             subject="the seed")
 
     @property
     def alpha(self) -> float:
