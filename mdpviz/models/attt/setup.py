@@ -102,7 +102,8 @@ class AtttSetup:
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
             raise FieldError("seed", f"must be a non-negative integer, got {self.seed!r}", subject="the start's seed")
         if self.ties not in attt.TIE_RULES:
-            raise FieldError("ties", f"must be one of {', '.join(attt.TIE_RULES)}, got {self.ties!r}", subject="tie rule")
+            raise FieldError("ties", f"must be one of {', '.join(attt.TIE_RULES)}, got {self.ties!r}",
+                             subject="tie rule")
         if self.method not in METHODS:
             raise FieldError("method", f"must be one of {', '.join(METHODS)}, got {self.method!r}",
                              subject="best-response solver")

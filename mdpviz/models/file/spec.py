@@ -184,5 +184,5 @@ def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) ->
     )
 
 
-__all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "first_live_state", "lesson", "start_state", "max_steps", "parse_file_state", "read_file", "simulate", "strategies",
-           "strategy_probs", "with_discount"]
+__all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "first_live_state", "lesson", "start_state",
+           "max_steps", "parse_file_state", "read_file", "simulate", "strategies", "strategy_probs", "with_discount"]

@@ -189,7 +189,8 @@ def _read(cls: type[T], obj: dict[str, Any], path: str | os.PathLike, where: str
         elif f.pairs:
             value_type = typing.get_args(typing.get_args(f.type)[0])[1]
             pairs = as_object(obj[f.key], path, f"{where}.{f.key}")
-            kw[f.name] = tuple((k, _decode(value_type, v, path, f"{where}.{f.key}.{k}", None)) for k, v in pairs.items())
+            kw[f.name] = tuple((k, _decode(value_type, v, path, f"{where}.{f.key}.{k}", None))
+                               for k, v in pairs.items())
         else:
             nested = default if dataclasses.is_dataclass(default) else None
             kw[f.name] = _decode(f.type, obj[f.key], path, f"{where}.{f.key}", nested)

@@ -140,10 +140,11 @@ class TrainSettings:
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
-            raise FieldError("method", f"unknown method {self.method!r}; choose one of {', '.join(METHODS)}", subject="")
-        if self.approx not in APPROXIMATORS:
-            raise FieldError("approx", f"unknown approximator {self.approx!r}; choose one of {', '.join(APPROXIMATORS)}",
+            raise FieldError("method", f"unknown method {self.method!r}; choose one of {', '.join(METHODS)}",
                              subject="")
+        if self.approx not in APPROXIMATORS:
+            raise FieldError("approx", f"unknown approximator {self.approx!r}; choose one of "
+                             f"{', '.join(APPROXIMATORS)}", subject="")
         for name, lo in (("episodes", 0), ("hidden", 1), ("report_every", 1), ("eval_games", 0)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
