@@ -25,9 +25,6 @@ GOLDEN = Path(__file__).parent / "data" / "golden"
 TOKEN = "@EXAMPLES@"
 """Stands for the package's example folder in the golden files (as in test_golden_scenarios.py)."""
 
-DISPLAY_ONLY: dict[str, set[str]] = {"file": {"view", "start"}}
-"""Keys a game's view adds to its scenario entry that are display settings, not the game's settings."""
-
 MAX_SOLVE_STATES = 60_000
 """Models up to this size are solved by value and policy iteration in the agreement test."""
 MAX_LP_STATES = 2_000
@@ -153,7 +150,7 @@ def test_golden_scenario_entry_survives_the_codec(key):
     back = spec.to_dict(spec.from_dict(entry, str(path)))
     assert back == {k: entry[k] for k in back if k in entry}
     assert set(back) <= set(entry), f"the codec writes keys the golden entry lacks: {set(back) - set(entry)}"
-    assert set(entry) - set(back) <= DISPLAY_ONLY.get(key, set()), "only display settings are left to the view"
+    assert set(entry) - set(back) <= set(spec.display_keys), "only display settings are left to the view"
 
 
 @pytest.mark.parametrize("key", _board_game_keys())

@@ -16,7 +16,10 @@ from mdpviz.scenario import (
     parse_scenario,
     save_scenario,
 )
-from mdpviz.models.snakes import snakes_from_dict, snakes_to_dict
+from mdpviz.models.kit import registry
+
+SNAKES = registry.get("snakes")
+snakes_from_dict, snakes_to_dict = SNAKES.from_dict, SNAKES.to_dict
 
 CFG = sn.SnakesConfig(
     layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0),
@@ -96,13 +99,15 @@ def test_missing_file(tmp_path):
 @pytest.mark.parametrize(
     "data, where, problem",
     [
-        ({"layout": [1] + [0] * 14}, "games.snakes", "square 1 is the start"),
-        ({"layout": "000"}, "games.snakes.layout", "list of integer square types"),
+        ({"layout": [1] + [0] * 14}, "games.snakes.layout", "square 1 is the start"),
+        ({"layout": "000"}, "games.snakes.layout", "must be a list of whole numbers"),
+        ({"layout": [0, 0.5] + [0] * 13}, "games.snakes.layout[1]", "must be a whole number"),
         ({"circle": "yes"}, "games.snakes.circle", "true or false"),
-        ({"dice": []}, "games.snakes.dice", "non-empty list"),
+        ({"dice": []}, "games.snakes.dice", "at least one die"),
         ({"dice": [{"name": "x", "faces": [[1, 0.5], [2, 0.4]], "trigger": 0}]}, "games.snakes.dice[0]", "sum to 0.9"),
-        ({"dice": [{"name": "x", "faces": [1, 2], "trigger": 0}]}, "games.snakes.dice[0].faces", "[move, probability]"),
-        ({"type4": "lottery"}, "games.snakes", "type4 must be one of"),
+        ({"dice": [{"name": "x", "faces": [1, 2], "trigger": 0}]}, "games.snakes.dice[0].faces[0]",
+         "must be a list [a whole number, a number]"),
+        ({"type4": "lottery"}, "games.snakes.type4", "must be one of"),
     ],
 )
 def test_bad_snakes_data_names_the_field(data, where, problem):

@@ -385,7 +385,7 @@ def test_settings_are_undoable_edits_and_scenarios_round_trip(window, tmp_path):
     assert g.load_dict(data, "x.json") == g.tstate
     g.set_risk(list(np.linspace(0, 1, 27)))
     assert g.load_dict(g.to_dict(), "x.json") == g.tstate and "custom" in ed.risk.currentText()
-    with pytest.raises(ScenarioError, match=r"games\.ttt3d\.settings.*learning rate"):
+    with pytest.raises(ScenarioError, match=r"games\.ttt3d\.settings\.learning_rate: must be a positive number"):
         g.load_dict({"settings": {"learning_rate": -1}}, "x.json")
     with pytest.raises(ScenarioError, match=r"games\.ttt3d\.risk.*risk\[0\]"):
         g.load_dict({"risk": [2.0] + [0.0] * 26}, "x.json")

@@ -19,6 +19,7 @@ from mdpviz.models.attt import rules as attt
 from mdpviz.models.cs747 import MDPFileError
 from mdpviz.models.examples import ATTT_DIR
 from mdpviz.models.files import ScenarioError
+from mdpviz.models.kit.codec import FieldError, as_object, from_data, to_data
 from mdpviz.models.mdp import TabularMDP
 
 COURSE_DIR = ATTT_DIR
@@ -96,13 +97,18 @@ class AtttSetup:
         if self.p2_boards.player != 2:
             raise ValueError(f"{self.p2_boards.source}: player 2's boards hold player {self.p2_boards.player}'s boards")
         if self.start_kind not in START_KINDS:
-            raise ValueError(f"start kind must be one of {', '.join(START_KINDS)}, got {self.start_kind!r}")
+            raise FieldError("start_kind", f"must be one of {', '.join(START_KINDS)}, got {self.start_kind!r}",
+                             subject="start kind")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
+            raise FieldError("seed", f"must be a non-negative integer, got {self.seed!r}", subject="the start's seed")
         if self.ties not in attt.TIE_RULES:
-            raise ValueError(f"tie rule must be one of {', '.join(attt.TIE_RULES)}, got {self.ties!r}")
+            raise FieldError("ties", f"must be one of {', '.join(attt.TIE_RULES)}, got {self.ties!r}",
+                             subject="tie rule")
         if self.method not in METHODS:
-            raise ValueError(f"best-response solver must be one of {', '.join(METHODS)}, got {self.method!r}")
+            raise FieldError("method", f"must be one of {', '.join(METHODS)}, got {self.method!r}",
+                             subject="best-response solver")
         if int(self.max_rounds) < 1:
-            raise ValueError(f"max_rounds must be at least 1, got {self.max_rounds}")
+            raise FieldError("max_rounds", f"must be at least 1, got {self.max_rounds}", subject="max_rounds")
 
     def boards(self, player: int) -> attt.Boards:
         """The boards of ``player`` (1 or 2)."""
@@ -233,6 +239,12 @@ def round_summary(r: it.Round) -> str:
             f"changed; P1 wins {r.p1_win:.4f}, P2 wins {r.p2_win:.4f}, draw {r.draw:.4f}{done}")
 
 
+# The boards and the start policy are stored as the names of their course files (a generated start
+# as its kind, player and seed), not as arrays: the scenario data's extra beside the generic codec.
+FILE_FIELDS = ("p1_boards", "p2_boards", "start", "start_kind", "seed")
+"""The fields of :class:`AtttSetup` that :func:`setup_to_dict` writes as files (the rest: the generic codec)."""
+
+
 def setup_to_dict(s: AtttSetup) -> dict[str, Any]:
     """The setup as scenario data (a states file's name, "" for every reachable board; the start policy)."""
     start: dict[str, Any] = {"kind": s.start_kind, "player": s.start.player}
@@ -241,7 +253,7 @@ def setup_to_dict(s: AtttSetup) -> dict[str, Any]:
     elif s.start_kind == "random":
         start["seed"] = s.seed
     return {"p1_states": boards_path(s.p1_boards), "p2_states": boards_path(s.p2_boards), "start": start,
-            "ties": s.ties, "method": s.method, "max_rounds": int(s.max_rounds)}
+            **to_data(s, skip=FILE_FIELDS)}
 
 
 def setup_from_dict(data: dict[str, Any], path: str) -> AtttSetup:
@@ -249,8 +261,9 @@ def setup_from_dict(data: dict[str, Any], path: str) -> AtttSetup:
     where = "games.attt"
 
     def fail(field_: str, problem: str) -> ScenarioError:
-        return ScenarioError(path, f"{where}.{field_}" if field_ else where, problem)
+        return ScenarioError(path, f"{where}.{field_}", problem)
 
+    data = as_object(data, path, where)
     boards = {}
     for p in (1, 2):
         f = data.get(f"p{p}_states", "")
@@ -260,9 +273,10 @@ def setup_from_dict(data: dict[str, Any], path: str) -> AtttSetup:
             boards[p] = attt.load_states(f, player=p) if f else attt.reachable_boards()[p - 1]
         except MDPFileError as e:
             raise fail(f"p{p}_states", str(e)) from None
-    start = data.get("start", {})
-    if not isinstance(start, dict):
-        raise fail("start", f"must be an object, got {start!r}")
+    start = as_object(data.get("start", {}), path, f"{where}.start")
+    unknown = [k for k in start if k not in ("kind", "player", "path", "seed")]
+    if unknown:
+        raise fail(f"start.{unknown[0]}", "unknown field (fields: kind, player, path, seed)")
     kind, player = start.get("kind", "random"), start.get("player", 1)
     if kind not in START_KINDS:
         raise fail("start.kind", f"must be one of {', '.join(START_KINDS)}, got {kind!r}")
@@ -281,21 +295,8 @@ def setup_from_dict(data: dict[str, Any], path: str) -> AtttSetup:
             raise fail("start.path", str(e)) from None
     else:
         pol = make_start(kind, boards[player], seed=seed)
-    ties = data.get("ties", "lowest")
-    if ties not in attt.TIE_RULES:
-        raise fail("ties", f"must be one of {', '.join(attt.TIE_RULES)}, got {ties!r}")
-    method = data.get("method", "gs")
-    if method not in METHODS:
-        raise fail("method", f"must be one of {', '.join(METHODS)}, got {method!r}")
-    rounds = data.get("max_rounds", 100)
-    if isinstance(rounds, bool) or not isinstance(rounds, int):
-        raise fail("max_rounds", f"must be an integer, got {rounds!r}")
-    try:
-        setup = AtttSetup(boards[1], boards[2], pol, start_kind=kind, seed=seed, ties=ties, method=method,
-                          max_rounds=rounds)
-    except ValueError as e:
-        raise fail("", str(e)) from None
-    return setup
+    files = {"p1_boards": boards[1], "p2_boards": boards[2], "start": pol, "start_kind": kind, "seed": seed}
+    return from_data(AtttSetup, data, path, where, given=files, ignore=("p1_states", "p2_states", "start"))
 
 
 # ---------------------------------------------------------------------------------- the spec's functions

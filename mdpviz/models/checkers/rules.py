@@ -74,6 +74,8 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from mdpviz.models.kit.codec import FieldError
+
 if TYPE_CHECKING:  # pragma: no cover
     pass
 
@@ -140,20 +142,25 @@ class CheckersRules:
         for name in ("size", "rows"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-                raise ValueError(f"checkers {name} must be an integer, got {v!r}")
+                raise FieldError(name, f"must be an integer, got {v!r}", subject=f"checkers {name}")
         if not MIN_SIZE <= self.size <= MAX_SIZE:
-            raise ValueError(f"checkers board size must be {MIN_SIZE}..{MAX_SIZE}, got {self.size}")
+            raise FieldError("size", f"must be {MIN_SIZE}..{MAX_SIZE}, got {self.size}", subject="checkers board size")
         hi = (self.size - 1) // 2
         if not 1 <= self.rows <= hi:
-            raise ValueError(
-                f"checkers rows of men on a {self.size}x{self.size} board must be 1..{hi} "
-                f"(at least one empty row between the sides), got {self.rows}"
+            raise FieldError(
+                "rows", f"checkers rows of men on a {self.size}x{self.size} board must be 1..{hi} "
+                f"(at least one empty row between the sides), got {self.rows}", subject=""
             )
+        for name in ("forced_capture", "multi_jump"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise FieldError(name, f"must be True or False, got {getattr(self, name)!r}", subject=f"checkers {name}")
         if self.ply_limit is not None:
             if isinstance(self.ply_limit, bool) or not isinstance(self.ply_limit, (int, np.integer)):
-                raise ValueError(f"checkers ply_limit must be an integer or None, got {self.ply_limit!r}")
+                raise FieldError("ply_limit", f"must be an integer or None, got {self.ply_limit!r}",
+                                 subject="checkers ply_limit")
             if self.ply_limit < 1:
-                raise ValueError(f"checkers ply_limit must be at least 1 (or None for no limit), got {self.ply_limit}")
+                raise FieldError("ply_limit", f"must be at least 1 (or None for no limit), got {self.ply_limit}",
+                                 subject="checkers ply_limit")
 
     def describe(self) -> str:
         """A one-line name of the variant, e.g. ``5x5, 1 row, forced capture, multi-jump, 40 plies``."""

@@ -1,5 +1,5 @@
-"""Checkers as a game of the registry, headless: its settings, its scenario codec, its background
-jobs (written as generators) and its :data:`SPEC`.
+"""Checkers as a game of the registry, headless: its settings, its background jobs (written as
+generators) and its :data:`SPEC`.
 
 * :class:`CheckersSettings`: the game's edits as one frozen value, the model's
   :class:`~mdpviz.models.checkers.rules.CheckersRules` (the variant) plus the agent's colour and the
@@ -33,7 +33,6 @@ from mdpviz.models.kit.lessons import (Lesson, doc_section, field_docs, fmt_numb
                                       sentence_starting, sentence_with)
 
 import json
-import math
 import os
 import pickle
 import subprocess
@@ -41,7 +40,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Generator
 
@@ -50,7 +49,7 @@ import numpy as np
 from mdpviz.models.checkers import compiler as cc
 from mdpviz.models.checkers import rules as ck
 from mdpviz.models.checkers.play import COLOUR_NAME, OUTCOME_LABELS, CheckersPositionModel
-from mdpviz.models.files import ScenarioError
+from mdpviz.models.kit.codec import INLINE, FieldError
 from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.position import MatchupResult, MatchupRow
@@ -96,7 +95,7 @@ HEADLESS_CACHE = 2
 class CheckersSettings:
     """The checkers game's edits: the variant, the agent's colour and the discount."""
 
-    rules: ck.CheckersRules = WINDOW_RULES
+    rules: ck.CheckersRules = field(default=WINDOW_RULES, metadata=INLINE)  # flat in scenario files: size, rows, ...
     """The variant (board, rows, capture rules, ply limit): validated when it is built."""
     agent: str = ck.BLACK
     """The agent's colour ("black" moves first); the other colour plays uniformly at random."""
@@ -106,14 +105,15 @@ class CheckersSettings:
     def validate(self) -> "CheckersSettings":
         """Self, checked: rules, agent colour, discount (ValueError naming the field)."""
         if not isinstance(self.rules, ck.CheckersRules):
-            raise ValueError(f"checkers rules must be CheckersRules, got {type(self.rules).__name__}")
+            raise FieldError("rules", f"must be CheckersRules, got {type(self.rules).__name__}", subject="checkers rules")
         if self.agent not in ck.COLOURS:
-            raise ValueError(f"agent colour must be 'black' or 'white', got {self.agent!r}")
+            raise FieldError("agent", f"must be 'black' or 'white', got {self.agent!r}", subject="agent colour")
         g = self.discount
         if isinstance(g, bool) or not isinstance(g, (int, float)) or not 0.0 <= float(g) <= 1.0:
-            raise ValueError(f"discount must be a number in [0, 1], got {g!r}")
+            raise FieldError("discount", f"must be a number in [0, 1], got {g!r}")
         if self.rules.ply_limit is None and float(g) >= 1.0:
-            raise ValueError("without a ply limit games can cycle forever: the discount must be below 1")
+            raise FieldError("discount", "without a ply limit games can cycle forever: the discount must be below 1",
+                             subject="")
         return self
 
     @property
@@ -124,50 +124,6 @@ class CheckersSettings:
 
 RULE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ck.CheckersRules))
 """The variant's fields, as the scenario data and the editor name them (size, rows, ...)."""
-
-
-def settings_to_dict(s: CheckersSettings) -> dict[str, Any]:
-    """The settings as scenario data: the variant's fields, then the agent and the discount."""
-    return {**{name: getattr(s.rules, name) for name in RULE_FIELDS}, "agent": s.agent, "discount": s.discount}
-
-
-def settings_from_dict(data: dict[str, Any], path: str) -> CheckersSettings:
-    """Scenario data -> settings; ScenarioError naming the file and the field otherwise."""
-    where = "games.checkers"
-    if not isinstance(data, dict):
-        raise ScenarioError(path, where, f"must be an object, got {type(data).__name__}")
-    d = settings_to_dict(CheckersSettings())
-    extra = sorted(set(data) - set(d))
-    if extra:
-        raise ScenarioError(path, f"{where}.{extra[0]}", f"unknown field (fields: {', '.join(sorted(d))})")
-    vals = {**d, **data}
-    for name in ("size", "rows"):
-        v = vals[name]
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise ScenarioError(path, f"{where}.{name}", f"must be an integer, got {v!r}")
-    for name in ("forced_capture", "multi_jump"):
-        if not isinstance(vals[name], bool):
-            raise ScenarioError(path, f"{where}.{name}", f"must be true or false, got {vals[name]!r}")
-    pl = vals["ply_limit"]
-    if pl is not None and (isinstance(pl, bool) or not isinstance(pl, int)):
-        raise ScenarioError(path, f"{where}.ply_limit", f"must be an integer or null, got {pl!r}")
-    g = vals["discount"]
-    if isinstance(g, bool) or not isinstance(g, (int, float)) or not math.isfinite(g):
-        raise ScenarioError(path, f"{where}.discount", f"must be a number in [0, 1], got {g!r}")
-    try:
-        rules = ck.CheckersRules(**{name: vals[name] for name in RULE_FIELDS})
-    except ValueError as e:
-        msg = str(e)
-        field_ = "rows" if "rows" in msg else ("ply_limit" if "ply" in msg else "size")
-        raise ScenarioError(path, f"{where}.{field_}", msg) from None
-    s = CheckersSettings(rules, agent=vals["agent"], discount=float(g))
-    if s.agent not in ck.COLOURS:
-        raise ScenarioError(path, f"{where}.agent", f"must be 'black' or 'white', got {s.agent!r}")
-    try:
-        s.validate()
-    except ValueError as e:
-        raise ScenarioError(path, f"{where}.discount", str(e)) from None
-    return s
 
 
 # ---------------------------------------------------------------------------------- compiling
@@ -382,8 +338,6 @@ SPEC = GameSpec(
     settings_type=CheckersSettings,
     default_settings=CheckersSettings,
     compile=compile_settings,
-    to_dict=settings_to_dict,
-    from_dict=settings_from_dict,
     color_kind=DIVERGING,
     aliases=("draughts",),
     strategies=lambda settings, mdp: ("optimal", "random"),
@@ -393,6 +347,9 @@ SPEC = GameSpec(
     jobs={"compile": compile_job, "simulate": simulate_job},
 )
 """Checkers in the registry (:mod:`mdpviz.models.kit.registry`)."""
+
+settings_to_dict, settings_from_dict = SPEC.to_dict, SPEC.from_dict
+"""The generic codec under the names the game's view still calls (until views read :data:`SPEC`)."""
 
 
 def _module(name: str):

@@ -24,7 +24,7 @@ import numpy as np
 
 from mdpviz.models.cs747 import MDPFileError, parse_cs747, read_text_file
 from mdpviz.models.examples import mdp_examples
-from mdpviz.models.files import ScenarioError
+from mdpviz.models.kit.codec import FieldError
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.kit.lessons import Lesson
 from mdpviz.models.mdp import TabularMDP
@@ -44,6 +44,20 @@ class FileState:
     """The file's text (kept so a scenario is self-contained)."""
     discount: float | None = None
     """Discount in use (None: the file's own)."""
+
+    def __post_init__(self) -> None:
+        d = self.discount
+        if d is not None and (isinstance(d, bool) or not isinstance(d, (int, float)) or not 0.0 <= d <= 1.0):
+            raise FieldError("discount", f"must be a number in [0, 1] or None (the file's own), got {d!r}")
+
+    def validate(self) -> "FileState":
+        """Self, with its text parsed to check it (FieldError naming the text and the line otherwise)."""
+        if self.text:
+            try:
+                parse_file_state(self)
+            except MDPFileError as e:
+                raise FieldError("text", str(e), subject="") from None
+        return self
 
 
 def default_file_state() -> FileState:
@@ -86,29 +100,6 @@ def read_file(path: str | os.PathLike, progress: Callable[..., None] | None = No
     if mdp is None:
         return None
     return FileState(path=path, text=text, discount=None), mdp
-
-
-def file_to_dict(state: FileState) -> dict[str, Any]:
-    """The settings as scenario data (a view may add its display settings after these keys)."""
-    return {"path": state.path, "text": state.text, "discount": state.discount}
-
-
-def file_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> FileState:
-    """The :class:`FileState` of :func:`file_to_dict` data (the text parsed to check it); ScenarioError naming the field."""
-    where = "games.file"
-    if not isinstance(data, dict):
-        raise ScenarioError(path, where, "must be an object")
-    text, fpath, disc = data.get("text", ""), data.get("path", ""), data.get("discount")
-    if not isinstance(text, str) or not isinstance(fpath, str):
-        raise ScenarioError(path, where, "path and text must be strings")
-    if disc is not None and (isinstance(disc, bool) or not isinstance(disc, (int, float)) or not 0.0 <= disc <= 1.0):
-        raise ScenarioError(path, f"{where}.discount", f"must be a number in [0, 1] or null, got {disc!r}")
-    if text:
-        try:
-            parse_cs747(text, fpath or "<scenario>")
-        except MDPFileError as e:
-            raise ScenarioError(path, f"{where}.text", str(e)) from None
-    return FileState(path=fpath, text=text, discount=None if disc is None else float(disc))
 
 
 def first_live_state(mdp: TabularMDP) -> int:
@@ -164,8 +155,7 @@ SPEC = GameSpec(
     settings_type=FileState,
     default_settings=default_file_state,
     compile=compile_file,
-    to_dict=file_to_dict,
-    from_dict=file_from_dict,
+    display_keys=("view", "start"),
     color_kind=SEQUENTIAL,
     strategies=strategies,
     strategy_probs=strategy_probs,
@@ -194,6 +184,5 @@ def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) ->
     )
 
 
-__all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "file_from_dict", "file_to_dict",
-           "first_live_state", "lesson", "start_state", "max_steps", "parse_file_state", "read_file", "simulate", "strategies",
-           "strategy_probs", "with_discount"]
+__all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "first_live_state", "lesson", "start_state",
+           "max_steps", "parse_file_state", "read_file", "simulate", "strategies", "strategy_probs", "with_discount"]

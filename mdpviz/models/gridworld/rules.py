@@ -44,6 +44,7 @@ from typing import Sequence
 
 import numpy as np
 
+from mdpviz.models.kit.codec import FieldError
 from mdpviz.models.kit.display import best_actions
 from mdpviz.models.files import read_bytes_limited
 from mdpviz.models.mdp import TabularMDP
@@ -314,22 +315,22 @@ class GridSettings:
     """"cs188" (exit action) or "aima" (terminal states with a reward R(s))."""
 
     def validate(self) -> "GridSettings":
-        """Self, or ValueError naming the bad field."""
+        """Self, or ValueError naming the bad field (a :class:`~mdpviz.models.kit.codec.FieldError`)."""
         for name in ("noise", "living_reward", "discount"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise ValueError(f"{name.replace('_', ' ')} must be a finite number, got {v!r}")
+                raise FieldError(name, f"must be a finite number, got {v!r}")
         if not 0.0 <= self.noise <= 1.0:
-            raise ValueError(f"noise must be in [0, 1], got {self.noise}")
+            raise FieldError("noise", f"must be in [0, 1], got {self.noise}")
         if not 0.0 <= self.discount <= 1.0:
-            raise ValueError(f"discount must be in [0, 1], got {self.discount}")
+            raise FieldError("discount", f"must be in [0, 1], got {self.discount}")
         if self.convention not in CONVENTIONS:
-            raise ValueError(f"convention must be {' or '.join(CONVENTIONS)}, got {self.convention!r}")
+            raise FieldError("convention", f"must be {' or '.join(CONVENTIONS)}, got {self.convention!r}")
         if self.discount == 1.0 and self.living_reward > 0:
             # AIMA 17.1: "if R(s) > 0 ... the agent avoids both exits": an agent that bumps into a wall
             # forever collects reward forever, so no value is finite.
-            raise ValueError(f"a positive living reward ({self.living_reward:g}) with discount 1 makes the values "
-                             "infinite (the agent never leaves): use a discount below 1")
+            raise FieldError("discount", f"a positive living reward ({self.living_reward:g}) with discount 1 makes "
+                             "the values infinite (the agent never leaves): use a discount below 1", subject="")
         self.grid.validate(self.grid.name or "grid")
         return self
 

@@ -5,6 +5,7 @@ from dataclasses import replace
 from typing import Any, Callable, Generator
 import numpy as np
 from mdpviz.models.files import ScenarioError
+from mdpviz.models.kit.codec import as_object, from_data, to_data
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.strategies import SimulationResult, walk_strategy_probs
@@ -23,36 +24,26 @@ from mdpviz.models.kit.grid import max_steps, walk_simulation  # noqa: F401
 
 
 def settings_to_dict(st: GridSettings) -> dict[str, Any]:
-    """The settings as scenario data (the map in the text format of :func:`parse_grid`)."""
-    return {"map": st.grid.to_text(), "name": st.grid.name, "noise": st.noise,
-            "living_reward": st.living_reward, "discount": st.discount, "convention": st.convention}
+    """The settings as scenario data: the generic codec's, with the grid as its map's text and name."""
+    # extra: the grid is stored as the text of parse_grid and its name, not as GridMap's tuples of cells
+    return {"map": st.grid.to_text(), "name": st.grid.name, **to_data(st, skip=("grid",))}
 
 
 def settings_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> GridSettings:
-    """The :class:`GridSettings` of :func:`settings_to_dict` data; ScenarioError naming the field."""
+    """The :class:`GridSettings` of :func:`settings_to_dict` data (the map parsed); ScenarioError naming the field."""
     where = "games.gridworld"
-    if not isinstance(data, dict):
-        raise ScenarioError(path, where, "must be an object")
-    text = data.get("map")
+    data = as_object(data, path, where)
+    text, name = data.get("map"), data.get("name")
     if not isinstance(text, str):
         raise ScenarioError(path, f"{where}.map", "must be the map's text")
+    if name is not None and not isinstance(name, str):
+        raise ScenarioError(path, f"{where}.name", f"must be a string, got {name!r}")
     try:
         grid = parse_grid(text, "<map>")
     except GridFileError as e:
         raise ScenarioError(path, f"{where}.map", str(e)) from None
-    name = data.get("name", grid.name)
-    grid = replace(grid, name=str(name))
-    vals = {}
-    for k in ("noise", "living_reward", "discount"):
-        v = data.get(k, getattr(GridSettings(), k))
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise ScenarioError(path, f"{where}.{k}", f"must be a number, got {v!r}")
-        vals[k] = float(v)
-    st = GridSettings(grid=grid, convention=str(data.get("convention", "cs188")), **vals)
-    try:
-        return st.validate()
-    except ValueError as e:
-        raise ScenarioError(path, where, str(e)) from None
+    grid = grid if name is None else replace(grid, name=name)
+    return from_data(GridSettings, data, path, where, given={"grid": grid}, ignore=("map", "name"))
 
 
 # ---------------------------------------------------------------------------------- the spec

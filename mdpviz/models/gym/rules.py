@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import ast
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 import numpy as np
 
+from mdpviz.models.kit.codec import PAIRS_AS_OBJECT, FieldError, stored_as
 from mdpviz.models.kit.grid import GridGeometry
 from mdpviz.models.mdp import TabularMDP
 
@@ -346,12 +347,24 @@ def to_gymnasium(mdp: TabularMDP, *, start: int | Sequence[float] = 0, max_episo
 class GymState:
     """The "Gymnasium environment" game's settings."""
 
-    env_id: str = "FrozenLake-v1"
+    env_id: str = field(default="FrozenLake-v1", metadata=stored_as("env"))  # "env" in scenario files (every version)
     """Environment id for ``gymnasium.make``."""
-    kwargs: tuple[tuple[str, str], ...] = (("map_name", "'4x4'"), ("is_slippery", "True"))
-    """Keyword arguments as (name, Python literal) pairs."""
+    kwargs: tuple[tuple[str, str], ...] = field(default=(), metadata=PAIRS_AS_OBJECT)  # a {name: literal} object in files
+    """Keyword arguments as (name, Python literal) pairs (pairs, not a dict: settings are hashable); none by
+    default, so a file naming only its environment makes it with Gymnasium's own defaults."""
     discount: float = 0.99
     """Discount gamma (Gymnasium's environments have none)."""
+
+    def __post_init__(self) -> None:
+        env = self.env_id
+        if not isinstance(env, str) or not env.strip():
+            raise FieldError("env_id", f"must be an environment id, got {env!r}", subject="the environment")
+        object.__setattr__(self, "env_id", env.strip())
+        if not all(isinstance(p, tuple) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in self.kwargs):
+            raise FieldError("kwargs", f"must be (name, Python literal) pairs of strings, got {self.kwargs!r}")
+        g = self.discount
+        if isinstance(g, bool) or not isinstance(g, (int, float)) or not 0.0 <= g <= 1.0:
+            raise FieldError("discount", f"must be a number in [0, 1], got {g!r}")
 
     def kwargs_dict(self) -> dict[str, Any]:
         return parse_kwargs([f"{k}={v}" for k, v in self.kwargs])

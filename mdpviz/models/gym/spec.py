@@ -1,9 +1,7 @@
-"""Gymnasium environments as the registry sees them: settings codec, strategies, simulation, lesson and :data:`SPEC`."""
+"""Gymnasium environments as the registry sees them: strategies, simulation, lesson and :data:`SPEC`."""
 from __future__ import annotations
-import os
 from typing import Any, Callable, Generator
 import numpy as np
-from mdpviz.models.files import ScenarioError
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.kit.grid import walk_simulation
 from mdpviz.models.kit.strategies import two_strategy_probs
@@ -14,26 +12,6 @@ from mdpviz.models.gym.rules import (  # noqa: F401
     compile_gym,
     import_env,
 )
-
-
-def gym_to_dict(state: GymState) -> dict[str, Any]:
-    """The settings as scenario data."""
-    return {"env": state.env_id, "kwargs": {k: v for k, v in state.kwargs}, "discount": state.discount}
-
-
-def gym_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> GymState:
-    """The :class:`GymState` of :func:`gym_to_dict` data (not imported: Gymnasium may be missing); ScenarioError naming the field."""
-    where = "games.gym"
-    if not isinstance(data, dict):
-        raise ScenarioError(path, where, "must be an object")
-    env, kw, disc = data.get("env", "FrozenLake-v1"), data.get("kwargs", {}), data.get("discount", 0.99)
-    if not isinstance(env, str) or not env.strip():
-        raise ScenarioError(path, f"{where}.env", f"must be an environment id, got {env!r}")
-    if not isinstance(kw, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in kw.items()):
-        raise ScenarioError(path, f"{where}.kwargs", "must map names to Python literals (strings)")
-    if isinstance(disc, bool) or not isinstance(disc, (int, float)) or not 0.0 <= disc <= 1.0:
-        raise ScenarioError(path, f"{where}.discount", f"must be a number in [0, 1], got {disc!r}")
-    return GymState(env.strip(), tuple(kw.items()), float(disc))
 
 
 def strategies(state: GymState, mdp: TabularMDP) -> tuple[str, ...]:
@@ -78,16 +56,20 @@ def lesson(state: GymState, mdp: TabularMDP | None = None, *, start: int | None 
         sources=("mdpviz.models.gym.rules",))
 
 
+def default_settings() -> GymState:
+    """The window's first environment: FrozenLake 4x4, slippery (the kwargs spelled out, so the scenario
+    file a teacher saves says which map it is)."""
+    return GymState("FrozenLake-v1", (("map_name", "'4x4'"), ("is_slippery", "True")))
+
+
 SPEC = GameSpec(
     key="gym",
     title="Gymnasium environment",
     value_label="value V(s)",
     unit="return",
     settings_type=GymState,
-    default_settings=GymState,
+    default_settings=default_settings,
     compile=compile_gym,
-    to_dict=gym_to_dict,
-    from_dict=gym_from_dict,
     color_kind=SEQUENTIAL,
     strategies=strategies,
     strategy_probs=strategy_probs,
@@ -98,4 +80,4 @@ SPEC = GameSpec(
 not). ``jobs["simulate"](state, mdp, policy, games=, seed=, start=)``."""
 
 
-__all__ = ['SPEC', 'gym_from_dict', 'gym_to_dict', 'lesson', 'simulate', 'strategies', 'strategy_probs']
+__all__ = ['SPEC', 'lesson', 'simulate', 'strategies', 'strategy_probs']

@@ -19,11 +19,13 @@ Adding a game: one folder ``mdpviz/models/<key>/`` (``rules.py``, and ``spec.py`
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping
 
+from mdpviz.models.kit import codec
 from mdpviz.models.mdp import TabularMDP
 
 SEQUENTIAL = "sequential"
@@ -46,8 +48,9 @@ class JobProgress:
 class GameSpec:
     """Everything headless about one game: its names, its settings and how they compile.
 
-    ``settings`` below is the game's settings object: a frozen dataclass (``settings_type``),
-    compared with ``==`` and stored in scenario files through ``to_dict``/``from_dict``."""
+    ``settings`` below is the game's settings object: a frozen dataclass (``settings_type``) that
+    validates itself, compared with ``==`` and stored in scenario files through ``to_dict``/``from_dict``
+    (by default the one codec of :mod:`mdpviz.models.kit.codec`)."""
 
     key: str
     """The one spelling of the game's key (scenario files, ``--game``, the view map)."""
@@ -64,10 +67,16 @@ class GameSpec:
     compile: Callable[[Any], TabularMDP | None]
     """``compile(settings)``: the game's one :class:`TabularMDP` (None only for a game without a
     table of states, see :attr:`no_table`). May take seconds for large games: run it off the GUI thread."""
-    to_dict: Callable[[Any], dict]
-    """Settings to plain JSON data (the game's entry in a scenario file)."""
-    from_dict: Callable[[dict, str], Any]
-    """``from_dict(data, path)``: settings from scenario data, validated (``ScenarioError`` naming the field)."""
+    to_dict: Callable[[Any], dict] | None = None
+    """Settings to plain JSON data (the game's entry in a scenario file); None: the generic codec's
+    :func:`~mdpviz.models.kit.codec.to_data` (a game gives its own only for real extras)."""
+    from_dict: Callable[[dict, str], Any] | None = None
+    """``from_dict(data, path)``: settings from scenario data, validated (``ScenarioError`` naming the field
+    ``games.<key>.<field>``); None: the generic codec's :func:`~mdpviz.models.kit.codec.from_data` over
+    :attr:`settings_type`."""
+    display_keys: tuple[str, ...] = ()
+    """Keys the game's view adds to its scenario entry for its display settings (not settings: the
+    codec lets them pass and the view reads them)."""
     color_kind: str = SEQUENTIAL
     """:data:`SEQUENTIAL` for costs and returns, :data:`DIVERGING` for win/loss values."""
     aliases: tuple[str, ...] = ()
@@ -87,6 +96,13 @@ class GameSpec:
     on its job thread (cancel closes it between two yields), the CLI and tests simply iterate it."""
     no_table: str = ""
     """Why :attr:`compile` returns None ("" for a game with a table)."""
+
+    def __post_init__(self) -> None:
+        if self.to_dict is None:
+            object.__setattr__(self, "to_dict", codec.to_data)
+        if self.from_dict is None:
+            object.__setattr__(self, "from_dict", functools.partial(
+                codec.from_data, self.settings_type, where=f"games.{self.key}", ignore=self.display_keys))
 
 
 ENTRIES: tuple[tuple[str, str], ...] = (

@@ -39,6 +39,7 @@ from typing import Any, Callable, Generator, Sequence
 
 import numpy as np
 
+from mdpviz.models.kit.codec import FieldError
 from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.kit.registry import JobProgress
 from mdpviz.models.kit.position import DECISION, MatchupResult, MoveSpec, Ply, Position, PositionModel, \
@@ -482,6 +483,19 @@ class RiskState:
     """The preset the risks came from, or "custom" after an edit on the board."""
     seed: int = 0
     """Seed of the noisy and random presets."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.size, bool) or self.size not in (3, 4):
+            raise FieldError("size", f"must be 3 or 4, got {self.size!r}", subject="the board side")
+        try:
+            validate_risk(self.risk, self.size * self.size)
+        except ValueError as e:
+            raise FieldError("risk", str(e), subject="") from None
+        if self.preset != "custom" and self.preset not in PRESETS:
+            raise FieldError("preset", f"must be 'custom' or one of {', '.join(PRESETS)}, got {self.preset!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
+            raise FieldError("seed", f"must be a non-negative whole number (numpy's seeds), got {self.seed!r}",
+                             subject="the seed")
 
 # ====================================================================== the exact solve as a job
 class _BatchLayers:

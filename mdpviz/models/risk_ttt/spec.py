@@ -1,10 +1,9 @@
-"""Risk tic-tac-toe as the registry sees it: settings codec, jobs, lesson and :data:`SPEC`."""
+"""Risk tic-tac-toe as the registry sees it: jobs, lesson and :data:`SPEC`."""
 from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Callable, Generator
 import numpy as np
-from mdpviz.models.files import ScenarioError
 from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.position import MatchupResult, PositionModel
@@ -46,32 +45,6 @@ from mdpviz.models.risk_ttt.exact import (  # noqa: F401
 
 KEY = "risk_ttt"
 """The game's key in the registry and in scenario files."""
-
-
-def settings_to_dict(state: RiskState) -> dict[str, Any]:
-    """The game's entry in a scenario file."""
-    return {"risk": list(state.risk), "size": state.size, "preset": state.preset, "seed": state.seed}
-
-
-def settings_from_dict(data: dict[str, Any], path: str) -> RiskState:
-    """Settings from a scenario file's entry (ScenarioError naming the field)."""
-    where = f"games.{KEY}"
-    if not isinstance(data, dict):
-        raise ScenarioError(path, where, "must be an object")
-    size = data.get("size", 3)
-    if isinstance(size, bool) or size not in (3, 4):
-        raise ScenarioError(path, f"{where}.size", f"must be 3 or 4, got {size!r}")
-    try:
-        risk = validate_risk(data.get("risk", STOCHASTIC_3X3), size * size)
-    except ValueError as e:
-        raise ScenarioError(path, f"{where}.risk", str(e)) from None
-    preset = data.get("preset", "custom")
-    if not isinstance(preset, str) or (preset != "custom" and preset not in PRESETS):
-        raise ScenarioError(path, f"{where}.preset", f"must be 'custom' or one of {', '.join(PRESETS)}")
-    seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ScenarioError(path, f"{where}.seed", f"must be a whole number, got {seed!r}")
-    return RiskState(tuple(float(x) for x in risk), size, preset, seed)
 
 
 @lru_cache(maxsize=4)
@@ -150,6 +123,17 @@ def lesson(state: Any, mdp: TabularMDP | None = None, *, risk=None, start: int =
     )
 
 
+def settings_from_data(data: Any, path: str) -> RiskState:
+    """The generic codec, with one extra: an entry without ``preset`` says where its risks came from
+    as "custom" (a hand-written file gives its own risks; the dataclass's default names the preset of
+    its default risks), as every version before the generic codec read it."""
+    from mdpviz.models.kit import codec
+
+    if isinstance(data, dict) and "preset" not in data:
+        data = {**data, "preset": "custom"}
+    return codec.from_data(RiskState, data, path, where=f"games.{KEY}")
+
+
 SPEC = GameSpec(
     key=KEY,
     title="Risk tic-tac-toe",
@@ -157,9 +141,8 @@ SPEC = GameSpec(
     unit="result",
     settings_type=RiskState,
     default_settings=RiskState,
+    from_dict=settings_from_data,
     compile=compile_settings,
-    to_dict=settings_to_dict,
-    from_dict=settings_from_dict,
     color_kind=DIVERGING,
     strategy_probs=strategy_probs,
     position_model=position_model,
@@ -168,6 +151,9 @@ SPEC = GameSpec(
 )
 """Risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.registry` (``compile`` gives None for the 4x4
 board: its table is too large, the ``exact_solve`` job solves it by backward induction instead)."""
+
+settings_to_dict, settings_from_dict = SPEC.to_dict, SPEC.from_dict
+"""The generic codec under the names the game's view still calls (until views read :data:`SPEC`)."""
 
 
 __all__ = ['SPEC', 'compile_settings', 'labelled_mdp', 'lesson', 'position_model', 'settings_from_dict', 'settings_to_dict', 'state_labels']

@@ -43,6 +43,7 @@ from typing import Sequence
 
 import numpy as np
 
+from mdpviz.models.kit.codec import FieldError
 from mdpviz.models.mdp import TabularMDP, read_only
 from mdpviz.solvers.value_iteration import value_iteration_values
 
@@ -94,7 +95,7 @@ class Die:
     """Display name (e.g. "risky")."""
     faces: tuple[tuple[int, float], ...]
     """(move in squares, probability) pairs; moves are distinct integers in -14..14, probabilities > 0 sum to 1."""
-    trigger: float
+    trigger: float = 0.0
     """Probability that the trap or bonus of the square the die stops on fires (0..1)."""
 
     def __post_init__(self) -> None:
@@ -221,33 +222,33 @@ class SnakesConfig:
         """Raise ValueError saying what is wrong; return ``self`` when the configuration is valid."""
         lay = self.layout
         if len(lay) != N_SQUARES:
-            raise ValueError(f"the layout must have {N_SQUARES} squares, got {len(lay)}")
+            raise FieldError("layout", f"must have {N_SQUARES} squares, got {len(lay)}", subject="the layout")
         for i, t in enumerate(lay):
             if type(t) is not int and (isinstance(t, bool) or not isinstance(t, numbers.Integral)):
-                raise ValueError(f"layout square {i + 1}: {t!r} is not an integer square type 0..4")
+                raise FieldError("layout", f"square {i + 1}: {t!r} is not an integer square type 0..4")
             if t not in SQUARE_TYPES:
-                raise ValueError(f"layout square {i + 1}: type {t} is outside 0..4")
+                raise FieldError("layout", f"square {i + 1}: type {t} is outside 0..4")
         if lay[0] != 0:
-            raise ValueError(f"layout square 1 is the start and cannot hold a trap or bonus (type {lay[0]})")
+            raise FieldError("layout", f"square 1 is the start and cannot hold a trap or bonus (type {lay[0]})")
         if lay[-1] != 0:
-            raise ValueError(f"layout square 15 is the goal and cannot hold a trap or bonus (type {lay[-1]})")
+            raise FieldError("layout", f"square 15 is the goal and cannot hold a trap or bonus (type {lay[-1]})")
         if not isinstance(self.circle, (bool, np.bool_)):
-            raise ValueError(f"circle must be True or False, got {self.circle!r}")
+            raise FieldError("circle", f"must be True or False, got {self.circle!r}")
         if self.overshoot not in OVERSHOOT_RULES:
-            raise ValueError(f"overshoot must be one of {', '.join(OVERSHOOT_RULES)}, got {self.overshoot!r}")
+            raise FieldError("overshoot", f"must be one of {', '.join(OVERSHOOT_RULES)}, got {self.overshoot!r}")
         if self.type4 not in TYPE4_RULES:
-            raise ValueError(f"type4 must be one of {', '.join(TYPE4_RULES)}, got {self.type4!r}")
+            raise FieldError("type4", f"must be one of {', '.join(TYPE4_RULES)}, got {self.type4!r}")
         if not self.dice:
-            raise ValueError("the game needs at least one die")
+            raise FieldError("dice", "the game needs at least one die", subject="")
         for i, d in enumerate(self.dice):
             if not isinstance(d, Die):
-                raise ValueError(f"dice[{i}] is not a Die: {d!r}")
+                raise FieldError("dice", f"dice[{i}] is not a Die: {d!r}", subject="")
         names = [d.name for d in self.dice]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
-            raise ValueError(f"dice names must be distinct; repeated: {', '.join(dup)}")
+            raise FieldError("dice", f"names must be distinct; repeated: {', '.join(dup)}")
         if not any(m > 0 for d in self.dice for m in d.moves):
-            raise ValueError("no die has a forward move, so the goal can never be reached")
+            raise FieldError("dice", "no die has a forward move, so the goal can never be reached", subject="")
         return self
 
     @property

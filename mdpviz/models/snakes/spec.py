@@ -3,8 +3,8 @@
 The rules, the compiler and the course's ``markovDecision`` are in :mod:`mdpviz.models.snakes.rules`
 (re-exported here, so ``from mdpviz.models.snakes import compile_snakes`` works); the strategies and
 their simulation in :mod:`mdpviz.models.snakes.simulate`; the lesson in
-:func:`snakes_lesson`. This package adds the scenario codec
-(:func:`snakes_to_dict`, :func:`snakes_from_dict`) and the spec. The game is a package so the spec
+:func:`snakes_lesson`. This package adds the spec (scenario data: the generic codec of
+:mod:`mdpviz.models.kit.codec`, with the dice written last, :func:`snakes_to_dict`). The game is a package so the spec
 can name the simulation and the lesson, which import the rules, without an import cycle.
 
 Plain numpy; never imports Qt.
@@ -13,76 +13,27 @@ from __future__ import annotations
 
 from mdpviz.models.kit.lessons import doc_blocks, doc_paragraphs, field_docs, mdp_lesson, parameters_of, sentences
 
-import os
 from typing import Any, Generator
 
 import numpy as np
 
 from mdpviz.models.snakes import simulate as snakes_sim
 from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.files import ScenarioError
+from mdpviz.models.kit.codec import to_data
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec
 from mdpviz.models.kit.lessons import Lesson
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.snakes.rules import *  # noqa: F403 (the rules are this package's public names)
-from mdpviz.models.snakes.rules import N_SQUARES, Die, SnakesConfig, compile_snakes, outcomes
+from mdpviz.models.snakes.rules import N_SQUARES, SnakesConfig, compile_snakes, outcomes
 from mdpviz.models.snakes.rules import __all__ as _RULES_ALL
 
 
-# ---------------------------------------------------------------------------------- scenario codec
+# ---------------------------------------------------------------------------------- scenario data
 def snakes_to_dict(cfg: SnakesConfig) -> dict[str, Any]:
-    """A :class:`SnakesConfig` as JSON data (floats are written exactly: JSON keeps repr)."""
-    return {
-        "layout": [int(t) for t in cfg.layout],
-        "circle": bool(cfg.circle),
-        "overshoot": cfg.overshoot,
-        "type4": cfg.type4,
-        "dice": [{"name": d.name, "faces": [[int(m), float(p)] for m, p in d.faces], "trigger": float(d.trigger)}
-                 for d in cfg.dice],
-    }
-
-
-def snakes_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> SnakesConfig:
-    """The :class:`SnakesConfig` of :func:`snakes_to_dict` data; ScenarioError naming the field."""
-    where = "games.snakes"
-    if not isinstance(data, dict):
-        raise ScenarioError(path, where, "must be an object")
-    kw: dict[str, Any] = {}
-    if "layout" in data:
-        lay = data["layout"]
-        if not isinstance(lay, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in lay):
-            raise ScenarioError(path, f"{where}.layout", "must be a list of integer square types")
-        kw["layout"] = tuple(lay)
-    if "circle" in data:
-        if not isinstance(data["circle"], bool):
-            raise ScenarioError(path, f"{where}.circle", "must be true or false")
-        kw["circle"] = data["circle"]
-    for key in ("overshoot", "type4"):
-        if key in data:
-            if not isinstance(data[key], str):
-                raise ScenarioError(path, f"{where}.{key}", "must be a string")
-            kw[key] = data[key]
-    if "dice" in data:
-        dice_data = data["dice"]
-        if not isinstance(dice_data, list) or not dice_data:
-            raise ScenarioError(path, f"{where}.dice", "must be a non-empty list")
-        dice = []
-        for i, d in enumerate(dice_data):
-            w = f"{where}.dice[{i}]"
-            if not isinstance(d, dict):
-                raise ScenarioError(path, w, "must be an object with name, faces and trigger")
-            faces = d.get("faces")
-            if not isinstance(faces, list) or not all(isinstance(f, list) and len(f) == 2 for f in faces):
-                raise ScenarioError(path, f"{w}.faces", "must be a list of [move, probability] pairs")
-            try:
-                dice.append(Die(d.get("name", ""), tuple((f[0], f[1]) for f in faces), d.get("trigger", 0.0)))
-            except ValueError as e:
-                raise ScenarioError(path, w, str(e)) from None
-        kw["dice"] = tuple(dice)
-    try:
-        return SnakesConfig(**kw).validate()
-    except ValueError as e:
-        raise ScenarioError(path, where, str(e)) from None
+    """A :class:`SnakesConfig` as scenario data: the generic codec's (floats are written exactly: JSON keeps repr)."""
+    data = to_data(cfg)
+    data["dice"] = data.pop("dice")  # extra: every scenario file lists the dice last (after type4), the class before
+    return data
 
 
 # ---------------------------------------------------------------------------------- inspector
@@ -134,7 +85,6 @@ SPEC = GameSpec(
     default_settings=SnakesConfig,
     compile=compile_snakes,
     to_dict=snakes_to_dict,
-    from_dict=snakes_from_dict,
     color_kind=SEQUENTIAL,
     strategies=strategies,
     strategy_probs=strategy_probs,
@@ -178,4 +128,4 @@ def snakes_lesson(cfg, mdp: TabularMDP | None = None) -> Lesson:
     )
 
 
-__all__ = [*_RULES_ALL, "SPEC", "backup_terms", "lesson", "simulation", "snakes_from_dict", "snakes_to_dict", "strategies", "strategy_probs"]
+__all__ = [*_RULES_ALL, "SPEC", "backup_terms", "lesson", "simulation", "snakes_to_dict", "strategies", "strategy_probs"]

@@ -28,12 +28,13 @@ Plain numpy; never imports Qt.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generator, Sequence
 
 import numpy as np
 
+from mdpviz.models.kit.codec import INLINE, FieldError
 from mdpviz.models.kit.display import state_q
 from mdpviz.models.kit.registry import JobProgress
 from mdpviz.models.mdp import TabularMDP
@@ -75,19 +76,22 @@ class VsRandomSettings:
     """Cells along each side of the board (a line is the full width)."""
 
     def __post_init__(self) -> None:
-        parse_mark(self.agent)
+        try:
+            parse_mark(self.agent)
+        except ValueError as e:
+            raise FieldError("agent", str(e), subject="") from None
         if self.first not in ("opponent", "agent"):
-            raise ValueError(f"first must be 'opponent' or 'agent', got {self.first!r}")
+            raise FieldError("first", f"must be 'opponent' or 'agent', got {self.first!r}")
         for name in ("win", "draw", "loss"):
             v = getattr(self, name)
             if not math.isfinite(float(v)):
-                raise ValueError(f"the {name} reward must be a finite number, got {v!r}")
+                raise FieldError(name, f"reward must be a finite number, got {v!r}", subject=f"the {name}")
         if not (0.0 <= float(self.discount) <= 1.0):
-            raise ValueError(f"the discount must be in [0, 1], got {self.discount}")
+            raise FieldError("discount", f"must be in [0, 1], got {self.discount}", subject="the discount")
         if not (1 <= int(self.size) <= 3):
-            raise ValueError(
-                f"board size must be 1..3 for the vs-random game, got {self.size} (a 4x4 board has millions "
-                "of positions: too many to compile and simulate here)"
+            raise FieldError(
+                "size", f"must be 1..3 for the vs-random game, got {self.size} (a 4x4 board has millions "
+                "of positions: too many to compile and simulate here)", subject="board size"
             )
 
 
@@ -539,7 +543,7 @@ class VsRandomPositionModel(TabularPositionModel):
 class TicTacToeState:
     """The edits of the vs-random game (the rules and rewards of seed 001)."""
 
-    settings: VsRandomSettings = VsRandomSettings()
+    settings: VsRandomSettings = field(default=VsRandomSettings(), metadata=INLINE)  # flat in scenario files
     """Agent's mark, who moves first, rewards and discount."""
 
 

@@ -1,8 +1,7 @@
-"""Tic-tac-toe against a random opponent as the registry sees it: settings codec, jobs, lesson and :data:`SPEC`."""
+"""Tic-tac-toe against a random opponent as the registry sees it: jobs, lesson and :data:`SPEC`."""
 from __future__ import annotations
 from typing import Any, Generator
 import numpy as np
-from mdpviz.models.files import ScenarioError
 from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.position import MatchupResult
@@ -30,40 +29,6 @@ from mdpviz.models.ttt.rules import (  # noqa: F401
 
 KEY = "ttt"
 """The game's key in the registry and in scenario files."""
-
-
-def settings_to_dict(state: TicTacToeState) -> dict[str, Any]:
-    """The game's entry in a scenario file."""
-    s = state.settings
-    return {"agent": s.agent, "first": s.first, "win": s.win, "draw": s.draw, "loss": s.loss,
-            "discount": s.discount, "size": s.size}
-
-
-def settings_from_dict(data: dict[str, Any], path: str) -> TicTacToeState:
-    """Settings from a scenario file's entry (ScenarioError naming the field)."""
-    where = f"games.{KEY}"
-    if not isinstance(data, dict):
-        raise ScenarioError(path, where, "must be an object")
-    kw = {}
-    for k in ("agent", "first"):
-        if k in data:
-            if not isinstance(data[k], str):
-                raise ScenarioError(path, f"{where}.{k}", f"must be a string, got {data[k]!r}")
-            kw[k] = data[k]
-    for k in ("win", "draw", "loss", "discount"):
-        if k in data:
-            v = data[k]
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise ScenarioError(path, f"{where}.{k}", f"must be a number, got {v!r}")
-            kw[k] = float(v)
-    if "size" in data:
-        if isinstance(data["size"], bool) or not isinstance(data["size"], int):
-            raise ScenarioError(path, f"{where}.size", f"must be a whole number, got {data['size']!r}")
-        kw["size"] = data["size"]
-    try:
-        return TicTacToeState(VsRandomSettings(**kw))
-    except ValueError as e:
-        raise ScenarioError(path, where, str(e)) from None
 
 
 def _compile(state: TicTacToeState) -> TabularMDP:
@@ -126,8 +91,6 @@ SPEC = GameSpec(
     settings_type=TicTacToeState,
     default_settings=TicTacToeState,
     compile=_compile,
-    to_dict=settings_to_dict,
-    from_dict=settings_from_dict,
     color_kind=DIVERGING,
     strategy_probs=strategy_probs,
     position_model=_position_model,
@@ -135,6 +98,9 @@ SPEC = GameSpec(
     jobs={"matchups": _matchups_job},
 )
 """Tic-tac-toe against a random opponent in the registry :mod:`mdpviz.models.kit.registry`."""
+
+settings_to_dict, settings_from_dict = SPEC.to_dict, SPEC.from_dict
+"""The generic codec under the names the game's view still calls (until views read :data:`SPEC`)."""
 
 
 __all__ = ['SPEC', 'lesson', 'settings_from_dict', 'settings_to_dict', 'strategy_probs']

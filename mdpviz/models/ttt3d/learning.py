@@ -57,6 +57,7 @@ from typing import Generator, Mapping
 
 import numpy as np
 
+from mdpviz.models.kit.codec import FieldError
 from mdpviz.models.ttt3d import rules as ttt3d
 from mdpviz.models.kit.ttt_board import validate_risk
 from mdpviz.models.kit.ttt_board import EMPTY, O, other, parse_mark
@@ -144,29 +145,35 @@ class TrainSettings:
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
-            raise ValueError(f"unknown method {self.method!r}; choose one of {', '.join(METHODS)}")
+            raise FieldError("method", f"unknown method {self.method!r}; choose one of {', '.join(METHODS)}",
+                             subject="")
         if self.approx not in APPROXIMATORS:
-            raise ValueError(f"unknown approximator {self.approx!r}; choose one of {', '.join(APPROXIMATORS)}")
+            raise FieldError("approx", f"unknown approximator {self.approx!r}; choose one of "
+                             f"{', '.join(APPROXIMATORS)}", subject="")
         for name, lo in (("episodes", 0), ("hidden", 1), ("report_every", 1), ("eval_games", 0)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-                raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+                raise FieldError(name, f"must be an integer >= {lo}, got {v!r}", subject=name)
         if self.hidden > MAX_HIDDEN:  # the afterstate pass holds (1024, 54, hidden) floats: 0.45 GB at the cap
-            raise ValueError(f"hidden must be at most {MAX_HIDDEN:,} units, got {self.hidden:,}")
+            raise FieldError("hidden", f"must be at most {MAX_HIDDEN:,} units, got {self.hidden:,}", subject="hidden")
         lr = self.learning_rate
         if lr is not None and not (math.isfinite(float(lr)) and float(lr) > 0):
-            raise ValueError(f"the learning rate must be a positive number, got {lr!r}")
+            raise FieldError("learning_rate", f"must be a positive number, got {lr!r}", subject="the learning rate")
         if not (0.0 < float(self.discount) <= 1.0):
-            raise ValueError(f"the discount must be in (0, 1], got {self.discount!r}")
+            raise FieldError("discount", f"must be in (0, 1], got {self.discount!r}", subject="the discount")
         for name in ("epsilon", "epsilon_min"):
             v = float(getattr(self, name))
             if not 0.0 <= v <= 1.0:
-                raise ValueError(f"{name} must be in [0, 1], got {v!r}")
+                raise FieldError(name, f"must be in [0, 1], got {v!r}", subject=name)
         if not (0.0 < float(self.epsilon_decay) <= 1.0):
-            raise ValueError(f"epsilon_decay must be in (0, 1], got {self.epsilon_decay!r}")
-        parse_mark(self.mark)
-        if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool):
-            raise ValueError(f"the seed must be an integer, got {self.seed!r}")
+            raise FieldError("epsilon_decay", f"must be in (0, 1], got {self.epsilon_decay!r}", subject="epsilon_decay")
+        try:
+            parse_mark(self.mark)
+        except ValueError as e:
+            raise FieldError("mark", str(e), subject="") from None
+        if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool) or self.seed < 0:
+            raise FieldError("seed", f"must be a non-negative integer (numpy's seeds), got {self.seed!r}",
+                             subject="the seed")
 
     @property
     def alpha(self) -> float:

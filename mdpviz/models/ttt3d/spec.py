@@ -14,7 +14,7 @@ scenario codec and the registry's :data:`SPEC`. Plain numpy; never imports Qt.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Callable, Generator, Sequence
 
 import numpy as np
@@ -23,6 +23,7 @@ from mdpviz.models.ttt3d import learning as rl
 from mdpviz.models.kit.colors import DIVERGING, ColorScale
 from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.files import ScenarioError
+from mdpviz.models.kit.codec import FieldError, from_data, to_data
 from mdpviz.models.kit.registry import GameSpec, JobProgress
 from mdpviz.models.kit.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel
 from mdpviz.models.simulate import proportion_ci
@@ -86,6 +87,12 @@ class Ttt3dState:
     risk: str | tuple[float, ...] = "classic"
     """A preset of :data:`mdpviz.models.ttt3d.spec.RISK_CHOICES` (noisy and random ones drawn with the
     settings' seed) or 27 probabilities, cell ``9 * layer + 3 * row + column``."""
+
+    def __post_init__(self) -> None:
+        try:
+            self.risk_vector()
+        except ValueError as e:
+            raise FieldError("risk", str(e), subject="") from None
 
     def risk_vector(self) -> np.ndarray:
         """float64 (27), read-only: the probability that a move on each cell lands the opponent's mark."""
@@ -446,42 +453,23 @@ NO_TABLE = ("3D tic-tac-toe has 3^27 boards: no table of states to step or solve
 """Why the game compiles to no MDP (the window shows it where the board's table would be)."""
 
 
+DISPLAY_KEYS = ("reply",)
+"""The view's display setting saved beside the settings: who answers on the cube (:data:`REPLIES`)."""
+
+
 def settings_to_dict(state: Ttt3dState, *, reply: str = "agent") -> dict[str, Any]:
-    """The game's entry in a scenario file (``reply``: the view's display setting saved beside it)."""
-    return {"settings": {f.name: getattr(state.settings, f.name) for f in fields(rl.TrainSettings)},
-            "risk": state.risk if isinstance(state.risk, str) else list(state.risk), "reply": reply}
+    """The game's entry in a scenario file: the generic codec's, then the view's ``reply``."""
+    return {**to_data(state), "reply": reply}  # extra: a display setting the spec writes too (files always had it)
 
 
 def settings_from_dict(data: dict[str, Any], path: str) -> Ttt3dState:
     """Settings from a scenario file's entry (ScenarioError naming the field; ``reply`` is checked too)."""
     where = f"games.{KEY}"
-    raw = data.get("settings", {})
-    known = {f.name for f in fields(rl.TrainSettings)}
-    if not isinstance(raw, dict):
-        raise ScenarioError(path, f"{where}.settings", f"must be an object, got {raw!r}")
-    unknown = sorted(set(raw) - known)
-    if unknown:
-        raise ScenarioError(path, f"{where}.settings", f"unknown field(s) {', '.join(unknown)}")
-    try:
-        settings = rl.TrainSettings(**raw)
-    except (TypeError, ValueError) as e:
-        raise ScenarioError(path, f"{where}.settings", str(e)) from None
-    risk = data.get("risk", "classic")
-    if not isinstance(risk, str):
-        if not isinstance(risk, list):
-            raise ScenarioError(path, f"{where}.risk", f"must be a preset name or 27 numbers, got {risk!r}")
-        risk = tuple(risk)
-    st = Ttt3dState(settings=settings, risk=risk)
-    try:
-        st.risk_vector()
-    except ValueError as e:
-        raise ScenarioError(path, f"{where}.risk", str(e)) from None
-    if isinstance(risk, tuple):
-        st = Ttt3dState(settings=settings, risk=tuple(float(v) for v in risk))
+    state = from_data(Ttt3dState, data, path, where, ignore=DISPLAY_KEYS)
     reply = data.get("reply", "agent")
     if reply not in REPLIES:
         raise ScenarioError(path, f"{where}.reply", f"must be one of {', '.join(REPLIES)}, got {reply!r}")
-    return st
+    return state
 
 
 def _position_model(state: Ttt3dState, mdp: Any = None, *, agent: Callable[[], rl.Agent | None] = lambda: None,
@@ -519,6 +507,7 @@ SPEC = GameSpec(
     compile=lambda state: None,
     to_dict=settings_to_dict,
     from_dict=settings_from_dict,
+    display_keys=DISPLAY_KEYS,
     color_kind=DIVERGING,
     position_model=_position_model,
     lesson=lesson,
