@@ -137,10 +137,10 @@ def test_squares_1_and_15_refuse_traps(qtbot, window):
     window.board.cell_clicked.emit(14)
     assert g.cfg.layout[14] == 0
     assert "Square 15 is the goal" in window.statusBar().currentMessage()
-    menu = window.cell_menu(0)
+    menu = window.board.cell_menu(0)
     enabled = [a.text() for a in menu.actions() if a.isEnabled() and not a.isSeparator()]
     assert enabled == ["Inspect square 1", "ordinary \u2713"]
-    menu = window.cell_menu(6)
+    menu = window.board.cell_menu(6)
     texts = [a.text() for a in menu.actions() if not a.isSeparator()]
     assert texts == ["Inspect square 7", "ordinary \u2713", "restart", "penalty", "prison", "bonus"]
     [a for a in menu.actions() if a.text() == "prison"][0].trigger()

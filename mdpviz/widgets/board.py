@@ -153,6 +153,11 @@ class BoardView(GameBoard):
             self.show_q_values(self.q_values)
         self.update()
 
+    def set_view_style(self, *, text_scale: float = 1.0, line_scale: float = 1.0, outline: str = "#444444") -> None:
+        """Presenter and high-contrast modes: text and line factors, the colour of cell borders."""
+        self.text_scale, self.line_scale, self.outline = float(text_scale), float(line_scale), outline
+        self.update()
+
     def set_policy_glyph(self, kind: str, action_names: tuple[str, ...] = ()) -> None:
         """Draw the greedy action as a "badge" or a "die" face (with a legend of ``action_names``)."""
         if kind not in ("badge", "die"):

@@ -436,8 +436,10 @@ class GridBoard(GameBoard):
                                          (" (0 = grey)" if div else ""))
         return ColorScale(low, high, label, DIVERGING if div else SEQUENTIAL)
 
-    def show_sweep(self, sw, scale: ColorScale | None, *, caption: str = "") -> None:
-        """Draw snapshot ``sw`` (None: the unsolved board) with the solve's scale ``scale``."""
+    def show_sweep(self, sw, scale: ColorScale | None, *, caption: str = "", previous: Any = None,
+                   delta: ColorScale | None = None) -> None:
+        """Draw snapshot ``sw`` (None: the unsolved board) with the solve's scale ``scale`` (on its own
+        diverging map: no delta view)."""
         mdp = self.game.mdp()
         geom = self.game.geometry()
         self.sweep = sw
@@ -603,11 +605,6 @@ class GridGameBase(Game):
         if self._board is None:
             self._board = GridBoard(self)
         return self._board
-
-    def board_layout(self, mdp, policy):
-        from mdpviz.widgets.geometry import BoardLayout
-
-        return BoardLayout(())
 
     def grid_menu(self, r: int, c: int) -> list[tuple[str, Callable[[], None] | None]]:
         return []
