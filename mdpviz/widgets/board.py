@@ -9,7 +9,8 @@ fixed scale as the cells, the chosen action's bar framed.
 (where cells and arrows go), per-cell decorations (square types), a
 :class:`~mdpviz.models.kit.display.BoardFrame` (values, texts, badges, highlights of one sweep), the
 selection with its successors, and the episode token; all through ``show_...``/``set_...``
-methods. Clicks are reported as signals with the state number; the game decides what they mean.
+methods (a game's :class:`~mdpviz.widgets.cell_board.CellBoard` feeds it from its game and the sweep).
+Clicks are reported as signals with the state number; the game decides what they mean.
 """
 from __future__ import annotations
 
@@ -135,10 +136,6 @@ class BoardView(GameBoard):
             self.token = None
         self.layout_ = layout
         self.decor = dict(decor or {})
-        self.update()
-
-    def set_decor(self, decor: dict[int, CellDecor]) -> None:
-        self.decor = dict(decor)
         self.update()
 
     def show_frame(self, frame: BoardFrame | None, scale: ColorScale | None) -> None:
