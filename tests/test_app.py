@@ -272,6 +272,20 @@ def test_pause_and_speed(qtbot, window):
     assert window.controller.rate == math.inf
 
 
+def test_a_click_on_a_square_inspects_it_in_front(qtbot, window):
+    """The cell board asks the window to inspect a clicked square and to bring the inspector forward
+    (it is a tab beside the lesson); the menu's "Inspect" inspects it too."""
+    w = window
+    w.show()
+    w.lesson_dock.raise_()
+    qtbot.waitUntil(lambda: w.inspector_dock.visibleRegion().isEmpty())
+    w.board.cell_clicked.emit(3)
+    assert w.selected == 3 and w.board.selected == 3
+    qtbot.waitUntil(lambda: not w.inspector_dock.visibleRegion().isEmpty())
+    [a for a in w.board.cell_menu(9).actions() if a.text() == "Inspect square 10"][0].trigger()
+    assert w.selected == 9 and w.inspector.inspection.title.startswith("square 10")
+
+
 def test_inspector_numbers_equal_the_solvers_q_values(qtbot, window):
     set_layout(window)
     for _ in range(5):
