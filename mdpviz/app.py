@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from mdpviz.controller import SolverController, hold_loads_until_first_paint, release_loads
-from mdpviz.widgets.board import BoardView, ColorBar
+from mdpviz.widgets.board import ColorBar
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.models.kit.colors import ColorScale
 from mdpviz.widgets.convergence import ConvergencePlot
@@ -68,7 +68,6 @@ from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_set
     Dialogs,
     GameList,
     GameWidgets,
-    StateNames,
     default_size,
     make_settings,
     settings_org,
@@ -126,7 +125,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self._plot_time = 0.0
         self._episode_seed = np.random.SeedSequence(20240).generate_state(1)[0]
         self._episode_count = 0
-        self._layout_key: tuple | None = None
         self._base_font = QFont(self.font())
         self.presenter = False
         self._normal_state: QByteArray | None = None
@@ -161,18 +159,17 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.game_picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.game_picker.setMinimumContentsLength(12)
         self.game_picker.setToolTip("The game to solve; each game keeps its own edits")
-        self.board = BoardView()
         self.color_bar = ColorBar()
         central = QWidget()
         central.setObjectName("boardArea")
         lay = QHBoxLayout(central)
         lay.setContentsMargins(4, 4, 4, 4)
-        # A game may bring its own board widget (board games: one position at a time) and simulation
-        # panel; the stacks show the active game's (see Game.board_widget / Game.simulation_widget).
+        # Every game brings its board widget (a GameBoard: board games one position at a time, snakes
+        # and course files a cell board) and may bring its simulation panel; the stacks show the active
+        # game's (see Game.board_widget / Game.simulation_widget).
         self.board_stack = QStackedWidget()
         self.board_stack.setObjectName("boardStack")
-        self.board_stack.addWidget(self.board)
-        # A game's own board, simulation panel and plot are built the first time the game is shown
+        # A game's board, simulation panel and plot are built the first time the game is shown
         # (see _build_game_widgets): building every game's at start took most of the time to the first
         # painted window. The mappings below build on demand when asked for a game's widget.
         self._built: set[str] = set()
@@ -180,7 +177,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self._sims: dict[str, QWidget] = {}
         self._convs: dict[str, QWidget] = {}
         self.game_boards: Mapping[str, GameBoard] = GameWidgets(self, self._boards)
-        """Each game's own board widget, by game key (built on first use)."""
+        """Each game's board widget, by game key (built on first use)."""
         self._game_job: GameJob | None = None
         lay.addWidget(self.board_stack, 1)
         lay.addWidget(self.color_bar)
@@ -431,8 +428,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         p.history_moved.connect(self._on_history_moved)
         p.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
         self.game_picker.currentIndexChanged.connect(lambda i: self.switch_game(self.games.keys[i]))
-        self.board.cell_clicked.connect(self._on_cell_clicked)
-        self.board.cell_menu_requested.connect(self._on_cell_menu)
         self.player.new_requested.connect(self.new_episode)
         self.player.position_changed.connect(self._on_token)
         self.undo_group.cleanChanged.connect(lambda _c: self._update_title())
@@ -483,24 +478,27 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         return ed
 
     def _build_game_widgets(self, g: Game) -> None:
-        """Build game ``g``'s own board, simulation panel and plot (once, the first time it is shown or
-        asked for), wire them like the shared ones and give them the window-wide view modes."""
+        """Build game ``g``'s board, its own simulation panel and plot (once, the first time it is shown
+        or asked for), wire them like the shared ones and give them the window-wide view modes."""
         if g.key in self._built:
             return
         self._built.add(g.key)
         bw = g.board_widget()
-        if bw is not None:
-            self._boards[g.key] = bw
-            self.board_stack.addWidget(bw)
-            self._fit_stack(self.board_stack)
-            # the colour bar follows the shown position's scale
-            bw.scale_changed.connect(lambda sc, k=g.key: self._on_board_scale(k, sc))
-            bw.inspect_requested.connect(
-                lambda s, key=g.key: self.inspect(s if s >= 0 else None) if self.game.key == key else None)
-            # a board's note (e.g. why a position cannot be shown)
-            bw.job_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-            if self.predict_mode:
-                bw.set_predict_mode(True)
+        self._boards[g.key] = bw
+        self.board_stack.addWidget(bw)
+        self._fit_stack(self.board_stack)
+        # the colour bar follows the shown position's scale
+        bw.scale_changed.connect(lambda sc, k=g.key: self._on_board_scale(k, sc))
+        bw.inspect_requested.connect(
+            lambda s, key=g.key: self.inspect(s if s >= 0 else None) if self.game.key == key else None)
+        bw.raise_inspector.connect(lambda key=g.key: self.inspector_dock.raise_() if self.game.key == key else None)
+        # a board's note (e.g. why a position cannot be shown)
+        bw.job_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        bw.set_view_style(**self._board_style())
+        if self.predict_mode:
+            bw.set_predict_mode(True)
+        if self.q_view:
+            bw.set_q_view(True)
         cw = g.convergence_widget()
         if cw is not None:
             self._convs[g.key] = cw
@@ -576,6 +574,11 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             stack.widget(k).setSizePolicy(pol, pol)
 
     # ------------------------------------------------------------------ games
+    @property
+    def board(self) -> GameBoard:
+        """The shown game's board (every game draws its sweeps on its own :class:`GameBoard`)."""
+        return self.game_boards[self.game.key]
+
     def game_by_key(self, key: str) -> Game:
         if key in self.games.keys:
             return self._game(key)
@@ -598,7 +601,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             self.game_picker.blockSignals(False)
         ed = self._editor_page(g)
         self.editor_stack.setCurrentWidget(ed)
-        board = self._boards.get(g.key, self.board)
+        board = self._boards[g.key]
         self.board_stack.setCurrentWidget(board)
         # a board with its own colour bar (the grid world's diverging map) replaces the shared one
         self.color_bar.setVisible(not board.has_color_bar)
@@ -615,8 +618,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.undo_group.setActiveStack(g.undo_stack)
         self._apply_panels()
         self.selected = None
-        self.board.state_names = {}
-        self._refresh_board_layout(force=True)
         self._model_changed(f"{g.title}" if not initial else "")
         pos = board.position
         self.inspect(pos.state if pos is not None and pos.state >= 0 else None)
@@ -631,13 +632,12 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             self._selected_file = path
             self.selected = None
             self.inspector.show_inspection(None)
-        self._refresh_board_layout(force=True)
         self._model_changed(f"Edited ({text}): the solution is stale and the solver was reset.")
 
     def _on_game_redraw(self, g: Game) -> None:
         if g is self.game:
             self._apply_panels()
-            self._refresh_board_layout(force=True)
+            self._dirty = True
 
     # ------------------------------------------------------------------ panels each game uses
     def show_page(self, name: str) -> None:
@@ -746,22 +746,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             self.statusBar().showMessage(f"{g.title}: {err}", 10000)
         elif message:
             self.statusBar().showMessage(message, 6000)
-
-    def _refresh_board_layout(self, *, force: bool = False, policy: np.ndarray | None = None) -> None:
-        g = self.game
-        mdp = g.mdp()
-        key = (id(g), id(mdp), g.view, None if policy is None else policy.tobytes())
-        if not force and key == self._layout_key:
-            return
-        self._layout_key = key
-        if g.key in self._boards:  # the game draws its own board: no cell layout or state names to build
-            self._dirty = True
-            return
-        self.board.set_board(g.board_layout(mdp, policy), g.decor())
-        self.board.set_policy_glyph(*g.policy_glyph())
-        # named on demand (a tooltip, a caption): naming all 1.29M states of checkers took 2.4 s here
-        self.board.state_names = {} if mdp is None else StateNames(g.state_name, mdp.n_states)
-        self._dirty = True
 
     def closeEvent(self, ev: QCloseEvent) -> None:  # noqa: N802
         if self.dirty:

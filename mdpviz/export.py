@@ -407,43 +407,28 @@ def _index(history: Sequence[Sweep], index: int) -> int:
 
 
 def make_board(game, mdp: TabularMDP, solved: SolvedGame, index: int = -1):
-    """A board widget showing snapshot ``index`` of ``solved`` (a fresh one: the game's own board
-    widget when the game has one and it is not on screen yet, else a cell board)."""
-    from mdpviz.widgets.board import BoardView
-    from mdpviz.models.kit.display import board_frame
+    """A board widget showing snapshot ``index`` of ``solved`` of ``game`` (whose model is ``mdp``): the
+    game's board when it is not on screen yet, else a mirror of it; a cell board, which draws nothing
+    but the snapshot, is always a fresh one (laid out at the export's size, not scaled)."""
+    from mdpviz.widgets.cell_board import CellBoard
 
     scale = scale_of(game, solved)
     hist = solved.history
     i = _index(hist, index)
     sw = hist[i] if i >= 0 else None
-    own = game.board_widget()
-    if own is not None:
-        if own.isVisible() or own.parent() is not None:
-            return widget_mirror(own), scale
-        # a board game's board narrows the scale to the shown position
-        own.set_value_range(solved.value_range if sw is not None else None)
-        cap = sweep_caption_of(hist, i) if sw is not None else "Not solved yet"
-        own.show_sweep(sw, scale, caption=cap)
-        own.setProperty(GAME_BOARD_PROPERTY, True)
-        return own, own.shown_scale or scale
-    board = BoardView()
-    board.setMinimumSize(40, 40)
-    policy = None if sw is None else np.asarray(sw.policy)
-    board.set_board(game.board_layout(mdp, policy), game.decor())
-    board.set_policy_glyph(*game.policy_glyph())  # the policy as the window draws it (snakes: die faces)
-    board.state_names = {s: game.state_name(s) for s in range(mdp.n_states)}
-    if sw is None:
-        board.show_frame(None, scale)
-        board.caption = "Not solved yet"
+    board = game.board_widget()
+    if isinstance(board, CellBoard):
+        board = CellBoard(game)
+        board.setMinimumSize(40, 40)
+    elif board.isVisible() or board.parent() is not None:
+        return widget_mirror(board), scale
     else:
-        prev = hist[i - 1] if i > 0 else None
-        frame = board_frame(
-            sw.values, sw.policy, scale=scale, terminal=mdp.terminal, badge=lambda a: game.badge(a, mdp),
-            prev_values=None if prev is None else prev.values, prev_policy=None if prev is None else prev.policy,
-            caption=sweep_caption_of(hist, i),
-        )
-        board.show_frame(frame, scale)
-    return board, scale
+        board.setProperty(GAME_BOARD_PROPERTY, True)
+    # a board game's board narrows the scale to the shown position
+    board.set_value_range(solved.value_range if sw is not None else None)
+    cap = sweep_caption_of(hist, i) if sw is not None else "Not solved yet"
+    board.show_sweep(sw, scale, caption=cap, previous=hist[i - 1] if i > 0 else None)
+    return board, board.shown_scale or scale
 
 
 def make_color_bar(scale, *, font_px: int = 12):

@@ -412,6 +412,8 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
     """Show game ``key`` as a class first sees it: solved with its defaults (snakes: the example layout;
     a course file: :data:`SMALL_MDP` as a graph, by policy iteration; anti-tic-tac-toe: its rounds to
     convergence; 3D tic-tac-toe: a short training run), a square inspected where the game has an inspector, the board page in front."""
+    from mdpviz.widgets.cell_board import CellBoard
+
     w = sw.window
     if key == "file":
         mdp_file = sw.tmp / "small-mdp.txt"
@@ -437,7 +439,7 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
         if key == "attt":  # a solve starts the best-response rounds: every size's picture shows their end
             sw.wait(lambda: g.astate.converged and w.controller.state == "converged",
                     what="the anti-tic-tac-toe rounds")
-        if "inspector" in g.panels and g.key not in w.game_boards:
+        if "inspector" in g.panels and isinstance(w.board, CellBoard):  # a square of a cell board inspected
             w.inspect(g.start_state())
             w.inspector_dock.raise_()
     w.show_page("board")

@@ -137,10 +137,10 @@ def test_squares_1_and_15_refuse_traps(qtbot, window):
     window.board.cell_clicked.emit(14)
     assert g.cfg.layout[14] == 0
     assert "Square 15 is the goal" in window.statusBar().currentMessage()
-    menu = window.cell_menu(0)
+    menu = window.board.cell_menu(0)
     enabled = [a.text() for a in menu.actions() if a.isEnabled() and not a.isSeparator()]
     assert enabled == ["Inspect square 1", "ordinary \u2713"]
-    menu = window.cell_menu(6)
+    menu = window.board.cell_menu(6)
     texts = [a.text() for a in menu.actions() if not a.isSeparator()]
     assert texts == ["Inspect square 7", "ordinary \u2713", "restart", "penalty", "prison", "bonus"]
     [a for a in menu.actions() if a.text() == "prison"][0].trigger()
@@ -270,6 +270,20 @@ def test_pause_and_speed(qtbot, window):
     assert len(window.controller.history) <= 2
     p.speed.setCurrentIndex(p.speed.count() - 1)
     assert window.controller.rate == math.inf
+
+
+def test_a_click_on_a_square_inspects_it_in_front(qtbot, window):
+    """The cell board asks the window to inspect a clicked square and to bring the inspector forward
+    (it is a tab beside the lesson); the menu's "Inspect" inspects it too."""
+    w = window
+    w.show()
+    w.lesson_dock.raise_()
+    qtbot.waitUntil(lambda: w.inspector_dock.visibleRegion().isEmpty())
+    w.board.cell_clicked.emit(3)
+    assert w.selected == 3 and w.board.selected == 3
+    qtbot.waitUntil(lambda: not w.inspector_dock.visibleRegion().isEmpty())
+    [a for a in w.board.cell_menu(9).actions() if a.text() == "Inspect square 10"][0].trigger()
+    assert w.selected == 9 and w.inspector.inspection.title.startswith("square 10")
 
 
 def test_inspector_numbers_equal_the_solvers_q_values(qtbot, window):

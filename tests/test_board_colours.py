@@ -12,6 +12,7 @@ from PySide6.QtCore import QSettings
 from mdpviz.app import MainWindow
 from mdpviz.models.kit import registry as games
 from mdpviz.models.kit.colors import DIVERGING, SEQUENTIAL
+from mdpviz.widgets.board import BoardView
 
 SMALL_MDP = """numStates 6
 numActions 2
@@ -80,9 +81,9 @@ def open_game(qtbot, w: MainWindow, key: str, tmp_path: Path):
 def shown_values(w: MainWindow) -> np.ndarray:
     """The values the active board colours: every non-terminal state's (cell boards, grid worlds) or
     the shown position's legal moves' (board games)."""
-    gb = w.game_boards.get(w.game.key)
-    if gb is None:
-        f = w.board.frame
+    gb = w.board
+    if isinstance(gb, BoardView):
+        f = gb.frame
         return f.values[~np.isnan(f.fill)]
     if hasattr(gb, "view"):
         view = gb.view()
@@ -125,7 +126,7 @@ def test_after_run_the_board_uses_most_of_its_colour_range(qtbot, window, tmp_pa
     else:
         open_game(qtbot, w, key, tmp_path)
     run_game(qtbot, w, key)
-    board = w.game_boards.get(key, w.board)
+    board = w.game_boards[key]
     lo, hi = board.color_range()
     v = shown_values(w)
     assert v.size >= 2
@@ -313,5 +314,5 @@ def test_q_toggle_shows_every_action_on_the_board(qtbot, window, tmp_path):
 
 def test_every_board_reports_its_colour_range(window):
     for g in window.games:
-        board = window.game_boards.get(g.key, window.board)
+        board = window.game_boards[g.key]
         assert callable(getattr(board, "color_range", None)), g.key

@@ -29,6 +29,7 @@ from mdpviz.solvers import solve
 from mdpviz.widgets import compare as compare_widget
 from mdpviz.widgets.board import EMPTY_FILL
 from mdpviz.widgets.delta import DELTA_LABEL, format_delta
+from mdpviz.widgets.game_board import GameBoard
 from tests.conftest import LAYOUT, SMALL_MDP, FakeDialogs
 
 def snakes_with_layout(qtbot, w: MainWindow):
@@ -166,6 +167,43 @@ def test_delta_view_colours_the_change_of_the_shown_sweep(qtbot, window):
     w.redraw()
     assert w.color_bar.scale == w.scale
     assert w.board.frame.texts[0] == f"{hist[2].values[0]:.2f}"
+
+
+def test_view_modes_reach_every_games_board(qtbot, window, tmp_path):
+    """One drawing path: every game draws on its own GameBoard, and the window's delta view, Q view and
+    presenter and contrast styles reach each one (a course file's cell board as snakes', the grid
+    world's Q triangles follow the View menu's toggle)."""
+    w = window
+    path = tmp_path / "small.txt"
+    path.write_text(SMALL_MDP)
+    w.open_mdp_file(path)
+    qtbot.waitUntil(lambda: w.controller.state == "ready")
+    step(qtbot, w, 2)
+    board = w.board
+    assert board is w.game_boards["file"] and board is not w.game_boards["snakes"]
+    w.act_delta.trigger()
+    w.redraw()
+    hist, live = w.controller.history, ~w.controller.mdp.terminal
+    d = np.asarray(hist[1].values) - np.asarray(hist[0].values)
+    assert np.asarray(board.frame.texts)[live].tolist() == [format_delta(float(x)) for x in d[live]]
+    assert w.color_bar.scale.label == DELTA_LABEL and board.shown_scale == w.color_bar.scale
+    w.act_delta.trigger()
+    w.act_q.trigger()
+    assert board.q_values is not None and board.q_values.shape == (3, 2)
+    w.switch_game("gridworld")  # built now: it starts with the window's Q view
+    grid = w.board
+    assert grid is w.game_boards["gridworld"] and grid.q_box.isChecked() and grid.canvas.show_q
+    w.act_q.trigger()
+    assert not grid.canvas.show_q and board.q_values is None
+    w.act_contrast.trigger()
+    w.set_presenter(True)
+    assert grid.canvas.line_scale == pytest.approx(1.6 * 1.4)
+    assert (board.line_scale, board.text_scale, board.outline) == (pytest.approx(1.6 * 1.4), 1.3, "#000000")
+    w.set_presenter(False)
+    w.act_contrast.trigger()
+    assert grid.canvas.line_scale == 1.0 and (board.line_scale, board.text_scale, board.outline) == (1.0, 1.0, "#444444")
+    for key in w.games.keys:
+        assert isinstance(w.game_boards[key], GameBoard), key
 
 
 # ---------------------------------------------------------------------------------- presenter polish

@@ -325,7 +325,7 @@ def test_states_are_named_lazily_on_the_gui_thread(window, monkeypatch):
     calls: list[int] = []
     name = g.state_name
     monkeypatch.setattr(g, "state_name", lambda s: calls.append(s) or name(s))
-    w._refresh_board_layout(force=True)
+    w.board.refresh_layout(force=True)
     assert calls == []  # nothing named up front
     names = w.board.state_names
     assert len(names) == mdp.n_states and names.get(3) == name(3) and names.get(mdp.n_states) is None

@@ -9,7 +9,8 @@ fixed scale as the cells, the chosen action's bar framed.
 (where cells and arrows go), per-cell decorations (square types), a
 :class:`~mdpviz.models.kit.display.BoardFrame` (values, texts, badges, highlights of one sweep), the
 selection with its successors, and the episode token; all through ``show_...``/``set_...``
-methods. Clicks are reported as signals with the state number; the game decides what they mean.
+methods (a game's :class:`~mdpviz.widgets.cell_board.CellBoard` feeds it from its game and the sweep).
+Clicks are reported as signals with the state number; the game decides what they mean.
 """
 from __future__ import annotations
 
@@ -137,10 +138,6 @@ class BoardView(GameBoard):
         self.decor = dict(decor or {})
         self.update()
 
-    def set_decor(self, decor: dict[int, CellDecor]) -> None:
-        self.decor = dict(decor)
-        self.update()
-
     def show_frame(self, frame: BoardFrame | None, scale: ColorScale | None) -> None:
         """The values, numbers, badges and highlights of one sweep (None: an unsolved board)."""
         self.frame = frame
@@ -151,6 +148,11 @@ class BoardView(GameBoard):
             self._black = black_text(self._rgb)
         if self.q_values is not None:
             self.show_q_values(self.q_values)
+        self.update()
+
+    def set_view_style(self, *, text_scale: float = 1.0, line_scale: float = 1.0, outline: str = "#444444") -> None:
+        """Presenter and high-contrast modes: text and line factors, the colour of cell borders."""
+        self.text_scale, self.line_scale, self.outline = float(text_scale), float(line_scale), outline
         self.update()
 
     def set_policy_glyph(self, kind: str, action_names: tuple[str, ...] = ()) -> None:

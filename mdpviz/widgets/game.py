@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QWidget
 
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets.board import CellDecor
+from mdpviz.widgets.game_board import GameBoard
 from mdpviz.models.kit.colors import SEQUENTIAL, ColorScale, action_badge
 from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.kit.episodes import Move
@@ -118,7 +119,7 @@ class Game(QObject):
     simulates_without_model = False
     """The game simulates without a compiled MDP (the 3D game's trained agent)."""
     view: str | None = None
-    """How the shared cell board draws the game's MDP ("grid" or "graph" for an MDP file; None: the
+    """How a cell board draws the game's MDP ("grid" or "graph" for an MDP file; None: the
     game's own layout). "graph" re-lays the board out for each sweep's policy."""
     default_method = "vi"
     """The solver a headless export solves the game with (:func:`mdpviz.export.game_defaults`)."""
@@ -193,19 +194,22 @@ class Game(QObject):
     def build_mdp(self) -> TabularMDP | None:
         raise NotImplementedError
 
+    def board_widget(self) -> GameBoard:
+        """The game's board (built once, on first use): its own widget, or a
+        :class:`~mdpviz.widgets.cell_board.CellBoard` laid out by the three methods below."""
+        raise NotImplementedError
+
     def board_layout(self, mdp: TabularMDP | None, policy: np.ndarray | None) -> BoardLayout:
+        """Where a cell board puts the cells of ``mdp`` (and arrows, e.g. of ``policy`` in a graph view)."""
         raise NotImplementedError
 
     def decor(self) -> dict[int, CellDecor]:
+        """A cell board's marks on its cells, by state (e.g. a snakes square's type)."""
         return {}
 
     def policy_glyph(self) -> tuple[str, tuple[str, ...]]:
-        """How the board draws the greedy action: ("badge", ()) or ("die", names of the dice)."""
+        """How a cell board draws the greedy action: ("badge", ()) or ("die", names of the dice)."""
         return "badge", ()
-
-    def board_widget(self) -> QWidget | None:
-        """A game-specific board widget, or None to draw on the shared cell board."""
-        return None
 
     def editor(self) -> QWidget | None:
         """The game's editing panel (built once, on first use), or None."""

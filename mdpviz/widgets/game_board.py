@@ -1,10 +1,11 @@
 """The base class of every board widget the window shows (:class:`GameBoard`).
 
-The window talks to the shared cell board (:class:`~mdpviz.widgets.board.BoardView`) and to a game's
-own board widget (a board game's position board, a grid world's board) through this one interface:
-the signals a board may emit and the calls the window makes, each with a default that does nothing.
-A board overrides what it does; the window calls every method directly, never asks whether a board
-has it.
+Every game brings its board: a board game its position board, a grid world its grid, snakes and
+ladders and a course file the cell board (:class:`~mdpviz.widgets.cell_board.CellBoard`). The window
+draws each of them through this one interface: the signals a board may emit and the calls the
+window makes, each with a default that does nothing. A board overrides what it does; the window
+calls every method directly, never asks whether a board has it, and keeps no drawing state of a
+board: what a board shows (selection, token, view modes) lives in the board.
 """
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ class GameBoard(QWidget):
 
     inspect_requested = Signal(int)
     """The MDP state the board shows or was clicked (the window's inspector shows its backup); -1: none."""
+    raise_inspector = Signal()
+    """A cell was clicked to be inspected: the window brings its inspector to the front."""
     job_message = Signal(str)
     """A note for the status bar (e.g. why a position cannot be shown)."""
     scale_changed = Signal(object)
@@ -28,8 +31,13 @@ class GameBoard(QWidget):
 
     has_color_bar = False
     """The board draws its own colour bar (the window hides its shared one while the board is shown)."""
+    draws_sweep_policy = False
+    """The board draws each sweep's own policy (the solver's action, chosen from the values it was
+    backed up from), so the inspector backs up from those values and an evaluation's action is its
+    policy's; False: the board draws the greedy moves of the shown values (board games)."""
     shown_scale: ColorScale | None = None
-    """The colour scale of what the board shows now, when it narrows the solve's (a board game's position)."""
+    """The colour scale of what the board shows now, when it is not the solve's (a board game's
+    position narrows it; the delta view's log scale of the change); the window's colour bar shows it."""
     own_scale: ColorScale | None = None
     """The colour scale the board made itself (values without a sweep, e.g. an exact 4x4 solve)."""
     model: Any = None
@@ -37,8 +45,11 @@ class GameBoard(QWidget):
     position: Any = None
     """The shown position (it has the MDP ``state`` it is), or None."""
 
-    def show_sweep(self, sweep: Any, scale: ColorScale | None, *, caption: str = "") -> None:
-        """Show a solver snapshot (None: not solved yet) on ``scale`` with ``caption``."""
+    def show_sweep(self, sweep: Any, scale: ColorScale | None, *, caption: str = "", previous: Any = None,
+                   delta: ColorScale | None = None) -> None:
+        """Show a solver snapshot (None: not solved yet) on ``scale`` with ``caption``. ``previous``: the
+        snapshot before it (None for the first); ``delta``: colour by the change from it on this log scale
+        (the window's delta view; None: by value)."""
 
     def set_value_range(self, rng: Any) -> None:
         """The solve's :class:`~mdpviz.controller.ValueRange` (None before the first sweep)."""
@@ -49,8 +60,26 @@ class GameBoard(QWidget):
     def show_token(self, state: int | None, text: str = "") -> None:
         """Show the episode player's token on ``state`` (None: hide it)."""
 
+    def shows_state(self, state: int) -> bool:
+        """True when the board has a place for MDP state ``state`` (the episode's token can stand there;
+        an absorbing end state of a board game has none)."""
+        if self.model is None:
+            return False
+        try:
+            self.model.position_of(int(state))
+        except (ValueError, IndexError):
+            return False
+        return True
+
     def set_predict_mode(self, on: bool) -> None:
         """Predict, then reveal: hide values and actions until the user clicks."""
 
     def hide_all(self) -> None:
         """Predict mode: hide again everything revealed so far."""
+
+    def set_q_view(self, on: bool) -> None:
+        """Show every action's Q-value on the board at once (the View menu's toggle)."""
+
+    def set_view_style(self, *, text_scale: float = 1.0, line_scale: float = 1.0, outline: str = "#444444") -> None:
+        """Presenter and high-contrast modes: a factor on the text drawn in cells, one on the width of
+        lines, and the colour of cell borders."""

@@ -18,10 +18,10 @@ from PySide6.QtWidgets import (
 
 from mdpviz.solvers import Sweep
 from mdpviz.widgets.game_board import GameBoard
-from mdpviz.models.kit.colors import scale_for
+from mdpviz.models.kit.colors import ColorScale, scale_for
 from mdpviz.widgets.game import GameJob
 from mdpviz import export as lesson_export
-from mdpviz.widgets.delta import delta_frame, delta_scale
+from mdpviz.widgets.delta import delta_scale
 
 
 
@@ -92,19 +92,21 @@ class ClassroomMixin:
                                       "coloured on the board's scale (hover a square for the numbers)")
 
     q_view = False
-    """Every action's Q-value is drawn on the cell board (the View menu's toggle)."""
+    """Every action's Q-value is drawn on the boards (the View menu's toggle)."""
 
     def set_q_view(self, on: bool) -> None:
-        """Show (or hide) every action's Q on the board, as bars coloured on the board's scale."""
+        """Show (or hide) every action's Q on the boards (the cell boards: bars coloured on the board's scale)."""
         self.q_view = bool(on)
         if self.act_q.isChecked() != self.q_view:
             self.act_q.setChecked(self.q_view)
+        for b in self._game_boards():
+            b.set_q_view(self.q_view)
         self._dirty = True
         self.redraw()
 
     def _game_boards(self) -> list[GameBoard]:
-        """The cell board and every game's own board widget built so far."""
-        return [self.board, *self._boards.values()]
+        """Every game's board built so far."""
+        return list(self._boards.values())
 
     def _classroom_model_changed(self) -> None:
         """The model changed: new lesson text, and a comparison of the old model is stale."""
@@ -365,18 +367,11 @@ class ClassroomMixin:
             self.color_bar.show_scale(self.scale)
         self._dirty = True
 
-    def _delta_frame(self, frame, sw: Sweep, prev: Sweep | None, mdp):
-        """The delta view of a frame, and its scale (also shown on the colour bar)."""
+    def _delta_scale(self) -> ColorScale:
+        """The delta view's log scale of |dV|, fixed for the solve: from its tolerance to its value span."""
         lo, hi = (self.scale.lo, self.scale.hi) if self.scale is not None else (0.0, 1.0)
         tol = self.controller.options.get("tol") if self.controller.method in ("vi", "gs") else None
-        dscale = delta_scale(lo, hi, tol=tol)
-        if self.color_bar.scale != dscale:
-            self.color_bar.show_scale(dscale)
-        act = None if prev is None else (np.asarray(prev.policy) != np.asarray(sw.policy))
-        f = delta_frame(sw.values, None if prev is None else prev.values, frame.badges, terminal=mdp.terminal,
-                        scale=dscale, caption=frame.caption + " \u2014 colour: change in this sweep",
-                        action_changed=act, actions=frame.actions)
-        return f, dscale
+        return delta_scale(lo, hi, tol=tol)
 
     def set_high_contrast(self, on: bool) -> None:
         """High-contrast theme: pure black on white, black cell borders, thicker lines."""
@@ -404,7 +399,6 @@ class ClassroomMixin:
             self.setPalette(pal)
         else:
             self.setPalette(self._base_palette)
-        self.board.outline = "#000000" if on else "#444444"
         self.color_bar.set_text_color(QColor("#000000" if on else "#969696"))
         self._apply_lines()
         self.settings.setValue("view/contrast", on)
@@ -414,11 +408,16 @@ class ClassroomMixin:
         """Line widths' factor: thicker in presenter mode and in high contrast."""
         return (1.6 if self.presenter else 1.0) * (1.4 if self.high_contrast else 1.0)
 
+    def _board_style(self) -> dict:
+        """The boards' text and line factors and cell borders in the current presenter and contrast modes."""
+        return {"text_scale": 1.3 if self.presenter else 1.0, "line_scale": self._line_factor(),
+                "outline": "#000000" if self.high_contrast else "#444444"}
+
     def _apply_lines(self) -> None:
-        """Line widths of the board and the plots: thicker in presenter mode and in high contrast."""
+        """Line widths (and text) of the boards and the plots: thicker in presenter mode and in high contrast."""
         f = self._line_factor()
-        self.board.line_scale = f
-        self.board.update()
+        for b in self._game_boards():
+            b.set_view_style(**self._board_style())
         self.convergence.set_line_width(2.0 * f)
         if self._compare is not None:  # else set when built
             self._compare.chart.set_line_width(2.0 * f)

@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-import numpy as np
 from PySide6.QtCore import QEvent, QObject, QSettings, QSize, QTimer
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -48,9 +47,6 @@ editor fits; one that does not widens the dock when first shown)."""
 PRESENTER_SCALE = 1.5
 """Font scale of presenter mode."""
 
-Q_VIEW_MAX_STATES = 200_000
-"""The Q toggle draws every action's Q on cell boards up to this many states (one backup per redraw)."""
-
 
 def settings_org() -> str:
     """QSettings organisation: $MDPVIZ_SETTINGS_ORG (tests set it), default "mdpviz"."""
@@ -85,32 +81,6 @@ class Dialogs:
 
     def save_file(self, title: str, directory: str, filters: str) -> str:
         return QFileDialog.getSaveFileName(self.parent, title, directory, filters)[0]
-
-
-class StateNames(Mapping[int, str]):
-    """The names of states ``0 .. n_states - 1``, each made by ``name(s)`` when first asked for
-    (then kept): a read-only mapping that costs nothing for the states nobody looks at."""
-
-    def __init__(self, name: Callable[[int], str], n_states: int) -> None:
-        self._name = name
-        self._n = int(n_states)
-        self._made: dict[int, str] = {}
-
-    def __getitem__(self, s: int) -> str:
-        if not isinstance(s, (int, np.integer)) or not 0 <= s < self._n:
-            raise KeyError(s)
-        s = int(s)
-        if s not in self._made:
-            self._made[s] = self._name(s)
-        return self._made[s]
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(range(self._n))
-
-
 
 
 GUI_SWITCH_INTERVAL = 0.0005

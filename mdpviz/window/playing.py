@@ -151,7 +151,7 @@ class PlayingMixin:
         return True
 
     def _on_token(self, pos) -> None:
-        board = self._boards.get(self.game.key, self.board)
+        board = self.board
         if pos is None:
             board.show_token(None)
         else:
@@ -161,15 +161,7 @@ class PlayingMixin:
     def _token_state(self, state: int, before: int) -> int:
         """The state the board can draw for the episode's token: a game's absorbing end state (win,
         draw, loss) has no board, so the last real position is shown instead."""
-        board = self._boards.get(self.game.key)
         mdp = self.controller.mdp
-        if board is None or mdp is None or not 0 <= state < mdp.n_states or not mdp.terminal[state]:
+        if mdp is None or not 0 <= state < mdp.n_states or not mdp.terminal[state] or self.board.shows_state(state):
             return state
-        model = board.model
-        try:
-            if model is not None:
-                model.position_of(int(state))
-                return state
-        except (ValueError, IndexError):
-            pass
         return before

@@ -12,9 +12,6 @@ import math
 import time
 
 import numpy as np
-from PySide6.QtWidgets import (
-    QMenu,
-)
 
 from mdpviz.controller import ValueRange
 from mdpviz.models.kit.value_range import range_scale
@@ -27,14 +24,12 @@ from mdpviz.models.kit.display import (
     backup_q,
     backup_text,
     backup_values,
-    board_frame,
-    board_q,
     greedy_action,
     merge_terms,
     sweep_caption,
 )
 
-from mdpviz.window.parts import PLOT_MIN_INTERVAL, Q_VIEW_MAX_STATES
+from mdpviz.window.parts import PLOT_MIN_INTERVAL
 
 
 class SolvingMixin:
@@ -216,50 +211,24 @@ class SolvingMixin:
         i = self.shown_index()
         sw = hist[i] if i >= 0 else None
         self._predict_follow(sw)
-        if g.view == "graph":
-            self._refresh_board_layout(policy=None if sw is None else np.asarray(sw.policy))
-        gb = self._boards.get(g.key)
-        if gb is not None:  # the game's own board: it derives what it shows from the sweep itself
-            cap = "" if sw is None else sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration,
-                                                      i, len(hist)) + (" \u2014 converged" if sw.converged else "")
-            if mdp is not None and sw is None:
-                cap = "Not solved yet: press Step or Run"
-            if mdp is not None:
-                cap = g.board_caption(cap, sw)
-            gb.set_value_range(c.value_range if sw is not None else None)
-            gb.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=g.value_label)),
-                          caption=cap if mdp is not None else (g.mdp_error() or g.empty_text()))
-            shown = gb.shown_scale  # the shown position's scale (its moves' values)
-            if shown is not None:
-                self.color_bar.show_scale(shown)
-            elif sw is None and gb.own_scale is not None:  # values without a sweep (exact 4x4)
-                self.color_bar.show_scale(gb.own_scale)
-        elif mdp is None:
-            self.board.show_q_values(None)
-            self.board.show_frame(None, None)
-            self.board.caption = g.mdp_error() or g.empty_text()
-            self.board.update()
-        elif sw is None:
-            self.board.show_q_values(None)
-            self.board.show_frame(None, self.scale)
-            self.board.caption = "Not solved yet: press Step or Run"
-            self.board.update()
-        else:
-            scale = self.scale or scale_for(0.0, 1.0, label=g.value_label)
-            prev = hist[i - 1] if i > 0 else None
-            cap = sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration, i, len(hist))
-            if sw.converged:
-                cap += " \u2014 converged"
-            frame = board_frame(
-                sw.values, sw.policy, scale=scale, terminal=mdp.terminal, badge=lambda a: g.badge(a, mdp),
-                prev_values=None if prev is None else prev.values,
-                prev_policy=None if prev is None else prev.policy, caption=cap,
-            )
-            if self.delta_view:
-                frame, scale = self._delta_frame(frame, sw, prev, mdp)
-            self.board.show_frame(frame, scale)
-            q_on = self.q_view and not self.delta_view and mdp.n_states <= Q_VIEW_MAX_STATES
-            self.board.show_q_values(board_q(mdp, hist, i, gs_block=default_block_size(mdp.n_states)) if q_on else None)
+        # every game's board derives what it shows from the sweep itself
+        cap = "" if sw is None else sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration,
+                                                  i, len(hist)) + (" \u2014 converged" if sw.converged else "")
+        if mdp is not None and sw is None:
+            cap = "Not solved yet: press Step or Run"
+        if mdp is not None:
+            cap = g.board_caption(cap, sw)
+        board = self.board
+        board.set_value_range(c.value_range if sw is not None else None)
+        board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=g.value_label)),
+                         caption=cap if mdp is not None else (g.mdp_error() or g.empty_text()),
+                         previous=hist[i - 1] if i > 0 else None,
+                         delta=self._delta_scale() if sw is not None and self.delta_view else None)
+        shown = board.shown_scale  # the shown position's scale (its moves' values), the delta view's
+        if shown is not None:
+            self.color_bar.show_scale(shown)
+        elif sw is None and board.own_scale is not None:  # values without a sweep (exact 4x4)
+            self.color_bar.show_scale(board.own_scale)
         if c.state != "running":
             self._plot_time = now
             self.convergence.refresh()
@@ -297,32 +266,6 @@ class SolvingMixin:
                                  else f"{self.game.title} \u00b7 {name} \u00b7 {c.state}")
 
     # ------------------------------------------------------------------ inspector
-    def _on_cell_clicked(self, state: int) -> None:
-        if self.game.cell_clicked(state):
-            return
-        self.inspect(state)
-        self.inspector_dock.raise_()
-
-    def _on_cell_menu(self, state: int, pos) -> None:
-        menu = self.cell_menu(state)
-        menu.exec(pos)
-
-    def cell_menu(self, state: int) -> QMenu:
-        """The right-click menu of a cell: inspect, then the game's edits."""
-        menu = QMenu(self)
-        menu.setObjectName("cellMenu")
-        menu.addAction(f"Inspect {self.game.state_name(state)}", lambda: self.inspect(state))
-        entries = self.game.cell_menu(state)
-        if entries:
-            menu.addSeparator()
-            for text, fn in entries:
-                a = menu.addAction(text)
-                if fn is None:
-                    a.setEnabled(False)
-                else:
-                    a.triggered.connect(lambda _checked=False, fn=fn: fn())
-        return menu
-
     def inspect(self, state: int | None) -> None:
         """Show the Bellman backup of ``state`` at the shown sweep (None: clear)."""
         mdp = self.controller.mdp
@@ -343,9 +286,9 @@ class SolvingMixin:
         sw = self.shown_sweep()
         values = np.zeros(mdp.n_states) if sw is None else np.asarray(sw.values)
         # Q backs up from the values the board's action was chosen with (one rule for badge and inspector)
+        sweep_policy = self.board.draws_sweep_policy
         src, source = backup_values(self.controller.history, self.shown_index(), s, n_states=mdp.n_states,
-                                    gs_block=default_block_size(mdp.n_states),
-                                    greedy_of_shown=g.key in self._boards)
+                                    gs_block=default_block_size(mdp.n_states), greedy_of_shown=not sweep_policy)
         when = "before the first sweep (V = 0)" if sw is None else (
             f"after sweep {sw.iteration}" if sw.phase == "sweep" else
             ("(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"))
@@ -362,7 +305,7 @@ class SolvingMixin:
             rows.append((a, terms, backup_text(shown, mdp.discount, state_name=lambda t: self._short_name(t))))
         objective = "min" if mdp.sense[s] < 0 else "max"
         chosen = greedy_action(acts, qs, objective)
-        if sw is not None and sw.phase == "evaluate" and g.key not in self._boards:
+        if sw is not None and sw.phase == "evaluate" and sweep_policy:
             chosen = int(sw.policy[s])  # an evaluation evaluates its policy (round 1: the starting one)
         actions = tuple(ActionBackup(a, g.action_name(a, mdp), q, text, a == chosen)
                         for (a, _, text), q in zip(rows, qs))
@@ -377,11 +320,9 @@ class SolvingMixin:
         insp = self.inspection()
         self.inspector.show_inspection(insp)
         mdp = self.controller.mdp
-        own = self._boards.get(self.game.key)  # a game board that outlines the inspected cell too
+        board = self.board
         if insp is None or mdp is None or self.selected is None:
-            self.board.show_selection(None)
-            if own is not None:
-                own.show_selection(None)
+            board.show_selection(None)
             return
         s = self.selected
         sw = self.shown_sweep()
@@ -391,6 +332,4 @@ class SolvingMixin:
             for a in acts:
                 for d, p, _ in mdp.outcomes(s, a):
                     succ[d] = succ.get(d, 0.0) + p / len(acts)
-        self.board.show_selection(s, succ)
-        if own is not None:
-            own.show_selection(s, succ)
+        board.show_selection(s, succ)

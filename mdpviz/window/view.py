@@ -45,8 +45,7 @@ class ViewMixin:
         self._style_simulation()
         self.toolbar.setIconSize(QSize(32, 32) if on else QSize(20, 20))
         self.color_bar.set_min_width(120 if on else 0)  # as wide as its text needs (ColorBar.fit), 120 px at least on a projector
-        self.board.text_scale = 1.3 if on else 1.0
-        self._apply_lines()
+        self._apply_lines()  # the boards' text and lines too
         self.game_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if on
                                                     else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         if on:

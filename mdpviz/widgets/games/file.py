@@ -17,6 +17,7 @@ from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.strategies import at_least_two_games
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import CellDecor
+from mdpviz.widgets.cell_board import CellBoard
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.geometry import GRAPH_MAX_STATES, BoardLayout, graph_layout, grid_layout, policy_edges
 
@@ -37,6 +38,7 @@ class FileGame(Game):
         self.view = "grid"
         """"grid" or "graph" (a display setting; the graph view needs at most GRAPH_MAX_STATES states)."""
         self._editor: QWidget | None = None
+        self._board: CellBoard | None = None
         self._parsed: tuple[str, str, TabularMDP] | None = None
         self.start: int | None = None
         """Start state of simulations and episodes (a display setting; None: :func:`mdpviz.models.file.spec.first_live_state`)."""
@@ -122,6 +124,12 @@ class FileGame(Game):
             return True
         self.start = int(state)
         return False
+
+    def board_widget(self) -> CellBoard:
+        """The states on a cell board (built on first use): a grid, or a graph of the policy's moves."""
+        if self._board is None:
+            self._board = CellBoard(self)
+        return self._board
 
     def board_layout(self, mdp, policy) -> BoardLayout:
         if mdp is None:

@@ -98,6 +98,9 @@ class GridCanvas(QWidget):
         self.successors: dict[tuple[int, int], float] = {}
         self.hidden: Callable[[int], bool] = lambda s: False
         self.caption = ""
+        self.line_scale = 1.0
+        """Factor on outlines and arrows: thicker in the window's presenter and high-contrast modes
+        (:meth:`GridBoard.set_view_style`)."""
 
     def set_scale(self, lo: float, hi: float, diverging: bool) -> None:
         self.lo, self.hi, self.diverging = float(lo), float(hi), bool(diverging)
@@ -189,12 +192,6 @@ class GridCanvas(QWidget):
         return "\n".join(lines)
 
     # -------------------------------------------------------------- painting
-    def line_scale(self) -> float:
-        """Factor on outlines and arrows: thicker in the window's presenter and high-contrast modes
-        (the factors of the shared board, read from the window this board is in)."""
-        w = self.window()
-        return (1.6 if getattr(w, "presenter", False) else 1.0) * (1.4 if getattr(w, "high_contrast", False) else 1.0)
-
     def paintEvent(self, ev) -> None:  # noqa: N802
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -208,14 +205,14 @@ class GridCanvas(QWidget):
             for c in range(g.cols):
                 self._paint_cell(p, r, c, QRectF(ox + c * side, oy + r * side, side, side), font)
         # outer frame, selection, token
-        lw = self.line_scale()
+        lw = self.line_scale
         p.setPen(QPen(QColor("#222222"), 2 * lw))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(QRectF(ox, oy, side * g.cols, side * g.rows))
         for cell, prob in self.successors.items():  # where the inspected state's action may lead
             if cell == self.selected:
                 continue
-            p.setPen(QPen(QColor(SUCCESSOR), max(2.0, side * 0.035) * self.line_scale(), Qt.PenStyle.DashLine))
+            p.setPen(QPen(QColor(SUCCESSOR), max(2.0, side * 0.035) * self.line_scale, Qt.PenStyle.DashLine))
             p.drawRect(self.cell_rect(*cell).adjusted(4, 4, -4, -4))
         if self.selected is not None:
             p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.05) * lw))
@@ -310,7 +307,7 @@ class GridCanvas(QWidget):
             p.drawRect(rect)
         if kind in ("exit", "hazard"):
             p.setPen(QPen(QColor("#000000") if kind == "exit" else QColor("#d55e00"),
-                          max(2.0, side * 0.035) * self.line_scale()))
+                          max(2.0, side * 0.035) * self.line_scale))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(rect.adjusted(side * 0.06, side * 0.06, -side * 0.06, -side * 0.06))
         lab = g.label[r][c]
@@ -350,7 +347,7 @@ class GridCanvas(QWidget):
         a = c + QPointF(dx * start, dy * start)
         b = c + QPointF(dx * (start + length), dy * (start + length))
         head = max(8.0, length * 0.42)
-        width = max(3.0, side * 0.05) * self.line_scale()
+        width = max(3.0, side * 0.05) * self.line_scale
         p.setPen(QPen(ink, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
         p.drawLine(a, b - QPointF(dx * head * 0.6, dy * head * 0.6))
         nx, ny = -dy, dx
@@ -436,8 +433,10 @@ class GridBoard(GameBoard):
                                          (" (0 = grey)" if div else ""))
         return ColorScale(low, high, label, DIVERGING if div else SEQUENTIAL)
 
-    def show_sweep(self, sw, scale: ColorScale | None, *, caption: str = "") -> None:
-        """Draw snapshot ``sw`` (None: the unsolved board) with the solve's scale ``scale``."""
+    def show_sweep(self, sw, scale: ColorScale | None, *, caption: str = "", previous: Any = None,
+                   delta: ColorScale | None = None) -> None:
+        """Draw snapshot ``sw`` (None: the unsolved board) with the solve's scale ``scale`` (on its own
+        diverging map: no delta view)."""
         mdp = self.game.mdp()
         geom = self.game.geometry()
         self.sweep = sw
@@ -510,6 +509,11 @@ class GridBoard(GameBoard):
         self.table.show_token(state, text)
         if text and self.sweep is not None:
             self.canvas.caption = text
+        self.canvas.update()
+
+    def set_view_style(self, *, text_scale: float = 1.0, line_scale: float = 1.0, outline: str = "#444444") -> None:
+        """The window's presenter and high-contrast modes thicken the grid's outlines and arrows."""
+        self.canvas.line_scale = float(line_scale)
         self.canvas.update()
 
     def set_predict_mode(self, on: bool) -> None:
@@ -603,11 +607,6 @@ class GridGameBase(Game):
         if self._board is None:
             self._board = GridBoard(self)
         return self._board
-
-    def board_layout(self, mdp, policy):
-        from mdpviz.widgets.geometry import BoardLayout
-
-        return BoardLayout(())
 
     def grid_menu(self, r: int, c: int) -> list[tuple[str, Callable[[], None] | None]]:
         return []

@@ -22,6 +22,7 @@ from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.strategies import at_least_two_games
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import CellDecor
+from mdpviz.widgets.cell_board import CellBoard
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.geometry import BoardLayout, snakes_layout
 
@@ -41,6 +42,7 @@ class SnakesGame(Game):
         self.edit_mode = False
         """True: a left click cycles the square's type; False: it inspects the square."""
         self._editor: QWidget | None = None
+        self._board: CellBoard | None = None
         self._layout = snakes_layout(sn.next_squares)
 
     @property
@@ -49,6 +51,12 @@ class SnakesGame(Game):
 
     def build_mdp(self) -> TabularMDP:
         return SPEC.compile(self.cfg)
+
+    def board_widget(self) -> CellBoard:
+        """The squares on a cell board (built on first use), a die face under each."""
+        if self._board is None:
+            self._board = CellBoard(self)
+        return self._board
 
     def board_layout(self, mdp, policy) -> BoardLayout:
         return self._layout

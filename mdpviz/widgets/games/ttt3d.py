@@ -245,7 +245,8 @@ class Ttt3dBoard(PositionBoard):
         super().__init__(game.position_model, game.painter)
         self.game = game
 
-    def show_sweep(self, sweep: Sweep | None, scale: ColorScale | None, *, caption: str = "") -> None:
+    def show_sweep(self, sweep: Sweep | None, scale: ColorScale | None, *, caption: str = "", previous: Any = None,
+                   delta: ColorScale | None = None) -> None:
         """The window's redraw: there are no sweeps here, the values are the current agent's. While an
         agent trains, the colour scale of a position spans its moves' values seen during this training
         run, widened when exceeded, never shrunk; when the run ends (or an agent is loaded) it is fitted

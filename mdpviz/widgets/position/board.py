@@ -230,8 +230,10 @@ class PositionBoard(GameBoard):
             self._arrange()
 
     # ------------------------------------------------------------------ the window's calls
-    def show_sweep(self, sweep: Sweep | None, scale: ColorScale | None, *, caption: str = "") -> None:
-        """The values of one sweep (None: no sweep yet; the model's default values are shown, if any)."""
+    def show_sweep(self, sweep: Sweep | None, scale: ColorScale | None, *, caption: str = "", previous: Any = None,
+                   delta: ColorScale | None = None) -> None:
+        """The values of one sweep (None: no sweep yet; the model's default values are shown, if any).
+        A position shows its moves' values: no change from ``previous``, no delta view."""
         self.show_values(None if sweep is None else np.asarray(sweep.values), scale, caption=caption)
 
     def show_values(self, values: Any, scale: ColorScale | None, *, caption: str = "") -> None:

@@ -12,7 +12,6 @@ from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.position import PositionModel
 from mdpviz.models.kit.position_display import terminal_words
 from mdpviz.widgets.game import Game, GameJob
-from mdpviz.widgets.geometry import BoardLayout
 from mdpviz.widgets.position.board import PositionBoard
 from mdpviz.widgets.position.matchups import MatchupPanel
 from mdpviz.widgets.position.painters import BoardPainter, GridPainter
@@ -43,9 +42,6 @@ class PositionGame(Game):
         return []
 
     # provided
-    def board_layout(self, mdp: TabularMDP | None, policy: np.ndarray | None) -> BoardLayout:
-        return BoardLayout(())
-
     def board_widget(self) -> PositionBoard:
         if self._board is None:
             self._board = PositionBoard(self.position_model, self.painter)
