@@ -48,7 +48,7 @@ from mdpviz.widgets.board import BoardView, ColorBar
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.models.kit.colors import ColorScale
 from mdpviz.widgets.convergence import ConvergencePlot
-from mdpviz.widgets.game import Game, GameJob, SimulationResult
+from mdpviz.widgets.game import Game, SimulationResult
 from mdpviz.widgets.games import view_class
 from mdpviz.models.kit import registry
 from mdpviz.widgets.panels import Inspector, SolverPanel
@@ -121,7 +121,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.scenario_path: Path | None = None
         self.sim_result: SimulationResult | None = None
         self._sim_token = 0
-        self._running_sim_token = -1
         self._dirty = True
         self._plot_time = 0.0
         self._episode_seed = np.random.SeedSequence(20240).generate_state(1)[0]
@@ -181,7 +180,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self._convs: dict[str, QWidget] = {}
         self.game_boards: Mapping[str, GameBoard] = GameWidgets(self, self._boards)
         """Each game's own board widget, by game key (built on first use)."""
-        self._game_job: GameJob | None = None
         lay.addWidget(self.board_stack, 1)
         lay.addWidget(self.color_bar)
         self.board_area = central
@@ -410,11 +408,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         c.state_changed.connect(self._on_state)
         c.finished.connect(self._on_finished)
         c.failed.connect(self._on_failed)
-        c.job_progress.connect(self._on_job_progress)
-        c.job_partial.connect(self._on_job_partial)
-        c.job_finished.connect(self._on_job_finished)
-        c.job_failed.connect(self._on_job_failed)
-        c.job_cancelled.connect(self._on_job_cancelled)
         p = self.solver_panel
         p.step.clicked.connect(self.step)
         p.evaluate.clicked.connect(self.controller.step)

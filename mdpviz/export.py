@@ -26,7 +26,7 @@ import io
 import math
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -35,6 +35,7 @@ from PySide6.QtCore import QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPalette, QRegion
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
+from mdpviz.models.jobs import run_here
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.value_range import ValueRange, range_scale, solve_range
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, run, solver
@@ -220,21 +221,10 @@ JOB_WAIT = 1.0
 the game has no model."""
 
 
-def run_job_here(job) -> Any:
-    """Run a game's job (:class:`~mdpviz.widgets.game.GameJob`) synchronously on this thread, as the
-    controller's job thread would: a :class:`~mdpviz.controller.GeneratorJob` is stepped to its end
-    (its partial results go to ``on_partial``), a plain ``fn(progress, cancelled)`` is called."""
-    from mdpviz.controller import GeneratorJob
-
-    if not isinstance(job.fn, GeneratorJob):
-        return job.fn(lambda done, total, text="": None, lambda: False)
-    return job.fn.drive(lambda done, total, text="": None, job.on_partial or (lambda item: None))
-
-
 def model_headless(game, *, timeout: float = 3600.0) -> TabularMDP:
     """``game.mdp()``, running here and now any background job the game asks for to build it (a
     game that compiles on the window's job thread, e.g. checkers, emits ``job_requested`` with a
-    GameJob; without a window the job runs synchronously, with the same callbacks).
+    :class:`~mdpviz.models.jobs.Job`; without a window the job runs synchronously, with the same callbacks).
     ValueError when the game has no model (its own message) or the job fails."""
     import time
 
@@ -254,14 +244,16 @@ def model_headless(game, *, timeout: float = 3600.0) -> TabularMDP:
             app.processEvents()  # a game may start its job from a timer
             if pending:
                 job = pending.pop(0)
-                try:
-                    result = run_job_here(job)
-                except Exception as e:  # noqa: BLE001 - any failure of the game's job, as the job thread reports it
-                    msg = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
+                failed: list[str] = []
+
+                def on_failed(msg: str, job=job) -> None:
+                    failed.append(msg)
                     if job.on_failed is not None:
                         job.on_failed(msg)
-                    raise ValueError(f"{game.title}: {msg}") from None
-                job.on_done(result)
+
+                run_here(replace(job, on_failed=on_failed))
+                if failed:
+                    raise ValueError(f"{game.title}: {failed[0]}")
                 idle_since = time.perf_counter()
                 continue
             now = time.perf_counter()

@@ -26,7 +26,7 @@ from PySide6.QtGui import QImage, QPalette
 
 from mdpviz.app import MainWindow
 from mdpviz.solvers import solve
-from mdpviz.widgets import compare as compare_widget
+from mdpviz.solvers import compare as compare_solver
 from mdpviz.widgets.board import EMPTY_FILL
 from mdpviz.widgets.delta import DELTA_LABEL, format_delta
 from tests.conftest import LAYOUT, SMALL_MDP, FakeDialogs
@@ -75,13 +75,13 @@ def test_compare_runs_on_the_job_thread_and_the_table_equals_solve(qtbot, window
     w = window
     snakes_with_layout(qtbot, w)
     threads = []
-    real = compare_widget.compare_methods
+    real = compare_solver.compare_job
 
     def spy(*args, **kwargs):
         threads.append(threading.current_thread() is threading.main_thread())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(compare_widget, "compare_methods", spy)
+    monkeypatch.setattr(compare_solver, "compare_job", spy)
     assert w.compare_methods()
     assert not w.compare_panel.run_button.isEnabled() and w.compare_panel.cancel_button.isEnabled()
     qtbot.waitUntil(lambda: w.compare_panel.comparison is not None, timeout=30_000)

@@ -19,7 +19,7 @@ from mdpviz.commands.export import export_view
 from mdpviz.models import snakes as sn
 from mdpviz.models.kit.value_range import reference_range
 from mdpviz.solvers import solve
-from mdpviz.widgets.game import GameJob
+from mdpviz.models.jobs import Job
 from mdpviz.widgets.games.snakes import SnakesGame
 
 LAYOUT = "0,0,3,0,2,0,1,0,3,0,0,1,0,4,0"
@@ -194,6 +194,10 @@ def test_solve_game_and_snapshot_index(qapp, tmp_path):
 
 
 def test_model_headless_runs_a_games_background_job(qapp):
+    def built():
+        yield None
+        return "built"
+
     class Late(SnakesGame):
         """A game that builds its model on a job, as checkers does."""
 
@@ -203,7 +207,7 @@ def test_model_headless_runs_a_games_background_job(qapp):
 
         def build_mdp(self):
             if not self.ready:
-                self.job_requested.emit(GameJob(lambda progress, cancelled: "built", "build", self._done))
+                self.job_requested.emit(Job(built, "build", self._done))
                 return None
             return super().build_mdp()
 

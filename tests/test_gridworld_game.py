@@ -220,5 +220,5 @@ def test_simulation_and_compare_methods_in_the_window(qtbot, window):
     assert rows["optimal"].exact == pytest.approx(0.7053, abs=5e-5)  # AIMA fig. 17.3's start value
     assert abs(rows["optimal"].mean - rows["optimal"].exact) < 5 * rows["optimal"].ci + 1e-9
     assert w.compare_methods()
-    qtbot.waitUntil(lambda: w._game_job is None, timeout=60_000)
+    qtbot.waitUntil(lambda: not w.controller.job_busy, timeout=60_000)
     assert "agree" in w.statusBar().currentMessage()  # the comparison's summary: every method agrees

@@ -9,7 +9,6 @@ the list of games is the headless registry :mod:`mdpviz.models.kit.registry`. Ea
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
@@ -31,28 +30,6 @@ pages beside the board (simulation, compare). A game lists the ones it uses in :
 
 Progress = Callable[[int, int, str], None]
 Cancelled = Callable[[], bool]
-
-
-@dataclass(frozen=True, eq=False)
-class GameJob:
-    """A game's own background job (e.g. an exact 4x4 solve), run on the controller's job thread."""
-
-    fn: Any
-    """The work: a :class:`~mdpviz.controller.GeneratorJob` (a generator yielding progress and partial
-    results; the preferred form), or ``fn(progress, cancelled)`` returning the result (None when it saw
-    ``cancelled()``)."""
-    label: str
-    """What it does, for the status bar."""
-    on_done: Callable[[Any], None]
-    """Called on the GUI thread with the result (None if the job was cancelled)."""
-    on_progress: Callable[[int, int, str], None] | None = None
-    """Called on the GUI thread with (done, total, text)."""
-    on_failed: Callable[[str], None] | None = None
-    """Called on the GUI thread with the error message."""
-    on_cancelled: Callable[[], None] | None = None
-    """Called on the GUI thread when the job was cancelled."""
-    on_partial: Callable[[Any], None] | None = None
-    """Called on the GUI thread with each partial result a GeneratorJob yields, in order."""
 
 
 class _FromSpec:
@@ -135,9 +112,9 @@ class Game(QObject):
     redraw = Signal()
     """A display setting changed (not an edit: the model and the solve stay)."""
     job_requested = Signal(object)
-    """Run a :class:`GameJob` on the controller's job thread (the window routes its results back)."""
+    """Run a :class:`~mdpviz.models.jobs.Job` on the controller's job thread (which calls its callbacks)."""
     job_cancel = Signal()
-    """Cancel the running :class:`GameJob`."""
+    """Cancel the running job."""
     state_text_changed = Signal()
     """:meth:`state_text` changed (a game without a solver: its training started or ended)."""
     open_file_requested = Signal()

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from mdpviz.solvers import Sweep
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.models.kit.colors import scale_for
-from mdpviz.widgets.game import GameJob
+from mdpviz.models.jobs import Job
 from mdpviz import export as lesson_export
 from mdpviz.widgets.delta import delta_frame, delta_scale
 
@@ -142,7 +142,7 @@ class ClassroomMixin:
 
     def compare_methods(self) -> bool:
         """Run every method on the current model on the job thread; the compare panel shows the result."""
-        from mdpviz.widgets.compare import compare_job
+        from mdpviz.solvers.compare import COMPARE_METHODS, compare_job
 
         g = self.game
         mdp = g.mdp()
@@ -161,8 +161,9 @@ class ClassroomMixin:
                 self.compare_panel.show_comparison(result, start_name=g.state_name(result.start))
                 self.statusBar().showMessage(result.summary, 10000)
 
-        job = GameJob(
-            fn=compare_job(mdp, tol=self.solver_panel.tol, start=start, state_name=g.state_name),
+        tol = self.solver_panel.tol
+        job = Job(
+            lambda: compare_job(mdp, methods=COMPARE_METHODS, tol=tol, start=start, state_name=g.state_name),
             label="Comparing the solvers on this model\u2026", on_done=done,
             on_progress=self.compare_panel.show_progress,
             on_failed=lambda msg: self.compare_panel.show_running(False, f"Comparison failed: {msg}"),

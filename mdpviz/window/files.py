@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.widgets.convergence import render_svg
-from mdpviz.widgets.game import GameJob
+from mdpviz.models.jobs import Job
 
 
 
@@ -153,6 +153,8 @@ class FilesMixin:
     def open_mdp_file_in_background(self, path: str | Path) -> bool:
         """Read and check an MDP file on the job thread (progress and Cancel in the status bar), then
         open it; a bad file is one message and nothing changes. False if another job is running."""
+        from mdpviz.models.file.spec import read_file_job  # the game's module, imported when first used
+
         g = self.game_by_key("file")
         name = Path(path).name
 
@@ -174,8 +176,8 @@ class FilesMixin:
         def progress(done_: int, total: int, text: str) -> None:
             self._show_load_progress(done_, total, text)
 
-        job = GameJob(fn=lambda prog, cancelled: g.read_file_job(path, prog, cancelled), label=f"Opening {name}\u2026",
-                      on_done=done, on_progress=progress, on_failed=failed, on_cancelled=lambda: done(None))
+        job = Job(lambda: read_file_job(path), label=f"Opening {name}\u2026", on_done=done, on_progress=progress,
+                  on_failed=failed, on_cancelled=lambda: done(None))
         if not self.start_game_job(job):
             return False
         self._show_load_progress(0, 0, f"Opening {name}\u2026")

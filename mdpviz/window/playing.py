@@ -8,10 +8,12 @@ widgets and controller through ``self``).
 from __future__ import annotations
 
 
+from dataclasses import replace
+
 import numpy as np
 
-from mdpviz.widgets.game import GameJob, SimulationResult
-
+from mdpviz.models.jobs import Job
+from mdpviz.widgets.game import SimulationResult
 
 
 class PlayingMixin:
@@ -40,10 +42,13 @@ class PlayingMixin:
         except ValueError as e:
             self.statusBar().showMessage(str(e), 8000)
             return False
+        token = self._sim_token
+        job = replace(job, label=f"Simulating {games:,} games per strategy", on_done=lambda r: self._on_sim_done(r, token),
+                      on_progress=lambda d, t, text: self._on_sim_progress(d, t, text, token),
+                      on_failed=self._on_sim_failed, on_cancelled=self._on_sim_cancelled)
         if not self.controller.start_job(job):
             self.statusBar().showMessage("A simulation is already running.", 6000)
             return False
-        self._running_sim_token = self._sim_token
         self.sim_panel.show_running(True, f"Simulating {games:,} games per strategy\u2026")
         self.show_page("simulation")
         return True
@@ -54,42 +59,30 @@ class PlayingMixin:
         own = self._sims.get(self.game.key)
         return own if own is not None else self.simulation
 
-    def start_game_job(self, job: GameJob) -> bool:
-        """Run a game's own background job (e.g. an exact 4x4 solve) on the controller's job thread."""
-        if not self.controller.start_job(job.fn):
+    def start_game_job(self, job: Job) -> bool:
+        """Run a game's own background job (e.g. an exact 4x4 solve) on the controller's job thread; if
+        another job runs, its ``on_failed`` is told at once."""
+        if not self.controller.start_job(job):
             msg = "Another background job (a simulation or a solve) is running."
             self.statusBar().showMessage(msg, 6000)
             if job.on_failed is not None:
                 job.on_failed(msg)
             return False
-        self._game_job = job
-        self.statusBar().showMessage(job.label, 4000)
+        if job.label:
+            self.statusBar().showMessage(job.label, 4000)
         return True
 
     def cancel_game_job(self) -> None:
-        if self._game_job is not None:
-            self.controller.cancel_job()
+        self.controller.cancel_job()
 
-    def _on_job_partial(self, item: object) -> None:
-        if self._game_job is not None and self._game_job.on_partial is not None:
-            self._game_job.on_partial(item)
-
-    def _on_job_progress(self, done: int, total: int, text: str) -> None:
-        if self._game_job is not None:
-            if self._game_job.on_progress is not None:
-                self._game_job.on_progress(done, total, text)
-            return
-        if self._running_sim_token == self._sim_token:
+    def _on_sim_progress(self, done: int, total: int, text: str, token: int) -> None:
+        if token == self._sim_token:
             self.sim_panel.show_progress(done, total, text)
 
-    def _on_job_finished(self, result: SimulationResult | None) -> None:
-        job, self._game_job = self._game_job, None
-        if job is not None:
-            job.on_done(result)
-            return
+    def _on_sim_done(self, result: SimulationResult | None, token: int) -> None:
         panel = self.sim_panel
         panel.show_running(False)
-        if self._running_sim_token != self._sim_token:
+        if token != self._sim_token:
             panel.clear("The model changed during the simulation: results discarded.")
             return
         if result is None:
@@ -98,22 +91,11 @@ class PlayingMixin:
         self.sim_result = result
         panel.show_results(result.rows, unit=result.unit, start=result.start, notes=result.notes)
 
-    def _on_job_failed(self, msg: str) -> None:
-        job, self._game_job = self._game_job, None
-        if job is not None:
-            if job.on_failed is not None:
-                job.on_failed(msg)
-            self.statusBar().showMessage(f"{job.label}: failed: {msg}", 10000)
-            return
+    def _on_sim_failed(self, msg: str) -> None:
         self.sim_panel.show_running(False, f"Simulation failed: {msg}")
         self.statusBar().showMessage(f"Simulation failed: {msg}", 10000)
 
-    def _on_job_cancelled(self) -> None:
-        job, self._game_job = self._game_job, None
-        if job is not None:
-            if job.on_cancelled is not None:
-                job.on_cancelled()
-            return
+    def _on_sim_cancelled(self) -> None:
         self.sim_panel.show_running(False)
         self.sim_panel.clear("Simulation cancelled.")
 

@@ -18,13 +18,14 @@ from mdpviz.models.kit.lessons import Block, doc_blocks, first_sentence, mdp_les
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Generator
+from typing import Any, Generator
 
 import numpy as np
 
-from mdpviz.models.cs747 import MDPFileError, parse_cs747, read_text_file
+from mdpviz.models.cs747 import MDPFileError, parse_cs747, parse_cs747_job, read_text_file
 from mdpviz.models.examples import mdp_examples
 from mdpviz.models.files import ScenarioError
+from mdpviz.models.jobs import drive
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.kit.lessons import Lesson
 from mdpviz.models.mdp import TabularMDP
@@ -74,17 +75,18 @@ def compile_file(state: FileState) -> TabularMDP:
     return with_discount(parse_file_state(state), state)
 
 
-def read_file(path: str | os.PathLike, progress: Callable[..., None] | None = None,
-              cancelled: Callable[[], bool] | None = None) -> tuple[FileState, TabularMDP] | None:
-    """Read and parse ``path`` (any thread); (state, model), or None if ``cancelled()`` said so. The
-    file is read once and parsed once (the reader's errors name the file and line)."""
+def read_file(path: str | os.PathLike) -> tuple[FileState, TabularMDP]:
+    """Read and parse ``path``: (state, model); the reader's errors name the file and line."""
+    return drive(read_file_job(path))
+
+
+def read_file_job(path: str | os.PathLike) -> Generator[JobProgress, None, tuple[FileState, TabularMDP]]:
+    """:func:`read_file` as a job generator (any thread): the file is read once and parsed once,
+    with progress (:func:`mdpviz.models.cs747.parse_cs747_job`)."""
     path = str(path)
-    if progress is not None:
-        progress(0, 0, f"Reading {Path(path).name}\u2026")
+    yield JobProgress(0, 0, f"Reading {Path(path).name}\u2026")
     text = read_text_file(path)  # the course reader's checks: missing, binary, not UTF-8
-    mdp = parse_cs747(text, path, progress=progress, cancelled=cancelled)
-    if mdp is None:
-        return None
+    mdp = yield from parse_cs747_job(text, path)
     return FileState(path=path, text=text, discount=None), mdp
 
 
@@ -195,5 +197,5 @@ def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) ->
 
 
 __all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "file_from_dict", "file_to_dict",
-           "first_live_state", "lesson", "start_state", "max_steps", "parse_file_state", "read_file", "simulate", "strategies",
+           "first_live_state", "lesson", "start_state", "max_steps", "parse_file_state", "read_file", "read_file_job", "simulate", "strategies",
            "strategy_probs", "with_discount"]

@@ -24,22 +24,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping
 
+from mdpviz.models.jobs import JobProgress  # noqa: F401 (what job generators yield; games import it from here)
 from mdpviz.models.mdp import TabularMDP
 
 SEQUENTIAL = "sequential"
 """Colour kind of costs and returns (one-sided scale)."""
 DIVERGING = "diverging"
 """Colour kind of win/loss values (a scale centred on 0)."""
-
-
-@dataclass(frozen=True)
-class JobProgress:
-    """What a job generator yields to report progress (anything else it yields is a partial result)."""
-
-    done: int
-    total: int
-    """0 when unknown."""
-    text: str = ""
 
 
 @dataclass(frozen=True, eq=False)

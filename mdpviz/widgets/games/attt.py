@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.controller import GeneratorJob
+from mdpviz.models.jobs import Job
 from mdpviz.models import attt
 from mdpviz.models.attt import (
     COURSE_DIR,
@@ -220,7 +220,7 @@ class AtttGame(PositionGame):
         """Compute the next best-response round on the window's job thread (a round already computed
         for this setup, e.g. after Reset, is reused at once). False (with a message) if it cannot.
 
-        Each Step is one job of the controller (:class:`~mdpviz.controller.GeneratorJob` over
+        Each Step is one job of the controller (:class:`~mdpviz.models.jobs.Job` over
         :func:`mdpviz.models.attt.rounds_job`) that resumes after the rounds computed so far and
         returns after the next one: no generator is kept alive between Steps."""
         st = self._state
@@ -256,15 +256,15 @@ class AtttGame(PositionGame):
             self.message.emit(f"Best-response round failed: {msg}")
 
         token = self._token
-        self.run_job(
-            GeneratorJob(lambda: rounds_job(setup, done=done, stop_after=wanted)),
+        self.run_job(Job(
+            lambda: rounds_job(setup, done=done, stop_after=wanted),
             label=f"Anti-tic-tac-toe: round {wanted} (player {st.responder}'s best response)\u2026",
             on_done=lambda _result: self._on_rounds(setup, wanted, token),
             on_progress=lambda d, t, text: self._editor.show_progress(text) if self._editor else None,
             on_failed=failed,
             on_cancelled=self._on_round_cancelled,
             on_partial=lambda r: self._keep_round(setup, r),
-        )
+        ))
         return started[0]
 
     def _job_over(self) -> None:
@@ -465,7 +465,7 @@ class AtttGame(PositionGame):
         st = self._state
         enc = self.encoding()
         pol = None if policy is None else np.array(policy, dtype=np.int64)
-        return GeneratorJob(lambda: matchups_job(st, enc, pol, games=games, seed=seed))
+        return Job(lambda: matchups_job(st, enc, pol, games=games, seed=seed))
 
     # ------------------------------------------------------------------ editor
     def editor(self) -> "AtttPanel":

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.controller import GeneratorJob
+from mdpviz.models.jobs import Job
 from mdpviz.models import checkers as ck
 from mdpviz.models.checkers.spec import (
     FAR_SIGHTED_DISCOUNT,
@@ -269,11 +269,11 @@ class CheckersGame(PositionGame):
         self._progress_text = f"Compiling {s.rules.describe()}\u2026"
         self._starting = True
         try:
-            self.run_job(GeneratorJob(lambda s=s: compile_job(s)), label=f"Checkers: compiling {s.rules.describe()}",
-                         on_done=lambda cm, key=key: self._on_compiled(key, cm),
-                         on_progress=self._on_compile_progress,
-                         on_failed=lambda msg, key=key: self._on_compile_failed(key, msg),
-                         on_cancelled=lambda key=key: self._on_compile_cancelled(key))
+            self.run_job(Job(lambda s=s: compile_job(s), label=f"Checkers: compiling {s.rules.describe()}",
+                             on_done=lambda cm, key=key: self._on_compiled(key, cm),
+                             on_progress=self._on_compile_progress,
+                             on_failed=lambda msg, key=key: self._on_compile_failed(key, msg),
+                             on_cancelled=lambda key=key: self._on_compile_cancelled(key)))
         finally:
             self._starting = False
         if self._compiling == key:  # the window took it (else a retry is scheduled)
@@ -435,7 +435,7 @@ class CheckersGame(PositionGame):
     def matchups(self) -> list[str]:
         return list(MATCHUPS)
 
-    def simulation_job(self, mdp: TabularMDP, policy: np.ndarray | None, *, games: int, seed: int) -> GeneratorJob:
+    def simulation_job(self, mdp: TabularMDP, policy: np.ndarray | None, *, games: int, seed: int) -> Job:
         """Simulate ``games`` games of the agent's greedy policy (the converged one, or solved on the
         job thread) and of uniformly random moves against the random opponent, in chunks (progress,
         Cancel), with the exact probabilities beside them (:func:`~mdpviz.models.checkers.spec.matchup_job`)."""
@@ -443,7 +443,7 @@ class CheckersGame(PositionGame):
         if cm is None or cm.n_states != mdp.n_states:
             raise ValueError("checkers is not compiled yet")
         gen = matchup_job(cm, mdp, policy, games=games, seed=seed)  # checks the arguments now
-        return GeneratorJob(lambda: gen)
+        return Job(lambda: gen)
 
     def lesson(self):
         """The lesson of the current settings and model (:data:`~mdpviz.models.checkers.spec.SPEC`'s)."""

@@ -9,7 +9,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
-from mdpviz.controller import GeneratorJob
+from mdpviz.models.jobs import Job
 from mdpviz.models.file import spec as mf
 from mdpviz.models.kit.episodes import sample_mdp_episode
 from mdpviz.models.files import ScenarioError
@@ -59,14 +59,9 @@ class FileGame(Game):
 
     def read_file(self, path: str | Path) -> FileState:
         """The state for ``path`` (parsed and checked); raises MDPFileError naming file and line."""
-        result = self.read_file_job(path)
-        assert result is not None  # never cancelled without a cancel check
+        result = mf.read_file(path)
         self.prime(*result)
         return result[0]
-
-    def read_file_job(self, path: str | Path, progress=None, cancelled=None) -> tuple[FileState, TabularMDP] | None:
-        """Read and parse ``path`` (any thread: touches no widget): :func:`mdpviz.models.file.spec.read_file`."""
-        return mf.read_file(path, progress, cancelled)
 
     def prime(self, state: FileState, mdp: TabularMDP) -> None:
         """Remember the model parsed off the GUI thread, so selecting the state does not parse again."""
@@ -169,7 +164,7 @@ class FileGame(Game):
     def simulation_job(self, mdp, policy, *, games, seed):
         st, start, games = self.fstate, self.start_state(), at_least_two_games(games)
         pol = None if policy is None else np.array(policy, dtype=np.int64)
-        return GeneratorJob(lambda: SPEC.jobs["simulate"](st, mdp, pol, games=games, seed=seed, start=start))
+        return Job(lambda: SPEC.jobs["simulate"](st, mdp, pol, games=games, seed=seed, start=start))
 
     def outcome_text(self, mdp, state):
         return f"reached {self.state_name(state)} (terminal)"

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QCheckBox, QHBoxLayout, QMenu, QRadioButton, QSizePolicy, QStackedWidget, QToolTip, QVBoxLayout, QWidget,
 )
 
-from mdpviz.controller import GeneratorJob
+from mdpviz.models.jobs import Job
 from mdpviz.models import gridworld as gw
 from mdpviz.models.kit.colors import COLORMAP, DIVERGING, DIVERGING_COLORMAP, SEQUENTIAL, ColorScale, black_text
 from mdpviz.models.kit.display import board_frame
@@ -630,7 +630,7 @@ class GridGameBase(Game):
     def simulation_job(self, mdp, policy, *, games, seed):
         st, start, games = self.state, self.start_state(), at_least_two_games(games)
         pol = None if policy is None else np.array(policy, dtype=np.int64)
-        return GeneratorJob(lambda: self.spec.jobs["simulate"](st, mdp, pol, games=games, seed=seed, start=start))
+        return Job(lambda: self.spec.jobs["simulate"](st, mdp, pol, games=games, seed=seed, start=start))
 
     def episode(self, mdp, probs, rng):
         return sample_mdp_episode(mdp, probs, rng=rng, start=self.start_state(), max_steps=200,

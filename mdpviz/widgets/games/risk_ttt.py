@@ -5,7 +5,7 @@ cell coloured by its Q-value and each cell's risk drawn on it (drag to edit). 3x
 and stepped by the solvers (:class:`~mdpviz.models.risk_ttt.RiskPositionModel`); 4x4 has no
 TabularMDP (86 million (board, turn) pairs) and is solved exactly by backward induction on the
 window's job thread (:func:`~mdpviz.models.risk_ttt.exact_solve_job`, handed over as a
-:class:`~mdpviz.controller.GeneratorJob`, with a progress bar and Cancel), then shown by
+:class:`~mdpviz.models.jobs.Job`, with a progress bar and Cancel), then shown by
 :class:`~mdpviz.models.risk_ttt.ExactRiskPositionModel`. Everything headless lives in
 :mod:`mdpviz.models.risk_ttt`; this module draws and edits.
 """
@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.controller import GeneratorJob
+from mdpviz.models.jobs import Job
 from mdpviz.models import risk_ttt as rt
 from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.mdp import TabularMDP
@@ -261,7 +261,6 @@ class RiskTicTacToeGame(PositionGame):
         ed = self.editor()
         ed.show_solving(True, f"Solving {size}x{size} exactly\u2026")
 
-        fn = GeneratorJob(lambda: rt.exact_solve_job(risk, size=size))  # stepped on the job thread
 
         def done(sol):
             self.solving = False
@@ -284,9 +283,10 @@ class RiskTicTacToeGame(PositionGame):
             self.solving = False
             ed.show_solving(False, "Cancelled: the board is usable; solve again at any time.")
 
-        self.run_job(fn, label=f"Solving {size}x{size} risk tic-tac-toe exactly", on_done=done,
-                     on_progress=lambda d, t, text: ed.show_progress(d, t, text), on_failed=failed,
-                     on_cancelled=cancelled)
+        self.run_job(Job(lambda: rt.exact_solve_job(risk, size=size),  # stepped on the job thread
+                         label=f"Solving {size}x{size} risk tic-tac-toe exactly", on_done=done,
+                         on_progress=lambda d, t, text: ed.show_progress(d, t, text), on_failed=failed,
+                         on_cancelled=cancelled))
 
     def editor(self) -> "RiskEditor":
         if self._editor is None:
@@ -302,13 +302,13 @@ class RiskTicTacToeGame(PositionGame):
         return ["optimal vs random", "random vs optimal", "optimal vs optimal", "random vs random",
                 "optimal vs classic", "classic vs optimal"]
 
-    def simulation_job(self, mdp, policy, *, games, seed) -> GeneratorJob:
+    def simulation_job(self, mdp, policy, *, games, seed) -> Job:
         """The matchups (:func:`mdpviz.models.risk_ttt.risk_matchups`) for the window's job thread
         (ValueError at once on the 4x4 board or for a bad number of games)."""
         if self.rstate.size != 3:
             raise ValueError("matchups are simulated on the 3x3 board (the 4x4 game is not compiled to an MDP)")
         gen = rt.risk_matchups(self.compiled(), policy, games=games, seed=seed)
-        return GeneratorJob(lambda: gen)
+        return Job(lambda: gen)
 
     # ------------------------------------------------------------------ scenarios
     def to_dict(self) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from mdpviz.controller import GeneratorJob
+from mdpviz.models.jobs import Job
 from mdpviz.models import snakes as sn
 from mdpviz.models.snakes import simulate as snakes_sim
 from mdpviz.models.kit.colors import SQUARE_COLORS, SQUARE_ICONS, action_badge, text_color
@@ -181,7 +181,7 @@ class SnakesGame(Game):
     def simulation_job(self, mdp, policy, *, games, seed):
         cfg, games = self.cfg, at_least_two_games(games)
         pol = None if policy is None else np.array(policy, dtype=np.int64)
-        return GeneratorJob(lambda: SPEC.jobs["simulate"](cfg, mdp, pol, games=games, seed=seed))
+        return Job(lambda: SPEC.jobs["simulate"](cfg, mdp, pol, games=games, seed=seed))
 
     def episode(self, mdp, probs, rng):
         steps = snakes_sim.play_episode(self.cfg, probs, rng=rng, start=1)

@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QWidget
 
-from mdpviz.controller import GeneratorJob
+from mdpviz.models.jobs import Job
 from mdpviz.models import ttt as tt
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.ttt import SPEC, TicTacToeState, VsRandomPositionModel, mark_name
@@ -117,11 +117,11 @@ class TicTacToeGame(PositionGame):
     def matchups(self) -> list[str]:
         return tt.matchup_names(self.compiled())
 
-    def simulation_job(self, mdp, policy, *, games, seed) -> GeneratorJob:
+    def simulation_job(self, mdp, policy, *, games, seed) -> Job:
         """The matchups (:func:`mdpviz.models.ttt.vs_random_matchups`) for the window's job thread
         (ValueError at once for a bad number of games)."""
         gen = tt.vs_random_matchups(self.compiled(), policy, games=games, seed=seed)
-        return GeneratorJob(lambda: gen)
+        return Job(lambda: gen)
 
     # ------------------------------------------------------------------ scenarios
     def to_dict(self) -> dict[str, Any]:

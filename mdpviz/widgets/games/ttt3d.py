@@ -9,7 +9,7 @@ has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.model
   number on it and the greedy move starred; click a cell to play it, Back / Forward / New game,
   and "play vs agent" with "hide hints" (the common board's controls);
 * training (:func:`mdpviz.models.ttt3d.training_job`, a generator the controller steps as a
-  :class:`~mdpviz.controller.GeneratorJob`) on the controller's job thread, started and stopped
+  :class:`~mdpviz.models.jobs.Job`) on the controller's job thread, started and stopped
   from the game panel, drawn live as a learning curve in the window's Convergence dock (the
   game's ``convergence_widget``): the greedy agent's win rate against the uniformly random
   opponent over each evaluation batch with its Wilson 95% interval, the loss rate, and the mean
@@ -48,7 +48,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.controller import GeneratorJob
+from mdpviz.models.jobs import Job
 from mdpviz.models import ttt3d
 from mdpviz.models.ttt3d import learning as rl
 from mdpviz.models.kit.colors import ColorScale
@@ -581,7 +581,7 @@ class Ttt3dGame(PositionGame):
         """Matchups on the cube (:func:`mdpviz.models.ttt3d.matchup_job`; there is no MDP: ``mdp`` and
         ``policy`` are ignored), for the window's job thread (ValueError at once for a bad number of games)."""
         gen = ttt3d.matchup_job(self.agent, self.tstate.risk_vector(), games=games, seed=seed)
-        return GeneratorJob(lambda: gen)
+        return Job(lambda: gen)
 
     # ------------------------------------------------------------------ edits
     def set_settings(self, **changes: Any) -> bool:
@@ -655,15 +655,15 @@ class Ttt3dGame(PositionGame):
             if run == self._run:
                 self.training_changed.emit(True)  # the panel shows the new status and progress
 
-        self.run_job(
-            GeneratorJob(lambda: ttt3d.training_job(settings, risk)),
+        self.run_job(Job(
+            lambda: ttt3d.training_job(settings, risk),
             label=f"Training the 3D tic-tac-toe agent ({settings.episodes:,} games)",
             on_done=lambda _agent: finish("Trained."),
             on_progress=on_progress,
             on_failed=lambda msg: finish(f"Training failed: {msg}."),
             on_cancelled=lambda: finish("Stopped."),
             on_partial=on_record,
-        )
+        ))
         return self.training
 
     def stop_training(self) -> None:

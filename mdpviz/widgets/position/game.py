@@ -2,16 +2,18 @@
 matchup panel."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+
 
 import numpy as np
 from PySide6.QtCore import QObject
 
+from mdpviz.models.jobs import Job
 from mdpviz.models.kit.episodes import sample_mdp_episode
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.position import PositionModel
 from mdpviz.models.kit.position_display import terminal_words
-from mdpviz.widgets.game import Game, GameJob
+from mdpviz.widgets.game import Game
 from mdpviz.widgets.geometry import BoardLayout
 from mdpviz.widgets.position.board import PositionBoard
 from mdpviz.widgets.position.matchups import MatchupPanel
@@ -98,15 +100,10 @@ class PositionGame(Game):
         label = mdp.state_labels[state] if mdp.state_labels is not None and 0 <= state < len(mdp.state_labels) else ""
         return terminal_words(label) or super().outcome_text(mdp, state)
 
-    def run_job(self, fn: Any, *, label: str, on_done: Callable[[Any], None],
-                on_progress: Callable[[int, int, str], None] | None = None,
-                on_failed: Callable[[str], None] | None = None,
-                on_cancelled: Callable[[], None] | None = None,
-                on_partial: Callable[[Any], None] | None = None) -> None:
-        """Run a :class:`~mdpviz.controller.GeneratorJob` (or ``fn(progress, cancelled)``) on the window's
-        job thread; the callbacks run on the GUI thread (``on_partial`` with each partial result, in
-        order). If the window refuses (another job runs), ``on_failed`` is called at once."""
-        self.job_requested.emit(GameJob(fn, label, on_done, on_progress, on_failed, on_cancelled, on_partial))
+    def run_job(self, job: Job) -> None:
+        """Run ``job`` on the window's job thread; its callbacks run on the GUI thread. If the window
+        refuses (another job runs), its ``on_failed`` is called at once."""
+        self.job_requested.emit(job)
 
     def cancel_job(self) -> None:
         self.job_cancel.emit()
