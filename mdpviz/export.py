@@ -26,16 +26,15 @@ import io
 import math
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from PySide6.QtCore import QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPalette, QRegion
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
-from mdpviz.models.jobs import run_here
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.value_range import ValueRange, range_scale, solve_range
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, run, solver
@@ -216,52 +215,15 @@ def game_defaults(game) -> tuple[str, dict]:
     return method, ({"tol": tol} if method in ("vi", "gs") else {})
 
 
-JOB_WAIT = 1.0
-"""Seconds :func:`model_headless` waits for a game to ask for a background job before it decides
-the game has no model."""
-
-
-def model_headless(game, *, timeout: float = 3600.0) -> TabularMDP:
-    """``game.mdp()``, running here and now any background job the game asks for to build it (a
-    game that compiles on the window's job thread, e.g. checkers, emits ``job_requested`` with a
-    :class:`~mdpviz.models.jobs.Job`; without a window the job runs synchronously, with the same callbacks).
-    ValueError when the game has no model (its own message) or the job fails."""
-    import time
-
-    app = ensure_app()
-    pending: list = []
-    game.job_requested.connect(pending.append)
-    try:
-        deadline = time.perf_counter() + timeout
-        idle_since = time.perf_counter()
-        while True:
-            m = game.mdp()
-            if m is not None:
-                return m
-            err = game.mdp_error()
-            if err:
-                raise ValueError(f"{game.title}: {err}")
-            app.processEvents()  # a game may start its job from a timer
-            if pending:
-                job = pending.pop(0)
-                failed: list[str] = []
-
-                def on_failed(msg: str, job=job) -> None:
-                    failed.append(msg)
-                    if job.on_failed is not None:
-                        job.on_failed(msg)
-
-                run_here(replace(job, on_failed=on_failed))
-                if failed:
-                    raise ValueError(f"{game.title}: {failed[0]}")
-                idle_since = time.perf_counter()
-                continue
-            now = time.perf_counter()
-            if now - idle_since > JOB_WAIT or now > deadline:
-                raise ValueError(f"{game.title}: {game.empty_text() or 'no model to solve'}")
-            time.sleep(0.005)
-    finally:
-        game.job_requested.disconnect(pending.append)
+def model_headless(game) -> TabularMDP:
+    """The game's model, compiled here and now if its spec compiles in a background job (checkers):
+    the job runs on this thread, as the window's job thread would run it. ValueError when the game
+    has no model (its own message) or the compile fails."""
+    s = game.session
+    m = s.compile_here()
+    if m is None:
+        raise ValueError(f"{game.title}: {s.mdp_error() or game.empty_text() or 'no model to solve'}")
+    return m
 
 
 def solve_game(game, *, method: str | None = None, tol: float | None = None) -> SolvedGame:
@@ -284,7 +246,7 @@ def solve_game(game, *, method: str | None = None, tol: float | None = None) -> 
 def scale_of(game, solved: SolvedGame):
     """The colour scale of ``solved`` as the window draws it (:func:`~mdpviz.models.kit.value_range.range_scale`
     of its value range, of the kind the game's values call for)."""
-    return range_scale(solved.lo, solved.hi, label=game.value_label, kind=game.color_kind)
+    return range_scale(solved.lo, solved.hi, label=game.session.value_label, kind=game.session.color_kind)
 
 
 # ---------------------------------------------------------------------------------- rendering
@@ -431,7 +393,7 @@ def make_board(game, mdp: TabularMDP, solved: SolvedGame, index: int = -1):
     policy = None if sw is None else np.asarray(sw.policy)
     board.set_board(game.board_layout(mdp, policy), game.decor())
     board.set_policy_glyph(*game.policy_glyph())  # the policy as the window draws it (snakes: die faces)
-    board.state_names = {s: game.state_name(s) for s in range(mdp.n_states)}
+    board.state_names = {s: game.session.state_name(s) for s in range(mdp.n_states)}
     if sw is None:
         board.show_frame(None, scale)
         board.caption = "Not solved yet"
@@ -496,26 +458,17 @@ def snapshot_facts(game, solved: SolvedGame, index: int = -1) -> list[tuple[str,
         conv = "converged" if last.converged else "not converged"
         out.append(("Shown", f"snapshot {i + 1} of {len(hist)} ({last.iteration} {unit} in all, {conv})"))
         out.append(("Elapsed", f"{last.elapsed * 1000:.3g} ms since the solver started"))
-        s = int(game.start_state()) if 0 <= int(game.start_state()) < mdp.n_states else 0
-        out.append((f"V({game.state_name(s)})", f"{_fmt(float(sw.values[s]))} {game.value_label}"))
+        gs = game.session
+        s = int(gs.start_state()) if 0 <= int(gs.start_state()) < mdp.n_states else 0
+        out.append((f"V({gs.state_name(s)})", f"{_fmt(float(sw.values[s]))} {gs.value_label}"))
     else:
         out.append(("Shown", "not solved yet"))
     return out
 
 
 def game_lesson(game):
-    """The lesson of ``game`` (:mod:`mdpviz.models.kit.lessons`): the game's own ``lesson()`` when it
-    has one, else :func:`~mdpviz.models.kit.lessons.lesson_for` its key, settings and model."""
-    from mdpviz.models.kit.lessons import lesson_for
-
-    own = game.lesson()
-    if own is not None:
-        return own
-    mdp = game.mdp()
-    start = int(game.start_state()) if mdp is not None else 0
-    an = (lambda a: game.action_name(a, mdp)) if mdp is not None else None
-    return lesson_for(game.key, game.state, mdp, title=game.title, start=start, state_name=game.state_name,
-                      action_name=an)
+    """The lesson of ``game`` (:mod:`mdpviz.models.kit.lessons`) with its settings and model."""
+    return game.session.lesson()
 
 
 def _esc(s: str) -> str:

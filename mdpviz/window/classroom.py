@@ -144,7 +144,7 @@ class ClassroomMixin:
         """Run every method on the current model on the job thread; the compare panel shows the result."""
         from mdpviz.solvers.compare import COMPARE_METHODS, compare_job
 
-        g = self.game
+        g = self.session
         mdp = g.mdp()
         if mdp is None:
             self.statusBar().showMessage("Nothing to compare: no model.", 6000)
@@ -192,8 +192,8 @@ class ClassroomMixin:
         """The current solve as the exporter sees it: model, recorded sweeps and the board's colour scale."""
         c = self.controller
         if c.mdp is None:
-            raise ValueError(f"nothing to export: {self.game.mdp_error() or 'no model'}")
-        scale = self.scale or scale_for(0.0, 1.0, label=self.game.value_label)
+            raise ValueError(f"nothing to export: {self.session.mdp_error() or 'no model'}")
+        scale = self.scale or scale_for(0.0, 1.0, label=self.session.value_label)
         rng = c.value_range  # the range the scale was fitted to (the exporter fits it the same way)
         lo, hi = (rng.lo, rng.hi) if rng is not None else (scale.lo, scale.hi)
         return lesson_export.SolvedGame(mdp=c.mdp, method=c.method, options=dict(c.options),
@@ -286,10 +286,9 @@ class ClassroomMixin:
         mdp = self.controller.mdp
         if sw is None or mdp is None:
             raise ValueError("no values to export: run the solver first")
-        g = self.game
+        g = self.session
         return lesson_export.write_text(path, lesson_export.solution_csv(
-            mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=g.state_name,
-            action_name=lambda a: g.action_name(a, mdp)))
+            mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=g.state_name, action_name=g.action_name))
 
     def export_results_dialog(self) -> None:
         self._export_to("Export values and policy", "values.csv", "CSV (*.csv)", self.export_results_csv)

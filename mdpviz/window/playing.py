@@ -8,8 +8,6 @@ widgets and controller through ``self``).
 from __future__ import annotations
 
 
-from dataclasses import replace
-
 import numpy as np
 
 from mdpviz.models.jobs import Job
@@ -33,19 +31,16 @@ class PlayingMixin:
     def start_simulation(self, games: int, seed: int) -> bool:
         """Batch simulation of every strategy in the background (the optimal one uses the converged
         solution, or is solved on the job thread if the solver has not converged)."""
-        mdp = self.game.mdp()
-        if mdp is None and not self.game.simulates_without_model:
-            self.statusBar().showMessage("Nothing to simulate: no model.", 6000)
-            return False
         try:
-            job = self.game.simulation_job(mdp, self.current_policy(), games=int(games), seed=int(seed))
+            gen = self.session.simulation(self.current_policy(), games=int(games), seed=int(seed))
         except ValueError as e:
             self.statusBar().showMessage(str(e), 8000)
             return False
         token = self._sim_token
-        job = replace(job, label=f"Simulating {games:,} games per strategy", on_done=lambda r: self._on_sim_done(r, token),
-                      on_progress=lambda d, t, text: self._on_sim_progress(d, t, text, token),
-                      on_failed=self._on_sim_failed, on_cancelled=self._on_sim_cancelled)
+        job = Job(lambda: gen, label=f"Simulating {games:,} games per strategy",
+                  on_done=lambda r: self._on_sim_done(r, token),
+                  on_progress=lambda d, t, text: self._on_sim_progress(d, t, text, token),
+                  on_failed=self._on_sim_failed, on_cancelled=self._on_sim_cancelled)
         if not self.controller.start_job(job):
             self.statusBar().showMessage("A simulation is already running.", 6000)
             return False
@@ -102,17 +97,17 @@ class PlayingMixin:
     # ------------------------------------------------------------------ episode player
     def new_episode(self, strategy: str) -> bool:
         """Play one game with ``strategy`` ("optimal" uses the greedy policy of the shown sweep)."""
-        g = self.game
+        g = self.session
         mdp = g.mdp()
         if mdp is None:
             return False
         sw = self.shown_sweep()
         policy = None if sw is None else np.asarray(sw.policy)
         try:
-            probs = g.strategy_probs(strategy, mdp, policy)
+            probs = g.strategy_probs(strategy, policy)
             self._episode_count += 1
             rng = np.random.default_rng([int(self._episode_seed), self._episode_count])
-            moves = g.episode(mdp, probs, rng)
+            moves = g.episode(probs, rng)
         except ValueError as e:
             self.statusBar().showMessage(str(e), 8000)
             return False
@@ -123,7 +118,7 @@ class PlayingMixin:
         # only the states the episode visits are named (every state would be O(states) on the GUI thread)
         names = {s: g.state_name(s) for s in {start, *(m.state for m in moves), *(m.next_state for m in moves)}}
         end = moves[-1].next_state if moves else start
-        outcome = g.outcome_text(mdp, end) if mdp.terminal[end] else (
+        outcome = g.outcome_text(end) if mdp.terminal[end] else (
             f"stopped after {len(moves)} moves (not finished)" if moves else "")
         total_label = (f"discounted return (\u03b3 = {mdp.discount:g})" if g.unit == "return" and mdp.discount < 1
                        else "")

@@ -29,8 +29,11 @@ from mdpviz.models.jobs import drive
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.kit.lessons import Lesson
 from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.episodes import Move, sample_mdp_episode
+from mdpviz.models.kit.hooks import Context, simulation_from_start
 from mdpviz.models.kit.strategies import (
-    SimulationResult, discounted_max_steps, fixed_action_strategies, strategy_simulation, walk_strategy_probs,
+    SimulationResult, discounted_max_steps, fixed_action_strategies, strategy_simulation,
+    walk_strategy_probs,
 )
 from mdpviz.solvers import solve
 
@@ -158,6 +161,34 @@ def lesson(state: FileState, mdp: TabularMDP | None = None, **_names: Any) -> Le
     return file_lesson(mdp, path=str(getattr(state, "path", "") or ""), state=state)
 
 
+# ---------------------------------------------------------------------------------- the window's hooks
+def display_settings(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> dict[str, Any]:
+    """The display settings stored after the settings: the board's "view" ("grid" or "graph";
+    ScenarioError otherwise) and the "start" state of simulations and episodes (None: the first live one)."""
+    view = data.get("view", "grid")
+    if view not in ("grid", "graph"):
+        raise ScenarioError(path, "games.file.view", f"must be 'grid' or 'graph', got {view!r}")
+    start = data.get("start")
+    ok = isinstance(start, int) and not isinstance(start, bool) and start >= 0
+    return {"view": view, "start": int(start) if ok else None}
+
+
+def _with_discount(ctx: Context, gamma: float) -> FileState:
+    """The discount in use: None when it is the file's own (a scenario then follows the file)."""
+    if ctx.built is None:
+        return ctx.settings
+    return replace(ctx.settings, discount=None if gamma == ctx.built.discount else gamma)
+
+
+def _start_state(ctx: Context) -> int:
+    return start_state(ctx.mdp, ctx.display.get("start"))
+
+
+def _episode(ctx: Context, probs: np.ndarray, rng: np.random.Generator) -> list[Move]:
+    return sample_mdp_episode(ctx.mdp, probs, rng=rng, start=_start_state(ctx), max_steps=200, state_name=str,
+                              action_name=str)
+
+
 SPEC = GameSpec(
     key="file",
     title="MDP from file",
@@ -173,6 +204,17 @@ SPEC = GameSpec(
     strategy_probs=strategy_probs,
     lesson=lesson,
     jobs={"simulate": simulate},
+    build=lambda st: parse_file_state(st) if st.text else None,  # the file's model with its own discount
+    build_key=lambda st: (st.path, st.text),  # a file is parsed once, whatever the discount
+    mdp_of=lambda st, parsed: with_discount(parsed, st),
+    start_state=_start_state,
+    state_name=lambda ctx, s: f"state {s}",
+    action_name=lambda ctx, a: f"action {a}",
+    outcome_text=lambda ctx, s: f"reached state {s} (terminal)",
+    episode=_episode,
+    simulation=simulation_from_start,
+    with_discount=_with_discount,
+    display=display_settings,
 )
 """The course-file game in the registry. ``jobs["simulate"](state, mdp, policy, games=, seed=, start=)``."""
 
@@ -196,6 +238,6 @@ def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) ->
     )
 
 
-__all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "file_from_dict", "file_to_dict",
+__all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "display_settings", "file_from_dict", "file_to_dict",
            "first_live_state", "lesson", "start_state", "max_steps", "parse_file_state", "read_file", "read_file_job", "simulate", "strategies",
            "strategy_probs", "with_discount"]

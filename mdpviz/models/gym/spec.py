@@ -1,6 +1,7 @@
 """Gymnasium environments as the registry sees them: settings codec, strategies, simulation, lesson and :data:`SPEC`."""
 from __future__ import annotations
 import os
+from dataclasses import replace
 from typing import Any, Callable, Generator
 import numpy as np
 from mdpviz.models.files import ScenarioError
@@ -11,9 +12,11 @@ from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.strategies import SimulationResult
 from mdpviz.models.gym.rules import (  # noqa: F401
     GymState,
+    ImportedEnv,
     compile_gym,
     import_env,
 )
+from mdpviz.models.kit.hooks import simulation_from_start, walk_episode
 
 
 def gym_to_dict(state: GymState) -> dict[str, Any]:
@@ -78,6 +81,23 @@ def lesson(state: GymState, mdp: TabularMDP | None = None, *, start: int | None 
         sources=("mdpviz.models.gym.rules",))
 
 
+# ---------------------------------------------------------------------------------- the window's hooks
+WINDOW_MAX_PAIRS = 200_000
+"""Largest (state, action) count the window imports from an environment (it imports on the GUI thread)."""
+
+
+def window_import(state: GymState) -> ImportedEnv:
+    """The environment of ``state`` imported as the window does (at most :data:`WINDOW_MAX_PAIRS` pairs;
+    ValueError with a one-line reason)."""
+    return import_env(state, max_pairs=WINDOW_MAX_PAIRS,
+                      too_many=f"the window imports ({WINDOW_MAX_PAIRS:,}); use mdpviz gym on the command line")
+
+
+def _mdp_of(state: GymState, env: ImportedEnv) -> TabularMDP:
+    m = env.mdp
+    return m if m.discount == state.discount else replace(m, discount=float(state.discount))
+
+
 SPEC = GameSpec(
     key="gym",
     title="Gymnasium environment",
@@ -93,9 +113,16 @@ SPEC = GameSpec(
     strategy_probs=strategy_probs,
     lesson=lesson,
     jobs={"simulate": simulate},
+    build=window_import,
+    build_key=lambda state: (state.env_id, state.kwargs),  # imported once per environment, whatever the discount
+    mdp_of=_mdp_of,
+    start_state=lambda ctx: int(ctx.built.start),
+    episode=walk_episode,
+    simulation=simulation_from_start,
+    with_discount=lambda ctx, gamma: replace(ctx.settings, discount=gamma),
 )
 """Gymnasium's toy-text environments in the registry (compile imports Gymnasium; importing this does
 not). ``jobs["simulate"](state, mdp, policy, games=, seed=, start=)``."""
 
 
-__all__ = ['SPEC', 'gym_from_dict', 'gym_to_dict', 'lesson', 'simulate', 'strategies', 'strategy_probs']
+__all__ = ['SPEC', 'WINDOW_MAX_PAIRS', 'gym_from_dict', 'gym_to_dict', 'lesson', 'simulate', 'strategies', 'strategy_probs', 'window_import']
