@@ -23,7 +23,7 @@ import gc
 import math
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Generator
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
 
@@ -48,8 +48,6 @@ TIME_SLICE = 0.02
 RUN_RECORD_ALL = 2000
 """Run at full speed records every one of a solve's first this many snapshots; after that it asks
 the solver for many sweeps per snapshot (a course file near discount 1 needs 40,000+ sweeps)."""
-
-
 
 
 def running_threads() -> list[QThread]:
@@ -442,7 +440,7 @@ class JobWorker(QObject):
             self.done.emit(job, result)
 
 
-def _warm_up_kernels():
+def _warm_up_kernels() -> Generator[JobProgress, None, dict[str, float]]:
     """The sweep kernels compiled (first run) or loaded: a job generator returning their load times."""
     yield JobProgress(0, 0, "Loading the compiled solver")
     # scipy.sparse is imported on first use (the CLI and the window's start do not wait for it);

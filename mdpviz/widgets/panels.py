@@ -28,7 +28,16 @@ from mdpviz.widgets import named as _named
 METHOD_ORDER = ("vi", "gs", "pi", "lp")
 """Algorithms in the picker, in this order."""
 
-
+SPEEDS: tuple[tuple[str, float], ...] = (
+    ("1 sweep/s", 1.0),
+    ("2 sweeps/s", 2.0),
+    ("5 sweeps/s", 5.0),
+    ("10 sweeps/s", 10.0),
+    ("30 sweeps/s", 30.0),
+    ("100 sweeps/s", 100.0),
+    ("as fast as possible", math.inf),
+)
+"""Run speeds offered by the solver panel: (label, sweeps per second; the controller's ``set_rate``)."""
 
 
 def parse_tolerance(text: str) -> float:
@@ -41,17 +50,6 @@ def parse_tolerance(text: str) -> float:
         raise ValueError(f"tolerance must be a positive number, got {text.strip()}")
     return x
 
-
-SPEEDS: tuple[tuple[str, float], ...] = (
-    ("1 sweep/s", 1.0),
-    ("2 sweeps/s", 2.0),
-    ("5 sweeps/s", 5.0),
-    ("10 sweeps/s", 10.0),
-    ("30 sweeps/s", 30.0),
-    ("100 sweeps/s", 100.0),
-    ("as fast as possible", math.inf),
-)
-"""Run speeds offered by the solver panel: (label, sweeps per second)."""
 
 class SolverPanel(QWidget):
     """Solver settings and the stepping buttons."""

@@ -4,8 +4,8 @@ A :class:`~mdpviz.widgets.position.PositionGame`: the board shows one position w
 cell coloured by its Q-value and each cell's risk drawn on it (drag to edit). 3x3 is compiled
 and stepped by the solvers (:class:`~mdpviz.models.risk_ttt.RiskPositionModel`); 4x4 has no
 TabularMDP (86 million (board, turn) pairs) and is solved exactly by backward induction on the
-window's job thread (:func:`~mdpviz.models.risk_ttt.exact_solve_job`, handed over as a
-:class:`~mdpviz.models.jobs.Job`, with a progress bar and Cancel), then shown by
+window's job thread (the spec's ``jobs["exact_solve"]``, :func:`~mdpviz.models.risk_ttt.exact_solve_job`,
+run through the session, with a progress bar and Cancel), then shown by
 :class:`~mdpviz.models.risk_ttt.ExactRiskPositionModel`. Everything headless lives in
 :mod:`mdpviz.models.risk_ttt`; this module draws and edits.
 """
@@ -15,7 +15,6 @@ import math
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
 from PySide6.QtCore import QObject, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import (
@@ -228,12 +227,10 @@ class RiskTicTacToeGame(PositionGame):
         if self.exact_solution() is not None:
             self.session.message.emit("Already solved.")
             return
-        risk = np.asarray(st.risk)
         size = st.size
         self.solving = True
         ed = self.editor()
         ed.show_solving(True, f"Solving {size}x{size} exactly\u2026")
-
 
         def done(sol):
             self.solving = False
@@ -256,10 +253,10 @@ class RiskTicTacToeGame(PositionGame):
             self.solving = False
             ed.show_solving(False, "Cancelled: the board is usable; solve again at any time.")
 
-        self.session.run_job(Job(lambda: rt.exact_solve_job(risk, size=size),  # stepped on the job thread
-                         label=f"Solving {size}x{size} risk tic-tac-toe exactly", on_done=done,
-                         on_progress=lambda d, t, text: ed.show_progress(d, t, text), on_failed=failed,
-                         on_cancelled=cancelled))
+        self.session.run_job(Job(lambda: SPEC.jobs["exact_solve"](st),  # stepped on the job thread
+                                 label=f"Solving {size}x{size} risk tic-tac-toe exactly", on_done=done,
+                                 on_progress=lambda d, t, text: ed.show_progress(d, t, text), on_failed=failed,
+                                 on_cancelled=cancelled))
 
     def editor(self) -> "RiskEditor":
         if self._editor is None:
