@@ -4,7 +4,9 @@
 :class:`~mdpviz.controller.SolverController`, which owns the worker threads: the GUI thread never
 runs a solve or a batch simulation. Sweeps arrive as immutable snapshots and are recorded; the
 window redraws on a ~30 Hz timer from the recorded history (or the sweep the history slider
-points at), never once per sweep. Games plug in through :class:`mdpviz.widgets.game.Game`.
+points at), never once per sweep. Each game is a generic :class:`mdpviz.widgets.session.GameSession`
+(built from its headless spec: settings, model, jobs) and its view, a :class:`mdpviz.widgets.game.Game`
+(how it is drawn and edited).
 
 Modal dialogs go through one :class:`Dialogs` object so tests can replace it and never block.
 
@@ -48,7 +50,8 @@ from mdpviz.widgets.board import ColorBar
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.models.kit.colors import ColorScale
 from mdpviz.widgets.convergence import ConvergencePlot
-from mdpviz.widgets.game import Game, GameJob, SimulationResult
+from mdpviz.widgets.game import Game, SimulationResult
+from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.games import view_class
 from mdpviz.models.kit import registry
 from mdpviz.widgets.panels import Inspector, SolverPanel
@@ -120,7 +123,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.scenario_path: Path | None = None
         self.sim_result: SimulationResult | None = None
         self._sim_token = 0
-        self._running_sim_token = -1
         self._dirty = True
         self._plot_time = 0.0
         self._episode_seed = np.random.SeedSequence(20240).generate_state(1)[0]
@@ -138,7 +140,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self._wired = True
         for g in self.games.built():
             self._wire_game(g)
-        self.undo_group.setActiveStack(self.game.undo_stack)
+        self.undo_group.setActiveStack(self.session.undo_stack)
         self._activate(self.game, initial=True)
         self._restore_settings()
         self._saved_solver = self._solver_settings()  # solver settings differing from it are unsaved edits
@@ -178,7 +180,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self._convs: dict[str, QWidget] = {}
         self.game_boards: Mapping[str, GameBoard] = GameWidgets(self, self._boards)
         """Each game's board widget, by game key (built on first use)."""
-        self._game_job: GameJob | None = None
         lay.addWidget(self.board_stack, 1)
         lay.addWidget(self.color_bar)
         self.board_area = central
@@ -407,11 +408,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         c.state_changed.connect(self._on_state)
         c.finished.connect(self._on_finished)
         c.failed.connect(self._on_failed)
-        c.job_progress.connect(self._on_job_progress)
-        c.job_partial.connect(self._on_job_partial)
-        c.job_finished.connect(self._on_job_finished)
-        c.job_failed.connect(self._on_job_failed)
-        c.job_cancelled.connect(self._on_job_cancelled)
         p = self.solver_panel
         p.step.clicked.connect(self.step)
         p.evaluate.clicked.connect(self.controller.step)
@@ -445,14 +441,15 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         return g
 
     def _wire_game(self, g: Game) -> None:
-        """Connect a newly built game to the window (its undo stack, edits, jobs and messages)."""
-        self.undo_group.addStack(g.undo_stack)
-        g.job_requested.connect(self.start_game_job)
-        g.job_cancel.connect(self.cancel_game_job)
-        g.edited.connect(lambda text, g=g: self._on_game_edited(g, text))
-        g.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        """Connect a newly built game to the window: its session (jobs on the controller, its undo stack,
+        edits and messages) and its view."""
+        s = g.session
+        s.runner = self.controller
+        self.undo_group.addStack(s.undo_stack)
+        s.edited.connect(lambda text, g=g: self._on_game_edited(g, text))
+        s.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        s.changed.connect(lambda g=g: self._on_game_redraw(g))
         g.redraw.connect(lambda g=g: self._on_game_redraw(g))
-        g.state_text_changed.connect(lambda g=g: g is self.game and self._update_status(self.shown_sweep()))
         g.open_file_requested.connect(self.open_mdp_dialog)
 
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802
@@ -579,6 +576,11 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         """The shown game's board (every game draws its sweeps on its own :class:`GameBoard`)."""
         return self.game_boards[self.game.key]
 
+    @property
+    def session(self) -> GameSession:
+        """The shown game's session (its settings, model, jobs: everything but drawing it)."""
+        return self.game.session
+
     def game_by_key(self, key: str) -> Game:
         if key in self.games.keys:
             return self._game(key)
@@ -615,7 +617,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             self.editor_stack.widget(k).setSizePolicy(pol, pol)
         self.editor_stack.adjustSize()
         self._widen_game_dock()
-        self.undo_group.setActiveStack(g.undo_stack)
+        self.undo_group.setActiveStack(g.session.undo_stack)
         self._apply_panels()
         self.selected = None
         self._model_changed(f"{g.title}" if not initial else "")
@@ -635,9 +637,11 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self._model_changed(f"Edited ({text}): the solution is stale and the solver was reset.")
 
     def _on_game_redraw(self, g: Game) -> None:
+        """Something a game shows changed (a display setting, its driver's or a job's state), not its model."""
         if g is self.game:
             self._apply_panels()
-            self._dirty = True
+            self._dirty = True  # the board lays itself out again on the game's redraw
+            self._update_status(self.shown_sweep())
 
     # ------------------------------------------------------------------ panels each game uses
     def show_page(self, name: str) -> None:
@@ -722,10 +726,10 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
 
     def _model_changed(self, message: str) -> None:
         """The model (or the game) changed: reset the solver, forget simulations and the episode."""
-        g = self.game
-        mdp = g.mdp()
-        self.solver_panel.set_discount(None if mdp is None else mdp.discount, editable=g.supports_discount,
-                                       why=g.discount_tooltip())
+        g, s = self.game, self.session
+        mdp = s.mdp()
+        self.solver_panel.set_discount(None if mdp is None else mdp.discount, editable=s.supports_discount,
+                                       why=s.discount_tooltip())
         if self.controller.job_busy:
             self.controller.cancel_job()
         self._sim_token += 1
@@ -734,14 +738,14 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             if panel is not None:
                 panel.clear()
         self.player.clear()
-        self.player.set_strategies(g.strategies(mdp) if mdp is not None else [])
+        self.player.set_strategies(s.strategies())
         self._classroom_model_changed()
         if mdp is None and self.selected is not None:
             self.selected = None
         if self.selected is not None and mdp is not None and self.selected >= mdp.n_states:
             self.selected = None
         self.reset_solver()
-        err = g.mdp_error()
+        err = s.mdp_error()
         if err:
             self.statusBar().showMessage(f"{g.title}: {err}", 10000)
         elif message:

@@ -8,8 +8,10 @@ GUI thread and owns two ``QThread``\\ s, each with a worker ``QObject`` moved to
   rate or, at full speed, as many as fit in a ~20 ms time slice, then back to the event loop so
   that Pause is handled at once. Every sweep is sent to the GUI thread as the immutable
   :class:`~mdpviz.solvers.Sweep` the generator yielded (in batches, one per time slice).
-* :class:`JobWorker` runs one background job at a time (a batch simulation): a plain function
-  ``fn(progress, cancelled) -> result`` with a progress callback and a cancellation test.
+* :class:`JobWorker` runs one background job at a time (a simulation, a comparison, a game's rounds,
+  training or compile): a :class:`~mdpviz.models.jobs.Job`, whose generator it steps between two
+  cancel checks; :meth:`SolverController.start_job` calls the job's own callbacks with what it yields
+  and returns, on the GUI thread.
 
 The controller records every sweep (``history``) and re-emits each delivery as ``sweeps_added``
 (one signal for the batch); widgets redraw on their own ~30 Hz timer, not per sweep. Requests carry a job number, so sweeps of a
@@ -21,12 +23,11 @@ import gc
 import math
 import threading
 import time
-from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Generator
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
 
-from mdpviz.models.kit.registry import JobProgress
+from mdpviz.models.jobs import Job, JobProgress, drive, error_text
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.value_range import (  # noqa: F401 - the window and the tests import them from here too
     REFERENCE_MAX_STATES,
@@ -47,18 +48,6 @@ TIME_SLICE = 0.02
 RUN_RECORD_ALL = 2000
 """Run at full speed records every one of a solve's first this many snapshots; after that it asks
 the solver for many sweeps per snapshot (a course file near discount 1 needs 40,000+ sweeps)."""
-
-
-SPEEDS: tuple[tuple[str, float], ...] = (
-    ("1 sweep/s", 1.0),
-    ("2 sweeps/s", 2.0),
-    ("5 sweeps/s", 5.0),
-    ("10 sweeps/s", 10.0),
-    ("30 sweeps/s", 30.0),
-    ("100 sweeps/s", 100.0),
-    ("as fast as possible", math.inf),
-)
-"""Run speeds offered by the solver panel: (label, sweeps per second)."""
 
 
 def running_threads() -> list[QThread]:
@@ -381,39 +370,6 @@ class SolverWorker(QObject):
                 self._pull([])
 
 
-@dataclass(frozen=True, eq=False)
-class GeneratorJob:
-    """A background job written as a generator (the one way game code hands work to the job thread).
-
-    ``make()`` returns the generator; it yields :class:`~mdpviz.models.kit.registry.JobProgress` to report
-    progress and anything else as a partial result (delivered to ``job_partial`` on the GUI thread, in
-    order), and returns its result. The job thread steps it; a cancel closes it between two yields."""
-
-    make: Callable[[], Iterator[Any]]
-
-    def drive(self, progress: Callable[[int, int, str], None], partial: Callable[[Any], None],
-              cancelled: Callable[[], bool] = lambda: False) -> Any:
-        """Step the generator to its end on the calling thread: ``progress(done, total, text)`` for
-        each :class:`~mdpviz.models.kit.registry.JobProgress`, ``partial(item)`` for anything else; returns
-        its result, or None as soon as ``cancelled()`` (checked before every step; the generator is
-        closed either way). The job thread and the headless export both run jobs through this."""
-        gen = self.make()
-        try:
-            while True:
-                if cancelled():
-                    return None
-                try:
-                    item = next(gen)
-                except StopIteration as stop:
-                    return stop.value
-                if isinstance(item, JobProgress):
-                    progress(item.done, item.total, item.text)
-                else:
-                    partial(item)
-        finally:
-            gen.close()
-
-
 YIELD_EVERY = 0.001
 """Seconds between two hand-overs of the GIL by a job (``time.sleep(0)`` in its cancel check): at
 every check, a comparison of 57,000 sweeps took 2.3 times as long."""
@@ -443,11 +399,11 @@ def release_loads() -> None:
 
 
 class JobWorker(QObject):
-    """Runs background jobs on the controller's job thread: ``fn(progress, cancelled) -> result`` or a
-    :class:`GeneratorJob` (stepped here, so no game module steps a generator itself)."""
+    """Runs background jobs on the controller's job thread: steps a :class:`~mdpviz.models.jobs.Job`'s
+    generator (so no game module steps a generator itself), reporting what it yields."""
 
     progress = Signal(int, int, int, str)  # job, done, total, text
-    partial = Signal(int, object)  # job, a partial result of a GeneratorJob
+    partial = Signal(int, object)  # job, a partial result
     done = Signal(int, object)  # job, result
     failed = Signal(int, str)
     cancelled = Signal(int)
@@ -470,21 +426,13 @@ class JobWorker(QObject):
             self._yield_at = now + YIELD_EVERY
         return self.cancel_flag.is_set()
 
-    def _iterate(self, job: int, gj: GeneratorJob, progress: Callable[..., None]) -> Any:
-        return gj.drive(progress, lambda item: self.partial.emit(job, item), self._cancelled)
-
     @Slot(int, object)
-    def execute(self, job: int, fn: Callable[..., Any]) -> None:
-        def progress(done: int, total: int, text: str = "") -> None:
-            self.progress.emit(job, int(done), int(total), str(text))
-
+    def execute(self, job: int, work: Job) -> None:
         try:
-            if isinstance(fn, GeneratorJob):
-                result = self._iterate(job, fn, progress)
-            else:
-                result = fn(progress, self._cancelled)
+            result = drive(work.make(), progress=lambda d, t, text: self.progress.emit(job, int(d), int(t), str(text)),
+                           partial=lambda item: self.partial.emit(job, item), cancelled=self._cancelled)
         except Exception as e:  # noqa: BLE001
-            self.failed.emit(job, str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
+            self.failed.emit(job, error_text(e))
             return
         if self.cancel_flag.is_set():
             self.cancelled.emit(job)
@@ -492,7 +440,9 @@ class JobWorker(QObject):
             self.done.emit(job, result)
 
 
-def _warm_up_kernels(progress: Callable[..., None], cancelled: Callable[[], bool]) -> dict[str, float]:
+def _warm_up_kernels() -> Generator[JobProgress, None, dict[str, float]]:
+    """The sweep kernels compiled (first run) or loaded: a job generator returning their load times."""
+    yield JobProgress(0, 0, "Loading the compiled solver")
     # scipy.sparse is imported on first use (the CLI and the window's start do not wait for it);
     # import it here, off the GUI thread, before a redraw's Q-values (mdp.matrix) would.
     import scipy.sparse  # noqa: F401
@@ -516,8 +466,9 @@ class SolverController(QObject):
     finished = Signal(object)  # Solution
     failed = Signal(str)
     state_changed = Signal(str)
+    # what the running job reported, after its own callbacks were called (for those who watch any job)
     job_progress = Signal(int, int, str)  # done, total, text
-    job_partial = Signal(object)  # a partial result of the running GeneratorJob
+    job_partial = Signal(object)  # a partial result
     job_finished = Signal(object)
     job_failed = Signal(str)
     job_cancelled = Signal()
@@ -551,7 +502,7 @@ class SolverController(QObject):
         self._job = 0
         self._pending = 0  # step requests in flight
         self._sim_job = 0
-        self._sim_busy = False
+        self._current: Job | None = None
         self._closed = False
 
         self._solver_thread = QThread()
@@ -599,7 +550,7 @@ class SolverController(QObject):
         if self._warmed or self._closed:
             return
         self._warmed = True
-        self._execute.emit(-1, _warm_up_kernels)
+        self._execute.emit(-1, Job(_warm_up_kernels))
 
     # ------------------------------------------------------------------ solver
     @property
@@ -744,25 +695,30 @@ class SolverController(QObject):
     # ------------------------------------------------------------------ background jobs
     @property
     def job_busy(self) -> bool:
-        return self._sim_busy
+        return self._current is not None
 
-    def start_job(self, fn: "Callable[[Callable[..., None], Callable[[], bool]], Any] | GeneratorJob") -> bool:
-        """Run ``fn(progress, cancelled)``, or step a :class:`GeneratorJob`, on the job thread; False if a
-        job is already running."""
-        if self._sim_busy or self._closed:
+    @property
+    def current_job(self) -> Job | None:
+        """The job running on the job thread (None: none)."""
+        return self._current
+
+    def start_job(self, job: Job) -> bool:
+        """Step ``job``'s generator on the job thread and call its callbacks on the GUI thread with what
+        it yields and returns (the ``job_...`` signals follow each call); False if a job is already running."""
+        if self._current is not None or self._closed:
             return False
         self._sim_job += 1
-        self._sim_busy = True
+        self._current = job
         self._jobs.cancel_flag.clear()
-        self._execute.emit(self._sim_job, fn)
+        self._execute.emit(self._sim_job, job)
         return True
 
     def cancel_job(self) -> None:
-        """Ask the running job to stop at its next check; ``job_cancelled`` follows."""
-        if self._sim_busy:
+        """Ask the running job to stop at its next check; its ``on_cancelled`` and ``job_cancelled`` follow."""
+        if self._current is not None:
             self._jobs.cancel_flag.set()
 
-    # What the window does with a job's progress and results (progress bars repaint at once, a game
+    # What a job's callbacks do with its progress and results (progress bars repaint at once, a game
     # rebuilds its panels) is drawn as a frame of its own: the job waits meanwhile (see FrameGate).
     def _as_frame(self, fn: Callable[[], None]) -> None:
         if self.frame_gate is None:
@@ -771,27 +727,46 @@ class SolverController(QObject):
             self.frame_gate.run(fn)
 
     def _on_job_progress(self, job: int, done: int, total: int, text: str) -> None:
-        if job == self._sim_job:
-            self._as_frame(lambda: self.job_progress.emit(done, total, text))
+        work = self._current
+        if job == self._sim_job and work is not None:
+            def report() -> None:
+                if work.on_progress is not None:
+                    work.on_progress(done, total, text)
+                self.job_progress.emit(done, total, text)
+            self._as_frame(report)
 
     def _on_job_partial(self, job: int, item: object) -> None:
-        if job == self._sim_job:
-            self._as_frame(lambda: self.job_partial.emit(item))
+        work = self._current
+        if job == self._sim_job and work is not None:
+            def report() -> None:
+                if work.on_partial is not None:
+                    work.on_partial(item)
+                self.job_partial.emit(item)
+            self._as_frame(report)
+
+    def _end_job(self, job: int, callback: str, signal: Any, *args: Any) -> None:
+        """The running job ended: it is no longer running (its callback may start the next one), then its
+        ``callback`` and ``signal`` are called with ``args``."""
+        work = self._current
+        if job != self._sim_job or work is None:
+            return
+        self._current = None
+
+        def report() -> None:
+            fn = getattr(work, callback)
+            if fn is not None:
+                fn(*args)
+            signal.emit(*args)
+        self._as_frame(report)
 
     def _on_job_done(self, job: int, result: object) -> None:
-        if job == self._sim_job:
-            self._sim_busy = False
-            self._as_frame(lambda: self.job_finished.emit(result))
+        self._end_job(job, "on_done", self.job_finished, result)
 
     def _on_job_failed(self, job: int, msg: str) -> None:
-        if job == self._sim_job:
-            self._sim_busy = False
-            self._as_frame(lambda: self.job_failed.emit(msg))
+        self._end_job(job, "on_failed", self.job_failed, msg)
 
     def _on_job_cancelled(self, job: int) -> None:
-        if job == self._sim_job:
-            self._sim_busy = False
-            self._as_frame(self.job_cancelled.emit)
+        self._end_job(job, "on_cancelled", self.job_cancelled)
 
     # ------------------------------------------------------------------ shutdown
     def shutdown(self, timeout_ms: int = 10_000) -> None:

@@ -28,7 +28,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from PySide6.QtCore import QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
@@ -207,61 +207,15 @@ def game_defaults(game) -> tuple[str, dict]:
     return method, ({"tol": tol} if method in ("vi", "gs") else {})
 
 
-JOB_WAIT = 1.0
-"""Seconds :func:`model_headless` waits for a game to ask for a background job before it decides
-the game has no model."""
-
-
-def run_job_here(job) -> Any:
-    """Run a game's job (:class:`~mdpviz.widgets.game.GameJob`) synchronously on this thread, as the
-    controller's job thread would: a :class:`~mdpviz.controller.GeneratorJob` is stepped to its end
-    (its partial results go to ``on_partial``), a plain ``fn(progress, cancelled)`` is called."""
-    from mdpviz.controller import GeneratorJob
-
-    if not isinstance(job.fn, GeneratorJob):
-        return job.fn(lambda done, total, text="": None, lambda: False)
-    return job.fn.drive(lambda done, total, text="": None, job.on_partial or (lambda item: None))
-
-
-def model_headless(game, *, timeout: float = 3600.0) -> TabularMDP:
-    """``game.mdp()``, running here and now any background job the game asks for to build it (a
-    game that compiles on the window's job thread, e.g. checkers, emits ``job_requested`` with a
-    GameJob; without a window the job runs synchronously, with the same callbacks).
-    ValueError when the game has no model (its own message) or the job fails."""
-    import time
-
-    app = ensure_app()
-    pending: list = []
-    game.job_requested.connect(pending.append)
-    try:
-        deadline = time.perf_counter() + timeout
-        idle_since = time.perf_counter()
-        while True:
-            m = game.mdp()
-            if m is not None:
-                return m
-            err = game.mdp_error()
-            if err:
-                raise ValueError(f"{game.title}: {err}")
-            app.processEvents()  # a game may start its job from a timer
-            if pending:
-                job = pending.pop(0)
-                try:
-                    result = run_job_here(job)
-                except Exception as e:  # noqa: BLE001 - any failure of the game's job, as the job thread reports it
-                    msg = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
-                    if job.on_failed is not None:
-                        job.on_failed(msg)
-                    raise ValueError(f"{game.title}: {msg}") from None
-                job.on_done(result)
-                idle_since = time.perf_counter()
-                continue
-            now = time.perf_counter()
-            if now - idle_since > JOB_WAIT or now > deadline:
-                raise ValueError(f"{game.title}: {game.empty_text() or 'no model to solve'}")
-            time.sleep(0.005)
-    finally:
-        game.job_requested.disconnect(pending.append)
+def model_headless(game) -> TabularMDP:
+    """The game's model, compiled here and now if its spec compiles in a background job (checkers):
+    the job runs on this thread, as the window's job thread would run it. ValueError when the game
+    has no model (its own message) or the compile fails."""
+    s = game.session
+    m = s.compile_here()
+    if m is None:
+        raise ValueError(f"{game.title}: {s.mdp_error() or game.empty_text() or 'no model to solve'}")
+    return m
 
 
 def solve_game(game, *, method: str | None = None, tol: float | None = None) -> SolvedGame:
@@ -284,7 +238,7 @@ def solve_game(game, *, method: str | None = None, tol: float | None = None) -> 
 def scale_of(game, solved: SolvedGame):
     """The colour scale of ``solved`` as the window draws it (:func:`~mdpviz.models.kit.value_range.range_scale`
     of its value range, of the kind the game's values call for)."""
-    return range_scale(solved.lo, solved.hi, label=game.value_label, kind=game.color_kind)
+    return range_scale(solved.lo, solved.hi, label=game.session.value_label, kind=game.session.color_kind)
 
 
 # ---------------------------------------------------------------------------------- rendering
@@ -481,26 +435,17 @@ def snapshot_facts(game, solved: SolvedGame, index: int = -1) -> list[tuple[str,
         conv = "converged" if last.converged else "not converged"
         out.append(("Shown", f"snapshot {i + 1} of {len(hist)} ({last.iteration} {unit} in all, {conv})"))
         out.append(("Elapsed", f"{last.elapsed * 1000:.3g} ms since the solver started"))
-        s = int(game.start_state()) if 0 <= int(game.start_state()) < mdp.n_states else 0
-        out.append((f"V({game.state_name(s)})", f"{_fmt(float(sw.values[s]))} {game.value_label}"))
+        gs = game.session
+        s = int(gs.start_state()) if 0 <= int(gs.start_state()) < mdp.n_states else 0
+        out.append((f"V({gs.state_name(s)})", f"{_fmt(float(sw.values[s]))} {gs.value_label}"))
     else:
         out.append(("Shown", "not solved yet"))
     return out
 
 
 def game_lesson(game):
-    """The lesson of ``game`` (:mod:`mdpviz.models.kit.lessons`): the game's own ``lesson()`` when it
-    has one, else :func:`~mdpviz.models.kit.lessons.lesson_for` its key, settings and model."""
-    from mdpviz.models.kit.lessons import lesson_for
-
-    own = game.lesson()
-    if own is not None:
-        return own
-    mdp = game.mdp()
-    start = int(game.start_state()) if mdp is not None else 0
-    an = (lambda a: game.action_name(a, mdp)) if mdp is not None else None
-    return lesson_for(game.key, game.state, mdp, title=game.title, start=start, state_name=game.state_name,
-                      action_name=an)
+    """The lesson of ``game`` (:mod:`mdpviz.models.kit.lessons`) with its settings and model."""
+    return game.session.lesson()
 
 
 def _esc(s: str) -> str:

@@ -264,7 +264,7 @@ def save_snakes_screenshots(out: str | Path, *, games: int = 10_000) -> list[Pat
         w = sw.window
         w.switch_game("snakes")
         g = w.game
-        g.edit(replace(g.cfg, layout=LAYOUT), "example layout")
+        g.session.edit(replace(g.cfg, layout=LAYOUT), "example layout")
         sw.wait(lambda: w.controller.state == "ready", what="the snakes solver")
         sw.step(9)
         w.inspect(6)
@@ -357,7 +357,7 @@ def save_risk_screenshots(out: str | Path, *, solve_4x4: bool = True) -> list[Pa
                 raise RuntimeError("screenshots: the exact 4x4 risk tic-tac-toe solve stopped without a solution")
             sw.shot("risk-ttt-4x4-solved.png")
         else:
-            g.cancel_job()
+            g.session.cancel_job()
             sw.wait(lambda: not g.solving, what="the cancelled 4x4 solve to stop")
     return sw.saved
 
@@ -384,8 +384,8 @@ def save_ttt3d_screenshots(out_dir: str | Path, *, episodes: int = 3_000, eval_g
         g = w.game
         g.set_settings(episodes=int(episodes), report_every=max(1, int(episodes) // 20), eval_games=int(eval_games),
                        seed=int(seed))
-        g.start_training()
-        sw.wait(lambda: not g.training, what="the 3D agent's training")
+        g.training.start()
+        sw.wait(lambda: not g.training.busy, what="the 3D agent's training")
         g.board.click_cell(CENTRE)
         sw.simulate(sim_games)
         sw.shot("ttt3d-learning.png")
@@ -425,12 +425,12 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
         w.switch_game(key)
     g = w.game
     if key == "snakes":
-        g.edit(replace(g.cfg, layout=LAYOUT), "example layout")
+        g.session.edit(replace(g.cfg, layout=LAYOUT), "example layout")
     if key == "ttt3d":
         episodes = min(o.episodes, 1_000)
         g.set_settings(episodes=episodes, report_every=max(1, episodes // 10), eval_games=200, seed=0)
-        g.start_training()
-        sw.wait(lambda: not g.training, what="the 3D agent's training")
+        g.training.start()
+        sw.wait(lambda: not g.training.busy, what="the 3D agent's training")
     elif "solver" in g.panels:
         sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what=f"the {key} model")
         if key != "file":
@@ -440,7 +440,7 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
             sw.wait(lambda: g.astate.converged and w.controller.state == "converged",
                     what="the anti-tic-tac-toe rounds")
         if "inspector" in g.panels and isinstance(w.board, CellBoard):  # a square of a cell board inspected
-            w.inspect(g.start_state())
+            w.inspect(g.session.start_state())
             w.inspector_dock.raise_()
     w.show_page("board")
 
@@ -493,8 +493,8 @@ def save_attt_screenshots(out_dir: str | Path, *, games: int = 10_000) -> list[P
         w.switch_game("attt")
         g = w.game
         for k in range(3):
-            g.step_round()
-            sw.wait(lambda: not g.busy and len(g.astate.rounds) == k + 1, what=f"best-response round {k + 1}")
+            g.rounds.step()
+            sw.wait(lambda: not g.rounds.busy and len(g.astate.rounds) == k + 1, what=f"best-response round {k + 1}")
         sw.wait(lambda: w.controller.state == "converged", what="the solve of round 3's MDP")  # solved at once
         sw.redraw()
         g.board.click_cell(4)
@@ -523,7 +523,7 @@ def save_checkers_screenshots(out: str | Path, *, games: int = 10_000) -> list[P
         w = sw.window
         w.switch_game("checkers")
         g = w.game
-        sw.wait(lambda: w.controller.mdp is not None and g.compiled() is not None, what="the checkers compile")
+        sw.wait(lambda: w.controller.mdp is not None and g.session.built() is not None, what="the checkers compile")
         sw.solve()
         b = g.board
         mv = next(m for m in b.model.moves(b.position) if m.label == "c1-d2")  # one move in
@@ -571,7 +571,7 @@ def save_gridworld_screenshots(out: str | Path) -> list[Path]:
         sw.reset("vi")
         sw.solve()
         board = g.board_widget()
-        w.inspect(g.start_state())
+        w.inspect(g.session.start_state())
         w.inspector_dock.raise_()
         sw.shot("gridworld-values.png")
         g.set_map(gw.BUILTIN_MAPS["book"])
@@ -579,7 +579,7 @@ def save_gridworld_screenshots(out: str | Path) -> list[Path]:
         sw.reset("vi")
         sw.solve()
         board.set_q_view(True)
-        w.inspect(g.start_state())
+        w.inspect(g.session.start_state())
         w.set_presenter(True)
         sw.shot("gridworld-q-1280x720.png", size=SIZE_1280x720)
         w.set_presenter(False)

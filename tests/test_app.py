@@ -31,7 +31,7 @@ def snakes(w: MainWindow):
 
 def set_layout(w: MainWindow, layout=LAYOUT, circle=False) -> None:
     g = snakes(w)
-    g.edit(replace(g.cfg, layout=tuple(layout), circle=circle), "test layout")
+    g.session.edit(replace(g.cfg, layout=tuple(layout), circle=circle), "test layout")
 
 
 def run_to_end(qtbot, w: MainWindow, timeout: int = 30_000) -> None:
@@ -100,7 +100,7 @@ def test_switching_games_keeps_each_games_edits(qtbot, window, small_file):
     window.game_picker.setCurrentIndex(1)
     assert window.game.fstate.path == str(small_file) and window.controller.mdp.n_states == 3
     # each game has its own undo history
-    assert window.undo_group.activeStack() is window.game.undo_stack
+    assert window.undo_group.activeStack() is window.game.session.undo_stack
 
 
 # ---------------------------------------------------------------------------------- editing
@@ -167,7 +167,7 @@ def test_circle_rule_set_and_dice_editing(qtbot, window):
     g = snakes(window)
     ed = g.editor()
     ed.circle.click()
-    assert g.cfg.circle and window.controller.mdp is g.mdp()
+    assert g.cfg.circle and window.controller.mdp is g.session.mdp()
     ed.rules.setCurrentIndex(ed.rules.findText("special die"))
     assert g.cfg.dice == sn.DEFAULT_DICE + (sn.SPECIAL,)
     assert window.controller.mdp.n_actions == 4 and ed.dice.rowCount() == 4
@@ -536,9 +536,9 @@ def test_save_and_load_round_trip(qtbot, window, small_file, tmp_path):
         assert snakes(other).cfg == g.cfg
         f = other.game_by_key("file")
         assert f.fstate == window.game_by_key("file").fstate and f.view == "graph"
-        assert f.mdp().discount == 0.75
+        assert f.session.mdp().discount == 0.75
         assert other.game.key == "snakes" and other.solver_panel.method == "gs" and other.solver_panel.tol == 1e-7
-        assert other.controller.mdp is snakes(other).mdp() and not other.dirty
+        assert other.controller.mdp is snakes(other).session.mdp() and not other.dirty
         assert other.windowTitle() == "mdpviz \u2014 Snakes and ladders \u2014 scn.json"
         # a broken scenario shows an error and changes nothing
         bad = tmp_path / "bad.json"

@@ -546,3 +546,42 @@ def test_spec_compiles_round_trips_and_walks(course):
     lesson = spec.lesson(setup, mdp)
     assert lesson.title == "Anti-tic-tac-toe" and "COMPLETES" in lesson.html()
     assert set(spec.jobs) == {"rounds", "matchups"}
+
+
+# ------------------------------------------------------------------ the window's rounds, headless
+def test_rounds_step_reset_reuse_and_stop_at_the_limit():
+    """The window's Step, Run, Pause and Reset of the best-response rounds, driven without Qt: each
+    round is one job (run at once by a HereHost), computed rounds are kept for their setup, a new setup
+    starts again at round 0, and Run stops at the round limit."""
+    from mdpviz.models.attt.rounds import Rounds
+    from mdpviz.models.attt.setup import default_setup, encode_state
+    from mdpviz.models.kit.driver import HereHost
+
+    setup = dataclasses.replace(default_setup(), method="vi")  # synchronous value iteration: fast, the same rounds
+    r = Rounds()
+    host = r.host = HereHost()
+    jobs = []
+    run_job = host.run_job
+    host.run_job = lambda job: (jobs.append(job.label), run_job(job))[1]
+    r.settings_changed(setup)
+    st0 = r.model_input(setup)
+    assert st0.rounds == () and r.model_input(setup) is st0  # one object while nothing changes
+    assert r.can_step() and not r.running() and not r.solve_after_reset()
+    assert r.step() and len(jobs) == 1 and not r.busy
+    assert [x.round for x in r.rounds] == [1] and r.rounds[0].player == 2 and r.rounds[0].changed == 2097
+    assert host.changes == ["round 1"] and r.solve_after_reset()
+    assert encode_state(r.state).boards.player == 2  # the board shows the round's responder
+    assert r.reset() and r.rounds == () and host.changes[-1] == "rounds reset"
+    assert r.step() and len(jobs) == 1 and len(r.rounds) == 1  # the kept round, applied without a job
+    other = dataclasses.replace(setup, ties="highest")
+    r.settings_changed(other)  # a new setup: round 0, its own rounds
+    assert r.rounds == () and r.cached() == ()
+    r.settings_changed(setup)
+    assert r.rounds == () and len(r.cached()) == 1  # back to the first setup: its round is still kept
+    limited = dataclasses.replace(setup, max_rounds=2)
+    r.settings_changed(limited)
+    r.pause_ms = 0
+    assert r.run() and not r.auto and len(r.rounds) == 2 and not r.can_step()
+    assert "without converging (limit 2)" in host.messages[-1]
+    assert not r.step() and "limit 2" in host.messages[-1]
+    assert tuple(x.changed for x in r.rounds) == (2097, 1556)  # the course's first two rounds

@@ -209,7 +209,7 @@ def test_the_game_loads_and_one_step_is_one_round(window, qtbot):
     responder's best response (its MDP solved at once: values, Q of each move, the new move starred)."""
     w = window
     g = w.game
-    assert isinstance(g, AtttGame) and g.mdp().n_states == 2097 + 3
+    assert isinstance(g, AtttGame) and g.session.mdp().n_states == 2097 + 3
     assert w.board_stack.currentWidget() is g.board
     assert not hasattr(g.editor(), "step")  # no second Step in the Game dock
     w.redraw()
@@ -224,7 +224,7 @@ def test_the_game_loads_and_one_step_is_one_round(window, qtbot):
     w.redraw()
     assert b.caption_label.text().startswith("Round 1: player 2's best response to player 1's policy")
     # the board: player 2's boards against p1_policy1, solved by the window: the round's values
-    mdp = g.mdp()
+    mdp = g.session.mdp()
     assert mdp.n_states == 2097 + 3
     r = g.astate.rounds[0]
     np.testing.assert_allclose(w.controller.solution.values[:2097], r.values, atol=1e-9)
@@ -255,20 +255,20 @@ def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, mo
 
     monkeypatch.setattr(attt_iteration, "best_response", spy)
     w.step()
-    assert g.busy or len(g.astate.rounds) == 1
-    qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == 1, timeout=10_000)
+    assert g.rounds.busy or len(g.astate.rounds) == 1
+    qtbot.waitUntil(lambda: not g.rounds.busy and len(g.astate.rounds) == 1, timeout=10_000)
     assert threads == [False]  # solved off the GUI thread
     assert panel.table.rowCount() == 1 and panel.table.item(0, 1).text() == "2,097"
     # the board shows player 2's best response (its MDP against p1_policy1); the window solves it
-    assert g.mdp().n_states == 2097 + 3 and w.controller.mdp is g.mdp()
+    assert g.session.mdp().n_states == 2097 + 3 and w.controller.mdp is g.session.mdp()
     qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=10_000)
-    g.round_pause_ms = 0  # no pause between the rounds of Run
+    g.rounds.pause_ms = 0  # no pause between the rounds of Run
     panel.method.activated.emit(1)  # synchronous value iteration: 10x faster here, the same rounds
     assert g.setup.method == "vi" and g.astate.rounds == ()  # an edit: the rounds start again
     w.step()
-    qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: not g.rounds.busy and len(g.astate.rounds) == 1, timeout=10_000)
     w.run_solver()  # the window's Run: rounds until convergence
-    assert g.auto or g.astate.converged
+    assert g.rounds.auto or g.astate.converged
     qtbot.waitUntil(lambda: g.astate.converged and w.controller.state == "converged", timeout=30_000)
     assert _rounds(g) == COURSE_ROUNDS
     last = g.astate.rounds[-1]
@@ -277,7 +277,7 @@ def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, mo
     w._dirty = True
     w.redraw()
     assert not w.solver_panel.step.isEnabled() and not w.act_step.isEnabled() and not w.solver_panel.run.isEnabled()
-    assert not g.step_round()
+    assert not g.rounds.step()
     # after the converged rounds the board is not an empty grid: player 2's final best response
     b = g.board
     assert last.player == 2 and b.position.chooser == DECISION
@@ -285,9 +285,9 @@ def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, mo
     assert "converged" in b.caption_label.text()
     # Reset (the window's) goes back to round 0; the computed rounds are reused by Step at once (no job)
     w.reset_action()
-    assert g.astate.rounds == () and g.mdp().n_states == 2097 + 3
+    assert g.astate.rounds == () and g.session.mdp().n_states == 2097 + 3
     w.step()
-    assert len(g.astate.rounds) == 1 and not g.busy and len(threads) == 8
+    assert len(g.astate.rounds) == 1 and not g.rounds.busy and len(threads) == 8
 
 
 def test_a_changed_board_opens_on_the_board(window, qtbot):
@@ -296,7 +296,7 @@ def test_a_changed_board_opens_on_the_board(window, qtbot):
     panel = g.editor()
     for k in range(3):
         w.step()
-        qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == k + 1, timeout=10_000)
+        qtbot.waitUntil(lambda: not g.rounds.busy and len(g.astate.rounds) == k + 1, timeout=10_000)
     qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=10_000)
     assert panel.changed.count() == 1 + 374 and panel.changed.itemText(0).startswith("round 3: 374 P2 boards")
     board, rnd, old, new = panel.changed.itemData(1)
@@ -378,7 +378,7 @@ def test_a_round_can_be_cancelled_and_leaves_the_app_usable(window, qtbot, monke
 
     monkeypatch.setattr(attt_iteration, "best_response", blocked)
     w.run_solver()  # the window's Run: rounds
-    assert g.busy and g.auto
+    assert g.rounds.busy and g.rounds.auto
     w._dirty = True
     w.redraw()
     assert w.solver_panel.pause.isEnabled() and not w.solver_panel.step.isEnabled()
@@ -386,15 +386,15 @@ def test_a_round_can_be_cancelled_and_leaves_the_app_usable(window, qtbot, monke
     w.set_q_view(True)  # the window stays usable while the round is computed
     w.set_q_view(False)
     w.solver_panel.pause.click()  # Pause: cancels the round in progress
-    assert not g.auto
+    assert not g.rounds.auto
     gate.set()
-    qtbot.waitUntil(lambda: not g.busy, timeout=10_000)
+    qtbot.waitUntil(lambda: not g.rounds.busy, timeout=10_000)
     assert g.astate.rounds == () and not w.controller.job_busy
     # the round finished before the cancel was seen: it is kept and applied by the next Step at once
     monkeypatch.setattr(attt_iteration, "best_response", real)
-    assert g.step_round() and len(g.astate.rounds) == 1 and not g.busy
-    g.step_round()
-    qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == 2, timeout=10_000)
+    assert g.rounds.step() and len(g.astate.rounds) == 1 and not g.rounds.busy
+    g.rounds.step()
+    qtbot.waitUntil(lambda: not g.rounds.busy and len(g.astate.rounds) == 2, timeout=10_000)
 
 
 def test_an_edit_during_a_round_discards_it(window, qtbot, monkeypatch):
@@ -410,25 +410,25 @@ def test_an_edit_during_a_round_discards_it(window, qtbot, monkeypatch):
         return real(*args, **kw)
 
     monkeypatch.setattr(attt_iteration, "best_response", blocked)
-    g.step_round()
-    assert g.busy
+    g.rounds.step()
+    assert g.rounds.busy
     # the round is under way (a cancel seen before the job thread starts it computes nothing to keep)
     qtbot.waitUntil(entered.is_set, timeout=10_000)
     assert g.set_ties("highest")  # an edit: the window cancels the job
     gate.set()
-    qtbot.waitUntil(lambda: not g.busy, timeout=10_000)
+    qtbot.waitUntil(lambda: not g.rounds.busy, timeout=10_000)
     assert g.astate.rounds == () and g.setup.ties == "highest"
     assert w.undo_group.canUndo()
     w.act_undo.trigger()
     assert g.setup.ties == "lowest"
     # the round computed for this setup before the edit is kept: Step applies it at once
-    assert g.step_round() and len(g.astate.rounds) == 1 and not g.busy
+    assert g.rounds.step() and len(g.astate.rounds) == 1 and not g.rounds.busy
     # Reset while a round is computed: that round is not applied
     gate.clear()
-    g.step_round()
-    assert g.busy and g.reset_rounds()
+    g.rounds.step()
+    assert g.rounds.busy and g.rounds.reset()
     gate.set()
-    qtbot.waitUntil(lambda: not g.busy, timeout=10_000)
+    qtbot.waitUntil(lambda: not g.rounds.busy, timeout=10_000)
     assert g.astate.rounds == ()
 
 
@@ -440,19 +440,19 @@ def test_setup_edits_files_and_errors(window, qtbot, tmp_path, files):
     panel.seed.setValue(5)
     panel.start.activated.emit(2)
     assert g.setup.start_kind == "random" and g.setup.start.player == 2 and g.setup.seed == 5
-    assert g.astate.responder == 1 and g.mdp().n_states == 2423 + 3
+    assert g.astate.responder == 1 and g.session.mdp().n_states == 2423 + 3
     assert g.board.position.key == "000000000" and g.board.position.chooser == DECISION
-    g.step_round()
-    qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == 1, timeout=10_000)
+    g.rounds.step()
+    qtbot.waitUntil(lambda: not g.rounds.busy and len(g.astate.rounds) == 1, timeout=10_000)
     assert g.astate.rounds[0].player == 1
     # the rules' boards give the same MDP sizes as the course's states files
     panel.reachable.click()
-    assert g.setup.p1_boards.lines is None and g.mdp().n_states == 2423 + 3 and g.astate.rounds == ()
+    assert g.setup.p1_boards.lines is None and g.session.mdp().n_states == 2423 + 3 and g.astate.rounds == ()
     # a malformed states file: nothing changes, the message names the file and line
     bad = tmp_path / "bad_states.txt"
     bad.write_text("000000000\n1200\n")
     msgs = []
-    g.message.connect(msgs.append)
+    g.session.message.connect(msgs.append)
     panel.dialogs.open_file = lambda *a: str(bad)
     panel.open_states.click()
     assert msgs and f"{bad}:2:" in msgs[-1] and g.setup.p1_boards.lines is None
@@ -472,17 +472,17 @@ def test_a_policy_lacking_boards_is_reported_and_a_round_fails_cleanly(window, q
     short = tmp_path / "short_policy.txt"  # player 1 plays cell 4 on the empty board, and lists nothing else
     short.write_text("1\n000000000 0 0 0 0 1 0 0 0 0\n")
     msgs = []
-    g.message.connect(msgs.append)
+    g.session.message.connect(msgs.append)
     assert g.open_start_policy(short)
-    assert g.mdp() is None and "no entry for board" in g.mdp_error() and "short_policy.txt" in g.mdp_error()
+    assert g.session.mdp() is None and "no entry for board" in g.session.mdp_error() and "short_policy.txt" in g.session.mdp_error()
     assert "No MDP" in g.editor().next_label.text()
     for _ in range(2):  # a failed round leaves the game usable (and fails again the same way)
-        g.step_round()
-        qtbot.waitUntil(lambda: not g.busy, timeout=10_000)
+        g.rounds.step()
+        qtbot.waitUntil(lambda: not g.rounds.busy, timeout=10_000)
         assert g.astate.rounds == () and "Best-response round failed" in msgs[-1] and "short_policy.txt" in msgs[-1]
     w.act_undo.trigger()  # back to the course's start policy
-    assert g.mdp() is not None and g.step_round()
-    qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == 1, timeout=10_000)
+    assert g.session.mdp() is not None and g.rounds.step()
+    qtbot.waitUntil(lambda: not g.rounds.busy and len(g.astate.rounds) == 1, timeout=10_000)
 
 
 def test_the_round_limit_stops_the_rounds(window, qtbot):
@@ -491,13 +491,13 @@ def test_the_round_limit_stops_the_rounds(window, qtbot):
     w = window
     g = w.game
     assert g.edit_setup(replace(g.setup, max_rounds=2, method="vi"), "two rounds at most")
-    g.round_pause_ms = 0
+    g.rounds.pause_ms = 0
     msgs = []
-    g.message.connect(msgs.append)
-    assert g.run_rounds()
-    qtbot.waitUntil(lambda: not g.busy and not g.auto, timeout=10_000)
+    g.session.message.connect(msgs.append)
+    assert g.rounds.run()
+    qtbot.waitUntil(lambda: not g.rounds.busy and not g.rounds.auto, timeout=10_000)
     assert _rounds(g) == COURSE_ROUNDS[:2] and not g.astate.converged
-    assert not g.can_step_round() and not g.step_round() and "without converging (limit 2)" in msgs[-1]
+    assert not g.rounds.can_step() and not g.rounds.step() and "without converging (limit 2)" in msgs[-1]
 
 
 def test_export_policy_round_trips(window, qtbot, tmp_path):
@@ -505,11 +505,11 @@ def test_export_policy_round_trips(window, qtbot, tmp_path):
     g = w.game
     panel = g.editor()
     msgs = []
-    g.message.connect(msgs.append)
+    g.session.message.connect(msgs.append)
     assert not panel.export2.isEnabled() and not panel.export_dialog(2)  # no player-2 policy yet
     assert "step a round first" in msgs[-1]
-    g.step_round()
-    qtbot.waitUntil(lambda: not g.busy and len(g.astate.rounds) == 1, timeout=10_000)
+    g.rounds.step()
+    qtbot.waitUntil(lambda: not g.rounds.busy and len(g.astate.rounds) == 1, timeout=10_000)
     out = tmp_path / "p2_policy.txt"
     panel.dialogs.save_file = lambda *a: str(out)
     panel.export2.click()
@@ -526,7 +526,7 @@ def test_matchups_in_the_window(window, qtbot):
     panel = w.sim_panel
     qtbot.waitUntil(lambda: len(panel.rows) > 0 and not w.controller.job_busy, timeout=20_000)
     names = [r.name for r in panel.rows]
-    assert names == g.matchups() == ["solved P2", "P1 vs uniform", "uniform vs uniform"]
+    assert names == list(attt.matchup_names(g.setup)) == ["solved P2", "P1 vs uniform", "uniform vs uniform"]
     solved = panel.rows[0]  # player 2's best response to p1_policy1 always wins
     assert solved.exact == (0.0, 1.0, 0.0) and solved.counts == (0, 2000, 0)
     for r in panel.rows:  # within 4.5 standard errors (see test_matchups_simulate_through_the_encoder)
@@ -568,28 +568,28 @@ def test_episode_player_walks_the_board(window, qtbot):
     qtbot.waitUntil(lambda: len(g.astate.rounds) == 1 and w.controller.state == "converged", timeout=30_000)
     assert w.new_episode("optimal")
     moves = w.player.moves
-    assert moves and moves[0].state == g.start_state()
-    assert g.mdp().state_labels[moves[0].state] == "001000000"  # player 2's first board after p1_policy1's opening
-    assert moves[-1].next_state == g.encoding().win  # the best response to p1_policy1 always wins
+    assert moves and moves[0].state == g.session.start_state()
+    assert g.session.mdp().state_labels[moves[0].state] == "001000000"  # player 2's first board after p1_policy1's opening
+    assert moves[-1].next_state == g.session.built().win  # the best response to p1_policy1 always wins
     w.player.seek(0)
-    assert g.board.position.key == g.mdp().state_labels[moves[0].next_state]
+    assert g.board.position.key == g.session.mdp().state_labels[moves[0].next_state]
     w.player.seek(len(moves) - 1)  # an end state keeps no board: the last real position is shown (issue 13)
-    assert g.board.position.key == g.mdp().state_labels[moves[-1].state]
+    assert g.board.position.key == g.session.mdp().state_labels[moves[-1].state]
     assert "the agent wins" in w.player.status.text()
 
 
 def test_scenario_errors_name_the_field(qtbot, files, tmp_path):
     g = AtttGame()
     with pytest.raises(ScenarioError, match=r"games\.attt\.start\.kind: must be one of file, random, uniform"):
-        g.load_dict({"start": {"kind": "bogus"}}, "s.json")
+        g.session.load_dict({"start": {"kind": "bogus"}}, "s.json")
     with pytest.raises(ScenarioError, match=r"games\.attt\.p2_states: .*no such file"):
-        g.load_dict({"p2_states": str(tmp_path / "missing.txt")}, "s.json")
+        g.session.load_dict({"p2_states": str(tmp_path / "missing.txt")}, "s.json")
     with pytest.raises(ScenarioError, match=r"games\.attt\.start\.path: .*wrong player id"):
-        g.load_dict({"start": {"kind": "file", "player": 2, "path": str(files["policy_p1"])}}, "s.json")
+        g.session.load_dict({"start": {"kind": "file", "player": 2, "path": str(files["policy_p1"])}}, "s.json")
     with pytest.raises(ScenarioError, match=r"games\.attt\.ties: must be one of lowest, highest"):
-        g.load_dict({"ties": "middle"}, "s.json")
-    st = g.load_dict(g.to_dict(), "s.json")  # the default setup round-trips
-    assert st.setup.start.source == g.setup.start.source and st.setup.p2_boards.source == g.setup.p2_boards.source
+        g.session.load_dict({"ties": "middle"}, "s.json")
+    st = g.session.load_dict(g.session.to_dict(), "s.json")  # the default setup round-trips
+    assert st.start.source == g.setup.start.source and st.p2_boards.source == g.setup.p2_boards.source
 
 
 # ---------------------------------------------------------------------------------- screenshots

@@ -103,12 +103,12 @@ def run_game(qtbot, w: MainWindow, key: str) -> None:
     convergence; the 3D game's training (a few hundred episodes: it has no solve)."""
     g = w.game
     if key == "attt":  # Run steps best-response rounds to convergence; each round's MDP is solved at once
-        g.round_pause_ms = 0
+        g.rounds.pause_ms = 0
         w.run_solver()
         qtbot.waitUntil(lambda: g.astate.converged and w.controller.state == "converged", timeout=60_000)
     elif key == "ttt3d":
         g.set_settings(episodes=200, report_every=50, eval_games=0)
-        with qtbot.waitSignal(g.training_changed, timeout=60_000, check_params_cb=lambda on: on is False):
+        with qtbot.waitSignal(g.session.changed, timeout=60_000, check_params_cb=lambda: not g.training.busy):
             g.editor().train.click()
     else:
         run_to_end(qtbot, w)
@@ -140,9 +140,9 @@ def test_after_run_the_board_uses_most_of_its_colour_range(qtbot, window, tmp_pa
     # the colour bar shows the same scale, of the kind the game's values call for, with its unit
     bar = board.color_bar if getattr(board, "has_color_bar", False) else w.color_bar
     assert (bar.scale.lo, bar.scale.hi) == (lo, hi)
-    assert bar.scale.label.startswith(w.game.value_label)
+    assert bar.scale.label.startswith(w.session.value_label)
     if KINDS[key] is not None:
-        assert bar.scale.kind == KINDS[key] and bar.scale.label == w.game.value_label
+        assert bar.scale.kind == KINDS[key] and bar.scale.label == w.session.value_label
 
 
 @pytest.mark.parametrize("key", ["snakes", "file"])
@@ -191,7 +191,7 @@ def test_badge_and_inspector_agree_at_every_history_index(qtbot, window, tmp_pat
     g = open_game(qtbot, w, "snakes", tmp_path)
     from dataclasses import replace
 
-    g.edit(replace(g.cfg, layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)), "traps")
+    g.session.edit(replace(g.cfg, layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)), "traps")
     w.solver_panel.set_method(method)
     w.reset_solver()
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=10_000)

@@ -26,7 +26,9 @@ from mdpviz.scenario import ScenarioError
 from mdpviz.solvers import solve
 from mdpviz.models.checkers import spec as cg
 from mdpviz.models.checkers import play as cp
-from mdpviz.models.checkers.spec import CheckersSettings, settings_from_dict, settings_to_dict
+from mdpviz.models.checkers.spec import SPEC, CheckersSettings
+
+settings_from_dict, settings_to_dict = SPEC.from_dict, SPEC.to_dict
 from mdpviz.models.checkers.play import (
     CheckersPositionModel,
     cell_square,
@@ -245,8 +247,9 @@ def test_painter_puts_rank_one_at_the_bottom_and_draws_pieces(qtbot):
 def checkers_window(qtbot, tmp_path, settings: CheckersSettings = SMALL):
     """A window with snakes and a small checkers board only."""
     from mdpviz.widgets.games.snakes import SnakesGame
+    from mdpviz.widgets.session import GameSession
 
-    return make_window(qtbot, tmp_path / "settings.ini", games=[SnakesGame(), CheckersGame(settings)])
+    return make_window(qtbot, tmp_path / "settings.ini", games=[SnakesGame(), CheckersGame(GameSession(cg.SPEC, settings))])
 
 
 @pytest.fixture
@@ -259,7 +262,7 @@ def window(qtbot, tmp_path):
 def open_checkers(qtbot, w) -> CheckersGame:
     w.switch_game("checkers")
     g = w.game
-    qtbot.waitUntil(lambda: w.controller.mdp is not None and g.compiled() is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: w.controller.mdp is not None and g.session.built() is not None, timeout=20_000)
     w.redraw()
     return g
 
@@ -286,7 +289,7 @@ def test_checkers_is_in_the_default_games(qtbot):
 def test_the_game_loads_and_shows_its_state_count(window, qtbot):
     g = open_checkers(qtbot, window)
     assert window.board_stack.currentWidget() is g.board
-    cm = g.compiled()
+    cm = g.session.built()
     assert cm.n_states == 1193 and window.controller.mdp.n_states == 1193
     ed = g.editor()
     assert ed.info.text().startswith("1,193 states")
@@ -309,7 +312,7 @@ def test_a_step_changes_the_numbers(window, qtbot):
     assert not np.array_equal(before, after)
     # the numbers are the Q-values of the shown sweep
     sw = window.controller.history[-1]
-    want = [q for _, _, q in g.compiled().move_values(g.board.position.state, np.asarray(sw.values))]
+    want = [q for _, _, q in g.session.built().move_values(g.board.position.state, np.asarray(sw.values))]
     np.testing.assert_allclose(after, want, atol=1e-12)
     assert "sweep 1" in g.board.caption
 
@@ -348,7 +351,7 @@ def test_human_vs_agent_reaches_a_terminal_position(window, qtbot):
 
 def test_discount_slider_keeps_the_compile_and_the_position(window, qtbot):
     g = open_checkers(qtbot, window)
-    cm = g.compiled()
+    cm = g.session.built()
     run_to_end(qtbot, window)
     b = g.board
     b.click_cell(square_cell("a1", 4))
@@ -358,7 +361,7 @@ def test_discount_slider_keeps_the_compile_and_the_position(window, qtbot):
     ed = g.editor()
     ed.discount_slider.setValue(90)
     assert g.settings.discount == 0.9 and window.controller.mdp.discount == 0.9
-    assert g.compiled() is cm  # no new enumeration for a new discount
+    assert g.session.built() is cm  # no new enumeration for a new discount
     run_to_end(qtbot, window)
     assert b.model is model and b.walk.index == idx  # the same position, new values
     assert not np.allclose(b.view().qs, q_greedy)
@@ -384,7 +387,7 @@ def test_matchups_with_exact_probabilities(window, qtbot):
     panel = window.sim_panel
     rows = panel.rows
     assert [r.name for r in rows] == ["optimal vs random", "random vs random"]
-    cm = g.compiled()
+    cm = g.session.built()
     ex = cm.outcome_probabilities(window.controller.solution.policy)
     opt = rows[0]
     assert opt.labels == cp.OUTCOME_LABELS and sum(opt.counts) == 4000
@@ -403,18 +406,18 @@ def test_episode_player_shows_positions(window, qtbot):
 
 def test_refused_edit_and_the_agent_playing_white(window, qtbot):
     g = open_checkers(qtbot, window)
-    with qtbot.waitSignal(g.message, timeout=1000) as sig:
+    with qtbot.waitSignal(g.session.message, timeout=1000) as sig:
         assert not g.set_variant(rows=2)
     assert "1..1" in sig.args[0]
     assert g.settings == SMALL
     assert g.set_variant(agent=ck.WHITE)
-    qtbot.waitUntil(lambda: window.controller.mdp is not None and g.compiled() is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: window.controller.mdp is not None and g.session.built() is not None, timeout=20_000)
     window.redraw()
     walk = g.board.walk
     assert walk.start.mover == "Black" and walk.start.chooser == MODEL  # Black is the random opponent
     assert walk.index == 1 and walk.plies[0].by == "model"  # it opened at once
     assert g.board.position.mover == "White" and g.board.position.chooser == DECISION
-    assert g.board.position.state in set(g.compiled().start_states.tolist())
+    assert g.board.position.state in set(g.session.built().start_states.tolist())
     run_to_end(qtbot, window)
     b = g.board
     b.set_mode(PLAY)  # you play Black (and move first) against the agent playing White
@@ -425,7 +428,7 @@ def test_refused_edit_and_the_agent_playing_white(window, qtbot):
         assert b.play_move(b.model.moves(b.position)[-1].action)
     assert b.position.terminal
     window.act_undo.trigger()
-    qtbot.waitUntil(lambda: window.controller.mdp is not None and g.compiled() is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: window.controller.mdp is not None and g.session.built() is not None, timeout=20_000)
     assert g.settings.agent == ck.BLACK
 
 
@@ -445,12 +448,12 @@ def test_a_long_compile_can_be_cancelled_and_leaves_the_app_usable(window, qtbot
     g = open_checkers(qtbot, window)
     ed = g.editor()
     g.set_variant(size=5, ply_limit=40)
-    qtbot.waitUntil(lambda: bool(started) and g.compiling, timeout=10_000)
+    qtbot.waitUntil(lambda: bool(started) and g.session.compiling, timeout=10_000)
     assert window.controller.mdp is None and ed.cancel_button.isEnabled()
     assert "Compiling" in g.empty_text() or "Enumerating" in g.empty_text()
     with qtbot.waitSignal(window.controller.job_cancelled, timeout=10_000):
         ed.cancel_button.click()
-    assert not g.compiling and not window.controller.job_busy
+    assert not g.session.compiling and not window.controller.job_busy
     assert started[0].poll() is not None  # the child process is gone
     assert "cancelled" in g.empty_text() and ed.build_button.isEnabled()
     window.act_undo.trigger()  # back to 4x4: compiled already, the app solves it
@@ -466,21 +469,21 @@ def test_switching_game_during_a_compile_cancels_it_and_coming_back_restarts(win
     monkeypatch.setattr(cg, "POLL_SECONDS", 0.05)
     g = open_checkers(qtbot, window)
     g.set_variant(size=5, ply_limit=40)
-    qtbot.waitUntil(lambda: g.compiling, timeout=10_000)
+    qtbot.waitUntil(lambda: g.session.compiling, timeout=10_000)
     with qtbot.waitSignal(window.controller.job_cancelled, timeout=10_000):
         window.switch_game("snakes")
-    assert not g.compiling
+    assert not g.session.compiling
     g.set_variant(size=4, ply_limit=12)  # a new small variant while another game is shown
     window.switch_game("checkers")
-    qtbot.waitUntil(lambda: window.controller.mdp is not None and g.compiled() is not None, timeout=20_000)
-    assert g.compiled().rules.ply_limit == 12
+    qtbot.waitUntil(lambda: window.controller.mdp is not None and g.session.built() is not None, timeout=20_000)
+    assert g.session.built().rules.ply_limit == 12
 
 
 def test_scenario_round_trip(window, qtbot, tmp_path):
     g = open_checkers(qtbot, window)
-    g.set_discount(0.75)
+    g.session.set_discount(0.75)
     p = window.save_scenario(tmp_path / "s.json")
-    g.set_discount(0.2)
+    g.session.set_discount(0.2)
     window.load_scenario(p)
     assert g.settings == CheckersSettings(SMALL.rules, discount=0.75)
     assert g.editor().discount_slider.value() == 75

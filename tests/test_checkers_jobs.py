@@ -45,7 +45,7 @@ def test_the_window_default_is_the_model_default_with_a_20_ply_limit():
     assert ck.CheckersRules().ply_limit == 40  # the CLI's default is the model's, unchanged
     assert (s.agent, s.discount) == (ck.BLACK, ck.DEFAULT_DISCOUNT)
     # the scenario data lists the variant's fields in the model's order, then agent and discount
-    assert list(cg.settings_to_dict(s)) == ["size", "rows", "forced_capture", "multi_jump", "ply_limit", "agent",
+    assert list(cg.SPEC.to_dict(s)) == ["size", "rows", "forced_capture", "multi_jump", "ply_limit", "agent",
                                             "discount"]
 
 

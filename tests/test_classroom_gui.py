@@ -26,7 +26,7 @@ from PySide6.QtGui import QImage, QPalette
 
 from mdpviz.app import MainWindow
 from mdpviz.solvers import solve
-from mdpviz.widgets import compare as compare_widget
+from mdpviz.solvers import compare as compare_solver
 from mdpviz.widgets.board import EMPTY_FILL
 from mdpviz.widgets.delta import DELTA_LABEL, format_delta
 from mdpviz.widgets.game_board import GameBoard
@@ -34,7 +34,7 @@ from tests.conftest import LAYOUT, SMALL_MDP, FakeDialogs
 
 def snakes_with_layout(qtbot, w: MainWindow):
     g = w.game_by_key("snakes")
-    g.edit(replace(g.cfg, layout=LAYOUT), "layout")
+    g.session.edit(replace(g.cfg, layout=LAYOUT), "layout")
     qtbot.waitUntil(lambda: w.controller.state == "ready")
     return g
 
@@ -60,7 +60,7 @@ def test_lesson_panel_shows_the_current_discount(qtbot, window, tmp_path):
     w.open_mdp_file(path)
     assert "MDP from file: small.txt" in lesson_text(w) and "\u03b3 = 0.9" in lesson_text(w)
     w.solver_panel.discount.setValue(0.5)  # the discount box -> the game's edit -> a new lesson
-    assert w.game.mdp().discount == 0.5
+    assert w.game.session.mdp().discount == 0.5
     text = lesson_text(w)
     assert "\u03b3 = 0.5" in text and "\u03b3 = 0.9" not in text
     assert "action 1: 1\u00b7(3 + 0.5\u00b7V(2))" in text  # the backup of state 0 with gamma = 0.5
@@ -76,13 +76,13 @@ def test_compare_runs_on_the_job_thread_and_the_table_equals_solve(qtbot, window
     w = window
     snakes_with_layout(qtbot, w)
     threads = []
-    real = compare_widget.compare_methods
+    real = compare_solver.compare_job
 
     def spy(*args, **kwargs):
         threads.append(threading.current_thread() is threading.main_thread())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(compare_widget, "compare_methods", spy)
+    monkeypatch.setattr(compare_solver, "compare_job", spy)
     assert w.compare_methods()
     assert not w.compare_panel.run_button.isEnabled() and w.compare_panel.cancel_button.isEnabled()
     qtbot.waitUntil(lambda: w.compare_panel.comparison is not None, timeout=30_000)
@@ -91,7 +91,7 @@ def test_compare_runs_on_the_job_thread_and_the_table_equals_solve(qtbot, window
     table = w.compare_panel.table
     assert table.rowCount() == 4
     assert table.horizontalHeaderItem(3).text() == "V(square 1)"
-    mdp = w.game.mdp()
+    mdp = w.game.session.mdp()
     for i, method in enumerate(("vi", "gs", "pi", "lp")):
         opts = {"tol": w.solver_panel.tol} if method in ("vi", "gs") else {}
         single = solve(mdp, method, **opts)
@@ -309,7 +309,7 @@ def take_screenshots(out: Path, qtbot=None) -> list[Path]:
         w.resize(1366, 820)
         wait(lambda: w.controller.state == "ready")
         g = w.game_by_key("snakes")
-        g.edit(replace(g.cfg, layout=LAYOUT), "layout")
+        g.session.edit(replace(g.cfg, layout=LAYOUT), "layout")
         wait(lambda: w.controller.state == "ready")
         w.compare_methods()
         wait(lambda: w.compare_panel.comparison is not None)

@@ -139,7 +139,7 @@ def test_grid_board_bar_reports_the_map_it_draws(qtbot, window):
     scale = board.color_bar.scale
     assert board.canvas.diverging  # the book grid's values have both signs
     assert scale.kind == DIVERGING and (scale.lo, scale.hi) == board.color_range() and scale.lo == -scale.hi
-    assert scale.label.startswith(w.game.value_label) and f"({w.game.unit}" in scale.label
+    assert scale.label.startswith(w.session.value_label) and f"({w.session.unit}" in scale.label
     assert board.canvas.cmap.name == scale.colormap  # the bar and the cells: one map
 
 
@@ -152,7 +152,7 @@ def test_gym_grid_scale_spans_the_values_shown(qtbot, window, env, kwargs):
     w = window
     w.switch_game("gym")
     assert w.game.set_environment(env, kwargs)
-    qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.mdp.n_states == w.game.mdp().n_states,
+    qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.mdp.n_states == w.game.session.mdp().n_states,
                     timeout=120_000)
     _solve(qtbot, w)
     board = w.game_boards["gym"]
@@ -220,7 +220,7 @@ def _snapshot(key: str, size: tuple[int, int], tmp_path: Path, mdp: str | None =
     if mdp is not None:
         from mdpviz.models.examples import resolve_mdp
 
-        g.load_state(g.read_file(resolve_mdp(mdp)))
+        g.session.load_state(g.read_file(resolve_mdp(mdp)))
     solved = ex.solve_game(g)
     w = ex.snapshot_widget(g, solved, width=size[0], height=size[1])
     ex.render_widget(w, tmp_path / f"{key}.png", width=size[0], height=size[1])  # lays everything out

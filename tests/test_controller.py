@@ -166,43 +166,46 @@ def test_reference_range_and_fallback():
 
 
 def test_background_job_progress_result_and_cancel(qtbot, ctrl):
-    seen = []
+    from mdpviz.models.jobs import Job, JobProgress
+
+    seen, called = [], []
     ctrl.job_progress.connect(lambda d, t, text: seen.append((d, t, text)))
     main = threading.get_ident()
 
-    def job(progress, cancelled):
+    def job():
         for i in range(3):
-            progress(i + 1, 3, f"part {i + 1}")
+            yield JobProgress(i + 1, 3, f"part {i + 1}")
         return ("done", threading.get_ident() != main)
 
     with qtbot.waitSignal(ctrl.job_finished, timeout=10_000) as b:
-        assert ctrl.start_job(job)
+        assert ctrl.start_job(Job(job, on_done=lambda r: called.append((r, threading.get_ident() == main))))
     assert b.args[0] == ("done", True)  # ran off the GUI thread
+    assert called == [(("done", True), True)]  # the job's own callback, on the GUI thread
     qtbot.waitUntil(lambda: len(seen) == 3, timeout=10_000)
     assert seen[-1] == (3, 3, "part 3")
     assert not ctrl.job_busy
 
     started = threading.Event()
 
-    def endless(progress, cancelled):
+    def endless():
         started.set()
-        while not cancelled():
-            progress(0, 1, "")
-        return None
+        while True:
+            yield JobProgress(0, 1, "")
 
     with qtbot.waitSignal(ctrl.job_cancelled, timeout=10_000):
-        assert ctrl.start_job(endless)
-        assert not ctrl.start_job(job)  # one job at a time
+        assert ctrl.start_job(Job(endless, on_cancelled=lambda: called.append("cancelled")))
+        assert not ctrl.start_job(Job(job))  # one job at a time
         qtbot.waitUntil(started.is_set, timeout=10_000)
         ctrl.cancel_job()
-    assert not ctrl.job_busy
+    assert not ctrl.job_busy and called[-1] == "cancelled"
 
-    def broken(progress, cancelled):
+    def broken():
         raise ValueError("no such strategy")
+        yield
 
     with qtbot.waitSignal(ctrl.job_failed, timeout=10_000) as b:
-        ctrl.start_job(broken)
-    assert b.args[0] == "no such strategy"
+        ctrl.start_job(Job(broken, on_failed=called.append))
+    assert b.args[0] == "no such strategy" and called[-1] == "no such strategy"
 
 
 def test_shutdown_stops_both_threads(qtbot):
@@ -260,7 +263,8 @@ def test_cyclic_garbage_is_collected_on_the_gui_thread_only(qtbot):
 
 
 def test_a_generator_job_reports_progress_and_partials_in_order_and_can_be_cancelled(qtbot):
-    from mdpviz.controller import GeneratorJob, SolverController
+    from mdpviz.controller import SolverController
+    from mdpviz.models.jobs import Job
     from mdpviz.models.kit.registry import JobProgress
 
     c = SolverController()
@@ -276,7 +280,7 @@ def test_a_generator_job_reports_progress_and_partials_in_order_and_can_be_cance
             return "done"
 
         with qtbot.waitSignal(c.job_finished, timeout=10_000) as blocker:
-            assert c.start_job(GeneratorJob(make))
+            assert c.start_job(Job(make))
         assert blocker.args == ["done"]
         assert seen == [(0, 3, "item 0"), (1, 3, "item 1"), (2, 3, "item 2")]
         assert partial == [0, 10, 20]
@@ -294,7 +298,7 @@ def test_a_generator_job_reports_progress_and_partials_in_order_and_can_be_cance
                 closed.append(True)
 
         with qtbot.waitSignal(c.job_cancelled, timeout=10_000):
-            assert c.start_job(GeneratorJob(endless))
+            assert c.start_job(Job(endless))
             assert gate.wait(10)
             c.cancel_job()
         assert closed == [True]
@@ -308,7 +312,8 @@ def test_a_partial_yielded_while_a_cancel_waits_arrives_before_job_cancelled(qtb
     nothing after it is pulled."""
     import threading
 
-    from mdpviz.controller import GeneratorJob, SolverController
+    from mdpviz.controller import SolverController
+    from mdpviz.models.jobs import Job
 
     c = SolverController()
     try:
@@ -325,7 +330,7 @@ def test_a_partial_yielded_while_a_cancel_waits_arrives_before_job_cancelled(qtb
             yield "second"
 
         with qtbot.waitSignal(c.job_cancelled, timeout=10_000):
-            assert c.start_job(GeneratorJob(make))
+            assert c.start_job(Job(make))
             assert entered.wait(10)
             c.cancel_job()
             gate.set()
@@ -364,7 +369,10 @@ def test_frame_gate_holds_the_workers_only_while_a_frame_is_drawn(qtbot):
         # what the window does with a job's progress is a frame too
         seen = []
         c.job_progress.connect(lambda *_: seen.append(FRAME_GATE.open.is_set()))
-        c._on_job_progress(c._sim_job, 1, 2, "half")
+        from mdpviz.models.jobs import Job, JobProgress
+
+        with qtbot.waitSignal(c.job_finished, timeout=10_000):
+            assert c.start_job(Job(lambda: iter([JobProgress(1, 2, "half")])))
         assert seen == [False]
         qtbot.waitUntil(FRAME_GATE.open.is_set, timeout=10_000)
     finally:

@@ -19,7 +19,6 @@ from mdpviz.commands.export import export_view
 from mdpviz.models import snakes as sn
 from mdpviz.models.kit.value_range import reference_range
 from mdpviz.solvers import solve
-from mdpviz.widgets.game import GameJob
 from mdpviz.widgets.games.snakes import SnakesGame
 
 LAYOUT = "0,0,3,0,2,0,1,0,3,0,0,1,0,4,0"
@@ -191,26 +190,23 @@ def test_solve_game_and_snapshot_index(qapp, tmp_path):
 
 
 def test_model_headless_runs_a_games_background_job(qapp):
-    class Late(SnakesGame):
-        """A game that builds its model on a job, as checkers does."""
+    """A game whose spec compiles in a job (as checkers does): the export runs the job here, no window."""
+    from dataclasses import replace
 
-        def __init__(self):
-            super().__init__()
-            self.ready = False
+    from mdpviz.models.jobs import JobProgress
+    from mdpviz.widgets.session import GameSession
 
-        def build_mdp(self):
-            if not self.ready:
-                self.job_requested.emit(GameJob(lambda progress, cancelled: "built", "build", self._done))
-                return None
-            return super().build_mdp()
+    ran = []
 
-        def _done(self, result):
-            assert result == "built"
-            self.ready = True
-            self._mdp_cache = None
+    def compile_job(cfg):
+        ran.append(cfg)
+        yield JobProgress(0, 0, "compiling")
+        return sn.compile_snakes(cfg)
 
-    g = Late()
-    assert ex.model_headless(g).n_states == 15 and g.ready
+    spec = replace(sn.SPEC, jobs={**sn.SPEC.jobs, "compile": compile_job}, build_key=lambda cfg: cfg)
+    g = SnakesGame(GameSession(spec))
+    assert g.session.mdp() is None  # (in a window the job would run on the job thread)
+    assert ex.model_headless(g).n_states == 15 and ran == [g.session.settings]
 
 
 def test_pure_helpers(tmp_path):
@@ -237,7 +233,7 @@ def test_pure_helpers(tmp_path):
 
 
 def test_a_game_that_compiles_in_a_background_job_exports_headless(qapp, capsys, tmp_path):
-    """Checkers compiles through its GeneratorJob; the export steps it on this thread."""
+    """Checkers compiles through its spec's compile job; the export steps it on this thread."""
     out = tmp_path / "checkers.png"
     code, text, err = run_cli(capsys, "--game", "checkers", "--figure", "board", "--out", str(out),
                               "--width", "640", "--height", "360")

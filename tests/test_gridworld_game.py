@@ -59,7 +59,7 @@ def test_grid_world_solves_on_its_board(qtbot, window):
     # every action's Q as triangles: the best one at the start is north
     board.set_q_view(True)
     assert cv.show_q
-    q = cv.q[g.start_state()]
+    q = cv.q[g.session.start_state()]
     assert max(q, key=q.get) == "north"
     w.grab()  # paints without error in every mode
     board.set_q_view(False)
@@ -106,7 +106,7 @@ def test_edit_cycles_a_cell_goes_stale_and_undoes(qtbot, window):
     assert g.settings == before
     # an edit that would make the values infinite is refused with a message
     w.solver_panel.set_discount(1.0, editable=True)
-    g.set_discount(1.0)
+    g.session.set_discount(1.0)
     assert not g.set_living_reward(0.5) and g.settings.living_reward == 0.0
 
 
@@ -117,14 +117,14 @@ def test_inspect_click_and_episode_token(qtbot, window):
     run_to_end(qtbot, w)
     with qtbot.waitSignal(board.inspect_requested):
         board.canvas.cell_clicked.emit(2, 0)
-    assert w.selected == g.start_state()
+    assert w.selected == g.session.start_state()
     insp = w.inspection()
     best = [a.name for a in insp.actions if a.best]
     assert best == ["north"] and insp.value == pytest.approx(0.4907, abs=5e-5)
     assert w.new_episode("optimal")
     moves = w.player.moves
-    assert moves[0].state == g.start_state()
-    assert moves[-1].next_state == g.mdp().n_states - 1  # CS188: the episode ends in "exited"
+    assert moves[0].state == g.session.start_state()
+    assert moves[-1].next_state == g.session.mdp().n_states - 1  # CS188: the episode ends in "exited"
     w.player.step()  # the token moves with the episode
     assert board.canvas.token == moves[0].next_state
     w.grab()
@@ -182,17 +182,17 @@ def test_gym_game_frozenlake_and_taxi(qtbot, window):
     ed.map.setCurrentText("8x8")
     ed.slippery.setChecked(False)
     assert ed.apply_settings()
-    assert g.mdp().n_states == 65
+    assert g.session.mdp().n_states == 65
     assert not g.set_environment("FrozenLake-v1", "map_name='9x9'")  # refused, stays on 8x8
-    assert g.mdp().n_states == 65
+    assert g.session.mdp().n_states == 65
     assert g.set_environment("Taxi-v4", "")
     run_to_end(qtbot, w)
     assert board.stack.currentWidget() is board.table  # no grid: a table of states
-    assert g.state_name(0).startswith("taxi (0,0)")
+    assert g.session.state_name(0).startswith("taxi (0,0)")
     w.grab()
     w.undo_group.undo()
     assert g.gstate.env_id == "FrozenLake-v1"
-    assert g.load_dict(g.to_dict(), "x") == g.gstate  # the scenario data round-trips
+    assert g.session.load_dict(g.session.to_dict(), "x") == g.gstate  # the scenario data round-trips
 
 
 def test_gym_game_without_gymnasium_explains(qtbot, window, monkeypatch):
@@ -203,8 +203,8 @@ def test_gym_game_without_gymnasium_explains(qtbot, window, monkeypatch):
     w.switch_game("gym")
     g = w.game
     g._env = None
-    g.edit(g.gstate.__class__("CliffWalking-v1", (), 0.9), "cliff")
-    assert g.mdp() is None and 'pip install "mdpviz[gym]"' in g.mdp_error()
+    g.session.edit(g.gstate.__class__("CliffWalking-v1", (), 0.9), "cliff")
+    assert g.session.mdp() is None and 'pip install "mdpviz[gym]"' in g.session.mdp_error()
 
 
 def test_simulation_and_compare_methods_in_the_window(qtbot, window):
@@ -212,7 +212,7 @@ def test_simulation_and_compare_methods_in_the_window(qtbot, window):
     g = w.game
     g.set_convention("aima")
     g.set_living_reward(-0.04)
-    g.set_discount(1.0)
+    g.session.set_discount(1.0)
     run_to_end(qtbot, w)
     with qtbot.waitSignal(w.controller.job_finished, timeout=60_000):
         assert w.start_simulation(2000, 3)
@@ -220,5 +220,5 @@ def test_simulation_and_compare_methods_in_the_window(qtbot, window):
     assert rows["optimal"].exact == pytest.approx(0.7053, abs=5e-5)  # AIMA fig. 17.3's start value
     assert abs(rows["optimal"].mean - rows["optimal"].exact) < 5 * rows["optimal"].ci + 1e-9
     assert w.compare_methods()
-    qtbot.waitUntil(lambda: w._game_job is None, timeout=60_000)
+    qtbot.waitUntil(lambda: not w.controller.job_busy, timeout=60_000)
     assert "agree" in w.statusBar().currentMessage()  # the comparison's summary: every method agrees

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import QHeaderView
 
 from mdpviz.solvers import solve
 from mdpviz.models.kit.colors import ColorScale
-from mdpviz.widgets.game import Game
 from mdpviz.widgets.position import (
     AXIS_FONT_PT,
     MAX_NAMED_BARS,
@@ -239,7 +238,7 @@ def test_the_successor_tags_leave_the_dice_under_the_squares_whole(window, qtbot
     w.solver_panel.step.click()  # the dice are the policy of a sweep
     qtbot.waitUntil(lambda: len(w.controller.history) >= 1, timeout=60_000)
     w.redraw()
-    w.inspect(w.game.start_state())
+    w.inspect(w.game.session.start_state())
     board = w.board
     succ = dict(board.successors)
     assert succ and board.layout_.glyph_room > 0
@@ -274,25 +273,25 @@ def test_discount_tooltip_is_the_games_own_note(window):
     tip = w.solver_panel.discount.toolTip
     assert w.game.key == "snakes" and tip() == "Turns are counted, not discounted: the discount is 1."
     w.switch_game("risk_ttt")  # a fixed discount without a note of its own: the generic note names it
-    assert w.game.mdp().discount == 1.0
+    assert w.game.session.mdp().discount == 1.0
     assert tip() == "Fixed by this game: results are not discounted (the discount is 1)."
     w.switch_game("ttt3d")  # no MDP, no discount
     assert tip() == "This game has no discount to edit."
     w.switch_game("ttt")  # editable: the field's own tooltip
-    assert w.game.supports_discount and "Turns" not in tip() and "Discount factor" in tip()
+    assert w.session.supports_discount and "Turns" not in tip() and "Discount factor" in tip()
 
 
-def test_discount_tooltip_generic_note_names_a_fixed_value():
-    class Fixed(Game):
-        supports_discount = False
+def test_discount_tooltip_generic_note_names_a_fixed_value(qapp):
+    from dataclasses import replace
 
-        def discount(self):
-            return 0.95
+    from mdpviz.models import gridworld as gw
+    from mdpviz.widgets.session import GameSession
 
-    g = Fixed(None)
-    assert g.discount_tooltip() == "Fixed by this game: the discount is 0.95."
-    g.discount_note = "Set by the course file."
-    assert g.discount_tooltip() == "Set by the course file."
+    fixed = replace(gw.SPEC, with_discount=None)  # a game that fixes its discount, here at 0.95
+    s = GameSession(fixed, gw.GridSettings(discount=0.95))
+    assert not s.supports_discount and s.discount_tooltip() == "Fixed by this game: the discount is 0.95."
+    s = GameSession(replace(fixed, discount_note="Set by the course file."), gw.GridSettings(discount=0.95))
+    assert s.discount_tooltip() == "Set by the course file."
 
 
 def test_convergence_dock_is_named_by_the_game(window):
@@ -314,17 +313,17 @@ def test_a_boards_job_message_reaches_the_status_bar(window):
     w.switch_game("ttt")
     w.statusBar().clearMessage()
     w.game.board.show_token(10**9)  # no such state: the board says so, in the status bar
-    n = w.game.mdp().n_states
+    n = w.game.session.mdp().n_states
     assert w.statusBar().currentMessage() == f"state 1000000000 is out of range 0..{n - 1}"
 
 
 def test_states_are_named_lazily_on_the_gui_thread(window, monkeypatch):
     w = window
     g = w.game  # snakes: the shared cell board
-    mdp = g.mdp()
+    mdp = g.session.mdp()
     calls: list[int] = []
-    name = g.state_name
-    monkeypatch.setattr(g, "state_name", lambda s: calls.append(s) or name(s))
+    name = g.session.state_name
+    monkeypatch.setattr(g.session, "state_name", lambda s: calls.append(s) or name(s))
     w.board.refresh_layout(force=True)
     assert calls == []  # nothing named up front
     names = w.board.state_names
@@ -332,7 +331,7 @@ def test_states_are_named_lazily_on_the_gui_thread(window, monkeypatch):
     assert names[3] == name(3) and calls == [3]  # named once, then kept
     calls.clear()
     assert w.new_episode("random")
-    visited = {g.start_state()} | {m.next_state for m in w.player.moves}
+    visited = {g.session.start_state()} | {m.next_state for m in w.player.moves}
     assert set(calls) == visited and len(calls) == len(visited)  # only the episode's states
 
 

@@ -2,7 +2,7 @@
 
 Layers, lowest first; a module may import its own layer and the ones below, never one above:
 
-0. core: the MDP, file formats and the simulator (``models/mdp.py``, ``files``, ``cs747``, ...)
+0. core: the MDP, file formats, the simulator and the job protocol (``models/mdp.py``, ``files``, ``cs747``, ``jobs``, ...)
 1. solvers: ``mdpviz/solvers`` (they see only the core: an MDP, never a game)
 2. kit and games: ``mdpviz/models/kit`` (the registry, display data, the lesson engine...), one folder per
    game in ``mdpviz/models/<key>/``, and ``scenario``
@@ -15,7 +15,7 @@ submodule counts as importing the package too (Python runs the package's ``__ini
 for the importer's own enclosing packages, which are always initialised before it runs.
 
 Within layer 2, no module of one game's folder imports another game's folder, and the kit imports no
-game: what two games share belongs in the kit.
+game: what two games share belongs in the kit. Within layer 3, no widget imports the controller.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from pathlib import Path
 PKG = Path(__file__).resolve().parents[1] / "mdpviz"
 
 CORE = {"mdpviz.models", "mdpviz.models.mdp", "mdpviz.models.files", "mdpviz.models.cs747", "mdpviz.models.simulate",
-        "mdpviz.models.chunked", "mdpviz.models.examples"}
+        "mdpviz.models.chunked", "mdpviz.models.examples", "mdpviz.models.jobs"}
 LAYER_NAMES = ("core", "solvers", "games", "Qt", "app", "entry points")
 
 ALLOWED: dict[tuple[str, str], str] = {
@@ -184,6 +184,14 @@ def test_no_game_imports_another_game_and_the_kit_imports_none():
             if h is not None and ((g is not None and h != g) or in_kit):
                 bad.append(f"{src} imports {dst}")
     assert not bad, "imports across game folders (shared code belongs in mdpviz.models.kit):\n" + "\n".join(bad)
+
+
+def test_no_widget_imports_the_controller():
+    """Widgets and game views draw and edit; their background work goes to the controller as a
+    :class:`~mdpviz.models.jobs.Job` through the session, never by importing it."""
+    bad = sorted(src for src, deps in graph().items()
+                 if src.startswith("mdpviz.widgets") and "mdpviz.controller" in deps)
+    assert not bad, "widgets that import mdpviz.controller:\n" + "\n".join(bad)
 
 
 def test_every_game_is_a_folder_and_the_models_package_stays_small():

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QSize
 
 from mdpviz.app import MainWindow, default_size
+from mdpviz.models.jobs import drive
 from mdpviz.widgets.game import PANELS
 from mdpviz.widgets.games import default_games
 from mdpviz.models.kit.registry import keys
@@ -105,25 +106,25 @@ def test_plot_range_follows_the_current_run(qtbot, window, key, tmp_path):
     if not show_game(qtbot, w, key, tmp_path):
         pytest.skip(f"{key}: no sweeps")
     solve(qtbot, w)
-    if getattr(w.game, "drives_steps", False):
+    if w.session.drives_steps:
         # Run keeps computing rounds, and each new round resets the solver with its own MDP: stop
         # them (and let the last round's solve end) so that no round lands after the resets below
-        w.game.window_pause()
-        qtbot.waitUntil(lambda: not w.game.window_running()
+        w.session.driver.pause()
+        qtbot.waitUntil(lambda: not w.session.driver.running()
                         and w.controller.state not in ("running", "stepping"), timeout=120_000)
         w.convergence.refresh()
     long_run = len(w.controller.history)
     assert w.convergence.x_range == (0.5, long_run + 0.5)
-    if getattr(w.game, "drives_steps", False):
+    if w.session.drives_steps:
         # Anti-tic-tac-toe's Step is a whole best-response round, solved at once on Reset: the short
         # run here is one sweep of the same round's MDP, stepped through the controller itself.
-        w.controller.reset(w.game.mdp(), w.solver_panel.method, **w.solver_options())
+        w.controller.reset(w.game.session.mdp(), w.solver_panel.method, **w.solver_options())
     else:
         w.reset_solver()
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=60_000)
     w.convergence.refresh()
     assert w.convergence.point_count == 0
-    if getattr(w.game, "drives_steps", False):
+    if w.session.drives_steps:
         w.controller.step()
         qtbot.waitUntil(lambda: len(w.controller.history) == 1 and w.controller.state != "stepping", timeout=60_000)
         w.convergence.refresh()
@@ -305,24 +306,17 @@ def test_file_starts_in_the_first_live_state_and_forgets_the_old_selection(qtbot
     p.write_text(SMALL_MDP)
     w.open_mdp_file(p)
     g = w.game
-    assert g.start_state() == 1  # state 0 is terminal
+    assert g.session.start_state() == 1  # state 0 is terminal
     g.editor().start.setValue(3)
-    assert g.start_state() == 3
+    assert g.session.start_state() == 3
     w.inspect(2)
     assert w.selected == 2
     q = tmp_path / "other.txt"
     q.write_text(SMALL_MDP.replace("discount 0.9", "discount 0.8"))
     w.open_mdp_file(q)
-    assert w.selected is None and g.start_state() == 1  # a new file: its own default start, no old selection
+    assert w.selected is None and g.session.start_state() == 1  # a new file: its own default start, no old selection
     solve(qtbot, w)
-    job = g.simulation_job(g.mdp(), w.current_policy(), games=200, seed=1)  # a GeneratorJob: iterate it here
-    gen = job.make()
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            result = stop.value
-            break
+    result = drive(g.session.simulation(w.current_policy(), games=200, seed=1))  # the job generator, stepped here
     assert result.start == "state 1" and all(r.exact != 0 for r in result.rows)
 
 

@@ -120,7 +120,7 @@ def test_an_mdp_file_is_read_on_the_job_thread_with_progress(window, qtbot, tmp_
     g = window.game_by_key("file")
     assert g.fstate.path != str(p)
     qtbot.waitUntil(lambda: g.fstate.path == str(p), timeout=120_000)
-    assert window.game is g and g.mdp().n_states == 40_000
+    assert window.game is g and g.session.mdp().n_states == 40_000
     assert any("big.txt" in t for t in seen)
     assert window.dialogs.errors == []
 

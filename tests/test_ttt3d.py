@@ -252,3 +252,31 @@ def test_random_moves_are_uniform_over_empty_cells():
     counts = np.bincount(cells, minlength=27)
     assert counts[:24].sum() == 0
     assert np.all(np.abs(counts[24:] / 20000 - 1 / 3) < 0.02)
+
+
+# ---------------------------------------------------------------------------------- the window's training, headless
+def test_training_keeps_each_record_the_agent_and_its_state(tmp_path):
+    """The 3D game's training as the window runs it, without Qt (a HereHost runs the job at once): every
+    progress record becomes the agent and a point of the curve; a loaded agent replaces it."""
+    from dataclasses import replace
+
+    from mdpviz.models.kit.driver import HereHost
+    from mdpviz.models.ttt3d.training import Training
+
+    t = Training()
+    t.host = HereHost()
+    state = ttt3d.Ttt3dState(settings=replace(ttt3d.GUI_SETTINGS, episodes=60, report_every=20, eval_games=20, seed=3))
+    t.settings_changed(state)
+    assert t.state_text() == "no agent yet: press Train" and t.agent is None and not t.running()
+    assert t.start()  # (a HereHost runs the job to its end before start returns)
+    assert [r.episodes for r in t.records] == [0, 20, 40, 60] and t.agent is t.records[-1].agent
+    assert not t.busy and t.progress == (60, 60) and t.status.startswith("Trained. 60 of 60 games")
+    assert t.state_text() == "agent ready"
+    path = t.agent.save(tmp_path / "a.npz")
+    run = t.run_id
+    loaded = t.load(path)
+    assert t.agent is loaded and t.records == [] and t.run_id == run + 1 and t.status == "Loaded a.npz."
+    with pytest.raises(ValueError, match="bad.npz"):
+        (tmp_path / "bad.npz").write_text("not an agent")
+        t.load(tmp_path / "bad.npz")
+    assert t.agent is loaded  # a failed load changes nothing

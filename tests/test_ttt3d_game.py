@@ -213,17 +213,19 @@ def test_matchup_job_agrees_with_the_models_evaluator(agent):
 # ---------------------------------------------------------------------------------- the window
 @pytest.fixture
 def window(qtbot, tmp_path):
-    g = Ttt3dGame(Ttt3dState(settings=TINY))
+    from mdpviz.widgets.session import GameSession
+
+    g = Ttt3dGame(GameSession(ttt3d.SPEC, Ttt3dState(settings=TINY)))
     w = make_window(qtbot, tmp_path / "s.ini", games=[g], dialogs=FakeDialogs(strict=True))
     yield w
     w.shutdown()
 
 
 def _train(qtbot, g: Ttt3dGame) -> None:
-    with qtbot.waitSignal(g.training_changed, timeout=30_000, check_params_cb=lambda on: on is False):
+    with qtbot.waitSignal(g.session.changed, timeout=30_000, check_params_cb=lambda: not g.training.busy):
         assert g.editor().train.isEnabled()
         g.editor().train.click()
-    assert not g.training
+    assert not g.training.busy
 
 
 def test_window_shows_the_cube_and_says_there_is_no_solver(window):
@@ -244,7 +246,7 @@ def test_training_draws_the_curve_and_changes_the_numbers(qtbot, window, tmp_pat
     g = window.game
     b = g.board
     _train(qtbot, g)
-    assert [r.episodes for r in g.records] == [0, 20, 40, 60] and g.agent.episodes == 60
+    assert [r.episodes for r in g.training.records] == [0, 20, 40, 60] and g.training.agent.episodes == 60
     c = g.curve_plot.curve
     assert len(c) == 4 and np.all(np.isfinite(c.win)) and c.eval_games == 50
     x, y = g.curve_plot.win_curve.getData()
@@ -253,7 +255,7 @@ def test_training_draws_the_curve_and_changes_the_numbers(qtbot, window, tmp_pat
     # the cube shows the agent's values: numbers on every legal cell, the greedy move marked
     window.redraw()
     view = b.view()
-    qs = g.agent.move_values(np.zeros(27, dtype=np.int8), "X")
+    qs = g.training.agent.move_values(np.zeros(27, dtype=np.int8), "X")
     np.testing.assert_allclose(view.qs, qs)
     assert all(view.texts) and view.greedy_cell == int(np.argmax(qs))
     first = rl.untrained_agent(TINY).move_values(np.zeros(27, dtype=np.int8), "X")
@@ -298,15 +300,15 @@ def test_play_vs_agent_reaches_the_end_and_the_agent_plays_greedily(qtbot, windo
     model = g.position_model()
     for ply in b.walk.plies:
         if ply.by == "agent":
-            assert ply.action == g.agent.choose_move(model.board_of(ply.before), ply.before.mover)
+            assert ply.action == g.training.agent.choose_move(model.board_of(ply.before), ply.before.mover)
     # you as X, the agent's own mark: the agent plays O; your moves carry the agent's values as hints
     b.set_human("X")
     assert b.walk.human == "X" and not b.walk.plies and b.position.chooser == DECISION
     board0 = np.zeros(27, dtype=np.int8)
-    np.testing.assert_allclose(b.view().qs, g.agent.move_values(board0, "X"))
+    np.testing.assert_allclose(b.view().qs, g.training.agent.move_values(board0, "X"))
     assert b.click_cell(0) == "played" and b.walk.plies[-1].by == "agent" and b.walk.plies[-1].before.mover == "O"
     before = b.walk.plies[-1].before
-    assert b.walk.plies[-1].action == g.agent.choose_move(model.board_of(before), "O")
+    assert b.walk.plies[-1].action == g.training.agent.choose_move(model.board_of(before), "O")
     b.set_hide_hints(True)
     assert b.new_game() and all(t == "" for t in b.view().texts) and b.view().greedy_cell == -1
     b.set_mode(WALK)
@@ -321,11 +323,11 @@ def test_stop_keeps_the_agent_and_leaves_no_thread(qtbot, window):
     g.set_settings(episodes=1_000_000, report_every=10, eval_games=0)
     ed = g.editor()
     ed.train.click()
-    assert g.training and ed.stop.isEnabled() and not ed.episodes.isEnabled()
-    qtbot.waitUntil(lambda: len(g.records) >= 2, timeout=20_000)
-    with qtbot.waitSignal(g.training_changed, timeout=20_000, check_params_cb=lambda on: on is False):
+    assert g.training.busy and ed.stop.isEnabled() and not ed.episodes.isEnabled()
+    qtbot.waitUntil(lambda: len(g.training.records) >= 2, timeout=20_000)
+    with qtbot.waitSignal(g.session.changed, timeout=20_000, check_params_cb=lambda: not g.training.busy):
         ed.stop.click()
-    assert not g.training and g.agent is not None and g.agent.episodes == g.records[-1].episodes < 1_000_000
+    assert not g.training.busy and g.training.agent is not None and g.training.agent.episodes == g.training.records[-1].episodes < 1_000_000
     assert "Stopped." in ed.status.text() and ed.train.isEnabled() and not window.controller.job_busy
     window.shutdown()
     assert not running_threads()
@@ -337,21 +339,21 @@ def test_save_and_load_an_agent(qtbot, window, tmp_path):
         g.save_agent(tmp_path / "none.npz")
     _train(qtbot, g)
     path = g.save_agent(tmp_path / "a.npz")
-    trained = g.agent
+    trained = g.training.agent
     g2 = Ttt3dGame()
     loaded = g2.load_agent_file(path)
-    assert g2.agent is loaded and g2.tstate.settings == trained.settings and g2.tstate.risk == "classic"
+    assert g2.training.agent is loaded and g2.tstate.settings == trained.settings and g2.tstate.risk == "classic"
     board = ttt3d.board("X........|....O....|.........")
     np.testing.assert_array_equal(loaded.move_values(board, "X"), trained.move_values(board, "X"))
     bad = tmp_path / "bad.npz"
     bad.write_text("not an agent")
     with pytest.raises(ValueError, match="bad.npz"):
         g2.load_agent_file(bad)
-    assert g2.agent is loaded  # a failed load changes nothing
+    assert g2.training.agent is loaded  # a failed load changes nothing
     ed = g2.editor()
     ed.ask_open_path = lambda: str(bad)
     msgs = []
-    g2.message.connect(msgs.append)
+    g2.session.message.connect(msgs.append)
     ed.load.click()
     assert msgs and "Cannot load the agent" in msgs[-1]
 
@@ -379,16 +381,16 @@ def test_settings_are_undoable_edits_and_scenarios_round_trip(window, tmp_path):
     ed.risk.setCurrentIndex(ed.risk.findData("half"))
     assert g.tstate.settings.approx == "linear" and g.tstate.risk == "half"
     assert g.position_model().risk.tolist() == [0.5] * 27
-    g.undo_stack.undo()
+    g.session.undo_stack.undo()
     assert g.tstate.risk == "classic" and ed.risk.currentData() == "classic"
-    data = g.to_dict()
-    assert g.load_dict(data, "x.json") == g.tstate
+    data = g.session.to_dict()
+    assert g.session.load_dict(data, "x.json") == g.tstate
     g.set_risk(list(np.linspace(0, 1, 27)))
-    assert g.load_dict(g.to_dict(), "x.json") == g.tstate and "custom" in ed.risk.currentText()
+    assert g.session.load_dict(g.session.to_dict(), "x.json") == g.tstate and "custom" in ed.risk.currentText()
     with pytest.raises(ScenarioError, match=r"games\.ttt3d\.settings\.learning_rate: must be a positive number"):
-        g.load_dict({"settings": {"learning_rate": -1}}, "x.json")
+        g.session.load_dict({"settings": {"learning_rate": -1}}, "x.json")
     with pytest.raises(ScenarioError, match=r"games\.ttt3d\.risk.*risk\[0\]"):
-        g.load_dict({"risk": [2.0] + [0.0] * 26}, "x.json")
+        g.session.load_dict({"risk": [2.0] + [0.0] * 26}, "x.json")
     with pytest.raises(ValueError, match="approximator"):
         g.set_settings(approx="cubic")
     p = window.save_scenario(tmp_path / "s.json")
@@ -401,8 +403,8 @@ def test_closing_the_window_while_training_stops_the_job(qtbot, window):
 
     g = window.game
     g.set_settings(episodes=1_000_000, report_every=10, eval_games=0)
-    assert g.start_training()
-    qtbot.waitUntil(lambda: len(g.records) >= 1, timeout=20_000)
+    assert g.training.start()
+    qtbot.waitUntil(lambda: len(g.training.records) >= 1, timeout=20_000)
     window.shutdown()
     assert not running_threads()
 
@@ -419,9 +421,9 @@ def test_a_training_edit_names_its_settings_in_words(qtbot):
     """The undo button once read "Undo training: episodes 1000, report_every 100, eval_games 200"."""
     g = Ttt3dGame()
     assert g.set_settings(episodes=1_000, report_every=100, eval_games=200)
-    assert g.undo_stack.undoText() == "training: games 1,000, curve every 100, evaluation games 200"
+    assert g.session.undo_stack.undoText() == "training: games 1,000, curve every 100, evaluation games 200"
     assert g.set_settings(epsilon_min=0.1)
-    assert g.undo_stack.undoText() == "training: \u03b5 min 0.1"
+    assert g.session.undo_stack.undoText() == "training: \u03b5 min 0.1"
 
 
 def test_the_status_bar_says_the_training_state_not_a_solver_state(qtbot, tmp_path):
@@ -433,8 +435,8 @@ def test_the_status_bar_says_the_training_state_not_a_solver_state(qtbot, tmp_pa
         qtbot.waitUntil(lambda: w.state_label.text() == "3D tic-tac-toe (learning) \u00b7 no agent yet: press Train",
                         timeout=10_000)  # (at the window's next redraw)
         g.set_settings(episodes=200, report_every=100, eval_games=0)
-        with qtbot.waitSignal(g.training_changed, timeout=60_000, check_params_cb=lambda on: on is False):
-            g.start_training()
+        with qtbot.waitSignal(g.session.changed, timeout=60_000, check_params_cb=lambda: not g.training.busy):
+            g.training.start()
             assert w.state_label.text().endswith("\u00b7 training")
         assert w.state_label.text().endswith("\u00b7 agent ready")
         w.switch_game("snakes")

@@ -193,16 +193,16 @@ def test_greedy_policy_is_the_solvers(risk):
 def test_vs_random_edits_and_scenario_round_trip(qtbot):
     g = TicTacToeGame()
     assert g.set_rewards(win=1, loss=-1) and g.settings.win == 1.0 and g.settings.loss == -1.0
-    assert g.set_discount(0.5) and g.mdp().discount == 0.5
+    assert g.session.set_discount(0.5) and g.session.mdp().discount == 0.5
     assert g.set_agent("X") and g.position_model().players == ("X", "O")
     assert g.set_first("agent") and g.position_model().start().chooser == DECISION
-    data = g.to_dict()
-    assert g.load_dict(data, "s.json") == g.state
+    data = g.session.to_dict()
+    assert g.session.load_dict(data, "s.json") == g.session.settings
     with pytest.raises(ScenarioError, match="games.ttt.win"):
-        g.load_dict({"win": "lots"}, "s.json")
+        g.session.load_dict({"win": "lots"}, "s.json")
     with pytest.raises(ScenarioError, match="discount"):
-        g.load_dict({"discount": 2.0}, "s.json")
-    g.undo_stack.undo()
+        g.session.load_dict({"discount": 2.0}, "s.json")
+    g.session.undo_stack.undo()
     assert g.settings.first == "opponent"
 
 
@@ -216,16 +216,16 @@ def test_risk_edits_presets_and_scenario_round_trip(qtbot):
     ed.spins[4].setValue(0.35)
     assert g.rstate.risk[4] == 0.35 and g.rstate.preset == "custom"
     assert ed.preset.currentData() == "custom"
-    g.undo_stack.undo()
+    g.session.undo_stack.undo()
     assert g.rstate.preset == "classic" and ed.spins[4].value() == 0.0
     ed.size.setCurrentIndex(ed.size.findData(4))
-    assert g.rstate.size == 4 and len(g.rstate.risk) == 16 and g.mdp() is None and len(ed.spins) == 16
+    assert g.rstate.size == 4 and len(g.rstate.risk) == 16 and g.session.mdp() is None and len(ed.spins) == 16
     assert "Solve 4x4" in g.empty_text()
-    assert g.load_dict(g.to_dict(), "s.json") == g.rstate
+    assert g.session.load_dict(g.session.to_dict(), "s.json") == g.rstate
     with pytest.raises(ScenarioError, match="risk"):
-        g.load_dict({"size": 3, "risk": [0.5] * 8}, "s.json")
+        g.session.load_dict({"size": 3, "risk": [0.5] * 8}, "s.json")
     with pytest.raises(ScenarioError, match="size"):
-        g.load_dict({"size": 5}, "s.json")
+        g.session.load_dict({"size": 5}, "s.json")
     assert not g.set_preset("stochastic")  # 9 risks only: refused with a message, nothing changes
     assert g.rstate.size == 4
 
@@ -310,7 +310,7 @@ def test_the_episode_player_shows_its_positions_on_the_board(window, qtbot):
     _converge(w, qtbot)
     assert w.new_episode("optimal")
     moves = w.player.moves
-    assert moves and w.player.start_state == w.game.start_state()
+    assert moves and w.player.start_state == w.game.session.start_state()
     w.player.seek(1)
     b = w.game.board
     assert b.position.state == moves[1].next_state and "Episode" in b.status.text()
@@ -378,7 +378,7 @@ def test_risk_loads_steps_plays_and_edits_on_the_board(window, qtbot):
     assert g.rstate.risk[0] == pytest.approx(0.9) and g.rstate.preset == "custom"
     assert len(w.controller.history) == 0  # the edit reset the solver
     g.set_edit_on_board(False)
-    g.undo_stack.undo()
+    g.session.undo_stack.undo()
     assert g.rstate.risk[0] == pytest.approx(rt.STOCHASTIC_3X3[0]) and g.rstate.preset == "stochastic"
 
 
@@ -469,4 +469,4 @@ def test_the_board_dominates_its_tab_and_its_texts_are_whole(window, qtbot, key)
     if key == "risk_ttt":
         assert title.startswith("empty board, X to move") and "|" not in title
     else:  # the responder's board: the start or the position after P1's opening move
-        assert "to move" in title and w.game.state_name(b.position.state) not in title
+        assert "to move" in title and w.game.session.state_name(b.position.state) not in title

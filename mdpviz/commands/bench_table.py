@@ -625,12 +625,13 @@ def window_jobs(app, w, *, interval_ms: int = 5) -> dict[str, dict]:
     _settle(app, 0.5)
     g = w.game
     measure("Run (anti-tic-tac-toe rounds)", w.run_solver,
-            lambda: not g.window_running() and solver_idle(), limit_s=300)
+            lambda: not g.session.driver.running() and solver_idle(), limit_s=300)
     _settle(app, 0.3)
     w.switch_game("checkers")  # the compile starts at the next event-loop turn: timed from here
     g = w.game
-    label = "Checkers compile (default variant)" if g.compiled() is None else "Checkers (compiled before: no compile)"
-    measure(label, lambda: None, lambda: g.compiled() is not None and not ctrl.job_busy, limit_s=300, settle=0.0)
+    label = ("Checkers compile (default variant)" if g.session.built() is None
+             else "Checkers (compiled before: no compile)")
+    measure(label, lambda: None, lambda: g.session.built() is not None and not ctrl.job_busy, limit_s=300, settle=0.0)
     return out
 
 

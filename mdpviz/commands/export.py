@@ -89,18 +89,18 @@ def _configure(game, args: argparse.Namespace) -> None:
             raise ValueError("--layout and --circle apply to --game snakes only")
         from dataclasses import replace
 
-        cfg = game.state
+        cfg = game.session.settings
         if args.layout is not None:
             cfg = replace(cfg, layout=_layout(args.layout))
         if args.circle:
             cfg = replace(cfg, circle=True)
-        game.load_state(cfg.validate())
+        game.session.load_state(cfg.validate())
     if key == "file":
         if not args.mdp:
             raise ValueError("--game file needs --mdp FILE (a course-format MDP file)")
         from mdpviz.models.examples import resolve_mdp
 
-        game.load_state(game.read_file(resolve_mdp(args.mdp)))
+        game.session.load_state(game.read_file(resolve_mdp(args.mdp)))
     elif args.mdp:
         raise ValueError("--mdp applies to --game file only")
 
@@ -142,8 +142,8 @@ def run(args: argparse.Namespace) -> int:
         elif args.figure == "compare":
             from mdpviz.solvers.compare import compare_methods
 
-            start = int(game.start_state())
-            comp = compare_methods(mdp, tol=solved.tol or 1e-10, start=start, state_name=game.state_name)
+            start = int(game.session.start_state())
+            comp = compare_methods(mdp, tol=solved.tol or 1e-10, start=start, state_name=game.session.state_name)
             written.append(ex.export_comparison_plot(comp, out, width=width, height=height))
         elif args.figure == "gif":
             written.append(ex.export_sweep_gif(game, solved, out, width=width, height=height))
@@ -156,8 +156,8 @@ def run(args: argparse.Namespace) -> int:
                 text = comparison_csv(comp)
             else:
                 sw = solved.history[-1]
-                text = ex.solution_csv(mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=game.state_name,
-                                       action_name=lambda a: game.action_name(a, mdp))
+                text = ex.solution_csv(mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=game.session.state_name,
+                                       action_name=game.session.action_name)
             written.append(ex.write_text(args.csv, text))
         if args.history:
             written.append(ex.write_text(args.history, ex.convergence_csv(solved.history)))
@@ -168,12 +168,12 @@ def run(args: argparse.Namespace) -> int:
                 f"<body>{lesson.html()}</body></html>")
             written.append(ex.write_text(args.lesson, text))
         last = solved.history[-1]
-        s = int(game.start_state())
+        s = int(game.session.start_state())
         info = {
             "game": game.key, "title": game.title, "figure": args.figure, "files": [str(p) for p in written],
             "width": width, "height": height, "method": solved.method, "tol": solved.tol,
             "discount": mdp.discount, "sweeps": int(last.iteration), "snapshots": len(solved.history),
-            "converged": bool(last.converged), "start_state": game.state_name(s), "start_value": float(last.values[s]),
+            "converged": bool(last.converged), "start_state": game.session.state_name(s), "start_value": float(last.values[s]),
         }
         if comp is not None:
             info["agree"] = comp.agree

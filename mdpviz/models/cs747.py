@@ -19,11 +19,12 @@ import math
 import os
 import warnings
 from pathlib import Path
-from typing import Callable
+from typing import Generator
 
 import numpy as np
 
 from mdpviz.models.files import MAX_TEXT_BYTES, read_bytes_limited
+from mdpviz.models.jobs import JobProgress, drive
 from mdpviz.models.mdp import PROB_TOL, TabularMDP, check_state_budget
 
 RENORMALISE_TOL = 1e-5
@@ -67,29 +68,23 @@ PROGRESS_LINES = 65_536
 """Lines parsed between two progress reports / cancel checks of :func:`parse_cs747`."""
 
 
-def parse_cs747(
-    text: str,
-    path: str | os.PathLike = "<text>",
-    *,
-    progress: "Callable[[int, int, str], None] | None" = None,
-    cancelled: "Callable[[], bool] | None" = None,
-) -> TabularMDP | None:
-    """Parse course-format text into a :class:`TabularMDP` (see :func:`load_cs747`).
+def parse_cs747(text: str, path: str | os.PathLike = "<text>") -> TabularMDP:
+    """Parse course-format text into a :class:`TabularMDP` (see :func:`load_cs747`)."""
+    return drive(parse_cs747_job(text, path))
 
-    ``progress(done, total, text)`` is told every :data:`PROGRESS_LINES` lines and ``cancelled()``
-    checked as often (the window parses on its job thread); returns None when cancelled.
-    """
+
+def parse_cs747_job(text: str, path: str | os.PathLike = "<text>") -> Generator[JobProgress, None, TabularMDP]:
+    """:func:`parse_cs747` as a job generator (:mod:`mdpviz.models.jobs`): it yields progress every
+    :data:`PROGRESS_LINES` lines (a chance to cancel: the window parses on its job thread) and
+    returns the model."""
     header: dict[str, tuple[int, list[str]]] = {}
     t_lines: list[int] = []
     t_fields: list[list[str]] = []
     lines = text.splitlines()
     name = Path(str(path)).name
     for no, raw in enumerate(lines, start=1):
-        if no % PROGRESS_LINES == 0 and (progress is not None or cancelled is not None):
-            if cancelled is not None and cancelled():
-                return None
-            if progress is not None:
-                progress(no, 2 * len(lines), f"Reading {name}: line {no:,} of {len(lines):,}")
+        if no % PROGRESS_LINES == 0:
+            yield JobProgress(no, 2 * len(lines), f"Reading {name}: line {no:,} of {len(lines):,}")
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -169,11 +164,8 @@ def parse_cs747(
     names = ("state", "action", "next state", "reward", "probability")
     limits = (n_states, n_actions, n_states)
     for i, (no, f) in enumerate(zip(t_lines, t_fields)):
-        if i % PROGRESS_LINES == 0 and i and (progress is not None or cancelled is not None):
-            if cancelled is not None and cancelled():
-                return None
-            if progress is not None:
-                progress(len(lines) + i, len(lines) + m, f"Checking {name}: transition {i:,} of {m:,}")
+        if i % PROGRESS_LINES == 0 and i:
+            yield JobProgress(len(lines) + i, len(lines) + m, f"Checking {name}: transition {i:,} of {m:,}")
         ints = []
         for j in range(3):
             try:

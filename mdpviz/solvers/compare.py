@@ -28,11 +28,12 @@ import io
 import math
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Generator, Sequence
 
 import numpy as np
 
 from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.models.jobs import JobProgress, drive
 from mdpviz.solvers import METHOD_NAMES, solver
 from mdpviz.solvers.sweep import Solution, Sweep
 
@@ -166,11 +167,12 @@ class _Run:
         self.snapshots = 0
         self.overhead = 0.0
 
-    def drive(self, ref: np.ndarray | None, cancelled: Cancelled | None) -> Solution | None:
+    def pull(self, ref: np.ndarray | None) -> Generator[None, None, Solution]:
+        """Pull the solver to its end, yielding a checkpoint (None) before each sweep: the time spent
+        away at a checkpoint (a cancel check, a frame) is overhead, not the method's."""
         while True:
             t = time.perf_counter()
-            if cancelled is not None and cancelled():
-                return None
+            yield None
             self.overhead += time.perf_counter() - t
             try:
                 sw: Sweep = next(self.gen)
@@ -198,7 +200,15 @@ def _max_abs(a: np.ndarray, b: np.ndarray) -> float:
     return float(d.max()) if d.size else 0.0
 
 
-def compare_methods(
+def compare_methods(mdp: TabularMDP, *, progress: Progress | None = None, cancelled: Cancelled | None = None,
+                    **options) -> Comparison | None:
+    """Run every method on ``mdp`` to the end and compare them (:func:`compare_job`, with its
+    ``options``): ``progress(done, total, text)`` is called after each method; when ``cancelled()``
+    turns True the comparison stops between two sweeps and returns None."""
+    return drive(compare_job(mdp, **options), progress=progress, cancelled=cancelled)
+
+
+def compare_job(
     mdp: TabularMDP,
     *,
     methods: Sequence[str] = COMPARE_METHODS,
@@ -207,17 +217,16 @@ def compare_methods(
     value_tol: float = VALUE_TOL,
     start: int = 0,
     state_name: Callable[[int], str] | None = None,
-    progress: Progress | None = None,
-    cancelled: Cancelled | None = None,
-) -> Comparison | None:
-    """Run every method of ``methods`` on ``mdp`` to the end and compare them (module docstring).
+) -> Generator[JobProgress | None, None, Comparison]:
+    """Run every method of ``methods`` on ``mdp`` to the end and compare them (module docstring), as
+    a job generator (:mod:`mdpviz.models.jobs`): a checkpoint before every sweep, progress after
+    each method.
 
     ``tol`` and ``max_sweeps`` go to value iteration (both variants), exactly as in
     ``solve(mdp, "vi", tol=tol, max_sweeps=max_sweeps)``; policy iteration and LP take their
     defaults. LP is skipped (with the reason in ``skipped``) where :func:`lp_fits` says it does
     not fit. ``start`` is the state whose value the table shows; ``state_name`` names states in
-    the summary. ``progress(done, total, text)`` is called after each method; when
-    ``cancelled()`` turns True the comparison stops between two sweeps and returns None.
+    the summary.
     """
     methods = tuple(dict.fromkeys(methods))
     if not methods:
@@ -242,21 +251,17 @@ def compare_methods(
             continue
         try:
             r = _Run(m, mdp, method_options(m, tol=tol, max_sweeps=max_sweeps))
-            sol = r.drive(ref, cancelled)
+            sol = yield from r.pull(ref)
         except (ValueError, ArithmeticError, RuntimeError, np.linalg.LinAlgError) as e:
             skipped.append((m, f"failed: {e}"))
-            if progress is not None:
-                progress(i + 1, len(order), f"{METHOD_NAMES[m]}: failed")
+            yield JobProgress(i + 1, len(order), f"{METHOD_NAMES[m]}: failed")
             continue
-        if sol is None:
-            return None
         done[m] = (r, sol)
         if ref is None and sol.converged:
             ref, ref_method = np.asarray(sol.values), m
             for rr, _ in done.values():
                 rr.finish_errors(ref)
-        if progress is not None:
-            progress(i + 1, len(order), f"{METHOD_NAMES[m]}: {sol.sweeps} {'rounds' if m == 'pi' else 'sweeps'}")
+        yield JobProgress(i + 1, len(order), f"{METHOD_NAMES[m]}: {sol.sweeps} {'rounds' if m == 'pi' else 'sweeps'}")
     if ref is None:  # nothing converged: measure against the last run's values, and say so
         if not done:
             ref = np.zeros(mdp.n_states)
@@ -464,6 +469,6 @@ def error_floor(comp: Comparison) -> float:
 
 
 __all__ = [
-    "COLUMNS", "COMPARE_METHODS", "Comparison", "comparison_rows", "format_seconds", "LP_MAX_ROWS", "LP_MAX_STATES", "MethodRun", "VALUE_TOL", "compare_methods",
+    "COLUMNS", "COMPARE_METHODS", "Comparison", "comparison_rows", "format_seconds", "LP_MAX_ROWS", "LP_MAX_STATES", "MethodRun", "VALUE_TOL", "compare_job", "compare_methods",
     "comparison_csv", "comparison_table", "error_floor", "judge", "log_floor", "lp_fits", "method_options",
 ]

@@ -57,7 +57,8 @@ class CellBoard(BoardView):
     def __init__(self, game: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.game = game
-        """The game's view: its model, layout, decorations, badges, names, clicks and cell menus."""
+        """The game's view: its layout, decorations, badges, clicks and cell menus (its session: the
+        model and the names of states)."""
         self.q_view = False
         """Every action's Q is drawn in the cells (see :meth:`set_q_view`)."""
         self._shown: tuple[Any, Any, Any, ColorScale | None] = (None, None, None, None)
@@ -66,7 +67,7 @@ class CellBoard(BoardView):
         """(model, view, graph policy) the layout was made for."""
         self.cell_clicked.connect(self._on_click)
         self.cell_menu_requested.connect(self._on_menu)
-        game.edited.connect(self._on_edited)  # bound methods: disconnected when the board is deleted
+        game.session.edited.connect(self._on_edited)  # bound methods: disconnected when the board is deleted
         game.redraw.connect(self._on_redraw)
         self.refresh_layout(force=True)
 
@@ -75,7 +76,7 @@ class CellBoard(BoardView):
         """Lay the cells out for the game's current model (in a graph view, with ``policy``'s arrows);
         nothing to do unless one of them changed or ``force``."""
         g = self.game
-        mdp = g.mdp()
+        mdp = g.session.mdp()
         drawn = policy.tobytes() if policy is not None and g.view == "graph" else None
         if not force and self._laid_out is not None and self._laid_out[0] is mdp and self._laid_out[1:] == (g.view, drawn):
             return
@@ -83,7 +84,7 @@ class CellBoard(BoardView):
         self.set_board(g.board_layout(mdp, policy), g.decor())
         self.set_policy_glyph(*g.policy_glyph())
         # named on demand (a tooltip, a caption): naming all 1.29M states of checkers took 2.4 s here
-        self.state_names = {} if mdp is None else StateNames(g.state_name, mdp.n_states)
+        self.state_names = {} if mdp is None else StateNames(g.session.state_name, mdp.n_states)
 
     def _on_edited(self, _text: str) -> None:
         self.refresh_layout(force=True)
@@ -96,7 +97,7 @@ class CellBoard(BoardView):
                    delta: ColorScale | None = None) -> None:
         """Draw ``sweep`` (None: the unsolved board) on ``scale``; the cells whose value or action changed
         since ``previous`` are marked; ``delta``: colour by that change instead, on this log scale."""
-        mdp = self.game.mdp()
+        mdp = self.game.session.mdp()
         if sweep is not None and (mdp is None or np.shape(sweep.values) != (mdp.n_states,)):
             sweep = previous = None  # a sweep of the model before an edit (the solver is being reset)
         self._shown = (mdp, sweep, previous, delta)
@@ -156,7 +157,7 @@ class CellBoard(BoardView):
         """The right-click menu of a cell: inspect, then the game's edits."""
         menu = QMenu(self)
         menu.setObjectName("cellMenu")
-        menu.addAction(f"Inspect {self.game.state_name(state)}", lambda: self.inspect_requested.emit(state))
+        menu.addAction(f"Inspect {self.game.session.state_name(state)}", lambda: self.inspect_requested.emit(state))
         entries = self.game.cell_menu(state)
         if entries:
             menu.addSeparator()

@@ -2,12 +2,11 @@
 (against the sweep number or the wall time), a table of sweeps, time and final values, and a
 line saying whether they agree.
 
-The comparison itself is :func:`mdpviz.solvers.compare.compare_methods`, run on the controller's
-job thread (the window builds the job with :func:`compare_job`); this module only draws it.
+The comparison itself is :func:`mdpviz.solvers.compare.compare_job`, run on the controller's
+job thread; this module only draws it.
 """
 from __future__ import annotations
 
-from typing import Callable
 
 import numpy as np
 import pyqtgraph as pg
@@ -28,12 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers.compare import (
     COLUMNS,
-    COMPARE_METHODS,
     Comparison,
-    compare_methods,
     comparison_rows,
     error_floor,
     log_floor,
@@ -67,17 +63,6 @@ SYMBOL_MAX_POINTS = 200
 """Curves longer than this are drawn without symbols (painting stays fast)."""
 
 
-
-
-def compare_job(mdp: TabularMDP, *, tol: float, start: int = 0,
-                state_name: Callable[[int], str] | None = None) -> Callable:
-    """The job ``fn(progress, cancelled) -> Comparison | None`` for the controller's job thread."""
-
-    def job(progress, cancelled):
-        return compare_methods(mdp, methods=COMPARE_METHODS, tol=tol, start=start, state_name=state_name,
-                               progress=progress, cancelled=cancelled)
-
-    return job
 
 
 class CompareChart(pg.PlotWidget):

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.controller import SPEEDS
 from mdpviz.solvers import METHOD_NAMES
 from mdpviz.models.kit.display import Inspection, inspection_html
 from mdpviz.widgets import named as _named
@@ -29,7 +28,16 @@ from mdpviz.widgets import named as _named
 METHOD_ORDER = ("vi", "gs", "pi", "lp")
 """Algorithms in the picker, in this order."""
 
-
+SPEEDS: tuple[tuple[str, float], ...] = (
+    ("1 sweep/s", 1.0),
+    ("2 sweeps/s", 2.0),
+    ("5 sweeps/s", 5.0),
+    ("10 sweeps/s", 10.0),
+    ("30 sweeps/s", 30.0),
+    ("100 sweeps/s", 100.0),
+    ("as fast as possible", math.inf),
+)
+"""Run speeds offered by the solver panel: (label, sweeps per second; the controller's ``set_rate``)."""
 
 
 def parse_tolerance(text: str) -> float:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from mdpviz.solvers import Sweep
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.models.kit.colors import ColorScale, scale_for
-from mdpviz.widgets.game import GameJob
+from mdpviz.models.jobs import Job
 from mdpviz import export as lesson_export
 from mdpviz.widgets.delta import delta_scale
 
@@ -144,9 +144,9 @@ class ClassroomMixin:
 
     def compare_methods(self) -> bool:
         """Run every method on the current model on the job thread; the compare panel shows the result."""
-        from mdpviz.widgets.compare import compare_job
+        from mdpviz.solvers.compare import COMPARE_METHODS, compare_job
 
-        g = self.game
+        g = self.session
         mdp = g.mdp()
         if mdp is None:
             self.statusBar().showMessage("Nothing to compare: no model.", 6000)
@@ -163,8 +163,9 @@ class ClassroomMixin:
                 self.compare_panel.show_comparison(result, start_name=g.state_name(result.start))
                 self.statusBar().showMessage(result.summary, 10000)
 
-        job = GameJob(
-            fn=compare_job(mdp, tol=self.solver_panel.tol, start=start, state_name=g.state_name),
+        tol = self.solver_panel.tol
+        job = Job(
+            lambda: compare_job(mdp, methods=COMPARE_METHODS, tol=tol, start=start, state_name=g.state_name),
             label="Comparing the solvers on this model\u2026", on_done=done,
             on_progress=self.compare_panel.show_progress,
             on_failed=lambda msg: self.compare_panel.show_running(False, f"Comparison failed: {msg}"),
@@ -193,8 +194,8 @@ class ClassroomMixin:
         """The current solve as the exporter sees it: model, recorded sweeps and the board's colour scale."""
         c = self.controller
         if c.mdp is None:
-            raise ValueError(f"nothing to export: {self.game.mdp_error() or 'no model'}")
-        scale = self.scale or scale_for(0.0, 1.0, label=self.game.value_label)
+            raise ValueError(f"nothing to export: {self.session.mdp_error() or 'no model'}")
+        scale = self.scale or scale_for(0.0, 1.0, label=self.session.value_label)
         rng = c.value_range  # the range the scale was fitted to (the exporter fits it the same way)
         lo, hi = (rng.lo, rng.hi) if rng is not None else (scale.lo, scale.hi)
         return lesson_export.SolvedGame(mdp=c.mdp, method=c.method, options=dict(c.options),
@@ -287,10 +288,9 @@ class ClassroomMixin:
         mdp = self.controller.mdp
         if sw is None or mdp is None:
             raise ValueError("no values to export: run the solver first")
-        g = self.game
+        g = self.session
         return lesson_export.write_text(path, lesson_export.solution_csv(
-            mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=g.state_name,
-            action_name=lambda a: g.action_name(a, mdp)))
+            mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=g.state_name, action_name=g.action_name))
 
     def export_results_dialog(self) -> None:
         self._export_to("Export values and policy", "values.csv", "CSV (*.csv)", self.export_results_csv)

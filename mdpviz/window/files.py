@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.widgets.convergence import render_svg
-from mdpviz.widgets.game import GameJob
+from mdpviz.models.jobs import Job
 
 
 
@@ -33,7 +33,7 @@ class FilesMixin:
     def dirty(self) -> bool:
         """Unsaved edits in any game, or solver settings changed since the last save or open."""
         saved = getattr(self, "_saved_solver", None)
-        return any(not g.undo_stack.isClean() for g in self.games.built()) or (
+        return any(not g.session.undo_stack.isClean() for g in self.games.built()) or (
             saved is not None and self._solver_settings() != saved)
 
     def _update_title(self) -> None:
@@ -44,7 +44,7 @@ class FilesMixin:
 
     def scenario(self) -> Scenario:
         """The current edits and solver settings as a scenario."""
-        return Scenario(game=self.game.key, games={g.key: g.to_dict() for g in self.games},
+        return Scenario(game=self.game.key, games={g.key: g.session.to_dict() for g in self.games},
                         solver={"method": self.solver_panel.method, "tol": self.solver_panel.tol})
 
     def save_scenario(self, path: str | Path) -> Path:
@@ -53,7 +53,7 @@ class FilesMixin:
         self.scenario_path = Path(p)
         self._saved_solver = self._solver_settings()
         for g in self.games.built():  # a game not built yet has no edits
-            g.undo_stack.setClean()
+            g.session.undo_stack.setClean()
         self._update_title()
         self.statusBar().showMessage(f"Saved {p}", 5000)
         return p
@@ -68,7 +68,7 @@ class FilesMixin:
             except ValueError:
                 raise ScenarioError(path, f"games.{key}", "unknown game") from None
             try:
-                states[key] = (g, g.load_dict(data, str(path)), data)
+                states[key] = (g, g.session.load_dict(data, str(path)), data)
             except ScenarioError:
                 raise
             except (ValueError, MemoryError, RecursionError) as e:  # a game's own check: still one message
@@ -78,8 +78,8 @@ class FilesMixin:
         except ValueError:
             raise ScenarioError(path, "game", f"unknown game {scn.game!r}") from None
         for g, st, data in states.values():
-            g.load_state(st)
-            g.load_display(data)
+            g.session.load_state(st)
+            g.session.load_display(data, str(path))
         if "method" in scn.solver:
             self.solver_panel.set_method(scn.solver["method"])
         if "tol" in scn.solver:
@@ -124,7 +124,7 @@ class FilesMixin:
         new = g.read_file(path)  # raises before anything changes
         if g is not self.game:
             self._activate(g)
-        g.edit(new, f"opened {Path(new.path).name}")
+        g.session.edit(new, f"opened {Path(new.path).name}")
 
     def open_mdp_dialog(self) -> None:
         path = self.dialogs.open_file("Open course MDP file", self._dir("mdp"), "MDP files (*.txt);;All files (*)")
@@ -153,6 +153,8 @@ class FilesMixin:
     def open_mdp_file_in_background(self, path: str | Path) -> bool:
         """Read and check an MDP file on the job thread (progress and Cancel in the status bar), then
         open it; a bad file is one message and nothing changes. False if another job is running."""
+        from mdpviz.models.file.spec import read_file_job  # the game's module, imported when first used
+
         g = self.game_by_key("file")
         name = Path(path).name
 
@@ -162,10 +164,10 @@ class FilesMixin:
                 self.statusBar().showMessage(f"Opening {name} cancelled.", 5000)
                 return
             state, mdp = result
-            g.prime(state, mdp)  # the parse is not repeated on the GUI thread
+            g.session.prime(state, mdp)  # the parse is not repeated on the GUI thread
             if g is not self.game:
                 self._activate(g)
-            g.edit(state, f"opened {Path(state.path).name}")
+            g.session.edit(state, f"opened {Path(state.path).name}")
 
         def failed(msg: str) -> None:
             self._hide_load_progress()
@@ -174,8 +176,8 @@ class FilesMixin:
         def progress(done_: int, total: int, text: str) -> None:
             self._show_load_progress(done_, total, text)
 
-        job = GameJob(fn=lambda prog, cancelled: g.read_file_job(path, prog, cancelled), label=f"Opening {name}\u2026",
-                      on_done=done, on_progress=progress, on_failed=failed, on_cancelled=lambda: done(None))
+        job = Job(lambda: read_file_job(path), label=f"Opening {name}\u2026", on_done=done, on_progress=progress,
+                  on_failed=failed, on_cancelled=lambda: done(None))
         if not self.start_game_job(job):
             return False
         self._show_load_progress(0, 0, f"Opening {name}\u2026")

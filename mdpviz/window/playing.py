@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mdpviz.widgets.game import GameJob, SimulationResult
-
+from mdpviz.models.jobs import Job
+from mdpviz.widgets.game import SimulationResult
 
 
 class PlayingMixin:
@@ -31,19 +31,19 @@ class PlayingMixin:
     def start_simulation(self, games: int, seed: int) -> bool:
         """Batch simulation of every strategy in the background (the optimal one uses the converged
         solution, or is solved on the job thread if the solver has not converged)."""
-        mdp = self.game.mdp()
-        if mdp is None and not self.game.simulates_without_model:
-            self.statusBar().showMessage("Nothing to simulate: no model.", 6000)
-            return False
         try:
-            job = self.game.simulation_job(mdp, self.current_policy(), games=int(games), seed=int(seed))
+            gen = self.session.simulation(self.current_policy(), games=int(games), seed=int(seed))
         except ValueError as e:
             self.statusBar().showMessage(str(e), 8000)
             return False
+        token = self._sim_token
+        job = Job(lambda: gen, label=f"Simulating {games:,} games per strategy",
+                  on_done=lambda r: self._on_sim_done(r, token),
+                  on_progress=lambda d, t, text: self._on_sim_progress(d, t, text, token),
+                  on_failed=self._on_sim_failed, on_cancelled=self._on_sim_cancelled)
         if not self.controller.start_job(job):
             self.statusBar().showMessage("A simulation is already running.", 6000)
             return False
-        self._running_sim_token = self._sim_token
         self.sim_panel.show_running(True, f"Simulating {games:,} games per strategy\u2026")
         self.show_page("simulation")
         return True
@@ -54,42 +54,30 @@ class PlayingMixin:
         own = self._sims.get(self.game.key)
         return own if own is not None else self.simulation
 
-    def start_game_job(self, job: GameJob) -> bool:
-        """Run a game's own background job (e.g. an exact 4x4 solve) on the controller's job thread."""
-        if not self.controller.start_job(job.fn):
+    def start_game_job(self, job: Job) -> bool:
+        """Run a game's own background job (e.g. an exact 4x4 solve) on the controller's job thread; if
+        another job runs, its ``on_failed`` is told at once."""
+        if not self.controller.start_job(job):
             msg = "Another background job (a simulation or a solve) is running."
             self.statusBar().showMessage(msg, 6000)
             if job.on_failed is not None:
                 job.on_failed(msg)
             return False
-        self._game_job = job
-        self.statusBar().showMessage(job.label, 4000)
+        if job.label:
+            self.statusBar().showMessage(job.label, 4000)
         return True
 
     def cancel_game_job(self) -> None:
-        if self._game_job is not None:
-            self.controller.cancel_job()
+        self.controller.cancel_job()
 
-    def _on_job_partial(self, item: object) -> None:
-        if self._game_job is not None and self._game_job.on_partial is not None:
-            self._game_job.on_partial(item)
-
-    def _on_job_progress(self, done: int, total: int, text: str) -> None:
-        if self._game_job is not None:
-            if self._game_job.on_progress is not None:
-                self._game_job.on_progress(done, total, text)
-            return
-        if self._running_sim_token == self._sim_token:
+    def _on_sim_progress(self, done: int, total: int, text: str, token: int) -> None:
+        if token == self._sim_token:
             self.sim_panel.show_progress(done, total, text)
 
-    def _on_job_finished(self, result: SimulationResult | None) -> None:
-        job, self._game_job = self._game_job, None
-        if job is not None:
-            job.on_done(result)
-            return
+    def _on_sim_done(self, result: SimulationResult | None, token: int) -> None:
         panel = self.sim_panel
         panel.show_running(False)
-        if self._running_sim_token != self._sim_token:
+        if token != self._sim_token:
             panel.clear("The model changed during the simulation: results discarded.")
             return
         if result is None:
@@ -98,39 +86,28 @@ class PlayingMixin:
         self.sim_result = result
         panel.show_results(result.rows, unit=result.unit, start=result.start, notes=result.notes)
 
-    def _on_job_failed(self, msg: str) -> None:
-        job, self._game_job = self._game_job, None
-        if job is not None:
-            if job.on_failed is not None:
-                job.on_failed(msg)
-            self.statusBar().showMessage(f"{job.label}: failed: {msg}", 10000)
-            return
+    def _on_sim_failed(self, msg: str) -> None:
         self.sim_panel.show_running(False, f"Simulation failed: {msg}")
         self.statusBar().showMessage(f"Simulation failed: {msg}", 10000)
 
-    def _on_job_cancelled(self) -> None:
-        job, self._game_job = self._game_job, None
-        if job is not None:
-            if job.on_cancelled is not None:
-                job.on_cancelled()
-            return
+    def _on_sim_cancelled(self) -> None:
         self.sim_panel.show_running(False)
         self.sim_panel.clear("Simulation cancelled.")
 
     # ------------------------------------------------------------------ episode player
     def new_episode(self, strategy: str) -> bool:
         """Play one game with ``strategy`` ("optimal" uses the greedy policy of the shown sweep)."""
-        g = self.game
+        g = self.session
         mdp = g.mdp()
         if mdp is None:
             return False
         sw = self.shown_sweep()
         policy = None if sw is None else np.asarray(sw.policy)
         try:
-            probs = g.strategy_probs(strategy, mdp, policy)
+            probs = g.strategy_probs(strategy, policy)
             self._episode_count += 1
             rng = np.random.default_rng([int(self._episode_seed), self._episode_count])
-            moves = g.episode(mdp, probs, rng)
+            moves = g.episode(probs, rng)
         except ValueError as e:
             self.statusBar().showMessage(str(e), 8000)
             return False
@@ -141,7 +118,7 @@ class PlayingMixin:
         # only the states the episode visits are named (every state would be O(states) on the GUI thread)
         names = {s: g.state_name(s) for s in {start, *(m.state for m in moves), *(m.next_state for m in moves)}}
         end = moves[-1].next_state if moves else start
-        outcome = g.outcome_text(mdp, end) if mdp.terminal[end] else (
+        outcome = g.outcome_text(end) if mdp.terminal[end] else (
             f"stopped after {len(moves)} moves (not finished)" if moves else "")
         total_label = (f"discounted return (\u03b3 = {mdp.discount:g})" if g.unit == "return" and mdp.discount < 1
                        else "")

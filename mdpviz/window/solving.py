@@ -42,36 +42,36 @@ class SolvingMixin:
 
     def reset_solver(self) -> None:
         """Load a fresh solver for the current model, method and options (Reset)."""
-        mdp = self.game.mdp()
+        mdp = self.session.mdp()
         self.view_index = None
         self.scale = self.game.fixed_scale  # a game without solves may fix its own scale
         self.color_bar.show_scale(self.scale)
         self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
-        if mdp is not None and self.game.solve_after_reset():
+        if mdp is not None and self.session.solve_after_reset():
             self.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
         self._dirty = True
 
-    # A game whose Step is its own (anti-tic-tac-toe's best-response rounds) says so with
-    # ``drives_steps = True`` (see Game.drives_steps); the window's one Step, Run, Pause and Reset then drive it.
+    # A game whose Step is its own (anti-tic-tac-toe's best-response rounds) has a driver that says so
+    # (GameSession.drives_steps); the window's one Step, Run, Pause and Reset then drive it.
     def _drives(self) -> bool:
-        return bool(self.game.drives_steps)
+        return self.session.drives_steps
 
     def reset_action(self) -> None:
         """The Reset button: the game's own reset (rounds back to 0) or a fresh solver."""
         if self._drives():
-            self.game.window_reset()
+            self.session.driver.reset()
         self.reset_solver()
 
     def pause_solver(self) -> None:
         """The Pause button."""
         if self._drives():
-            self.game.window_pause()
+            self.session.driver.pause()
         self.controller.pause()
 
     def step(self) -> None:
         """Step: one sweep, or one full round (evaluate + improve) of policy iteration."""
         if self._drives():
-            self.game.window_step()
+            self.session.driver.step()
             return
         if self.controller.method == "pi":
             self.controller.step_round()
@@ -81,13 +81,13 @@ class SolvingMixin:
     def run_solver(self) -> None:
         self.view_index = None
         if self._drives():
-            self.game.window_run()
+            self.session.driver.run()
             return
         self.controller.run(self.solver_panel.rate)
 
     def toggle_run(self) -> None:
         if self._drives():
-            self.pause_solver() if self.game.window_running() else self.run_solver()
+            self.pause_solver() if self.session.driver.running() else self.run_solver()
             return
         if self.controller.state == "running":
             self.controller.pause()
@@ -103,7 +103,7 @@ class SolvingMixin:
 
     def _on_discount(self, gamma: float) -> None:
         try:
-            self.game.set_discount(gamma)
+            self.session.set_discount(gamma)
         except ValueError as e:
             self.statusBar().showMessage(str(e), 8000)
 
@@ -120,8 +120,8 @@ class SolvingMixin:
     def _on_range(self, rng: ValueRange) -> None:
         """The solve's value range (the optimal values, or the values seen so far): the colour scale
         spans it, fixed for the solve (a board game's board narrows it to the shown position)."""
-        self.scale = range_scale(rng.lo, rng.hi, label=self.game.value_label,
-                                 kind=self.game.color_kind)
+        self.scale = range_scale(rng.lo, rng.hi, label=self.session.value_label,
+                                 kind=self.session.color_kind)
         if not self.delta_view:
             self.color_bar.show_scale(self.scale)
         self._dirty = True
@@ -157,8 +157,8 @@ class SolvingMixin:
         self.act_pause.setEnabled(c.state == "running")
         self.act_reset.setEnabled(has)
         if self._drives():  # the game's own Step (best-response rounds): its buttons follow the game
-            g = self.game
-            step, running = bool(g.window_can_step()), bool(g.window_running())
+            d = self.session.driver
+            step, running = self.session.mdp() is not None and d.can_step(), d.running()
             for b, on in ((self.act_step, step), (self.solver_panel.step, step), (self.act_run, step or running),
                           (self.solver_panel.run, step or running), (self.act_pause, running),
                           (self.solver_panel.pause, running)):
@@ -205,7 +205,7 @@ class SolvingMixin:
             self.convergence.refresh()
             self._dirty = True  # the board at the next frame
             return
-        g = self.game
+        g, gs = self.game, self.session
         mdp = c.mdp if c.mdp is not None else None
         hist = c.history
         i = self.shown_index()
@@ -220,8 +220,8 @@ class SolvingMixin:
             cap = g.board_caption(cap, sw)
         board = self.board
         board.set_value_range(c.value_range if sw is not None else None)
-        board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=g.value_label)),
-                         caption=cap if mdp is not None else (g.mdp_error() or g.empty_text()),
+        board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=gs.value_label)),
+                         caption=cap if mdp is not None else (gs.mdp_error() or g.empty_text()),
                          previous=hist[i - 1] if i > 0 else None,
                          delta=self._delta_scale() if sw is not None and self.delta_view else None)
         shown = board.shown_scale  # the shown position's scale (its moves' values), the delta view's
@@ -245,7 +245,7 @@ class SolvingMixin:
         c = self.controller
         name = METHOD_NAMES.get(c.method, c.method)
         if c.mdp is None:
-            text = self.game.mdp_error() or self.game.empty_text() or "No model"
+            text = self.session.mdp_error() or self.game.empty_text() or "No model"
         elif (sw is None and c.state in ("stepping", "running") and c.method in kernels.KERNEL_METHODS
               and not kernels.ready()):
             # the first start after installing: numba compiles the kernels before the first sweep
@@ -261,7 +261,7 @@ class SolvingMixin:
             if c.state == "failed":
                 text += f" \u00b7 failed: {c.error}"
         self.solver_panel.show_status(text)
-        own = self.game.state_text()  # a game without a solver (the 3D game trains) says its own state
+        own = self.session.state_text()  # a game without a solver (the 3D game trains) says its own state
         self.state_label.setText(f"{self.game.title} \u00b7 {own}" if own is not None
                                  else f"{self.game.title} \u00b7 {name} \u00b7 {c.state}")
 
@@ -280,8 +280,8 @@ class SolvingMixin:
         s = self.selected
         if mdp is None or s is None:
             return None
-        g = self.game
-        if g.mdp() is not mdp:  # the game changed and the solver has not been reset to its model yet
+        g, gs = self.game, self.session
+        if gs.mdp() is not mdp:  # the game changed and the solver has not been reset to its model yet
             return None
         sw = self.shown_sweep()
         values = np.zeros(mdp.n_states) if sw is None else np.asarray(sw.values)
@@ -294,12 +294,12 @@ class SolvingMixin:
             ("(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"))
         title = f"{g.state_title(s)} {when}"  # board games: in words
         if mdp.terminal[s]:
-            return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=g.unit)
+            return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=gs.unit)
         acts = [int(a) for a in mdp.actions_of(s)]
         rows = []
         qs = []
         for a in acts:
-            terms = g.backup_terms(mdp, s, a, src)
+            terms = gs.backup_terms(s, a, src)
             qs.append(backup_q(terms, mdp.discount))
             shown = terms if len(terms) <= 12 else merge_terms(terms)
             rows.append((a, terms, backup_text(shown, mdp.discount, state_name=lambda t: self._short_name(t))))
@@ -307,10 +307,10 @@ class SolvingMixin:
         chosen = greedy_action(acts, qs, objective)
         if sw is not None and sw.phase == "evaluate" and sweep_policy:
             chosen = int(sw.policy[s])  # an evaluation evaluates its policy (round 1: the starting one)
-        actions = tuple(ActionBackup(a, g.action_name(a, mdp), q, text, a == chosen)
+        actions = tuple(ActionBackup(a, gs.action_name(a), q, text, a == chosen)
                         for (a, _, text), q in zip(rows, qs))
         return Inspection(title, float(values[s]), actions, objective, mdp.discount,
-                          unit=g.unit if g.unit == "turns" else "", source=source)
+                          unit=gs.unit if gs.unit == "turns" else "", source=source)
 
     def _short_name(self, s: int) -> str:
         lab = self.controller.mdp.state_labels if self.controller.mdp is not None else None

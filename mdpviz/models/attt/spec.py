@@ -11,6 +11,8 @@ Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from mdpviz.models.attt.rules import (  # noqa: F401
     CONTINUE,
     DRAW,
@@ -90,7 +92,36 @@ from mdpviz.models.attt.play import (  # noqa: F401
     play_matchup,
     position_model,
 )
+from mdpviz.models.attt.rounds import Rounds
+from mdpviz.models.kit import hooks
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec
+
+
+# ---------------------------------------------------------------------------------- the window's hooks
+# The window's model is built from the setup with the rounds applied (an AtttState, :class:`Rounds`):
+# ``ctx.settings`` is that state, ``ctx.built`` its :class:`Encoding`.
+def _state_name(ctx, s: int) -> str:
+    """A board string, or the result of an end state."""
+    enc = ctx.built
+    n = len(enc.boards)
+    return enc.boards.labels[s] if s < n else end_names(enc.boards.player)[s - n]
+
+
+def _backup_terms(ctx, s: int, a: int, values):
+    """The terms of (board, cell), each noted with the opponent's reply or who completed a line."""
+    enc = ctx.built
+    if enc.mdp is not ctx.mdp or s >= len(enc.boards):
+        return hooks.backup_terms(ctx, s, a, values)
+    return backup_with_notes(enc, s, a, np.asarray(values, dtype=np.float64))
+
+
+def _simulation(ctx, policy, *, games: int, seed: int):
+    games = int(games)
+    if games < 2:
+        raise ValueError(f"simulate at least 2 games, got {games}")
+    pol = None if policy is None else np.array(policy, dtype=np.int64)
+    return matchups_job(ctx.settings, ctx.built, pol, games=games, seed=seed)
+
 
 SPEC = GameSpec(
     key="attt",
@@ -108,7 +139,16 @@ SPEC = GameSpec(
     position_model=position_model,
     lesson=lesson,
     jobs={"rounds": rounds_job, "matchups": matchups_job},
+    build=encode_state,
+    start_state=lambda ctx: first_board(ctx.built),
+    state_name=_state_name,
+    action_name=lambda ctx, a: f"cell {a}",
+    outcome_text=lambda ctx, s: hooks.position_outcome(AtttPositionModel(ctx.settings, ctx.built), ctx, s),
+    backup_terms=_backup_terms,
+    simulation=_simulation,
+    driver=Rounds,
 )
 """Anti-tic-tac-toe in the registry. Its simulations are matchups (pairs of policies from the empty
 board, :func:`matchups_job`), not strategies of one player on one MDP, so ``strategy_probs`` is None;
-``strategies`` names the matchups. ``jobs``: "rounds" (:func:`rounds_job`) and "matchups"."""
+``strategies`` names the matchups. ``jobs``: "rounds" (:func:`rounds_job`) and "matchups". In the window
+the rounds are stepped by its :class:`~mdpviz.models.attt.rounds.Rounds` driver."""

@@ -50,6 +50,9 @@ from mdpviz.models.checkers import compiler as cc
 from mdpviz.models.checkers import rules as ck
 from mdpviz.models.checkers.play import COLOUR_NAME, OUTCOME_LABELS, CheckersPositionModel
 from mdpviz.models.kit.codec import INLINE, FieldError
+from mdpviz.models.checkers.play import annotate_terms
+from mdpviz.models.kit import hooks
+from mdpviz.models.kit.episodes import sample_mdp_episode
 from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.position import MatchupResult, MatchupRow
@@ -330,6 +333,45 @@ def lesson(settings: CheckersSettings, mdp: TabularMDP | None, **names: Any) -> 
     return checkers_lesson(mdp, state=settings, **names)
 
 
+# ---------------------------------------------------------------------------------- the window's hooks
+# The window compiles in ``jobs["compile"]`` (what is built is the CheckersMDP, once per variant and
+# colour: :attr:`CheckersSettings.key`); every hook receives it as ``ctx.built``.
+def _state_name(ctx: Any, s: int) -> str:
+    """The absorbing "win", "draw", "loss", else the position described, not numbered (students read this)."""
+    cm = ctx.built
+    if s == cm.win:
+        return "win"
+    if s == cm.draw:
+        return "draw"
+    if s == cm.loss:
+        return "loss"
+    if 0 <= s < cm.state_ply.size:
+        ply = int(cm.state_ply[s])
+        return f"the position (ply {ply})" if ply >= 0 else "the position"
+    return str(s)
+
+
+def _backup_terms(ctx: Any, s: int, a: int, values: np.ndarray) -> list:
+    """The outcomes of (s, a), each annotated with the opponent's reply that leads to it."""
+    terms = hooks.backup_terms(ctx, s, a, values)
+    cm = ctx.built
+    if cm.n_states != ctx.mdp.n_states or not terms:
+        return terms
+    return annotate_terms(cm, s, a, terms)
+
+
+def _episode(ctx: Any, probs: np.ndarray, rng: np.random.Generator) -> list:
+    """One game from a start drawn from the opening distribution (several when the agent is White)."""
+    cm = ctx.built
+    start = int(rng.choice(cm.start_states, p=cm.start_probs))
+    return sample_mdp_episode(ctx.mdp, probs, rng=rng, start=start, max_steps=1000, state_name=None,
+                              action_name=lambda a: ctx.spec.action_name(ctx, a))
+
+
+def _with_discount(ctx: Any, gamma: float) -> CheckersSettings:
+    return replace(ctx.settings, discount=gamma).validate()
+
+
 SPEC = GameSpec(
     key="checkers",
     title="Checkers",
@@ -345,11 +387,18 @@ SPEC = GameSpec(
     position_model=position_model,
     lesson=lesson,
     jobs={"compile": compile_job, "simulate": simulate_job},
+    build_key=lambda settings: settings.key,
+    mdp_of=lambda settings, cm: with_discount(cm, settings.discount),
+    start_state=lambda ctx: int(ctx.built.start_states[0]),
+    state_name=_state_name,
+    outcome_text=lambda ctx, s: hooks.position_outcome(CheckersPositionModel(ctx.built, ctx.mdp), ctx, s),
+    backup_terms=_backup_terms,
+    episode=_episode,
+    simulation=lambda ctx, policy, *, games, seed: matchup_job(ctx.built, ctx.mdp, policy, games=games, seed=seed),
+    with_discount=_with_discount,
 )
 """Checkers in the registry (:mod:`mdpviz.models.kit.registry`)."""
 
-settings_to_dict, settings_from_dict = SPEC.to_dict, SPEC.from_dict
-"""The generic codec under the names the game's view still calls (until views read :data:`SPEC`)."""
 
 
 def _module(name: str):
@@ -404,6 +453,6 @@ __all__ = [
     "CheckersSettings", "FAR_SIGHTED_DISCOUNT", "GREEDY_DISCOUNT", "MATCHUPS", "POLL_SECONDS", "QUICK_MAX_STATES",
     "QUICK_MAX_TRANSITIONS", "RULE_FIELDS", "SIM_CHUNK_TRANSITIONS", "SIM_MAX_STEPS", "SPEC", "WINDOW_PLY_LIMIT",
     "WINDOW_RULES", "compile_in_process", "compile_job", "compile_settings", "compiled", "lesson", "matchup_job",
-    "position_model", "settings_from_dict", "settings_to_dict", "simulate_job", "strategy_probs", "warm_up",
+    "position_model", "simulate_job", "strategy_probs", "warm_up",
     "with_discount",
 ]

@@ -18,18 +18,23 @@ from mdpviz.models.kit.lessons import Block, doc_blocks, first_sentence, mdp_les
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Generator
+from typing import Any, Generator
 
 import numpy as np
 
-from mdpviz.models.cs747 import MDPFileError, parse_cs747, read_text_file
+from mdpviz.models.cs747 import MDPFileError, parse_cs747, parse_cs747_job, read_text_file
 from mdpviz.models.examples import mdp_examples
 from mdpviz.models.kit.codec import FieldError
+from mdpviz.models.files import ScenarioError
+from mdpviz.models.jobs import drive
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.kit.lessons import Lesson
 from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.episodes import Move, sample_mdp_episode
+from mdpviz.models.kit.hooks import Context, simulation_from_start
 from mdpviz.models.kit.strategies import (
-    SimulationResult, discounted_max_steps, fixed_action_strategies, strategy_simulation, walk_strategy_probs,
+    SimulationResult, discounted_max_steps, fixed_action_strategies, strategy_simulation,
+    walk_strategy_probs,
 )
 from mdpviz.solvers import solve
 
@@ -88,17 +93,18 @@ def compile_file(state: FileState) -> TabularMDP:
     return with_discount(parse_file_state(state), state)
 
 
-def read_file(path: str | os.PathLike, progress: Callable[..., None] | None = None,
-              cancelled: Callable[[], bool] | None = None) -> tuple[FileState, TabularMDP] | None:
-    """Read and parse ``path`` (any thread); (state, model), or None if ``cancelled()`` said so. The
-    file is read once and parsed once (the reader's errors name the file and line)."""
+def read_file(path: str | os.PathLike) -> tuple[FileState, TabularMDP]:
+    """Read and parse ``path``: (state, model); the reader's errors name the file and line."""
+    return drive(read_file_job(path))
+
+
+def read_file_job(path: str | os.PathLike) -> Generator[JobProgress, None, tuple[FileState, TabularMDP]]:
+    """:func:`read_file` as a job generator (any thread): the file is read once and parsed once,
+    with progress (:func:`mdpviz.models.cs747.parse_cs747_job`)."""
     path = str(path)
-    if progress is not None:
-        progress(0, 0, f"Reading {Path(path).name}\u2026")
+    yield JobProgress(0, 0, f"Reading {Path(path).name}\u2026")
     text = read_text_file(path)  # the course reader's checks: missing, binary, not UTF-8
-    mdp = parse_cs747(text, path, progress=progress, cancelled=cancelled)
-    if mdp is None:
-        return None
+    mdp = yield from parse_cs747_job(text, path)
     return FileState(path=path, text=text, discount=None), mdp
 
 
@@ -147,6 +153,34 @@ def lesson(state: FileState, mdp: TabularMDP | None = None, **_names: Any) -> Le
     return file_lesson(mdp, path=str(getattr(state, "path", "") or ""), state=state)
 
 
+# ---------------------------------------------------------------------------------- the window's hooks
+def display_settings(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> dict[str, Any]:
+    """The display settings stored after the settings: the board's "view" ("grid" or "graph";
+    ScenarioError otherwise) and the "start" state of simulations and episodes (None: the first live one)."""
+    view = data.get("view", "grid")
+    if view not in ("grid", "graph"):
+        raise ScenarioError(path, "games.file.view", f"must be 'grid' or 'graph', got {view!r}")
+    start = data.get("start")
+    ok = isinstance(start, int) and not isinstance(start, bool) and start >= 0
+    return {"view": view, "start": int(start) if ok else None}
+
+
+def _with_discount(ctx: Context, gamma: float) -> FileState:
+    """The discount in use: None when it is the file's own (a scenario then follows the file)."""
+    if ctx.built is None:
+        return ctx.settings
+    return replace(ctx.settings, discount=None if gamma == ctx.built.discount else gamma)
+
+
+def _start_state(ctx: Context) -> int:
+    return start_state(ctx.mdp, ctx.display.get("start"))
+
+
+def _episode(ctx: Context, probs: np.ndarray, rng: np.random.Generator) -> list[Move]:
+    return sample_mdp_episode(ctx.mdp, probs, rng=rng, start=_start_state(ctx), max_steps=200, state_name=str,
+                              action_name=str)
+
+
 SPEC = GameSpec(
     key="file",
     title="MDP from file",
@@ -161,6 +195,17 @@ SPEC = GameSpec(
     strategy_probs=strategy_probs,
     lesson=lesson,
     jobs={"simulate": simulate},
+    build=lambda st: parse_file_state(st) if st.text else None,  # the file's model with its own discount
+    build_key=lambda st: (st.path, st.text),  # a file is parsed once, whatever the discount
+    mdp_of=lambda st, parsed: with_discount(parsed, st),
+    start_state=_start_state,
+    state_name=lambda ctx, s: f"state {s}",
+    action_name=lambda ctx, a: f"action {a}",
+    outcome_text=lambda ctx, s: f"reached state {s} (terminal)",
+    episode=_episode,
+    simulation=simulation_from_start,
+    with_discount=_with_discount,
+    display=display_settings,
 )
 """The course-file game in the registry. ``jobs["simulate"](state, mdp, policy, games=, seed=, start=)``."""
 
@@ -184,5 +229,6 @@ def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) ->
     )
 
 
-__all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "first_live_state", "lesson", "start_state",
-           "max_steps", "parse_file_state", "read_file", "simulate", "strategies", "strategy_probs", "with_discount"]
+__all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "display_settings", "first_live_state", "lesson",
+           "start_state", "max_steps", "parse_file_state", "read_file", "read_file_job", "simulate", "strategies",
+           "strategy_probs", "with_discount"]

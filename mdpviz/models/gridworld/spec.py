@@ -6,6 +6,7 @@ from typing import Any, Callable, Generator
 import numpy as np
 from mdpviz.models.files import ScenarioError
 from mdpviz.models.kit.codec import as_object, from_data, to_data
+from mdpviz.models.kit.hooks import Context, simulation_from_start, walk_episode
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.strategies import SimulationResult, walk_strategy_probs
@@ -122,6 +123,10 @@ def _compile_mdp(st: GridSettings) -> TabularMDP:
     return compile_gridworld(st).mdp
 
 
+def _with_discount(ctx: Context, gamma: float) -> GridSettings:
+    return replace(ctx.settings, discount=gamma).validate()
+
+
 SPEC = GameSpec(
     key="gridworld",
     title="Grid world",
@@ -137,6 +142,12 @@ SPEC = GameSpec(
     strategy_probs=strategy_probs,
     lesson=lesson,
     jobs={"simulate": simulate},
+    build=compile_gridworld,
+    start_state=lambda ctx: int(ctx.built.start_state),
+    state_name=lambda ctx, s: state_name(ctx.built.geometry, ctx.settings.convention, s),
+    episode=walk_episode,
+    simulation=simulation_from_start,
+    with_discount=_with_discount,
 )
 """The grid world in the registry. ``jobs["simulate"](settings, mdp, policy, games=, seed=, start=)``."""
 

@@ -1,5 +1,6 @@
 """Gymnasium environments as the registry sees them: strategies, simulation, lesson and :data:`SPEC`."""
 from __future__ import annotations
+from dataclasses import replace
 from typing import Any, Callable, Generator
 import numpy as np
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
@@ -9,9 +10,11 @@ from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.strategies import SimulationResult
 from mdpviz.models.gym.rules import (  # noqa: F401
     GymState,
+    ImportedEnv,
     compile_gym,
     import_env,
 )
+from mdpviz.models.kit.hooks import simulation_from_start, walk_episode
 
 
 def strategies(state: GymState, mdp: TabularMDP) -> tuple[str, ...]:
@@ -62,6 +65,23 @@ def default_settings() -> GymState:
     return GymState("FrozenLake-v1", (("map_name", "'4x4'"), ("is_slippery", "True")))
 
 
+# ---------------------------------------------------------------------------------- the window's hooks
+WINDOW_MAX_PAIRS = 200_000
+"""Largest (state, action) count the window imports from an environment (it imports on the GUI thread)."""
+
+
+def window_import(state: GymState) -> ImportedEnv:
+    """The environment of ``state`` imported as the window does (at most :data:`WINDOW_MAX_PAIRS` pairs;
+    ValueError with a one-line reason)."""
+    return import_env(state, max_pairs=WINDOW_MAX_PAIRS,
+                      too_many=f"the window imports ({WINDOW_MAX_PAIRS:,}); use mdpviz gym on the command line")
+
+
+def _mdp_of(state: GymState, env: ImportedEnv) -> TabularMDP:
+    m = env.mdp
+    return m if m.discount == state.discount else replace(m, discount=float(state.discount))
+
+
 SPEC = GameSpec(
     key="gym",
     title="Gymnasium environment",
@@ -75,9 +95,16 @@ SPEC = GameSpec(
     strategy_probs=strategy_probs,
     lesson=lesson,
     jobs={"simulate": simulate},
+    build=window_import,
+    build_key=lambda state: (state.env_id, state.kwargs),  # imported once per environment, whatever the discount
+    mdp_of=_mdp_of,
+    start_state=lambda ctx: int(ctx.built.start),
+    episode=walk_episode,
+    simulation=simulation_from_start,
+    with_discount=lambda ctx, gamma: replace(ctx.settings, discount=gamma),
 )
 """Gymnasium's toy-text environments in the registry (compile imports Gymnasium; importing this does
 not). ``jobs["simulate"](state, mdp, policy, games=, seed=, start=)``."""
 
 
-__all__ = ['SPEC', 'lesson', 'simulate', 'strategies', 'strategy_probs']
+__all__ = ['SPEC', 'WINDOW_MAX_PAIRS', 'default_settings', 'lesson', 'simulate', 'strategies', 'strategy_probs', 'window_import']

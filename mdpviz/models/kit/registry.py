@@ -23,25 +23,17 @@ import functools
 import importlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Hashable, Iterator, Mapping
 
 from mdpviz.models.kit import codec
+from mdpviz.models.kit import hooks
+from mdpviz.models.jobs import JobProgress  # noqa: F401 (what job generators yield; games import it from here)
 from mdpviz.models.mdp import TabularMDP
 
 SEQUENTIAL = "sequential"
 """Colour kind of costs and returns (one-sided scale)."""
 DIVERGING = "diverging"
 """Colour kind of win/loss values (a scale centred on 0)."""
-
-
-@dataclass(frozen=True)
-class JobProgress:
-    """What a job generator yields to report progress (anything else it yields is a partial result)."""
-
-    done: int
-    total: int
-    """0 when unknown."""
-    text: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,6 +88,46 @@ class GameSpec:
     on its job thread (cancel closes it between two yields), the CLI and tests simply iterate it."""
     no_table: str = ""
     """Why :attr:`compile` returns None ("" for a game with a table)."""
+
+    # What the window's session asks (:mod:`mdpviz.widgets.session`): how the settings build, then the
+    # hooks, each called with a :class:`~mdpviz.models.kit.hooks.Context` first (defaults: mdpviz.models.kit.hooks).
+    build: Callable[[Any], Any] | None = None
+    """``build(settings)``: the game built from its settings (e.g. the tic-tac-toe game with its start
+    states), kept by the session while they stay and handed to the hooks as ``ctx.built``; None:
+    :attr:`compile`, the built object is the MDP. A game with ``jobs["compile"]`` builds in that job
+    instead (off the GUI thread)."""
+    build_key: Callable[[Any], Hashable] | None = None
+    """What building depends on when that is less than the settings (e.g. not the discount): the
+    session then builds once per key and keeps the last few. None: the settings themselves."""
+    mdp_of: Callable[[Any, Any], TabularMDP | None] | None = None
+    """``mdp_of(settings, built)``: the MDP of the settings from what was built (None: what was built when
+    it is a TabularMDP, else its ``mdp``)."""
+    start_state: Callable[..., int] = hooks.start_state
+    """``start_state(ctx)``: where episodes, simulations and the lesson's worked example start."""
+    state_name: Callable[..., str] = hooks.state_name
+    """``state_name(ctx, s)``: state ``s`` in words (the inspector, the episode player, tooltips)."""
+    action_name: Callable[..., str] = hooks.action_name
+    """``action_name(ctx, a)``: action ``a`` in words."""
+    outcome_text: Callable[..., str] = hooks.outcome_text
+    """``outcome_text(ctx, s)``: how an episode that ended in terminal state ``s`` ended, in the game's words."""
+    backup_terms: Callable[..., list] = hooks.backup_terms
+    """``backup_terms(ctx, s, a, values)``: the outcomes of (s, a) for the inspector's Bellman backup."""
+    episode: Callable[..., list] = hooks.episode
+    """``episode(ctx, probs, rng)``: one played episode (:class:`~mdpviz.models.kit.episodes.Move` list)."""
+    simulation: Callable[..., Iterator] = hooks.simulation
+    """``simulation(ctx, policy, games=, seed=)``: the window's batch simulation, a job generator (its
+    arguments checked at once: ValueError); ``policy``: the converged one, or None (the job solves)."""
+    with_discount: Callable[[Any, float], Any] | None = None
+    """``with_discount(ctx, gamma)``: the settings with discount ``gamma`` (ValueError if it cannot be);
+    None: the game fixes its discount."""
+    discount_note: str = ""
+    """Why the discount is fixed (the discount field's tooltip; "": a note naming the fixed value)."""
+    display: Callable[[dict, str], dict] | None = None
+    """Display settings stored beside the settings in a scenario (not edits: no undo, no solver reset):
+    ``display(data, path)`` reads them from the game's scenario entry (ScenarioError naming a bad one),
+    ``display({}, "")`` gives their defaults. None: the game has none."""
+    driver: Callable[[], Any] | None = None
+    """Builds the game's :class:`~mdpviz.models.kit.driver.Driver` (its rounds or its training), or None."""
 
     def __post_init__(self) -> None:
         if self.to_dict is None:

@@ -20,7 +20,7 @@ from typing import Callable, Generator, Sequence
 import numpy as np
 
 from mdpviz.models.kit.display import StrategyRow, results_csv
-from mdpviz.models.kit.registry import JobProgress
+from mdpviz.models.jobs import JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import mean_ci, policy_matrix, simulate, uniform_policy_matrix
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy

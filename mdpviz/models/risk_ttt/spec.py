@@ -6,6 +6,8 @@ from typing import Any, Callable, Generator
 import numpy as np
 from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.display import BackupTerm
+from mdpviz.models.kit.hooks import Context, position_outcome
 from mdpviz.models.kit.position import MatchupResult, PositionModel
 from mdpviz.models.risk_ttt.match import (  # noqa: F401  (re-exported)
     AGENT_KINDS,
@@ -132,6 +134,22 @@ def settings_from_data(data: Any, path: str) -> RiskState:
     if isinstance(data, dict) and "preset" not in data:
         data = {**data, "preset": "custom"}
     return codec.from_data(RiskState, data, path, where=f"games.{KEY}")
+# ---------------------------------------------------------------------------------- the window's hooks
+def _build(state: RiskState) -> RiskGame | None:
+    """The compiled 3x3 game (None for 4x4: no table, see :func:`compile_settings`)."""
+    return compile_risk(np.asarray(state.risk)) if state.size == 3 else None
+
+
+def _backup_terms(ctx: Context, s: int, a: int, values: np.ndarray) -> list[BackupTerm]:
+    """The two outcomes of the risk coin, noted "own mark" / "coin: opponent's mark"."""
+    m = RiskPositionModel(ctx.built)
+    return m.backup(m.position_of(s), a, values)
+
+
+def _simulation(ctx: Context, policy: np.ndarray | None, *, games: int, seed: int) -> Generator:
+    if ctx.built is None:
+        raise ValueError("matchups are simulated on the 3x3 board (the 4x4 game is not compiled to an MDP)")
+    return risk_matchups(ctx.built, policy, games=games, seed=seed)
 
 
 SPEC = GameSpec(
@@ -148,12 +166,16 @@ SPEC = GameSpec(
     position_model=position_model,
     lesson=lesson,
     jobs={"exact_solve": _exact_job, "matchups": _matchups_job},
+    build=_build,
+    mdp_of=lambda state, game: labelled_mdp(game),  # "board|mover" state labels: the inspector names positions
+    start_state=lambda ctx: int(ctx.built.start),
+    outcome_text=lambda ctx, s: position_outcome(RiskPositionModel(ctx.built), ctx, s),
+    backup_terms=_backup_terms,
+    simulation=_simulation,
 )
 """Risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.registry` (``compile`` gives None for the 4x4
 board: its table is too large, the ``exact_solve`` job solves it by backward induction instead)."""
 
-settings_to_dict, settings_from_dict = SPEC.to_dict, SPEC.from_dict
-"""The generic codec under the names the game's view still calls (until views read :data:`SPEC`)."""
 
 
-__all__ = ['SPEC', 'compile_settings', 'labelled_mdp', 'lesson', 'position_model', 'settings_from_dict', 'settings_to_dict', 'state_labels']
+__all__ = ['SPEC', 'compile_settings', 'labelled_mdp', 'lesson', 'position_model', 'state_labels']

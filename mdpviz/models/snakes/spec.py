@@ -20,6 +20,8 @@ import numpy as np
 from mdpviz.models.snakes import simulate as snakes_sim
 from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.kit.codec import to_data
+from mdpviz.models.kit.episodes import Move, snakes_moves
+from mdpviz.models.kit.hooks import Context
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec
 from mdpviz.models.kit.lessons import Lesson
 from mdpviz.models.mdp import TabularMDP
@@ -71,6 +73,29 @@ def simulation(cfg: SnakesConfig, mdp: TabularMDP, policy=None, *, games: int, s
     return (yield from snakes_sim.simulation_job(cfg, mdp, policy, games=games, seed=seed))
 
 
+# ---------------------------------------------------------------------------------- the window's hooks
+def _state_name(ctx: Context, s: int) -> str:
+    return f"square {s + 1}"
+
+
+def _action_name(ctx: Context, a: int) -> str:
+    return f"die {a + 1} ({ctx.settings.dice[a].name})"
+
+
+def _outcome_text(ctx: Context, s: int) -> str:
+    return f"finished: reached square {int(s) + 1}"  # as the state's name words it
+
+
+def _backup_terms(ctx: Context, s: int, a: int, values: np.ndarray) -> list[BackupTerm]:
+    return backup_terms(ctx.settings, s, a, values)
+
+
+def _episode(ctx: Context, probs: np.ndarray, rng: np.random.Generator) -> list[Move]:
+    """One game from square 1, the dice named."""
+    steps = snakes_sim.play_episode(ctx.settings, probs, rng=rng, start=1)
+    return snakes_moves(steps, ctx.settings.dice_names)
+
+
 def lesson(cfg: SnakesConfig, mdp: TabularMDP | None = None, **_names: Any) -> Lesson:
     """The game's lesson (:func:`~snakes_lesson`; squares and dice name themselves)."""
     return snakes_lesson(cfg, mdp)
@@ -90,6 +115,12 @@ SPEC = GameSpec(
     strategy_probs=strategy_probs,
     lesson=lesson,
     jobs={"simulate": simulation},
+    state_name=_state_name,
+    action_name=_action_name,
+    outcome_text=_outcome_text,
+    backup_terms=_backup_terms,
+    episode=_episode,
+    discount_note="Turns are counted, not discounted: the discount is 1.",
 )
 """Snakes and ladders in the registry. ``jobs["simulate"](cfg, mdp, policy, games=, seed=)``: every
 strategy from square 1 (:func:`simulation`)."""

@@ -1,7 +1,12 @@
 """Tic-tac-toe against a random opponent as the registry sees it: jobs, lesson and :data:`SPEC`."""
 from __future__ import annotations
+from dataclasses import replace
 from typing import Any, Generator
+
 import numpy as np
+
+from mdpviz.models.kit.episodes import Move, sample_mdp_episode
+from mdpviz.models.kit.hooks import Context, position_outcome
 from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.position import MatchupResult
@@ -83,6 +88,23 @@ def lesson(state: Any, mdp: TabularMDP | None = None, *, start: int | None = Non
     )
 
 
+# ---------------------------------------------------------------------------------- the window's hooks
+def _build(state: TicTacToeState):
+    return compile_vs_random(state.settings)
+
+
+def _episode(ctx: Context, probs: np.ndarray, rng: np.random.Generator) -> list[Move]:
+    """One game from the random opponent's opening (or the empty board when the agent opens)."""
+    g = ctx.built
+    start = int(g.start_states[rng.integers(g.start_states.size)])
+    return sample_mdp_episode(ctx.mdp, probs, rng=rng, start=start, max_steps=g.geometry.n_cells + 1,
+                              state_name=None, action_name=lambda a: f"cell {a}")
+
+
+def _with_discount(ctx: Context, gamma: float) -> TicTacToeState:
+    return TicTacToeState(replace(ctx.settings.settings, discount=gamma))
+
+
 SPEC = GameSpec(
     key=KEY,
     title="Tic-tac-toe vs random",
@@ -96,11 +118,15 @@ SPEC = GameSpec(
     position_model=_position_model,
     lesson=lesson,
     jobs={"matchups": _matchups_job},
+    build=_build,
+    start_state=lambda ctx: int(ctx.built.start_states[0]),
+    outcome_text=lambda ctx, s: position_outcome(VsRandomPositionModel(ctx.built), ctx, s),
+    episode=_episode,
+    simulation=lambda ctx, policy, *, games, seed: vs_random_matchups(ctx.built, policy, games=games, seed=seed),
+    with_discount=_with_discount,
 )
 """Tic-tac-toe against a random opponent in the registry :mod:`mdpviz.models.kit.registry`."""
 
-settings_to_dict, settings_from_dict = SPEC.to_dict, SPEC.from_dict
-"""The generic codec under the names the game's view still calls (until views read :data:`SPEC`)."""
 
 
-__all__ = ['SPEC', 'lesson', 'settings_from_dict', 'settings_to_dict', 'strategy_probs']
+__all__ = ['SPEC', 'lesson', 'strategy_probs']

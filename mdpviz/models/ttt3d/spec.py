@@ -59,6 +59,7 @@ from mdpviz.models.ttt3d.rules import (  # noqa: F401  (re-exported: the rules' 
     winner,
 )
 from mdpviz.models.kit.ttt_board import EMPTY, MARK_CHARS, O, X, other, parse_mark
+from mdpviz.models.ttt3d.training import Training, method_text, record_text, training_job  # noqa: F401 (re-exported)
 
 AGENT_SCALE = ColorScale(-1.0, 1.0, label="move value to the mover (+1 win, \u22121 loss)",
                          kind=DIVERGING)
@@ -123,13 +124,6 @@ def cell_label(cell: int) -> str:
     return f"layer {layer + 1}, row {row + 1}, col {col + 1}"
 
 
-def method_text(settings: rl.TrainSettings) -> str:
-    """"TD(0), mlp (64 ReLU)" etc.: how an agent learns, in a few words."""
-    m = "TD(0)" if settings.method == "td" else "Q-learning"
-    a = f"mlp ({settings.hidden} ReLU)" if settings.approx == "mlp" else settings.approx
-    return f"{m}, {a}"
-
-
 @dataclass(frozen=True, eq=False)
 class LearningCurve:
     """The learning curve of one training run, as arrays (what the plot draws)."""
@@ -176,20 +170,6 @@ def learning_curve(records: Sequence[rl.TrainProgress]) -> LearningCurve:
         td_error=np.array([r.mean_td_error for r in records], dtype=np.float64),
         eval_games=games,
     )
-
-
-def record_text(rec: rl.TrainProgress, total: int) -> str:
-    """One line about a progress record: games, win rate with its interval, TD error, time."""
-    parts = [f"{rec.episodes:,} of {total:,} games"]
-    if math.isfinite(rec.win):
-        lo, hi = proportion_ci(int(round(rec.win * rec.eval_games)), rec.eval_games)
-        parts.append(f"win {100 * rec.win:.1f}% [{100 * float(lo):.1f}, {100 * float(hi):.1f}] vs random "
-                     f"({rec.eval_games:,} games)")
-    if math.isfinite(rec.mean_td_error):
-        parts.append(f"mean |TD error| {rec.mean_td_error:.3f}")
-    parts.append(f"\u03b5 {rec.epsilon:.3f}")
-    parts.append(f"{rec.seconds:.1f} s")
-    return " \u00b7 ".join(parts)
 
 
 def agent_text(agent: rl.Agent | None) -> str:
@@ -374,30 +354,6 @@ class Ttt3dPositionModel(PositionModel):
 
 
 # ---------------------------------------------------------------------------------- background jobs
-def training_job(settings: rl.TrainSettings, risk: np.ndarray) -> Generator[Any, None, rl.Agent | None]:
-    """Training as a job generator: :func:`mdpviz.models.ttt3d.learning.train` with every progress
-    record yielded as a partial result (the learning curve's next point) followed by a
-    :class:`~mdpviz.models.kit.registry.JobProgress` (games done of ``settings.episodes``, :func:`record_text`).
-    Closing it (Stop) ends training after the current record. Returns the last record's agent (None
-    if no record was made)."""
-    total = int(settings.episodes)
-    p = np.asarray(risk, dtype=np.float64)
-
-    def run() -> Generator[Any, None, rl.Agent | None]:
-        gen = rl.train(settings, risk=p)
-        last: rl.TrainProgress | None = None
-        try:
-            for rec in gen:
-                last = rec
-                yield rec
-                yield JobProgress(rec.episodes, max(total, 1), record_text(rec, total))
-        finally:
-            gen.close()
-        return None if last is None else last.agent
-
-    return run()
-
-
 MATCHUPS: tuple[tuple[str, str, str], ...] = (
     ("agent vs random", "agent", "random"),
     ("random vs agent", "random", "agent"),
@@ -513,6 +469,10 @@ SPEC = GameSpec(
     lesson=lesson,
     jobs={"train": _training_job, "matchups": _matchups_job},
     no_table=NO_TABLE,
+    simulation=lambda ctx, policy, *, games, seed: matchup_job(ctx.driver.agent, ctx.settings.risk_vector(),
+                                                              games=games, seed=seed),
+    display=lambda data, path: {"reply": data["reply"] if data.get("reply") in REPLIES else "agent"},
+    driver=Training,
 )
 """3x3x3 risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.registry` (no table: ``compile`` gives None)."""
 

@@ -4,11 +4,12 @@ The view only: the game's edits and the Game panel. The game of seed 000 and eve
 from its edits (:class:`~mdpviz.models.attt.AtttSetup`: both players' boards, the start policy, the
 tie rule, the solver of each best response) are in :mod:`mdpviz.models.attt`:
 
-* the best-response ROUNDS (:func:`mdpviz.models.attt.rounds_job`): one round per Step of the
-  window (its one Step, Run, Pause and Reset drive the rounds), each a job of the window's controller
-  (never on the GUI thread); the table shows per round who responded, how many boards changed their
-  move, and the exact outcome probabilities of the current pair of policies from the empty board;
-  the boards whose move a round changed are listed in a picker, and a picked board opens on the board;
+* the best-response ROUNDS (:class:`mdpviz.models.attt.rounds.Rounds`, the session's driver): one
+  round per Step of the window (its one Step, Run, Pause and Reset drive the rounds), each a job of
+  the window's controller (never on the GUI thread); this panel's table shows per round who
+  responded, how many boards changed their move, and the exact outcome probabilities of the current
+  pair of policies from the empty board; the boards whose move a round changed are listed in a
+  picker, and a picked board opens on the board;
 * the MDP on the board (:func:`mdpviz.models.attt.encode_state`): the last round's responder against
   the other player's policy (before round 1 the first responder against the start policy). After each
   round the window solves it at once, so the board shows that round's best response;
@@ -17,8 +18,8 @@ tie rule, the solver of each best response) are in :mod:`mdpviz.models.attt`:
 * matchups (:func:`mdpviz.models.attt.matchups_job`): exact probabilities and simulated games.
 
 The rounds are solve progress, not edits: like the solver's sweeps they are not in the undo
-history and not saved in scenarios (a scenario keeps the setup); an edit of the setup starts the
-rounds again.
+history and not saved in scenarios (a scenario keeps the setup); a change of the setup starts the
+rounds again (the rounds computed for a setup are kept: a Step after an undo applies them at once).
 """
 from __future__ import annotations
 
@@ -27,8 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from PySide6.QtCore import QObject, QSize, Qt, QTimer
+from PySide6.QtCore import QObject, QSize, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -46,7 +46,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.controller import GeneratorJob
 from mdpviz.models import attt
 from mdpviz.models.attt import (
     COURSE_DIR,
@@ -55,119 +54,71 @@ from mdpviz.models.attt import (
     AtttPositionModel,
     AtttSetup,
     AtttState,
-    backup_with_notes,
     course_files,
     default_setup,
     describe_boards,
     carried_start,
-    encode_state,
-    first_board,
     make_start,
-    matchup_plan,
-    matchups_job,
     round_changes,
     round_summary,
-    rounds_job,
-    setup_from_dict,
-    setup_to_dict,
 )
-from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets import named as _named
+from mdpviz.models.attt.rounds import Rounds
 from mdpviz.widgets.position import GridPainter, PositionGame
-
-ROUND_PAUSE_MS = 350
-"""Pause between rounds when the rounds run on their own (so each round can be seen)."""
-
-
+from mdpviz.widgets.session import GameSession
 
 class AtttGame(PositionGame):
     """Anti-tic-tac-toe with the course's files: best-response rounds, the next responder's MDP on the board."""
 
     spec = attt.SPEC
-    supports_discount = False
 
-    def __init__(self, setup: AtttSetup | None = None, parent: QObject | None = None, *,
+    def __init__(self, session: GameSession | None = None, parent: QObject | None = None, *,
                  folder: str | os.PathLike | None = None) -> None:
-        super().__init__(AtttState(setup if setup is not None else default_setup(folder)), parent)
         self.folder = folder
         """Where the course files are looked for (None: :data:`COURSE_DIR`)."""
-        self._enc: tuple[AtttState, attt.Encoding | None, str] | None = None
-        self._model: tuple[AtttState, AtttPositionModel | None] | None = None
+        super().__init__(session, parent)
+        self._model: tuple[Any, AtttPositionModel | None] | None = None
         self._painter = GridPainter(3)
-        self._computed: tuple[AtttSetup, tuple[attt.Round, ...]] | None = None
-        """The rounds computed for one setup (solve progress kept across Reset and undo)."""
         self._editor: AtttPanel | None = None
-        self.busy = False
-        """A round job is running."""
-        self.auto = False
-        """Rounds keep running (one job after the other) until convergence or :meth:`stop_rounds`."""
-        self.round_pause_ms = ROUND_PAUSE_MS
-        """Pause between two rounds of Run, in milliseconds."""
-        self._token = 0  # bumped by Reset and by edits: a round job of an older token is not applied
+        self.session.edited.connect(self._on_edited)
+
+    def initial_settings(self) -> AtttSetup:
+        return default_setup(self.folder)
 
     # ------------------------------------------------------------------ state
     @property
+    def rounds(self) -> Rounds:
+        """The best-response rounds (the session's driver: the window's Step, Run, Pause and Reset)."""
+        return self.session.driver
+
+    @property
     def astate(self) -> AtttState:
-        """The current state (edits and rounds)."""
-        return self._state
+        """The setup with the rounds applied so far."""
+        return self.rounds.state
 
     @property
     def setup(self) -> AtttSetup:
-        return self._state.setup
+        return self.session.settings
 
-    def _set_state(self, state: Any, text: str) -> None:
-        """Every change of the state (an edit, undo, a round, a reset): the window resets the solver on
-        ``edited``; then the board (which drops the old model's values with the model) starts a fresh
-        walk, whose position the inspector follows."""
-        if state.setup is not self._state.setup:
-            self.auto = False
-            self._token += 1
-        super()._set_state(state, text)
-        b = self._board
-        if b is not None:
-            b.new_game()
-
-    def load_state(self, state: Any) -> None:
-        self.auto = False
-        self._token += 1
-        super().load_state(state)
-        if self._editor is not None:
-            self._editor.refresh()
+    def _on_edited(self, _text: str) -> None:
+        """Every change of the model (an edit, undo, a round, a reset): the window starts the solve again;
+        the board (which drops the old model's values with the model) starts a fresh walk, whose position
+        the inspector follows."""
+        if self._board is not None:
+            self._board.new_game()
 
     def edit_setup(self, setup: AtttSetup, text: str) -> bool:
         """An edit of the setup (through the undo stack); the rounds start again."""
         if setup == self.setup:
             return False
-        return self.edit(AtttState(setup), text)
+        return self.session.edit(setup, text)
 
-    # ------------------------------------------------------------------ model
-    def encoding(self) -> attt.Encoding:
-        """The encoded MDP on the board (cached per state): the last round's responder against the other
-        player's policy (the window solves it: its values and greedy moves are that round's best
-        response), or before round 1 the first responder against the start policy. ValueError (e.g. a
-        policy lacking a board) says why there is none."""
-        st = self._state
-        if self._enc is None or self._enc[0] is not st:
-            try:
-                enc, err = encode_state(st), ""
-            except ValueError as e:
-                enc, err = None, str(e)
-            self._enc = (st, enc, err)
-        if self._enc[1] is None:
-            raise ValueError(self._enc[2])
-        return self._enc[1]
-
-    def build_mdp(self) -> TabularMDP:
-        return self.encoding().mdp
-
+    # ------------------------------------------------------------------ the board
     def position_model(self) -> AtttPositionModel | None:
-        st = self._state
-        if self._model is None or self._model[0] is not st:
-            m = None
-            if self.mdp() is not None:
-                m = AtttPositionModel(st, self.encoding())
-            self._model = (st, m)
+        enc = self.session.built()
+        if self._model is None or self._model[0] is not enc:
+            self._model = (enc, None if enc is None else AtttPositionModel(self.astate, enc))
         return self._model[1]
 
     def painter(self) -> GridPainter:
@@ -176,205 +127,12 @@ class AtttGame(PositionGame):
     def empty_text(self) -> str:
         return "No model: load the states and policy files in the Game panel."
 
-    def state_name(self, s: int) -> str:
-        m = self.position_model()
-        if m is None:
-            return str(s)
-        return m.state_name(s)  # the board, not the state's number (students read this)
-
-    def action_name(self, a: int, mdp: TabularMDP) -> str:
-        return f"cell {a}"
-
     def badge(self, a: int, mdp: TabularMDP) -> str:
         return str(a)
 
-    def backup_terms(self, mdp: TabularMDP, state: int, action: int, values: np.ndarray) -> list[BackupTerm]:
-        enc = self.encoding()
-        if enc is None or enc.mdp is not mdp or state >= len(enc.boards):
-            return super().backup_terms(mdp, state, action, values)
-        return backup_with_notes(enc, state, action, np.asarray(values, dtype=np.float64))
-
-    def start_state(self) -> int:
-        """The responder's first board (:func:`mdpviz.models.attt.first_board`)."""
-        return first_board(self.encoding())
-
-    # ------------------------------------------------------------------ rounds
-    def can_step_round(self) -> bool:
-        """A round can be computed: no round job running, not converged, below the round limit."""
-        st = self._state
-        return not self.busy and not st.converged and len(st.rounds) < int(st.setup.max_rounds)
-
-    def _cached(self) -> tuple[attt.Round, ...]:
-        """The rounds computed for the current setup so far (Reset and an undo back to it keep them)."""
-        c = self._computed
-        return c[1] if c is not None and c[0] is self.setup else ()
-
-    def _keep_round(self, setup: AtttSetup, r: attt.Round) -> None:
-        """A round the job yielded (GUI thread): kept for ``setup``, applied when the job is done (a round
-        that arrives after a cancel or a Reset stays kept: the next Step applies it at once)."""
-        c = self._computed
-        if c is not None and c[0] is setup and len(c[1]) + 1 == r.round:
-            self._computed = (setup, c[1] + (r,))
-
-    def step_round(self) -> bool:
-        """Compute the next best-response round on the window's job thread (a round already computed
-        for this setup, e.g. after Reset, is reused at once). False (with a message) if it cannot.
-
-        Each Step is one job of the controller (:class:`~mdpviz.controller.GeneratorJob` over
-        :func:`mdpviz.models.attt.rounds_job`) that resumes after the rounds computed so far and
-        returns after the next one: no generator is kept alive between Steps."""
-        st = self._state
-        if self.busy:
-            self.message.emit("A best-response round is being computed.")
-            return False
-        if st.converged:
-            self.auto = False
-            self.message.emit(f"Converged after {len(st.rounds)} rounds: neither policy changes any more.")
-            return False
-        if not self.can_step_round():
-            self.auto = False
-            self.message.emit(f"Stopped after {len(st.rounds)} rounds without converging (limit "
-                              f"{st.setup.max_rounds}).")
-            return False
-        setup = st.setup
-        wanted = len(st.rounds) + 1
-        have = self._cached()
-        if len(have) >= wanted:
-            self._apply_rounds(have[:wanted])
-            return True
-        if len(have) < len(st.rounds) or self._computed is None or self._computed[0] is not setup:
-            self._computed = (setup, st.rounds)  # e.g. an undo back to the rounds of an earlier setup
-        done = st.rounds
-        self.busy = True
-        self._refresh_editor()
-        started = [True]
-
-        def failed(msg: str) -> None:
-            started[0] = False
-            self.auto = False
-            self._job_over()
-            self.message.emit(f"Best-response round failed: {msg}")
-
-        token = self._token
-        self.run_job(
-            GeneratorJob(lambda: rounds_job(setup, done=done, stop_after=wanted)),
-            label=f"Anti-tic-tac-toe: round {wanted} (player {st.responder}'s best response)\u2026",
-            on_done=lambda _result: self._on_rounds(setup, wanted, token),
-            on_progress=lambda d, t, text: self._editor.show_progress(text) if self._editor else None,
-            on_failed=failed,
-            on_cancelled=self._on_round_cancelled,
-            on_partial=lambda r: self._keep_round(setup, r),
-        )
-        return started[0]
-
-    def _job_over(self) -> None:
-        self.busy = False
-        self._refresh_editor()
-
-    def _on_round_cancelled(self) -> None:
-        self.auto = False
-        self._job_over()
-        self.message.emit("Best-response round cancelled.")
-
-    def _on_rounds(self, setup: AtttSetup, wanted: int, token: int) -> None:
-        self._job_over()
-        if token != self._token or setup is not self.setup:
-            return  # reset or edited while the round was computed (the round stays kept for its setup)
-        have = self._cached()
-        if len(have) >= wanted:
-            self._apply_rounds(have[:wanted])
-        else:
-            self.auto = False
-            self.message.emit(f"Stopped after {len(have)} rounds without converging (limit {setup.max_rounds}).")
-            self._refresh_editor()
-
-    def _apply_rounds(self, rounds: tuple[attt.Round, ...]) -> None:
-        new = AtttState(self.setup, rounds)
-        r = rounds[-1]
-        self._set_state(new, f"round {r.round}")
-        tail = (" Converged: neither policy changes any more." if r.converged else
-                f" The board shows player {r.player}'s best response (its moves and values); Step: "
-                f"player {new.responder}'s.")
-        summary = round_summary(r)
-        self.message.emit(summary[0].upper() + summary[1:] + "." + tail)
-        if r.converged:
-            self.auto = False
-        self._refresh_editor()
-        if self.auto:
-            QTimer.singleShot(int(self.round_pause_ms), self, self._auto_step)
-
-    def _auto_step(self) -> None:
-        if self.auto and not self.busy:
-            if not self.step_round():
-                self.auto = False
-                self._refresh_editor()
-
-    def run_rounds(self) -> bool:
-        """Step rounds one after the other (each its own job, shown as it arrives) until convergence."""
-        if self._state.converged or not self.can_step_round():
-            return self.step_round()
-        self.auto = True
-        ok = self.step_round()
-        if not ok:
-            self.auto = False
-        self._refresh_editor()
-        return ok
-
-    def stop_rounds(self) -> None:
-        """Stop running rounds: the round being computed is cancelled (a round already computed is kept)."""
-        self.auto = False
-        if self.busy:
-            self.cancel_job()
-        self._refresh_editor()
-
-    def reset_rounds(self) -> bool:
-        """Back to the start policy (round 0); the rounds computed so far are reused by later Steps."""
-        if not self._state.rounds and not self.busy:
-            return False
-        self.auto = False
-        self._token += 1
-        if self.busy:
-            self.cancel_job()
-        self._set_state(AtttState(self.setup), "rounds reset")
-        self.message.emit("Rounds reset to the start policy.")
-        self._refresh_editor()
-        return True
-
-    def _refresh_editor(self) -> None:
-        if self._editor is not None:
-            self._editor.refresh()
-        self.redraw.emit()  # the window's Step / Run / Pause follow the rounds
-
-    # ------------------------------------------------------------------ the window's one Step
-    drives_steps = True
-    """The window's Step, Run, Pause and Reset drive the best-response rounds (there is no other Step)."""
-
-    def window_step(self) -> bool:
-        return self.step_round()
-
-    def window_run(self) -> bool:
-        return self.run_rounds()
-
-    def window_pause(self) -> None:
-        if self.auto or self.busy:
-            self.stop_rounds()
-
-    def window_reset(self) -> bool:
-        return self.reset_rounds()
-
-    def window_can_step(self) -> bool:
-        return self.mdp() is not None and self.can_step_round()
-
-    def window_running(self) -> bool:
-        return bool(self.auto or self.busy)
-
-    def solve_after_reset(self) -> bool:
-        """After a round the window solves the MDP on the board at once: the round's best response."""
-        return bool(self._state.rounds)
-
     def board_caption(self, caption: str, sweep: Any) -> str:
         """What the board shows, in the rounds' words (before the solver's own caption)."""
-        st = self._state
+        st = self.astate
         if not st.rounds:
             me = st.responder
             return (f"Round 0: player {me}'s MDP against player {3 - me}'s start policy. Step: round 1, "
@@ -401,7 +159,7 @@ class AtttGame(PositionGame):
     def use_course_files(self) -> bool:
         """The course's states files and player 1's course policy as the start."""
         if course_files(self.folder) is None:
-            self.message.emit(f"The course files are not in {self.folder or COURSE_DIR}.")
+            self.session.message.emit(f"The course files are not in {self.folder or COURSE_DIR}.")
             return False
         return self.edit_setup(replace(default_setup(self.folder), ties=self.setup.ties, method=self.setup.method),
                                "course files")
@@ -445,7 +203,7 @@ class AtttGame(PositionGame):
     def export_policy(self, player: int, path: str | os.PathLike) -> Path:
         """Write ``player``'s current policy as a course policy file (atomically); ValueError if the
         player has no policy yet."""
-        pol = self._state.policies().get(int(player))
+        pol = self.astate.policies().get(int(player))
         if pol is None:
             raise ValueError(f"player {player} has no policy yet: step a round first")
         path = Path(path)
@@ -453,19 +211,6 @@ class AtttGame(PositionGame):
         tmp.write_text(attt.format_policy(pol), encoding="utf-8")
         os.replace(tmp, path)
         return path
-
-    # ------------------------------------------------------------------ matchups
-    def matchups(self) -> list[str]:
-        return [m[0] for m in matchup_plan(self._state, None, None)]
-
-    def simulation_job(self, mdp, policy, *, games, seed):
-        games = int(games)
-        if games < 2:
-            raise ValueError(f"simulate at least 2 games, got {games}")
-        st = self._state
-        enc = self.encoding()
-        pol = None if policy is None else np.array(policy, dtype=np.int64)
-        return GeneratorJob(lambda: matchups_job(st, enc, pol, games=games, seed=seed))
 
     # ------------------------------------------------------------------ editor
     def editor(self) -> "AtttPanel":
@@ -476,13 +221,6 @@ class AtttGame(PositionGame):
     def refresh_editor(self) -> None:
         if self._editor is not None:
             self._editor.refresh()
-
-    # ------------------------------------------------------------------ scenarios
-    def to_dict(self) -> dict[str, Any]:
-        return setup_to_dict(self.setup)
-
-    def load_dict(self, data: dict[str, Any], path: str) -> AtttState:
-        return AtttState(setup_from_dict(data, path))
 
 
 # ---------------------------------------------------------------------------------- the panel
@@ -636,7 +374,8 @@ class AtttPanel(QWidget):
         self.changed.activated.connect(self._on_changed_picked)
         self.export1.clicked.connect(lambda: self.export_dialog(1))
         self.export2.clicked.connect(lambda: self.export_dialog(2))
-        game.edited.connect(lambda _t: self.refresh())
+        game.session.edited.connect(lambda _t: self.refresh())
+        game.session.changed.connect(self.refresh)
         self._shown_rounds: tuple = ()
         self.show_round(None)
         self.refresh()
@@ -648,7 +387,7 @@ class AtttPanel(QWidget):
             try:
                 self.game.open_states(path)
             except ValueError as e:
-                self.game.message.emit(str(e))
+                self.game.session.message.emit(str(e))
 
     def _on_start(self, i: int) -> None:
         kind, player, _text = START_CHOICES[i]
@@ -661,7 +400,7 @@ class AtttPanel(QWidget):
             else:
                 self.game.set_generated_start(kind, player, seed=self.seed.value())
         except ValueError as e:
-            self.game.message.emit(str(e))
+            self.game.session.message.emit(str(e))
         self.refresh()
 
     def _on_seed(self) -> None:
@@ -672,7 +411,7 @@ class AtttPanel(QWidget):
     def export_dialog(self, player: int) -> bool:
         """Ask for a file name and write ``player``'s current policy there."""
         if self.game.astate.policies().get(player) is None:
-            self.game.message.emit(f"Player {player} has no policy yet: step a round first.")
+            self.game.session.message.emit(f"Player {player} has no policy yet: step a round first.")
             return False
         path = self.dialogs.save_file(f"Export player {player}'s policy", f"p{player}_policy.txt",
                                       "Policy files (*.txt);;All files (*)")
@@ -681,9 +420,9 @@ class AtttPanel(QWidget):
         try:
             p = self.game.export_policy(player, path)
         except (ValueError, OSError) as e:
-            self.game.message.emit(f"Cannot export: {e}")
+            self.game.session.message.emit(f"Cannot export: {e}")
             return False
-        self.game.message.emit(f"Saved player {player}'s policy to {p}")
+        self.game.session.message.emit(f"Saved player {player}'s policy to {p}")
         return True
 
     def _on_round_selected(self) -> None:
@@ -720,10 +459,7 @@ class AtttPanel(QWidget):
         try:
             self.game.show_board(board, text=f"Round {rnd} changed this board: {was} \u2192 cell {new}.")
         except ValueError as e:
-            self.game.message.emit(str(e))
-
-    def show_progress(self, text: str) -> None:
-        self.next_label.setText(text + "\u2026")
+            self.game.session.message.emit(str(e))
 
     # ------------------------------------------------------------------ display
     def refresh(self) -> None:
@@ -744,8 +480,9 @@ class AtttPanel(QWidget):
         self.method.setCurrentIndex(METHODS.index(s.method))
         me = st.responder
         shown = st.shown_player
-        if g.busy:
-            text = f"Computing round {len(st.rounds) + 1}: P{me}'s best response\u2026"
+        if g.rounds.busy:
+            text = (f"{g.rounds.progress_text}\u2026" if g.rounds.progress_text else
+                    f"Computing round {len(st.rounds) + 1}: P{me}'s best response\u2026")
         elif st.converged:
             text = (f"Converged after {len(st.rounds)} rounds. The board: P{shown}'s final best response to "
                     f"P{3 - shown}'s final policy.")
@@ -755,8 +492,8 @@ class AtttPanel(QWidget):
         else:
             text = (f"The board: round {len(st.rounds)}, P{shown}'s best response. Step: round "
                     f"{len(st.rounds) + 1}, P{me}'s best response to P{3 - me}'s current policy.")
-        if g.mdp_error():
-            text = f"No MDP: {g.mdp_error()}"
+        if g.session.mdp_error():
+            text = f"No MDP: {g.session.mdp_error()}"
         self.next_label.setText(text)
         pols = st.policies()
         self.export1.setEnabled(pols[1] is not None)

@@ -6,9 +6,9 @@ jobs and the registry's spec in :mod:`mdpviz.models.checkers.spec`; this module 
 through the common board-game view (:mod:`mdpviz.widgets.position`):
 
 * :class:`CheckersPainter`: dark and light squares, men as discs and kings as discs with a crown;
-* :class:`CheckersGame`: the :class:`~mdpviz.widgets.position.PositionGame` (the window's game),
-  whose enumeration and compile (:func:`~mdpviz.models.checkers.spec.compile_job`) run on the
-  controller's job thread with progress and Cancel;
+* :class:`CheckersGame`: the :class:`~mdpviz.widgets.position.PositionGame` view; its session
+  compiles the variant (the spec's :func:`~mdpviz.models.checkers.spec.compile_job`) on the
+  controller's job thread, with progress and Cancel;
 * :class:`CheckersEditor`: the variant, the agent's colour and the discount slider (greedy 0.1 vs
   far-sighted 0.9: the seed's lesson).
 """
@@ -17,8 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -34,30 +33,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.controller import GeneratorJob
 from mdpviz.models import checkers as ck
 from mdpviz.models.checkers.spec import (
     FAR_SIGHTED_DISCOUNT,
     GREEDY_DISCOUNT,
-    MATCHUPS,
     RULE_FIELDS,
     SPEC,
     CheckersSettings,
-    compile_job,
-    lesson,
-    matchup_job,
-    settings_from_dict,
-    settings_to_dict,
-    with_discount,
 )
-from mdpviz.models.checkers.play import COLOUR_NAME, CheckersPositionModel, annotate_terms, cell_square, is_dark
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.checkers.play import COLOUR_NAME, CheckersPositionModel, cell_square, is_dark
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.position import BoardPainter, GridPainter, PositionGame
-
-MAX_COMPILED = 3
-"""Compiled variants kept in memory (so Undo of a variant edit does not recompile)."""
+from mdpviz.widgets.session import BUILT_KEPT, GameSession
 
 DISCOUNT_STEPS = 100
 """The discount slider moves in steps of 1 / DISCOUNT_STEPS."""
@@ -144,73 +131,38 @@ class CheckersPainter(GridPainter):
 class CheckersGame(PositionGame):
     """Checkers against a uniformly random opponent (seed 004), solved by the window's solvers.
 
-    The variant is compiled on the controller's job thread when it is first needed (progress and
-    Cancel in the editor; the board says "Compiling"); ``build_mdp`` returns the compiled MDP with
-    the edited discount, or None while the compile runs.
+    The session compiles the variant on the controller's job thread when it is first needed (its
+    spec's ``jobs["compile"]``: progress and Cancel in the editor; the board says "Compiling"); the
+    model is the compiled MDP with the edited discount, None while the compile runs.
     """
 
     spec = SPEC
-    supports_discount = True
 
-    def __init__(self, settings: CheckersSettings | None = None, parent: QObject | None = None) -> None:
-        super().__init__((settings or CheckersSettings()).validate(), parent)
-        self._compiled: dict[tuple, ck.CheckersMDP] = {}
-        self._mdps: dict[tuple, TabularMDP] = {}
+    def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
+        super().__init__(session, parent)
         self._models: dict[tuple, CheckersPositionModel] = {}
-        self._errors: dict[tuple, str] = {}
-        self._compiling: tuple | None = None
-        self._starting = False
-        self._user_cancel = False
-        self._held: tuple | None = None  # a compile the user cancelled: not restarted until Build
-        self._progress_text = ""
         self._editor: CheckersEditor | None = None
-        self._start_timer = QTimer(self)
-        self._start_timer.setSingleShot(True)
-        self._start_timer.timeout.connect(self._start_compile)
+
+    def initial_settings(self) -> CheckersSettings:
+        return CheckersSettings().validate()
 
     @property
     def settings(self) -> CheckersSettings:
-        """The current edits."""
-        return self._state
+        """The settings being edited (the session's)."""
+        return self.session.settings
 
-    # ------------------------------------------------------------------ the model
-    def compiled(self) -> ck.CheckersMDP | None:
-        """The compiled variant of the current settings, or None (not compiled yet)."""
-        return self._compiled.get(self.settings.key)
-
-    @property
-    def compiling(self) -> bool:
-        """A compile is running on the job thread."""
-        return self._compiling is not None
-
-    def build_mdp(self) -> TabularMDP | None:
-        s = self.settings
-        key = s.key
-        if key in self._errors:
-            raise ValueError(self._errors[key])
-        cm = self._compiled.get(key)
-        if cm is None:
-            self._request_compile()
-            return None
-        mk = (key, float(s.discount))
-        m = self._mdps.get(mk)
-        if m is None:
-            m = with_discount(cm, s.discount)
-            self._mdps = {k: v for k, v in self._mdps.items() if k[0] in self._compiled}
-            self._mdps[mk] = m
-        return m
-
+    # ------------------------------------------------------------------ the board
     def position_model(self) -> CheckersPositionModel | None:
+        cm = self.session.built()
+        if cm is None:  # not compiled yet (the window's reset asks for the compile)
+            return None
+        mdp = self.session.mdp()
         key = self.settings.key
-        cm = self._compiled.get(key)
-        if cm is None:
-            return None
-        mdp = self.mdp()
-        if mdp is None:
-            return None
         model = self._models.get(key)
-        if model is None:
+        if model is None or model.cm is not cm:
             model = self._models[key] = CheckersPositionModel(cm, mdp)
+            while len(self._models) > BUILT_KEPT:  # as many as the session keeps compiled
+                del self._models[next(k for k in self._models if k != key)]
         model.use_mdp(mdp)
         return model
 
@@ -218,135 +170,22 @@ class CheckersGame(PositionGame):
         return CheckersPainter(self.settings.rules.size)
 
     def empty_text(self) -> str:
-        if self._compiling is not None and self._compiling == self.settings.key:
-            return self._progress_text or f"Compiling {self.settings.rules.describe()}\u2026"
-        if self._held == self.settings.key:
+        s = self.session
+        if s.compiling:
+            return s.progress_text or f"Compiling {self.settings.rules.describe()}\u2026"
+        if s.compile_held:
             return "Compile cancelled: press Build in the Game panel to enumerate this variant."
         return f"Compiling {self.settings.rules.describe()}\u2026"
 
-    def discount(self) -> float | None:
-        return float(self.settings.discount)
-
-    def start_state(self) -> int:
-        cm = self.compiled()
-        return 0 if cm is None else int(cm.start_states[0])
-
-    # ------------------------------------------------------------------ compile on the job thread
-    def _request_compile(self) -> None:
-        """Start compiling the current variant soon (after the window has finished its reset, which
-        cancels any job in flight), unless it runs already or the user cancelled it."""
-        key = self.settings.key
-        if self._compiling == key or self._held == key or key in self._compiled:
-            return
-        if not self._start_timer.isActive():
-            self._start_timer.start(0)
-
-    def build(self) -> None:
-        """(Re)start the compile of the current variant (the Build button, e.g. after Cancel)."""
-        self._held = None
-        self._errors.pop(self.settings.key, None)
-        self._mdp_cache = None
-        self._request_compile()
-        self.redraw.emit()
-
-    def cancel_compile(self) -> None:
-        """Cancel the running compile (Cancel button); it is not restarted until Build."""
-        if self._compiling is not None:
-            self._user_cancel = True
-            self.cancel_job()
-
-    def _start_compile(self) -> None:
-        s = self.settings
-        key = s.key
-        if key in self._compiled or self._held == key or key in self._errors:
-            return
-        if self._compiling is not None:
-            if self._compiling != key:  # an older variant is compiling: stop it, then start this one
-                self.cancel_job()
-            return
-        self._compiling = key
-        self._user_cancel = False
-        self._progress_text = f"Compiling {s.rules.describe()}\u2026"
-        self._starting = True
-        try:
-            self.run_job(GeneratorJob(lambda s=s: compile_job(s)), label=f"Checkers: compiling {s.rules.describe()}",
-                         on_done=lambda cm, key=key: self._on_compiled(key, cm),
-                         on_progress=self._on_compile_progress,
-                         on_failed=lambda msg, key=key: self._on_compile_failed(key, msg),
-                         on_cancelled=lambda key=key: self._on_compile_cancelled(key))
-        finally:
-            self._starting = False
-        if self._compiling == key:  # the window took it (else a retry is scheduled)
-            self._show_progress(True)
-
-    def _on_compile_progress(self, done: int, total: int, text: str) -> None:
-        self._progress_text = text
-        if self._editor is not None:
-            self._editor.show_progress(done, total, text)
-        self.redraw.emit()
-
-    def _on_compiled(self, key: tuple, cm: ck.CheckersMDP | None) -> None:
-        self._compiling = None
-        self._show_progress(False)
-        if cm is None:
-            self._on_compile_cancelled(key)
-            return
-        self._compiled[key] = cm
-        while len(self._compiled) > MAX_COMPILED:
-            old = next(k for k in self._compiled if k != self.settings.key)
-            del self._compiled[old]
-            self._models.pop(old, None)
-        if self._editor is not None:
-            self._editor.refresh()
-        if key == self.settings.key:
-            self._mdp_cache = None
-            self.edited.emit(f"compiled {cm.rules.describe()}: {cm.n_states:,} states")
-            self.message.emit(self.model_summary())
-        else:
-            self._request_compile()
-
-    def _on_compile_failed(self, key: tuple, msg: str) -> None:
-        self._compiling = None
-        if self._starting:  # the window refused to start it (another job is finishing): try again soon
-            self._start_timer.start(150)
-            return
-        self._show_progress(False)
-        self._errors[key] = msg
-        if self._editor is not None:
-            self._editor.refresh()
-        if key == self.settings.key:
-            self._mdp_cache = None
-            self.edited.emit("checkers variant refused")
-        else:
-            self._request_compile()
-
-    def _on_compile_cancelled(self, key: tuple) -> None:
-        self._compiling = None
-        self._show_progress(False)
-        if self._user_cancel and key == self.settings.key:
-            self._held = key
-            self.message.emit("Checkers compile cancelled.")
-        self._user_cancel = False
-        self._mdp_cache = None  # the next mdp() call asks again (a game switch cancels without holding)
-        if self._editor is not None:
-            self._editor.refresh()
-        if key != self.settings.key:
-            self._request_compile()
-        self.redraw.emit()
-
-    def _show_progress(self, running: bool) -> None:
-        if self._editor is not None:
-            self._editor.show_running(running, self._progress_text)
-
     def model_summary(self) -> str:
         """One line: the variant's state count and compile time (or why there is none)."""
-        s = self.settings
-        key = s.key
-        if key in self._errors:
-            return self._errors[key]
-        cm = self._compiled.get(key)
+        s = self.session
+        err = s.mdp_error()
+        if err:
+            return err
+        cm = s.built()
         if cm is None:
-            return "Compiling\u2026" if self._compiling == key else "Not compiled yet."
+            return "Compiling\u2026" if s.compiling else "Not compiled yet."
         return (f"{cm.n_states:,} states ({cm.n_positions:,} distinct positions) \u00b7 "
                 f"{cm.mdp.n_transitions:,} transitions \u00b7 compiled in {cm.seconds:.2f} s")
 
@@ -357,7 +196,7 @@ class CheckersGame(PositionGame):
             new.validate()
         except ValueError as e:
             return self._refuse(e)
-        return self.edit(new, text)
+        return self.session.edit(new, text)
 
     def set_variant(self, **changes: Any) -> bool:
         """Change variant fields (size, rows, forced_capture, multi_jump, ply_limit, agent); a refused
@@ -379,18 +218,10 @@ class CheckersGame(PositionGame):
                                  text)
 
     def _refuse(self, e: ValueError) -> bool:
-        self.message.emit(f"Checkers: {e}")
+        self.session.message.emit(f"Checkers: {e}")
         if self._editor is not None:
             self._editor.refresh()
         return False
-
-    def set_discount(self, gamma: float) -> bool:
-        gamma = float(gamma)
-        if not 0.0 <= gamma <= 1.0:
-            raise ValueError(f"discount must be in [0, 1], got {gamma}")
-        if self.settings.rules.ply_limit is None and gamma >= 1.0:
-            raise ValueError("without a ply limit games can cycle forever: the discount must be below 1")
-        return self.edit(replace(self.settings, discount=gamma), f"discount {gamma:g}")
 
     # ------------------------------------------------------------------ window hooks
     def editor(self) -> QWidget:
@@ -399,69 +230,6 @@ class CheckersGame(PositionGame):
         return self._editor
 
     def refresh_editor(self) -> None:
-        if self._editor is not None:
-            self._editor.refresh()
-
-    def state_name(self, s: int) -> str:
-        cm = self.compiled()
-        if cm is not None:
-            if s == cm.win:
-                return "win"
-            if s == cm.draw:
-                return "draw"
-            if s == cm.loss:
-                return "loss"
-            if 0 <= s < cm.state_ply.size:  # described, not numbered: students read this
-                ply = int(cm.state_ply[s])
-                return f"the position (ply {ply})" if ply >= 0 else "the position"
-        return str(s)
-
-    def backup_terms(self, mdp: TabularMDP, state: int, action: int, values: np.ndarray) -> list[BackupTerm]:
-        terms = super().backup_terms(mdp, state, action, values)
-        cm = self.compiled()
-        if cm is None or cm.n_states != mdp.n_states or not terms:
-            return terms
-        return annotate_terms(cm, state, action, terms)
-
-    def episode(self, mdp: TabularMDP, probs: np.ndarray, rng: np.random.Generator):
-        """One game from a start drawn from the opening distribution (several when the agent is White)."""
-        from mdpviz.models.kit.episodes import sample_mdp_episode
-
-        cm = self.compiled()
-        start = self.start_state() if cm is None else int(rng.choice(cm.start_states, p=cm.start_probs))
-        return sample_mdp_episode(mdp, probs, rng=rng, start=start, max_steps=1000, state_name=None,
-                                  action_name=lambda a: self.action_name(a, mdp))
-
-    def matchups(self) -> list[str]:
-        return list(MATCHUPS)
-
-    def simulation_job(self, mdp: TabularMDP, policy: np.ndarray | None, *, games: int, seed: int) -> GeneratorJob:
-        """Simulate ``games`` games of the agent's greedy policy (the converged one, or solved on the
-        job thread) and of uniformly random moves against the random opponent, in chunks (progress,
-        Cancel), with the exact probabilities beside them (:func:`~mdpviz.models.checkers.spec.matchup_job`)."""
-        cm = self.compiled()
-        if cm is None or cm.n_states != mdp.n_states:
-            raise ValueError("checkers is not compiled yet")
-        gen = matchup_job(cm, mdp, policy, games=games, seed=seed)  # checks the arguments now
-        return GeneratorJob(lambda: gen)
-
-    def lesson(self):
-        """The lesson of the current settings and model (:data:`~mdpviz.models.checkers.spec.SPEC`'s)."""
-        mdp = self.mdp()
-        return lesson(self.settings, mdp, start=int(self.start_state()) if mdp is not None else 0,
-                      state_name=self.state_name,
-                      action_name=(lambda a: self.action_name(a, mdp)) if mdp is not None else None)
-
-    # ------------------------------------------------------------------ scenarios
-    def to_dict(self) -> dict[str, Any]:
-        return settings_to_dict(self.settings)
-
-    def load_dict(self, data: dict[str, Any], path: str) -> CheckersSettings:
-        return settings_from_dict(data, path)
-
-    def load_state(self, state: Any) -> None:
-        super().load_state(state)
-        self._mdp_cache = None
         if self._editor is not None:
             self._editor.refresh()
 
@@ -584,17 +352,19 @@ class CheckersEditor(QWidget):
         self.discount_slider.sliderMoved.connect(lambda v: self._show_discount(v / DISCOUNT_STEPS))
         self.greedy_button.clicked.connect(lambda: self.set_discount(GREEDY_DISCOUNT))
         self.far_button.clicked.connect(lambda: self.set_discount(FAR_SIGHTED_DISCOUNT))
-        self.cancel_button.clicked.connect(self.game.cancel_compile)
-        self.build_button.clicked.connect(self.game.build)
-        game.edited.connect(lambda _t: self.refresh())
+        self.cancel_button.clicked.connect(self.game.session.cancel_compile)
+        self.build_button.clicked.connect(self.game.session.build_now)
+        game.session.edited.connect(lambda _t: self.refresh())
+        game.session.changed.connect(self.show_compile)
+        self._shown_compiling = False
         self.refresh()
 
     def set_discount(self, gamma: float) -> bool:
         """Set the discount as the slider does (one edit); False with a status message if refused."""
         try:
-            return self.game.set_discount(gamma)
+            return self.game.session.set_discount(gamma)
         except ValueError as e:
-            self.game.message.emit(str(e))
+            self.game.session.message.emit(str(e))
             self.refresh()
             return False
 
@@ -627,26 +397,31 @@ class CheckersEditor(QWidget):
         self.info.setToolTip(f"{s.rules.describe()}, agent {COLOUR_NAME[s.agent]}. Reward on entering a "
                              "position: 1.5 \u00d7 (my men + 3.33 my kings \u2212 their men \u2212 3.33 their "
                              "kings); win +100, loss \u2212100, draw 0. The opponent replies uniformly at random.")
-        running = self.game.compiling
+        running = self.game.session.compiling
         self.cancel_button.setEnabled(running)
-        self.build_button.setEnabled(not running and self.game.compiled() is None)
+        self.build_button.setEnabled(not running and self.game.session.built() is None)
 
-    def show_running(self, running: bool, text: str = "") -> None:
-        """The compile started (indeterminate bar) or ended."""
-        self.progress.setRange(0, 0 if running else 1)
-        self.progress.setValue(0)
-        self.progress.setVisible(running)
-        self.status.setText(text if running else "")
-        self.status.setVisible(running and bool(text))
-        self.refresh()
-
-    def show_progress(self, done: int, total: int, text: str) -> None:
-        self.progress.setRange(0, max(0, total))
-        if total:
-            self.progress.setValue(done)
-        self.progress.setVisible(True)
-        self.status.setText(text)
-        self.status.setVisible(bool(text))
+    def show_compile(self) -> None:
+        """The session's compile: an indeterminate bar when it starts, its progress, nothing when it ended."""
+        s = self.game.session
+        if s.compiling:
+            done, total = s.progress
+            text = s.progress_text or f"Compiling {self.game.settings.rules.describe()}\u2026"
+            self.progress.setRange(0, max(0, total))
+            if total:
+                self.progress.setValue(done)
+            self.progress.setVisible(True)
+            self.status.setText(text)
+            self.status.setVisible(bool(text))
+        elif self._shown_compiling:
+            self.progress.setRange(0, 1)
+            self.progress.setValue(0)
+            self.progress.setVisible(False)
+            self.status.setText("")
+            self.status.setVisible(False)
+        if s.compiling != self._shown_compiling:
+            self._shown_compiling = s.compiling
+            self.refresh()
 
 
 __all__ = ["CheckersEditor", "CheckersGame", "CheckersPainter", "discount_words"]

@@ -1,24 +1,18 @@
 """Any MDP in the course file format: the view (reader in :mod:`mdpviz.models.cs747`)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
-from mdpviz.controller import GeneratorJob
 from mdpviz.models.file import spec as mf
-from mdpviz.models.kit.episodes import sample_mdp_episode
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.strategies import at_least_two_games
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import CellDecor
 from mdpviz.widgets.cell_board import CellBoard
 from mdpviz.widgets.game import Game
+from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.geometry import GRAPH_MAX_STATES, BoardLayout, graph_layout, grid_layout, policy_edges
 
 SPEC = mf.SPEC
@@ -30,100 +24,68 @@ class FileGame(Game):
     """Any MDP in the course file format, drawn as a grid of states (or a graph when small)."""
 
     spec = SPEC
-    supports_discount = True
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        # a new window opens with no file (the spec's default, a course example, is for headless use)
-        super().__init__(SPEC.settings_type(), parent)
-        self.view = "grid"
-        """"grid" or "graph" (a display setting; the graph view needs at most GRAPH_MAX_STATES states)."""
+    def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
+        super().__init__(session, parent)
         self._editor: QWidget | None = None
         self._board: CellBoard | None = None
-        self._parsed: tuple[str, str, TabularMDP] | None = None
-        self.start: int | None = None
-        """Start state of simulations and episodes (a display setting; None: :func:`mdpviz.models.file.spec.first_live_state`)."""
+        self._path = self.session.settings.path
+        self.session.edited.connect(self._on_edited)
+
+    def initial_settings(self) -> FileState:
+        """No file: a new window opens empty (the spec's default, a course example, is for headless use)."""
+        return FileState()
 
     @property
     def fstate(self) -> FileState:
-        return self._state
+        return self.session.settings
 
-    def _file_mdp(self, state: FileState) -> TabularMDP:
-        """The file's model with its own discount, parsed once per file (cached)."""
-        if self._parsed is None or self._parsed[:2] != (state.path, state.text):
-            self._parsed = (state.path, state.text, mf.parse_file_state(state))
-        return self._parsed[2]
+    @property
+    def view(self) -> str:  # type: ignore[override]
+        """"grid" or "graph" (a display setting; the graph view needs at most GRAPH_MAX_STATES states)."""
+        return self.session.display["view"]
 
-    def build_mdp(self) -> TabularMDP | None:
-        st = self.fstate
-        if not st.text:
-            return None
-        return mf.with_discount(self._file_mdp(st), st)
+    @property
+    def start(self) -> int | None:
+        """Start state of simulations and episodes (a display setting; None: the first live state)."""
+        return self.session.display["start"]
+
+    def _on_edited(self, _text: str) -> None:
+        if self.fstate.path != self._path:  # another file: back to its own default start
+            self._path = self.fstate.path
+            self.session.display["start"] = None
 
     def read_file(self, path: str | Path) -> FileState:
-        """The state for ``path`` (parsed and checked); raises MDPFileError naming file and line."""
-        result = self.read_file_job(path)
-        assert result is not None  # never cancelled without a cancel check
-        self.prime(*result)
-        return result[0]
-
-    def read_file_job(self, path: str | Path, progress=None, cancelled=None) -> tuple[FileState, TabularMDP] | None:
-        """Read and parse ``path`` (any thread: touches no widget): :func:`mdpviz.models.file.spec.read_file`."""
-        return mf.read_file(path, progress, cancelled)
-
-    def prime(self, state: FileState, mdp: TabularMDP) -> None:
-        """Remember the model parsed off the GUI thread, so selecting the state does not parse again."""
-        self._parsed = (state.path, state.text, mdp)
+        """The settings for ``path`` (parsed and checked; the model kept); MDPFileError naming file and line."""
+        state, mdp = mf.read_file(path)
+        self.session.prime(state, mdp)
+        return state
 
     def open_file(self, path: str | Path) -> bool:
-        """Load a course-format file as an edit; MDPFileError leaves the current state untouched."""
+        """Load a course-format file as an edit; MDPFileError leaves the current settings untouched."""
         new = self.read_file(path)
-        return self.edit(new, f"opened {Path(new.path).name}")
-
-    def set_discount(self, gamma: float) -> bool:
-        gamma = float(gamma)
-        if not 0.0 <= gamma <= 1.0:
-            raise ValueError(f"discount must be in [0, 1], got {gamma}")
-        if not self.fstate.text:
-            return False
-        m = self._file_mdp(self.fstate)
-        new = replace(self.fstate, discount=None if gamma == m.discount else gamma)
-        return self.edit(new, f"discount {gamma:g}")
+        return self.session.edit(new, f"opened {Path(new.path).name}")
 
     def set_view(self, view: str) -> bool:
         """Grid or graph view: a display setting, not an edit (no solver reset, no undo entry)."""
         if view not in ("grid", "graph"):
             raise ValueError(f"view must be 'grid' or 'graph', got {view!r}")
-        m = self.mdp()
+        m = self.session.mdp()
         if view == "graph" and m is not None and m.n_states > GRAPH_MAX_STATES:
-            self.message.emit(f"The graph view shows at most {GRAPH_MAX_STATES} states; this MDP has {m.n_states}.")
+            self.session.message.emit(f"The graph view shows at most {GRAPH_MAX_STATES} states; this MDP has "
+                                      f"{m.n_states}.")
             return False
-        if view != self.view:
-            self.view = view
-            self.redraw.emit()
+        self.session.set_display("view", view)
         return True
-
-    def _set_state(self, state: Any, text: str) -> None:
-        if state.path != self.fstate.path:  # another file: back to its own default start
-            self.start = None
-        super()._set_state(state, text)
-
-    def start_state(self) -> int:
-        """The chosen start state if it is a state of the loaded MDP, else its first non-terminal state
-        (course files may make state 0 terminal, where every strategy would score 0)."""
-        m = self.mdp()
-        return 0 if m is None else mf.start_state(m, self.start)
 
     def set_start(self, state: int) -> bool:
         """Start simulations and episodes in ``state`` (a display setting: no solver reset, no undo entry)."""
-        m = self.mdp()
+        m = self.session.mdp()
         if m is None or not 0 <= int(state) < m.n_states:
             raise ValueError(f"start state must be in 0..{(m.n_states - 1) if m is not None else -1}, got {state}")
-        if int(state) != self.start_state():
-            self.start = int(state)
-            self.redraw.emit()
-            return True
-        self.start = int(state)
-        return False
+        changed = int(state) != self.session.start_state()
+        self.session.set_display("start", int(state))
+        return changed
 
     def board_widget(self) -> CellBoard:
         """The states on a cell board (built on first use): a grid, or a graph of the policy's moves."""
@@ -141,7 +103,7 @@ class FileGame(Game):
         return grid_layout(mdp.n_states, labels=labels)
 
     def decor(self):
-        m = self.mdp()
+        m = self.session.mdp()
         if m is None:
             return {}
         return {int(s): CellDecor("", "#555555", "end", goal=True) for s in np.flatnonzero(m.terminal)}
@@ -157,50 +119,10 @@ class FileGame(Game):
             self._editor.refresh()
 
     def source_path(self) -> str | None:
-        return self.state.path
+        return self.fstate.path
 
     def empty_text(self) -> str:
         return "No MDP loaded: File \u25b8 Open course MDP file\u2026"
-
-    def state_name(self, s: int) -> str:
-        return f"state {s}"
-
-    def action_name(self, a: int, mdp: TabularMDP) -> str:
-        return f"action {a}"
-
-    def strategies(self, mdp):
-        return list(SPEC.strategies(self.fstate, mdp))
-
-    def strategy_probs(self, name, mdp, policy):
-        return SPEC.strategy_probs(self.fstate, name, mdp, policy)
-
-    def simulation_job(self, mdp, policy, *, games, seed):
-        st, start, games = self.fstate, self.start_state(), at_least_two_games(games)
-        pol = None if policy is None else np.array(policy, dtype=np.int64)
-        return GeneratorJob(lambda: SPEC.jobs["simulate"](st, mdp, pol, games=games, seed=seed, start=start))
-
-    def outcome_text(self, mdp, state):
-        return f"reached {self.state_name(state)} (terminal)"
-
-    def episode(self, mdp, probs, rng):
-        return sample_mdp_episode(mdp, probs, rng=rng, start=self.start_state(), max_steps=200,
-                                  state_name=str, action_name=str)
-
-    def to_dict(self):
-        # the settings, then the display settings (grid or graph, the start state)
-        return {**SPEC.to_dict(self.fstate), "view": self.view, "start": self.start}
-
-    def load_dict(self, data, path):
-        view = data.get("view", "grid")
-        if view not in ("grid", "graph"):
-            raise ScenarioError(path, "games.file.view", f"must be 'grid' or 'graph', got {view!r}")
-        return SPEC.from_dict(data, path)
-
-    def load_display(self, data: dict[str, Any]) -> None:
-        if data.get("view") in ("grid", "graph"):
-            self.view = data["view"]
-        start = data.get("start")
-        self.start = int(start) if isinstance(start, int) and not isinstance(start, bool) and start >= 0 else None
 
 
 # ---------------------------------------------------------------------------------- the editor
@@ -236,13 +158,13 @@ class FileEditor(QWidget):
         lay.addStretch(1)
         self.view.currentIndexChanged.connect(lambda i: (self.game.set_view(self.view.itemText(i)), self.refresh()))
         self.start.valueChanged.connect(lambda v: self.game.set_start(int(v)))
-        game.edited.connect(lambda _: self.refresh())
-        game.redraw.connect(self.refresh)
+        game.session.edited.connect(lambda _: self.refresh())
+        game.session.changed.connect(self.refresh)
         self.refresh()
 
     def refresh(self) -> None:
         st = self.game.fstate
-        m = self.game.mdp()
+        m = self.game.session.mdp()
         if m is None:
             self.summary.setText("No file loaded. Course files list numStates, numActions, end, "
                                  "transition s a s' r p lines, mdptype and discount.")
@@ -255,7 +177,7 @@ class FileEditor(QWidget):
         self.start.blockSignals(True)
         self.start.setRange(0, max(0, (m.n_states - 1) if m is not None else 0))
         self.start.setEnabled(m is not None)
-        self.start.setValue(self.game.start_state())
+        self.start.setValue(self.game.session.start_state())
         self.start.blockSignals(False)
         self.view.blockSignals(True)
         self.view.setCurrentText(self.game.view)

@@ -23,18 +23,15 @@ from PySide6.QtWidgets import (
     QCheckBox, QHBoxLayout, QMenu, QRadioButton, QSizePolicy, QStackedWidget, QToolTip, QVBoxLayout, QWidget,
 )
 
-from mdpviz.controller import GeneratorJob
 from mdpviz.models import gridworld as gw
 from mdpviz.models.kit.colors import COLORMAP, DIVERGING, DIVERGING_COLORMAP, SEQUENTIAL, ColorScale, black_text
 from mdpviz.models.kit.display import board_frame
-from mdpviz.models.kit.episodes import sample_mdp_episode
-from mdpviz.models.kit.registry import GameSpec
 from mdpviz.models.gridworld import MIN_ARROW_PX, arrow_geometry, grid_color_range  # noqa: F401 (the board's sizes)
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.strategies import at_least_two_games
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import BoardView, ColorBar
 from mdpviz.widgets.game import Game
+from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.geometry import grid_layout
 
@@ -417,7 +414,7 @@ class GridBoard(GameBoard):
         self.revealed: set[int] = set()
         self.stale = ""
         self.canvas.hidden = lambda s: self.predict and s not in self.revealed
-        game.edited.connect(self._on_edited)
+        game.session.edited.connect(self._on_edited)
 
     # -------------------------------------------------------------- the window's calls
     def color_range(self) -> tuple[float, float]:
@@ -428,8 +425,8 @@ class GridBoard(GameBoard):
         """The colour scale the canvas draws with, as the colour bar shows it: the kind of map it uses
         (diverging, symmetric about 0, when the values have both signs; else sequential) and the unit."""
         low, high, div = self._range
-        unit = getattr(self.game, "unit", "")
-        label = self.game.value_label + (f" ({unit}{'; 0 = grey' if div else ''})" if unit else
+        unit = self.game.session.unit
+        label = self.game.session.value_label + (f" ({unit}{'; 0 = grey' if div else ''})" if unit else
                                          (" (0 = grey)" if div else ""))
         return ColorScale(low, high, label, DIVERGING if div else SEQUENTIAL)
 
@@ -437,7 +434,7 @@ class GridBoard(GameBoard):
                    delta: ColorScale | None = None) -> None:
         """Draw snapshot ``sw`` (None: the unsolved board) with the solve's scale ``scale`` (on its own
         diverging map: no delta view)."""
-        mdp = self.game.mdp()
+        mdp = self.game.session.mdp()
         geom = self.game.geometry()
         self.sweep = sw
         if sw is not None:
@@ -479,7 +476,7 @@ class GridBoard(GameBoard):
         if len(t.layout_.cells) != n:
             labels = [str(s) for s in range(n)]
             t.set_board(grid_layout(n, labels=labels), {})
-            t.state_names = {s: self.game.state_name(s) for s in range(n)}
+            t.state_names = {s: self.game.session.state_name(s) for s in range(n)}
         if sw is None:
             t.show_frame(None, None)
         else:
@@ -587,21 +584,21 @@ class GridBoard(GameBoard):
 
 # ---------------------------------------------------------------------------------- games
 class GridGameBase(Game):
-    """What the grid world and the Gymnasium games share: the board, strategies, simulation, episodes.
-    A subclass sets :attr:`spec` (its game's headless spec) and takes its names from it."""
+    """What the grid world's and the Gymnasium game's views share: the board. A subclass sets
+    :attr:`spec` (its game's headless spec); what the spec builds has the grid's ``geometry``."""
 
-    spec: GameSpec
-    """The game's spec (:mod:`mdpviz.models.kit.registry`): strategies and the simulation job come from it."""
-    supports_discount = True
     editable = False
+    """The board's "Edit cells" mode is offered (see :meth:`cycle_cell`, :meth:`grid_menu`)."""
 
-    def __init__(self, state: Any, parent: QObject | None = None) -> None:
-        super().__init__(state, parent)
+    def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
+        super().__init__(session, parent)
         self._board: GridBoard | None = None
         self._editor: QWidget | None = None
 
     def geometry(self) -> gw.GridGeometry | None:
-        raise NotImplementedError
+        """The grid the board draws (None: no model, or an environment without a grid)."""
+        built = self.session.built()
+        return None if built is None else built.geometry
 
     def board_widget(self) -> GridBoard:
         if self._board is None:
@@ -613,27 +610,6 @@ class GridGameBase(Game):
 
     def cycle_cell(self, r: int, c: int) -> bool:
         return False
-
-    def state_name(self, s: int) -> str:
-        m = self.mdp()
-        if m is not None and m.state_labels is not None and 0 <= s < m.n_states:
-            return m.state_labels[s]
-        return str(s)
-
-    def strategies(self, mdp: TabularMDP) -> list[str]:
-        return list(self.spec.strategies(self.state, mdp))
-
-    def strategy_probs(self, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
-        return self.spec.strategy_probs(self.state, name, mdp, policy)
-
-    def simulation_job(self, mdp, policy, *, games, seed):
-        st, start, games = self.state, self.start_state(), at_least_two_games(games)
-        pol = None if policy is None else np.array(policy, dtype=np.int64)
-        return GeneratorJob(lambda: self.spec.jobs["simulate"](st, mdp, pol, games=games, seed=seed, start=start))
-
-    def episode(self, mdp, probs, rng):
-        return sample_mdp_episode(mdp, probs, rng=rng, start=self.start_state(), max_steps=200,
-                                  state_name=self.state_name, action_name=lambda a: self.action_name(a, mdp))
 
 
 __all__ = ["GridBoard", "GridCanvas", "GridGameBase", "triangle"]

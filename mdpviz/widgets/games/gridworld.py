@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QLabel, QPushButton, QWidget
 
 from mdpviz.models import gridworld as gw
-from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.games.grid_board import GridGameBase
+from mdpviz.widgets.session import GameSession
 
 SPEC = gw.SPEC
 
@@ -26,46 +26,16 @@ class GridWorldGame(GridGameBase):
     spec = SPEC
     editable = True
 
-    def __init__(self, settings: gw.GridSettings | None = None, parent: QObject | None = None) -> None:
-        super().__init__(settings or SPEC.default_settings(), parent)
+    def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
+        super().__init__(session, parent)
         self.new_exit_reward = 1.0
         """Reward of an exit made by a click (the editor's field)."""
-        self._compiled: tuple[Any, gw.GridWorld] | None = None
 
     @property
     def settings(self) -> gw.GridSettings:
-        return self._state
-
-    def world(self) -> gw.GridWorld:
-        if self._compiled is None or self._compiled[0] is not self._state:
-            self._compiled = (self._state, gw.compile_gridworld(self._state))
-        return self._compiled[1]
-
-    def build_mdp(self) -> TabularMDP:
-        return self.world().mdp
-
-    def geometry(self) -> gw.GridGeometry | None:
-        try:
-            return self.world().geometry
-        except ValueError:
-            return None
-
-    def start_state(self) -> int:
-        try:
-            return self.world().start_state
-        except ValueError:
-            return 0
-
-    def state_name(self, s: int) -> str:
-        return gw.state_name(self.geometry(), self.settings.convention, s)
+        return self.session.settings
 
     # -------------------------------------------------------------- edits
-    def set_discount(self, gamma: float) -> bool:
-        gamma = float(gamma)
-        if not 0.0 <= gamma <= 1.0:
-            raise ValueError(f"discount must be in [0, 1], got {gamma}")
-        return self._try(replace(self.settings, discount=gamma), f"discount {gamma:g}")
-
     def set_noise(self, noise: float) -> bool:
         return self._try(replace(self.settings, noise=float(noise)), f"noise {float(noise):g}")
 
@@ -87,14 +57,14 @@ class GridWorldGame(GridGameBase):
         try:
             new.validate()
         except ValueError as e:
-            self.message.emit(f"Not applied: {e}")
+            self.session.message.emit(f"Not applied: {e}")
             return False
-        return self.edit(new, text)
+        return self.session.edit(new, text)
 
     def set_cell(self, r: int, c: int, value: gw.Cell) -> bool:
         g = self.settings.grid
         if (r, c) == g.start and value != gw.OPEN:
-            self.message.emit("The start cell must stay open: move the start first (right-click another cell).")
+            self.session.message.emit("The start cell must stay open: move the start first (right-click another cell).")
             return False
         return self.set_map(g.with_cell(r, c, value), f"row {r + 1}, column {c + 1}: {gw.describe_cell(value)}")
 
@@ -105,7 +75,7 @@ class GridWorldGame(GridGameBase):
     def move_start(self, r: int, c: int) -> bool:
         g = self.settings.grid
         if g.cells[r][c] != gw.OPEN:
-            self.message.emit("The start must be an open cell.")
+            self.session.message.emit("The start must be an open cell.")
             return False
         return self.set_map(replace(g, start=(r, c)), f"start at row {r + 1}, column {c + 1}")
 
@@ -125,12 +95,6 @@ class GridWorldGame(GridGameBase):
         if self._editor is None:
             self._editor = GridEditor(self)
         return self._editor
-
-    def to_dict(self) -> dict[str, Any]:
-        return SPEC.to_dict(self.settings)
-
-    def load_dict(self, data: dict[str, Any], path: str) -> gw.GridSettings:
-        return SPEC.from_dict(data, path)
 
 
 # ---------------------------------------------------------------------------------- editors
@@ -189,7 +153,7 @@ class GridEditor(QWidget):
         self.noise.editingFinished.connect(lambda: self.game.set_noise(self.noise.value()))
         self.living.editingFinished.connect(lambda: self.game.set_living_reward(self.living.value()))
         self.exit_reward.valueChanged.connect(lambda v: setattr(self.game, "new_exit_reward", float(v)))
-        game.edited.connect(lambda _t: self.sync())
+        game.session.edited.connect(lambda _t: self.sync())
         self.sync()
 
     def sync(self) -> None:
@@ -219,7 +183,7 @@ class GridEditor(QWidget):
             try:
                 self.game.open_map_file(path)
             except gw.GridFileError as e:
-                self.game.message.emit(str(e))
+                self.game.session.message.emit(str(e))
 
 
 VIEW = GridWorldGame

@@ -4,98 +4,45 @@
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from mdpviz.models import gym as gb
-from mdpviz.models.gridworld import GridGeometry
-from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.games.grid_board import GridGameBase
 
 SPEC = gb.SPEC
 GymState = gb.GymState
 
-GUI_MAX_PAIRS = 200_000
-"""Largest (state, action) count the window imports from a Gymnasium environment (on the GUI thread)."""
-
-
 class GymGame(GridGameBase):
     """A Gymnasium environment's transition table (needs the optional ``gymnasium`` package)."""
 
     spec = SPEC
 
-    def __init__(self, state: GymState | None = None, parent: QObject | None = None) -> None:
-        super().__init__(state or SPEC.default_settings(), parent)
-        self._env: tuple[Any, gb.ImportedEnv] | None = None
-
     @property
     def gstate(self) -> GymState:
-        return self._state
-
-    def _imported(self, st: GymState | None = None) -> gb.ImportedEnv:
-        """The imported environment of ``st`` (default: the current state), cached by environment id and
-        keyword arguments; ValueError with a one-line reason otherwise (at most GUI_MAX_PAIRS pairs)."""
-        st = st or self.gstate
-        key = (st.env_id, st.kwargs)
-        if self._env is None or self._env[0] != key:
-            imported = gb.import_env(st, max_pairs=GUI_MAX_PAIRS, too_many=f"the window imports ({GUI_MAX_PAIRS:,}); "
-                                     "use mdpviz gym on the command line")
-            self._env = (key, imported)
-        return self._env[1]
-
-    def build_mdp(self) -> TabularMDP:
-        m = self._imported().mdp
-        if m.discount != self.gstate.discount:
-            m = replace(m, discount=float(self.gstate.discount))
-        return m
-
-    def geometry(self) -> GridGeometry | None:
-        try:
-            return self._imported().geometry
-        except ValueError:
-            return None
-
-    def start_state(self) -> int:
-        try:
-            return self._imported().start
-        except ValueError:
-            return 0
+        return self.session.settings
 
     def empty_text(self) -> str:
         return "Choose a Gymnasium environment in the Game panel"
-
-    def set_discount(self, gamma: float) -> bool:
-        gamma = float(gamma)
-        if not 0.0 <= gamma <= 1.0:
-            raise ValueError(f"discount must be in [0, 1], got {gamma}")
-        return self.edit(replace(self.gstate, discount=gamma), f"discount {gamma:g}")
 
     def set_environment(self, env_id: str, kwargs_text: str | dict[str, Any]) -> bool:
         """Switch to ``env_id`` with keyword arguments (``"key=value key=value"`` or a dict); a bad
         one is refused with a message and leaves the current environment."""
         try:
             new = gb.state_with_kwargs(self.gstate, env_id, kwargs_text)
-            self._imported(new)  # checked (and cached) before it becomes an edit
+            self.session.prime(new, gb.window_import(new))  # checked (and kept) before it becomes an edit
         except ValueError as e:
-            self.message.emit(f"Not applied: {e}")
+            self.session.message.emit(f"Not applied: {e}")
             return False
         kwt = ", ".join(f"{k}={v}" for k, v in new.kwargs)
-        return self.edit(new, f"{new.env_id}" + (f" ({kwt})" if kwt else ""))
+        return self.session.edit(new, f"{new.env_id}" + (f" ({kwt})" if kwt else ""))
 
     def editor(self) -> QWidget:
         if self._editor is None:
             self._editor = GymEditor(self)
         return self._editor
-
-    def to_dict(self) -> dict[str, Any]:
-        return SPEC.to_dict(self.gstate)
-
-    def load_dict(self, data: dict[str, Any], path: str) -> GymState:
-        return SPEC.from_dict(data, path)
 
 
 ENV_CHOICES = ("FrozenLake-v1", "CliffWalking-v1", "Taxi-v4")
@@ -136,8 +83,8 @@ class GymEditor(QWidget):
         form.addRow(self.status)
         self.apply.clicked.connect(self.apply_settings)
         self.env.currentTextChanged.connect(lambda _t: self._update_enabled())
-        game.edited.connect(lambda _t: self.sync())
-        game.message.connect(self.status.setText)
+        game.session.edited.connect(lambda _t: self.sync())
+        game.session.message.connect(self.status.setText)
         self.sync()
 
     def _update_enabled(self) -> None:

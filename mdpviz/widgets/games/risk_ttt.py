@@ -4,8 +4,8 @@ A :class:`~mdpviz.widgets.position.PositionGame`: the board shows one position w
 cell coloured by its Q-value and each cell's risk drawn on it (drag to edit). 3x3 is compiled
 and stepped by the solvers (:class:`~mdpviz.models.risk_ttt.RiskPositionModel`); 4x4 has no
 TabularMDP (86 million (board, turn) pairs) and is solved exactly by backward induction on the
-window's job thread (:func:`~mdpviz.models.risk_ttt.exact_solve_job`, handed over as a
-:class:`~mdpviz.controller.GeneratorJob`, with a progress bar and Cancel), then shown by
+window's job thread (the spec's ``jobs["exact_solve"]``, :func:`~mdpviz.models.risk_ttt.exact_solve_job`,
+run through the session, with a progress bar and Cancel), then shown by
 :class:`~mdpviz.models.risk_ttt.ExactRiskPositionModel`. Everything headless lives in
 :mod:`mdpviz.models.risk_ttt`; this module draws and edits.
 """
@@ -15,7 +15,6 @@ import math
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
 from PySide6.QtCore import QObject, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import (
@@ -33,15 +32,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.controller import GeneratorJob
+from mdpviz.models.jobs import Job
 from mdpviz.models import risk_ttt as rt
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.position import PositionModel
 from mdpviz.models.risk_ttt import SPEC, RiskPositionModel, RiskState
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.game import PANELS
 from mdpviz.widgets.position import GridPainter, PositionGame
+from mdpviz.widgets.session import GameSession
 
 RISK_COLOR = "#e69f00"
 """Fill of the risk gauge on each cell (Okabe-Ito orange)."""
@@ -101,11 +99,9 @@ class RiskTicTacToeGame(PositionGame):
     """Risk tic-tac-toe (seed 003): 3x3 stepped by the solvers, 4x4 solved exactly in the background."""
 
     spec = SPEC
-    supports_discount = False
 
-    def __init__(self, state: RiskState | None = None, parent: QObject | None = None) -> None:
-        super().__init__(state or RiskState(), parent)
-        self._compiled: tuple[Any, rt.RiskGame] | None = None
+    def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
+        super().__init__(session, parent)
         self._model: tuple[Any, Any, PositionModel] | None = None
         self._exact: tuple[RiskState, rt.ExactRiskSolution] | None = None
         self._editor: RiskEditor | None = None
@@ -114,33 +110,17 @@ class RiskTicTacToeGame(PositionGame):
         """An exact solve runs on the job thread."""
         self.edit_on_board = False
         """Dragging on a cell sets its risk (instead of playing it)."""
+        self.session.edited.connect(self._on_edited)
 
     @property
     def rstate(self) -> RiskState:
-        return self._state
-
-    def compiled(self) -> rt.RiskGame:
-        if self._compiled is None or self._compiled[0] is not self._state:
-            self._compiled = (self._state, rt.compile_risk(np.asarray(self.rstate.risk)))
-        return self._compiled[1]
+        return self.session.settings
 
     @property
     def panels(self) -> frozenset[str]:
         """3x3: every panel. 4x4: solved exactly in the background, with no MDP to step, inspect, play
         or simulate, so only the game panel (and the lesson) stay beside the board."""
         return PANELS if self.rstate.size == 3 else frozenset({"game", "lesson"})
-
-    def build_mdp(self) -> TabularMDP | None:
-        if self.rstate.size != 3:
-            return None
-        return rt.labelled_mdp(self.compiled())  # "board|mover" state labels: the inspector's backups name positions
-
-    def backup_terms(self, mdp: TabularMDP, state: int, action: int, values: np.ndarray) -> list[BackupTerm]:
-        """The two outcomes of the risk coin, noted "own mark" / "coin: opponent's mark"."""
-        m = self.position_model()
-        if not isinstance(m, RiskPositionModel):
-            return super().backup_terms(mdp, state, action, values)
-        return m.backup(m.position_of(state), action, values)
 
     def empty_text(self) -> str:
         n = self.rstate.size
@@ -159,30 +139,20 @@ class RiskTicTacToeGame(PositionGame):
         return None
 
     def position_model(self) -> PositionModel | None:
+        built = self.session.built()
         sol = self.exact_solution() if self.rstate.size != 3 else None
-        if self._model is None or self._model[0] is not self._state or self._model[1] is not sol:
-            if self.rstate.size == 3:
-                m: PositionModel = RiskPositionModel(self.compiled())
+        key = built if built is not None else self.rstate
+        if self._model is None or self._model[0] is not key or self._model[1] is not sol:
+            if built is not None:
+                m: PositionModel = RiskPositionModel(built)
             else:
                 m = rt.position_model(self.rstate, solution=sol)
-            self._model = (self._state, sol, m)
+            self._model = (key, sol, m)
         return self._model[2]
 
     def painter(self) -> RiskPainter:
         self._painter = RiskPainter(self)
         return self._painter
-
-    def state_name(self, s: int) -> str:
-        if self.rstate.size != 3:
-            return str(s)
-        return self._state_labels()[int(s)]
-
-    def _state_labels(self) -> tuple[str, ...]:
-        """``"XO.......|X"`` for every state (:func:`mdpviz.models.risk_ttt.state_labels`)."""
-        return rt.state_labels(self.compiled())
-
-    def start_state(self) -> int:
-        return self.compiled().start
 
     # ------------------------------------------------------------------ edits
     def set_preset(self, name: str) -> bool:
@@ -190,16 +160,17 @@ class RiskTicTacToeGame(PositionGame):
         try:
             p = rt.risk_preset(name, n_cells=self.rstate.size ** 2, seed=self.rstate.seed)
         except ValueError as e:
-            self.message.emit(str(e))
+            self.session.message.emit(str(e))
             return False
-        return self.edit(replace(self.rstate, risk=tuple(float(x) for x in p), preset=name), f"risk preset {name}")
+        return self.session.edit(replace(self.rstate, risk=tuple(float(x) for x in p), preset=name),
+                                 f"risk preset {name}")
 
     def set_seed(self, seed: int) -> bool:
         st = replace(self.rstate, seed=int(seed))
         if st.preset in ("noisy-classic", "noisy-reverse", "random"):
             p = rt.risk_preset(st.preset, n_cells=st.size ** 2, seed=st.seed)
             st = replace(st, risk=tuple(float(x) for x in p))
-        return self.edit(st, f"preset seed {seed}")
+        return self.session.edit(st, f"preset seed {seed}")
 
     def set_risk(self, cell: int, p: float) -> bool:
         """Set P[cell] (an edit; the preset becomes "custom")."""
@@ -210,7 +181,8 @@ class RiskTicTacToeGame(PositionGame):
         if not (0.0 <= p <= 1.0) or not math.isfinite(p):
             raise ValueError(f"risk of cell {cell} must be in [0, 1], got {p}")
         risk[int(cell)] = p
-        return self.edit(replace(self.rstate, risk=tuple(risk), preset="custom"), f"risk of cell {cell}: {p:.2f}")
+        return self.session.edit(replace(self.rstate, risk=tuple(risk), preset="custom"),
+                                 f"risk of cell {cell}: {p:.2f}")
 
     def set_size(self, size: int) -> bool:
         """3 (stepped) or 4 (solved exactly); the preset is applied to the new board (stochastic: 3x3 only)."""
@@ -225,14 +197,14 @@ class RiskTicTacToeGame(PositionGame):
         except ValueError:
             preset = "half"
             p = rt.risk_preset(preset, n_cells=size * size)
-            self.message.emit(f"The risks of the previous board do not fit a {size}x{size} board: preset 'half' used.")
-        return self.edit(replace(self.rstate, size=size, risk=tuple(float(x) for x in p), preset=preset),
+            self.session.message.emit(f"The risks of the previous board do not fit a {size}x{size} board: "
+                                      "preset 'half' used.")
+        return self.session.edit(replace(self.rstate, size=size, risk=tuple(float(x) for x in p), preset=preset),
                          f"{size}x{size} board")
 
-    def _set_state(self, state: Any, text: str) -> None:
+    def _on_edited(self, _text: str) -> None:
         if self.solving:
-            self.cancel_job()
-        super()._set_state(state, text)
+            self.session.cancel_job()
 
     def set_edit_on_board(self, on: bool) -> None:
         """Drag on the board's cells to set their risks (True) or play moves (False)."""
@@ -253,15 +225,12 @@ class RiskTicTacToeGame(PositionGame):
         """Solve the n x n board exactly on the window's job thread (progress bar, Cancel)."""
         st = self.rstate
         if self.exact_solution() is not None:
-            self.message.emit("Already solved.")
+            self.session.message.emit("Already solved.")
             return
-        risk = np.asarray(st.risk)
         size = st.size
         self.solving = True
         ed = self.editor()
         ed.show_solving(True, f"Solving {size}x{size} exactly\u2026")
-
-        fn = GeneratorJob(lambda: rt.exact_solve_job(risk, size=size))  # stepped on the job thread
 
         def done(sol):
             self.solving = False
@@ -284,9 +253,10 @@ class RiskTicTacToeGame(PositionGame):
             self.solving = False
             ed.show_solving(False, "Cancelled: the board is usable; solve again at any time.")
 
-        self.run_job(fn, label=f"Solving {size}x{size} risk tic-tac-toe exactly", on_done=done,
-                     on_progress=lambda d, t, text: ed.show_progress(d, t, text), on_failed=failed,
-                     on_cancelled=cancelled)
+        self.session.run_job(Job(lambda: SPEC.jobs["exact_solve"](st),  # stepped on the job thread
+                                 label=f"Solving {size}x{size} risk tic-tac-toe exactly", on_done=done,
+                                 on_progress=lambda d, t, text: ed.show_progress(d, t, text), on_failed=failed,
+                                 on_cancelled=cancelled))
 
     def editor(self) -> "RiskEditor":
         if self._editor is None:
@@ -296,26 +266,6 @@ class RiskTicTacToeGame(PositionGame):
     def refresh_editor(self) -> None:
         if self._editor is not None:
             self._editor.refresh()
-
-    # ------------------------------------------------------------------ matchups
-    def matchups(self) -> list[str]:
-        return ["optimal vs random", "random vs optimal", "optimal vs optimal", "random vs random",
-                "optimal vs classic", "classic vs optimal"]
-
-    def simulation_job(self, mdp, policy, *, games, seed) -> GeneratorJob:
-        """The matchups (:func:`mdpviz.models.risk_ttt.risk_matchups`) for the window's job thread
-        (ValueError at once on the 4x4 board or for a bad number of games)."""
-        if self.rstate.size != 3:
-            raise ValueError("matchups are simulated on the 3x3 board (the 4x4 game is not compiled to an MDP)")
-        gen = rt.risk_matchups(self.compiled(), policy, games=games, seed=seed)
-        return GeneratorJob(lambda: gen)
-
-    # ------------------------------------------------------------------ scenarios
-    def to_dict(self) -> dict[str, Any]:
-        return rt.settings_to_dict(self.rstate)
-
-    def load_dict(self, data: dict[str, Any], path: str) -> RiskState:
-        return rt.settings_from_dict(data, path)
 
 
 class RiskEditor(QWidget):
@@ -378,8 +328,8 @@ class RiskEditor(QWidget):
         self.seed.valueChanged.connect(lambda v: self.game.set_seed(v))
         self.edit_check.toggled.connect(self.game.set_edit_on_board)
         self.solve_button.clicked.connect(self.game.solve_exact)
-        self.cancel_button.clicked.connect(self.game.cancel_job)
-        game.edited.connect(lambda _t: self.refresh())
+        self.cancel_button.clicked.connect(self.game.session.cancel_job)
+        game.session.edited.connect(lambda _t: self.refresh())
 
     def _on_preset(self, _i: int) -> None:
         name = self.preset.currentData()

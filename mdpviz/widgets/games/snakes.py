@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-import numpy as np
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -12,18 +11,15 @@ from PySide6.QtWidgets import (
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from mdpviz.controller import GeneratorJob
 from mdpviz.models import snakes as sn
-from mdpviz.models.snakes import simulate as snakes_sim
 from mdpviz.models.kit.colors import SQUARE_COLORS, SQUARE_ICONS, action_badge, text_color
 from mdpviz.models.kit.display import format_faces, format_prob, parse_faces
-from mdpviz.models.kit.episodes import snakes_moves
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.strategies import at_least_two_games
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import CellDecor
 from mdpviz.widgets.cell_board import CellBoard
 from mdpviz.widgets.game import Game
+from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.geometry import BoardLayout, snakes_layout
 
 SPEC = sn.SPEC
@@ -34,11 +30,9 @@ class SnakesGame(Game):
     """Snakes and ladders of the course statement (rules in :mod:`mdpviz.models.snakes`)."""
 
     spec = SPEC
-    supports_discount = False
-    discount_note = "Turns are counted, not discounted: the discount is 1."
 
-    def __init__(self, cfg: sn.SnakesConfig | None = None, parent: QObject | None = None) -> None:
-        super().__init__(cfg or SPEC.default_settings(), parent)
+    def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
+        super().__init__(session, parent)
         self.edit_mode = False
         """True: a left click cycles the square's type; False: it inspects the square."""
         self._editor: QWidget | None = None
@@ -47,10 +41,8 @@ class SnakesGame(Game):
 
     @property
     def cfg(self) -> sn.SnakesConfig:
-        return self._state
-
-    def build_mdp(self) -> TabularMDP:
-        return SPEC.compile(self.cfg)
+        """The settings being edited (the session's)."""
+        return self.session.settings
 
     def board_widget(self) -> CellBoard:
         """The squares on a cell board (built on first use), a die face under each."""
@@ -74,17 +66,11 @@ class SnakesGame(Game):
         out[sn.N_SQUARES - 1] = CellDecor("", "", "goal", goal=True)
         return out
 
-    def state_name(self, s: int) -> str:
-        return f"square {s + 1}"
-
     def policy_glyph(self) -> tuple[str, tuple[str, ...]]:
         return "die", tuple(d.name for d in self.cfg.dice)
 
     def badge(self, a: int, mdp: TabularMDP) -> str:
         return action_badge(a, None, one_based=True)
-
-    def action_name(self, a: int, mdp: TabularMDP) -> str:
-        return f"die {a + 1} ({self.cfg.dice[a].name})"
 
     # ---------------------------------------------------------------- editing
     def editor(self) -> QWidget:
@@ -106,11 +92,11 @@ class SnakesGame(Game):
             raise ValueError(f"square type {t} is not one of {sorted(sn.SQUARE_TYPES)}")
         msg = self.refuse_trap(square)
         if msg and t != 0:
-            self.message.emit(msg)
+            self.session.message.emit(msg)
             return False
         lay = list(self.cfg.layout)
         lay[square - 1] = t
-        return self.edit(replace(self.cfg, layout=tuple(lay)), f"square {square}: {self.type_name(t)}")
+        return self.session.edit(replace(self.cfg, layout=tuple(lay)), f"square {square}: {self.type_name(t)}")
 
     def cycle_square(self, square: int) -> bool:
         """Next type of ``square`` (ordinary -> restart -> penalty -> prison -> type 4 -> ordinary)."""
@@ -137,70 +123,40 @@ class SnakesGame(Game):
         return entries
 
     def set_circle(self, circle: bool) -> bool:
-        return self.edit(replace(self.cfg, circle=bool(circle)), "circular board" if circle else "no circle")
+        return self.session.edit(replace(self.cfg, circle=bool(circle)), "circular board" if circle else "no circle")
 
     def rule_set_name(self) -> str:
         """The preset the current rules match, or "custom"."""
         return sn.rule_set_name(self.cfg)
 
     def set_rule_set(self, name: str) -> bool:
-        return self.edit(sn.apply_rule_set(self.cfg, name), f"rule set: {name}")
+        return self.session.edit(sn.apply_rule_set(self.cfg, name), f"rule set: {name}")
 
     def set_die(self, index: int, die: sn.Die) -> bool:
         dice = list(self.cfg.dice)
         dice[index] = die
         new = replace(self.cfg, dice=tuple(dice))
         new.validate()
-        return self.edit(new, f"die {index + 1}: {die.describe()}")
+        return self.session.edit(new, f"die {index + 1}: {die.describe()}")
 
     def add_die(self) -> bool:
         new, name = sn.with_new_die(self.cfg)
-        return self.edit(new, f"added {name}")
+        return self.session.edit(new, f"added {name}")
 
     def remove_die(self, index: int) -> bool:
         if len(self.cfg.dice) <= 1:
-            self.message.emit("The game needs at least one die.")
+            self.session.message.emit("The game needs at least one die.")
             return False
         dice = self.cfg.dice[:index] + self.cfg.dice[index + 1:]
         try:
             new = replace(self.cfg, dice=dice).validate()
         except ValueError as e:
-            self.message.emit(f"Cannot remove die {index + 1}: {e}")
+            self.session.message.emit(f"Cannot remove die {index + 1}: {e}")
             return False
-        return self.edit(new, f"removed die {index + 1} ({self.cfg.dice[index].name})")
+        return self.session.edit(new, f"removed die {index + 1} ({self.cfg.dice[index].name})")
 
     def clear_layout(self) -> bool:
-        return self.edit(replace(self.cfg, layout=(0,) * sn.N_SQUARES), "cleared the board")
-
-    # ---------------------------------------------------------------- inspector
-    def backup_terms(self, mdp, state, action, values):
-        return sn.backup_terms(self.cfg, state, action, values)
-
-    # ---------------------------------------------------------------- playing
-    def outcome_text(self, mdp, state):
-        return f"finished: reached square {int(state) + 1}"  # as state_name words it
-
-    def strategies(self, mdp):
-        return list(SPEC.strategies(self.cfg, mdp))
-
-    def strategy_probs(self, name, mdp, policy):
-        return SPEC.strategy_probs(self.cfg, name, mdp, policy)
-
-    def simulation_job(self, mdp, policy, *, games, seed):
-        cfg, games = self.cfg, at_least_two_games(games)
-        pol = None if policy is None else np.array(policy, dtype=np.int64)
-        return GeneratorJob(lambda: SPEC.jobs["simulate"](cfg, mdp, pol, games=games, seed=seed))
-
-    def episode(self, mdp, probs, rng):
-        steps = snakes_sim.play_episode(self.cfg, probs, rng=rng, start=1)
-        return snakes_moves(steps, self.cfg.dice_names)
-
-    # ---------------------------------------------------------------- scenarios
-    def to_dict(self):
-        return SPEC.to_dict(self.cfg)
-
-    def load_dict(self, data, path):
-        return SPEC.from_dict(data, path)
+        return self.session.edit(replace(self.cfg, layout=(0,) * sn.N_SQUARES), "cleared the board")
 
 
 # ---------------------------------------------------------------------------------- the editor
@@ -270,7 +226,7 @@ class SnakesEditor(QWidget):
         self.add_die.clicked.connect(lambda: self.game.add_die())
         self.remove_die.clicked.connect(self._on_remove)
         self.dice.itemChanged.connect(self._on_die_edited)
-        game.edited.connect(lambda _: self.refresh())
+        game.session.edited.connect(lambda _: self.refresh())
         self.refresh()
 
     def refresh(self) -> None:
@@ -314,8 +270,8 @@ class SnakesEditor(QWidget):
 
     def _on_edit_mode(self, on: bool) -> None:
         self.game.edit_mode = bool(on)
-        self.game.message.emit("Click a square to cycle its type (squares 1 and 15 stay ordinary)." if on
-                               else "Click a square to inspect it.")
+        self.game.session.message.emit("Click a square to cycle its type (squares 1 and 15 stay ordinary)." if on
+                                       else "Click a square to inspect it.")
 
     def _on_remove(self) -> None:
         rows = sorted({i.row() for i in self.dice.selectedIndexes()})
@@ -335,7 +291,7 @@ class SnakesEditor(QWidget):
             die = sn.Die(name, faces, trig)
             self.game.set_die(i, die)
         except ValueError as e:
-            self.game.message.emit(f"Die {i + 1} not changed: {e}")
+            self.game.session.message.emit(f"Die {i + 1} not changed: {e}")
         self.refresh()
 
 

@@ -13,43 +13,34 @@ from typing import Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QWidget
 
-from mdpviz.controller import GeneratorJob
 from mdpviz.models import ttt as tt
-from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.ttt import SPEC, TicTacToeState, VsRandomPositionModel, mark_name
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.position import GridPainter, PositionGame
+from mdpviz.widgets.session import GameSession
 
 
 class TicTacToeGame(PositionGame):
     """Tic-tac-toe against a uniformly random opponent (seed 001)."""
 
     spec = SPEC
-    supports_discount = True
 
-    def __init__(self, settings: tt.VsRandomSettings | None = None, parent: QObject | None = None) -> None:
-        super().__init__(TicTacToeState(settings or tt.VsRandomSettings()), parent)
-        self._compiled: tuple[Any, tt.VsRandomGame] | None = None
+    def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
+        super().__init__(session, parent)
         self._model: tuple[Any, VsRandomPositionModel] | None = None
         self._editor: QWidget | None = None
 
     @property
     def settings(self) -> tt.VsRandomSettings:
-        return self._state.settings
-
-    def compiled(self) -> tt.VsRandomGame:
-        """The compiled game of the current settings (cached)."""
-        if self._compiled is None or self._compiled[0] is not self._state:
-            self._compiled = (self._state, tt.compile_vs_random(self.settings))
-        return self._compiled[1]
-
-    def build_mdp(self) -> TabularMDP:
-        return self.compiled().mdp
+        return self.session.settings.settings
 
     def position_model(self) -> VsRandomPositionModel | None:
-        if self._model is None or self._model[0] is not self._state:
+        game = self.session.built()
+        if game is None:
+            return None
+        if self._model is None or self._model[0] is not game:
             try:
-                self._model = (self._state, VsRandomPositionModel(self.compiled()))
+                self._model = (game, VsRandomPositionModel(game))
             except ValueError:
                 return None
         return self._model[1]
@@ -57,29 +48,14 @@ class TicTacToeGame(PositionGame):
     def painter(self) -> GridPainter:
         return GridPainter(self.settings.size)
 
-    def state_name(self, s: int) -> str:
-        m = self.mdp()
-        if m is not None and m.state_labels is not None:
-            return m.state_labels[s]
-        return str(s)
-
-    def start_state(self) -> int:
-        return int(self.compiled().start_states[0])
-
     # ------------------------------------------------------------------ edits
     def _set(self, text: str, **changes) -> bool:
         try:
             new = replace(self.settings, **changes)
         except ValueError as e:
-            self.message.emit(str(e))
+            self.session.message.emit(str(e))
             return False
-        return self.edit(TicTacToeState(new), text)
-
-    def set_discount(self, gamma: float) -> bool:
-        gamma = float(gamma)
-        if not 0.0 <= gamma <= 1.0:
-            raise ValueError(f"discount must be in [0, 1], got {gamma}")
-        return self._set(f"discount {gamma:g}", discount=gamma)
+        return self.session.edit(TicTacToeState(new), text)
 
     def set_rewards(self, *, win: float | None = None, draw: float | None = None, loss: float | None = None) -> bool:
         s = self.settings
@@ -104,31 +80,6 @@ class TicTacToeGame(PositionGame):
     def refresh_editor(self) -> None:
         if self._editor is not None:
             self._editor.refresh()
-
-    # ------------------------------------------------------------------ playing
-    def episode(self, mdp, probs, rng):
-        from mdpviz.models.kit.episodes import sample_mdp_episode
-
-        g = self.compiled()
-        start = int(g.start_states[rng.integers(g.start_states.size)])  # the opponent's random opening
-        return sample_mdp_episode(mdp, probs, rng=rng, start=start, max_steps=g.geometry.n_cells + 1,
-                                  state_name=None, action_name=lambda a: f"cell {a}")
-
-    def matchups(self) -> list[str]:
-        return tt.matchup_names(self.compiled())
-
-    def simulation_job(self, mdp, policy, *, games, seed) -> GeneratorJob:
-        """The matchups (:func:`mdpviz.models.ttt.vs_random_matchups`) for the window's job thread
-        (ValueError at once for a bad number of games)."""
-        gen = tt.vs_random_matchups(self.compiled(), policy, games=games, seed=seed)
-        return GeneratorJob(lambda: gen)
-
-    # ------------------------------------------------------------------ scenarios
-    def to_dict(self) -> dict[str, Any]:
-        return tt.settings_to_dict(self._state)
-
-    def load_dict(self, data: dict[str, Any], path: str) -> TicTacToeState:
-        return tt.settings_from_dict(data, path)
 
 
 class VsRandomEditor(QWidget):
@@ -170,8 +121,8 @@ class VsRandomEditor(QWidget):
         self.first.currentIndexChanged.connect(lambda _i: self.game.set_first(self.first.currentData()))
         for w, k in ((self.win, "win"), (self.draw, "draw"), (self.loss, "loss")):
             w.valueChanged.connect(lambda v, k=k: self.game.set_rewards(**{k: v}))
-        self.discount.valueChanged.connect(lambda v: self.game.set_discount(v))
-        game.edited.connect(lambda _t: self.refresh())
+        self.discount.valueChanged.connect(lambda v: self.game.session.set_discount(v))
+        game.session.edited.connect(lambda _t: self.refresh())
 
     def _spin(self, name: str, text: str) -> QDoubleSpinBox:
         s = _named(QDoubleSpinBox(), name, text)

@@ -8,10 +8,10 @@ has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.model
   player to move (the trained agent's estimate: +1 a win, -1 a loss, on a fixed scale) with the
   number on it and the greedy move starred; click a cell to play it, Back / Forward / New game,
   and "play vs agent" with "hide hints" (the common board's controls);
-* training (:func:`mdpviz.models.ttt3d.training_job`, a generator the controller steps as a
-  :class:`~mdpviz.controller.GeneratorJob`) on the controller's job thread, started and stopped
-  from the game panel, drawn live as a learning curve in the window's Convergence dock (the
-  game's ``convergence_widget``): the greedy agent's win rate against the uniformly random
+* training (:class:`mdpviz.models.ttt3d.training.Training`, the session's driver: the job generator
+  :func:`~mdpviz.models.ttt3d.training.training_job` on the controller's job thread), started and
+  stopped from the game panel, drawn live as a learning curve in the window's Convergence dock (the
+  view's ``convergence_widget``): the greedy agent's win rate against the uniformly random
   opponent over each evaluation batch with its Wilson 95% interval, the loss rate, and the mean
   |TD error| of the updates since the previous point;
 * save and load agents (``.npz``, :meth:`~mdpviz.models.ttt3d.learning.Agent.save` /
@@ -20,7 +20,7 @@ has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.model
   vectorised engine :func:`mdpviz.models.ttt3d.play_batch`, shown as outcome bars with CIs.
 
 Everything headless (the rules, the game's edits :class:`~mdpviz.models.ttt3d.Ttt3dState`, the
-position model, the learning curve's arrays, the training and matchup job generators, the scenario
+position model, the learning curve's arrays, the training and its job, the matchup job, the scenario
 codec) lives in :mod:`mdpviz.models.ttt3d`; this module draws and edits. The trained agent is a
 result, like a solve, not an edit.
 """
@@ -33,7 +33,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QRectF, Qt, Signal
+from PySide6.QtCore import QObject, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QComboBox,
@@ -48,7 +48,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.controller import GeneratorJob
 from mdpviz.models import ttt3d
 from mdpviz.models.ttt3d import learning as rl
 from mdpviz.models.kit.colors import ColorScale
@@ -62,8 +61,6 @@ from mdpviz.models.ttt3d import (
     Ttt3dState,
     agent_text,
     learning_curve,
-    method_text,
-    record_text,
     risk_spec_for,
     risk_text,
 )
@@ -77,7 +74,9 @@ from mdpviz.widgets.convergence import (
     set_axes_font,
     set_legend_font,
 )
+from mdpviz.models.ttt3d.training import Training
 from mdpviz.widgets.position import LayersPainter, PositionBoard, PositionGame
+from mdpviz.widgets.session import GameSession
 
 WIN_COLOR = "#0072b2"  # Okabe-Ito blue
 LOSS_COLOR = "#d55e00"  # vermillion
@@ -251,16 +250,17 @@ class Ttt3dBoard(PositionBoard):
         agent trains, the colour scale of a position spans its moves' values seen during this training
         run, widened when exceeded, never shrunk; when the run ends (or an agent is loaded) it is fitted
         to the agent's values once, and stays (the values no longer change)."""
-        run = (self.game._run, bool(self.game.training))
+        t = self.game.training
+        run = (t.run_id, bool(t.busy))
         if run != getattr(self, "_seen_run", None):
             self._seen = {}
             self._seen_run = run
-        self.show_values(self.game.agent, AGENT_SCALE, caption=self.game.caption())
+        self.show_values(t.agent, AGENT_SCALE, caption=self.game.caption())
 
     def initial_values(self, model: Any) -> rl.Agent | None:
         """The agent's values do not depend on the position model (a new walk keeps them)."""
         game = getattr(self, "game", None)  # None while PositionBoard.__init__ runs
-        return None if game is None else game.agent
+        return None if game is None else game.training.agent
 
     # the common board words these for MDP states; the cube's positions have no state number
     def position_value_text(self, pos: Position, view: Any) -> str:
@@ -381,20 +381,19 @@ class TrainingPanel(QWidget):
         self.seed.valueChanged.connect(lambda v: self._set(seed=int(v)))
         self.risk.currentIndexChanged.connect(lambda _i: self._set_risk())
         self.reply.currentIndexChanged.connect(lambda _i: game.set_reply(self.reply.currentData()))
-        self.train.clicked.connect(game.start_training)
-        self.stop.clicked.connect(game.stop_training)
+        self.train.clicked.connect(game.training.start)
+        self.stop.clicked.connect(game.training.stop)
         self.save.clicked.connect(self._save)
         self.load.clicked.connect(self._load)
-        game.edited.connect(lambda _t: self.refresh())
-        game.agent_changed.connect(self.refresh)
-        game.training_changed.connect(lambda _on: self.refresh())
+        game.session.edited.connect(lambda _t: self.refresh())
+        game.session.changed.connect(self.refresh)
         self.refresh()
 
     def _set(self, **changes: Any) -> None:
         try:
             self.game.set_settings(**changes)
         except ValueError as e:
-            self.game.message.emit(str(e))
+            self.game.session.message.emit(str(e))
             self.refresh()
 
     def _set_risk(self) -> None:
@@ -409,7 +408,7 @@ class TrainingPanel(QWidget):
         try:
             self.game.save_agent(path)
         except (ValueError, OSError) as e:
-            self.game.message.emit(f"Cannot save the agent: {e}")
+            self.game.session.message.emit(f"Cannot save the agent: {e}")
 
     def _load(self) -> None:
         path = self.ask_open_path()
@@ -418,7 +417,7 @@ class TrainingPanel(QWidget):
         try:
             self.game.load_agent_file(path)
         except ValueError as e:
-            self.game.message.emit(f"Cannot load the agent: {e}")
+            self.game.session.message.emit(f"Cannot load the agent: {e}")
 
     @staticmethod
     def _combo(combo: QComboBox, data: Any) -> None:
@@ -437,7 +436,7 @@ class TrainingPanel(QWidget):
 
     def refresh(self) -> None:
         """Show the game's settings, training state and agent."""
-        st: Ttt3dState = self.game.state
+        st: Ttt3dState = self.game.session.settings
         s = st.settings
         self._combo(self.method, s.method)
         self._combo(self.approx, s.approx)
@@ -460,16 +459,17 @@ class TrainingPanel(QWidget):
                 self.risk.blockSignals(False)
             self._combo(self.risk, "custom")
         self._combo(self.reply, self.game.reply)
-        busy = self.game.training
+        t = self.game.training
+        busy = t.busy
         for w in (self.method, self.approx, self.episodes, self.report, self.eval_games, self.risk, self.mark,
                   self.seed, self.load):
             w.setEnabled(not busy)
         self.train.setEnabled(not busy)
         self.stop.setEnabled(busy)
-        self.save.setEnabled(self.game.agent is not None and not busy)
-        self.agent_label.setText(agent_text(self.game.agent))
-        self.status.setText(self.game.status)
-        done, total = self.game.progress
+        self.save.setEnabled(t.agent is not None and not busy)
+        self.agent_label.setText(agent_text(t.agent))
+        self.status.setText(t.status)
+        done, total = t.progress
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(min(done, max(total, 1)))
 
@@ -479,62 +479,45 @@ class Ttt3dGame(PositionGame):
     """3x3x3 risk tic-tac-toe learned by playing (no MDP: training replaces the solver)."""
 
     spec = SPEC
-    supports_discount = False
     convergence_title = "Learning curve"
     panels = frozenset({"game", "convergence", "simulation", "lesson"})
     """No MDP: no solver, inspector, episode player or method comparison (training replaces them)."""
     fixed_scale = AGENT_SCALE
     """The colour scale of the values shown (there is no solve to fix one; the window's colour bar shows it)."""
-    simulates_without_model = True
-    """The matchup simulation needs no MDP (the window's Simulate runs :meth:`simulation_job`)."""
 
-    agent_changed = Signal()
-    """A new agent (a training point, the end of training, a loaded file)."""
-    training_changed = Signal(bool)
-    """Training started (True) or ended (False)."""
-
-    def __init__(self, state: Ttt3dState | None = None, parent: QObject | None = None) -> None:
-        super().__init__(state or Ttt3dState(), parent)
-        self.agent: rl.Agent | None = None
-        """The current agent (the latest training point, or a loaded file); None before any."""
-        self.records: list[rl.TrainProgress] = []
-        """The progress records of the current (or last) training run."""
-        self.training = False
-        """A training job is running."""
-        self.status = ""
-        """The training status line."""
-        self.progress: tuple[int, int] = (0, 1)
-        """(games done, games to play) of the current (or last) run."""
-        self.reply = "agent"
-        """Who plays the side that is not the agent's (:data:`REPLIES`): a display setting."""
-        self._run = 0
+    def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
+        super().__init__(session, parent)
         self._model_cache: tuple[Any, Ttt3dPositionModel] | None = None
         self._curve: LearningCurvePlot | None = None
+        self._shown_records: tuple[int, int] | None = None
         self._panel: TrainingPanel | None = None
+        self.session.edited.connect(lambda _t: self._refresh_board())
+        self.session.changed.connect(self._on_changed)
+
+    @property
+    def training(self) -> Training:
+        """The agent and its training (the session's driver)."""
+        return self.session.driver
 
     @property
     def tstate(self) -> Ttt3dState:
-        return self._state
+        return self.session.settings
+
+    @property
+    def reply(self) -> str:
+        """Who plays the side that is not the agent's (:data:`REPLIES`): a display setting."""
+        return self.session.display["reply"]
 
     # ------------------------------------------------------------------ the window's interface
-    def build_mdp(self) -> None:
-        """None: 3^27 boards cannot be tabulated; the agent is trained instead (see :meth:`empty_text`)."""
-        return None
-
     def empty_text(self) -> str:
         return SPEC.no_table
 
-    def state_text(self) -> str:
-        if self.training:
-            return "training"
-        return "agent ready" if self.agent is not None else "no agent yet: press Train"
-
     def position_model(self) -> Ttt3dPositionModel:
         play = self._board is not None and self._board.mode == PLAY  # both sides decide in a game vs the agent
-        key = (self._state, self.reply, play)
+        key = (self.tstate, self.reply, play)
         if self._model_cache is None or self._model_cache[0] != key:
             m = Ttt3dPositionModel(risk=self.tstate.risk_vector(), side=self.tstate.settings.mark,
-                                   reply=self.reply, play=play, agent=lambda: self.agent)
+                                   reply=self.reply, play=play, agent=lambda: self.training.agent)
             self._model_cache = (key, m)
         return self._model_cache[1]
 
@@ -568,153 +551,63 @@ class Ttt3dGame(PositionGame):
 
     def caption(self) -> str:
         """The line above the cube: whose values are shown."""
-        if self.agent is None:
+        t = self.training
+        if t.agent is None:
             return "No agent yet: the cube shows no values. Train one in the Game panel (or load a file)."
-        cap = agent_text(self.agent)
-        if self.training:
+        cap = agent_text(t.agent)
+        if t.busy:
             cap += " \u2014 training\u2026"
         return cap
 
-    def matchups(self) -> list[str]:
-        return [m[0] for m in ttt3d.MATCHUPS]
-
-    def simulation_job(self, mdp: Any, policy: Any, *, games: int, seed: int):
-        """Matchups on the cube (:func:`mdpviz.models.ttt3d.matchup_job`; there is no MDP: ``mdp`` and
-        ``policy`` are ignored), for the window's job thread (ValueError at once for a bad number of games)."""
-        gen = ttt3d.matchup_job(self.agent, self.tstate.risk_vector(), games=games, seed=seed)
-        return GeneratorJob(lambda: gen)
+    def _on_changed(self) -> None:
+        """The training moved on (a point, its start or end, a loaded agent): the curve and the cube follow."""
+        t = self.training
+        shown = (t.run_id, len(t.records))
+        if shown != self._shown_records:
+            self._shown_records = shown
+            self.curve_plot.show_curve(learning_curve(t.records))
+        self._refresh_board()
 
     # ------------------------------------------------------------------ edits
     def set_settings(self, **changes: Any) -> bool:
         """Edit training settings (ValueError naming a bad value; nothing changes then)."""
         new = replace(self.tstate.settings, **changes)
-        return self.edit(replace(self.tstate, settings=new), f"training: {settings_text(changes)}")
+        return self.session.edit(replace(self.tstate, settings=new), f"training: {settings_text(changes)}")
 
     def set_risk(self, spec: str | Sequence[float]) -> bool:
         """The cube's risks: a preset name or 27 probabilities (ValueError naming a bad entry)."""
         s = spec if isinstance(spec, str) else tuple(float(v) for v in ttt3d.resolve_risk(list(spec)))
         new = replace(self.tstate, risk=s)
         new.risk_vector()  # validates
-        return self.edit(new, f"risk: {risk_text(s)}")
+        return self.session.edit(new, f"risk: {risk_text(s)}")
 
     def set_reply(self, reply: str) -> None:
         """Who plays the other side (a display setting: a new walk on the cube, no edit)."""
         if reply not in REPLIES:
             raise ValueError(f"reply must be one of {', '.join(REPLIES)}, got {reply!r}")
-        if reply != self.reply:
-            self.reply = reply
-            self._refresh_board()
-
-    def _set_state(self, state: Any, text: str) -> None:
-        super()._set_state(state, text)
-        self._refresh_board()
-
-    def load_state(self, state: Any) -> None:
-        super().load_state(state)
-        if self._panel is not None:
-            self._panel.refresh()
-
-    # ------------------------------------------------------------------ training
-    def start_training(self) -> bool:
-        """Train a new agent with the current settings on the controller's job thread (the window
-        runs it); the learning curve and the cube follow each progress record. False if training
-        already runs."""
-        if self.training:
-            return False
-        settings, risk = self.tstate.settings, self.tstate.risk_vector()
-        self._run += 1
-        run = self._run
-        self.records = []
-        self.training = True
-        self.progress = (0, max(int(settings.episodes), 1))
-        self.status = f"Training {method_text(settings)} for {settings.episodes:,} games\u2026"
-        self.curve_plot.show_curve(learning_curve([]))
-        self.training_changed.emit(True)
-        self.state_text_changed.emit()
-
-        def on_record(rec: Any) -> None:  # each progress record, in order, on the GUI thread
-            if run != self._run or not isinstance(rec, rl.TrainProgress):
-                return
-            self.records.append(rec)
-            self.agent = rec.agent
-            self.progress = (rec.episodes, max(int(settings.episodes), 1))
-            self.status = record_text(rec, int(settings.episodes))
-            self.curve_plot.show_curve(learning_curve(self.records))
-            self.agent_changed.emit()
-            self._refresh_board()
-
-        def finish(text: str) -> None:
-            if run != self._run:
-                return
-            self.training = False
-            self.status = text + (f" {self.status}" if self.records else "")
-            self.training_changed.emit(False)
-            self.state_text_changed.emit()
-            self._refresh_board()
-
-        def on_progress(done: int, total: int, text: str) -> None:
-            if run == self._run:
-                self.training_changed.emit(True)  # the panel shows the new status and progress
-
-        self.run_job(
-            GeneratorJob(lambda: ttt3d.training_job(settings, risk)),
-            label=f"Training the 3D tic-tac-toe agent ({settings.episodes:,} games)",
-            on_done=lambda _agent: finish("Trained."),
-            on_progress=on_progress,
-            on_failed=lambda msg: finish(f"Training failed: {msg}."),
-            on_cancelled=lambda: finish("Stopped."),
-            on_partial=on_record,
-        )
-        return self.training
-
-    def stop_training(self) -> None:
-        """Stop training after the current learning-curve point (the agent so far is kept)."""
-        if self.training:
-            self.cancel_job()
+        self.session.set_display("reply", reply)
 
     # ------------------------------------------------------------------ files
     def save_agent(self, path: str | Path) -> Path:
         """Save the current agent (ValueError when there is none)."""
-        if self.agent is None:
+        if self.training.agent is None:
             raise ValueError("there is no agent to save: train one first")
-        p = self.agent.save(path)
-        self.message.emit(f"Saved the agent to {p}")
+        p = self.training.agent.save(path)
+        self.session.message.emit(f"Saved the agent to {p}")
         return p
 
     def load_agent_file(self, path: str | Path) -> rl.Agent:
         """Load an agent (ValueError naming the file and the problem; nothing changes then). The
         game's settings and risks become the agent's (one undoable edit), so the cube plays with the
         risks it was trained for; its learning curve is not in the file."""
-        if self.training:
-            raise ValueError("stop training before loading an agent")
-        agent = rl.load_agent(path)
-        self._run += 1
-        self.agent = agent
-        self.records = []
-        self.progress = (0, 1)
-        self.status = f"Loaded {Path(path).name}."
-        self.curve_plot.show_curve(learning_curve([]))
-        self.edit(Ttt3dState(settings=agent.settings, risk=risk_spec_for(agent.risk, seed=agent.settings.seed)),
-                  f"settings of agent {Path(path).name}")
-        self.agent_changed.emit()
-        self.state_text_changed.emit()
-        self._refresh_board()
+        agent = self.training.load(path)
+        self.session.edit(Ttt3dState(settings=agent.settings, risk=risk_spec_for(agent.risk, seed=agent.settings.seed)),
+                          f"settings of agent {Path(path).name}")
         return agent
 
     def _refresh_board(self) -> None:
         if self._board is not None:
             self._board.show_sweep(None, None)
-
-    # ------------------------------------------------------------------ scenarios
-    def to_dict(self) -> dict[str, Any]:
-        return ttt3d.settings_to_dict(self.tstate, reply=self.reply)
-
-    def load_dict(self, data: dict[str, Any], path: str) -> Ttt3dState:
-        return ttt3d.settings_from_dict(data, path)
-
-    def load_display(self, data: dict[str, Any]) -> None:
-        if data.get("reply") in REPLIES:
-            self.set_reply(data["reply"])
 
 
 __all__ = [
