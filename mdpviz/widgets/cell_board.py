@@ -69,6 +69,7 @@ class CellBoard(BoardView):
         self.cell_menu_requested.connect(self._on_menu)
         game.session.edited.connect(self._on_edited)  # bound methods: disconnected when the board is deleted
         game.redraw.connect(self._on_redraw)
+        game.session.changed.connect(self._on_redraw)  # a display setting (a course file's grid or graph view)
         self.refresh_layout(force=True)
 
     # ------------------------------------------------------------------ layout
