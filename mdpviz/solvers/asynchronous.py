@@ -168,11 +168,18 @@ def asynchronous_value_iteration(
     """
     cycle = update_order(mdp, order)
     cap = _check_common(mdp, tol, iterations)
+    v = _start_values(mdp, initial)
+    return _asynchronous(mdp, cycle, seed, tol, cap, v, tie_tol)
+
+
+def _asynchronous(mdp: TabularMDP, cycle: np.ndarray | None, seed: int | None, tol: float, cap: int,
+                  v: np.ndarray, tie_tol: float) -> SolverGen:
+    """The steps of :func:`asynchronous_value_iteration` (``cycle`` None: random states)."""
     rng = np.random.default_rng(seed) if cycle is None else None
     n = mdp.n_states
     period = n if cycle is None else int(cycle.size)
     t0 = time.perf_counter()
-    b = _Backups(mdp, _start_values(mdp, initial), tie_tol)
+    b = _Backups(mdp, v, tie_tol)
     n_live = max(1, n - int(np.count_nonzero(mdp.terminal)))
     policy = read_only(b.policy.copy())
     delta = math.inf
@@ -259,13 +266,19 @@ def prioritized_sweeping(
         raise ValueError("prioritized sweeping takes order 'index' or a sequence of state ids, not 'random'")
     states = update_order(mdp, order)
     cap = _check_common(mdp, 0.0, iterations)
+    return _prioritized(mdp, float(theta), states, cap, _start_values(mdp, initial), tie_tol)
+
+
+def _prioritized(mdp: TabularMDP, theta: float, states: np.ndarray, cap: int, v: np.ndarray,
+                 tie_tol: float) -> SolverGen:
+    """The steps of :func:`prioritized_sweeping` (``states``: the course's state list)."""
     n = mdp.n_states
     rank = np.full(n, n, dtype=np.int64)
     first = np.unique(states, return_index=True)[1]
     rank[states[np.sort(first)]] = np.arange(first.size)
     rank[rank == n] = np.arange(n - first.size) + first.size  # states not listed come last (terminal ones)
     t0 = time.perf_counter()
-    b = _Backups(mdp, _start_values(mdp, initial), tie_tol, rank)
+    b = _Backups(mdp, v, tie_tol, rank)
     queue = _Queue()
     terminal = mdp.terminal
     for s in states[np.sort(first)]:

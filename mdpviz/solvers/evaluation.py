@@ -63,14 +63,14 @@ def policy_weights(mdp: TabularMDP, policy: str | np.ndarray) -> "sp.csr_matrix"
     probs = arr.astype(np.float64)
     if not np.all(np.isfinite(probs)) or np.any(probs < 0):
         s, a = np.argwhere(~np.isfinite(probs) | (probs < 0))[0]
-        raise ValueError(f"state {s}: probability {probs[s, a]!r} of action {a} is not a number in [0, 1]")
+        raise ValueError(f"state {s}: probability {float(probs[s, a])!r} of action {a} is not a number in [0, 1]")
     legal = np.zeros_like(probs, dtype=bool)
     legal[mdp.row_state, mdp.row_action] = True
     off = (probs > 0) & ~legal & ~mdp.terminal[:, None]
     if off.any():
         s, a = np.argwhere(off)[0]
         raise ValueError(f"state {s}: probability {probs[s, a]:.6g} on action {a}, which is not one of its "
-                         f"legal actions {list(mdp.actions_of(s))}")
+                         f"legal actions {[int(x) for x in mdp.actions_of(s)]}")
     return row_weights_stochastic(mdp, probs)
 
 
@@ -105,20 +105,26 @@ def policy_evaluation(
     P_pi = (W @ mdp.matrix).tocsr()
     P_pi.sum_duplicates()
     r_pi = np.asarray(W @ mdp.row_reward, dtype=np.float64)
-    gamma = float(mdp.discount)
-    if gamma >= 1.0:
+    if mdp.discount >= 1.0:
         ok = _reaches_terminal(mdp, P_pi) | mdp.terminal
         if not ok.all():
             raise ImproperPolicyError(np.flatnonzero(~ok), mdp)
+    return _sweeps(mdp, P_pi, r_pi, bool(in_place), float(tol), int(max_sweeps), _initial_values(mdp, initial), tie_tol)
+
+
+def _sweeps(mdp: TabularMDP, P_pi: "sp.csr_matrix", r_pi: np.ndarray, in_place: bool, tol: float, max_sweeps: int,
+            v0: np.ndarray, tie_tol: float) -> SolverGen:
+    """The sweeps of :func:`policy_evaluation` of the chain (P_pi, r_pi) from ``v0``."""
+    gamma = float(mdp.discount)
     live = np.flatnonzero(~mdp.terminal)
     indptr, indices, data = P_pi.indptr, P_pi.indices, P_pi.data
     t0 = time.perf_counter()
-    v = read_only(_initial_values(mdp, initial))
+    v = read_only(v0)
     n_live = max(1, live.size)
     old_policy = None
     delta = math.inf
     policy_k = read_only(np.full(mdp.n_states, -1, dtype=np.int64))
-    for it in range(1, int(max_sweeps) + 1):
+    for it in range(1, max_sweeps + 1):
         if in_place:
             new = v.copy()
             for s in live:
@@ -142,4 +148,4 @@ def policy_evaluation(
         v, old_policy = new, policy_k
         if done:
             return Solution("evaluate", v, policy_k, it, True, delta, time.perf_counter() - t0)
-    return Solution("evaluate", v, policy_k, int(max_sweeps), False, delta, time.perf_counter() - t0)
+    return Solution("evaluate", v, policy_k, max_sweeps, False, delta, time.perf_counter() - t0)

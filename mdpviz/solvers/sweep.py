@@ -248,7 +248,7 @@ def policy_to_rows(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
     bad = np.flatnonzero(~ok & ~mdp.terminal)
     if bad.size:
         s = bad[0]
-        raise ValueError(f"state {s}: action {policy[s]} is not one of its legal actions {list(mdp.actions_of(s))}")
+        raise ValueError(f"state {s}: action {policy[s]} is not one of its legal actions {[int(x) for x in mdp.actions_of(s)]}")
     return np.where(mdp.terminal, -1, idx_c).astype(np.int64)
 
 
