@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import numbers
 import time
 from typing import Sequence
 
@@ -32,6 +33,7 @@ import numpy as np
 
 from mdpviz.models.mdp import TabularMDP, read_only
 from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, greedy, greedy_rows, make_sweep, rows_to_policy
+from mdpviz.solvers.value_iteration import _initial_values
 
 ORDERS = ("index", "random")
 """The named update orders of asynchronous value iteration (or an explicit sequence of state ids)."""
@@ -101,7 +103,7 @@ class _Backups:
         return float(np.max(np.abs(tv - self.v), initial=0.0))
 
 
-def _check_common(mdp: TabularMDP, tol: float, iterations: int | None) -> int:
+def _step_cap(mdp: TabularMDP, tol: float, iterations: int | None) -> int:
     """The step cap; ValueError for a bad ``tol`` or ``iterations``."""
     if not (tol >= 0 and math.isfinite(tol)):
         raise ValueError(f"tolerance must be a finite number >= 0, got {tol}")
@@ -110,12 +112,6 @@ def _check_common(mdp: TabularMDP, tol: float, iterations: int | None) -> int:
     if int(iterations) < 0:
         raise ValueError(f"iterations must be at least 0, got {iterations}")
     return int(iterations)
-
-
-def _start_values(mdp: TabularMDP, initial: np.ndarray | None) -> np.ndarray:
-    from mdpviz.solvers.value_iteration import _initial_values
-
-    return _initial_values(mdp, initial)
 
 
 def update_order(mdp: TabularMDP, order: str | Sequence[int]) -> np.ndarray | None:
@@ -167,8 +163,8 @@ def asynchronous_value_iteration(
     V after the step, ``updated=(s,)``, delta = |change of V(s)|, the policy greedy in V.
     """
     cycle = update_order(mdp, order)
-    cap = _check_common(mdp, tol, iterations)
-    v = _start_values(mdp, initial)
+    cap = _step_cap(mdp, tol, iterations)
+    v = _initial_values(mdp, initial)
     return _asynchronous(mdp, cycle, seed, tol, cap, v, tie_tol)
 
 
@@ -249,7 +245,7 @@ def prioritized_sweeping(
     1. the predecessors of each state: the states with an action reaching it with positive probability;
     2. for each non-terminal state s in the state list: diff = |V(s) - opt_a Q(s, a)|; push s on a
        min-heap with priority -diff (V is not changed here);
-    3. each step: stop if the queue is empty (the snapshot before is then ``converged``); pop s and
+    3. each step: stop if the queue is empty (the step that emptied it was the last, ``converged``); pop s and
        set V(s) = opt_a Q(s, a) (eq. 4.10); for each predecessor p of s (not terminal): diff =
        |V(p) - opt_a Q(p, a)|, and if diff > ``theta`` push p with priority -diff, unless it is already
        queued with an equal or lower priority (a higher one is lowered).
@@ -260,29 +256,28 @@ def prioritized_sweeping(
     ``iterations``: the most steps (CS188's ``iterations``; default :data:`PASSES` passes). ``theta``
     must be > 0. One snapshot per step: ``updated=(s,)``, delta = |change of V(s)|, policy greedy in V.
     """
-    if isinstance(theta, bool) or not isinstance(theta, (int, float, np.floating)) or not (theta > 0 and math.isfinite(theta)):
+    if not isinstance(theta, numbers.Real) or isinstance(theta, bool) or not (theta > 0 and math.isfinite(theta)):
         raise ValueError(f"theta must be a finite number > 0, got {theta!r}")
     if isinstance(order, str) and order == "random":
         raise ValueError("prioritized sweeping takes order 'index' or a sequence of state ids, not 'random'")
     states = update_order(mdp, order)
-    cap = _check_common(mdp, 0.0, iterations)
-    return _prioritized(mdp, float(theta), states, cap, _start_values(mdp, initial), tie_tol)
+    cap = _step_cap(mdp, 0.0, iterations)
+    return _prioritized(mdp, float(theta), states, cap, _initial_values(mdp, initial), tie_tol)
 
 
 def _prioritized(mdp: TabularMDP, theta: float, states: np.ndarray, cap: int, v: np.ndarray,
                  tie_tol: float) -> SolverGen:
     """The steps of :func:`prioritized_sweeping` (``states``: the course's state list)."""
     n = mdp.n_states
+    listed = states[np.sort(np.unique(states, return_index=True)[1])]  # each state once, first place kept
     rank = np.full(n, n, dtype=np.int64)
-    first = np.unique(states, return_index=True)[1]
-    rank[states[np.sort(first)]] = np.arange(first.size)
-    rank[rank == n] = np.arange(n - first.size) + first.size  # states not listed come last (terminal ones)
+    rank[listed] = np.arange(listed.size)
+    rank[rank == n] = np.arange(listed.size, n)  # states not listed (terminal ones) come last
     t0 = time.perf_counter()
     b = _Backups(mdp, v, tie_tol, rank)
     queue = _Queue()
     terminal = mdp.terminal
-    for s in states[np.sort(first)]:
-        s = int(s)
+    for s in listed.tolist():
         if not terminal[s]:
             queue.update(s, -abs(float(b.v[s]) - b.best(s)))
     n_live = max(1, n - int(np.count_nonzero(terminal)))

@@ -16,6 +16,7 @@ shared with modified policy iteration), reached as ``policy_iteration(..., evalu
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from typing import TYPE_CHECKING
 
@@ -619,14 +620,14 @@ def evaluate_iteratively(mdp: TabularMDP, rows: np.ndarray, v0: np.ndarray, epsi
 
 def check_positive(name: str, x: float) -> float:
     """``x`` as a float; ValueError naming ``name`` unless it is a finite number > 0."""
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.floating)) or not (x > 0 and math.isfinite(x)):
+    if not isinstance(x, numbers.Real) or isinstance(x, bool) or not (x > 0 and math.isfinite(x)):
         raise ValueError(f"{name} must be a finite number > 0, got {x!r}")
     return float(x)
 
 
 def check_count(name: str, x: int) -> int:
     """``x`` as an int; ValueError naming ``name`` unless it is a whole number >= 1."""
-    if isinstance(x, bool) or int(x) != x or int(x) < 1:
+    if not isinstance(x, numbers.Real) or isinstance(x, bool) or not math.isfinite(x) or int(x) != x or int(x) < 1:
         raise ValueError(f"{name} must be a whole number >= 1, got {x!r}")
     return int(x)
 
