@@ -24,6 +24,10 @@ from mdpviz.solvers.policy_iteration import (
     row_weights_deterministic,
     row_weights_stochastic,
 )
+from mdpviz.solvers.asynchronous import asynchronous_value_iteration, prioritized_sweeping
+from mdpviz.solvers.evaluation import policy_evaluation
+from mdpviz.solvers.modified_policy_iteration import modified_policy_iteration
+from mdpviz.solvers.relative_value_iteration import relative_value_iteration
 from mdpviz.solvers.sweep import Solution, Sweep, SolverGen, greedy, run
 from mdpviz.solvers.value_iteration import gauss_seidel_value_iteration, value_iteration
 
@@ -34,10 +38,20 @@ METHODS: dict[str, Callable[..., SolverGen]] = {
     "hpi": policy_iteration,
     "lp": linear_programming,
     "bi": backward_induction_mdp,
+    "async-vi": asynchronous_value_iteration,
+    "prioritized": prioritized_sweeping,
+    "evaluate": policy_evaluation,
+    "mpi": modified_policy_iteration,
+    "rvi": relative_value_iteration,
 }
 """Solver ids: vi = synchronous (Jacobi) value iteration, gs = in-place (Gauss-Seidel) value
-iteration, pi/hpi = Howard policy iteration, lp = linear programming (PuLP/CBC), bi = backward
-induction (acyclic models only: exact, one layer per step)."""
+iteration, pi/hpi = Howard policy iteration (``evaluation="iterative"``: pymdptoolbox's
+``PolicyIteration(eval_type=1)``), lp = linear programming (PuLP/CBC), bi = backward induction
+(acyclic models only: exact, one layer per step), async-vi = asynchronous value iteration (one
+state per step, CS188 q4), prioritized = prioritized sweeping (CS188 q5), evaluate = iterative
+evaluation of a given policy (Sutton and Barto 4.1), mpi = modified policy iteration
+(pymdptoolbox's ``PolicyIterationModified``), rvi = relative value iteration for the average reward
+(pymdptoolbox's ``RelativeValueIteration``)."""
 
 METHOD_NAMES: dict[str, str] = {
     "vi": "value iteration (synchronous)",
@@ -45,15 +59,22 @@ METHOD_NAMES: dict[str, str] = {
     "pi": "policy iteration",
     "lp": "linear programming",
     "bi": "backward induction",
+    "async-vi": "asynchronous value iteration",
+    "prioritized": "prioritized sweeping",
+    "evaluate": "policy evaluation",
+    "mpi": "modified policy iteration",
+    "rvi": "relative value iteration (average reward)",
 }
 """Display names of the solver ids."""
 
 
 COMMON_OPTIONS = ("tol", "max_sweeps", "max_iterations", "tie_tol")
 """Options every method accepts through :func:`solver` / :func:`solve`: ``tol`` (stopping
-tolerance of the iterative methods; LP and BI are exact and ignore it), ``max_sweeps`` and
-``max_iterations`` (the same cap: sweeps of value iteration, improvement steps of policy
-iteration; ignored by LP and BI) and ``tie_tol`` (ties of the greedy policy)."""
+tolerance of the iterative methods; LP and BI are exact and ignore it, prioritized sweeping stops
+on its ``theta``, MPI and RVI take it as their ``epsilon``), ``max_sweeps`` and ``max_iterations``
+(the same cap: sweeps of value iteration and evaluation, improvement steps of policy iteration,
+single-state steps of async-vi and prioritized (their ``iterations``); ignored by LP and BI) and
+``tie_tol`` (ties of the greedy policy)."""
 
 
 def _normalise_options(method: str, options: dict) -> dict:
@@ -70,7 +91,28 @@ def _normalise_options(method: str, options: dict) -> dict:
             opts["max_iterations"] = cap[0]
     elif method == "bi":
         opts.pop("tol", None)  # exact: no tolerance, no cap
+    elif method in ("async-vi", "prioritized"):
+        if cap:
+            opts["iterations"] = _one(opts, "iterations", cap[0], "max_sweeps")
+        if method == "prioritized":
+            opts.pop("tol", None)  # stops when its queue is empty (theta decides what is queued)
+    elif method == "evaluate":
+        if cap:
+            opts["max_sweeps"] = cap[0]
+    elif method in ("mpi", "rvi"):
+        if cap:
+            opts["max_iterations"] = cap[0]
+        if "tol" in opts:  # pymdptoolbox's epsilon is their tolerance
+            opts["epsilon"] = _one(opts, "epsilon", opts.pop("tol"), "tol")
     return opts
+
+
+def _one(opts: dict, name: str, value: object, common: str) -> object:
+    """``value`` (given as the common option ``common``) unless ``opts`` already has ``name`` with
+    another value: one setting given twice, differently."""
+    if name in opts and opts[name] != value:
+        raise ValueError(f"{common} ({value}) and {name} ({opts[name]}) are the same setting; give one")
+    return value
 
 
 def solver(mdp: TabularMDP, method: str = "vi", **options) -> SolverGen:
@@ -91,7 +133,7 @@ def solver(mdp: TabularMDP, method: str = "vi", **options) -> SolverGen:
 def solve(mdp: TabularMDP, method: str = "vi", *, record: bool = False, **options) -> Solution:
     """Solve ``mdp`` to the end: ``.values``, ``.policy``, ``.sweeps``, ``.converged``.
 
-    ``method``: "vi", "gs", "pi" (alias "hpi"), "lp" or "bi" (acyclic models); ``options`` go to the solver (``tol``,
+    ``method``: one of :data:`METHODS` ("vi", "gs", "pi", "lp", "bi", ...); ``options`` go to the solver (``tol``,
     ``max_sweeps`` for value iteration, ...). ``record=True`` keeps every snapshot in ``.history``.
     """
     sol = run(solver(mdp, method, **options), record=record)

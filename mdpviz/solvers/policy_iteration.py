@@ -8,10 +8,15 @@ and policy improvement takes the greedy policy of Q_pi (eq. 4.9), ties to the lo
 With discount 1 a policy that does not reach a terminal state with probability 1 has no finite
 value; :class:`ImproperPolicyError` names the states where that happens instead of returning a
 singular solve, NaN or an endless loop.
+
+:func:`iterative_policy_iteration` is pymdptoolbox's ``PolicyIteration(eval_type=1)``: evaluation
+by sweeps of the expectation backup (eq. 4.5) from V = 0 to a tolerance (:func:`evaluate_iteratively`,
+shared with modified policy iteration), reached as ``policy_iteration(..., evaluation="iterative")``.
 """
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from typing import TYPE_CHECKING
 
@@ -461,8 +466,17 @@ def policy_iteration(
     max_iterations: int = 10_000,
     tie_tol: float = TIE_TOL,
     linear_solver: str = "superlu",
+    evaluation: str = "exact",
+    epsilon: float = 1e-4,
 ) -> SolverGen:
     """Howard policy iteration, yielding each half-step: an "evaluate" then an "improve" snapshot.
+
+    ``evaluation="iterative"`` runs pymdptoolbox's ``PolicyIteration(eval_type=1)`` instead
+    (:func:`iterative_policy_iteration`: its starting
+    policy, evaluation by sweeps from V = 0 to ``epsilon`` (1 - gamma) / gamma, its stopping rule). It is
+    an option of "pi" rather than a method of its own because it is the same algorithm with another
+    evaluation step, and pymdptoolbox itself makes it an option (``eval_type``) of one class; the
+    options of the exact path (``evaluation_sweeps``, ``linear_solver``, ``tol``) do not apply to it.
 
     Evaluation is exact (sparse linear solve) by default, or ``evaluation_sweeps`` = k sweeps of
     the expectation backup from the previous values (iterative evaluation / modified policy
@@ -474,6 +488,14 @@ def policy_iteration(
     The initial policy is the lowest action of every state; with discount 1, states where that
     never reaches a terminal state get an action of a proper policy (:func:`proper_policy_rows`).
     """
+    if evaluation == "iterative":
+        if evaluation_sweeps is not None:
+            raise ValueError("evaluation_sweeps is an option of exact evaluation; iterative evaluation stops "
+                             "at epsilon (1 - gamma) / gamma")
+        return (yield from iterative_policy_iteration(mdp, initial_policy=initial_policy, epsilon=epsilon,
+                                                      max_iterations=max_iterations, tie_tol=tie_tol))
+    if evaluation != "exact":
+        raise ValueError(f"evaluation must be 'exact' or 'iterative', got {evaluation!r}")
     if evaluation_sweeps is not None and int(evaluation_sweeps) < 1:
         raise ValueError(f"evaluation_sweeps must be at least 1, got {evaluation_sweeps}")
     if int(max_iterations) < 1:
@@ -557,3 +579,118 @@ def policy_iteration(
         if done:
             return Solution("pi", v, policy, it, True, residual, time.perf_counter() - t0)
     return Solution("pi", v, policy, int(max_iterations), False, residual, time.perf_counter() - t0)
+
+
+# ---------------------------------------------------------------- iterative evaluation (pymdptoolbox)
+def policy_chain(mdp: TabularMDP, rows: np.ndarray):
+    """P_pi (CSR) and r_pi of the deterministic policy ``rows`` (pymdptoolbox ``_computePpolicyPRpolicy``);
+    with discount 1, ImproperPolicyError if it does not reach a terminal state from every state."""
+    W = row_weights_deterministic(mdp, rows)
+    P_pi = (W @ mdp.matrix).tocsr()
+    if mdp.discount >= 1.0 and mdp.terminal.any():
+        ok = _reaches_terminal(mdp, P_pi) | mdp.terminal
+        if not ok.all():
+            raise ImproperPolicyError(np.flatnonzero(~ok), mdp)
+    return P_pi, np.asarray(W @ mdp.row_reward, dtype=np.float64)
+
+
+def evaluation_threshold(gamma: float, epsilon: float) -> float:
+    """pymdptoolbox's stopping threshold of an evaluation sweep, epsilon (1 - gamma) / gamma: a change
+    below it keeps the evaluated values within epsilon of the policy's (inf for gamma 0, 0 for gamma 1)."""
+    return math.inf if gamma == 0 else epsilon * (1.0 - gamma) / gamma
+
+
+def evaluate_iteratively(mdp: TabularMDP, rows: np.ndarray, v0: np.ndarray, epsilon: float,
+                         max_sweeps: int) -> tuple[np.ndarray, int]:
+    """pymdptoolbox's ``_evalPolicyIterative``: V <- r_pi + gamma P_pi V from ``v0`` until the largest
+    change is below :func:`evaluation_threshold` or after ``max_sweeps`` sweeps; (V, sweeps done)."""
+    P_pi, r_pi = policy_chain(mdp, rows)
+    gamma = float(mdp.discount)
+    thresh = evaluation_threshold(gamma, epsilon)
+    term = mdp.terminal
+    v = np.array(v0, dtype=np.float64)
+    for k in range(1, int(max_sweeps) + 1):
+        prev = v
+        v = r_pi + gamma * (P_pi @ prev)
+        v[term] = 0.0
+        if float(np.max(np.abs(v - prev), initial=0.0)) < thresh:
+            return v, k
+    return v, int(max_sweeps)
+
+
+def check_positive(name: str, x: float) -> float:
+    """``x`` as a float; ValueError naming ``name`` unless it is a finite number > 0."""
+    if not isinstance(x, numbers.Real) or isinstance(x, bool) or not (x > 0 and math.isfinite(x)):
+        raise ValueError(f"{name} must be a finite number > 0, got {x!r}")
+    return float(x)
+
+
+def check_count(name: str, x: int) -> int:
+    """``x`` as an int; ValueError naming ``name`` unless it is a whole number >= 1."""
+    if not isinstance(x, numbers.Real) or isinstance(x, bool) or not math.isfinite(x) or int(x) != x or int(x) < 1:
+        raise ValueError(f"{name} must be a whole number >= 1, got {x!r}")
+    return int(x)
+
+
+def iterative_policy_iteration(
+    mdp: TabularMDP,
+    *,
+    initial_policy: np.ndarray | None = None,
+    epsilon: float = 1e-4,
+    evaluation_max_sweeps: int = 10_000,
+    max_iterations: int = 1_000,
+    tie_tol: float = TIE_TOL,
+) -> SolverGen:
+    """Policy iteration with iterative evaluation exactly as pymdptoolbox's
+    ``PolicyIteration(eval_type=1)`` (its defaults: ``max_iter=1000``; the evaluation's ``epsilon=1e-4``
+    and 10 000 sweeps):
+
+    * the starting policy maximises the expected immediate reward (greedy in Q under V = 0), unless
+      ``initial_policy`` is given;
+    * each round: evaluate the policy by sweeps of eq. 4.5 from V = 0 (not from the last values) until
+      the largest change is below epsilon (1 - gamma) / gamma ("evaluate" snapshot); then the greedy
+      policy of those values (eq. 4.9; "improve" snapshot); stop when it changes no action.
+
+    The values returned are the last evaluation's (pymdptoolbox's ``V``). With discount 1 a policy
+    that does not reach a terminal state has no finite value: ImproperPolicyError.
+    """
+    eps = check_positive("epsilon", epsilon)
+    ev_cap = check_count("evaluation_max_sweeps", evaluation_max_sweeps)
+    cap = check_count("max_iterations", max_iterations)
+    if initial_policy is None:
+        _, rows = greedy(mdp, mdp.q_values(np.zeros(mdp.n_states)), tie_tol=tie_tol)
+    else:
+        rows = policy_to_rows(mdp, initial_policy)
+    return _iterative(mdp, rows, eps, ev_cap, cap, tie_tol)
+
+
+def _iterative(mdp: TabularMDP, rows: np.ndarray, epsilon: float, ev_cap: int, cap: int, tie_tol: float) -> SolverGen:
+    """The rounds of :func:`iterative_policy_iteration` from the starting ``rows``."""
+    t0 = time.perf_counter()
+    policy = read_only(rows_to_policy(mdp, rows))
+    v = read_only(np.zeros(mdp.n_states))
+    it = 0
+    while True:
+        it += 1
+        ev, _ = evaluate_iteratively(mdp, rows, np.zeros(mdp.n_states), epsilon, ev_cap)
+        ev = read_only(ev)
+        yield make_sweep(
+            method="pi", phase="evaluate", iteration=it, values=ev, old_values=v, policy=policy, old_policy=None,
+            elapsed=time.perf_counter() - t0, terminal=mdp.terminal,
+        )
+        v = ev
+        tv, new_rows = greedy(mdp, mdp.q_values(v), tie_tol=tie_tol)
+        res = np.abs(tv - v)
+        i = int(np.argmax(res)) if res.size else -1
+        residual = float(res[i]) if res.size else 0.0
+        live = ~mdp.terminal
+        new_policy = read_only(rows_to_policy(mdp, new_rows))
+        done = bool(np.array_equal(new_policy, policy))
+        yield make_sweep(
+            method="pi", phase="improve", iteration=it, values=v, old_values=v, policy=new_policy,
+            old_policy=policy, elapsed=time.perf_counter() - t0, terminal=mdp.terminal, converged=done,
+            delta_override=(residual, float(res[live].mean()) if live.any() else 0.0, i),
+        )
+        if done or it == cap:  # at the cap pymdptoolbox keeps the evaluated policy, not the new one
+            return Solution("pi", v, policy, it, done, residual, time.perf_counter() - t0)
+        rows, policy = new_rows, new_policy

@@ -22,17 +22,22 @@ class Sweep:
     """One immutable snapshot of a solver, yielded after each sweep (or half-step of policy iteration)."""
 
     method: str
-    """Solver id: "vi" (Jacobi value iteration), "gs" (in-place/Gauss-Seidel), "pi", "lp"."""
+    """Solver id: "vi" (Jacobi value iteration), "gs" (in-place/Gauss-Seidel), "pi", "lp", ... (the
+    keys of :data:`mdpviz.solvers.METHODS`)."""
     phase: str
-    """"sweep" (value iteration), "evaluate" / "improve" (policy iteration) or "lp"."""
+    """"sweep" (value iteration, policy evaluation, relative value iteration), "evaluate" / "improve"
+    (policy iteration, modified policy iteration), "update" (one state: async-vi, prioritized) or "lp"."""
     iteration: int
-    """1-based sweep number (for policy iteration: the round number)."""
+    """1-based sweep number (for policy iteration: the round number; for async-vi and prioritized:
+    the step, one state each)."""
     values: np.ndarray
     """float64 (n_states), read-only: V after this sweep (reward or cost units of the model)."""
     policy: np.ndarray
     """int64 (n_states), read-only: greedy action id per state (-1 for terminal states)."""
     delta: float
-    """max_s |V_new(s) - V_old(s)| for a sweep or evaluation; Bellman residual max|TV - V| for an improvement."""
+    """max_s |V_new(s) - V_old(s)| for a sweep or evaluation; Bellman residual max|TV - V| for an improvement;
+    the span sp(V_new - V_old) for modified policy iteration's improvements and relative value
+    iteration (what their stopping rules test)."""
     mean_delta: float
     """Mean of |V_new - V_old| over non-terminal states (residual for an improvement)."""
     delta_state: int
@@ -43,6 +48,13 @@ class Sweep:
     """Seconds since the solver started."""
     converged: bool = False
     """True when this snapshot meets the stopping rule (it is then the last one)."""
+    updated: tuple[int, ...] = ()
+    """The states this step backed up, when it is not every state: the one state of asynchronous value
+    iteration or prioritized sweeping (a terminal state visited by the cycle counts, its value stays 0);
+    empty for a sweep over all states."""
+    gain: float | None = None
+    """Average reward per step (reward units per step) estimated by relative value iteration; None for
+    the discounted and total-reward methods."""
 
     @property
     def policy_changes(self) -> int:
@@ -70,6 +82,8 @@ class Solution:
     """Seconds from start to finish."""
     history: tuple[Sweep, ...] = field(default=())
     """Every snapshot, when the solution was collected with ``run(..., record=True)``."""
+    gain: float | None = None
+    """Average reward per step of the final policy (relative value iteration); None otherwise."""
 
 
 def greedy(
@@ -234,7 +248,7 @@ def policy_to_rows(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
     bad = np.flatnonzero(~ok & ~mdp.terminal)
     if bad.size:
         s = bad[0]
-        raise ValueError(f"state {s}: action {policy[s]} is not one of its legal actions {list(mdp.actions_of(s))}")
+        raise ValueError(f"state {s}: action {policy[s]} is not one of its legal actions {[int(x) for x in mdp.actions_of(s)]}")
     return np.where(mdp.terminal, -1, idx_c).astype(np.int64)
 
 
@@ -252,10 +266,13 @@ def make_sweep(
     converged: bool = False,
     tol: float | None = None,
     delta_override: tuple[float, float, int] | None = None,
+    updated: tuple[int, ...] = (),
+    gain: float | None = None,
 ) -> Sweep:
     """Build a frozen snapshot; ``values`` and ``policy`` are copied only if still writeable.
 
-    With ``tol``, the snapshot is marked converged when its delta is below ``tol``.
+    With ``tol``, the snapshot is marked converged when its delta is below ``tol``. ``updated`` and
+    ``gain``: see :class:`Sweep`.
     """
     if delta_override is None:
         diff = np.abs(values - old_values)
@@ -286,6 +303,8 @@ def make_sweep(
         changed=read_only(changed.astype(np.int64)),
         elapsed=elapsed,
         converged=converged,
+        updated=tuple(int(x) for x in updated),
+        gain=None if gain is None else float(gain),
     )
 
 
