@@ -263,6 +263,23 @@ def _paint_into(widget: QWidget, painter: QPainter) -> None:
     QWidget.render(widget, painter, QPoint())
 
 
+SETTLE_ROUNDS = 3
+"""Rounds of posted events :func:`settle` delivers: pyqtgraph's plots post layout requests while they
+handle the previous ones, and three rounds settle every figure mdpviz draws (the PNGs are the same
+byte for byte with more)."""
+
+
+def settle(widget: QWidget) -> None:
+    """Deliver the events Qt has posted for a widget laid out off screen (layout requests, pyqtgraph's
+    scene updates), :data:`SETTLE_ROUNDS` rounds. No event loop runs: no timer fires, no input or other
+    window's event is handled and nothing is waited for, so what is rendered depends only on the
+    widget and its snapshot, not on how busy the machine is."""
+    from PySide6.QtCore import QCoreApplication
+
+    for _ in range(SETTLE_ROUNDS):
+        QCoreApplication.sendPostedEvents()
+
+
 def render_widget(widget, path: str | Path, *, width: int, height: int, title: str = "mdpviz") -> Path:
     """Lay ``widget`` out at exactly ``width`` x ``height`` and save it as PNG or SVG (by extension).
 
@@ -274,9 +291,7 @@ def render_widget(widget, path: str | Path, *, width: int, height: int, title: s
     widget.resize(width, height)
     if widget.layout() is not None:
         widget.layout().activate()  # lay the children out now; render() then sends their pending resizes
-    app = QApplication.instance()
-    for _ in range(3):  # pyqtgraph's scenes settle over a few event-loop turns
-        app.processEvents()
+    settle(widget)
     if ext == ".png":
         img = QImage(width, height, QImage.Format.Format_ARGB32)
         img.fill(QColor("white"))

@@ -265,3 +265,16 @@ def test_export_command_exits_cleanly_in_its_own_process(tmp_path):
                             capture_output=True, text=True, env=env, timeout=300)
         assert cp.returncode == 0, (cp.returncode, cp.stderr[-2000:])
         assert out.is_file()
+
+
+def test_export_polls_no_event_loop_and_sleeps_nowhere():
+    """Issue 23 item 5: export compiles through the spec and uses Qt only to paint: no event-loop
+    polling and no sleeps in its source (posted events are delivered by ``settle``, a bounded step)."""
+    import ast
+    import inspect
+
+    from mdpviz import export
+
+    tree = ast.parse(inspect.getsource(export))
+    calls = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    assert "processEvents" not in calls and "sleep" not in calls and "exec" not in calls
