@@ -44,26 +44,17 @@ from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.kit.registry import JobProgress
 from mdpviz.models.kit.position import DECISION, MatchupResult, MoveSpec, Ply, Position, PositionModel, \
     TabularPositionModel
-from mdpviz.models.risk_ttt.match import (  # noqa: F401  (re-exported)
-    AGENT_KINDS,
+from mdpviz.models.risk_ttt.match import (
     Agent,
-    MatchOutcome,
-    combine,
     exact_match,
-    load_policy_file,
     make_agent,
-    optimal_policy,
     play_match,
 )
-from mdpviz.models.risk_ttt.rules import (  # noqa: F401  (re-exported)
+from mdpviz.models.risk_ttt.rules import (
     PRESETS,
     STOCHASTIC_3X3,
     RiskGame,
-    compile_risk,
     expand_boards,
-    parse_risk,
-    preset_names,
-    risk_preset,
     state_label,
     swap_index,
     validate_risk,
@@ -621,4 +612,4 @@ def risk_matchups(game: RiskGame, policy: np.ndarray | None, *, games: int,
     return run()
 
 
-__all__ = ['AGENT_KINDS', 'Agent', 'ExactRiskPositionModel', 'ExactRiskSolution', 'MATCHUPS', 'MatchOutcome', 'PRESETS', 'RiskGame', 'RiskLayers', 'RiskPositionModel', 'RiskState', 'STOCHASTIC_3X3', 'check_exact_size', 'combine', 'compile_risk', 'exact_match', 'exact_requirements', 'exact_solve_job', 'expand_boards', 'load_policy_file', 'make_agent', 'optimal_policy', 'parse_risk', 'play_match', 'preset_names', 'risk_matchups', 'risk_preset', 'solve_exact', 'solve_exact_cancellable', 'solve_exact_steps', 'state_label', 'swap_index', 'validate_risk']
+__all__ = ['ExactRiskPositionModel', 'ExactRiskSolution', 'MATCHUPS', 'RiskLayers', 'RiskPositionModel', 'RiskState', 'check_exact_size', 'exact_requirements', 'exact_solve_job', 'risk_matchups', 'solve_exact', 'solve_exact_cancellable', 'solve_exact_steps']

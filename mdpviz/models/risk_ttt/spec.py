@@ -9,29 +9,9 @@ from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.display import BackupTerm
 from mdpviz.models.kit.hooks import Context, position_outcome
 from mdpviz.models.kit.position import MatchupResult, PositionModel
-from mdpviz.models.risk_ttt.match import (  # noqa: F401  (re-exported)
-    AGENT_KINDS,
-    Agent,
-    MatchOutcome,
-    combine,
-    exact_match,
-    load_policy_file,
-    make_agent,
-    optimal_policy,
-    play_match,
-)
-from mdpviz.models.risk_ttt.rules import (  # noqa: F401  (re-exported)
-    PRESETS,
-    STOCHASTIC_3X3,
+from mdpviz.models.risk_ttt.rules import (
     RiskGame,
     compile_risk,
-    expand_boards,
-    parse_risk,
-    preset_names,
-    risk_preset,
-    state_label,
-    swap_index,
-    validate_risk,
 )
 from mdpviz.models.kit.ttt_board import MARK_CHARS
 from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs
