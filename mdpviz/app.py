@@ -15,7 +15,10 @@ widgets, docks and menus and switches games; :class:`~mdpviz.window.solving.Solv
 drawing, inspector), :class:`~mdpviz.window.playing.PlayingMixin` (simulations, jobs, episodes),
 :class:`~mdpviz.window.files.FilesMixin` (scenarios, MDP files, exports),
 :class:`~mdpviz.window.classroom.ClassroomMixin` (lesson, comparison, view modes) and
-:class:`~mdpviz.window.view.ViewMixin` (presenter mode, layouts, settings) hold the rest.
+:class:`~mdpviz.window.view.ViewMixin` (presenter mode, layouts, settings) hold the rest. Each part
+declares its own state in its ``_init_<part>()``; where one part reacts to another, the window emits
+one of its signals (:attr:`MainWindow.game_shown`, ``model_changed``, ``scenario_loaded``,
+``presenter_changed``, ``shutting_down``) and the parts connect to it in their inits.
 """
 from __future__ import annotations
 

@@ -3,7 +3,9 @@
 Predict-then-reveal, the change (delta) view, high contrast and the Q view.
 
 :class:`ClassroomMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``).
+widgets and controller through ``self``). It owns the view modes, the lesson's staleness and the
+running image export; it hears ``model_changed`` (the lesson and comparison are stale),
+``presenter_changed`` (lines and text) and ``shutting_down`` (an image export stops).
 """
 from __future__ import annotations
 

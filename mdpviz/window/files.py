@@ -3,7 +3,9 @@
 Dialogs go through the window's :class:`~mdpviz.window.parts.Dialogs`, so tests never block.
 
 :class:`FilesMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``).
+widgets and controller through ``self``). It owns the scenario path, the saved solver settings, the
+file-loading progress and the window title; it emits ``scenario_loaded`` and hears ``game_shown``
+(the title) and ``shutting_down`` (the title stays).
 """
 from __future__ import annotations
 

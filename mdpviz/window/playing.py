@@ -3,7 +3,9 @@
 Every job runs on the controller's job thread; results come back on the GUI thread.
 
 :class:`PlayingMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``).
+widgets and controller through ``self``). It owns the simulation results and their token and the
+episode seed; it hears ``model_changed`` (the running job stops, results and the episode go) and
+``shutting_down`` (the player pauses).
 """
 from __future__ import annotations
 

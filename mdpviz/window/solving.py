@@ -4,7 +4,9 @@ Step, Run, Pause and Reset (or a game's own rounds), the sweeps recorded by the 
 on the board about 30 times a second, and the Bellman backup of the inspected state.
 
 :class:`SolvingMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``).
+widgets and controller through ``self``). It owns the colour scale, the shown sweep, the inspected
+state, the dirty flag (others call :meth:`~SolvingMixin.mark_dirty`) and the redraw timer; it hears
+``model_changed`` (a fresh solver) and ``shutting_down`` (the timer stops).
 """
 from __future__ import annotations
 

@@ -1,10 +1,12 @@
-"""Presenter mode, dock layouts and the saved settings of the main window.
+"""Presenter mode, dock and page layouts, the saved settings and shutting down of the main window.
 
 Presenter mode enlarges everything for a projector and moves the editor and the player into the
 right-hand tabs; the layout and view modes are saved in QSettings.
 
 :class:`ViewMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``).
+widgets and controller through ``self``). It owns presenter mode, the dock and page layout (which docks
+a game hid, the plot a results page hid) and shutting down; it emits ``presenter_changed`` and
+``shutting_down`` and hears ``game_shown`` (the Game dock fits the editor, the game's panels show).
 """
 from __future__ import annotations
 
