@@ -15,18 +15,19 @@ widgets, docks and menus and switches games; :class:`~mdpviz.window.solving.Solv
 drawing, inspector), :class:`~mdpviz.window.playing.PlayingMixin` (simulations, jobs, episodes),
 :class:`~mdpviz.window.files.FilesMixin` (scenarios, MDP files, exports),
 :class:`~mdpviz.window.classroom.ClassroomMixin` (lesson, comparison, view modes) and
-:class:`~mdpviz.window.view.ViewMixin` (presenter mode, layouts, settings) hold the rest.
+:class:`~mdpviz.window.view.ViewMixin` (presenter mode, layouts, settings) hold the rest. Each part
+declares its own state in its ``_init_<part>()``; where one part reacts to another, the window emits
+one of its signals (:attr:`MainWindow.game_shown`, ``model_changed``, ``scenario_loaded``,
+``presenter_changed``, ``shutting_down``) and the parts connect to it in their inits.
 """
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QFontMetricsF, QKeySequence, QUndoGroup
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QFontMetricsF, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -38,7 +39,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
-    QTabBar,
     QTabWidget,
     QToolBar,
     QVBoxLayout,
@@ -48,9 +48,8 @@ from PySide6.QtWidgets import (
 from mdpviz.controller import SolverController, hold_loads_until_first_paint, release_loads
 from mdpviz.widgets.board import ColorBar
 from mdpviz.widgets.game_board import GameBoard
-from mdpviz.models.kit.colors import ColorScale
 from mdpviz.widgets.convergence import ConvergencePlot
-from mdpviz.widgets.game import Game, SimulationResult
+from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.games import view_class
 from mdpviz.models.kit import registry
@@ -67,7 +66,6 @@ from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_set
     AfterFirstPaint,
     GUI_SWITCH_INTERVAL,
     PRESENTER_PLOT_PX,
-    REDRAW_MS,
     Dialogs,
     GameList,
     GameWidgets,
@@ -85,6 +83,19 @@ from mdpviz.window.view import ViewMixin
 
 class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMixin, QMainWindow):
     """The mdpviz window (constructible with no arguments)."""
+
+    game_shown = Signal(object)
+    """Another game (its :class:`~mdpviz.widgets.game.Game`) is shown, its widgets already in front;
+    emitted before :attr:`model_changed` tells the parts about its model."""
+    model_changed = Signal()
+    """The shown model changed (another game, or an edit): the parts forget what belonged to the old one
+    (the solving part loads a fresh solver)."""
+    scenario_loaded = Signal(object)
+    """A scenario was loaded into the games; the argument is the game it shows."""
+    presenter_changed = Signal(bool)
+    """Presenter mode was switched on (True) or off, the window's font already set."""
+    shutting_down = Signal()
+    """The window is shutting down: the parts stop their timers, players and exports."""
 
     def __init__(
         self,
@@ -117,37 +128,30 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.games = GameList(self, list(self._games) if games is not None else registry.keys())
         """The games in picker order (:class:`~mdpviz.window.parts.GameList`: each built on first use)."""
         self.game: Game = self.games[0]
-        self.scale: ColorScale | None = None
-        self.view_index: int | None = None  # None: follow the newest sweep
-        self.selected: int | None = None
-        self.scenario_path: Path | None = None
-        self.sim_result: SimulationResult | None = None
-        self._sim_token = 0
-        self._dirty = True
-        self._plot_time = 0.0
-        self._episode_seed = np.random.SeedSequence(20240).generate_state(1)[0]
-        self._episode_count = 0
-        self._base_font = QFont(self.font())
-        self.presenter = False
-        self._normal_state: QByteArray | None = None
-        self._normal_hidden: set[str] = set()
         self._selected_file: str | None = None
+        """The course file the "MDP from file" game showed when last edited (another file: new states)."""
+        self._shown_once = False
+        """The window has been shown (the default dock sizes and the kernels' first load wait for it)."""
 
         self._build_widgets()
         self._build_docks()
         self._build_actions()
-        self._connect()
+        # Each part declares its own state and connects to the signals above in its init; the order
+        # is the order the parts hear a signal in (the model_changed listeners: playing, classroom, then
+        # the solver's reset).
+        self._init_playing()
+        self._init_classroom()
+        self._init_solving()
+        self._init_files()
+        self._init_view()
+        self.game_picker.currentIndexChanged.connect(lambda i: self.switch_game(self.games.keys[i]))
+        self.scenario_loaded.connect(self._on_scenario_loaded)
         self._wired = True
         for g in self.games.built():
             self._wire_game(g)
         self.undo_group.setActiveStack(self.session.undo_stack)
         self._activate(self.game, initial=True)
         self._restore_settings()
-        self._saved_solver = self._solver_settings()  # solver settings differing from it are unsaved edits
-
-        self.redraw_timer = QTimer(self)
-        self.redraw_timer.setInterval(REDRAW_MS)
-        self.redraw_timer.timeout.connect(self.redraw)
         self.redraw_timer.start()
         if self.settings.value("window/geometry") is None:
             screen = self.screen()
@@ -210,7 +214,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         """Each game's own simulation panel, by game key (built on first use)."""
         self.player = EpisodePlayer()
         self._lesson_panel = LessonPanel()
-        self._lesson_stale = True
         self._compare: ComparePanel | None = None
         compare_page = QWidget()
         compare_page.setObjectName("comparePage")
@@ -220,8 +223,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.central_tabs.addTab(compare_page, "Compare methods")
         self.pages: dict[str, QWidget] = {"board": central, "simulation": self.sim_stack, "compare": compare_page}
         """The pages of the central tabs, by panel name (see :attr:`Game.panels`)."""
-        self._plot_hidden_for_results = False
-        self.central_tabs.currentChanged.connect(self._on_page_changed)
         self.editor_stack = QStackedWidget()
         self.editor_stack.setObjectName("gameEditors")
         self._editors: dict[str, QWidget] = {}  # each game's editor page, added when the game is first shown
@@ -273,17 +274,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             "game": self.game_dock, "solver": self.solver_dock, "inspector": self.inspector_dock,
             "player": self.player_dock, "convergence": self.convergence_dock, "lesson": self.lesson_dock}
         """The docks by panel name (see :attr:`Game.panels`)."""
-        self._hidden_by_game: set[str] = set()
-        self._shown_once = False
-        self._layout_restored = False
-
-    def _default_dock_sizes(self) -> None:
-        """Dock sizes of the default layout, as fractions of the window (applied once shown)."""
-        w, h = max(self.width(), 800), max(self.height(), 500)
-        self.resizeDocks([self.game_dock, self.solver_dock], [int(w * 0.16), int(w * 0.27)], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.convergence_dock], [int(h * 0.36)], Qt.Orientation.Vertical)
-        self.resizeDocks([self.solver_dock, self.inspector_dock], [int(h * 0.36), int(h * 0.64)], Qt.Orientation.Vertical)
-        self.resizeDocks([self.game_dock, self.player_dock], [int(h * 0.55), int(h * 0.45)], Qt.Orientation.Vertical)
 
     def showEvent(self, ev) -> None:  # noqa: N802
         super().showEvent(ev)
@@ -399,36 +389,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         tb.addAction(self.act_presenter)
         self.addToolBar(tb)
         self.toolbar = tb
-
-    def _connect(self) -> None:
-        c = self.controller
-        c.sweeps_added.connect(self._on_sweeps)
-        c.history_reset.connect(self._on_history_reset)
-        c.range_ready.connect(self._on_range)
-        c.state_changed.connect(self._on_state)
-        c.finished.connect(self._on_finished)
-        c.failed.connect(self._on_failed)
-        p = self.solver_panel
-        p.step.clicked.connect(self.step)
-        p.evaluate.clicked.connect(self.controller.step)
-        p.improve.clicked.connect(self.controller.step)
-        p.run.clicked.connect(self.run_solver)
-        p.pause.clicked.connect(self.pause_solver)
-        p.reset.clicked.connect(self.reset_action)
-        p.method_changed.connect(lambda _m: self.reset_solver())
-        p.tolerance_changed.connect(lambda _t: self.reset_solver())
-        p.method_changed.connect(lambda _m: self._update_title())  # solver settings are saved edits too
-        p.tolerance_changed.connect(lambda _t: self._update_title())
-        p.discount_changed.connect(self._on_discount)
-        p.speed_changed.connect(self.controller.set_rate)
-        p.history_moved.connect(self._on_history_moved)
-        p.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
-        self.game_picker.currentIndexChanged.connect(lambda i: self.switch_game(self.games.keys[i]))
-        self.player.new_requested.connect(self.new_episode)
-        self.player.position_changed.connect(self._on_token)
-        self.undo_group.cleanChanged.connect(lambda _c: self._update_title())
-        self._lesson_panel.copied.connect(lambda text: self.statusBar().showMessage(text, 4000))
-        self.lesson_dock.visibilityChanged.connect(self._on_lesson_dock_shown)
 
     def _game(self, key: str) -> Game:
         """Game ``key`` (a key of :attr:`games`), its view built and wired now if it was not yet."""
@@ -554,15 +514,6 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             cp.chart.set_line_width(2.0 * self._line_factor())
         return self._compare
 
-    def _widen_game_dock(self) -> None:
-        """The Game dock is as wide as the widest editor shown so far (measured in the normal font; all fit
-        in :data:`GAME_DOCK_EM` at the default font), so switching back to a game does not change the layout."""
-        if self.presenter:  # the editor shares the right-hand column; measured when presenter mode ends
-            return
-        need = self.game_scroll.widget().minimumSizeHint().width() + 16
-        if need > self.game_scroll.minimumWidth():
-            self.game_scroll.setMinimumWidth(need)
-
     @staticmethod
     def _fit_stack(stack: QStackedWidget) -> None:
         """Size a stack to its shown page only."""
@@ -616,31 +567,36 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             pol = QSizePolicy.Policy.Preferred if self.editor_stack.widget(k) is ed else QSizePolicy.Policy.Ignored
             self.editor_stack.widget(k).setSizePolicy(pol, pol)
         self.editor_stack.adjustSize()
-        self._widen_game_dock()
         self.undo_group.setActiveStack(g.session.undo_stack)
-        self._apply_panels()
-        self.selected = None
+        self.game_shown.emit(g)
+        self.deselect()
         self._model_changed(f"{g.title}" if not initial else "")
         pos = board.position
         self.inspect(pos.state if pos is not None and pos.state >= 0 else None)
-        self._update_title()
+
+    def _on_scenario_loaded(self, g: Game) -> None:
+        """A scenario was loaded (:attr:`scenario_loaded`): every built game's editor shows its loaded
+        settings, and ``g`` is shown."""
+        for b in self.games.built():
+            b.refresh_editor()
+        self._activate(g)
 
     def _on_game_edited(self, g: Game, text: str) -> None:
         if g is not self.game:
             return
-        self._apply_panels()
+        self.apply_panels()
         path = g.source_path()
         if path != self._selected_file:  # another MDP file: its states are not the old file's
             self._selected_file = path
-            self.selected = None
+            self.deselect()
             self.inspector.show_inspection(None)
         self._model_changed(f"Edited ({text}): the solution is stale and the solver was reset.")
 
     def _on_game_redraw(self, g: Game) -> None:
         """Something a game shows changed (a display setting, its driver's or a job's state), not its model."""
         if g is self.game:
-            self._apply_panels()
-            self._dirty = True  # the board lays itself out again on the game's redraw
+            self.apply_panels()
+            self.mark_dirty()  # the board lays itself out again on the game's redraw
             self._update_status(self.shown_sweep())
 
     # ------------------------------------------------------------------ panels each game uses
@@ -648,103 +604,14 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         """Bring a page of the central tabs to the front: "board", "simulation" or "compare"."""
         self.central_tabs.setCurrentWidget(self.pages[name])
 
-    def _on_page_changed(self, _index: int = -1) -> None:
-        """A results page takes the plot's room too: the Convergence dock (bottom) is hidden while a
-        results page is shown, and comes back with the board."""
-        page = self.central_tabs.currentWidget()
-        if page is self.pages["compare"]:
-            self.compare_panel  # noqa: B018 (built when first shown)
-        elif page is self.sim_stack and self.sim_stack.currentWidget() is self._sim_placeholder:
-            self.simulation  # noqa: B018 (built when first shown)
-        board = page is self.pages["board"]
-        d = self.convergence_dock
-        if not board and not d.isHidden() and not d.isFloating():
-            d.hide()
-            self._plot_hidden_for_results = True
-        elif board and self._plot_hidden_for_results:
-            self._plot_hidden_for_results = False
-            if "convergence" in self.game.panels:
-                d.show()
-
-    def _save_layout(self) -> QByteArray:
-        """saveState() as the layout would be with the board shown (the plot a results page hid included)."""
-        if not self._plot_hidden_for_results:
-            return self.saveState()
-        self.convergence_dock.show()
-        try:
-            return self.saveState()
-        finally:
-            self.convergence_dock.hide()
-
-    def _apply_panels(self) -> None:
-        """Show the panels the shown game uses (:attr:`Game.panels`) and hide the rest. A dock hidden
-        here comes back when a game that uses it is shown; one the user closed stays closed."""
-        want = self.game.panels
-        for name, d in self.docks.items():
-            used = name in want
-            d.toggleViewAction().setEnabled(used)
-            if not used:
-                if not d.isHidden():
-                    d.hide()
-                    self._hidden_by_game.add(name)
-            elif name in self._hidden_by_game:
-                self._hidden_by_game.discard(name)
-                d.show()
-        tabs = self.central_tabs
-        for name, page in self.pages.items():
-            tabs.setTabVisible(tabs.indexOf(page), name == "board" or name in want)
-        if not tabs.isTabVisible(tabs.currentIndex()):
-            tabs.setCurrentIndex(0)
-        self._hide_orphan_tab_bars()
-
-    def _hide_orphan_tab_bars(self) -> None:
-        """Hide dock tab bars that no group of tabbed docks uses any more. Qt 6.11's restoreState leaves
-        the tab bar of a group it rebuilt visible, painted over the docks (leaving presenter mode showed
-        one more stray bar each time, measured); the live bar of a group is the newest one with its tabs."""
-        groups = set()
-        for d in self.docks.values():
-            if d.isHidden() or d.isFloating():
-                continue
-            group = frozenset([d.windowTitle(), *(t.windowTitle() for t in self.tabifiedDockWidgets(d) if not t.isHidden())])
-            if len(group) > 1:
-                groups.add(group)
-        seen = set()
-        bars = self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
-        for bar in reversed(bars):
-            titles = frozenset(bar.tabText(i) for i in range(bar.count()))
-            if titles not in groups or titles in seen:
-                bar.hide()
-            else:
-                seen.add(titles)
-                bar.setElideMode(Qt.TextElideMode.ElideNone)  # whole titles (scroll buttons if they do not fit)
-                bar.setUsesScrollButtons(True)
-
-    def visible_tab_bars(self) -> list[tuple[str, ...]]:
-        """The tabs of every visible dock tab bar, sorted (what a test of the layout compares)."""
-        bars = self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
-        return sorted(tuple(sorted(b.tabText(i) for i in range(b.count()))) for b in bars if b.isVisible())
-
     def _model_changed(self, message: str) -> None:
-        """The model (or the game) changed: reset the solver, forget simulations and the episode."""
+        """The model (or the game) changed: the parts hear :attr:`model_changed` (the solver is reset,
+        simulations and the episode forgotten); then the status bar says why."""
         g, s = self.game, self.session
         mdp = s.mdp()
         self.solver_panel.set_discount(None if mdp is None else mdp.discount, editable=s.supports_discount,
                                        why=s.discount_tooltip())
-        if self.controller.job_busy:
-            self.controller.cancel_job()
-        self._sim_token += 1
-        self.sim_result = None
-        for panel in (self._simulation, self._sims.get(g.key)):
-            if panel is not None:
-                panel.clear()
-        self.player.clear()
-        self.player.set_strategies(s.strategies())
-        self._classroom_model_changed()
-        if mdp is None and self.selected is not None:
-            self.selected = None
-        if self.selected is not None and mdp is not None and self.selected >= mdp.n_states:
-            self.selected = None
-        self.reset_solver()
+        self.model_changed.emit()
         err = s.mdp_error()
         if err:
             self.statusBar().showMessage(f"{g.title}: {err}", 10000)

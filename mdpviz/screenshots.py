@@ -186,7 +186,7 @@ class ShotWindow:
 
     def redraw(self) -> None:
         """Redraw the window now (board, plot, inspector), not at its next frame."""
-        self.window._dirty = True  # the window redraws at screen rate only when marked dirty
+        self.window.mark_dirty()  # the window redraws at screen rate only when marked dirty
         self.window.redraw()
 
     def simulate(self, games: int, *, seed: int = SIM_SEED) -> None:

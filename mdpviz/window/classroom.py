@@ -3,7 +3,9 @@
 Predict-then-reveal, the change (delta) view, high contrast and the Q view.
 
 :class:`ClassroomMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``).
+widgets and controller through ``self``). It owns the view modes, the lesson's staleness and the
+running image export; it hears ``model_changed`` (the lesson and comparison are stale),
+``presenter_changed`` (lines and text) and ``shutting_down`` (an image export stops).
 """
 from __future__ import annotations
 
@@ -11,10 +13,8 @@ import os
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (
-    QMenu,
-)
+from PySide6.QtGui import QAction, QPalette
+from PySide6.QtWidgets import QMenu
 
 from mdpviz.solvers import Sweep
 from mdpviz.widgets.game_board import GameBoard
@@ -24,19 +24,40 @@ from mdpviz import export as lesson_export
 from mdpviz.widgets.delta import delta_scale
 
 
-
 class ClassroomMixin:
     """The classroom tools (part of :class:`~mdpviz.app.MainWindow`)."""
 
+    def _init_classroom(self) -> None:
+        """Declare the classroom part's state and connect it to the lesson dock and the window's signals
+        (once, from ``MainWindow.__init__``, after the widgets and menus are built)."""
+        self.predict_mode = False
+        """Predict-then-reveal: the board hides values and actions until a square is clicked."""
+        self.delta_view = False
+        """The board is coloured by how much each square changed in the shown sweep."""
+        self.high_contrast = False
+        """High-contrast theme (black on white, thicker lines)."""
+        self.q_view = False
+        """Every action's Q-value is drawn on the boards (the View menu's toggle)."""
+        self._predict_key: int | None = None
+        """The sweep (its ``id``) predict mode last hid the boards for."""
+        self._frame_writer: lesson_export.FrameWriter | None = None
+        """The image sequence or GIF being written (or the last one)."""
+        self._base_palette: QPalette | None = None
+        """The window's palette before high contrast was first switched on."""
+        self._lesson_stale = True
+        """The lesson panel shows an older model's lesson (written again when shown or asked for)."""
+        self._lesson_panel.copied.connect(lambda text: self.statusBar().showMessage(text, 4000))
+        self.lesson_dock.visibilityChanged.connect(self._on_lesson_dock_shown)
+        self.model_changed.connect(self._classroom_model_changed)
+        self.presenter_changed.connect(lambda _on: self._apply_lines())
+        self.shutting_down.connect(self.cancel_frames)
+
+    def cancel_frames(self) -> None:
+        """Stop writing an image sequence or GIF, if one is being written."""
+        if self._frame_writer is not None:
+            self._frame_writer.cancel()
+
     # ------------------------------------------------------------------ classroom: lesson, compare, export, view
-    predict_mode = False
-    """Predict-then-reveal: the board hides values and actions until a square is clicked."""
-    delta_view = False
-    """The board is coloured by how much each square changed in the shown sweep."""
-    high_contrast = False
-    """High-contrast theme (black on white, thicker lines)."""
-    _predict_key: int | None = None
-    _frame_writer: "lesson_export.FrameWriter | None" = None
 
     def _build_classroom_actions(self, export_menu: QMenu) -> None:
         export_menu.addSeparator()
@@ -91,9 +112,6 @@ class ClassroomMixin:
                                   tip="Show every action's Q-value on the board at once: a bar per action, "
                                       "coloured on the board's scale (hover a square for the numbers)")
 
-    q_view = False
-    """Every action's Q-value is drawn on the boards (the View menu's toggle)."""
-
     def set_q_view(self, on: bool) -> None:
         """Show (or hide) every action's Q on the boards (the cell boards: bars coloured on the board's scale)."""
         self.q_view = bool(on)
@@ -101,7 +119,7 @@ class ClassroomMixin:
             self.act_q.setChecked(self.q_view)
         for b in self._game_boards():
             b.set_q_view(self.q_view)
-        self._dirty = True
+        self.mark_dirty()
         self.redraw()
 
     def _game_boards(self) -> list[GameBoard]:
@@ -109,7 +127,8 @@ class ClassroomMixin:
         return list(self._boards.values())
 
     def _classroom_model_changed(self) -> None:
-        """The model changed: new lesson text, and a comparison of the old model is stale."""
+        """The model changed (:attr:`MainWindow.model_changed`): new lesson text, and a comparison of the
+        old model is stale."""
         self._lesson_stale = True
         if self.lesson_dock.isVisible():
             self.update_lesson()
@@ -344,7 +363,7 @@ class ClassroomMixin:
             b.set_predict_mode(on)
         if on:
             self.inspect(None)
-        self._dirty = True
+        self.mark_dirty()
 
     def _predict_follow(self, sw: Sweep | None) -> None:
         if not self.predict_mode:
@@ -365,7 +384,7 @@ class ClassroomMixin:
         self.delta_view = on
         if not on:
             self.color_bar.show_scale(self.scale)
-        self._dirty = True
+        self.mark_dirty()
 
     def _delta_scale(self) -> ColorScale:
         """The delta view's log scale of |dV|, fixed for the solve: from its tolerance to its value span."""
@@ -382,7 +401,7 @@ class ClassroomMixin:
             self.act_contrast.setChecked(on)
         if on == self.high_contrast:
             return
-        if not hasattr(self, "_base_palette"):
+        if self._base_palette is None:
             self._base_palette = QPalette(self.palette())
         self.high_contrast = on
         if on:
@@ -402,7 +421,7 @@ class ClassroomMixin:
         self.color_bar.set_text_color(QColor("#000000" if on else "#969696"))
         self._apply_lines()
         self.settings.setValue("view/contrast", on)
-        self._dirty = True
+        self.mark_dirty()
 
     def _line_factor(self) -> float:
         """Line widths' factor: thicker in presenter mode and in high contrast."""

@@ -3,7 +3,9 @@
 Dialogs go through the window's :class:`~mdpviz.window.parts.Dialogs`, so tests never block.
 
 :class:`FilesMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``).
+widgets and controller through ``self``). It owns the scenario path, the saved solver settings, the
+file-loading progress and the window title; it emits ``scenario_loaded`` and hears ``game_shown``
+(the title) and ``shutting_down`` (the title stays).
 """
 from __future__ import annotations
 
@@ -11,18 +13,38 @@ import os
 from pathlib import Path
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (
-    QWidget,
-)
+from PySide6.QtWidgets import QProgressBar, QPushButton, QWidget
 
 from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.widgets.convergence import render_svg
 from mdpviz.models.jobs import Job
 
 
-
 class FilesMixin:
     """Scenario files, course MDP files and figure exports (part of :class:`~mdpviz.app.MainWindow`)."""
+
+    def _init_files(self) -> None:
+        """Declare the files part's state and connect the window title to what it shows (once, from
+        ``MainWindow.__init__``, after the widgets and menus are built)."""
+        self.scenario_path: Path | None = None
+        """The scenario file last opened or saved (None: untitled)."""
+        self._saved_solver = self._solver_settings()
+        """The solver settings when last saved or opened; others are unsaved edits (see :attr:`dirty`)."""
+        self._load_bar: QProgressBar | None = None
+        """The status bar's progress of opening an MDP file (built the first time one is opened)."""
+        self._load_cancel: QPushButton | None = None
+        """The Cancel button beside :attr:`_load_bar`."""
+        self._closed = False
+        """The window shut down: its title is left as it is."""
+        p = self.solver_panel
+        p.method_changed.connect(lambda _m: self._update_title())  # solver settings are saved edits too
+        p.tolerance_changed.connect(lambda _t: self._update_title())
+        self.undo_group.cleanChanged.connect(lambda _c: self._update_title())
+        self.game_shown.connect(lambda _g: self._update_title())
+        self.shutting_down.connect(self._files_shutting_down)
+
+    def _files_shutting_down(self) -> None:
+        self._closed = True
 
     # ------------------------------------------------------------------ scenarios
     def _solver_settings(self) -> tuple[str, float]:
@@ -32,12 +54,11 @@ class FilesMixin:
     @property
     def dirty(self) -> bool:
         """Unsaved edits in any game, or solver settings changed since the last save or open."""
-        saved = getattr(self, "_saved_solver", None)
-        return any(not g.session.undo_stack.isClean() for g in self.games.built()) or (
-            saved is not None and self._solver_settings() != saved)
+        return (any(not g.session.undo_stack.isClean() for g in self.games.built())
+                or self._solver_settings() != self._saved_solver)
 
     def _update_title(self) -> None:
-        if getattr(self, "_shut", False):
+        if self._closed:
             return
         name = self.scenario_path.name if self.scenario_path else "untitled"
         self.setWindowTitle(f"mdpviz \u2014 {self.game.title} \u2014 {name}{' *' if self.dirty else ''}")
@@ -86,9 +107,7 @@ class FilesMixin:
             self.solver_panel.set_tolerance(float(scn.solver["tol"]))
         self._saved_solver = self._solver_settings()
         self.scenario_path = Path(path)
-        for g in self.games.built():
-            g.refresh_editor()
-        self._activate(target)
+        self.scenario_loaded.emit(target)
         self.statusBar().showMessage(f"Opened {path}", 5000)
 
     def open_scenario_dialog(self) -> None:
@@ -122,8 +141,7 @@ class FilesMixin:
         """Open a course-format MDP file in the "MDP from file" game (MDPFileError: nothing changes)."""
         g = self.game_by_key("file")
         new = g.read_file(path)  # raises before anything changes
-        if g is not self.game:
-            self._activate(g)
+        self.switch_game(g.key)
         g.session.edit(new, f"opened {Path(new.path).name}")
 
     def open_mdp_dialog(self) -> None:
@@ -165,8 +183,7 @@ class FilesMixin:
                 return
             state, mdp = result
             g.session.prime(state, mdp)  # the parse is not repeated on the GUI thread
-            if g is not self.game:
-                self._activate(g)
+            self.switch_game(g.key)
             g.session.edit(state, f"opened {Path(state.path).name}")
 
         def failed(msg: str) -> None:
@@ -184,9 +201,7 @@ class FilesMixin:
         return True
 
     def _show_load_progress(self, done: int, total: int, text: str) -> None:
-        if getattr(self, "_load_bar", None) is None:
-            from PySide6.QtWidgets import QProgressBar, QPushButton
-
+        if self._load_bar is None or self._load_cancel is None:
             self._load_bar = QProgressBar(self)
             self._load_bar.setObjectName("loadProgress")
             self._load_bar.setMaximumWidth(160)
@@ -206,7 +221,7 @@ class FilesMixin:
         self.statusBar().showMessage(text)
 
     def _hide_load_progress(self) -> None:
-        if getattr(self, "_load_bar", None) is not None:
+        if self._load_bar is not None and self._load_cancel is not None:
             self._load_bar.hide()
             self._load_cancel.hide()
             self.statusBar().clearMessage()

@@ -3,7 +3,9 @@
 Every job runs on the controller's job thread; results come back on the GUI thread.
 
 :class:`PlayingMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``).
+widgets and controller through ``self``). It owns the simulation results and their token and the
+episode seed; it hears ``model_changed`` (the running job stops, results and the episode go) and
+``shutting_down`` (the player pauses).
 """
 from __future__ import annotations
 
@@ -16,6 +18,35 @@ from mdpviz.widgets.game import SimulationResult
 
 class PlayingMixin:
     """Batch simulations, a game's own background jobs and the episode player (part of :class:`~mdpviz.app.MainWindow`)."""
+
+    def _init_playing(self) -> None:
+        """Declare the playing part's state and connect it to the episode player and the window's
+        signals (once, from ``MainWindow.__init__``, after the widgets are built)."""
+        self.sim_result: SimulationResult | None = None
+        """The last simulation's results (None: none for the shown model)."""
+        self._sim_token = 0
+        """Counts model changes: a simulation or comparison started under an older token is discarded."""
+        self._episode_seed = np.random.SeedSequence(20240).generate_state(1)[0]
+        """The episode player's seed; episode k draws from ``[seed, k]``."""
+        self._episode_count = 0
+        """Episodes played so far."""
+        self.player.new_requested.connect(self.new_episode)
+        self.player.position_changed.connect(self._on_token)
+        self.model_changed.connect(self._playing_model_changed)
+        self.shutting_down.connect(self.player.pause)
+
+    def _playing_model_changed(self) -> None:
+        """The shown model changed (:attr:`MainWindow.model_changed`): a running job stops, simulations
+        and the episode are forgotten, and the player offers the game's strategies."""
+        if self.controller.job_busy:
+            self.controller.cancel_job()
+        self._sim_token += 1
+        self.sim_result = None
+        for panel in (self._simulation, self._sims.get(self.game.key)):
+            if panel is not None:
+                panel.clear()
+        self.player.clear()
+        self.player.set_strategies(self.session.strategies())
 
     # ------------------------------------------------------------------ simulation
     def _simulate_from_panel(self) -> None:

@@ -4,7 +4,9 @@ Step, Run, Pause and Reset (or a game's own rounds), the sweeps recorded by the 
 on the board about 30 times a second, and the Bellman backup of the inspected state.
 
 :class:`SolvingMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``).
+widgets and controller through ``self``). It owns the colour scale, the shown sweep, the inspected
+state, the dirty flag (others call :meth:`~SolvingMixin.mark_dirty`) and the redraw timer; it hears
+``model_changed`` (a fresh solver) and ``shutting_down`` (the timer stops).
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import math
 import time
 
 import numpy as np
+from PySide6.QtCore import QTimer
 
 from mdpviz.controller import ValueRange
 from mdpviz.models.kit.value_range import range_scale
@@ -29,11 +32,69 @@ from mdpviz.models.kit.display import (
     sweep_caption,
 )
 
-from mdpviz.window.parts import PLOT_MIN_INTERVAL
+from mdpviz.window.parts import PLOT_MIN_INTERVAL, REDRAW_MS
 
 
 class SolvingMixin:
     """The solver, the drawing at screen rate and the inspector (part of :class:`~mdpviz.app.MainWindow`)."""
+
+    def _init_solving(self) -> None:
+        """Declare the solving part's state and connect it to the controller, the solver panel and the
+        window's signals (once, from ``MainWindow.__init__``, after the widgets are built)."""
+        self.scale: ColorScale | None = None
+        """The solve's colour scale, fixed for the solve (a game without solves may fix its own)."""
+        self.view_index: int | None = None
+        """The sweep the history slider points at (None: follow the newest sweep)."""
+        self.selected: int | None = None
+        """The inspected state (None: nothing inspected)."""
+        self._dirty = True
+        """Something shown changed since the last frame (see :meth:`mark_dirty`)."""
+        self._plot_time = 0.0
+        """``time.perf_counter()`` of the convergence plot's last refresh."""
+        self.redraw_timer = QTimer(self)
+        """Draws a frame every REDRAW_MS when something changed (started when the window is built)."""
+        self.redraw_timer.setInterval(REDRAW_MS)
+        self.redraw_timer.timeout.connect(self.redraw)
+        c = self.controller
+        c.sweeps_added.connect(self._on_sweeps)
+        c.history_reset.connect(self._on_history_reset)
+        c.range_ready.connect(self._on_range)
+        c.state_changed.connect(self._on_state)
+        c.finished.connect(self._on_finished)
+        c.failed.connect(self._on_failed)
+        p = self.solver_panel
+        p.step.clicked.connect(self.step)
+        p.evaluate.clicked.connect(c.step)
+        p.improve.clicked.connect(c.step)
+        p.run.clicked.connect(self.run_solver)
+        p.pause.clicked.connect(self.pause_solver)
+        p.reset.clicked.connect(self.reset_action)
+        p.method_changed.connect(lambda _m: self.reset_solver())
+        p.tolerance_changed.connect(lambda _t: self.reset_solver())
+        p.discount_changed.connect(self._on_discount)
+        p.speed_changed.connect(c.set_rate)
+        p.history_moved.connect(self._on_history_moved)
+        p.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
+        self.model_changed.connect(self._solving_model_changed)
+        self.shutting_down.connect(self.redraw_timer.stop)
+
+    def mark_dirty(self) -> None:
+        """Something shown changed: the next frame (at most REDRAW_MS away) draws it."""
+        self._dirty = True
+
+    def deselect(self) -> None:
+        """Forget the inspected state (the inspector shows it no more from the next frame)."""
+        self.selected = None
+
+    def _solving_model_changed(self) -> None:
+        """The shown model changed (:attr:`MainWindow.model_changed`): a state beyond it is no longer
+        inspected, and a fresh solver is loaded."""
+        mdp = self.session.mdp()
+        if mdp is None and self.selected is not None:
+            self.selected = None
+        if self.selected is not None and mdp is not None and self.selected >= mdp.n_states:
+            self.selected = None
+        self.reset_solver()
 
     # ------------------------------------------------------------------ solver
     def solver_options(self) -> dict:
@@ -98,8 +159,7 @@ class SolvingMixin:
         """Esc: pause the solver and the episode player (and stop writing an image sequence)."""
         self.pause_solver()
         self.player.pause()
-        if self._frame_writer is not None:
-            self._frame_writer.cancel()
+        self.cancel_frames()
 
     def _on_discount(self, gamma: float) -> None:
         try:

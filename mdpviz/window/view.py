@@ -1,10 +1,12 @@
-"""Presenter mode, dock layouts and the saved settings of the main window.
+"""Presenter mode, dock and page layouts, the saved settings and shutting down of the main window.
 
 Presenter mode enlarges everything for a projector and moves the editor and the player into the
 right-hand tabs; the layout and view modes are saved in QSettings.
 
 :class:`ViewMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``).
+widgets and controller through ``self``). It owns presenter mode, the dock and page layout (which docks
+a game hid, the plot a results page hid) and shutting down; it emits ``presenter_changed`` and
+``shutting_down`` and hears ``game_shown`` (the Game dock fits the editor, the game's panels show).
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
 from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QTabBar
 
 from mdpviz.widgets.convergence import set_legend_font
 
@@ -20,6 +23,131 @@ from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX, PRESENTER_SCALE
 
 class ViewMixin:
     """Presenter mode, dock layouts and the saved settings (part of :class:`~mdpviz.app.MainWindow`)."""
+
+    def _init_view(self) -> None:
+        """Declare the view part's state and connect it to the central tabs and the window's signals
+        (once, from ``MainWindow.__init__``, after the widgets and docks are built)."""
+        self.presenter = False
+        """Presenter mode is on (see :meth:`set_presenter`)."""
+        self._base_font = QFont(self.font())
+        """The window's font outside presenter mode."""
+        self._normal_state: QByteArray | None = None
+        """The dock layout presenter mode replaced (restored when it ends; None outside it)."""
+        self._normal_hidden: set[str] = set()
+        """The docks a game had hidden when presenter mode began."""
+        self._sim_plot_px: int | None = None
+        """The shared simulation plot's text size (px) set by presenter mode (None: never switched, the plot's own)."""
+        self._hidden_by_game: set[str] = set()
+        """Docks hidden because the shown game does not use them (they come back with a game that does)."""
+        self._plot_hidden_for_results = False
+        """The Convergence dock is hidden because a results page is shown (it comes back with the board)."""
+        self._layout_restored = False
+        """The saved dock layout was restored (else the default dock sizes apply once shown)."""
+        self._shut = False
+        """:meth:`shutdown` ran."""
+        self.central_tabs.currentChanged.connect(self._on_page_changed)
+        self.game_shown.connect(self._view_game_shown)
+
+    def _view_game_shown(self, _game: object) -> None:
+        """Another game is shown (:attr:`MainWindow.game_shown`): the Game dock fits its editor and its
+        panels show."""
+        self._widen_game_dock()
+        self.apply_panels()
+
+    # ------------------------------------------------------------------ layout: docks and pages
+    def _default_dock_sizes(self) -> None:
+        """Dock sizes of the default layout, as fractions of the window (applied once shown)."""
+        w, h = max(self.width(), 800), max(self.height(), 500)
+        self.resizeDocks([self.game_dock, self.solver_dock], [int(w * 0.16), int(w * 0.27)], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.convergence_dock], [int(h * 0.36)], Qt.Orientation.Vertical)
+        self.resizeDocks([self.solver_dock, self.inspector_dock], [int(h * 0.36), int(h * 0.64)], Qt.Orientation.Vertical)
+        self.resizeDocks([self.game_dock, self.player_dock], [int(h * 0.55), int(h * 0.45)], Qt.Orientation.Vertical)
+
+    def _widen_game_dock(self) -> None:
+        """The Game dock is as wide as the widest editor shown so far (measured in the normal font; all fit
+        in :data:`GAME_DOCK_EM` at the default font), so switching back to a game does not change the layout."""
+        if self.presenter:  # the editor shares the right-hand column; measured when presenter mode ends
+            return
+        need = self.game_scroll.widget().minimumSizeHint().width() + 16
+        if need > self.game_scroll.minimumWidth():
+            self.game_scroll.setMinimumWidth(need)
+
+    def _on_page_changed(self, _index: int = -1) -> None:
+        """A results page takes the plot's room too: the Convergence dock (bottom) is hidden while a
+        results page is shown, and comes back with the board."""
+        page = self.central_tabs.currentWidget()
+        if page is self.pages["compare"]:
+            self.compare_panel  # noqa: B018 (built when first shown)
+        elif page is self.sim_stack and self.sim_stack.currentWidget() is self._sim_placeholder:
+            self.simulation  # noqa: B018 (built when first shown)
+        board = page is self.pages["board"]
+        d = self.convergence_dock
+        if not board and not d.isHidden() and not d.isFloating():
+            d.hide()
+            self._plot_hidden_for_results = True
+        elif board and self._plot_hidden_for_results:
+            self._plot_hidden_for_results = False
+            if "convergence" in self.game.panels:
+                d.show()
+
+    def _save_layout(self) -> QByteArray:
+        """saveState() as the layout would be with the board shown (the plot a results page hid included)."""
+        if not self._plot_hidden_for_results:
+            return self.saveState()
+        self.convergence_dock.show()
+        try:
+            return self.saveState()
+        finally:
+            self.convergence_dock.hide()
+
+    def apply_panels(self) -> None:
+        """Show the panels the shown game uses (:attr:`Game.panels`) and hide the rest. A dock hidden
+        here comes back when a game that uses it is shown; one the user closed stays closed."""
+        want = self.game.panels
+        for name, d in self.docks.items():
+            used = name in want
+            d.toggleViewAction().setEnabled(used)
+            if not used:
+                if not d.isHidden():
+                    d.hide()
+                    self._hidden_by_game.add(name)
+            elif name in self._hidden_by_game:
+                self._hidden_by_game.discard(name)
+                d.show()
+        tabs = self.central_tabs
+        for name, page in self.pages.items():
+            tabs.setTabVisible(tabs.indexOf(page), name == "board" or name in want)
+        if not tabs.isTabVisible(tabs.currentIndex()):
+            tabs.setCurrentIndex(0)
+        self._hide_orphan_tab_bars()
+
+    def _hide_orphan_tab_bars(self) -> None:
+        """Hide dock tab bars that no group of tabbed docks uses any more. Qt 6.11's restoreState leaves
+        the tab bar of a group it rebuilt visible, painted over the docks (leaving presenter mode showed
+        one more stray bar each time, measured); the live bar of a group is the newest one with its tabs."""
+        groups = set()
+        for d in self.docks.values():
+            if d.isHidden() or d.isFloating():
+                continue
+            group = frozenset([d.windowTitle(), *(t.windowTitle() for t in self.tabifiedDockWidgets(d) if not t.isHidden())])
+            if len(group) > 1:
+                groups.add(group)
+        seen = set()
+        bars = self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+        for bar in reversed(bars):
+            titles = frozenset(bar.tabText(i) for i in range(bar.count()))
+            if titles not in groups or titles in seen:
+                bar.hide()
+            else:
+                seen.add(titles)
+                bar.setElideMode(Qt.TextElideMode.ElideNone)  # whole titles (scroll buttons if they do not fit)
+                bar.setUsesScrollButtons(True)
+
+    def visible_tab_bars(self) -> list[tuple[str, ...]]:
+        """The tabs of every visible dock tab bar, sorted (what a test of the layout compares)."""
+        bars = self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+        return sorted(tuple(sorted(b.tabText(i) for i in range(b.count()))) for b in bars if b.isVisible())
+
 
     # ------------------------------------------------------------------ view
     def set_presenter(self, on: bool) -> None:
@@ -45,7 +173,7 @@ class ViewMixin:
         self._style_simulation()
         self.toolbar.setIconSize(QSize(32, 32) if on else QSize(20, 20))
         self.color_bar.set_min_width(120 if on else 0)  # as wide as its text needs (ColorBar.fit), 120 px at least on a projector
-        self._apply_lines()  # the boards' text and lines too
+        self.presenter_changed.emit(on)  # the boards' text and lines too
         self.game_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if on
                                                     else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         if on:
@@ -65,10 +193,7 @@ class ViewMixin:
         if not on:
             self._widen_game_dock()  # an editor first shown in presenter mode
         self.settings.setValue("view/presenter", on)
-        self._dirty = True
-
-    _sim_plot_px: int | None = None
-    """The shared simulation plot's text size (px) set by presenter mode (None: never switched, the plot's own)."""
+        self.mark_dirty()
 
     def _style_simulation(self) -> None:
         """The shared simulation panel's plot text at the size presenter mode set (once the panel is built)."""
@@ -96,7 +221,7 @@ class ViewMixin:
         game (not by the user), the shown game's panels apply, and stray tab bars go."""
         self._hidden_by_game = {n for n in hidden_by_game if n in self.docks and self.docks[n].isHidden()}
         self._plot_hidden_for_results = False
-        self._apply_panels()
+        self.apply_panels()
         self._on_page_changed()
         QTimer.singleShot(0, self, self._hide_orphan_tab_bars)  # Qt may lay the tabs out on the next turn
 
@@ -149,12 +274,9 @@ class ViewMixin:
 
     def shutdown(self) -> None:
         """Stop timers and worker threads and save the layout (idempotent)."""
-        if getattr(self, "_shut", False):
+        if self._shut:
             return
         self._shut = True
-        self.redraw_timer.stop()
-        self.player.pause()
-        if self._frame_writer is not None:
-            self._frame_writer.cancel()
+        self.shutting_down.emit()  # the parts stop their timers, the episode player and image exports
         self.save_settings()
         self.controller.shutdown()
