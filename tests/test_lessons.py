@@ -157,3 +157,25 @@ def test_lesson_for_finds_the_games_lesson_through_the_registry():
     assert other.title == "New game" and other.gamma == 0.9
     assert L.lesson_for("file", None, None).bellman.startswith("<p>No model yet")
     assert L.lesson_for("Risk_TTT", None, None).title == L.lesson_for("risk-ttt", None, None).title
+
+
+def test_checkers_lesson_quotes_the_rules_and_the_mdp_sections():
+    """The lesson reads its text from the rules module's docstring: after the move into a folder it read
+    the package's short docstring and lost everything but the model's counts."""
+    from mdpviz.models.kit import registry
+
+    spec = registry.get("checkers")
+    md = spec.lesson(spec.default_settings(), None).markdown()
+    for words in ("forced_capture", "multi_jump", "A state is", "An action is", "1/k", "Rewards"):
+        assert words in md, words
+
+
+def test_no_lesson_shows_a_code_reference_in_its_parameter_table():
+    from mdpviz.models.kit import registry
+
+    for key in registry.keys():
+        spec = registry.get(key)
+        if spec.lesson is None:
+            continue
+        for p in spec.lesson(spec.default_settings(), None).parameters:
+            assert ":data:" not in p.meaning and ":func:" not in p.meaning and "MAX_" not in p.meaning, (key, p)

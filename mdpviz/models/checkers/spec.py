@@ -26,7 +26,6 @@ hold the GIL for tens of seconds). The result comes back pickled on the child's 
 """
 from __future__ import annotations
 
-import importlib
 from typing import Callable
 
 from mdpviz.models.kit.lessons import (Lesson, doc_section, field_docs, fmt_number, mdp_lesson, parameters_of,
@@ -400,21 +399,10 @@ SPEC = GameSpec(
 """Checkers in the registry (:mod:`mdpviz.models.kit.registry`)."""
 
 
-
-def _module(name: str):
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
 def checkers_lesson(mdp: TabularMDP | None, *, rules: Any = None, state: Any = None, start: int = 0,
     state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Lesson:
-    """Checkers against a random opponent (:mod:`mdpviz.models.checkers`)."""
-    ck = _module("mdpviz.models.checkers")
-    if ck is None:
-        return mdp_lesson(mdp, title="Checkers", parameters=parameters_of(state or rules), start=start,
-                          state_name=state_name, action_name=action_name)
+    """Checkers against a random opponent: the rules' own text (the docstring of
+    :mod:`mdpviz.models.checkers.rules`, its sections "The rules" and "The MDP") and the model's facts."""
     if rules is None and getattr(state, "rules", None) is not None:  # the settings: the variant's fields first
         params = parameters_of(state.rules) + parameters_of(state, skip=("rules",))
     else:
@@ -435,7 +423,7 @@ def checkers_lesson(mdp: TabularMDP | None, *, rules: Any = None, state: Any = N
         start=start,
         state_name=state_name,
         action_name=action_name,
-        sources=("mdpviz.models.checkers",),
+        sources=("mdpviz.models.checkers.rules",),
     )
 
 

@@ -349,9 +349,10 @@ class GymState:
 
     env_id: str = field(default="FrozenLake-v1", metadata=stored_as("env"))  # "env" in scenario files (every version)
     """Environment id for ``gymnasium.make``."""
-    kwargs: tuple[tuple[str, str], ...] = field(default=(), metadata=PAIRS_AS_OBJECT)  # a {name: literal} object in files
-    """Keyword arguments as (name, Python literal) pairs (pairs, not a dict: settings are hashable); none by
-    default, so a file naming only its environment makes it with Gymnasium's own defaults."""
+    # A {name: literal} object in files; pairs, not a dict, so that settings are hashable. None by default: a
+    # file naming only its environment makes it with Gymnasium's own defaults.
+    kwargs: tuple[tuple[str, str], ...] = field(default=(), metadata=PAIRS_AS_OBJECT)
+    """Keyword arguments as (name, Python literal) pairs."""
     discount: float = 0.99
     """Discount gamma (Gymnasium's environments have none)."""
 

@@ -133,7 +133,7 @@ class TrainSettings:
     epsilon_min: float = 0.05
     """epsilon never decays below this."""
     hidden: int = 64
-    """Hidden ReLU units of the mlp approximator (at most :data:`MAX_HIDDEN`)."""
+    """Hidden ReLU units of the mlp approximator (at most 1,024)."""
     mark: str = "X"
     """The agent's mark: "X" moves first, "O" second."""
     report_every: int = 1_000
