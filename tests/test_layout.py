@@ -113,8 +113,10 @@ def test_plot_range_follows_the_current_run(qtbot, window, key, tmp_path):
         qtbot.waitUntil(lambda: not w.session.driver.running()
                         and w.controller.state not in ("running", "stepping"), timeout=120_000)
         w.convergence.refresh()
-    long_run = len(w.controller.history)
-    assert w.convergence.x_range == (0.5, long_run + 0.5)
+    hist = w.controller.history
+    long_run = len(hist)
+    # the axis ends at the last sweep: its number, or the step count where steps share a round's number
+    assert w.convergence.x_range == (0.5, max(long_run, hist[-1].iteration) + 0.5)
     if w.session.drives_steps:
         # Anti-tic-tac-toe's Step is a whole best-response round, solved at once on Reset: the short
         # run here is one sweep of the same round's MDP, stepped through the controller itself.
@@ -208,6 +210,29 @@ def test_policy_iteration_marks_its_improvements(qtbot, window, tmp_path):
     assert count(w.convergence.improve_marks) + count(w.convergence.zero_marks) >= phases.count("improve") > 0
     labels = [label.text for _, label in w.convergence.legend.items]
     assert "improve: residual" in labels and "evaluate: max |dV|" in labels
+
+
+def test_a_thinned_run_is_drawn_at_its_sweeps(qtbot, window, monkeypatch):
+    """Past the first snapshots a Run takes one snapshot per many sweeps: the axis still counts sweeps
+    (each point at its own sweep's number, up to the last), and a policy change is marked at its sweep."""
+    from mdpviz import controller
+    from mdpviz.models.examples import resolve_mdp
+
+    monkeypatch.setattr(controller, "RUN_RECORD_ALL", 20)
+    w = window
+    w.open_mdp_file(resolve_mdp("episodic-mdp-10-5"))
+    w.solver_panel.set_method("vi")
+    qtbot.waitUntil(lambda: w.controller.state == "ready" and w.controller.method == "vi", timeout=60_000)
+    solve(qtbot, w)
+    hist = w.controller.history
+    sweeps = np.array([sw.iteration for sw in hist], dtype=float)
+    plot = w.convergence
+    assert hist[-1].converged and plot.point_count == len(hist) < sweeps[-1]  # thinned: fewer snapshots than sweeps
+    assert np.array_equal(plot.max_curve.xData, sweeps)
+    assert plot.x_range == (0.5, sweeps[-1] + 0.5)
+    changed = np.array([sw.policy_changes for sw in hist])
+    x, y = np.asarray(plot.changes_curve.xData), np.asarray(plot.changes_curve.yData)
+    assert np.array_equal(np.unique(x[y > 0]), sweeps[changed > 0]) and changed.any()
 
 
 # ---------------------------------------------------------------------------------- panels and sizes
