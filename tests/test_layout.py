@@ -279,6 +279,31 @@ def test_the_position_mode_box_is_never_cut(qtbot, window, key, tmp_path):
     w.set_presenter(False)
 
 
+@pytest.mark.parametrize("key", ["ttt", "risk_ttt", "checkers"])
+def test_presenter_mode_reads_two_decades_of_dv(qtbot, window, key, tmp_path):
+    """Presenter mode at 1280x720: the board games' |dV| plot was ~45 px tall with one "0" tick (its
+    legend two rows tall). Its axis labels two decades besides the "0", on a plot as tall as that
+    needs, with the counts plot below it still readable and the legend one line tall."""
+    from mdpviz.widgets.convergence import LOG_AXIS_LINES
+    from mdpviz.window.parts import PRESENTER_PLOT_PX as px
+
+    w = window
+    show_game(qtbot, w, key, tmp_path)
+    solve(qtbot, w)
+    w.resize(PROJECTOR)
+    w.set_presenter(True)
+    plot = w.convergence
+    wait_laid_out(qtbot, w)  # the docks are sized at the next turn of the event loop
+    top, bottom = plot.top.vb, plot.bottom.vb
+    ticks = [v for _, vals in plot.left_axis.tickValues(*top.viewRange()[1], top.height()) for v in vals]
+    decades = [v for v in ticks if plot.zero_level is None or v != plot.zero_level]
+    assert len(decades) >= 2, (ticks, top.height())
+    assert top.height() >= LOG_AXIS_LINES * px and bottom.height() >= 2 * px, (top.height(), bottom.height())
+    row = max(label.boundingRect().height() for _, label in plot.legend.items)
+    assert plot.top.layout.rowMinimumHeight(0) < 1.5 * row  # one line of legend entries
+    w.set_presenter(False)
+
+
 def test_default_size_fits_the_screen():
     laptop = default_size(QSize(1366, 738))  # a 1366x768 screen with a 30-pixel task bar
     assert laptop.width() <= 1366 and laptop.height() + 40 <= 738

@@ -23,6 +23,10 @@ IMPROVE_COLOR = "#cc79a7"  # reddish purple: policy iteration's improvement step
 
 SYMBOL_MAX_POINTS = 150
 """Beyond this many sweeps the curves lose their symbols, dashes and fill (painting stays fast)."""
+LOG_AXIS_LINES = 6
+"""The |dV| plot is at least this many text heights tall (the counts plot below gives way): enough
+for :class:`ZeroLogAxis` to label two decades and the "0" of a run from 10^4 down to 0 with the
+tolerance 1e-9 (presenter mode once left it ~45 px, one "0" tick)."""
 
 
 def log_safe(x: Sequence[float]) -> np.ndarray:
@@ -207,6 +211,7 @@ def legend_above(plot: pg.PlotItem, *, columns: int = 6, size: str = "8pt") -> p
     :func:`fit_legend_row` after adding entries so the row is as tall as the legend."""
     legend = pg.LegendItem(colCount=columns, labelTextColor="k", labelTextSize=size, verSpacing=-6, horSpacing=14)
     legend.setParentItem(plot)
+    legend.layout.setContentsMargins(2, 0, 2, 0)  # no frame: the style's margins only made the row taller
     legend.anchor(itemPos=(1, 0), parentPos=(1, 0), offset=(-4, 0))
     plot.setTitle(" ", size=size)
     fit_legend_row(plot, legend)
@@ -216,6 +221,10 @@ def legend_above(plot: pg.PlotItem, *, columns: int = 6, size: str = "8pt") -> p
 def fit_legend_row(plot: pg.PlotItem, legend: pg.LegendItem) -> None:
     """Make the title row of ``plot`` as tall as ``legend`` (a row of one line when it is empty)."""
     legend.updateSize()
+    if legend.items:  # pyqtgraph sizes the legend by its entries' current heights, which never shrink
+        # back (a 14-px row stayed ~40 px tall): size it by what the entries ask for
+        pref = legend.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize)
+        legend.setGeometry(0, 0, legend.width(), pref.height())
     h = max(14.0, float(legend.boundingRect().height())) if legend.items else 8.0
     if plot.layout.rowMinimumHeight(0) == h and plot.layout.rowMaximumHeight(0) == h:
         return
@@ -526,6 +535,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         """Axis, label and legend font size in pixels (presenter mode)."""
         set_axes_font((self.top, self.bottom), px)
         set_legend_font(self.top, self.legend, max(11, int(px * 0.8)))
+        self.top.vb.setMinimumHeight(LOG_AXIS_LINES * px)
         self._fit_legend()
 
     def export(self, path: str | Path) -> Path:
