@@ -113,8 +113,10 @@ def test_plot_range_follows_the_current_run(qtbot, window, key, tmp_path):
         qtbot.waitUntil(lambda: not w.session.driver.running()
                         and w.controller.state not in ("running", "stepping"), timeout=120_000)
         w.convergence.refresh()
-    long_run = len(w.controller.history)
-    assert w.convergence.x_range == (0.5, long_run + 0.5)
+    hist = w.controller.history
+    long_run = len(hist)
+    # the axis ends at the last sweep: its number, or the step count where steps share a round's number
+    assert w.convergence.x_range == (0.5, max(long_run, hist[-1].iteration) + 0.5)
     if w.session.drives_steps:
         # Anti-tic-tac-toe's Step is a whole best-response round, solved at once on Reset: the short
         # run here is one sweep of the same round's MDP, stepped through the controller itself.
@@ -210,6 +212,29 @@ def test_policy_iteration_marks_its_improvements(qtbot, window, tmp_path):
     assert "improve: residual" in labels and "evaluate: max |dV|" in labels
 
 
+def test_a_thinned_run_is_drawn_at_its_sweeps(qtbot, window, monkeypatch):
+    """Past the first snapshots a Run takes one snapshot per many sweeps: the axis still counts sweeps
+    (each point at its own sweep's number, up to the last), and a policy change is marked at its sweep."""
+    from mdpviz import controller
+    from mdpviz.models.examples import resolve_mdp
+
+    monkeypatch.setattr(controller, "RUN_RECORD_ALL", 20)
+    w = window
+    w.open_mdp_file(resolve_mdp("episodic-mdp-10-5"))
+    w.solver_panel.set_method("vi")
+    qtbot.waitUntil(lambda: w.controller.state == "ready" and w.controller.method == "vi", timeout=60_000)
+    solve(qtbot, w)
+    hist = w.controller.history
+    sweeps = np.array([sw.iteration for sw in hist], dtype=float)
+    plot = w.convergence
+    assert hist[-1].converged and plot.point_count == len(hist) < sweeps[-1]  # thinned: fewer snapshots than sweeps
+    assert np.array_equal(plot.max_curve.xData, sweeps)
+    assert plot.x_range == (0.5, sweeps[-1] + 0.5)
+    changed = np.array([sw.policy_changes for sw in hist])
+    x, y = np.asarray(plot.changes_curve.xData), np.asarray(plot.changes_curve.yData)
+    assert np.array_equal(np.unique(x[y > 0]), sweeps[changed > 0]) and changed.any()
+
+
 # ---------------------------------------------------------------------------------- panels and sizes
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_presenter_on_then_off_leaves_the_same_tab_bars(qtbot, window, key, tmp_path):
@@ -251,6 +276,31 @@ def test_the_position_mode_box_is_never_cut(qtbot, window, key, tmp_path):
         qtbot.waitUntil(lambda: combo.isVisible() and combo.width() >= combo.sizeHint().width(), timeout=10_000)
         text_px = combo.fontMetrics().horizontalAdvance(combo.itemText(0))
         assert combo.width() > text_px, (presenter, combo.width(), text_px)
+    w.set_presenter(False)
+
+
+@pytest.mark.parametrize("key", ["ttt", "risk_ttt", "checkers"])
+def test_presenter_mode_reads_two_decades_of_dv(qtbot, window, key, tmp_path):
+    """Presenter mode at 1280x720: the board games' |dV| plot was ~45 px tall with one "0" tick (its
+    legend two rows tall). Its axis labels two decades besides the "0", on a plot as tall as that
+    needs, with the counts plot below it still readable and the legend one line tall."""
+    from mdpviz.widgets.convergence import LOG_AXIS_LINES
+    from mdpviz.window.parts import PRESENTER_PLOT_PX as px
+
+    w = window
+    show_game(qtbot, w, key, tmp_path)
+    solve(qtbot, w)
+    w.resize(PROJECTOR)
+    w.set_presenter(True)
+    plot = w.convergence
+    wait_laid_out(qtbot, w)  # the docks are sized at the next turn of the event loop
+    top, bottom = plot.top.vb, plot.bottom.vb
+    ticks = [v for _, vals in plot.left_axis.tickValues(*top.viewRange()[1], top.height()) for v in vals]
+    decades = [v for v in ticks if plot.zero_level is None or v != plot.zero_level]
+    assert len(decades) >= 2, (ticks, top.height())
+    assert top.height() >= LOG_AXIS_LINES * px and bottom.height() >= 2 * px, (top.height(), bottom.height())
+    row = max(label.boundingRect().height() for _, label in plot.legend.items)
+    assert plot.top.layout.rowMinimumHeight(0) < 1.5 * row  # one line of legend entries
     w.set_presenter(False)
 
 

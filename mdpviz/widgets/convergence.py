@@ -23,6 +23,10 @@ IMPROVE_COLOR = "#cc79a7"  # reddish purple: policy iteration's improvement step
 
 SYMBOL_MAX_POINTS = 150
 """Beyond this many sweeps the curves lose their symbols, dashes and fill (painting stays fast)."""
+LOG_AXIS_LINES = 6
+"""The |dV| plot is at least this many text heights tall (the counts plot below gives way): enough
+for :class:`ZeroLogAxis` to label two decades and the "0" of a run from 10^4 down to 0 with the
+tolerance 1e-9 (presenter mode once left it ~45 px, one "0" tick)."""
 
 
 def log_safe(x: Sequence[float]) -> np.ndarray:
@@ -207,6 +211,7 @@ def legend_above(plot: pg.PlotItem, *, columns: int = 6, size: str = "8pt") -> p
     :func:`fit_legend_row` after adding entries so the row is as tall as the legend."""
     legend = pg.LegendItem(colCount=columns, labelTextColor="k", labelTextSize=size, verSpacing=-6, horSpacing=14)
     legend.setParentItem(plot)
+    legend.layout.setContentsMargins(2, 0, 2, 0)  # no frame: the style's margins only made the row taller
     legend.anchor(itemPos=(1, 0), parentPos=(1, 0), offset=(-4, 0))
     plot.setTitle(" ", size=size)
     fit_legend_row(plot, legend)
@@ -216,6 +221,10 @@ def legend_above(plot: pg.PlotItem, *, columns: int = 6, size: str = "8pt") -> p
 def fit_legend_row(plot: pg.PlotItem, legend: pg.LegendItem) -> None:
     """Make the title row of ``plot`` as tall as ``legend`` (a row of one line when it is empty)."""
     legend.updateSize()
+    if legend.items:  # pyqtgraph sizes the legend by its entries' current heights, which never shrink
+        # back (a 14-px row stayed ~40 px tall): size it by what the entries ask for
+        pref = legend.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize)
+        legend.setGeometry(0, 0, legend.width(), pref.height())
     h = max(14.0, float(legend.boundingRect().height())) if legend.items else 8.0
     if plot.layout.rowMinimumHeight(0) == h and plot.layout.rowMaximumHeight(0) == h:
         return
@@ -295,6 +304,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         # the snapshots' numbers in growing arrays (capacity doubles): a refresh during a long Run
         # slices them instead of converting thousands of list items again at every frame
         self._n = 0
+        self._x = np.empty(0)
         self._delta = np.empty(0)
         self._mean = np.empty(0)
         self._changes = np.empty(0)
@@ -330,8 +340,8 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
 
     @property
     def x(self) -> np.ndarray:
-        """Snapshot numbers 1..n (the x of every curve)."""
-        return np.arange(1.0, self._n + 1.0)
+        """The x of every curve: each snapshot's own sweep number (see :meth:`extend`)."""
+        return self._x[:self._n]
 
     @property
     def delta(self) -> np.ndarray:
@@ -362,17 +372,27 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self.extend((sweep,))
 
     def extend(self, sweeps: Sequence[Sweep]) -> None:
-        """Record several snapshots in order (drawn at the next ``refresh``)."""
+        """Record several snapshots in order (drawn at the next ``refresh``).
+
+        A snapshot is drawn at its own sweep number (``Sweep.iteration``), not at its rank: after
+        the first 2,000 snapshots a Run at full speed takes one snapshot per many sweeps, and a
+        42,355-sweep run must still read 42,355 on the axis. Where the numbers do not grow (policy
+        iteration's evaluate and improve steps share their round's number) a snapshot is drawn one
+        step after the one before it, so the axis then counts steps."""
         k, n = len(sweeps), self._n
         if not k:
             return
         if n + k > self._delta.size:
             cap = max(2 * self._delta.size, n + k, 256)
-            for name in ("_delta", "_mean", "_changes", "_improve"):
+            for name in ("_x", "_delta", "_mean", "_changes", "_improve"):
                 old = getattr(self, name)
                 new = np.empty(cap, dtype=old.dtype)
                 new[:n] = old[:n]
                 setattr(self, name, new)
+        last = float(self._x[n - 1]) if n else 0.0
+        for i, sw in enumerate(sweeps, n):
+            last = max(float(sw.iteration), last + 1.0)
+            self._x[i] = last
         self._delta[n:n + k] = [float(sw.delta) for sw in sweeps]
         self._mean[n:n + k] = [float(sw.mean_delta) for sw in sweeps]
         self._changes[n:n + k] = [int(sw.policy_changes) for sw in sweeps]
@@ -385,7 +405,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         if index is None or index + 1 >= self._n:
             self.cursor.hide()
         else:
-            self.cursor.setPos(index + 1)
+            self.cursor.setPos(float(self._x[index]))
             self.cursor.show()
 
     def _tol_shown(self) -> bool:
@@ -430,7 +450,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
             return
         self._dirty = False
         n = self._n
-        x = np.arange(1.0, n + 1.0)
+        x = self._x[:n]
         many = n > SYMBOL_MAX_POINTS
         if many != self._many:  # symbols, dashes and fills are slow to paint for long runs
             self._many = many
@@ -471,10 +491,14 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
             self.zero_marks.setData(x[zero], np.full(marks[0], floor))
             self.improve_marks.setData(x[imp & ~zero], delta[imp & ~zero])
         changes = self._changes[:n]
-        if many:  # a plain line: steps with a fill are slow to paint for thousands of sweeps
-            self.changes_curve.setData(x, changes, stepMode=None, fillLevel=None)
+        if many or (n and x[-1] - x[0] != n - 1):
+            # a stem per snapshot at its sweep: steps with a fill are slow to paint for thousands of
+            # sweeps, and a line between snapshots many sweeps apart would draw changes between them
+            self.changes_curve.setData(np.repeat(x, 2), np.column_stack([np.zeros(n), changes]).ravel(),
+                                       stepMode=None, fillLevel=None, connect="pairs")
         elif n:
-            self.changes_curve.setData(np.r_[x - 0.5, x[-1] + 0.5], changes, stepMode="center", fillLevel=0)
+            self.changes_curve.setData(np.r_[x - 0.5, x[-1] + 0.5], changes, stepMode="center", fillLevel=0,
+                                       connect="all")
         else:
             self.changes_curve.setData([], [])
         self.tol_line.setVisible(tol is not None and n > 0)
@@ -486,7 +510,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
             for item, ax in ((self.top, "left"), (self.bottom, "left"), (self.bottom, "bottom")):
                 item.getAxis(ax).setStyle(showValues=n > 0)
         # the ranges are the current run's, set here every time (never inherited from an earlier run)
-        ranges = ((0.5, max(n, 1) + 0.5), (float(y_lo), float(y_hi)),
+        ranges = ((0.5, (float(x[-1]) if n else 1.0) + 0.5), (float(y_lo), float(y_hi)),
                   (0.0, max(1.0, float(changes.max()) if n else 1.0) * 1.15))
         if ranges != self._ranges:
             self._ranges = ranges
@@ -511,6 +535,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         """Axis, label and legend font size in pixels (presenter mode)."""
         set_axes_font((self.top, self.bottom), px)
         set_legend_font(self.top, self.legend, max(11, int(px * 0.8)))
+        self.top.vb.setMinimumHeight(LOG_AXIS_LINES * px)
         self._fit_legend()
 
     def export(self, path: str | Path) -> Path:

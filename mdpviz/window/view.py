@@ -209,12 +209,14 @@ class ViewMixin:
         set_legend_font(sim.hist_plot, sim.legend, max(11, int(px * 0.8)))
 
     def _presenter_dock_sizes(self) -> None:
-        """Presenter mode: the right-hand column a third of the width, the plot a third of the height
-        (the board and the results pages get the rest; a results page hides the plot)."""
+        """Presenter mode: the right-hand column a third of the width, the plot a third of the height, the
+        convergence plot 38% (room for its |dV| plot's LOG_AXIS_LINES text lines and the counts below
+        them); the board and the results pages get the rest; a results page hides the plot."""
         if not self.presenter:
             return
+        share = 0.38 if self.conv_stack.currentWidget() is self.convergence else 0.34
         self.resizeDocks([self.solver_dock], [int(self.width() * 0.33)], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.convergence_dock], [int(self.height() * 0.34)], Qt.Orientation.Vertical)
+        self.resizeDocks([self.convergence_dock], [int(self.height() * share)], Qt.Orientation.Vertical)
 
     def _after_restore(self, hidden_by_game: set[str]) -> None:
         """A layout was restored: the docks hidden for the game shown when it was saved are hidden by a
