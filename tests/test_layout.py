@@ -353,3 +353,42 @@ def test_export_command_writes_a_gif(tmp_path, capsys):
     with Image.open(out) as im:
         assert im.format == "GIF" and im.size == (400, 240) and im.n_frames == 30
     assert "30 frames" in capsys.readouterr().out
+
+
+BOARD_GAMES = [k for k in ("ttt", "risk_ttt", "attt", "checkers", "ttt3d") if k in GAME_KEYS]
+
+
+@pytest.mark.parametrize("key", BOARD_GAMES)
+def test_the_position_controls_are_read_whole_and_never_overlap(qtbot, window, key, tmp_path):
+    """Risk tic-tac-toe's play controls read "Play vs ageyou play" and "Hide hin" at 1366x768 and in presenter
+    mode, and anti-tic-tac-toe's "Hide hints" sat over its mode box: in both modes, at both sizes, each shown
+    control of the row under the board is at least as wide as it asks, inside the board, and over no other."""
+    from mdpviz.widgets.position.board import PLAY, WALK
+
+    w = window
+    show_game(qtbot, w, key, tmp_path, wait=False)
+    board = w.game_boards[key]
+    qtbot.waitUntil(lambda: board.walk is not None, timeout=120_000)  # checkers compiles its model first
+    controls = [board.mode_combo, board.human_caption, board.human_combo, board.first_caption, board.first_combo,
+                board.hide_check]
+    for presenter, size in ((False, LAPTOP), (True, PROJECTOR)):
+        w.set_presenter(presenter)
+        w.resize(size)
+        for mode in (WALK, PLAY):
+            board.set_mode(mode)
+            qtbot.waitUntil(lambda: board.mode_combo.isVisible())
+            wait_laid_out(qtbot, w)
+            shown = [c for c in controls if c.isVisible()]
+            assert len(shown) == (6 if mode == PLAY else 2)
+            rects = {c.accessibleName() or c.text(): c.geometry().translated(c.parentWidget().mapTo(board, c.parentWidget().rect().topLeft()))
+                     for c in shown}
+            for c, (name, r) in zip(shown, rects.items()):
+                assert c.width() >= c.minimumSizeHint().width(), (presenter, mode, name, c.width(), c.minimumSizeHint())
+                if not hasattr(c, "currentText"):  # a label or the check box: its whole text
+                    assert c.width() >= c.sizeHint().width(), (presenter, mode, name, c.width(), c.sizeHint())
+                assert board.rect().contains(r), (presenter, mode, name, r, board.rect())
+            names = list(rects)
+            for i, a in enumerate(names):
+                for b in names[i + 1:]:
+                    assert not rects[a].intersects(rects[b]), (presenter, mode, a, rects[a], b, rects[b])
+    w.set_presenter(False)
