@@ -392,3 +392,37 @@ def test_the_position_controls_are_read_whole_and_never_overlap(qtbot, window, k
                 for b in names[i + 1:]:
                     assert not rects[a].intersects(rects[b]), (presenter, mode, a, rects[a], b, rects[b])
     w.set_presenter(False)
+
+
+@pytest.mark.parametrize("first", ["normal", "presenter"])
+def test_presenter_mode_leaves_the_game_dock_as_wide_as_before(qtbot, window, first):
+    """The grid world's editor first shown in presenter mode kept its combo boxes' projector widths after it
+    (a QComboBox's cached minimum size hint): the Game dock went from 343 to 436 px for good and the window
+    stayed 1288-1309 px wide on a 1280 projector, its right dock cut."""
+    from PySide6.QtWidgets import QComboBox
+
+    w = window
+    before = w.game_scroll.minimumWidth()
+    if first == "normal":
+        w.switch_game("gridworld")
+    w.resize(PROJECTOR)
+    w.set_presenter(True)
+    if first == "presenter":
+        w.switch_game("gridworld")
+    wait_laid_out(qtbot, w)
+    w.set_presenter(False)
+    wait_laid_out(qtbot, w)
+    editor = w.game_scroll.widget()
+    for combo in editor.findChildren(QComboBox):  # each as wide as a new one with its items in today's font
+        fresh = QComboBox()
+        fresh.setFont(combo.font())
+        fresh.setSizeAdjustPolicy(combo.sizeAdjustPolicy())
+        fresh.setMinimumContentsLength(combo.minimumContentsLength())
+        fresh.addItems([combo.itemText(i) for i in range(combo.count())])
+        assert combo.minimumSizeHint().width() == fresh.minimumSizeHint().width(), (combo.objectName(), combo.minimumSizeHint())
+    assert w.game_scroll.minimumWidth() == before
+    w.set_presenter(True)
+    w.resize(PROJECTOR)
+    wait_laid_out(qtbot, w)
+    assert w.minimumSizeHint().width() <= PROJECTOR.width() and w.width() <= PROJECTOR.width(), (w.width(), w.minimumSizeHint())
+    w.set_presenter(False)
