@@ -425,4 +425,6 @@ def test_presenter_mode_leaves_the_game_dock_as_wide_as_before(qtbot, window, fi
     w.resize(PROJECTOR)
     wait_laid_out(qtbot, w)
     assert w.minimumSizeHint().width() <= PROJECTOR.width() and w.width() <= PROJECTOR.width(), (w.width(), w.minimumSizeHint())
+    # and the editor, measured in the projector's font, is not cut by the right-hand column
+    assert editor.minimumSizeHint().width() <= w.game_scroll.viewport().width(), (editor.minimumSizeHint(), w.game_scroll.viewport().width())
     w.set_presenter(False)
