@@ -403,3 +403,78 @@ def test_export_command_writes_a_gif(tmp_path, capsys):
     with Image.open(out) as im:
         assert im.format == "GIF" and im.size == (400, 240) and im.n_frames == 30
     assert "30 frames" in capsys.readouterr().out
+
+
+BOARD_GAMES = [k for k in ("ttt", "risk_ttt", "attt", "checkers", "ttt3d") if k in GAME_KEYS]
+
+
+@pytest.mark.parametrize("key", BOARD_GAMES)
+def test_the_position_controls_are_read_whole_and_never_overlap(qtbot, window, key, tmp_path):
+    """Risk tic-tac-toe's play controls read "Play vs ageyou play" and "Hide hin" at 1366x768 and in presenter
+    mode, and anti-tic-tac-toe's "Hide hints" sat over its mode box: in both modes, at both sizes, each shown
+    control of the row under the board is at least as wide as it asks, inside the board, and over no other."""
+    from mdpviz.widgets.position.board import PLAY, WALK
+
+    w = window
+    show_game(qtbot, w, key, tmp_path, wait=False)
+    board = w.game_boards[key]
+    qtbot.waitUntil(lambda: board.walk is not None, timeout=120_000)  # checkers compiles its model first
+    controls = [board.mode_combo, board.human_caption, board.human_combo, board.first_caption, board.first_combo,
+                board.hide_check]
+    for presenter, size in ((False, LAPTOP), (True, PROJECTOR)):
+        w.set_presenter(presenter)
+        w.resize(size)
+        for mode in (WALK, PLAY):
+            board.set_mode(mode)
+            qtbot.waitUntil(lambda: board.mode_combo.isVisible())
+            wait_laid_out(qtbot, w)
+            shown = [c for c in controls if c.isVisible()]
+            assert len(shown) == (6 if mode == PLAY else 2)
+            rects = {c.accessibleName() or c.text(): c.geometry().translated(c.parentWidget().mapTo(board, c.parentWidget().rect().topLeft()))
+                     for c in shown}
+            for c, (name, r) in zip(shown, rects.items()):
+                assert c.width() >= c.minimumSizeHint().width(), (presenter, mode, name, c.width(), c.minimumSizeHint())
+                if not hasattr(c, "currentText"):  # a label or the check box: its whole text
+                    assert c.width() >= c.sizeHint().width(), (presenter, mode, name, c.width(), c.sizeHint())
+                assert board.rect().contains(r), (presenter, mode, name, r, board.rect())
+            names = list(rects)
+            for i, a in enumerate(names):
+                for b in names[i + 1:]:
+                    assert not rects[a].intersects(rects[b]), (presenter, mode, a, rects[a], b, rects[b])
+    w.set_presenter(False)
+
+
+@pytest.mark.parametrize("first", ["normal", "presenter"])
+def test_presenter_mode_leaves_the_game_dock_as_wide_as_before(qtbot, window, first):
+    """The grid world's editor first shown in presenter mode kept its combo boxes' projector widths after it
+    (a QComboBox's cached minimum size hint): the Game dock went from 343 to 436 px for good and the window
+    stayed 1288-1309 px wide on a 1280 projector, its right dock cut."""
+    from PySide6.QtWidgets import QComboBox
+
+    w = window
+    before = w.game_scroll.minimumWidth()
+    if first == "normal":
+        w.switch_game("gridworld")
+    w.resize(PROJECTOR)
+    w.set_presenter(True)
+    if first == "presenter":
+        w.switch_game("gridworld")
+    wait_laid_out(qtbot, w)
+    w.set_presenter(False)
+    wait_laid_out(qtbot, w)
+    editor = w.game_scroll.widget()
+    for combo in editor.findChildren(QComboBox):  # each as wide as a new one with its items in today's font
+        fresh = QComboBox()
+        fresh.setFont(combo.font())
+        fresh.setSizeAdjustPolicy(combo.sizeAdjustPolicy())
+        fresh.setMinimumContentsLength(combo.minimumContentsLength())
+        fresh.addItems([combo.itemText(i) for i in range(combo.count())])
+        assert combo.minimumSizeHint().width() == fresh.minimumSizeHint().width(), (combo.objectName(), combo.minimumSizeHint())
+    assert w.game_scroll.minimumWidth() == before
+    w.set_presenter(True)
+    w.resize(PROJECTOR)
+    wait_laid_out(qtbot, w)
+    assert w.minimumSizeHint().width() <= PROJECTOR.width() and w.width() <= PROJECTOR.width(), (w.width(), w.minimumSizeHint())
+    # and the editor, measured in the projector's font, is not cut by the right-hand column
+    assert editor.minimumSizeHint().width() <= w.game_scroll.viewport().width(), (editor.minimumSizeHint(), w.game_scroll.viewport().width())
+    w.set_presenter(False)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QTabBar
+from PySide6.QtWidgets import QComboBox, QTabBar
 
 from mdpviz.widgets.convergence import set_legend_font
 
@@ -165,6 +165,11 @@ class ViewMixin:
         size = f.pointSizeF() if f.pointSizeF() > 0 else 10.0
         f.setPointSizeF(size * (PRESENTER_SCALE if on else 1.0))
         self.setFont(f)
+        # a QComboBox keeps the minimum size hint of the font it was first measured in (a font change
+        # forgets only its size hint; a style change forgets both): the grid world's editor first shown
+        # in presenter mode kept its projector widths after it and widened the Game dock for good
+        for combo in self.findChildren(QComboBox):
+            QCoreApplication.sendEvent(combo, QEvent(QEvent.Type.StyleChange))
         px = PRESENTER_PLOT_PX if on else PLOT_PX
         self.convergence.set_font_size(px)
         for cw in self._convs.values():

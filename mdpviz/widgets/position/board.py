@@ -122,16 +122,20 @@ class PositionBoard(GameBoard):
         nav.addWidget(self.new_button)
         nav.addStretch(1)
         left.addLayout(nav)
-        hva = QHBoxLayout()
-        hva.addWidget(self.mode_combo)
+        # two rows: the six controls in one row were wider than the side panel at 1366x768 and in presenter
+        # mode, and overlapped ("Play vs ageyou play", "Hide hin"); the second row is shown in PLAY only
         self.human_caption = QLabel("you play")
-        hva.addWidget(self.human_caption)
-        hva.addWidget(self.human_combo)
         self.first_caption = QLabel("first")
-        hva.addWidget(self.first_caption)
-        hva.addWidget(self.first_combo)
-        hva.addWidget(self.hide_check)
-        hva.addStretch(1)
+        mode_row, play_row = QHBoxLayout(), QHBoxLayout()
+        for row, widgets in ((mode_row, (self.mode_combo, self.hide_check)),
+                             (play_row, (self.human_caption, self.human_combo, self.first_caption, self.first_combo))):
+            for wid in widgets:
+                row.addWidget(wid)
+            row.addStretch(1)
+        hva = QVBoxLayout()
+        hva.setSpacing(3)
+        hva.addLayout(mode_row)
+        hva.addLayout(play_row)
         side.add_controls(hva)
         self._box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
         self._box.setContentsMargins(0, 0, 0, 0)
@@ -189,6 +193,7 @@ class PositionBoard(GameBoard):
         # texts the rest of the width; a wide board (the cube's three layers) is limited by the width, so
         # it gets most of it.
         buttons = self.canvas_column.layout().itemAt(1).sizeHint().width()
+        controls = self.side.controls.minimumSize().width() if self.side.controls is not None else 0
         if a <= 1.5:
             side_w = max(self.SIDE_WIDTH, w - int((h - nav - pad) * a + pad))
             widest = w - buttons
@@ -197,6 +202,7 @@ class PositionBoard(GameBoard):
             # more than the texts do: these keep at most WIDE_SIDE_SHARE of it and scroll beyond
             side_w = max(240, int(w * 0.36))
             widest = max(side_w, int(w * self.WIDE_SIDE_SHARE))
+        side_w = max(side_w, controls)  # the mode, marks and hints read whole
         # a long caption (anti-tic-tac-toe's rounds) needs more lines: widen the texts until they fit
         # (but never narrower than the Back / Forward / New game buttons under the board)
         while side_w + 30 <= min(widest, w - buttons) and self.side.needed_height(side_w, h) > h:
