@@ -137,6 +137,7 @@ def test_squares_1_and_15_refuse_traps(qtbot, window):
     window.board.cell_clicked.emit(14)
     assert g.cfg.layout[14] == 0
     assert "Square 15 is the goal" in window.statusBar().currentMessage()
+    assert "Square 15 is the goal" in window.edit_refusal.text()  # and in the Game dock, kept
     menu = window.board.cell_menu(0)
     enabled = [a.text() for a in menu.actions() if a.isEnabled() and not a.isSeparator()]
     assert enabled == ["Inspect square 1", "ordinary \u2713"]
