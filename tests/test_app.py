@@ -552,6 +552,29 @@ def test_save_and_load_round_trip(qtbot, window, small_file, tmp_path):
         other.shutdown()
 
 
+def test_opening_a_scenario_over_unsaved_edits_asks_and_undo_goes_back(qtbot, window, tmp_path):
+    g, d = snakes(window), window.dialogs
+    path = window.save_scenario(tmp_path / "a.json")  # the defaults
+    first = g.cfg
+    d.open_path = str(path)
+    window.open_scenario_dialog()
+    assert d.asked == 0 and not window.dirty  # nothing unsaved: nothing to ask
+    set_layout(window)
+    edited = g.cfg
+    d.unsaved_answer = "cancel"
+    window.open_scenario_dialog()
+    assert d.asked == 1 and g.cfg == edited and window.dirty  # cancelled: the edits stay
+    d.unsaved_answer = "discard"
+    window.open_scenario_dialog()
+    assert d.asked == 2 and g.cfg == first and not window.dirty
+    assert window.undo_group.undoText() == "open a.json"
+    window.undo_group.undo()  # back to what the window showed before opening
+    assert g.cfg == edited and window.dirty and window.controller.mdp is g.session.mdp()
+    d.unsaved_answer = "save"  # saved to the scenario's file, then opened again: the edits are kept
+    window.open_scenario_dialog()
+    assert d.asked == 3 and g.cfg == edited and not window.dirty and not d.errors
+
+
 def test_quitting_with_unsaved_edits_asks_first(qtbot, window):
     window.show()
     snakes(window).set_square(4, 1)

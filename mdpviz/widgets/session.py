@@ -57,6 +57,22 @@ class _Edit(QUndoCommand):
         self.session._set(self.old, f"undid: {self.text()}")
 
 
+class _Opened(_Edit):
+    """A scenario's settings replacing the game's (File > Open scenario): the first redo is quiet, as
+    :meth:`GameSession.load_state` is; undo (and redo after it) are edits like any other."""
+
+    def __init__(self, session: "GameSession", old: Any, new: Any, text: str) -> None:
+        super().__init__(session, old, new, text)
+        self._pushed = False
+
+    def redo(self) -> None:
+        if self._pushed:
+            super().redo()
+            return
+        self._pushed = True
+        self.session._replace(self.new)
+
+
 class GameSession(QObject):
     """One game's settings, undo stack, model, scenario data, simulations, episodes, lesson and jobs."""
 
@@ -152,6 +168,13 @@ class GameSession(QObject):
         emit ``edited``: the window starts the solve again once after loading every game."""
         self.undo_stack.clear()
         self._replace(settings)
+        self.undo_stack.setClean()
+
+    def open_state(self, settings: Any, text: str) -> None:
+        """Take a scenario's settings as :meth:`load_state` does (quiet, counts as saved), but as one undo
+        step (``text``) back to the settings shown before when they differ; the history stays."""
+        if settings != self._settings:
+            self.undo_stack.push(_Opened(self, self._settings, settings, text))
         self.undo_stack.setClean()
 
     def _replace(self, settings: Any) -> None:

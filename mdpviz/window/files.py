@@ -99,7 +99,7 @@ class FilesMixin:
         except ValueError:
             raise ScenarioError(path, "game", f"unknown game {scn.game!r}") from None
         for g, st, data in states.values():
-            g.session.load_state(st)
+            g.session.open_state(st, f"open {Path(path).name}")  # Undo goes back to what was shown
             g.session.load_display(data, str(path))
         if "method" in scn.solver:
             self.solver_panel.set_method(scn.solver["method"])
@@ -111,6 +111,10 @@ class FilesMixin:
         self.statusBar().showMessage(f"Opened {path}", 5000)
 
     def open_scenario_dialog(self) -> None:
+        if self.dirty:  # as Quit does: the edits are not thrown away without asking
+            ans = self.dialogs.ask_unsaved()
+            if ans == "cancel" or (ans == "save" and not self.save_scenario_dialog()):
+                return
         path = self.dialogs.open_file("Open scenario", self._dir("scenario"), "mdpviz scenarios (*.json);;All files (*)")
         if not path:
             return
