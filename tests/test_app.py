@@ -575,6 +575,22 @@ def test_opening_a_scenario_over_unsaved_edits_asks_and_undo_goes_back(qtbot, wi
     assert d.asked == 3 and g.cfg == edited and not window.dirty and not d.errors
 
 
+def test_opening_a_course_file_is_unsaved_only_when_the_scenario_names_another(qtbot, window, small_file, tmp_path):
+    from mdpviz.models.examples import mdp_examples
+
+    window.open_mdp_file(small_file)
+    f = window.game_by_key("file")
+    assert window.game is f and f.fstate.path == str(small_file)
+    assert not window.dirty and window.undo_group.undoText() == "opened small.txt"  # untitled: browsing files
+    window.save_scenario(tmp_path / "s.json")
+    window.open_mdp_file(small_file)  # the file the scenario names
+    assert not window.dirty
+    window.open_mdp_file(mdp_examples()[0].path)  # another file than the scenario's
+    assert window.dirty and window.windowTitle().endswith("*")
+    window.undo_group.undo()
+    assert f.fstate.path == str(small_file) and not window.dirty
+
+
 def test_quitting_with_unsaved_edits_asks_first(qtbot, window):
     window.show()
     snakes(window).set_square(4, 1)
