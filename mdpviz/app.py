@@ -26,6 +26,7 @@ import sys
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 import pyqtgraph as pg
+import shiboken6
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFontMetricsF, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
@@ -227,6 +228,12 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.editor_stack.setObjectName("gameEditors")
         self._editors: dict[str, QWidget] = {}  # each game's editor page, added when the game is first shown
         self.editor_stack.installEventFilter(self)
+        self.edit_refusal = _named(QLabel(""), "editRefusal", "Why the last edit was refused")
+        self.edit_refusal.setWordWrap(True)
+        self.edit_refusal.setStyleSheet("color: #b00020;")  # dark red: readable on the dock's grey
+        self.edit_refusal.hide()
+        self._refusals: dict[str, str] = {}
+        """Why each game's last edit was refused, kept until its next edit (shown above its editor)."""
         self.state_label = _named(QLabel(""), "solverStateLabel", "Solver state")
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addPermanentWidget(self.state_label)
@@ -246,6 +253,9 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         v = QVBoxLayout(game_box)
         v.setContentsMargins(4, 4, 4, 4)
         v.addWidget(self.game_picker)
+        # why an edit was refused: at the editor's top, seen at every size (the stack below can be taller
+        # than the dock, which then clips what follows it)
+        v.addWidget(self.edit_refusal)
         v.addWidget(self.editor_stack, 1)
         scroll = QScrollArea()
         scroll.setObjectName("gameScroll")
@@ -408,9 +418,28 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.undo_group.addStack(s.undo_stack)
         s.edited.connect(lambda text, g=g: self._on_game_edited(g, text))
         s.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        s.refused.connect(lambda why, g=g: self._on_edit_refused(g, why))
+        s.undo_stack.indexChanged.connect(lambda _i, g=g: self._on_edit_refused(g, ""))  # an edit, undo or redo
         s.changed.connect(lambda g=g: self._on_game_redraw(g))
         g.redraw.connect(lambda g=g: self._on_game_redraw(g))
         g.open_file_requested.connect(self.open_mdp_dialog)
+
+    def _on_edit_refused(self, g: Game, why: str) -> None:
+        """Game ``g`` refused an edit (``why``; "" after an edit that was applied): said above its editor
+        until its next edit (the status bar hears it as the session's message)."""
+        if why:
+            self._refusals[g.key] = why
+        else:
+            self._refusals.pop(g.key, None)
+        if g is self.game:
+            self._show_refusal()
+
+    def _show_refusal(self) -> None:
+        if not shiboken6.isValid(self.edit_refusal):  # a game's undo stack is cleared as the window is deleted
+            return
+        why = self._refusals.get(self.game.key, "")
+        self.edit_refusal.setText(why)
+        self.edit_refusal.setVisible(bool(why))
 
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802
         # A game editor built while the window is shown can keep the heights its word-wrapped labels
@@ -554,6 +583,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             self.game_picker.blockSignals(False)
         ed = self._editor_page(g)
         self.editor_stack.setCurrentWidget(ed)
+        self._show_refusal()
         board = self._boards[g.key]
         self.board_stack.setCurrentWidget(board)
         # a board with its own colour bar (the grid world's diverging map) replaces the shared one

@@ -137,6 +137,7 @@ def test_squares_1_and_15_refuse_traps(qtbot, window):
     window.board.cell_clicked.emit(14)
     assert g.cfg.layout[14] == 0
     assert "Square 15 is the goal" in window.statusBar().currentMessage()
+    assert "Square 15 is the goal" in window.edit_refusal.text()  # and in the Game dock, kept
     menu = window.board.cell_menu(0)
     enabled = [a.text() for a in menu.actions() if a.isEnabled() and not a.isSeparator()]
     assert enabled == ["Inspect square 1", "ordinary \u2713"]
@@ -549,6 +550,45 @@ def test_save_and_load_round_trip(qtbot, window, small_file, tmp_path):
         assert snakes(other).cfg == g.cfg
     finally:
         other.shutdown()
+
+
+def test_opening_a_scenario_over_unsaved_edits_asks_and_undo_goes_back(qtbot, window, tmp_path):
+    g, d = snakes(window), window.dialogs
+    path = window.save_scenario(tmp_path / "a.json")  # the defaults
+    first = g.cfg
+    d.open_path = str(path)
+    window.open_scenario_dialog()
+    assert d.asked == 0 and not window.dirty  # nothing unsaved: nothing to ask
+    set_layout(window)
+    edited = g.cfg
+    d.unsaved_answer = "cancel"
+    window.open_scenario_dialog()
+    assert d.asked == 1 and g.cfg == edited and window.dirty  # cancelled: the edits stay
+    d.unsaved_answer = "discard"
+    window.open_scenario_dialog()
+    assert d.asked == 2 and g.cfg == first and not window.dirty
+    assert window.undo_group.undoText() == "open a.json"
+    window.undo_group.undo()  # back to what the window showed before opening
+    assert g.cfg == edited and window.dirty and window.controller.mdp is g.session.mdp()
+    d.unsaved_answer = "save"  # saved to the scenario's file, then opened again: the edits are kept
+    window.open_scenario_dialog()
+    assert d.asked == 3 and g.cfg == edited and not window.dirty and not d.errors
+
+
+def test_opening_a_course_file_is_unsaved_only_when_the_scenario_names_another(qtbot, window, small_file, tmp_path):
+    from mdpviz.models.examples import mdp_examples
+
+    window.open_mdp_file(small_file)
+    f = window.game_by_key("file")
+    assert window.game is f and f.fstate.path == str(small_file)
+    assert not window.dirty and window.undo_group.undoText() == "opened small.txt"  # untitled: browsing files
+    window.save_scenario(tmp_path / "s.json")
+    window.open_mdp_file(small_file)  # the file the scenario names
+    assert not window.dirty
+    window.open_mdp_file(mdp_examples()[0].path)  # another file than the scenario's
+    assert window.dirty and window.windowTitle().endswith("*")
+    window.undo_group.undo()
+    assert f.fstate.path == str(small_file) and not window.dirty
 
 
 def test_quitting_with_unsaved_edits_asks_first(qtbot, window):

@@ -110,6 +110,28 @@ def test_edit_cycles_a_cell_goes_stale_and_undoes(qtbot, window):
     assert not g.set_living_reward(0.5) and g.settings.living_reward == 0.0
 
 
+def test_a_refused_edit_puts_the_field_back_and_says_why_under_the_editor(qtbot, window):
+    w = window
+    g = w.game
+    assert g.session.set_discount(1.0)
+    ed = w.editor_stack.currentWidget()
+    steps, settings = g.session.undo_stack.count(), g.session.settings
+    ed.living.setValue(0.1)
+    ed.living.editingFinished.emit()  # what Enter or leaving the field does
+    assert g.session.settings is settings and g.session.undo_stack.count() == steps
+    assert ed.living.value() == settings.living_reward  # the field shows the model again, not 0.1
+    assert not w.edit_refusal.isHidden() and "discount" in w.edit_refusal.text()
+    w.statusBar().showMessage("another note")  # the next status message does not take the reason away
+    assert "discount" in w.edit_refusal.text()
+    w.switch_game("snakes")  # another game's editor: not its reason
+    assert w.edit_refusal.isHidden()
+    w.switch_game("gridworld")
+    assert "discount" in w.edit_refusal.text()
+    ed.noise.setValue(0.1)
+    ed.noise.editingFinished.emit()  # the next edit that is applied clears it
+    assert g.session.settings.noise == 0.1 and w.edit_refusal.isHidden()
+
+
 def test_inspect_click_and_episode_token(qtbot, window):
     w = window
     g = w.game

@@ -64,6 +64,7 @@ class Game(QObject):
             session.setParent(self)
         self.session = session
         """The game itself (settings, undo stack, model, jobs): what this view draws and edits."""
+        session.refused.connect(lambda _why: self.refresh_editor())  # a refused edit: the fields show the settings again
 
     def initial_settings(self) -> Any:
         """The settings a new window starts the game with (the spec's defaults)."""
@@ -115,7 +116,8 @@ class Game(QObject):
         return None
 
     def refresh_editor(self) -> None:
-        """Show the current settings in the editing panel if it was built (after a loaded scenario)."""
+        """Show the current settings in the editing panel if it was built (after a loaded scenario or a
+        refused edit)."""
 
     def convergence_widget(self) -> QWidget | None:
         """A game-specific plot for the window's Convergence dock (the 3D game's learning curve), or

@@ -57,6 +57,22 @@ class _Edit(QUndoCommand):
         self.session._set(self.old, f"undid: {self.text()}")
 
 
+class _Opened(_Edit):
+    """A scenario's settings replacing the game's (File > Open scenario): the first redo is quiet, as
+    :meth:`GameSession.load_state` is; undo (and redo after it) are edits like any other."""
+
+    def __init__(self, session: "GameSession", old: Any, new: Any, text: str) -> None:
+        super().__init__(session, old, new, text)
+        self._pushed = False
+
+    def redo(self) -> None:
+        if self._pushed:
+            super().redo()
+            return
+        self._pushed = True
+        self.session._replace(self.new)
+
+
 class GameSession(QObject):
     """One game's settings, undo stack, model, scenario data, simulations, episodes, lesson and jobs."""
 
@@ -66,7 +82,10 @@ class GameSession(QObject):
     changed = Signal()
     """Something shown changed but not the model (a display setting, a job's or the driver's state)."""
     message = Signal(str)
-    """A note for the status bar (e.g. why an edit was refused)."""
+    """A note for the status bar (e.g. a compile cancelled, or why an edit was refused)."""
+    refused = Signal(str)
+    """An edit was refused: why (the window shows it above the game's editor until its next edit and puts
+    the editor's fields back to the settings, see :meth:`refuse`)."""
 
     def __init__(self, spec: GameSpec, settings: Any = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -131,6 +150,13 @@ class GameSession(QObject):
         self.undo_stack.push(_Edit(self, self._settings, new, text))
         return True
 
+    def refuse(self, why: str) -> bool:
+        """Refuse an edit: the settings stay, :attr:`refused` and :attr:`message` say why; False (what an
+        edit returns)."""
+        self.refused.emit(why)
+        self.message.emit(why)
+        return False
+
     def _set(self, settings: Any, text: str) -> None:
         self._settings = settings
         if self.driver is not None:
@@ -141,10 +167,20 @@ class GameSession(QObject):
         """Replace the settings wholesale (a loaded scenario): no undo history, counts as saved. Does not
         emit ``edited``: the window starts the solve again once after loading every game."""
         self.undo_stack.clear()
+        self._replace(settings)
+        self.undo_stack.setClean()
+
+    def open_state(self, settings: Any, text: str) -> None:
+        """Take a scenario's settings as :meth:`load_state` does (quiet, counts as saved), but as one undo
+        step (``text``) back to the settings shown before when they differ; the history stays."""
+        if settings != self._settings:
+            self.undo_stack.push(_Opened(self, self._settings, settings, text))
+        self.undo_stack.setClean()
+
+    def _replace(self, settings: Any) -> None:
         self._settings = settings
         if self.driver is not None:
             self.driver.settings_changed(settings)
-        self.undo_stack.setClean()
 
     def set_display(self, name: str, value: Any) -> None:
         """Change a display setting (no undo, no new solve); ``changed`` follows if it is new."""

@@ -99,7 +99,7 @@ class FilesMixin:
         except ValueError:
             raise ScenarioError(path, "game", f"unknown game {scn.game!r}") from None
         for g, st, data in states.values():
-            g.session.load_state(st)
+            g.session.open_state(st, f"open {Path(path).name}")  # Undo goes back to what was shown
             g.session.load_display(data, str(path))
         if "method" in scn.solver:
             self.solver_panel.set_method(scn.solver["method"])
@@ -111,6 +111,10 @@ class FilesMixin:
         self.statusBar().showMessage(f"Opened {path}", 5000)
 
     def open_scenario_dialog(self) -> None:
+        if self.dirty:  # as Quit does: the edits are not thrown away without asking
+            ans = self.dialogs.ask_unsaved()
+            if ans == "cancel" or (ans == "save" and not self.save_scenario_dialog()):
+                return
         path = self.dialogs.open_file("Open scenario", self._dir("scenario"), "mdpviz scenarios (*.json);;All files (*)")
         if not path:
             return
@@ -141,8 +145,17 @@ class FilesMixin:
         """Open a course-format MDP file in the "MDP from file" game (MDPFileError: nothing changes)."""
         g = self.game_by_key("file")
         new = g.read_file(path)  # raises before anything changes
+        self._show_opened_file(g, new)
+
+    def _show_opened_file(self, g, state) -> None:
+        """Show an opened course file in the "MDP from file" game ``g``: one undo step, and an unsaved
+        edit only if the scenario file open names another file (an untitled window browses files)."""
+        s = g.session
+        old, was_saved = s.settings, s.undo_stack.isClean()
         self.switch_game(g.key)
-        g.session.edit(new, f"opened {Path(new.path).name}")
+        s.edit(state, f"opened {Path(state.path).name}")
+        if was_saved and (self.scenario_path is None or (old.path, old.text) == (state.path, state.text)):
+            s.undo_stack.setClean()
 
     def open_mdp_dialog(self) -> None:
         path = self.dialogs.open_file("Open course MDP file", self._dir("mdp"), "MDP files (*.txt);;All files (*)")
@@ -183,8 +196,7 @@ class FilesMixin:
                 return
             state, mdp = result
             g.session.prime(state, mdp)  # the parse is not repeated on the GUI thread
-            self.switch_game(g.key)
-            g.session.edit(state, f"opened {Path(state.path).name}")
+            self._show_opened_file(g, state)
 
         def failed(msg: str) -> None:
             self._hide_load_progress()

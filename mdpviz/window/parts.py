@@ -70,7 +70,7 @@ class Dialogs:
     def ask_unsaved(self) -> str:
         """"save", "discard" or "cancel" for unsaved edits."""
         b = QMessageBox.question(
-            self.parent, "Unsaved edits", "The scenario has unsaved edits. Save them before quitting?",
+            self.parent, "Unsaved edits", "The scenario has unsaved edits. Save them first?",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Save,
         )

@@ -387,7 +387,7 @@ class AtttPanel(QWidget):
             try:
                 self.game.open_states(path)
             except ValueError as e:
-                self.game.session.message.emit(str(e))
+                self.game.session.refuse(str(e))
 
     def _on_start(self, i: int) -> None:
         kind, player, _text = START_CHOICES[i]
@@ -400,7 +400,7 @@ class AtttPanel(QWidget):
             else:
                 self.game.set_generated_start(kind, player, seed=self.seed.value())
         except ValueError as e:
-            self.game.session.message.emit(str(e))
+            self.game.session.refuse(str(e))
         self.refresh()
 
     def _on_seed(self) -> None:

@@ -218,10 +218,7 @@ class CheckersGame(PositionGame):
                                  text)
 
     def _refuse(self, e: ValueError) -> bool:
-        self.session.message.emit(f"Checkers: {e}")
-        if self._editor is not None:
-            self._editor.refresh()
-        return False
+        return self.session.refuse(f"Checkers: {e}")  # the window puts the editor back (refresh_editor)
 
     # ------------------------------------------------------------------ window hooks
     def editor(self) -> QWidget:
@@ -364,9 +361,7 @@ class CheckersEditor(QWidget):
         try:
             return self.game.session.set_discount(gamma)
         except ValueError as e:
-            self.game.session.message.emit(str(e))
-            self.refresh()
-            return False
+            return self.game.session.refuse(str(e))
 
     def _on_slider(self, v: int) -> None:
         self.set_discount(v / DISCOUNT_STEPS)

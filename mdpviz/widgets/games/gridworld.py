@@ -57,15 +57,13 @@ class GridWorldGame(GridGameBase):
         try:
             new.validate()
         except ValueError as e:
-            self.session.message.emit(f"Not applied: {e}")
-            return False
+            return self.session.refuse(f"Not applied: {e}")
         return self.session.edit(new, text)
 
     def set_cell(self, r: int, c: int, value: gw.Cell) -> bool:
         g = self.settings.grid
         if (r, c) == g.start and value != gw.OPEN:
-            self.session.message.emit("The start cell must stay open: move the start first (right-click another cell).")
-            return False
+            return self.session.refuse("The start cell must stay open: move the start first (right-click another cell).")
         return self.set_map(g.with_cell(r, c, value), f"row {r + 1}, column {c + 1}: {gw.describe_cell(value)}")
 
     def cycle_cell(self, r: int, c: int) -> bool:
@@ -75,8 +73,7 @@ class GridWorldGame(GridGameBase):
     def move_start(self, r: int, c: int) -> bool:
         g = self.settings.grid
         if g.cells[r][c] != gw.OPEN:
-            self.session.message.emit("The start must be an open cell.")
-            return False
+            return self.session.refuse("The start must be an open cell.")
         return self.set_map(replace(g, start=(r, c)), f"start at row {r + 1}, column {c + 1}")
 
     def grid_menu(self, r, c):
@@ -95,6 +92,10 @@ class GridWorldGame(GridGameBase):
         if self._editor is None:
             self._editor = GridEditor(self)
         return self._editor
+
+    def refresh_editor(self) -> None:
+        if self._editor is not None:
+            self._editor.sync()
 
 
 # ---------------------------------------------------------------------------------- editors
@@ -187,7 +188,7 @@ class GridEditor(QWidget):
             try:
                 self.game.open_map_file(path)
             except gw.GridFileError as e:
-                self.game.session.message.emit(str(e))
+                self.game.session.refuse(str(e))
 
 
 VIEW = GridWorldGame

@@ -34,8 +34,7 @@ class GymGame(GridGameBase):
             new = gb.state_with_kwargs(self.gstate, env_id, kwargs_text)
             self.session.prime(new, gb.window_import(new))  # checked (and kept) before it becomes an edit
         except ValueError as e:
-            self.session.message.emit(f"Not applied: {e}")
-            return False
+            return self.session.refuse(f"Not applied: {e}")
         kwt = ", ".join(f"{k}={v}" for k, v in new.kwargs)
         return self.session.edit(new, f"{new.env_id}" + (f" ({kwt})" if kwt else ""))
 
@@ -43,6 +42,10 @@ class GymGame(GridGameBase):
         if self._editor is None:
             self._editor = GymEditor(self)
         return self._editor
+
+    def refresh_editor(self) -> None:
+        if self._editor is not None:
+            self._editor.sync()
 
 
 ENV_CHOICES = ("FrozenLake-v1", "CliffWalking-v1", "Taxi-v4")

@@ -160,8 +160,7 @@ class RiskTicTacToeGame(PositionGame):
         try:
             p = rt.risk_preset(name, n_cells=self.rstate.size ** 2, seed=self.rstate.seed)
         except ValueError as e:
-            self.session.message.emit(str(e))
-            return False
+            return self.session.refuse(str(e))
         return self.session.edit(replace(self.rstate, risk=tuple(float(x) for x in p), preset=name),
                                  f"risk preset {name}")
 

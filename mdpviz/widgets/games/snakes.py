@@ -92,8 +92,7 @@ class SnakesGame(Game):
             raise ValueError(f"square type {t} is not one of {sorted(sn.SQUARE_TYPES)}")
         msg = self.refuse_trap(square)
         if msg and t != 0:
-            self.session.message.emit(msg)
-            return False
+            return self.session.refuse(msg)
         lay = list(self.cfg.layout)
         lay[square - 1] = t
         return self.session.edit(replace(self.cfg, layout=tuple(lay)), f"square {square}: {self.type_name(t)}")
@@ -145,14 +144,12 @@ class SnakesGame(Game):
 
     def remove_die(self, index: int) -> bool:
         if len(self.cfg.dice) <= 1:
-            self.session.message.emit("The game needs at least one die.")
-            return False
+            return self.session.refuse("The game needs at least one die.")
         dice = self.cfg.dice[:index] + self.cfg.dice[index + 1:]
         try:
             new = replace(self.cfg, dice=dice).validate()
         except ValueError as e:
-            self.session.message.emit(f"Cannot remove die {index + 1}: {e}")
-            return False
+            return self.session.refuse(f"Cannot remove die {index + 1}: {e}")
         return self.session.edit(new, f"removed die {index + 1} ({self.cfg.dice[index].name})")
 
     def clear_layout(self) -> bool:
@@ -291,7 +288,7 @@ class SnakesEditor(QWidget):
             die = sn.Die(name, faces, trig)
             self.game.set_die(i, die)
         except ValueError as e:
-            self.game.session.message.emit(f"Die {i + 1} not changed: {e}")
+            self.game.session.refuse(f"Die {i + 1} not changed: {e}")
         self.refresh()
 
 

@@ -53,8 +53,7 @@ class TicTacToeGame(PositionGame):
         try:
             new = replace(self.settings, **changes)
         except ValueError as e:
-            self.session.message.emit(str(e))
-            return False
+            return self.session.refuse(str(e))
         return self.session.edit(TicTacToeState(new), text)
 
     def set_rewards(self, *, win: float | None = None, draw: float | None = None, loss: float | None = None) -> bool:

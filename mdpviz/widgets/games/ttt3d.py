@@ -393,8 +393,7 @@ class TrainingPanel(QWidget):
         try:
             self.game.set_settings(**changes)
         except ValueError as e:
-            self.game.session.message.emit(str(e))
-            self.refresh()
+            self.game.session.refuse(str(e))
 
     def _set_risk(self) -> None:
         d = self.risk.currentData()
