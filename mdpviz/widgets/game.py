@@ -58,11 +58,7 @@ class Game(QObject):
 
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        if session is None:
-            session = GameSession(self.spec, self.initial_settings())
-        if session.parent() is None:
-            session.setParent(self)
-        self.session = session
+        self.session = session if session is not None else GameSession(self.spec, self.initial_settings(), self)
         """The game itself (settings, undo stack, model, jobs): what this view draws and edits."""
         session.refused.connect(lambda _why: self.refresh_editor())  # a refused edit: the fields show the settings again
 

@@ -17,6 +17,7 @@ session on its own, in a test) a job is refused.
 """
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from dataclasses import replace
 from typing import Any, Callable, Hashable, Iterator
@@ -97,7 +98,7 @@ class GameSession(QObject):
         self.driver: Driver | None = spec.driver() if spec.driver is not None else None
         """The game's own state machine (rounds, training), or None."""
         if self.driver is not None:
-            self.driver.host = self
+            self.driver.host = weakref.proxy(self)  # (no reference cycle between a QObject and its driver)
             self.driver.settings_changed(self._settings)
         self.runner: Any = None
         """Where jobs run (the window's controller); None: jobs are refused."""

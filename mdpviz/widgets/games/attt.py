@@ -75,16 +75,15 @@ class AtttGame(PositionGame):
 
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None, *,
                  folder: str | os.PathLike | None = None) -> None:
+        if session is None and folder is not None:
+            session = GameSession(self.spec, default_setup(folder))
+        super().__init__(session, parent)
         self.folder = folder
         """Where the course files are looked for (None: :data:`COURSE_DIR`)."""
-        super().__init__(session, parent)
         self._model: tuple[Any, AtttPositionModel | None] | None = None
         self._painter = GridPainter(3)
         self._editor: AtttPanel | None = None
         self.session.edited.connect(self._on_edited)
-
-    def initial_settings(self) -> AtttSetup:
-        return default_setup(self.folder)
 
     # ------------------------------------------------------------------ state
     @property
