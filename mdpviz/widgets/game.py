@@ -60,7 +60,7 @@ class Game(QObject):
         super().__init__(parent)
         self.session = session if session is not None else GameSession(self.spec, self.initial_settings(), self)
         """The game itself (settings, undo stack, model, jobs): what this view draws and edits."""
-        session.refused.connect(lambda _why: self.refresh_editor())  # a refused edit: the fields show the settings again
+        self.session.refused.connect(lambda _why: self.refresh_editor())  # a refused edit: the fields show the settings again
 
     def initial_settings(self) -> Any:
         """The settings a new window starts the game with (the spec's defaults)."""
