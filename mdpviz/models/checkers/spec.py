@@ -57,7 +57,7 @@ from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.position import MatchupResult, MatchupRow
 from mdpviz.models.simulate import policy_matrix, simulate
 from mdpviz.solvers import solve
-from mdpviz.models.kit.strategies import walk_strategy_probs
+from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 WINDOW_PLY_LIMIT = 20
 """The window's ply limit: 5x5 with 1 row at 20 plies has 49,021 states and compiles in about 0.4 s,
@@ -319,11 +319,6 @@ def simulate_job(settings: CheckersSettings, mdp: TabularMDP | None, policy: np.
     cm = compiled(settings)
     return matchup_job(cm, mdp if mdp is not None else with_discount(cm, settings.discount), policy,
                        games=games, seed=seed)
-
-
-def strategy_probs(settings: CheckersSettings, name: str, mdp: TabularMDP, optimal_policy: Any) -> np.ndarray:
-    """The agent's action probabilities of strategy ``name`` ("optimal" or "random")."""
-    return walk_strategy_probs(name, mdp, optimal_policy)
 
 
 def lesson(settings: CheckersSettings, mdp: TabularMDP | None, **names: Any) -> Any:

@@ -34,9 +34,9 @@ from mdpviz.models.kit.episodes import Move, sample_mdp_episode
 from mdpviz.models.kit.hooks import Context, simulation_from_start
 from mdpviz.models.kit.strategies import (
     SimulationResult, discounted_max_steps, fixed_action_strategies, strategy_simulation,
-    walk_strategy_probs,
 )
 from mdpviz.solvers import solve
+from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
 @dataclass(frozen=True)
@@ -125,11 +125,6 @@ def start_state(mdp: TabularMDP, chosen: int | None = None) -> int:
 def strategies(state: FileState, mdp: TabularMDP) -> tuple[str, ...]:
     """Optimal, each action that is legal everywhere ("action k"), random."""
     return ("optimal", *fixed_action_strategies(mdp), "random")
-
-
-def strategy_probs(state: FileState, name: str, mdp: TabularMDP, optimal_policy) -> np.ndarray:
-    """Action probabilities of strategy ``name`` (:func:`~mdpviz.models.kit.strategies.walk_strategy_probs`)."""
-    return walk_strategy_probs(name, mdp, optimal_policy)
 
 
 def max_steps(mdp: TabularMDP) -> int:

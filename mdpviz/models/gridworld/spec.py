@@ -3,13 +3,12 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from typing import Any, Callable, Generator
-import numpy as np
 from mdpviz.models.files import ScenarioError
 from mdpviz.models.kit.codec import as_object, from_data, to_data
 from mdpviz.models.kit.hooks import Context, simulation_from_start, walk_episode
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.strategies import SimulationResult, walk_strategy_probs
+from mdpviz.models.kit.strategies import SimulationResult
 from mdpviz.models.gridworld.rules import (  # noqa: F401
     ACTION_NAMES,
     CONVENTIONS,
@@ -22,6 +21,7 @@ from mdpviz.models.gridworld.rules import (  # noqa: F401
     state_name,
 )
 from mdpviz.models.kit.grid import max_steps, walk_simulation  # noqa: F401
+from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
 def settings_to_dict(st: GridSettings) -> dict[str, Any]:
@@ -51,13 +51,6 @@ def settings_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenari
 def strategies(st: GridSettings, mdp: TabularMDP) -> tuple[str, ...]:
     """The strategies the simulation compares: optimal and random."""
     return ("optimal", "random")
-
-
-def strategy_probs(st: GridSettings, name: str, mdp: TabularMDP, optimal_policy) -> np.ndarray:
-    """Action probabilities of "optimal" or "random" (:func:`~mdpviz.models.kit.strategies.walk_strategy_probs`)."""
-    if name not in ("optimal", "random"):
-        raise ValueError(f"unknown strategy {name!r}")
-    return walk_strategy_probs(name, mdp, optimal_policy)
 
 
 

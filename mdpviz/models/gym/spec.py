@@ -2,10 +2,8 @@
 from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Generator
-import numpy as np
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.kit.grid import walk_simulation
-from mdpviz.models.kit.strategies import two_strategy_probs
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.strategies import SimulationResult
 from mdpviz.models.gym.rules import (  # noqa: F401
@@ -15,16 +13,12 @@ from mdpviz.models.gym.rules import (  # noqa: F401
     import_env,
 )
 from mdpviz.models.kit.hooks import simulation_from_start, walk_episode
+from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
 def strategies(state: GymState, mdp: TabularMDP) -> tuple[str, ...]:
     """The strategies the simulation compares: optimal and random."""
     return ("optimal", "random")
-
-
-def strategy_probs(state: GymState, name: str, mdp: TabularMDP, optimal_policy) -> np.ndarray:
-    """Action probabilities of "optimal" or "random"."""
-    return two_strategy_probs(state, name, mdp, optimal_policy)
 
 
 def _label(mdp: TabularMDP, s: int) -> str:

@@ -113,19 +113,12 @@ def strategy_simulation(mdp: TabularMDP, names: Sequence[str], probs_of: Callabl
     return SimulationResult(tuple(rows), "return", start_name, tuple(notes))
 
 
-def two_strategy_probs(settings: object, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
-    """A spec's ``strategy_probs(settings, name, mdp, policy)`` for games with the two strategies
-    "optimal" and "random" (:func:`walk_strategy_probs`; ValueError for any other name)."""
-    if name not in ("optimal", "random"):
-        raise ValueError(f"unknown strategy {name!r}")
-    return walk_strategy_probs(name, mdp, policy)
-
-
 def settings_strategy_probs(settings: object, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
     """A spec's ``strategy_probs(settings, name, mdp, policy)``: :func:`walk_strategy_probs` of the
-    model (the settings are not needed: the board games' strategies follow from the model alone)."""
+    model, the rule of every game whose strategies follow from the model alone ("optimal", "random",
+    "action k"; ValueError for any other name)."""
     return walk_strategy_probs(name, mdp, policy)
 
 
 __all__ = ["SimulationResult", "at_least_two_games", "discounted_max_steps", "fixed_action_strategies", "strategy_simulation",
-           "settings_strategy_probs", "two_strategy_probs", "walk_strategy_probs"]
+           "settings_strategy_probs", "walk_strategy_probs"]

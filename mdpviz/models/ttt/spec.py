@@ -10,7 +10,6 @@ from mdpviz.models.kit.hooks import Context, position_outcome
 from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.position import MatchupResult
-from mdpviz.models.kit.strategies import walk_strategy_probs
 from mdpviz.models.kit.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
     EMPTY,
     MARK_CHARS,
@@ -30,6 +29,7 @@ from mdpviz.models.ttt.rules import (  # noqa: F401
     compile_vs_random,
     vs_random_matchups,
 )
+from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
 KEY = "ttt"
@@ -42,12 +42,6 @@ def _compile(state: TicTacToeState) -> TabularMDP:
 
 def _position_model(state: TicTacToeState, mdp: TabularMDP | None = None) -> VsRandomPositionModel:
     return VsRandomPositionModel(compile_vs_random(state.settings))
-
-
-def strategy_probs(state: Any, name: str, mdp: TabularMDP, policy: np.ndarray | None) -> np.ndarray:
-    """(n_states, n_actions) action probabilities of the board games' two strategies, "optimal" (the
-    converged ``policy``) and "random" (uniform over the legal moves)."""
-    return walk_strategy_probs(name, mdp, policy)
 
 
 def _matchups_job(state: TicTacToeState, policy: np.ndarray | None = None, *, games: int,
