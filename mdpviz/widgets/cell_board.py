@@ -67,9 +67,11 @@ class CellBoard(BoardView):
         """(model, view, graph policy) the layout was made for."""
         self.cell_clicked.connect(self._on_click)
         self.cell_menu_requested.connect(self._on_menu)
-        game.session.edited.connect(self._on_edited)  # bound methods: disconnected when the board is deleted
-        game.redraw.connect(self._on_redraw)
-        game.session.changed.connect(self._on_redraw)  # a display setting (a course file's grid or graph view)
+        game.session.edited.connect(self._relayout)  # bound methods: disconnected when the board is deleted
+        game.redraw.connect(self._relayout)
+        # the session's other changes (a display setting, a compile's progress, a driver's state): lay out
+        # again only when the model or the view changed (refresh_layout's own check), not at every tick
+        game.session.changed.connect(self.refresh_layout)
         self.refresh_layout(force=True)
 
     # ------------------------------------------------------------------ layout
@@ -87,10 +89,8 @@ class CellBoard(BoardView):
         # named on demand (a tooltip, a caption): naming all 1.29M states of checkers took 2.4 s here
         self.state_names = {} if mdp is None else StateNames(g.session.state_name, mdp.n_states)
 
-    def _on_edited(self, _text: str) -> None:
-        self.refresh_layout(force=True)
-
-    def _on_redraw(self) -> None:
+    def _relayout(self, *_: Any) -> None:
+        """An edit, or a change of what the view draws: lay the cells out again."""
         self.refresh_layout(force=True)
 
     # ------------------------------------------------------------------ the window's calls

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from mdpviz.models.jobs import Job
+from mdpviz.widgets.session import REFUSED
 from mdpviz.widgets.game import SimulationResult
 
 
@@ -89,10 +90,9 @@ class PlayingMixin:
         """Run a game's own background job (e.g. an exact 4x4 solve) on the controller's job thread; if
         another job runs, its ``on_failed`` is told at once."""
         if not self.controller.start_job(job):
-            msg = "Another background job (a simulation or a solve) is running."
-            self.statusBar().showMessage(msg, 6000)
+            self.statusBar().showMessage(REFUSED, 6000)
             if job.on_failed is not None:
-                job.on_failed(msg)
+                job.on_failed(REFUSED)
             return False
         if job.label:
             self.statusBar().showMessage(job.label, 4000)

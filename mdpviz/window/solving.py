@@ -17,6 +17,7 @@ import numpy as np
 from PySide6.QtCore import QTimer
 
 from mdpviz.controller import ValueRange
+from mdpviz.export import sweep_caption_of
 from mdpviz.models.kit.value_range import range_scale
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, kernels
 from mdpviz.solvers.value_iteration import default_block_size
@@ -29,7 +30,6 @@ from mdpviz.models.kit.display import (
     backup_values,
     greedy_action,
     merge_terms,
-    sweep_caption,
 )
 
 from mdpviz.window.parts import PLOT_MIN_INTERVAL, REDRAW_MS
@@ -272,8 +272,7 @@ class SolvingMixin:
         sw = hist[i] if i >= 0 else None
         self._predict_follow(sw)
         # every game's board derives what it shows from the sweep itself
-        cap = "" if sw is None else sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration,
-                                                  i, len(hist)) + (" \u2014 converged" if sw.converged else "")
+        cap = "" if sw is None else sweep_caption_of(hist, i)
         if mdp is not None and sw is None:
             cap = "Not solved yet: press Step or Run"
         if mdp is not None:

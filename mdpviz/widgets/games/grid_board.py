@@ -34,6 +34,7 @@ from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.geometry import grid_layout
+from mdpviz.widgets.cell_board import StateNames
 
 LUT_SIZE = 256
 """Colours sampled from the colour map (more than a projector can tell apart)."""
@@ -476,7 +477,7 @@ class GridBoard(GameBoard):
         if len(t.layout_.cells) != n:
             labels = [str(s) for s in range(n)]
             t.set_board(grid_layout(n, labels=labels), {})
-            t.state_names = {s: self.game.session.state_name(s) for s in range(n)}
+            t.state_names = StateNames(self.game.session.state_name, n)  # named when asked, as on cell boards
         if sw is None:
             t.show_frame(None, None)
         else:
