@@ -190,3 +190,17 @@ def test_value_iteration_policy_iteration_and_lp_agree(key):
     if mdp.n_states <= MAX_LP_STATES and not mdp.is_two_player:
         lp = solve(mdp, "lp")
         assert np.max(np.abs(np.asarray(lp.values) - np.asarray(pi.values))) <= AGREE
+
+
+def test_every_alias_is_known_before_any_game_is_imported():
+    """canonical() reads the one ALIASES table: 'draughts' worked only after the checkers spec was loaded."""
+    import subprocess
+    import sys
+
+    code = ("import sys, mdpviz.models.kit.registry as r; print(r.canonical('draughts'), r.canonical('anti-tictactoe'),"
+            " [m for m in sys.modules if m.startswith('mdpviz.models.') and m.endswith('.spec')])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["checkers", "attt", "[]"], out.stderr
+    for key in registry.keys():
+        for alias in registry.get(key).aliases:
+            assert registry.normalise_key(alias) in {registry.normalise_key(a) for a in registry.ALIASES}, alias

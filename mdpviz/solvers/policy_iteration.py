@@ -479,8 +479,9 @@ def policy_iteration(
     options of the exact path (``evaluation_sweeps``, ``linear_solver``, ``tol``) do not apply to it.
 
     Evaluation is exact (sparse linear solve) by default, or ``evaluation_sweeps`` = k sweeps of
-    the expectation backup from the previous values (iterative evaluation / modified policy
-    iteration). ``linear_solver="lapack"`` evaluates small models (:data:`LAPACK_MAX_STATES`)
+    the expectation backup from the previous values (k fixed sweeps per evaluation; pymdptoolbox's
+    modified policy iteration, with its epsilon-based evaluation stop and its starting values, is the
+    method "mpi" of :mod:`mdpviz.solvers.modified_policy_iteration`). ``linear_solver="lapack"`` evaluates small models (:data:`LAPACK_MAX_STATES`)
     with dense numpy arrays and LAPACK instead of scipy's sparse LU (see :data:`LINEAR_SOLVERS`;
     a model with free loops and discount 1 keeps the sparse path). Improvement is greedy, keeping
     the current action where it ties with the best (Howard's rule) and otherwise breaking ties to the lowest action. Stops when an improvement

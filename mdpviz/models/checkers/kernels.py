@@ -1,6 +1,6 @@
 """The numba kernels of :mod:`mdpviz.models.checkers.rules`: move generation and the enumeration.
 
-Imported only through ``checkers.py`` (see there for the rules and the bitboard layout); kept in
+Imported only through ``rules.py`` (see there for the rules and the bitboard layout); kept in
 their own module, at top level, so that numba can cache them (``cache=True``).
 
 Bitboards are int64 in the *compact* layout: dark square (r, c) is bit ``(r*Wc + c) // 2`` with
