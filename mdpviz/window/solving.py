@@ -16,7 +16,7 @@ import time
 import numpy as np
 from PySide6.QtCore import QTimer
 
-from mdpviz.controller import ValueRange
+from mdpviz.controller import FinishedSolve, ValueRange
 from mdpviz.export import sweep_caption_of
 from mdpviz.models.kit.value_range import range_scale
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, kernels
@@ -51,6 +51,11 @@ class SolvingMixin:
         """Something shown changed since the last frame (see :meth:`mark_dirty`)."""
         self._plot_time = 0.0
         """``time.perf_counter()`` of the convergence plot's last refresh."""
+        self._solve_owner: str | None = None
+        """The key of the game whose model the controller was last loaded with."""
+        self._kept_solves: dict[str, FinishedSolve] = {}
+        """Each game's finished solve, kept when another game is shown and shown again when it comes
+        back (dropped when its model or the solver's settings no longer match)."""
         self.redraw_timer = QTimer(self)
         """Draws a frame every REDRAW_MS when something changed (started when the window is built)."""
         self.redraw_timer.setInterval(REDRAW_MS)
@@ -75,6 +80,7 @@ class SolvingMixin:
         p.speed_changed.connect(c.set_rate)
         p.history_moved.connect(self._on_history_moved)
         p.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
+        self.game_shown.connect(self._keep_solve)
         self.model_changed.connect(self._solving_model_changed)
         self.shutting_down.connect(self.redraw_timer.stop)
 
@@ -86,14 +92,32 @@ class SolvingMixin:
         """Forget the inspected state (the inspector shows it no more from the next frame)."""
         self.selected = None
 
+    def _keep_solve(self, _game) -> None:
+        """Another game is shown (:attr:`MainWindow.game_shown`): the finished solve of the game shown
+        until now is kept for when it comes back."""
+        kept = self.controller.finished_solve()
+        if kept is not None and self._solve_owner is not None and self._solve_owner != self.game.key:
+            self._kept_solves[self._solve_owner] = kept
+
     def _solving_model_changed(self) -> None:
         """The shown model changed (:attr:`MainWindow.model_changed`): a state beyond it is no longer
-        inspected, and a fresh solver is loaded."""
+        inspected, and the game's kept solve is shown again if it solved this model with the solver's
+        present settings, else a fresh solver is loaded."""
         mdp = self.session.mdp()
         if mdp is None and self.selected is not None:
             self.selected = None
         if self.selected is not None and mdp is not None and self.selected >= mdp.n_states:
             self.selected = None
+        kept = self._kept_solves.pop(self.game.key, None)
+        if (kept is not None and mdp is not None and kept.mdp is mdp and kept.method == self.solver_panel.method
+                and kept.options == self.solver_options()):
+            self.view_index = None
+            self.scale = self.game.fixed_scale
+            self.color_bar.show_scale(self.scale)
+            self._solve_owner = self.game.key
+            self.controller.restore(kept)
+            self._dirty = True
+            return
         self.reset_solver()
 
     # ------------------------------------------------------------------ solver
@@ -107,6 +131,7 @@ class SolvingMixin:
         self.view_index = None
         self.scale = self.game.fixed_scale  # a game without solves may fix its own scale
         self.color_bar.show_scale(self.scale)
+        self._solve_owner = self.game.key
         self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
         if mdp is not None and self.session.solve_after_reset():
             self.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
