@@ -596,7 +596,9 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         for k in range(self.editor_stack.count()):  # size the stack to the shown editor only
             pol = QSizePolicy.Policy.Preferred if self.editor_stack.widget(k) is ed else QSizePolicy.Policy.Ignored
             self.editor_stack.widget(k).setSizePolicy(pol, pol)
-        self.editor_stack.adjustSize()
+        # the dock's layout places the stack again (adjustSize() here shrank the shown editor to its
+        # size hint when the game was already shown, as after opening a scenario: dice faces cut)
+        self.editor_stack.updateGeometry()
         self.undo_group.setActiveStack(g.session.undo_stack)
         self.game_shown.emit(g)
         self.deselect()

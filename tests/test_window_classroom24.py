@@ -42,3 +42,20 @@ def test_switching_games_keeps_each_games_finished_solve(qtbot, win):
     win.game_by_key("gridworld").session.set_discount(0.5)
     win.switch_game("gridworld")
     assert win.controller.history == [] and win.controller.state == "ready"
+
+
+def test_opening_a_scenario_keeps_the_game_editor_as_wide_as_its_dock(qtbot, tmp_path):
+    from tests.conftest import wait_laid_out
+
+    w = make_window(qtbot, tmp_path / "s.ini", size=(1366, 768), show=True)
+    try:
+        wait_laid_out(qtbot, w)
+        ed = w.editor_stack.currentWidget()
+        before = ed.width()
+        assert before > ed.sizeHint().width()  # the dock is wider than the editor needs: it fills the dock
+        w.save_scenario(tmp_path / "a.json")
+        w.load_scenario(tmp_path / "a.json")
+        wait_laid_out(qtbot, w)
+        assert w.editor_stack.currentWidget().width() == before  # the dice faces' column is not cut
+    finally:
+        w.shutdown()
