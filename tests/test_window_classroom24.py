@@ -59,3 +59,38 @@ def test_opening_a_scenario_keeps_the_game_editor_as_wide_as_its_dock(qtbot, tmp
         assert w.editor_stack.currentWidget().width() == before  # the dice faces' column is not cut
     finally:
         w.shutdown()
+
+
+def test_wrap_caption_breaks_at_a_space_and_elides_only_what_two_lines_cannot_hold():
+    from mdpviz.widgets.geometry import wrap_caption
+
+    adv = len  # one pixel per letter
+
+    def elide(t, w):
+        return t[: int(w) - 1] + "\u2026"
+
+    assert wrap_caption("sweep 3", 10, adv, elide) == ["sweep 3"]
+    assert wrap_caption("sweep 79 converged colour", 15, adv, elide) == ["sweep 79", "converged colour"[:14] + "\u2026"]
+    assert wrap_caption("sweep 79 converged", 10, adv, elide) == ["sweep 79", "converged"]
+
+
+def test_a_long_board_caption_is_drawn_whole_on_two_lines(qtbot):
+    from mdpviz.widgets.board import BoardView
+    from mdpviz.widgets.geometry import snakes_layout
+    from mdpviz.models.snakes import next_squares
+
+    board = BoardView()
+    qtbot.addWidget(board)
+    board.resize(520, 300)  # the board's width at 1366 x 768
+    board.set_board(snakes_layout(next_squares))
+    board.caption = "value iteration (synchronous): sweep 79 \u2014 converged \u2014 colour: change in this sweep"
+    lines = board.caption_lines()
+    assert len(lines) == 2 and " ".join(lines) == board.caption  # nothing cut
+    one = BoardView()
+    qtbot.addWidget(one)
+    one.resize(520, 300)
+    one.set_board(snakes_layout(next_squares))
+    one.caption = "value iteration (synchronous): sweep 3"
+    assert one.caption_lines() == [one.caption]
+    assert board.cell_rect(0).top() > one.cell_rect(0).top()  # the board makes room for the second line
+    board.grab()

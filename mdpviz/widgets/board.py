@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from functools import lru_cache
@@ -29,7 +29,7 @@ from mdpviz.models.kit.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text
 from mdpviz.models.kit.display import BoardFrame
 from mdpviz.models.kit.position import compact_value as compact_q
 from mdpviz.widgets.game_board import GameBoard
-from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform
+from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform, wrap_caption
 
 SELECTED = "#000000"
 SUCCESSOR = "#56b4e9"  # Okabe-Ito sky blue
@@ -244,8 +244,23 @@ class BoardView(GameBoard):
                                   margin=10)
         return s, ox, oy + top
 
+    def _caption_font(self) -> QFont:
+        f = QFont(self.font())
+        f.setBold(True)
+        return f
+
+    def caption_lines(self) -> list[str]:
+        """The caption as drawn: one line, or two where it is wider than the board (the second elided
+        only if the two cannot hold it; a delta view's converged caption at 1366 x 768 was cut)."""
+        if not self.caption:
+            return []
+        fm = QFontMetricsF(self._caption_font())
+        return wrap_caption(self.caption, self.width() - 16, fm.horizontalAdvance,
+                            lambda t, w: fm.elidedText(t, Qt.TextElideMode.ElideRight, w))
+
     def _caption_height(self) -> int:
-        return int(self.fontMetrics().height() * 1.6)
+        lines = 2 if len(self.caption_lines()) > 1 else 1
+        return int(QFontMetricsF(self._caption_font()).height() * (lines + 0.6))
 
     def state_at(self, pos: QPointF) -> int | None:
         """The state of the cell under widget position ``pos``, or None."""
@@ -318,13 +333,10 @@ class BoardView(GameBoard):
         s, ox, oy = self._transform()
         cells = self.layout_.cells
         if self.caption:
-            f = QFont(self.font())
-            f.setBold(True)
-            p.setFont(f)
+            p.setFont(self._caption_font())
             p.setPen(self.palette().text().color())
-            text = p.fontMetrics().elidedText(self.caption, Qt.TextElideMode.ElideRight, self.width() - 16)
             p.drawText(QRectF(8, 2, self.width() - 16, self._caption_height()),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, "\n".join(self.caption_lines()))
         self._paint_arrows(p, s, ox, oy)
         for c in cells:
             self._paint_cell(p, c, s, ox, oy)
