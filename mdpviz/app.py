@@ -69,6 +69,7 @@ from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_set
     PRESENTER_PLOT_PX,
     Dialogs,
     GameList,
+    StatusBar,
     GameWidgets,
     default_size,
     make_settings,
@@ -235,6 +236,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self._refusals: dict[str, str] = {}
         """Why each game's last edit was refused, kept until its next edit (shown above its editor)."""
         self.state_label = _named(QLabel(""), "solverStateLabel", "Solver state")
+        self.setStatusBar(StatusBar(self))  # a long message elided before the solver's state, not under it
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addPermanentWidget(self.state_label)
 

@@ -94,3 +94,25 @@ def test_a_long_board_caption_is_drawn_whole_on_two_lines(qtbot):
     assert one.caption_lines() == [one.caption]
     assert board.cell_rect(0).top() > one.cell_rect(0).top()  # the board makes room for the second line
     board.grab()
+
+
+def test_a_long_status_message_ends_before_the_solver_state_label(qtbot, tmp_path):
+    from tests.conftest import wait_laid_out
+
+    w = make_window(qtbot, tmp_path / "s.ini", size=(1366, 768), show=True)
+    try:
+        wait_laid_out(qtbot, w)
+        bar = w.statusBar()
+        long = "Edited (living reward): the solution is stale and the solver was reset. " * 3
+        bar.showMessage(long)
+        assert bar.currentMessage() == long  # the whole message for whoever reads it
+        shown = bar.shown_message()
+        assert shown.endswith("\u2026") and shown[:-1] in long
+        assert bar.message_rect().right() < w.state_label.x()
+        assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_rect().width()
+        assert bar.toolTip() == long  # the whole text on hover
+        bar.showMessage("Opened a.json")
+        assert bar.shown_message() == "Opened a.json" and bar.toolTip() == ""
+        bar.grab()
+    finally:
+        w.shutdown()
