@@ -116,3 +116,65 @@ def test_a_long_status_message_ends_before_the_solver_state_label(qtbot, tmp_pat
         bar.grab()
     finally:
         w.shutdown()
+
+
+def test_the_move_arrow_ends_before_the_value_on_its_target_square(qtbot):
+    from PySide6.QtCore import QRectF
+
+    from mdpviz.widgets.position.canvas import PositionCanvas
+
+    a, b = QRectF(0, 100, 100, 100), QRectF(100, 0, 100, 100)  # diagonal neighbours, as a checkers move
+    value = QRectF(105, 31, 90, 38)  # "0.023" across the middle of the target square
+    start, tip = PositionCanvas.arrow_ends(a, b)
+    assert value.contains(tip)  # without the box: the tip is drawn on the number
+    start, tip = PositionCanvas.arrow_ends(a, b, value)
+    assert not value.adjusted(-2, -2, 2, 2).contains(tip)
+    assert a.contains(start) and b.contains(tip)  # still from one square into the other
+    # straight down (a white man's capture seen from above): the tip stops above the number
+    start, tip = PositionCanvas.arrow_ends(QRectF(0, 0, 100, 100), QRectF(0, 200, 100, 100), QRectF(5, 231, 90, 38))
+    assert tip.y() < 231 and tip.y() > 200
+
+
+def _snakes_board(qtbot, width=520, height=300):
+    from mdpviz.models.snakes import next_squares
+    from mdpviz.widgets.board import BoardView
+    from mdpviz.widgets.geometry import snakes_layout
+
+    board = BoardView()
+    qtbot.addWidget(board)
+    board.resize(width, height)
+    board.set_board(snakes_layout(next_squares))
+    return board
+
+
+def test_the_episode_tokens_caption_stays_on_the_board_at_the_goal(qtbot):
+    from PySide6.QtCore import QRectF
+
+    board = _snakes_board(qtbot)
+    board.show_token(14, "die 3: 3 \u00b7 finished: reached square 15 \u00b7 20 turns")
+    box = board.token_caption_rect()
+    assert box is not None and QRectF(board.rect()).contains(box)  # the goal is the right-most square
+    board.grab()
+
+
+def test_the_inspections_p_outlines_are_not_drawn_while_an_episode_token_is_shown(qtbot):
+    from PySide6.QtGui import QColor
+
+    from mdpviz.widgets.board import SUCCESSOR
+
+    board = _snakes_board(qtbot, 900, 300)
+    board.show_selection(0, {1: 0.5, 2: 0.5})
+    r = board.cell_rect(1)
+    side = r.width()
+    fm_h = board.fontMetrics().height()
+    # inside the p= tag (snakes: at the cell's bottom edge, under its value)
+    x, y = int(r.left() + side * 0.05 + 2), int(r.bottom() - side * 0.05 - fm_h / 2)
+
+    def pixel() -> QColor:
+        return board.grab().toImage().pixelColor(x, y)
+
+    assert pixel() == QColor(SUCCESSOR)
+    board.show_token(5, "die 2: 1")
+    assert pixel() != QColor(SUCCESSOR)  # the episode's token: its moves, not the inspection's
+    board.show_token(None)
+    assert pixel() == QColor(SUCCESSOR)

@@ -341,6 +341,12 @@ class BoardView(GameBoard):
         for c in cells:
             self._paint_cell(p, c, s, ox, oy)
         self._paint_legend(p, s, ox, oy)
+        box = self.token_caption_rect()
+        if box is not None:  # after every cell: a caption moved over a neighbour stays on top
+            p.setFont(self._token_font(self._token_side()))
+            p.fillRect(box, QColor(TOKEN))
+            p.setPen(QColor("#000000"))
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, self.token_text)
         p.end()
 
     def _paint_arrows(self, p: QPainter, s: float, ox: float, oy: float) -> None:
@@ -569,7 +575,7 @@ class BoardView(GameBoard):
             p.setPen(pen)
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(rect.adjusted(-side * 0.03, -side * 0.03, side * 0.03, side * 0.03), side * 0.1, side * 0.1)
-        if c.state in self.successors:
+        if c.state in self.successors and self.token is None:  # an episode's token: its moves, not the inspection's
             pen = QPen(QColor(SUCCESSOR), max(2.0, side * 0.07) * lw)
             p.setPen(pen)
             p.setBrush(Qt.BrushStyle.NoBrush)
@@ -599,16 +605,38 @@ class BoardView(GameBoard):
             p.setPen(QPen(QColor("#000000"), max(1.5, side * 0.02)))
             p.setBrush(QColor(TOKEN))
             p.drawEllipse(centre, r, r)
-            if self.token_text and not small:
-                font.setPixelSize(max(11, int(side * 0.24)))  # the episode token's caption, readable
-                font.setBold(True)
-                p.setFont(font)
-                fm = p.fontMetrics()
-                box = QRectF(rect.left(), rect.top() - fm.height() - side * 0.08,
-                             fm.horizontalAdvance(self.token_text) + 8, fm.height() + 2)
-                p.fillRect(box, QColor(TOKEN))
-                p.setPen(QColor("#000000"))
-                p.drawText(box, Qt.AlignmentFlag.AlignCenter, self.token_text)
+
+
+    def _token_font(self, side: float) -> QFont:
+        font = QFont(self.font())
+        font.setPixelSize(max(11, int(side * 0.24)))  # the episode token's caption, readable
+        font.setBold(True)
+        return font
+
+    def _token_box(self, rect: QRectF, side: float, fm: QFontMetricsF) -> QRectF:
+        """The token caption's box: above the cell, moved left and down as far as needed to stay
+        inside the board (at the goal, the right-most cell, it ran off the board's edge)."""
+        w, h = fm.horizontalAdvance(self.token_text) + 8, fm.height() + 2
+        x = min(rect.left(), self.width() - 2 - w)
+        y = rect.top() - h - side * 0.08
+        if y < self._caption_height():  # no room above: under the cell
+            y = rect.bottom() + side * 0.08
+        return QRectF(max(2.0, x), y, w, h)
+
+    def _token_side(self) -> float:
+        r = self.cell_rect(self.token) if self.token is not None else QRectF()
+        return r.width()
+
+    def token_caption_rect(self) -> QRectF | None:
+        """Where the episode token's caption is drawn (None: no token, no caption, or a cell too small
+        for text)."""
+        if self.token is None or not self.token_text:
+            return None
+        rect = self.cell_rect(self.token)
+        side = rect.width()
+        if rect.isEmpty() or side < SMALL_CELL:
+            return None
+        return self._token_box(rect, side, QFontMetricsF(self._token_font(side)))
 
 
 class ColorBar(pg.GraphicsLayoutWidget):
