@@ -178,3 +178,48 @@ def test_the_inspections_p_outlines_are_not_drawn_while_an_episode_token_is_show
     assert pixel() != QColor(SUCCESSOR)  # the episode's token: its moves, not the inspection's
     board.show_token(None)
     assert pixel() == QColor(SUCCESSOR)
+
+
+def test_the_tic_tac_toe_episode_ends_on_its_final_board_and_names_the_discounted_return(qtbot, win):
+    win.switch_game("ttt")
+    run_to_end(qtbot, win)
+    assert win.new_episode("optimal")
+    p = win.player
+    p.seek(len(p.moves) - 1)
+    last = p.moves[-1]
+    mdp = win.controller.mdp
+    assert mdp.terminal[last.next_state]  # the game's outcome state: it has no board of its own
+    pos = win.board.position
+    assert pos.terminal and np.count_nonzero(pos.cells) >= 3  # the board the game ended on, not an empty one
+    assert "discounted return (\u03b3 = 0.9)" in p.status.text()
+    assert f"{last.total:g}" in p.status.text()
+
+
+def test_final_position_is_the_agents_winning_move_or_the_only_reply_that_ends_the_game():
+    from mdpviz.models.ttt.rules import (DRAW, LOSS, OUTCOMES, WIN, VsRandomPositionModel, VsRandomSettings,
+                                         compile_vs_random)
+
+    game = compile_vs_random(VsRandomSettings())
+    model = VsRandomPositionModel(game)
+    mdp, n = game.mdp, game.n_board_states
+    seen = {WIN: 0, DRAW: 0, LOSS: 0}
+    for s in range(n):
+        for a in mdp.actions_of(s):
+            for d, _p, _r in mdp.outcomes(s, int(a)):
+                if d < n:
+                    continue
+                name = OUTCOMES[d - n]
+                fin = model.final_position(s, int(a), d)
+                if fin is None:
+                    continue
+                seen[name] += 1
+                assert fin.terminal
+                w = model.geo.winner(fin.cells)
+                assert w == {WIN: game.agent, DRAW: 0, LOSS: game.opponent}[name]
+                # one mark more than the position the round started from, or two (the reply)
+                added = np.count_nonzero(fin.cells) - np.count_nonzero(model.position_of(s).cells)
+                assert added in (1, 2)
+        if all(seen.values()):
+            break
+    assert all(seen.values())
+    assert model.final_position(0, 0, 0) is None  # not an outcome state

@@ -319,6 +319,20 @@ class PositionBoard(GameBoard):
         self.token_text = text
         self.show_position(pos, f"Episode: {text}" if text else "")
 
+    def show_episode_end(self, state: int, action: int, end: int, text: str = "") -> bool:
+        """The last board of an episode that ended in an end state without a board (tic-tac-toe vs
+        random's outcome states: it showed an empty board), from the model's
+        :meth:`~mdpviz.models.kit.position.PositionModel.final_position`."""
+        self._sync_model()
+        if self.model is None or self.walk is None:
+            return False
+        pos = self.model.final_position(int(state), int(action), int(end))
+        if pos is None:
+            return False
+        self.token_text = text
+        self.show_position(pos, f"Episode: {text}" if text else "")
+        return True
+
     def show_position(self, pos: Position, text: str = "") -> bool:
         """Show ``pos`` (a position of the current model) as a fresh start of the walk (the history is
         forgotten), with ``text`` on the status line; False if there is no model to walk."""
