@@ -223,3 +223,46 @@ def test_final_position_is_the_agents_winning_move_or_the_only_reply_that_ends_t
             break
     assert all(seen.values())
     assert model.final_position(0, 0, 0) is None  # not an outcome state
+
+
+def test_dice_differ_by_colour_and_shape_not_by_one_pip_only(qtbot):
+    from PySide6.QtGui import QColor
+
+    from mdpviz.models.kit.colors import black_text
+    from mdpviz.widgets.board import die_style
+
+    styles = [die_style(a) for a in range(3)]  # security, normal, risky
+    assert len({c for c, _ in styles}) == 3 and len({s for _, s in styles}) == 3
+    for colour, _shape in styles:  # black pips stay readable on every face
+        c = QColor(colour)
+        assert black_text(np.array([[c.red(), c.green(), c.blue()]]))[0]
+    board = _snakes_board(qtbot, 900, 300)
+    board.set_policy_glyph("die", ("security", "normal", "risky"))
+    img = board.grab().toImage()
+    assert not img.isNull()
+
+
+def test_the_colour_bar_writes_its_numbers_and_label_in_black(qtbot):
+    from PySide6.QtGui import QColor
+
+    from mdpviz.widgets.board import ColorBar
+
+    bar = ColorBar()
+    qtbot.addWidget(bar)
+    for ax in ("left", "right"):
+        assert bar.bar.getAxis(ax).textPen().color() == QColor("#000000")  # not pyqtgraph's light grey
+
+
+@pytest.mark.parametrize("side", [60, 80, 120, 200])
+def test_q_triangle_numbers_are_larger_and_east_and_west_never_touch(qtbot, side):
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from mdpviz.widgets.games.grid_board import q_number_px
+
+    for txt in ("0.57", "-0.60", "12.5"):
+        px = q_number_px(side, txt)
+        f = QFont()
+        f.setPixelSize(max(8, int(px)))
+        f.setBold(True)
+        assert QFontMetricsF(f).horizontalAdvance(txt) < side * 0.5  # east at +0.25, west at -0.25 of the cell
+    assert q_number_px(side, "0.57") >= 0.17 * side  # was 0.16: 9-10 px on a projector's 60-80 px cells

@@ -38,6 +38,23 @@ EMPTY_FILL = "#eeeeee"
 SMALL_CELL = 18.0
 """Cells narrower than this many pixels are drawn without text (large grids stay fast to paint)."""
 GOAL_FILL = "#fafafa"
+TEXT_COLOR = "#000000"
+"""The colour bar's numbers and label."""
+DIE_STYLES: tuple[tuple[str, str], ...] = (
+    ("#ffffff", "rounded"),  # die 1 (security): a white die with rounded corners
+    ("#a6d8f5", "square"),  # die 2 (normal): light sky blue, square corners
+    ("#f2b544", "octagon"),  # die 3 (risky): orange, corners cut off
+    ("#86d6bb", "rounded"),
+    ("#e8b0cf", "square"),
+    ("#f5ea86", "octagon"),
+)
+"""Face colour (light tints of the Okabe-Ito colour-blind safe set, black pips readable on each) and
+shape of die k (k = 0, 1, ...; then again): the dice differ by colour and outline, not by one pip only."""
+
+
+def die_style(action: int) -> tuple[str, str]:
+    """(face colour, shape) of the die of ``action`` (0-based): see :data:`DIE_STYLES`."""
+    return DIE_STYLES[int(action) % len(DIE_STYLES)]
 
 
 @lru_cache(maxsize=64)
@@ -472,11 +489,21 @@ class BoardView(GameBoard):
     """Pip centres of die faces 1..6 (fractions of the face)."""
 
     def _draw_die_face(self, p: QPainter, r: QRectF, n: int) -> None:
-        """A white die face with ``n`` pips (a number above 6) in ``r``."""
+        """Die ``n``'s face (``n`` pips, a number above 6) in ``r``, in its colour and shape (:func:`die_style`)."""
         side = r.width()
+        fill, shape = die_style(n - 1)
         p.setPen(QPen(QColor("#000000"), max(1.5, side * 0.07) * self.line_scale ** 0.5))
-        p.setBrush(QColor("#ffffff"))
-        p.drawRoundedRect(r, side * 0.18, side * 0.18)
+        p.setBrush(QColor(fill))
+        if shape == "square":
+            p.drawRect(r)
+        elif shape == "octagon":
+            k = side * 0.26
+            p.drawPolygon(QPolygonF([QPointF(r.left() + k, r.top()), QPointF(r.right() - k, r.top()),
+                                     QPointF(r.right(), r.top() + k), QPointF(r.right(), r.bottom() - k),
+                                     QPointF(r.right() - k, r.bottom()), QPointF(r.left() + k, r.bottom()),
+                                     QPointF(r.left(), r.bottom() - k), QPointF(r.left(), r.top() + k)]))
+        else:
+            p.drawRoundedRect(r, side * 0.18, side * 0.18)
         if n in self.PIPS:
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor("#000000"))
@@ -666,6 +693,9 @@ class ColorBar(pg.GraphicsLayoutWidget):
         self.addItem(self.bar)
         for ax in ("left", "right"):  # the numbers as they are: no "(x0.001)" multiplier on the label
             self.bar.getAxis(ax).enableAutoSIPrefix(False)
+        # black numbers and label, as the plots' axes have them (pyqtgraph's light grey on the window's
+        # grey was hard to read on a projector)
+        self.set_text_color(QColor(TEXT_COLOR))
         self.scale: ColorScale | None = None
         self.font_px: int | None = None
         """The text's pixel size set by :meth:`set_font_size` (None: the application's font)."""
@@ -697,6 +727,7 @@ class ColorBar(pg.GraphicsLayoutWidget):
         self.fit()
 
     def set_text_color(self, color: QColor) -> None:
+        """The colour of the numbers, the label and the axis line."""
         for ax in ("left", "right"):
             a = self.bar.getAxis(ax)
             a.setTextPen(color)

@@ -51,6 +51,13 @@ BEST_Q = "#ff00aa"  # the best action's triangle outline (magenta: in neither ma
 
 
 # ---------------------------------------------------------------------------------- drawing helpers
+def q_number_px(side: float, text: str) -> float:
+    """Pixel size of a Q-value's number in its triangle of a ``side``-pixel cell: as large as the east
+    and west numbers can be side by side in bold (about 0.64 px of width per px of height and character,
+    0.46 of the cell each), at most 0.19 of the cell."""
+    return min(side * 0.19, side * 0.46 / (0.64 * max(len(text), 3)))
+
+
 def triangle(rect: QRectF, direction: str) -> QPolygonF:
     """The quarter of a cell between its centre and the edge facing ``direction`` (CS188's Q triangles)."""
     c = rect.center()
@@ -272,11 +279,12 @@ class GridCanvas(QWidget):
                     p.drawPolygon(triangle(rect.adjusted(3, 3, -3, -3), d))
             for d, x in moves_q.items():
                 dx, dy = DIRS[d]
-                off = 0.25 if dx else 0.31  # a number is wider than tall: east and west sit nearer the centre
+                off = 0.25 if dx else 0.32  # a number is wider than tall: east and west sit nearer the centre
                 cen = rect.center() + QPointF(dx * side * off, dy * side * off)
-                box = QRectF(cen.x() - side * 0.22, cen.y() - side * 0.09, side * 0.44, side * 0.18)
+                box = QRectF(cen.x() - side * 0.25, cen.y() - side * 0.11, side * 0.5, side * 0.22)
                 txt = f"{x:.2f}" if abs(x) < 10 else f"{x:.1f}" if abs(x) < 100 else f"{x:.0f}"
-                self._text(p, box, txt, self.ink_for(x), side * (0.16 if len(txt) <= 4 else 0.13), bold=True)
+                # as large as half the cell's width holds (a projector's 80-px cells drew them at 9-10 px)
+                self._text(p, box, txt, self.ink_for(x), q_number_px(side, txt), bold=True)
         else:
             fill = QColor("#f4f4f4") if v is None else self.color(v)
             p.fillRect(rect, fill)
@@ -296,7 +304,8 @@ class GridCanvas(QWidget):
                 box = QRectF(rect.left(), rect.center().y() - side * 0.14, side, side * 0.28).translated(shift)
                 px = min(side * (0.17 if len(txt) <= 5 else 0.14), 34.0)  # large cells: readable, clear of the arrow
                 if side < COMPACT_SIDE:  # small cells: the number as large as the cell's width allows
-                    px = side * (0.25 if len(txt) <= 4 else 0.2)
+                    px = min(side * 0.3, side * 0.8 / (0.64 * max(len(txt), 3)))
+                    box = QRectF(rect.left(), rect.center().y() - px * 0.6, side, px * 1.2).translated(shift)
                 self._text(p, box, txt, ink, px, bold=True)
             if self.show_arrows and self.policy is not None and self.values is not None and not hidden:
                 self._paint_arrow(p, rect, s, ink, kind)
@@ -313,8 +322,13 @@ class GridCanvas(QWidget):
             lab = ("S " + lab).strip()
         if lab:
             box = QRectF(rect.left() + side * 0.08, rect.top() + side * 0.07, side * 0.84, side * 0.2)
+            if self.show_q and moves_q and self.values is not None:
+                # Q triangles: in the corner, where no triangle's number is (it sat on the north one)
+                box = QRectF(rect.left() + 2, rect.top() + 2, side * 0.84, side * 0.17)
+            elif side < COMPACT_SIDE:  # small cells: in the corner, clear of the arrow and the number
+                box = QRectF(rect.left() + 2, rect.top() + 2, side * 0.84, side * 0.24)
             f = QFont(self.font())
-            f.setPixelSize(max(9, int(side * 0.14)))
+            f.setPixelSize(max(9, int(box.height() * 0.72)))
             f.setBold(True)
             p.setFont(f)
             fm_w = p.fontMetrics().horizontalAdvance(lab) + 8
