@@ -266,3 +266,24 @@ def test_q_triangle_numbers_are_larger_and_east_and_west_never_touch(qtbot, side
         f.setBold(True)
         assert QFontMetricsF(f).horizontalAdvance(txt) < side * 0.5  # east at +0.25, west at -0.25 of the cell
     assert q_number_px(side, "0.57") >= 0.17 * side  # was 0.16: 9-10 px on a projector's 60-80 px cells
+
+
+def test_presenter_inspector_lists_every_actions_q_and_writes_out_only_the_best_backup(qtbot, win):
+    from mdpviz.models.kit.display import ActionBackup, Inspection
+
+    acts = tuple(ActionBackup(a, f"die {a + 1}", q, f"backup-of-die-{a + 1}", best=(a == 2))
+                 for a, q in enumerate((12.736, 12.1538, 11.986)))
+    insp = Inspection("square 1 after sweep 79", 11.986, acts, "min", 1.0, unit="turns")
+    win.inspector.show_inspection(insp)
+    full = win.inspector.text.toPlainText()
+    assert all(f"backup-of-die-{k}" in full for k in (1, 2, 3))
+    win.set_presenter(True)
+    try:
+        assert win.inspector.compact
+        short = win.inspector.text.toPlainText()
+        assert "12.7360" in short and "12.1538" in short and "11.9860" in short  # every action's Q
+        assert "backup-of-die-3" in short  # the best one written out
+        assert "backup-of-die-1" not in short and "backup-of-die-2" not in short
+    finally:
+        win.set_presenter(False)
+    assert not win.inspector.compact and "backup-of-die-1" in win.inspector.text.toPlainText()
