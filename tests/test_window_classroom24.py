@@ -287,3 +287,69 @@ def test_presenter_inspector_lists_every_actions_q_and_writes_out_only_the_best_
     finally:
         win.set_presenter(False)
     assert not win.inspector.compact and "backup-of-die-1" in win.inspector.text.toPlainText()
+
+
+def test_taxi_map_slices_the_500_states_into_grids_of_the_taxis_cells():
+    pytest.importorskip("gymnasium")
+    from mdpviz.models.gym.rules import TAXI_IN_TAXI, make_env, taxi_map, taxi_slice
+
+    env = make_env("Taxi-v4", {})
+    try:
+        u = env.unwrapped
+        tm = taxi_map(env)
+        assert tm is not None and (tm.rows, tm.cols) == (5, 5)
+        seen = set()
+        for p in range(TAXI_IN_TAXI + 1):
+            for d in range(4):
+                g = taxi_slice(tm, p, d)
+                for r in range(5):
+                    for c in range(5):
+                        s = int(g.state[r, c])
+                        assert tuple(int(x) for x in u.decode(s)) == (r, c, p, d)  # the environment's own numbering
+                        seen.add(s)
+        assert len(seen) == 500
+        g = taxi_slice(tm, 0, 1)
+        assert g.label[0][0] == "R pickup" and g.label[0][4] == "G goal" and g.label[4][0] == "Y"
+        assert g.marks == {4: "pick up", 5: "drop off"} and g.direction(0) == "south"
+        assert (0, 1, "east") in g.walls and (4, 2, "east") in g.walls  # the map's "|" between cells
+        assert tm.slice_of(int(u.encode(2, 3, TAXI_IN_TAXI, 2))) == (TAXI_IN_TAXI, 2)
+        with pytest.raises(ValueError):
+            taxi_slice(tm, 5, 0)
+    finally:
+        env.close()
+    assert taxi_map(object()) is None
+
+
+def test_taxi_is_drawn_as_a_board_of_the_taxis_cells_with_values_and_policy(qtbot, win):
+    pytest.importorskip("gymnasium")
+    win.switch_game("gym")
+    g = win.game
+    assert g.set_environment("Taxi-v4", {})
+    qtbot.waitUntil(lambda: win.controller.mdp is not None and win.controller.state == "ready", timeout=30_000)
+    run_to_end(qtbot, win)
+    board = win.board
+    cv = board.canvas
+    assert board.stack.currentWidget() is cv  # not the table of 501 tiles
+    assert cv.geometry_.rows == 5 and cv.geometry_.cols == 5
+    assert cv.values is not None and cv.policy is not None  # Values and Policy arrows draw something
+    pas, dest = g.board_controls()
+    assert pas.isVisibleTo(board) and dest.isVisibleTo(board)
+    pas.setCurrentIndex(pas.findData(4))  # the passenger in the taxi
+    dest.setCurrentIndex(dest.findData(1))  # bound for G
+    win.redraw()
+    geom = board.canvas.geometry_
+    gr, gc = 0, 4  # G
+    s = int(geom.state[gr, gc])
+    assert int(cv.policy[s]) == 5  # at G with the passenger aboard: drop off, drawn as words
+    assert geom.marks[5] == "drop off"
+    # the episode's token takes the board to its slice
+    assert win.new_episode("optimal")
+    win.player.seek(0)
+    first = win.player.moves[0].next_state
+    assert g.taxi_slice == g.session.built().taxi.slice_of(first)
+    board.grab()
+    # another environment: the slice's choosers go
+    assert g.set_environment("FrozenLake-v1", {"map_name": "4x4", "is_slippery": True})
+    qtbot.waitUntil(lambda: win.controller.mdp is not None and win.controller.mdp.n_states == 17, timeout=30_000)
+    win.redraw()
+    assert not pas.isVisibleTo(board) and not dest.isVisibleTo(board)

@@ -214,6 +214,13 @@ class GridCanvas(QWidget):
         p.setPen(QPen(QColor("#222222"), 2 * lw))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(QRectF(ox, oy, side * g.cols, side * g.rows))
+        p.setPen(QPen(QColor("#222222"), max(4.0, side * 0.07) * lw, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+        for r, c, where in g.walls:  # walls between cells (Taxi's map): the taxi cannot drive through
+            x, y = ox + c * side, oy + r * side
+            if where == "east":
+                p.drawLine(QPointF(x + side, y), QPointF(x + side, y + side))
+            elif where == "south":
+                p.drawLine(QPointF(x, y + side), QPointF(x + side, y + side))
         for cell, prob in self.successors.items():  # where the inspected state's action may lead
             if cell == self.selected:
                 continue
@@ -296,8 +303,10 @@ class GridCanvas(QWidget):
                                             and not self.mdp.terminal[s] and self.policy[s] >= 0) else -1
                 d = g.direction(a) if a >= 0 else ""
                 shift = QPointF(0, 0)
-                if side < COMPACT_SIDE and d in DIRS:  # small cells: the number below, the arrow above
+                if side < COMPACT_SIDE and (d in DIRS or a in g.marks):  # small cells: the number below, the arrow above
                     shift = QPointF(0, side * 0.24)
+                elif a in g.marks and d not in DIRS:  # a word (Taxi's "pick up") above the number
+                    shift = QPointF(0, side * 0.14)
                 elif d in DIRS:  # the number moves away from the arrow
                     dx, dy = DIRS[d]
                     shift = QPointF(-dx * side * 0.14, -dy * side * 0.14)
@@ -343,10 +352,18 @@ class GridCanvas(QWidget):
         g, m = self.geometry_, self.mdp
         if m is None or m.terminal[s] or self.policy[s] < 0 or kind != "open":
             return
-        d = g.direction(int(self.policy[s]))
+        a = int(self.policy[s])
+        d = g.direction(a)
+        side = rect.width()
+        if d not in DIRS and a in g.marks:  # an action that is not a move (Taxi's pick-up): its word
+            box = QRectF(rect.left() + side * 0.04, rect.top() + side * 0.29, side * 0.92, side * 0.22)
+            if not self.show_values:
+                box = QRectF(rect.left(), rect.center().y() - side * 0.14, side, side * 0.28)
+            words = g.marks[a]
+            self._text(p, box, words, ink, min(side * 0.19, side * 0.92 / (0.64 * max(len(words), 3))), bold=True)
+            return
         if d not in DIRS:
             return
-        side = rect.width()
         start, length = arrow_geometry(side)
         dx, dy = DIRS[d]
         c = rect.center()
@@ -408,6 +425,13 @@ class GridBoard(GameBoard):
             self.inspect_mode.hide()
             self.edit_mode.hide()
         lay.addLayout(bar)
+        controls = game.board_controls()  # e.g. Taxi's passenger and destination: which slice is drawn
+        if controls:
+            row = QHBoxLayout()  # a row of their own: beside the toggles they widened presenter mode's window
+            for w in controls:
+                row.addWidget(w)
+            row.addStretch(1)
+            lay.addLayout(row)
         body = QHBoxLayout()
         self.stack = QStackedWidget()
         self.canvas = GridCanvas()
@@ -517,6 +541,8 @@ class GridBoard(GameBoard):
 
     def show_token(self, state: int | None, text: str = "") -> None:
         """The episode's agent on ``state`` (None: no token)."""
+        if state is not None:
+            self.game.follow_state(int(state))
         self.canvas.token = state
         self.table.show_token(state, text)
         if text and self.sweep is not None:
@@ -622,6 +648,13 @@ class GridGameBase(Game):
 
     def grid_menu(self, r: int, c: int) -> list[tuple[str, Callable[[], None] | None]]:
         return []
+
+    def board_controls(self) -> list[QWidget]:
+        """Controls the board puts beside its view toggles (built once, with the board)."""
+        return []
+
+    def follow_state(self, state: int) -> None:
+        """The episode's token is on ``state``: show the part of the board that has it (Taxi's slice)."""
 
     def cycle_cell(self, r: int, c: int) -> bool:
         return False
