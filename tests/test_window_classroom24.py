@@ -353,3 +353,16 @@ def test_taxi_is_drawn_as_a_board_of_the_taxis_cells_with_values_and_policy(qtbo
     qtbot.waitUntil(lambda: win.controller.mdp is not None and win.controller.mdp.n_states == 17, timeout=30_000)
     win.redraw()
     assert not pas.isVisibleTo(board) and not dest.isVisibleTo(board)
+
+
+def test_the_3d_games_lesson_says_what_is_learnt_not_no_model_yet():
+    from mdpviz.models.kit.lessons import lesson_for
+    from mdpviz.models.ttt3d import Ttt3dState
+
+    lesson = lesson_for("ttt3d", Ttt3dState(), None)
+    text = lesson.text()
+    assert "No model yet" not in text
+    for head, fact in lesson.facts():
+        assert fact, head  # every fact has its sentence
+    assert "3^27" in lesson.states and "TD(0)" in lesson.states and "54 features" in lesson.states
+    assert "\u03b3 = 0.9" in lesson.discount
