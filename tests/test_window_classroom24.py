@@ -366,3 +366,22 @@ def test_the_3d_games_lesson_says_what_is_learnt_not_no_model_yet():
         assert fact, head  # every fact has its sentence
     assert "3^27" in lesson.states and "TD(0)" in lesson.states and "54 features" in lesson.states
     assert "\u03b3 = 0.9" in lesson.discount
+
+
+def test_the_learning_curve_shows_no_numbers_before_training_and_one_y_title(qtbot):
+    from mdpviz.models.ttt3d.learning import TrainProgress
+    from mdpviz.models.ttt3d.spec import learning_curve
+    from mdpviz.widgets.games.ttt3d import LearningCurvePlot
+
+    plot = LearningCurvePlot()
+    qtbot.addWidget(plot)
+    plot.set_font_size(18)  # presenter mode
+    assert not plot.bottom.getAxis("bottom").style["showValues"]  # not "-0.4 .. 0.4 training games"
+    assert not plot.bottom.getAxis("left").style["showValues"]
+    assert plot.bottom.getAxis("left").labelText == ""  # the TD error plot is named by its title, not a y title
+    assert plot.top.getAxis("left").labelText == "rate"
+    recs = [TrainProgress(episodes=e, epsilon=0.5, mean_td_error=td, updates=e, win=0.6, draw=0.0, loss=0.4,
+                          eval_games=100, train_seconds=0.1, seconds=0.1, agent=None)
+            for e, td in ((0, float("nan")), (100, 0.2))]
+    plot.show_curve(learning_curve(recs))
+    assert plot.bottom.getAxis("bottom").style["showValues"] and plot.bottom.getAxis("left").style["showValues"]
