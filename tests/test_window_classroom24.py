@@ -385,3 +385,25 @@ def test_the_learning_curve_shows_no_numbers_before_training_and_one_y_title(qtb
             for e, td in ((0, float("nan")), (100, 0.2))]
     plot.show_curve(learning_curve(recs))
     assert plot.bottom.getAxis("bottom").style["showValues"] and plot.bottom.getAxis("left").style["showValues"]
+
+
+def test_a_circular_board_marks_its_goal(qtbot, win):
+    from mdpviz.models import snakes as sn
+
+    g = win.game_by_key("snakes")
+    assert g.decor()[sn.N_SQUARES - 1].tag == ""
+    assert g.set_circle(True)
+    d = g.decor()[sn.N_SQUARES - 1]
+    assert d.goal and d.tag == "\u21bb"
+    assert "\u21bb" in g.editor().circle.text()  # the editor's toggle names the mark
+
+
+def test_risk_board_3x3_to_4x4_and_back_keeps_its_custom_risks(qtbot, win):
+    g = win.game_by_key("risk_ttt")
+    assert g.set_risk(4, 0.05)  # the centre: a custom board
+    custom = tuple(g.rstate.risk)
+    assert g.rstate.preset == "custom"
+    g.set_size(4)
+    assert g.rstate.size == 4 and len(g.rstate.risk) == 16
+    g.set_size(3)
+    assert g.rstate.size == 3 and g.rstate.preset == "custom" and tuple(g.rstate.risk) == custom  # not "half"
