@@ -407,3 +407,18 @@ def test_risk_board_3x3_to_4x4_and_back_keeps_its_custom_risks(qtbot, win):
     assert g.rstate.size == 4 and len(g.rstate.risk) == 16
     g.set_size(3)
     assert g.rstate.size == 3 and g.rstate.preset == "custom" and tuple(g.rstate.risk) == custom  # not "half"
+
+
+def test_side_panels_name_states_not_by_their_numbers(qtbot, win):
+    import re
+
+    win.switch_game("attt")
+    qtbot.waitUntil(lambda: win.controller.mdp is not None, timeout=60_000)
+    board = win.board
+    start = board.position.state
+    win.inspect(start)
+    text = win.inspector.text.toPlainText()
+    assert "V(" in text and not re.search(r"V\(\d+\)", text)  # not "V(121000000)"
+    assert re.search(r"V\([.XO]{9}\)", text)  # the board in marks, as tic-tac-toe writes it
+    board.play_move(board.walk.legal_actions()[0])
+    assert re.fullmatch(r"Positions on the path: \d+; move \d+ of \d+", board.visited_label.text())  # no "0 -> 2909"

@@ -397,8 +397,25 @@ class SolvingMixin:
                           unit=gs.unit if gs.unit == "turns" else "", source=source)
 
     def _short_name(self, s: int) -> str:
-        lab = self.controller.mdp.state_labels if self.controller.mdp is not None else None
-        return lab[s] if lab else str(s)
+        """A successor's name inside a backup's V(...): the model's label (a tic-tac-toe board "O.X...X.",
+        a grid cell "(2,1)"), else on a board game its position in marks or its outcome, never the bare
+        state number of a compiled game ("V(121000000)", "V(72)" told a class nothing). A course file's
+        states are numbers: they stay numbers."""
+        mdp = self.controller.mdp
+        lab = mdp.state_labels[s] if mdp is not None and mdp.state_labels else ""
+        model = self.board.model
+        if model is None or (lab and not lab.isdigit()):
+            return lab or str(s)
+        try:
+            pos = model.position_of(int(s))
+        except (ValueError, IndexError):
+            return lab or str(s)
+        if pos.outcome:
+            return pos.outcome
+        cells = np.asarray(pos.cells)
+        if cells.size and 0 <= int(cells.min()) and int(cells.max()) <= 2:
+            return "".join(".XO"[int(c)] for c in cells)  # as tic-tac-toe's labels write a board
+        return "next"  # the reply in brackets after it names the position ("[White b4-c3]")
 
     def _update_inspection(self) -> None:
         insp = self.inspection()
