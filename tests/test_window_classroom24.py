@@ -422,3 +422,22 @@ def test_side_panels_name_states_not_by_their_numbers(qtbot, win):
     assert re.search(r"V\([.XO]{9}\)", text)  # the board in marks, as tic-tac-toe writes it
     board.play_move(board.walk.legal_actions()[0])
     assert re.fullmatch(r"Positions on the path: \d+; move \d+ of \d+", board.visited_label.text())  # no "0 -> 2909"
+
+
+def test_run_pressed_while_checkers_compiles_is_queued_and_runs_when_the_model_is_built(qtbot, win, monkeypatch):
+    from mdpviz.models.checkers import spec as cg
+
+    monkeypatch.setattr(cg, "QUICK_MAX_STATES", 100)  # compiled in the background, as a large variant is
+    monkeypatch.setattr(cg, "POLL_SECONDS", 0.05)
+    win.switch_game("checkers")
+    g = win.game
+    g.set_variant(size=4, ply_limit=12)
+    qtbot.waitUntil(lambda: g.session.compiling, timeout=10_000)
+    assert win.controller.mdp is None
+    win._update_buttons()
+    assert win.solver_panel.run.isEnabled()  # Run can be pressed during the compile
+    with qtbot.waitSignal(win.controller.finished, timeout=60_000):
+        win.solver_panel.run.click()
+        assert "Run starts when the model is compiled" in win.statusBar().currentMessage()
+        assert not win.solver_panel.run.isEnabled()  # queued once
+    assert win.controller.solution is not None and win.controller.mdp is g.session.mdp()

@@ -53,6 +53,8 @@ class SolvingMixin:
         """``time.perf_counter()`` of the convergence plot's last refresh."""
         self._solve_owner: str | None = None
         """The key of the game whose model the controller was last loaded with."""
+        self._run_queued: str | None = None
+        """The key of the game whose Run was pressed while its model was compiling: it runs once compiled."""
         self._kept_solves: dict[str, FinishedSolve] = {}
         """Each game's finished solve, kept when another game is shown and shown again when it comes
         back (dropped when its model or the solver's settings no longer match)."""
@@ -119,6 +121,10 @@ class SolvingMixin:
             self._dirty = True
             return
         self.reset_solver()
+        if self._run_queued is not None and (self._run_queued != self.game.key or not self.session.compiling):
+            queued, self._run_queued = self._run_queued, None
+            if queued == self.game.key and mdp is not None:  # Run was pressed during the compile: run now
+                self.run_solver()
 
     # ------------------------------------------------------------------ solver
     def solver_options(self) -> dict:
@@ -168,6 +174,11 @@ class SolvingMixin:
         self.view_index = None
         if self._drives():
             self.session.driver.run()
+            return
+        if self.controller.mdp is None and self.session.compiling:  # (checkers) queued until the model is built
+            self._run_queued = self.game.key
+            self.statusBar().showMessage(f"{self.game.title}: Run starts when the model is compiled.", 8000)
+            self._update_buttons()
             return
         self.controller.run(self.solver_panel.rate)
 
@@ -241,6 +252,10 @@ class SolvingMixin:
         self.act_run.setEnabled(can or c.state == "running")
         self.act_pause.setEnabled(c.state == "running")
         self.act_reset.setEnabled(has)
+        if not has and self.session.compiling and not self._drives():  # Run may be pressed now: it is queued
+            queued = self._run_queued == self.game.key
+            self.act_run.setEnabled(not queued)
+            self.solver_panel.run.setEnabled(not queued)
         if self._drives():  # the game's own Step (best-response rounds): its buttons follow the game
             d = self.session.driver
             step, running = self.session.mdp() is not None and d.can_step(), d.running()
