@@ -314,10 +314,21 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         a.setCheckable(checkable)
         if tip:
             a.setStatusTip(tip)
-            a.setToolTip(tip)
+        # the key on the toolbar button's tooltip too (the menus show it; the toolbar did not)
+        keys = " or ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts())
+        base = tip or text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+        a.setToolTip(f"{base} ({keys})" if keys else base)
         a.triggered.connect(slot)
         self.addAction(a)
         return a
+
+    @staticmethod
+    def _keyed_tooltip(a: QAction) -> None:
+        """``a``'s tooltip: its text and its keys ("Undo example layout (Ctrl+Z)")."""
+        keys = " or ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts())
+        tip = a.text().replace("&&", "\0").replace("&", "").replace("\0", "&") + (f" ({keys})" if keys else "")
+        if a.toolTip() != tip:
+            a.setToolTip(tip)
 
     def _build_actions(self) -> None:
         self.undo_group = QUndoGroup(self)
@@ -357,6 +368,9 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.act_redo = self.undo_group.createRedoAction(self, "&Redo")
         self.act_redo.setObjectName("redoAction")
         self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        for a in (self.act_undo, self.act_redo):  # their text follows the undo stack: the key follows the text
+            a.changed.connect(lambda a=a: self._keyed_tooltip(a))
+            self._keyed_tooltip(a)
         for a in (self.act_undo, self.act_redo):
             a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             self.addAction(a)

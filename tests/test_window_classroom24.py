@@ -441,3 +441,16 @@ def test_run_pressed_while_checkers_compiles_is_queued_and_runs_when_the_model_i
         assert "Run starts when the model is compiled" in win.statusBar().currentMessage()
         assert not win.solver_panel.run.isEnabled()  # queued once
     assert win.controller.solution is not None and win.controller.mdp is g.session.mdp()
+
+
+def test_the_toolbar_buttons_tooltips_name_their_keys(win):
+    from PySide6.QtGui import QKeySequence
+
+    acts = [a for a in win.toolbar.actions() if not a.isSeparator() and a.shortcuts()]
+    assert {a.objectName() for a in acts} >= {"stepAction", "runAction"}
+    for a in acts:
+        key = a.shortcuts()[0].toString(QKeySequence.SequenceFormat.NativeText)
+        assert f"({key}" in a.toolTip() or f" or {key}" in a.toolTip(), (a.objectName(), a.toolTip())
+    assert win.act_run.toolTip() == "Run to convergence or pause (R)"
+    win.game_by_key("snakes").set_circle(True)
+    assert win.act_undo.toolTip() == "Undo circular board (Ctrl+Z)"  # the key follows the undo stack's text
