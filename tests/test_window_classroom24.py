@@ -454,3 +454,20 @@ def test_the_toolbar_buttons_tooltips_name_their_keys(win):
     assert win.act_run.toolTip() == "Run to convergence or pause (R)"
     win.game_by_key("snakes").set_circle(True)
     assert win.act_undo.toolTip() == "Undo circular board (Ctrl+Z)"  # the key follows the undo stack's text
+
+
+def test_an_in_ci_no_is_explained_with_the_chance_of_one_miss_among_all_intervals(qtbot):
+    from mdpviz.models.kit.display import StrategyRow
+    from mdpviz.widgets.simulation import SimulationPanel, misses_text
+
+    assert "26%" in misses_text(6)  # 1 - 0.95^6 = 0.265: about a quarter of the time
+    assert "5%" in misses_text(1)
+    sp = SimulationPanel()
+    qtbot.addWidget(sp)
+    a = np.full(100, 10.0)
+    rows = [StrategyRow(f"s{k}", 10.0, 10.0, 0.5, a) for k in range(5)] + [StrategyRow("s5", 12.0, 10.0, 0.5, a)]
+    sp.show_results(rows, unit="turns", start="square 1")
+    assert sp.table.item(5, 4).text() == "no"
+    assert "26%" in sp.status.text() and "26%" in sp.table.item(5, 4).toolTip()
+    sp.show_results(rows[:5], unit="turns", start="square 1")  # no miss: nothing to explain
+    assert "%" not in sp.status.text().split("CI.")[1]
