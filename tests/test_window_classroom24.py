@@ -471,3 +471,24 @@ def test_an_in_ci_no_is_explained_with_the_chance_of_one_miss_among_all_interval
     assert "26%" in sp.status.text() and "26%" in sp.table.item(5, 4).toolTip()
     sp.show_results(rows[:5], unit="turns", start="square 1")  # no miss: nothing to explain
     assert "%" not in sp.status.text().split("CI.")[1]
+
+
+def test_hide_hints_never_touches_the_mode_box_in_a_1280x720_window(qtbot, tmp_path):
+    from PySide6.QtCore import QRect
+
+    from tests.conftest import wait_laid_out
+
+    w = make_window(qtbot, tmp_path / "s.ini", size=(1280, 720), show=True, game="risk_ttt")
+    try:
+        board = w.board
+        qtbot.waitUntil(lambda: board.walk is not None, timeout=30_000)
+        for mode in ("walk", "play"):
+            board.set_mode(mode)
+            wait_laid_out(qtbot, w)
+
+            def rect(wid) -> QRect:
+                return QRect(wid.mapTo(board, wid.rect().topLeft()), wid.size())
+
+            assert not rect(board.mode_combo).adjusted(-2, -2, 2, 2).intersects(rect(board.hide_check)), mode
+    finally:
+        w.shutdown()

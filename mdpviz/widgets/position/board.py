@@ -122,12 +122,14 @@ class PositionBoard(GameBoard):
         nav.addWidget(self.new_button)
         nav.addStretch(1)
         left.addLayout(nav)
-        # two rows: the six controls in one row were wider than the side panel at 1366x768 and in presenter
-        # mode, and overlapped ("Play vs ageyou play", "Hide hin"); the second row is shown in PLAY only
+        # rows: the six controls in one row were wider than the side panel at 1366x768 and in presenter
+        # mode, and overlapped ("Play vs ageyou play", "Hide hin"); the mode box and "Hide hints" side by
+        # side still touched in the 1280x720 gallery pictures (the window squeezes the side panel below its
+        # minimum there), so "Hide hints" has a row of its own; the play row is shown in PLAY only
         self.human_caption = QLabel("you play")
         self.first_caption = QLabel("first")
-        mode_row, play_row = QHBoxLayout(), QHBoxLayout()
-        for row, widgets in ((mode_row, (self.mode_combo, self.hide_check)),
+        mode_row, hints_row, play_row = QHBoxLayout(), QHBoxLayout(), QHBoxLayout()
+        for row, widgets in ((mode_row, (self.mode_combo,)), (hints_row, (self.hide_check,)),
                              (play_row, (self.human_caption, self.human_combo, self.first_caption, self.first_combo))):
             for wid in widgets:
                 row.addWidget(wid)
@@ -135,6 +137,7 @@ class PositionBoard(GameBoard):
         hva = QVBoxLayout()
         hva.setSpacing(3)
         hva.addLayout(mode_row)
+        hva.addLayout(hints_row)
         hva.addLayout(play_row)
         side.add_controls(hva)
         self._box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
