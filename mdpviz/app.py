@@ -325,6 +325,8 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
     @staticmethod
     def _keyed_tooltip(a: QAction) -> None:
         """``a``'s tooltip: its text and its keys ("Undo example layout (Ctrl+Z)")."""
+        if not shiboken6.isValid(a):  # the undo group changes its actions' text while the window is deleted
+            return
         keys = " or ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts())
         tip = a.text().replace("&&", "\0").replace("&", "").replace("\0", "&") + (f" ({keys})" if keys else "")
         if a.toolTip() != tip:
