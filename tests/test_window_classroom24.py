@@ -492,3 +492,13 @@ def test_hide_hints_never_touches_the_mode_box_in_a_1280x720_window(qtbot, tmp_p
             assert not rect(board.mode_combo).adjusted(-2, -2, 2, 2).intersects(rect(board.hide_check)), mode
     finally:
         w.shutdown()
+
+
+def test_a_small_hole_or_goal_worth_0_shows_its_letter_in_the_numbers_place():
+    from mdpviz.widgets.games.grid_board import small_end_label
+
+    assert small_end_label(30, "exit", "H", 0.0, 90)  # FrozenLake 8x8 on a projector: "H", not a tiny "0.00"
+    assert small_end_label(60, "exit", "G", 0.0, 90)
+    assert not small_end_label(120, "exit", "H", 0.0, 90)  # large cells keep the number and the tag
+    assert not small_end_label(30, "open", "S", 0.0, 90)
+    assert not small_end_label(30, "exit", "+1", 1.0, 90)  # a grid world's exit shows what it is worth

@@ -51,6 +51,12 @@ BEST_Q = "#ff00aa"  # the best action's triangle outline (magenta: in neither ma
 
 
 # ---------------------------------------------------------------------------------- drawing helpers
+def small_end_label(side: float, kind: str, label: str, value: float, compact: float) -> bool:
+    """A small cell (narrower than ``compact`` px) that ends the episode, is worth exactly 0 and has a
+    short label (FrozenLake's "H" and "G"): the label is drawn in place of its "0.00"."""
+    return side < compact and kind in ("exit", "hazard") and 0 < len(label) <= 2 and value == 0.0
+
+
 def q_number_px(side: float, text: str) -> float:
     """Pixel size of a Q-value's number in its triangle of a ``side``-pixel cell: as large as the east
     and west numbers can be side by side in bold (about 0.64 px of width per px of height and character,
@@ -315,6 +321,12 @@ class GridCanvas(QWidget):
                 if side < COMPACT_SIDE:  # small cells: the number as large as the cell's width allows
                     px = min(side * 0.3, side * 0.8 / (0.64 * max(len(txt), 3)))
                     box = QRectF(rect.left(), rect.center().y() - px * 0.6, side, px * 1.2).translated(shift)
+                if small_end_label(side, kind, g.label[r][c], v, COMPACT_SIDE):
+                    # a small hole or goal worth 0 (FrozenLake 8x8): its letter in the number's place, large,
+                    # instead of "0.00" under a corner tag (the tooltip still gives V)
+                    txt = g.label[r][c]
+                    px = side * 0.42
+                    box = QRectF(rect.left(), rect.center().y() - px * 0.7, side, px * 1.4)
                 self._text(p, box, txt, ink, px, bold=True)
             if self.show_arrows and self.policy is not None and self.values is not None and not hidden:
                 self._paint_arrow(p, rect, s, ink, kind)
@@ -327,6 +339,9 @@ class GridCanvas(QWidget):
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(rect.adjusted(side * 0.06, side * 0.06, -side * 0.06, -side * 0.06))
         lab = g.label[r][c]
+        q_drawn = bool(self.show_q and moves_q and self.values is not None)
+        if v is not None and self.show_values and not q_drawn and small_end_label(side, kind, lab, v, COMPACT_SIDE):
+            lab = ""  # drawn in the number's place
         if (r, c) == g.start and lab != "S":
             lab = ("S " + lab).strip()
         if lab:
