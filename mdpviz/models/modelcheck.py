@@ -40,7 +40,9 @@ from typing import Generator
 
 import numpy as np
 
-from mdpviz.models.cs747 import PROGRESS_LINES, RENORMALISE_TOL, MDPFileError, RenormalisedWarning
+from mdpviz.models.cs747 import (
+    PROGRESS_LINES, RENORMALISE_TOL, MDPFileError, RenormalisedWarning, parse_cs747, read_text_file,
+)
 from mdpviz.models.files import write_text
 from mdpviz.models.jobs import JobProgress, drive
 from mdpviz.models.mdp import PROB_TOL, TabularMDP, check_state_budget
@@ -306,6 +308,27 @@ def write_model(mdp: TabularMDP, path: str | os.PathLike, fmt: str, *, start: in
     """Write ``mdp`` to ``path`` as ``fmt`` ("drn" or "prism") with its properties file; the files written.
     Everything is formatted before the first file is written (a refused model writes nothing)."""
     texts = export_texts(mdp, path, fmt, start=start, title=title)
+    return [write_text(p, t) for p, t in texts.items()]
+
+
+def format_of(path: str | os.PathLike) -> str:
+    """The export format a file name asks for: "drn" for ``.drn``, "prism" for a PRISM file's suffix
+    (:data:`PRISM_SUFFIXES`); ValueError naming the choices otherwise."""
+    sfx = Path(path).suffix.lower()
+    if sfx == ".drn":
+        return "drn"
+    if sfx in PRISM_SUFFIXES or sfx == ".prism":
+        return "prism"
+    raise ValueError(f"{path}: export a model as .drn (Storm) or .tra (PRISM's explicit files), not "
+                     f"'{sfx or '(no suffix)'}'")
+
+
+def write_model_job(mdp: TabularMDP, path: str | os.PathLike, fmt: str, *, start: int = 0,
+                    title: str = "") -> Generator[JobProgress, None, list[Path]]:
+    """:func:`write_model` as a job generator (the window writes on its job thread): the files written."""
+    yield JobProgress(0, 2, f"Writing {Path(path).name}\u2026")
+    texts = export_texts(mdp, path, fmt, start=start, title=title)
+    yield JobProgress(1, 2, f"Writing {Path(path).name}\u2026")
     return [write_text(p, t) for p, t in texts.items()]
 
 
@@ -630,6 +653,13 @@ def parse_drn_job(text: str, path: str | os.PathLike = "<text>") -> Generator[Jo
     return DRNModel(mdp=mdp, init=init)
 
 
+def load_model_file(path: str | os.PathLike) -> TabularMDP:
+    """The model of a course-format or DRN file (told apart by :func:`is_drn`); MDPFileError naming the
+    file and line otherwise."""
+    text = read_text_file(path)
+    return parse_drn(text, path).mdp if is_drn(text) else parse_cs747(text, path)
+
+
 def drn_start(text: str, path: str | os.PathLike = "<text>") -> int | None:
     """The state labelled ``init`` in DRN text (None: none), without building the model."""
     for raw in text.splitlines():
@@ -644,5 +674,7 @@ def drn_start(text: str, path: str | os.PathLike = "<text>") -> int | None:
 
 
 __all__ = ["DRNModel", "FORMATS", "ModelProperty", "PRISM_SUFFIXES", "TWO_PLAYER", "action_names", "check_exportable",
-           "drn_start", "export_paths", "export_texts", "format_drn", "format_prism", "format_props", "is_drn",
-           "model_property", "never_ending_states", "parse_drn", "parse_drn_job", "props_path", "write_model"]
+           "drn_start", "export_paths", "export_texts", "format_drn", "format_of", "format_prism", "format_props", "is_drn",
+           "load_model_file",
+           "model_property", "never_ending_states", "parse_drn", "parse_drn_job", "props_path", "write_model",
+           "write_model_job"]
