@@ -347,3 +347,70 @@ def test_storm_random_mdps(seed, tmp_path):
     check_in_storm(random_mdp(seed, discount=1.0, end=0.1), tmp_path / "e")
     check_in_storm(random_mdp(seed, discount=1.0, end=0.1, objective="min"), tmp_path / "m")
     check_in_storm(random_mdp(seed, discount=1.0, signs="positive", objective="min"), tmp_path / "c")
+
+
+# ------------------------------------------------------------------------------------- the command line
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    from mdpviz.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_export_model_command_drn(capsys, tmp_path):
+    out_path = tmp_path / "grid.drn"
+    code, out, err = cli(capsys, "export-model", "--game", "gridworld", "--noise", "0.1", "--living-reward", "-0.04",
+                         "--format", "drn", "--out", str(out_path))
+    assert code == 0 and err == ""
+    assert f"wrote {out_path}, {tmp_path / 'grid.props'}" in out
+    assert 'property giving mdpviz\'s values: R{"reward"}max=? [Cdiscount=0.9]' in out
+    from mdpviz.commands.game_args import game_from_args
+    from mdpviz.cli import build_parser
+
+    game = game_from_args(build_parser(["solve"]).parse_args(
+        ["solve", "--game", "gridworld", "--noise", "0.1", "--living-reward", "-0.04"]))
+    back = mc.parse_drn(out_path.read_text(), str(out_path))
+    assert back.init == game.start_state()
+    assert list(back.mdp.state_labels) == [" ".join(s.split()) for s in game.state_labels()]
+    assert np.max(np.abs(solve(back.mdp, "pi").values - solve(game.mdp, "pi").values)) < TOL
+    # the course file game reads it back, as mdpviz plan does
+    code, out, err = cli(capsys, "plan", "--mdp", str(out_path))
+    assert code == 0 and len(out.splitlines()) == game.mdp.n_states
+
+
+def test_export_model_command_prism_and_note(capsys, tmp_path):
+    code, out, err = cli(capsys, "export-model", "--game", "snakes", "--circle", "--layout",
+                         "0,1,0,0,2,0,0,3,0,0,1,0,4,0,0", "--format", "prism", "--out", str(tmp_path / "s.tra"))
+    assert code == 0 and err == ""
+    assert all((tmp_path / f"s{sfx}").is_file() for sfx in (*mc.PRISM_SUFFIXES, ".props"))
+    code, out, err = cli(capsys, "export-model", "--game", "gridworld", "--discount", "1", "--living-reward", "-0.04",
+                         "--out", str(tmp_path / "g.drn"))
+    assert code == 0
+    assert err.count("\n") == 1 and err.startswith("mdpviz: note: Storm cannot give mdpviz's values")
+    assert "Storm cannot give mdpviz's values" in (tmp_path / "g.props").read_text()
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["--game", "risk_ttt"], "two-player games are out of scope"),
+    (["--game", "ttt3d"], "no table"),
+    (["--game", "ttt", "--format", "drn", "--out", "{tmp}/no/such/x.drn"], "does not exist"),
+    (["--game", "ttt", "--out", "{tmp}/x.csv"], "not '.csv'"),
+])
+def test_export_model_command_refusals(capsys, tmp_path, argv, words):
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    if "--out" not in argv:
+        argv += ["--out", str(tmp_path / "x.drn")]
+    code, out, err = cli(capsys, "export-model", *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("mdpviz: error: ") and words in err, err
+    assert not (tmp_path / "x.drn").exists()
+
+
+def test_malformed_drn_on_the_command_line(capsys, tmp_path):
+    bad = tmp_path / "bad.drn"
+    bad.write_text("// a model\n@type: MDP\n@nr_states\n2\n@model\nstate 0 init\n\taction go\n\t\t1 0.5\nstate 1 done\n")
+    for argv in (["plan", "--mdp", str(bad)], ["export-model", "--game", "file", "--mdp", str(bad), "--out",
+                                                str(tmp_path / "y.drn")]):
+        code, out, err = cli(capsys, *argv)
+        assert code == 2 and out == ""
+        assert err == f"mdpviz: error: {bad}:8: expected 'state ...', 'action ...' or 'target : probability', got '1 0.5'\n"

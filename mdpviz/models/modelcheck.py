@@ -33,10 +33,10 @@ import math
 import os
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Generator
+from typing import Callable, Generator
 
 import numpy as np
 
@@ -135,6 +135,18 @@ def model_property(mdp: TabularMDP) -> ModelProperty:
         note=(f"Storm cannot give mdpviz's values: at discount 1 some policy never ends ({n:,} state"
               f"{'s' if n != 1 else ''} can avoid the end forever, e.g. state {int(np.flatnonzero(loops)[0])}) "
               f"and some {reward}s are negative, which Storm's total reward refuses; export with a discount below 1"))
+
+
+def named_model(mdp: TabularMDP, state_name: Callable[[int], str], action_name: Callable[[int, int], str]) -> TabularMDP:
+    """``mdp`` with the game's own names: ``state_name(s)`` per state, ``action_name(s, a)`` per action id
+    (asked in the first state where ``a`` is legal). The windows' and commands' names go in the files."""
+    first = np.full(mdp.n_actions, -1, dtype=np.int64)
+    ra = np.asarray(mdp.row_action)
+    rows = np.arange(ra.size)[::-1]
+    first[ra[rows]] = np.asarray(mdp.row_state)[rows]  # the last write per action is its first row
+    actions = tuple(str(action_name(int(first[a]), a)) if first[a] >= 0 else f"a{a}" for a in range(mdp.n_actions))
+    states = tuple(str(state_name(s)) for s in range(mdp.n_states))
+    return replace(mdp, state_labels=states, action_labels=actions)
 
 
 def action_names(mdp: TabularMDP) -> list[str]:
@@ -675,6 +687,6 @@ def drn_start(text: str, path: str | os.PathLike = "<text>") -> int | None:
 
 __all__ = ["DRNModel", "FORMATS", "ModelProperty", "PRISM_SUFFIXES", "TWO_PLAYER", "action_names", "check_exportable",
            "drn_start", "export_paths", "export_texts", "format_drn", "format_of", "format_prism", "format_props", "is_drn",
-           "load_model_file",
+           "load_model_file", "named_model",
            "model_property", "never_ending_states", "parse_drn", "parse_drn_job", "props_path", "write_model",
            "write_model_job"]

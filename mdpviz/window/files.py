@@ -301,6 +301,7 @@ class FilesMixin:
             self.dialogs.error("Cannot export model", problem)
             return False
         start = int(g.spec.start_state(ctx))
+        mdp = modelcheck.named_model(mdp, lambda s: g.spec.state_name(ctx, s), lambda s, a: g.spec.action_name(ctx, a))
 
         def done(paths) -> None:
             if paths is not None:
