@@ -3,6 +3,7 @@ values checked against mdpviz's on the same exported files (stormpy; those tests
 from __future__ import annotations
 
 import dataclasses
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +40,8 @@ def optimal_sets(mdp: TabularMDP, values: np.ndarray, tol: float = 1e-7) -> list
     return out
 
 
-def table_models() -> list[tuple[str, TabularMDP | None, str]]:
+@functools.lru_cache(maxsize=1)
+def table_models() -> tuple[tuple[str, TabularMDP | None, str], ...]:
     """(key, model, why it is skipped) for every registered game, with its default settings."""
     out = []
     for key in registry.keys():
@@ -56,7 +58,7 @@ def table_models() -> list[tuple[str, TabularMDP | None, str]]:
             out.append((key, None, f"{key} has {mdp.n_rows:,} rows, too many for a quick round trip"))
         else:
             out.append((key, mdp, ""))
-    return out
+    return tuple(out)
 
 
 @pytest.mark.parametrize("key", registry.keys())

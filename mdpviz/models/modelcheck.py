@@ -399,14 +399,22 @@ def parse_drn(text: str, path: str | os.PathLike = "<text>") -> DRNModel:
     return drive(parse_drn_job(text, path))
 
 
-def parse_drn_job(text: str, path: str | os.PathLike = "<text>") -> Generator[JobProgress, None, DRNModel]:
-    """Read DRN text into a :class:`DRNModel` as a job generator (progress every
-    :data:`~mdpviz.models.cs747.PROGRESS_LINES` lines). Actions are numbered by their names in the order
-    they first appear (an unnamed choice, ``__NOLABEL__``, by its place in its state); states labelled
-    ``done`` are terminal; a ``//`` comment right after a state line names the state; the discount and
-    objective come from an mdpviz comment (``// mdpviz: discount=0.9 objective=min``), else 1 and max."""
-    lines = text.splitlines()
-    name = Path(str(path)).name
+@dataclass
+class _Header:
+    """What a DRN file's lines before ``@model`` say."""
+
+    mtype: str = ""
+    n_states: int = 0
+    n_choices: int | None = None
+    reward_names: tuple[str, ...] = ()
+    discount: float = 1.0
+    objective: str = "max"
+    model_line: int = 0
+    """The line number of ``@model`` (the model starts after it)."""
+
+
+def _read_header(lines: list[str], path) -> _Header:
+    """The header of a DRN file (MDPFileError naming the line: what is malformed, what mdpviz does not model)."""
     discount, objective = 1.0, "max"
     mtype = None
     n_states = n_choices = None
@@ -490,6 +498,21 @@ def parse_drn_job(text: str, path: str | os.PathLike = "<text>") -> Generator[Jo
         raise MDPFileError(path, None, "no '@nr_states' line")
     if model_line is None:
         raise MDPFileError(path, None, "no '@model' line")
+    return _Header(mtype=mtype, n_states=n_states, n_choices=n_choices, reward_names=tuple(reward_names),
+                   discount=discount, objective=objective, model_line=model_line)
+
+
+def parse_drn_job(text: str, path: str | os.PathLike = "<text>") -> Generator[JobProgress, None, DRNModel]:
+    """Read DRN text into a :class:`DRNModel` as a job generator (progress every
+    :data:`~mdpviz.models.cs747.PROGRESS_LINES` lines). Actions are numbered by their names in the order
+    they first appear (an unnamed choice, ``__NOLABEL__``, by its place in its state); states labelled
+    ``done`` are terminal; a ``//`` comment right after a state line names the state; the discount and
+    objective come from an mdpviz comment (``// mdpviz: discount=0.9 objective=min``), else 1 and max."""
+    lines = text.splitlines()
+    name = Path(str(path)).name
+    h = _read_header(lines, path)
+    n_states, n_choices, reward_names, model_line = h.n_states, h.n_choices, h.reward_names, h.model_line
+    discount, objective, mtype = h.discount, h.objective, h.mtype
     nondet = mtype == "MDP"
 
     # The model: flat transitions, one row per (state, choice).
