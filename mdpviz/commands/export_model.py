@@ -49,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
     written = modelcheck.write_model(mdp, args.out, fmt, start=start, title=game.spec.title)
     prop = modelcheck.model_property(mdp)
     print(f"wrote {', '.join(str(p) for p in written)}")
-    print(f"{mdp.n_states:,} states, {mdp.n_rows:,} choices; start state {start} (init)")
+    n_done = int(mdp.terminal.sum())
+    print(f"{mdp.n_states:,} states ({n_done:,} terminal: done), {mdp.n_rows:,} state-action pairs; "
+          f"start state {start} (init)")
     print(f"property giving mdpviz's values: {prop.text}")
     if prop.note:
         print(f"mdpviz: note: {prop.note}", file=sys.stderr)

@@ -484,7 +484,7 @@ def _read_header(lines: list[str], path) -> _Header:
                     raise MDPFileError(path, no + 1, str(e)) from None
                 n_states = v
             else:
-                n_choices = v
+                n_choices = v or None  # 0: not given (Storm reads it so too)
             i += 1
         elif line == "@model":
             model_line = no

@@ -33,7 +33,7 @@ from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.kit.lessons import Lesson
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.episodes import Move, sample_mdp_episode
-from mdpviz.models.kit.hooks import Context, simulation_from_start
+from mdpviz.models.kit.hooks import Context, label_of, simulation_from_start
 from mdpviz.models.kit.strategies import (
     SimulationResult, discounted_max_steps, fixed_action_strategies, strategy_simulation,
 )
@@ -187,6 +187,20 @@ def _start_state(ctx: Context) -> int:
     return start_state(ctx.mdp, chosen)
 
 
+def _state_name(ctx: Context, s: int) -> str:
+    """A DRN file's name of state ``s`` (the comment after its state line), else "state s"."""
+    label = label_of(ctx.mdp, s)
+    return f"state {s}" if label is None else label
+
+
+def _action_name(ctx: Context, a: int) -> str:
+    """A DRN file's name of action ``a``, else "action a" (a course file numbers its actions)."""
+    m = ctx.mdp
+    if m is not None and m.action_labels is not None and 0 <= a < len(m.action_labels):
+        return m.action_labels[a]
+    return f"action {a}"
+
+
 def _episode(ctx: Context, probs: np.ndarray, rng: np.random.Generator) -> list[Move]:
     return sample_mdp_episode(ctx.mdp, probs, rng=rng, start=_start_state(ctx), max_steps=200, state_name=str,
                               action_name=str)
@@ -210,9 +224,9 @@ SPEC = GameSpec(
     build_key=lambda st: (st.path, st.text),  # a file is parsed once, whatever the discount
     mdp_of=lambda st, parsed: with_discount(parsed, st),
     start_state=_start_state,
-    state_name=lambda ctx, s: f"state {s}",
-    action_name=lambda ctx, a: f"action {a}",
-    outcome_text=lambda ctx, s: f"reached state {s} (terminal)",
+    state_name=lambda ctx, s: _state_name(ctx, s),
+    action_name=lambda ctx, a: _action_name(ctx, a),
+    outcome_text=lambda ctx, s: f"reached {_state_name(ctx, s)} (terminal)",
     episode=_episode,
     simulation=simulation_from_start,
     with_discount=_with_discount,
