@@ -416,3 +416,22 @@ def test_malformed_drn_on_the_command_line(capsys, tmp_path):
         code, out, err = cli(capsys, *argv)
         assert code == 2 and out == ""
         assert err == f"mdpviz: error: {bad}:8: expected 'state ...', 'action ...' or 'target : probability', got '1 0.5'\n"
+
+
+def test_file_game_reads_drn(tmp_path):
+    """The file game opens a DRN file: its model, its names for states and actions, its init state."""
+    from mdpviz.models.file.spec import SPEC, FileState, read_file
+    from mdpviz.models.kit.hooks import Context
+
+    spec = registry.get("gridworld")
+    mdp = spec.compile(spec.default_settings())
+    path = tmp_path / "grid.drn"
+    mc.write_model(mdp, path, "drn", start=7)
+    state, m2 = read_file(path)
+    assert state.text == path.read_text() and m2.n_states == mdp.n_states
+    ctx = Context(SPEC, state, m2, SPEC.mdp_of(state, m2), {})
+    assert SPEC.start_state(ctx) == 7
+    assert [SPEC.state_name(ctx, s) for s in range(mdp.n_states)] == list(mdp.state_labels)
+    assert SPEC.action_name(ctx, 0) == mc.action_names(mdp)[0]
+    again = SPEC.compile(FileState(path=str(path), text=state.text, discount=0.5))
+    assert again.discount == 0.5 and np.array_equal(again.terminal, mdp.terminal)
