@@ -435,3 +435,12 @@ def test_file_game_reads_drn(tmp_path):
     assert SPEC.action_name(ctx, 0) == mc.action_names(mdp)[0]
     again = SPEC.compile(FileState(path=str(path), text=state.text, discount=0.5))
     assert again.discount == 0.5 and np.array_equal(again.terminal, mdp.terminal)
+
+
+@pytest.mark.parametrize("key", registry.keys())
+def test_storm_every_game_at_its_defaults(key, tmp_path):
+    """Every registered game with a one-player table, as a new window shows it, checked in Storm."""
+    _, mdp, why = next(m for m in table_models() if m[0] == key)
+    if mdp is None:
+        pytest.skip(why)
+    check_in_storm(mdp, tmp_path)
