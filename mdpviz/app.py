@@ -344,6 +344,11 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.act_export_csv = self._action("Simulation table (CSV)\u2026", "exportCsvAction", self.export_csv_dialog)
         ex.addActions([self.act_export_board, self.act_export_conv, self.act_export_hist, self.act_export_csv])
         self._build_classroom_actions(ex)
+        self.act_export_model = self._action("Export &model (DRN/PRISM)\u2026", "exportModelAction",
+                                             self.export_model_dialog,
+                                             tip="Write the model as Storm DRN or PRISM explicit files, with the "
+                                                 "property that gives mdpviz's values")
+        m.addAction(self.act_export_model)
         m.addSeparator()
         self.act_quit = self._action("&Quit", "quitAction", self.close, QKeySequence.StandardKey.Quit)
         m.addAction(self.act_quit)
