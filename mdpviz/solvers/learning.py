@@ -286,10 +286,16 @@ def learner(mdp: TabularMDP, method: str = "q", *, exact: ExactAnswer | None = N
     """The generator of learner ``method`` (a key of :data:`LEARNERS`) on ``mdp``; ``options`` are the
     fields of :class:`LearningSettings`. Settings are checked now (ValueError), not at the first step.
 
+    ``alpha`` may be written as the command line takes it ("0.1", "1/n", "1/n^0.8", see :func:`parse_alpha`).
     ``exact``: the answer to measure against, when already solved (else solved once here).
     ``compiled``: True = the numba loop (an error when numba is missing), False = the Python reference
     loop (the same source), None = compiled when available.
     """
+    if isinstance(options.get("alpha"), str):  # "1/n", "1/n^0.8" or "0.1", as the command line writes it
+        alpha, power = parse_alpha(options["alpha"])
+        if power and options.get("alpha_power", power) != power:
+            raise ValueError(f"alpha {options['alpha']!r} and alpha_power {options['alpha_power']} disagree; give one")
+        options["alpha"], options["alpha_power"] = alpha, power or options.get("alpha_power", 0.0)
     st = LearningSettings(method=method, **options)
     check_model(mdp, st)
     loop = _loop(compiled)

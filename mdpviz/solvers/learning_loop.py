@@ -207,7 +207,7 @@ def run_episodes(method, n_episodes, first_episode, state_ptr, row_ptr, dst, cum
     double = method == DOUBLE_Q
     for i in range(n_episodes):
         k = first_episode + i
-        eps = max(eps_min, eps0 * eps_decay ** k)
+        eps = max(eps_min, eps0 * eps_decay ** float(k))  # libm pow in both loops (numba's int power differs in the last bit)
         s = start
         if exploring and control:
             s = starts[min(int(rng.random() * starts.size), starts.size - 1)]
