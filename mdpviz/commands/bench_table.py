@@ -361,7 +361,7 @@ def rows_checkers(tab: Table, cal: float, timeout: float) -> None:
                 f"calibration {_fmt_s(cal)}", None, "< 2 min", False)
 
 
-GROUPS = ("course", "process", "gui", "snakes", "risk4", "checkers", "core")
+GROUPS = ("course", "process", "gui", "snakes", "learn", "risk4", "checkers", "core")
 """The row groups of ``mdpviz bench table``, in the order they run (``--skip`` names them)."""
 
 
@@ -404,6 +404,11 @@ def bench_table(argv: list[str]) -> int:
         rows_gui(tab, path)
     if "snakes" not in skip:
         rows_snakes(tab, args.calls)
+    if "learn" not in skip:
+        from mdpviz.commands.learn import cpu_model, rows_learning
+
+        print(f"cpu: {cpu_model()}", flush=True)
+        rows_learning(tab)
     # Subprocesses before the large in-process rows: Linux carries a process's peak RSS across
     # fork + exec, so a child started after the 10^6-state row would report this process's peak.
     if "risk4" not in skip:
