@@ -122,7 +122,8 @@ def unavailable_reason() -> str:
 
 
 def learning_loop() -> Any | None:
-    """The compiled episode loop of the learners (:mod:`mdpviz.solvers._numba_learning`), or None
+    """The compiled episode loop of the learners and their snapshot summary, ``(run_episodes, summarise)``
+    (:mod:`mdpviz.solvers._numba_learning`), or None
     when numba is missing or turned off (then the learners run the same loop in Python)."""
     if kernels() is None:
         return None
@@ -132,7 +133,7 @@ def learning_loop() -> Any | None:
                 try:
                     from mdpviz.solvers import _numba_learning as nl
 
-                    _state["learn"] = nl.run_episodes
+                    _state["learn"] = (nl.run_episodes, nl.summarise)
                 except Exception as e:  # noqa: BLE001 - a broken numba install must not break learning
                     _state["learn"] = None
                     _state["learn_error"] = f"{type(e).__name__}: {e}"

@@ -174,24 +174,33 @@ class ExactAnswer:
 
 
 def exact_answer(mdp: TabularMDP, settings: LearningSettings) -> ExactAnswer:
-    """V* and Q* by value iteration (the project's :func:`~mdpviz.solvers.solve`), the optimal rows, and
+    """V* and Q* by value iteration (as :func:`mdpviz.solvers.solve` runs it), the optimal rows, and
     for prediction the exact value of the policy it evaluates (a linear solve)."""
-    from mdpviz.solvers import solve
-    from mdpviz.solvers.policy_iteration import evaluate_weights
+    from mdpviz.solvers.policy_iteration import evaluate_weights, progress_rows
+    from mdpviz.solvers.sweep import policy_to_rows, rows_to_policy, run
+    from mdpviz.solvers.value_iteration import value_iteration
 
-    sol = solve(mdp, "vi", tol=1e-12, max_sweeps=1_000_000)
+    sol = run(value_iteration(mdp, tol=1e-12, max_sweeps=1_000_000))
+    if not np.all(np.isfinite(sol.values)):
+        raise ValueError("value iteration gave values that are not finite: the rewards are too large for floating "
+                         "point (scale them down)")
     q_star = mdp.q_values(sol.values)
     best, _ = greedy(mdp, q_star)
     sense = np.asarray(mdp.sense, dtype=np.float64)[mdp.row_state]
     b = best[mdp.row_state]
     optimal = ~mdp.terminal[mdp.row_state] & (sense * q_star >= sense * b - TIE_TOL * (1.0 + np.abs(b)))
+    policy = np.asarray(sol.policy)
+    if mdp.discount >= 1.0 and not mdp.is_two_player:
+        # with discount 1 a free loop can tie with the way out: break such ties towards the terminal
+        # states, as mdpviz.solvers.solve does, so the "optimal" policy evaluated ends its episodes
+        rows = policy_to_rows(mdp, np.where(mdp.terminal, -1, policy))
+        policy = rows_to_policy(mdp, progress_rows(mdp, q_star, best, rows))
     if settings.policy == "random":
         pi = 1.0 / np.asarray(mdp.actions_per_state, dtype=np.float64)[mdp.row_state]
     else:
         pi = np.zeros(mdp.n_rows)
-        live = sol.policy >= 0  # every non-terminal state has a greedy action
-        states = np.flatnonzero(live)
-        pi[[mdp.row_of(int(s), int(a)) for s, a in zip(states, sol.policy[states])]] = 1.0
+        states = np.flatnonzero(policy >= 0)  # every non-terminal state has a greedy action
+        pi[[mdp.row_of(int(s), int(a)) for s, a in zip(states, policy[states])]] = 1.0
     if settings.is_control:
         values, q = np.asarray(sol.values, dtype=np.float64), q_star
     else:
@@ -312,22 +321,20 @@ def check_model(mdp: TabularMDP, st: LearningSettings) -> None:
         raise ValueError(f"start state {st.start} is terminal: an episode from it has no step")
 
 
-def _loop(compiled: bool | None):
+def _loop(compiled: bool | None) -> tuple:
+    """``(run_episodes, summarise)``: both compiled, or the Python loop and None (snapshots by numpy)."""
     from mdpviz.solvers import kernels
 
-    if compiled is False:
-        from mdpviz.solvers.learning_loop import run_episodes
-
-        return run_episodes
-    k = kernels.learning_loop()
-    if k is None:
+    if compiled is not False:
+        k = kernels.learning_loop()
+        if k is not None:
+            return k
         if compiled:
             raise ValueError("the compiled learning loop is unavailable: " + (kernels.unavailable_reason()
                                                                              or "numba could not compile it"))
-        from mdpviz.solvers.learning_loop import run_episodes
+    from mdpviz.solvers.learning_loop import run_episodes
 
-        return run_episodes
-    return k
+    return run_episodes, None
 
 
 @dataclass(eq=False)
@@ -366,9 +373,10 @@ def model_arrays(mdp: TabularMDP) -> dict[str, np.ndarray]:
             "sense": np.ascontiguousarray(mdp.sense, np.float64)}
 
 
-def _learn(mdp: TabularMDP, st: LearningSettings, exact: ExactAnswer, loop) -> Generator[LearningStep, None, LearningStep]:
+def _learn(mdp: TabularMDP, st: LearningSettings, exact: ExactAnswer, kernels: tuple) -> Generator[LearningStep, None, LearningStep]:
     from mdpviz.solvers.learning_loop import CONTROL_FROM
 
+    loop, summarise = kernels
     code = list(LEARNERS).index(st.method)
     arr = model_arrays(mdp)
     tab = _Tables.new(mdp, st.initial)
@@ -397,7 +405,7 @@ def _learn(mdp: TabularMDP, st: LearningSettings, exact: ExactAnswer, loop) -> G
         prev = done_eps
         done_eps += m
         last = _snapshot(mdp, st, exact, tab, control, live, done_eps, prev, updates, path_s, path_r, path_g,
-                         returns, lengths, time.perf_counter() - t0)
+                         returns, lengths, t0, summarise, arr)
         yield last
     return last
 
@@ -408,38 +416,49 @@ def learned_q(st: LearningSettings, q: np.ndarray, q2: np.ndarray) -> np.ndarray
 
 
 def _snapshot(mdp, st, exact, tab, control, live, episode, prev, updates, path_s, path_r, path_g, returns,
-              lengths, elapsed) -> LearningStep:
+              lengths, t0, summarise, arr) -> LearningStep:
     t = int(lengths[-1])
     rows = path_r[:t]
     q = policy = None
     if control:
         q = learned_q(st, tab.q, tab.q2)
-        values, best_rows = greedy(mdp, q, tie_tol=0.0)
+    if summarise is not None:  # one compiled pass
+        values = np.empty(mdp.n_states)
+        best_rows = np.empty(mdp.n_states, np.int64)
+        sumsq, mx, n_agree, n_live = summarise(control, q if control else tab.q, arr["state_ptr"], arr["sense"],
+                                               arr["terminal"], tab.v, exact.values, exact.optimal, values, best_rows)
+        rms = math.sqrt(sumsq / n_live) if n_live else 0.0
+        agree = n_agree / n_live if n_live else 1.0
+    else:  # the same numbers by numpy (the lowest action among exact ties)
+        if control:
+            values, best_rows = greedy(mdp, q, tie_tol=0.0)
+            agree = float(exact.optimal[best_rows[live]].mean()) if live.any() else 1.0
+        else:
+            values = tab.v.copy()
+        err = (values - exact.values)[live]
+        rms = float(np.sqrt(np.mean(err ** 2))) if err.size else 0.0
+        mx = float(np.abs(err).max()) if err.size else 0.0
+    if control:
         policy = np.where(best_rows >= 0, np.asarray(mdp.row_action)[np.maximum(best_rows, 0)], -1)
-        agree = float(exact.optimal[best_rows[live]].mean()) if live.any() else 1.0
         ev = st.eval_every
         due = episode == st.episodes or (ev > 0 and episode // ev > prev // ev)
         pv = greedy_policy_value(mdp, best_rows, st.start) if due else None
         row_updates = tab.n_row.copy()
     else:
-        values = tab.v.copy()
         agree, pv = math.nan, None
         row_updates = tab.n_state.copy()
-    err = (values - exact.values)[live]
-    rms = float(np.sqrt(np.mean(err ** 2))) if err.size else 0.0
-    mx = float(np.abs(err).max()) if err.size else 0.0
     return LearningStep(
         method=st.method, episode=episode, updates=updates,
         q=None if q is None else read_only(q), values=read_only(values),
         policy=None if policy is None else read_only(policy.astype(np.int64)),
         visits=read_only(tab.visits.copy()), row_updates=read_only(row_updates),
-        path=tuple(int(s) for s in path_s[:t + 1]),
-        actions=tuple(int(a) for a in np.asarray(mdp.row_action)[rows]),
-        rewards=tuple(float(g) for g in path_g[:t]),
-        returns=tuple(float(x) for x in returns), lengths=tuple(int(x) for x in lengths),
+        path=tuple(path_s[:t + 1].tolist()),
+        actions=tuple(np.asarray(mdp.row_action)[rows].tolist()),
+        rewards=tuple(path_g[:t].tolist()),
+        returns=tuple(returns.tolist()), lengths=tuple(lengths.tolist()),
         epsilon=max(st.epsilon_min, st.epsilon * st.epsilon_decay ** (episode - 1)),
-        rms_error=rms, max_error=mx, greedy_agreement=agree, policy_value=pv, exact=exact, elapsed=elapsed,
-        done=episode == st.episodes)
+        rms_error=float(rms), max_error=float(mx), greedy_agreement=float(agree), policy_value=pv, exact=exact,
+        elapsed=time.perf_counter() - t0, done=episode == st.episodes)
 
 
 def learn(mdp: TabularMDP, method: str = "q", **options) -> tuple[LearningStep, list[LearningStep]]:

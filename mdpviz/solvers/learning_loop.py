@@ -324,3 +324,34 @@ def mc_updates(control, q, v, n_row, n_state, first, path_s, path_r, path_g, t, 
     for k in range(t):
         first[path_r[k] if control else path_s[k]] = -1
     return n
+
+
+def summarise(control, q, state_ptr, sense, terminal, v, exact_values, optimal, values, rows):
+    """A snapshot's numbers in one pass: per state the learned value (control: ``sense``-best Q, the
+    lowest action among exact ties, its row in ``rows``; prediction: ``v``), and over the non-terminal
+    states the sum of squared errors to ``exact_values``, the largest error, the number whose greedy
+    row is ``optimal`` and their count. Terminal states: value 0, row -1."""
+    sumsq = 0.0
+    maxerr = 0.0
+    agree = 0
+    live = 0
+    for s in range(terminal.size):
+        if terminal[s]:
+            values[s] = 0.0
+            rows[s] = -1
+            continue
+        if control:
+            r = greedy_row(q, q, False, state_ptr[s], state_ptr[s + 1], sense[s])
+            rows[s] = r
+            values[s] = q[r]
+            if optimal[r]:
+                agree += 1
+        else:
+            values[s] = v[s]
+            rows[s] = -1
+        e = abs(values[s] - exact_values[s])
+        sumsq += e * e
+        if e > maxerr:
+            maxerr = e
+        live += 1
+    return sumsq, maxerr, agree, live
