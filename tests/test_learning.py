@@ -329,3 +329,28 @@ def test_bad_settings_say_what_is_wrong():
     with pytest.raises(ValueError, match="step size"):
         parse_alpha("fast")
     assert parse_alpha("1/n") == (1.0, 1.0) and parse_alpha("1/n^0.8") == (1.0, 0.8) and parse_alpha("0.3") == (0.3, 0)
+
+
+# ------------------------------------------------------------------------------------------- lesson
+def test_the_learning_lesson_explains_each_update_and_the_cliff_with_the_models_numbers():
+    from mdpviz.models.kit.learning_lesson import learning_lesson
+    from mdpviz.solvers.learning import LearningSettings
+
+    w = grid(living_reward=-0.04)
+    mdp = w.mdp
+    lesson = learning_lesson(mdp, LearningSettings(method="q", alpha=0.1), start=w.start_state)
+    text = lesson.text()
+    for name in ("TD(0)", "n-step TD", "Monte Carlo", "SARSA", "Expected SARSA", "Q-learning", "Double Q-learning"):
+        assert name in text, name
+    assert "cliff" in text and "on-policy" in text and "off-policy" in text
+    assert "max" in lesson.bellman and "0.9" in lesson.bellman  # what the learner should reach
+    assert {p.name for p in lesson.parameters} >= {"alpha", "epsilon", "max_steps"}
+    # the worked update: Q((3,1),north) from 0 toward -0.04 + 0.9 x max Q((2,1), .) = -0.04 + 0 -> -0.004
+    assert "Q((3,1),north) &lt;- 0 + 0.1 x (-0.04 + 0.9 x 0 - 0) = -0.004" in lesson.example
+    q = np.zeros(mdp.n_rows)
+    q[mdp.row_of(4, 0)] = 0.61  # state (2,1): its best Q bootstraps the target
+    lesson = learning_lesson(mdp, LearningSettings(method="q", alpha=0.1), start=w.start_state, q=q)
+    assert "(-0.04 + 0.9 x 0.61 - 0) = 0.0509" in lesson.example
+    sarsa = learning_lesson(mdp, LearningSettings(method="sarsa"), start=w.start_state)
+    assert "SARSA's update" in sarsa.example and "then takes north" in sarsa.example
+    assert learning_lesson(None).gamma is None  # no model yet: the prose alone

@@ -79,7 +79,7 @@ class LearningSettings:
     """How a learner learns; validates itself (ValueError naming the field)."""
 
     method: str = "q"
-    """Learner id, a key of :data:`LEARNERS`."""
+    """The learner: td0, nstep, mc (prediction); mc-control, sarsa, expected-sarsa, q, double-q (control)."""
     episodes: int = 500
     """Episodes to run."""
     alpha: float | None = None
@@ -96,7 +96,7 @@ class LearningSettings:
     n: int = 1
     """Steps of n-step TD (TD(0) is n = 1)."""
     policy: str = "optimal"
-    """The policy prediction evaluates: "optimal" or "random" (see :data:`POLICIES`)."""
+    """The policy prediction evaluates: "optimal" (the exact solver's) or "random" (uniform over legal actions)."""
     exploring_starts: bool = False
     """Control: start every episode in a random non-terminal state with a random first action (S&B 5.3)."""
     max_steps: int = 1000
