@@ -354,3 +354,27 @@ def test_the_learning_lesson_explains_each_update_and_the_cliff_with_the_models_
     sarsa = learning_lesson(mdp, LearningSettings(method="sarsa"), start=w.start_state)
     assert "SARSA's update" in sarsa.example and "then takes north" in sarsa.example
     assert learning_lesson(None).gamma is None  # no model yet: the prose alone
+
+
+def test_outcomes_are_drawn_with_their_probabilities_even_late_in_a_large_model():
+    from mdpviz.solvers.learning import model_arrays
+
+    # 20,000 rows before one whose outcomes have probabilities 1e-13 and 1 - 1e-13: its cumulative
+    # probabilities are summed within the row, not carried over from the rows before
+    n = 20_001
+    src = np.r_[np.arange(n - 1), n - 1, n - 1]
+    dst = np.r_[np.arange(1, n), 0, 1]
+    prob = np.r_[np.full(n - 1, 1.0), 1e-13, 1.0 - 1e-13]
+    mdp = TabularMDP.from_transitions(n + 1, 1, src, np.zeros(src.size, int), dst, prob, np.zeros(src.size),
+                                      discount=0.9, terminal=[n])
+    cum = model_arrays(mdp)["cum"]
+    lo, hi = int(mdp.row_ptr[n - 1]), int(mdp.row_ptr[n])
+    assert cum[lo] == 1e-13 and cum[hi - 1] == 1.0
+    assert np.all(cum[: lo] == 1.0)
+
+
+def test_runs_are_bounded_before_anything_is_allocated():
+    with pytest.raises(ValueError, match="max_steps must be at most"):
+        learner(random_walk(), "td0", start=3, max_steps=10**9)
+    with pytest.raises(ValueError, match="episodes must be at most"):
+        learner(random_walk(), "td0", start=3, episodes=10**9)

@@ -54,6 +54,11 @@ POLICIES = ("optimal", "random")
 """The policies a prediction learner can evaluate by name: the exact solver's greedy optimal policy,
 or the uniformly random one over legal actions."""
 
+MAX_EPISODES = 100_000_000
+"""Most episodes one run may ask for (the house's bound on a run's games)."""
+MAX_STEPS_LIMIT = 10_000_000
+"""Largest step cap: the last episode's path is kept in buffers of this length (about 24 bytes a step)."""
+
 DEFAULT_EVAL_EVERY = 100
 """Episodes between exact evaluations of the learned greedy policy (a linear solve each)."""
 
@@ -120,6 +125,9 @@ class LearningSettings:
             v = getattr(self, name)
             if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
                 raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        for name, hi in (("episodes", MAX_EPISODES), ("max_steps", MAX_STEPS_LIMIT)):
+            if getattr(self, name) > hi:
+                raise ValueError(f"{name} must be at most {hi:,}, got {getattr(self, name):,}")
         if not isinstance(self.eval_every, (int, np.integer)) or self.eval_every < 0:
             raise ValueError(f"eval_every must be an integer >= 0, got {self.eval_every!r}")
         if self.alpha is not None and not (0.0 < self.alpha <= 1.0):
@@ -361,10 +369,16 @@ def model_arrays(mdp: TabularMDP) -> dict[str, np.ndarray]:
     """The simulator's arrays: CSR pointers, next states, rewards, the cumulative probability of each
     transition within its row, terminal flags and the sense (+1 max, -1 min) per state."""
     prob = np.asarray(mdp.prob, dtype=np.float64)
-    c = np.cumsum(prob)
-    lo = np.asarray(mdp.row_ptr[:-1])
-    before = np.where(lo > 0, c[np.maximum(lo - 1, 0)], 0.0) if c.size else np.zeros(0)
-    cum = c - np.repeat(before, np.diff(mdp.row_ptr)) if c.size else c
+    # summed within each row, in order (a global cumsum minus its value at the row's start would
+    # carry the rounding of all rows before: a tiny probability could then never be drawn)
+    pos = np.arange(prob.size) - np.repeat(np.asarray(mdp.row_ptr[:-1]), np.diff(mdp.row_ptr))
+    cum = prob.copy()
+    if prob.size:
+        order = np.argsort(pos, kind="stable")
+        bounds = np.searchsorted(pos[order], np.arange(int(pos.max()) + 2))
+        for j in range(1, int(pos.max()) + 1):
+            idx = order[bounds[j]:bounds[j + 1]]
+            cum[idx] = cum[idx - 1] + prob[idx]
     return {"state_ptr": np.ascontiguousarray(mdp.state_ptr, np.int64),
             "row_ptr": np.ascontiguousarray(mdp.row_ptr, np.int64),
             "dst": np.ascontiguousarray(mdp.dst, np.int64), "cum": np.ascontiguousarray(cum),
