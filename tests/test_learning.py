@@ -378,3 +378,25 @@ def test_runs_are_bounded_before_anything_is_allocated():
         learner(random_walk(), "td0", start=3, max_steps=10**9)
     with pytest.raises(ValueError, match="episodes must be at most"):
         learner(random_walk(), "td0", start=3, episodes=10**9)
+
+
+def test_a_snapshot_gives_each_board_view_and_the_states_that_differ_from_the_optimum():
+    from mdpviz.solvers.learning import BOARD_MODES
+
+    w = grid()
+    mdp = w.mdp
+    last, _ = learn(mdp, "q", episodes=30, start=w.start_state, seed=0, batch=30)
+    assert set(BOARD_MODES) == {"learned", "exact", "error", "visits"}
+    np.testing.assert_array_equal(last.shown("learned"), last.values)
+    np.testing.assert_array_equal(last.shown("exact"), last.exact.values)
+    err = last.shown("error")
+    assert np.abs(err[~mdp.terminal]).max() == pytest.approx(last.max_error) and np.all(err[mdp.terminal] == 0)
+    np.testing.assert_array_equal(last.shown("visits"), last.visits)
+    differs = last.differs(mdp)
+    assert not differs[mdp.terminal].any()
+    assert 1 - differs[~mdp.terminal].mean() == pytest.approx(last.greedy_agreement)
+    assert differs.any()  # 30 episodes are not enough everywhere
+    with pytest.raises(ValueError, match="board mode"):
+        last.shown("colour")
+    td, _ = learn(mdp, "td0", episodes=5, start=w.start_state, batch=5)
+    assert not td.differs(mdp).any()

@@ -59,6 +59,10 @@ MAX_EPISODES = 100_000_000
 MAX_STEPS_LIMIT = 10_000_000
 """Largest step cap: the last episode's path is kept in buffers of this length (about 24 bytes a step)."""
 
+BOARD_MODES = ("learned", "exact", "error", "visits")
+"""What a board can show of a learner's snapshot (:meth:`LearningStep.shown`): the learned values on the
+exact solution's colour scale, the exact ones, their difference, or how often each state was visited."""
+
 DEFAULT_EVAL_EVERY = 100
 """Episodes between exact evaluations of the learned greedy policy (a linear solve each)."""
 
@@ -295,6 +299,30 @@ class LearningStep:
     def ret(self) -> float:
         """Return of the last episode."""
         return self.returns[-1]
+
+    def shown(self, mode: str) -> np.ndarray:
+        """What a board shows per state in view ``mode`` (one of :data:`BOARD_MODES`): the learned V,
+        the exact V, the error learned - exact (0 at terminal states) or the visit counts; float64."""
+        if mode == "learned":
+            return np.asarray(self.values, dtype=np.float64)
+        if mode == "exact":
+            return np.asarray(self.exact.values, dtype=np.float64)
+        if mode == "error":
+            return np.asarray(self.values, dtype=np.float64) - self.exact.values
+        if mode == "visits":
+            return np.asarray(self.visits, dtype=np.float64)
+        raise ValueError(f"unknown board mode {mode!r}; choose one of {', '.join(BOARD_MODES)}")
+
+    def differs(self, mdp: TabularMDP) -> np.ndarray:
+        """bool (n_states): the states whose learned greedy action is not one of the optimal ones
+        (control; all False for prediction and at terminal states)."""
+        out = np.zeros(mdp.n_states, dtype=bool)
+        if self.policy is None:
+            return out
+        live = np.flatnonzero(self.policy >= 0)
+        rows = np.array([mdp.row_of(int(s), int(self.policy[s])) for s in live], dtype=np.int64)
+        out[live] = ~self.exact.optimal[rows] if rows.size else False
+        return out
 
 
 # ====================================================================== the learner
@@ -618,6 +646,6 @@ class ExperienceLearner:
         return Update(s, int(a), r, s_next, old, step, gamma, nxt, target, float(new), name)
 
 
-__all__ = ["DEFAULT_EVAL_EVERY", "ExactAnswer", "ExperienceLearner", "LEARNERS", "LearningSettings", "LearningStep",
+__all__ = ["BOARD_MODES", "DEFAULT_EVAL_EVERY", "ExactAnswer", "ExperienceLearner", "LEARNERS", "LearningSettings", "LearningStep",
            "POLICIES", "PREDICTION", "Update", "exact_answer", "greedy_policy_value", "learn", "learned_q", "learner",
            "model_arrays", "parse_alpha"]
