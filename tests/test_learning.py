@@ -400,3 +400,25 @@ def test_a_snapshot_gives_each_board_view_and_the_states_that_differ_from_the_op
         last.shown("colour")
     td, _ = learn(mdp, "td0", episodes=5, start=w.start_state, batch=5)
     assert not td.differs(mdp).any()
+
+
+def test_the_learner_runs_as_a_background_job_with_progress_and_cancel():
+    from mdpviz.models.jobs import Job, run_here
+    from mdpviz.solvers.learning import learning_job
+
+    w = grid()
+    progress, partial = [], []
+    job = Job(make=lambda: learning_job(w.mdp, "sarsa", episodes=50, batch=10, start=w.start_state, seed=3),
+              on_progress=lambda d, t, text: progress.append((d, t, text)), on_partial=partial.append)
+    last = run_here(job)
+    assert [d for d, _, _ in progress] == [10, 20, 30, 40, 50] and all(t == 50 for _, t, _ in progress)
+    assert "SARSA: episode 50 of 50" in progress[-1][2]
+    assert [s.episode for s in partial] == [10, 20, 30, 40, 50] and last is partial[-1]
+    direct, _ = learn(w.mdp, "sarsa", episodes=50, batch=10, start=w.start_state, seed=3)
+    assert np.array_equal(last.q, direct.q)  # the job is the learner, not a copy of it
+    seen = []
+    cancelled = run_here(Job(make=lambda: learning_job(w.mdp, "q", episodes=1000, start=w.start_state),
+                             on_partial=seen.append), cancelled=lambda: len(seen) >= 3)
+    assert cancelled is None and len(seen) == 3
+    with pytest.raises(ValueError, match="unknown learner"):
+        learning_job(w.mdp, "tdlambda")

@@ -503,6 +503,29 @@ def _snapshot(mdp, st, exact, tab, control, live, episode, prev, updates, path_s
         elapsed=time.perf_counter() - t0, done=episode == st.episodes)
 
 
+def learning_job(mdp: TabularMDP, method: str = "q", **options) -> Generator[object, None, LearningStep]:
+    """The learner as a background job (:mod:`mdpviz.models.jobs`; the window's controller runs it on its
+    job thread): before each snapshot a :class:`~mdpviz.models.jobs.JobProgress` in episodes, then the
+    snapshot as a partial result; it may be cancelled between batches; its result is the last snapshot.
+    Options as :func:`learner` (checked now, ValueError, not on the job thread)."""
+    from mdpviz.models.jobs import JobProgress
+
+    gen = learner(mdp, method, **options)
+    total = int(options.get("episodes", LearningSettings.episodes))
+    name = LEARNERS[method]
+
+    def run() -> Generator[object, None, LearningStep]:
+        last = None
+        for step in gen:
+            yield JobProgress(step.episode, total, f"{name}: episode {step.episode:,} of {total:,}, "
+                                                   f"RMS error {step.rms_error:.3g}")
+            yield step
+            last = step
+        return last
+
+    return run()
+
+
 def learn(mdp: TabularMDP, method: str = "q", **options) -> tuple[LearningStep, list[LearningStep]]:
     """Run a learner to the end: ``(last snapshot, every snapshot)`` (one per ``batch`` episodes)."""
     steps = list(learner(mdp, method, **options))
@@ -646,6 +669,6 @@ class ExperienceLearner:
         return Update(s, int(a), r, s_next, old, step, gamma, nxt, target, float(new), name)
 
 
-__all__ = ["BOARD_MODES", "DEFAULT_EVAL_EVERY", "ExactAnswer", "ExperienceLearner", "LEARNERS", "LearningSettings", "LearningStep",
-           "POLICIES", "PREDICTION", "Update", "exact_answer", "greedy_policy_value", "learn", "learned_q", "learner",
-           "model_arrays", "parse_alpha"]
+__all__ = ["BOARD_MODES", "DEFAULT_EVAL_EVERY", "ExactAnswer", "ExperienceLearner", "LEARNERS", "LearningSettings",
+           "LearningStep", "MAX_EPISODES", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "Update", "exact_answer",
+           "greedy_policy_value", "learn", "learned_q", "learner", "learning_job", "model_arrays", "parse_alpha"]
