@@ -6,6 +6,8 @@ collects it). The Step button, Run, the CLI and the tests all drive the same gen
 """
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Callable, Generator
 
@@ -15,6 +17,56 @@ from mdpviz.models.mdp import TabularMDP, read_only
 
 TIE_TOL = 1e-9
 """Relative tolerance under which two action values count as tied (ties go to the lowest action)."""
+
+TIES: dict[str, str] = {
+    "tolerance": f"Q-values within {TIE_TOL:g} (relative) count as tied; ties go to the lowest action id",
+    "strict": "the strict float maximum: the first action, in action-id order, whose Q is the largest "
+              "float (CS188's computeActionFromValues)",
+}
+"""The tie rules of the greedy policy (solver option ``ties``), each in words for the Solver panel and the
+lesson. ``"tolerance"`` is mdpviz's default; ``"strict"`` is what a course's agent computes with ``q >
+best``: at discount 1, where exact ties meet rounding, the two draw different arrows."""
+
+Q_FROM: dict[str, str] = {
+    "previous": "sweep k's policy and Q view back up from V_(k-1): the backup that made V_k",
+    "current": "sweep k's policy and Q view back up from V_k itself (CS188's iteration k, most textbooks)",
+}
+"""Which values the drawn policy and the Q view of sweep k use (solver option ``q_from``), in words."""
+
+
+def check_choice(name: str, value: object, choices) -> str:
+    """``value`` if it is one of ``choices``; ValueError naming ``name`` and the choices otherwise."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def check_positive(name: str, x: float) -> float:
+    """``x`` as a float; ValueError naming ``name`` unless it is a finite number > 0."""
+    if not isinstance(x, numbers.Real) or isinstance(x, bool) or not (x > 0 and math.isfinite(x)):
+        raise ValueError(f"{name} must be a finite number > 0, got {x!r}")
+    return float(x)
+
+
+def check_count(name: str, x: int) -> int:
+    """``x`` as an int; ValueError naming ``name`` unless it is a whole number >= 1."""
+    if not isinstance(x, numbers.Real) or isinstance(x, bool) or not math.isfinite(x) or int(x) != x or int(x) < 1:
+        raise ValueError(f"{name} must be a whole number >= 1, got {x!r}")
+    return int(x)
+
+
+def check_tolerance(tol: float) -> float:
+    """``tol`` as a float; ValueError unless it is a finite number >= 0 (a stopping tolerance)."""
+    if not (tol >= 0 and math.isfinite(tol)):
+        raise ValueError(f"tolerance must be a finite number >= 0, got {tol}")
+    return float(tol)
+
+
+def tie_tolerance(ties: str, tie_tol: float = TIE_TOL) -> float:
+    """The ``tie_tol`` of :func:`greedy` for the tie rule ``ties`` (:data:`TIES`): ``tie_tol`` for
+    "tolerance", 0 for "strict" (then the first column with q >= the float maximum wins: the strict
+    maximum, exact float ties to the lowest action id)."""
+    return 0.0 if check_choice("ties", ties, TIES) == "strict" else float(tie_tol)
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,6 +107,9 @@ class Sweep:
     gain: float | None = None
     """Average reward per step (reward units per step) estimated by relative value iteration; None for
     the discounted and total-reward methods."""
+    q_from: str = "previous"
+    """Which values this snapshot's policy (and the Q view beside it) backs up from, for a sweep:
+    "previous" (V_(k-1), the backup that made V_k) or "current" (V_k itself); see :data:`Q_FROM`."""
 
     @property
     def policy_changes(self) -> int:
@@ -183,6 +238,13 @@ def _greedy_block(
         if rows is not None:
             rows[terminal] = -1
     return values, rows
+
+
+def greedy_policy(mdp: TabularMDP, values: np.ndarray, *, tie_tol: float = TIE_TOL) -> tuple[np.ndarray, np.ndarray]:
+    """(T V, policy): the backed-up values max_a Q(s, a) under ``values`` (Sutton and Barto eq. 4.10)
+    and the greedy action id per state (eq. 4.9; -1 for terminal states), ties as :func:`greedy`."""
+    best, rows = greedy(mdp, mdp.q_values(values), tie_tol=tie_tol)
+    return best, rows_to_policy(mdp, rows)
 
 
 def index_ranges(starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
