@@ -28,7 +28,10 @@ from mdpviz.solvers.asynchronous import asynchronous_value_iteration, prioritize
 from mdpviz.solvers.evaluation import policy_evaluation
 from mdpviz.solvers.modified_policy_iteration import modified_policy_iteration
 from mdpviz.solvers.relative_value_iteration import relative_value_iteration
-from mdpviz.solvers.sweep import Solution, Sweep, SolverGen, greedy, run
+from mdpviz.solvers.aima import aima_value_iteration
+from mdpviz.solvers.sweep import (
+    Q_FROM, TIE_TOL, TIES, Solution, Sweep, SolverGen, check_choice, greedy, greedy_policy, run, tie_tolerance,
+)
 from mdpviz.solvers.value_iteration import gauss_seidel_value_iteration, value_iteration
 
 METHODS: dict[str, Callable[..., SolverGen]] = {
@@ -68,13 +71,22 @@ METHOD_NAMES: dict[str, str] = {
 """Display names of the solver ids."""
 
 
-COMMON_OPTIONS = ("tol", "max_sweeps", "max_iterations", "tie_tol")
+COMMON_OPTIONS = ("tol", "max_sweeps", "max_iterations", "tie_tol", "ties", "q_from")
 """Options every method accepts through :func:`solver` / :func:`solve`: ``tol`` (stopping
 tolerance of the iterative methods; LP and BI are exact and ignore it, prioritized sweeping stops
 on its ``theta``, MPI and RVI take it as their ``epsilon``), ``max_sweeps`` and ``max_iterations``
 (the same cap: sweeps of value iteration and evaluation, improvement steps of policy iteration,
-single-state steps of async-vi and prioritized (their ``iterations``); ignored by LP and BI) and
-``tie_tol`` (ties of the greedy policy)."""
+single-state steps of async-vi and prioritized (their ``iterations``); ignored by LP and BI),
+``tie_tol`` (ties of the greedy policy), and the two course conventions (:data:`~mdpviz.solvers.sweep.TIES`,
+:data:`~mdpviz.solvers.sweep.Q_FROM`): ``ties`` ("tolerance", the default, or "strict": the float
+maximum, exact ties to the lowest action id) and ``q_from`` ("previous", the default: a sweep's policy
+backs up from V_(k-1); "current": from V_k, CS188's iteration k; it changes the synchronous and in-place
+value iteration sweeps, whose policy is the only one chosen from other values than the snapshot's).
+"vi" also takes ``sequence``: "standard" or "aima" (:func:`~mdpviz.solvers.aima.aima_value_iteration`,
+aima-python's value iteration with its ``epsilon``; ``tol`` is then not taken)."""
+
+SEQUENCES = ("standard", "aima")
+"""The value-iteration sequences of the option ``sequence`` of "vi" (see :data:`COMMON_OPTIONS`)."""
 
 
 def _normalise_options(method: str, options: dict) -> dict:
@@ -124,10 +136,52 @@ def solver(mdp: TabularMDP, method: str = "vi", **options) -> SolverGen:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}") from None
     check_value_scale(mdp)
     opts = _normalise_options(method, options)
+    q_from = check_choice("q_from", opts.pop("q_from", "previous"), Q_FROM)
+    if "ties" in opts:
+        ties = opts.pop("ties")
+        strict = tie_tolerance(ties, opts.get("tie_tol", TIE_TOL))
+        if ties == "strict":
+            if opts.get("tie_tol", 0.0) != 0.0:
+                raise ValueError(f"ties 'strict' and tie_tol ({opts['tie_tol']}) are the same setting; give one")
+            opts["tie_tol"] = strict
+    if "sequence" in opts:
+        if check_choice("sequence", opts.pop("sequence"), SEQUENCES) == "aima":
+            if method != "vi":
+                raise ValueError(f"sequence 'aima' is value iteration's (method 'vi'), not {method!r}'s")
+            if "tol" in opts:
+                raise ValueError("AIMA's value iteration stops by its epsilon (delta <= epsilon (1 - gamma) / gamma); "
+                                 "give epsilon, not tol")
+            fn = aima_value_iteration
     try:
-        return fn(mdp, **opts)
+        gen = fn(mdp, **opts)
     except TypeError as e:  # an option this method does not take: say which, not a Python error
         raise ValueError(f"method {method!r} does not take the option(s) given ({e})") from None
+    if q_from == "current" and method in ("vi", "gs"):
+        gen = policy_from_current(mdp, gen, tie_tol=opts.get("tie_tol", TIE_TOL))
+    return gen
+
+
+def policy_from_current(mdp: TabularMDP, gen: SolverGen, *, tie_tol: float = TIE_TOL) -> SolverGen:
+    """The snapshots of ``gen`` with each sweep's policy greedy in the sweep's own values V_k (the
+    solver option ``q_from="current"``: CS188's iteration k, where value iteration draws the policy
+    of the backup that made V_k), the changed states counted again, ``q_from`` set; the Solution's
+    policy likewise. ``gen.send(m)`` passes through (batches of sweeps give the same numbers)."""
+    import dataclasses
+
+    old = None
+    req = None
+    while True:
+        try:
+            sw = gen.send(req) if req is not None else next(gen)
+        except StopIteration as stop:
+            sol: Solution = stop.value
+            return dataclasses.replace(sol, policy=greedy_policy(mdp, sol.values, tie_tol=tie_tol)[1])
+        policy = greedy_policy(mdp, sw.values, tie_tol=tie_tol)[1]
+        policy.flags.writeable = False
+        changed = np.flatnonzero(policy != old) if old is not None else np.arange(0)
+        changed.flags.writeable = False
+        req = yield dataclasses.replace(sw, policy=policy, changed=changed, q_from="current")
+        old = policy
 
 
 def solve(mdp: TabularMDP, method: str = "vi", *, record: bool = False, **options) -> Solution:
@@ -168,7 +222,7 @@ def _end_ties_towards_terminals(mdp: TabularMDP, sol: Solution) -> Solution:
 
 
 __all__ = [
-    "COMMON_OPTIONS", "METHODS", "VALUE_LIMIT", "check_value_scale", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
+    "COMMON_OPTIONS", "METHODS", "Q_FROM", "SEQUENCES", "TIES", "aima_value_iteration", "policy_from_current", "VALUE_LIMIT", "check_value_scale", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
     "evaluate_policy", "evaluate_stochastic_policy", "evaluate_weights", "hitting_probabilities",
     "row_weights_deterministic", "row_weights_stochastic", "gauss_seidel_value_iteration", "greedy",
     "linear_programming", "policy_iteration", "run", "solve", "solver", "value_iteration",

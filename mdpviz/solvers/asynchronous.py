@@ -188,7 +188,7 @@ def _asynchronous(mdp: TabularMDP, cycle: np.ndarray | None, seed: int | None, t
         yield make_sweep(
             method="async-vi", phase="update", iteration=it, values=read_only(b.v.copy()), old_values=b.v,
             policy=new_policy, old_policy=policy, elapsed=time.perf_counter() - t0, terminal=mdp.terminal,
-            converged=done, delta_override=(delta, delta / n_live, s), updated=(s,),
+            converged=done, delta_override=(delta, delta / n_live, s), updated=(s,), q_from="current",
         )
         policy = new_policy
         if done:
@@ -299,7 +299,7 @@ def _prioritized(mdp: TabularMDP, theta: float, states: np.ndarray, cap: int, v:
         yield make_sweep(
             method="prioritized", phase="update", iteration=it, values=read_only(b.v.copy()), old_values=b.v,
             policy=new_policy, old_policy=policy, elapsed=time.perf_counter() - t0, terminal=terminal,
-            converged=done, delta_override=(delta, delta / n_live, s), updated=(s,),
+            converged=done, delta_override=(delta, delta / n_live, s), updated=(s,), q_from="current",
         )
         policy = new_policy
         if done:

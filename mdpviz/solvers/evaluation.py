@@ -146,7 +146,7 @@ def _sweeps(mdp: TabularMDP, P_pi: "sp.csr_matrix", r_pi: np.ndarray, in_place: 
         yield make_sweep(
             method="evaluate", phase="sweep", iteration=it, values=new, old_values=v, policy=policy_k,
             old_policy=old_policy, elapsed=time.perf_counter() - t0, terminal=mdp.terminal, converged=done,
-            delta_override=(delta, float(diff.sum()) / n_live, i),
+            delta_override=(delta, float(diff.sum()) / n_live, i), q_from="current",
         )
         v, old_policy = new, policy_k
         if done:

@@ -330,11 +330,12 @@ def make_sweep(
     delta_override: tuple[float, float, int] | None = None,
     updated: tuple[int, ...] = (),
     gain: float | None = None,
+    q_from: str = "previous",
 ) -> Sweep:
     """Build a frozen snapshot; ``values`` and ``policy`` are copied only if still writeable.
 
-    With ``tol``, the snapshot is marked converged when its delta is below ``tol``. ``updated`` and
-    ``gain``: see :class:`Sweep`.
+    With ``tol``, the snapshot is marked converged when its delta is below ``tol``. ``updated``,
+    ``gain`` and ``q_from``: see :class:`Sweep`.
     """
     if delta_override is None:
         diff = np.abs(values - old_values)
@@ -367,6 +368,7 @@ def make_sweep(
         converged=converged,
         updated=tuple(int(x) for x in updated),
         gain=None if gain is None else float(gain),
+        q_from=q_from,
     )
 
 
