@@ -30,7 +30,8 @@ from mdpviz.solvers.modified_policy_iteration import modified_policy_iteration
 from mdpviz.solvers.relative_value_iteration import relative_value_iteration
 from mdpviz.solvers.aima import aima_value_iteration
 from mdpviz.solvers.sweep import (
-    Q_FROM, TIE_TOL, TIES, Solution, Sweep, SolverGen, check_choice, greedy, greedy_policy, run, tie_tolerance,
+    Q_FROM, TIE_TOL, TIES, Solution, Sweep, SolverGen, action_ranks, check_choice, greedy, greedy_policy, ordered_policy,
+    run, tie_tolerance,
 )
 from mdpviz.solvers.value_iteration import gauss_seidel_value_iteration, value_iteration
 
@@ -83,7 +84,9 @@ maximum, exact ties to the lowest action id) and ``q_from`` ("previous", the def
 backs up from V_(k-1); "current": from V_k, CS188's iteration k; it changes the synchronous and in-place
 value iteration sweeps, whose policy is the only one chosen from other values than the snapshot's).
 "vi" also takes ``sequence``: "standard" or "aima" (:func:`~mdpviz.solvers.aima.aima_value_iteration`,
-aima-python's value iteration with its ``epsilon``; ``tol`` is then not taken)."""
+aima-python's value iteration with its ``epsilon``; ``tol`` is then not taken); "vi" and "gs" take
+``action_order`` (action ids or labels: exact ties, or ties within the tolerance, go to the first in
+this order instead of the lowest id; aima-python's is east, north, west, south)."""
 
 SEQUENCES = ("standard", "aima")
 """The value-iteration sequences of the option ``sequence`` of "vi" (see :data:`COMMON_OPTIONS`)."""
@@ -144,8 +147,15 @@ def solver(mdp: TabularMDP, method: str = "vi", **options) -> SolverGen:
             if opts.get("tie_tol", 0.0) != 0.0:
                 raise ValueError(f"ties 'strict' and tie_tol ({opts['tie_tol']}) are the same setting; give one")
             opts["tie_tol"] = strict
+    rank = None
+    if "action_order" in opts:
+        if method not in ("vi", "gs"):
+            raise ValueError(f"action_order is value iteration's option (methods 'vi' and 'gs'), not {method!r}'s")
+        rank = action_ranks(mdp, opts.pop("action_order"))
+    aima = False
     if "sequence" in opts:
         if check_choice("sequence", opts.pop("sequence"), SEQUENCES) == "aima":
+            aima = True
             if method != "vi":
                 raise ValueError(f"sequence 'aima' is value iteration's (method 'vi'), not {method!r}'s")
             if "tol" in opts:
@@ -156,18 +166,31 @@ def solver(mdp: TabularMDP, method: str = "vi", **options) -> SolverGen:
         gen = fn(mdp, **opts)
     except TypeError as e:  # an option this method does not take: say which, not a Python error
         raise ValueError(f"method {method!r} does not take the option(s) given ({e})") from None
-    if q_from == "current" and method in ("vi", "gs"):
-        gen = policy_from_current(mdp, gen, tie_tol=opts.get("tie_tol", TIE_TOL))
+    if method in ("vi", "gs") and (q_from == "current" or rank is not None):
+        gen = restated_policy(mdp, gen, tie_tol=opts.get("tie_tol", TIE_TOL), q_from=q_from, rank=rank,
+                              initial=opts.get("initial"), final_from_values=aima)
     return gen
 
 
-def policy_from_current(mdp: TabularMDP, gen: SolverGen, *, tie_tol: float = TIE_TOL) -> SolverGen:
-    """The snapshots of ``gen`` with each sweep's policy greedy in the sweep's own values V_k (the
-    solver option ``q_from="current"``: CS188's iteration k, where value iteration draws the policy
-    of the backup that made V_k), the changed states counted again, ``q_from`` set; the Solution's
-    policy likewise. ``gen.send(m)`` passes through (batches of sweeps give the same numbers)."""
+def restated_policy(mdp: TabularMDP, gen: SolverGen, *, tie_tol: float = TIE_TOL, q_from: str = "current",
+                    rank: np.ndarray | None = None, initial: np.ndarray | None = None,
+                    final_from_values: bool = False) -> SolverGen:
+    """The sweeps of a value-iteration generator ``gen`` with each sweep's policy chosen again: greedy in
+    the sweep's own values V_k (``q_from="current"``: CS188's iteration k) or in the previous sweep's
+    (``initial`` or 0 before the first), ties to the action of lowest ``rank`` when given (the option
+    ``action_order``; :func:`~mdpviz.solvers.sweep.ordered_policy`); the changed states counted again,
+    ``q_from`` set. The Solution's policy: greedy in its values with ``q_from="current"`` or
+    ``final_from_values`` (aima-python's ``best_policy(U)``), else the last sweep's. ``gen.send(m)``
+    passes through (batches of sweeps give the same numbers)."""
     import dataclasses
 
+    def choose(values: np.ndarray) -> np.ndarray:
+        p = (ordered_policy(mdp, values, rank, tie_tol=tie_tol) if rank is not None
+             else greedy_policy(mdp, values, tie_tol=tie_tol)[1])
+        p.flags.writeable = False
+        return p
+
+    base = np.zeros(mdp.n_states) if initial is None else np.asarray(initial, dtype=np.float64)
     old = None
     req = None
     while True:
@@ -175,13 +198,13 @@ def policy_from_current(mdp: TabularMDP, gen: SolverGen, *, tie_tol: float = TIE
             sw = gen.send(req) if req is not None else next(gen)
         except StopIteration as stop:
             sol: Solution = stop.value
-            return dataclasses.replace(sol, policy=greedy_policy(mdp, sol.values, tie_tol=tie_tol)[1])
-        policy = greedy_policy(mdp, sw.values, tie_tol=tie_tol)[1]
-        policy.flags.writeable = False
+            final = choose(sol.values) if (q_from == "current" or final_from_values or old is None) else old
+            return dataclasses.replace(sol, policy=final)
+        policy = choose(sw.values if q_from == "current" else base)
         changed = np.flatnonzero(policy != old) if old is not None else np.arange(0)
         changed.flags.writeable = False
-        req = yield dataclasses.replace(sw, policy=policy, changed=changed, q_from="current")
-        old = policy
+        req = yield dataclasses.replace(sw, policy=policy, changed=changed, q_from=q_from)
+        old, base = policy, sw.values
 
 
 def solve(mdp: TabularMDP, method: str = "vi", *, record: bool = False, **options) -> Solution:
@@ -222,7 +245,7 @@ def _end_ties_towards_terminals(mdp: TabularMDP, sol: Solution) -> Solution:
 
 
 __all__ = [
-    "COMMON_OPTIONS", "METHODS", "Q_FROM", "SEQUENCES", "TIES", "aima_value_iteration", "policy_from_current", "VALUE_LIMIT", "check_value_scale", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
+    "COMMON_OPTIONS", "METHODS", "Q_FROM", "SEQUENCES", "TIES", "aima_value_iteration", "restated_policy", "VALUE_LIMIT", "check_value_scale", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
     "evaluate_policy", "evaluate_stochastic_policy", "evaluate_weights", "hitting_probabilities",
     "row_weights_deterministic", "row_weights_stochastic", "gauss_seidel_value_iteration", "greedy",
     "linear_programming", "policy_iteration", "run", "solve", "solver", "value_iteration",

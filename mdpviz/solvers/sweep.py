@@ -247,6 +247,48 @@ def greedy_policy(mdp: TabularMDP, values: np.ndarray, *, tie_tol: float = TIE_T
     return best, rows_to_policy(mdp, rows)
 
 
+def action_ranks(mdp: TabularMDP, order) -> np.ndarray:
+    """The rank of every action id under ``order`` (a sequence of action ids or action labels, each
+    action once; actions it leaves out come after it, in id order): the solver option ``action_order``,
+    "the stated action order" in which exact ties go to the first. ValueError naming what does not fit."""
+    labels = list(mdp.action_labels or ())
+    ids: list[int] = []
+    for a in order if not isinstance(order, str) else order.split(","):
+        if isinstance(a, str):
+            a = a.strip()
+            if a not in labels:
+                raise ValueError(f"action_order: {a!r} is not an action of this model ({', '.join(labels) or 'ids only'})")
+            a = labels.index(a)
+        elif isinstance(a, bool) or not isinstance(a, numbers.Integral) or not 0 <= int(a) < mdp.n_actions:
+            raise ValueError(f"action_order: {a!r} is not an action id 0..{mdp.n_actions - 1}")
+        if int(a) in ids:
+            raise ValueError(f"action_order names action {a!r} twice")
+        ids.append(int(a))
+    rest = [a for a in range(mdp.n_actions) if a not in ids]
+    rank = np.empty(mdp.n_actions, dtype=np.int64)
+    rank[ids + rest] = np.arange(mdp.n_actions)
+    return rank
+
+
+def ordered_policy(mdp: TabularMDP, values: np.ndarray, rank: np.ndarray, *, tie_tol: float = TIE_TOL) -> np.ndarray:
+    """The greedy action of every state under ``values`` (eq. 4.9) with ties going to the action of
+    lowest ``rank`` (:func:`action_ranks`) instead of the lowest id; ties as :func:`greedy` (``tie_tol``
+    0: exact float ties only). -1 for terminal states."""
+    q = mdp.q_values(values)
+    best, _ = greedy(mdp, q, tie_tol=tie_tol)
+    rs = np.asarray(mdp.row_state)
+    sense = np.asarray(mdp.sense, dtype=np.float64)[rs]
+    b = best[rs] * sense
+    cand = q * sense >= b - tie_tol * (1.0 + np.abs(b))
+    idx = np.flatnonzero(cand)
+    idx = idx[np.lexsort((rank[mdp.row_action[idx]], rs[idx]))]
+    first = idx[np.r_[True, rs[idx][1:] != rs[idx][:-1]]] if idx.size else idx
+    policy = np.full(mdp.n_states, -1, dtype=np.int64)
+    policy[rs[first]] = mdp.row_action[first]
+    policy[mdp.terminal] = -1
+    return policy
+
+
 def index_ranges(starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The index ranges starts[i]:stops[i] concatenated, and the range number i of each index."""
     starts = np.asarray(starts, dtype=np.int64)
