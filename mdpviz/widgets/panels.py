@@ -22,11 +22,39 @@ from PySide6.QtWidgets import (
 )
 
 from mdpviz.solvers import METHOD_NAMES
+from mdpviz.solvers.sweep import Q_FROM, TIES
 from mdpviz.models.kit.display import Inspection, inspection_html
 from mdpviz.widgets import named as _named
 
-METHOD_ORDER = ("vi", "gs", "pi", "lp")
+METHOD_ORDER = ("vi", "gs", "pi", "lp", "async-vi", "prioritized", "evaluate")
 """Algorithms in the picker, in this order."""
+
+PICKER_NAMES: dict[str, str] = {"evaluate": "policy evaluation (random policy)"}
+"""The picker's name of a method where it says more than :data:`METHOD_NAMES` (what is evaluated)."""
+
+TOL_METHODS = ("vi", "gs", "async-vi", "evaluate")
+"""The methods that stop by the panel's tolerance (AIMA's sequence takes it as its epsilon)."""
+
+CONVENTION_METHODS = ("vi", "gs")
+"""The methods whose policy the convention "policy from V_(k-1) or V_k" changes (see Q_FROM)."""
+
+TIE_LABELS = {"tolerance": "ties within 1e-9", "strict": "strict float max"}
+"""Short names of the tie rules (:data:`~mdpviz.solvers.sweep.TIES`) in the picker."""
+Q_FROM_LABELS = {"previous": "policy from V(k\u22121)", "current": "policy from V(k)"}
+"""Short names of the Q conventions (:data:`~mdpviz.solvers.sweep.Q_FROM`) in the picker."""
+
+
+def convention_text(method: str, ties: str, q_from: str, sequence: str = "standard") -> str:
+    """The convention in force, in one sentence, for the Solver panel and the lesson."""
+    parts = [f"Ties: {TIES[ties]}."]
+    if method in CONVENTION_METHODS:
+        parts.append(f"Sweep k: {Q_FROM[q_from]}.")
+    elif method in ("async-vi", "prioritized", "evaluate"):
+        parts.append("Each snapshot's policy is greedy in its own values.")
+    if method == "vi" and sequence == "aima":
+        parts.append("AIMA's sequence (aima-python): U_0 = 0, terminal squares worth R(s) from sweep 1, stop when "
+                     "\u0394 \u2264 \u03b5(1\u2212\u03b3)/\u03b3 (\u03b5: the tolerance).")
+    return " ".join(parts)
 
 SPEEDS: tuple[tuple[str, float], ...] = (
     ("1 sweep/s", 1.0),
@@ -60,6 +88,7 @@ class SolverPanel(QWidget):
     speed_changed = Signal(float)
     history_moved = Signal(int)
     invalid_input = Signal(str)
+    options_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -69,12 +98,51 @@ class SolverPanel(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.algorithm = _named(QComboBox(), "algorithmPicker", "Algorithm")
         for m in METHOD_ORDER:
-            self.algorithm.addItem(METHOD_NAMES[m], m)
+            self.algorithm.addItem(PICKER_NAMES.get(m, METHOD_NAMES[m]), m)
         self.algorithm.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.algorithm.setMinimumContentsLength(14)
         self.algorithm.setToolTip("Value iteration (synchronous: Jacobi; in place: Gauss-Seidel), "
-                                  "Howard policy iteration, or linear programming (PuLP/CBC)")
+                                  "Howard policy iteration, linear programming (PuLP/CBC), asynchronous value "
+                                  "iteration and prioritized sweeping (one state per Step, CS188 q4/q5), or "
+                                  "iterative evaluation of the random policy (Sutton and Barto 4.1)")
         form.addRow("Algorithm", self.algorithm)
+        # the method's own options: the update order (async-vi), theta (prioritized), AIMA's sequence (vi)
+        opt_row = QHBoxLayout()
+        opt_row.setContentsMargins(0, 0, 0, 0)
+        self.order = _named(QComboBox(), "orderPicker", "Update order")
+        self.order.addItem("states in order", "index")
+        self.order.addItem("random states", "random")
+        self.order.setToolTip("Asynchronous value iteration: which state each Step backs up (CS188 q4: in order)")
+        self.theta = _named(QLineEdit("1e-05"), "thetaEdit", "Theta")
+        self.theta.setToolTip("Prioritized sweeping: a predecessor is queued when its |V - max Q| exceeds \u03b8 (> 0)")
+        self.sequence = _named(QComboBox(), "sequencePicker", "Value iteration sequence")
+        self.sequence.addItem("mdpviz sequence", "standard")
+        self.sequence.addItem("AIMA sequence", "aima")
+        self.sequence.setToolTip("AIMA: value iteration as aima-python runs it (U_0 = 0, terminal squares worth "
+                                 "R(s) from sweep 1, its \u03b5(1\u2212\u03b3)/\u03b3 stopping rule; "
+                                 "\u03b5 = the tolerance)")
+        for w in (self.order, self.theta, self.sequence):
+            opt_row.addWidget(w, 1)
+        self.options_label = QLabel("Options")
+        form.addRow(self.options_label, opt_row)
+        conv_row = QHBoxLayout()
+        conv_row.setContentsMargins(0, 0, 0, 0)
+        self.ties = _named(QComboBox(), "tiePicker", "Tie rule")
+        for k in TIES:
+            self.ties.addItem(TIE_LABELS[k], k)
+            self.ties.setItemData(self.ties.count() - 1, TIES[k], Qt.ItemDataRole.ToolTipRole)
+        self.q_from = _named(QComboBox(), "qFromPicker", "Policy and Q view from")
+        for k in Q_FROM:
+            self.q_from.addItem(Q_FROM_LABELS[k], k)
+            self.q_from.setItemData(self.q_from.count() - 1, Q_FROM[k], Qt.ItemDataRole.ToolTipRole)
+        for w in (self.ties, self.q_from):
+            w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            w.setMinimumContentsLength(8)
+            conv_row.addWidget(w, 1)
+        # the pickers' own texts say the convention in force; its full sentence is their tooltip and the
+        # lesson's (a line of text here made the panel too tall for presenter mode at 1280 x 720)
+        self.convention = _named(QLabel("Convention"), "conventionNote", "Convention in force")
+        form.addRow(self.convention, conv_row)
         self.discount = _named(QDoubleSpinBox(), "discountEdit", "Discount")
         self.discount.setRange(0.0, 1.0)
         self.discount.setDecimals(4)
@@ -130,12 +198,18 @@ class SolverPanel(QWidget):
         lay.addLayout(row)
 
         self.algorithm.currentIndexChanged.connect(lambda i: self.method_changed.emit(self.algorithm.itemData(i)))
+        self.algorithm.currentIndexChanged.connect(lambda _i: self._show_options())
+        for box in (self.order, self.sequence, self.ties, self.q_from):
+            box.currentIndexChanged.connect(lambda _i: self._options_edited())
+        self.theta.editingFinished.connect(self._on_theta)
         self.tolerance.editingFinished.connect(self._on_tolerance)
         self.discount.valueChanged.connect(lambda v: self.discount_changed.emit(float(v)))
         self.speed.currentIndexChanged.connect(lambda i: self.speed_changed.emit(float(self.speed.itemData(i))))
         self.history.valueChanged.connect(self.history_moved)
         self._tol = 1e-9
+        self._theta = 1e-5
         self.set_method("vi")
+        self._show_options()
 
     # ------------------------------------------------------------------ values
     @property
@@ -150,12 +224,75 @@ class SolverPanel(QWidget):
     def rate(self) -> float:
         return float(self.speed.currentData())
 
+    def options(self) -> dict:
+        """The solver options the panel's choices give for the current method (the tolerance aside; the
+        default conventions, ties "tolerance" and q_from "previous", left out)."""
+        m = self.method
+        out: dict = {}
+        if self.ties.currentData() != "tolerance":  # the defaults are not written: the options of before
+            out["ties"] = str(self.ties.currentData())
+        if m in CONVENTION_METHODS and self.q_from.currentData() != "previous":
+            out["q_from"] = str(self.q_from.currentData())
+        if m == "vi" and self.sequence.currentData() == "aima":
+            out["sequence"] = "aima"
+        if m == "async-vi":
+            out["order"] = str(self.order.currentData())
+            if out["order"] == "random":
+                out["seed"] = 0
+        if m == "prioritized":
+            out["theta"] = self._theta
+        if m == "evaluate":
+            out["policy"] = "random"
+        return out
+
+    def convention_in_force(self) -> str:
+        """The convention of the current choices in one sentence (what the panel shows)."""
+        return convention_text(self.method, str(self.ties.currentData()), str(self.q_from.currentData()),
+                               str(self.sequence.currentData()))
+
+    def set_conventions(self, *, ties: str | None = None, q_from: str | None = None,
+                        sequence: str | None = None) -> None:
+        """Choose the tie rule, the Q convention or value iteration's sequence (as the pickers do)."""
+        for box, key in ((self.ties, ties), (self.q_from, q_from), (self.sequence, sequence)):
+            if key is not None:
+                i = box.findData(key)
+                if i < 0:
+                    raise ValueError(f"unknown choice {key!r}")
+                box.setCurrentIndex(i)
+
+    def _show_options(self) -> None:
+        m = self.method
+        self.order.setVisible(m == "async-vi")
+        self.theta.setVisible(m == "prioritized")
+        self.sequence.setVisible(m == "vi")
+        self.options_label.setVisible(m in ("vi", "async-vi", "prioritized"))
+        self.q_from.setEnabled(m in CONVENTION_METHODS)
+        text = self.convention_in_force()
+        for w in (self.convention, self.ties, self.q_from):
+            w.setToolTip(text)
+        self.convention.setAccessibleDescription(text)
+
+    def _options_edited(self) -> None:
+        self._show_options()
+        self.options_changed.emit()
+
+    def _on_theta(self) -> None:
+        try:
+            theta = parse_tolerance(self.theta.text())
+        except ValueError as e:
+            self.theta.setText(f"{self._theta:g}")
+            self.invalid_input.emit(str(e).replace("tolerance", "theta"))
+            return
+        if theta != self._theta:
+            self._theta = theta
+            self.options_changed.emit()
+
     def set_method(self, method: str) -> None:
         i = self.algorithm.findData(method)
         if i < 0:
             raise ValueError(f"unknown method {method!r}")
         self.algorithm.setCurrentIndex(i)
-        self.tolerance.setEnabled(method in ("vi", "gs"))
+        self.tolerance.setEnabled(method in TOL_METHODS)
 
     def set_tolerance(self, tol: float) -> None:
         self._tol = float(tol)
@@ -197,7 +334,7 @@ class SolverPanel(QWidget):
         self.run.setEnabled(can_step)
         self.pause.setEnabled(state == "running")
         self.reset.setEnabled(has_model)
-        self.tolerance.setEnabled(method in ("vi", "gs"))
+        self.tolerance.setEnabled(method in TOL_METHODS)
 
     def show_status(self, text: str) -> None:
         self.status.setText(text)

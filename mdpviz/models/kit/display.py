@@ -87,6 +87,8 @@ def sweep_caption(method_name: str, phase: str, iteration: int, index: int, tota
     position in the history when scrubbing back ("... (step 5 of 9)")."""
     if phase == "sweep":
         what = f"sweep {iteration}"
+    elif phase == "update":
+        what = f"step {iteration} (one state backed up, outlined)"
     elif phase == "lp":
         what = "linear program solved"
     else:
