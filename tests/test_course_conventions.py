@@ -354,3 +354,21 @@ def test_aima_sequence_needs_rewards_per_state() -> None:
                                       terminal=[1])
     with pytest.raises(ValueError, match="reward R\\(s\\) per state"):
         solver(mdp, "vi", sequence="aima")
+
+
+def test_every_method_has_a_lesson_entry_and_the_lesson_names_the_convention() -> None:
+    from mdpviz.models.kit.algorithms import ALGORITHM_LESSONS, algorithm_blocks
+    from mdpviz.models.kit.lessons import lesson_for
+    from mdpviz.solvers import METHODS, TIES
+
+    assert set(METHODS) - {"hpi"} <= set(ALGORITHM_LESSONS)
+    blocks = algorithm_blocks("vi", {"ties": "strict", "q_from": "current", "sequence": "aima"})
+    text = " ".join(b.text for b in blocks)
+    assert TIES["strict"] in text and "V_k itself" in text and "aima-python" in text
+    world = compile_gridworld(GridSettings())
+    import dataclasses
+
+    lesson = dataclasses.replace(lesson_for("gridworld", world.settings, world.mdp),
+                                 algorithm=algorithm_blocks("async-vi", {}))
+    assert "The algorithm" in lesson.html() and "one state in place" in lesson.text()
+    assert "### The algorithm" in lesson.markdown()

@@ -312,6 +312,10 @@ def test_the_convention_in_force_is_chosen_and_said_in_the_solver_panel(qtbot, w
     p.set_conventions(sequence="aima")
     assert w.controller.options.get("sequence") == "aima" and "epsilon" in w.controller.options
     assert "AIMA's sequence" in p.convention.toolTip()
+    text = w.lesson_panel.browser.toPlainText()  # the lesson names the algorithm and the convention in force
+    assert "The algorithm" in text and "strict float maximum" in text and "aima-python" in text
+    p.set_method("prioritized")
+    assert "Prioritized sweeping" in w.lesson_panel.browser.toPlainText()
 
 
 def test_a_cell_gets_its_own_reward_from_the_cell_menu(qtbot, window):

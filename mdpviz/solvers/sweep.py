@@ -28,8 +28,8 @@ lesson. ``"tolerance"`` is mdpviz's default; ``"strict"`` is what a course's age
 best``: at discount 1, where exact ties meet rounding, the two draw different arrows."""
 
 Q_FROM: dict[str, str] = {
-    "previous": "sweep k's policy and Q view back up from V_(k-1): the backup that made V_k",
-    "current": "sweep k's policy and Q view back up from V_k itself (CS188's iteration k, most textbooks)",
+    "previous": "the policy and Q view of sweep k back up from V_(k-1): the backup that made V_k",
+    "current": "the policy and Q view of sweep k back up from V_k itself (CS188's iteration k, most textbooks)",
 }
 """Which values the drawn policy and the Q view of sweep k use (solver option ``q_from``), in words."""
 

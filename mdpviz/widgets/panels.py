@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mdpviz.models.kit.algorithms import convention_text
 from mdpviz.solvers import METHOD_NAMES
 from mdpviz.solvers.sweep import Q_FROM, TIES
 from mdpviz.models.kit.display import Inspection, inspection_html
@@ -44,17 +45,7 @@ Q_FROM_LABELS = {"previous": "policy from V(k\u22121)", "current": "policy from 
 """Short names of the Q conventions (:data:`~mdpviz.solvers.sweep.Q_FROM`) in the picker."""
 
 
-def convention_text(method: str, ties: str, q_from: str, sequence: str = "standard") -> str:
-    """The convention in force, in one sentence, for the Solver panel and the lesson."""
-    parts = [f"Ties: {TIES[ties]}."]
-    if method in CONVENTION_METHODS:
-        parts.append(f"Sweep k: {Q_FROM[q_from]}.")
-    elif method in ("async-vi", "prioritized", "evaluate"):
-        parts.append("Each snapshot's policy is greedy in its own values.")
-    if method == "vi" and sequence == "aima":
-        parts.append("AIMA's sequence (aima-python): U_0 = 0, terminal squares worth R(s) from sweep 1, stop when "
-                     "\u0394 \u2264 \u03b5(1\u2212\u03b3)/\u03b3 (\u03b5: the tolerance).")
-    return " ".join(parts)
+
 
 SPEEDS: tuple[tuple[str, float], ...] = (
     ("1 sweep/s", 1.0),
