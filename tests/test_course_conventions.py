@@ -372,3 +372,31 @@ def test_every_method_has_a_lesson_entry_and_the_lesson_names_the_convention() -
                                  algorithm=algorithm_blocks("async-vi", {}))
     assert "The algorithm" in lesson.html() and "one state in place" in lesson.text()
     assert "### The algorithm" in lesson.markdown()
+
+
+# ---------------------------------------------------------------------------------- the command line
+def test_the_conventions_reach_the_command_line(capsys, tmp_path) -> None:
+    """mdpviz solve takes --sequence aima --epsilon, --ties, --q-from and --action-order: aima-python's third
+    environment from a map file with its own R(s) squares, and CS188 q3's strict case after 100 sweeps."""
+    import json
+
+    from mdpviz.cli import main
+
+    path = tmp_path / "env3.grid"
+    path.write_text(AIMA_ENVS["sequential_decision_environment_3"][0])
+    assert main(["solve", "--game", "gridworld", "--grid", str(path), "--convention", "aima", "--living-reward",
+                 "-0.1", "--discount", "0.9", "--sequence", "aima", "--epsilon", "0.01", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    world = aima_world("sequential_decision_environment_3")
+    for (x, y), u in AIMA_VALUES["sequential_decision_environment_3"].items():
+        r, c = world.geometry.rows - 1 - y, x
+        if world.mdp.terminal[world.geometry.state[r, c]]:
+            continue  # the generic command prints the model's 0 on terminal squares (their U is R(s))
+        assert out["values"][int(world.geometry.state[r, c])] == pytest.approx(u)
+    assert main(["solve", "--game", "gridworld", "--grid", "discount", "--noise", "0.4", "--discount", "1",
+                 "--sweeps", "100", "--ties", "strict", "--q-from", "current", "--json"]) == 0
+    top_row = json.loads(capsys.readouterr().out)["policy"][:5]
+    assert top_row == ["east", "east", "east", "east", "south"]
+    assert main(["solve", "--game", "gridworld", "--grid", "book", "--method", "pi", "--sequence", "aima"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mdpviz: error: sequence 'aima' is value iteration's") and err.count("\n") == 1
