@@ -400,3 +400,13 @@ def test_the_conventions_reach_the_command_line(capsys, tmp_path) -> None:
     assert main(["solve", "--game", "gridworld", "--grid", "book", "--method", "pi", "--sequence", "aima"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("mdpviz: error: sequence 'aima' is value iteration's") and err.count("\n") == 1
+
+
+def test_aima_sequence_on_a_cs188_grid_is_cs188s_value_iteration_with_aimas_stop() -> None:
+    """On CS188's convention (an exit cell's one action pays its reward) U_k is CS188's V_k: the exit
+    cell's R(s) is its exit's reward, the "exited" state worth 0. Same sweeps as plain value iteration."""
+    mdp = compile_gridworld(GridSettings(noise=0.2, living_reward=-0.04, discount=0.9)).mdp
+    aima = run(solver(mdp, "vi", sequence="aima", epsilon=0.01), record=True)
+    plain = run(solver(mdp, "vi", tol=0.0, max_sweeps=len(aima.history)), record=True)
+    for a, b in zip(aima.history, plain.history):
+        np.testing.assert_allclose(a.values, b.values, atol=1e-12)

@@ -15,8 +15,10 @@ counts R(s') one sweep earlier than the book: V_k = U_{k+1} on the non-terminal 
 starts from V_0 = R(s). This module runs that: sweep 1 yields U_1 = R(s), sweep k >= 2 is value iteration's
 sweep k - 1 from R(s), and the stopping rule and returned values are aima-python's. So figure 17.5(a)'s
 curves and aima-python's test tables come out digit for digit. R(s) is read off the model: the reward of
-a step from s that does not enter a terminal state (every such step pays R(s)), and a terminal state's
-R from a step into it, (reward - R(s)) / gamma.
+a step from s that does not enter a terminal state (every such step pays R(s)), a terminal state's R from
+a step into it, (reward - R(s)) / gamma, and for a state whose every step ends the episode (CS188's exit
+cells) the reward of those steps (the terminal state it enters, CS188's "exited", worth 0). On a CS188
+grid world the sequence is then CS188's own value iteration, with AIMA's stopping rule.
 """
 from __future__ import annotations
 
@@ -70,10 +72,17 @@ def state_rewards(mdp: TabularMDP) -> tuple[np.ndarray, np.ndarray]:
         R[dst[ok]] = (rew[ok] - R[src[ok]]) / gamma
         known[dst[ok]] = True
     live = ~mdp.terminal & (np.diff(mdp.state_ptr) > 0)
-    missing = np.flatnonzero(live & ~known)
-    if missing.size:
-        raise ValueError(f"AIMA's value iteration cannot read R(s) of state {int(missing[0])}: every step from it "
-                         "ends the episode")
+    for s in np.flatnonzero(live & ~known).tolist():
+        # every step from s ends the episode (CS188's exit cells, whose "exit" pays their reward): its R(s) is
+        # that reward less gamma R(s') of a terminal s' whose R is known, and a terminal reached only so is
+        # worth 0 (CS188's "exited" state)
+        steps = np.flatnonzero(src == s)
+        got = rew[steps] - gamma * np.where(known[dst[steps]], R[dst[steps]], 0.0)
+        if got.max() - got.min() > REWARD_TOL * (1.0 + abs(float(got.min()))):
+            raise ValueError(f"AIMA's value iteration needs a reward R(s) per state; the steps from state {s} "
+                             f"pay different rewards ({got.min():g} to {got.max():g})")
+        R[s], known[s] = float(got.min()), True
+        known[dst[steps]] = True
     return R, known
 
 

@@ -39,9 +39,9 @@ TOL_METHODS = ("vi", "gs", "async-vi", "evaluate")
 CONVENTION_METHODS = ("vi", "gs")
 """The methods whose policy the convention "policy from V_(k-1) or V_k" changes (see Q_FROM)."""
 
-TIE_LABELS = {"tolerance": "ties within 1e-9", "strict": "strict float max"}
+TIE_LABELS = {"tolerance": "ties \u2264 1e-9", "strict": "strict max"}
 """Short names of the tie rules (:data:`~mdpviz.solvers.sweep.TIES`) in the picker."""
-Q_FROM_LABELS = {"previous": "policy from V(k\u22121)", "current": "policy from V(k)"}
+Q_FROM_LABELS = {"previous": "\u03c0 from V(k\u22121)", "current": "\u03c0 from V(k)"}
 """Short names of the Q conventions (:data:`~mdpviz.solvers.sweep.Q_FROM`) in the picker."""
 
 
@@ -97,25 +97,24 @@ class SolverPanel(QWidget):
                                   "iteration and prioritized sweeping (one state per Step, CS188 q4/q5), or "
                                   "iterative evaluation of the random policy (Sutton and Barto 4.1)")
         form.addRow("Algorithm", self.algorithm)
-        # the method's own options: the update order (async-vi), theta (prioritized), AIMA's sequence (vi)
-        opt_row = QHBoxLayout()
-        opt_row.setContentsMargins(0, 0, 0, 0)
+        # the method's own options, beside the tolerance (a row of their own made the panel too tall for
+        # presenter mode at 1280 x 720): the update order (async-vi), theta (prioritized), AIMA's sequence (vi)
         self.order = _named(QComboBox(), "orderPicker", "Update order")
-        self.order.addItem("states in order", "index")
-        self.order.addItem("random states", "random")
+        self.order.addItem("in order", "index")
+        self.order.addItem("random", "random")
         self.order.setToolTip("Asynchronous value iteration: which state each Step backs up (CS188 q4: in order)")
         self.theta = _named(QLineEdit("1e-05"), "thetaEdit", "Theta")
         self.theta.setToolTip("Prioritized sweeping: a predecessor is queued when its |V - max Q| exceeds \u03b8 (> 0)")
         self.sequence = _named(QComboBox(), "sequencePicker", "Value iteration sequence")
-        self.sequence.addItem("mdpviz sequence", "standard")
-        self.sequence.addItem("AIMA sequence", "aima")
+        self.sequence.addItem("standard", "standard")
+        self.sequence.addItem("AIMA", "aima")
         self.sequence.setToolTip("AIMA: value iteration as aima-python runs it (U_0 = 0, terminal squares worth "
                                  "R(s) from sweep 1, its \u03b5(1\u2212\u03b3)/\u03b3 stopping rule; "
                                  "\u03b5 = the tolerance)")
-        for w in (self.order, self.theta, self.sequence):
-            opt_row.addWidget(w, 1)
-        self.options_label = QLabel("Options")
-        form.addRow(self.options_label, opt_row)
+        self.theta_label = QLabel("\u03b8")
+        for w in (self.order, self.sequence):
+            w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            w.setMinimumContentsLength(6)
         conv_row = QHBoxLayout()
         conv_row.setContentsMargins(0, 0, 0, 0)
         self.ties = _named(QComboBox(), "tiePicker", "Tie rule")
@@ -128,7 +127,7 @@ class SolverPanel(QWidget):
             self.q_from.setItemData(self.q_from.count() - 1, Q_FROM[k], Qt.ItemDataRole.ToolTipRole)
         for w in (self.ties, self.q_from):
             w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            w.setMinimumContentsLength(8)
+            w.setMinimumContentsLength(5)
             conv_row.addWidget(w, 1)
         # the pickers' own texts say the convention in force; its full sentence is their tooltip and the
         # lesson's (a line of text here made the panel too tall for presenter mode at 1280 x 720)
@@ -142,7 +141,12 @@ class SolverPanel(QWidget):
         form.addRow("Discount \u03b3", self.discount)
         self.tolerance = _named(QLineEdit("1e-09"), "toleranceEdit", "Tolerance")
         self.tolerance.setToolTip("Value iteration stops when max |dV| of a sweep is below this")
-        form.addRow("Tolerance", self.tolerance)
+        tol_row = QHBoxLayout()
+        tol_row.setContentsMargins(0, 0, 0, 0)
+        tol_row.addWidget(self.tolerance, 1)
+        for w in (self.theta_label, self.theta, self.order, self.sequence):
+            tol_row.addWidget(w, 0 if w is self.theta_label else 1)
+        form.addRow("Tolerance", tol_row)
         self.speed = _named(QComboBox(), "speedPicker", "Run speed")
         for label, rate in SPEEDS:
             self.speed.addItem(label, rate)
@@ -255,9 +259,9 @@ class SolverPanel(QWidget):
         m = self.method
         self.order.setVisible(m == "async-vi")
         self.theta.setVisible(m == "prioritized")
+        self.theta_label.setVisible(m == "prioritized")
         self.sequence.setVisible(m == "vi")
-        self.options_label.setVisible(m in ("vi", "async-vi", "prioritized"))
-        self.q_from.setEnabled(m in CONVENTION_METHODS)
+        self.q_from.setVisible(m in CONVENTION_METHODS)  # the other methods' policy is of their own values
         text = self.convention_in_force()
         for w in (self.convention, self.ties, self.q_from):
             w.setToolTip(text)

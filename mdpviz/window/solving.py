@@ -181,7 +181,9 @@ class SolvingMixin:
     def _on_history_reset(self) -> None:
         m = self.controller.method
         tol = self.controller.options.get("tol") if m in ("vi", "gs") else None
-        self.convergence.reset(tol=tol, x_label="step (evaluate / improve)" if m == "pi" else "sweep")
+        x_label = ("step (evaluate / improve)" if m == "pi" else
+                   "step (one state each)" if m in ("async-vi", "prioritized") else "sweep")
+        self.convergence.reset(tol=tol, x_label=x_label)
         self._dirty = True
 
     def _on_range(self, rng: ValueRange) -> None:
