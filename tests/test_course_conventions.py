@@ -410,3 +410,13 @@ def test_aima_sequence_on_a_cs188_grid_is_cs188s_value_iteration_with_aimas_stop
     plain = run(solver(mdp, "vi", tol=0.0, max_sweeps=len(aima.history)), record=True)
     for a, b in zip(aima.history, plain.history):
         np.testing.assert_allclose(a.values, b.values, atol=1e-12)
+
+
+def test_an_action_order_gives_the_same_answer_run_in_batches_or_step_by_step() -> None:
+    """solve() asks value iteration for many sweeps per snapshot; the restated policy is the same."""
+    world = aima_world("sequential_decision_environment_3")
+    opts = dict(tol=1e-10, ties="strict", action_order=("east", "north", "west", "south"))
+    batched = solve(world.mdp, "vi", **opts)
+    stepped = run(solver(world.mdp, "vi", **opts), record=True)
+    np.testing.assert_array_equal(batched.policy, stepped.policy)
+    assert batched.sweeps == stepped.sweeps

@@ -181,7 +181,8 @@ def restated_policy(mdp: TabularMDP, gen: SolverGen, *, tie_tol: float = TIE_TOL
     ``action_order``; :func:`~mdpviz.solvers.sweep.ordered_policy`); the changed states counted again,
     ``q_from`` set. The Solution's policy: greedy in its values with ``q_from="current"`` or
     ``final_from_values`` (aima-python's ``best_policy(U)``), else the last sweep's. ``gen.send(m)``
-    passes through (batches of sweeps give the same numbers)."""
+    passes through with ``q_from="current"`` (batches of sweeps give the same numbers); with "previous"
+    every snapshot is one sweep, so that V_(k-1) is known."""
     import dataclasses
 
     def choose(values: np.ndarray) -> np.ndarray:
@@ -204,6 +205,8 @@ def restated_policy(mdp: TabularMDP, gen: SolverGen, *, tie_tol: float = TIE_TOL
         changed = np.flatnonzero(policy != old) if old is not None else np.arange(0)
         changed.flags.writeable = False
         req = yield dataclasses.replace(sw, policy=policy, changed=changed, q_from=q_from)
+        if q_from == "previous":
+            req = None  # one sweep per snapshot: the next policy backs up from exactly these values
         old, base = policy, sw.values
 
 
