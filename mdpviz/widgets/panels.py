@@ -87,6 +87,9 @@ class SolverPanel(QWidget):
         lay = QVBoxLayout(self)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        # rows closer together than the style's default: the convention row fits without taking the
+        # convergence plot's height in presenter mode at 1280 x 720
+        form.setVerticalSpacing(3)
         self.algorithm = _named(QComboBox(), "algorithmPicker", "Algorithm")
         for m in METHOD_ORDER:
             self.algorithm.addItem(PICKER_NAMES.get(m, METHOD_NAMES[m]), m)
@@ -112,6 +115,7 @@ class SolverPanel(QWidget):
                                  "R(s) from sweep 1, its \u03b5(1\u2212\u03b3)/\u03b3 stopping rule; "
                                  "\u03b5 = the tolerance)")
         self.theta_label = QLabel("\u03b8")
+        self.theta_label.setContentsMargins(4, 0, 2, 0)
         for w in (self.order, self.sequence):
             w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             w.setMinimumContentsLength(6)
