@@ -32,6 +32,7 @@ from mdpviz.models.kit.display import (
     merge_terms,
 )
 
+from mdpviz.widgets.panels import TOL_METHODS
 from mdpviz.window.parts import PLOT_MIN_INTERVAL, REDRAW_MS
 
 
@@ -72,6 +73,7 @@ class SolvingMixin:
         p.reset.clicked.connect(self.reset_action)
         p.method_changed.connect(lambda _m: self.reset_solver())
         p.tolerance_changed.connect(lambda _t: self.reset_solver())
+        p.options_changed.connect(self.reset_solver)
         p.discount_changed.connect(self._on_discount)
         p.speed_changed.connect(c.set_rate)
         p.history_moved.connect(self._on_history_moved)
@@ -99,8 +101,13 @@ class SolvingMixin:
 
     # ------------------------------------------------------------------ solver
     def solver_options(self) -> dict:
-        m = self.solver_panel.method
-        return {"tol": self.solver_panel.tol} if m in ("vi", "gs") else {}
+        """The options of the Solver panel's choices: the tolerance (AIMA's sequence: its epsilon), the
+        method's own options and the conventions in force."""
+        p = self.solver_panel
+        opts = p.options()
+        if p.method in TOL_METHODS:
+            opts["epsilon" if opts.get("sequence") == "aima" else "tol"] = p.tol
+        return opts
 
     def reset_solver(self) -> None:
         """Load a fresh solver for the current model, method and options (Reset)."""
@@ -175,7 +182,9 @@ class SolvingMixin:
     def _on_history_reset(self) -> None:
         m = self.controller.method
         tol = self.controller.options.get("tol") if m in ("vi", "gs") else None
-        self.convergence.reset(tol=tol, x_label="step (evaluate / improve)" if m == "pi" else "sweep")
+        x_label = ("step (evaluate / improve)" if m == "pi" else
+                   "step (one state each)" if m in ("async-vi", "prioritized") else "sweep")
+        self.convergence.reset(tol=tol, x_label=x_label)
         self.convergence.set_reference(None, gamma=None, method=m)  # (the new solve's V* follows with its range)
         self._dirty = True
 
