@@ -33,6 +33,7 @@ from mdpviz.models.kit.display import (
 )
 
 from mdpviz.widgets.panels import TOL_METHODS
+from mdpviz.widgets.convergence import bounded_method
 from mdpviz.window.parts import PLOT_MIN_INTERVAL, REDRAW_MS
 
 
@@ -201,7 +202,7 @@ class SolvingMixin:
         optimal values (a small model's reference solve) the convergence plot can draw the true error."""
         if rng.source == "reference" and rng.values is not None and self.controller.mdp is not None:
             self.convergence.set_reference(rng.values, gamma=float(self.controller.mdp.discount),
-                                           method=self.controller.method)
+                                           method=bounded_method(self.controller.method, self.controller.options))
         self.scale = range_scale(rng.lo, rng.hi, label=self.session.value_label,
                                  kind=self.session.color_kind)
         if not self.delta_view:
