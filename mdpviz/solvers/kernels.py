@@ -14,7 +14,10 @@ the first sweep whose largest change is below ``tol``: the solvers call them wit
 Step button and with many when nobody records every sweep; the arithmetic is the same.
 
 numba is imported only when a kernel is first needed (``mdpviz --help`` and the policy-iteration
-CLI never pay for it). :func:`available` is False when numba cannot be imported; the solvers
+CLI never pay for it), and a small model's first sweeps do not need one: ``run_gauss_seidel`` and
+``jacobi_small_sweeps`` are the plain Python loops of :mod:`mdpviz.solvers.sweep_loops`, compiled,
+which :mod:`mdpviz.solvers.python_sweeps` runs in the interpreter until a process has done a budget
+of work (the same numbers, bit for bit). :func:`available` is False when numba cannot be imported; the solvers
 then use their numpy reference code, which gives the same answers, only slower. Kernels are
 compiled with ``cache=True``; the cache goes next to this file, or (read-only install) to
 numba's per-user cache directory, or to ``NUMBA_CACHE_DIR`` (set here to a temporary directory

@@ -136,9 +136,11 @@ JACOBI_KERNEL_MAX_TRANSITIONS = 1 << 15
 """Up to this many transitions a synchronous sweep computes ``Q = r + gamma * (P V)``; above it
 ``Q = (gamma P) V + r``, the arithmetic of the numpy path with gamma folded into the matrix, which
 these models used before the kernel was fast at their size: the last bits of every value, and so
-every printed number, stay what they were. Both go through the compiled kernel
-(:func:`_jacobi_engine`), except models above this size that numpy sweeps with a dense matrix
-(:data:`DENSE_MAX_ENTRIES`: BLAS sums in its own order) or without numba."""
+every printed number, stay what they were. Both go through a compiled kernel
+(:func:`_jacobi_engine`; up to this size the loop of :func:`mdpviz.solvers.sweep_loops.jacobi_sweeps`,
+whose first sweeps in a process may run in the interpreter, :mod:`mdpviz.solvers.python_sweeps`),
+except models above this size that numpy sweeps with a dense matrix (:data:`DENSE_MAX_ENTRIES`: BLAS
+sums in its own order) or without numba."""
 
 
 GATHER_AHEAD_MIN_STATES = 1 << 19
@@ -480,7 +482,8 @@ def gauss_seidel_value_iteration(
 
     By default states are backed up one at a time in index order, each seeing the values already
     updated in this sweep (exactly the seed's update), by a compiled kernel
-    (:mod:`mdpviz.solvers.kernels`); ``gen.send(m)`` advances up to m sweeps per snapshot as in
+    (:mod:`mdpviz.solvers.kernels`; a small model's first sweeps in a process by the same loop in
+    the interpreter, :mod:`mdpviz.solvers.python_sweeps`); ``gen.send(m)`` advances up to m sweeps per snapshot as in
     :func:`value_iteration`. With an explicit ``block_size`` > 1, or without numba, the
     vectorised numpy reference runs instead: blocks of ``block_size`` states (default
     :func:`default_block_size`), Jacobi inside a block and Gauss-Seidel between blocks. Stops
