@@ -344,6 +344,11 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self.act_export_csv = self._action("Simulation table (CSV)\u2026", "exportCsvAction", self.export_csv_dialog)
         ex.addActions([self.act_export_board, self.act_export_conv, self.act_export_hist, self.act_export_csv])
         self._build_classroom_actions(ex)
+        self.act_export_model = self._action("Export &model (DRN/PRISM)\u2026", "exportModelAction",
+                                             self.export_model_dialog,
+                                             tip="Write the model as Storm DRN or PRISM explicit files, with the "
+                                                 "property that gives mdpviz's values")
+        m.addAction(self.act_export_model)
         m.addSeparator()
         self.act_quit = self._action("&Quit", "quitAction", self.close, QKeySequence.StandardKey.Quit)
         m.addAction(self.act_quit)
@@ -388,6 +393,11 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             m.addAction(d.toggleViewAction())
         m.addSeparator()
         m.addActions([self.act_predict, self.act_delta, self.act_contrast, self.act_q])
+        self.act_bounds = self._action("&Error and bounds on the convergence plot", "boundsAction",
+                                       self.set_theory_shown, "Ctrl+Shift+B", checkable=True,
+                                       tip="Beside max |dV|: the true error max |V - V*| and, for value iteration, "
+                                           "the bounds that the stopping rule and the contraction guarantee")
+        m.addAction(self.act_bounds)
 
         tb = QToolBar("Main")
         tb.setObjectName("mainToolBar")

@@ -1,6 +1,9 @@
 """Steppable solvers: generators that yield one immutable :class:`Sweep` per sweep.
 
 ``solve(mdp, method=...)`` drives one to the end and returns its :class:`Solution`.
+The learners from experience (TD, Monte Carlo, SARSA, Q-learning: :data:`LEARNERS`) are reached as
+``learner(mdp, method, **options)`` (:mod:`mdpviz.solvers.learning`), kept apart from the DP
+:data:`METHODS`: they sample episodes and yield one snapshot per episode, not per sweep.
 Plain numpy/scipy/PuLP; never imports Qt.
 """
 from __future__ import annotations
@@ -26,6 +29,7 @@ from mdpviz.solvers.policy_iteration import (
 )
 from mdpviz.solvers.asynchronous import asynchronous_value_iteration, prioritized_sweeping
 from mdpviz.solvers.evaluation import policy_evaluation
+from mdpviz.solvers.learning import LEARNERS, ExperienceLearner, LearningStep, learn, learner
 from mdpviz.solvers.modified_policy_iteration import modified_policy_iteration
 from mdpviz.solvers.relative_value_iteration import relative_value_iteration
 from mdpviz.solvers.sweep import Solution, Sweep, SolverGen, greedy, run
@@ -172,4 +176,5 @@ __all__ = [
     "evaluate_policy", "evaluate_stochastic_policy", "evaluate_weights", "hitting_probabilities",
     "row_weights_deterministic", "row_weights_stochastic", "gauss_seidel_value_iteration", "greedy",
     "linear_programming", "policy_iteration", "run", "solve", "solver", "value_iteration",
+    "LEARNERS", "ExperienceLearner", "LearningStep", "learn", "learner",
 ]

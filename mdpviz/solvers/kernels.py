@@ -146,6 +146,25 @@ def unavailable_reason() -> str:
     return _state.get("error", "")
 
 
+
+def learning_loop() -> Any | None:
+    """The compiled episode loop of the learners and their snapshot summary, ``(run_episodes, summarise)``
+    (:mod:`mdpviz.solvers._numba_learning`), or None
+    when numba is missing or turned off (then the learners run the same loop in Python)."""
+    if kernels() is None:
+        return None
+    if "learn" not in _state:
+        with _lock:
+            if "learn" not in _state:
+                try:
+                    from mdpviz.solvers import _numba_learning as nl
+
+                    _state["learn"] = (nl.run_episodes, nl.summarise)
+                except Exception as e:  # noqa: BLE001 - a broken numba install must not break learning
+                    _state["learn"] = None
+                    _state["learn_error"] = f"{type(e).__name__}: {e}"
+    return _state["learn"]
+
 # ---------------------------------------------------------------------------- model arrays
 @dataclass(frozen=True, eq=False)
 class KernelModel:
