@@ -571,6 +571,10 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         g = self.game_by_key(key)
         if g is self.game:
             return
+        if g.default_method != "vi":  # a game with an algorithm of its own (Jack's car rental: policy iteration)
+            self.solver_panel.algorithm.blockSignals(True)
+            self.solver_panel.set_method(g.default_method)
+            self.solver_panel.algorithm.blockSignals(False)
         self._activate(g)
 
     def _activate(self, g: Game, *, initial: bool = False) -> None:

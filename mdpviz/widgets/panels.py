@@ -25,7 +25,7 @@ from mdpviz.solvers import METHOD_NAMES
 from mdpviz.models.kit.display import Inspection, inspection_html
 from mdpviz.widgets import named as _named
 
-METHOD_ORDER = ("vi", "gs", "pi", "lp")
+METHOD_ORDER = ("vi", "gs", "pi", "lp", "evaluate")
 """Algorithms in the picker, in this order."""
 
 SPEEDS: tuple[tuple[str, float], ...] = (
@@ -155,7 +155,7 @@ class SolverPanel(QWidget):
         if i < 0:
             raise ValueError(f"unknown method {method!r}")
         self.algorithm.setCurrentIndex(i)
-        self.tolerance.setEnabled(method in ("vi", "gs"))
+        self.tolerance.setEnabled(method in ("vi", "gs", "evaluate"))
 
     def set_tolerance(self, tol: float) -> None:
         self._tol = float(tol)
@@ -197,7 +197,7 @@ class SolverPanel(QWidget):
         self.run.setEnabled(can_step)
         self.pause.setEnabled(state == "running")
         self.reset.setEnabled(has_model)
-        self.tolerance.setEnabled(method in ("vi", "gs"))
+        self.tolerance.setEnabled(method in ("vi", "gs", "evaluate"))
 
     def show_status(self, text: str) -> None:
         self.status.setText(text)

@@ -99,7 +99,7 @@ class SolvingMixin:
     # ------------------------------------------------------------------ solver
     def solver_options(self) -> dict:
         m = self.solver_panel.method
-        return {"tol": self.solver_panel.tol} if m in ("vi", "gs") else {}
+        return {"tol": self.solver_panel.tol} if m in ("vi", "gs", "evaluate") else {}
 
     def reset_solver(self) -> None:
         """Load a fresh solver for the current model, method and options (Reset)."""
@@ -279,6 +279,7 @@ class SolvingMixin:
             cap = g.board_caption(cap, sw)
         board = self.board
         board.set_value_range(c.value_range if sw is not None else None)
+        board.show_history(hist, i)
         board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=gs.value_label)),
                          caption=cap if mdp is not None else (gs.mdp_error() or g.empty_text()),
                          previous=hist[i - 1] if i > 0 else None,

@@ -189,5 +189,22 @@ def move_grid(policy: np.ndarray, max_cars: int = 20) -> np.ndarray:
     return moves.reshape(max_cars + 1, max_cars + 1)
 
 
-__all__ = ["JackSettings", "MAX_CARS_LIMIT", "action_of", "cars_of", "compile_jack", "location_day",
+def move_regions(grid: np.ndarray) -> list[tuple[int, int, int]]:
+    """Where the contour map writes its numbers: one (row, column, cars moved) per connected region of
+    equal moves in ``grid`` (:func:`move_grid`), at the region's cell nearest its centre of mass."""
+    from scipy import ndimage
+
+    g = np.asarray(grid)
+    out: list[tuple[int, int, int]] = []
+    for move in np.unique(g).tolist():
+        labels, count = ndimage.label(g == move)
+        for k in range(1, count + 1):
+            cells = np.argwhere(labels == k)
+            centre = cells.mean(axis=0)
+            r, c = cells[int(np.argmin(((cells - centre) ** 2).sum(axis=1)))]
+            out.append((int(r), int(c), int(move)))
+    return out
+
+
+__all__ = ["move_regions", "JackSettings", "MAX_CARS_LIMIT", "action_of", "cars_of", "compile_jack", "location_day",
            "move_grid", "move_of", "state_of"]
