@@ -60,7 +60,7 @@ class GamblerBoard(GameBoard):
             p.hideButtons()
             for ax in ("left", "bottom"):
                 p.getAxis(ax).enableAutoSIPrefix(False)
-        self.value_plot.addLegend(offset=(10, 10))
+        self.value_plot.addLegend(offset=(-10, -10))  # bottom right: under the curves, off the data
         self.sweep: Any = None
         """The shown snapshot (None: not solved yet)."""
         self.scale: ColorScale | None = None
@@ -101,9 +101,8 @@ class GamblerBoard(GameBoard):
             self.value_plot.addItem(pg.ScatterPlotItem(caps, values[caps], size=5, pen=None,
                                                        brush=[pg.mkBrush(*c) for c in rgb.tolist()]))
         policy = np.asarray(sweep.policy)
-        live = policy >= 0
-        stakes = np.where(live, policy + 1, 0)
-        self.stake_plot.addItem(pg.BarGraphItem(x=caps[live], height=stakes[live], width=0.8,
+        live = np.flatnonzero(policy >= 0)
+        self.stake_plot.addItem(pg.BarGraphItem(x=live, height=policy[live] + 1, width=0.8,
                                                 brush=QColor("#3182bd"), pen=None))
         self.ties = gb.tied_stakes(mdp, values)
         xs = [s for s, t in enumerate(self.ties) for _ in t]
