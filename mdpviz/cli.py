@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.gridworld",
     "mdpviz.commands.gym",
     "mdpviz.commands.examples",
+    "mdpviz.commands.solve",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 
@@ -49,6 +50,8 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
     "gym": ("mdpviz.commands.gym", "a Gymnasium environment with a transition table P (FrozenLake, CliffWalking, "
             "Taxi, ...): values and the optimal policy"),
     "examples": ("mdpviz.commands.examples", "list the example files shipped with mdpviz"),
+    "solve": ("mdpviz.commands.solve",
+              "any game, any solver: values, policy and Q per state (to the end or after K sweeps)"),
 }
 """Subcommand -> (module that registers it, its one-line help), in the order of ``mdpviz --help``.
 ``main`` imports only the module of the command it runs (the others pull in numpy, scipy, Qt...);

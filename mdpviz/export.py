@@ -199,9 +199,14 @@ class SolvedGame:
 
 
 def game_defaults(game) -> tuple[str, dict]:
-    """(method, options) a game is solved with by default: the game's ``default_method`` and
+    """(method, options) a game is solved with by default: its spec's ``solve_with`` when it has one, else
+    the view's ``default_method`` and
     ``default_tol`` when it defines them, else synchronous value iteration with tolerance 1e-9
     (the window's defaults)."""
+    spec = game.session.spec
+    if spec.solve_with is not None:
+        method, opts = spec.solve_with(game.session.settings)
+        return str(method), dict(opts)
     method = str(game.default_method or "vi")
     tol = float(game.default_tol or 1e-9)
     return method, ({"tol": tol} if method in ("vi", "gs") else {})

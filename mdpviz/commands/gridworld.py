@@ -20,7 +20,7 @@ from mdpviz.models.gridworld import (
 )
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import METHOD_NAMES, Solution, solve
-from mdpviz.commands import positive_float
+from mdpviz.commands import positive_float, positive_int
 
 MAX_SWEEPS = 100_000
 """Value-iteration sweeps before the command gives up (values that grow without bound never converge)."""
@@ -55,6 +55,8 @@ def add_solver_options(p: argparse.ArgumentParser) -> None:
                    help="solver: vi value iteration (default), gs in-place value iteration, pi policy iteration, "
                    "lp linear programming")
     p.add_argument("--tol", type=positive_float, default=1e-12, help="value iteration's tolerance (default 1e-12)")
+    p.add_argument("--sweeps", type=positive_int, default=None, metavar="K",
+                   help="stop after K sweeps (rounds of pi) and print V_K and its greedy policy")
     p.add_argument("--digits", type=int, default=3, help="decimals printed (default 3; --json prints all)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -66,6 +68,10 @@ def solve_checked(mdp: TabularMDP, args: argparse.Namespace) -> Solution:
     if not 0 <= args.digits <= 15:
         raise ValueError(f"--digits must be 0..15, got {args.digits}")
     opts = {"tol": args.tol, "max_sweeps": MAX_SWEEPS} if args.method in ("vi", "gs") else {}
+    if getattr(args, "sweeps", None) is not None:
+        from mdpviz.commands.solve import solution_after
+
+        return solution_after(mdp, args.method, opts, args.sweeps)
     try:
         sol = solve(mdp, args.method, **opts)
     except (ArithmeticError, np.linalg.LinAlgError) as e:

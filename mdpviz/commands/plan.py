@@ -6,7 +6,7 @@ import argparse
 from mdpviz.models.cs747 import format_value_policy, load_cs747
 from mdpviz.models.examples import resolve_mdp
 from mdpviz.solvers import solve
-from mdpviz.commands import positive_float
+from mdpviz.commands import positive_float, positive_int
 
 ALGORITHMS = {"vi": "gs", "vi-sync": "vi", "hpi": "pi", "lp": "lp"}
 """--algorithm -> solver id: the course's vi is the in-place (Gauss-Seidel) variant."""
@@ -27,6 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "e.g. 25 s on episodic-mdp-10-5), vi-sync: synchronous value iteration, lp: linear programming",
     )
     p.add_argument("--tol", type=positive_float, default=1e-12, help="value-iteration tolerance (default 1e-12)")
+    p.add_argument("--sweeps", type=positive_int, default=None, metavar="K",
+                   help="stop after K sweeps (rounds of hpi) and print V_K and its greedy policy")
     p.set_defaults(func=run)
 
 
@@ -36,8 +38,13 @@ def run(args: argparse.Namespace) -> int:
     opts = {"tol": args.tol} if method in ("vi", "gs") else {}
     if method == "pi":  # a course file is small: dense LAPACK, no scipy import (issue 15: < 0.5 s)
         opts["linear_solver"] = "lapack"
-    sol = solve(mdp, method, **opts)
-    if not sol.converged:
+    if args.sweeps is not None:
+        from mdpviz.commands.solve import solution_after
+
+        sol = solution_after(mdp, method, opts, args.sweeps)
+    else:
+        sol = solve(mdp, method, **opts)
+    if not sol.converged and args.sweeps is None:
         raise ValueError(f"{args.mdp}: {args.algorithm} did not converge in {sol.sweeps} sweeps")
     print(format_value_policy(sol.values, sol.policy), end="")
     return 0

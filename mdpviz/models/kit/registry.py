@@ -129,6 +129,10 @@ class GameSpec:
     ``display({}, "")`` gives their defaults. None: the game has none."""
     driver: Callable[[], Any] | None = None
     """Builds the game's :class:`~mdpviz.models.kit.driver.Driver` (its rounds or its training), or None."""
+    solve_with: Callable[[Any], tuple[str, Mapping[str, Any]]] | None = None
+    """``solve_with(settings)``: (method, options) the game is solved with when nothing else is asked (the
+    window's first algorithm, ``mdpviz solve`` without ``--method``, the lesson export); None: synchronous
+    value iteration to 1e-9 (:data:`mdpviz.models.kit.game_model.DEFAULT_SOLVE`)."""
 
     def __post_init__(self) -> None:
         if self.to_dict is None:

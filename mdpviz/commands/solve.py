@@ -1,0 +1,250 @@
+"""``mdpviz solve --game KEY [model options] [--set FIELD=VALUE ...] [--method M] [--sweeps K] [--json]``:
+any game of the registry solved headless, by any of the solvers, to the end or for K sweeps.
+
+The game and its settings are taken as every game-wide command takes them
+(:mod:`mdpviz.commands.game_args`). Without ``--method`` the game is solved as its window solves it
+first. ``--sweeps K`` stops after K steps of the method (sweeps of value iteration and evaluation,
+rounds of policy iteration, single-state updates of asynchronous VI and prioritized sweeping) and prints
+the values V_K, the greedy policy the method draws with them, and Q computed from the printed values
+(Q_K(s, a) = sum_s' p (r + gamma V_K(s')), as CS188's "iteration K" table prints it). ``--policy
+optimal|random|FILE`` evaluates a given policy (the method is then "evaluate" unless another is named).
+``--json`` prints ``states`` (labels, the model's order), ``values``, ``policy`` (action labels, null
+for terminal states), ``q`` (per state, action label -> Q), ``sweeps``, ``converged``, and with
+``--history`` one entry per step. Bad input: one line, exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+from mdpviz.commands import positive_float, positive_int
+from mdpviz.commands.game_args import add_game_options
+
+POLICY_FILE_BYTES = 64 << 20
+"""A policy file is at most this long (one short line per state): a device file or a typo is refused."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from mdpviz.solvers import METHOD_NAMES
+
+    p = sub.add_parser(
+        "solve",
+        help="any game, any solver: values, policy and Q per state (to the end or after K sweeps)",
+        description="Solve any game of the registry headless and print its values, greedy policy and Q per "
+        "state. The game's model options are those of its own command; --set FIELD=VALUE sets any "
+        "settings field (JSON values, as a scenario file writes them).",
+    )
+    add_game_options(p)
+    p.add_argument("--method", choices=[m for m in METHOD_NAMES if m != "hpi"], default=None,
+                   help="the solver (default: the game's own first algorithm; 'evaluate' with --policy): " +
+                   "; ".join(f"{k} {v}" for k, v in METHOD_NAMES.items() if k != "hpi"))
+    p.add_argument("--sweeps", type=positive_int, default=None, metavar="K",
+                   help="stop after K steps of the method and print V_K, its greedy policy and Q from V_K")
+    p.add_argument("--policy", default=None, metavar="optimal|random|FILE",
+                   help="the policy to evaluate: the optimal one, the equiprobable random one, or a file with "
+                   "one action per state (its label or id; '-' for a terminal state)")
+    p.add_argument("--order", default=None, metavar="index|random|S,S,...",
+                   help="async-vi's update order: state index (default), random (with --seed), or state ids")
+    p.add_argument("--theta", type=positive_float, default=None, help="prioritized sweeping's threshold (> 0)")
+    p.add_argument("--in-place", action="store_true", help="evaluate: Gauss-Seidel sweeps instead of synchronous ones")
+    p.add_argument("--tol", type=positive_float, default=None, help="the iterative methods' tolerance")
+    p.add_argument("--history", action="store_true", help="with --json: one entry per step (values and policy)")
+    p.add_argument("--digits", type=int, default=6, help="decimals printed (default 6; --json prints all)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def read_policy(path: str, game) -> "list[int]":
+    """Action ids per state from a policy file: one line per state, an action label or id, '-' for a
+    terminal state (ValueError naming the file and line)."""
+    import numpy as np
+
+    from mdpviz.models.files import read_bytes_limited
+
+    mdp = game.mdp
+    raw = read_bytes_limited(Path(path), POLICY_FILE_BYTES, lambda text: ValueError(f"--policy {path}: {text}"),
+                             what="policy file", stop_at_nul=True)
+    if b"\0" in raw:
+        raise ValueError(f"--policy {path}: not a text file")
+    lines = [ln.strip() for ln in raw.decode("utf-8-sig", errors="replace").splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    if len(lines) != mdp.n_states:
+        raise ValueError(f"{path}: {len(lines)} actions for {mdp.n_states} states (one line per state)")
+    out = []
+    for s, text in enumerate(lines):
+        legal = [int(a) for a in mdp.actions_of(s)]
+        if mdp.terminal[s] or not legal:
+            out.append(legal[0] if legal else 0)
+            continue
+        names = {game.action_label(s, a): a for a in legal}
+        if text in names:
+            out.append(names[text])
+            continue
+        try:
+            a = int(text)
+        except ValueError:
+            a = -1
+        if a not in legal:
+            raise ValueError(f"{path}: line {s + 1} (state {game.state_labels()[s]}): {text!r} is not a legal "
+                             f"action there ({', '.join(names)})")
+        out.append(a)
+    return list(np.asarray(out, dtype=np.int64))
+
+
+def solver_options(args: argparse.Namespace, game, method: str) -> dict:
+    """The options the command gives ``method`` (ValueError for an option the method does not take)."""
+    import numpy as np
+
+    opts: dict = {}
+    if args.tol is not None:
+        opts["tol"] = args.tol
+    if args.order is not None:
+        if method != "async-vi":
+            raise ValueError("--order applies to --method async-vi only")
+        order = args.order.strip()
+        if order not in ("index", "random"):
+            try:
+                order = [int(x) for x in order.split(",") if x.strip()]
+            except ValueError:
+                raise ValueError(f"--order: index, random, or state ids separated by commas, got {args.order!r}") from None
+        opts["order"] = order
+    if method == "async-vi" and args.seed is not None:
+        opts["seed"] = int(args.seed)
+    if args.theta is not None:
+        if method != "prioritized":
+            raise ValueError("--theta applies to --method prioritized only")
+        opts["theta"] = args.theta
+    if args.in_place:
+        if method != "evaluate":
+            raise ValueError("--in-place applies to --method evaluate only")
+        opts["in_place"] = True
+    if args.policy is not None:
+        if method != "evaluate":
+            raise ValueError("--policy applies to --method evaluate only")
+        if args.policy == "random":
+            opts["policy"] = "random"
+        elif args.policy == "optimal":
+            from mdpviz.solvers import solve
+
+            opts["policy"] = np.asarray(solve(game.mdp, "pi").policy, dtype=np.int64).clip(min=0)
+        else:
+            opts["policy"] = np.asarray(read_policy(args.policy, game), dtype=np.int64)
+    return opts
+
+
+def _q_table(game, values) -> list[dict[str, float]]:
+    import numpy as np
+
+    mdp = game.mdp
+    q = mdp.q_values(np.asarray(values, dtype=np.float64))
+    out = []
+    for s in range(mdp.n_states):
+        lo, hi = int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])
+        if mdp.terminal[s]:
+            out.append({})
+            continue
+        out.append({game.action_label(s, int(a)): float(q[r]) for r, a in zip(range(lo, hi), mdp.row_action[lo:hi])})
+    return out
+
+
+def _policy_labels(game, policy) -> list[str | None]:
+    return [None if game.mdp.terminal[s] or int(a) < 0 else game.action_label(s, int(a)) for s, a in enumerate(policy)]
+
+
+def solve_steps(game, method: str, opts: dict, sweeps: int | None, *, history: bool):
+    """(last snapshot, the snapshots kept, the generator's Solution or None) of ``method`` on the game,
+    stopped after ``sweeps`` steps when given."""
+    from mdpviz.solvers import solver
+
+    gen = solver(game.mdp, method, **opts)
+    kept, last, solution = [], None, None
+    while True:
+        try:
+            snap = next(gen)
+        except StopIteration as stop:
+            solution = stop.value
+            break
+        if sweeps is not None and snap.iteration > sweeps:
+            gen.close()
+            break
+        last = snap
+        if history:
+            kept.append(snap)
+    return last, kept, solution
+
+
+def solution_after(mdp, method: str, opts: dict, sweeps: int):
+    """The :class:`~mdpviz.solvers.Solution` of ``method`` stopped after ``sweeps`` steps (or at its end)."""
+    from mdpviz.solvers import Solution, solver
+
+    gen = solver(mdp, method, **opts)
+    last = None
+    for snap in gen:
+        if snap.iteration > sweeps:
+            gen.close()
+            break
+        last = snap
+    if last is None:
+        raise ValueError(f"{method} made no step")
+    return Solution(method, last.values, last.policy, int(last.iteration), bool(last.converged), float(last.delta),
+                    float(last.elapsed))
+
+
+def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from mdpviz.cli import print_json
+    from mdpviz.commands.game_args import game_from_args
+    from mdpviz.solvers import METHOD_NAMES
+
+    if not 0 <= args.digits <= 15:
+        raise ValueError(f"--digits must be 0..15, got {args.digits}")
+    if args.history and not args.json:
+        raise ValueError("--history applies to --json output only")
+    game = game_from_args(args)
+    default_method, default_opts = game.solve_defaults()
+    method = args.method or ("evaluate" if args.policy is not None else default_method)
+    opts = dict(default_opts) if method == default_method and args.method is None else {}
+    opts.update(solver_options(args, game, method))
+    last, kept, solution = solve_steps(game, method, opts, args.sweeps, history=args.history)
+    if last is None:
+        raise ValueError(f"{METHOD_NAMES[method]} made no step")
+    if args.sweeps is None and solution is not None:
+        values, policy, steps, converged = solution.values, solution.policy, int(solution.sweeps), bool(solution.converged)
+    else:
+        values, policy, steps, converged = last.values, last.policy, int(last.iteration), bool(last.converged)
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"{METHOD_NAMES[method]} gave values that are not finite (rewards too large for floating "
+                         "point, or a policy that never ends at discount 1)")
+    mdp = game.mdp
+    labels = game.state_labels()
+    start = game.start_state()
+    out = {
+        "game": game.key, "method": method, "method_name": METHOD_NAMES[method], "objective": mdp.objective,
+        "discount": float(mdp.discount), "sweeps": steps, "converged": converged, "start": start,
+        "start_label": labels[start], "start_value": float(values[start]),
+        "states": labels, "values": [float(v) for v in values], "policy": _policy_labels(game, policy),
+        "q": _q_table(game, values),
+    }
+    if solution is not None and solution.gain is not None and args.sweeps is None:
+        out["gain"] = float(solution.gain)
+    if args.history:
+        out["history"] = [{"sweep": int(s.iteration), "phase": s.phase, "delta": _finite(s.delta),
+                           "values": [float(v) for v in s.values], "policy": _policy_labels(game, s.policy),
+                           **({"updated": [int(x) for x in s.updated]} if s.updated else {})} for s in kept]
+    if args.json:
+        print_json(out)
+        return 0
+    d = args.digits
+    stop = f"after {steps} step{'s' if steps != 1 else ''}" + ("" if converged else " (not converged)")
+    print(f"{game.spec.title}: {METHOD_NAMES[method]}, {stop}; discount {mdp.discount:g}, "
+          f"{'minimise' if mdp.objective == 'min' else 'maximise'}; V({labels[start]}) = {values[start]:.{d}f}")
+    width = min(40, max(len(x) for x in labels))
+    for s, (name, v, a) in enumerate(zip(labels, values, out["policy"])):
+        print(f"{name:<{width}}  {v:>{d + 8}.{d}f}  {'' if a is None else a}")
+    return 0
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if math.isfinite(x) else None
