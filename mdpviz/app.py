@@ -54,7 +54,7 @@ from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.games import view_class
 from mdpviz.models.kit import registry
-from mdpviz.widgets.panels import Inspector, SolverPanel
+from mdpviz.widgets.panels import METHOD_ORDER, Inspector, SolverPanel
 from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
 from mdpviz.widgets.lesson import LessonPanel
 from mdpviz.widgets import named as _named
@@ -571,7 +571,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         g = self.game_by_key(key)
         if g is self.game:
             return
-        if g.default_method != "vi":  # a game with an algorithm of its own (Jack's car rental: policy iteration)
+        if g.default_method != "vi" and g.default_method in METHOD_ORDER:  # a game's own algorithm (Jack's: policy iteration)
             self.solver_panel.algorithm.blockSignals(True)
             self.solver_panel.set_method(g.default_method)
             self.solver_panel.algorithm.blockSignals(False)

@@ -101,6 +101,7 @@ SPEC = GameSpec(
     jobs={"simulate": simulate},
     start_state=lambda ctx: start_capital(ctx.settings),
     with_discount=_with_discount,
+    solve_with=lambda st: ("gs", {"tol": 1e-9}),  # Sutton and Barto's value iteration sweeps in place (section 4.4)
 )
 """The gambler's problem (Sutton and Barto, Example 4.3) in the registry."""
 

@@ -108,6 +108,7 @@ SPEC = GameSpec(
     jobs={"simulate": simulate},
     start_state=lambda ctx: start_state(ctx.settings),
     with_discount=_with_discount,
+    solve_with=lambda st: ("pi", {}),  # figure 4.2: policy iteration from pi_0 = move nothing
 )
 """Jack's car rental (Sutton and Barto, Example 4.2; Exercise 4.7 with ``free_shuttle``) in the registry."""
 

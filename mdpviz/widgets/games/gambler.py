@@ -120,7 +120,6 @@ class GamblerGame(Game):
     """The gambler's problem: figure 4.3's two panels, the coin's bias and the goal edited in the Game dock."""
 
     spec = SPEC
-    default_method = "gs"  # Sutton and Barto's value iteration sweeps in place (section 4.4)
     panels = frozenset({"game", "solver", "inspector", "player", "convergence", "simulation", "lesson", "compare"})
 
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:

@@ -50,10 +50,6 @@ class GridWorldGame(GridGameBase):
         grid of Sutton and Barto) also sets its rules and discount."""
         return self._try(gw.with_map(self.settings, grid), text or f"map {grid.name}")
 
-    @property
-    def default_method(self) -> str:
-        """Iterative evaluation of the random policy on Example 4.1's grid (figure 4.1), else value iteration."""
-        return "evaluate" if self.settings.grid.name in gw.NUMBERED_MAPS else "vi"
 
     def open_map_file(self, path: str | Path) -> bool:
         """Load a map file as an edit; GridFileError (file:line) leaves the current map untouched."""

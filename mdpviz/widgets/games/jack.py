@@ -146,7 +146,6 @@ class JackGame(Game):
     """Jack's car rental: figure 4.2's contour maps, Example 4.2's numbers and Exercise 4.7 edited in the Game dock."""
 
     spec = SPEC
-    default_method = "pi"  # figure 4.2 is policy iteration
 
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
         super().__init__(session, parent)
