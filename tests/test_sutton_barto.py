@@ -25,7 +25,7 @@ FIGURE_4_1 = {  # V_k of the equiprobable random policy, as printed (one decimal
 }
 """Sutton and Barto (2nd ed.), figure 4.1, left column; None: k = infinity."""
 PRINTED = 0.05 + 1e-9
-"""The book prints one decimal, truncated (V_2(1) = -1.75 is printed -1.7): within 0.05 of it."""
+"""The book prints one decimal (V_2(1) = -1.75 is printed -1.7, V_3(5) = -2.875 is -2.9): within 0.05 of it."""
 
 
 def sutton_world():
