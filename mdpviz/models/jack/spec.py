@@ -83,7 +83,7 @@ def lesson(st: JackSettings, mdp: TabularMDP | None = None, *, start: int | None
         parameters=parameters_of(st),
         start=start_state(st) if start is None else start,
         state_name=state_name or (lambda s: "({}, {})".format(*jr.cars_of(s, N))),
-        action_name=lambda a: f"move {move_of(a):+d}",
+        action_name=lambda a: mdp.action_labels[a] if mdp is not None else f"move {move_of(a)}",
         where="(10, 10)" if N == 20 else "the middle state",
         sources=("mdpviz.models.jack.rules",),
     )
