@@ -51,7 +51,7 @@ class GamblerBoard(GameBoard):
         self.value_plot = self.plots.addPlot(row=0, col=0)
         self.stake_plot = self.plots.addPlot(row=1, col=0)
         self.value_plot.setLabel("left", "value estimate")
-        self.stake_plot.setLabel("left", "final policy (stake)")
+        self.stake_plot.setLabel("left", "stake (the sweep's policy)")
         self.stake_plot.setLabel("bottom", "capital")
         self.stake_plot.setXLink(self.value_plot)
         for p in (self.value_plot, self.stake_plot):
