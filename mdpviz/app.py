@@ -390,6 +390,11 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
             m.addAction(d.toggleViewAction())
         m.addSeparator()
         m.addActions([self.act_predict, self.act_delta, self.act_contrast, self.act_q])
+        self.act_bounds = self._action("&Error and bounds on the convergence plot", "boundsAction",
+                                       self.set_theory_shown, "Ctrl+Shift+B", checkable=True,
+                                       tip="Beside max |dV|: the true error max |V - V*| and, for value iteration, "
+                                           "the bounds that the stopping rule and the contraction guarantee")
+        m.addAction(self.act_bounds)
 
         tb = QToolBar("Main")
         tb.setObjectName("mainToolBar")

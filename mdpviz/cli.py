@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.gym",
     "mdpviz.commands.examples",
     "mdpviz.commands.solve",
+    "mdpviz.commands.sensitivity",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 
@@ -52,6 +53,8 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
     "examples": ("mdpviz.commands.examples", "list the example files shipped with mdpviz"),
     "solve": ("mdpviz.commands.solve",
               "any game, any solver: values, policy and Q per state (to the end or after K sweeps)"),
+    "sensitivity": ("mdpviz.commands.sensitivity",
+                    "sweep a setting: the exact switch points of the optimal policy, V*(start) along the range"),
 }
 """Subcommand -> (module that registers it, its one-line help), in the order of ``mdpviz --help``.
 ``main`` imports only the module of the command it runs (the others pull in numpy, scipy, Qt...);

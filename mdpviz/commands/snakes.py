@@ -65,6 +65,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mix", default=None, help="die probabilities of the mixed strategy, e.g. 0.2,0.3,0.5")
     p.add_argument("--policy", default=None,
                    help="a custom strategy: 14 dice (1-based, as Dice) for squares 1..14, compared too")
+    p.add_argument("--distribution", action="store_true",
+                   help="also the exact distribution of the number of turns from square 1 under the optimal dice")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -106,11 +108,22 @@ def run(args: argparse.Namespace) -> int:
         expec = np.array(sol.values[: N_SQUARES - 1])
         dice = np.array(sol.policy[: N_SQUARES - 1] + 1)
     names = cfg.dice_names
+    dist = None
+    if args.distribution:
+        from mdpviz.solvers.distribution import turn_distribution
+
+        mdp = compile_snakes(cfg)
+        policy = np.zeros(mdp.n_states, dtype=np.int64)
+        policy[: N_SQUARES - 1] = np.asarray(dice) - 1  # the dice printed, square 1 is state 0
+        dist = turn_distribution(mdp, policy, 0)
     if args.json:
+        from mdpviz.commands.solve import distribution_json
+
         print_json({
             "layout": list(cfg.layout), "circle": cfg.circle, "rules": RULE_CHOICES[args.rules],
             "overshoot": cfg.overshoot, "method": args.method, "dice_names": list(names),
             "expec": [float(x) for x in expec], "dice": [int(d) for d in dice],
+            **(distribution_json(dist) if dist is not None else {}),
         })
         return 0
     print(f"layout {','.join(map(str, cfg.layout))}  circle={cfg.circle}  rules: {RULE_CHOICES[args.rules]}"
@@ -120,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
         d = int(dice[s - 1])
         kind = square_type_name(cfg.layout[s - 1], cfg.type4)
         print(f"{s:>6}  {kind:<9} {expec[s - 1]:>10.6f}  {d} ({names[d - 1]})")
+    if dist is not None:
+        from mdpviz.commands.solve import distribution_line
+
+        print(distribution_line(dist, "square 1"))
     return 0
 
 

@@ -49,6 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--theta", type=positive_float, default=None, help="prioritized sweeping's threshold (> 0)")
     p.add_argument("--in-place", action="store_true", help="evaluate: Gauss-Seidel sweeps instead of synchronous ones")
     p.add_argument("--tol", type=positive_float, default=None, help="the iterative methods' tolerance")
+    p.add_argument("--distribution", action="store_true",
+                   help="the exact distribution of the number of turns from the start under the policy found")
     p.add_argument("--history", action="store_true", help="with --json: one entry per step (values and policy)")
     p.add_argument("--digits", type=int, default=6, help="decimals printed (default 6; --json prints all)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -233,6 +235,12 @@ def run(args: argparse.Namespace) -> int:
         out["history"] = [{"sweep": int(s.iteration), "phase": s.phase, "delta": _finite(s.delta),
                            "values": [float(v) for v in s.values], "policy": _policy_labels(game, s.policy),
                            **({"updated": [int(x) for x in s.updated]} if s.updated else {})} for s in kept]
+    dist = None
+    if args.distribution:
+        from mdpviz.solvers.distribution import turn_distribution
+
+        dist = turn_distribution(mdp, np.asarray(policy), start)
+        out.update(distribution_json(dist))
     if args.json:
         print_json(out)
         return 0
@@ -243,7 +251,28 @@ def run(args: argparse.Namespace) -> int:
     width = min(40, max(len(x) for x in labels))
     for s, (name, v, a) in enumerate(zip(labels, values, out["policy"])):
         print(f"{name:<{width}}  {v:>{d + 8}.{d}f}  {'' if a is None else a}")
+    if dist is not None:
+        print(distribution_line(dist, labels[start]))
     return 0
+
+
+def distribution_json(dist) -> dict:
+    """The JSON fields of an exact turn distribution (see :mod:`mdpviz.solvers.distribution`)."""
+    return {"distribution": [float(x) for x in dist.probabilities], "tail": float(dist.tail),
+            "never": float(dist.never), "distribution_counts": dist.counts, "distribution_mean": dist.mean(),
+            "median": dist.quantile(0.5), "quantile_90": dist.quantile(0.9)}
+
+
+def distribution_line(dist, start: str) -> str:
+    """One line: the exact distribution's mean, median, 90% quantile and the mass it leaves."""
+    if dist.never >= 1.0:
+        return f"from {start} the policy never reaches a terminal state: no distribution of {dist.counts}"
+    med, q90 = dist.quantile(0.5), dist.quantile(0.9)
+    text = (f"{dist.counts} to the end from {start} (exact): mean {dist.mean():.4f}, median "
+            f"{'-' if med is None else med}, 90% within {'-' if q90 is None else q90}")
+    if dist.never > 0:
+        text += f"; never ends with probability {dist.never:.6g}"
+    return text + f"; tail beyond {dist.probabilities.size - 1}: {dist.tail:.3g}"
 
 
 def _finite(x: float) -> float | None:

@@ -59,6 +59,7 @@ class SolvingMixin:
         c.sweeps_added.connect(self._on_sweeps)
         c.history_reset.connect(self._on_history_reset)
         c.range_ready.connect(self._on_range)
+        self.convergence.set_theory_shown(False)  # (View > Error and bounds: off until asked; the lesson snapshot draws them)
         c.state_changed.connect(self._on_state)
         c.finished.connect(self._on_finished)
         c.failed.connect(self._on_failed)
@@ -175,11 +176,23 @@ class SolvingMixin:
         m = self.controller.method
         tol = self.controller.options.get("tol") if m in ("vi", "gs") else None
         self.convergence.reset(tol=tol, x_label="step (evaluate / improve)" if m == "pi" else "sweep")
+        self.convergence.set_reference(None, gamma=None, method=m)  # (the new solve's V* follows with its range)
+        self._dirty = True
+
+    def set_theory_shown(self, on: bool) -> None:
+        """The View menu's toggle: the true error and the bounds on the convergence plot."""
+        if self.act_bounds.isChecked() != bool(on):
+            self.act_bounds.setChecked(bool(on))
+        self.convergence.set_theory_shown(bool(on))
         self._dirty = True
 
     def _on_range(self, rng: ValueRange) -> None:
         """The solve's value range (the optimal values, or the values seen so far): the colour scale
-        spans it, fixed for the solve (a board game's board narrows it to the shown position)."""
+        spans it, fixed for the solve (a board game's board narrows it to the shown position). With the
+        optimal values (a small model's reference solve) the convergence plot can draw the true error."""
+        if rng.source == "reference" and rng.values is not None and self.controller.mdp is not None:
+            self.convergence.set_reference(rng.values, gamma=float(self.controller.mdp.discount),
+                                           method=self.controller.method)
         self.scale = range_scale(rng.lo, rng.hi, label=self.session.value_label,
                                  kind=self.session.color_kind)
         if not self.delta_view:

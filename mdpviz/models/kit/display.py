@@ -311,6 +311,10 @@ class StrategyRow:
     """Per game: the simulated total (turns, or discounted return)."""
     finished: int = -1
     """Games that reached a terminal state (-1: all, or not applicable)."""
+    distribution: np.ndarray | None = None
+    """The exact distribution of the simulated total where it is a count of turns: entry k is the
+    probability that a game takes exactly k turns (:func:`mdpviz.solvers.distribution.turn_distribution`);
+    None where the total is a return."""
 
     @property
     def games(self) -> int:

@@ -1,0 +1,257 @@
+"""When does the optimal policy switch? A numeric setting swept over a range, with exact switch points.
+
+:func:`sensitivity_job` sweeps one numeric field of a game's settings (discount, noise, living reward,
+a risk, p_heads, a reward: any number of its scenario data, ``risk[4]`` for an entry of a list) over
+``[lo, hi]``: at each of ``steps`` evenly spaced values it builds the game, solves it exactly (policy
+iteration) and takes the set of optimal actions of every state under the solvers' tie rule (within
+:data:`~mdpviz.solvers.sweep.TIE_TOL` of the best Q, relative). Where two neighbouring values give
+different sets, bisection on the parameter locates every switch point between them to ``tol`` (default
+1e-6; where the middle differs from both ends, both halves are searched): the parameter values where
+the set of optimal actions changes in any state, reachable from the start or not. A policy that holds
+at two neighbouring grid values but not between them (A, B, A within one step) is not seen: the grid
+is the resolution (raise ``steps``). For a reward the parameter enters every Q linearly and the set of
+values where a policy is optimal is an interval, so that cannot happen. :func:`phase_job` does two settings at once on a grid, each cell labelled
+by the optimal policy along its likely path from the start (each move's most likely outcome): CS188's
+discount grid's close or far exit, by the cliff or the safe way, or never leaving. Both are job generators (they yield
+:class:`~mdpviz.models.jobs.JobProgress`; the command line drives them, the window's controller can
+run them); plain Python, never imports Qt.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from typing import Any, Generator
+
+import numpy as np
+
+from mdpviz.models.files import ScenarioError
+from mdpviz.models.jobs import JobProgress
+from mdpviz.models.kit import registry
+from mdpviz.models.kit.game_model import GameModel, build_game
+
+TOL = 1e-6
+"""Switch points are located to this width of the parameter."""
+STEPS = 101
+"""Grid values of a one-parameter sweep."""
+PHASE_STEPS = 41
+"""Grid values per axis of a phase diagram."""
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A range of the parameter on which the set of optimal actions of every state stays the same."""
+
+    lo: float
+    hi: float
+    policy: tuple[tuple[str, ...], ...]
+    """Per state (the model's order), the labels of its optimal actions (several where they tie)."""
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """One setting swept: the switch points, the policy of each interval, V*(start) along the range."""
+
+    param: str
+    states: tuple[str, ...]
+    switch_points: tuple[float, ...]
+    intervals: tuple[Interval, ...]
+    xs: np.ndarray
+    start_values: np.ndarray
+    start: str
+
+
+# ---------------------------------------------------------------------------------- one value
+def _path(param: str) -> list[str | int]:
+    """``"risk[4]"`` -> ["risk", 4]; ``"kwargs.x"`` -> ["kwargs", "x"]."""
+    out: list[str | int] = []
+    for part in str(param).split("."):
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)((?:\[\d+\])*)", part.strip())
+        if not m:
+            raise ValueError(f"--param {param!r}: name a settings field (e.g. discount, noise, risk[4])")
+        out.append(m.group(1))
+        out.extend(int(i) for i in re.findall(r"\[(\d+)\]", m.group(2)))
+    return out
+
+
+def check_param(data: dict, param: str, key: str) -> None:
+    """ValueError unless ``param`` names a number in the game's scenario data."""
+    obj: Any = data
+    for p in _path(param):
+        ok = (isinstance(obj, dict) and p in obj) or (isinstance(obj, list) and isinstance(p, int) and p < len(obj))
+        if not ok:
+            fields = ", ".join(k for k, v in data.items() if isinstance(v, (int, float)) and not isinstance(v, bool))
+            raise ValueError(f"--param {param}: not a setting of --game {key} (its numeric fields: {fields})")
+        obj = obj[p]
+    if isinstance(obj, bool) or not isinstance(obj, (int, float)):
+        raise ValueError(f"--param {param}: not a number in --game {key}'s settings (it is {obj!r})")
+
+
+def with_value(data: dict, param: str, x: float) -> dict:
+    """A copy of scenario ``data`` with ``param`` set to ``x``."""
+    out = copy.deepcopy(data)
+    obj: Any = out
+    path = _path(param)
+    for p in path[:-1]:
+        obj = obj[p]
+    obj[path[-1]] = float(x)
+    return out
+
+
+def build_at(key: str, data: dict) -> GameModel:
+    """The game built from scenario ``data`` (ValueError naming the field that is out of range)."""
+    spec = registry.get(key)
+    try:
+        settings = spec.from_dict(data, "--param")
+    except ScenarioError as e:
+        raise ValueError(f"--game {key}: {e.where.removeprefix(f'games.{key}.')}: {e.problem}") from None
+    return build_game(key, settings)
+
+
+def optimal_rows(game: GameModel) -> tuple[np.ndarray, np.ndarray, float]:
+    """(bool per row: the row's action is optimal, the optimal policy, V*(start)) of the game, solved exactly."""
+    from mdpviz.solvers import solve
+    from mdpviz.solvers.sweep import TIE_TOL
+
+    mdp = game.mdp
+    sol = solve(mdp, "pi")
+    q = mdp.q_values(np.asarray(sol.values))
+    state = np.asarray(mdp.row_state)
+    best = np.asarray(sol.values)[state]
+    opt = np.abs(q - best) <= TIE_TOL * (1.0 + np.abs(best))
+    opt &= ~np.asarray(mdp.terminal)[state]
+    return opt, np.asarray(sol.policy), float(sol.values[game.start_state()])
+
+
+def _policy_labels(game: GameModel, opt: np.ndarray) -> tuple[tuple[str, ...], ...]:
+    mdp = game.mdp
+    out = []
+    for s in range(mdp.n_states):
+        lo, hi = int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])
+        out.append(tuple(game.action_label(s, int(mdp.row_action[r])) for r in range(lo, hi) if opt[r]))
+    return tuple(out)
+
+
+def _key(opt: np.ndarray) -> bytes:
+    return np.packbits(opt).tobytes() + opt.size.to_bytes(8, "little")
+
+
+# ---------------------------------------------------------------------------------- one setting
+def sensitivity_job(key: str, data: dict, param: str, lo: float, hi: float, *, steps: int = STEPS,
+                    tol: float = TOL) -> Generator[JobProgress, None, Sensitivity]:
+    """Sweep ``param`` of game ``key`` (scenario ``data``: its other settings) over [lo, hi] (see the module
+    docstring); yields progress, returns the :class:`Sensitivity`."""
+    check_param(data, param, key)
+    if not lo < hi:
+        raise ValueError(f"the range must run from a lower to a higher value, got {lo} to {hi}")
+    if steps < 2:
+        raise ValueError(f"steps must be at least 2, got {steps}")
+    if not tol > 0:
+        raise ValueError(f"tol must be above 0, got {tol}")
+    xs = np.linspace(lo, hi, int(steps))
+    total = int(steps) * 2
+
+    def at(x: float) -> tuple[bytes, GameModel, np.ndarray, float]:
+        game = build_at(key, with_value(data, param, x))
+        opt, _pol, v = optimal_rows(game)
+        return _key(opt), game, opt, v
+
+    samples = []
+    for i, x in enumerate(xs):
+        yield JobProgress(i, total, f"{param} = {x:.6g}")
+        samples.append(at(float(x)))
+    switches: list[float] = []
+    for i in range(len(xs) - 1):
+        if samples[i][0] == samples[i + 1][0]:
+            continue
+        yield JobProgress(int(steps) + i, total, f"switches between {xs[i]:.6g} and {xs[i + 1]:.6g}")
+        # every switch between two neighbours whose policies differ: bisect, and where the middle differs
+        # from both ends, both halves (A -> B -> C within one step of the grid)
+        todo = [(float(xs[i]), samples[i][0], float(xs[i + 1]), samples[i + 1][0])]
+        while todo:
+            a, ka, b, kb = todo.pop()
+            if b - a <= tol:
+                switches.append(0.5 * (a + b))
+                continue
+            m = 0.5 * (a + b)
+            km = at(m)[0]
+            if km != ka:
+                todo.append((a, ka, m, km))
+            if km != kb:
+                todo.append((m, km, b, kb))
+    switches.sort()
+    edges = [float(lo), *switches, float(hi)]
+    intervals = []
+    for a, b in zip(edges, edges[1:]):  # each interval's policy: a solve inside it
+        _k, game, opt, _v = at(0.5 * (a + b))
+        intervals.append(Interval(a, b, _policy_labels(game, opt)))
+    g0 = samples[0][1]
+    states = tuple(g0.state_labels())
+    return Sensitivity(param, states, tuple(switches), tuple(intervals), xs, np.asarray([x[3] for x in samples]),
+                       states[g0.start_state()])
+
+
+# ---------------------------------------------------------------------------------- two settings
+@dataclass(frozen=True)
+class Phase:
+    """Two settings on a grid; each cell is the region of its policy from the start."""
+
+    params: tuple[str, str]
+    xs: np.ndarray
+    ys: np.ndarray
+    region: np.ndarray
+    """int (len(ys), len(xs)): the region of each cell (index into :attr:`regions`)."""
+    regions: tuple[dict[str, tuple[str, ...]], ...]
+    """Per region, the optimal actions along the policy's likely path from the start (state label -> labels)."""
+    start_values: np.ndarray
+    """float (len(ys), len(xs)): V*(start) at each cell."""
+
+
+def likely_path(game: GameModel, policy: np.ndarray) -> list[int]:
+    """The policy's path from the start along the most likely outcome of each move (the move it means to
+    make), until a terminal state or a state already on the path (a loop: the game goes on for ever)."""
+    mdp = game.mdp
+    s = game.start_state()
+    path, seen = [s], {s}
+    while not mdp.terminal[s] and policy[s] >= 0:
+        out = mdp.outcomes(s, int(policy[s]))
+        t = max(out, key=lambda o: (o[1], -o[0]))[0]  # most likely; equally likely: the lower state id
+        if t in seen:
+            break
+        path.append(t)
+        seen.add(t)
+        s = t
+    return path
+
+
+def phase_job(key: str, data: dict, params: tuple[str, str], ranges: tuple[tuple[float, float], tuple[float, float]],
+              *, steps: int = PHASE_STEPS) -> Generator[JobProgress, None, Phase]:
+    """A phase diagram of two settings (see the module docstring)."""
+    for p in params:
+        check_param(data, p, key)
+    (x0, x1), (y0, y1) = ranges
+    if not (x0 < x1 and y0 < y1):
+        raise ValueError("each range must run from a lower to a higher value")
+    xs, ys = np.linspace(x0, x1, steps), np.linspace(y0, y1, steps)
+    region = np.zeros((steps, steps), dtype=np.int64)
+    start_values = np.zeros((steps, steps))
+    found: dict[tuple, int] = {}
+    regions: list[dict[str, tuple[str, ...]]] = []
+    for j, y in enumerate(ys):
+        for i, x in enumerate(xs):
+            yield JobProgress(j * steps + i, steps * steps, f"{params[0]} = {x:.4g}, {params[1]} = {y:.4g}")
+            game = build_at(key, with_value(with_value(data, params[0], x), params[1], y))
+            opt, pol, v = optimal_rows(game)
+            labels = _policy_labels(game, opt)
+            names = game.state_labels()
+            path = {names[s]: labels[s] for s in likely_path(game, pol) if labels[s]}
+            k = tuple(sorted(path.items()))
+            if k not in found:
+                found[k] = len(regions)
+                regions.append(path)
+            region[j, i] = found[k]
+            start_values[j, i] = v
+    return Phase((params[0], params[1]), xs, ys, region, tuple(regions), start_values)
+
+
+__all__ = ["Interval", "Phase", "Sensitivity", "likely_path", "phase_job", "sensitivity_job"]
