@@ -189,20 +189,26 @@ def move_grid(policy: np.ndarray, max_cars: int = 20) -> np.ndarray:
     return moves.reshape(max_cars + 1, max_cars + 1)
 
 
-def move_regions(grid: np.ndarray) -> list[tuple[int, int, int]]:
+def move_regions(grid: np.ndarray, *, min_gap: int = 2) -> list[tuple[int, int, int]]:
     """Where the contour map writes its numbers: one (row, column, cars moved) per connected region of
-    equal moves in ``grid`` (:func:`move_grid`), at the region's cell nearest its centre of mass."""
+    equal moves in ``grid`` (:func:`move_grid`), at the region's cell nearest its centre of mass; larger
+    regions first, and a region whose place is within ``min_gap`` cells (either way) of an earlier
+    number's is left unnumbered (narrow bands of a contour map would otherwise print on each other)."""
     from scipy import ndimage
 
     g = np.asarray(grid)
-    out: list[tuple[int, int, int]] = []
+    found: list[tuple[int, int, int, int]] = []
     for move in np.unique(g).tolist():
         labels, count = ndimage.label(g == move)
         for k in range(1, count + 1):
             cells = np.argwhere(labels == k)
             centre = cells.mean(axis=0)
             r, c = cells[int(np.argmin(((cells - centre) ** 2).sum(axis=1)))]
-            out.append((int(r), int(c), int(move)))
+            found.append((len(cells), int(r), int(c), int(move)))
+    out: list[tuple[int, int, int]] = []
+    for _, r, c, move in sorted(found, key=lambda x: (-x[0], x[3])):
+        if all(max(abs(r - r2), abs(c - c2)) > min_gap for r2, c2, _m in out):
+            out.append((r, c, move))
     return out
 
 

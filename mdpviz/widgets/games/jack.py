@@ -5,11 +5,13 @@ number written in it), redrawn at every Step of policy iteration (evaluate, then
 from __future__ import annotations
 
 from dataclasses import replace
+import math
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, QRectF
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import (QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout,
                                QWidget)
 
@@ -41,7 +43,8 @@ class JackBoard(GameBoard):
         lay.addWidget(self.caption)
         self.plot_widget = pg.PlotWidget(background="w")
         lay.addWidget(self.plot_widget, 1)
-        self.hover = _named(QLabel(" "), "jackHover", "The state under the mouse")
+        self.hover = _named(QLabel("Point at a state: its cars, V and move (negative: from the second to the first)."),
+                            "jackHover", "The state under the mouse")
         lay.addWidget(self.hover)
         self.plot = self.plot_widget.getPlotItem()
         self.plot.setLabel("bottom", "cars at the second location")
@@ -55,10 +58,13 @@ class JackBoard(GameBoard):
         self._extras: list[Any] = []
         self.sweep: Any = None
         """The shown snapshot (None: not solved yet)."""
+        self._caption = ""
+        self._gap = -1
         self.scale: ColorScale | None = None
         self.moves: np.ndarray | None = None
         """Cars moved per (first, second) of the shown policy (None: no policy)."""
         self.plot_widget.scene().sigMouseMoved.connect(self._on_hover)
+        self.plot.vb.sigResized.connect(self._on_view_resized)
         self.plot_widget.scene().sigMouseClicked.connect(self._on_click)
         self.show_sweep(None, None)
 
@@ -71,7 +77,7 @@ class JackBoard(GameBoard):
 
     def show_sweep(self, sweep: Any, scale: ColorScale | None, *, caption: str = "", previous: Any = None,
                    delta: ColorScale | None = None) -> None:
-        self.sweep, self.scale = sweep, scale
+        self.sweep, self.scale, self._caption = sweep, scale, caption
         for item in self._extras:
             if item.parentItem() is self.image:
                 item.setParentItem(None)
@@ -101,8 +107,7 @@ class JackBoard(GameBoard):
         else:
             self.moves = None
         self.plot.setRange(xRange=(0, n), yRange=(0, n), padding=0.02)
-        self.caption.setText(f"{caption}  Numbers: cars moved overnight from the first location to the second "
-                             f"(negative: from the second to the first); colour: V of the policy, {scale.label if scale else ''}.")
+        self.caption.setText(f"{caption}  Numbers: cars moved from the first location to the second overnight.")
 
     def _draw_contours(self, moves: np.ndarray) -> None:
         """Lines between regions of equal moves (IsocurveItem at every half-integer level) and each
@@ -113,11 +118,25 @@ class JackBoard(GameBoard):
             iso.setParentItem(self.image)  # clipped to the image (its pixels are the cells)
             iso.setPos(0.5, 0.5)  # data index k is the centre of cell k
             self._extras.append(iso)
-        for r, c, move in jk.move_regions(moves):
+        self._gap = self._label_gap()
+        for r, c, move in jk.move_regions(moves, min_gap=self._gap):
             text = pg.TextItem(f"{move:+d}" if move else "0", color="k", anchor=(0.5, 0.5), fill=pg.mkBrush(255, 255, 255, 200))
             text.setPos(c + 0.5, r + 0.5)
             self.plot.addItem(text)
             self._extras.append(text)
+
+    def _label_gap(self) -> int:
+        """Cells kept between two region numbers so that they never print on each other at this size."""
+        units_per_px = self.plot.vb.viewPixelSize()[0]  # one car (cell) is 1 / this pixels wide
+        cell_px = 1.0 / units_per_px if units_per_px > 0 else 10.0
+        text_px = 3.2 * QFontMetricsF(self.font()).averageCharWidth()  # "+4" on its backing box
+        return max(0, math.ceil(text_px / max(cell_px, 1.0)) - 1)
+
+    def _on_view_resized(self, *_args: Any) -> None:
+        """The numbers' spacing follows the plot's size (presenter mode, a resized window)."""
+        gap = self._label_gap()
+        if self.sweep is not None and gap != self._gap:
+            self.show_sweep(self.sweep, self.scale, caption=self._caption)
 
     def _cell_at(self, pos: QPointF) -> tuple[int, int] | None:
         p = self.plot.vb.mapSceneToView(pos)
@@ -128,7 +147,6 @@ class JackBoard(GameBoard):
     def _on_hover(self, pos: QPointF) -> None:
         cell = self._cell_at(pos)
         if cell is None or self.sweep is None:
-            self.hover.setText(" ")
             return
         i, j = cell
         s = jk.state_of(i, j, self.max_cars)
