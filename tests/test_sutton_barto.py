@@ -312,3 +312,17 @@ def test_mdpviz_solve_the_4x4_grid_evaluates_the_random_policy(capsys):
     d = run_solve(capsys, "--game", "gridworld", "--grid", "sutton4x4")
     assert d["method"] == "evaluate"
     assert np.allclose(d["values"], np.ravel(FIGURE_4_1[None]), atol=1e-6)
+
+
+def test_the_contour_maps_numbers_sit_in_their_regions_apart_from_each_other(jack_pi):
+    from mdpviz.models.jack import move_regions
+
+    pi4 = jack_pi[2][-1]
+    every = move_regions(pi4, min_gap=0)
+    assert {m for _, _, m in every} == set(np.unique(pi4).tolist())  # every move of the policy is numbered
+    for gap in (0, 1, 3):
+        placed = move_regions(pi4, min_gap=gap)
+        assert all(pi4[r, c] == m for r, c, m in placed)  # each number stands inside its own region
+        for k, (r, c, _) in enumerate(placed):
+            assert all(max(abs(r - r2), abs(c - c2)) > gap for r2, c2, _m in placed[:k])
+    assert move_regions(np.zeros((21, 21), int)) == [(10, 10, 0)]  # pi_0: one region, numbered in its middle
