@@ -146,7 +146,7 @@ class GaussSeidelEngine:
             if k > 0:
                 done = self._run_python(k, tol)
                 _spend(done * self._cost)
-                if done < k or done == m:  # converged, or all asked for
+                if done < k or done == m or self._stats[0] < tol:  # converged (on the last sweep too), or all done
                     st = self._stats
                     return done, float(st[0]), float(st[1]), int(st[2]), int(st[3])
             self._kernel = self._hand_over(self.v, self.pol, self.v_prev, self.pol_prev)
@@ -232,7 +232,7 @@ class JacobiEngine:
             if k > 0:
                 done = self._run_python(k, tol)
                 _spend(done * self._cost)
-                if done < k or done == m:
+                if done < k or done == m or self._stats[0] < tol:  # converged on the budget's last sweep too
                     return done
             kernel = self._hand_over(self._v, self._p, self._finite)
             if kernel is None:  # numba failed to load after all: the interpreter goes on, same numbers
