@@ -97,7 +97,7 @@ def test_cs188_q1_through_the_command_line(capsys, tmp_path, case):
             "--tol", "1e-300"]
     for k in q1.Q1[case]["values"]:
         if k == 0:
-            continue  # no command prints V_0 (every V_0 is 0); the library test checks k = 0
+            continue  # --sweeps takes K >= 1 (V_0 is 0 everywhere); the library test checks k = 0
         d = solve_json(capsys, *base, "--sweeps", str(k))
         assert d["sweeps"] == k or (d["converged"] and d["sweeps"] < k)  # exactly converged: V_k stays
         check_q1_iteration(world, k, d["values"], lambda s: d["q"][s], d["policy"], q1.Q1[case])
