@@ -25,7 +25,8 @@ def test_train_json_and_the_saved_agent(tmp_path, capsys):
         assert set(p) >= {"episodes", "epsilon", "mean_td_error", "win", "draw", "loss", "train_seconds", "seconds"}
     assert data["settings"]["method"] == "q" and data["settings"]["learning_rate"] == rl.DEFAULT_LEARNING_RATES[("q", "linear")]
     assert data["risk"] == [0.5] * 27
-    assert data["final"]["episodes"] == 300
+    assert data["final"]["X"]["episodes"] == 300 and set(data["final"]) == {"X", "O"}  # both seats by default
+    assert set(data["final"]["O"]["baselines"]) == {"tactical", "untrained"}
     agent = rl.load_agent(out)
     assert agent.episodes == 200 and agent.settings.seed == 3 and agent.settings.method == "q"
     # eval with its default seed plays the same games as train's final evaluation.
@@ -34,7 +35,7 @@ def test_train_json_and_the_saved_agent(tmp_path, capsys):
     assert rc == 0, cap.err
     ev = json.loads(cap.out)
     for k in ("win", "draw", "loss", "episodes"):
-        assert ev[k] == data["final"][k]
+        assert ev[k] == data["final"]["X"][k]
     assert ev["seconds"] >= 0 and ev["trained_episodes"] == 200
 
 

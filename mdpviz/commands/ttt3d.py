@@ -2,7 +2,7 @@
 
 ::
 
-    mdpviz ttt3d train --seed 0 --out agent.npz      # the defaults: TD(0), 64-ReLU network, both seats vs tactical
+    mdpviz ttt3d train --seed 0 --out agent.npz      # the defaults: TD(0), 128-ReLU network, both seats vs tactical
     mdpviz ttt3d train --method q --approx quadratic --risk random --seed 1 --out q.npz --json
     mdpviz ttt3d eval --agent agent.npz --opponent tactical --mark O --games 10000 --json
     mdpviz ttt3d eval --agent random --games 10000 --risk half  # the random-vs-random baseline
@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "curve (the greedy agent's win rate in each seat over an evaluation batch against --eval-opponent "
         "every K episodes, beside the tactical player's and the untrained agent's), then evaluate it over "
         "--final-games games per seat with the same yardsticks and save it. The defaults train the target "
-        "agent: TD(0) with a 64-ReLU network in both seats against the tactical opponent.",
+        "agent: TD(0) with a 128-ReLU network in both seats against the tactical opponent.",
     )
     t.add_argument("--method", choices=sorted(rl.METHODS), default=d.method,
                    help=f"td: TD(0) on afterstate values; q: Q-learning (default {d.method})")

@@ -17,7 +17,7 @@ Function approximators (:data:`APPROXIMATORS`), each with ``n_out`` outputs (1 f
 * ``quadratic``: ``f(z) = b + W^T z + sum_{i<j} S_ij z_i z_j``, every product of two features (the
   seed's degree-2 approximator, with 0/1 features: z_i^2 = z_i is already linear), 1486 weights
   per output, stored as a symmetric matrix with zero diagonal.
-* ``mlp``: ``f(z) = W2^T relu(W1^T z + b1) + b2`` with one hidden layer of 64 ReLU units (the
+* ``mlp``: ``f(z) = W2^T relu(W1^T z + b1) + b2`` with one hidden layer of ReLU units (128 by default; the
   seed's best agent), plain numpy.
 
 Methods (:data:`METHODS`):
@@ -141,8 +141,9 @@ class TrainSettings:
     """"td" (TD(0) on afterstate values) or "q" (Q-learning on action values)."""
     approx: str = "mlp"
     """"linear", "quadratic" or "mlp" (one hidden layer of ReLU units)."""
-    episodes: int = 20_000
-    """Training games."""
+    episodes: int = 60_000
+    """Training games (the default reaches the targets of issue 30 against the tactical opponent in
+    both seats: README's 3D row)."""
     learning_rate: float | None = None
     """Step size alpha of the semi-gradient update; None: :data:`DEFAULT_LEARNING_RATES`."""
     discount: float = 0.9
@@ -153,7 +154,7 @@ class TrainSettings:
     """epsilon is multiplied by this after every episode, in (0, 1]."""
     epsilon_min: float = 0.05
     """epsilon never decays below this."""
-    hidden: int = 64
+    hidden: int = 128
     """Hidden ReLU units of the mlp approximator (at most 1,024)."""
     mark: str = "both"
     """The agent's seat: "X" moves first, "O" second, "both": X in even games and O in odd ones
@@ -162,10 +163,10 @@ class TrainSettings:
     """Who the agent trains against (:data:`OPPONENTS`): "random", "tactical", "self" or "curriculum"."""
     eval_opponent: str = "tactical"
     """The scripted opponent of the learning curve's evaluation games ("random" or "tactical")."""
-    report_every: int = 1_000
+    report_every: int = 5_000
     """K: a progress record every K episodes (and at episode 0 and at the end)."""
     eval_games: int = 1_000
-    """Games against the random opponent behind each progress record's rates (0: no evaluation)."""
+    """Games per seat against ``eval_opponent`` behind each progress record's rates (0: no evaluation)."""
     seed: int = 0
     """Seed of the training generator (exploration, risk coins, the opponent, initial weights)."""
 
@@ -196,7 +197,7 @@ class TrainSettings:
         try:
             seats(self.mark)
         except ValueError:
-            raise FieldError("mark", f"must be one of {', '.join(MARKS)}, got {self.mark!r}", subject="") from None
+            raise FieldError("mark", f"must be one of {', '.join(MARKS)}, got {self.mark!r}", subject="the mark") from None
         if self.opponent not in OPPONENTS:
             raise FieldError("opponent", f"unknown opponent {self.opponent!r}; choose one of {', '.join(OPPONENTS)}",
                              subject="")

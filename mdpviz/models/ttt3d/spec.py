@@ -71,7 +71,7 @@ value it can learn lies in [-1, 1] (values outside are clipped to the end colour
 
 GUI_SETTINGS = rl.TrainSettings(report_every=1_000, eval_games=500)
 """Training settings of a new game: the CLI's target agent (the defaults of :class:`TrainSettings`:
-TD(0), 64-ReLU network, both seats against the tactical opponent) with a learning-curve point every
+TD(0), 128-ReLU network, both seats against the tactical opponent) with a learning-curve point every
 1,000 games over 500 evaluation games per seat, so Stop is seen within a few seconds."""
 
 REPLIES: dict[str, str] = {
