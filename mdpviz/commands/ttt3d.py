@@ -86,7 +86,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"games behind each learning-curve point (default {d.eval_games}; 0: none)")
     t.add_argument("--final-games", type=int, default=10_000,
                    help="games per seat of the final evaluation of the trained agent (default 10000; 0: none), "
-                   "the same games as 'ttt3d eval' with its default seed")
+                   "the same games as 'ttt3d eval --opponent' the same opponent with its default seed")
     t.add_argument("--json", action="store_true", help="print one JSON object at the end instead of the table")
     t.set_defaults(func=run_train, stream=True)
 
