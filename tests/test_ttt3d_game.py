@@ -263,7 +263,7 @@ def test_training_draws_the_curve_and_changes_the_numbers(qtbot, window, tmp_pat
         for who in ("tactical", "untrained"):
             line = g.curve_plot.baseline_lines[(who, seat)]
             assert line.isVisible() and line.value() == pytest.approx(c.baselines[who][seat])
-    assert c.opponent == "tactical" and "vs tactical" in g.curve_plot.top.titleLabel.text
+    assert c.opponent == "tactical" and "Agent vs tactical" in g.curve_plot.top.titleLabel.text
     assert "Trained." in g.editor().status.text() and g.editor().progress.value() == 60
     # the cube shows the agent's values: numbers on every legal cell, the greedy move marked
     window.redraw()

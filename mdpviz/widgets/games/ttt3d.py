@@ -181,7 +181,7 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
                                                                           "bottom": RoomyAxis("bottom")})
         self.ci.layout.setRowStretchFactor(0, 3)
         self.ci.layout.setRowStretchFactor(1, 2)
-        self.top.setLabel("left", "win rate")  # the title says against whom
+        self.top.setLabel("left", "win")  # short (the plot is low in presenter mode); the title says against whom
         self.top.setYRange(0.0, 1.0, padding=0.02)
         self.top.showGrid(y=True, alpha=0.25)
         self.legend = legend_above(self.top)  # beside the title, off the curves
@@ -199,7 +199,7 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
             self.seat_curves[seat] = self.top.plot([], [], pen=pg.mkPen(color, width=2), symbol="o" if seat == "X"
                                                    else "t", symbolSize=5, symbolBrush=color, symbolPen=None,
                                                    connect="finite")
-            self.legend.addItem(self.seat_curves[seat], f"agent as {seat}")
+            self.legend.addItem(self.seat_curves[seat], f"as {seat}")
             for who, style in (("tactical", Qt.PenStyle.DashLine), ("untrained", Qt.PenStyle.DotLine)):
                 line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(color, width=1.5, style=style))
                 line.setVisible(False)
@@ -251,8 +251,9 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
                     line.setValue(float(v))
         fin = np.isfinite(curve.td_error)  # no TD error before the first update
         self.td_curve.setData(x[fin], curve.td_error[fin])
-        games = f", {curve.eval_games:,} games per seat and point" if curve.eval_games else ""
-        self.top.setTitle(f"Greedy agent vs {curve.opponent}{games}" if len(curve) else "Learning curve: press Train",
+        # short: the legend shares the row at 1366 px; the games behind a point are in the tooltip and the status line
+        self.setToolTip(f"{curve.eval_games:,} greedy games per seat behind each point" if curve.eval_games else "")
+        self.top.setTitle(f"Agent vs {curve.opponent}" if len(curve) else "Learning curve: press Train",
                           color="k", size=self._title_size, justify="left")  # the legend sits at the right of this row
         fit_legend_row(self.top, self.legend)
 
@@ -358,7 +359,7 @@ class TrainingPanel(QWidget):
                                  "must), itself, or a curriculum (random, then tactical, then itself)")
         self.eval_opponent = _combo_box("ttt3dEvalOpponent", "Learning curve opponent")
         for k, v in ttt3d.OPPONENTS.items():
-            self.eval_opponent.addItem(f"curve vs {k}", k)
+            self.eval_opponent.addItem(k, k)
             self.eval_opponent.setItemData(self.eval_opponent.count() - 1, v, Qt.ItemDataRole.ToolTipRole)
         self.eval_opponent.setToolTip("The opponent of the learning curve's evaluation games")
         self.risk = _combo_box("ttt3dRisk", "Risk preset")
@@ -384,8 +385,9 @@ class TrainingPanel(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow("Learner", _pair(self.method, self.approx))
         form.addRow("Games", self.episodes)
+        form.addRow("Opponent", self.opponent)
         form.addRow("Curve", _pair(self.report, self.eval_games))
-        form.addRow("Opponent", _pair(self.opponent, self.eval_opponent))
+        form.addRow("Curve vs", self.eval_opponent)
         form.addRow("Risk", self.risk)
         form.addRow("Agent", _pair(self.mark, QLabel("seed"), self.seed))
         form.addRow("Replies", self.reply)
