@@ -1,9 +1,20 @@
-"""Reinforcement learning for 3x3x3 risk tic-tac-toe against a uniformly random opponent: the game's
-encoding, its episodes and its opponent, over the generic approximators of :mod:`mdpviz.solvers.rl`.
+"""Reinforcement learning for 3x3x3 risk tic-tac-toe: the game's encoding, its episodes and its
+opponents, over the generic approximators of :mod:`mdpviz.solvers.rl`.
 
 3^27 boards are far too many for a table (seed 003), so the agent learns an approximate value
 function by playing: semi-gradient TD(0) on state values or Q-learning on action values, with
 epsilon-greedy exploration, one game at a time.
+
+Opponents (:data:`OPPONENTS`, issue 30). A uniformly random opponent measures almost nothing on
+this board (an agent trained on one game already beats it 96% of the time as X), so the default
+opponent of training and of the learning curve is the tactical player of
+:func:`mdpviz.models.ttt3d.rules.tactical_moves` (wins if it can, blocks if it must, else random:
+60% as X and 40% as O against itself). The agent can also train against itself ("self": its own
+epsilon-greedy moves in the other seat, the weights as they are) or by a curriculum
+(:data:`CURRICULUM`: random, then tactical, then itself). It trains in one seat or in both
+(``mark="both"``: X in even games, O in odd ones; one network, as the encoding is the mover's view).
+Every evaluation is reported beside its yardsticks: the tactical player and the untrained agent on
+the same games (:func:`evaluate_seats`).
 
 Encoding. A position is seen from the player to move ("me"): ``z`` in {0, 1}^54 with
 ``z[c] = 1`` if my mark is on cell c and ``z[27 + c] = 1`` if the opponent's is. Rewards: +1 when
@@ -37,8 +48,8 @@ Methods (:data:`METHODS`):
   - Q(s, c)] grad Q(s, c)``, target r when the round ends the game.
 
 Training (:func:`train`) is a generator: it yields a frozen :class:`TrainProgress` (episodes,
-epsilon, mean |TD error|, win / draw / loss rates of the greedy agent over an evaluation batch
-against the random opponent, and a read-only snapshot of the agent) every ``report_every``
+epsilon, mean |TD error|, the greedy agent's win rate in each seat over an evaluation batch
+against the chosen opponent beside its yardsticks, and a read-only snapshot of the agent) every ``report_every``
 episodes, and returns the final :class:`Agent`. The generator is seeded: the same settings give
 the same agent, bit for bit, whatever the reporting interval (evaluation uses its own stream).
 Agents are saved to and loaded from ``.npz`` files (:meth:`Agent.save`, :func:`load_agent`).
@@ -135,7 +146,8 @@ MAX_HIDDEN = 1024
 
 @dataclass(frozen=True)
 class TrainSettings:
-    """How an agent is trained against the uniformly random opponent (defaults: the target agent)."""
+    """How an agent is trained and measured (defaults: the target agent of issue 30, which beats the
+    tactical opponent in both seats)."""
 
     method: str = "td"
     """"td" (TD(0) on afterstate values) or "q" (Q-learning on action values)."""

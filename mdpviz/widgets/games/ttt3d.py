@@ -11,12 +11,13 @@ has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.model
 * training (:class:`mdpviz.models.ttt3d.training.Training`, the session's driver: the job generator
   :func:`~mdpviz.models.ttt3d.training.training_job` on the controller's job thread), started and
   stopped from the game panel, drawn live as a learning curve in the window's Convergence dock (the
-  view's ``convergence_widget``): the greedy agent's win rate against the uniformly random
-  opponent over each evaluation batch with its Wilson 95% interval, the loss rate, and the mean
+  view's ``convergence_widget``): the greedy agent's win rate in each seat against the chosen
+  opponent (random or tactical) over each evaluation batch with its Wilson 95% interval, the
+  tactical player's and the untrained agent's win rates on the same games as lines, and the mean
   |TD error| of the updates since the previous point;
 * save and load agents (``.npz``, :meth:`~mdpviz.models.ttt3d.learning.Agent.save` /
   :func:`~mdpviz.models.ttt3d.learning.load_agent`);
-* matchups (agent vs random, random vs agent, agent vs agent, random vs random) simulated with the
+* matchups (the agent, the tactical player and the random player against each other) simulated with the
   vectorised engine :func:`mdpviz.models.ttt3d.play_batch`, shown as outcome bars with CIs.
 
 Everything headless (the rules, the game's edits :class:`~mdpviz.models.ttt3d.Ttt3dState`, the
