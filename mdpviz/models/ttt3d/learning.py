@@ -587,11 +587,16 @@ Opponent = Callable[[np.ndarray, int, np.random.Generator], int]
 """A training opponent: ``(board, its mark, rng) -> cell``."""
 
 
+def _random_opponent(board: np.ndarray, mark: int, rng: np.random.Generator) -> int:
+    """The uniformly random opponent (one ``integers`` draw)."""
+    return _random_legal(board, rng)
+
+
 def _opponent(name: str, approx: Approximator, method: str, risk: np.ndarray, eps: float) -> Opponent:
     """The training opponent ``name`` ("random", "tactical" or "self": the learner's own
     epsilon-greedy move for the other mark, with the weights as they are at that moment)."""
     if name == "random":
-        return lambda board, mark, rng: _random_legal(board, rng)
+        return _random_opponent
     if name == "tactical":
         return ttt3d.tactical_move
 
@@ -616,7 +621,7 @@ def _reward(result: int | None, me: int) -> float:
 
 
 def _episode_td(approx: Approximator, rng: np.random.Generator, risk: np.ndarray, me: int,
-                alpha: float, gamma: float, eps: float, opp: Opponent) -> tuple[float, int]:
+                alpha: float, gamma: float, eps: float, opp: Opponent = _random_opponent) -> tuple[float, int]:
     """One game of semi-gradient TD(0) on afterstate values; (sum |delta|, number of updates)."""
     board = np.zeros(N_CELLS, dtype=np.int8)
     prev: np.ndarray | None = None  # z of the agent's previous (non-terminal) afterstate
@@ -646,7 +651,7 @@ def _episode_td(approx: Approximator, rng: np.random.Generator, risk: np.ndarray
 
 
 def _episode_q(approx: Approximator, rng: np.random.Generator, risk: np.ndarray, me: int,
-               alpha: float, gamma: float, eps: float, opp: Opponent) -> tuple[float, int]:
+               alpha: float, gamma: float, eps: float, opp: Opponent = _random_opponent) -> tuple[float, int]:
     """One game of semi-gradient Q-learning; (sum |delta|, number of updates)."""
     board = np.zeros(N_CELLS, dtype=np.int8)
     prev: tuple[np.ndarray, int] | None = None  # (z, cell) of the agent's previous decision
