@@ -169,6 +169,7 @@ def test_eval_against_the_tactical_opponent_prints_the_yardsticks(tmp_path, caps
     assert "against the tactical opponent, 600 games" in text and f"tactical player win {tac.win:.4f}" in text
     text = _run(["ttt3d", "eval", "--agent", "tactical", "--opponent", "tactical", "--games", "600"], capsys)
     assert "the tactical player as X against the tactical opponent" in text
-    rc = main(["ttt3d", "eval", "--agent", str(out), "--opponent", "perfect"])
-    cap = capsys.readouterr()
-    assert rc == 2 and "invalid choice" in cap.err
+    for bad in ("perfect", "self"):  # self-play and the curriculum train; they are no yardstick to evaluate against
+        rc = main(["ttt3d", "eval", "--agent", str(out), "--opponent", bad])
+        cap = capsys.readouterr()
+        assert rc == 2 and "invalid choice" in cap.err

@@ -75,9 +75,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--hidden", type=int, default=d.hidden, help=f"hidden ReLU units of mlp (default {d.hidden})")
     t.add_argument("--mark", choices=list(rl.MARKS), default=d.mark,
                    help=f"the agent's seat: X moves first, both = X and O in turn, one network (default {d.mark})")
-    t.add_argument("--opponent", choices=list(rl.OPPONENTS), default=d.opponent,
-                   help="who the agent trains against: " + "; ".join(f"{k}: {v}" for k, v in rl.OPPONENTS.items())
-                   + f" (default {d.opponent})")
+    t.add_argument("--opponent", choices=list(rl.TRAIN_OPPONENTS), default=d.opponent,
+                   help="who the agent trains against: random; tactical (wins if it can, blocks if it must, "
+                   "else random); self (its own epsilon-greedy moves in the other seat); curriculum (random for "
+                   f"the first tenth of the games, tactical to the middle, then self) (default {d.opponent})")
     t.add_argument("--eval-opponent", choices=list(ttt3d.OPPONENTS), default=d.eval_opponent,
                    help=f"the opponent of the learning curve and the final evaluation (default {d.eval_opponent})")
     t.add_argument("--report-every", type=int, default=d.report_every,
@@ -160,7 +161,7 @@ def run_train(args: argparse.Namespace) -> int:
     if not args.json:
         lab = f"{args.approx} ({args.hidden} ReLU)" if args.approx == "mlp" else args.approx
         seat_text = "X and O" if len(seats) == 2 else args.mark
-        print(f"3x3x3 risk tic-tac-toe, agent {seat_text} trained against {rl.OPPONENTS[args.opponent]}: "
+        print(f"3x3x3 risk tic-tac-toe, agent {seat_text} trained against {rl.TRAIN_OPPONENTS[args.opponent]}: "
               f"{rl.METHODS[args.method]}, {lab}, alpha {settings.alpha:g}, gamma {settings.discount:g}, "
               f"{settings.episodes:,} episodes, risk {name}, seed {args.seed}", flush=True)
         print(f"{'episodes':>9} {'epsilon':>8} {'|TD err|':>9} "

@@ -5,7 +5,7 @@ opponents, over the generic approximators of :mod:`mdpviz.solvers.rl`.
 function by playing: semi-gradient TD(0) on state values or Q-learning on action values, with
 epsilon-greedy exploration, one game at a time.
 
-Opponents (:data:`OPPONENTS`, issue 30). A uniformly random opponent measures almost nothing on
+Opponents (:data:`TRAIN_OPPONENTS`, issue 30). A uniformly random opponent measures almost nothing on
 this board (an agent trained on one game already beats it 96% of the time as X), so the default
 opponent of training and of the learning curve is the tactical player of
 :func:`mdpviz.models.ttt3d.rules.tactical_moves` (wins if it can, blocks if it must, else random:
@@ -91,7 +91,7 @@ APPROXIMATORS: dict[str, str] = {
 }
 """Function approximators."""
 
-OPPONENTS: dict[str, str] = {
+TRAIN_OPPONENTS: dict[str, str] = {
     **ttt3d.OPPONENTS,
     "self": "self-play: the agent's own epsilon-greedy moves in the other seat",
     "curriculum": "random for the first tenth of the games, tactical for the next 40%, then self-play",
@@ -172,7 +172,7 @@ class TrainSettings:
     """The agent's seat: "X" moves first, "O" second, "both": X in even games and O in odd ones
     (one network plays either seat: the encoding is the mover's view)."""
     opponent: str = "tactical"
-    """Who the agent trains against (:data:`OPPONENTS`): "random", "tactical", "self" or "curriculum"."""
+    """Who the agent trains against (:data:`TRAIN_OPPONENTS`): "random", "tactical", "self" or "curriculum"."""
     eval_opponent: str = "tactical"
     """The scripted opponent of the learning curve's evaluation games ("random" or "tactical")."""
     report_every: int = 5_000
@@ -210,8 +210,8 @@ class TrainSettings:
             seats(self.mark)
         except ValueError:
             raise FieldError("mark", f"must be one of {', '.join(MARKS)}, got {self.mark!r}", subject="the mark") from None
-        if self.opponent not in OPPONENTS:
-            raise FieldError("opponent", f"unknown opponent {self.opponent!r}; choose one of {', '.join(OPPONENTS)}",
+        if self.opponent not in TRAIN_OPPONENTS:
+            raise FieldError("opponent", f"unknown opponent {self.opponent!r}; choose one of {', '.join(TRAIN_OPPONENTS)}",
                              subject="")
         if self.eval_opponent not in ttt3d.OPPONENTS:
             raise FieldError("eval_opponent", f"unknown evaluation opponent {self.eval_opponent!r}; choose one of "
@@ -678,6 +678,6 @@ def _episode_q(approx: Approximator, rng: np.random.Generator, risk: np.ndarray,
 
 __all__ = [
     "APPROXIMATORS", "APPROX_CLASSES", "Agent", "Approximator", "DEFAULT_LEARNING_RATES", "Linear", "METHODS", "MLP",
-    "CURRICULUM", "MARKS", "N_FEATURES", "OPPONENTS", "Quadratic", "TrainProgress", "TrainSettings", "encode",
+    "CURRICULUM", "MARKS", "N_FEATURES", "Quadratic", "TRAIN_OPPONENTS", "TrainProgress", "TrainSettings", "encode",
     "evaluate_seats", "load_agent", "run_training", "seats", "train", "untrained_agent",
 ]

@@ -353,7 +353,7 @@ class TrainingPanel(QWidget):
         self.eval_games.setToolTip("Greedy games per seat against the curve's opponent behind each point "
                                    "(0: no win rates)")
         self.opponent = _combo_box("ttt3dOpponent", "Training opponent")
-        for k, v in rl.OPPONENTS.items():
+        for k, v in rl.TRAIN_OPPONENTS.items():
             self.opponent.addItem(k, k)
             self.opponent.setItemData(self.opponent.count() - 1, v, Qt.ItemDataRole.ToolTipRole)
         self.opponent.setToolTip("Who the agent trains against: random, tactical (wins if it can, blocks if it "
