@@ -29,6 +29,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.examples",
     "mdpviz.commands.solve",
     "mdpviz.commands.sensitivity",
+    "mdpviz.commands.export_model",
+    "mdpviz.commands.learn",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 
@@ -55,6 +57,11 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
               "any game, any solver: values, policy and Q per state (to the end or after K sweeps)"),
     "sensitivity": ("mdpviz.commands.sensitivity",
                     "sweep a setting: the exact switch points of the optimal policy, V*(start) along the range"),
+    "export-model": ("mdpviz.commands.export_model",
+                     "write a game's model for Storm (DRN) or PRISM (explicit files), with the property giving "
+                     "mdpviz's values"),
+    "learn": ("mdpviz.commands.learn",
+              "learn any game from experience (TD, Monte Carlo, SARSA, Q-learning) beside its exact answer"),
 }
 """Subcommand -> (module that registers it, its one-line help), in the order of ``mdpviz --help``.
 ``main`` imports only the module of the command it runs (the others pull in numpy, scipy, Qt...);

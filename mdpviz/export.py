@@ -417,15 +417,24 @@ def make_color_bar(scale, *, font_px: int = 12):
     return bar
 
 
-def make_convergence(solved: SolvedGame, *, font_px: int = 12):
-    """A convergence plot of every snapshot of ``solved``."""
+def make_convergence(solved: SolvedGame, *, font_px: int = 12, theory: bool = True):
+    """A convergence plot of every snapshot of ``solved``; ``theory``: with the true error and the bounds
+    (on in the lesson snapshot and the exported plot; the window's View menu toggles them)."""
     from mdpviz.widgets.convergence import ConvergencePlot
 
     plot = ConvergencePlot()
     plot.setMinimumHeight(60)
     plot.reset(tol=solved.tol, x_label="step (evaluate / improve)" if solved.method == "pi" else "sweep")
-    for sw in solved.history:
-        plot.append(sw)
+    if theory:
+        from mdpviz.models.kit.value_range import reference_range
+        from mdpviz.widgets.convergence import bounded_method
+
+        ref = reference_range(solved.mdp)
+        if ref is not None:
+            plot.set_reference(ref.values, gamma=float(solved.mdp.discount),
+                               method=bounded_method(solved.method, solved.options))
+    plot.set_theory_shown(theory)
+    plot.extend(solved.history)
     plot.refresh()
     plot.set_font_size(font_px)
     return plot

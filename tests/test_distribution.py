@@ -102,3 +102,24 @@ def test_command_line(capsys):
     assert d["tail"] < 1e-8 and d["median"] == own["median"] and d["distribution_counts"] == "turns"
     assert main(["snakes", "--layout", layout, "--distribution"]) == 0
     assert "median" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_the_simulation_panel_draws_the_exact_distribution_on_the_histogram(qtbot):
+    from mdpviz.models.snakes.simulate import simulation_job
+    from mdpviz.models.jobs import drive
+    from mdpviz.widgets.simulation import SimulationPanel
+
+    cfg, mdp, sol = snakes(LAYOUTS[1], False)
+    result = drive(simulation_job(cfg, mdp, games=4_000, seed=3, policy=sol.policy))
+    assert all(r.distribution is not None for r in result.rows)
+    opt = result.rows[0]
+    d = turn_distribution(mdp, sol.policy, 0)
+    np.testing.assert_allclose(opt.distribution, d.probabilities)
+    panel = SimulationPanel()
+    qtbot.addWidget(panel)
+    panel.show_results(result.rows, unit=result.unit, start=result.start)
+    dots = [it for it in panel.hist_plot.listDataItems() if it.opts.get("symbol") == "o"]
+    assert len(dots) == len(result.rows)
+    assert dots[0].yData.sum() == pytest.approx(min(1.0, d.cdf()[int(dots[0].xData.max() + 0.5)]), abs=1e-9)
+    assert f"median {d.quantile(0.5)}, 90% of games within {d.quantile(0.9)} turns" in panel.status.text()
+    assert "P(done within" in panel.table.item(0, 1).toolTip()

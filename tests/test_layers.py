@@ -25,7 +25,7 @@ from pathlib import Path
 PKG = Path(__file__).resolve().parents[1] / "mdpviz"
 
 CORE = {"mdpviz.models", "mdpviz.models.mdp", "mdpviz.models.files", "mdpviz.models.cs747", "mdpviz.models.simulate",
-        "mdpviz.models.chunked", "mdpviz.models.examples", "mdpviz.models.jobs"}
+        "mdpviz.models.chunked", "mdpviz.models.examples", "mdpviz.models.jobs", "mdpviz.models.modelcheck"}
 LAYER_NAMES = ("core", "solvers", "games", "Qt", "app", "entry points")
 
 ALLOWED: dict[tuple[str, str], str] = {

@@ -1,10 +1,11 @@
-"""``mdpviz plan``: solve a course-format MDP file and print ``V pi`` per state."""
+"""``mdpviz plan``: solve a course-format MDP file (or a Storm DRN file) and print ``V pi`` per state."""
 from __future__ import annotations
 
 import argparse
 
-from mdpviz.models.cs747 import format_value_policy, load_cs747
+from mdpviz.models.cs747 import format_value_policy
 from mdpviz.models.examples import resolve_mdp
+from mdpviz.models.modelcheck import load_model_file
 from mdpviz.solvers import solve
 from mdpviz.commands import positive_float, positive_int
 
@@ -19,12 +20,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Solve an MDP in the course file format and print one line per state, "
         "'V pi', with V to 6 decimals (like the course's sol-* files).",
     )
-    p.add_argument("--mdp", required=True, help="the MDP file, or the name of a shipped example (mdpviz examples)")
+    p.add_argument("--mdp", required=True, help="the MDP file (course format, or Storm's DRN: mdpviz export-model), "
+                   "or the name of a shipped example (mdpviz examples)")
     p.add_argument(
         "--algorithm", choices=sorted(ALGORITHMS), default="hpi",
         help="hpi: Howard policy iteration (default: exact, and fast on every course file), vi: in-place "
-        "value iteration (the course's; with discount 1 it can need millions of sweeps to reach --tol, "
-        "e.g. 25 s on episodic-mdp-10-5), vi-sync: synchronous value iteration, lp: linear programming",
+        "value iteration (the course's; with discount 1 it can need tens of thousands of sweeps to reach "
+        "--tol, e.g. 20,114 on episodic-mdp-10-5), vi-sync: synchronous value iteration, lp: linear programming",
     )
     p.add_argument("--tol", type=positive_float, default=1e-12, help="value-iteration tolerance (default 1e-12)")
     p.add_argument("--sweeps", type=positive_int, default=None, metavar="K",
@@ -33,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    mdp = load_cs747(resolve_mdp(args.mdp))
+    mdp = load_model_file(resolve_mdp(args.mdp))
     method = ALGORITHMS[args.algorithm]
     opts = {"tol": args.tol} if method in ("vi", "gs") else {}
     if method == "pi":  # a course file is small: dense LAPACK, no scipy import (issue 15: < 0.5 s)

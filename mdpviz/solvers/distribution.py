@@ -67,9 +67,9 @@ def turn_weights(mdp: TabularMDP) -> tuple[np.ndarray | None, str]:
 
 def turn_distribution(mdp: TabularMDP, policy: np.ndarray, start: int, *, cover: float = COVER,
                       max_turns: int = MAX_TURNS) -> TurnDistribution:
-    """The exact distribution of the number of turns from ``start`` until a terminal state, under the
-    deterministic ``policy`` (an action id per state; terminal states ignored). ValueError: a policy
-    that does not fit the model, or a start out of range."""
+    """The exact distribution of the number of turns from ``start`` until a terminal state, under
+    ``policy``: an action id per state, or an (n_states x n_actions) matrix of action probabilities
+    (terminal states ignored). ValueError: a policy that does not fit the model, or a start out of range."""
     import scipy.sparse as sp
     import scipy.sparse.linalg as spla
 
@@ -77,23 +77,18 @@ def turn_distribution(mdp: TabularMDP, policy: np.ndarray, start: int, *, cover:
     start = int(start)
     if not 0 <= start < n:
         raise ValueError(f"start state {start} is out of range 0..{n - 1}")
-    policy = np.asarray(policy, dtype=np.int64).ravel()
-    if policy.size != n:
-        raise ValueError(f"the policy has {policy.size} entries for {n} states")
     weights, counts = turn_weights(mdp)
     if mdp.terminal[start]:
         return TurnDistribution(np.ones(1), 0.0, 0.0, counts)
     live = ~np.asarray(mdp.terminal, dtype=bool)
-    rows = np.full(n, -1, dtype=np.int64)
-    for s in np.flatnonzero(live):
-        rows[s] = mdp.row_of(int(s), int(policy[s]))  # ValueError for an action that is not legal there
-    src_state = np.flatnonzero(live)
-    lens = np.diff(mdp.row_ptr)[rows[src_state]]
-    starts = mdp.row_ptr[rows[src_state]]
+    row_p = _row_probabilities(mdp, policy, live)
+    chosen = np.flatnonzero(row_p > 0)
+    lens = np.diff(mdp.row_ptr)[chosen]
+    starts = mdp.row_ptr[chosen]
     idx = np.repeat(starts - np.r_[0, np.cumsum(lens)[:-1]], lens) + np.arange(int(lens.sum()))
-    src = np.repeat(src_state, lens)
+    src = np.repeat(np.asarray(mdp.row_state)[chosen], lens)
     dst = np.asarray(mdp.dst)[idx]
-    prob = np.asarray(mdp.prob)[idx]
+    prob = np.asarray(mdp.prob)[idx] * np.repeat(row_p[chosen], lens)
     w = np.ones(idx.size, dtype=np.int64) if weights is None else weights[idx]
     never = _never_ends(n, src, dst, prob, live, start)
     to_live = live[dst]
@@ -133,6 +128,28 @@ def turn_distribution(mdp: TabularMDP, policy: np.ndarray, start: int, *, cover:
     p = p[: int(nz[-1]) + 1] if nz.size else p[:1]  # (mass already on its way to a terminal state is in)
     tail = max(0.0, 1.0 - float(p.sum()))
     return TurnDistribution(p, tail, never, counts)
+
+
+def _row_probabilities(mdp: TabularMDP, policy: np.ndarray, live: np.ndarray) -> np.ndarray:
+    """The probability of each row (state, action) under ``policy`` (0 for terminal states' rows)."""
+    pol = np.asarray(policy)
+    n = mdp.n_states
+    out = np.zeros(mdp.n_rows)
+    if pol.ndim == 1:
+        if pol.size != n:
+            raise ValueError(f"the policy has {pol.size} entries for {n} states")
+        for s in np.flatnonzero(live):
+            out[mdp.row_of(int(s), int(pol[s]))] = 1.0  # ValueError for an action that is not legal there
+        return out
+    if pol.shape != (n, mdp.n_actions):
+        raise ValueError(f"the policy's probabilities have shape {pol.shape}, not {(n, mdp.n_actions)}")
+    rs = np.asarray(mdp.row_state)
+    out = np.asarray(pol, dtype=np.float64)[rs, np.asarray(mdp.row_action)] * live[rs]
+    sums = np.bincount(rs, weights=out, minlength=n)
+    bad = np.flatnonzero(live & (np.abs(sums - 1.0) > 1e-9))
+    if bad.size:
+        raise ValueError(f"state {bad[0]}: the policy's probabilities of its legal actions sum to {sums[bad[0]]:g}, not 1")
+    return out
 
 
 def _never_ends(n: int, src: np.ndarray, dst: np.ndarray, prob: np.ndarray, live: np.ndarray, start: int) -> float:

@@ -1,5 +1,8 @@
 """The convergence plot: max |dV| and mean |dV| per sweep on a log scale with the tolerance as a
-line, and the number of greedy-action changes per sweep below it (pyqtgraph)."""
+line, and the number of greedy-action changes per sweep below it (pyqtgraph). When the solve's exact
+answer V* is known, the theory beside the measurement: the true error max |V_k - V*| and, for value
+iteration below discount 1, the bound the stopping rule guarantees (gamma/(1-gamma) max |dV| >= the
+error), the gamma^k contraction envelope and the greedy policy's loss bound."""
 from __future__ import annotations
 
 import math
@@ -20,6 +23,20 @@ CHANGES_COLOR = "#009e73"  # bluish green
 TOL_COLOR = "#d55e00"  # vermillion
 ZERO_COLOR = "#000000"  # an exact zero change, at the "0" tick
 IMPROVE_COLOR = "#cc79a7"  # reddish purple: policy iteration's improvement steps
+ERROR_COLOR = "#000000"  # the true error max |V_k - V*|
+BOUND_COLOR = "#56b4e9"  # sky blue: the stopping rule's bound
+ENVELOPE_COLOR = "#999999"  # grey: the gamma^k contraction envelope
+LOSS_COLOR = "#cc79a7"  # reddish purple: the greedy policy's loss bound
+BOUNDED_METHODS = ("vi", "gs")
+"""Methods whose sweeps are Bellman-operator steps from V_0 = 0: the contraction bounds hold for them."""
+
+
+def bounded_method(method: str | None, options: dict) -> str | None:
+    """The method as the theory curves know it: value iteration run as aima-python runs it (terminal
+    utilities R(s) from its first sweep) is not the operator the bounds are stated for ("vi-aima")."""
+    if method == "vi" and (options or {}).get("sequence") == "aima":
+        return "vi-aima"
+    return method
 
 SYMBOL_MAX_POINTS = 150
 """Beyond this many sweeps the curves lose their symbols, dashes and fill (painting stays fast)."""
@@ -315,6 +332,24 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         """log10 height at which exact zeros are drawn (None while there are none)."""
         self.y_range: tuple[float, float] = (0.0, 1.0)
         """The top plot's y range in log10 units, as last set."""
+        # theory beside the measurement (the exact answer, when the solve has one): the true error per
+        # snapshot, the stopping rule's bound gamma/(1-gamma) max|dV|, the gamma^k envelope and the greedy
+        # policy's loss bound 2 gamma/(1-gamma) max|dV| (Puterman, theorem 6.3.1)
+        self._err = np.empty(0)
+        self._values: list[np.ndarray] = []
+        self.reference: np.ndarray | None = None
+        """V* of the run (None: unknown, no theory curves)."""
+        self.gamma: float | None = None
+        self.method: str | None = None
+        self.show_theory = True
+        """Draw the theory curves when there is a reference (the window's View menu toggles it)."""
+        dash = Qt.PenStyle.DashLine
+        self.error_curve = self.top.plot([], [], pen=pg.mkPen(ERROR_COLOR, width=2), connect="finite")
+        self.bound_curve = self.top.plot([], [], pen=pg.mkPen(BOUND_COLOR, width=2, style=dash), connect="finite")
+        self.envelope_curve = self.top.plot([], [], pen=pg.mkPen(ENVELOPE_COLOR, width=1.5, style=Qt.PenStyle.DotLine))
+        self.loss_curve = self.top.plot([], [], pen=pg.mkPen(LOSS_COLOR, width=1.5, style=Qt.PenStyle.DashDotLine),
+                                        connect="finite")
+        self._note = pg.PlotDataItem(pen=None)  # a legend line without a sample: "discount 1: no contraction bound"
         self._legend_key: tuple | None = None
         self._values_shown: bool | None = None
         self._ranges: tuple | None = None
@@ -361,6 +396,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
     def reset(self, *, tol: float | None, x_label: str = "sweep") -> None:
         """Empty the plot for a new solve; ``tol`` draws the stopping tolerance (None: no line)."""
         self._n = 0
+        self._values = []
         self.tol = tol
         self.bottom.setLabel("bottom", x_label)
         self.cursor.hide()
@@ -397,8 +433,55 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self._mean[n:n + k] = [float(sw.mean_delta) for sw in sweeps]
         self._changes[n:n + k] = [int(sw.policy_changes) for sw in sweeps]
         self._improve[n:n + k] = [sw.phase == "improve" for sw in sweeps]
+        self._values.extend(sw.values for sw in sweeps)  # (the snapshots' own read-only arrays: no copy)
         self._n = n + k
+        self._err_from(n)
         self._dirty = True
+
+    def set_reference(self, values: np.ndarray | None, *, gamma: float | None, method: str | None) -> None:
+        """The exact optimal values V* of the run (None: none known) with its discount and method: the true
+        error max |V_k - V*| is drawn per snapshot and, for value iteration below discount 1, the bounds."""
+        self.reference = None if values is None else np.asarray(values, dtype=np.float64)
+        self.gamma = None if gamma is None else float(gamma)
+        self.method = method
+        self._err_from(0)
+        self._dirty = True
+
+    def _err_from(self, start: int) -> None:
+        """The true error of the snapshots from ``start`` on (NaN without a reference)."""
+        n = self._n
+        if self._err.size < self._delta.size:
+            grown = np.full(self._delta.size, np.nan)
+            grown[: min(self._err.size, grown.size)] = self._err[: grown.size]
+            self._err = grown
+        ref = self.reference
+        for i in range(start, n):
+            v = self._values[i] if i < len(self._values) else None
+            ok = ref is not None and v is not None and np.shape(v) == ref.shape
+            self._err[i] = float(np.max(np.abs(np.asarray(v) - ref))) if ok and ref.size else np.nan
+
+    def theory(self) -> dict[str, np.ndarray]:
+        """The theory curves as drawn (x = the snapshots' sweeps): "error" (max |V_k - V*|), and for value
+        iteration below discount 1 "bound" (gamma/(1-gamma) max|dV|, never below the error), "envelope"
+        (gamma^k max|V_0 - V*|, V_0 = 0) and "loss" (2 gamma/(1-gamma) max|dV|). Empty without a reference."""
+        n = self._n
+        if self.reference is None or not n:
+            return {}
+        x = self._x[:n]
+        out = {"x": x.copy(), "error": self._err[:n].copy()}
+        g = self.gamma
+        if self.method in BOUNDED_METHODS and g is not None and g < 1:
+            d = self._delta[:n]
+            out["bound"] = g / (1 - g) * d
+            out["loss"] = 2 * g / (1 - g) * d
+            e0 = float(np.max(np.abs(self.reference))) if self.reference.size else 0.0
+            out["envelope"] = e0 * g ** x
+        return out
+
+    def _theory_note(self) -> str:
+        if self.reference is None or self.method not in BOUNDED_METHODS or self.gamma is None:
+            return ""
+        return "discount 1: no contraction bound holds" if self.gamma >= 1 else ""
 
     def set_cursor(self, index: int | None) -> None:
         """Mark snapshot ``index`` (0-based) when the history slider is not at the newest sweep."""
@@ -411,8 +494,9 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
     def _tol_shown(self) -> bool:
         return self.tol is not None and self.tol > 0 and math.isfinite(self.tol)
 
-    def _update_legend(self, has_zero: bool, has_improve: bool, empty: bool) -> None:
-        key = (empty, self._tol_shown(), has_zero, has_improve)
+    def _update_legend(self, has_zero: bool, has_improve: bool, empty: bool, theory: tuple[str, ...] = ()) -> None:
+        note = self._theory_note() if self.show_theory else ""
+        key = (empty, self._tol_shown(), has_zero, has_improve, theory, note)
         if key == self._legend_key:
             return
         self._legend_key = key
@@ -427,14 +511,28 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
                 self.legend.addItem(self.zero_marks, "no change (0)")
             if self._tol_shown():
                 self.legend.addItem(self._tol_sample, "tolerance")
+            names = {"error": "error |V−V*|", "bound": "bound γ/(1−γ)·max|dV|",
+                     "envelope": "γᵏ envelope", "loss": "loss bound"}
+            curves = {"error": self.error_curve, "bound": self.bound_curve, "envelope": self.envelope_curve,
+                      "loss": self.loss_curve}
+            for k in theory:
+                self.legend.addItem(curves[k], names[k])
+            if note:
+                self.legend.addItem(self._note, note)
             self.legend.addItem(self.changes_curve, "policy changes (below)")
         self._fit_legend()
 
     def _fit_legend(self) -> None:
-        """One row of legend entries when the plot is wide enough, else rows of three."""
-        n = len(self.legend.items)
-        width = sum(label.boundingRect().width() + 50 for _, label in self.legend.items)
-        cols = n if n and width < self.width() - 80 else 3
+        """As many columns of legend entries as the plot's width holds (one row when it holds them all),
+        at least three: the fewer rows, the taller the curves."""
+        widths = [label.boundingRect().width() + 50 for _, label in self.legend.items]
+        n = len(widths)
+        room = self.width() - 80
+        cols = 3
+        for c in range(n, 3, -1):  # entry i sits in column i % c
+            if sum(max(widths[j::c]) for j in range(c)) < room:
+                cols = c
+                break
         if self.legend.columnCount != cols:
             self.legend.setColumnCount(cols)
         fit_legend_row(self.top, self.legend)
@@ -461,7 +559,10 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         mean = self._mean[:n]
         zero = np.isfinite(delta) & (delta <= 0)
         zero_mean = np.isfinite(mean) & (mean <= 0)
-        positive = np.concatenate([delta[(delta > 0) & np.isfinite(delta)], mean[(mean > 0) & np.isfinite(mean)]])
+        theory = self.theory() if self.show_theory else {}
+        drawn = [theory[k] for k in ("error", "bound") if k in theory]
+        positive = np.concatenate([delta[(delta > 0) & np.isfinite(delta)], mean[(mean > 0) & np.isfinite(mean)],
+                                   *[c[(c > 0) & np.isfinite(c)] for c in drawn]])
         tol = self.tol if self._tol_shown() else None
         low_ref = [float(np.log10(positive.min()))] if positive.size else []
         high_ref = [float(np.log10(positive.max()))] if positive.size else []
@@ -484,6 +585,15 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         floor = 10.0 ** self.zero_level if self.zero_level is not None else np.nan
         self.max_curve.setData(x, np.where(zero, floor, log_safe(delta)))
         self.mean_curve.setData(x, np.where(zero_mean, floor, log_safe(mean)))
+        for key, curve in (("error", self.error_curve), ("bound", self.bound_curve), ("envelope", self.envelope_curve),
+                           ("loss", self.loss_curve)):
+            c = theory.get(key)
+            if c is None:
+                curve.setData([], [])
+                continue
+            c = np.where(np.isfinite(c) & (c <= 0), floor, c) if key == "error" else c
+            keep = np.isfinite(c) & (c > 0)
+            curve.setData(x[keep], c[keep])
         imp = self._improve[:n]
         marks = (int(zero.sum()), int((imp & ~zero).sum()))
         if marks != (0, 0) or self._marks_shown != marks:  # (most runs have neither: nothing to redo)
@@ -504,7 +614,7 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self.tol_line.setVisible(tol is not None and n > 0)
         if tol is not None:
             self.tol_line.setPos(math.log10(tol))
-        self._update_legend(bool(zero.any()), bool(imp.any()), n == 0)
+        self._update_legend(bool(zero.any()), bool(imp.any()), n == 0, tuple(k for k in theory if k != "x"))
         if (n > 0) != self._values_shown:  # an empty plot: the axes' names, no numbers
             self._values_shown = n > 0
             for item, ax in ((self.top, "left"), (self.bottom, "left"), (self.bottom, "bottom")):
@@ -530,6 +640,16 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
         self.tol_line.setPen(tol_pen)
         self._tol_sample.setPen(tol_pen)
         self.changes_curve.setPen(pg.mkPen(CHANGES_COLOR, width=w))
+        self.error_curve.setPen(pg.mkPen(ERROR_COLOR, width=w))
+        self.bound_curve.setPen(pg.mkPen(BOUND_COLOR, width=w, style=Qt.PenStyle.DashLine))
+        self.envelope_curve.setPen(pg.mkPen(ENVELOPE_COLOR, width=0.75 * w, style=Qt.PenStyle.DotLine))
+        self.loss_curve.setPen(pg.mkPen(LOSS_COLOR, width=0.75 * w, style=Qt.PenStyle.DashDotLine))
+
+    def set_theory_shown(self, on: bool) -> None:
+        """Show or hide the theory curves (the true error and the bounds)."""
+        self.show_theory = bool(on)
+        self._dirty = True
+        self.refresh()
 
     def set_font_size(self, px: int) -> None:
         """Axis, label and legend font size in pixels (presenter mode)."""

@@ -297,9 +297,16 @@ class SimulationPanel(ResultsPanel):
             if np.isfinite(r.exact):  # the exact mean (policy evaluation), one dashed line per strategy
                 self.hist_plot.addItem(pg.InfiniteLine(r.exact, angle=90, movable=False,
                                                        pen=pg.mkPen(col, width=1.5, style=Qt.PenStyle.DashLine)))
+            if r.distribution is not None:  # the exact distribution, summed over each bin, as dots on the bars
+                p = exact_in_bins(r.distribution, edges)
+                self.hist_plot.plot(0.5 * (edges[:-1] + edges[1:]), p, pen=None, symbol="o",
+                                    symbolSize=7 if i == 0 else 5, symbolBrush=col, symbolPen=pg.mkPen("w", width=0.5))
         if rows:
             self.legend.addItem(pg.PlotDataItem(pen=pg.mkPen("#444444", width=1.5, style=Qt.PenStyle.DashLine)),
                                 "exact mean")
+        if any(r.distribution is not None for r in rows):
+            self.legend.addItem(pg.PlotDataItem(pen=None, symbol="o", symbolSize=7, symbolBrush="#444444",
+                                                symbolPen=None), "exact distribution")
         fit_legend_row(self.hist_plot, self.legend)
         beyond = sum(int(np.sum(x > hi)) for x in shown)
         tail = (f" The histogram ends at {hi:g} {unit}: {beyond:,} longer games are counted in the fractions "
@@ -319,7 +326,7 @@ class SimulationPanel(ResultsPanel):
                 if j == 0:
                     it.setForeground(QColor(STRATEGY_COLORS[i % len(STRATEGY_COLORS)]))
                 it.setToolTip(f"{r.name}: {r.games:,} games from {start}; exact {r.exact:.10g}, "
-                              f"simulated {r.mean:.10g} \u00b1 {r.ci:.4g} (95%)")
+                              f"simulated {r.mean:.10g} \u00b1 {r.ci:.4g} (95%)" + within_text(r, unit))
                 self.table.setItem(i, j, it)
         games = rows[0].games if rows else 0
         note = ("  Not evaluated: " + "; ".join(notes)) if notes else ""
@@ -329,8 +336,9 @@ class SimulationPanel(ResultsPanel):
         for i, r in enumerate(rows):
             if not r.within_ci and self.table.item(i, 4) is not None:
                 self.table.item(i, 4).setToolTip(misses_text(len(ci_rows)))
+        quantiles = distribution_text(rows[0], unit) if rows else ""
         self.status.setText(f"{games:,} games per strategy from {start}: exact (policy evaluation, dashed "
-                            f"lines) vs simulated mean \u00b1 95% CI.{why}{tail}{note}")
+                            f"lines) vs simulated mean \u00b1 95% CI.{why}{quantiles}{tail}{note}")
         self.splitter.fit()
         self._show_done(bool(rows))
 
@@ -346,6 +354,42 @@ def misses_text(k: int, level: float = 0.95) -> str:
     return (f"A 'no' is not an error by itself: each {level:.0%} interval misses its exact mean {1 - level:.0%} of "
             f"the time, so with {k} of them at least one miss is expected {p:.0%} of the time (1 \u2212 "
             f"{level:g}^{k}).")
+
+
+def exact_in_bins(p: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """The exact probabilities ``p`` (of 0, 1, 2, ... turns) summed over each histogram bin."""
+    k = np.arange(p.size)
+    idx = np.searchsorted(edges, k, side="right") - 1
+    keep = (idx >= 0) & (idx < edges.size - 1)
+    return np.bincount(idx[keep], weights=p[keep], minlength=edges.size - 1)
+
+
+def quantile_of(p: np.ndarray, q: float) -> int | None:
+    """The smallest k with P(total <= k) >= q under the exact distribution ``p`` (None: beyond it)."""
+    c = np.cumsum(p)
+    i = int(np.searchsorted(c, q - 1e-12))
+    return i if i < c.size else None
+
+
+def distribution_text(row: StrategyRow, unit: str) -> str:
+    """" The optimal strategy (exact): median 6, 90% within 9 turns." (empty without a distribution)."""
+    if row.distribution is None:
+        return ""
+    med, q90 = quantile_of(row.distribution, 0.5), quantile_of(row.distribution, 0.9)
+    if med is None or q90 is None:
+        return ""
+    return f" {row.name} (exact distribution, dots): median {med}, 90% of games within {q90} {unit}."
+
+
+def within_text(row: StrategyRow, unit: str) -> str:
+    """"; exact: median 11, 90% within 18 turns, P(done within 10) = 0.412" (empty without a distribution)."""
+    if row.distribution is None:
+        return ""
+    c = np.cumsum(row.distribution)
+    med, q90 = quantile_of(row.distribution, 0.5), quantile_of(row.distribution, 0.9)
+    ks = sorted({k for k in (int(row.exact) // 2, int(row.exact), 2 * int(row.exact)) if 0 < k < c.size})
+    within = ", ".join(f"P(done within {k}) = {c[k]:.3f}" for k in ks)
+    return f"; exact: median {med}, 90% within {q90} {unit}" + (f", {within}" if within else "")
 
 
 HIST_QUANTILE = 97.5

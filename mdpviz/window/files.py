@@ -158,7 +158,7 @@ class FilesMixin:
             s.undo_stack.setClean()
 
     def open_mdp_dialog(self) -> None:
-        path = self.dialogs.open_file("Open course MDP file", self._dir("mdp"), "MDP files (*.txt);;All files (*)")
+        path = self.dialogs.open_file("Open course MDP file", self._dir("mdp"), "MDP files (*.txt *.drn);;All files (*)")
         if not path:
             return
         self._remember_dir("mdp", path)
@@ -278,6 +278,48 @@ class FilesMixin:
             self.dialogs.error("Cannot export", str(e))
             return
         self.statusBar().showMessage(f"Saved {p}", 5000)
+
+    def export_model(self, path: str | Path) -> bool:
+        """Write the shown game's model to ``path`` for a model checker (``.drn``: Storm's DRN; ``.tra``:
+        PRISM's explicit files), with its properties file beside it, on the job thread; the outcome goes to
+        the status bar (or one message). False when there is nothing to write or another job runs."""
+        from mdpviz.models import modelcheck  # imported when first used
+
+        g = self.game
+        ctx = g.session.context()
+        mdp = ctx.mdp
+        problem = ""
+        if mdp is None:
+            problem = g.spec.no_table or g.session.mdp_error() or "the model is not compiled yet"
+        elif mdp.is_two_player:
+            problem = modelcheck.TWO_PLAYER
+        try:
+            fmt = modelcheck.format_of(path)
+        except ValueError as e:
+            problem = problem or str(e)
+        if problem:
+            self.dialogs.error("Cannot export model", problem)
+            return False
+        start = int(g.spec.start_state(ctx))
+        mdp = modelcheck.named_model(mdp, lambda s: g.spec.state_name(ctx, s), lambda s, a: g.spec.action_name(ctx, a))
+
+        def done(paths) -> None:
+            if paths is not None:
+                self.statusBar().showMessage(f"Saved {', '.join(p.name for p in paths)}", 8000)
+
+        job = Job(lambda: modelcheck.write_model_job(mdp, path, fmt, start=start, title=g.spec.title),
+                  label=f"Writing {Path(path).name}\u2026", on_done=done,
+                  on_failed=lambda msg: self.dialogs.error("Cannot export model", msg))
+        return self.start_game_job(job)
+
+    def export_model_dialog(self) -> None:
+        name = self.dialogs.save_file("Export model for a model checker",
+                                      os.path.join(self._dir("export"), f"{self.game.key}.drn"),
+                                      "Storm DRN (*.drn);;PRISM explicit files (*.tra)")
+        if not name:
+            return
+        self._remember_dir("export", name)
+        self.export_model(name)
 
     def export_csv(self, path: str | Path) -> Path:
         """Write the simulation table as CSV (ValueError when there are no results)."""

@@ -32,6 +32,8 @@ from mdpviz.models.kit.display import (
     merge_terms,
 )
 
+from mdpviz.widgets.panels import TOL_METHODS
+from mdpviz.widgets.convergence import bounded_method
 from mdpviz.window.parts import PLOT_MIN_INTERVAL, REDRAW_MS
 
 
@@ -66,6 +68,7 @@ class SolvingMixin:
         c.sweeps_added.connect(self._on_sweeps)
         c.history_reset.connect(self._on_history_reset)
         c.range_ready.connect(self._on_range)
+        self.convergence.set_theory_shown(False)  # (View > Error and bounds: off until asked; the lesson snapshot draws them)
         c.state_changed.connect(self._on_state)
         c.finished.connect(self._on_finished)
         c.failed.connect(self._on_failed)
@@ -78,6 +81,7 @@ class SolvingMixin:
         p.reset.clicked.connect(self.reset_action)
         p.method_changed.connect(lambda _m: self.reset_solver())
         p.tolerance_changed.connect(lambda _t: self.reset_solver())
+        p.options_changed.connect(self.reset_solver)
         p.discount_changed.connect(self._on_discount)
         p.speed_changed.connect(c.set_rate)
         p.history_moved.connect(self._on_history_moved)
@@ -128,8 +132,13 @@ class SolvingMixin:
 
     # ------------------------------------------------------------------ solver
     def solver_options(self) -> dict:
-        m = self.solver_panel.method
-        return {"tol": self.solver_panel.tol} if m in ("vi", "gs") else {}
+        """The options of the Solver panel's choices: the tolerance (AIMA's sequence: its epsilon), the
+        method's own options and the conventions in force."""
+        p = self.solver_panel
+        opts = p.options()
+        if p.method in TOL_METHODS:
+            opts["epsilon" if opts.get("sequence") == "aima" else "tol"] = p.tol
+        return opts
 
     def reset_solver(self) -> None:
         """Load a fresh solver for the current model, method and options (Reset)."""
@@ -210,12 +219,26 @@ class SolvingMixin:
     def _on_history_reset(self) -> None:
         m = self.controller.method
         tol = self.controller.options.get("tol") if m in ("vi", "gs") else None
-        self.convergence.reset(tol=tol, x_label="step (evaluate / improve)" if m == "pi" else "sweep")
+        x_label = ("step (evaluate / improve)" if m == "pi" else
+                   "step (one state each)" if m in ("async-vi", "prioritized") else "sweep")
+        self.convergence.reset(tol=tol, x_label=x_label)
+        self.convergence.set_reference(None, gamma=None, method=m)  # (the new solve's V* follows with its range)
+        self._dirty = True
+
+    def set_theory_shown(self, on: bool) -> None:
+        """The View menu's toggle: the true error and the bounds on the convergence plot."""
+        if self.act_bounds.isChecked() != bool(on):
+            self.act_bounds.setChecked(bool(on))
+        self.convergence.set_theory_shown(bool(on))
         self._dirty = True
 
     def _on_range(self, rng: ValueRange) -> None:
         """The solve's value range (the optimal values, or the values seen so far): the colour scale
-        spans it, fixed for the solve (a board game's board narrows it to the shown position)."""
+        spans it, fixed for the solve (a board game's board narrows it to the shown position). With the
+        optimal values (a small model's reference solve) the convergence plot can draw the true error."""
+        if rng.source == "reference" and rng.values is not None and self.controller.mdp is not None:
+            self.convergence.set_reference(rng.values, gamma=float(self.controller.mdp.discount),
+                                           method=bounded_method(self.controller.method, self.controller.options))
         self.scale = range_scale(rng.lo, rng.hi, label=self.session.value_label,
                                  kind=self.session.color_kind)
         if not self.delta_view:
@@ -319,6 +342,7 @@ class SolvingMixin:
             cap = g.board_caption(cap, sw)
         board = self.board
         board.set_value_range(c.value_range if sw is not None else None)
+        board.show_history(hist, i)
         board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=gs.value_label)),
                          caption=cap if mdp is not None else (gs.mdp_error() or g.empty_text()),
                          previous=hist[i - 1] if i > 0 else None,

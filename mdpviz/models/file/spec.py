@@ -17,12 +17,14 @@ from mdpviz.models.kit.lessons import Block, doc_blocks, first_sentence, mdp_les
 
 import os
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generator
 
 import numpy as np
 
 from mdpviz.models.cs747 import MDPFileError, parse_cs747, parse_cs747_job, read_text_file
+from mdpviz.models.modelcheck import drn_start, is_drn, parse_drn, parse_drn_job
 from mdpviz.models.examples import mdp_examples
 from mdpviz.models.kit.codec import FieldError
 from mdpviz.models.files import ScenarioError
@@ -31,7 +33,7 @@ from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.kit.lessons import Lesson
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.episodes import Move, sample_mdp_episode
-from mdpviz.models.kit.hooks import Context, simulation_from_start
+from mdpviz.models.kit.hooks import Context, label_of, simulation_from_start
 from mdpviz.models.kit.strategies import (
     SimulationResult, discounted_max_steps, fixed_action_strategies, strategy_simulation,
 )
@@ -74,10 +76,12 @@ def default_file_state() -> FileState:
 
 
 def parse_file_state(state: FileState) -> TabularMDP:
-    """The model written in ``state.text`` with the file's own discount (MDPFileError naming the line);
-    ValueError when there is no file."""
+    """The model written in ``state.text`` (a course file, or Storm's DRN) with the file's own discount
+    (MDPFileError naming the line); ValueError when there is no file."""
     if not state.text:
         raise ValueError("no course MDP file loaded")
+    if is_drn(state.text):
+        return parse_drn(state.text, state.path or "<scenario>").mdp
     return parse_cs747(state.text, state.path or "<scenario>")
 
 
@@ -104,7 +108,10 @@ def read_file_job(path: str | os.PathLike) -> Generator[JobProgress, None, tuple
     path = str(path)
     yield JobProgress(0, 0, f"Reading {Path(path).name}\u2026")
     text = read_text_file(path)  # the course reader's checks: missing, binary, not UTF-8
-    mdp = yield from parse_cs747_job(text, path)
+    if is_drn(text):
+        mdp = (yield from parse_drn_job(text, path)).mdp
+    else:
+        mdp = yield from parse_cs747_job(text, path)
     return FileState(path=path, text=text, discount=None), mdp
 
 
@@ -167,8 +174,31 @@ def _with_discount(ctx: Context, gamma: float) -> FileState:
     return replace(ctx.settings, discount=None if gamma == ctx.built.discount else gamma)
 
 
+@lru_cache(maxsize=4)
+def _drn_init(text: str) -> int | None:
+    """A DRN file's ``init`` state (None: a course file, or none labelled)."""
+    return drn_start(text) if is_drn(text) else None
+
+
 def _start_state(ctx: Context) -> int:
-    return start_state(ctx.mdp, ctx.display.get("start"))
+    chosen = ctx.display.get("start")
+    if chosen is None:
+        chosen = _drn_init(getattr(ctx.settings, "text", "") or "")
+    return start_state(ctx.mdp, chosen)
+
+
+def _state_name(ctx: Context, s: int) -> str:
+    """A DRN file's name of state ``s`` (the comment after its state line), else "state s"."""
+    label = label_of(ctx.mdp, s)
+    return f"state {s}" if label is None else label
+
+
+def _action_name(ctx: Context, a: int) -> str:
+    """A DRN file's name of action ``a``, else "action a" (a course file numbers its actions)."""
+    m = ctx.mdp
+    if m is not None and m.action_labels is not None and 0 <= a < len(m.action_labels):
+        return m.action_labels[a]
+    return f"action {a}"
 
 
 def _episode(ctx: Context, probs: np.ndarray, rng: np.random.Generator) -> list[Move]:
@@ -194,9 +224,9 @@ SPEC = GameSpec(
     build_key=lambda st: (st.path, st.text),  # a file is parsed once, whatever the discount
     mdp_of=lambda st, parsed: with_discount(parsed, st),
     start_state=_start_state,
-    state_name=lambda ctx, s: f"state {s}",
-    action_name=lambda ctx, a: f"action {a}",
-    outcome_text=lambda ctx, s: f"reached state {s} (terminal)",
+    state_name=lambda ctx, s: _state_name(ctx, s),
+    action_name=lambda ctx, a: _action_name(ctx, a),
+    outcome_text=lambda ctx, s: f"reached {_state_name(ctx, s)} (terminal)",
     episode=_episode,
     simulation=simulation_from_start,
     with_discount=_with_discount,

@@ -30,6 +30,7 @@ from mdpviz.models.simulate import Z95, mean_ci, simulate
 from mdpviz.models.snakes.rules import GOAL, N_SQUARES, SnakesConfig, compile_snakes, outcomes
 from mdpviz.models.kit.strategies import SimulationResult, at_least_two_games
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy, solve
+from mdpviz.solvers.distribution import turn_distribution
 
 N_PLAY = N_SQUARES - 1
 """Squares a game can be played from (1..14)."""
@@ -432,7 +433,8 @@ def simulation_job(cfg: SnakesConfig, mdp: TabularMDP, policy: np.ndarray | None
             yield JobProgress(i * chunks + j + 1, total_steps, f"{name}: {sum(sizes[:j + 1]):,} of {games:,} games")
         turns = np.concatenate(parts)
         m, c = mean_ci(turns)
-        rows.append(StrategyRow(name, exact, m, c, turns))
+        dist = turn_distribution(mdp, probs, 0).probabilities  # exact P(k turns) beside the histogram
+        rows.append(StrategyRow(name, exact, m, c, turns, distribution=dist))
     return SimulationResult(tuple(rows), "turns", "square 1", tuple(notes))
 
 

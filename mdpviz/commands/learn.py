@@ -1,0 +1,219 @@
+"""``mdpviz learn --game KEY --method M --episodes N [options] [--json]``: learning from experience, headless.
+
+Any game of the registry with a table (its model options as its own command takes them, see
+:mod:`mdpviz.commands.game_args`) is learned by one of :data:`~mdpviz.solvers.learning.LEARNERS`,
+the model used only as a simulator, and the result is set beside the exact answer solved by the
+project's own solver: V* for control, V of the evaluated policy for prediction. ``--json`` prints
+``method``, ``episodes``, ``updates``, ``seconds`` (learning time, the exact solve not counted),
+``states`` (labels, the model's order), ``values`` (learned V per state; control: the greedy value of
+Q), ``q`` (per state, action label -> learned Q; control), ``policy`` (learned greedy action label
+per state, null when terminal; control), ``exact``, ``rms_error``, ``max_error``, ``greedy_agreement``
+(control), ``policy_value`` (the exact value of the learned greedy policy from the start; control)
+and ``curve`` (a list of {episode, rms_error, return}: every ``--every`` episodes, the return
+averaged over those episodes). Bad input: one line, exit status 2.
+
+``mdpviz bench learn`` measures the compiled loop against the same loop run by Python.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+from mdpviz.commands import positive_int
+from mdpviz.commands.game_args import add_game_options
+
+METHOD_CHOICES = ("td0", "nstep", "mc", "mc-control", "sarsa", "expected-sarsa", "q", "double-q")
+"""The ``--method`` names (the keys of :data:`mdpviz.solvers.learning.LEARNERS`, which this module
+does not import before it runs)."""
+
+CURVE_POINTS = 100
+"""Points of the JSON curve when ``--every`` is not given (one per episodes // 100 episodes)."""
+
+
+def _unit(flag: str):
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
+        if not 0.0 <= v <= 1.0:
+            raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}")
+        return v
+    return parse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "learn",
+        help="learn any game from experience (TD, Monte Carlo, SARSA, Q-learning) beside its exact answer",
+        description="Learn any game of the registry from sampled episodes (the model used only as a simulator) "
+        "and compare with the exact answer: TD(0), n-step TD and first-visit Monte Carlo predict V of a policy; "
+        "Monte Carlo control, SARSA, Expected SARSA, Q-learning and Double Q-learning learn Q. The game's model "
+        "options are those of its own command; --set FIELD=VALUE sets any settings field.",
+    )
+    add_game_options(p)
+    p.add_argument("--method", required=True, choices=METHOD_CHOICES,
+                   help="td0, nstep, mc (prediction); mc-control, sarsa, expected-sarsa, q, double-q (control)")
+    p.add_argument("--episodes", type=positive_int, required=True, metavar="N", help="episodes to run")
+    p.add_argument("--alpha", default=None, metavar="A|1/n|1/n^w",
+                   help="step size: a constant in (0, 1], 1/n (sample average) or 1/n^w (default: 1/n for "
+                   "mc and mc-control, 0.1 for the others)")
+    p.add_argument("--epsilon", type=_unit("--epsilon"), default=None,
+                   help="probability of a random action (control; default 0.1)")
+    p.add_argument("--epsilon-decay", type=_unit("--epsilon-decay"), default=None, metavar="D",
+                   help="epsilon is multiplied by D after each episode (default 1: constant)")
+    p.add_argument("--epsilon-min", type=_unit("--epsilon-min"), default=None, help="epsilon's floor (default 0)")
+    p.add_argument("--n", type=positive_int, default=None, help="steps of n-step TD (--method nstep; default 1)")
+    p.add_argument("--policy", choices=("optimal", "random"), default=None,
+                   help="the policy prediction evaluates (td0, nstep, mc; default optimal)")
+    p.add_argument("--exploring-starts", action="store_true",
+                   help="control: each episode starts in a random state with a random first action")
+    p.add_argument("--initial", type=float, default=None, help="initial value of every entry (high: optimistic)")
+    p.add_argument("--max-steps", type=positive_int, default=None, metavar="M",
+                   help="cap on the steps of an episode (default 1000)")
+    p.add_argument("--every", type=positive_int, default=None, metavar="K",
+                   help=f"a curve point every K episodes (default: episodes / {CURVE_POINTS})")
+    p.add_argument("--python", action="store_true", help="run the Python reference loop, not the compiled one")
+    p.add_argument("--digits", type=int, default=4, help="decimals printed (default 4; --json prints all)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def learner_options(args: argparse.Namespace) -> dict:
+    """The options of :func:`~mdpviz.solvers.learning.learner` the command line gives (ValueError for an
+    option the method does not take)."""
+    from mdpviz.solvers.learning import PREDICTION, parse_alpha
+
+    method = args.method
+    predict = method in PREDICTION
+    opts: dict = {"episodes": args.episodes}
+    if args.alpha is not None:
+        a, w = parse_alpha(args.alpha)
+        opts.update(alpha=a, alpha_power=w)
+    control_only = {"--epsilon": args.epsilon, "--epsilon-decay": args.epsilon_decay,
+                    "--epsilon-min": args.epsilon_min, "--exploring-starts": args.exploring_starts or None}
+    for flag, value in control_only.items():
+        if value is not None and predict:
+            raise ValueError(f"{flag} applies to the control methods only (mc-control, sarsa, expected-sarsa, q, "
+                             f"double-q), not {method}")
+    if args.policy is not None and not predict:
+        raise ValueError(f"--policy applies to the prediction methods only (td0, nstep, mc), not {method}")
+    if args.n is not None and method != "nstep":
+        raise ValueError(f"--n applies to --method nstep only, not {method}")
+    for name in ("epsilon", "epsilon_decay", "epsilon_min", "n", "policy", "initial", "max_steps"):
+        v = getattr(args, name)
+        if v is not None:
+            opts[name] = v
+    if args.exploring_starts:
+        opts["exploring_starts"] = True
+    if args.seed is not None:
+        opts["seed"] = int(args.seed)
+    return opts
+
+
+def run(args: argparse.Namespace) -> int:
+    from mdpviz.cli import print_json
+    from mdpviz.commands.game_args import game_from_args
+    from mdpviz.solvers.learning import LEARNERS, learner
+
+    if not 0 <= args.digits <= 15:
+        raise ValueError(f"--digits must be 0..15, got {args.digits}")
+    opts = learner_options(args)
+    game = game_from_args(args)
+    mdp = game.mdp
+    start = game.start_state()
+    every = args.every or max(1, args.episodes // CURVE_POINTS)
+    gen = learner(mdp, args.method, start=start, batch=every, eval_every=every,
+                  compiled=False if args.python else None, **opts)
+    curve, last = [], None
+    t0 = time.perf_counter()
+    for snap in gen:
+        last = snap
+        curve.append({"episode": snap.episode, "rms_error": snap.rms_error,
+                      "return": sum(snap.returns) / len(snap.returns),
+                      **({} if snap.policy_value is None else {"policy_value": _finite(snap.policy_value)}),
+                      **({} if math.isnan(snap.greedy_agreement) else {"greedy_agreement": snap.greedy_agreement})})
+    wall = time.perf_counter() - t0
+    labels = game.state_labels()
+    control = last.q is not None
+    out = {
+        "game": game.key, "method": args.method, "method_name": LEARNERS[args.method], "episodes": last.episode,
+        "updates": last.updates, "seconds": last.elapsed, "seconds_with_curve": wall,
+        "objective": mdp.objective, "discount": float(mdp.discount), "start": start, "start_label": labels[start],
+        "seed": opts.get("seed", 0), "states": labels, "values": [float(v) for v in last.values],
+        "exact": [float(v) for v in last.exact.values], "visits": [int(v) for v in last.visits],
+        "rms_error": last.rms_error, "max_error": last.max_error,
+    }
+    if control:
+        out["q"] = _q_table(game, last.q)
+        out["policy"] = [None if mdp.terminal[s] or a < 0 else game.action_label(s, int(a))
+                         for s, a in enumerate(last.policy)]
+        out["greedy_agreement"] = last.greedy_agreement
+        out["policy_value"] = _finite(last.policy_value)
+        out["exact_start_value"] = float(last.exact.values[start])
+    out["curve"] = curve
+    if args.json:
+        print_json(out)
+        return 0
+    _print_text(game, last, out, args.digits)
+    return 0
+
+
+def _q_table(game, q) -> list[dict[str, float]]:
+    mdp = game.mdp
+    table = []
+    for s in range(mdp.n_states):
+        lo, hi = int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])
+        table.append({} if mdp.terminal[s] else
+                     {game.action_label(s, int(mdp.row_action[r])): float(q[r]) for r in range(lo, hi)})
+    return table
+
+
+def _finite(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)
+
+
+def _print_text(game, last, out: dict, d: int) -> None:
+    mdp = game.mdp
+    control = last.q is not None
+    print(f"{game.spec.title}: {out['method_name']}, {out['episodes']} episodes, {out['updates']:,} updates in "
+          f"{out['seconds']:.3f} s; discount {mdp.discount:g}, {'minimise' if mdp.objective == 'min' else 'maximise'}")
+    what = "V*" if control else "V of the evaluated policy"
+    line = f"error to {what} over non-terminal states: RMS {out['rms_error']:.{d}f}, max {out['max_error']:.{d}f}"
+    if control:
+        line += f"; greedy action optimal in {out['greedy_agreement']:.1%} of them"
+        pv = out["policy_value"]
+        line += (f"; learned greedy policy from {out['start_label']}: {pv:.{d}f} (optimal {out['exact_start_value']:.{d}f})"
+                 if pv is not None else "; the learned greedy policy never ends")
+    print(line)
+    labels = out["states"]
+    width = min(40, max(len(x) for x in labels))
+    print(f"{'state':<{width}}  {'learned':>{d + 8}}  {'exact':>{d + 8}}  {'visits':>8}" + ("  greedy action" if control else ""))
+    optimal = last.exact.optimal
+    for s, name in enumerate(labels):
+        row = f"{name:<{width}}  {last.values[s]:>{d + 8}.{d}f}  {last.exact.values[s]:>{d + 8}.{d}f}  {last.visits[s]:>8}"
+        if control and not mdp.terminal[s]:
+            a = int(last.policy[s])
+            ok = bool(optimal[mdp.row_of(s, a)])
+            row += f"  {out['policy'][s]}" + ("" if ok else "  (not optimal)")
+        print(row)
+
+
+# ------------------------------------------------------------------------------------ bench
+def bench(argv: list[str]) -> int:
+    """Updates per second of the compiled learning loop against the same loop run by Python, and
+    10,000 episodes of the 4x3 grid headless (one snapshot per episode, and per 100 episodes)."""
+    from mdpviz.commands.bench_table import Table, cpu_model, load_text, rows_learning
+
+    p = argparse.ArgumentParser(prog="mdpviz bench learn", description=bench.__doc__)
+    p.add_argument("--updates", type=positive_int, default=2_000_000,
+                   help="updates of the compiled loop per measurement (default 2,000,000)")
+    args = p.parse_args(argv)
+    print(f"uptime: {load_text()}", flush=True)
+    print(f"cpu: {cpu_model()}", flush=True)
+    tab = Table()
+    rows_learning(tab, updates=args.updates)
+    tab.print()
+    print(f"uptime: {load_text()}")
+    return 0
