@@ -260,7 +260,7 @@ class SolverWorker(QObject):
         self._pulled = 0
         try:
             self._gen = solver(mdp, method, **options)
-            rng = reference_range(mdp)
+            rng = reference_range(mdp, method)
         except Exception as e:  # noqa: BLE001 - any model/solver error goes to the GUI as text
             self.failed.emit(job, f"{type(e).__name__}: {e}" if not isinstance(e, ValueError) else str(e))
             return

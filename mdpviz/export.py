@@ -234,7 +234,7 @@ def solve_game(game, *, method: str | None = None, tol: float | None = None) -> 
     else:
         opts = {}
     sol = run(solver(mdp, m, **opts), record=True)
-    rng = solve_range(mdp, sol.history)  # the window's rule: the optimal values' range, else the values seen
+    rng = solve_range(mdp, sol.history, m)  # the window's rule: the optimal values' range, else the values seen
     lo, hi = (rng.lo, rng.hi) if rng is not None else (0.0, 1.0)
     return SolvedGame(mdp=mdp, method=m, options=opts, history=sol.history, solution=sol, lo=lo, hi=hi,
                       value_range=rng)
@@ -429,7 +429,7 @@ def make_convergence(solved: SolvedGame, *, font_px: int = 12, theory: bool = Tr
         from mdpviz.models.kit.value_range import reference_range
         from mdpviz.widgets.convergence import bounded_method
 
-        ref = reference_range(solved.mdp)
+        ref = reference_range(solved.mdp, solved.method)
         if ref is not None:
             plot.set_reference(ref.values, gamma=float(solved.mdp.discount),
                                method=bounded_method(solved.method, solved.options))

@@ -415,6 +415,16 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
     from mdpviz.widgets.cell_board import CellBoard
 
     w = sw.window
+    if key == SUTTON_GRID:  # the grid world on Example 4.1's map: its own default, evaluation of the random policy
+        from mdpviz.models.gridworld import BUILTIN_MAPS
+
+        w.switch_game("gridworld")
+        w.game.set_map(BUILTIN_MAPS["sutton4x4"])
+        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the 4x4 grid")
+        sw.solve()
+        w.inspect(w.game.session.start_state())
+        w.show_page("board")
+        return
     if key == "file":
         mdp_file = sw.tmp / "small-mdp.txt"
         mdp_file.write_text(SMALL_MDP)
@@ -443,6 +453,10 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
             w.inspect(g.session.start_state())
             w.inspector_dock.raise_()
     w.show_page("board")
+
+
+SUTTON_GRID = "sutton4x4"
+"""A picture name beside the registry's keys: the grid world on Sutton and Barto's Example 4.1 map."""
 
 
 def save_size_screenshots(out: str | Path, *, games: Sequence[str] | None = None,
@@ -642,16 +656,19 @@ def parse_games(text: str) -> list[str]:
 
     names = [k.strip() for k in text.split(",") if k.strip()]
     if names == ["all"]:
-        return all_games()
+        return [*all_games(), SUTTON_GRID]
     keys, unknown = [], []
     for k in names:
+        if k == SUTTON_GRID:  # (a picture of the grid world on another map, not a game of its own)
+            keys.append(k)
+            continue
         try:
             keys.append(canonical(k))
         except ValueError:
             unknown.append(k)
     if unknown or not keys:
         raise ValueError(f"--games: unknown game {', '.join(map(repr, unknown)) or '(none given)'}; "
-                         f"choose from {', '.join(all_games())} or all")
+                         f"choose from {', '.join(all_games())}, {SUTTON_GRID} or all")
     return list(dict.fromkeys(keys))
 
 
@@ -663,7 +680,7 @@ def take(out: str | Path, *, games: Sequence[str] | None = None, options: ShotOp
     pyqtgraph draws antialiased while they are taken, as in the app (:func:`mdpviz.app.run`)."""
     import pyqtgraph as pg
 
-    keys = all_games() if games is None else parse_games(",".join(games))
+    keys = parse_games("all") if games is None else parse_games(",".join(games))
     out = Path(out)
     antialias = pg.getConfigOption("antialias")
     pg.setConfigOptions(antialias=True)

@@ -83,3 +83,19 @@ def test_gambler_keeps_sweeps_1_2_3_and_shows_every_tied_stake(qtbot, window):
     assert sorted(board.kept) == [1, 2, 3] and board.sweep.converged
     assert board.ties[51] == (1, 49) and board.ties[50] == (50,)
     assert board.sweep.values[50] == pytest.approx(0.4, abs=1e-8)
+
+
+def test_evaluating_the_random_policy_colours_by_its_own_values_not_the_optimal_ones():
+    """The 4x4 grid's random policy runs to -22 where V* stops at -3: a colour scale from V* painted every
+    cell the same dark colour. Policy evaluation's scale is the values it shows (and it has no V* curve)."""
+    from mdpviz.models.gridworld import BUILTIN_MAPS, GridSettings, with_map
+    from mdpviz.models.kit.game_model import build_game
+    from mdpviz.models.kit.value_range import reference_range, solve_range
+    from mdpviz.solvers import run, solver
+
+    mdp = build_game("gridworld", with_map(GridSettings(), BUILTIN_MAPS["sutton4x4"])).mdp
+    assert reference_range(mdp, "vi").lo == -3.0
+    assert reference_range(mdp, "evaluate") is None
+    hist = run(solver(mdp, "evaluate", policy="random"), record=True).history
+    rng = solve_range(mdp, hist, "evaluate")
+    assert rng.source == "seen" and rng.lo == pytest.approx(-22.0, abs=1e-6)

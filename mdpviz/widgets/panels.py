@@ -30,7 +30,7 @@ from mdpviz.widgets import named as _named
 METHOD_ORDER = ("vi", "gs", "pi", "lp", "async-vi", "prioritized", "evaluate")
 """Algorithms in the picker, in this order."""
 
-PICKER_NAMES: dict[str, str] = {"evaluate": "policy evaluation (random policy)"}
+PICKER_NAMES: dict[str, str] = {"evaluate": "evaluate the random policy"}
 """The picker's name of a method where it says more than :data:`METHOD_NAMES` (what is evaluated)."""
 
 TOL_METHODS = ("vi", "gs", "async-vi", "evaluate")
@@ -41,7 +41,7 @@ CONVENTION_METHODS = ("vi", "gs")
 
 TIE_LABELS = {"tolerance": "ties \u2264 1e-9", "strict": "strict max"}
 """Short names of the tie rules (:data:`~mdpviz.solvers.sweep.TIES`) in the picker."""
-Q_FROM_LABELS = {"previous": "\u03c0 from V(k\u22121)", "current": "\u03c0 from V(k)"}
+Q_FROM_LABELS = {"previous": "\u03c0 \u2190 V(k\u22121)", "current": "\u03c0 \u2190 V(k)"}
 """Short names of the Q conventions (:data:`~mdpviz.solvers.sweep.Q_FROM`) in the picker."""
 
 

@@ -56,7 +56,13 @@ class ValueRange:
         return ValueRange(lo, hi, self.source, self.values)
 
 
-def reference_range(mdp: TabularMDP) -> ValueRange | None:
+NOT_OPTIMAL_METHODS = ("evaluate", "rvi")
+"""Methods whose values are not the optimal values V*: a given policy's values (policy evaluation: the
+random policy of the 4x4 grid runs to -22 where V* stops at -3) or relative values (relative value
+iteration's bias). Their colour scale is the values seen, and the convergence plot has no V* to compare."""
+
+
+def reference_range(mdp: TabularMDP, method: str | None = None) -> ValueRange | None:
     """The optimal values' range over the non-terminal states (the values the board shows once the
     solve is done), from an exact policy-iteration solve, or None when the model is too large
     (over :data:`REFERENCE_MAX_STATES` states) or has no finite solution. Runs on the worker thread.
@@ -66,6 +72,8 @@ def reference_range(mdp: TabularMDP) -> ValueRange | None:
     numbers stay exact; the scale is not rescaled while the movie plays.
     """
     if mdp.n_states > REFERENCE_MAX_STATES or mdp.n_transitions > REFERENCE_MAX_TRANSITIONS:
+        return None
+    if method in NOT_OPTIMAL_METHODS:  # (its values are not V*: see NOT_OPTIMAL_METHODS)
         return None
     try:
         sol = solve(mdp, "pi")
@@ -102,11 +110,11 @@ def seen_range(sweeps: Iterable[Sweep], terminal: np.ndarray, start: ValueRange 
     return rng
 
 
-def solve_range(mdp: TabularMDP, history: Iterable[Sweep]) -> ValueRange | None:
+def solve_range(mdp: TabularMDP, history: Iterable[Sweep], method: str | None = None) -> ValueRange | None:
     """The range the window's colour scale spans once the recorded solve ``history`` of ``mdp`` has
     been drawn: the reference range when the model is small enough (:func:`reference_range`), else
     the range of the values seen (:func:`seen_range`); None without either."""
-    ref = reference_range(mdp)
+    ref = reference_range(mdp, method)
     return ref if ref is not None else seen_range(history, mdp.terminal)
 
 

@@ -50,8 +50,10 @@ class GamblerBoard(GameBoard):
         lay.addWidget(self.plots, 1)
         self.value_plot = self.plots.addPlot(row=0, col=0)
         self.stake_plot = self.plots.addPlot(row=1, col=0)
-        self.value_plot.setLabel("left", "value estimate")
-        self.stake_plot.setLabel("left", "stake (the sweep's policy)")
+        # short axis titles: in presenter mode each plot is a few text lines tall, and a longer title
+        # ran into the other plot's (the caption above says what the bars and the dots are)
+        self.value_plot.setLabel("left", "V(capital)")
+        self.stake_plot.setLabel("left", "stake")
         self.stake_plot.setLabel("bottom", "capital")
         self.stake_plot.setXLink(self.value_plot)
         for p in (self.value_plot, self.stake_plot):
@@ -60,7 +62,10 @@ class GamblerBoard(GameBoard):
             p.hideButtons()
             for ax in ("left", "bottom"):
                 p.getAxis(ax).enableAutoSIPrefix(False)
-        self.value_plot.addLegend(offset=(-10, -10))  # bottom right: under the curves, off the data
+        # top left, in two columns: the values start near 0 at small capitals, so that corner is empty at
+        # every size (bottom right was under the curve's end in presenter mode's short plot)
+        legend = self.value_plot.addLegend(offset=(10, 5))
+        legend.setColumnCount(2)
         self.sweep: Any = None
         """The shown snapshot (None: not solved yet)."""
         self.scale: ColorScale | None = None
