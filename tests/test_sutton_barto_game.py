@@ -99,3 +99,24 @@ def test_evaluating_the_random_policy_colours_by_its_own_values_not_the_optimal_
     hist = run(solver(mdp, "evaluate", policy="random"), record=True).history
     rng = solve_range(mdp, hist, "evaluate")
     assert rng.source == "seen" and rng.lo == pytest.approx(-22.0, abs=1e-6)
+
+
+@pytest.mark.parametrize("key, good, bad", [
+    ("gambler", {"p_heads": 0.25}, {"p_heads": 1.5}),
+    ("jack", {"request_means": (2.0, 5.0)}, {"max_move": -1}),
+])
+def test_an_edit_is_one_undo_step_and_a_refused_one_keeps_the_settings(window, key, good, bad):
+    w = window
+    w.switch_game(key)
+    g = w.game
+    before = g.session.settings
+    assert g.set_settings(**good) and g.session.settings != before
+    assert g.session.undo_stack.count() >= 1
+    after = g.session.settings
+    said = []
+    g.session.refused.connect(said.append)
+    assert not g.set_settings(**bad) and g.session.settings == after  # refused: said, nothing changed
+    assert said and said[0].startswith("Not applied")
+    assert not g.set_settings(**good)  # the same values again: no edit
+    g.session.undo_stack.undo()
+    assert g.session.settings == before

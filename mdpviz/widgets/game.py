@@ -11,6 +11,8 @@ on a cell does. It forwards nothing to the spec.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Any, Callable
 
 import numpy as np
@@ -114,6 +116,21 @@ class Game(QObject):
         return []
 
     # ------------------------------------------------------------------ the view's own widgets
+    def set_settings(self, **changes: Any) -> bool:
+        """Apply an edit of the settings' fields if the new settings are valid (one undo step named by the
+        fields); otherwise say why where the user looks and keep the old ones. False: nothing applied."""
+        new = replace(self.session.settings, **changes)
+        if new == self.session.settings:
+            return False
+        try:
+            new.validate()
+        except ValueError as e:
+            return self.session.refuse(f"Not applied: {e}")
+
+        def shown(v: Any) -> str:
+            return f"{v:g}" if isinstance(v, float) else str(v)
+        return self.session.edit(new, ", ".join(f"{k.replace('_', ' ')} {shown(v)}" for k, v in changes.items()))
+
     def editor(self) -> QWidget | None:
         """The game's editing panel (built once, on first use), or None."""
         return None

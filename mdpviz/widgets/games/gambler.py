@@ -3,7 +3,6 @@ pyqtgraph plots, the value estimate per capital (earlier sweeps kept as fainter 
 3 beside the one shown) above the policy's stakes as bars, every tied optimal stake a dot."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -140,17 +139,6 @@ class GamblerGame(Game):
         if self._board is None:
             self._board = GamblerBoard(self)
         return self._board
-
-    def set_settings(self, **changes: Any) -> bool:
-        """Apply an edit if the new settings are valid; otherwise say why and keep the old ones."""
-        new = replace(self.settings, **changes)
-        if new == self.settings:
-            return False
-        try:
-            new.validate()
-        except ValueError as e:
-            return self.session.refuse(f"Not applied: {e}")
-        return self.session.edit(new, ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in changes.items()))
 
     def editor(self) -> QWidget:
         if self._editor is None:

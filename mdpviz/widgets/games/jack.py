@@ -4,7 +4,6 @@ scale and the policy as the book's contour map of cars moved (lines between regi
 number written in it), redrawn at every Step of policy iteration (evaluate, then improve)."""
 from __future__ import annotations
 
-from dataclasses import replace
 import math
 from typing import Any
 
@@ -178,17 +177,6 @@ class JackGame(Game):
         if self._board is None:
             self._board = JackBoard(self)
         return self._board
-
-    def set_settings(self, **changes: Any) -> bool:
-        """Apply an edit if the new settings are valid; otherwise say why and keep the old ones."""
-        new = replace(self.settings, **changes)
-        if new == self.settings:
-            return False
-        try:
-            new.validate()
-        except ValueError as e:
-            return self.session.refuse(f"Not applied: {e}")
-        return self.session.edit(new, ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in changes.items()))
 
     def editor(self) -> QWidget:
         if self._editor is None:
