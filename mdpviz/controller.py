@@ -25,6 +25,7 @@ import threading
 import time
 from typing import Any, Callable, Generator
 
+import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
 
 from mdpviz.models.jobs import Job, JobProgress, drive, error_text
@@ -38,6 +39,7 @@ from mdpviz.models.kit.value_range import (  # noqa: F401 - the window and the t
     seen_range,
 )
 from mdpviz.solvers import Solution, Sweep, solver
+from mdpviz.solvers.learning import LEARNERS, learner
 from mdpviz.solvers.sweep import RUN_BATCH
 
 _THREADS: list[QThread] = []
@@ -258,8 +260,11 @@ class SolverWorker(QObject):
         self._started = False
         self._pulled = 0
         try:
-            self._gen = solver(mdp, method, **options)
-            rng = reference_range(mdp)
+            if method in LEARNERS:  # a learner from experience: one snapshot per episode, on the exact answer's scale
+                self._gen, rng = learning_start(mdp, method, options)
+            else:
+                self._gen = solver(mdp, method, **options)
+                rng = reference_range(mdp)
         except Exception as e:  # noqa: BLE001 - any model/solver error goes to the GUI as text
             self.failed.emit(job, f"{type(e).__name__}: {e}" if not isinstance(e, ValueError) else str(e))
             return
@@ -366,8 +371,25 @@ class SolverWorker(QObject):
         if out:
             self.sweeps_ready.emit(self._job, tuple(out))
             # A converged snapshot is the generator's last: collect its Solution right away.
-            if out[-1].converged and self._gen is not None:
+            if getattr(out[-1], "converged", False) and self._gen is not None:
                 self._pull([])
+
+
+def learning_start(mdp: TabularMDP, method: str, options: dict) -> tuple[Generator, ValueRange | None]:
+    """A learner's generator and its colour range: the range of its exact answer over the non-terminal
+    states (V* for control, V of the evaluated policy for prediction), so that the learned values are
+    coloured as the exact ones are. The exact answer is solved once here (on the solver thread) and
+    given to the learner as its reference."""
+    from mdpviz.solvers.learning import LearningSettings, exact_answer
+
+    exact = exact_answer(mdp, LearningSettings(method=method, **options))
+    values = np.array(exact.values, dtype=np.float64)
+    values.setflags(write=False)
+    v = values[~np.asarray(mdp.terminal)]
+    rng = None
+    if v.size and np.all(np.isfinite(v)):
+        rng = ValueRange(float(v.min()), float(v.max()), "reference", values)
+    return learner(mdp, method, exact=exact, **options), rng
 
 
 YIELD_EVERY = 0.001
@@ -673,7 +695,7 @@ class SolverController(QObject):
         self.solution = sol
         self._pending = 0
         self.finished.emit(sol)
-        self._set_state("converged" if sol.converged else "stopped")
+        self._set_state("converged" if getattr(sol, "converged", True) else "stopped")
 
     def _on_failed(self, job: int, msg: str) -> None:
         if job != self._job:

@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
 from mdpviz.solvers import METHOD_NAMES
 from mdpviz.models.kit.display import Inspection, inspection_html
 from mdpviz.widgets import named as _named
+from mdpviz.widgets.learning import LearningPanel, add_learners
+from mdpviz.solvers.learning import LEARNERS
 
 METHOD_ORDER = ("vi", "gs", "pi", "lp")
 """Algorithms in the picker, in this order."""
@@ -70,6 +72,7 @@ class SolverPanel(QWidget):
         self.algorithm = _named(QComboBox(), "algorithmPicker", "Algorithm")
         for m in METHOD_ORDER:
             self.algorithm.addItem(METHOD_NAMES[m], m)
+        add_learners(self.algorithm)
         self.algorithm.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.algorithm.setMinimumContentsLength(14)
         self.algorithm.setToolTip("Value iteration (synchronous: Jacobi; in place: Gauss-Seidel), "
@@ -92,6 +95,10 @@ class SolverPanel(QWidget):
         self.speed.setMinimumContentsLength(10)
         form.addRow("Speed", self.speed)
         lay.addLayout(form)
+        self.learning = LearningPanel()
+        """The learner's settings and the board toggle (shown while the picker holds a learner)."""
+        self.learning.setVisible(False)
+        lay.addWidget(self.learning)
 
         grid = QGridLayout()
         self.step = _named(QPushButton("Step"), "stepButton", "Step one sweep")
@@ -129,13 +136,20 @@ class SolverPanel(QWidget):
         row.addWidget(self.history_label)
         lay.addLayout(row)
 
-        self.algorithm.currentIndexChanged.connect(lambda i: self.method_changed.emit(self.algorithm.itemData(i)))
+        self.algorithm.currentIndexChanged.connect(self._on_algorithm)
         self.tolerance.editingFinished.connect(self._on_tolerance)
         self.discount.valueChanged.connect(lambda v: self.discount_changed.emit(float(v)))
         self.speed.currentIndexChanged.connect(lambda i: self.speed_changed.emit(float(self.speed.itemData(i))))
         self.history.valueChanged.connect(self.history_moved)
         self._tol = 1e-9
         self.set_method("vi")
+
+    def _on_algorithm(self, i: int) -> None:
+        m = self.algorithm.itemData(i)
+        if m is None:  # (the group heading is not selectable)
+            return
+        self.show_learning(str(m))
+        self.method_changed.emit(m)
 
     # ------------------------------------------------------------------ values
     @property
@@ -156,6 +170,18 @@ class SolverPanel(QWidget):
             raise ValueError(f"unknown method {method!r}")
         self.algorithm.setCurrentIndex(i)
         self.tolerance.setEnabled(method in ("vi", "gs"))
+        self.show_learning(method)
+
+    def show_learning(self, method: str) -> None:
+        """Show the learner's settings when ``method`` is a learner (and label the buttons in episodes)."""
+        on = method in LEARNERS
+        self.learning.setVisible(on)
+        if on:
+            self.learning.show_method(method)
+        self.step.setToolTip("One episode (Space)" if on else
+                             "One sweep (Space); for policy iteration one full round: evaluate + improve")
+        self.run.setToolTip("Learn for the set number of episodes at the chosen speed (R toggles run/pause)" if on
+                            else "Sweep until convergence at the chosen speed (R toggles run/pause)")
 
     def set_tolerance(self, tol: float) -> None:
         self._tol = float(tol)
@@ -198,6 +224,7 @@ class SolverPanel(QWidget):
         self.pause.setEnabled(state == "running")
         self.reset.setEnabled(has_model)
         self.tolerance.setEnabled(method in ("vi", "gs"))
+        self.learning.setVisible(method in LEARNERS)
 
     def show_status(self, text: str) -> None:
         self.status.setText(text)

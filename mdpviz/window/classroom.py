@@ -155,7 +155,7 @@ class ClassroomMixin:
         g = self.game
         self._lesson_stale = False
         try:
-            lesson = lesson_export.game_lesson(g)
+            lesson = self.learning_lesson() if self.learning else lesson_export.game_lesson(g)
         except (ValueError, TypeError, AttributeError, KeyError) as e:
             self._lesson_panel.show_lesson(None, message=f"No lesson for {g.title}: {e}")
             return

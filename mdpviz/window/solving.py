@@ -20,6 +20,7 @@ from mdpviz.controller import ValueRange
 from mdpviz.export import sweep_caption_of
 from mdpviz.models.kit.value_range import range_scale
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, kernels
+from mdpviz.solvers.learning import LEARNERS, LearningStep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.models.kit.colors import ColorScale, scale_for
 from mdpviz.models.kit.display import (
@@ -100,6 +101,8 @@ class SolvingMixin:
     # ------------------------------------------------------------------ solver
     def solver_options(self) -> dict:
         m = self.solver_panel.method
+        if m in LEARNERS:
+            return self.learning_options()
         return {"tol": self.solver_panel.tol} if m in ("vi", "gs") else {}
 
     def reset_solver(self) -> None:
@@ -169,6 +172,10 @@ class SolvingMixin:
             self.statusBar().showMessage(str(e), 8000)
 
     def _on_sweeps(self, sweeps: tuple[Sweep, ...]) -> None:
+        if self.learning:  # a learner's episodes: the learning curves take them
+            self._learning_steps(sweeps)
+            self._dirty = True
+            return
         self.convergence.extend(sweeps)
         self._dirty = True
 
@@ -208,6 +215,11 @@ class SolvingMixin:
         self._update_buttons()
 
     def _on_finished(self, sol: Solution) -> None:
+        if isinstance(sol, LearningStep):
+            self.statusBar().showMessage(f"{LEARNERS[sol.method]}: {sol.episode:,} episodes learned, RMS error "
+                                         f"{sol.rms_error:.3g}", 8000)
+            self._dirty = True
+            return
         what = "converged" if sol.converged else "stopped (sweep limit)"
         self.statusBar().showMessage(f"{METHOD_NAMES.get(sol.method, sol.method)} {what} after {sol.sweeps} "
                                      f"{'rounds' if sol.method == 'pi' else 'sweeps'}", 8000)
@@ -270,6 +282,9 @@ class SolvingMixin:
     def _draw_frame(self) -> None:
         self._dirty = False
         c = self.controller
+        if self.learning:  # a learner from experience (window/learning.py) draws its own frame
+            self._draw_learning_frame()
+            return
         now = time.perf_counter()
         if c.state == "running" and self.convergence.stale and now - self._plot_time >= PLOT_MIN_INTERVAL:
             # During a Run the plot and the board take turns, a frame each: the two together made
@@ -356,6 +371,8 @@ class SolvingMixin:
         if gs.mdp() is not mdp:  # the game changed and the solver has not been reset to its model yet
             return None
         sw = self.shown_sweep()
+        if sw is not None and not isinstance(sw, Sweep):  # a learner's snapshot (see learning_inspection_html)
+            return None
         values = np.zeros(mdp.n_states) if sw is None else np.asarray(sw.values)
         # Q backs up from the values the board's action was chosen with (one rule for badge and inspector)
         sweep_policy = self.board.draws_sweep_policy
@@ -389,6 +406,12 @@ class SolvingMixin:
         return lab[s] if lab else str(s)
 
     def _update_inspection(self) -> None:
+        page = self.learning_inspection_html()
+        if page is not None:  # a learner: its last update, the clicked state's learned and exact Q
+            self.inspector.inspection = None
+            self.inspector.text.setHtml(page)
+            self.board.show_selection(self.selected)
+            return
         insp = self.inspection()
         self.inspector.show_inspection(insp)
         mdp = self.controller.mdp

@@ -1,0 +1,180 @@
+"""Learning from experience in the window (issue 25 item 4): the learners in the algorithm picker,
+the board's learned / exact / error / visits views, the learning curves, the inspector, Reset, and
+every table game learning a few episodes."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mdpviz.models.kit import registry
+from mdpviz.solvers.learning import LEARNERS, LearningStep, learner
+from mdpviz.widgets.learning import LearningCurves
+from mdpviz.window.learning import exact_policy, last_update, learning_view
+from tests.conftest import make_window
+
+
+def choose(w, method: str) -> None:
+    p = w.solver_panel
+    p.algorithm.setCurrentIndex(p.algorithm.findData(method))
+    assert w.controller.method == method
+
+
+def step_episodes(qtbot, w, k: int) -> None:
+    for _ in range(k):
+        n = len(w.controller.history)
+        w.solver_panel.step.click()
+        qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=20_000)
+    w.redraw()
+
+
+@pytest.fixture
+def grid(qtbot, tmp_path):
+    w = make_window(qtbot, tmp_path / "settings.ini", game="gridworld")
+    yield w
+    w.shutdown()
+
+
+def board_values(w) -> np.ndarray:
+    return np.asarray(w.board.sweep.values)
+
+
+def test_q_learning_steps_update_board_and_curves(qtbot, grid):
+    w = grid
+    p = w.solver_panel
+    assert p.algorithm.findData("q") > p.algorithm.findData("lp")  # the learners come after the solvers
+    choose(w, "q")
+    assert p.learning.isVisibleTo(p)
+    assert w.conv_stack.currentWidget() is w.learning_curves
+    step_episodes(qtbot, w, 3)
+    c = w.controller
+    assert [s.episode for s in c.history] == [1, 2, 3]
+    assert all(isinstance(s, LearningStep) for s in c.history)
+    last = c.history[-1]
+    # the board shows the learned values of the newest episode (they moved away from the initial 0)
+    assert np.allclose(board_values(w), last.values)
+    assert np.any(last.values[~c.mdp.terminal] != 0.0)
+    # the same numbers as the headless learner with the same options
+    ref = list(learner(c.mdp, "q", **{**c.options, "episodes": 3}))
+    assert np.array_equal(ref[-1].q, last.q)
+    # the curves got one point per episode, and the exact expected return from the start
+    assert w.learning_curves.point_count == 3
+    cur = w.learning_curves.curves()
+    assert np.allclose(cur["rms"], [s.rms_error for s in c.history])
+    start = int(c.options["start"])
+    assert w.learning_curves.exact_return == pytest.approx(last.exact.values[start])
+    # the history slider scrubs back over episodes
+    p.history.setValue(0)
+    w.redraw()
+    assert np.allclose(board_values(w), c.history[0].values)
+
+
+def test_board_modes(qtbot, grid):
+    w = grid
+    choose(w, "q")
+    step_episodes(qtbot, w, 2)
+    st = w.controller.history[-1]
+    mdp = w.controller.mdp
+    expect = {"learned": st.values, "exact": st.exact.values, "error": st.values - st.exact.values,
+              "visits": st.visits.astype(float)}
+    for mode, values in expect.items():
+        w.solver_panel.learning.set_mode(mode)
+        w.redraw()
+        got = board_values(w)
+        live = ~mdp.terminal
+        assert np.allclose(got[live], np.asarray(values, float)[live]), mode
+        assert mode.split()[0] in w.board.canvas.caption or {"learned": "learned values", "exact": "exact values",
+                                                               "error": "error", "visits": "visits"}[mode] in w.board.canvas.caption
+    # learned and exact colour on the same scale: the exact answer's
+    w.solver_panel.learning.set_mode("learned")
+    w.redraw()
+    assert w.board.scale == w.scale
+
+
+def test_learning_view_marks_the_states_whose_action_is_not_optimal(qtbot, grid):
+    w = grid
+    choose(w, "q")
+    step_episodes(qtbot, w, 1)
+    st = w.controller.history[-1]
+    mdp = w.controller.mdp
+    shown, ref = learning_view(st, mdp, "learned")
+    differs = st.differs(mdp)
+    assert differs.any()  # one episode does not learn the optimal policy everywhere
+    assert np.array_equal(np.flatnonzero(np.asarray(shown.policy) != np.asarray(ref.policy)), np.flatnonzero(differs))
+    ex = exact_policy(mdp, st)
+    live = np.flatnonzero(~mdp.terminal)
+    assert all(st.exact.optimal[mdp.row_of(int(s), int(ex[s]))] for s in live)
+
+
+def test_inspector_writes_the_last_update_and_a_state(qtbot, grid):
+    w = grid
+    choose(w, "q")
+    step_episodes(qtbot, w, 4)
+    c = w.controller
+    st, prev = c.history[-1], c.history[-2]
+    s = int(st.path[-2])
+    w.inspect(s)
+    w.redraw()
+    text = w.inspector.text.toPlainText()
+    assert f"episode {st.episode}" in text
+    upd, _ = last_update(prev, st, c.mdp, (0.1, 0.0))
+    if upd is not None:  # written as the update rule with its numbers, ending at the learned value
+        assert "<-" in text and f"= {upd.new:.4g}" in text
+        assert upd.new == pytest.approx(upd.old + upd.alpha * (upd.target - upd.old))
+        row = c.mdp.row_of(upd.state, st.actions[-1])
+        assert upd.new == pytest.approx(st.q[row])
+    # the clicked state's learned and exact Q per action, and its visits
+    assert f"visited {int(st.visits[s]):,} time" in text
+    for r in range(int(c.mdp.state_ptr[s]), int(c.mdp.state_ptr[s + 1])):
+        assert f"{st.q[r]:.4g}" in text and f"{st.exact.q[r]:.4g}" in text
+
+
+def test_reset_forgets_the_episodes(qtbot, grid):
+    w = grid
+    choose(w, "sarsa")
+    step_episodes(qtbot, w, 2)
+    assert w.learning_curves.point_count == 2
+    w.solver_panel.reset.click()
+    w.redraw()
+    assert w.controller.history == [] and w.controller.method == "sarsa"
+    assert w.learning_curves.point_count == 0
+    assert w.board.sweep is None
+    # back to a solver: the convergence plot again
+    choose(w, "vi")
+    assert w.conv_stack.currentWidget() is not w.learning_curves
+    assert not w.solver_panel.learning.isVisibleTo(w.solver_panel)
+
+
+def test_run_to_the_set_episodes(qtbot, grid):
+    w = grid
+    choose(w, "q")
+    w.solver_panel.learning.episodes.setValue(300)
+    with qtbot.waitSignal(w.controller.finished, timeout=60_000):
+        w.solver_panel.run.click()
+    w.redraw()
+    h = w.controller.history
+    assert h[-1].episode == 300 and h[-1].done
+    assert w.learning_curves.point_count == len(h)
+
+
+TABLE_GAMES = [s.key for s in registry.specs() if not s.no_table]
+
+
+@pytest.mark.parametrize("key", TABLE_GAMES)
+def test_every_table_game_learns_in_the_window(qtbot, tmp_path, key):
+    w = make_window(qtbot, tmp_path / "settings.ini", game=key)
+    try:
+        if w.session.mdp() is None:
+            pytest.skip(f"{key}: no model at its window defaults")  # pragma: no cover
+        choose(w, "q")
+        w.solver_panel.learning.max_steps.setValue(200)
+        step_episodes(qtbot, w, 3)
+        assert [s.episode for s in w.controller.history] == [1, 2, 3], w.controller.error
+        assert w.learning_curves.point_count == 3
+    finally:
+        w.shutdown()
+
+
+def test_curves_moving_average():
+    from mdpviz.widgets.learning import moving_average
+
+    assert np.allclose(moving_average(np.array([1.0, 3.0, 5.0, 7.0]), 2), [1.0, 2.0, 4.0, 6.0])
