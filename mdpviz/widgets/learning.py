@@ -41,7 +41,7 @@ from mdpviz.solvers.learning import (
     parse_alpha,
 )
 from mdpviz.widgets import named as _named
-from mdpviz.widgets.convergence import log_safe
+from mdpviz.widgets.convergence import IntegerAxis, RoomyAxis, ZeroLogAxis, fit_legend_row, legend_above, log_safe, set_axes_font, set_legend_font
 
 MODE_LABELS = {"learned": "Learned", "exact": "Exact", "error": "Error", "visits": "Visits"}
 """The board toggle's buttons (one per :data:`~mdpviz.solvers.learning.BOARD_MODES`)."""
@@ -74,6 +74,16 @@ class LearningPanel(QWidget):
         d = LearningSettings()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        self.mode_group = QButtonGroup(self)
+        self.mode_buttons: dict[str, QRadioButton] = {}
+        for m in BOARD_MODES:
+            b = _named(QRadioButton(MODE_LABELS[m]), f"learningMode_{m}", f"Board shows {m}")
+            self.mode_group.addButton(b)
+            self.mode_buttons[m] = b
+            row.addWidget(b)
+        self.mode_buttons["learned"].setChecked(True)
+        lay.addLayout(row)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.alpha = _named(QLineEdit(""), "learningAlpha", "Step size")
@@ -126,16 +136,6 @@ class LearningPanel(QWidget):
         self.episodes.setToolTip("Episodes Run learns for (Step: one episode)")
         form.addRow("Episodes", self.episodes)
         lay.addLayout(form)
-        row = QHBoxLayout()
-        self.mode_group = QButtonGroup(self)
-        self.mode_buttons: dict[str, QRadioButton] = {}
-        for m in BOARD_MODES:
-            b = _named(QRadioButton(MODE_LABELS[m]), f"learningMode_{m}", f"Board shows {m}")
-            self.mode_group.addButton(b)
-            self.mode_buttons[m] = b
-            row.addWidget(b)
-        self.mode_buttons["learned"].setChecked(True)
-        lay.addLayout(row)
         self._mode = "learned"
         for b in self.mode_buttons.values():
             b.toggled.connect(self._on_mode)
@@ -233,37 +233,49 @@ class LearningCurves(QWidget):
         self.view = pg.GraphicsLayoutWidget()
         self.view.setBackground("w")
         lay.addWidget(self.view)
-        self.err_plot = self.view.addPlot(row=0, col=0)
+        dash = pg.QtCore.Qt.PenStyle.DashLine
+        self.err_plot = self._plot(0, "error of V (log)", ZeroLogAxis("left"))
         self.err_plot.setLogMode(y=True)
-        self.err_plot.setLabel("left", "error to exact")
-        self.err_plot.showGrid(x=True, y=True, alpha=0.2)
-        self.err_legend = self.err_plot.addLegend(offset=(-5, 5), labelTextSize="8pt")
-        self.rms_curve = self.err_plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2), name="RMS error of V")
-        self.max_curve = self.err_plot.plot([], [], pen=pg.mkPen("#d62728", width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
-                                            name="largest error")
-        self.agree_plot = self.view.addPlot(row=1, col=0)
-        self.agree_plot.setLabel("left", "optimal actions")
+        self.err_legend = legend_above(self.err_plot, columns=2)  # (a legend never over the curves)
+        self.rms_curve = self.err_plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2), name="RMS to exact")
+        self.max_curve = self.err_plot.plot([], [], pen=pg.mkPen("#d62728", width=1.5, style=dash), name="largest")
+        self.agree_plot = self._plot(1, "greedy action optimal")
         self.agree_plot.setYRange(0.0, 1.0)
-        self.agree_plot.showGrid(x=True, y=True, alpha=0.2)
-        self.agree_curve = self.agree_plot.plot([], [], pen=pg.mkPen("#2ca02c", width=2))
-        self.ret_plot = self.view.addPlot(row=2, col=0)
-        self.ret_plot.setLabel("left", "return")
-        self.ret_plot.setLabel("bottom", "episode")
-        self.ret_plot.showGrid(x=True, y=True, alpha=0.2)
-        self.ret_legend = self.ret_plot.addLegend(offset=(-5, 5), labelTextSize="8pt")
+        self.agree_legend = legend_above(self.agree_plot, columns=1)  # (what "share" means: one line)
+        self.agree_curve = self.agree_plot.plot([], [], pen=pg.mkPen("#2ca02c", width=2),
+                                                name="share of states")
+        self.ret_plot = self._plot(2, "return")
+        self.ret_legend = legend_above(self.ret_plot, columns=1)
         self.ret_curve = self.ret_plot.plot([], [], pen=pg.mkPen("#9467bd", width=2),
-                                            name=f"return (mean of last {MOVING_AVERAGE})")
+                                            name=f"per episode, mean of {MOVING_AVERAGE}")
         self.pv_curve = self.ret_plot.plot([], [], pen=None, symbol="o", symbolSize=6, symbolBrush="#ff7f0e",
-                                           name="greedy policy's exact value")
+                                           symbolPen=None, name="greedy policy's exact value")
         self.exact_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#444444", width=1.5, style=pg.QtCore.Qt.PenStyle.DotLine))
         self.ret_plot.addItem(self.exact_line)
-        self.ret_legend.addItem(pg.PlotDataItem(pen=self.exact_line.pen), "exact expected return")
+        for leg, items in ((self.err_legend, (self.rms_curve, self.max_curve)), (self.agree_legend, (self.agree_curve,)),
+                           (self.ret_legend, (self.ret_curve, self.pv_curve))):
+            for item in items:
+                leg.addItem(item, item.name())
+        self.ret_legend.addItem(pg.PlotDataItem(pen=self.exact_line.pen), "exact expected (optimal)")
+        for p, leg in self._legends():
+            fit_legend_row(p, leg)
         for p in (self.agree_plot, self.ret_plot):
             p.setXLink(self.err_plot)
         self.cursor = pg.InfiniteLine(angle=90, pen=pg.mkPen("#888888", width=1))
         self.cursor.setVisible(False)
         self.err_plot.addItem(self.cursor)
         self.reset()
+
+    def _plot(self, col: int, label: str, left: pg.AxisItem | None = None) -> pg.PlotItem:
+        """One of the three plots, side by side (the dock is wide and short), over episodes."""
+        p = self.view.addPlot(row=0, col=col, axisItems={"left": left or RoomyAxis("left"),
+                                                          "bottom": IntegerAxis("bottom")})
+        p.setLabel("left", label)
+        p.setLabel("bottom", "episode")
+        p.showGrid(x=True, y=True, alpha=0.2)
+        p.getAxis("left").enableAutoSIPrefix(False)
+        p.getAxis("bottom").enableAutoSIPrefix(False)
+        return p
 
     def reset(self, *, control: bool = True, exact_return: float | None = None) -> None:
         """Forget every point (a new learner); ``control``: it learns Q (else the share of optimal actions
@@ -278,8 +290,8 @@ class LearningCurves(QWidget):
         self._pv_ep: list[float] = []
         self._pv: list[float] = []
         self.exact_return = exact_return
-        self.agree_plot.setVisible(control)
         self.pv_curve.setVisible(control)
+        self.agree_legend.items[0][1].setText("share of states" if control else "(prediction: no policy)")
         self.stale = True
 
     def set_exact_return(self, value: float | None) -> None:
@@ -312,6 +324,15 @@ class LearningCurves(QWidget):
                 "agreement": np.asarray(self._agree), "return_episode": np.asarray(self._ret_ep, float),
                 "return_mean": moving_average(np.asarray(self._ret), MOVING_AVERAGE),
                 "policy_episode": np.asarray(self._pv_ep, float), "policy_value": np.asarray(self._pv)}
+
+    def set_font_size(self, px: int) -> None:
+        """Axis, title and legend font size in pixels (presenter mode)."""
+        for p, leg in self._legends():
+            set_axes_font((p,), px)
+            set_legend_font(p, leg, max(11, int(px * 0.8)))
+
+    def _legends(self) -> tuple:
+        return ((self.err_plot, self.err_legend), (self.agree_plot, self.agree_legend), (self.ret_plot, self.ret_legend))
 
     def set_cursor(self, episode: int | None) -> None:
         """A vertical line at the history slider's episode (None: following the newest)."""

@@ -10,11 +10,13 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSlider,
     QTextBrowser,
     QVBoxLayout,
@@ -95,10 +97,20 @@ class SolverPanel(QWidget):
         self.speed.setMinimumContentsLength(10)
         form.addRow("Speed", self.speed)
         lay.addLayout(form)
+        self._form = form
         self.learning = LearningPanel()
         """The learner's settings and the board toggle (shown while the picker holds a learner)."""
-        self.learning.setVisible(False)
-        lay.addWidget(self.learning)
+        # in a scroll area: the panel's rows must not make the solver dock (and so the window) taller than
+        # a projector's 720 pixels in presenter mode
+        self.learning_scroll = QScrollArea()
+        self.learning_scroll.setObjectName("learningScroll")
+        self.learning_scroll.setWidgetResizable(True)
+        self.learning_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.learning_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.learning_scroll.setWidget(self.learning)
+        self.learning_scroll.setMinimumHeight(60)
+        self.learning_scroll.setVisible(False)
+        lay.addWidget(self.learning_scroll, 1)
 
         grid = QGridLayout()
         self.step = _named(QPushButton("Step"), "stepButton", "Step one sweep")
@@ -175,7 +187,10 @@ class SolverPanel(QWidget):
     def show_learning(self, method: str) -> None:
         """Show the learner's settings when ``method`` is a learner (and label the buttons in episodes)."""
         on = method in LEARNERS
-        self.learning.setVisible(on)
+        self.learning_scroll.setVisible(on)
+        self._form.setRowVisible(self.tolerance, not on)  # (a learner has no stopping tolerance)
+        for k, (label, _rate) in enumerate(SPEEDS):  # a learner's unit is the episode
+            self.speed.setItemText(k, label.replace("sweep", "episode") if on else label)
         if on:
             self.learning.show_method(method)
         self.step.setToolTip("One episode (Space)" if on else
@@ -224,7 +239,6 @@ class SolverPanel(QWidget):
         self.pause.setEnabled(state == "running")
         self.reset.setEnabled(has_model)
         self.tolerance.setEnabled(method in ("vi", "gs"))
-        self.learning.setVisible(method in LEARNERS)
 
     def show_status(self, text: str) -> None:
         self.status.setText(text)

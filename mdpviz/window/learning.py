@@ -29,10 +29,13 @@ from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import Sweep
 from mdpviz.solvers.learning import LEARNERS, PREDICTION, LearningSettings, LearningStep, Update
 from mdpviz.widgets.learning import LearningCurves
+from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
 
-MODE_WORDS = {"learned": "learned values", "exact": "exact values", "error": "error (learned \u2212 exact)",
-              "visits": "visits"}
+MODE_WORDS = {"learned": "learned V", "exact": "exact V", "error": "learned \u2212 exact", "visits": "visits"}
 """The board caption's name of each view."""
+
+STATE_WORDS = {"converged": "done", "stopped": "done"}
+"""The status bar's word for a controller state, where a learner's differs from a solver's."""
 
 ANIMATE_MAX_RATE = 10.0
 """Run speeds (episodes per second) up to this walk each episode's path on the board's token."""
@@ -156,6 +159,8 @@ class LearningMixin:
         lp.mode_changed.connect(lambda _m: self.mark_dirty())
         lp.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
         self.controller.history_reset.connect(self._learning_reset)
+        self.presenter_changed.connect(
+            lambda on: self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX))
         self._walk = (-1, 0.0)
         """(episode whose path the token walks, when it began) at a finite speed."""
 
@@ -257,16 +262,15 @@ class LearningMixin:
             self.solver_panel.show_history(len(hist), i)
             self._update_buttons()
             self.solver_panel.show_status(f"{name}: ready" if c.state != "failed" else f"{name}: failed: {c.error}")
-            self.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {c.state}")
+            self.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
             self._update_inspection()
             return
         shown, ref = learning_view(st, mdp, mode)
         scale = mode_scale(mode, st, self.scale, gs.value_label)
         n_diff = int(shown.changed.size)
-        cap = (f"{name} \u00b7 episode {st.episode:,} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {st.rms_error:.3g}")
+        cap = f"episode {st.episode:,} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {st.rms_error:.3g}"
         if st.policy is not None:
-            cap += (f" \u00b7 {n_diff} state{'s' if n_diff != 1 else ''} not optimal (marked)" if mode != "exact"
-                    else " \u00b7 optimal policy")
+            cap += (f" \u00b7 {n_diff} not optimal (dashed)" if mode != "exact" else " \u00b7 optimal policy")
         board.set_value_range(c.value_range if mode in ("learned", "exact") else None)
         board.show_sweep(shown, scale, caption=g.board_caption(cap, shown), previous=ref)
         self.color_bar.show_scale(board.shown_scale or scale)
@@ -279,7 +283,7 @@ class LearningMixin:
         self.solver_panel.show_status(
             f"episode {st.episode:,} \u00b7 {st.updates:,} updates \u00b7 return {st.ret:.4g} \u00b7 "
             f"RMS error {st.rms_error:.3g}{agree} \u00b7 \u03b5 {st.epsilon:.3g}")
-        self.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {c.state}")
+        self.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
         self._update_inspection()
 
     def _walk_token(self, st: LearningStep) -> None:
@@ -338,7 +342,7 @@ class LearningMixin:
                 parts.append("<p>Terminal: its value is 0, nothing to learn.</p>")
             else:
                 rows = range(int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1]))
-                head = ("<tr><th>action</th><th>learned Q</th><th>exact Q</th><th>updates</th><th></th></tr>"
+                head = ("<tr><th>action</th><th>learned</th><th>exact</th><th>N</th><th></th></tr>"
                         if st.q is not None else "<tr><th>action</th><th>exact Q</th><th></th></tr>")
                 body = []
                 for r in rows:
@@ -355,6 +359,7 @@ class LearningMixin:
                         cells += [f"{st.exact.q[r]:.4g}"]
                     cells.append(", ".join(mark))
                     body.append("<tr>" + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
+                parts.append("<p>Q per action (N: updates of that Q):</p>" if st.q is not None else "<p>Q per action:</p>")
                 parts.append("<table cellspacing='4'>" + head + "".join(body) + "</table>")
         else:
             parts.append("<p>Click a state of the board for its learned and exact Q per action and its visits.</p>")

@@ -112,14 +112,14 @@ class SolvingMixin:
         self.scale = self.game.fixed_scale  # a game without solves may fix its own scale
         self.color_bar.show_scale(self.scale)
         self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
-        if mdp is not None and self.session.solve_after_reset():
+        if mdp is not None and self.session.solve_after_reset() and self.solver_panel.method not in LEARNERS:
             self.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
         self._dirty = True
 
     # A game whose Step is its own (anti-tic-tac-toe's best-response rounds) has a driver that says so
     # (GameSession.drives_steps); the window's one Step, Run, Pause and Reset then drive it.
     def _drives(self) -> bool:
-        return self.session.drives_steps
+        return self.session.drives_steps and self.solver_panel.method not in LEARNERS  # (a learner: the window's Step)
 
     def reset_action(self) -> None:
         """The Reset button: the game's own reset (rounds back to 0) or a fresh solver."""
@@ -329,6 +329,9 @@ class SolvingMixin:
             self._update_inspection()
 
     def _update_status(self, sw: Sweep | None) -> None:
+        if self.learning:  # a learner's frame writes its own status
+            self.mark_dirty()
+            return
         c = self.controller
         name = METHOD_NAMES.get(c.method, c.method)
         if c.mdp is None:
