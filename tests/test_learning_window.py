@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from mdpviz.models.kit import registry
-from mdpviz.solvers.learning import LEARNERS, LearningStep, learner
-from mdpviz.widgets.learning import LearningCurves
+from mdpviz.solvers.learning import LearningStep, learner
 from mdpviz.window.learning import MODE_WORDS, exact_policy, last_update, learning_view
 from tests.conftest import make_window
 
