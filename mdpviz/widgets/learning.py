@@ -18,14 +18,12 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QButtonGroup,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
-    QRadioButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -43,8 +41,9 @@ from mdpviz.solvers.learning import (
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.convergence import IntegerAxis, RoomyAxis, ZeroLogAxis, fit_legend_row, legend_above, log_safe, set_axes_font, set_legend_font
 
-MODE_LABELS = {"learned": "Learned", "exact": "Exact", "error": "Error", "visits": "Visits"}
-"""The board toggle's buttons (one per :data:`~mdpviz.solvers.learning.BOARD_MODES`)."""
+MODE_LABELS = {"learned": "learned values", "exact": "exact values", "error": "error: learned \u2212 exact",
+               "visits": "visit counts"}
+"""The board toggle's choices (one per :data:`~mdpviz.solvers.learning.BOARD_MODES`)."""
 
 MOVING_AVERAGE = 100
 """Episodes in the moving average of the return curve."""
@@ -74,16 +73,14 @@ class LearningPanel(QWidget):
         d = LearningSettings()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        row = QHBoxLayout()
-        self.mode_group = QButtonGroup(self)
-        self.mode_buttons: dict[str, QRadioButton] = {}
+        top = QFormLayout()
+        self.mode_picker = _named(QComboBox(), "learningMode", "Board shows")
         for m in BOARD_MODES:
-            b = _named(QRadioButton(MODE_LABELS[m]), f"learningMode_{m}", f"Board shows {m}")
-            self.mode_group.addButton(b)
-            self.mode_buttons[m] = b
-            row.addWidget(b)
-        self.mode_buttons["learned"].setChecked(True)
-        lay.addLayout(row)
+            self.mode_picker.addItem(MODE_LABELS[m], m)
+        self.mode_picker.setToolTip("What the board shows: the learned values, the exact ones (same colour scale), "
+                                    "their difference, or how often each state was visited")
+        top.addRow("Board shows", self.mode_picker)
+        lay.addLayout(top)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.alpha = _named(QLineEdit(""), "learningAlpha", "Step size")
@@ -136,9 +133,9 @@ class LearningPanel(QWidget):
         self.episodes.setToolTip("Episodes Run learns for (Step: one episode)")
         form.addRow("Episodes", self.episodes)
         lay.addLayout(form)
+        lay.addStretch(1)  # (the rows at the top of the scroll area, not spread over it)
         self._mode = "learned"
-        for b in self.mode_buttons.values():
-            b.toggled.connect(self._on_mode)
+        self.mode_picker.currentIndexChanged.connect(self._on_mode)
         self.alpha.editingFinished.connect(self._on_alpha)
         self._alpha_text = ""
         for w in (self.epsilon, self.decay, self.floor, self.initial):
@@ -174,13 +171,11 @@ class LearningPanel(QWidget):
         self._alpha_text = text
         self.settings_changed.emit()
 
-    def _on_mode(self, on: bool) -> None:
-        if not on:
-            return
-        for m, b in self.mode_buttons.items():
-            if b.isChecked() and m != self._mode:
-                self._mode = m
-                self.mode_changed.emit(m)
+    def _on_mode(self, i: int) -> None:
+        m = str(self.mode_picker.itemData(i))
+        if m != self._mode:
+            self._mode = m
+            self.mode_changed.emit(m)
 
     @property
     def mode(self) -> str:
@@ -188,9 +183,10 @@ class LearningPanel(QWidget):
         return self._mode
 
     def set_mode(self, mode: str) -> None:
-        if mode not in self.mode_buttons:
+        i = self.mode_picker.findData(mode)
+        if i < 0:
             raise ValueError(f"unknown board mode {mode!r}; choose one of {', '.join(BOARD_MODES)}")
-        self.mode_buttons[mode].setChecked(True)
+        self.mode_picker.setCurrentIndex(i)
 
     def show_method(self, method: str) -> None:
         """Enable the fields ``method`` uses."""

@@ -22,6 +22,7 @@ import math
 import time
 
 import numpy as np
+from PySide6.QtCore import Qt, QTimer
 
 from mdpviz.models.kit.colors import DIVERGING, SEQUENTIAL, ColorScale
 from mdpviz.models.kit.value_range import range_scale
@@ -159,10 +160,23 @@ class LearningMixin:
         lp.mode_changed.connect(lambda _m: self.mark_dirty())
         lp.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
         self.controller.history_reset.connect(self._learning_reset)
-        self.presenter_changed.connect(
-            lambda on: self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX))
+        self.presenter_changed.connect(self._learning_presenter)
         self._walk = (-1, 0.0)
         """(episode whose path the token walks, when it began) at a finite speed."""
+
+    def _learning_presenter(self, on: bool) -> None:
+        self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
+        if self.learning:
+            QTimer.singleShot(0, self, self._fit_solver_dock)
+
+    def _fit_solver_dock(self) -> None:
+        """Give the solver dock the height of its learner's settings (at most 60% of the window; they
+        scroll beyond), taken from the docks below it (the inspector)."""
+        if not self.learning or self.solver_dock.isFloating():
+            return
+        want = self.solver_panel.sizeHint().height() + self.solver_dock.titleBarWidget().sizeHint().height() \
+            if self.solver_dock.titleBarWidget() is not None else self.solver_panel.sizeHint().height() + 24
+        self.resizeDocks([self.solver_dock], [min(want, int(self.height() * 0.6))], Qt.Orientation.Vertical)
 
     @property
     def learning(self) -> bool:
@@ -191,6 +205,7 @@ class LearningMixin:
             self.conv_stack.setCurrentWidget(self.learning_curves)
             self.convergence_dock.setWindowTitle("Learning curves")
             self.convergence_dock.setAccessibleName("Learning curves")
+            QTimer.singleShot(0, self, self._fit_solver_dock)
         elif self.conv_stack.currentWidget() is self.learning_curves:
             g = self.game
             self.conv_stack.setCurrentWidget(self._convs.get(g.key, self.convergence))
