@@ -181,3 +181,43 @@ def test_curves_moving_average():
     from mdpviz.widgets.learning import moving_average
 
     assert np.allclose(moving_average(np.array([1.0, 3.0, 5.0, 7.0]), 2), [1.0, 2.0, 4.0, 6.0])
+
+
+def test_lesson_tab_follows_the_picker(qtbot, grid):
+    w = grid
+    choose(w, "sarsa")
+    w.update_lesson()
+    lesson = w.lesson_panel.lesson
+    assert lesson is not None and lesson.title == "Grid world: learning by SARSA"
+    assert any("Learning from experience" in b.text for b in lesson.intro)
+    choose(w, "vi")
+    w.update_lesson()
+    assert "learning by" not in w.lesson_panel.lesson.title
+
+
+def test_prediction_shows_values_without_a_policy(qtbot, grid):
+    w = grid
+    choose(w, "td0")
+    assert not w.solver_panel.learning.epsilon.isEnabled() and w.solver_panel.learning.policy.isEnabled()
+    step_episodes(qtbot, w, 2)
+    st = w.controller.history[-1]
+    assert st.policy is None and st.q is None
+    assert np.all(np.asarray(w.board.sweep.policy) == -1)  # no arrows: prediction learns V of a given policy
+    assert np.allclose(board_values(w), st.values)
+    w.inspect(int(st.path[0]))
+    w.redraw()
+    assert "V(" in w.inspector.text.toPlainText() or "moved" in w.inspector.text.toPlainText()
+
+
+def test_bad_step_size_is_refused_with_one_line(qtbot, grid):
+    w = grid
+    choose(w, "q")
+    msgs = []
+    w.solver_panel.learning.invalid_input.connect(msgs.append)
+    w.solver_panel.learning.alpha.setText("2")
+    w.solver_panel.learning.alpha.editingFinished.emit()
+    assert msgs and "step size" in msgs[0]
+    assert "alpha" not in w.controller.options
+    w.solver_panel.learning.alpha.setText("1/n^0.8")
+    w.solver_panel.learning.alpha.editingFinished.emit()
+    assert w.controller.options["alpha"] == 1.0 and w.controller.options["alpha_power"] == 0.8
