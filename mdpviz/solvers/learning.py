@@ -532,6 +532,72 @@ def learn(mdp: TabularMDP, method: str = "q", **options) -> tuple[LearningStep, 
     return steps[-1], steps
 
 
+REPLAYABLE = ("td0", "sarsa", "expected-sarsa", "q")
+"""The learners whose episode :func:`replay_episode` can take one transition at a time (one update per
+step, no coin of its own; n-step TD with n = 1 is TD(0))."""
+
+
+def replay_episode(mdp: TabularMDP, prev: LearningStep | None, step: LearningStep,
+                   settings: LearningSettings) -> list[tuple[np.ndarray, Update]] | None:
+    """``step``'s episode one transition at a time: after each transition, the learned table (Q per row
+    for control, V per state for TD(0)) and the update it made, with its numbers, from the table of
+    ``prev`` (the snapshot before; None: the initial values) and the same update functions as the loop,
+    so the last table is ``step``'s. None when it cannot be replayed: a learner not in
+    :data:`REPLAYABLE`, a snapshot of more than one episode, or (SARSA) an episode cut by the step cap
+    whose last next action was not kept (then every transition before it)."""
+    from mdpviz.solvers import learning_loop as L
+
+    method = "td0" if settings.method == "nstep" and settings.n == 1 else settings.method
+    if method not in REPLAYABLE or step.episode - (0 if prev is None else prev.episode) != 1:
+        return None
+    control = method != "td0"
+    arr = model_arrays(mdp)
+    terminal = arr["terminal"]
+    if prev is None:
+        table = (np.full(mdp.n_rows, float(settings.initial)) if control
+                 else np.where(mdp.terminal, 0.0, float(settings.initial)))
+        counts = np.zeros(mdp.n_rows if control else mdp.n_states, np.int64)
+    else:
+        table = np.array(prev.q if control else prev.values, dtype=np.float64)
+        counts = np.array(prev.row_updates, dtype=np.int64)
+    alpha, power = settings.step
+    gamma = float(mdp.discount)
+    code = list(LEARNERS).index(method)
+    out: list[tuple[np.ndarray, Update]] = []
+    path, acts, rews = step.path, step.actions, step.rewards
+    for t in range(len(acts)):
+        s, a, r, s2 = int(path[t]), int(acts[t]), float(rews[t]), int(path[t + 1])
+        if control:
+            row = mdp.row_of(s, a)
+            r_next = -1
+            if method == "sarsa" and not terminal[s2]:
+                if t + 1 >= len(acts):
+                    break  # cut by the step cap: A' was drawn but not kept
+                r_next = mdp.row_of(s2, int(acts[t + 1]))
+            old = float(table[row])
+            target = float(L.q_target(code, table, table, r_next, arr["state_ptr"], arr["sense"], terminal, gamma,
+                                      r, s2, float(step.epsilon)))
+            counts[row] += 1
+            alpha_t = L.step_size(alpha, power, counts[row])
+            new = float(L.td_update(table, row, target, alpha_t))
+            nxt = None if terminal[s2] else ((target - r) / gamma if gamma > 0 else 0.0)
+            upd = Update(s, a, r, s2, old, alpha_t, gamma, nxt, target, new, "Q")
+        else:
+            g = 0.0
+            g += 1.0 * r  # (as nstep_update sums it: the same rounding)
+            nxt = None
+            if not terminal[s2]:
+                g += gamma * table[s2]
+                nxt = float(table[s2])
+            old = float(table[s])
+            counts[s] += 1
+            alpha_t = L.step_size(alpha, power, counts[s])
+            new = float(L.td_update(table, s, g, alpha_t))
+            upd = Update(s, -1, r, s2, old, alpha_t, gamma, nxt, float(g), new, "V")
+        out.append((table.copy(), upd))
+    return out
+
+
 # ====================================================================== experience-level API
 @dataclass(frozen=True)
 class Update:
@@ -670,5 +736,6 @@ class ExperienceLearner:
 
 
 __all__ = ["BOARD_MODES", "DEFAULT_EVAL_EVERY", "ExactAnswer", "ExperienceLearner", "LEARNERS", "LearningSettings",
-           "LearningStep", "MAX_EPISODES", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "Update", "exact_answer",
-           "greedy_policy_value", "learn", "learned_q", "learner", "learning_job", "model_arrays", "parse_alpha"]
+           "LearningStep", "MAX_EPISODES", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "REPLAYABLE", "Update",
+           "exact_answer", "greedy_policy_value", "learn", "learned_q", "learner", "learning_job", "model_arrays",
+           "parse_alpha", "replay_episode"]
