@@ -221,3 +221,43 @@ def test_bad_step_size_is_refused_with_one_line(qtbot, grid):
     w.solver_panel.learning.alpha.setText("1/n^0.8")
     w.solver_panel.learning.alpha.editingFinished.emit()
     assert w.controller.options["alpha"] == 1.0 and w.controller.options["alpha_power"] == 0.8
+
+
+def test_step_one_transition_at_a_time(qtbot, grid):
+    w = grid
+    choose(w, "q")
+    step_episodes(qtbot, w, 2)  # two whole episodes first
+    w.solver_panel.learning.unit.setCurrentIndex(w.solver_panel.learning.unit.findData("transition"))
+    c = w.controller
+    n = len(c.history)
+    w.solver_panel.step.click()  # the third episode, shown from its first transition
+    qtbot.waitUntil(lambda: len(c.history) > n and c.state != "stepping", timeout=20_000)
+    w.redraw()
+    st, prev = c.history[-1], c.history[-2]
+    mdp = c.mdp
+    row = mdp.row_of(int(st.path[0]), int(st.actions[0]))
+    shown = w.transition_view()
+    assert shown is not None and shown[2] == 1 and shown[3] == len(st.actions)
+    after_one = shown[0]
+    # one update made: only the first transition's Q moved from the episode before
+    moved = np.flatnonzero(after_one.q != prev.q)
+    assert set(moved.tolist()) <= {row}
+    upd = shown[1]
+    assert upd.old == prev.q[row] and upd.new == after_one.q[row]
+    assert "transition 1 of" in w.board.canvas.caption
+    assert w.board.canvas.token == int(st.path[1])
+    text = w.inspector.text.toPlainText()
+    assert "transition 1 of" in text and f"= {upd.new:.4g}" in text
+    # stepping through the rest of the episode ends on the episode's own numbers, no new episode
+    for _ in range(len(st.actions) - 1):
+        w.solver_panel.step.click()
+    w.redraw()
+    assert len(c.history) == n + 1
+    last = w.transition_view()
+    assert last[2] == last[3] and np.array_equal(last[0].q, st.q) and np.array_equal(last[0].visits, st.visits)
+    assert np.allclose(board_values(w), st.values)
+    # one more Step: the next episode
+    w.solver_panel.step.click()
+    qtbot.waitUntil(lambda: len(c.history) > n + 1 and c.state != "stepping", timeout=20_000)
+    w.redraw()
+    assert w.transition_view()[2] == 1

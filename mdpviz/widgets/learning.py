@@ -80,6 +80,12 @@ class LearningPanel(QWidget):
         self.mode_picker.setToolTip("What the board shows: the learned values, the exact ones (same colour scale), "
                                     "their difference, or how often each state was visited")
         top.addRow("Board shows", self.mode_picker)
+        self.unit = _named(QComboBox(), "learningStepUnit", "Step unit")
+        self.unit.addItem("one episode", "episode")
+        self.unit.addItem("one transition", "transition")
+        self.unit.setToolTip("What Step does: learn one whole episode, or show the next transition and its update "
+                             "(TD(0), SARSA, Expected SARSA and Q-learning: the episode replayed one update at a time)")
+        top.addRow("Step", self.unit)
         lay.addLayout(top)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -187,6 +193,11 @@ class LearningPanel(QWidget):
         if i < 0:
             raise ValueError(f"unknown board mode {mode!r}; choose one of {', '.join(BOARD_MODES)}")
         self.mode_picker.setCurrentIndex(i)
+
+    @property
+    def step_unit(self) -> str:
+        """What Step does: "episode" or "transition"."""
+        return str(self.unit.currentData())
 
     def show_method(self, method: str) -> None:
         """Enable the fields ``method`` uses."""

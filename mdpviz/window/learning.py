@@ -17,6 +17,7 @@ while a learner is loaded). Nothing here computes more than one snapshot's displ
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 import math
 import time
@@ -28,7 +29,16 @@ from mdpviz.models.kit.colors import DIVERGING, SEQUENTIAL, ColorScale
 from mdpviz.models.kit.value_range import range_scale
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import Sweep
-from mdpviz.solvers.learning import LEARNERS, PREDICTION, LearningSettings, LearningStep, Update
+from mdpviz.solvers.learning import (
+    LEARNERS,
+    PREDICTION,
+    REPLAYABLE,
+    LearningSettings,
+    LearningStep,
+    Update,
+    replay_episode,
+)
+from mdpviz.solvers.sweep import greedy
 from mdpviz.widgets.learning import LearningCurves
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
 
@@ -140,6 +150,39 @@ def last_update(prev: LearningStep | None, step: LearningStep, mdp: TabularMDP,
                                                                 f"{'returns' if step.method.startswith('mc') else 'n-step returns' if step.method == 'nstep' else 'from the other table'})") + ".")
 
 
+def partial_step(mdp: TabularMDP, prev: LearningStep | None, step: LearningStep, table: np.ndarray,
+                 t: int) -> LearningStep:
+    """``step`` as it stood after ``t`` transitions of its episode: ``table`` (the learned Q per row, or V
+    per state, from :func:`~mdpviz.solvers.learning.replay_episode`), the greedy values and policy of
+    it, the visits and update counts so far, and its errors to the exact answer."""
+    control = step.q is not None
+    live = ~np.asarray(mdp.terminal)
+    visits = np.zeros(mdp.n_states, np.int64) if prev is None else np.array(prev.visits, np.int64)
+    counts = (np.zeros(np.shape(step.row_updates), np.int64) if prev is None
+              else np.array(prev.row_updates, np.int64))
+    path, acts = step.path, step.actions
+    visits[int(path[0])] += 1
+    for k in range(t):
+        s2 = int(path[k + 1])
+        if live[s2]:
+            visits[s2] += 1
+        counts[mdp.row_of(int(path[k]), int(acts[k])) if control else int(path[k])] += 1
+    ex = step.exact
+    if control:
+        values, best = greedy(mdp, table, tie_tol=0.0)
+        policy = np.where(best >= 0, np.asarray(mdp.row_action)[np.maximum(best, 0)], -1).astype(np.int64)
+        agree = float(ex.optimal[best[live]].mean()) if live.any() else 1.0
+        q = table
+    else:
+        values, policy, agree, q = np.array(table, dtype=np.float64), None, math.nan, None
+    err = (values - ex.values)[live]
+    rms = float(np.sqrt(np.mean(err ** 2))) if err.size else 0.0
+    mx = float(np.abs(err).max()) if err.size else 0.0
+    return dataclasses.replace(step, q=q, values=values, policy=policy, visits=visits, row_updates=counts,
+                               rms_error=rms, max_error=mx, greedy_agreement=agree, policy_value=None,
+                               done=False)
+
+
 def step_size(step_rule: tuple[float, float], n: int) -> float:
     """The step size ``alpha / n^w`` of an entry's ``n``-th update (``step_rule`` = ``(alpha, w)``)."""
     alpha, w = step_rule
@@ -163,6 +206,12 @@ class LearningMixin:
         self.presenter_changed.connect(self._learning_presenter)
         self._walk = (-1, 0.0)
         """(episode whose path the token walks, when it began) at a finite speed."""
+        self._tr: tuple[int, int] | None = None
+        """Stepping one transition at a time: (history index of the episode, transitions shown)."""
+        self._tr_wait = False
+        """A transition Step asked the learner for the next episode."""
+        self._replays: dict[int, list | None] = {}
+        """The replayed transitions of recorded episodes, by history index (see :meth:`replay_at`)."""
 
     def _learning_presenter(self, on: bool) -> None:
         self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
@@ -212,6 +261,7 @@ class LearningMixin:
             self.convergence_dock.setWindowTitle(g.convergence_title)
             self.convergence_dock.setAccessibleName(g.convergence_title)
         self._walk = (-1, 0.0)
+        self._tr, self._tr_wait, self._replays = None, False, {}
         self._lesson_for_method()
 
     def _learning_steps(self, steps: tuple) -> None:
@@ -224,6 +274,64 @@ class LearningMixin:
             start = int(self.controller.options.get("start", 0))
             self.learning_curves.set_exact_return(float(st.exact.values[start]))
         self.learning_curves.extend(steps)
+        if self._tr_wait:  # a transition Step: the new episode is shown from its first transition
+            self._tr_wait = False
+            i = len(self.controller.history) - 1
+            self._tr = (i, 1) if self.replay_at(i) else None
+            if self._tr is None:
+                self.statusBar().showMessage(
+                    f"{LEARNERS[self.controller.method]} is stepped one episode at a time (one transition at a "
+                    f"time: {', '.join(LEARNERS[m] for m in REPLAYABLE)})", 8000)
+
+    # ------------------------------------------------------------------ one transition at a time
+    def replay_at(self, i: int) -> list | None:
+        """The transitions of recorded episode ``i`` replayed one at a time (cached), or None."""
+        if i in self._replays:
+            return self._replays[i]
+        c = self.controller
+        hist = c.history
+        out = None
+        if 0 <= i < len(hist) and isinstance(hist[i], LearningStep) and c.mdp is not None:
+            prev = hist[i - 1] if i > 0 else None
+            try:
+                out = replay_episode(c.mdp, prev, hist[i], LearningSettings(method=c.method, **c.options)) or None
+            except ValueError:
+                out = None
+        if len(self._replays) > 64:
+            self._replays.clear()
+        self._replays[i] = out
+        return out
+
+    def step_transition(self) -> None:
+        """Step by one transition: the next one of the shown episode, or the next episode's first."""
+        c = self.controller
+        n = len(c.history)
+        if self._tr is not None and self._tr[0] == n - 1 and self.view_index is None:
+            rep = self.replay_at(n - 1)
+            if rep is not None and self._tr[1] < len(rep):
+                self._tr = (n - 1, self._tr[1] + 1)
+                self.mark_dirty()
+                return
+        if not c.can_step:
+            return
+        self._tr_wait = True
+        self.view_index = None
+        c.step()
+
+    def transition_view(self) -> tuple[LearningStep, Update | None, int, int] | None:
+        """While stepping transitions and the shown episode is the one stepped: ``(snapshot after t
+        transitions, the update of transition t, t, transitions of the episode)``; else None."""
+        i = self.shown_index()
+        if self._tr is None or self._tr[0] != i:
+            return None
+        rep = self.replay_at(i)
+        if not rep:
+            return None
+        c = self.controller
+        t = min(self._tr[1], len(rep))
+        prev = c.history[i - 1] if i > 0 else None
+        table, upd = rep[t - 1]
+        return partial_step(c.mdp, prev, c.history[i], table, t), upd, t, len(rep)
 
     def _lesson_for_method(self) -> None:
         """The lesson tab follows the picker: the learning lesson while a learner is chosen, the game's
@@ -280,23 +388,31 @@ class LearningMixin:
             self.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
             self._update_inspection()
             return
+        tv = self.transition_view()
+        if tv is not None:
+            st = tv[0]
         shown, ref = learning_view(st, mdp, mode)
         scale = mode_scale(mode, st, self.scale, gs.value_label)
         n_diff = int(shown.changed.size)
-        cap = f"episode {st.episode:,} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {st.rms_error:.3g}"
+        when = f"episode {st.episode:,}" + ("" if tv is None else f", transition {tv[2]} of {tv[3]}")
+        cap = f"{when} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {st.rms_error:.3g}"
         if st.policy is not None:
             cap += (f" \u00b7 {n_diff} not optimal (dashed)" if mode != "exact" else " \u00b7 optimal policy")
         board.set_value_range(c.value_range if mode in ("learned", "exact") else None)
         board.show_sweep(shown, scale, caption=g.board_caption(cap, shown), previous=ref)
         self.color_bar.show_scale(board.shown_scale or scale)
-        self._walk_token(st)
+        if tv is not None:  # the token stands where the transition led
+            board.show_token(self._token_state(int(st.path[tv[2]]), int(st.path[tv[2] - 1])), when)
+            self._walk = (-2, 0.0)  # (taken away when the view leaves the transitions)
+        else:
+            self._walk_token(st)
         self.learning_curves.refresh()
         self.learning_curves.set_cursor(None if self.view_index is None else st.episode)
         self.solver_panel.show_history(len(hist), i)
         self._update_buttons()
         agree = "" if st.policy is None else f" \u00b7 optimal actions {st.greedy_agreement:.0%}"
         self.solver_panel.show_status(
-            f"episode {st.episode:,} \u00b7 {st.updates:,} updates \u00b7 return {st.ret:.4g} \u00b7 "
+            f"{when} \u00b7 {st.updates:,} updates \u00b7 return {st.ret:.4g} \u00b7 "
             f"RMS error {st.rms_error:.3g}{agree} \u00b7 \u03b5 {st.epsilon:.3g}")
         self.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
         self._update_inspection()
@@ -317,9 +433,7 @@ class LearningMixin:
             self._walk = (st.episode, now)
         k = len(st.path)
         i = min(k - 1, int((now - self._walk[1]) * rate * k))
-        s = int(st.path[i])
-        if not hasattr(board, "shows_state") or board.shows_state(s):
-            board.show_token(s, f"t={i}")
+        board.show_token(self._token_state(int(st.path[i]), int(st.path[max(i - 1, 0)])), f"t={i}")
         if i < k - 1:
             self.mark_dirty()  # the next frame moves the token on
 
@@ -334,14 +448,26 @@ class LearningMixin:
             return None
         gs = self.session
         i = self.shown_index()
-        prev = c.history[i - 1] if i > 0 and isinstance(c.history[i - 1], LearningStep) else None
-        try:
-            rule = LearningSettings(method=c.method, **c.options).step
-        except ValueError:
-            rule = (0.1, 0.0)
-        upd, words = last_update(prev, st, mdp, rule)
-        parts = [f"<h3>{html.escape(LEARNERS[st.method])}: episode {st.episode:,}</h3>",
-                 "<p><b>Last update</b> (the episode's last transition):<br>"]
+        tv = self.transition_view()
+        if tv is not None:  # stepping transitions: the update of the shown one
+            st, upd, words = tv[0], tv[1], ""
+            head = f"episode {st.episode:,}, transition {tv[2]} of {tv[3]}"
+            what = "this transition's update"
+        else:
+            rep = self.replay_at(i)
+            if rep:
+                upd, words = rep[-1][1], ""
+            else:
+                prev = c.history[i - 1] if i > 0 and isinstance(c.history[i - 1], LearningStep) else None
+                try:
+                    rule = LearningSettings(method=c.method, **c.options).step
+                except ValueError:
+                    rule = (0.1, 0.0)
+                upd, words = last_update(prev, st, mdp, rule)
+            head = f"episode {st.episode:,}"
+            what = "the episode's last transition"
+        parts = [f"<h3>{html.escape(LEARNERS[st.method])}: {head}</h3>",
+                 f"<p><b>Last update</b> ({what}):<br>"]
         if upd is not None:
             parts.append("<code>" + html.escape(upd.text(lambda s: gs.state_name(s), lambda a: gs.action_name(a)))
                          + "</code>")

@@ -138,7 +138,9 @@ class SolvingMixin:
         if self._drives():
             self.session.driver.step()
             return
-        if self.controller.method == "pi":
+        if self.learning and self.solver_panel.learning.step_unit == "transition":
+            self.step_transition()  # (window/learning.py)
+        elif self.controller.method == "pi":
             self.controller.step_round()
         else:
             self.controller.step()
