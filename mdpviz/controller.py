@@ -278,7 +278,7 @@ class SolverWorker(QObject):
         out: list[Sweep] = []
         while True:
             ok = self._pull(out)
-            if not ok or mode != "round" or out[-1].phase in ("improve", "sweep", "lp"):
+            if not ok or mode != "round" or out[-1].phase in ("improve", "sweep", "lp", "update"):
                 break
         self._send(out)
 

@@ -427,10 +427,12 @@ def make_convergence(solved: SolvedGame, *, font_px: int = 12, theory: bool = Tr
     plot.reset(tol=solved.tol, x_label="step (evaluate / improve)" if solved.method == "pi" else "sweep")
     if theory:
         from mdpviz.models.kit.value_range import reference_range
+        from mdpviz.widgets.convergence import bounded_method
 
         ref = reference_range(solved.mdp)
         if ref is not None:
-            plot.set_reference(ref.values, gamma=float(solved.mdp.discount), method=solved.method)
+            plot.set_reference(ref.values, gamma=float(solved.mdp.discount),
+                               method=bounded_method(solved.method, solved.options))
     plot.set_theory_shown(theory)
     plot.extend(solved.history)
     plot.refresh()

@@ -244,3 +244,90 @@ def test_simulation_and_compare_methods_in_the_window(qtbot, window):
     assert w.compare_methods()
     qtbot.waitUntil(lambda: not w.controller.job_busy, timeout=60_000)
     assert "agree" in w.statusBar().currentMessage()  # the comparison's summary: every method agrees
+
+
+# --------------------------------------------------------------------------- issue 26 in the window
+def step_once(qtbot, w):
+    with qtbot.waitSignal(w.controller.sweeps_added, timeout=10_000):
+        w.solver_panel.step.click()
+    w.redraw()
+
+
+def test_async_vi_outlines_the_one_state_each_step_backs_up(qtbot, window):
+    """Asynchronous VI in the Solver panel: each Step backs up one state, in state order (CS188 q4),
+    and the board outlines that state; the order picker offers random states too."""
+    w = window
+    p = w.solver_panel
+    p.set_method("async-vi")
+    assert p.order.isVisibleTo(p) and not p.theta.isVisibleTo(p)
+    board = w.game_boards["gridworld"]
+    geom = w.game.geometry()
+    for k in range(3):
+        step_once(qtbot, w)
+        sw = w.controller.history[-1]
+        assert sw.phase == "update" and sw.updated == (k,)
+        assert board.canvas.updated == geom.cell_of(k)
+    assert "one state backed up" in board.canvas.caption
+    assert "backed up in this step" in board.canvas.tooltip(*geom.cell_of(2))
+    w.grab()  # the outline paints
+    p.set_method("vi")
+    step_once(qtbot, w)
+    assert board.canvas.updated is None  # a sweep updates every state: nothing singled out
+
+
+def test_prioritized_sweeping_and_random_policy_evaluation_are_one_choice_away(qtbot, window):
+    w = window
+    p = w.solver_panel
+    p.set_method("prioritized")
+    assert p.theta.isVisibleTo(p) and w.solver_options()["theta"] == pytest.approx(1e-5)
+    p.theta.setText("0")
+    p.theta.editingFinished.emit()  # refused: theta must be > 0; the last good value stays
+    assert w.solver_options()["theta"] == pytest.approx(1e-5)
+    step_once(qtbot, w)
+    sw = w.controller.history[-1]
+    assert sw.method == "prioritized" and len(sw.updated) == 1
+    assert w.game_boards["gridworld"].canvas.updated == w.game.geometry().cell_of(sw.updated[0])
+    i = p.algorithm.findData("evaluate")
+    assert "random policy" in p.algorithm.itemText(i)
+    p.algorithm.setCurrentIndex(i)
+    assert w.solver_options()["policy"] == "random"
+    with qtbot.waitSignal(w.controller.finished, timeout=30_000):
+        p.run.click()
+    from mdpviz.solvers import solve
+
+    want = solve(w.session.mdp(), "evaluate", policy="random", tol=p.tol).values
+    assert w.controller.history[-1].values == pytest.approx(want, abs=1e-12)
+
+
+def test_the_convention_in_force_is_chosen_and_said_in_the_solver_panel(qtbot, window):
+    w = window
+    p = w.solver_panel
+    assert "ties" not in w.solver_options() and "q_from" not in w.solver_options()  # the defaults
+    assert "lowest action id" in p.convention.toolTip() and "V_(k-1)" in p.convention.toolTip()
+    p.set_conventions(ties="strict", q_from="current")
+    assert w.controller.options["ties"] == "strict" and w.controller.options["q_from"] == "current"
+    assert "strict float maximum" in p.convention.toolTip() and "V_k itself" in p.convention.toolTip()
+    step_once(qtbot, w)
+    assert w.controller.history[-1].q_from == "current"
+    p.set_conventions(sequence="aima")
+    assert w.controller.options.get("sequence") == "aima" and "epsilon" in w.controller.options
+    assert "AIMA's sequence" in p.convention.toolTip()
+    text = w.lesson_panel.browser.toPlainText()  # the lesson names the algorithm and the convention in force
+    assert "The algorithm" in text and "strict float maximum" in text and "aima-python" in text
+    p.set_method("prioritized")
+    assert "Prioritized sweeping" in w.lesson_panel.browser.toPlainText()
+
+
+def test_a_cell_gets_its_own_reward_from_the_cell_menu(qtbot, window):
+    w = window
+    g = w.game
+    g.new_exit_reward = -0.5
+    menu = dict(g.grid_menu(0, 0))
+    key = next(k for k in menu if k.startswith("Open cell with its own reward -0.5"))
+    menu[key]()
+    assert g.settings.grid.cells[0][0] == ".-0.5"
+    s = int(g.geometry().state[0, 0])
+    mdp = w.session.mdp()
+    assert set(mdp.row_reward[mdp.state_ptr[s]:mdp.state_ptr[s + 1]].round(12)) == {-0.5}
+    w.redraw()
+    assert "R -0.5" in w.game_boards["gridworld"].canvas.tooltip(0, 0)  # the cell's label says its reward

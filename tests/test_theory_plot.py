@@ -88,3 +88,18 @@ def test_the_window_toggle_draws_the_error_of_its_own_solve(window, qtbot):
     w.convergence.refresh()
     th = w.convergence.theory()
     assert th and np.nanmin(th["error"]) < 1e-6 and "bound" in th
+
+
+def test_aimas_sequence_gets_the_error_but_not_the_bounds_stated_for_standard_value_iteration(qtbot):
+    from mdpviz.widgets.convergence import bounded_method
+
+    assert bounded_method("vi", {"sequence": "aima"}) == "vi-aima" and bounded_method("vi", {}) == "vi"
+    mdp = build_game("gridworld").mdp
+    hist = run(solver(mdp, "vi", sequence="aima", epsilon=1e-6), record=True).history
+    plot = ConvergencePlot()
+    qtbot.addWidget(plot)
+    plot.reset(tol=None)
+    plot.set_reference(solve(mdp, "pi").values, gamma=float(mdp.discount), method=bounded_method("vi", {"sequence": "aima"}))
+    plot.extend(hist)
+    plot.refresh()
+    assert set(plot.theory()) == {"x", "error"}

@@ -49,6 +49,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--theta", type=positive_float, default=None, help="prioritized sweeping's threshold (> 0)")
     p.add_argument("--in-place", action="store_true", help="evaluate: Gauss-Seidel sweeps instead of synchronous ones")
     p.add_argument("--tol", type=positive_float, default=None, help="the iterative methods' tolerance")
+    p.add_argument("--ties", choices=("tolerance", "strict"), default=None,
+                   help="the greedy policy's tie rule: Q within 1e-9 tie, lowest action (tolerance, default), or "
+                   "the strict float maximum (CS188's computeActionFromValues)")
+    p.add_argument("--q-from", choices=("previous", "current"), default=None,
+                   help="vi/gs: a sweep's policy backs up from V_(k-1) (previous, default) or V_k (current: "
+                   "CS188's iteration k)")
+    p.add_argument("--sequence", choices=("standard", "aima"), default=None,
+                   help="vi: aima = aima-python's value iteration (U_0 = 0, terminal U = R(s), stop when "
+                   "delta <= epsilon (1 - gamma) / gamma, the sweep before returned)")
+    p.add_argument("--epsilon", type=positive_float, default=None,
+                   help="--sequence aima's epsilon (default 0.001); mpi and rvi's epsilon")
+    p.add_argument("--action-order", default=None, metavar="A,A,...",
+                   help="vi/gs: ties go to the first of these actions (labels or ids), e.g. east,north,west,south")
     p.add_argument("--distribution", action="store_true",
                    help="the exact distribution of the number of turns from the start under the policy found")
     p.add_argument("--history", action="store_true", help="with --json: one entry per step (values and policy)")
@@ -101,6 +114,11 @@ def solver_options(args: argparse.Namespace, game, method: str) -> dict:
     opts: dict = {}
     if args.tol is not None:
         opts["tol"] = args.tol
+    for name in ("ties", "q_from", "sequence", "epsilon"):  # checked by the solver (one-line ValueErrors)
+        if getattr(args, name, None) is not None:
+            opts[name] = getattr(args, name)
+    if getattr(args, "action_order", None) is not None:
+        opts["action_order"] = [int(a) if a.strip().isdigit() else a.strip() for a in args.action_order.split(",")]
     if args.order is not None:
         if method != "async-vi":
             raise ValueError("--order applies to --method async-vi only")
@@ -209,6 +227,8 @@ def run(args: argparse.Namespace) -> int:
     method = args.method or ("evaluate" if args.policy is not None else default_method)
     opts = dict(default_opts) if method == default_method and args.method is None else {}
     opts.update(solver_options(args, game, method))
+    if opts.get("sequence") == "aima" and args.tol is None:
+        opts.pop("tol", None)  # the game's default tolerance: AIMA's sequence stops by its epsilon instead
     last, kept, solution = solve_steps(game, method, opts, args.sweeps, history=args.history)
     if last is None:
         raise ValueError(f"{METHOD_NAMES[method]} made no step")

@@ -32,7 +32,11 @@ from mdpviz.solvers.evaluation import policy_evaluation
 from mdpviz.solvers.learning import LEARNERS, ExperienceLearner, LearningStep, learn, learner
 from mdpviz.solvers.modified_policy_iteration import modified_policy_iteration
 from mdpviz.solvers.relative_value_iteration import relative_value_iteration
-from mdpviz.solvers.sweep import Solution, Sweep, SolverGen, greedy, run
+from mdpviz.solvers.aima import aima_value_iteration
+from mdpviz.solvers.sweep import (
+    Q_FROM, TIE_TOL, TIES, Solution, Sweep, SolverGen, action_ranks, check_choice, greedy, greedy_policy, ordered_policy,
+    run, tie_tolerance,
+)
 from mdpviz.solvers.value_iteration import gauss_seidel_value_iteration, value_iteration
 
 METHODS: dict[str, Callable[..., SolverGen]] = {
@@ -72,13 +76,24 @@ METHOD_NAMES: dict[str, str] = {
 """Display names of the solver ids."""
 
 
-COMMON_OPTIONS = ("tol", "max_sweeps", "max_iterations", "tie_tol")
+COMMON_OPTIONS = ("tol", "max_sweeps", "max_iterations", "tie_tol", "ties", "q_from")
 """Options every method accepts through :func:`solver` / :func:`solve`: ``tol`` (stopping
 tolerance of the iterative methods; LP and BI are exact and ignore it, prioritized sweeping stops
 on its ``theta``, MPI and RVI take it as their ``epsilon``), ``max_sweeps`` and ``max_iterations``
 (the same cap: sweeps of value iteration and evaluation, improvement steps of policy iteration,
-single-state steps of async-vi and prioritized (their ``iterations``); ignored by LP and BI) and
-``tie_tol`` (ties of the greedy policy)."""
+single-state steps of async-vi and prioritized (their ``iterations``); ignored by LP and BI),
+``tie_tol`` (ties of the greedy policy), and the two course conventions (:data:`~mdpviz.solvers.sweep.TIES`,
+:data:`~mdpviz.solvers.sweep.Q_FROM`): ``ties`` ("tolerance", the default, or "strict": the float
+maximum, exact ties to the lowest action id) and ``q_from`` ("previous", the default: a sweep's policy
+backs up from V_(k-1); "current": from V_k, CS188's iteration k; it changes the synchronous and in-place
+value iteration sweeps, whose policy is the only one chosen from other values than the snapshot's).
+"vi" also takes ``sequence``: "standard" or "aima" (:func:`~mdpviz.solvers.aima.aima_value_iteration`,
+aima-python's value iteration with its ``epsilon``; ``tol`` is then not taken); "vi" and "gs" take
+``action_order`` (action ids or labels: exact ties, or ties within the tolerance, go to the first in
+this order instead of the lowest id; aima-python's is east, north, west, south)."""
+
+SEQUENCES = ("standard", "aima")
+"""The value-iteration sequences of the option ``sequence`` of "vi" (see :data:`COMMON_OPTIONS`)."""
 
 
 def _normalise_options(method: str, options: dict) -> dict:
@@ -128,10 +143,75 @@ def solver(mdp: TabularMDP, method: str = "vi", **options) -> SolverGen:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}") from None
     check_value_scale(mdp)
     opts = _normalise_options(method, options)
+    q_from = check_choice("q_from", opts.pop("q_from", "previous"), Q_FROM)
+    if "ties" in opts:
+        ties = opts.pop("ties")
+        strict = tie_tolerance(ties, opts.get("tie_tol", TIE_TOL))
+        if ties == "strict":
+            if opts.get("tie_tol", 0.0) != 0.0:
+                raise ValueError(f"ties 'strict' and tie_tol ({opts['tie_tol']}) are the same setting; give one")
+            opts["tie_tol"] = strict
+    rank = None
+    if "action_order" in opts:
+        if method not in ("vi", "gs"):
+            raise ValueError(f"action_order is value iteration's option (methods 'vi' and 'gs'), not {method!r}'s")
+        rank = action_ranks(mdp, opts.pop("action_order"))
+    aima = False
+    if "sequence" in opts:
+        if check_choice("sequence", opts.pop("sequence"), SEQUENCES) == "aima":
+            aima = True
+            if method != "vi":
+                raise ValueError(f"sequence 'aima' is value iteration's (method 'vi'), not {method!r}'s")
+            if "tol" in opts:
+                raise ValueError("AIMA's value iteration stops by its epsilon (delta <= epsilon (1 - gamma) / gamma); "
+                                 "give epsilon, not tol")
+            fn = aima_value_iteration
     try:
-        return fn(mdp, **opts)
+        gen = fn(mdp, **opts)
     except TypeError as e:  # an option this method does not take: say which, not a Python error
         raise ValueError(f"method {method!r} does not take the option(s) given ({e})") from None
+    if method in ("vi", "gs") and (q_from == "current" or rank is not None):
+        gen = restated_policy(mdp, gen, tie_tol=opts.get("tie_tol", TIE_TOL), q_from=q_from, rank=rank,
+                              initial=opts.get("initial"), final_from_values=aima)
+    return gen
+
+
+def restated_policy(mdp: TabularMDP, gen: SolverGen, *, tie_tol: float = TIE_TOL, q_from: str = "current",
+                    rank: np.ndarray | None = None, initial: np.ndarray | None = None,
+                    final_from_values: bool = False) -> SolverGen:
+    """The sweeps of a value-iteration generator ``gen`` with each sweep's policy chosen again: greedy in
+    the sweep's own values V_k (``q_from="current"``: CS188's iteration k) or in the previous sweep's
+    (``initial`` or 0 before the first), ties to the action of lowest ``rank`` when given (the option
+    ``action_order``; :func:`~mdpviz.solvers.sweep.ordered_policy`); the changed states counted again,
+    ``q_from`` set. The Solution's policy: greedy in its values with ``q_from="current"`` or
+    ``final_from_values`` (aima-python's ``best_policy(U)``), else the last sweep's. ``gen.send(m)``
+    passes through with ``q_from="current"`` (batches of sweeps give the same numbers); with "previous"
+    every snapshot is one sweep, so that V_(k-1) is known."""
+    import dataclasses
+
+    def choose(values: np.ndarray) -> np.ndarray:
+        p = (ordered_policy(mdp, values, rank, tie_tol=tie_tol) if rank is not None
+             else greedy_policy(mdp, values, tie_tol=tie_tol)[1])
+        p.flags.writeable = False
+        return p
+
+    base = np.zeros(mdp.n_states) if initial is None else np.asarray(initial, dtype=np.float64)
+    old = None
+    req = None
+    while True:
+        try:
+            sw = gen.send(req) if req is not None else next(gen)
+        except StopIteration as stop:
+            sol: Solution = stop.value
+            final = choose(sol.values) if (q_from == "current" or final_from_values or old is None) else old
+            return dataclasses.replace(sol, policy=final)
+        policy = choose(sw.values if q_from == "current" else base)
+        changed = np.flatnonzero(policy != old) if old is not None else np.arange(0)
+        changed.flags.writeable = False
+        req = yield dataclasses.replace(sw, policy=policy, changed=changed, q_from=q_from)
+        if q_from == "previous":
+            req = None  # one sweep per snapshot: the next policy backs up from exactly these values
+        old, base = policy, sw.values
 
 
 def solve(mdp: TabularMDP, method: str = "vi", *, record: bool = False, **options) -> Solution:
@@ -172,7 +252,7 @@ def _end_ties_towards_terminals(mdp: TabularMDP, sol: Solution) -> Solution:
 
 
 __all__ = [
-    "COMMON_OPTIONS", "METHODS", "VALUE_LIMIT", "check_value_scale", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
+    "COMMON_OPTIONS", "METHODS", "Q_FROM", "SEQUENCES", "TIES", "aima_value_iteration", "restated_policy", "VALUE_LIMIT", "check_value_scale", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
     "evaluate_policy", "evaluate_stochastic_policy", "evaluate_weights", "hitting_probabilities",
     "row_weights_deterministic", "row_weights_stochastic", "gauss_seidel_value_iteration", "greedy",
     "linear_programming", "policy_iteration", "run", "solve", "solver", "value_iteration",

@@ -25,14 +25,15 @@ from __future__ import annotations
 
 import heapq
 import math
-import numbers
 import time
 from typing import Sequence
 
 import numpy as np
 
 from mdpviz.models.mdp import TabularMDP, read_only
-from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, greedy, greedy_rows, make_sweep, rows_to_policy
+from mdpviz.solvers.sweep import (
+    TIE_TOL, Solution, SolverGen, check_positive, check_tolerance, greedy_policy, greedy_rows, make_sweep,
+)
 from mdpviz.solvers.value_iteration import _initial_values
 
 ORDERS = ("index", "random")
@@ -71,8 +72,7 @@ class _Backups:
         self.tie_tol = tie_tol
         self.matrix = mdp.matrix
         self.pred_ptr, self.pred = predecessors(mdp, rank)
-        _, rows = greedy(mdp, mdp.q_values(v), tie_tol=tie_tol)
-        self.policy = rows_to_policy(mdp, rows)
+        self.policy = greedy_policy(mdp, v, tie_tol=tie_tol)[1]
 
     def best(self, s: int) -> float:
         """opt_a Q(s, a) under the current values (Sutton and Barto eq. 4.10); 0 for a terminal state."""
@@ -99,14 +99,13 @@ class _Backups:
 
     def residual(self) -> float:
         """max_s |(TV)(s) - V(s)|: how far the values are from Bellman's equation."""
-        tv, _ = greedy(self.mdp, self.mdp.q_values(self.v), tie_tol=self.tie_tol)
+        tv, _ = greedy_policy(self.mdp, self.v, tie_tol=self.tie_tol)
         return float(np.max(np.abs(tv - self.v), initial=0.0))
 
 
 def _step_cap(mdp: TabularMDP, tol: float, iterations: int | None) -> int:
     """The step cap; ValueError for a bad ``tol`` or ``iterations``."""
-    if not (tol >= 0 and math.isfinite(tol)):
-        raise ValueError(f"tolerance must be a finite number >= 0, got {tol}")
+    check_tolerance(tol)
     if iterations is None:
         return PASSES * max(1, mdp.n_states)
     if int(iterations) < 0:
@@ -189,7 +188,7 @@ def _asynchronous(mdp: TabularMDP, cycle: np.ndarray | None, seed: int | None, t
         yield make_sweep(
             method="async-vi", phase="update", iteration=it, values=read_only(b.v.copy()), old_values=b.v,
             policy=new_policy, old_policy=policy, elapsed=time.perf_counter() - t0, terminal=mdp.terminal,
-            converged=done, delta_override=(delta, delta / n_live, s), updated=(s,),
+            converged=done, delta_override=(delta, delta / n_live, s), updated=(s,), q_from="current",
         )
         policy = new_policy
         if done:
@@ -256,8 +255,7 @@ def prioritized_sweeping(
     ``iterations``: the most steps (CS188's ``iterations``; default :data:`PASSES` passes). ``theta``
     must be > 0. One snapshot per step: ``updated=(s,)``, delta = |change of V(s)|, policy greedy in V.
     """
-    if not isinstance(theta, numbers.Real) or isinstance(theta, bool) or not (theta > 0 and math.isfinite(theta)):
-        raise ValueError(f"theta must be a finite number > 0, got {theta!r}")
+    theta = check_positive("theta", theta)
     if isinstance(order, str) and order == "random":
         raise ValueError("prioritized sweeping takes order 'index' or a sequence of state ids, not 'random'")
     states = update_order(mdp, order)
@@ -301,7 +299,7 @@ def _prioritized(mdp: TabularMDP, theta: float, states: np.ndarray, cap: int, v:
         yield make_sweep(
             method="prioritized", phase="update", iteration=it, values=read_only(b.v.copy()), old_values=b.v,
             policy=new_policy, old_policy=policy, elapsed=time.perf_counter() - t0, terminal=terminal,
-            converged=done, delta_override=(delta, delta / n_live, s), updated=(s,),
+            converged=done, delta_override=(delta, delta / n_live, s), updated=(s,), q_from="current",
         )
         policy = new_policy
         if done:

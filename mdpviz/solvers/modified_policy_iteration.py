@@ -15,8 +15,10 @@ import time
 import numpy as np
 
 from mdpviz.models.mdp import TabularMDP, read_only
-from mdpviz.solvers.policy_iteration import check_count, check_positive, evaluate_iteratively, evaluation_threshold
-from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, greedy, make_sweep, rows_to_policy
+from mdpviz.solvers.policy_iteration import evaluate_iteratively, evaluation_threshold
+from mdpviz.solvers.sweep import (
+    TIE_TOL, Solution, SolverGen, check_count, check_positive, greedy, make_sweep, rows_to_policy,
+)
 
 
 def span(x: np.ndarray) -> float:
@@ -77,7 +79,7 @@ def _modified(mdp: TabularMDP, epsilon: float, sweeps: int, cap: int, tie_tol: f
     policy = None
     variation = math.inf
     for it in range(1, cap + 1):
-        nxt, rows = greedy(mdp, mdp.q_values(v), tie_tol=tie_tol)
+        nxt, rows = greedy(mdp, mdp.q_values(v), tie_tol=tie_tol)  # the rows go to the evaluation
         new_policy = read_only(rows_to_policy(mdp, rows))
         change = (nxt - v)[live]
         variation = span(change)

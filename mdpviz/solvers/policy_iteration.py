@@ -16,14 +16,15 @@ shared with modified policy iteration), reached as ``policy_iteration(..., evalu
 from __future__ import annotations
 
 import math
-import numbers
 import time
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mdpviz.models.mdp import TabularMDP, read_only
-from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, greedy, make_sweep, policy_to_rows, rows_to_policy
+from mdpviz.solvers.sweep import (  # noqa: F401  (check_count, check_positive: used here, imported from here)
+    TIE_TOL, Solution, SolverGen, check_count, check_positive, greedy, make_sweep, policy_to_rows, rows_to_policy,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import scipy.sparse as sp
@@ -583,16 +584,30 @@ def policy_iteration(
 
 
 # ---------------------------------------------------------------- iterative evaluation (pymdptoolbox)
-def policy_chain(mdp: TabularMDP, rows: np.ndarray):
-    """P_pi (CSR) and r_pi of the deterministic policy ``rows`` (pymdptoolbox ``_computePpolicyPRpolicy``);
-    with discount 1, ImproperPolicyError if it does not reach a terminal state from every state."""
-    W = row_weights_deterministic(mdp, rows)
+def chain_of_weights(mdp: TabularMDP, W: sp.csr_matrix, *, proper: bool = True) -> tuple[sp.csr_matrix, np.ndarray]:
+    """P_pi (CSR) and r_pi of the policy whose row weights are ``W`` (Sutton and Barto eq. 4.5's
+    sum_a pi(a | s) p(s' | s, a) and expected reward; pymdptoolbox ``_computePpolicyPRpolicy``); with
+    discount 1 and ``proper``, ImproperPolicyError if it does not reach a terminal state from every state."""
     P_pi = (W @ mdp.matrix).tocsr()
-    if mdp.discount >= 1.0 and mdp.terminal.any():
+    if proper and mdp.discount >= 1.0:
         ok = _reaches_terminal(mdp, P_pi) | mdp.terminal
         if not ok.all():
             raise ImproperPolicyError(np.flatnonzero(~ok), mdp)
     return P_pi, np.asarray(W @ mdp.row_reward, dtype=np.float64)
+
+
+def policy_chain(mdp: TabularMDP, rows: np.ndarray) -> tuple[sp.csr_matrix, np.ndarray]:
+    """:func:`chain_of_weights` of the deterministic policy ``rows`` (pymdptoolbox's models have no
+    terminal states: their discount-1 chains are not checked)."""
+    return chain_of_weights(mdp, row_weights_deterministic(mdp, rows), proper=bool(mdp.terminal.any()))
+
+
+def expectation_sweep(mdp: TabularMDP, P_pi: sp.csr_matrix, r_pi: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """One synchronous sweep of the policy's expectation backup (Sutton and Barto eq. 4.5):
+    r_pi + gamma P_pi v, terminal states 0. A fresh array."""
+    new = r_pi + float(mdp.discount) * (P_pi @ v)
+    new[mdp.terminal] = 0.0
+    return new
 
 
 def evaluation_threshold(gamma: float, epsilon: float) -> float:
@@ -606,31 +621,14 @@ def evaluate_iteratively(mdp: TabularMDP, rows: np.ndarray, v0: np.ndarray, epsi
     """pymdptoolbox's ``_evalPolicyIterative``: V <- r_pi + gamma P_pi V from ``v0`` until the largest
     change is below :func:`evaluation_threshold` or after ``max_sweeps`` sweeps; (V, sweeps done)."""
     P_pi, r_pi = policy_chain(mdp, rows)
-    gamma = float(mdp.discount)
-    thresh = evaluation_threshold(gamma, epsilon)
-    term = mdp.terminal
+    thresh = evaluation_threshold(float(mdp.discount), epsilon)
     v = np.array(v0, dtype=np.float64)
     for k in range(1, int(max_sweeps) + 1):
         prev = v
-        v = r_pi + gamma * (P_pi @ prev)
-        v[term] = 0.0
+        v = expectation_sweep(mdp, P_pi, r_pi, prev)
         if float(np.max(np.abs(v - prev), initial=0.0)) < thresh:
             return v, k
     return v, int(max_sweeps)
-
-
-def check_positive(name: str, x: float) -> float:
-    """``x`` as a float; ValueError naming ``name`` unless it is a finite number > 0."""
-    if not isinstance(x, numbers.Real) or isinstance(x, bool) or not (x > 0 and math.isfinite(x)):
-        raise ValueError(f"{name} must be a finite number > 0, got {x!r}")
-    return float(x)
-
-
-def check_count(name: str, x: int) -> int:
-    """``x`` as an int; ValueError naming ``name`` unless it is a whole number >= 1."""
-    if not isinstance(x, numbers.Real) or isinstance(x, bool) or not math.isfinite(x) or int(x) != x or int(x) < 1:
-        raise ValueError(f"{name} must be a whole number >= 1, got {x!r}")
-    return int(x)
 
 
 def iterative_policy_iteration(

@@ -19,8 +19,9 @@ import numpy as np
 
 from mdpviz.models.mdp import TabularMDP, read_only
 from mdpviz.solvers.modified_policy_iteration import span
-from mdpviz.solvers.policy_iteration import check_count, check_positive
-from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, greedy, make_sweep, rows_to_policy
+from mdpviz.solvers.sweep import (
+    TIE_TOL, Solution, SolverGen, check_count, check_positive, greedy, make_sweep, rows_to_policy,
+)
 
 
 def relative_value_iteration(

@@ -6,6 +6,8 @@ collects it). The Step button, Run, the CLI and the tests all drive the same gen
 """
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Callable, Generator
 
@@ -15,6 +17,56 @@ from mdpviz.models.mdp import TabularMDP, read_only
 
 TIE_TOL = 1e-9
 """Relative tolerance under which two action values count as tied (ties go to the lowest action)."""
+
+TIES: dict[str, str] = {
+    "tolerance": f"Q-values within {TIE_TOL:g} (relative) count as tied; ties go to the lowest action id",
+    "strict": "the strict float maximum: the first action, in action-id order, whose Q is the largest "
+              "float (CS188's computeActionFromValues)",
+}
+"""The tie rules of the greedy policy (solver option ``ties``), each in words for the Solver panel and the
+lesson. ``"tolerance"`` is mdpviz's default; ``"strict"`` is what a course's agent computes with ``q >
+best``: at discount 1, where exact ties meet rounding, the two draw different arrows."""
+
+Q_FROM: dict[str, str] = {
+    "previous": "the policy and Q view of sweep k back up from V_(k-1): the backup that made V_k",
+    "current": "the policy and Q view of sweep k back up from V_k itself (CS188's iteration k, most textbooks)",
+}
+"""Which values the drawn policy and the Q view of sweep k use (solver option ``q_from``), in words."""
+
+
+def check_choice(name: str, value: object, choices) -> str:
+    """``value`` if it is one of ``choices``; ValueError naming ``name`` and the choices otherwise."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def check_positive(name: str, x: float) -> float:
+    """``x`` as a float; ValueError naming ``name`` unless it is a finite number > 0."""
+    if not isinstance(x, numbers.Real) or isinstance(x, bool) or not (x > 0 and math.isfinite(x)):
+        raise ValueError(f"{name} must be a finite number > 0, got {x!r}")
+    return float(x)
+
+
+def check_count(name: str, x: int) -> int:
+    """``x`` as an int; ValueError naming ``name`` unless it is a whole number >= 1."""
+    if not isinstance(x, numbers.Real) or isinstance(x, bool) or not math.isfinite(x) or int(x) != x or int(x) < 1:
+        raise ValueError(f"{name} must be a whole number >= 1, got {x!r}")
+    return int(x)
+
+
+def check_tolerance(tol: float) -> float:
+    """``tol`` as a float; ValueError unless it is a finite number >= 0 (a stopping tolerance)."""
+    if not (tol >= 0 and math.isfinite(tol)):
+        raise ValueError(f"tolerance must be a finite number >= 0, got {tol}")
+    return float(tol)
+
+
+def tie_tolerance(ties: str, tie_tol: float = TIE_TOL) -> float:
+    """The ``tie_tol`` of :func:`greedy` for the tie rule ``ties`` (:data:`TIES`): ``tie_tol`` for
+    "tolerance", 0 for "strict" (then the first column with q >= the float maximum wins: the strict
+    maximum, exact float ties to the lowest action id)."""
+    return 0.0 if check_choice("ties", ties, TIES) == "strict" else float(tie_tol)
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,6 +107,9 @@ class Sweep:
     gain: float | None = None
     """Average reward per step (reward units per step) estimated by relative value iteration; None for
     the discounted and total-reward methods."""
+    q_from: str = "previous"
+    """Which values this snapshot's policy (and the Q view beside it) backs up from, for a sweep:
+    "previous" (V_(k-1), the backup that made V_k) or "current" (V_k itself); see :data:`Q_FROM`."""
 
     @property
     def policy_changes(self) -> int:
@@ -185,6 +240,55 @@ def _greedy_block(
     return values, rows
 
 
+def greedy_policy(mdp: TabularMDP, values: np.ndarray, *, tie_tol: float = TIE_TOL) -> tuple[np.ndarray, np.ndarray]:
+    """(T V, policy): the backed-up values max_a Q(s, a) under ``values`` (Sutton and Barto eq. 4.10)
+    and the greedy action id per state (eq. 4.9; -1 for terminal states), ties as :func:`greedy`."""
+    best, rows = greedy(mdp, mdp.q_values(values), tie_tol=tie_tol)
+    return best, rows_to_policy(mdp, rows)
+
+
+def action_ranks(mdp: TabularMDP, order) -> np.ndarray:
+    """The rank of every action id under ``order`` (a sequence of action ids or action labels, each
+    action once; actions it leaves out come after it, in id order): the solver option ``action_order``,
+    "the stated action order" in which exact ties go to the first. ValueError naming what does not fit."""
+    labels = list(mdp.action_labels or ())
+    ids: list[int] = []
+    for a in order if not isinstance(order, str) else order.split(","):
+        if isinstance(a, str):
+            a = a.strip()
+            if a not in labels:
+                raise ValueError(f"action_order: {a!r} is not an action of this model ({', '.join(labels) or 'ids only'})")
+            a = labels.index(a)
+        elif isinstance(a, bool) or not isinstance(a, numbers.Integral) or not 0 <= int(a) < mdp.n_actions:
+            raise ValueError(f"action_order: {a!r} is not an action id 0..{mdp.n_actions - 1}")
+        if int(a) in ids:
+            raise ValueError(f"action_order names action {a!r} twice")
+        ids.append(int(a))
+    rest = [a for a in range(mdp.n_actions) if a not in ids]
+    rank = np.empty(mdp.n_actions, dtype=np.int64)
+    rank[ids + rest] = np.arange(mdp.n_actions)
+    return rank
+
+
+def ordered_policy(mdp: TabularMDP, values: np.ndarray, rank: np.ndarray, *, tie_tol: float = TIE_TOL) -> np.ndarray:
+    """The greedy action of every state under ``values`` (eq. 4.9) with ties going to the action of
+    lowest ``rank`` (:func:`action_ranks`) instead of the lowest id; ties as :func:`greedy` (``tie_tol``
+    0: exact float ties only). -1 for terminal states."""
+    q = mdp.q_values(values)
+    best, _ = greedy(mdp, q, tie_tol=tie_tol)
+    rs = np.asarray(mdp.row_state)
+    sense = np.asarray(mdp.sense, dtype=np.float64)[rs]
+    b = best[rs] * sense
+    cand = q * sense >= b - tie_tol * (1.0 + np.abs(b))
+    idx = np.flatnonzero(cand)
+    idx = idx[np.lexsort((rank[mdp.row_action[idx]], rs[idx]))]
+    first = idx[np.r_[True, rs[idx][1:] != rs[idx][:-1]]] if idx.size else idx
+    policy = np.full(mdp.n_states, -1, dtype=np.int64)
+    policy[rs[first]] = mdp.row_action[first]
+    policy[mdp.terminal] = -1
+    return policy
+
+
 def index_ranges(starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The index ranges starts[i]:stops[i] concatenated, and the range number i of each index."""
     starts = np.asarray(starts, dtype=np.int64)
@@ -268,11 +372,12 @@ def make_sweep(
     delta_override: tuple[float, float, int] | None = None,
     updated: tuple[int, ...] = (),
     gain: float | None = None,
+    q_from: str = "previous",
 ) -> Sweep:
     """Build a frozen snapshot; ``values`` and ``policy`` are copied only if still writeable.
 
-    With ``tol``, the snapshot is marked converged when its delta is below ``tol``. ``updated`` and
-    ``gain``: see :class:`Sweep`.
+    With ``tol``, the snapshot is marked converged when its delta is below ``tol``. ``updated``,
+    ``gain`` and ``q_from``: see :class:`Sweep`.
     """
     if delta_override is None:
         diff = np.abs(values - old_values)
@@ -305,6 +410,7 @@ def make_sweep(
         converged=converged,
         updated=tuple(int(x) for x in updated),
         gain=None if gain is None else float(gain),
+        q_from=q_from,
     )
 
 

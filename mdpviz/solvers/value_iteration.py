@@ -18,7 +18,7 @@ import numpy as np
 
 from mdpviz.models.mdp import TabularMDP, read_only
 from mdpviz.solvers.sweep import (
-    TIE_TOL, Solution, SolverGen, Sweep, _greedy_block, greedy, make_sweep, rows_to_policy,
+    TIE_TOL, Solution, SolverGen, Sweep, _greedy_block, check_tolerance, greedy, make_sweep, rows_to_policy,
 )
 
 
@@ -79,8 +79,8 @@ while they are reduced, so a sweep costs little more than the bare matrix-vector
 
 
 def _check(tol: float, max_sweeps: int) -> None:
-    if not (tol >= 0 and math.isfinite(tol)):
-        raise ValueError(f"tolerance must be a finite number >= 0, got {tol}")
+    """ValueError for a bad stopping tolerance or sweep cap."""
+    check_tolerance(tol)
     if int(max_sweeps) < 1:
         raise ValueError(f"max_sweeps must be at least 1, got {max_sweeps}")
 

@@ -30,6 +30,14 @@ LOSS_COLOR = "#cc79a7"  # reddish purple: the greedy policy's loss bound
 BOUNDED_METHODS = ("vi", "gs")
 """Methods whose sweeps are Bellman-operator steps from V_0 = 0: the contraction bounds hold for them."""
 
+
+def bounded_method(method: str | None, options: dict) -> str | None:
+    """The method as the theory curves know it: value iteration run as aima-python runs it (terminal
+    utilities R(s) from its first sweep) is not the operator the bounds are stated for ("vi-aima")."""
+    if method == "vi" and (options or {}).get("sequence") == "aima":
+        return "vi-aima"
+    return method
+
 SYMBOL_MAX_POINTS = 150
 """Beyond this many sweeps the curves lose their symbols, dashes and fill (painting stays fast)."""
 LOG_AXIS_LINES = 6

@@ -23,14 +23,33 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mdpviz.models.kit.algorithms import convention_text
 from mdpviz.solvers import METHOD_NAMES
+from mdpviz.solvers.sweep import Q_FROM, TIES
 from mdpviz.models.kit.display import Inspection, inspection_html
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.learning import LearningPanel, add_learners
 from mdpviz.solvers.learning import LEARNERS
 
-METHOD_ORDER = ("vi", "gs", "pi", "lp")
+METHOD_ORDER = ("vi", "gs", "pi", "lp", "async-vi", "prioritized", "evaluate")
 """Algorithms in the picker, in this order."""
+
+PICKER_NAMES: dict[str, str] = {"evaluate": "policy evaluation (random policy)"}
+"""The picker's name of a method where it says more than :data:`METHOD_NAMES` (what is evaluated)."""
+
+TOL_METHODS = ("vi", "gs", "async-vi", "evaluate")
+"""The methods that stop by the panel's tolerance (AIMA's sequence takes it as its epsilon)."""
+
+CONVENTION_METHODS = ("vi", "gs")
+"""The methods whose policy the convention "policy from V_(k-1) or V_k" changes (see Q_FROM)."""
+
+TIE_LABELS = {"tolerance": "ties \u2264 1e-9", "strict": "strict max"}
+"""Short names of the tie rules (:data:`~mdpviz.solvers.sweep.TIES`) in the picker."""
+Q_FROM_LABELS = {"previous": "\u03c0 from V(k\u22121)", "current": "\u03c0 from V(k)"}
+"""Short names of the Q conventions (:data:`~mdpviz.solvers.sweep.Q_FROM`) in the picker."""
+
+
+
 
 SPEEDS: tuple[tuple[str, float], ...] = (
     ("1 sweep/s", 1.0),
@@ -64,6 +83,7 @@ class SolverPanel(QWidget):
     speed_changed = Signal(float)
     history_moved = Signal(int)
     invalid_input = Signal(str)
+    options_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,15 +91,58 @@ class SolverPanel(QWidget):
         lay = QVBoxLayout(self)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        # rows closer together than the style's default: the convention row fits without taking the
+        # convergence plot's height in presenter mode at 1280 x 720
+        form.setVerticalSpacing(3)
         self.algorithm = _named(QComboBox(), "algorithmPicker", "Algorithm")
         for m in METHOD_ORDER:
-            self.algorithm.addItem(METHOD_NAMES[m], m)
+            self.algorithm.addItem(PICKER_NAMES.get(m, METHOD_NAMES[m]), m)
         add_learners(self.algorithm)
         self.algorithm.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.algorithm.setMinimumContentsLength(14)
         self.algorithm.setToolTip("Value iteration (synchronous: Jacobi; in place: Gauss-Seidel), "
-                                  "Howard policy iteration, or linear programming (PuLP/CBC)")
+                                  "Howard policy iteration, linear programming (PuLP/CBC), asynchronous value "
+                                  "iteration and prioritized sweeping (one state per Step, CS188 q4/q5), or "
+                                  "iterative evaluation of the random policy (Sutton and Barto 4.1)")
         form.addRow("Algorithm", self.algorithm)
+        # the method's own options, beside the tolerance (a row of their own made the panel too tall for
+        # presenter mode at 1280 x 720): the update order (async-vi), theta (prioritized), AIMA's sequence (vi)
+        self.order = _named(QComboBox(), "orderPicker", "Update order")
+        self.order.addItem("in order", "index")
+        self.order.addItem("random", "random")
+        self.order.setToolTip("Asynchronous value iteration: which state each Step backs up (CS188 q4: in order)")
+        self.theta = _named(QLineEdit("1e-05"), "thetaEdit", "Theta")
+        self.theta.setToolTip("Prioritized sweeping: a predecessor is queued when its |V - max Q| exceeds \u03b8 (> 0)")
+        self.sequence = _named(QComboBox(), "sequencePicker", "Value iteration sequence")
+        self.sequence.addItem("standard", "standard")
+        self.sequence.addItem("AIMA", "aima")
+        self.sequence.setToolTip("AIMA: value iteration as aima-python runs it (U_0 = 0, terminal squares worth "
+                                 "R(s) from sweep 1, its \u03b5(1\u2212\u03b3)/\u03b3 stopping rule; "
+                                 "\u03b5 = the tolerance)")
+        self.theta_label = QLabel("\u03b8")
+        self.theta_label.setContentsMargins(4, 0, 2, 0)
+        for w in (self.order, self.sequence):
+            w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            w.setMinimumContentsLength(6)
+        conv_row = QHBoxLayout()
+        conv_row.setContentsMargins(0, 0, 0, 0)
+        self.ties = _named(QComboBox(), "tiePicker", "Tie rule")
+        for k in TIES:
+            self.ties.addItem(TIE_LABELS[k], k)
+            self.ties.setItemData(self.ties.count() - 1, TIES[k], Qt.ItemDataRole.ToolTipRole)
+        self.q_from = _named(QComboBox(), "qFromPicker", "Policy and Q view from")
+        for k in Q_FROM:
+            self.q_from.addItem(Q_FROM_LABELS[k], k)
+            self.q_from.setItemData(self.q_from.count() - 1, Q_FROM[k], Qt.ItemDataRole.ToolTipRole)
+        for w in (self.ties, self.q_from):
+            w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            w.setMinimumContentsLength(5)
+            conv_row.addWidget(w, 1)
+        # the pickers' own texts say the convention in force; its full sentence is their tooltip and the
+        # lesson's (a line of text here made the panel too tall for presenter mode at 1280 x 720)
+        self.convention = _named(QLabel("Convention"), "conventionNote", "Convention in force")
+        form.addRow(self.convention, conv_row)
+        self._conv_row = conv_row
         self.discount = _named(QDoubleSpinBox(), "discountEdit", "Discount")
         self.discount.setRange(0.0, 1.0)
         self.discount.setDecimals(4)
@@ -88,7 +151,13 @@ class SolverPanel(QWidget):
         form.addRow("Discount \u03b3", self.discount)
         self.tolerance = _named(QLineEdit("1e-09"), "toleranceEdit", "Tolerance")
         self.tolerance.setToolTip("Value iteration stops when max |dV| of a sweep is below this")
-        form.addRow("Tolerance", self.tolerance)
+        tol_row = QHBoxLayout()
+        tol_row.setContentsMargins(0, 0, 0, 0)
+        tol_row.addWidget(self.tolerance, 1)
+        for w in (self.theta_label, self.theta, self.order, self.sequence):
+            tol_row.addWidget(w, 0 if w is self.theta_label else 1)
+        form.addRow("Tolerance", tol_row)
+        self._tol_row = tol_row
         self.speed = _named(QComboBox(), "speedPicker", "Run speed")
         for label, rate in SPEEDS:
             self.speed.addItem(label, rate)
@@ -149,12 +218,17 @@ class SolverPanel(QWidget):
         lay.addLayout(row)
 
         self.algorithm.currentIndexChanged.connect(self._on_algorithm)
+        for box in (self.order, self.sequence, self.ties, self.q_from):
+            box.currentIndexChanged.connect(lambda _i: self._options_edited())
+        self.theta.editingFinished.connect(self._on_theta)
         self.tolerance.editingFinished.connect(self._on_tolerance)
         self.discount.valueChanged.connect(lambda v: self.discount_changed.emit(float(v)))
         self.speed.currentIndexChanged.connect(lambda i: self.speed_changed.emit(float(self.speed.itemData(i))))
         self.history.valueChanged.connect(self.history_moved)
         self._tol = 1e-9
+        self._theta = 1e-5
         self.set_method("vi")
+        self._show_options()
 
     def _on_algorithm(self, i: int) -> None:
         m = self.algorithm.itemData(i)
@@ -162,6 +236,7 @@ class SolverPanel(QWidget):
             return
         self.show_learning(str(m))
         self.method_changed.emit(m)
+        self._show_options()
 
     # ------------------------------------------------------------------ values
     @property
@@ -176,24 +251,89 @@ class SolverPanel(QWidget):
     def rate(self) -> float:
         return float(self.speed.currentData())
 
+    def options(self) -> dict:
+        """The solver options the panel's choices give for the current method (the tolerance aside; the
+        default conventions, ties "tolerance" and q_from "previous", left out)."""
+        m = self.method
+        out: dict = {}
+        if self.ties.currentData() != "tolerance":  # the defaults are not written: the options of before
+            out["ties"] = str(self.ties.currentData())
+        if m in CONVENTION_METHODS and self.q_from.currentData() != "previous":
+            out["q_from"] = str(self.q_from.currentData())
+        if m == "vi" and self.sequence.currentData() == "aima":
+            out["sequence"] = "aima"
+        if m == "async-vi":
+            out["order"] = str(self.order.currentData())
+            if out["order"] == "random":
+                out["seed"] = 0
+        if m == "prioritized":
+            out["theta"] = self._theta
+        if m == "evaluate":
+            out["policy"] = "random"
+        return out
+
+    def convention_in_force(self) -> str:
+        """The convention of the current choices in one sentence (what the panel shows)."""
+        return convention_text(self.method, str(self.ties.currentData()), str(self.q_from.currentData()),
+                               str(self.sequence.currentData()))
+
+    def set_conventions(self, *, ties: str | None = None, q_from: str | None = None,
+                        sequence: str | None = None) -> None:
+        """Choose the tie rule, the Q convention or value iteration's sequence (as the pickers do)."""
+        for box, key in ((self.ties, ties), (self.q_from, q_from), (self.sequence, sequence)):
+            if key is not None:
+                i = box.findData(key)
+                if i < 0:
+                    raise ValueError(f"unknown choice {key!r}")
+                box.setCurrentIndex(i)
+
+    def _show_options(self) -> None:
+        m = self.method
+        self.order.setVisible(m == "async-vi")
+        self.theta.setVisible(m == "prioritized")
+        self.theta_label.setVisible(m == "prioritized")
+        self.sequence.setVisible(m == "vi")
+        self.q_from.setVisible(m in CONVENTION_METHODS)  # the other methods' policy is of their own values
+        text = self.convention_in_force()
+        for w in (self.convention, self.ties, self.q_from):
+            w.setToolTip(text)
+        self.convention.setAccessibleDescription(text)
+
+    def _options_edited(self) -> None:
+        self._show_options()
+        self.options_changed.emit()
+
+    def _on_theta(self) -> None:
+        try:
+            theta = parse_tolerance(self.theta.text())
+        except ValueError as e:
+            self.theta.setText(f"{self._theta:g}")
+            self.invalid_input.emit(str(e).replace("tolerance", "theta"))
+            return
+        if theta != self._theta:
+            self._theta = theta
+            self.options_changed.emit()
+
     def set_method(self, method: str) -> None:
         i = self.algorithm.findData(method)
         if i < 0:
             raise ValueError(f"unknown method {method!r}")
         self.algorithm.setCurrentIndex(i)
-        self.tolerance.setEnabled(method in ("vi", "gs"))
+        self.tolerance.setEnabled(method in TOL_METHODS)
         self.show_learning(method)
 
     def show_learning(self, method: str) -> None:
-        """Show the learner's settings when ``method`` is a learner (and label the buttons in episodes)."""
+        """Show the learner's settings when ``method`` is a learner, in place of the solvers' tolerance and
+        conventions (a learner has neither), and call the speeds episodes per second."""
         on = method in LEARNERS
         self.learning_scroll.setVisible(on)
-        self._form.setRowVisible(self.tolerance, not on)  # (a learner has no stopping tolerance)
+        self._form.setRowVisible(self._tol_row, not on)
+        self._form.setRowVisible(self._conv_row, not on)
         for k, (label, _rate) in enumerate(SPEEDS):  # a learner's unit is the episode
             self.speed.setItemText(k, label.replace("sweep", "episode") if on else label)
         if on:
             self.learning.show_method(method)
-        self.step.setToolTip("One episode (Space)" if on else
+        self.step.setToolTip("One episode, or one transition (Step unit below) (Space)" if on else
                              "One sweep (Space); for policy iteration one full round: evaluate + improve")
         self.run.setToolTip("Learn for the set number of episodes at the chosen speed (R toggles run/pause)" if on
                             else "Sweep until convergence at the chosen speed (R toggles run/pause)")
@@ -238,7 +378,7 @@ class SolverPanel(QWidget):
         self.run.setEnabled(can_step)
         self.pause.setEnabled(state == "running")
         self.reset.setEnabled(has_model)
-        self.tolerance.setEnabled(method in ("vi", "gs"))
+        self.tolerance.setEnabled(method in TOL_METHODS)
 
     def show_status(self, text: str) -> None:
         self.status.setText(text)

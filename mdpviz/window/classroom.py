@@ -9,6 +9,7 @@ running image export; it hears ``model_changed`` (the lesson and comparison are 
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import QMenu
 
 from mdpviz.solvers import Sweep
 from mdpviz.widgets.game_board import GameBoard
+from mdpviz.models.kit.algorithms import algorithm_blocks
 from mdpviz.models.kit.colors import ColorScale, scale_for
 from mdpviz.models.jobs import Job
 from mdpviz import export as lesson_export
@@ -49,6 +51,10 @@ class ClassroomMixin:
         self._lesson_panel.copied.connect(lambda text: self.statusBar().showMessage(text, 4000))
         self.lesson_dock.visibilityChanged.connect(self._on_lesson_dock_shown)
         self.model_changed.connect(self._classroom_model_changed)
+        # the lesson names the algorithm and the convention in force: a new choice writes it again
+        self.solver_panel.method_changed.connect(lambda _m: self._lesson_solver_changed())
+        self.solver_panel.options_changed.connect(self._lesson_solver_changed)
+        self.solver_panel.tolerance_changed.connect(lambda _t: self._lesson_solver_changed())
         self.presenter_changed.connect(lambda _on: self._apply_lines())
         self.shutting_down.connect(self.cancel_frames)
 
@@ -126,6 +132,11 @@ class ClassroomMixin:
         """Every game's board built so far."""
         return list(self._boards.values())
 
+    def _lesson_solver_changed(self) -> None:
+        self._lesson_stale = True
+        if self.lesson_dock.isVisible():
+            self.update_lesson()
+
     def _classroom_model_changed(self) -> None:
         """The model changed (:attr:`MainWindow.model_changed`): new lesson text, and a comparison of the
         old model is stale."""
@@ -159,6 +170,9 @@ class ClassroomMixin:
         except (ValueError, TypeError, AttributeError, KeyError) as e:
             self._lesson_panel.show_lesson(None, message=f"No lesson for {g.title}: {e}")
             return
+        if not self.session.drives_steps:  # the Solver panel's algorithm and the convention in force
+            lesson = dataclasses.replace(lesson, algorithm=algorithm_blocks(self.solver_panel.method,
+                                                                            self.solver_options()))
         self._lesson_panel.show_lesson(lesson)
 
     def compare_methods(self) -> bool:

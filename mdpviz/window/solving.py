@@ -33,6 +33,8 @@ from mdpviz.models.kit.display import (
     merge_terms,
 )
 
+from mdpviz.widgets.panels import TOL_METHODS
+from mdpviz.widgets.convergence import bounded_method
 from mdpviz.window.parts import PLOT_MIN_INTERVAL, REDRAW_MS
 
 
@@ -73,6 +75,7 @@ class SolvingMixin:
         p.reset.clicked.connect(self.reset_action)
         p.method_changed.connect(lambda _m: self.reset_solver())
         p.tolerance_changed.connect(lambda _t: self.reset_solver())
+        p.options_changed.connect(self.reset_solver)
         p.discount_changed.connect(self._on_discount)
         p.speed_changed.connect(c.set_rate)
         p.history_moved.connect(self._on_history_moved)
@@ -100,10 +103,15 @@ class SolvingMixin:
 
     # ------------------------------------------------------------------ solver
     def solver_options(self) -> dict:
-        m = self.solver_panel.method
-        if m in LEARNERS:
+        """The options of the Solver panel's choices: the tolerance (AIMA's sequence: its epsilon), the
+        method's own options and the conventions in force; a learner's settings (window/learning.py)."""
+        p = self.solver_panel
+        if p.method in LEARNERS:
             return self.learning_options()
-        return {"tol": self.solver_panel.tol} if m in ("vi", "gs") else {}
+        opts = p.options()
+        if p.method in TOL_METHODS:
+            opts["epsilon" if opts.get("sequence") == "aima" else "tol"] = p.tol
+        return opts
 
     def reset_solver(self) -> None:
         """Load a fresh solver for the current model, method and options (Reset)."""
@@ -184,7 +192,9 @@ class SolvingMixin:
     def _on_history_reset(self) -> None:
         m = self.controller.method
         tol = self.controller.options.get("tol") if m in ("vi", "gs") else None
-        self.convergence.reset(tol=tol, x_label="step (evaluate / improve)" if m == "pi" else "sweep")
+        x_label = ("step (evaluate / improve)" if m == "pi" else
+                   "step (one state each)" if m in ("async-vi", "prioritized") else "sweep")
+        self.convergence.reset(tol=tol, x_label=x_label)
         self.convergence.set_reference(None, gamma=None, method=m)  # (the new solve's V* follows with its range)
         self._dirty = True
 
@@ -201,7 +211,7 @@ class SolvingMixin:
         optimal values (a small model's reference solve) the convergence plot can draw the true error."""
         if rng.source == "reference" and rng.values is not None and self.controller.mdp is not None:
             self.convergence.set_reference(rng.values, gamma=float(self.controller.mdp.discount),
-                                           method=self.controller.method)
+                                           method=bounded_method(self.controller.method, self.controller.options))
         self.scale = range_scale(rng.lo, rng.hi, label=self.session.value_label,
                                  kind=self.session.color_kind)
         if not self.delta_view:

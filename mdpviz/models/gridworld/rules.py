@@ -4,7 +4,8 @@ A grid world is a rectangle of cells, each open, a wall, or an exit that pays a 
 cell is the start. The agent picks north, east, south or west; with probability 1 - noise it
 moves that way, and with probability noise/2 each it slips to one of the two perpendicular
 directions. A move into a wall or off the edge leaves it where it is. Every move from an open
-cell pays the living reward (negative: a cost of living; positive: a reason never to leave).
+cell pays the living reward (negative: a cost of living; positive: a reason never to leave), or the
+cell's own reward where the map gives it one (AIMA's R(s) per square).
 
 Two conventions are in use, and both are built here (``convention``):
 
@@ -26,12 +27,24 @@ more step per episode, or terminal states that end the episode on entry.
 Built-in maps are CS188's layouts (``gridworld.py``: getBookGrid, getBridgeGrid,
 getDiscountGrid, getCliffGrid, getMazeGrid); :func:`parse_grid` reads a map from a small text
 file: one row per line, cells separated by spaces: ``#`` a wall, ``S`` the start (an open cell),
-``.`` an open cell, a number an exit paying that reward. Lines starting with ``;`` are comments.
-Example (the book's 4x3 world)::
+``.`` an open cell, a number an exit paying that reward, and ``.`` or ``S`` followed by a signed
+number (``.-0.5``, ``.+0.5``, ``S-0.1``) an open cell with its own reward, which replaces the living
+reward for the moves from it (CS188: the reward of leaving the cell; AIMA: its R(s)). The sign is
+required because a bare ``.5`` already reads as a number, an exit worth 0.5. Lines starting with
+``;`` are comments. Example (the book's 4x3 world)::
 
     . . . +1
     . # . -1
     S . . .
+
+and aima-python's third environment (``tests/test_mdp.py``: R(s) of -0.1, -0.5 and +0.5 on different
+squares; its terminal squares are exits)::
+
+    -1   .    .    .    .    .+0.5
+    S    #    #    .-0.5 .   .
+    .    #    +1   +3   #    .
+    .    .    .    #    #    .
+    .+0.5 .   .    .    .    -1
 
 This module is numpy only; it never imports Qt.
 """
@@ -92,7 +105,34 @@ class GridFileError(ValueError):
 
 
 Cell = float | str
-"""One cell of a map: WALL, OPEN or an exit's reward (a float)."""
+"""One cell of a map: WALL, OPEN, an open cell with its own reward (:func:`reward_cell`, e.g. ".-0.5")
+or an exit's reward (a float)."""
+
+
+def is_open(x: Cell) -> bool:
+    """An open cell: OPEN, or an open cell with its own reward."""
+    return isinstance(x, str) and x.startswith(OPEN)
+
+
+def reward_cell(reward: float) -> str:
+    """The open cell whose moves pay ``reward`` (its own R(s)): "." and the signed number, as maps write it."""
+    return OPEN + _fmt_reward(reward)
+
+
+def own_reward(x: Cell) -> float | None:
+    """The reward of an open cell that has its own (:func:`reward_cell`), else None."""
+    if isinstance(x, str) and len(x) > 1 and x.startswith(OPEN) and x[1] in "+-":
+        try:
+            return float(x[1:])
+        except ValueError:
+            return None
+    return None
+
+
+def move_reward(x: Cell, living_reward: float) -> float:
+    """The reward of a move from the open cell ``x``: its own reward, or else the living reward."""
+    r = own_reward(x)
+    return float(living_reward) if r is None else r
 
 
 @dataclass(frozen=True)
@@ -100,7 +140,8 @@ class GridMap:
     """The cells of a grid world and its start (the rules are in :class:`GridSettings`)."""
 
     cells: tuple[tuple[Cell, ...], ...]
-    """Rows from the top; each cell is "#" (wall), "." (open) or a float (an exit's reward)."""
+    """Rows from the top; each cell is "#" (wall), "." (open), "." with a signed number (open, with
+    its own reward: :func:`reward_cell`) or a float (an exit's reward)."""
     start: tuple[int, int]
     """(row, column) of the start cell, row 0 at the top."""
     name: str = ""
@@ -132,8 +173,12 @@ class GridMap:
                 raise GridFileError(f"{where}: row {i + 1} has {len(row)} cells, the first row has {w}")
             for j, x in enumerate(row):
                 if isinstance(x, str):
-                    if x not in (WALL, OPEN):
+                    if x not in (WALL, OPEN) and own_reward(x) is None:
                         raise GridFileError(f"{where}: row {i + 1}, column {j + 1}: unknown cell {x!r}")
+                    r = own_reward(x)
+                    if r is not None and not math.isfinite(r):
+                        raise GridFileError(f"{where}: row {i + 1}, column {j + 1}: reward {x[1:]!r} is not a "
+                                            "finite number")
                 elif isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
                     raise GridFileError(f"{where}: row {i + 1}, column {j + 1}: exit reward {x!r} is not a finite number")
         if self.rows * w > MAX_CELLS:
@@ -141,7 +186,7 @@ class GridMap:
         r, c = self.start
         if not (0 <= r < self.rows and 0 <= c < w):
             raise GridFileError(f"{where}: the start ({r}, {c}) is outside the {self.rows} x {w} grid")
-        if self.cells[r][c] != OPEN:
+        if not is_open(self.cells[r][c]):
             raise GridFileError(f"{where}: the start (row {r + 1}, column {c + 1}) must be an open cell")
         if not any(not isinstance(x, str) for row in self.cells for x in row):
             raise GridFileError(f"{where}: the grid has no exit (a number): episodes would never end")
@@ -160,7 +205,7 @@ class GridMap:
             toks = []
             for j, x in enumerate(row):
                 if (i, j) == self.start:
-                    toks.append("S")
+                    toks.append("S" + x[1:])  # "S" and the start cell's own reward, if it has one
                 elif isinstance(x, str):
                     toks.append(x)
                 else:
@@ -241,6 +286,16 @@ def parse_grid(text: str, path: str = "<grid>") -> GridMap:
                 cells.append(WALL)
             elif tok in (OPEN, "_"):
                 cells.append(OPEN)
+            elif tok[0] in ".Ss" and len(tok) > 1 and tok[1] in "+-":  # an open cell with its own reward
+                x = own_reward(OPEN + tok[1:])
+                if x is None or not math.isfinite(x):
+                    raise GridFileError(f"{path}:{ln}: cell {j + 1} {tok!r}: the reward after {tok[0]!r} is not a "
+                                        "finite number")
+                if tok[0] in "Ss":
+                    if start is not None:
+                        raise GridFileError(f"{path}:{ln}: a second start 'S' (the first is on line {start_line})")
+                    start, start_line = (len(rows), j), ln
+                cells.append(reward_cell(x))
             elif tok.upper() == "S":
                 if start is not None:
                     raise GridFileError(f"{path}:{ln}: a second start 'S' (the first is on line {start_line})")
@@ -251,7 +306,8 @@ def parse_grid(text: str, path: str = "<grid>") -> GridMap:
                     x = float(tok)
                 except ValueError:
                     raise GridFileError(f"{path}:{ln}: cell {j + 1} {tok!r} is not '#' (wall), 'S' (start), "
-                                        "'.' (open) or a number (an exit's reward)") from None
+                                        "'.' (open), a number (an exit's reward) or '.' with a signed number "
+                                        "(an open cell's own reward, e.g. .-0.5)") from None
                 if not math.isfinite(x):
                     raise GridFileError(f"{path}:{ln}: cell {j + 1}: exit reward {tok!r} is not a finite number")
                 cells.append(x)
@@ -331,6 +387,10 @@ class GridSettings:
             # forever collects reward forever, so no value is finite.
             raise FieldError("discount", f"a positive living reward ({self.living_reward:g}) with discount 1 makes "
                              "the values infinite (the agent never leaves): use a discount below 1", subject="")
+        own = [r for row in self.grid.cells for x in row if (r := own_reward(x)) is not None and r > 0]
+        if self.discount == 1.0 and own:
+            raise FieldError("discount", f"a cell's positive reward ({own[0]:g}) with discount 1 makes the values "
+                             "infinite (the agent can stay there for ever): use a discount below 1", subject="")
         self.grid.validate(self.grid.name or "grid")
         return self
 
@@ -386,7 +446,9 @@ def compile_gridworld(settings: GridSettings) -> GridWorld:
             if g.cells[r][c] != WALL:
                 state[r, c] = n
                 x = g.cells[r][c]
-                labels.append(f"({r + 1},{c + 1})" + ("" if isinstance(x, str) else f" exit {_fmt_reward(x)}"))
+                own = own_reward(x)
+                labels.append(f"({r + 1},{c + 1})" + ("" if isinstance(x, str) else f" exit {_fmt_reward(x)}")
+                              + ("" if own is None else f" R {_fmt_reward(own)}"))
                 n += 1
     done = -1
     if not aima:
@@ -416,7 +478,7 @@ def compile_gridworld(settings: GridSettings) -> GridWorld:
                 for (nr, nc), p in move_outcomes(g, r, c, a, st.noise):
                     d = int(state[nr, nc])
                     y = g.cells[nr][nc]
-                    reward = st.living_reward
+                    reward = move_reward(x, st.living_reward)  # CS188: leaving the cell; AIMA: R(s)
                     if aima and not isinstance(y, str):
                         reward += gamma * float(y)  # U(terminal) = R(terminal), discounted one step
                     src.append(s), act.append(a), dst.append(d), prob.append(p), rew.append(reward)
@@ -428,7 +490,9 @@ def compile_gridworld(settings: GridSettings) -> GridWorld:
     )
     kind = tuple(tuple("wall" if x == WALL else ("open" if isinstance(x, str) else "exit") for x in row)
                  for row in g.cells)
-    label = tuple(tuple("" if isinstance(x, str) else _fmt_reward(x) for x in row) for row in g.cells)
+    label = tuple(tuple(_fmt_reward(x) if not isinstance(x, str) else
+                        ("" if own_reward(x) is None else "R " + _fmt_reward(own_reward(x))) for x in row)
+                  for row in g.cells)
     fixed = {(r, c): float(g.cells[r][c]) for r in range(g.rows) for c in range(g.cols)
              if aima and not isinstance(g.cells[r][c], str)}
     geom = GridGeometry(g.rows, g.cols, state, kind, label, dict(MOVES), None if aima else EXIT, g.start, fixed)
@@ -543,16 +607,20 @@ def state_name(geom: GridGeometry | None, convention: str, s: int) -> str:
 
 
 def next_cell(x: Cell, exit_reward: float) -> Cell:
-    """The cell after ``x`` when the board's edit mode cycles it: open -> wall -> exit (``exit_reward``) -> open."""
-    return WALL if x == OPEN else (float(exit_reward) if x == WALL else OPEN)
+    """The cell after ``x`` when the board's edit mode cycles it: open (with or without its own reward) ->
+    wall -> exit (``exit_reward``) -> open."""
+    return WALL if is_open(x) else (float(exit_reward) if x == WALL else OPEN)
 
 
 def describe_cell(x: Cell) -> str:
     """A cell in words, for an edit's undo text: "wall", "open" or "exit +1"."""
-    return "wall" if x == WALL else "open" if x == OPEN else f"exit {float(x):+g}"
+    own = own_reward(x)
+    return ("wall" if x == WALL else "open" if x == OPEN else f"open, reward {own:+g}" if own is not None
+            else f"exit {float(x):+g}")
 
 
 # ---------------------------------------------------------------------------------- scenario codec
 
 
-__all__ = ['ACTION_NAMES', 'ARROWS', 'BUILTIN_MAPS', 'CONVENTIONS', 'CONVENTION_NAMES', 'EAST', 'EXIT', 'GridFileError', 'GridGeometry', 'GridMap', 'GridSettings', 'GridWorld', 'MOVES', 'NORTH', 'OPEN', 'SOUTH', 'WALL', 'WEST', 'CONVENTION_RULES', 'cell_value', 'compile_gridworld', 'format_rows', 'load_map', 'move_outcomes', 'parse_grid', 'policy_rows', 'q_by_direction', 'read_grid', 'value_rows', 'MIN_ARROW_PX', 'arrow_geometry', 'best_directions', 'describe_cell', 'next_cell', 'grid_color_range', 'state_name']
+__all__ = ['ACTION_NAMES', 'ARROWS', 'BUILTIN_MAPS', 'CONVENTIONS', 'CONVENTION_NAMES', 'EAST', 'EXIT', 'GridFileError', 'GridGeometry', 'GridMap', 'GridSettings', 'GridWorld', 'MOVES', 'NORTH', 'OPEN', 'SOUTH', 'WALL', 'WEST', 'CONVENTION_RULES', 'cell_value', 'compile_gridworld', 'format_rows', 'load_map', 'move_outcomes', 'parse_grid', 'policy_rows', 'q_by_direction', 'read_grid', 'value_rows', 'MIN_ARROW_PX', 'arrow_geometry', 'best_directions', 'describe_cell', 'next_cell', 'grid_color_range', 'state_name', 'is_open', 'move_reward',
+           'own_reward', 'reward_cell']

@@ -99,7 +99,10 @@ def lesson(st: GridSettings, mdp: TabularMDP | None = None, *, start: int | None
                                                                  if st.convention == "cs188" else ".")),
         transitions=f"The intended direction with probability {1 - st.noise:g}, each perpendicular one with "
                     f"{st.noise / 2:g}; a wall or the edge leaves the agent where it is.",
-        rewards=(f"Living reward {st.living_reward:g} per move from an open cell; an exit pays its number"
+        rewards=(f"Living reward {st.living_reward:g} per move from an open cell"
+                 + (f" ({own} cell{'' if own == 1 else 's'} with an own reward, which replaces it there)" if (own := sum(
+                     1 for row in st.grid.cells for x in row if gw_rules.own_reward(x) is not None)) else "")
+                 + "; an exit pays its number"
                  + (" (with the exit action)." if st.convention == "cs188" else
                     " as R(s) of its terminal state (a move into it pays R(s) + \u03b3 R(s\u2032)).")),
         parameters=parameters_of(st, skip=("grid",)),

@@ -87,6 +87,8 @@ def sweep_caption(method_name: str, phase: str, iteration: int, index: int, tota
     position in the history when scrubbing back ("... (step 5 of 9)")."""
     if phase == "sweep":
         what = f"sweep {iteration}"
+    elif phase == "update":
+        what = f"step {iteration} (one state backed up, outlined)"
     elif phase == "lp":
         what = "linear program solved"
     else:
@@ -116,7 +118,9 @@ def backup_values(
       by the previous improvement, from the previous snapshot's values (round 1: the starting policy,
       backed up from its own values);
     * a linear program's policy is greedy in its optimal values; backward induction's layer is backed
-      up from the later layers' values, already final in the snapshot.
+      up from the later layers' values, already final in the snapshot;
+    * a snapshot whose ``q_from`` is "current" (value iteration under that convention, one-state
+      updates, policy evaluation): greedy in its own values.
 
     ``greedy_of_shown``: the board draws the greedy moves of the shown values themselves (board
     games), so the inspector backs up from those.
@@ -128,6 +132,8 @@ def backup_values(
     prev = np.asarray(history[index - 1].values, dtype=np.float64) if index > 0 else np.zeros(n_states)
     if greedy_of_shown or sw.phase in ("improve", "lp", "layer"):
         return cur, "V of this snapshot (the shown values)"
+    if getattr(sw, "q_from", "previous") == "current":
+        return cur, "V of this snapshot itself (V_k: the convention \u201cQ from V_k\u201d, CS188's iteration k)"
     if sw.phase == "evaluate":
         if index == 0:
             return cur, "V of this evaluation (round 1 evaluates the starting policy: \u2605 marks its action)"
@@ -161,7 +167,8 @@ def board_q(
         sw = history[index]
         cur = np.asarray(sw.values, dtype=np.float64)
         prev = np.asarray(history[index - 1].values, dtype=np.float64) if index > 0 else np.zeros(n)
-        if sw.phase in ("improve", "lp", "layer") or (sw.phase == "evaluate" and index == 0):
+        if (sw.phase in ("improve", "lp", "layer") or (sw.phase == "evaluate" and index == 0)
+                or getattr(sw, "q_from", "previous") == "current"):
             q = mdp.q_values(cur)
         elif sw.method == "gs" and sw.phase == "sweep":
             row_state = np.asarray(mdp.row_state)

@@ -89,6 +89,9 @@ class Lesson:
     """The current discount (None when there is no model)."""
     sources: tuple[str, ...]
     """Dotted names of the docstrings the prose was taken from."""
+    algorithm: tuple[Block, ...] = ()
+    """The algorithm in the Solver panel and the convention it runs under
+    (:func:`mdpviz.models.kit.algorithms.algorithm_blocks`); empty for a lesson of the model alone."""
 
     def facts(self) -> tuple[tuple[str, str], ...]:
         """(heading, text) of states, actions, transitions, rewards and discount (a text that
@@ -120,6 +123,8 @@ class Lesson:
         out.append(self.bellman)
         if self.example:
             out.append(self.example)
+        if self.algorithm:
+            out.append("<h3>The algorithm</h3>" + "".join(f"<p>{e(b.text)}</p>" for b in self.algorithm))
         if self.parameters:
             out.append("<h3>Parameters</h3><table cellspacing='0' cellpadding='3' border='1'>"
                        "<tr><th align='left'>parameter</th><th align='left'>value</th>"
@@ -154,6 +159,8 @@ class Lesson:
         out += ["### Bellman equation", "", self.bellman, ""]
         if self.example:
             out += [self.example, ""]
+        if self.algorithm:
+            out += ["### The algorithm", ""] + [x for b in self.algorithm for x in (b.text, "")]
         if self.parameters:
             out += ["### Parameters", "", "| parameter | value | meaning |", "|---|---|---|"]
             out += [f"| `{p.name}` | {p.value.replace('|', '/')} | {p.meaning.replace('|', '/')} |"

@@ -48,6 +48,7 @@ WALL_FILL = "#3a3a3a"
 TOKEN = "#cc79a7"  # Okabe-Ito reddish purple: not in either colour map
 SELECTED = "#000000"
 SUCCESSOR = "#56b4e9"  # Okabe-Ito sky blue, as on the shared board
+UPDATED = "#e69f00"  # Okabe-Ito orange: the one state a step of async-vi / prioritized sweeping backed up
 BEST_Q = "#ff00aa"  # the best action's triangle outline (magenta: in neither map)
 
 
@@ -69,6 +70,16 @@ DIRS: dict[str, tuple[float, float]] = {"north": (0.0, -1.0), "east": (1.0, 0.0)
 
 
 # ---------------------------------------------------------------------------------- the canvas
+def q_source(sw: Any, previous: Any) -> np.ndarray:
+    """The values the Q triangles of snapshot ``sw`` back up from, so their best is the drawn arrow: the
+    previous snapshot's (V = 0 before the first) for a synchronous value-iteration sweep under the
+    convention "policy from V(k-1)", the snapshot's own otherwise (``q_from`` "current", one-state
+    updates, evaluations, improvements)."""
+    if sw.method == "vi" and sw.phase == "sweep" and getattr(sw, "q_from", "previous") == "previous":
+        return np.zeros(np.shape(sw.values)) if previous is None else np.asarray(previous.values)
+    return np.asarray(sw.values)
+
+
 class GridCanvas(QWidget):
     """Paints one grid: cells coloured by value with numbers, arrows, Q triangles, token, selection."""
 
@@ -97,6 +108,8 @@ class GridCanvas(QWidget):
         """States outlined in dashed magenta: a learner's states whose learned action is not optimal."""
         self.selected: tuple[int, int] | None = None
         self.successors: dict[tuple[int, int], float] = {}
+        self.updated: tuple[int, int] | None = None
+        """The cell the shown snapshot backed up alone (asynchronous VI, prioritized sweeping), outlined."""
         self.hidden: Callable[[int], bool] = lambda s: False
         self.caption = ""
         self.line_scale = 1.0
@@ -185,6 +198,8 @@ class GridCanvas(QWidget):
         if s < 0:
             return f"{where}: wall"
         lines = [f"{where}" + (f" ({g.label[r][c]})" if g.label[r][c] else "")]
+        if (r, c) == self.updated:
+            lines.append("backed up in this step (the one state it updated)")
         if self.values is not None and not self.hidden(s):
             v = gw.cell_value(g, self.values, r, c)
             lines.append(f"V = {v:.6g}" + (" (terminal: U = R(s))" if (r, c) in g.fixed else ""))
@@ -220,6 +235,13 @@ class GridCanvas(QWidget):
                 continue
             p.setPen(QPen(QColor(SUCCESSOR), max(2.0, side * 0.035) * self.line_scale, Qt.PenStyle.DashLine))
             p.drawRect(self.cell_rect(*cell).adjusted(4, 4, -4, -4))
+        if self.updated is not None:  # the one state this step backed up: a wide orange frame, white inside
+            rect = self.cell_rect(*self.updated)
+            w = max(4.0, side * 0.07) * lw
+            p.setPen(QPen(QColor("#ffffff"), w + 2))
+            p.drawRect(rect.adjusted(w / 2 + 1, w / 2 + 1, -w / 2 - 1, -w / 2 - 1))
+            p.setPen(QPen(QColor(UPDATED), w))
+            p.drawRect(rect.adjusted(w / 2, w / 2, -w / 2, -w / 2))
         if self.selected is not None:
             p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.05) * lw))
             p.drawRect(self.cell_rect(*self.selected).adjusted(2, 2, -2, -2))
@@ -469,7 +491,9 @@ class GridBoard(GameBoard):
         cv.set_scale(low, high, div)
         cv.values = None if sw is None else np.asarray(sw.values)
         cv.policy = None if sw is None else np.asarray(sw.policy)
-        cv.q = {} if sw is None or mdp is None else gw.q_by_direction(geom, mdp, np.asarray(sw.values))
+        cv.q = {} if sw is None or mdp is None else gw.q_by_direction(geom, mdp, q_source(sw, previous))
+        cv.updated = (geom.cell_of(int(sw.updated[0])) if sw is not None and len(getattr(sw, "updated", ())) == 1
+                      else None)
         # a learner's snapshot (phase "episode") marks the states whose learned action is not optimal
         cv.marked = tuple(int(x) for x in sw.changed) if sw is not None and sw.phase == "episode" else ()
         cv.caption = caption

@@ -62,7 +62,7 @@ class GridWorldGame(GridGameBase):
 
     def set_cell(self, r: int, c: int, value: gw.Cell) -> bool:
         g = self.settings.grid
-        if (r, c) == g.start and value != gw.OPEN:
+        if (r, c) == g.start and not gw.is_open(value):
             return self.session.refuse("The start cell must stay open: move the start first (right-click another cell).")
         return self.set_map(g.with_cell(r, c, value), f"row {r + 1}, column {c + 1}: {gw.describe_cell(value)}")
 
@@ -72,7 +72,7 @@ class GridWorldGame(GridGameBase):
 
     def move_start(self, r: int, c: int) -> bool:
         g = self.settings.grid
-        if g.cells[r][c] != gw.OPEN:
+        if not gw.is_open(g.cells[r][c]):
             return self.session.refuse("The start must be an open cell.")
         return self.set_map(replace(g, start=(r, c)), f"start at row {r + 1}, column {c + 1}")
 
@@ -83,8 +83,10 @@ class GridWorldGame(GridGameBase):
             ("Open cell" + (" \u2713" if x == gw.OPEN else ""), lambda: self.set_cell(r, c, gw.OPEN)),
             ("Wall" + (" \u2713" if x == gw.WALL else ""), lambda: self.set_cell(r, c, gw.WALL)),
             (f"Exit with reward {rew:+g} (the editor's exit reward)", lambda: self.set_cell(r, c, rew)),
+            (f"Open cell with its own reward {rew:+g} (R(s): replaces the living reward here)"
+             + (" \u2713" if gw.own_reward(x) == rew else ""), lambda: self.set_cell(r, c, gw.reward_cell(rew))),
         ]
-        out.append(("Start here", (lambda: self.move_start(r, c)) if x == gw.OPEN else None))
+        out.append(("Start here", (lambda: self.move_start(r, c)) if gw.is_open(x) else None))
         return out
 
     # -------------------------------------------------------------- panels
@@ -146,10 +148,12 @@ class GridEditor(QWidget):
         self.exit_reward.setRange(-1000.0, 1000.0)
         self.exit_reward.setDecimals(2)
         self.exit_reward.setValue(1.0)
-        self.exit_reward.setToolTip("The reward of an exit made by clicking in edit mode (or from the cell menu)")
+        self.exit_reward.setToolTip("The reward of an exit made by clicking in edit mode, or from the cell menu of an "
+                                    "exit or of an open cell with its own reward R(s) (map files: .-0.5)")
         form.addRow("New exit reward", self.exit_reward)
         help_ = QLabel("Discount: the Solver panel. Edit cells: the board's \u201cEdit cells\u201d, then click "
-                       "(open \u2192 wall \u2192 exit); right-click a cell to move the start. Ctrl+Z undoes.")
+                       "(open \u2192 wall \u2192 exit); right-click a cell to move the start or give it its own reward. "
+                       "Ctrl+Z undoes.")
         help_.setWordWrap(True)
         form.addRow(help_)
         self.map.activated.connect(self._on_map)
