@@ -47,6 +47,8 @@ _THREADS: list[QThread] = []
 
 TIME_SLICE = 0.02
 """Seconds of solving per event-loop turn of the worker at full speed (Pause is seen within this)."""
+LEARNING_HISTORY_BYTES = 400_000_000
+"""About the most memory a learner's recorded snapshots may take (checkers: 49,021 states)."""
 RUN_RECORD_ALL = 2000
 """Run at full speed records every one of a solve's first this many snapshots; after that it asks
 the solver for many sweeps per snapshot (a course file near discount 1 needs 40,000+ sweeps)."""
@@ -246,6 +248,7 @@ class SolverWorker(QObject):
         self._gen = None
         self._started = False
         self._pulled = 0
+        self._record_all = RUN_RECORD_ALL
         self._timer: QTimer | None = None
         self._interval = 0.0
         self.stop_flag = threading.Event()
@@ -260,8 +263,10 @@ class SolverWorker(QObject):
         self._started = False
         self._pulled = 0
         try:
+            self._record_all = RUN_RECORD_ALL
             if method in LEARNERS:  # a learner from experience: one snapshot per episode, on the exact answer's scale
                 self._gen, rng = learning_start(mdp, method, options)
+                self._record_all = learning_record_all(mdp)
             else:
                 self._gen = solver(mdp, method, **options)
                 rng = reference_range(mdp)
@@ -332,7 +337,7 @@ class SolverWorker(QObject):
             # slider can scrub through a short solve); then each snapshot may stand for many sweeps
             # (value iteration does up to ~10 ms of them in a compiled kernel that releases the GIL;
             # the numbers are the same).
-            while (not self.stop_flag.is_set() and self._pull(out, many=self._pulled >= RUN_RECORD_ALL)
+            while (not self.stop_flag.is_set() and self._pull(out, many=self._pulled >= self._record_all)
                    and time.perf_counter() < t_end):
                 # Let a frame being drawn have the GIL to itself (see FrameGate), and hand the GIL
                 # over between sweeps otherwise: without this the GUI thread waits up to the
@@ -380,16 +385,29 @@ def learning_start(mdp: TabularMDP, method: str, options: dict) -> tuple[Generat
     states (V* for control, V of the evaluated policy for prediction), so that the learned values are
     coloured as the exact ones are. The exact answer is solved once here (on the solver thread) and
     given to the learner as its reference."""
-    from mdpviz.solvers.learning import LearningSettings, exact_answer
+    from mdpviz.solvers.learning import LearningSettings, exact_answer, learning_batches, snapshot_bytes
 
-    exact = exact_answer(mdp, LearningSettings(method=method, **options))
+    st = LearningSettings(method=method, **options)
+    exact = exact_answer(mdp, st)
     values = np.array(exact.values, dtype=np.float64)
     values.setflags(write=False)
     v = values[~np.asarray(mdp.terminal)]
     rng = None
     if v.size and np.all(np.isfinite(v)):
         rng = ValueRange(float(v.min()), float(v.max()), "reference", values)
-    return learner(mdp, method, exact=exact, **options), rng
+    # a Run at full speed merges episodes into fewer snapshots (the same numbers): so many that the
+    # recorded history stays within LEARNING_HISTORY_BYTES whatever the model's size and the episodes
+    size = snapshot_bytes(mdp)
+    min_batch = max(1, math.ceil(st.episodes * size / (LEARNING_HISTORY_BYTES / 2)))
+    return learning_batches(learner(mdp, method, exact=exact, **options), min_batch=min_batch), rng
+
+
+def learning_record_all(mdp: TabularMDP) -> int:
+    """Snapshots a learner's Run records one per episode before it merges them: RUN_RECORD_ALL, fewer
+    for a large model (half of LEARNING_HISTORY_BYTES at most)."""
+    from mdpviz.solvers.learning import snapshot_bytes
+
+    return int(max(20, min(RUN_RECORD_ALL, (LEARNING_HISTORY_BYTES // 2) // snapshot_bytes(mdp))))
 
 
 YIELD_EVERY = 0.001

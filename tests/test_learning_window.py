@@ -261,3 +261,27 @@ def test_step_one_transition_at_a_time(qtbot, grid):
     qtbot.waitUntil(lambda: len(c.history) > n + 1 and c.state != "stepping", timeout=20_000)
     w.redraw()
     assert w.transition_view()[2] == 1
+
+
+def test_merged_snapshots_have_the_same_numbers():
+    """A Run at full speed asks for many episodes per snapshot (send); Step for one (next): the same numbers."""
+    from mdpviz.models.kit.game_model import build_game
+    from mdpviz.solvers.learning import learning_batches
+
+    g = build_game("gridworld")
+    opts = dict(episodes=300, start=g.start_state(), seed=5)
+    plain = list(learner(g.mdp, "q", **opts))
+    gen = learning_batches(learner(g.mdp, "q", **opts), min_batch=40)
+    got = [next(gen)]
+    while True:
+        try:
+            got.append(gen.send(1 << 30))
+        except StopIteration:
+            break
+    assert got[0].episode == 1 and got[-1].episode == 300 and got[-1].done
+    assert all(b.episode - a.episode >= 40 for a, b in zip(got[1:], got[2:-1]))  # at least min_batch each
+    assert np.array_equal(got[-1].q, plain[-1].q)
+    assert [r for s in got for r in s.returns] == [s.ret for s in plain]
+    by_episode = {s.episode: s for s in plain}
+    for s in got:
+        assert np.array_equal(s.q, by_episode[s.episode].q) and s.rms_error == by_episode[s.episode].rms_error

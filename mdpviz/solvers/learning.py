@@ -23,6 +23,7 @@ Never imports Qt.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import time
@@ -532,6 +533,48 @@ def learn(mdp: TabularMDP, method: str = "q", **options) -> tuple[LearningStep, 
     return steps[-1], steps
 
 
+BATCH_SECONDS = 0.01
+"""Learning time one merged snapshot of :func:`learning_batches` covers at most (beyond its minimum)."""
+
+
+def snapshot_bytes(mdp: TabularMDP) -> int:
+    """About how many bytes one :class:`LearningStep` of ``mdp`` holds (its per-row and per-state arrays)."""
+    return 8 * (2 * mdp.n_rows + 4 * mdp.n_states) + 512
+
+
+def merge_steps(steps: list[LearningStep]) -> LearningStep:
+    """Consecutive snapshots as one, as a larger ``batch`` would have made it: the last one's tables and
+    errors, every episode's return and length, the last exact evaluation of the greedy policy."""
+    last = steps[-1]
+    pv = next((s.policy_value for s in reversed(steps) if s.policy_value is not None), None)
+    return dataclasses.replace(last, returns=tuple(r for s in steps for r in s.returns),
+                               lengths=tuple(n for s in steps for n in s.lengths), policy_value=pv)
+
+
+def learning_batches(gen: Generator[LearningStep, None, LearningStep], *, min_batch: int = 1
+                     ) -> Generator[LearningStep, int | None, LearningStep]:
+    """A learner's generator driven as the solvers are: ``next()`` gives the next snapshot; ``send(k)``
+    with k > 1 gives one snapshot for up to k of them, merged (:func:`merge_steps`): at least
+    ``min_batch`` and then as many as :data:`BATCH_SECONDS` of learning allow. The numbers of every
+    episode are the same whatever is asked (a run at full speed sends; a Step does not)."""
+    ask = None
+    try:
+        while True:
+            step = next(gen)
+            if isinstance(ask, (int, np.integer)) and ask > 1 and not step.done:
+                merged = [step]
+                t_end = time.perf_counter() + BATCH_SECONDS
+                while (len(merged) < ask and not step.done
+                       and (len(merged) < min_batch or time.perf_counter() < t_end)):
+                    step = next(gen)
+                    merged.append(step)
+                if len(merged) > 1:
+                    step = merge_steps(merged)
+            ask = yield step
+    except StopIteration as stop:
+        return stop.value
+
+
 REPLAYABLE = ("td0", "sarsa", "expected-sarsa", "q")
 """The learners whose episode :func:`replay_episode` can take one transition at a time (one update per
 step, no coin of its own; n-step TD with n = 1 is TD(0))."""
@@ -737,5 +780,5 @@ class ExperienceLearner:
 
 __all__ = ["BOARD_MODES", "DEFAULT_EVAL_EVERY", "ExactAnswer", "ExperienceLearner", "LEARNERS", "LearningSettings",
            "LearningStep", "MAX_EPISODES", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "REPLAYABLE", "Update",
-           "exact_answer", "greedy_policy_value", "learn", "learned_q", "learner", "learning_job", "model_arrays",
+           "exact_answer", "greedy_policy_value", "learn", "learning_batches", "merge_steps", "snapshot_bytes", "learned_q", "learner", "learning_job", "model_arrays",
            "parse_alpha", "replay_episode"]
