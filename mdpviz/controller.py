@@ -49,6 +49,10 @@ TIME_SLICE = 0.02
 """Seconds of solving per event-loop turn of the worker at full speed (Pause is seen within this)."""
 LEARNING_HISTORY_BYTES = 400_000_000
 """About the most memory a learner's recorded snapshots may take (checkers: 49,021 states)."""
+LEARNING_RECORD_ALL = 200
+"""A learner's Run at full speed records its first this many episodes one by one, then merges them
+(a snapshot per episode is most of the cost of a fast run: 10,000 episodes of the 4x3 grid took
+6.6-8.6 s in the window with 2,000 single snapshots, on this busy 2-core machine)."""
 RUN_RECORD_ALL = 2000
 """Run at full speed records every one of a solve's first this many snapshots; after that it asks
 the solver for many sweeps per snapshot (a course file near discount 1 needs 40,000+ sweeps)."""
@@ -403,11 +407,11 @@ def learning_start(mdp: TabularMDP, method: str, options: dict) -> tuple[Generat
 
 
 def learning_record_all(mdp: TabularMDP) -> int:
-    """Snapshots a learner's Run records one per episode before it merges them: RUN_RECORD_ALL, fewer
-    for a large model (half of LEARNING_HISTORY_BYTES at most)."""
+    """Snapshots a learner's Run records one per episode before it merges them: LEARNING_RECORD_ALL,
+    fewer for a large model (half of LEARNING_HISTORY_BYTES at most)."""
     from mdpviz.solvers.learning import snapshot_bytes
 
-    return int(max(20, min(RUN_RECORD_ALL, (LEARNING_HISTORY_BYTES // 2) // snapshot_bytes(mdp))))
+    return int(max(20, min(LEARNING_RECORD_ALL, (LEARNING_HISTORY_BYTES // 2) // snapshot_bytes(mdp))))
 
 
 YIELD_EVERY = 0.001

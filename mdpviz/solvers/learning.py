@@ -23,7 +23,6 @@ Never imports Qt.
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 import time
@@ -436,8 +435,10 @@ def _learn(mdp: TabularMDP, st: LearningSettings, exact: ExactAnswer, kernels: t
     t0 = time.perf_counter()
     done_eps, updates = 0, 0
     last = None
+    sent = None
     while done_eps < st.episodes:
-        m = min(st.batch, st.episodes - done_eps)
+        # (a value sent in asks for that many episodes in the next snapshot: the same numbers, see learning_batches)
+        m = min(int(sent) if isinstance(sent, (int, np.integer)) and sent > 0 else st.batch, st.episodes - done_eps)
         returns = np.zeros(m)
         lengths = np.zeros(m, np.int64)
         updates += int(loop(code, m, done_eps, arr["state_ptr"], arr["row_ptr"], arr["dst"], arr["cum"],
@@ -449,7 +450,7 @@ def _learn(mdp: TabularMDP, st: LearningSettings, exact: ExactAnswer, kernels: t
         done_eps += m
         last = _snapshot(mdp, st, exact, tab, control, live, done_eps, prev, updates, path_s, path_r, path_g,
                          returns, lengths, t0, summarise, arr)
-        yield last
+        sent = yield last
     return last
 
 
@@ -533,8 +534,8 @@ def learn(mdp: TabularMDP, method: str = "q", **options) -> tuple[LearningStep, 
     return steps[-1], steps
 
 
-BATCH_SECONDS = 0.01
-"""Learning time one merged snapshot of :func:`learning_batches` covers at most (beyond its minimum)."""
+BATCH_SECONDS = 0.005
+"""Learning time one snapshot of a run at full speed aims at (:func:`learning_batches`; beyond its minimum)."""
 
 
 def snapshot_bytes(mdp: TabularMDP) -> int:
@@ -542,34 +543,30 @@ def snapshot_bytes(mdp: TabularMDP) -> int:
     return 8 * (2 * mdp.n_rows + 4 * mdp.n_states) + 512
 
 
-def merge_steps(steps: list[LearningStep]) -> LearningStep:
-    """Consecutive snapshots as one, as a larger ``batch`` would have made it: the last one's tables and
-    errors, every episode's return and length, the last exact evaluation of the greedy policy."""
-    last = steps[-1]
-    pv = next((s.policy_value for s in reversed(steps) if s.policy_value is not None), None)
-    return dataclasses.replace(last, returns=tuple(r for s in steps for r in s.returns),
-                               lengths=tuple(n for s in steps for n in s.lengths), policy_value=pv)
-
-
-def learning_batches(gen: Generator[LearningStep, None, LearningStep], *, min_batch: int = 1
+def learning_batches(gen: Generator[LearningStep, int | None, LearningStep], *, min_batch: int = 1
                      ) -> Generator[LearningStep, int | None, LearningStep]:
-    """A learner's generator driven as the solvers are: ``next()`` gives the next snapshot; ``send(k)``
-    with k > 1 gives one snapshot for up to k of them, merged (:func:`merge_steps`): at least
-    ``min_batch`` and then as many as :data:`BATCH_SECONDS` of learning allow. The numbers of every
-    episode are the same whatever is asked (a run at full speed sends; a Step does not)."""
+    """A learner's generator driven as the solvers are: ``next()`` gives the snapshot after one more
+    batch (the learner's ``batch`` episodes; the window's: one); ``send(k)`` with k > 1 the snapshot after
+    up to k more episodes: at least ``min_batch``, else as many as :data:`BATCH_SECONDS` of learning
+    allow at the speed measured so far. The numbers of every episode are the same whatever is asked
+    (a run at full speed sends; a Step does not): only the snapshots are fewer."""
+    per_episode = 0.0  # seconds of learning per episode, measured
+    started = False
+    done = 0  # episodes learned so far
     ask = None
     try:
         while True:
-            step = next(gen)
-            if isinstance(ask, (int, np.integer)) and ask > 1 and not step.done:
-                merged = [step]
-                t_end = time.perf_counter() + BATCH_SECONDS
-                while (len(merged) < ask and not step.done
-                       and (len(merged) < min_batch or time.perf_counter() < t_end)):
-                    step = next(gen)
-                    merged.append(step)
-                if len(merged) > 1:
-                    step = merge_steps(merged)
+            if started and isinstance(ask, (int, np.integer)) and ask > 1:
+                n = int(BATCH_SECONDS / per_episode) if per_episode > 0 else 1
+                n = max(1, min(int(ask), max(int(min_batch), n)))
+                t0 = time.perf_counter()
+                step = gen.send(n)
+            else:
+                t0 = time.perf_counter()
+                step = next(gen)
+            per_episode = (time.perf_counter() - t0) / max(1, step.episode - done)
+            started = True
+            done = step.episode
             ask = yield step
     except StopIteration as stop:
         return stop.value
@@ -780,5 +777,5 @@ class ExperienceLearner:
 
 __all__ = ["BOARD_MODES", "DEFAULT_EVAL_EVERY", "ExactAnswer", "ExperienceLearner", "LEARNERS", "LearningSettings",
            "LearningStep", "MAX_EPISODES", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "REPLAYABLE", "Update",
-           "exact_answer", "greedy_policy_value", "learn", "learning_batches", "merge_steps", "snapshot_bytes", "learned_q", "learner", "learning_job", "model_arrays",
+           "exact_answer", "greedy_policy_value", "learn", "learning_batches", "snapshot_bytes", "learned_q", "learner", "learning_job", "model_arrays",
            "parse_alpha", "replay_episode"]
