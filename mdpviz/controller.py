@@ -403,7 +403,8 @@ def learning_start(mdp: TabularMDP, method: str, options: dict) -> tuple[Generat
     # recorded history stays within LEARNING_HISTORY_BYTES whatever the model's size and the episodes
     size = snapshot_bytes(mdp)
     min_batch = max(1, math.ceil(st.episodes * size / (LEARNING_HISTORY_BYTES / 2)))
-    return learning_batches(learner(mdp, method, exact=exact, **options), min_batch=min_batch), rng
+    return learning_batches(learner(mdp, method, exact=exact, **options), min_batch=min_batch,
+                            episodes=st.episodes), rng
 
 
 def learning_record_all(mdp: TabularMDP) -> int:

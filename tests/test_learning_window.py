@@ -152,6 +152,9 @@ def test_run_to_the_set_episodes(qtbot, grid):
     h = w.controller.history
     assert h[-1].episode == 300 and h[-1].done
     assert w.learning_curves.point_count == len(h)
+    assert h[-2].episode == 299  # the last episode is its own snapshot: its last update is written out
+    assert " <- " in w.inspector.text.toPlainText()
+    assert sum(len(s.returns) for s in h) == 300  # every episode's return is on the curve
 
 
 TABLE_GAMES = [s.key for s in registry.specs() if not s.no_table]
@@ -271,7 +274,7 @@ def test_merged_snapshots_have_the_same_numbers():
     g = build_game("gridworld")
     opts = dict(episodes=300, start=g.start_state(), seed=5)
     plain = list(learner(g.mdp, "q", **opts))
-    gen = learning_batches(learner(g.mdp, "q", **opts), min_batch=40)
+    gen = learning_batches(learner(g.mdp, "q", **opts), min_batch=40, episodes=300)
     got = [next(gen)]
     while True:
         try:
@@ -279,6 +282,7 @@ def test_merged_snapshots_have_the_same_numbers():
         except StopIteration:
             break
     assert got[0].episode == 1 and got[-1].episode == 300 and got[-1].done
+    assert got[-2].episode == 299  # the last episode is a snapshot of its own
     assert all(b.episode - a.episode >= 40 for a, b in zip(got[:-2], got[1:-1]))  # at least min_batch each
     assert np.array_equal(got[-1].q, plain[-1].q)
     assert [r for s in got for r in s.returns] == [s.ret for s in plain]

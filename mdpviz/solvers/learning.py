@@ -543,13 +543,14 @@ def snapshot_bytes(mdp: TabularMDP) -> int:
     return 8 * (2 * mdp.n_rows + 4 * mdp.n_states) + 512
 
 
-def learning_batches(gen: Generator[LearningStep, int | None, LearningStep], *, min_batch: int = 1
-                     ) -> Generator[LearningStep, int | None, LearningStep]:
+def learning_batches(gen: Generator[LearningStep, int | None, LearningStep], *, min_batch: int = 1,
+                     episodes: int | None = None) -> Generator[LearningStep, int | None, LearningStep]:
     """A learner's generator driven as the solvers are: ``next()`` gives the snapshot after one more
     batch (the learner's ``batch`` episodes; the window's: one); ``send(k)`` with k > 1 the snapshot after
     up to k more episodes: at least ``min_batch``, else as many as :data:`BATCH_SECONDS` of learning
-    allow at the speed measured so far. The numbers of every episode are the same whatever is asked
-    (a run at full speed sends; a Step does not): only the snapshots are fewer."""
+    allow at the speed measured so far; with ``episodes`` (the learner's total) the last episode is a
+    snapshot of its own (the window writes its updates out). The numbers of every episode are the same
+    whatever is asked (a run at full speed sends; a Step does not): only the snapshots are fewer."""
     per_episode = 0.0  # seconds of learning per episode, measured
     started = False
     done = 0  # episodes learned so far
@@ -559,6 +560,8 @@ def learning_batches(gen: Generator[LearningStep, int | None, LearningStep], *, 
             if started and isinstance(ask, (int, np.integer)) and ask > 1:
                 n = int(BATCH_SECONDS / per_episode) if per_episode > 0 else 1
                 n = max(1, min(int(ask), max(int(min_batch), n)))
+                if episodes is not None:
+                    n = max(1, min(n, int(episodes) - done - 1))
                 t0 = time.perf_counter()
                 step = gen.send(n)
             else:

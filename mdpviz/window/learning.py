@@ -141,10 +141,12 @@ def last_update(prev: LearningStep | None, step: LearningStep, mdp: TabularMDP,
                           "Q" if control else "V"), ""
     key = "Q(s, a)" if control else "V(s)"
     moved = n_now - n_before
+    k = step.episode - (0 if prev is None else prev.episode)
+    span = "this episode" if k == 1 else f"these {k:,} episodes (one snapshot)"
     if old is None:
         return None, f"{key} of the last transition is {new:.4g} after {n_now} update{'s' if n_now != 1 else ''}."
-    return None, (f"{key} of the last transition moved {moved} time{'s' if moved != 1 else ''} in this "
-                  f"episode: {old:.4g} \u2192 {new:.4g}" + ("" if step.method not in ("mc", "mc-control", "nstep",
+    return None, (f"{key} of the last transition moved {moved} time{'s' if moved != 1 else ''} in {span}: "
+                  f"{old:.4g} \u2192 {new:.4g}" + ("" if step.method not in ("mc", "mc-control", "nstep",
                                                                                    "double-q")
                                                            else f" ({LEARNERS[step.method]}: its targets are "
                                                                 f"{'returns' if step.method.startswith('mc') else 'n-step returns' if step.method == 'nstep' else 'from the other table'})") + ".")
