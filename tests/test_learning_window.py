@@ -289,3 +289,31 @@ def test_merged_snapshots_have_the_same_numbers():
     by_episode = {s.episode: s for s in plain}
     for s in got:
         assert np.array_equal(s.q, by_episode[s.episode].q) and s.rms_error == by_episode[s.episode].rms_error
+
+
+@pytest.mark.parametrize("key", ["gridworld", "snakes", "ttt"])
+@pytest.mark.parametrize("method", ["q", "sarsa", "expected-sarsa", "td0"])
+@pytest.mark.parametrize("alpha", [(0.1, 0.0), (1.0, 0.8)])
+def test_replayed_transitions_end_on_the_learners_numbers(key, method, alpha):
+    """One transition at a time (the window's transition Step) by the loop's own update functions: after
+    the last transition the table is the compiled learner's snapshot, episode after episode (bit for bit
+    with a constant step size; 1/N^w within the last bit of numba's power function)."""
+    from mdpviz.models.kit.game_model import build_game
+    from mdpviz.solvers.learning import LearningSettings, replay_episode
+
+    g = build_game(key)
+    opts = dict(episodes=12, start=g.start_state(), max_steps=400, epsilon=0.3, alpha=alpha[0], alpha_power=alpha[1],
+                seed=3)
+    steps = list(learner(g.mdp, method, **opts))
+    st = LearningSettings(method=method, **opts)
+    for i, step in enumerate(steps):
+        rep = replay_episode(g.mdp, steps[i - 1] if i else None, step, st)
+        assert rep is not None and len(rep) == len(step.actions)
+        want = step.q if step.q is not None else step.values
+        if alpha[1] == 0.0:
+            assert np.array_equal(rep[-1][0], want)
+        else:
+            assert np.allclose(rep[-1][0], want, rtol=1e-12, atol=1e-12)
+        for table, upd in rep:  # each update as the textbook writes it
+            assert upd.new == pytest.approx(upd.old + upd.alpha * (upd.target - upd.old))
+    assert replay_episode(g.mdp, None, steps[0], LearningSettings(method="mc", **opts)) is None

@@ -585,7 +585,8 @@ def replay_episode(mdp: TabularMDP, prev: LearningStep | None, step: LearningSte
     """``step``'s episode one transition at a time: after each transition, the learned table (Q per row
     for control, V per state for TD(0)) and the update it made, with its numbers, from the table of
     ``prev`` (the snapshot before; None: the initial values) and the same update functions as the loop,
-    so the last table is ``step``'s. None when it cannot be replayed: a learner not in
+    so the last table is ``step``'s (bit for bit with a constant step size; with 1/N^w within the last
+    bit of the compiled loop's power function). None when it cannot be replayed: a learner not in
     :data:`REPLAYABLE`, a snapshot of more than one episode, or (SARSA) an episode cut by the step cap
     whose last next action was not kept (then every transition before it)."""
     from mdpviz.solvers import learning_loop as L
