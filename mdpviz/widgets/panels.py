@@ -329,6 +329,7 @@ class SolverPanel(QWidget):
         self.learning_scroll.setVisible(on)
         self._form.setRowVisible(self._tol_row, not on)
         self._form.setRowVisible(self._conv_row, not on)
+        self._show_options()  # (showing a row shows all its widgets: the method's own options again as they were)
         for k, (label, _rate) in enumerate(SPEEDS):  # a learner's unit is the episode
             self.speed.setItemText(k, label.replace("sweep", "episode") if on else label)
         if on:
