@@ -54,7 +54,7 @@ from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.games import view_class
 from mdpviz.models.kit import registry
-from mdpviz.widgets.panels import Inspector, SolverPanel
+from mdpviz.widgets.panels import METHOD_ORDER, Inspector, SolverPanel
 from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
 from mdpviz.widgets.lesson import LessonPanel
 from mdpviz.widgets import named as _named
@@ -122,6 +122,8 @@ class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, Classroo
         # start only the shown one. Building all nine (their rules modules, a course file read, their
         # editors) took about a fifth of the time to the first painted window.
         self._games: dict[str, Game] = {}
+        self._default_methods: dict[str, str] = {}
+        """The first algorithm each game last put in the Solver panel (a settings edit that changes it shows the new one)."""
         self._wired = False
         for g in games if games is not None else ():
             if g.parent() is None:
@@ -583,7 +585,19 @@ class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, Classroo
         g = self.game_by_key(key)
         if g is self.game:
             return
+        if g.default_method != "vi":  # a game's own algorithm (Jack's car rental: policy iteration)
+            self._show_default_method(g)
         self._activate(g)
+
+    def _show_default_method(self, g: Game) -> None:
+        """Put game ``g``'s first algorithm (:attr:`Game.default_method`) in the Solver panel, without a reset
+        of its own (the caller resets the solver next)."""
+        method = g.default_method
+        self._default_methods[g.key] = method
+        if method in METHOD_ORDER and method != self.solver_panel.method:
+            self.solver_panel.algorithm.blockSignals(True)
+            self.solver_panel.set_method(method)
+            self.solver_panel.algorithm.blockSignals(False)
 
     def _activate(self, g: Game, *, initial: bool = False) -> None:
         self._build_game_widgets(g)
@@ -626,6 +640,8 @@ class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, Classroo
     def _on_game_edited(self, g: Game, text: str) -> None:
         if g is not self.game:
             return
+        if g.default_method != self._default_methods.get(g.key, "vi"):  # e.g. the grid world's 4x4 map: evaluation
+            self._show_default_method(g)
         self.apply_panels()
         path = g.source_path()
         if path != self._selected_file:  # another MDP file: its states are not the old file's

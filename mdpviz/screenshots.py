@@ -436,7 +436,7 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
     elif "solver" in g.panels:
         sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what=f"the {key} model")
         if key != "file":
-            sw.reset("vi")  # value iteration, whatever the previous game left in the solver panel
+            sw.reset(g.default_method)  # the game's own algorithm (value iteration for most), whatever the previous game left
         sw.solve()
         if key == "attt":  # a solve starts the best-response rounds: every size's picture shows their end
             sw.wait(lambda: g.astate.converged and w.controller.state == "converged",

@@ -435,3 +435,64 @@ Q5: dict[str, dict] = {  # test_cases/q5: PrioritizedSweepingValueIterationAgent
                    "exit exit exit exit exit"),
     },
 }
+
+# --------------------------------------------------------------------------- questions 2 and 3 (GridPolicyTest)
+GRID_POLICY_ITERATIONS = 100
+"""``computePolicy`` builds ``ValueIterationAgent(grid, discount=discount)``: its default 100 iterations,
+the policy from V_100 (``computeActionFromValues``, the strict float maximum)."""
+
+Q2: dict = {  # test_cases/q2/1-bridge-grid.test (parameterFn question2, question2: true)
+    "grid": """
+   # -100 -100 -100 -100 -100    #
+   1    S    _    _    _    _    10
+   # -100 -100 -100 -100 -100    #
+""",
+    "policy": """
+   _    _    _    _    _    _    _
+   _    E    _    _    _    _    _
+   _    _    _    _    _    _    _
+""",
+    "default": (0.9, 0.2),  # the grader: "Must change either the discount or the noise, not both"
+    "answer": (0.9, 0.0),  # sebsadface/ai reinforcement/analysis.py question2(): (answerDiscount, answerNoise)
+}
+"""CS188 q2 ("Bridge Crossing Analysis"): a (discount, noise) that makes the agent cross the bridge; the
+grader checks the start cell's action (E) and that only one of the defaults (0.9, 0.2) changed."""
+
+DISCOUNT_GRID = """
+   _    _    _    _    _
+   _    #    _    _    _
+   _    #    1    #   10
+   S    _    _    _    _
+ -10  -10  -10  -10  -10
+"""
+"""``gridName: "discountGrid"`` of every q3 case."""
+
+Q3: dict[str, dict] = {  # test_cases/q3/<case>.test; answers: sebsadface/ai reinforcement/analysis.py
+    "1-question-3.1": {  # question3a: prefer the close exit (+1), risking the cliff (-10)
+        "policy": "_ _ _ _ _ / _ _ _ _ _ / _ _ _ _ _ / E E N _ _ / _ _ _ _ _",
+        "answer": (0.9, 0.2, -2.0),  # (discount, noise, living reward)
+    },
+    "2-question-3.2": {  # question3b: prefer the close exit (+1), avoiding the cliff
+        "policy": "E E S _ _ / N _ S _ _ / N _ _ _ _ / N _ _ _ _ / _ _ _ _ _",
+        "answer": (0.3, 0.15, 0.0),
+    },
+    "3-question-3.3": {  # question3c: prefer the distant exit (+10), risking the cliff
+        "policy": "_ _ _ _ _ / _ _ _ _ _ / _ _ _ _ _ / E E E E N / _ _ _ _ _",
+        "answer": (0.9, 0.1, -2.0),
+    },
+    "4-question-3.4": {  # question3d: prefer the distant exit (+10), avoiding the cliff
+        "policy": "_ _ _ _ _ / _ _ _ _ _ / _ _ _ _ _ / N _ _ _ _ / _ _ _ _ _",
+        "pathVisits": "(4,2)",
+        "answer": (1.0, 0.4, 0.0),
+    },
+    "5-question-3.5": {  # question3e: avoid both exits and the cliff (an episode that never ends)
+        "policy": "_ _ _ _ _ / _ _ _ _ _ / _ _ _ _ _ / _ _ _ _ _ / _ _ _ _ _",
+        "pathNotVisits": "TERMINAL_STATE",
+        "answer": (0.1, 0.0, 10.0),
+    },
+}
+"""CS188 q3 ("Policies"), class ``GridPolicyTest``: the policy grid of each ``.test`` (N/E/S/W must be
+that action, ``_`` not checked; rows top first) and ``pathVisits`` / ``pathNotVisits`` of the
+noise-free path from the start (``followPath``: (x, y) with (0, 0) bottom left, at most 100 steps). The
+course publishes no answers; the parameters are those of a public solution, sebsadface/ai's
+``analysis.py`` (question3a..question3e)."""

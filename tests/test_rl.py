@@ -191,10 +191,16 @@ def test_settings_are_validated():
     assert [s.epsilon_at(k) for k in range(4)] == [1.0, 0.5, 0.25, 0.2]
 
 
+AS_X_VS_RANDOM = dict(mark="X", opponent="random", eval_opponent="random")
+"""The setting of these tests, written before issue 30: X trained and measured against the random opponent
+(the tactical opponent's own tests are in tests/test_ttt3d_tactical.py)."""
+
+
 def test_learning_curve_moves_the_right_way_from_a_fixed_seed():
     """Q-learning with the network starts as a random-like player (about 56% against random in
     the classic game) and wins far more after 3,000 games; the TD error shrinks."""
-    s = rl.TrainSettings(method="q", approx="mlp", episodes=3000, report_every=1000, eval_games=500, seed=0)
+    s = rl.TrainSettings(method="q", approx="mlp", hidden=64, episodes=3000, report_every=1000, eval_games=500, seed=0,
+                         **AS_X_VS_RANDOM)
     agent, curve = rl.run_training(s, risk="classic")
     assert [r.episodes for r in curve] == [0, 1000, 2000, 3000]
     assert curve[-1].done and not curve[0].done
@@ -214,7 +220,8 @@ def test_learning_curve_moves_the_right_way_from_a_fixed_seed():
 def test_td_learning_lowers_the_loss_rate_in_a_risky_game():
     """TD(0), linear: with the seed's 'totally random' risks the untrained (zero-weight) agent
     loses about 18% of its games against random; after 3,000 games it loses far fewer."""
-    s = rl.TrainSettings(method="td", approx="linear", episodes=3000, report_every=3000, eval_games=1000, seed=0)
+    s = rl.TrainSettings(method="td", approx="linear", episodes=3000, report_every=3000, eval_games=1000, seed=0,
+                         **AS_X_VS_RANDOM)
     _, curve = rl.run_training(s, risk="random")
     assert curve[0].loss > 0.1
     assert curve[-1].loss < curve[0].loss / 2

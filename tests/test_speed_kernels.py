@@ -62,7 +62,9 @@ MODELS = [
 def sweep_kernel(request, monkeypatch):
     """Each version of the synchronous sweep kernel in turn: without the prefetch of V, and with it
     (models from GATHER_AHEAD_MIN_STATES states), forced on these small models, 3 transitions
-    ahead (so the last prefetches of a sweep reach past the last transition: clamped)."""
+    ahead (so the last prefetches of a sweep reach past the last transition: clamped). Only the
+    folded kernel (above JACOBI_KERNEL_MAX_TRANSITIONS, forced by the tests that say so) prefetches:
+    the small models' loop (mdpviz/solvers/sweep_loops.py) has no prefetch to force."""
     import importlib
 
     vi = importlib.import_module("mdpviz.solvers.value_iteration")

@@ -25,16 +25,19 @@ def test_train_json_and_the_saved_agent(tmp_path, capsys):
         assert set(p) >= {"episodes", "epsilon", "mean_td_error", "win", "draw", "loss", "train_seconds", "seconds"}
     assert data["settings"]["method"] == "q" and data["settings"]["learning_rate"] == rl.DEFAULT_LEARNING_RATES[("q", "linear")]
     assert data["risk"] == [0.5] * 27
-    assert data["final"]["episodes"] == 300
+    assert data["final"]["X"]["episodes"] == 300 and set(data["final"]) == {"X", "O"}  # both seats by default
+    assert set(data["final"]["O"]["baselines"]) == {"tactical", "untrained"}
     agent = rl.load_agent(out)
     assert agent.episodes == 200 and agent.settings.seed == 3 and agent.settings.method == "q"
     # eval with its default seed plays the same games as train's final evaluation.
-    rc = main(["ttt3d", "eval", "--agent", str(out), "--games", "300", "--json"])
+    rc = main(["ttt3d", "eval", "--agent", str(out), "--games", "300", "--opponent", "tactical", "--json"])
     cap = capsys.readouterr()
     assert rc == 0, cap.err
     ev = json.loads(cap.out)
+    for who in ("tactical", "untrained"):  # the yardsticks: the same games too
+        assert ev["baselines"][who]["wins"] == data["final"]["X"]["baselines"][who]["wins"]
     for k in ("win", "draw", "loss", "episodes"):
-        assert ev[k] == data["final"][k]
+        assert ev[k] == data["final"]["X"][k]
     assert ev["seconds"] >= 0 and ev["trained_episodes"] == 200
 
 
@@ -46,9 +49,14 @@ def test_train_prints_the_learning_curve(tmp_path, capsys):
     lines = cap.out.splitlines()
     assert "TD(0)" in lines[0] and "200 episodes" in lines[0] and "risk classic" in lines[0]
     assert lines[1].split()[:3] == ["episodes", "epsilon", "|TD"]
-    assert [ln.split()[0] for ln in lines[2:5]] == ["0", "100", "200"]
-    assert lines[5].startswith("final: 300 games")
-    assert lines[6].startswith(f"saved {out}")
+    assert "against the tactical opponent, 50 games per seat" in lines[1] and lines[1].split()[4:8] == ["win", "X", "win", "O"]
+    assert [ln.split()[0] for ln in lines[2:4]] == ["(tactical)", "(untrained)"]  # the yardsticks, per seat
+    assert [ln.split()[0] for ln in lines[4:7]] == ["0", "100", "200"]
+    assert lines[4].split()[3:5] == lines[3].split()[1:3]  # the untrained agent is the curve's first point
+    assert lines[7].startswith("final, X: 300 games against the tactical opponent")
+    assert lines[8].strip().startswith("yardsticks, same seat and seed: tactical player")
+    assert lines[9].startswith("final, O: 300 games")
+    assert lines[11].startswith(f"saved {out}")
     assert out.exists()
 
 

@@ -53,7 +53,8 @@ def test_learning_curve_wilson_interval_by_hand():
     # z sqrt(0.25/100 + z^2/40000) / (1 + z^2/100) = 0.0961683 with z = 1.959964 -> [0.40383, 0.59617]
     agent = rl.untrained_agent(replace(TINY, approx="linear"))
     recs = [rl.TrainProgress(episodes=e, epsilon=1.0, mean_td_error=td, updates=1, win=w, draw=0.0, loss=1 - w,
-                             eval_games=100, train_seconds=0.0, seconds=0.0, agent=agent)
+                             eval_games=100, train_seconds=0.0, seconds=0.0, agent=agent, seat_win={"X": w},
+                             baselines={"tactical": {"X": 0.6}, "untrained": {"X": 0.1}})
             for e, w, td in ((0, 0.5, math.nan), (20, 0.93, 0.25))]
     c = learning_curve(recs)
     assert len(c) == 2 and c.eval_games == 100
@@ -62,7 +63,9 @@ def test_learning_curve_wilson_interval_by_hand():
     np.testing.assert_array_equal(c.episodes, [0, 20])
     np.testing.assert_allclose(c.loss, [0.5, 0.07])
     assert math.isnan(c.td_error[0]) and c.td_error[1] == 0.25
-    assert "win 50.0% [40.4, 59.6] vs random (100 games)" in record_text(recs[0], 20)
+    assert c.seat_win["X"][1] == 0.93 and c.seat_ci["X"][0][0] == pytest.approx(0.40383, abs=2e-5)
+    assert c.baselines == {"tactical": {"X": 0.6}, "untrained": {"X": 0.1}}
+    assert "win vs random as X 50.0% [40.4, 59.6] (tactical player 60.0%) (100 games per seat)" in record_text(recs[0], 20)
     assert len(learning_curve([])) == 0
 
 
@@ -194,18 +197,22 @@ def test_training_job_streams_every_record_and_stops_when_cancelled():
 def test_matchup_job_agrees_with_the_models_evaluator(agent):
     risk = ttt3d.resolve_risk("classic")
     res, _, progress = drive(matchup_job(agent, risk, games=300, seed=11))
-    assert progress[-1].done == progress[-1].total == 4
+    assert progress[-1].done == progress[-1].total == 7
     rows = {r.name: r for r in res.rows}
-    assert set(rows) == {"agent vs random", "random vs agent", "agent vs agent", "random vs random"}
+    assert set(rows) == {"agent vs tactical", "tactical vs agent", "tactical vs tactical", "agent vs random",
+                         "random vs agent", "agent vs agent", "random vs random"}
     assert all(sum(r.counts) == 300 and r.exact is None for r in res.rows)
     assert all(r.counts[2] == 0 for r in res.rows)  # every full cube holds a line: no draws
-    # the first matchup's stream replayed through ttt3d.play_vs_random (the agent's own evaluator)
-    ss = np.random.SeedSequence(11).spawn(4)[0]
-    score = ttt3d.play_vs_random(agent.choose_moves, mark="X", risk=risk, games=300, seed=np.random.default_rng(ss))
-    assert rows["agent vs random"].counts[0] == score.wins
+    # the first matchup's stream replayed through ttt3d.play_vs (the agent's own evaluator)
+    ss = np.random.SeedSequence(11).spawn(7)[0]
+    score = ttt3d.play_vs(agent.choose_moves, opponent="tactical", mark="X", risk=risk, games=300,
+                          seed=np.random.default_rng(ss))
+    assert rows["agent vs tactical"].counts[0] == score.wins
+    # the yardstick: the tactical player wins well over half its games as X against itself (about 60%)
+    assert 0.5 < rows["tactical vs tactical"].counts[0] / 300 < 0.7
     assert drive(matchup_job(agent, risk, games=300, seed=11), stop_after=1)[0] is None
     alone, _, _ = drive(matchup_job(None, risk, games=100, seed=1))
-    assert [r.name for r in alone.rows] == ["random vs random"] and alone.notes
+    assert [r.name for r in alone.rows] == ["tactical vs tactical", "random vs random"] and alone.notes
     with pytest.raises(ValueError, match="at least 1 game"):
         matchup_job(agent, risk, games=0, seed=1)
 
@@ -249,8 +256,14 @@ def test_training_draws_the_curve_and_changes_the_numbers(qtbot, window, tmp_pat
     assert [r.episodes for r in g.training.records] == [0, 20, 40, 60] and g.training.agent.episodes == 60
     c = g.curve_plot.curve
     assert len(c) == 4 and np.all(np.isfinite(c.win)) and c.eval_games == 50
-    x, y = g.curve_plot.win_curve.getData()
-    np.testing.assert_array_equal(x, [0, 20, 40, 60])
+    for seat in ("X", "O"):  # the default agent plays both seats: a curve per seat, its yardsticks as lines
+        x, y = g.curve_plot.seat_curves[seat].getData()
+        np.testing.assert_array_equal(x, [0, 20, 40, 60])
+        np.testing.assert_array_equal(y, c.seat_win[seat])
+        for who in ("tactical", "untrained"):
+            line = g.curve_plot.baseline_lines[(who, seat)]
+            assert line.isVisible() and line.value() == pytest.approx(c.baselines[who][seat])
+    assert c.opponent == "tactical" and "Agent vs tactical" in g.curve_plot.top.titleLabel.text
     assert "Trained." in g.editor().status.text() and g.editor().progress.value() == 60
     # the cube shows the agent's values: numbers on every legal cell, the greedy move marked
     window.redraw()
@@ -366,7 +379,7 @@ def test_matchups_from_the_simulation_panel(qtbot, window, tmp_path):
     panel.games.setValue(200)
     with qtbot.waitSignal(window.controller.job_finished, timeout=30_000):
         panel.simulate.click()
-    assert [r.name for r in panel.rows] == ["agent vs random", "random vs agent", "agent vs agent", "random vs random"]
+    assert [r.name for r in panel.rows] == [m[0] for m in ttt3d.MATCHUPS]
     assert all(r.games == 200 and sum(r.counts) == 200 for r in panel.rows)
     shown = {panel.table.item(i, 0).text() for i in range(panel.table.rowCount()) if panel.table.item(i, 0)}
     assert {r.name for r in panel.rows} <= shown  # the numbers are in the table as text

@@ -40,13 +40,27 @@ def drive(gen, *, stop_after: int | None = None):
         gen.close()
 
 
+def _defaults_when_written(key: str):
+    """The settings a golden file was written with: the game's defaults of that time. The 3D game's
+    defaults changed with issue 30 (both seats, 128 units, 60,000 games against the tactical opponent);
+    its golden file holds the defaults before, trained and measured against the random opponent."""
+    spec = games.get(key)
+    if key != "ttt3d":
+        return spec.default_settings()
+    from dataclasses import replace
+
+    before = rl.TrainSettings(episodes=20_000, hidden=64, mark="X", report_every=500, eval_games=1_000,
+                              opponent="random", eval_opponent="random")
+    return replace(spec.default_settings(), settings=before)
+
+
 @pytest.mark.parametrize("key", KEYS)
 def test_spec_settings_round_trip_the_golden_entry(key):
     spec = games.get(key)
     data = json.loads((GOLDEN / f"{key}.json").read_text(encoding="utf-8"))["games"][key]
     settings = spec.from_dict(data, "golden.json")
     assert isinstance(settings, spec.settings_type)
-    assert settings == spec.default_settings()
+    assert settings == _defaults_when_written(key)
     out = spec.to_dict(settings)
     assert json.dumps(out) == json.dumps(data)  # same keys in the same order, same values
 

@@ -199,9 +199,29 @@ def rows_processes(tab: Table, path: Path | None, cal_import: float, cal_start: 
     t = process_seconds(cmd + ["plan", "--algorithm", "hpi", "--mdp", str(path)])
     tab.add(f"`mdpviz plan --algorithm hpi --mdp {path.name}`, whole process", _fmt_s(t),
             f"`python -c 'import numpy'` {_fmt_s(cal_import)}", t / cal_import, "< 0.5 s", t < 0.5)
+    hpi = t
     t = process_seconds(cmd + ["plan", "--mdp", str(path)])
     tab.add(f"`mdpviz plan --mdp {path.name}` (default algorithm: hpi), whole process", _fmt_s(t),
             f"`python -c 'import numpy'` {_fmt_s(cal_import)}", t / cal_import, "< 1 s", t < 1.0)
+    rows_plan_vi(tab, cmd, path, hpi)
+
+
+def rows_plan_vi(tab: Table, cmd: list[str], path: Path, hpi: float) -> None:
+    """Value iteration on 10-state course files, whole process, against ``plan --algorithm hpi`` on
+    the table's file in the same run (issue 24 item 19): a small model's sweeps start in the
+    interpreter (mdpviz/solvers/python_sweeps.py), so it pays for numba only past a budget of work."""
+    small = packaged_course_file("continuing-mdp-10-5.txt")
+    if small.is_file():  # a few hundred sweeps: no numba at all
+        for algorithm in ("vi", "vi-sync"):
+            t = process_seconds(cmd + ["plan", "--algorithm", algorithm, "--mdp", str(small)])
+            tab.add(f"`mdpviz plan --algorithm {algorithm} --mdp {small.name}`, whole process", _fmt_s(t),
+                    f"`plan --algorithm hpi` {_fmt_s(hpi)}", t / hpi, "<= 1.5x", t / hpi <= 1.5)
+    # discount 1: 20,114 in-place sweeps (within the interpreter's budget) and 57,808 synchronous
+    # ones (past it: the interpreter's budget, then numba loaded, then the kernel)
+    for algorithm in ("vi", "vi-sync"):
+        t = process_seconds(cmd + ["plan", "--algorithm", algorithm, "--mdp", str(path)])
+        tab.add(f"`mdpviz plan --algorithm {algorithm} --mdp {path.name}`, whole process", _fmt_s(t),
+                f"`plan --algorithm hpi` {_fmt_s(hpi)}", t / hpi, "(information)", None)
 
 
 def rows_gui(tab: Table, path: Path | None) -> None:

@@ -90,8 +90,14 @@ def _grid(value: str, key: str, data: dict) -> dict:
     base = spec.from_dict(data, "<defaults>")
     from dataclasses import replace
 
-    full = spec.to_dict(replace(base, grid=load_map(value)))
-    return {k: full[k] for k in full if k not in ("noise", "living_reward", "discount", "convention")}
+    from mdpviz.models.gridworld import MAP_SETTINGS
+
+    grid = load_map(value)
+    full = spec.to_dict(replace(base, grid=grid))
+    # a built-in map's own rules (Sutton and Barto's 4x4 grid: MAP_SETTINGS), which --noise, --discount ...
+    # given too still override (they come after --grid)
+    preset = MAP_SETTINGS.get(grid.name, {}) if value.strip().lower().removesuffix("grid") == grid.name else {}
+    return {**{k: full[k] for k in full if k not in ("noise", "living_reward", "discount", "convention")}, **preset}
 
 
 def _mdp_file(value: str, key: str, data: dict) -> dict:
@@ -212,7 +218,7 @@ GRID, GYM, TTT, RISK, CHECKERS = ("gridworld",), ("gym",), ("ttt",), ("risk_ttt"
 MODEL_OPTIONS: tuple[ModelOption, ...] = (
     ModelOption("--mdp", ("file",), "a course-format MDP file, or the name of a shipped example (as mdpviz plan)",
                 _mdp_file),
-    ModelOption("--grid", GRID, "a built-in map (book, bridge, discount, cliff, maze) or a map file (as mdpviz "
+    ModelOption("--grid", GRID, "a built-in map (book, bridge, discount, cliff, maze, sutton4x4) or a map file (as mdpviz "
                 "gridworld)", _grid, {"metavar": "MAP"}),
     ModelOption("--noise", GRID, "probability of slipping to a perpendicular direction", _field("noise", _number("--noise"))),
     ModelOption("--living-reward", GRID, "reward of every move from an open cell",

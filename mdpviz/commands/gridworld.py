@@ -16,7 +16,7 @@ import numpy as np
 from mdpviz.cli import print_json
 from mdpviz.models.gridworld import (
     BUILTIN_MAPS, CONVENTIONS, CONVENTION_NAMES, GridGeometry, GridSettings, compile_gridworld, format_rows,
-    load_map, policy_rows, value_rows,
+    MAP_SETTINGS, load_map, policy_rows, value_rows,
 )
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers import METHOD_NAMES, Solution, solve
@@ -34,16 +34,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         "optimal policy as arrows. Maps: CS188's book, bridge, discount, cliff and maze, or a text file "
         "('#' wall, 'S' start, '.' open, numbers for exits, cells separated by spaces).",
     )
-    p.add_argument("--grid", required=True, metavar="book|bridge|discount|cliff|maze|FILE",
+    p.add_argument("--grid", required=True, metavar="book|bridge|discount|cliff|maze|sutton4x4|FILE",
                    help="a built-in map or a map file")
     add_solver_options(p)
-    p.add_argument("--noise", type=float, default=0.2,
-                   help="probability of slipping to a perpendicular direction, noise/2 each side (default 0.2)")
-    p.add_argument("--living-reward", type=float, default=0.0,
-                   help="reward of every move from an open cell (AIMA's R(s); default 0)")
-    p.add_argument("--convention", choices=CONVENTIONS, default="cs188",
+    p.add_argument("--noise", type=float, default=None,
+                   help="probability of slipping to a perpendicular direction, noise/2 each side (default 0.2; "
+                   "0 on sutton4x4)")
+    p.add_argument("--living-reward", type=float, default=None,
+                   help="reward of every move from an open cell (AIMA's R(s); default 0, -1 on sutton4x4)")
+    p.add_argument("--convention", choices=CONVENTIONS, default=None,
                    help="cs188: an exit cell's one action 'exit' pays its reward (default); aima: R(s) per "
-                   "state, exit cells are terminal")
+                   "state, exit cells are terminal (sutton4x4's default)")
     p.set_defaults(func=run, default_discount=0.9)
 
 
@@ -95,9 +96,13 @@ def grid_json(geom: GridGeometry, mdp: TabularMDP, sol: Solution) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     grid = load_map(args.grid)
-    gamma = args.default_discount if args.discount is None else args.discount
-    st = GridSettings(grid=grid, noise=args.noise, living_reward=args.living_reward, discount=gamma,
-                      convention=args.convention)
+    # a built-in map's own rules (Sutton and Barto's 4x4 grid) where the options do not say otherwise
+    preset = dict(MAP_SETTINGS.get(grid.name, {})) if args.grid.lower().removesuffix("grid") in BUILTIN_MAPS else {}
+    gamma = preset.get("discount", args.default_discount) if args.discount is None else args.discount
+    st = GridSettings(grid=grid, noise=preset.get("noise", 0.2) if args.noise is None else args.noise,
+                      living_reward=preset.get("living_reward", 0.0) if args.living_reward is None else args.living_reward,
+                      discount=gamma, convention=preset.get("convention", "cs188") if args.convention is None
+                      else args.convention)
     w = compile_gridworld(st)
     sol = solve_checked(w.mdp, args)
     r0, c0 = grid.start

@@ -25,8 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--algorithm", choices=sorted(ALGORITHMS), default="hpi",
         help="hpi: Howard policy iteration (default: exact, and fast on every course file), vi: in-place "
-        "value iteration (the course's; with discount 1 it can need millions of sweeps to reach --tol, "
-        "e.g. 25 s on episodic-mdp-10-5), vi-sync: synchronous value iteration, lp: linear programming",
+        "value iteration (the course's; with discount 1 it can need tens of thousands of sweeps to reach "
+        "--tol, e.g. 20,114 on episodic-mdp-10-5), vi-sync: synchronous value iteration, lp: linear programming",
     )
     p.add_argument("--tol", type=positive_float, default=1e-12, help="value-iteration tolerance (default 1e-12)")
     p.add_argument("--sweeps", type=positive_int, default=None, metavar="K",

@@ -2,10 +2,13 @@
 
 ::
 
-    mdpviz ttt3d train --seed 0 --out agent.npz                # the defaults: TD(0), 64-ReLU network
+    mdpviz ttt3d train --seed 0 --out agent.npz      # the defaults: TD(0), 128-ReLU network, both seats vs tactical
     mdpviz ttt3d train --method q --approx quadratic --risk random --seed 1 --out q.npz --json
-    mdpviz ttt3d eval --agent agent.npz --games 10000 --json
+    mdpviz ttt3d eval --agent agent.npz --opponent tactical --mark O --games 10000 --json
     mdpviz ttt3d eval --agent random --games 10000 --risk half  # the random-vs-random baseline
+
+Every evaluation of an agent prints its yardsticks beside it: the tactical player and the untrained
+agent (same settings, zero training) against the same opponent in the same seat, same seed.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import numpy as np
 from mdpviz.cli import print_json
 from mdpviz.models import ttt3d
 from mdpviz.models.ttt3d import learning as rl
+from mdpviz.models.kit.ttt_board import MARK_CHARS
 from mdpviz.commands import seed
 
 RISK_HELP = (
@@ -36,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "ttt3d",
         help="3x3x3 risk tic-tac-toe: train and evaluate reinforcement-learning agents",
         description="3x3x3 risk tic-tac-toe (all 49 lines of the cube win; a move lands the "
-        "opponent's mark with the cell's risk) learned by playing against a uniformly random opponent.",
+        "opponent's mark with the cell's risk) learned by playing, judged against a uniformly random or a "
+        "tactical opponent (wins if it can, blocks if it must, else random).",
     )
     tsub = p.add_subparsers(dest="ttt3d_command", metavar="SUBCOMMAND", parser_class=type(p))
     p.set_defaults(func=lambda args: _missing(p))
@@ -45,10 +50,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     t = tsub.add_parser(
         "train",
         help="train an agent and save it (.npz)",
-        description="Train an agent against the uniformly random opponent, printing the learning "
-        "curve (win/draw/loss of the greedy agent over an evaluation batch every K episodes), then "
-        "evaluate it over --final-games games and save it. The defaults train the target agent: "
-        "TD(0) with a 64-ReLU network beats the random opponent in well over 95% of classic games.",
+        description="Train an agent against --opponent in --mark's seats, printing the learning "
+        "curve (the greedy agent's win rate in each seat over an evaluation batch against --eval-opponent "
+        "every K episodes, beside the tactical player's and the untrained agent's), then evaluate it over "
+        "--final-games games per seat with the same yardsticks and save it. The defaults train the target "
+        "agent: TD(0) with a 128-ReLU network in both seats against the tactical opponent.",
     )
     t.add_argument("--method", choices=sorted(rl.METHODS), default=d.method,
                    help=f"td: TD(0) on afterstate values; q: Q-learning (default {d.method})")
@@ -67,28 +73,41 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"epsilon factor per episode (default {d.epsilon_decay})")
     t.add_argument("--epsilon-min", type=float, default=d.epsilon_min, help=f"exploration floor (default {d.epsilon_min})")
     t.add_argument("--hidden", type=int, default=d.hidden, help=f"hidden ReLU units of mlp (default {d.hidden})")
-    t.add_argument("--mark", choices=["X", "O"], default=d.mark, help="the agent's mark: X moves first (default X)")
+    t.add_argument("--mark", choices=list(rl.MARKS), default=d.mark,
+                   help=f"the agent's seat: X moves first, both = X and O in turn, one network (default {d.mark})")
+    t.add_argument("--opponent", choices=list(rl.TRAIN_OPPONENTS), default=d.opponent,
+                   help="who the agent trains against: random; tactical (wins if it can, blocks if it must, "
+                   "else random); self (its own epsilon-greedy moves in the other seat); curriculum (random for "
+                   f"the first tenth of the games, tactical to the middle, then self) (default {d.opponent})")
+    t.add_argument("--eval-opponent", choices=list(ttt3d.OPPONENTS), default=d.eval_opponent,
+                   help=f"the opponent of the learning curve and the final evaluation (default {d.eval_opponent})")
     t.add_argument("--report-every", type=int, default=d.report_every,
                    help=f"K: a learning-curve point every K episodes (default {d.report_every})")
     t.add_argument("--eval-games", type=int, default=d.eval_games,
                    help=f"games behind each learning-curve point (default {d.eval_games}; 0: none)")
     t.add_argument("--final-games", type=int, default=10_000,
-                   help="games of the final evaluation of the trained agent (default 10000; 0: none), the "
-                   "same games as 'ttt3d eval' with its default seed")
+                   help="games per seat of the final evaluation of the trained agent (default 10000; 0: none), "
+                   "the same games as 'ttt3d eval --opponent' the same opponent with its default seed")
     t.add_argument("--json", action="store_true", help="print one JSON object at the end instead of the table")
     t.set_defaults(func=run_train, stream=True)
 
     e = tsub.add_parser(
         "eval",
-        help="play a saved agent against the uniformly random opponent",
-        description="Play --games games of a saved agent (greedy) against the uniformly random "
-        "opponent, all in parallel arrays, and print the win/draw/loss rates. JSON keys: win, draw, "
-        "loss (fractions), episodes (games played), seconds (wall time of the games), and more.",
+        help="play a saved agent against the random or the tactical opponent",
+        description="Play --games games of a saved agent (greedy) in one seat against --opponent, all in "
+        "parallel arrays, and print the win/draw/loss rates beside the yardsticks of the same games: the "
+        "tactical player and the untrained agent in the same seat. JSON keys: win, draw, loss (fractions), "
+        "episodes (games played), seconds (wall time of the games), opponent, mark, baselines (the same "
+        "keys for the tactical player and the untrained agent), and more.",
     )
-    e.add_argument("--agent", required=True, help="an agent file from 'ttt3d train', or 'random' (the baseline)")
+    e.add_argument("--agent", required=True,
+                   help="an agent file from 'ttt3d train', or 'random' / 'tactical' (a scripted player)")
+    e.add_argument("--opponent", choices=list(ttt3d.OPPONENTS), default="random",
+                   help="the opponent: random or tactical (wins if it can, blocks if it must) (default random)")
     e.add_argument("--games", type=int, default=10_000, help="games to play (default 10000)")
     e.add_argument("--risk", default=None, help=RISK_HELP + " (default: the agent's own; classic for random)")
-    e.add_argument("--mark", choices=["X", "O"], default=None, help="the agent's mark (default: the one it was trained for)")
+    e.add_argument("--mark", choices=["X", "O"], default=None,
+                   help="the agent's seat (default: the one it was trained for; X for an agent of both seats)")
     e.add_argument("--seed", type=seed, default=EVAL_SEED, help=f"seed of the games (default {EVAL_SEED})")
     e.add_argument("--json", action="store_true", help="print JSON")
     e.set_defaults(func=run_eval)
@@ -122,7 +141,7 @@ def run_train(args: argparse.Namespace) -> int:
         method=args.method, approx=args.approx, episodes=args.episodes, learning_rate=args.lr,
         discount=args.discount, epsilon=args.epsilon, epsilon_decay=args.epsilon_decay,
         epsilon_min=args.epsilon_min, hidden=args.hidden, mark=args.mark, report_every=args.report_every,
-        eval_games=args.eval_games, seed=args.seed,
+        eval_games=args.eval_games, seed=args.seed, opponent=args.opponent, eval_opponent=args.eval_opponent,
     )
     from mdpviz.models.chunked import check_games
 
@@ -137,13 +156,18 @@ def run_train(args: argparse.Namespace) -> int:
     _check_writable(out)  # before training, not after it (issue 14: 19 s lost, then the error)
     name = _risk_name(args.risk)
     gen = rl.train(settings, risk=risk)
+    seats = [MARK_CHARS[m] for m in settings.seats]
+    vs = args.eval_opponent
     if not args.json:
         lab = f"{args.approx} ({args.hidden} ReLU)" if args.approx == "mlp" else args.approx
-        print(f"3x3x3 risk tic-tac-toe, agent {args.mark} vs the uniformly random opponent: "
+        seat_text = "X and O" if len(seats) == 2 else args.mark
+        print(f"3x3x3 risk tic-tac-toe, agent {seat_text} trained against {rl.TRAIN_OPPONENTS[args.opponent]}: "
               f"{rl.METHODS[args.method]}, {lab}, alpha {settings.alpha:g}, gamma {settings.discount:g}, "
               f"{settings.episodes:,} episodes, risk {name}, seed {args.seed}", flush=True)
-        print(f"{'episodes':>9} {'epsilon':>8} {'|TD err|':>9} {'win':>7} {'draw':>7} {'loss':>7} "
-              f"{'train s':>8} {'wall s':>8}", flush=True)
+        print(f"{'episodes':>9} {'epsilon':>8} {'|TD err|':>9} "
+              + " ".join(f"{'win ' + s:>7}" for s in seats)
+              + f" {'train s':>8} {'wall s':>8}   (win: against the {vs} opponent, {settings.eval_games:,} games per seat)",
+              flush=True)
     curve = []
     while True:
         try:
@@ -153,19 +177,23 @@ def run_train(args: argparse.Namespace) -> int:
             break
         curve.append(rec.as_dict())
         if not args.json:
+            if rec.episodes == 0 and rec.baselines:
+                for who in ("tactical", "untrained"):
+                    print(f"{'(' + who + ')':>28} " + " ".join(f"{rec.baselines[who][s]:>7.3f}" for s in seats),
+                          flush=True)
             err = "-" if np.isnan(rec.mean_td_error) else f"{rec.mean_td_error:.4f}"
-            rates = (f"{rec.win:>7.3f} {rec.draw:>7.3f} {rec.loss:>7.3f}" if rec.eval_games
-                     else f"{'-':>7} {'-':>7} {'-':>7}")
+            rates = " ".join(f"{rec.seat_win[s]:>7.3f}" if rec.eval_games else f"{'-':>7}" for s in seats)
             print(f"{rec.episodes:>9,} {rec.epsilon:>8.3f} {err:>9} {rates} {rec.train_seconds:>8.1f} "
                   f"{rec.seconds:>8.1f}", flush=True)
-    final = None
+    final: dict[str, dict] | None = None
     if args.final_games:
-        sc = agent.evaluate(args.final_games, seed=EVAL_SEED)
-        final = _score_dict(sc)
-        if not args.json:
-            lo, hi = sc.win_ci()
-            print(f"final: {sc.games:,} games against the random opponent: win {sc.win:.4f} "
-                  f"(95% CI {lo:.4f}-{hi:.4f}), draw {sc.draw:.4f}, loss {sc.loss:.4f} ({sc.seconds:.1f} s)")
+        final = {}
+        for s in seats:
+            ev = _evaluation(agent, s, risk=agent.risk, opponent=vs, games=args.final_games, seed=EVAL_SEED)
+            final[s] = {**_score_dict(ev["score"]),
+                        "baselines": {k: _score_dict(v) for k, v in ev["baselines"].items()}}
+            if not args.json:
+                _print_evaluation(ev, f"final, {s}:", vs)
     agent.save(out)
     total = curve[-1]["seconds"] if curve else 0.0
     if args.json:
@@ -175,8 +203,31 @@ def run_train(args: argparse.Namespace) -> int:
             "train_seconds": agent.train_seconds, "seconds": total, "curve": curve, "final": final,
         })
     else:
-        print(f"saved {out} ({agent.episodes:,} episodes, {agent.train_seconds:.1f} s of training)")
+        print(f"saved {out} ({agent.episodes:,} episodes, {agent.train_seconds:.1f} s of training, "
+              f"{total:.1f} s with the learning curve's evaluations)")
     return 0
+
+
+def _evaluation(agent: rl.Agent, mark: str, *, risk: np.ndarray, opponent: str, games: int,
+                seed: int) -> dict:
+    """The agent's score in seat ``mark`` against ``opponent`` and its yardsticks on the same seed: the
+    tactical player and the untrained agent (the agent's settings, no training) in the same seat."""
+    score = agent.evaluate(games, seed=seed, risk=risk, mark=mark, opponent=opponent)
+    fresh = rl.untrained_agent(agent.settings, risk=agent.risk)
+    base = {
+        "tactical": ttt3d.play_vs("tactical", opponent=opponent, mark=mark, risk=risk, games=games, seed=seed),
+        "untrained": fresh.evaluate(games, seed=seed, risk=risk, mark=mark, opponent=opponent),
+    }
+    return {"score": score, "baselines": base}
+
+
+def _print_evaluation(ev: dict, head: str, opponent: str) -> None:
+    sc = ev["score"]
+    lo, hi = sc.win_ci()
+    print(f"{head} {sc.games:,} games against the {opponent} opponent: win {sc.win:.4f} "
+          f"(95% CI {lo:.4f}-{hi:.4f}), draw {sc.draw:.4f}, loss {sc.loss:.4f} ({sc.seconds:.1f} s)")
+    t, u = ev["baselines"]["tactical"], ev["baselines"]["untrained"]
+    print(f"  yardsticks, same seat and seed: tactical player {t.win:.4f}, untrained agent {u.win:.4f}")
 
 
 def _score_dict(sc: ttt3d.Score) -> dict[str, float | int | list[float]]:
@@ -188,31 +239,46 @@ def run_eval(args: argparse.Namespace) -> int:
     from mdpviz.models.chunked import check_games
 
     check_games(args.games, "--games")
-    if args.agent.strip().lower() == "random":
+    scripted = args.agent.strip().lower()
+    if scripted in ttt3d.OPPONENTS:
         agent = None
         mark = args.mark or "X"
         risk = ttt3d.resolve_risk(args.risk if args.risk is not None else "classic", seed=args.seed)
     else:
         agent = rl.load_agent(args.agent)
-        mark = args.mark or agent.settings.mark
+        mark = args.mark or MARK_CHARS[agent.mark]
         risk = agent.risk if args.risk is None else ttt3d.resolve_risk(args.risk, seed=args.seed)
+    vs = args.opponent
     if agent is None:
-        sc = ttt3d.play_vs_random(None, mark=mark, risk=risk, games=args.games, seed=args.seed)
+        sc = ttt3d.play_vs(scripted, opponent=vs, mark=mark, risk=risk, games=args.games, seed=args.seed)
+        ev = None
     else:
-        sc = agent.evaluate(args.games, seed=args.seed, risk=risk, mark=mark)
-    info = {"agent": args.agent, "mark": mark, "risk": risk}
+        ev = _evaluation(agent, mark, risk=risk, opponent=vs, games=args.games, seed=args.seed)
+        sc = ev["score"]
+    info = {"agent": args.agent, "mark": mark, "opponent": vs, "risk": risk}
     if agent is not None:
         info.update(method=agent.settings.method, approx=agent.settings.approx,
-                    trained_episodes=agent.episodes, train_seconds=agent.train_seconds)
+                    trained_episodes=agent.episodes, train_seconds=agent.train_seconds,
+                    baselines={k: _score_dict(v) for k, v in ev["baselines"].items()})
     if args.json:
         print_json({**_score_dict(sc), **info})
         return 0
-    who = "the uniformly random player" if agent is None else (
-        f"{args.agent} ({agent.settings.method}, {agent.settings.approx}, {agent.episodes:,} training episodes)")
+    opp = "the uniformly random opponent" if vs == "random" else "the tactical opponent"
+    if agent is None:
+        who = "the uniformly random player" if scripted == "random" else "the tactical player"
+        lo, hi = sc.win_ci()
+        print(f"{who} as {mark} against {opp}, {sc.games:,} games:")
+        print(f"win {sc.win:.4f} (95% CI {lo:.4f}-{hi:.4f})  draw {sc.draw:.4f}  loss {sc.loss:.4f}  "
+              f"({sc.seconds:.2f} s)")
+        return 0
+    who = f"{args.agent} ({agent.settings.method}, {agent.settings.approx}, {agent.episodes:,} training episodes)"
     lo, hi = sc.win_ci()
-    print(f"{who} as {mark} against the uniformly random opponent, {sc.games:,} games:")
+    print(f"{who} as {mark} against {opp}, {sc.games:,} games:")
     print(f"win {sc.win:.4f} (95% CI {lo:.4f}-{hi:.4f})  draw {sc.draw:.4f}  loss {sc.loss:.4f}  "
           f"({sc.seconds:.2f} s)")
+    t, u = ev["baselines"]["tactical"], ev["baselines"]["untrained"]
+    print(f"yardsticks as {mark}, same opponent and seed: tactical player win {t.win:.4f}, "
+          f"untrained agent win {u.win:.4f}")
     return 0
 
 

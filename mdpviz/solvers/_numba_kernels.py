@@ -1,6 +1,11 @@
 """The numba kernels of :mod:`mdpviz.solvers.kernels` (imported only through it; see there).
 
-Kept in their own module, at top level, so that numba can cache them (``cache=True``).
+Kept in their own module, at top level, so that numba can cache them (``cache=True``). The sweeps of
+small models (in place, and synchronous with gamma outside the sum) are the plain Python functions of
+:mod:`mdpviz.solvers.sweep_loops`, compiled here: one source for the interpreter's first sweeps and
+the compiled ones after (numba caches them beside that module, keyed by its source). Only the
+synchronous sweep of large models (gamma folded into P, prefetching, unsigned indices) is written
+here alone.
 """
 from __future__ import annotations
 
@@ -8,9 +13,25 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, register_jitable
+
+from mdpviz.solvers import sweep_loops
 
 njit = numba.njit
+
+# The helpers of the shared loops: numba compiles a call to them where a kernel makes one (the
+# functions stay what they are for the interpreter). backup_state inline: a call per state passes
+# 11 arrays, as costly as the backup itself.
+register_jitable(inline="always")(sweep_loops.backup_state)
+for _helper in (sweep_loops.row_q, sweep_loops.lowest_tied_row, sweep_loops.all_finite, sweep_loops.jacobi_sweep):
+    register_jitable(_helper)
+
+run_gauss_seidel = njit(cache=True, nogil=True)(sweep_loops.gauss_seidel_sweeps)
+"""In-place sweeps: :func:`mdpviz.solvers.sweep_loops.gauss_seidel_sweeps`, compiled."""
+
+jacobi_small_sweeps = njit(cache=True, nogil=True)(sweep_loops.jacobi_sweeps)
+"""Synchronous sweeps of small models: :func:`mdpviz.solvers.sweep_loops.jacobi_sweeps`, compiled
+(called with unsigned index arrays, so no access checks for a negative wrap-around)."""
 
 
 def _prefetch_intrinsic(locality: int, doc: str):
@@ -51,30 +72,6 @@ STREAM_AHEAD = 512
 short a distance ahead of a sweep's irregular pace. Measured on this project's machine at 10^5
 states: 1.11-1.14 times the bare CSR product, 1.16-1.20 without."""
 
-
-# inline="always": a call per state passes 11 arrays, as costly as the backup itself.
-@njit(cache=True, nogil=True, inline="always")
-def backup_state(s, indptr, indices, prob, row_reward, state_ptr, sense, gamma, tie_tol, v, qbuf):
-    """(value, row) of state s from values v: opt over its rows, ties to the lowest row."""
-    r0 = state_ptr[s]
-    r1 = state_ptr[s + 1]
-    sg = 1.0 if sense[s] > 0 else -1.0
-    best = -np.inf
-    for r in range(r0, r1):
-        acc = 0.0
-        for j in range(indptr[r], indptr[r + 1]):
-            acc += prob[j] * v[indices[j]]
-        q = sg * (row_reward[r] + gamma * acc)
-        qbuf[r - r0] = q
-        if q > best:
-            best = q
-    thresh = best - tie_tol * (1.0 + abs(best))
-    row = r1 - 1
-    for r in range(r0, r1):
-        if not (qbuf[r - r0] < thresh):
-            row = r
-            break
-    return sg * best, row
 
 PW_BLOCK = 128
 """numpy's pairwise summation: blocks of at most this many numbers are summed with 8 accumulators."""
@@ -161,8 +158,8 @@ def numpy_block_sum(buf, m):
 
 
 @njit(cache=True, nogil=True)
-def row_q(r, indptr, indices, prob, row_reward, pmul, gmul, v):
-    """Q of row r: ``row_reward[r] + gmul * sum_j (pmul * prob_j) * v[dst_j]`` (the sweep's own arithmetic)."""
+def row_q(r, indptr, indices, prob, row_reward, pmul, v):
+    """Q of row r: ``row_reward[r] + sum_j (pmul * prob_j) * v[dst_j]`` (the folded sweep's own arithmetic)."""
     one = np.uint64(1)
     j = np.uint64(indptr[r])
     e = np.uint64(indptr[r + one])
@@ -170,11 +167,11 @@ def row_q(r, indptr, indices, prob, row_reward, pmul, gmul, v):
     while j < e:
         acc += (pmul * prob[j]) * v[np.uint64(indices[j])]
         j += one
-    return row_reward[r] + gmul * acc
+    return row_reward[r] + acc
 
 
 @njit(cache=True, nogil=True)
-def lowest_tied_row(r0, r1, sg, thresh, indptr, indices, prob, row_reward, pmul, gmul, v):
+def lowest_tied_row(r0, r1, sg, thresh, indptr, indices, prob, row_reward, pmul, v):
     """The tie rule in full: the lowest row whose (signed) Q is not below ``thresh``, else the last.
 
     Called only when a row before the first maximum may be within the tolerance (rare), so the
@@ -185,31 +182,21 @@ def lowest_tied_row(r0, r1, sg, thresh, indptr, indices, prob, row_reward, pmul,
     r = r1
     while r > r0:
         r -= one
-        q = sg * row_q(r, indptr, indices, prob, row_reward, pmul, gmul, v)
+        q = sg * row_q(r, indptr, indices, prob, row_reward, pmul, v)
         row = row if q < thresh else r
     return row
 
 
 @njit(cache=True, nogil=True)
-def all_finite(v):
-    """True when no entry of v is inf or NaN."""
-    for i in range(v.size):
-        if not (abs(v[i]) < np.inf):
-            return False
-    return True
-
-
-@njit(cache=True, nogil=True)
-def jacobi_sweep_once(indptr, indices, prob, row_reward, state_ptr, row_action, kind, pmul, gmul, tie_tol,
+def jacobi_sweep_once(indptr, indices, prob, row_reward, state_ptr, row_action, kind, pmul, tie_tol,
                       k_uniform, dense, pairwise, full, src_v, src_p, dst_v, dst_p, changed, leaf_len, n_leaves,
                       leaf_sum, dbuf, gather_ahead):
     """One sweep of :func:`jacobi_sweeps` from (src_v, src_p) into (dst_v, dst_p); (delta, summed
     |change|, its argmax, number changed), the sum in state order (with ``pairwise``: numpy's
     block sums into leaf_sum, combined by :func:`store_stats`).
 
-    ``pmul`` or ``gmul`` is None (a factor of exactly 1, so leaving its multiply out changes no
-    bit), and ``gather_ahead`` is None or a count of transitions: numba compiles one version per
-    combination, whose loops carry neither a multiply by 1 nor a test of the option. A function of
+    ``gather_ahead`` is None or a count of transitions: numba compiles one version for each, whose
+    loops carry no test of the option. A function of
     its own (not inlined in the loop over sweeps, which swaps the arrays) and an unsigned state
     index: the loop over states keeps its arrays in registers and checks no index for a negative
     wrap-around.
@@ -264,22 +251,12 @@ def jacobi_sweep_once(indptr, indices, prob, row_reward, state_ptr, row_action, 
                 # 10^5 states: 1.07-1.11 times the bare CSR product, 1.14-1.18 with the loop alone)
                 e = np.uint64(indptr[r + one])
                 acc = 0.0
-                if pmul is None:
-                    while j < e:
-                        if gather_ahead is not None:
-                            prefetch_keep(src_v, np.uint64(indices[min(j + np.uint64(gather_ahead), jlast)]))
-                        acc += prob[j] * src_v[np.uint64(indices[j])]
-                        j += one
-                else:
-                    while j < e:
-                        if gather_ahead is not None:
-                            prefetch_keep(src_v, np.uint64(indices[min(j + np.uint64(gather_ahead), jlast)]))
-                        acc += (pmul * prob[j]) * src_v[np.uint64(indices[j])]
-                        j += one
-                if gmul is None:
-                    q = row_reward[r] + acc
-                else:
-                    q = row_reward[r] + gmul * acc
+                while j < e:
+                    if gather_ahead is not None:
+                        prefetch_keep(src_v, np.uint64(indices[min(j + np.uint64(gather_ahead), jlast)]))
+                    acc += (pmul * prob[j]) * src_v[np.uint64(indices[j])]
+                    j += one
+                q = row_reward[r] + acc
                 if ks < 0:  # minimising: -q exactly, as sg * q (no multiply per row)
                     q = -q
                 best = q if q > -np.inf else -np.inf
@@ -287,22 +264,12 @@ def jacobi_sweep_once(indptr, indices, prob, row_reward, state_ptr, row_action, 
                 while r < r1:
                     e = np.uint64(indptr[r + one])
                     acc = 0.0
-                    if pmul is None:
-                        while j < e:
-                            if gather_ahead is not None:
-                                prefetch_keep(src_v, np.uint64(indices[min(j + np.uint64(gather_ahead), jlast)]))
-                            acc += prob[j] * src_v[np.uint64(indices[j])]
-                            j += one
-                    else:
-                        while j < e:
-                            if gather_ahead is not None:
-                                prefetch_keep(src_v, np.uint64(indices[min(j + np.uint64(gather_ahead), jlast)]))
-                            acc += (pmul * prob[j]) * src_v[np.uint64(indices[j])]
-                            j += one
-                    if gmul is None:
-                        q = row_reward[r] + acc
-                    else:
-                        q = row_reward[r] + gmul * acc
+                    while j < e:
+                        if gather_ahead is not None:
+                            prefetch_keep(src_v, np.uint64(indices[min(j + np.uint64(gather_ahead), jlast)]))
+                        acc += (pmul * prob[j]) * src_v[np.uint64(indices[j])]
+                        j += one
+                    q = row_reward[r] + acc
                     if ks < 0:  # minimising: -q exactly, as sg * q (no multiply per row)
                         q = -q
                     if q > best:
@@ -312,9 +279,7 @@ def jacobi_sweep_once(indptr, indices, prob, row_reward, state_ptr, row_action, 
                     r += one
                 thresh = best - tie_tol * (1.0 + abs(best))
                 if full or not (prev < thresh):
-                    pm = 1.0 if pmul is None else pmul
-                    gm = 1.0 if gmul is None else gmul
-                    row = lowest_tied_row(r0, r1, sg, thresh, indptr, indices, prob, row_reward, pm, gm, src_v)
+                    row = lowest_tied_row(r0, r1, sg, thresh, indptr, indices, prob, row_reward, pmul, src_v)
                 val = sg * best
                 act = np.int64(row - r0) if dense else row_action[row]
             dst_v[s] = val
@@ -338,15 +303,15 @@ def jacobi_sweep_once(indptr, indices, prob, row_reward, state_ptr, row_action, 
 
 @njit(cache=True, nogil=True)
 def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind,
-                  pmul, gmul, tie_tol, k_uniform, dense, pairwise, tol, max_sweeps, v_in, p_in, va, vb, pa, pb,
+                  pmul, tie_tol, k_uniform, dense, pairwise, tol, max_sweeps, v_in, p_in, va, vb, pa, pb,
                   changed, stats, gather_ahead, leaf_len, n_leaves, leaf_sum, finite):
-    """Up to max_sweeps synchronous sweeps from (v_in, p_in), which are only read.
+    """Up to max_sweeps synchronous sweeps of a large model from (v_in, p_in), which are only read.
 
     Sweep 1 writes (va, pa), sweep 2 (vb, pb), sweep 3 (va, pa) again, and so on: the result is
     in (va, pa) when the returned count is odd, else in (vb, pb) (vb/pb may be va/pa when
-    max_sweeps is 1). Q(s, a) = row_reward + gmul * sum_j (pmul * prob_j) * V(dst_j), where pmul
-    or gmul is 1 (ValueError otherwise): pmul = 1, gmul = gamma is the small models' arithmetic,
-    pmul = gamma, gmul = 1 that of a product with gamma * P (scipy's CSR product), bit for bit.
+    max_sweeps is 1). Q(s, a) = row_reward + sum_j (pmul * prob_j) * V(dst_j) with pmul = gamma:
+    the arithmetic of a product with gamma * P (scipy's CSR product), bit for bit (small models
+    keep gamma outside the sum: :func:`mdpviz.solvers.sweep_loops.jacobi_sweeps`).
     Of the last sweep: ``changed[:stats[3]]`` the
     states whose greedy action changed, stats = (delta, summed |change|, its argmax, number
     changed, 1 if the values are known to be finite else 0); the sum is in state order, or with ``pairwise`` in numpy's
@@ -366,13 +331,11 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
     sparse product). A large sweep is bound by memory, so it reads no array it can do without: it
     moves about as many bytes as scipy's bare CSR product plus V and the policy.
     """
-    if pmul != 1.0 and gmul != 1.0:
-        raise ValueError("jacobi_sweeps: pmul or gmul must be 1")
     n = v_in.size
     dbuf = np.empty(PW_BLOCK)
     # Q is NaN only where V is not finite (the model's numbers are checked finite); a NaN row
     # escapes the first-maximum pass, so sweeps from such values use the full tie rule everywhere.
-    full = not (finite or all_finite(v_in))
+    full = not (finite or sweep_loops.all_finite(v_in))
     src_v = v_in
     src_p = p_in
     dst_v = va
@@ -383,19 +346,12 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
     arg = -1
     nch = 0
     for _ in range(max_sweeps):
-        if pmul == 1.0:
-            delta, total, arg, nch = jacobi_sweep_once(
-                indptr, indices, prob, row_reward, state_ptr, row_action, kind, None, gmul, tie_tol, k_uniform,
-                dense, pairwise, full, src_v, src_p, dst_v, dst_p, changed, leaf_len, n_leaves, leaf_sum, dbuf,
-                gather_ahead)
-        else:
-            delta, total, arg, nch = jacobi_sweep_once(
-                indptr, indices, prob, row_reward, state_ptr, row_action, kind, pmul, None, tie_tol, k_uniform,
-                dense, pairwise, full, src_v, src_p, dst_v, dst_p, changed, leaf_len, n_leaves, leaf_sum, dbuf,
-                gather_ahead)
+        delta, total, arg, nch = jacobi_sweep_once(
+            indptr, indices, prob, row_reward, state_ptr, row_action, kind, pmul, tie_tol, k_uniform, dense,
+            pairwise, full, src_v, src_p, dst_v, dst_p, changed, leaf_len, n_leaves, leaf_sum, dbuf, gather_ahead)
         done += 1
         # from finite values, a value is not finite only if its change is not: then delta is inf
-        full = not all_finite(dst_v) if full or not (delta < np.inf) else False
+        full = not sweep_loops.all_finite(dst_v) if full or not (delta < np.inf) else False
         src_v = dst_v
         src_p = dst_p
         if done % 2 == 1:
@@ -408,57 +364,4 @@ def jacobi_sweeps(indptr, indices, prob, row_reward, state_ptr, row_action, kind
             break
     store_stats(stats, n, delta, total, arg, nch, pairwise, leaf_sum)
     stats[4] = 0.0 if full else 1.0
-    return done
-
-
-@njit(cache=True, nogil=True)
-def run_gauss_seidel(indptr, indices, prob, row_reward, state_ptr, row_action, sense, terminal,
-                     gamma, tie_tol, tol, max_sweeps, v, pol, v_prev, pol_prev, stats):
-    """Up to max_sweeps in-place sweeps in state order (each state sees the values already
-    updated in this sweep); v/pol in: current, out: after the last sweep; v_prev/pol_prev out: before it;
-    stats out: delta, summed |change|, argmax, changed count."""
-    n = v.size
-    maxk = 1
-    for s in range(n):
-        k = state_ptr[s + 1] - state_ptr[s]
-        if k > maxk:
-            maxk = k
-    qbuf = np.empty(maxk)
-    done = 0
-    delta = 0.0
-    total = 0.0
-    arg = -1
-    nch = 0
-    for _ in range(max_sweeps):
-        v_prev[:] = v
-        pol_prev[:] = pol
-        delta = -1.0
-        total = 0.0
-        arg = -1
-        nch = 0
-        for s in range(n):
-            if terminal[s] or state_ptr[s + 1] == state_ptr[s]:
-                val = 0.0
-                act = -1
-            else:
-                val, row = backup_state(s, indptr, indices, prob, row_reward, state_ptr, sense, gamma, tie_tol, v, qbuf)
-                act = row_action[row]
-            d = abs(val - v[s])
-            v[s] = val
-            if act != pol[s]:
-                nch += 1
-            pol[s] = act
-            total += d
-            if d > delta:
-                delta = d
-                arg = s
-        done += 1
-        if delta < tol:
-            break
-    if n == 0:
-        delta = 0.0
-    stats[0] = delta
-    stats[1] = total
-    stats[2] = arg
-    stats[3] = nch
     return done

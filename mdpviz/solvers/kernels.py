@@ -14,7 +14,10 @@ the first sweep whose largest change is below ``tol``: the solvers call them wit
 Step button and with many when nobody records every sweep; the arithmetic is the same.
 
 numba is imported only when a kernel is first needed (``mdpviz --help`` and the policy-iteration
-CLI never pay for it). :func:`available` is False when numba cannot be imported; the solvers
+CLI never pay for it), and a small model's first sweeps do not need one: ``run_gauss_seidel`` and
+``jacobi_small_sweeps`` are the plain Python loops of :mod:`mdpviz.solvers.sweep_loops`, compiled,
+which :mod:`mdpviz.solvers.python_sweeps` runs in the interpreter until a process has done a budget
+of work (the same numbers, bit for bit). :func:`available` is False when numba cannot be imported; the solvers
 then use their numpy reference code, which gives the same answers, only slower. Kernels are
 compiled with ``cache=True``; the cache goes next to this file, or (read-only install) to
 numba's per-user cache directory, or to ``NUMBA_CACHE_DIR`` (set here to a temporary directory
@@ -67,8 +70,8 @@ def _build() -> dict[str, Any]:
     _ensure_cache_dir()
     from mdpviz.solvers import _numba_kernels as nk  # ImportError -> no kernels: numpy reference
 
-    return {"jacobi_sweeps": nk.jacobi_sweeps, "run_gauss_seidel": nk.run_gauss_seidel,
-            "pairwise_blocks": nk.pairwise_blocks}
+    return {"jacobi_sweeps": nk.jacobi_sweeps, "jacobi_small_sweeps": nk.jacobi_small_sweeps,
+            "run_gauss_seidel": nk.run_gauss_seidel, "pairwise_blocks": nk.pairwise_blocks}
 
 
 def kernels() -> dict[str, Any] | None:
@@ -101,7 +104,30 @@ def ready() -> bool:
     if "k" not in _state:
         return False
     k = _state["k"]
-    return k is None or all(k[name].signatures for name in ("jacobi_sweeps", "run_gauss_seidel"))
+    return k is None or all(k[name].signatures for name in SWEEP_KERNELS)
+
+
+SWEEP_KERNELS = ("jacobi_sweeps", "jacobi_small_sweeps", "run_gauss_seidel")
+"""The kernels :func:`warm_up` compiles (or loads) for the solvers."""
+
+
+def expected() -> bool:
+    """Whether :func:`kernels` will (as far as can be told without importing numba) give the kernels:
+    not turned off by ``MDPVIZ_NO_NUMBA``, not failed already in this process, numba installed."""
+    if os.environ.get("MDPVIZ_NO_NUMBA"):
+        return False
+    if "k" in _state:
+        return _state["k"] is not None
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
+
+
+def loaded() -> bool:
+    """Whether this process has imported numba and the kernels' module already (the costly part of
+    the first use: a later first call of a kernel only loads it from numba's cache). Never imports
+    numba."""
+    return _state.get("k") is not None
 
 
 KERNEL_METHODS = frozenset({"vi", "gs"})
@@ -160,6 +186,12 @@ class KernelModel:
     """int8 (n_states): +1 max, -1 min."""
     terminal: np.ndarray
     """bool (n_states)."""
+    uindptr: np.ndarray
+    """indptr seen as unsigned (uint32 or uint64; the same memory): numba checks no index read from
+    it for a negative wrap-around (the shared loops of :mod:`mdpviz.solvers.sweep_loops` are
+    compiled with these)."""
+    uindices: np.ndarray
+    """indices seen as unsigned, likewise."""
     gamma: float
     """Discount factor."""
     kind: np.ndarray
@@ -168,6 +200,10 @@ class KernelModel:
     def args(self) -> tuple:
         return (self.indptr, self.indices, self.prob, self.row_reward, self.state_ptr, self.row_action,
                 self.sense, self.terminal, self.gamma)
+
+    def shared_args(self) -> tuple:
+        """:meth:`args` with the index arrays unsigned: the arguments of the shared loops' kernels."""
+        return (self.uindptr, self.uindices) + self.args()[2:]
 
 
 _models: "weakref.WeakKeyDictionary[Any, KernelModel]" = weakref.WeakKeyDictionary()
@@ -186,15 +222,20 @@ def kernel_model(mdp) -> KernelModel:
         it = np.int32 if small else np.int64
         indptr = np.asarray(mdp.row_ptr, dtype=it)
         indices = np.asarray(mdp.dst, dtype=it)
+    indptr = read_only(np.ascontiguousarray(indptr))
+    indices = read_only(np.ascontiguousarray(indices))
+    unsigned = np.uint32 if indptr.dtype == np.int32 else np.uint64
     km = KernelModel(
-        indptr=read_only(np.ascontiguousarray(indptr)),
-        indices=read_only(np.ascontiguousarray(indices)),
+        indptr=indptr,
+        indices=indices,
         prob=read_only(np.ascontiguousarray(mdp.prob, dtype=np.float64)),
         row_reward=read_only(np.ascontiguousarray(mdp.row_reward, dtype=np.float64)),
         state_ptr=read_only(np.ascontiguousarray(mdp.state_ptr, dtype=np.int64)),
         row_action=read_only(np.ascontiguousarray(mdp.row_action, dtype=np.int64)),
         sense=read_only(np.ascontiguousarray(mdp.sense, dtype=np.int8)),
         terminal=read_only(np.ascontiguousarray(mdp.terminal, dtype=np.bool_)),
+        uindptr=read_only(indptr.view(unsigned)),
+        uindices=read_only(indices.view(unsigned)),
         gamma=float(mdp.discount),
         kind=read_only(np.where(np.asarray(mdp.terminal) | (np.diff(mdp.state_ptr) == 0), 0,
                                 mdp.sense).astype(np.int8)),
@@ -224,11 +265,17 @@ def warm_up() -> dict[str, float]:
     # and their first solve compiles that version (a few seconds, once per installation) on the
     # thread that solves them
     t = time.perf_counter()
-    k["jacobi_sweeps"](*km.args()[:6], km.kind, 1.0, 0.9, 1e-9, 0, False, False, 0.0, 2, v, pol, np.empty(2),
+    k["jacobi_sweeps"](*km.args()[:6], km.kind, 0.9, 1e-9, 0, False, True, 0.0, 2, v, pol, np.empty(2),
                        np.empty(2), np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), np.zeros(5),
                        None, *k["pairwise_blocks"](2), False)
     WARM_UP_SECONDS["jacobi_sweeps"] = time.perf_counter() - t
     t = time.perf_counter()
-    k["run_gauss_seidel"](*km.args(), 1e-9, 0.0, 1, v, pol, np.empty(2), np.empty(2, np.int64), np.zeros(4))
+    k["jacobi_small_sweeps"](*km.shared_args()[:6], km.kind, 0.9, 1e-9, 0, False, 0.0, 2, v, pol, np.empty(2),
+                             np.empty(2), np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64),
+                             np.zeros(5), False)
+    WARM_UP_SECONDS["jacobi_small_sweeps"] = time.perf_counter() - t
+    t = time.perf_counter()
+    k["run_gauss_seidel"](*km.shared_args(), 1e-9, 0.0, 1, v, pol, np.empty(2), np.empty(2, np.int64), np.zeros(4),
+                          np.empty(2))
     WARM_UP_SECONDS["run_gauss_seidel"] = time.perf_counter() - t
     return dict(WARM_UP_SECONDS)

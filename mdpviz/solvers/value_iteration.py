@@ -85,37 +85,62 @@ def _check(tol: float, max_sweeps: int) -> None:
         raise ValueError(f"max_sweeps must be at least 1, got {max_sweeps}")
 
 
-def _kernel_engine(mdp: TabularMDP, name: str, v: np.ndarray, tie_tol: float):
-    """A function ``advance(m, tol) -> (done, delta, total, argmax, n_changed)`` running kernel
-    ``name`` (see :mod:`mdpviz.solvers.kernels`) on ``mdp`` in place on ``v`` and the buffers
-    it returns, or None when the kernels are unavailable."""
-    from mdpviz.solvers import kernels
+class _GaussSeidelKernel:
+    """In-place sweeps by the compiled kernel ``run_gauss_seidel`` (:mod:`mdpviz.solvers.kernels`)
+    on ``v`` (updated in place), ``pol``, ``v_prev`` and ``pol_prev`` (arrays of its own unless given)."""
 
-    k = kernels.kernels()
-    if k is None:
-        return None
-    fn = k[name]
-    args = kernels.kernel_model(mdp).args() + (float(tie_tol),)
-    n = mdp.n_states
-    pol = np.full(n, -2, dtype=np.int64)  # -2: no policy yet (so sweep 1 "changes" nothing we report)
-    v_prev = np.empty(n)
-    pol_prev = np.empty(n, dtype=np.int64)
-    stats = np.zeros(4)
+    def __init__(self, fn, mdp: TabularMDP, v: np.ndarray, tie_tol: float, pol: np.ndarray | None = None,
+                 v_prev: np.ndarray | None = None, pol_prev: np.ndarray | None = None) -> None:
+        from mdpviz.solvers import kernels
 
-    def advance(m: int, tol: float) -> tuple[int, float, float, int, int]:
-        done = int(fn(*args, float(tol), int(m), v, pol, v_prev, pol_prev, stats))
-        return done, float(stats[0]), float(stats[1]), int(stats[2]), int(stats[3])
+        km = kernels.kernel_model(mdp)
+        n = mdp.n_states
+        self._fn = fn
+        self._args = km.shared_args() + (float(tie_tol),)
+        self.v = v
+        self.pol = np.full(n, -2, dtype=np.int64) if pol is None else pol  # -2: no policy yet (sweep 1 "changes" nothing we report)
+        self.v_prev = np.empty(n) if v_prev is None else v_prev
+        self.pol_prev = np.empty(n, dtype=np.int64) if pol_prev is None else pol_prev
+        self.stats = np.zeros(4)
+        self._qbuf = np.empty(max(1, int(np.diff(km.state_ptr).max(initial=0))))  # a state's Q-values
+        self._cap = batch_sweeps(mdp)
 
-    return advance, pol, v_prev, pol_prev
+    def cap(self) -> int:
+        """The most sweeps one generator step asks for (about :data:`BATCH_WORK` transitions)."""
+        return self._cap
+
+    def advance(self, m: int, tol: float) -> tuple[int, float, float, int, int]:
+        """Up to ``m`` sweeps: (how many, largest change, summed change, its argmax, changed count)."""
+        st = self.stats
+        done = int(self._fn(*self._args, float(tol), int(m), self.v, self.pol, self.v_prev, self.pol_prev, st,
+                            self._qbuf))
+        return done, float(st[0]), float(st[1]), int(st[2]), int(st[3])
+
+
+def _gauss_seidel_engine(mdp: TabularMDP, v: np.ndarray, tie_tol: float):
+    """The in-place sweeps of ``mdp`` from ``v``: a small model's first ones in the interpreter
+    (:mod:`mdpviz.solvers.python_sweeps`), the others by the compiled kernel; None without it."""
+    from mdpviz.solvers import kernels, python_sweeps
+
+    def kernel(v: np.ndarray, pol=None, v_prev=None, pol_prev=None) -> _GaussSeidelKernel | None:
+        k = kernels.kernels()
+        return None if k is None else _GaussSeidelKernel(k["run_gauss_seidel"], mdp, v, tie_tol, pol, v_prev,
+                                                         pol_prev)
+
+    if python_sweeps.python_first(mdp):
+        return python_sweeps.GaussSeidelEngine(mdp, v, tie_tol, kernel, batch_sweeps(mdp))
+    return kernel(v)
 
 
 JACOBI_KERNEL_MAX_TRANSITIONS = 1 << 15
 """Up to this many transitions a synchronous sweep computes ``Q = r + gamma * (P V)``; above it
 ``Q = (gamma P) V + r``, the arithmetic of the numpy path with gamma folded into the matrix, which
 these models used before the kernel was fast at their size: the last bits of every value, and so
-every printed number, stay what they were. Both go through the compiled kernel
-(:func:`_jacobi_engine`), except models above this size that numpy sweeps with a dense matrix
-(:data:`DENSE_MAX_ENTRIES`: BLAS sums in its own order) or without numba."""
+every printed number, stay what they were. Both go through a compiled kernel
+(:func:`_jacobi_engine`; up to this size the loop of :func:`mdpviz.solvers.sweep_loops.jacobi_sweeps`,
+whose first sweeps in a process may run in the interpreter, :mod:`mdpviz.solvers.python_sweeps`),
+except models above this size that numpy sweeps with a dense matrix (:data:`DENSE_MAX_ENTRIES`: BLAS
+sums in its own order) or without numba."""
 
 
 GATHER_AHEAD_MIN_STATES = 1 << 19
@@ -134,7 +159,8 @@ GATHER_AHEAD = 64
 
 
 class _JacobiKernel:
-    """Synchronous sweeps by the compiled kernel ``jacobi_sweeps`` (:mod:`mdpviz.solvers.kernels`).
+    """Synchronous sweeps by a compiled kernel (:mod:`mdpviz.solvers.kernels`): ``jacobi_sweeps``
+    for the folded arithmetic, else ``jacobi_small_sweeps``.
 
     After :meth:`advance`, ``v`` and ``p`` are the values and greedy actions of the last sweep, in
     arrays of their own: the kernel writes every call into arrays nobody else holds and never
@@ -142,26 +168,38 @@ class _JacobiKernel:
     without a copy.
     """
 
-    def __init__(self, fn, mdp: TabularMDP, v: np.ndarray, tie_tol: float, folded: bool) -> None:
+    def __init__(self, k: dict, mdp: TabularMDP, v: np.ndarray, tie_tol: float, folded: bool,
+                 p: np.ndarray | None = None, finite: bool = False) -> None:
+        """``k``: the kernels; ``p``: the actions of the sweep that gave ``v`` (default: none yet);
+        ``finite``: ``v`` is known to be finite (else the first call checks)."""
         from mdpviz.solvers import kernels
 
         km = kernels.kernel_model(mdp)
         gamma = float(mdp.discount)
-        pmul, gmul = (gamma, 1.0) if folded else (1.0, gamma)
-        self._fn = fn
-        self._args = km.args()[:6] + (km.kind, pmul, gmul, float(tie_tol), int(mdp.uniform_actions),
-                                              bool(mdp.dense_actions), bool(folded))
-        self._gather = np.uint64(GATHER_AHEAD) if mdp.n_states >= GATHER_AHEAD_MIN_STATES else None
         n = mdp.n_states
+        if folded:
+            self._fn = k["jacobi_sweeps"]
+            self._args = km.args()[:6] + (km.kind, gamma, float(tie_tol), int(mdp.uniform_actions),
+                                          bool(mdp.dense_actions), True)
+            self._gather = np.uint64(GATHER_AHEAD) if mdp.n_states >= GATHER_AHEAD_MIN_STATES else None
+            self._blocks = tuple(k["pairwise_blocks"](n))  # numpy's pairwise sum of n numbers: its blocks
+        else:  # the shared loop (mdpviz.solvers.sweep_loops.jacobi_sweeps), compiled
+            self._fn = k["jacobi_small_sweeps"]
+            self._args = km.shared_args()[:6] + (km.kind, gamma, float(tie_tol), int(mdp.uniform_actions),
+                                                 bool(mdp.dense_actions))
         self.n = n
         self.folded = folded
         self.v = v
-        self.p = np.full(n, -2, dtype=np.int64)  # -2: no policy yet (sweep 1 "changes" nothing we report)
+        self.p = np.full(n, -2, dtype=np.int64) if p is None else p  # -2: no policy yet (sweep 1 "changes" nothing we report)
         self.changed = np.empty(n, dtype=np.int64)
         self.stats = np.zeros(5)
-        self._blocks = tuple(kernels.kernels()["pairwise_blocks"](n))  # numpy's pairwise sum of n numbers: its blocks
-        self._finite = False  # checked by the first call, then known from the kernel's stats[4]
+        self._finite = finite  # else checked by the first call, then known from the kernel's stats[4]
         self._spares: list[tuple[np.ndarray, np.ndarray]] = []
+        self._cap = batch_sweeps(mdp)
+
+    def cap(self) -> int:
+        """The most sweeps one generator step asks for (about :data:`BATCH_WORK` transitions)."""
+        return self._cap
 
     def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
         """A (values, actions) pair for a sweep to write: one this engine used before if nobody
@@ -178,8 +216,12 @@ class _JacobiKernel:
         """Up to ``m`` sweeps (stop after the first whose largest change is below ``tol``); how many."""
         va, pa = self._buffers()
         vb, pb = self._buffers() if m > 1 else (va, pa)
-        done = int(self._fn(*self._args, float(tol), int(m), self.v, self.p, va, vb, pa, pb,
-                            self.changed, self.stats, self._gather, *self._blocks, self._finite))
+        if self.folded:
+            done = int(self._fn(*self._args, float(tol), int(m), self.v, self.p, va, vb, pa, pb,
+                                self.changed, self.stats, self._gather, *self._blocks, self._finite))
+        else:
+            done = int(self._fn(*self._args, float(tol), int(m), self.v, self.p, va, vb, pa, pb,
+                                self.changed, self.stats, self._finite))
         self._finite = bool(self.stats[4])
         self._spares.append((self.v, self.p))
         if done % 2:
@@ -198,18 +240,23 @@ class _JacobiKernel:
         return float(self.stats[1])
 
 
-def _jacobi_engine(mdp: TabularMDP, v: np.ndarray, tie_tol: float) -> _JacobiKernel | None:
-    """The compiled synchronous sweep of ``mdp`` starting from ``v`` (see
-    :data:`JACOBI_KERNEL_MAX_TRANSITIONS`), or None where the numpy path runs instead."""
-    from mdpviz.solvers import kernels
+def _jacobi_engine(mdp: TabularMDP, v: np.ndarray, tie_tol: float):
+    """The synchronous sweeps of ``mdp`` starting from ``v``: compiled (see
+    :data:`JACOBI_KERNEL_MAX_TRANSITIONS`), a small model's first ones in the interpreter
+    (:mod:`mdpviz.solvers.python_sweeps`, the same numbers), or None where the numpy path runs instead."""
+    from mdpviz.solvers import kernels, python_sweeps
 
     folded = mdp.n_transitions > JACOBI_KERNEL_MAX_TRANSITIONS
     if folded and mdp.n_rows * mdp.n_states <= DENSE_MAX_ENTRIES:
         return None
-    k = kernels.kernels()
-    if k is None:
-        return None
-    return _JacobiKernel(k["jacobi_sweeps"], mdp, v, tie_tol, folded)
+
+    def kernel(v: np.ndarray, p: np.ndarray | None = None, finite: bool = False) -> _JacobiKernel | None:
+        k = kernels.kernels()
+        return None if k is None else _JacobiKernel(k, mdp, v, tie_tol, folded, p, finite)
+
+    if not folded and python_sweeps.python_first(mdp):
+        return python_sweeps.JacobiEngine(mdp, v, tie_tol, kernel, batch_sweeps(mdp))
+    return kernel(v)
 
 
 BATCH_WORK = 1 << 22
@@ -232,21 +279,20 @@ def batch_sweeps(mdp: TabularMDP) -> int:
     return max(1, BATCH_WORK // max(1, mdp.n_transitions + mdp.n_states))
 
 
-def _kernel_generator(mdp: TabularMDP, method: str, tol: float, max_sweeps: int, v: np.ndarray, eng) -> SolverGen:
-    """Sweeps of a compiled kernel; ``gen.send(m)`` advances up to m sweeps before the next
-    snapshot (``next`` advances one). The values are the same whatever m is: the kernel stops
-    after the first sweep below ``tol`` either way."""
-    advance, pol, v_prev, pol_prev = eng
+def _kernel_generator(mdp: TabularMDP, method: str, tol: float, max_sweeps: int, eng) -> SolverGen:
+    """In-place sweeps of an engine (:func:`_gauss_seidel_engine`); ``gen.send(m)`` advances up to m
+    sweeps before the next snapshot (``next`` advances one). The values are the same whatever m is:
+    the kernel stops after the first sweep below ``tol`` either way."""
+    v, pol, pol_prev = eng.v, eng.pol, eng.pol_prev
     t0 = time.perf_counter()
     n_live = mdp.n_states - int(np.count_nonzero(mdp.terminal))
     it = 0
     req: object = 1
     delta = math.inf
     policy = None
-    cap = batch_sweeps(mdp)
     while it < max_sweeps:
-        m = _requested(req, it, max_sweeps, cap)
-        done, delta, total, arg, n_changed = advance(m, tol)
+        m = _requested(req, it, max_sweeps, eng.cap())
+        done, delta, total, arg, n_changed = eng.advance(m, tol)
         it += done
         values = read_only(v.copy())
         policy = read_only(pol.copy())
@@ -268,7 +314,7 @@ def _kernel_generator(mdp: TabularMDP, method: str, tol: float, max_sweeps: int,
     return Solution(method, read_only(v.copy()), policy, int(max_sweeps), False, delta, time.perf_counter() - t0)
 
 
-def _jacobi_generator(mdp: TabularMDP, tol: float, max_sweeps: int, eng: _JacobiKernel) -> SolverGen:
+def _jacobi_generator(mdp: TabularMDP, tol: float, max_sweeps: int, eng) -> SolverGen:
     """Sweeps of the compiled Jacobi kernel; ``gen.send(m)`` advances up to m sweeps before the
     next snapshot (``next`` advances one). The values are the same whatever m is: the kernel
     stops after the first sweep below ``tol`` either way. The snapshot's extras come from the
@@ -280,10 +326,9 @@ def _jacobi_generator(mdp: TabularMDP, tol: float, max_sweeps: int, eng: _Jacobi
     req: object = 1
     delta = math.inf
     policy = None
-    cap = batch_sweeps(mdp)
     no_change = read_only(np.arange(0, dtype=np.int64))
     while it < max_sweeps:
-        done = eng.advance(_requested(req, it, max_sweeps, cap), tol)
+        done = eng.advance(_requested(req, it, max_sweeps, eng.cap()), tol)
         it += done
         delta, arg, n_changed = float(eng.stats[0]), int(eng.stats[2]), int(eng.stats[3])
         values, policy = read_only(eng.v), read_only(eng.p)
@@ -437,7 +482,8 @@ def gauss_seidel_value_iteration(
 
     By default states are backed up one at a time in index order, each seeing the values already
     updated in this sweep (exactly the seed's update), by a compiled kernel
-    (:mod:`mdpviz.solvers.kernels`); ``gen.send(m)`` advances up to m sweeps per snapshot as in
+    (:mod:`mdpviz.solvers.kernels`; a small model's first sweeps in a process by the same loop in
+    the interpreter, :mod:`mdpviz.solvers.python_sweeps`); ``gen.send(m)`` advances up to m sweeps per snapshot as in
     :func:`value_iteration`. With an explicit ``block_size`` > 1, or without numba, the
     vectorised numpy reference runs instead: blocks of ``block_size`` states (default
     :func:`default_block_size`), Jacobi inside a block and Gauss-Seidel between blocks. Stops
@@ -446,9 +492,9 @@ def gauss_seidel_value_iteration(
     if block_size is None or int(block_size) == 1:
         _check(tol, max_sweeps)
         v = _initial_values(mdp, initial)
-        eng = _kernel_engine(mdp, "run_gauss_seidel", v, tie_tol)
+        eng = _gauss_seidel_engine(mdp, v, tie_tol)
         if eng is not None:
-            return (yield from _kernel_generator(mdp, "gs", tol, int(max_sweeps), v, eng))
+            return (yield from _kernel_generator(mdp, "gs", tol, int(max_sweeps), eng))
     return (yield from gauss_seidel_numpy(mdp, tol=tol, max_sweeps=max_sweeps, initial=initial,
                                           block_size=block_size, tie_tol=tie_tol))
 

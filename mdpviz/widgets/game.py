@@ -43,8 +43,15 @@ class Game(QObject):
     view: str | None = None
     """How a cell board draws the game's MDP ("grid" or "graph" for an MDP file; None: the
     game's own layout). "graph" re-lays the board out for each sweep's policy."""
-    default_method = "vi"
-    """The solver a headless export solves the game with (:func:`mdpviz.export.game_defaults`)."""
+    @property
+    def default_method(self) -> str:
+        """The game's first algorithm: its spec's ``solve_with`` for the current settings (Jack's car
+        rental: policy iteration), else value iteration. The window shows it when the game is chosen."""
+        spec = self.spec
+        if spec is not None and spec.solve_with is not None:
+            return str(spec.solve_with(self.session.settings)[0])
+        return "vi"
+
     default_tol = 1e-9
     """Value iteration's tolerance for that solve."""
     panels: frozenset[str] = PANELS

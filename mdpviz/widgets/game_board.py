@@ -9,7 +9,7 @@ board: what a board shows (selection, token, view modes) lives in the board.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
@@ -50,6 +50,10 @@ class GameBoard(QWidget):
         """Show a solver snapshot (None: not solved yet) on ``scale`` with ``caption``. ``previous``: the
         snapshot before it (None for the first); ``delta``: colour by the change from it on this log scale
         (the window's delta view; None: by value)."""
+
+    def show_history(self, history: Sequence[Any], index: int) -> None:
+        """Every recorded snapshot of the current solve and the shown one's index, given before each
+        :meth:`show_sweep` (a board that keeps earlier sweeps in view, as figure 4.3's value curves do)."""
 
     def set_value_range(self, rng: Any) -> None:
         """The solve's :class:`~mdpviz.controller.ValueRange` (None before the first sweep)."""

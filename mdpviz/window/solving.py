@@ -319,6 +319,7 @@ class SolvingMixin:
             cap = g.board_caption(cap, sw)
         board = self.board
         board.set_value_range(c.value_range if sw is not None else None)
+        board.show_history(hist, i)
         board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=gs.value_label)),
                          caption=cap if mdp is not None else (gs.mdp_error() or g.empty_text()),
                          previous=hist[i - 1] if i > 0 else None,

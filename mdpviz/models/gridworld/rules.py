@@ -266,8 +266,29 @@ BUILTIN_MAPS: dict[str, GridMap] = {
                   [" ", "#", " ", " "],
                   [" ", "#", "#", " "],
                   ["S", " ", " ", " "]], "maze"),
+    # Sutton and Barto's Example 4.1: the 4x4 grid, terminal corners (reward 0: the -1 of every move is
+    # the living reward), cells numbered 1..14 in reading order as in the book (MAP_SETTINGS sets the rest).
+    "sutton4x4": _map([[0, "S", " ", " "],
+                       [" ", " ", " ", " "],
+                       [" ", " ", " ", " "],
+                       [" ", " ", " ", 0]], "sutton4x4"),
 }
-"""CS188's layouts (gridworld.py: getBookGrid, getBridgeGrid, getDiscountGrid, getCliffGrid, getMazeGrid)."""
+"""CS188's layouts (gridworld.py: getBookGrid, getBridgeGrid, getDiscountGrid, getCliffGrid, getMazeGrid)
+and Sutton and Barto's 4x4 grid of Example 4.1 ("sutton4x4")."""
+
+MAP_SETTINGS: dict[str, dict[str, object]] = {
+    "sutton4x4": {"convention": "aima", "noise": 0.0, "living_reward": -1.0, "discount": 1.0},
+}
+"""What choosing a built-in map also sets (they stay editable): Example 4.1's terminal corners
+(AIMA's terminal exits, worth 0), reward -1 on every move, no slipping, no discount."""
+
+NUMBERED_MAPS: frozenset[str] = frozenset({"sutton4x4"})
+"""Maps whose open cells show their state number (the book's numbering of Example 4.1: 1..14)."""
+
+
+def with_map(settings: "GridSettings", grid: GridMap) -> "GridSettings":
+    """``settings`` with map ``grid`` and what choosing that built-in map sets (:data:`MAP_SETTINGS`)."""
+    return replace(settings, grid=grid, **MAP_SETTINGS.get(grid.name, {}))  # type: ignore[arg-type]
 
 
 def parse_grid(text: str, path: str = "<grid>") -> GridMap:
@@ -490,9 +511,11 @@ def compile_gridworld(settings: GridSettings) -> GridWorld:
     )
     kind = tuple(tuple("wall" if x == WALL else ("open" if isinstance(x, str) else "exit") for x in row)
                  for row in g.cells)
+    numbered = g.name in NUMBERED_MAPS
     label = tuple(tuple(_fmt_reward(x) if not isinstance(x, str) else
-                        ("" if own_reward(x) is None else "R " + _fmt_reward(own_reward(x))) for x in row)
-                  for row in g.cells)
+                        ("R " + _fmt_reward(own_reward(x)) if own_reward(x) is not None else
+                         (str(int(state[r, c])) if numbered and x == OPEN else ""))
+                        for c, x in enumerate(row)) for r, row in enumerate(g.cells))
     fixed = {(r, c): float(g.cells[r][c]) for r in range(g.rows) for c in range(g.cols)
              if aima and not isinstance(g.cells[r][c], str)}
     geom = GridGeometry(g.rows, g.cols, state, kind, label, dict(MOVES), None if aima else EXIT, g.start, fixed)
@@ -622,5 +645,5 @@ def describe_cell(x: Cell) -> str:
 # ---------------------------------------------------------------------------------- scenario codec
 
 
-__all__ = ['ACTION_NAMES', 'ARROWS', 'BUILTIN_MAPS', 'CONVENTIONS', 'CONVENTION_NAMES', 'EAST', 'EXIT', 'GridFileError', 'GridGeometry', 'GridMap', 'GridSettings', 'GridWorld', 'MOVES', 'NORTH', 'OPEN', 'SOUTH', 'WALL', 'WEST', 'CONVENTION_RULES', 'cell_value', 'compile_gridworld', 'format_rows', 'load_map', 'move_outcomes', 'parse_grid', 'policy_rows', 'q_by_direction', 'read_grid', 'value_rows', 'MIN_ARROW_PX', 'arrow_geometry', 'best_directions', 'describe_cell', 'next_cell', 'grid_color_range', 'state_name', 'is_open', 'move_reward',
-           'own_reward', 'reward_cell']
+__all__ = ['MAP_SETTINGS', 'NUMBERED_MAPS', 'with_map', 'ACTION_NAMES', 'ARROWS', 'BUILTIN_MAPS', 'CONVENTIONS', 'CONVENTION_NAMES', 'EAST', 'EXIT', 'GridFileError', 'GridGeometry', 'GridMap', 'GridSettings', 'GridWorld', 'MOVES', 'NORTH', 'OPEN', 'SOUTH', 'WALL', 'WEST', 'CONVENTION_RULES', 'cell_value', 'compile_gridworld', 'format_rows', 'load_map', 'move_outcomes', 'parse_grid', 'policy_rows', 'q_by_direction', 'read_grid', 'value_rows', 'MIN_ARROW_PX', 'arrow_geometry', 'best_directions', 'describe_cell', 'next_cell', 'grid_color_range', 'state_name',
+           'is_open', 'move_reward', 'own_reward', 'reward_cell']

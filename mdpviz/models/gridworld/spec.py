@@ -16,6 +16,7 @@ from mdpviz.models.gridworld.rules import (  # noqa: F401
     GridFileError,
     GridSettings,
     GridWorld,
+    NUMBERED_MAPS,
     compile_gridworld,
     parse_grid,
     state_name,
@@ -144,6 +145,7 @@ SPEC = GameSpec(
     episode=walk_episode,
     simulation=simulation_from_start,
     with_discount=_with_discount,
+    solve_with=lambda st: (("evaluate", {"tol": 1e-9}) if st.grid.name in NUMBERED_MAPS else ("vi", {"tol": 1e-9})),
 )
 """The grid world in the registry. ``jobs["simulate"](settings, mdp, policy, games=, seed=, start=)``."""
 

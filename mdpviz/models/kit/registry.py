@@ -152,6 +152,8 @@ ENTRIES: tuple[tuple[str, str], ...] = (
     ("ttt3d", "3D tic-tac-toe (learning)"),
     ("gridworld", "Grid world"),
     ("gym", "Gymnasium environment"),
+    ("jack", "Jack's car rental"),
+    ("gambler", "Gambler's problem"),
 )
 """The games in picker order, one line each: (key, title). Game ``key`` lives in the folder
 ``mdpviz/models/<key>/``, its :class:`GameSpec` is ``SPEC`` in ``mdpviz/models/<key>/spec.py`` (imported
@@ -175,6 +177,7 @@ ALIASES: dict[str, str] = {
     "ttt-3d": "ttt3d", "3d": "ttt3d", "3x3x3": "ttt3d",
     "gymnasium": "gym", "mdp": "file",
     "anti-tictactoe": "attt", "draughts": "checkers",
+    "gamblers-problem": "gambler", "car-rental": "jack", "jacks-car-rental": "jack",
 }
 """Old and loose spellings of keys (compared after :func:`normalise_key`)."""
 

@@ -1,9 +1,20 @@
-"""Reinforcement learning for 3x3x3 risk tic-tac-toe against a uniformly random opponent: the game's
-encoding, its episodes and its opponent, over the generic approximators of :mod:`mdpviz.solvers.rl`.
+"""Reinforcement learning for 3x3x3 risk tic-tac-toe: the game's encoding, its episodes and its
+opponents, over the generic approximators of :mod:`mdpviz.solvers.rl`.
 
 3^27 boards are far too many for a table (seed 003), so the agent learns an approximate value
 function by playing: semi-gradient TD(0) on state values or Q-learning on action values, with
 epsilon-greedy exploration, one game at a time.
+
+Opponents (:data:`TRAIN_OPPONENTS`, issue 30). A uniformly random opponent measures almost nothing on
+this board (an agent trained on one game already beats it 96% of the time as X), so the default
+opponent of training and of the learning curve is the tactical player of
+:func:`mdpviz.models.ttt3d.rules.tactical_moves` (wins if it can, blocks if it must, else random:
+60% as X and 40% as O against itself). The agent can also train against itself ("self": its own
+epsilon-greedy moves in the other seat, the weights as they are) or by a curriculum
+(:data:`CURRICULUM`: random, then tactical, then itself). It trains in one seat or in both
+(``mark="both"``: X in even games, O in odd ones; one network, as the encoding is the mover's view).
+Every evaluation is reported beside its yardsticks: the tactical player and the untrained agent on
+the same games (:func:`evaluate_seats`).
 
 Encoding. A position is seen from the player to move ("me"): ``z`` in {0, 1}^54 with
 ``z[c] = 1`` if my mark is on cell c and ``z[27 + c] = 1`` if the opponent's is. Rewards: +1 when
@@ -17,7 +28,7 @@ Function approximators (:data:`APPROXIMATORS`), each with ``n_out`` outputs (1 f
 * ``quadratic``: ``f(z) = b + W^T z + sum_{i<j} S_ij z_i z_j``, every product of two features (the
   seed's degree-2 approximator, with 0/1 features: z_i^2 = z_i is already linear), 1486 weights
   per output, stored as a symmetric matrix with zero diagonal.
-* ``mlp``: ``f(z) = W2^T relu(W1^T z + b1) + b2`` with one hidden layer of 64 ReLU units (the
+* ``mlp``: ``f(z) = W2^T relu(W1^T z + b1) + b2`` with one hidden layer of ReLU units (128 by default; the
   seed's best agent), plain numpy.
 
 Methods (:data:`METHODS`):
@@ -37,8 +48,8 @@ Methods (:data:`METHODS`):
   - Q(s, c)] grad Q(s, c)``, target r when the round ends the game.
 
 Training (:func:`train`) is a generator: it yields a frozen :class:`TrainProgress` (episodes,
-epsilon, mean |TD error|, win / draw / loss rates of the greedy agent over an evaluation batch
-against the random opponent, and a read-only snapshot of the agent) every ``report_every``
+epsilon, mean |TD error|, the greedy agent's win rate in each seat over an evaluation batch
+against the chosen opponent beside its yardsticks, and a read-only snapshot of the agent) every ``report_every``
 episodes, and returns the final :class:`Agent`. The generator is seeded: the same settings give
 the same agent, bit for bit, whatever the reporting interval (evaluation uses its own stream).
 Agents are saved to and loaded from ``.npz`` files (:meth:`Agent.save`, :func:`load_agent`).
@@ -51,16 +62,16 @@ import io
 import json
 import math
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Generator, Mapping
+from typing import Any, Callable, Generator, Mapping
 
 import numpy as np
 
 from mdpviz.models.kit.codec import FieldError
 from mdpviz.models.ttt3d import rules as ttt3d
 from mdpviz.models.kit.ttt_board import validate_risk
-from mdpviz.models.kit.ttt_board import EMPTY, O, other, parse_mark
+from mdpviz.models.kit.ttt_board import EMPTY, MARK_CHARS, O, X, other, parse_mark
 from mdpviz.solvers.rl import APPROX_CLASSES, MLP, Approximator, Linear, Quadratic, param_shapes  # noqa: F401
 
 N_CELLS = ttt3d.N_CELLS
@@ -79,6 +90,27 @@ APPROXIMATORS: dict[str, str] = {
     "mlp": "numpy network, one hidden layer of ReLU units",
 }
 """Function approximators."""
+
+TRAIN_OPPONENTS: dict[str, str] = {
+    **ttt3d.OPPONENTS,
+    "self": "self-play: the agent's own epsilon-greedy moves in the other seat",
+    "curriculum": "random for the first tenth of the games, tactical for the next 40%, then self-play",
+}
+"""Who the agent trains against (the scripted players of :data:`mdpviz.models.ttt3d.rules.OPPONENTS`,
+its own play, or a curriculum of the three)."""
+
+CURRICULUM: tuple[tuple[float, str], ...] = ((0.1, "random"), (0.5, "tactical"), (1.0, "self"))
+"""The curriculum: (end of the phase as a fraction of the training games, the opponent of the phase)."""
+
+MARKS: tuple[str, ...] = ("X", "O", "both")
+"""The seats an agent trains in: X (moves first), O, or both (X in even games, O in odd ones)."""
+
+
+def seats(mark: str) -> tuple[int, ...]:
+    """The marks of a training setting's seats: (X,), (O,) or (X, O) for "both" (ValueError otherwise)."""
+    if str(mark).strip().lower() == "both":
+        return (X, O)
+    return (parse_mark(mark),)
 
 FORMAT = "mdpviz-ttt3d-agent"
 """The ``format`` field of a saved agent's metadata."""
@@ -114,14 +146,16 @@ MAX_HIDDEN = 1024
 
 @dataclass(frozen=True)
 class TrainSettings:
-    """How an agent is trained against the uniformly random opponent (defaults: the target agent)."""
+    """How an agent is trained and measured (defaults: the target agent of issue 30, which beats the
+    tactical opponent in both seats)."""
 
     method: str = "td"
     """"td" (TD(0) on afterstate values) or "q" (Q-learning on action values)."""
     approx: str = "mlp"
     """"linear", "quadratic" or "mlp" (one hidden layer of ReLU units)."""
-    episodes: int = 20_000
-    """Training games."""
+    episodes: int = 60_000
+    """Training games (the default reaches the targets of issue 30 against the tactical opponent in
+    both seats: README's 3D row)."""
     learning_rate: float | None = None
     """Step size alpha of the semi-gradient update; None: :data:`DEFAULT_LEARNING_RATES`."""
     discount: float = 0.9
@@ -132,14 +166,19 @@ class TrainSettings:
     """epsilon is multiplied by this after every episode, in (0, 1]."""
     epsilon_min: float = 0.05
     """epsilon never decays below this."""
-    hidden: int = 64
+    hidden: int = 128
     """Hidden ReLU units of the mlp approximator (at most 1,024)."""
-    mark: str = "X"
-    """The agent's mark: "X" moves first, "O" second."""
-    report_every: int = 1_000
+    mark: str = "both"
+    """The agent's seat: "X" moves first, "O" second, "both": X in even games and O in odd ones
+    (one network plays either seat: the encoding is the mover's view)."""
+    opponent: str = "tactical"
+    """Who the agent trains against (:data:`TRAIN_OPPONENTS`): "random", "tactical", "self" or "curriculum"."""
+    eval_opponent: str = "tactical"
+    """The scripted opponent of the learning curve's evaluation games ("random" or "tactical")."""
+    report_every: int = 5_000
     """K: a progress record every K episodes (and at episode 0 and at the end)."""
     eval_games: int = 1_000
-    """Games against the random opponent behind each progress record's rates (0: no evaluation)."""
+    """Games per seat against ``eval_opponent`` behind each progress record's rates (0: no evaluation)."""
     seed: int = 0
     """Seed of the training generator (exploration, risk coins, the opponent, initial weights)."""
 
@@ -168,9 +207,15 @@ class TrainSettings:
         if not (0.0 < float(self.epsilon_decay) <= 1.0):
             raise FieldError("epsilon_decay", f"must be in (0, 1], got {self.epsilon_decay!r}", subject="epsilon_decay")
         try:
-            parse_mark(self.mark)
-        except ValueError as e:
-            raise FieldError("mark", str(e), subject="") from None
+            seats(self.mark)
+        except ValueError:
+            raise FieldError("mark", f"must be one of {', '.join(MARKS)}, got {self.mark!r}", subject="the mark") from None
+        if self.opponent not in TRAIN_OPPONENTS:
+            raise FieldError("opponent", f"unknown opponent {self.opponent!r}; choose one of {', '.join(TRAIN_OPPONENTS)}",
+                             subject="")
+        if self.eval_opponent not in ttt3d.OPPONENTS:
+            raise FieldError("eval_opponent", f"unknown evaluation opponent {self.eval_opponent!r}; choose one of "
+                             f"{', '.join(ttt3d.OPPONENTS)}", subject="")
         if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool) or self.seed < 0:
             raise FieldError("seed", f"must be a non-negative integer (numpy's seeds), got {self.seed!r}",
                              subject="the seed")
@@ -179,6 +224,18 @@ class TrainSettings:
     def alpha(self) -> float:
         """The learning rate in use."""
         return float(self.learning_rate) if self.learning_rate is not None else DEFAULT_LEARNING_RATES[(self.method, self.approx)]
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The marks the agent trains (and is evaluated) in: :func:`seats` of :attr:`mark`."""
+        return seats(self.mark)
+
+    def opponent_at(self, episode: int) -> str:
+        """The opponent of 0-based training game k: "random", "tactical" or "self" (the curriculum's phase)."""
+        if self.opponent != "curriculum":
+            return self.opponent
+        frac = int(episode) / max(int(self.episodes), 1)
+        return next((name for end, name in CURRICULUM if frac < end), CURRICULUM[-1][1])
 
     def epsilon_at(self, episode: int) -> float:
         """epsilon of 0-based episode k: ``max(epsilon_min, epsilon * epsilon_decay**k)``."""
@@ -202,8 +259,13 @@ class Agent:
 
     @property
     def mark(self) -> int:
-        """The mark the agent was trained to play (X or O)."""
-        return parse_mark(self.settings.mark)
+        """The agent's first seat (X for an agent trained in both): its default mark."""
+        return self.settings.seats[0]
+
+    @property
+    def marks(self) -> tuple[int, ...]:
+        """The marks the agent was trained to play: (X,), (O,) or (X, O)."""
+        return self.settings.seats
 
     def _approx(self) -> Approximator:
         a = self.__dict__.get("_approx_cache")
@@ -247,15 +309,16 @@ class Agent:
 
     def evaluate(
         self, games: int, *, seed: int | np.random.Generator | None = None, risk: np.ndarray | None = None,
-        mark: str | int | None = None,
+        mark: str | int | None = None, opponent: str = "random",
     ) -> ttt3d.Score:
-        """Play ``games`` greedy games against the uniformly random opponent (vectorised, in lockstep)
-        with the agent's mark and risk unless given; the score from the agent's side. In a game
-        with other risks the td agent still scores its moves with the risks it was trained for
-        (its model of the coin), like the seed's "agent trained for one risk vector" matchups."""
+        """Play ``games`` greedy games against the scripted ``opponent`` ("random" or "tactical",
+        vectorised, in lockstep) with the agent's mark and risk unless given; the score from the
+        agent's side. In a game with other risks the td agent still scores its moves with the risks
+        it was trained for (its model of the coin), like the seed's "agent trained for one risk
+        vector" matchups."""
         me = self.mark if mark is None else parse_mark(mark)
         p = self.risk if risk is None else validate_risk(risk, N_CELLS)
-        return ttt3d.play_vs_random(self.choose_moves, mark=me, risk=p, games=games, seed=seed)
+        return ttt3d.play_vs(self.choose_moves, opponent=opponent, mark=me, risk=p, games=games, seed=seed)
 
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> Path:
@@ -315,6 +378,8 @@ def _agent_from_archive(p: Path, data, files: list[str]) -> "Agent":
     if meta.get("version") != FORMAT_VERSION:
         raise ValueError(f"{p}: agent file version {meta.get('version')!r} is not supported (expected {FORMAT_VERSION})")
     raw = meta.get("settings")
+    if isinstance(raw, dict):  # a file from before issue 30 was trained and measured against the random opponent
+        raw = {"opponent": "random", "eval_opponent": "random", **raw}
     known = {f.name for f in fields(TrainSettings)}
     if not isinstance(raw, dict) or set(raw) - known:
         raise ValueError(f"{p}: bad 'settings' in the metadata: {raw!r}")
@@ -387,13 +452,14 @@ class TrainProgress:
     updates: int
     """Number of updates since the previous record."""
     win: float
-    """Fraction of the evaluation games the greedy agent won against the random opponent (NaN: no evaluation)."""
+    """Fraction of the evaluation games the greedy agent won against ``eval_opponent`` (NaN: no
+    evaluation); an agent of both seats: the mean of its two seats' rates (equal games in each)."""
     draw: float
     """Fraction drawn."""
     loss: float
     """Fraction lost."""
     eval_games: int
-    """Games in the evaluation batch."""
+    """Games in the evaluation batch of each seat."""
     train_seconds: float
     """Seconds spent training so far (evaluations excluded)."""
     seconds: float
@@ -402,10 +468,19 @@ class TrainProgress:
     """A read-only snapshot of the agent at this point (play against it, save it)."""
     done: bool = False
     """True for the last record."""
+    eval_opponent: str = "random"
+    """The scripted opponent of the evaluation games."""
+    seat_win: Mapping[str, float] = field(default_factory=dict)
+    """Win rate of each seat the agent plays ("X", "O") against ``eval_opponent`` (empty: no evaluation)."""
+    baselines: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    """The yardsticks of the same evaluation (the same games and seeds, measured once per run):
+    ``{"tactical": {seat: win}, "untrained": {seat: win}}``: the tactical player's and the
+    untrained agent's win rate in each seat against ``eval_opponent`` (empty: no evaluation)."""
 
-    def as_dict(self) -> dict[str, float | int | bool]:
+    def as_dict(self) -> dict[str, Any]:
         """The numbers of the record (without the agent), for JSON."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "agent"}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("agent", "seat_win", "baselines")}
+        return {**out, "seat_win": dict(self.seat_win), "baselines": {k: dict(v) for k, v in self.baselines.items()}}
 
 
 EVAL_SEED_SALT = 0x3D
@@ -413,9 +488,26 @@ EVAL_SEED_SALT = 0x3D
 same opponent randomness at every point of the curve, and training untouched by evaluation)."""
 
 
+def evaluate_seats(player: "Agent | str", games: int, *, seed: int, opponent: str, risk: np.ndarray,
+                   marks: tuple[int, ...]) -> dict[str, ttt3d.Score]:
+    """The score of ``player`` (an agent, greedy, or a scripted player's name) in each seat of
+    ``marks`` over ``games`` games against ``opponent`` with the risks ``risk``. Seat X's games use
+    ``default_rng([seed, EVAL_SEED_SALT])``, seat O's ``default_rng([seed, EVAL_SEED_SALT, 1])``:
+    every player measured this way meets the same opponent draws."""
+    out = {}
+    for m in marks:
+        key = [int(seed), EVAL_SEED_SALT] + ([1] if m == O else [])
+        mine = player.choose_moves if isinstance(player, Agent) else player
+        out[MARK_CHARS[m]] = ttt3d.play_vs(mine, opponent=opponent, mark=m, risk=risk, games=games,
+                                           seed=np.random.default_rng(key))
+    return out
+
+
 def train(settings: TrainSettings = TrainSettings(), *, risk: np.ndarray | str | None = None) -> Generator[TrainProgress, None, Agent]:
-    """Train an agent against the uniformly random opponent; yield a :class:`TrainProgress` at
-    episode 0, every ``settings.report_every`` episodes and at the end; return the final agent.
+    """Train an agent against ``settings.opponent`` in ``settings.mark``'s seats; yield a
+    :class:`TrainProgress` at episode 0, every ``settings.report_every`` episodes and at the end
+    (the greedy agent's win rate in each seat against ``settings.eval_opponent``, beside the
+    baselines of the same games: the tactical player and the untrained agent); return the final agent.
 
     ``risk``: 27 probabilities, a preset name (seedable presets use ``settings.seed``) or None
     (classic). Stop early by simply not asking for more records; each record holds the agent.
@@ -425,25 +517,35 @@ def train(settings: TrainSettings = TrainSettings(), *, risk: np.ndarray | str |
     n_out = 1 if settings.method == "td" else N_CELLS
     approx = APPROX_CLASSES[settings.approx](APPROX_CLASSES[settings.approx].init(n_out, rng, n_features=N_FEATURES, hidden=settings.hidden))
     play = _episode_td if settings.method == "td" else _episode_q
-    me = parse_mark(settings.mark)
+    marks = settings.seats
     alpha, gamma = settings.alpha, float(settings.discount)
     t_start = time.perf_counter()
     train_secs = 0.0
     err_sum, n_upd = 0.0, 0
+    n_eval = int(settings.eval_games)
+    baselines: dict[str, dict[str, float]] = {}
+    if n_eval:
+        untrained = Agent(settings=settings, risk=p, params=approx.params())
+        for name, who in (("tactical", "tactical"), ("untrained", untrained)):
+            sc = evaluate_seats(who, n_eval, seed=settings.seed, opponent=settings.eval_opponent, risk=p, marks=marks)
+            baselines[name] = {k: v.win for k, v in sc.items()}
 
     def record(done_eps: int, last: bool) -> TrainProgress:
         nonlocal err_sum, n_upd
         agent = Agent(settings=settings, risk=p, params=approx.params(), episodes=done_eps, train_seconds=train_secs)
-        if settings.eval_games:
-            sc = agent.evaluate(settings.eval_games, seed=np.random.default_rng([settings.seed, EVAL_SEED_SALT]))
-            w, d, lo = sc.win, sc.draw, sc.loss
+        seat_win: dict[str, float] = {}
+        if n_eval:
+            sc = evaluate_seats(agent, n_eval, seed=settings.seed, opponent=settings.eval_opponent, risk=p, marks=marks)
+            seat_win = {k: v.win for k, v in sc.items()}
+            w, d, lo = (float(np.mean([getattr(v, a) for v in sc.values()])) for a in ("win", "draw", "loss"))
         else:
             w = d = lo = float("nan")
         rec = TrainProgress(
             episodes=done_eps, epsilon=settings.epsilon_at(done_eps),
             mean_td_error=err_sum / n_upd if n_upd else float("nan"), updates=n_upd, win=w, draw=d, loss=lo,
-            eval_games=int(settings.eval_games), train_seconds=train_secs,
-            seconds=time.perf_counter() - t_start, agent=agent, done=last,
+            eval_games=n_eval, train_seconds=train_secs,
+            seconds=time.perf_counter() - t_start, agent=agent, done=last, eval_opponent=settings.eval_opponent,
+            seat_win=seat_win, baselines=baselines,
         )
         err_sum, n_upd = 0.0, 0
         return rec
@@ -455,7 +557,9 @@ def train(settings: TrainSettings = TrainSettings(), *, risk: np.ndarray | str |
         stop = min(start + k, total)
         t0 = time.perf_counter()
         for ep in range(start, stop):
-            e, n = play(approx, rng, p, me, alpha, gamma, settings.epsilon_at(ep))
+            eps = settings.epsilon_at(ep)
+            opp = _opponent(settings.opponent_at(ep), approx, settings.method, p, eps)
+            e, n = play(approx, rng, p, marks[ep % len(marks)], alpha, gamma, eps, opp)
             err_sum += e
             n_upd += n
         train_secs += time.perf_counter() - t0
@@ -479,9 +583,35 @@ def _random_legal(board: np.ndarray, rng: np.random.Generator) -> int:
     return int(empties[rng.integers(empties.size)])
 
 
-def _opponent_reply(board: np.ndarray, rng: np.random.Generator, risk: np.ndarray, me: int) -> tuple[bool, float]:
-    """The random opponent's move and its coin; (game over, reward to me)."""
-    _, result = ttt3d.play_move(board, _random_legal(board, rng), other(me), risk=risk, rng=rng)
+Opponent = Callable[[np.ndarray, int, np.random.Generator], int]
+"""A training opponent: ``(board, its mark, rng) -> cell``."""
+
+
+def _random_opponent(board: np.ndarray, mark: int, rng: np.random.Generator) -> int:
+    """The uniformly random opponent (one ``integers`` draw)."""
+    return _random_legal(board, rng)
+
+
+def _opponent(name: str, approx: Approximator, method: str, risk: np.ndarray, eps: float) -> Opponent:
+    """The training opponent ``name`` ("random", "tactical" or "self": the learner's own
+    epsilon-greedy move for the other mark, with the weights as they are at that moment)."""
+    if name == "random":
+        return _random_opponent
+    if name == "tactical":
+        return ttt3d.tactical_move
+
+    def own(board: np.ndarray, mark: int, rng: np.random.Generator) -> int:
+        if rng.random() < eps:
+            return _random_legal(board, rng)
+        return int(np.argmax(_move_values(approx, method, board[None], mark, risk)[0]))
+
+    return own
+
+
+def _opponent_reply(board: np.ndarray, rng: np.random.Generator, risk: np.ndarray, me: int,
+                    opp: Opponent) -> tuple[bool, float]:
+    """The opponent's move and its coin; (game over, reward to me)."""
+    _, result = ttt3d.play_move(board, opp(board, other(me), rng), other(me), risk=risk, rng=rng)
     return result is not None, _reward(result, me)
 
 
@@ -491,13 +621,13 @@ def _reward(result: int | None, me: int) -> float:
 
 
 def _episode_td(approx: Approximator, rng: np.random.Generator, risk: np.ndarray, me: int,
-                alpha: float, gamma: float, eps: float) -> tuple[float, int]:
+                alpha: float, gamma: float, eps: float, opp: Opponent = _random_opponent) -> tuple[float, int]:
     """One game of semi-gradient TD(0) on afterstate values; (sum |delta|, number of updates)."""
     board = np.zeros(N_CELLS, dtype=np.int8)
     prev: np.ndarray | None = None  # z of the agent's previous (non-terminal) afterstate
     err, n = 0.0, 0
     if me == O:
-        _opponent_reply(board, rng, risk, me)  # the first move of a game never ends it
+        _opponent_reply(board, rng, risk, me, opp)  # the first move of a game never ends it
     while True:
         # The agent's move: every legal move scored by its expected value over the risk coin.
         if rng.random() < eps:
@@ -514,20 +644,20 @@ def _episode_td(approx: Approximator, rng: np.random.Generator, risk: np.ndarray
         if over:
             return err, n
         prev = z
-        over, r = _opponent_reply(board, rng, risk, me)
+        over, r = _opponent_reply(board, rng, risk, me, opp)
         if over:
             err += abs(approx.step(prev, 0, r, alpha))
             return err, n + 1
 
 
 def _episode_q(approx: Approximator, rng: np.random.Generator, risk: np.ndarray, me: int,
-               alpha: float, gamma: float, eps: float) -> tuple[float, int]:
+               alpha: float, gamma: float, eps: float, opp: Opponent = _random_opponent) -> tuple[float, int]:
     """One game of semi-gradient Q-learning; (sum |delta|, number of updates)."""
     board = np.zeros(N_CELLS, dtype=np.int8)
     prev: tuple[np.ndarray, int] | None = None  # (z, cell) of the agent's previous decision
     err, n = 0.0, 0
     if me == O:
-        _opponent_reply(board, rng, risk, me)
+        _opponent_reply(board, rng, risk, me, opp)
     while True:
         z = encode(board, me)[0]
         q = np.where(board == EMPTY, approx.forward(z[None])[0], -np.inf)
@@ -537,7 +667,7 @@ def _episode_q(approx: Approximator, rng: np.random.Generator, risk: np.ndarray,
         c = _random_legal(board, rng) if rng.random() < eps else int(np.argmax(q))
         _, result = ttt3d.play_move(board, c, me, risk=risk, rng=rng)
         if result is None:
-            over, r = _opponent_reply(board, rng, risk, me)
+            over, r = _opponent_reply(board, rng, risk, me, opp)
         else:
             over, r = True, _reward(result, me)
         if over:
@@ -548,6 +678,6 @@ def _episode_q(approx: Approximator, rng: np.random.Generator, risk: np.ndarray,
 
 __all__ = [
     "APPROXIMATORS", "APPROX_CLASSES", "Agent", "Approximator", "DEFAULT_LEARNING_RATES", "Linear", "METHODS", "MLP",
-    "N_FEATURES", "Quadratic", "TrainProgress", "TrainSettings", "encode", "load_agent", "run_training",
-    "train", "untrained_agent",
+    "CURRICULUM", "MARKS", "N_FEATURES", "Quadratic", "TRAIN_OPPONENTS", "TrainProgress", "TrainSettings", "encode",
+    "evaluate_seats", "load_agent", "run_training", "seats", "train", "untrained_agent",
 ]

@@ -14,8 +14,8 @@ scenario codec and the registry's :data:`SPEC`. Plain numpy; never imports Qt.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any, Callable, Generator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generator, Mapping, Sequence
 
 import numpy as np
 
@@ -51,10 +51,13 @@ from mdpviz.models.ttt3d.rules import (  # noqa: F401  (re-exported: the rules' 
     line_owners,
     play_batch,
     play_move,
+    play_vs,
     play_vs_random,
     random_moves,
     random_player,
     resolve_risk,
+    scripted_player,
+    tactical_move,
     seed_missing_lines,
     winner,
 )
@@ -66,16 +69,22 @@ AGENT_SCALE = ColorScale(-1.0, 1.0, label="move value to the mover (+1 win, \u22
 """The fixed colour scale of the cube's move values: the agent's rewards are +1, -1 and 0, so every
 value it can learn lies in [-1, 1] (values outside are clipped to the end colours)."""
 
-GUI_SETTINGS = rl.TrainSettings(episodes=20_000, report_every=500, eval_games=1_000)
-"""Training settings of a new game: the CLI's target agent (TD(0), 64-ReLU network, 20,000 games)
-with a learning-curve point every 500 games, so Stop is seen within a fraction of a second."""
+GUI_SETTINGS = rl.TrainSettings(report_every=1_000, eval_games=500)
+"""Training settings of a new game: the CLI's target agent (the defaults of :class:`TrainSettings`:
+TD(0), 128-ReLU network, both seats against the tactical opponent) with a learning-curve point every
+1,000 games over 500 evaluation games per seat, so Stop is seen within a few seconds."""
 
 REPLIES: dict[str, str] = {
     "agent": "the trained agent (greedy)",
-    "random": "uniformly random (as in training)",
+    "tactical": "tactical: wins if it can, blocks if it must, else random",
+    "random": "uniformly random",
 }
-"""Who plays the side that is not the agent's when you walk the tree (in "play vs agent" the agent
-plays whichever side you do not)."""
+"""Who plays the side that is not the agent's when you walk the tree; in "play vs agent", the side
+you do not play: the agent, or the scripted player chosen here (tactical or random)."""
+
+LEGACY_OPPONENT = "random"
+"""The opponent of a scenario file or agent file written before issue 30, which has no ``opponent``
+or ``eval_opponent`` key: training and its curve knew only the random opponent then."""
 
 
 # ---------------------------------------------------------------------------------- the edits
@@ -131,7 +140,8 @@ class LearningCurve:
     episodes: np.ndarray
     """float64 (k): training games played at each point."""
     win: np.ndarray
-    """float64 (k): fraction of the evaluation games the greedy agent won against the random opponent."""
+    """float64 (k): fraction of the evaluation games the greedy agent won against ``opponent`` (an
+    agent of both seats: the mean of the two seats)."""
     win_lo: np.ndarray
     """float64 (k): lower end of the Wilson 95% interval of ``win``."""
     win_hi: np.ndarray
@@ -143,32 +153,51 @@ class LearningCurve:
     td_error: np.ndarray
     """float64 (k): mean |TD error| (reward units) of the updates since the previous point (NaN at 0)."""
     eval_games: int
-    """Games behind each rate (0: no evaluation, the rates are NaN)."""
+    """Games behind each rate, per seat (0: no evaluation, the rates are NaN)."""
+    opponent: str = "random"
+    """The scripted opponent of the evaluation games."""
+    seat_win: Mapping[str, np.ndarray] = field(default_factory=dict)
+    """float64 (k) per seat the agent plays ("X", "O"): its win rate in that seat."""
+    seat_ci: Mapping[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    """The Wilson 95% interval (low, high) of each seat's win rate."""
+    baselines: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    """The yardsticks of the same evaluation, ``{"tactical": {seat: win}, "untrained": {seat: win}}``
+    (:attr:`mdpviz.models.ttt3d.learning.TrainProgress.baselines`)."""
 
     def __len__(self) -> int:
         return int(self.episodes.size)
 
 
-def learning_curve(records: Sequence[rl.TrainProgress]) -> LearningCurve:
-    """The arrays of a run's progress records. The counts behind each rate are ``round(rate * games)``
-    (exact: the rates are counts divided by the batch size), and the interval is Wilson's."""
-    k = len(records)
-    ep = np.array([r.episodes for r in records], dtype=np.float64)
-    win = np.array([r.win for r in records], dtype=np.float64)
-    games = int(records[-1].eval_games) if k else 0
-    lo = np.full(k, np.nan)
-    hi = np.full(k, np.nan)
+def _wilson(win: np.ndarray, games: int) -> tuple[np.ndarray, np.ndarray]:
+    lo = np.full(win.size, np.nan)
+    hi = np.full(win.size, np.nan)
     ok = np.isfinite(win)
     if games > 0 and ok.any():
         wins = np.rint(win[ok] * games).astype(np.int64)
         a, b = proportion_ci(wins, games)
         lo[ok], hi[ok] = a, b
+    return lo, hi
+
+
+def learning_curve(records: Sequence[rl.TrainProgress]) -> LearningCurve:
+    """The arrays of a run's progress records. The counts behind each rate are ``round(rate * games)``
+    (exact: the rates are counts divided by the batch size), and the interval is Wilson's (for the
+    mean of two seats: over the pooled games of both)."""
+    k = len(records)
+    ep = np.array([r.episodes for r in records], dtype=np.float64)
+    win = np.array([r.win for r in records], dtype=np.float64)
+    games = int(records[-1].eval_games) if k else 0
+    seats = tuple(records[-1].seat_win) if k else ()
+    lo, hi = _wilson(win, games * max(len(seats), 1))
+    seat_win = {s: np.array([r.seat_win.get(s, np.nan) for r in records], dtype=np.float64) for s in seats}
     return LearningCurve(
         episodes=ep, win=win, win_lo=lo, win_hi=hi,
         loss=np.array([r.loss for r in records], dtype=np.float64),
         draw=np.array([r.draw for r in records], dtype=np.float64),
         td_error=np.array([r.mean_td_error for r in records], dtype=np.float64),
-        eval_games=games,
+        eval_games=games, opponent=records[-1].eval_opponent if k else "random",
+        seat_win=seat_win, seat_ci={s: _wilson(w, games) for s, w in seat_win.items()},
+        baselines=records[-1].baselines if k else {},
     )
 
 
@@ -178,7 +207,8 @@ def agent_text(agent: rl.Agent | None) -> str:
         return "No agent yet: press Train (or load an agent file)."
     s = agent.settings
     spec = risk_spec_for(agent.risk, seed=s.seed)
-    return (f"Agent: {method_text(s)}, plays {s.mark}, {agent.episodes:,} training games "
+    plays = "X and O" if len(s.seats) == 2 else s.mark
+    return (f"Agent: {method_text(s)}, plays {plays}, trained against {s.opponent}, {agent.episodes:,} training games "
             f"({agent.train_seconds:.1f} s), risk {risk_text(spec)}")
 
 
@@ -210,6 +240,7 @@ class Ttt3dPositionModel(PositionModel):
         self.reply_mode = reply
         self.play_mode = bool(play)
         self._agent = agent
+        self._rng = np.random.default_rng(0)  # the scripted player's draws in "play vs agent"
 
     # ------------------------------------------------------------------ positions
     @staticmethod
@@ -243,7 +274,7 @@ class Ttt3dPositionModel(PositionModel):
 
     def human_marks(self) -> tuple[str, ...]:
         opp = MARK_CHARS[other(parse_mark(self.side))]
-        return (opp, self.side)  # default: you take the side the agent does not play
+        return (opp, self.side)  # default: you take the side the agent does not play (O for an agent of both seats)
 
     def moves(self, pos: Position) -> tuple[MoveSpec, ...]:
         if pos.terminal:
@@ -253,7 +284,12 @@ class Ttt3dPositionModel(PositionModel):
         probs = np.full(empty.size, np.nan)
         if pos.chooser == MODEL:
             agent = self._agent()
-            if self.reply_mode == "random" or agent is None:
+            if self.reply_mode == "tactical":  # uniform over its class: wins, else blocks, else every cell
+                me = parse_mark(pos.mover)
+                hot = next((c for c in (completing_cells(b[None], me)[0], completing_cells(b[None], other(me))[0])
+                            if c.any()), b == EMPTY)
+                probs[:] = hot[empty] / np.count_nonzero(hot[empty])
+            elif self.reply_mode == "random" or agent is None:
                 probs[:] = 1.0 / empty.size
             else:
                 probs[int(np.flatnonzero(empty == agent.choose_move(b, pos.mover))[0])] = 1.0
@@ -282,6 +318,8 @@ class Ttt3dPositionModel(PositionModel):
         agent = self._agent()
         if self.reply_mode == "agent" and agent is not None:
             return int(agent.choose_move(b, pos.mover))
+        if self.reply_mode == "tactical":
+            return tactical_move(b, parse_mark(pos.mover), rng)
         return int(random_moves(b[None], rng)[0])
 
     # ------------------------------------------------------------------ values
@@ -298,6 +336,8 @@ class Ttt3dPositionModel(PositionModel):
         return float(np.max(q)) if q.size and np.all(np.isfinite(q)) else math.nan
 
     def agent_move(self, pos: Position, values: Any) -> int:
+        if self.play_mode and self.reply_mode != "agent":  # play the scripted yardstick instead of the agent
+            return self.reply(pos, self._rng)
         if not isinstance(values, rl.Agent):
             raise ValueError("there is no agent to play against yet: press Train (or load an agent file)")
         return int(values.choose_move(self.board_of(pos), pos.mover))
@@ -348,13 +388,17 @@ class Ttt3dPositionModel(PositionModel):
             return f"{pos.mover} to move"
         by_agent = self.reply_mode == "agent" and self._agent() is not None
         who = "the agent's side" if pos.mover == self.side else (
-            "played by " + ("the agent" if by_agent else "random moves"))
+            "played by " + ("the agent" if by_agent else "the tactical player" if self.reply_mode == "tactical"
+                            else "random moves"))
         return f"{pos.mover} to move ({who})"
 
 
 
 # ---------------------------------------------------------------------------------- background jobs
 MATCHUPS: tuple[tuple[str, str, str], ...] = (
+    ("agent vs tactical", "agent", "tactical"),
+    ("tactical vs agent", "tactical", "agent"),
+    ("tactical vs tactical", "tactical", "tactical"),
     ("agent vs random", "agent", "random"),
     ("random vs agent", "random", "agent"),
     ("agent vs agent", "agent", "agent"),
@@ -372,7 +416,8 @@ def matchup_job(agent: rl.Agent | None, risk: np.ndarray, *, games: int,
     engine :func:`mdpviz.models.ttt3d.rules.play_batch` (the agent greedy, its coin model its own; the
     environment's risk ``risk``), as a job generator yielding progress after every batch of
     :data:`MATCHUP_CHUNK` games (ValueError at once for fewer than 1 game). No exact probabilities:
-    the cube has 3^27 boards. Without an agent only "random vs random" is played."""
+    the cube has 3^27 boards. Without an agent only the matchups of scripted players are played
+    ("tactical vs tactical": the yardstick, X wins about 60%)."""
     n = int(games)
     if n < 1:
         raise ValueError(f"simulate at least 1 game per matchup, got {n}")
@@ -387,7 +432,8 @@ def matchup_job(agent: rl.Agent | None, risk: np.ndarray, *, games: int,
         for i, ((name, xs, os_), ss) in enumerate(zip(names, streams)):
             rng = np.random.default_rng(ss)
             rand = random_player(rng)
-            players = {"agent": (agent.choose_moves if agent is not None else rand), "random": rand}
+            players = {"agent": (agent.choose_moves if agent is not None else rand), "random": rand,
+                       "tactical": scripted_player("tactical", rng)}
             counts = np.zeros(3, dtype=np.int64)
             for j, m in enumerate(sizes):
                 res = play_batch(players[xs], players[os_], risk=p, games=m, rng=rng)
@@ -413,14 +459,25 @@ DISPLAY_KEYS = ("reply",)
 """The view's display setting saved beside the settings: who answers on the cube (:data:`REPLIES`)."""
 
 
+LEGACY_KEYS = ("opponent", "eval_opponent")
+"""Training settings that files written before issue 30 lack: such a file means :data:`LEGACY_OPPONENT`
+for each, so that value is left out when written (and the old file saves back byte for byte)."""
+
+
 def settings_to_dict(state: Ttt3dState, *, reply: str = "agent") -> dict[str, Any]:
     """The game's entry in a scenario file: the generic codec's, then the view's ``reply``."""
-    return {**to_data(state), "reply": reply}  # extra: a display setting the spec writes too (files always had it)
+    data = to_data(state)
+    for k in LEGACY_KEYS:
+        if data["settings"][k] == LEGACY_OPPONENT:
+            del data["settings"][k]
+    return {**data, "reply": reply}  # extra: a display setting the spec writes too (files always had it)
 
 
 def settings_from_dict(data: dict[str, Any], path: str) -> Ttt3dState:
     """Settings from a scenario file's entry (ScenarioError naming the field; ``reply`` is checked too)."""
     where = f"games.{KEY}"
+    if isinstance(data.get("settings"), dict):
+        data = {**data, "settings": {**{k: LEGACY_OPPONENT for k in LEGACY_KEYS}, **data["settings"]}}
     state = from_data(Ttt3dState, data, path, where, ignore=DISPLAY_KEYS)
     reply = data.get("reply", "agent")
     if reply not in REPLIES:
@@ -430,7 +487,8 @@ def settings_from_dict(data: dict[str, Any], path: str) -> Ttt3dState:
 
 def _position_model(state: Ttt3dState, mdp: Any = None, *, agent: Callable[[], rl.Agent | None] = lambda: None,
                     reply: str = "agent", play: bool = False) -> Ttt3dPositionModel:
-    return Ttt3dPositionModel(risk=state.risk_vector(), side=state.settings.mark, reply=reply, play=play, agent=agent)
+    return Ttt3dPositionModel(risk=state.risk_vector(), side=MARK_CHARS[state.settings.seats[0]], reply=reply, play=play,
+                              agent=agent)
 
 
 def _training_job(state: Ttt3dState) -> Generator[Any, None, rl.Agent | None]:

@@ -1,7 +1,7 @@
 """3x3x3 risk tic-tac-toe's training as the window runs it, headless: :class:`Training`.
 
-Training is the 3D game's solve: there is no table of states, so an agent learns by playing the
-random opponent (:func:`mdpviz.models.ttt3d.learning.train`), as the job generator
+Training is the 3D game's solve: there is no table of states, so an agent learns by playing an
+opponent (random, tactical, itself or a curriculum) (:func:`mdpviz.models.ttt3d.learning.train`), as the job generator
 :func:`training_job`. :class:`Training` is the game's :class:`~mdpviz.models.kit.driver.Driver`: it
 starts and stops that job on its host (the window's session), keeps each progress record as it
 arrives (the learning curve), the latest agent, whether it runs, its status line and progress. The
@@ -32,9 +32,13 @@ def record_text(rec: rl.TrainProgress, total: int) -> str:
     """One line about a progress record: games, win rate with its interval, TD error, time."""
     parts = [f"{rec.episodes:,} of {total:,} games"]
     if math.isfinite(rec.win):
-        lo, hi = proportion_ci(int(round(rec.win * rec.eval_games)), rec.eval_games)
-        parts.append(f"win {100 * rec.win:.1f}% [{100 * float(lo):.1f}, {100 * float(hi):.1f}] vs random "
-                     f"({rec.eval_games:,} games)")
+        seats = []
+        for seat, w in rec.seat_win.items():
+            lo, hi = proportion_ci(int(round(w * rec.eval_games)), rec.eval_games)
+            tac = rec.baselines.get("tactical", {}).get(seat, math.nan)
+            seats.append(f"as {seat} {100 * w:.1f}% [{100 * float(lo):.1f}, {100 * float(hi):.1f}] "
+                         f"(tactical player {100 * tac:.1f}%)")
+        parts.append(f"win vs {rec.eval_opponent} " + ", ".join(seats) + f" ({rec.eval_games:,} games per seat)")
     if math.isfinite(rec.mean_td_error):
         parts.append(f"mean |TD error| {rec.mean_td_error:.3f}")
     parts.append(f"\u03b5 {rec.epsilon:.3f}")

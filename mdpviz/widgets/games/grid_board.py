@@ -98,6 +98,8 @@ class GridCanvas(QWidget):
         self.values: np.ndarray | None = None
         self.policy: np.ndarray | None = None
         self.q: dict[int, dict[str, float]] = {}
+        self.tied_arrows = False
+        """Draw every action tied for the best Q of the shown values (a policy evaluation's greedy policy), not only the policy's."""
         self.lo, self.hi, self.diverging = 0.0, 1.0, False
         self.set_scale(0.0, 1.0, False)
         self.show_values = True
@@ -362,6 +364,15 @@ class GridCanvas(QWidget):
         d = g.direction(int(self.policy[s]))
         if d not in DIRS:
             return
+        dirs = [d]
+        moves_q = {k: x for k, x in self.q.get(s, {}).items() if k in DIRS} if self.tied_arrows else {}
+        if moves_q:  # figure 4.1's right-hand column: every action greedy with respect to V_k
+            best = gw.best_directions(moves_q, m.objective)
+            dirs = [k for k in DIRS if k in best] or dirs
+        for d in dirs:
+            self._paint_one_arrow(p, rect, d, ink)
+
+    def _paint_one_arrow(self, p: QPainter, rect: QRectF, d: str, ink: QColor) -> None:
         side = rect.width()
         start, length = arrow_geometry(side)
         dx, dy = DIRS[d]
@@ -496,6 +507,8 @@ class GridBoard(GameBoard):
                       else None)
         # a learner's snapshot (phase "episode") marks the states whose learned action is not optimal
         cv.marked = tuple(int(x) for x in sw.changed) if sw is not None and sw.phase == "episode" else ()
+        # a policy evaluation's policy is greedy with respect to its own values: draw every tied action
+        cv.tied_arrows = sw is not None and getattr(sw, "method", "") == "evaluate"
         cv.caption = caption
         cv.update()
 

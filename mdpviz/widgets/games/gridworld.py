@@ -46,7 +46,10 @@ class GridWorldGame(GridGameBase):
         return self._try(replace(self.settings, convention=conv), f"convention {conv}")
 
     def set_map(self, grid: gw.GridMap, text: str = "") -> bool:
-        return self._try(replace(self.settings, grid=grid), text or f"map {grid.name}")
+        """Choose a map; a built-in map of :data:`~mdpviz.models.gridworld.rules.MAP_SETTINGS` (the 4x4
+        grid of Sutton and Barto) also sets its rules and discount."""
+        return self._try(gw.with_map(self.settings, grid), text or f"map {grid.name}")
+
 
     def open_map_file(self, path: str | Path) -> bool:
         """Load a map file as an edit; GridFileError (file:line) leaves the current map untouched."""

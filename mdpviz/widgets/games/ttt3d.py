@@ -11,12 +11,13 @@ has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.model
 * training (:class:`mdpviz.models.ttt3d.training.Training`, the session's driver: the job generator
   :func:`~mdpviz.models.ttt3d.training.training_job` on the controller's job thread), started and
   stopped from the game panel, drawn live as a learning curve in the window's Convergence dock (the
-  view's ``convergence_widget``): the greedy agent's win rate against the uniformly random
-  opponent over each evaluation batch with its Wilson 95% interval, the loss rate, and the mean
+  view's ``convergence_widget``): the greedy agent's win rate in each seat against the chosen
+  opponent (random or tactical) over each evaluation batch with its Wilson 95% interval, the
+  tactical player's and the untrained agent's win rates on the same games as lines, and the mean
   |TD error| of the updates since the previous point;
 * save and load agents (``.npz``, :meth:`~mdpviz.models.ttt3d.learning.Agent.save` /
   :func:`~mdpviz.models.ttt3d.learning.load_agent`);
-* matchups (agent vs random, random vs agent, agent vs agent, random vs random) simulated with the
+* matchups (the agent, the tactical player and the random player against each other) simulated with the
   vectorised engine :func:`mdpviz.models.ttt3d.play_batch`, shown as outcome bars with CIs.
 
 Everything headless (the rules, the game's edits :class:`~mdpviz.models.ttt3d.Ttt3dState`, the
@@ -52,6 +53,7 @@ from mdpviz.models import ttt3d
 from mdpviz.models.ttt3d import learning as rl
 from mdpviz.models.kit.colors import ColorScale
 from mdpviz.models.kit.position import DECISION, PLAY, Position
+from mdpviz.models.kit.ttt_board import MARK_CHARS
 from mdpviz.models.ttt3d import (
     AGENT_SCALE,
     REPLIES,
@@ -116,6 +118,7 @@ def _pair(*widgets: QWidget) -> QWidget:
 SETTING_NAMES = {"method": "learner", "approx": "approximator", "episodes": "games", "learning_rate": "learning rate",
                  "discount": "discount", "epsilon": "\u03b5", "epsilon_decay": "\u03b5 decay",
                  "epsilon_min": "\u03b5 min", "hidden": "hidden units", "mark": "agent plays",
+                 "opponent": "trains against", "eval_opponent": "curve against",
                  "report_every": "curve every", "eval_games": "evaluation games", "seed": "seed"}
 """The training settings as the Game panel names them (the undo menu's and the status bar's words)."""
 
@@ -155,16 +158,23 @@ class Ttt3dPainter(LayersPainter):
         return name
 
 
+SEAT_COLORS = {"X": WIN_COLOR, "O": "#d55e00"}
+"""The agent's win rate in each seat: Okabe-Ito blue (X) and vermillion (O)."""
+
+
 class LearningCurvePlot(pg.GraphicsLayoutWidget):
-    """The live learning curve: win and loss rates vs random per evaluation batch (95% band), and the
-    mean |TD error| per point below."""
+    """The live learning curve: the greedy agent's win rate in each seat against the chosen opponent
+    per evaluation batch (95% band), with the yardsticks of the same games as horizontal lines (the
+    tactical player dashed, the untrained agent dotted, in the seat's colour), and the mean |TD
+    error| per point below."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ttt3dLearningCurve")
         self.setAccessibleName("Learning curve")
-        self.setAccessibleDescription("Win and loss rates of the greedy agent against the random opponent per "
-                                      "evaluation batch, with 95% intervals, and the mean TD error")
+        self.setAccessibleDescription("Win rate of the greedy agent in each seat against the chosen opponent per "
+                                      "evaluation batch, with 95% intervals, the tactical player's and the "
+                                      "untrained agent's win rates as lines, and the mean TD error")
         self.setBackground("w")
         self.setMinimumHeight(150)
         self.top: pg.PlotItem = self.addPlot(row=0, col=0, axisItems={"left": RoomyAxis("left")})
@@ -172,26 +182,35 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
                                                                           "bottom": RoomyAxis("bottom")})
         self.ci.layout.setRowStretchFactor(0, 3)
         self.ci.layout.setRowStretchFactor(1, 2)
-        self.top.setLabel("left", "rate")  # short: the title says against whom
+        self.top.setLabel("left", "win")  # short (the plot is low in presenter mode); the title says against whom
         self.top.setYRange(0.0, 1.0, padding=0.02)
         self.top.showGrid(y=True, alpha=0.25)
         self.legend = legend_above(self.top)  # beside the title, off the curves
-        self.win_curve = self.top.plot([], [], pen=pg.mkPen(WIN_COLOR, width=2), symbol="o", symbolSize=5,
-                                       symbolBrush=WIN_COLOR, symbolPen=None, connect="finite")
-        self.legend.addItem(self.win_curve, "win")
-        self.lo_curve = pg.PlotDataItem([], [], pen=pg.mkPen(WIN_COLOR, width=0.5))
-        self.hi_curve = pg.PlotDataItem([], [], pen=pg.mkPen(WIN_COLOR, width=0.5))
-        self.band = pg.FillBetweenItem(self.lo_curve, self.hi_curve, brush=pg.mkBrush(0, 114, 178, 50))
-        self.top.addItem(self.lo_curve)
-        self.top.addItem(self.hi_curve)
-        self.top.addItem(self.band)
-        # a FillBetweenItem as a legend sample crashes pyqtgraph 0.14.0's legend painter: a wide line stands in
-        self._band_sample = pg.PlotDataItem(pen=pg.mkPen((0, 114, 178, 90), width=8))
-        self.legend.addItem(self._band_sample, "win 95% CI")
-        self.loss_curve = self.top.plot([], [], pen=pg.mkPen(LOSS_COLOR, width=2, style=Qt.PenStyle.DashLine),
-                                        symbol="t", symbolSize=5, symbolBrush=LOSS_COLOR, symbolPen=None,
-                                        connect="finite")
-        self.legend.addItem(self.loss_curve, "loss")
+        self.seat_curves: dict[str, pg.PlotDataItem] = {}
+        self.seat_bands: dict[str, tuple[pg.PlotDataItem, pg.PlotDataItem, pg.FillBetweenItem]] = {}
+        self.baseline_lines: dict[tuple[str, str], pg.InfiniteLine] = {}
+        for seat, color in SEAT_COLORS.items():
+            c = QColor(color)
+            lo = pg.PlotDataItem([], [], pen=pg.mkPen(color, width=0.5))
+            hi = pg.PlotDataItem([], [], pen=pg.mkPen(color, width=0.5))
+            band = pg.FillBetweenItem(lo, hi, brush=pg.mkBrush(c.red(), c.green(), c.blue(), 45))
+            for item in (lo, hi, band):
+                self.top.addItem(item)
+            self.seat_bands[seat] = (lo, hi, band)
+            self.seat_curves[seat] = self.top.plot([], [], pen=pg.mkPen(color, width=2), symbol="o" if seat == "X"
+                                                   else "t", symbolSize=5, symbolBrush=color, symbolPen=None,
+                                                   connect="finite")
+            self.legend.addItem(self.seat_curves[seat], f"as {seat}")
+            for who, style in (("tactical", Qt.PenStyle.DashLine), ("untrained", Qt.PenStyle.DotLine)):
+                line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(color, width=1.5, style=style))
+                line.setVisible(False)
+                self.top.addItem(line)
+                self.baseline_lines[(who, seat)] = line
+        # the yardsticks' legend samples: grey, the style is what tells them apart (the colour is the seat's)
+        self._tactical_sample = pg.PlotDataItem(pen=pg.mkPen("#555555", width=1.5, style=Qt.PenStyle.DashLine))
+        self._untrained_sample = pg.PlotDataItem(pen=pg.mkPen("#555555", width=1.5, style=Qt.PenStyle.DotLine))
+        self.legend.addItem(self._tactical_sample, "tactical player")
+        self.legend.addItem(self._untrained_sample, "untrained agent")
         fit_legend_row(self.top, self.legend)
         self.td_curve = self.bottom.plot([], [], pen=pg.mkPen(TD_COLOR, width=2), symbol="s", symbolSize=4,
                                          symbolBrush=TD_COLOR, symbolPen=None, connect="finite")
@@ -212,15 +231,30 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
         """Draw ``curve`` (the whole run so far)."""
         self.curve = curve
         x = curve.episodes
-        self.win_curve.setData(x, curve.win)
-        ok = np.isfinite(curve.win_lo)
-        self.lo_curve.setData(x[ok], curve.win_lo[ok])
-        self.hi_curve.setData(x[ok], curve.win_hi[ok])
-        self.loss_curve.setData(x, curve.loss)
+        for seat, item in self.seat_curves.items():
+            w = curve.seat_win.get(seat)
+            lo_item, hi_item, band = self.seat_bands[seat]
+            if w is None:
+                item.setData([], [])
+                lo_item.setData([], [])
+                hi_item.setData([], [])
+            else:
+                item.setData(x, w)
+                lo, hi = curve.seat_ci[seat]
+                ok = np.isfinite(lo)
+                lo_item.setData(x[ok], lo[ok])
+                hi_item.setData(x[ok], hi[ok])
+            for who in ("tactical", "untrained"):
+                line = self.baseline_lines[(who, seat)]
+                v = curve.baselines.get(who, {}).get(seat)
+                line.setVisible(v is not None and w is not None)
+                if v is not None:
+                    line.setValue(float(v))
         fin = np.isfinite(curve.td_error)  # no TD error before the first update
         self.td_curve.setData(x[fin], curve.td_error[fin])
-        games = f" ({curve.eval_games:,} games per point)" if curve.eval_games else ""
-        self.top.setTitle(f"Greedy agent vs random{games}" if len(curve) else "Learning curve: press Train",
+        # short: the legend shares the row at 1366 px; the games behind a point are in the tooltip and the status line
+        self.setToolTip(f"{curve.eval_games:,} greedy games per seat behind each point" if curve.eval_games else "")
+        self.top.setTitle(f"Agent vs {curve.opponent}" if len(curve) else "Learning curve: press Train",
                           color="k", size=self._title_size, justify="left")  # the legend sits at the right of this row
         fit_legend_row(self.top, self.legend)
 
@@ -270,7 +304,7 @@ class Ttt3dBoard(PositionBoard):
             v = self.model.value(pos, self.values) if self.model is not None else math.nan
             if math.isfinite(v):
                 learned = self.values.settings.mark
-                note = "" if pos.mover == learned else (
+                note = "" if pos.mover == learned or learned == "both" else (
                     f" The agent learned as {learned}: its values for {pos.mover} extrapolate from that.")
                 return (f"Agent's value of the position to {pos.mover}: {v:.4f} "
                         f"(its best move; +1 a win, \u22121 a loss).{note}")
@@ -295,9 +329,9 @@ class TrainingPanel(QWidget):
             self, "Load agent", "", "mdpviz agents (*.npz);;All files (*)")[0]
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.setToolTip("3^27 boards: no table of states to solve. The agent learns by playing the random "
-                        "opponent (seed 003); its values are shown on the cube, its learning curve in the "
-                        "Convergence panel.")
+        self.setToolTip("3^27 boards: no table of states to solve. The agent learns by playing an opponent "
+                        "(random, tactical, itself or a curriculum); its values are shown on the cube, its "
+                        "learning curve against the chosen opponent in the Convergence panel.")
         self.method = _combo_box("ttt3dMethod", "Learning method")
         for k, v in rl.METHODS.items():
             self.method.addItem("TD(0)" if k == "td" else "Q-learning", k)
@@ -310,22 +344,35 @@ class TrainingPanel(QWidget):
         self.approx.setToolTip("Function approximator: linear, quadratic (every product of two board features) "
                                "or a network with one hidden layer of ReLU units")
         self.episodes = _spin_box("ttt3dEpisodes", "Training games", 1, 1_000_000, 1000)
-        self.episodes.setToolTip("Games against the random opponent to train for")
+        self.episodes.setToolTip("Training games to play (against the opponent chosen under 'Opponent')")
         self.report = _spin_box("ttt3dReportEvery", "Games between learning-curve points", 1, 100_000, 100)
         self.report.setToolTip("A learning-curve point every this many training games (Stop is seen at a point); "
                                "the next box: evaluation games per point")
         self.eval_games = _spin_box("ttt3dEvalGames", "Evaluation games per point", 0, 100_000, 100)
         self.eval_games.setSuffix(" eval")
-        self.eval_games.setToolTip("Greedy games against the random opponent behind each point (0: no win rates)")
+        self.eval_games.setToolTip("Greedy games per seat against the curve's opponent behind each point "
+                                   "(0: no win rates)")
+        self.opponent = _combo_box("ttt3dOpponent", "Training opponent")
+        for k, v in rl.TRAIN_OPPONENTS.items():
+            self.opponent.addItem(k, k)
+            self.opponent.setItemData(self.opponent.count() - 1, v, Qt.ItemDataRole.ToolTipRole)
+        self.opponent.setToolTip("Who the agent trains against: random, tactical (wins if it can, blocks if it "
+                                 "must), itself, or a curriculum (random, then tactical, then itself)")
+        self.eval_opponent = _combo_box("ttt3dEvalOpponent", "Learning curve opponent")
+        for k, v in ttt3d.OPPONENTS.items():
+            self.eval_opponent.addItem(k, k)
+            self.eval_opponent.setItemData(self.eval_opponent.count() - 1, v, Qt.ItemDataRole.ToolTipRole)
+        self.eval_opponent.setToolTip("The opponent of the learning curve's evaluation games")
         self.risk = _combo_box("ttt3dRisk", "Risk preset")
         for name in ttt3d.RISK_CHOICES:
             self.risk.addItem(name, name)
         self.risk.setToolTip("The risk coin of every cell: with this probability a move lands the opponent's "
                              "mark (noisy and random presets are drawn with the seed)")
         self.mark = _combo_box("ttt3dMark", "The agent's mark")
+        self.mark.addItem("both", "both")
         self.mark.addItem("X (first)", "X")
         self.mark.addItem("O (second)", "O")
-        self.mark.setToolTip("The mark the agent learns to play: X moves first")
+        self.mark.setToolTip("The seat the agent learns to play: X moves first; both: X and O in turn, one network")
         self.seed = _spin_box("ttt3dSeed", "Training seed", 0, 999_999, 1)
         self.seed.setGroupSeparatorShown(False)
         self.seed.setToolTip("Seed of the training: exploration, coins, the opponent and the initial weights")
@@ -333,19 +380,21 @@ class TrainingPanel(QWidget):
         for k, v in REPLIES.items():
             self.reply.addItem(k, k)
             self.reply.setItemData(self.reply.count() - 1, v, Qt.ItemDataRole.ToolTipRole)
-        self.reply.setToolTip("Who answers your moves when you walk the cube: the agent (greedy) or uniformly "
-                              "random moves, as in training (in a game against the agent, the agent plays)")
+        self.reply.setToolTip("Who answers your moves when you walk the cube, and your opponent in 'play vs "
+                              "agent': the agent (greedy), the tactical player or uniformly random moves")
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow("Learner", _pair(self.method, self.approx))
         form.addRow("Games", self.episodes)
+        form.addRow("Opponent", self.opponent)
         form.addRow("Curve", _pair(self.report, self.eval_games))
+        form.addRow("Curve vs", self.eval_opponent)
         form.addRow("Risk", self.risk)
         form.addRow("Agent", _pair(self.mark, QLabel("seed"), self.seed))
         form.addRow("Replies", self.reply)
         lay.addLayout(form)
         self.train = _named(QPushButton("Train"), "ttt3dTrainButton", "Train an agent")
-        self.train.setToolTip("Train a new agent against the random opponent in the background "
+        self.train.setToolTip("Train a new agent against the chosen opponent in the background "
                               "(learning rate and exploration: the defaults of 'mdpviz ttt3d train')")
         self.stop = _named(QPushButton("Stop"), "ttt3dStopButton", "Stop training")
         self.stop.setToolTip("Stop training; the agent trained so far is kept")
@@ -378,6 +427,9 @@ class TrainingPanel(QWidget):
         self.report.valueChanged.connect(lambda v: self._set(report_every=int(v)))
         self.eval_games.valueChanged.connect(lambda v: self._set(eval_games=int(v)))
         self.mark.currentIndexChanged.connect(lambda _i: self._set(mark=self.mark.currentData()))
+        self.opponent.currentIndexChanged.connect(lambda _i: self._set(opponent=self.opponent.currentData()))
+        self.eval_opponent.currentIndexChanged.connect(
+            lambda _i: self._set(eval_opponent=self.eval_opponent.currentData()))
         self.seed.valueChanged.connect(lambda v: self._set(seed=int(v)))
         self.risk.currentIndexChanged.connect(lambda _i: self._set_risk())
         self.reply.currentIndexChanged.connect(lambda _i: game.set_reply(self.reply.currentData()))
@@ -443,6 +495,8 @@ class TrainingPanel(QWidget):
         self._spin(self.report, s.report_every)
         self._spin(self.eval_games, s.eval_games)
         self._combo(self.mark, s.mark)
+        self._combo(self.opponent, s.opponent)
+        self._combo(self.eval_opponent, s.eval_opponent)
         self._spin(self.seed, s.seed)
         custom = self.risk.findData("custom")
         if isinstance(st.risk, str):
@@ -461,7 +515,7 @@ class TrainingPanel(QWidget):
         t = self.game.training
         busy = t.busy
         for w in (self.method, self.approx, self.episodes, self.report, self.eval_games, self.risk, self.mark,
-                  self.seed, self.load):
+                  self.opponent, self.eval_opponent, self.seed, self.load):
             w.setEnabled(not busy)
         self.train.setEnabled(not busy)
         self.stop.setEnabled(busy)
@@ -515,7 +569,7 @@ class Ttt3dGame(PositionGame):
         play = self._board is not None and self._board.mode == PLAY  # both sides decide in a game vs the agent
         key = (self.tstate, self.reply, play)
         if self._model_cache is None or self._model_cache[0] != key:
-            m = Ttt3dPositionModel(risk=self.tstate.risk_vector(), side=self.tstate.settings.mark,
+            m = Ttt3dPositionModel(risk=self.tstate.risk_vector(), side=MARK_CHARS[self.tstate.settings.seats[0]],
                                    reply=self.reply, play=play, agent=lambda: self.training.agent)
             self._model_cache = (key, m)
         return self._model_cache[1]

@@ -1,0 +1,115 @@
+"""Jack's car rental as the registry sees it: lesson, simulation and :data:`SPEC`.
+
+Scenario data is the generic codec's over :class:`~mdpviz.models.jack.rules.JackSettings` (``max_cars``,
+``max_move``, ``move_cost``, ``rental_reward``, ``request_means``, ``return_means``, ``discount``,
+``free_shuttle``, ``parking_limit``, ``parking_cost``). Plain numpy; never imports Qt.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Generator
+
+from mdpviz.models.jack import rules as jr
+from mdpviz.models.jack.rules import JackSettings, compile_jack, move_of, state_of
+from mdpviz.models.kit.grid import walk_simulation
+from mdpviz.models.kit.hooks import Context
+from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.strategies import SimulationResult
+from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
+from mdpviz.models.mdp import TabularMDP
+
+
+def strategies(st: JackSettings, mdp: TabularMDP) -> tuple[str, ...]:
+    """The strategies the simulation compares: optimal and random moves."""
+    return ("optimal", "random")
+
+
+def start_state(st: JackSettings) -> int:
+    """Where episodes start: half the cars at each location (10, 10)."""
+    half = st.max_cars // 2
+    return state_of(half, half, st.max_cars)
+
+
+def simulate(st: JackSettings, mdp: TabularMDP, policy=None, *, games: int, seed,
+             start: int | None = None) -> Generator[JobProgress, None, SimulationResult]:
+    """Optimal and random moves from (10, 10) (or ``start``), ``games`` runs each of as many days as the
+    discount leaves worth counting (until gamma^t < 1e-9)."""
+    start = start_state(st) if start is None else int(start)
+    i, j = jr.cars_of(start, st.max_cars)
+    return (yield from walk_simulation(mdp, strategies(st, mdp), lambda n, opt: strategy_probs(st, n, mdp, opt),
+                                       policy, games=games, seed=seed, start=start, start_name=f"({i}, {j})"))
+
+
+EXACT_NOTE = ("The book's figure 4.2 draws V_4 on an axis from 420 to 612: its values come from a model whose "
+              "Poisson tails were cut off. Counted exactly (a request beyond the cars available rents them all, "
+              "a return beyond 20 cars is lost), the optimal values run from about 421 at (0, 0) to about 637 at "
+              "(20, 20) (421.41 and 636.99, measured here with policy iteration); the policies pi_0..pi_4 have the "
+              "figure's shapes, and pi_4 is optimal (a fifth improvement changes nothing).")
+"""Why this model's values differ from figure 4.2's axis (the lesson and the README say so)."""
+
+
+def lesson(st: JackSettings, mdp: TabularMDP | None = None, *, start: int | None = None,
+           state_name: Callable[[int], str] | None = None, **_names: Any):
+    """Jack's lesson: Example 4.2 in our words, the exact day, the Bellman equation with its numbers."""
+    from mdpviz.models.kit.lessons import Block, doc_paragraphs, mdp_lesson, parameters_of
+
+    if mdp is None:
+        try:
+            mdp = compile_jack(st)
+        except ValueError:
+            mdp = None
+    N = st.max_cars
+    variant = (f" Exercise 4.7's variant is on: the first car moved from the first location to the second is "
+               f"free, and each location keeping more than {st.parking_limit} cars overnight pays "
+               f"${st.parking_cost:g}." if st.free_shuttle else "")
+    return mdp_lesson(
+        mdp,
+        title="Jack's car rental" + (" (Exercise 4.7)" if st.free_shuttle else ""),
+        intro=doc_paragraphs(jr, "Jack manages", "The day is counted", "Exercise 4.7's variant") + (
+            Block("p", "Sutton and Barto solve it by policy iteration (figure 4.2): pi_0 moves no car; each Step "
+                       "of policy iteration evaluates the policy (V of pi_k) and improves it (pi_{k+1} greedy with "
+                       "respect to that V). The board draws each policy as the book's contour map of cars moved "
+                       "over the (cars at the first, cars at the second) plane, on a heatmap of V."),
+            Block("p", EXACT_NOTE)),
+        states=f"A state is (cars at the first location i, cars at the second j), 0..{N} each, numbered "
+               f"{N + 1} i + j.",
+        actions=f"Net cars moved overnight from the first location to the second, \u2212{st.max_move}..{st.max_move}, "
+                "as far as the cars are there.",
+        transitions=("Requests and returns at each location are Poisson (means "
+                     f"{st.request_means[0]:g} and {st.request_means[1]:g} requests, {st.return_means[0]:g} and "
+                     f"{st.return_means[1]:g} returns), the two locations independent, the tails counted exactly."),
+        rewards=(f"${st.rental_reward:g} per car rented (expected), less ${st.move_cost:g} per car moved." + variant),
+        discount_why=f"the problem never ends: a dollar tomorrow is worth {st.discount:g} today.",
+        parameters=parameters_of(st),
+        start=start_state(st) if start is None else start,
+        state_name=state_name or (lambda s: "({}, {})".format(*jr.cars_of(s, N))),
+        action_name=lambda a: mdp.action_labels[a] if mdp is not None else f"move {move_of(a)}",
+        where="(10, 10)" if N == 20 else "the middle state",
+        sources=("mdpviz.models.jack.rules",),
+    )
+
+
+def _with_discount(ctx: Context, gamma: float) -> JackSettings:
+    return replace(ctx.settings, discount=gamma).validate()
+
+
+SPEC = GameSpec(
+    key="jack",
+    title="Jack's car rental",
+    value_label="expected discounted profit ($)",
+    unit="dollars",
+    settings_type=JackSettings,
+    default_settings=JackSettings,
+    compile=compile_jack,
+    color_kind=SEQUENTIAL,
+    strategies=strategies,
+    strategy_probs=strategy_probs,
+    lesson=lesson,
+    jobs={"simulate": simulate},
+    start_state=lambda ctx: start_state(ctx.settings),
+    with_discount=_with_discount,
+    solve_with=lambda st: ("pi", {}),  # figure 4.2: policy iteration from pi_0 = move nothing
+)
+"""Jack's car rental (Sutton and Barto, Example 4.2; Exercise 4.7 with ``free_shuttle``) in the registry."""
+
+__all__ = ["EXACT_NOTE", "SPEC", "lesson", "simulate", "start_state", "strategies", "strategy_probs"]

@@ -1,0 +1,85 @@
+"""Sutton and Barto's examples in the window (issue 27): each game's first algorithm in the Solver panel,
+the boards redrawn at each Step (figure 4.1's V_k, figure 4.2's policies, figure 4.3's kept sweeps)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mdpviz.models.jack import move_grid
+from tests.conftest import make_window
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    w = make_window(qtbot, tmp_path / "s.ini", size=(1366, 768))
+    yield w
+    w.shutdown()
+
+
+def ready(qtbot, w):
+    qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state == "ready", timeout=60_000)
+
+
+def step(qtbot, w):
+    n = len(w.controller.history)
+    w.step()
+    qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=60_000)
+    w.mark_dirty()
+    w.redraw()
+
+
+def test_the_4x4_map_sets_its_rules_and_evaluation_and_the_board_shows_v_k(qtbot, window):
+    w = window
+    w.switch_game("gridworld")
+    ready(qtbot, w)
+    assert w.solver_panel.method == "vi"
+    ed = w.game.editor()
+    ed.map.setCurrentIndex(ed.map.findData("sutton4x4"))
+    ed.map.activated.emit(ed.map.currentIndex())
+    st = w.game.settings
+    assert (st.grid.name, st.convention, st.noise, st.living_reward, st.discount) == ("sutton4x4", "aima", 0.0, -1.0, 1.0)
+    assert w.solver_panel.method == "evaluate"  # figure 4.1: iterative evaluation of the random policy
+    ready(qtbot, w)
+    for _ in range(3):
+        step(qtbot, w)
+    v3 = np.asarray(w.board.sweep.values).reshape(4, 4)
+    printed = [[0, -2.4, -2.9, -3.0], [-2.4, -2.9, -3.0, -2.9], [-2.9, -3.0, -2.9, -2.4], [-3.0, -2.9, -2.4, 0]]
+    assert np.all(np.abs(v3 - np.array(printed)) <= 0.05 + 1e-9)  # figure 4.1's V_3, printed to one decimal
+    w.game.set_map(__import__("mdpviz.models.gridworld", fromlist=["x"]).BUILTIN_MAPS["book"])
+    assert w.solver_panel.method == "vi"  # another map: value iteration again
+
+
+def test_jack_steps_policy_iteration_and_the_board_draws_each_policy(qtbot, window):
+    w = window
+    w.switch_game("jack")
+    assert w.solver_panel.method == "pi"  # figure 4.2's algorithm
+    ready(qtbot, w)
+    step(qtbot, w)  # one Step: evaluate pi_0, improve to pi_1
+    hist = w.controller.history
+    assert [sw.phase for sw in hist] == ["evaluate", "improve"]
+    board = w.board
+    assert board.sweep is hist[-1]
+    assert np.array_equal(board.moves, move_grid(hist[-1].policy)) and int((board.moves == 0).sum()) == 123
+    w.solver_panel.history.setValue(0)  # scrub back: pi_0 moves nothing
+    w.redraw()
+    assert np.all(board.moves == 0)
+    lo, hi = board.color_range()
+    assert lo <= np.min(hist[0].values) and np.max(hist[0].values) <= hi  # the colour scale holds V of pi_0
+
+
+def test_gambler_keeps_sweeps_1_2_3_and_shows_every_tied_stake(qtbot, window):
+    w = window
+    w.switch_game("gambler")
+    assert w.solver_panel.method == "gs"  # the book's value iteration sweeps in place
+    ready(qtbot, w)
+    for _ in range(3):
+        step(qtbot, w)
+    board = w.board
+    assert sorted(board.kept) == [1, 2, 3]
+    with qtbot.waitSignal(w.controller.finished, timeout=60_000):
+        w.run_solver()
+    w.mark_dirty()
+    w.redraw()
+    assert sorted(board.kept) == [1, 2, 3] and board.sweep.converged
+    assert board.ties[51] == (1, 49) and board.ties[50] == (50,)
+    assert board.sweep.values[50] == pytest.approx(0.4, abs=1e-8)
