@@ -161,6 +161,13 @@ class ClassroomMixin:
         if shown and self._lesson_stale:
             self.update_lesson()
 
+    def lesson_changed(self) -> None:
+        """What the lesson shows changed (a learner chosen in the Solver panel): written again now if it is
+        on screen, else when shown."""
+        self._lesson_stale = True
+        if self.lesson_dock.isVisible():
+            self.update_lesson()
+
     def update_lesson(self) -> None:
         """Show the lesson of the current game with its current parameters."""
         g = self.game

@@ -213,6 +213,8 @@ class LearningMixin:
         self._tr_wait = False
         """A transition Step asked the learner for the next episode."""
         self._replays: dict[int, list | None] = {}
+        self._lesson_learning = False
+        """The lesson tab shows the learning lesson (see :meth:`_lesson_for_method`)."""
         """The replayed transitions of recorded episodes, by history index (see :meth:`replay_at`)."""
 
     def _learning_presenter(self, on: bool) -> None:
@@ -317,7 +319,7 @@ class LearningMixin:
         if not c.can_step:
             return
         self._tr_wait = True
-        self.view_index = None
+        self.follow_newest()
         c.step()
 
     def transition_view(self) -> tuple[LearningStep, Update | None, int, int] | None:
@@ -338,12 +340,9 @@ class LearningMixin:
     def _lesson_for_method(self) -> None:
         """The lesson tab follows the picker: the learning lesson while a learner is chosen, the game's
         else (written again when shown, as the game's is)."""
-        was = getattr(self, "_lesson_learning", False)
-        if was != self.learning or self.learning:
+        if self._lesson_learning != self.learning or self.learning:
             self._lesson_learning = self.learning
-            self._lesson_stale = True
-            if self.lesson_dock.isVisible():
-                self.update_lesson()
+            self.lesson_changed()
 
     def learning_lesson(self):
         """The learning lesson of the current model with the learner's settings (the lesson tab's page)."""

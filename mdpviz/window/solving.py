@@ -266,6 +266,11 @@ class SolvingMixin:
         self.view_index = None if index >= n - 1 else int(index)
         self._dirty = True
 
+    def follow_newest(self) -> None:
+        """Show the newest snapshot from now on (as the history slider at its end does)."""
+        self.view_index = None
+        self._dirty = True
+
     def shown_index(self) -> int:
         """Index of the sweep on display (-1 before the first sweep)."""
         n = len(self.controller.history)
