@@ -69,6 +69,7 @@ from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_set
     PRESENTER_PLOT_PX,
     Dialogs,
     GameList,
+    StatusBar,
     GameWidgets,
     default_size,
     make_settings,
@@ -239,6 +240,7 @@ class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, Classroo
         self._refusals: dict[str, str] = {}
         """Why each game's last edit was refused, kept until its next edit (shown above its editor)."""
         self.state_label = _named(QLabel(""), "solverStateLabel", "Solver state")
+        self.setStatusBar(StatusBar(self))  # a long message elided before the solver's state, not under it
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addPermanentWidget(self.state_label)
 
@@ -316,10 +318,23 @@ class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, Classroo
         a.setCheckable(checkable)
         if tip:
             a.setStatusTip(tip)
-            a.setToolTip(tip)
+        # the key on the toolbar button's tooltip too (the menus show it; the toolbar did not)
+        keys = " or ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts())
+        base = tip or text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+        a.setToolTip(f"{base} ({keys})" if keys else base)
         a.triggered.connect(slot)
         self.addAction(a)
         return a
+
+    @staticmethod
+    def _keyed_tooltip(a: QAction) -> None:
+        """``a``'s tooltip: its text and its keys ("Undo example layout (Ctrl+Z)")."""
+        if not shiboken6.isValid(a):  # the undo group changes its actions' text while the window is deleted
+            return
+        keys = " or ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts())
+        tip = a.text().replace("&&", "\0").replace("&", "").replace("\0", "&") + (f" ({keys})" if keys else "")
+        if a.toolTip() != tip:
+            a.setToolTip(tip)
 
     def _build_actions(self) -> None:
         self.undo_group = QUndoGroup(self)
@@ -364,6 +379,9 @@ class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, Classroo
         self.act_redo = self.undo_group.createRedoAction(self, "&Redo")
         self.act_redo.setObjectName("redoAction")
         self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        for a in (self.act_undo, self.act_redo):  # their text follows the undo stack: the key follows the text
+            a.changed.connect(lambda a=a: self._keyed_tooltip(a))
+            self._keyed_tooltip(a)
         for a in (self.act_undo, self.act_redo):
             a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             self.addAction(a)
@@ -622,7 +640,9 @@ class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, Classroo
         for k in range(self.editor_stack.count()):  # size the stack to the shown editor only
             pol = QSizePolicy.Policy.Preferred if self.editor_stack.widget(k) is ed else QSizePolicy.Policy.Ignored
             self.editor_stack.widget(k).setSizePolicy(pol, pol)
-        self.editor_stack.adjustSize()
+        # the dock's layout places the stack again (adjustSize() here shrank the shown editor to its
+        # size hint when the game was already shown, as after opening a scenario: dice faces cut)
+        self.editor_stack.updateGeometry()
         self.undo_group.setActiveStack(g.session.undo_stack)
         self.game_shown.emit(g)
         self.deselect()

@@ -23,6 +23,7 @@ import gc
 import math
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Generator
 
 import numpy as np
@@ -498,6 +499,28 @@ def _warm_up_kernels() -> Generator[JobProgress, None, dict[str, float]]:
 
 
 # ---------------------------------------------------------------------------------- controller
+@dataclass(frozen=True)
+class FinishedSolve:
+    """A finished solve as the controller held it (see :meth:`SolverController.finished_solve`): the
+    window keeps one per game, so switching games and back shows the solve again instead of
+    throwing it away."""
+
+    mdp: TabularMDP
+    """The model it solved (the same object: a solve is only given back to that model)."""
+    method: str
+    """The solver's method key ("vi", "pi", ...)."""
+    options: dict
+    """The solver's options (a copy)."""
+    history: tuple[Sweep, ...]
+    """Every recorded sweep, in order."""
+    solution: Solution
+    """What the solver returned."""
+    value_range: ValueRange | None
+    """The solve's value range (its colour scale)."""
+    state: str
+    """"converged" or "stopped"."""
+
+
 class SolverController(QObject):
     """Drives one solve at a time (Step, Run, Pause, Reset) and one background job, off the GUI thread.
 
@@ -637,6 +660,39 @@ class SolverController(QObject):
             return
         self._load.emit(self._job, mdp, self.method, dict(self.options))
         self._set_state("ready")
+
+    def finished_solve(self) -> FinishedSolve | None:
+        """The current solve if it has finished ("converged" or "stopped"; None otherwise): what
+        :meth:`restore` shows again."""
+        if self.mdp is None or self.solution is None or self.state not in ("converged", "stopped"):
+            return None
+        return FinishedSolve(self.mdp, self.method, dict(self.options), tuple(self.history), self.solution,
+                             self.value_range, self.state)
+
+    def restore(self, kept: FinishedSolve) -> None:
+        """Show a finished solve again (kept by :meth:`finished_solve`) without solving: the history is
+        announced as a reset followed by its range and all its sweeps, the state is the kept one. No
+        generator is loaded (a finished solve has nothing left to step); Reset loads a fresh one."""
+        if self._closed:
+            return
+        self._job += 1
+        self._pending = 0
+        self._worker.stop_flag.set()
+        self._unload.emit()
+        self.method, self.options, self.mdp = kept.method, dict(kept.options), kept.mdp
+        self.history = []
+        self.solution = None
+        self.value_range = None
+        self.error = ""
+        self.history_reset.emit()
+        self.value_range = kept.value_range
+        if kept.value_range is not None:
+            self.range_ready.emit(kept.value_range)
+        self.history = list(kept.history)
+        if kept.history:
+            self.sweeps_added.emit(kept.history)
+        self.solution = kept.solution
+        self._set_state(kept.state)
 
     def step(self) -> None:
         """One ``next()`` of the generator: one sweep, or one half-step of policy iteration."""

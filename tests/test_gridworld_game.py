@@ -209,7 +209,8 @@ def test_gym_game_frozenlake_and_taxi(qtbot, window):
     assert g.session.mdp().n_states == 65
     assert g.set_environment("Taxi-v4", "")
     run_to_end(qtbot, w)
-    assert board.stack.currentWidget() is board.table  # no grid: a table of states
+    assert board.stack.currentWidget() is board.canvas  # Taxi: the grid of the taxi's cells, one slice (issue 24)
+    assert (board.canvas.geometry_.rows, board.canvas.geometry_.cols) == (5, 5)
     assert g.session.state_name(0).startswith("taxi (0,0)")
     w.grab()
     w.undo_group.undo()

@@ -136,14 +136,24 @@ def test_parameters_expand_nested_settings_and_keep_big_objects_short():
     assert L.fmt_value(np.array([0.5, 0.25])) == "0.5, 0.25"
 
 
-def test_a_dotted_parameter_name_may_wrap_at_its_dots_on_screen_but_not_in_markdown():
-    """The 3D game's lesson showed "settings.meth" over "od" in its narrow parameter column."""
+def test_parameters_are_named_in_words_on_screen_and_with_their_field_in_markdown():
+    """The 3D game's lesson showed "settings.meth" over "od" in its narrow parameter column, and code
+    names ("settings.learning_rate", checkers' "rules.forced_capture") where a class reads words."""
+    from mdpviz.models.kit import registry
     from mdpviz.models.ttt3d import Ttt3dState
 
     lesson = L.lesson_for("ttt3d", Ttt3dState(), None)
     assert any(p.name == "settings.learning_rate" for p in lesson.parameters)
-    assert "<code>settings.\u200blearning_\u200brate</code>" in lesson.html()
-    assert "settings.learning_rate" in lesson.markdown() and "\u200b" not in lesson.markdown()
+    html = lesson.html()
+    assert "<td>learning rate</td>" in html and "settings.learning_rate" not in html and "learning_rate" not in html
+    assert "learning rate (`settings.learning_rate`)" in lesson.markdown() and "\u200b" not in lesson.markdown()
+    spec = registry.get("checkers")
+    html = spec.lesson(spec.default_settings(), None).html()
+    assert "<td>forced capture</td>" in html and "<td>rules.forced_capture" not in html
+    # two fields that read the same keep their whole path, in words
+    params = (L.Parameter("discount", "0.9", ""), L.Parameter("settings.discount", "0.5", ""),
+              L.Parameter("settings.win", "1", ""))
+    assert L.parameter_labels(params) == ["discount", "settings discount", "win"]
 
 
 def test_lesson_for_finds_the_games_lesson_through_the_registry():

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from functools import lru_cache
@@ -29,7 +29,7 @@ from mdpviz.models.kit.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text
 from mdpviz.models.kit.display import BoardFrame
 from mdpviz.models.kit.position import compact_value as compact_q
 from mdpviz.widgets.game_board import GameBoard
-from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform
+from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform, wrap_caption
 
 SELECTED = "#000000"
 SUCCESSOR = "#56b4e9"  # Okabe-Ito sky blue
@@ -38,6 +38,23 @@ EMPTY_FILL = "#eeeeee"
 SMALL_CELL = 18.0
 """Cells narrower than this many pixels are drawn without text (large grids stay fast to paint)."""
 GOAL_FILL = "#fafafa"
+TEXT_COLOR = "#000000"
+"""The colour bar's numbers and label."""
+DIE_STYLES: tuple[tuple[str, str], ...] = (
+    ("#ffffff", "rounded"),  # die 1 (security): a white die with rounded corners
+    ("#a6d8f5", "square"),  # die 2 (normal): light sky blue, square corners
+    ("#f2b544", "octagon"),  # die 3 (risky): orange, corners cut off
+    ("#86d6bb", "rounded"),
+    ("#e8b0cf", "square"),
+    ("#f5ea86", "octagon"),
+)
+"""Face colour (light tints of the Okabe-Ito colour-blind safe set, black pips readable on each) and
+shape of die k (k = 0, 1, ...; then again): the dice differ by colour and outline, not by one pip only."""
+
+
+def die_style(action: int) -> tuple[str, str]:
+    """(face colour, shape) of the die of ``action`` (0-based): see :data:`DIE_STYLES`."""
+    return DIE_STYLES[int(action) % len(DIE_STYLES)]
 
 
 @lru_cache(maxsize=64)
@@ -244,8 +261,23 @@ class BoardView(GameBoard):
                                   margin=10)
         return s, ox, oy + top
 
+    def _caption_font(self) -> QFont:
+        f = QFont(self.font())
+        f.setBold(True)
+        return f
+
+    def caption_lines(self) -> list[str]:
+        """The caption as drawn: one line, or two where it is wider than the board (the second elided
+        only if the two cannot hold it; a delta view's converged caption at 1366 x 768 was cut)."""
+        if not self.caption:
+            return []
+        fm = QFontMetricsF(self._caption_font())
+        return wrap_caption(self.caption, self.width() - 16, fm.horizontalAdvance,
+                            lambda t, w: fm.elidedText(t, Qt.TextElideMode.ElideRight, w))
+
     def _caption_height(self) -> int:
-        return int(self.fontMetrics().height() * 1.6)
+        lines = 2 if len(self.caption_lines()) > 1 else 1
+        return int(QFontMetricsF(self._caption_font()).height() * (lines + 0.6))
 
     def state_at(self, pos: QPointF) -> int | None:
         """The state of the cell under widget position ``pos``, or None."""
@@ -318,17 +350,20 @@ class BoardView(GameBoard):
         s, ox, oy = self._transform()
         cells = self.layout_.cells
         if self.caption:
-            f = QFont(self.font())
-            f.setBold(True)
-            p.setFont(f)
+            p.setFont(self._caption_font())
             p.setPen(self.palette().text().color())
-            text = p.fontMetrics().elidedText(self.caption, Qt.TextElideMode.ElideRight, self.width() - 16)
             p.drawText(QRectF(8, 2, self.width() - 16, self._caption_height()),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, "\n".join(self.caption_lines()))
         self._paint_arrows(p, s, ox, oy)
         for c in cells:
             self._paint_cell(p, c, s, ox, oy)
         self._paint_legend(p, s, ox, oy)
+        box = self.token_caption_rect()
+        if box is not None:  # after every cell: a caption moved over a neighbour stays on top
+            p.setFont(self._token_font(self._token_side()))
+            p.fillRect(box, QColor(TOKEN))
+            p.setPen(QColor("#000000"))
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, self.token_text)
         p.end()
 
     def _paint_arrows(self, p: QPainter, s: float, ox: float, oy: float) -> None:
@@ -454,11 +489,21 @@ class BoardView(GameBoard):
     """Pip centres of die faces 1..6 (fractions of the face)."""
 
     def _draw_die_face(self, p: QPainter, r: QRectF, n: int) -> None:
-        """A white die face with ``n`` pips (a number above 6) in ``r``."""
+        """Die ``n``'s face (``n`` pips, a number above 6) in ``r``, in its colour and shape (:func:`die_style`)."""
         side = r.width()
+        fill, shape = die_style(n - 1)
         p.setPen(QPen(QColor("#000000"), max(1.5, side * 0.07) * self.line_scale ** 0.5))
-        p.setBrush(QColor("#ffffff"))
-        p.drawRoundedRect(r, side * 0.18, side * 0.18)
+        p.setBrush(QColor(fill))
+        if shape == "square":
+            p.drawRect(r)
+        elif shape == "octagon":
+            k = side * 0.26
+            p.drawPolygon(QPolygonF([QPointF(r.left() + k, r.top()), QPointF(r.right() - k, r.top()),
+                                     QPointF(r.right(), r.top() + k), QPointF(r.right(), r.bottom() - k),
+                                     QPointF(r.right() - k, r.bottom()), QPointF(r.left() + k, r.bottom()),
+                                     QPointF(r.left(), r.bottom() - k), QPointF(r.left(), r.top() + k)]))
+        else:
+            p.drawRoundedRect(r, side * 0.18, side * 0.18)
         if n in self.PIPS:
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor("#000000"))
@@ -557,7 +602,7 @@ class BoardView(GameBoard):
             p.setPen(pen)
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(rect.adjusted(-side * 0.03, -side * 0.03, side * 0.03, side * 0.03), side * 0.1, side * 0.1)
-        if c.state in self.successors:
+        if c.state in self.successors and self.token is None:  # an episode's token: its moves, not the inspection's
             pen = QPen(QColor(SUCCESSOR), max(2.0, side * 0.07) * lw)
             p.setPen(pen)
             p.setBrush(Qt.BrushStyle.NoBrush)
@@ -587,16 +632,38 @@ class BoardView(GameBoard):
             p.setPen(QPen(QColor("#000000"), max(1.5, side * 0.02)))
             p.setBrush(QColor(TOKEN))
             p.drawEllipse(centre, r, r)
-            if self.token_text and not small:
-                font.setPixelSize(max(11, int(side * 0.24)))  # the episode token's caption, readable
-                font.setBold(True)
-                p.setFont(font)
-                fm = p.fontMetrics()
-                box = QRectF(rect.left(), rect.top() - fm.height() - side * 0.08,
-                             fm.horizontalAdvance(self.token_text) + 8, fm.height() + 2)
-                p.fillRect(box, QColor(TOKEN))
-                p.setPen(QColor("#000000"))
-                p.drawText(box, Qt.AlignmentFlag.AlignCenter, self.token_text)
+
+
+    def _token_font(self, side: float) -> QFont:
+        font = QFont(self.font())
+        font.setPixelSize(max(11, int(side * 0.24)))  # the episode token's caption, readable
+        font.setBold(True)
+        return font
+
+    def _token_box(self, rect: QRectF, side: float, fm: QFontMetricsF) -> QRectF:
+        """The token caption's box: above the cell, moved left and down as far as needed to stay
+        inside the board (at the goal, the right-most cell, it ran off the board's edge)."""
+        w, h = fm.horizontalAdvance(self.token_text) + 8, fm.height() + 2
+        x = min(rect.left(), self.width() - 2 - w)
+        y = rect.top() - h - side * 0.08
+        if y < self._caption_height():  # no room above: under the cell
+            y = rect.bottom() + side * 0.08
+        return QRectF(max(2.0, x), y, w, h)
+
+    def _token_side(self) -> float:
+        r = self.cell_rect(self.token) if self.token is not None else QRectF()
+        return r.width()
+
+    def token_caption_rect(self) -> QRectF | None:
+        """Where the episode token's caption is drawn (None: no token, no caption, or a cell too small
+        for text)."""
+        if self.token is None or not self.token_text:
+            return None
+        rect = self.cell_rect(self.token)
+        side = rect.width()
+        if rect.isEmpty() or side < SMALL_CELL:
+            return None
+        return self._token_box(rect, side, QFontMetricsF(self._token_font(side)))
 
 
 class ColorBar(pg.GraphicsLayoutWidget):
@@ -626,6 +693,9 @@ class ColorBar(pg.GraphicsLayoutWidget):
         self.addItem(self.bar)
         for ax in ("left", "right"):  # the numbers as they are: no "(x0.001)" multiplier on the label
             self.bar.getAxis(ax).enableAutoSIPrefix(False)
+        # black numbers and label, as the plots' axes have them (pyqtgraph's light grey on the window's
+        # grey was hard to read on a projector)
+        self.set_text_color(QColor(TEXT_COLOR))
         self.scale: ColorScale | None = None
         self.font_px: int | None = None
         """The text's pixel size set by :meth:`set_font_size` (None: the application's font)."""
@@ -657,6 +727,7 @@ class ColorBar(pg.GraphicsLayoutWidget):
         self.fit()
 
     def set_text_color(self, color: QColor) -> None:
+        """The colour of the numbers, the label and the axis line."""
         for ax in ("left", "right"):
             a = self.bar.getAxis(ax)
             a.setTextPen(color)

@@ -64,6 +64,12 @@ class GameBoard(QWidget):
     def show_token(self, state: int | None, text: str = "") -> None:
         """Show the episode player's token on ``state`` (None: hide it)."""
 
+    def show_episode_end(self, state: int, action: int, end: int, text: str = "") -> bool:
+        """Show the board an episode ended on, its last step from ``state`` by ``action`` to the end
+        state ``end`` that has no board of its own; False when the board cannot (the window then shows
+        the token on ``state``)."""
+        return False
+
     def shows_state(self, state: int) -> bool:
         """True when the board has a place for MDP state ``state`` (the episode's token can stand there;
         an absorbing end state of a board game has none)."""

@@ -286,3 +286,19 @@ def arrow_head(tip: tuple[float, float], frm: tuple[float, float], *, size: floa
     bx, by = tip[0] - size * ux, tip[1] - size * uy
     w = size * 0.55
     return tip, (bx + w * uy, by - w * ux), (bx - w * uy, by + w * ux)
+
+
+def wrap_caption(text: str, width: float, advance: Callable[[str], float],
+                 elide: Callable[[str, float], str]) -> list[str]:
+    """``text`` in at most two lines of ``width`` pixels: itself when it fits, else broken at the last
+    space that lets the first line fit, the rest on the second line (elided with ``elide`` only if it
+    is still too wide). ``advance``: the pixel width of a string in the caption's font."""
+    if advance(text) <= width:
+        return [text]
+    words = text.split(" ")
+    for k in range(len(words) - 1, 0, -1):
+        first = " ".join(words[:k])
+        if advance(first) <= width:
+            rest = " ".join(words[k:])
+            return [first, rest if advance(rest) <= width else elide(rest, width)]
+    return [elide(text, width)]

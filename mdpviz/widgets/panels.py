@@ -407,16 +407,26 @@ class Inspector(QWidget):
         self.text.setOpenLinks(False)
         lay.addWidget(self.text)
         self.inspection: Inspection | None = None
+        self.compact = False
+        """Presenter mode's form: every action's Q in one table, only the best one's backup written out."""
+        self._hint = ""
         self.show_inspection(None)
+
+    def set_compact(self, on: bool) -> None:
+        """The compact form (presenter mode: the dock is short, and three dice's backups needed scrolling)."""
+        if bool(on) != self.compact:
+            self.compact = bool(on)
+            self.show_inspection(self.inspection, hint=self._hint)
 
     def show_inspection(self, insp: Inspection | None, *, hint: str = "") -> None:
         """Show one state's backup (None: the hint, e.g. "Click a square to inspect it")."""
         self.inspection = insp
+        self._hint = hint
         if insp is None:
             self.text.setHtml(f"<p>{hint or 'Click a cell of the board to inspect it.'}</p>")
         else:
             sb = self.text.verticalScrollBar().value()
-            self.text.setHtml(inspection_html(insp))
+            self.text.setHtml(inspection_html(insp, compact=self.compact))
             self.text.verticalScrollBar().setValue(sb)
 
     @property

@@ -254,6 +254,9 @@ class SimulationPanel(ResultsPanel):
         split.addWidget(self.histogram)
         self.table = _named(QTableWidget(0, 5), "simulationTable", "Exact versus simulated")
         self.table.setHorizontalHeaderLabels(["Strategy", "Exact", "Simulated", "95% CI", "In CI"])
+        self.table.horizontalHeaderItem(4).setToolTip("Is the exact mean inside the simulated 95% interval? Each "
+                                                      "interval misses it 5% of the time, so an occasional 'no' "
+                                                      "is expected.")
         self.table.horizontalHeaderItem(4).setToolTip("Is the exact value inside the simulated 95% interval?")
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -327,11 +330,30 @@ class SimulationPanel(ResultsPanel):
                 self.table.setItem(i, j, it)
         games = rows[0].games if rows else 0
         note = ("  Not evaluated: " + "; ".join(notes)) if notes else ""
+        ci_rows = [r for r in rows if np.isfinite(r.exact)]
+        misses = sum(1 for r in ci_rows if not r.within_ci)
+        why = f" {misses_text(len(ci_rows))}" if misses else ""
+        for i, r in enumerate(rows):
+            if not r.within_ci and self.table.item(i, 4) is not None:
+                self.table.item(i, 4).setToolTip(misses_text(len(ci_rows)))
         quantiles = distribution_text(rows[0], unit) if rows else ""
         self.status.setText(f"{games:,} games per strategy from {start}: exact (policy evaluation, dashed "
-                            f"lines) vs simulated mean \u00b1 95% CI.{quantiles}{tail}{note}")
+                            f"lines) vs simulated mean \u00b1 95% CI.{why}{quantiles}{tail}{note}")
         self.splitter.fit()
         self._show_done(bool(rows))
+
+
+def misses_text(k: int, level: float = 0.95) -> str:
+    """Why an "In CI: no" is expected now and then: each of ``k`` independent ``level`` intervals misses
+    its exact mean with probability 1 - level, so at least one of them misses with probability
+    1 - level^k (six 95% intervals: 26%, about a quarter of the time). Pure; no Qt."""
+    p = 1.0 - level ** max(int(k), 1)
+    if k <= 1:
+        return (f"A 'no' is not an error by itself: a {level:.0%} interval misses the exact mean "
+                f"{1 - level:.0%} of the time.")
+    return (f"A 'no' is not an error by itself: each {level:.0%} interval misses its exact mean {1 - level:.0%} of "
+            f"the time, so with {k} of them at least one miss is expected {p:.0%} of the time (1 \u2212 "
+            f"{level:g}^{k}).")
 
 
 def exact_in_bins(p: np.ndarray, edges: np.ndarray) -> np.ndarray:

@@ -439,7 +439,6 @@ class ClassroomMixin:
             self.setPalette(pal)
         else:
             self.setPalette(self._base_palette)
-        self.color_bar.set_text_color(QColor("#000000" if on else "#969696"))
         self._apply_lines()
         self.settings.setValue("view/contrast", on)
         self.mark_dirty()

@@ -4,10 +4,14 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QSize, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QFileDialog,
     QMessageBox,
+    QStatusBar,
+    QStyle,
+    QStyleOption,
     QWidget,
 )
 
@@ -46,6 +50,64 @@ editor fits; one that does not widens the dock when first shown)."""
 
 PRESENTER_SCALE = 1.5
 """Font scale of presenter mode."""
+
+
+class StatusBar(QStatusBar):
+    """The window's status bar: a message wider than the room left of the permanent widgets (the
+    solver's state) is drawn elided, its whole text in the tooltip; Qt's own drew it on under the
+    state label, cut mid-letter. ``currentMessage()`` stays the whole message."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._permanent: list[QWidget] = []
+        self.messageChanged.connect(self._on_message)
+
+    def addPermanentWidget(self, widget: QWidget, stretch: int = 0) -> None:  # noqa: N802 (Qt's name)
+        super().addPermanentWidget(widget, stretch)
+        self._permanent.append(widget)
+
+    def message_rect(self) -> QRect:
+        """Where the message is drawn: from the left margin to just before the first shown permanent widget."""
+        left, right = 6, self.width() - 12
+        for w in self._permanent:
+            if w.isVisible():
+                right = min(right, w.x() - 8)
+        return QRect(left, 0, max(0, right - left), self.height())
+
+    def shown_message(self) -> str:
+        """The message as drawn (elided to :meth:`message_rect`; "" when there is none)."""
+        msg = self.currentMessage()
+        if not msg:
+            return ""
+        return self.fontMetrics().elidedText(msg, Qt.TextElideMode.ElideRight, self.message_rect().width())
+
+    def _on_message(self, msg: str) -> None:
+        self.setToolTip(msg if msg and self.shown_message() != msg else "")
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        self._on_message(self.currentMessage())
+
+    def paintEvent(self, ev) -> None:  # noqa: N802
+        msg = self.shown_message()
+        if not msg:
+            super().paintEvent(ev)
+            return
+        # as QStatusBar::paintEvent does with a message, but the message elided
+        p = QPainter(self)
+        opt = QStyleOption()
+        opt.initFrom(self)
+        self.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelStatusBar, opt, p, self)
+        for w in self._permanent:
+            if w.isVisible():
+                item = QStyleOption()
+                item.rect = w.geometry().adjusted(-2, -1, 2, 1)
+                item.palette = self.palette()
+                self.style().drawPrimitive(QStyle.PrimitiveElement.PE_FrameStatusBarItem, item, p, w)
+        p.setPen(self.palette().windowText().color())
+        p.drawText(self.message_rect(), Qt.AlignmentFlag.AlignLeading | Qt.AlignmentFlag.AlignVCenter
+                   | Qt.TextFlag.TextSingleLine, msg)
+        p.end()
 
 
 def settings_org() -> str:

@@ -151,8 +151,9 @@ class PlayingMixin:
         end = moves[-1].next_state if moves else start
         outcome = g.outcome_text(end) if mdp.terminal[end] else (
             f"stopped after {len(moves)} moves (not finished)" if moves else "")
-        total_label = (f"discounted return (\u03b3 = {mdp.discount:g})" if g.unit == "return" and mdp.discount < 1
-                       else "")
+        # a discounted total is named as one ("405 reward" was a win's 500 discounted twice)
+        total_label = (f"discounted return (\u03b3 = {mdp.discount:g})"
+                       if g.unit in ("return", "reward") and mdp.discount < 1 else "")
         self.player.show_episode(moves, start_state=start, unit=g.unit, names=names,
                                  header=f"{strategy} {note}".strip() + ":", outcome=outcome, total_label=total_label)
         self.player_dock.raise_()
@@ -164,6 +165,12 @@ class PlayingMixin:
             board.show_token(None)
         else:
             state, text, before = pos
+            p = self.player
+            mdp = self.controller.mdp
+            if (0 <= p.index < len(p.moves) and p.moves[p.index].next_state == state and mdp is not None
+                    and 0 <= state < mdp.n_states and mdp.terminal[state]
+                    and board.show_episode_end(before, p.moves[p.index].action, state, text)):
+                return  # the board the game ended on (tic-tac-toe's outcome states have none)
             board.show_token(self._token_state(state, before), text)
 
     def _token_state(self, state: int, before: int) -> int:

@@ -16,7 +16,7 @@ import time
 import numpy as np
 from PySide6.QtCore import QTimer
 
-from mdpviz.controller import ValueRange
+from mdpviz.controller import FinishedSolve, ValueRange
 from mdpviz.export import sweep_caption_of
 from mdpviz.models.kit.value_range import range_scale
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, kernels
@@ -54,6 +54,13 @@ class SolvingMixin:
         """Something shown changed since the last frame (see :meth:`mark_dirty`)."""
         self._plot_time = 0.0
         """``time.perf_counter()`` of the convergence plot's last refresh."""
+        self._solve_owner: str | None = None
+        """The key of the game whose model the controller was last loaded with."""
+        self._run_queued: str | None = None
+        """The key of the game whose Run was pressed while its model was compiling: it runs once compiled."""
+        self._kept_solves: dict[str, FinishedSolve] = {}
+        """Each game's finished solve, kept when another game is shown and shown again when it comes
+        back (dropped when its model or the solver's settings no longer match)."""
         self.redraw_timer = QTimer(self)
         """Draws a frame every REDRAW_MS when something changed (started when the window is built)."""
         self.redraw_timer.setInterval(REDRAW_MS)
@@ -80,6 +87,7 @@ class SolvingMixin:
         p.speed_changed.connect(c.set_rate)
         p.history_moved.connect(self._on_history_moved)
         p.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
+        self.game_shown.connect(self._keep_solve)
         self.model_changed.connect(self._solving_model_changed)
         self.shutting_down.connect(self.redraw_timer.stop)
 
@@ -91,15 +99,37 @@ class SolvingMixin:
         """Forget the inspected state (the inspector shows it no more from the next frame)."""
         self.selected = None
 
+    def _keep_solve(self, _game) -> None:
+        """Another game is shown (:attr:`MainWindow.game_shown`): the finished solve of the game shown
+        until now is kept for when it comes back."""
+        kept = self.controller.finished_solve()
+        if kept is not None and self._solve_owner is not None and self._solve_owner != self.game.key:
+            self._kept_solves[self._solve_owner] = kept
+
     def _solving_model_changed(self) -> None:
         """The shown model changed (:attr:`MainWindow.model_changed`): a state beyond it is no longer
-        inspected, and a fresh solver is loaded."""
+        inspected, and the game's kept solve is shown again if it solved this model with the solver's
+        present settings, else a fresh solver is loaded."""
         mdp = self.session.mdp()
         if mdp is None and self.selected is not None:
             self.selected = None
         if self.selected is not None and mdp is not None and self.selected >= mdp.n_states:
             self.selected = None
+        kept = self._kept_solves.pop(self.game.key, None)
+        if (kept is not None and mdp is not None and kept.mdp is mdp and kept.method == self.solver_panel.method
+                and kept.options == self.solver_options()):
+            self.view_index = None
+            self.scale = self.game.fixed_scale
+            self.color_bar.show_scale(self.scale)
+            self._solve_owner = self.game.key
+            self.controller.restore(kept)
+            self._dirty = True
+            return
         self.reset_solver()
+        if self._run_queued is not None and (self._run_queued != self.game.key or not self.session.compiling):
+            queued, self._run_queued = self._run_queued, None
+            if queued == self.game.key and mdp is not None:  # Run was pressed during the compile: run now
+                self.run_solver()
 
     # ------------------------------------------------------------------ solver
     def solver_options(self) -> dict:
@@ -119,6 +149,7 @@ class SolvingMixin:
         self.view_index = None
         self.scale = self.game.fixed_scale  # a game without solves may fix its own scale
         self.color_bar.show_scale(self.scale)
+        self._solve_owner = self.game.key
         self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
         if mdp is not None and self.session.solve_after_reset() and self.solver_panel.method not in LEARNERS:
             self.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
@@ -157,6 +188,11 @@ class SolvingMixin:
         self.view_index = None
         if self._drives():
             self.session.driver.run()
+            return
+        if self.controller.mdp is None and self.session.compiling:  # (checkers) queued until the model is built
+            self._run_queued = self.game.key
+            self.statusBar().showMessage(f"{self.game.title}: Run starts when the model is compiled.", 8000)
+            self._update_buttons()
             return
         self.controller.run(self.solver_panel.rate)
 
@@ -253,6 +289,10 @@ class SolvingMixin:
         self.act_run.setEnabled(can or c.state == "running")
         self.act_pause.setEnabled(c.state == "running")
         self.act_reset.setEnabled(has)
+        if not has and self.session.compiling and not self._drives():  # Run may be pressed now: it is queued
+            queued = self._run_queued == self.game.key
+            self.act_run.setEnabled(not queued)
+            self.solver_panel.run.setEnabled(not queued)
         if self._drives():  # the game's own Step (best-response rounds): its buttons follow the game
             d = self.session.driver
             step, running = self.session.mdp() is not None and d.can_step(), d.running()
@@ -423,8 +463,25 @@ class SolvingMixin:
                           unit=gs.unit if gs.unit == "turns" else "", source=source)
 
     def _short_name(self, s: int) -> str:
-        lab = self.controller.mdp.state_labels if self.controller.mdp is not None else None
-        return lab[s] if lab else str(s)
+        """A successor's name inside a backup's V(...): the model's label (a tic-tac-toe board "O.X...X.",
+        a grid cell "(2,1)"), else on a board game its position in marks or its outcome, never the bare
+        state number of a compiled game ("V(121000000)", "V(72)" told a class nothing). A course file's
+        states are numbers: they stay numbers."""
+        mdp = self.controller.mdp
+        lab = mdp.state_labels[s] if mdp is not None and mdp.state_labels else ""
+        model = self.board.model
+        if model is None or (lab and not lab.isdigit()):
+            return lab or str(s)
+        try:
+            pos = model.position_of(int(s))
+        except (ValueError, IndexError):
+            return lab or str(s)
+        if pos.outcome:
+            return pos.outcome
+        cells = np.asarray(pos.cells)
+        if cells.size and 0 <= int(cells.min()) and int(cells.max()) <= 2:
+            return "".join(".XO"[int(c)] for c in cells)  # as tic-tac-toe's labels write a board
+        return "next"  # the reply in brackets after it names the position ("[White b4-c3]")
 
     def _update_inspection(self) -> None:
         page = self.learning_inspection_html()

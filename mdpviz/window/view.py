@@ -177,6 +177,7 @@ class ViewMixin:
         self._sim_plot_px = px
         self._style_simulation()
         self.toolbar.setIconSize(QSize(32, 32) if on else QSize(20, 20))
+        self.inspector.set_compact(on)  # every action's Q at once, the best one's backup written out
         self.color_bar.set_min_width(120 if on else 0)  # as wide as its text needs (ColorBar.fit), 120 px at least on a projector
         self.presenter_changed.emit(on)  # the boards' text and lines too
         self.game_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if on

@@ -234,6 +234,78 @@ def gym_geometry(env: Any, mdp: TabularMDP | None = None) -> GridGeometry | None
     return GridGeometry(rows, cols, state, kind, label, moves, None, (s0 // cols, s0 % cols))
 
 
+TAXI_PLACES = ("R", "G", "Y", "B")
+"""Taxi's four landmarks, in the environment's order (passenger locations 0-3 and destinations)."""
+TAXI_IN_TAXI = 4
+"""Taxi's passenger location "in the taxi"."""
+TAXI_ACTIONS = {0: (1, 0), 1: (-1, 0), 2: (0, 1), 3: (0, -1)}
+"""Taxi's moves: south, north, east, west (action id -> (row step, column step))."""
+
+
+@dataclass(frozen=True, eq=False)
+class TaxiMap:
+    """Gymnasium's Taxi as a 5 x 5 board: the state of every (taxi row, taxi column, passenger
+    location, destination), the landmarks and the walls, so one slice (a passenger location and a
+    destination) is drawn as a grid of the taxi's cells (:func:`taxi_slice`)."""
+
+    rows: int
+    """Rows of the taxi's grid."""
+    cols: int
+    """Columns of the taxi's grid."""
+    state: np.ndarray
+    """int64 (rows, cols, 5, 4): the environment's state of each taxi cell, passenger location (0-3 at
+    a landmark, 4 in the taxi) and destination (0-3)."""
+    places: tuple[tuple[int, int], ...]
+    """(row, column) of the landmarks R, G, Y, B."""
+    walls: tuple[tuple[int, int, str], ...]
+    """The map's inner walls, as :attr:`GridGeometry.walls` lists them."""
+
+    def slice_of(self, state: int) -> tuple[int, int] | None:
+        """(passenger location, destination) of the slice that holds ``state`` (None: not a Taxi state)."""
+        hit = np.argwhere(self.state == int(state))
+        return (int(hit[0][2]), int(hit[0][3])) if hit.size else None
+
+
+def taxi_map(env: Any) -> TaxiMap | None:
+    """The :class:`TaxiMap` of Gymnasium's Taxi (None for any other environment)."""
+    u = getattr(env, "unwrapped", env)
+    if type(u).__name__ != "TaxiEnv" or not hasattr(u, "encode"):
+        return None
+    desc = np.asarray(u.desc).astype(str)
+    rows, cols = desc.shape[0] - 2, (desc.shape[1] - 1) // 2
+    state = np.empty((rows, cols, 5, 4), dtype=np.int64)
+    for r in range(rows):
+        for c in range(cols):
+            for p in range(5):
+                for d in range(4):
+                    state[r, c, p, d] = int(u.encode(r, c, p, d))
+    walls = []
+    for r in range(rows):
+        for c in range(cols - 1):
+            if desc[r + 1, 2 * c + 2] == "|":
+                walls.append((r, c, "east"))
+    places = tuple((int(r), int(c)) for r, c in u.locs)
+    return TaxiMap(rows, cols, state, places, tuple(walls))
+
+
+def taxi_slice(tm: TaxiMap, passenger: int, destination: int) -> GridGeometry:
+    """The grid of the taxi's cells with the passenger at ``passenger`` (0-3: R, G, Y, B; 4: in the
+    taxi) and bound for ``destination`` (0-3): each cell is the state with the taxi there; the
+    landmarks are labelled, where the passenger waits "pickup" and the destination "goal" ("R pickup",
+    "G goal"); the pick-up and drop-off actions are drawn as words."""
+    if not 0 <= passenger <= TAXI_IN_TAXI or not 0 <= destination < len(TAXI_PLACES):
+        raise ValueError(f"Taxi has passenger locations 0..4 and destinations 0..3, not {passenger}, {destination}")
+    label = [["" for _ in range(tm.cols)] for _ in range(tm.rows)]
+    for k, (r, c) in enumerate(tm.places):
+        words = [TAXI_PLACES[k]] + (["pickup"] if k == passenger else []) + (["goal"] if k == destination else [])
+        label[r][c] = " ".join(words)
+    kind = tuple(tuple("open" for _ in range(tm.cols)) for _ in range(tm.rows))
+    # no start cell is marked: the taxi starts anywhere (Gymnasium draws its start)
+    return GridGeometry(tm.rows, tm.cols, np.ascontiguousarray(tm.state[:, :, passenger, destination]), kind,
+                        tuple(tuple(row) for row in label), dict(TAXI_ACTIONS), None, (-1, -1),
+                        marks={4: "pick up", 5: "drop off"}, walls=tm.walls)
+
+
 # ---------------------------------------------------------------------------------- export
 _ENV_CLASS: list[type] = []
 
@@ -420,6 +492,8 @@ class ImportedEnv:
     """Cells of FrozenLake and CliffWalking; None for a table of states."""
     start: int
     """The most likely start state."""
+    taxi: TaxiMap | None = None
+    """Taxi's board (drawn one slice at a time); None for other environments."""
 
 
 def import_env(state: GymState, *, max_pairs: int | None = None, too_many: str = "") -> ImportedEnv:
@@ -437,7 +511,7 @@ def import_env(state: GymState, *, max_pairs: int | None = None, too_many: str =
             if n > max_pairs:
                 raise ValueError(f"{n:,} (state, action) pairs is more than {too_many or f'{max_pairs:,}'}")
         mdp = from_gymnasium(env, discount=state.discount)
-        return ImportedEnv(mdp, gym_geometry(env, mdp), start_state(env))
+        return ImportedEnv(mdp, gym_geometry(env, mdp), start_state(env), taxi_map(env))
     finally:
         env.close()
 

@@ -418,8 +418,10 @@ def greedy_action(actions: Sequence[int], qs: Sequence[float], objective: str, *
     return min(tied) if tied else -1
 
 
-def inspection_html(insp: Inspection, *, digits: int = 4) -> str:
-    """The inspector's text as simple HTML (tables would not wrap on a narrow dock)."""
+def inspection_html(insp: Inspection, *, digits: int = 4, compact: bool = False) -> str:
+    """The inspector's text as simple HTML (tables would not wrap on a narrow dock). ``compact``
+    (presenter mode, where the inspector is short): every action's Q in one small table, the best
+    action marked, and only the best action's backup written out, so all of them are seen at once."""
     esc = lambda s: s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")  # noqa: E731
     unit = f" {insp.unit}" if insp.unit else ""
     out = [f"<p><b>{esc(insp.title)}</b><br>V = {insp.value:.{digits}f}{unit}</p>"]
@@ -428,6 +430,21 @@ def inspection_html(insp: Inspection, *, digits: int = 4) -> str:
         return "".join(out)
     opt = "min" if insp.objective == "min" else "max"
     g = "" if insp.discount == 1.0 else "\u03b3 "
+    if compact:
+        rows = []
+        for a in insp.actions:
+            colour = "#006644" if a.best else "#000000"
+            weight = "bold" if a.best else "normal"
+            star = " \u2605" if a.best else ""
+            rows.append(f"<tr style='color:{colour}; font-weight:{weight}'><td>{esc(a.name)}</td>"
+                        f"<td align='right'>&nbsp;{a.q:.{digits}f}</td><td>{star}</td></tr>")
+        out.append(f"<p>Q(s,a) = \u03a3 p \u00d7 (r + {g}V(s')); \u2605 the {opt}</p>"
+                   f"<table cellspacing='0' cellpadding='1'>{''.join(rows)}</table>")
+        chosen = next((a for a in insp.actions if a.best), None)
+        if chosen is not None:
+            out.append(f"<p style='margin-top:6px'><b style='color:#006644'>{esc(chosen.name)}:</b> "
+                       f"<span style='font-family:monospace'>{esc(chosen.text)}</span></p>")
+        return "".join(out)
     out.append(f"<p>Q(s,a) = \u03a3 p \u00d7 (r + {g}V(s')) with {esc(insp.source.format(opt=opt))}; "
                f"\u2605 the {opt} (ties: the lowest action), as on the board.</p>")
     for a in insp.actions:

@@ -36,6 +36,11 @@ class GridGeometry:
     """(row, column) of the start cell."""
     fixed: dict[tuple[int, int], float] = field(default_factory=dict)
     """Values shown on cells whose state is terminal (AIMA: U = R(s)), by (row, column)."""
+    marks: dict[int, str] = field(default_factory=dict)
+    """Action id -> a short word drawn for an action that is not a move (Taxi's "pick up", "drop off")."""
+    walls: tuple[tuple[int, int, str], ...] = ()
+    """Walls between two cells: (row, column, "east" or "south") of the cell on whose side it stands
+    (Taxi's map); the border of the grid is not listed."""
 
     def cell_of(self, state: int) -> tuple[int, int] | None:
         """(row, column) of ``state``, or None for a state with no cell (CS188's "exited")."""

@@ -26,7 +26,7 @@ import textwrap
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -59,6 +59,19 @@ class Parameter:
     """The current value, formatted."""
     meaning: str
     """The field's own docstring."""
+
+    @property
+    def words(self) -> str:
+        """The name in words, as the lesson shows it: the field's own name with spaces for its
+        underscores ("settings.learning_rate" -> "learning rate", "rules.forced_capture" -> "forced capture")."""
+        return self.name.rsplit(".", 1)[-1].replace("_", " ")
+
+
+def parameter_labels(params: Sequence[Parameter]) -> list[str]:
+    """Each parameter's name in words (:attr:`Parameter.words`); where two would read the same, the
+    whole dotted name in words ("settings discount")."""
+    words = [p.words for p in params]
+    return [w if words.count(w) == 1 else p.name.replace(".", " ").replace("_", " ") for p, w in zip(params, words)]
 
 
 @dataclass(frozen=True)
@@ -129,10 +142,9 @@ class Lesson:
             out.append("<h3>Parameters</h3><table cellspacing='0' cellpadding='3' border='1'>"
                        "<tr><th align='left'>parameter</th><th align='left'>value</th>"
                        "<th align='left'>meaning</th></tr>")
-            for p in self.parameters:
-                # a narrow column wraps a dotted name at its dots and underscores (not "settings.meth" / "od")
-                name = e(p.name).replace(".", ".\u200b").replace("_", "_\u200b")
-                out.append(f"<tr><td><code>{name}</code></td><td>{e(p.value)}</td><td>{e(p.meaning)}</td></tr>")
+            for p, label in zip(self.parameters, parameter_labels(self.parameters)):
+                # in words, not the code name ("settings.learning_rate", "rules.forced_capture" read as code)
+                out.append(f"<tr><td>{e(label)}</td><td>{e(p.value)}</td><td>{e(p.meaning)}</td></tr>")
             out.append("</table>")
         if self.sources:
             out.append(f"<p style='color:#555555'><small>From the docstrings of {e(', '.join(self.sources))}."
@@ -163,8 +175,10 @@ class Lesson:
             out += ["### The algorithm", ""] + [x for b in self.algorithm for x in (b.text, "")]
         if self.parameters:
             out += ["### Parameters", "", "| parameter | value | meaning |", "|---|---|---|"]
-            out += [f"| `{p.name}` | {p.value.replace('|', '/')} | {p.meaning.replace('|', '/')} |"
-                    for p in self.parameters]
+            # in words, the field's name beside it for whoever writes a scenario file
+            out += [f"| {f'`{p.name}`' if label == p.name else f'{label} (`{p.name}`)'} | {p.value.replace('|', '/')} "
+                    f"| {p.meaning.replace('|', '/')} |"
+                    for p, label in zip(self.parameters, parameter_labels(self.parameters))]
             out.append("")
         return "\n".join(out)
 
@@ -709,7 +723,7 @@ def lesson_for(
 
 
 __all__ = [
-    "Block", "Lesson", "Parameter", "bellman_html",
+    "Block", "Lesson", "Parameter", "bellman_html", "parameter_labels",
     "clean_rst", "doc_blocks", "doc_paragraphs", "doc_section", "example_html", "field_docs",
     "first_sentence", "fmt_number", "fmt_prob", "fmt_value", "lesson_for", "mdp_lesson",
     "parameters_of", "paragraph_with", "sentence_with",

@@ -166,6 +166,12 @@ class PositionModel(ABC):
         """The position of an MDP state (the episode player's token)."""
         raise ValueError(f"this game cannot show state {state} as a position")
 
+    def final_position(self, state: int, action: int, end: int) -> Position | None:
+        """The board an episode ended on when its last step went from MDP ``state`` by ``action`` to
+        ``end``, an end state without a board of its own (tic-tac-toe's "win", "draw", "loss"); None
+        when the game cannot say (its end states are boards, or the last board is not determined)."""
+        return None
+
     def human_marks(self) -> tuple[str, ...]:
         """The marks a human may take against the agent."""
         return tuple(self.players)

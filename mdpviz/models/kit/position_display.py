@@ -97,15 +97,11 @@ def walk_words(model: Any, walk: Any, state: int) -> str | None:
 
 
 def walk_path_text(walk: Any) -> str:
-    """The line about ``walk``'s path to the shown position: the last states visited and the move number."""
+    """The line about ``walk``'s path to the shown position: how many positions and the move number
+    (not the MDP's state numbers: "0 \u2192 2909 \u2192 2910" told a class nothing)."""
     if walk is None:
         return ""
-    states = walk.visited_states()
-    tail = " \u2192 ".join(str(s) for s in states[-8:])
-    more = "\u2026 " if len(states) > 8 else ""
-    what = (f"States visited: {len(states)} ({more}{tail})" if states else
-            f"Positions visited: {len(walk.path())}")  # a game without MDP states (exact 4x4)
-    return f"{what}; move {walk.index} of {len(walk.plies)}"
+    return f"Positions on the path: {len(walk.path())}; move {walk.index} of {len(walk.plies)}"
 
 
 def terminal_words(label: str) -> str | None:

@@ -496,6 +496,25 @@ class VsRandomPositionModel(TabularPositionModel):
         empty = np.flatnonzero(pos.cells == EMPTY)
         return int(empty[rng.integers(empty.size)])
 
+    def final_position(self, state: int, action: int, end: int) -> Position | None:
+        """The last board of a game whose last round went from ``state`` by the agent's ``action`` to
+        the outcome state ``end``: the agent's move if it ended the game, else the opponent's only
+        reply that ends it that way (None if several could, e.g. a fork of two winning cells)."""
+        n = self.game.n_board_states
+        if not n <= int(end) < self.mdp.n_states or not 0 <= int(state) < n:
+            return None
+        want = {WIN: self.me, DRAW: 0, LOSS: self.opp}[OUTCOMES[int(end) - n]]
+        rng = np.random.default_rng(0)  # (play is deterministic here: the opponent's reply is the move)
+        try:
+            after = self.play(self.position_of(int(state)), int(action), rng).after
+        except ValueError:
+            return None
+        if after.terminal:
+            return after if self.geo.winner(after.cells) == want else None
+        ends = [p.after for p in (self.play(after, m.action, rng) for m in self.moves(after))
+                if p.after.terminal and self.geo.winner(p.after.cells) == want]
+        return ends[0] if len(ends) == 1 else None
+
     def human_marks(self) -> tuple[str, ...]:
         return (self.players[1],)
 

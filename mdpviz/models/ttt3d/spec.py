@@ -503,12 +503,49 @@ def _matchups_job(state: Ttt3dState, agent: rl.Agent | None = None, *, games: in
 TITLE = "3D tic-tac-toe (learning)"
 
 
-def lesson(state: Ttt3dState, mdp: Any = None, **names: Any):
-    """The game's :class:`~mdpviz.models.kit.lessons.Lesson`: the generic one (there is no MDP to describe),
-    its parameter table the training settings and risks."""
-    from mdpviz.models.kit.lessons import mdp_lesson, parameters_of
+APPROX_WORDS = {"linear": "a linear function", "quadratic": "a quadratic function (every product of two features)",
+                "mlp": "a neural network with one hidden layer"}
+"""The approximators in words, for the lesson."""
 
-    return mdp_lesson(mdp, title=TITLE, parameters=parameters_of(state), **names)
+
+def lesson(state: Ttt3dState, mdp: Any = None, **names: Any):
+    """The game's :class:`~mdpviz.models.kit.lessons.Lesson`: a game learnt from experience, not solved,
+    so its facts say what the agent learns and from what (it said "No model yet" however long the agent
+    had trained); its parameter table the training settings and risks."""
+    from mdpviz.models.kit.lessons import Lesson, doc_paragraphs, fmt_number, parameters_of
+
+    state = state if isinstance(state, Ttt3dState) else Ttt3dState()
+    st = state.settings
+    approx = APPROX_WORDS.get(st.approx, st.approx)
+    if st.approx == "mlp":
+        approx += f" of {st.hidden} ReLU units"
+    method = ("TD(0) on the values V(a) of its afterstates (the position after its move and the risk coin; "
+              "Sutton and Barto section 6.8)" if st.method == "td"
+              else "Q-learning on the values Q(s, c) of its moves (Sutton and Barto eq. 6.8)")
+    update = ("<p>w \u2190 w + \u03b1 [U \u2212 V(a<sub>t</sub>)] \u2207V(a<sub>t</sub>), with U = R when the "
+              "opponent's reply ends the game, else U = \u03b3 u(a<sub>t+1</sub>) (semi-gradient TD(0), "
+              "Sutton and Barto eq. 6.2 and 9.7).</p>" if st.method == "td" else
+              "<p>w \u2190 w + \u03b1 [r + \u03b3 max<sub>c'</sub> Q(s', c') \u2212 Q(s, c)] \u2207Q(s, c) "
+              "(semi-gradient Q-learning, Sutton and Barto eq. 6.8).</p>")
+    return Lesson(
+        title=TITLE,
+        intro=doc_paragraphs(rl, "Reinforcement learning", "3^27 boards"),
+        states=(f"A position of the 3 x 3 x 3 cube ({N_CELLS} cells, {N_LINES} lines) seen from the player to move: "
+                "3^27 boards are far too many for a table, so there is no MDP to solve here. The agent learns by "
+                f"playing, with {method}; the values are approximated by {approx} over the board's 54 features."),
+        actions="Putting the mover's mark on an empty cell (27 at the start).",
+        transitions=(f"With probability 1 \u2212 risk the mover's own mark lands on the chosen cell, with probability "
+                     f"risk (the risk coin; here {risk_text(state.risk)}) the opponent's does; then the opponent (uniformly "
+                     "random in training) replies the same way."),
+        rewards="+1 when the agent's mark completes a line, \u22121 when the opponent's does, 0 for a draw.",
+        discount=(f"\u03b3 = {fmt_number(st.discount)} per round (the agent's move and the opponent's reply): "
+                  "a win sooner is worth more."),
+        bellman="<p>Not solved: the agent's weights w are learnt from games. Its update:</p>" + update,
+        example="",
+        parameters=parameters_of(state),
+        gamma=float(st.discount),
+        sources=("mdpviz.models.ttt3d.learning",),
+    )
 
 
 SPEC = GameSpec(

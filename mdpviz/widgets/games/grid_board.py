@@ -53,6 +53,19 @@ BEST_Q = "#ff00aa"  # the best action's triangle outline (magenta: in neither ma
 
 
 # ---------------------------------------------------------------------------------- drawing helpers
+def small_end_label(side: float, kind: str, label: str, value: float, compact: float) -> bool:
+    """A small cell (narrower than ``compact`` px) that ends the episode, is worth exactly 0 and has a
+    short label (FrozenLake's "H" and "G"): the label is drawn in place of its "0.00"."""
+    return side < compact and kind in ("exit", "hazard") and 0 < len(label) <= 2 and value == 0.0
+
+
+def q_number_px(side: float, text: str) -> float:
+    """Pixel size of a Q-value's number in its triangle of a ``side``-pixel cell: as large as the east
+    and west numbers can be side by side in bold (about 0.64 px of width per px of height and character,
+    0.46 of the cell each), at most 0.19 of the cell."""
+    return min(side * 0.19, side * 0.46 / (0.64 * max(len(text), 3)))
+
+
 def triangle(rect: QRectF, direction: str) -> QPolygonF:
     """The quarter of a cell between its centre and the edge facing ``direction`` (CS188's Q triangles)."""
     c = rect.center()
@@ -227,6 +240,13 @@ class GridCanvas(QWidget):
         p.setPen(QPen(QColor("#222222"), 2 * lw))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(QRectF(ox, oy, side * g.cols, side * g.rows))
+        p.setPen(QPen(QColor("#222222"), max(4.0, side * 0.07) * lw, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+        for r, c, where in g.walls:  # walls between cells (Taxi's map): the taxi cannot drive through
+            x, y = ox + c * side, oy + r * side
+            if where == "east":
+                p.drawLine(QPointF(x + side, y), QPointF(x + side, y + side))
+            elif where == "south":
+                p.drawLine(QPointF(x, y + side), QPointF(x + side, y + side))
         for s in self.marked:  # a learner's states whose greedy action is not optimal
             cell = g.cell_of(s)
             if cell is not None:
@@ -304,11 +324,12 @@ class GridCanvas(QWidget):
                     p.drawPolygon(triangle(rect.adjusted(3, 3, -3, -3), d))
             for d, x in moves_q.items():
                 dx, dy = DIRS[d]
-                off = 0.25 if dx else 0.31  # a number is wider than tall: east and west sit nearer the centre
+                off = 0.25 if dx else 0.32  # a number is wider than tall: east and west sit nearer the centre
                 cen = rect.center() + QPointF(dx * side * off, dy * side * off)
-                box = QRectF(cen.x() - side * 0.22, cen.y() - side * 0.09, side * 0.44, side * 0.18)
+                box = QRectF(cen.x() - side * 0.25, cen.y() - side * 0.11, side * 0.5, side * 0.22)
                 txt = f"{x:.2f}" if abs(x) < 10 else f"{x:.1f}" if abs(x) < 100 else f"{x:.0f}"
-                self._text(p, box, txt, self.ink_for(x), side * (0.16 if len(txt) <= 4 else 0.13), bold=True)
+                # as large as half the cell's width holds (a projector's 80-px cells drew them at 9-10 px)
+                self._text(p, box, txt, self.ink_for(x), q_number_px(side, txt), bold=True)
         else:
             fill = QColor("#f4f4f4") if v is None else self.color(v)
             p.fillRect(rect, fill)
@@ -320,15 +341,24 @@ class GridCanvas(QWidget):
                                             and not self.mdp.terminal[s] and self.policy[s] >= 0) else -1
                 d = g.direction(a) if a >= 0 else ""
                 shift = QPointF(0, 0)
-                if side < COMPACT_SIDE and d in DIRS:  # small cells: the number below, the arrow above
+                if side < COMPACT_SIDE and (d in DIRS or a in g.marks):  # small cells: the number below, the arrow above
                     shift = QPointF(0, side * 0.24)
+                elif a in g.marks and d not in DIRS:  # a word (Taxi's "pick up") above the number
+                    shift = QPointF(0, side * 0.14)
                 elif d in DIRS:  # the number moves away from the arrow
                     dx, dy = DIRS[d]
                     shift = QPointF(-dx * side * 0.14, -dy * side * 0.14)
                 box = QRectF(rect.left(), rect.center().y() - side * 0.14, side, side * 0.28).translated(shift)
                 px = min(side * (0.17 if len(txt) <= 5 else 0.14), 34.0)  # large cells: readable, clear of the arrow
                 if side < COMPACT_SIDE:  # small cells: the number as large as the cell's width allows
-                    px = side * (0.25 if len(txt) <= 4 else 0.2)
+                    px = min(side * 0.3, side * 0.8 / (0.64 * max(len(txt), 3)))
+                    box = QRectF(rect.left(), rect.center().y() - px * 0.6, side, px * 1.2).translated(shift)
+                if small_end_label(side, kind, g.label[r][c], v, COMPACT_SIDE):
+                    # a small hole or goal worth 0 (FrozenLake 8x8): its letter in the number's place, large,
+                    # instead of "0.00" under a corner tag (the tooltip still gives V)
+                    txt = g.label[r][c]
+                    px = side * 0.42
+                    box = QRectF(rect.left(), rect.center().y() - px * 0.7, side, px * 1.4)
                 self._text(p, box, txt, ink, px, bold=True)
             if self.show_arrows and self.policy is not None and self.values is not None and not hidden:
                 self._paint_arrow(p, rect, s, ink, kind)
@@ -341,12 +371,20 @@ class GridCanvas(QWidget):
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(rect.adjusted(side * 0.06, side * 0.06, -side * 0.06, -side * 0.06))
         lab = g.label[r][c]
+        q_drawn = bool(self.show_q and moves_q and self.values is not None)
+        if v is not None and self.show_values and not q_drawn and small_end_label(side, kind, lab, v, COMPACT_SIDE):
+            lab = ""  # drawn in the number's place
         if (r, c) == g.start and lab != "S":
             lab = ("S " + lab).strip()
         if lab:
             box = QRectF(rect.left() + side * 0.08, rect.top() + side * 0.07, side * 0.84, side * 0.2)
+            if self.show_q and moves_q and self.values is not None:
+                # Q triangles: in the corner, where no triangle's number is (it sat on the north one)
+                box = QRectF(rect.left() + 2, rect.top() + 2, side * 0.84, side * 0.17)
+            elif side < COMPACT_SIDE:  # small cells: in the corner, clear of the arrow and the number
+                box = QRectF(rect.left() + 2, rect.top() + 2, side * 0.84, side * 0.24)
             f = QFont(self.font())
-            f.setPixelSize(max(9, int(side * 0.14)))
+            f.setPixelSize(max(9, int(box.height() * 0.72)))
             f.setBold(True)
             p.setFont(f)
             fm_w = p.fontMetrics().horizontalAdvance(lab) + 8
@@ -361,7 +399,16 @@ class GridCanvas(QWidget):
         g, m = self.geometry_, self.mdp
         if m is None or m.terminal[s] or self.policy[s] < 0 or kind != "open":
             return
-        d = g.direction(int(self.policy[s]))
+        a = int(self.policy[s])
+        d = g.direction(a)
+        side = rect.width()
+        if d not in DIRS and a in g.marks:  # an action that is not a move (Taxi's pick-up): its word
+            box = QRectF(rect.left() + side * 0.04, rect.top() + side * 0.29, side * 0.92, side * 0.22)
+            if not self.show_values:
+                box = QRectF(rect.left(), rect.center().y() - side * 0.14, side, side * 0.28)
+            words = g.marks[a]
+            self._text(p, box, words, ink, min(side * 0.19, side * 0.92 / (0.64 * max(len(words), 3))), bold=True)
+            return
         if d not in DIRS:
             return
         dirs = [d]
@@ -435,6 +482,13 @@ class GridBoard(GameBoard):
             self.inspect_mode.hide()
             self.edit_mode.hide()
         lay.addLayout(bar)
+        controls = game.board_controls()  # e.g. Taxi's passenger and destination: which slice is drawn
+        if controls:
+            row = QHBoxLayout()  # a row of their own: beside the toggles they widened presenter mode's window
+            for w in controls:
+                row.addWidget(w)
+            row.addStretch(1)
+            lay.addLayout(row)
         body = QHBoxLayout()
         self.stack = QStackedWidget()
         self.canvas = GridCanvas()
@@ -550,6 +604,8 @@ class GridBoard(GameBoard):
 
     def show_token(self, state: int | None, text: str = "") -> None:
         """The episode's agent on ``state`` (None: no token)."""
+        if state is not None:
+            self.game.follow_state(int(state))
         self.canvas.token = state
         self.table.show_token(state, text)
         if text and self.sweep is not None:
@@ -655,6 +711,13 @@ class GridGameBase(Game):
 
     def grid_menu(self, r: int, c: int) -> list[tuple[str, Callable[[], None] | None]]:
         return []
+
+    def board_controls(self) -> list[QWidget]:
+        """Controls the board puts beside its view toggles (built once, with the board)."""
+        return []
+
+    def follow_state(self, state: int) -> None:
+        """The episode's token is on ``state``: show the part of the board that has it (Taxi's slice)."""
 
     def cycle_cell(self, r: int, c: int) -> bool:
         return False

@@ -1,12 +1,16 @@
 """Gymnasium environments in the window: any environment with a transition table
-(:mod:`mdpviz.models.gym`); FrozenLake and CliffWalking open on the grid board, others
-(Taxi) on a table of states named by the environment. Gymnasium is imported only when the game is used.
+(:mod:`mdpviz.models.gym`); FrozenLake and CliffWalking open on the grid board, Taxi on the grid of
+the taxi's cells one slice at a time (the passenger's place and the destination chosen above the
+board), others on a table of states named by the environment. Gymnasium is imported only when the
+game is used.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit, QPushButton, QWidget
+
+from mdpviz.models.kit.grid import GridGeometry
 
 from mdpviz.models import gym as gb
 from mdpviz.widgets import named as _named
@@ -20,9 +24,78 @@ class GymGame(GridGameBase):
 
     spec = SPEC
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._slice = (0, 1)
+        """Taxi's slice on the board: (passenger location 0-3 at R, G, Y, B or 4 in the taxi, destination 0-3)."""
+        self._slice_controls: list[QWidget] = []
+
     @property
     def gstate(self) -> GymState:
         return self.session.settings
+
+    def _taxi(self):
+        built = self.session.built()
+        return None if built is None else built.taxi
+
+    def geometry(self) -> GridGeometry | None:
+        """FrozenLake's and CliffWalking's grid; Taxi's chosen slice (:meth:`set_taxi_slice`)."""
+        tm = self._taxi()
+        for w in self._slice_controls:  # the slice's choosers only for Taxi
+            if w.isVisibleTo(w.parentWidget()) != (tm is not None) and w.parentWidget() is not None:
+                w.setVisible(tm is not None)
+        if tm is not None:
+            return gb.taxi_slice(tm, *self._slice)
+        return super().geometry()
+
+    @property
+    def taxi_slice(self) -> tuple[int, int]:
+        """(passenger location, destination) of the Taxi slice drawn."""
+        return self._slice
+
+    def set_taxi_slice(self, passenger: int, destination: int) -> None:
+        """Draw Taxi's states with the passenger at ``passenger`` (0-3: R, G, Y, B; 4: in the taxi) bound
+        for ``destination`` (0-3)."""
+        new = (int(passenger), int(destination))
+        if not 0 <= new[0] <= gb.TAXI_IN_TAXI or not 0 <= new[1] < len(gb.TAXI_PLACES):
+            raise ValueError(f"no Taxi slice {new}")
+        if new != self._slice:
+            self._slice = new
+            self._sync_slice_controls()
+            self.redraw.emit()
+
+    def follow_state(self, state: int) -> None:
+        tm = self._taxi()
+        where = None if tm is None else tm.slice_of(state)
+        if where is not None:
+            self.set_taxi_slice(*where)
+
+    def board_controls(self) -> list[QWidget]:
+        if not self._slice_controls:
+            pas = _named(QComboBox(), "taxiPassenger", "Taxi: where the passenger is")
+            for k, name in enumerate(gb.TAXI_PLACES):
+                pas.addItem(f"passenger at {name}", k)
+            pas.addItem("passenger in the taxi", gb.TAXI_IN_TAXI)
+            dest = _named(QComboBox(), "taxiDestination", "Taxi: the passenger's destination")
+            for k, name in enumerate(gb.TAXI_PLACES):
+                dest.addItem(f"to {name}", k)
+            pas.setToolTip("Taxi has 500 states: the board shows the 25 with the passenger here (one per taxi cell)")
+            dest.setToolTip("The passenger's destination of the states drawn")
+            pas.currentIndexChanged.connect(lambda _i: self.set_taxi_slice(pas.currentData(), self._slice[1]))
+            dest.currentIndexChanged.connect(lambda _i: self.set_taxi_slice(self._slice[0], dest.currentData()))
+            self._slice_controls = [pas, dest]
+            self.session.changed.connect(self._sync_slice_controls)
+            self._sync_slice_controls()
+        return list(self._slice_controls)
+
+    def _sync_slice_controls(self) -> None:
+        if not self._slice_controls:
+            return
+        pas, dest = self._slice_controls
+        for box, value in ((pas, self._slice[0]), (dest, self._slice[1])):
+            box.blockSignals(True)
+            box.setCurrentIndex(box.findData(value))
+            box.blockSignals(False)
 
     def empty_text(self) -> str:
         return "Choose a Gymnasium environment in the Game panel"

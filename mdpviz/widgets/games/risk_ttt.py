@@ -106,6 +106,8 @@ class RiskTicTacToeGame(PositionGame):
         self._exact: tuple[RiskState, rt.ExactRiskSolution] | None = None
         self._editor: RiskEditor | None = None
         self._painter: RiskPainter | None = None
+        self._custom_risks: dict[int, tuple[float, ...]] = {}
+        """Custom risks of each board size, kept when the board changes size (by side length)."""
         self.solving = False
         """An exact solve runs on the job thread."""
         self.edit_on_board = False
@@ -190,6 +192,12 @@ class RiskTicTacToeGame(PositionGame):
             raise ValueError(f"board side must be 3 or 4, got {size}")
         if size == self.rstate.size:
             return False
+        if self.rstate.preset == "custom":  # kept for when the board comes back to this size
+            self._custom_risks[self.rstate.size] = tuple(self.rstate.risk)
+        kept = self._custom_risks.get(size)
+        if kept is not None:  # 3x3 -> 4x4 -> 3x3 gives the 3x3 board its own risks back (not "half")
+            return self.session.edit(replace(self.rstate, size=size, risk=kept, preset="custom"),
+                                     f"{size}x{size} board (its custom risks)")
         preset = self.rstate.preset if self.rstate.preset not in ("custom",) else "half"
         try:
             p = rt.risk_preset(preset, n_cells=size * size, seed=self.rstate.seed)

@@ -24,6 +24,11 @@ from mdpviz.widgets.geometry import BoardLayout, snakes_layout
 
 SPEC = sn.SPEC
 
+CIRCLE_TAG = "\u21bb"
+"""The goal's tag on a circular board: a player must land exactly on 15 (overshooting goes on or back)."""
+CIRCLE_COLOR = "#0072b2"
+"""Its colour (Okabe-Ito blue)."""
+
 
 # ---------------------------------------------------------------------------------- snakes and ladders
 class SnakesGame(Game):
@@ -63,7 +68,9 @@ class SnakesGame(Game):
                 name = self.type_name(t)
                 out[i] = CellDecor(SQUARE_ICONS[name], SQUARE_COLORS[t], name)
         out[0] = CellDecor("start", "", "start")
-        out[sn.N_SQUARES - 1] = CellDecor("", "", "goal", goal=True)
+        # a circular board's goal carries its mark (it looked like the straight board's): land exactly
+        out[sn.N_SQUARES - 1] = (CellDecor(CIRCLE_TAG, CIRCLE_COLOR, "goal", goal=True) if self.cfg.circle
+                                 else CellDecor("", "", "goal", goal=True))
         return out
 
     def policy_glyph(self) -> tuple[str, tuple[str, ...]]:
@@ -176,7 +183,8 @@ class SnakesEditor(QWidget):
         self.rules.setMinimumContentsLength(8)
         self.rules.setToolTip("Presets of the course's rule variants (type-4 square, overshoot, dice)")
         form.addRow("Rules", self.rules)
-        self.circle = _named(QCheckBox("Circle: stop exactly on 15"), "circleToggle", "Circular board")
+        self.circle = _named(QCheckBox(f"Circle: stop exactly on 15 ({CIRCLE_TAG} on the goal)"), "circleToggle",
+                             "Circular board")
         self.circle.setToolTip("On a circular board you must land exactly on 15; overshooting restarts from square 1")
         form.addRow(self.circle)
         lay.addLayout(form)

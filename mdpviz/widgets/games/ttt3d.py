@@ -214,7 +214,8 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
         fit_legend_row(self.top, self.legend)
         self.td_curve = self.bottom.plot([], [], pen=pg.mkPen(TD_COLOR, width=2), symbol="s", symbolSize=4,
                                          symbolBrush=TD_COLOR, symbolPen=None, connect="finite")
-        self.bottom.setLabel("left", "|TD error|")
+        # the lower plot's name as its title, not a second y title: in presenter mode "|TD error|" was
+        # taller than the plot and ran into "rate"
         self.bottom.setLabel("bottom", "training games")
         self.bottom.setXLink(self.top)
         for item in (self.top, self.bottom):
@@ -256,7 +257,13 @@ class LearningCurvePlot(pg.GraphicsLayoutWidget):
         self.setToolTip(f"{curve.eval_games:,} greedy games per seat behind each point" if curve.eval_games else "")
         self.top.setTitle(f"Agent vs {curve.opponent}" if len(curve) else "Learning curve: press Train",
                           color="k", size=self._title_size, justify="left")  # the legend sits at the right of this row
+        self.bottom.setTitle("mean |TD error| per point", color="k", size=self._title_size, justify="left")
         fit_legend_row(self.top, self.legend)
+        # before training there is no game to count: no numbers on the axis (pyqtgraph's empty range
+        # read as "-0.4 .. 0.4 training games")
+        for item in (self.top, self.bottom):
+            item.getAxis("bottom").setStyle(showValues=bool(len(curve)))
+        self.bottom.getAxis("left").setStyle(showValues=bool(fin.any()))  # no TD error yet: no numbers
 
     def set_font_size(self, px: int) -> None:
         """Axis, label, title and legend font size in pixels (presenter mode)."""

@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 from PySide6.QtCore import QEvent, QRectF, Qt, QTimer, Signal
-from PySide6.QtWidgets import QBoxLayout, QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QBoxLayout, QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from mdpviz.models.kit.colors import DIVERGING, ColorScale, fitted_scale, scale_for
 from mdpviz.models.kit.display import backup_q, backup_text
@@ -122,19 +122,23 @@ class PositionBoard(GameBoard):
         nav.addWidget(self.new_button)
         nav.addStretch(1)
         left.addLayout(nav)
-        # two rows: the six controls in one row were wider than the side panel at 1366x768 and in presenter
-        # mode, and overlapped ("Play vs ageyou play", "Hide hin"); the second row is shown in PLAY only
+        # rows: the six controls in one row were wider than the side panel at 1366x768 and in presenter
+        # mode, and overlapped ("Play vs ageyou play", "Hide hin"); the play row is shown in PLAY only. The
+        # mode box and "Hide hints" share a row where the side panel is as wide as they need, else (the
+        # 1280x720 gallery pictures, where the window squeezes the panel below its minimum and the two
+        # touched) "Hide hints" goes under the box (see _fit_mode_row)
         self.human_caption = QLabel("you play")
         self.first_caption = QLabel("first")
-        mode_row, play_row = QHBoxLayout(), QHBoxLayout()
-        for row, widgets in ((mode_row, (self.mode_combo, self.hide_check)),
+        self._mode_row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        play_row = QHBoxLayout()
+        for row, widgets in ((self._mode_row, (self.mode_combo, self.hide_check)),
                              (play_row, (self.human_caption, self.human_combo, self.first_caption, self.first_combo))):
             for wid in widgets:
                 row.addWidget(wid)
             row.addStretch(1)
         hva = QVBoxLayout()
         hva.setSpacing(3)
-        hva.addLayout(mode_row)
+        hva.addLayout(self._mode_row)
         hva.addLayout(play_row)
         side.add_controls(hva)
         self._box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
@@ -155,6 +159,7 @@ class PositionBoard(GameBoard):
         self.moves_table.cellDoubleClicked.connect(self._on_table_double)
         self._sync_model()
         self._fit_mode_combo()
+        side.installEventFilter(self)  # the mode row follows the side panel's width (_fit_mode_row)
 
     # ------------------------------------------------------------------ layout
     SIDE_WIDTH = 270
@@ -216,9 +221,37 @@ class PositionBoard(GameBoard):
         actual = self.side.width()  # the width the texts wrap at (once laid out), else the planned one
         self.side.fit(min(side_w, actual) if actual > 100 else side_w, h)
 
+    def _mode_row_width(self) -> int:
+        """Pixels the mode box and "Hide hints" need side by side (the row's least width)."""
+        return (self.mode_combo.minimumWidth() + self.hide_check.minimumSizeHint().width()
+                + max(0, self._mode_row.spacing()))
+
+    def _fit_mode_row(self) -> None:
+        """The mode box and "Hide hints" side by side where the side panel holds both, else one under
+        the other."""
+        have = self.side.width()
+        if have <= 100:  # not laid out yet
+            return
+        need = self._mode_row_width()
+        app_pt = QApplication.font().pointSizeF()
+        if app_pt > 0 and self.font().pointSizeF() > 1.2 * app_pt:
+            # presenter mode (the window's larger font): the window keeps the side panel as wide as the
+            # row, and a second row would take height the |dV| plot needs on a 720-px projector
+            need = 0
+        across = self._mode_row.direction() == QBoxLayout.Direction.LeftToRight
+        if across and have < need:  # squeezed below the row's minimum (the window has no more room)
+            self._mode_row.setDirection(QBoxLayout.Direction.TopToBottom)
+        elif not across and have >= need:
+            self._mode_row.setDirection(QBoxLayout.Direction.LeftToRight)
+
     def resizeEvent(self, ev) -> None:  # noqa: N802
         super().resizeEvent(ev)
         self._arrange()
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802
+        if obj is self.side and ev.type() == QEvent.Type.Resize:
+            self._fit_mode_row()
+        return super().eventFilter(obj, ev)
 
     def changeEvent(self, ev) -> None:  # noqa: N802
         super().changeEvent(ev)
@@ -318,6 +351,20 @@ class PositionBoard(GameBoard):
             return
         self.token_text = text
         self.show_position(pos, f"Episode: {text}" if text else "")
+
+    def show_episode_end(self, state: int, action: int, end: int, text: str = "") -> bool:
+        """The last board of an episode that ended in an end state without a board (tic-tac-toe vs
+        random's outcome states: it showed an empty board), from the model's
+        :meth:`~mdpviz.models.kit.position.PositionModel.final_position`."""
+        self._sync_model()
+        if self.model is None or self.walk is None:
+            return False
+        pos = self.model.final_position(int(state), int(action), int(end))
+        if pos is None:
+            return False
+        self.token_text = text
+        self.show_position(pos, f"Episode: {text}" if text else "")
+        return True
 
     def show_position(self, pos: Position, text: str = "") -> bool:
         """Show ``pos`` (a position of the current model) as a fresh start of the walk (the history is

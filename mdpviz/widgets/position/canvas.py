@@ -98,40 +98,21 @@ class PositionCanvas(QWidget):
             return
         rects = self.cell_rects()
         self.painter_.paint_background(qp, QRectF(self.rect()), rects)
-        font = QFont(self.font())
         for c, r in enumerate(rects):
-            col = self.fill_color(c)
             qp.setPen(QPen(QColor("#555555"), 1.0))
-            qp.setBrush(col)
+            qp.setBrush(self.fill_color(c))
             qp.drawRect(r)
             code = int(pos.cells[c])
             if code:
                 self.painter_.paint_piece(qp, r, c, code)
-            if v is None:
-                continue
-            text = v.texts[c]
-            if text:
-                # as large as the cell takes: about 0.6 px of width per px of height and character
-                px = max(7.0, min(r.width() * 0.3, 30.0 * self.text_scale, 0.82 * r.width() / (0.6 * max(len(text), 3))))
-                font.setPixelSizeF(px) if hasattr(font, "setPixelSizeF") else font.setPixelSize(int(px))
-                font.setBold(True)
-                qp.setFont(font)
-                if code:  # a piece is drawn: the number goes on a pill at the bottom
-                    pill = QRectF(r.left() + r.width() * 0.1, r.bottom() - px * 1.5, r.width() * 0.8, px * 1.35)
-                    qp.setPen(Qt.PenStyle.NoPen)
-                    qp.setBrush(QColor(255, 255, 255, 225))
-                    qp.drawRoundedRect(pill, 4, 4)
-                    qp.setPen(QColor("#000000"))
-                    qp.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
-                else:
-                    black = bool(black_text(np.array([[col.red(), col.green(), col.blue()]]))[0])
-                    qp.setPen(QColor("#000000" if black else "#ffffff"))
-                    qp.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
-            if v.origins.size and v.origins[c] and c != self.origin:
-                qp.setPen(QPen(QColor(ORIGIN_COLOR), max(1.5, r.width() * 0.03), Qt.PenStyle.DashLine))
-                qp.setBrush(Qt.BrushStyle.NoBrush)
-                qp.drawRect(r.adjusted(3, 3, -3, -3))
-        self.painter_.paint_overlay(qp, rects)
+        if v is not None and v.origins.size:
+            for c, r in enumerate(rects):
+                if c < v.origins.size and v.origins[c] and c != self.origin:
+                    qp.setPen(QPen(QColor(ORIGIN_COLOR), max(1.5, r.width() * 0.03), Qt.PenStyle.DashLine))
+                    qp.setBrush(Qt.BrushStyle.NoBrush)
+                    qp.drawRect(r.adjusted(3, 3, -3, -3))
+        # the arrow goes over the frames and under the numbers; the greedy star is drawn last
+        arrow = self.policy_arrow_cells()
         for c in self.last_cells:
             if c < len(rects):
                 r = rects[c]
@@ -143,28 +124,105 @@ class PositionCanvas(QWidget):
             qp.setPen(QPen(QColor(ORIGIN_COLOR), max(2.5, r.width() * 0.07)))
             qp.setBrush(Qt.BrushStyle.NoBrush)
             qp.drawRect(r.adjusted(3, 3, -3, -3))
-        if v is not None:
-            for g in (v.greedy_cell, v.greedy_origin):
-                if 0 <= g < len(rects):
-                    self._mark_greedy(qp, rects[g])
-            if 0 <= v.greedy < len(v.moves) and v.greedy_origin >= 0:  # a move of a piece: the policy as an arrow
-                mv = v.moves[v.greedy]
-                if 0 <= mv.origin < len(rects) and 0 <= mv.cell < len(rects) and mv.cell != mv.origin:
-                    self._policy_arrow(qp, rects[mv.origin], rects[mv.cell])
+        greedy = [rects[g] for g in ((v.greedy_cell, v.greedy_origin) if v is not None else ()) if 0 <= g < len(rects)]
+        for r in greedy:
+            self._mark_greedy(qp, r, star=False)
+        if arrow is not None:  # under the numbers: it never hides the value of the square it goes to
+            a, b = arrow
+            self._policy_arrow(qp, rects[a], rects[b], target_text=self.text_box(b))
+        font = QFont(self.font())
+        for c, r in enumerate(rects):
+            if v is None:
+                continue
+            text = v.texts[c]
+            if text:
+                px = self._text_px(r, text)
+                font.setPixelSizeF(px) if hasattr(font, "setPixelSizeF") else font.setPixelSize(int(px))
+                font.setBold(True)
+                qp.setFont(font)
+                col = self.fill_color(c)
+                box = self.text_box(c)
+                if int(pos.cells[c]) or (arrow is not None and c in arrow):
+                    # on a piece, or where the arrow passes: the number on a pill
+                    qp.setPen(Qt.PenStyle.NoPen)
+                    qp.setBrush(QColor(255, 255, 255, 225))
+                    qp.drawRoundedRect(box, 4, 4)
+                    qp.setPen(QColor("#000000"))
+                    qp.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+                else:
+                    black = bool(black_text(np.array([[col.red(), col.green(), col.blue()]]))[0])
+                    qp.setPen(QColor("#000000" if black else "#ffffff"))
+                    qp.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
+        self.painter_.paint_overlay(qp, rects)  # over the values (risk's gauges), under the greedy star
+        for r in greedy:
+            self._mark_greedy(qp, r, frame=False)
 
-    def _policy_arrow(self, qp: QPainter, a: QRectF, b: QRectF) -> None:
-        """The greedy move of a piece: a thick arrow from its square to where it goes (white-edged, so it
-        reads on every square and colour)."""
+    def _text_px(self, r: QRectF, text: str) -> float:
+        """The pixel size of a cell's number: as large as the cell takes (about 0.62 px of width per px
+        of height and character in bold; the 3D game's 41-px cells drew them at 12 px in presenter mode)."""
+        return max(7.0, min(r.width() * 0.34, 30.0 * self.text_scale, 0.88 * r.width() / (0.62 * max(len(text), 3))))
+
+    def text_box(self, cell: int) -> QRectF | None:
+        """Where cell ``cell``'s number is drawn (None: it has none): on a pill at the bottom of a
+        piece, else the middle of the cell."""
+        v, rects = self.view, self.cell_rects()
+        if v is None or not 0 <= cell < len(rects) or cell >= len(v.texts) or not v.texts[cell]:
+            return None
+        r = rects[cell]
+        px = self._text_px(r, v.texts[cell])
+        if int(self.position.cells[cell]):
+            return QRectF(r.left() + r.width() * 0.1, r.bottom() - px * 1.5, r.width() * 0.8, px * 1.35)
+        w = min(r.width() * 0.9, 0.6 * px * (len(v.texts[cell]) + 1))
+        return QRectF(r.center().x() - w / 2, r.center().y() - px * 0.7, w, px * 1.4)
+
+    def policy_arrow_cells(self) -> tuple[int, int] | None:
+        """(origin, destination) of the greedy move drawn as an arrow (a move of a piece), or None."""
+        v, n = self.view, len(self.cell_rects())
+        if v is None or not 0 <= v.greedy < len(v.moves) or v.greedy_origin < 0:
+            return None
+        mv = v.moves[v.greedy]
+        if 0 <= mv.origin < n and 0 <= mv.cell < n and mv.cell != mv.origin:
+            return int(mv.origin), int(mv.cell)
+        return None
+
+    @staticmethod
+    def arrow_ends(a: QRectF, b: QRectF, target_text: QRectF | None = None) -> tuple[QPointF, QPointF] | None:
+        """Start and tip of the arrow from square ``a`` to square ``b``: the tip stops short of the
+        number drawn on ``b`` (``target_text``, its box), so the value of where the piece goes stays
+        readable (the arrow used to end on it). None: the squares coincide."""
         p0, p1 = a.center(), b.center()
         dx, dy = p1.x() - p0.x(), p1.y() - p0.y()
+        n = math.hypot(dx, dy)
+        if n <= 1:
+            return None
+        ux, uy = dx / n, dy / n
+        side = min(a.width(), a.height())
+        back = side * 0.18
+        if target_text is not None:  # leave the box around b's centre along the arrow's line, plus a gap
+            hw, hh = target_text.width() / 2 + 3, target_text.height() / 2 + 3
+            cx, cy = target_text.center().x() - p1.x(), target_text.center().y() - p1.y()
+            # the arrow comes from -u: the far point of the box towards the origin
+            tx = (hw + cx * math.copysign(1, -ux)) / abs(ux) if abs(ux) > 1e-9 else math.inf
+            ty = (hh + cy * math.copysign(1, -uy)) / abs(uy) if abs(uy) > 1e-9 else math.inf
+            back = max(back, min(tx, ty))
+        tip = QPointF(p1.x() - ux * back, p1.y() - uy * back)
+        start = QPointF(p0.x() + ux * side * 0.3, p0.y() + uy * side * 0.3)
+        return start, tip
+
+    def _policy_arrow(self, qp: QPainter, a: QRectF, b: QRectF, *, target_text: QRectF | None = None) -> None:
+        """The greedy move of a piece: a thick arrow from its square to where it goes (white-edged, so it
+        reads on every square and colour), ending before the number on where it goes."""
+        ends = self.arrow_ends(a, b, target_text)
+        if ends is None:
+            return
+        start, tip = ends
+        dx, dy = tip.x() - start.x(), tip.y() - start.y()
         n = math.hypot(dx, dy)
         if n <= 1:
             return
         ux, uy = dx / n, dy / n
         w = max(4.0, min(a.width(), a.height()) * 0.09)
-        head = w * 3.2
-        tip = QPointF(p1.x() - ux * min(a.width(), a.height()) * 0.18, p1.y() - uy * min(a.width(), a.height()) * 0.18)
-        start = QPointF(p0.x() + ux * min(a.width(), a.height()) * 0.3, p0.y() + uy * min(a.width(), a.height()) * 0.3)
+        head = min(w * 3.2, n * 0.6)
         base = QPointF(tip.x() - ux * head, tip.y() - uy * head)
         left = QPointF(base.x() - uy * head * 0.6, base.y() + ux * head * 0.6)
         right = QPointF(base.x() + uy * head * 0.6, base.y() - ux * head * 0.6)
@@ -177,13 +235,17 @@ class PositionCanvas(QWidget):
             qp.setBrush(QColor(colour))
             qp.drawPolygon(QPolygonF([tip, left, right]))
 
-    def _mark_greedy(self, qp: QPainter, r: QRectF) -> None:
+    def _mark_greedy(self, qp: QPainter, r: QRectF, *, frame: bool = True, star: bool = True) -> None:
+        """The greedy square's thick frame and its star (``frame``/``star``: which of the two)."""
         w = max(2.5, r.width() * 0.06)
-        qp.setBrush(Qt.BrushStyle.NoBrush)
-        qp.setPen(QPen(QColor(GREEDY_COLOR), w))
-        qp.drawRect(r.adjusted(w / 2, w / 2, -w / 2, -w / 2))
-        qp.setPen(QPen(QColor("#ffffff"), max(1.0, w / 3)))
-        qp.drawRect(r.adjusted(w * 1.2, w * 1.2, -w * 1.2, -w * 1.2))
+        if frame:
+            qp.setBrush(Qt.BrushStyle.NoBrush)
+            qp.setPen(QPen(QColor(GREEDY_COLOR), w))
+            qp.drawRect(r.adjusted(w / 2, w / 2, -w / 2, -w / 2))
+            qp.setPen(QPen(QColor("#ffffff"), max(1.0, w / 3)))
+            qp.drawRect(r.adjusted(w * 1.2, w * 1.2, -w * 1.2, -w * 1.2))
+        if not star:
+            return
         d = max(r.width() * 0.28, min(24.0, r.width() * 0.34))  # readable from the back of a room
         star = QRectF(r.right() - d - w * 0.3, r.top() + w, d, d)
         f = QFont(self.font())
