@@ -79,11 +79,12 @@ from mdpviz.window.playing import PlayingMixin
 
 if TYPE_CHECKING:
     from mdpviz.widgets.compare import ComparePanel  # built, and imported, when its page is first shown
+from mdpviz.window.learning import LearningMixin
 from mdpviz.window.solving import SolvingMixin
 from mdpviz.window.view import ViewMixin
 
 
-class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMixin, QMainWindow):
+class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMixin, QMainWindow):
     """The mdpviz window (constructible with no arguments)."""
 
     game_shown = Signal(object)
@@ -146,6 +147,7 @@ class MainWindow(SolvingMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMix
         self._init_playing()
         self._init_classroom()
         self._init_solving()
+        self._init_learning()
         self._init_files()
         self._init_view()
         self.game_picker.currentIndexChanged.connect(lambda i: self.switch_game(self.games.keys[i]))

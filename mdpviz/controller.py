@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Generator
 
+import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
 
 from mdpviz.models.jobs import Job, JobProgress, drive, error_text
@@ -39,6 +40,7 @@ from mdpviz.models.kit.value_range import (  # noqa: F401 - the window and the t
     seen_range,
 )
 from mdpviz.solvers import Solution, Sweep, solver
+from mdpviz.solvers.learning import LEARNERS, learner
 from mdpviz.solvers.sweep import RUN_BATCH
 
 _THREADS: list[QThread] = []
@@ -46,6 +48,12 @@ _THREADS: list[QThread] = []
 
 TIME_SLICE = 0.02
 """Seconds of solving per event-loop turn of the worker at full speed (Pause is seen within this)."""
+LEARNING_HISTORY_BYTES = 400_000_000
+"""About the most memory a learner's recorded snapshots may take (checkers: 49,021 states)."""
+LEARNING_RECORD_ALL = 200
+"""A learner's Run at full speed records its first this many episodes one by one, then merges them
+(a snapshot per episode is most of the cost of a fast run: 10,000 episodes of the 4x3 grid took
+6.6-8.6 s in the window with 2,000 single snapshots, on this busy 2-core machine)."""
 RUN_RECORD_ALL = 2000
 """Run at full speed records every one of a solve's first this many snapshots; after that it asks
 the solver for many sweeps per snapshot (a course file near discount 1 needs 40,000+ sweeps)."""
@@ -245,6 +253,7 @@ class SolverWorker(QObject):
         self._gen = None
         self._started = False
         self._pulled = 0
+        self._record_all = RUN_RECORD_ALL
         self._timer: QTimer | None = None
         self._interval = 0.0
         self.stop_flag = threading.Event()
@@ -259,8 +268,13 @@ class SolverWorker(QObject):
         self._started = False
         self._pulled = 0
         try:
-            self._gen = solver(mdp, method, **options)
-            rng = reference_range(mdp, method)
+            self._record_all = RUN_RECORD_ALL
+            if method in LEARNERS:  # a learner from experience: one snapshot per episode, on the exact answer's scale
+                self._gen, rng = learning_start(mdp, method, options)
+                self._record_all = learning_record_all(mdp)
+            else:
+                self._gen = solver(mdp, method, **options)
+                rng = reference_range(mdp, method)
         except Exception as e:  # noqa: BLE001 - any model/solver error goes to the GUI as text
             self.failed.emit(job, f"{type(e).__name__}: {e}" if not isinstance(e, ValueError) else str(e))
             return
@@ -328,7 +342,7 @@ class SolverWorker(QObject):
             # slider can scrub through a short solve); then each snapshot may stand for many sweeps
             # (value iteration does up to ~10 ms of them in a compiled kernel that releases the GIL;
             # the numbers are the same).
-            while (not self.stop_flag.is_set() and self._pull(out, many=self._pulled >= RUN_RECORD_ALL)
+            while (not self.stop_flag.is_set() and self._pull(out, many=self._pulled >= self._record_all)
                    and time.perf_counter() < t_end):
                 # Let a frame being drawn have the GIL to itself (see FrameGate), and hand the GIL
                 # over between sweeps otherwise: without this the GUI thread waits up to the
@@ -367,8 +381,39 @@ class SolverWorker(QObject):
         if out:
             self.sweeps_ready.emit(self._job, tuple(out))
             # A converged snapshot is the generator's last: collect its Solution right away.
-            if out[-1].converged and self._gen is not None:
+            if getattr(out[-1], "converged", False) and self._gen is not None:
                 self._pull([])
+
+
+def learning_start(mdp: TabularMDP, method: str, options: dict) -> tuple[Generator, ValueRange | None]:
+    """A learner's generator and its colour range: the range of its exact answer over the non-terminal
+    states (V* for control, V of the evaluated policy for prediction), so that the learned values are
+    coloured as the exact ones are. The exact answer is solved once here (on the solver thread) and
+    given to the learner as its reference."""
+    from mdpviz.solvers.learning import LearningSettings, exact_answer, learning_batches, snapshot_bytes
+
+    st = LearningSettings(method=method, **options)
+    exact = exact_answer(mdp, st)
+    values = np.array(exact.values, dtype=np.float64)
+    values.setflags(write=False)
+    v = values[~np.asarray(mdp.terminal)]
+    rng = None
+    if v.size and np.all(np.isfinite(v)):
+        rng = ValueRange(float(v.min()), float(v.max()), "reference", values)
+    # a Run at full speed merges episodes into fewer snapshots (the same numbers): so many that the
+    # recorded history stays within LEARNING_HISTORY_BYTES whatever the model's size and the episodes
+    size = snapshot_bytes(mdp)
+    min_batch = max(1, math.ceil(st.episodes * size / (LEARNING_HISTORY_BYTES / 2)))
+    return learning_batches(learner(mdp, method, exact=exact, **options), min_batch=min_batch,
+                            episodes=st.episodes), rng
+
+
+def learning_record_all(mdp: TabularMDP) -> int:
+    """Snapshots a learner's Run records one per episode before it merges them: LEARNING_RECORD_ALL,
+    fewer for a large model (half of LEARNING_HISTORY_BYTES at most)."""
+    from mdpviz.solvers.learning import snapshot_bytes
+
+    return int(max(20, min(LEARNING_RECORD_ALL, (LEARNING_HISTORY_BYTES // 2) // snapshot_bytes(mdp))))
 
 
 YIELD_EVERY = 0.001
@@ -729,7 +774,7 @@ class SolverController(QObject):
         self.solution = sol
         self._pending = 0
         self.finished.emit(sol)
-        self._set_state("converged" if sol.converged else "stopped")
+        self._set_state("converged" if getattr(sol, "converged", True) else "stopped")
 
     def _on_failed(self, job: int, msg: str) -> None:
         if job != self._job:

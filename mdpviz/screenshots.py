@@ -25,7 +25,9 @@ methods and saves every game's pictures into one folder (default ``assets/screen
 * ``ttt3d``: ``ttt3d-learning.png``, ``ttt3d-play-1280x720.png`` (TD(0) learning);
 * ``gridworld``: ``gridworld-values.png`` (values and arrows), ``gridworld-q-1280x720.png`` (Q
   triangles, presenter mode);
-* ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed).
+* ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed);
+* learning in progress (:data:`LEARNING_SHOTS`: ``gridworld``, ``snakes``, ``ttt``):
+  ``learning/<size>/<game>.png`` at the three sizes, Q-learning a few hundred episodes in.
 
 Every game gets a fresh window from :func:`screenshot_window` (one QApplication for the whole run);
 the window's settings go to a temporary file, never to the user's settings. The per-game functions
@@ -619,6 +621,50 @@ def save_gym_screenshots(out: str | Path) -> list[Path]:
     return sw.saved
 
 
+LEARNING_SHOTS: dict[str, tuple[str, int]] = {
+    "gridworld": ("q", 200),
+    "snakes": ("q", 300),
+    "ttt": ("q", 2_000),
+}
+"""Learning in progress (``learning/<size>/<game>.png``): the learner and its episodes, by game key."""
+
+
+def save_learning_screenshots(out: str | Path, key: str) -> list[Path]:
+    """``learning/<size>/<key>.png`` at every size of :data:`SIZES`: the game at its defaults (snakes:
+    the example layout) learning by the learner of :data:`LEARNING_SHOTS` for its episodes (seed 0):
+    the learned values on the exact answer's scale, the learning curves, the start's learned and
+    exact Q in the inspector."""
+    method, episodes = LEARNING_SHOTS[key]
+    out = Path(out)
+    for name in SIZES:
+        (out / "learning" / name).mkdir(parents=True, exist_ok=True)
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.switch_game(key)
+        g = w.game
+        if key == "snakes":
+            g.session.edit(replace(g.cfg, layout=LAYOUT), "example layout")
+        sw.wait(lambda: w.controller.mdp is not None, what=f"the {key} model")
+        lp = w.solver_panel.learning
+        lp.episodes.setValue(episodes)
+        lp.seed.setValue(0)
+        sw.reset(method)
+        w.run_solver()
+        sw.wait(lambda: w.controller.state == "converged", what=f"{episodes} episodes of {method}")
+        w.inspect(g.session.start_state())
+        w.inspector_dock.raise_()
+        w.show_page("board")
+        for name, (size, presenter) in SIZES.items():
+            if presenter:
+                w.resize(*size)
+                sw.pump(0.2)
+                w.set_presenter(True)
+            sw.shot(f"learning/{name}/{key}.png", size=size)
+            if presenter:
+                w.set_presenter(False)
+    return sw.saved
+
+
 def _gridworld(out: Path, o: ShotOptions) -> list[Path]:
     return save_gridworld_screenshots(out)
 
@@ -691,6 +737,8 @@ def take(out: str | Path, *, games: Sequence[str] | None = None, options: ShotOp
         for key in keys if gallery else ():
             if key in SCREENSHOTS:
                 saved += SCREENSHOTS[key](out, options)
+            if key in LEARNING_SHOTS:
+                saved += save_learning_screenshots(out, key)
     finally:
         pg.setConfigOptions(antialias=antialias)
     return saved
@@ -727,10 +775,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["DEFAULT_SIZE", "LAYOUT", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
+__all__ = ["DEFAULT_SIZE", "LAYOUT", "LEARNING_SHOTS", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
            "save_size_screenshots", "SMALL_MDP", "QuietDialogs", "Shot",
            "ShotOptions", "ShotWindow", "all_games", "main", "parse_games", "save_attt_screenshots",
-           "save_checkers_screenshots", "save_file_screenshots", "save_risk_screenshots", "save_snakes_screenshots",
+           "save_checkers_screenshots", "save_file_screenshots", "save_learning_screenshots", "save_risk_screenshots", "save_snakes_screenshots",
            "save_ttt3d_screenshots", "save_ttt_screenshots", "screenshot_window", "take"]
 
 

@@ -435,8 +435,10 @@ def _learn(mdp: TabularMDP, st: LearningSettings, exact: ExactAnswer, kernels: t
     t0 = time.perf_counter()
     done_eps, updates = 0, 0
     last = None
+    sent = None
     while done_eps < st.episodes:
-        m = min(st.batch, st.episodes - done_eps)
+        # (a value sent in asks for that many episodes in the next snapshot: the same numbers, see learning_batches)
+        m = min(int(sent) if isinstance(sent, (int, np.integer)) and sent > 0 else st.batch, st.episodes - done_eps)
         returns = np.zeros(m)
         lengths = np.zeros(m, np.int64)
         updates += int(loop(code, m, done_eps, arr["state_ptr"], arr["row_ptr"], arr["dst"], arr["cum"],
@@ -448,7 +450,7 @@ def _learn(mdp: TabularMDP, st: LearningSettings, exact: ExactAnswer, kernels: t
         done_eps += m
         last = _snapshot(mdp, st, exact, tab, control, live, done_eps, prev, updates, path_s, path_r, path_g,
                          returns, lengths, t0, summarise, arr)
-        yield last
+        sent = yield last
     return last
 
 
@@ -530,6 +532,114 @@ def learn(mdp: TabularMDP, method: str = "q", **options) -> tuple[LearningStep, 
     """Run a learner to the end: ``(last snapshot, every snapshot)`` (one per ``batch`` episodes)."""
     steps = list(learner(mdp, method, **options))
     return steps[-1], steps
+
+
+BATCH_SECONDS = 0.005
+"""Learning time one snapshot of a run at full speed aims at (:func:`learning_batches`; beyond its minimum)."""
+
+
+def snapshot_bytes(mdp: TabularMDP) -> int:
+    """About how many bytes one :class:`LearningStep` of ``mdp`` holds (its per-row and per-state arrays)."""
+    return 8 * (2 * mdp.n_rows + 4 * mdp.n_states) + 512
+
+
+def learning_batches(gen: Generator[LearningStep, int | None, LearningStep], *, min_batch: int = 1,
+                     episodes: int | None = None) -> Generator[LearningStep, int | None, LearningStep]:
+    """A learner's generator driven as the solvers are: ``next()`` gives the snapshot after one more
+    batch (the learner's ``batch`` episodes; the window's: one); ``send(k)`` with k > 1 the snapshot after
+    up to k more episodes: at least ``min_batch``, else as many as :data:`BATCH_SECONDS` of learning
+    allow at the speed measured so far; with ``episodes`` (the learner's total) the last episode is a
+    snapshot of its own (the window writes its updates out). The numbers of every episode are the same
+    whatever is asked (a run at full speed sends; a Step does not): only the snapshots are fewer."""
+    per_episode = 0.0  # seconds of learning per episode, measured
+    started = False
+    done = 0  # episodes learned so far
+    ask = None
+    try:
+        while True:
+            if started and isinstance(ask, (int, np.integer)) and ask > 1:
+                n = int(BATCH_SECONDS / per_episode) if per_episode > 0 else 1
+                n = max(1, min(int(ask), max(int(min_batch), n)))
+                if episodes is not None:
+                    n = max(1, min(n, int(episodes) - done - 1))
+                t0 = time.perf_counter()
+                step = gen.send(n)
+            else:
+                t0 = time.perf_counter()
+                step = next(gen)
+            per_episode = (time.perf_counter() - t0) / max(1, step.episode - done)
+            started = True
+            done = step.episode
+            ask = yield step
+    except StopIteration as stop:
+        return stop.value
+
+
+REPLAYABLE = ("td0", "sarsa", "expected-sarsa", "q")
+"""The learners whose episode :func:`replay_episode` can take one transition at a time (one update per
+step, no coin of its own; n-step TD with n = 1 is TD(0))."""
+
+
+def replay_episode(mdp: TabularMDP, prev: LearningStep | None, step: LearningStep,
+                   settings: LearningSettings) -> list[tuple[np.ndarray, Update]] | None:
+    """``step``'s episode one transition at a time: after each transition, the learned table (Q per row
+    for control, V per state for TD(0)) and the update it made, with its numbers, from the table of
+    ``prev`` (the snapshot before; None: the initial values) and the same update functions as the loop,
+    so the last table is ``step``'s (bit for bit with a constant step size; with 1/N^w within the last
+    bit of the compiled loop's power function). None when it cannot be replayed: a learner not in
+    :data:`REPLAYABLE`, a snapshot of more than one episode, or (SARSA) an episode cut by the step cap
+    whose last next action was not kept (then every transition before it)."""
+    from mdpviz.solvers import learning_loop as L
+
+    method = "td0" if settings.method == "nstep" and settings.n == 1 else settings.method
+    if method not in REPLAYABLE or step.episode - (0 if prev is None else prev.episode) != 1:
+        return None
+    control = method != "td0"
+    arr = model_arrays(mdp)
+    terminal = arr["terminal"]
+    if prev is None:
+        table = (np.full(mdp.n_rows, float(settings.initial)) if control
+                 else np.where(mdp.terminal, 0.0, float(settings.initial)))
+        counts = np.zeros(mdp.n_rows if control else mdp.n_states, np.int64)
+    else:
+        table = np.array(prev.q if control else prev.values, dtype=np.float64)
+        counts = np.array(prev.row_updates, dtype=np.int64)
+    alpha, power = settings.step
+    gamma = float(mdp.discount)
+    code = list(LEARNERS).index(method)
+    out: list[tuple[np.ndarray, Update]] = []
+    path, acts, rews = step.path, step.actions, step.rewards
+    for t in range(len(acts)):
+        s, a, r, s2 = int(path[t]), int(acts[t]), float(rews[t]), int(path[t + 1])
+        if control:
+            row = mdp.row_of(s, a)
+            r_next = -1
+            if method == "sarsa" and not terminal[s2]:
+                if t + 1 >= len(acts):
+                    break  # cut by the step cap: A' was drawn but not kept
+                r_next = mdp.row_of(s2, int(acts[t + 1]))
+            old = float(table[row])
+            target = float(L.q_target(code, table, table, r_next, arr["state_ptr"], arr["sense"], terminal, gamma,
+                                      r, s2, float(step.epsilon)))
+            counts[row] += 1
+            alpha_t = L.step_size(alpha, power, counts[row])
+            new = float(L.td_update(table, row, target, alpha_t))
+            nxt = None if terminal[s2] else ((target - r) / gamma if gamma > 0 else 0.0)
+            upd = Update(s, a, r, s2, old, alpha_t, gamma, nxt, target, new, "Q")
+        else:
+            g = 0.0
+            g += 1.0 * r  # (as nstep_update sums it: the same rounding)
+            nxt = None
+            if not terminal[s2]:
+                g += gamma * table[s2]
+                nxt = float(table[s2])
+            old = float(table[s])
+            counts[s] += 1
+            alpha_t = L.step_size(alpha, power, counts[s])
+            new = float(L.td_update(table, s, g, alpha_t))
+            upd = Update(s, -1, r, s2, old, alpha_t, gamma, nxt, float(g), new, "V")
+        out.append((table.copy(), upd))
+    return out
 
 
 # ====================================================================== experience-level API
@@ -670,5 +780,6 @@ class ExperienceLearner:
 
 
 __all__ = ["BOARD_MODES", "DEFAULT_EVAL_EVERY", "ExactAnswer", "ExperienceLearner", "LEARNERS", "LearningSettings",
-           "LearningStep", "MAX_EPISODES", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "Update", "exact_answer",
-           "greedy_policy_value", "learn", "learned_q", "learner", "learning_job", "model_arrays", "parse_alpha"]
+           "LearningStep", "MAX_EPISODES", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "REPLAYABLE", "Update",
+           "exact_answer", "greedy_policy_value", "learn", "learning_batches", "snapshot_bytes", "learned_q", "learner", "learning_job", "model_arrays",
+           "parse_alpha", "replay_episode"]

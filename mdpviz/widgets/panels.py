@@ -10,11 +10,13 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSlider,
     QTextBrowser,
     QVBoxLayout,
@@ -26,6 +28,8 @@ from mdpviz.solvers import METHOD_NAMES
 from mdpviz.solvers.sweep import Q_FROM, TIES
 from mdpviz.models.kit.display import Inspection, inspection_html
 from mdpviz.widgets import named as _named
+from mdpviz.widgets.learning import LearningPanel, add_learners
+from mdpviz.solvers.learning import LEARNERS
 
 METHOD_ORDER = ("vi", "gs", "pi", "lp", "async-vi", "prioritized", "evaluate")
 """Algorithms in the picker, in this order."""
@@ -93,6 +97,7 @@ class SolverPanel(QWidget):
         self.algorithm = _named(QComboBox(), "algorithmPicker", "Algorithm")
         for m in METHOD_ORDER:
             self.algorithm.addItem(PICKER_NAMES.get(m, METHOD_NAMES[m]), m)
+        add_learners(self.algorithm)
         self.algorithm.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.algorithm.setMinimumContentsLength(14)
         self.algorithm.setToolTip("Value iteration (synchronous: Jacobi; in place: Gauss-Seidel), "
@@ -137,6 +142,7 @@ class SolverPanel(QWidget):
         # lesson's (a line of text here made the panel too tall for presenter mode at 1280 x 720)
         self.convention = _named(QLabel("Convention"), "conventionNote", "Convention in force")
         form.addRow(self.convention, conv_row)
+        self._conv_row = conv_row
         self.discount = _named(QDoubleSpinBox(), "discountEdit", "Discount")
         self.discount.setRange(0.0, 1.0)
         self.discount.setDecimals(4)
@@ -151,6 +157,7 @@ class SolverPanel(QWidget):
         for w in (self.theta_label, self.theta, self.order, self.sequence):
             tol_row.addWidget(w, 0 if w is self.theta_label else 1)
         form.addRow("Tolerance", tol_row)
+        self._tol_row = tol_row
         self.speed = _named(QComboBox(), "speedPicker", "Run speed")
         for label, rate in SPEEDS:
             self.speed.addItem(label, rate)
@@ -159,6 +166,20 @@ class SolverPanel(QWidget):
         self.speed.setMinimumContentsLength(10)
         form.addRow("Speed", self.speed)
         lay.addLayout(form)
+        self._form = form
+        self.learning = LearningPanel()
+        """The learner's settings and the board toggle (shown while the picker holds a learner)."""
+        # in a scroll area: the panel's rows must not make the solver dock (and so the window) taller than
+        # a projector's 720 pixels in presenter mode
+        self.learning_scroll = QScrollArea()
+        self.learning_scroll.setObjectName("learningScroll")
+        self.learning_scroll.setWidgetResizable(True)
+        self.learning_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.learning_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.learning_scroll.setWidget(self.learning)
+        self.learning_scroll.setMinimumHeight(60)
+        self.learning_scroll.setVisible(False)
+        lay.addWidget(self.learning_scroll, 1)
 
         grid = QGridLayout()
         self.step = _named(QPushButton("Step"), "stepButton", "Step one sweep")
@@ -196,8 +217,7 @@ class SolverPanel(QWidget):
         row.addWidget(self.history_label)
         lay.addLayout(row)
 
-        self.algorithm.currentIndexChanged.connect(lambda i: self.method_changed.emit(self.algorithm.itemData(i)))
-        self.algorithm.currentIndexChanged.connect(lambda _i: self._show_options())
+        self.algorithm.currentIndexChanged.connect(self._on_algorithm)
         for box in (self.order, self.sequence, self.ties, self.q_from):
             box.currentIndexChanged.connect(lambda _i: self._options_edited())
         self.theta.editingFinished.connect(self._on_theta)
@@ -208,6 +228,14 @@ class SolverPanel(QWidget):
         self._tol = 1e-9
         self._theta = 1e-5
         self.set_method("vi")
+        self._show_options()
+
+    def _on_algorithm(self, i: int) -> None:
+        m = self.algorithm.itemData(i)
+        if m is None:  # (the group heading is not selectable)
+            return
+        self.show_learning(str(m))
+        self.method_changed.emit(m)
         self._show_options()
 
     # ------------------------------------------------------------------ values
@@ -292,6 +320,24 @@ class SolverPanel(QWidget):
             raise ValueError(f"unknown method {method!r}")
         self.algorithm.setCurrentIndex(i)
         self.tolerance.setEnabled(method in TOL_METHODS)
+        self.show_learning(method)
+
+    def show_learning(self, method: str) -> None:
+        """Show the learner's settings when ``method`` is a learner, in place of the solvers' tolerance and
+        conventions (a learner has neither), and call the speeds episodes per second."""
+        on = method in LEARNERS
+        self.learning_scroll.setVisible(on)
+        self._form.setRowVisible(self._tol_row, not on)
+        self._form.setRowVisible(self._conv_row, not on)
+        self._show_options()  # (showing a row shows all its widgets: the method's own options again as they were)
+        for k, (label, _rate) in enumerate(SPEEDS):  # a learner's unit is the episode
+            self.speed.setItemText(k, label.replace("sweep", "episode") if on else label)
+        if on:
+            self.learning.show_method(method)
+        self.step.setToolTip("One episode, or one transition (Step unit below) (Space)" if on else
+                             "One sweep (Space); for policy iteration one full round: evaluate + improve")
+        self.run.setToolTip("Learn for the set number of episodes at the chosen speed (R toggles run/pause)" if on
+                            else "Sweep until convergence at the chosen speed (R toggles run/pause)")
 
     def set_tolerance(self, tol: float) -> None:
         self._tol = float(tol)

@@ -161,12 +161,19 @@ class ClassroomMixin:
         if shown and self._lesson_stale:
             self.update_lesson()
 
+    def lesson_changed(self) -> None:
+        """What the lesson shows changed (a learner chosen in the Solver panel): written again now if it is
+        on screen, else when shown."""
+        self._lesson_stale = True
+        if self.lesson_dock.isVisible():
+            self.update_lesson()
+
     def update_lesson(self) -> None:
         """Show the lesson of the current game with its current parameters."""
         g = self.game
         self._lesson_stale = False
         try:
-            lesson = lesson_export.game_lesson(g)
+            lesson = self.learning_lesson() if self.learning else lesson_export.game_lesson(g)
         except (ValueError, TypeError, AttributeError, KeyError) as e:
             self._lesson_panel.show_lesson(None, message=f"No lesson for {g.title}: {e}")
             return

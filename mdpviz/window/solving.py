@@ -20,6 +20,7 @@ from mdpviz.controller import FinishedSolve, ValueRange
 from mdpviz.export import sweep_caption_of
 from mdpviz.models.kit.value_range import range_scale
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, kernels
+from mdpviz.solvers.learning import LEARNERS, LearningStep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.models.kit.colors import ColorScale, scale_for
 from mdpviz.models.kit.display import (
@@ -133,8 +134,10 @@ class SolvingMixin:
     # ------------------------------------------------------------------ solver
     def solver_options(self) -> dict:
         """The options of the Solver panel's choices: the tolerance (AIMA's sequence: its epsilon), the
-        method's own options and the conventions in force."""
+        method's own options and the conventions in force; a learner's settings (window/learning.py)."""
         p = self.solver_panel
+        if p.method in LEARNERS:
+            return self.learning_options()
         opts = p.options()
         if p.method in TOL_METHODS:
             opts["epsilon" if opts.get("sequence") == "aima" else "tol"] = p.tol
@@ -148,14 +151,14 @@ class SolvingMixin:
         self.color_bar.show_scale(self.scale)
         self._solve_owner = self.game.key
         self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
-        if mdp is not None and self.session.solve_after_reset():
+        if mdp is not None and self.session.solve_after_reset() and self.solver_panel.method not in LEARNERS:
             self.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
         self._dirty = True
 
     # A game whose Step is its own (anti-tic-tac-toe's best-response rounds) has a driver that says so
     # (GameSession.drives_steps); the window's one Step, Run, Pause and Reset then drive it.
     def _drives(self) -> bool:
-        return self.session.drives_steps
+        return self.session.drives_steps and self.solver_panel.method not in LEARNERS  # (a learner: the window's Step)
 
     def reset_action(self) -> None:
         """The Reset button: the game's own reset (rounds back to 0) or a fresh solver."""
@@ -174,7 +177,9 @@ class SolvingMixin:
         if self._drives():
             self.session.driver.step()
             return
-        if self.controller.method == "pi":
+        if self.learning and self.solver_panel.learning.step_unit == "transition":
+            self.step_transition()  # (window/learning.py)
+        elif self.controller.method == "pi":
             self.controller.step_round()
         else:
             self.controller.step()
@@ -213,6 +218,10 @@ class SolvingMixin:
             self.statusBar().showMessage(str(e), 8000)
 
     def _on_sweeps(self, sweeps: tuple[Sweep, ...]) -> None:
+        if self.learning:  # a learner's episodes: the learning curves take them
+            self._learning_steps(sweeps)
+            self._dirty = True
+            return
         self.convergence.extend(sweeps)
         self._dirty = True
 
@@ -254,6 +263,11 @@ class SolvingMixin:
         self._update_buttons()
 
     def _on_finished(self, sol: Solution) -> None:
+        if isinstance(sol, LearningStep):
+            self.statusBar().showMessage(f"{LEARNERS[sol.method]}: {sol.episode:,} episodes learned, RMS error "
+                                         f"{sol.rms_error:.3g}", 8000)
+            self._dirty = True
+            return
         what = "converged" if sol.converged else "stopped (sweep limit)"
         self.statusBar().showMessage(f"{METHOD_NAMES.get(sol.method, sol.method)} {what} after {sol.sweeps} "
                                      f"{'rounds' if sol.method == 'pi' else 'sweeps'}", 8000)
@@ -292,6 +306,11 @@ class SolvingMixin:
         self.view_index = None if index >= n - 1 else int(index)
         self._dirty = True
 
+    def follow_newest(self) -> None:
+        """Show the newest snapshot from now on (as the history slider at its end does)."""
+        self.view_index = None
+        self._dirty = True
+
     def shown_index(self) -> int:
         """Index of the sweep on display (-1 before the first sweep)."""
         n = len(self.controller.history)
@@ -320,6 +339,9 @@ class SolvingMixin:
     def _draw_frame(self) -> None:
         self._dirty = False
         c = self.controller
+        if self.learning:  # a learner from experience (window/learning.py) draws its own frame
+            self._draw_learning_frame()
+            return
         now = time.perf_counter()
         if c.state == "running" and self.convergence.stale and now - self._plot_time >= PLOT_MIN_INTERVAL:
             # During a Run the plot and the board take turns, a frame each: the two together made
@@ -365,6 +387,9 @@ class SolvingMixin:
             self._update_inspection()
 
     def _update_status(self, sw: Sweep | None) -> None:
+        if self.learning:  # a learner's frame writes its own status
+            self.mark_dirty()
+            return
         c = self.controller
         name = METHOD_NAMES.get(c.method, c.method)
         if c.mdp is None:
@@ -407,6 +432,8 @@ class SolvingMixin:
         if gs.mdp() is not mdp:  # the game changed and the solver has not been reset to its model yet
             return None
         sw = self.shown_sweep()
+        if sw is not None and not isinstance(sw, Sweep):  # a learner's snapshot (see learning_inspection_html)
+            return None
         values = np.zeros(mdp.n_states) if sw is None else np.asarray(sw.values)
         # Q backs up from the values the board's action was chosen with (one rule for badge and inspector)
         sweep_policy = self.board.draws_sweep_policy
@@ -457,6 +484,12 @@ class SolvingMixin:
         return "next"  # the reply in brackets after it names the position ("[White b4-c3]")
 
     def _update_inspection(self) -> None:
+        page = self.learning_inspection_html()
+        if page is not None:  # a learner: its last update, the clicked state's learned and exact Q
+            self.inspector.inspection = None
+            self.inspector.text.setHtml(page)
+            self.board.show_selection(self.selected)
+            return
         insp = self.inspection()
         self.inspector.show_inspection(insp)
         mdp = self.controller.mdp

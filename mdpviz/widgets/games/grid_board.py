@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from mdpviz.models import gridworld as gw
-from mdpviz.models.kit.colors import COLORMAP, DIVERGING, DIVERGING_COLORMAP, SEQUENTIAL, ColorScale, black_text
+from mdpviz.models.kit.colors import (COLORMAP, DIVERGING, DIVERGING_COLORMAP, HIGHLIGHT, SEQUENTIAL, ColorScale,
+                                     black_text)
 from mdpviz.models.kit.display import board_frame
 from mdpviz.models.gridworld import MIN_ARROW_PX, arrow_geometry, grid_color_range  # noqa: F401 (the board's sizes)
 from mdpviz.models.mdp import TabularMDP
@@ -118,6 +119,8 @@ class GridCanvas(QWidget):
         self.show_arrows = True
         self.show_q = False
         self.token: int | None = None
+        self.marked: tuple[int, ...] = ()
+        """States outlined in dashed magenta: a learner's states whose learned action is not optimal."""
         self.selected: tuple[int, int] | None = None
         self.successors: dict[tuple[int, int], float] = {}
         self.updated: tuple[int, int] | None = None
@@ -244,6 +247,11 @@ class GridCanvas(QWidget):
                 p.drawLine(QPointF(x + side, y), QPointF(x + side, y + side))
             elif where == "south":
                 p.drawLine(QPointF(x, y + side), QPointF(x + side, y + side))
+        for s in self.marked:  # a learner's states whose greedy action is not optimal
+            cell = g.cell_of(s)
+            if cell is not None:
+                p.setPen(QPen(QColor(HIGHLIGHT), max(2.0, side * 0.03) * lw, Qt.PenStyle.DashLine))
+                p.drawRect(self.cell_rect(*cell).adjusted(6, 6, -6, -6))
         for cell, prob in self.successors.items():  # where the inspected state's action may lead
             if cell == self.selected:
                 continue
@@ -551,6 +559,8 @@ class GridBoard(GameBoard):
         cv.q = {} if sw is None or mdp is None else gw.q_by_direction(geom, mdp, q_source(sw, previous))
         cv.updated = (geom.cell_of(int(sw.updated[0])) if sw is not None and len(getattr(sw, "updated", ())) == 1
                       else None)
+        # a learner's snapshot (phase "episode") marks the states whose learned action is not optimal
+        cv.marked = tuple(int(x) for x in sw.changed) if sw is not None and sw.phase == "episode" else ()
         # a policy evaluation's policy is greedy with respect to its own values: draw every tied action
         cv.tied_arrows = sw is not None and getattr(sw, "method", "") == "evaluate"
         cv.caption = caption

@@ -1,0 +1,388 @@
+"""Learning from experience in the window: the learner's settings and its learning curves.
+
+:class:`LearningPanel` holds the parameters of a learner of :mod:`mdpviz.solvers.learning` (step
+size, exploration, n, the policy prediction evaluates, exploring starts, optimistic start, step cap,
+seed, episodes) and what the board shows of it (learned / exact / error / visits); it sits in the
+solver panel, shown when the algorithm picker holds a learner. :class:`LearningCurves` takes the
+convergence dock's place while a learner runs: error to the exact answer (log scale), share of
+optimal greedy actions, return per episode (moving average) against the exact expected return, and
+the exact value of the learned greedy policy. Both only show and emit; the window passes requests to
+the controller, which runs the learner on its solver thread.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mdpviz.solvers.learning import (
+    BOARD_MODES,
+    LEARNERS,
+    MAX_EPISODES,
+    PREDICTION,
+    LearningSettings,
+    LearningStep,
+    parse_alpha,
+)
+from mdpviz.widgets import named as _named
+from mdpviz.widgets.convergence import IntegerAxis, RoomyAxis, ZeroLogAxis, fit_legend_row, legend_above, log_safe, set_axes_font, set_legend_font
+
+MODE_LABELS = {"learned": "learned values", "exact": "exact values", "error": "error: learned \u2212 exact",
+               "visits": "visit counts"}
+"""The board toggle's choices (one per :data:`~mdpviz.solvers.learning.BOARD_MODES`)."""
+
+MOVING_AVERAGE = 100
+"""Episodes in the moving average of the return curve."""
+
+
+def moving_average(x: np.ndarray, window: int) -> np.ndarray:
+    """Mean of the last ``window`` values at each index (fewer at the start)."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return x
+    c = np.concatenate(([0.0], np.cumsum(x)))
+    idx = np.arange(1, x.size + 1)
+    lo = np.maximum(idx - window, 0)
+    return (c[idx] - c[lo]) / (idx - lo)
+
+
+class LearningPanel(QWidget):
+    """A learner's settings and the board toggle (part of the solver panel)."""
+
+    settings_changed = Signal()
+    mode_changed = Signal(str)
+    invalid_input = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("learningPanel")
+        d = LearningSettings()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        top = QFormLayout()
+        self.mode_picker = _named(QComboBox(), "learningMode", "Board shows")
+        for m in BOARD_MODES:
+            self.mode_picker.addItem(MODE_LABELS[m], m)
+        self.mode_picker.setToolTip("What the board shows: the learned values, the exact ones (same colour scale), "
+                                    "their difference, or how often each state was visited")
+        top.addRow("Board shows", self.mode_picker)
+        self.unit = _named(QComboBox(), "learningStepUnit", "Step unit")
+        self.unit.addItem("one episode", "episode")
+        self.unit.addItem("one transition", "transition")
+        self.unit.setToolTip("What Step does: learn one whole episode, or show the next transition and its update "
+                             "(TD(0), SARSA, Expected SARSA and Q-learning: the episode replayed one update at a time)")
+        top.addRow("Step", self.unit)
+        lay.addLayout(top)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.alpha = _named(QLineEdit(""), "learningAlpha", "Step size")
+        self.alpha.setPlaceholderText("default: 0.1 (Monte Carlo: 1/n)")
+        self.alpha.setToolTip("Step size: a number in (0, 1], 1/n (sample averages) or 1/n^w (e.g. 1/n^0.8); "
+                              "n counts the updates of that entry")
+        form.addRow("Step size \u03b1", self.alpha)
+        self.epsilon = self._spin("learningEpsilon", "Epsilon", 0.0, 1.0, d.epsilon, 0.05, 3)
+        self.epsilon.setToolTip("Probability of a random legal action (control)")
+        self.decay = self._spin("learningDecay", "Epsilon decay", 0.5, 1.0, d.epsilon_decay, 0.001, 4)
+        self.decay.setToolTip("Epsilon is multiplied by this after every episode (1: constant) ...")
+        self.floor = self._spin("learningFloor", "Epsilon floor", 0.0, 1.0, d.epsilon_min, 0.01, 3)
+        self.floor.setToolTip("... down to this floor")
+        row = QHBoxLayout()
+        for w in (self.epsilon, self.decay, self.floor):
+            row.addWidget(w)
+        form.addRow("\u03b5, decay, floor", row)
+        self.n = _named(QSpinBox(), "learningN", "n of n-step TD")
+        self.n.setRange(1, 100)
+        self.n.setValue(d.n)
+        self.policy = _named(QComboBox(), "learningPolicy", "Policy evaluated")
+        self.policy.addItem("optimal", "optimal")
+        self.policy.addItem("random", "random")
+        self.policy.setToolTip("Prediction: the policy whose values are learned")
+        row = QHBoxLayout()
+        row.addWidget(self.n)
+        row.addWidget(self.policy, 1)
+        form.addRow("n, policy", row)
+        self.explore = _named(QCheckBox("exploring starts"), "learningExploring", "Exploring starts")
+        self.explore.setToolTip("Control: every episode starts in a random state with a random first action")
+        self.initial = self._spin("learningInitial", "Initial value", -1e6, 1e6, d.initial, 0.5, 2)
+        self.initial.setToolTip("Initial Q (or V); a high value is optimistic and makes the greedy policy explore")
+        row = QHBoxLayout()
+        row.addWidget(self.explore)
+        row.addWidget(self.initial, 1)
+        form.addRow("Start", row)
+        self.max_steps = _named(QSpinBox(), "learningMaxSteps", "Max steps per episode")
+        self.max_steps.setRange(1, 1_000_000)
+        self.max_steps.setValue(d.max_steps)
+        self.seed = _named(QSpinBox(), "learningSeed", "Seed")
+        self.seed.setRange(0, 2_000_000_000)
+        self.seed.setValue(d.seed)
+        row = QHBoxLayout()
+        row.addWidget(self.max_steps, 1)
+        row.addWidget(self.seed, 1)
+        form.addRow("Max steps, seed", row)
+        self.episodes = _named(QSpinBox(), "learningEpisodes", "Episodes")
+        self.episodes.setRange(1, min(MAX_EPISODES, 2_000_000_000))
+        self.episodes.setValue(10_000)
+        self.episodes.setToolTip("Episodes Run learns for (Step: one episode)")
+        form.addRow("Episodes", self.episodes)
+        lay.addLayout(form)
+        lay.addStretch(1)  # (the rows at the top of the scroll area, not spread over it)
+        self._mode = "learned"
+        self.mode_picker.currentIndexChanged.connect(self._on_mode)
+        self.alpha.editingFinished.connect(self._on_alpha)
+        self._alpha_text = ""
+        for w in (self.epsilon, self.decay, self.floor, self.initial):
+            w.valueChanged.connect(lambda _v: self.settings_changed.emit())
+        for w in (self.n, self.max_steps, self.seed, self.episodes):
+            w.valueChanged.connect(lambda _v: self.settings_changed.emit())
+        self.policy.currentIndexChanged.connect(lambda _i: self.settings_changed.emit())
+        self.explore.toggled.connect(lambda _on: self.settings_changed.emit())
+
+    def _spin(self, name: str, label: str, lo: float, hi: float, value: float, step: float,
+              decimals: int) -> QDoubleSpinBox:
+        w = _named(QDoubleSpinBox(), name, label)
+        w.setRange(lo, hi)
+        w.setDecimals(decimals)
+        w.setSingleStep(step)
+        w.setValue(value)
+        w.setKeyboardTracking(False)
+        return w
+
+    def _on_alpha(self) -> None:
+        text = self.alpha.text().strip()
+        if text == self._alpha_text:
+            return
+        if text:
+            try:
+                a, _w = parse_alpha(text)
+                if not 0 < a <= 1:
+                    raise ValueError(f"step size {text!r}: give a number in (0, 1], 1/n or 1/n^w")
+            except ValueError as e:
+                self.alpha.setText(self._alpha_text)
+                self.invalid_input.emit(str(e))
+                return
+        self._alpha_text = text
+        self.settings_changed.emit()
+
+    def _on_mode(self, i: int) -> None:
+        m = str(self.mode_picker.itemData(i))
+        if m != self._mode:
+            self._mode = m
+            self.mode_changed.emit(m)
+
+    @property
+    def mode(self) -> str:
+        """What the board shows: one of :data:`~mdpviz.solvers.learning.BOARD_MODES`."""
+        return self._mode
+
+    def set_mode(self, mode: str) -> None:
+        i = self.mode_picker.findData(mode)
+        if i < 0:
+            raise ValueError(f"unknown board mode {mode!r}; choose one of {', '.join(BOARD_MODES)}")
+        self.mode_picker.setCurrentIndex(i)
+
+    @property
+    def step_unit(self) -> str:
+        """What Step does: "episode" or "transition"."""
+        return str(self.unit.currentData())
+
+    def show_method(self, method: str) -> None:
+        """Enable the fields ``method`` uses."""
+        control = method not in PREDICTION
+        for w in (self.epsilon, self.decay, self.floor, self.explore):
+            w.setEnabled(control)
+        self.policy.setEnabled(not control)
+        self.n.setEnabled(method == "nstep")
+
+    def options(self, method: str, start: int) -> dict:
+        """The learner's options (fields of :class:`~mdpviz.solvers.learning.LearningSettings`) for ``method``
+        from state ``start``; ValueError when they do not make a valid learner."""
+        opts: dict = {"episodes": int(self.episodes.value()), "epsilon": float(self.epsilon.value()),
+                      "epsilon_decay": float(self.decay.value()), "epsilon_min": float(self.floor.value()),
+                      "n": int(self.n.value()), "policy": str(self.policy.currentData()),
+                      "exploring_starts": bool(self.explore.isChecked()), "max_steps": int(self.max_steps.value()),
+                      "initial": float(self.initial.value()), "seed": int(self.seed.value()), "start": int(start)}
+        if self._alpha_text:
+            opts["alpha"], opts["alpha_power"] = parse_alpha(self._alpha_text)
+        LearningSettings(method=method, **opts)  # checked here: a bad field is one line in the status bar
+        return opts
+
+
+class LearningCurves(QWidget):
+    """The learning curves of one learner's snapshots (the convergence dock while a learner runs).
+
+    Three plots over episodes: the error of the learned V to the exact answer (RMS and largest, log
+    scale); the share of states whose learned greedy action is optimal (control); the return of each
+    episode as a moving average, beside the exact expected return from the start and the exact value of
+    the learned greedy policy where it was evaluated. Points are appended as snapshots arrive
+    (:meth:`extend`) and drawn at :meth:`refresh` (the window's frame rate).
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("learningCurves")
+        self.setAccessibleName("Learning curves")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.view = pg.GraphicsLayoutWidget()
+        self.view.setBackground("w")
+        lay.addWidget(self.view)
+        dash = pg.QtCore.Qt.PenStyle.DashLine
+        self.err_plot = self._plot(0, "error of V (log)", ZeroLogAxis("left"))
+        self.err_plot.setLogMode(y=True)
+        self.err_legend = legend_above(self.err_plot, columns=2)  # (a legend never over the curves)
+        self.rms_curve = self.err_plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2), name="RMS to exact")
+        self.max_curve = self.err_plot.plot([], [], pen=pg.mkPen("#d62728", width=1.5, style=dash), name="largest")
+        self.agree_plot = self._plot(1, "greedy action optimal")
+        self.agree_plot.setYRange(0.0, 1.0)
+        self.agree_legend = legend_above(self.agree_plot, columns=1)  # (what "share" means: one line)
+        self.agree_curve = self.agree_plot.plot([], [], pen=pg.mkPen("#2ca02c", width=2),
+                                                name="share of states")
+        self.ret_plot = self._plot(2, "return")
+        self.ret_legend = legend_above(self.ret_plot, columns=1)
+        self.ret_curve = self.ret_plot.plot([], [], pen=pg.mkPen("#9467bd", width=2),
+                                            name=f"per episode, mean of {MOVING_AVERAGE}")
+        self.pv_curve = self.ret_plot.plot([], [], pen=None, symbol="o", symbolSize=6, symbolBrush="#ff7f0e",
+                                           symbolPen=None, name="greedy policy's exact value")
+        self.exact_line = pg.InfiniteLine(angle=0, pen=pg.mkPen("#444444", width=1.5, style=pg.QtCore.Qt.PenStyle.DotLine))
+        self.ret_plot.addItem(self.exact_line)
+        for leg, items in ((self.err_legend, (self.rms_curve, self.max_curve)), (self.agree_legend, (self.agree_curve,)),
+                           (self.ret_legend, (self.ret_curve, self.pv_curve))):
+            for item in items:
+                leg.addItem(item, item.name())
+        self.ret_legend.addItem(pg.PlotDataItem(pen=self.exact_line.pen), "exact expected (optimal)")
+        for p, leg in self._legends():
+            fit_legend_row(p, leg)
+        for p in (self.agree_plot, self.ret_plot):
+            p.setXLink(self.err_plot)
+        self.cursor = pg.InfiniteLine(angle=90, pen=pg.mkPen("#888888", width=1))
+        self.cursor.setVisible(False)
+        self.err_plot.addItem(self.cursor)
+        self.reset()
+
+    def _plot(self, col: int, label: str, left: pg.AxisItem | None = None) -> pg.PlotItem:
+        """One of the three plots, side by side (the dock is wide and short), over episodes."""
+        p = self.view.addPlot(row=0, col=col, axisItems={"left": left or RoomyAxis("left"),
+                                                          "bottom": IntegerAxis("bottom")})
+        p.setLabel("left", label)
+        p.setLabel("bottom", "episode")
+        p.showGrid(x=True, y=True, alpha=0.2)
+        p.getAxis("left").enableAutoSIPrefix(False)
+        p.getAxis("bottom").enableAutoSIPrefix(False)
+        return p
+
+    def reset(self, *, control: bool = True, exact_return: float | None = None) -> None:
+        """Forget every point (a new learner); ``control``: it learns Q (else the share of optimal actions
+        is not defined); ``exact_return``: the exact expected return from the start (V* or V of the policy)."""
+        self.control = control
+        self._ep: list[int] = []
+        self._rms: list[float] = []
+        self._max: list[float] = []
+        self._agree: list[float] = []
+        self._ret_ep: list[float] = []
+        self._ret: list[float] = []
+        self._pv_ep: list[float] = []
+        self._pv: list[float] = []
+        self.exact_return = exact_return
+        self.pv_curve.setVisible(control)
+        self.agree_legend.items[0][1].setText("share of states" if control else "(prediction: no policy)")
+        self.stale = True
+
+    def set_exact_return(self, value: float | None) -> None:
+        self.exact_return = value
+        self.stale = True
+
+    def extend(self, steps: Sequence[LearningStep]) -> None:
+        """Append the points of these snapshots (in order)."""
+        for st in steps:
+            self._ep.append(st.episode)
+            self._rms.append(st.rms_error)
+            self._max.append(st.max_error)
+            self._agree.append(st.greedy_agreement)
+            first = st.episode - len(st.returns) + 1
+            self._ret_ep.extend(range(first, st.episode + 1))
+            self._ret.extend(st.returns)
+            if st.policy_value is not None and math.isfinite(st.policy_value):
+                self._pv_ep.append(st.episode)
+                self._pv.append(st.policy_value)
+        self.stale = bool(steps) or self.stale
+
+    @property
+    def point_count(self) -> int:
+        """Snapshots drawn."""
+        return len(self._ep)
+
+    def curves(self) -> dict[str, np.ndarray]:
+        """The plotted data: episode, rms, max, agreement, return moving average, policy values."""
+        return {"episode": np.asarray(self._ep, float), "rms": np.asarray(self._rms), "max": np.asarray(self._max),
+                "agreement": np.asarray(self._agree), "return_episode": np.asarray(self._ret_ep, float),
+                "return_mean": moving_average(np.asarray(self._ret), MOVING_AVERAGE),
+                "policy_episode": np.asarray(self._pv_ep, float), "policy_value": np.asarray(self._pv)}
+
+    def set_font_size(self, px: int) -> None:
+        """Axis, title and legend font size in pixels (presenter mode)."""
+        for p, leg in self._legends():
+            set_axes_font((p,), px)
+            set_legend_font(p, leg, max(11, int(px * 0.8)))
+
+    def _legends(self) -> tuple:
+        return ((self.err_plot, self.err_legend), (self.agree_plot, self.agree_legend), (self.ret_plot, self.ret_legend))
+
+    def set_cursor(self, episode: int | None) -> None:
+        """A vertical line at the history slider's episode (None: following the newest)."""
+        self.cursor.setVisible(episode is not None)
+        if episode is not None:
+            self.cursor.setValue(episode)
+
+    def refresh(self) -> None:
+        """Draw the points appended since the last refresh."""
+        if not self.stale:
+            return
+        self.stale = False
+        c = self.curves()
+        x = c["episode"]
+        self.rms_curve.setData(x, log_safe(c["rms"]))
+        self.max_curve.setData(x, log_safe(c["max"]))
+        if self.control:
+            self.agree_curve.setData(x, c["agreement"])
+        else:
+            self.agree_curve.setData([], [])
+        self.ret_curve.setData(c["return_episode"], c["return_mean"])
+        self.pv_curve.setData(c["policy_episode"], c["policy_value"])
+        self.exact_line.setVisible(self.exact_return is not None)
+        if self.exact_return is not None:
+            self.exact_line.setValue(self.exact_return)
+
+
+__all__ = ["LEARNERS", "LearningCurves", "add_learners", "LearningPanel", "MODE_LABELS", "MOVING_AVERAGE", "moving_average"]
+
+
+def add_learners(combo: QComboBox) -> None:
+    """Append the "learning from experience" group to an algorithm picker: a heading that cannot be
+    chosen, then each learner of :data:`~mdpviz.solvers.learning.LEARNERS` (its id as the item's data)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QStandardItemModel
+
+    combo.insertSeparator(combo.count())
+    combo.addItem("\u2014 learning from experience \u2014", None)
+    model = combo.model()
+    if isinstance(model, QStandardItemModel):
+        item = model.item(combo.count() - 1)
+        item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsSelectable & ~Qt.ItemFlag.ItemIsEnabled)
+    for key, name in LEARNERS.items():
+        combo.addItem(name, key)
+        combo.setItemData(combo.count() - 1, f"{name}: learns from sampled episodes, beside the exact answer",
+                          Qt.ItemDataRole.ToolTipRole)

@@ -1,0 +1,512 @@
+"""Learning from experience in the main window, beside the exact answer (issue 25 item 4).
+
+When the algorithm picker holds a learner of :mod:`mdpviz.solvers.learning`, the one controller runs
+it on its solver thread like a solver: Step = one episode, Run = episodes at the chosen speed (at full
+speed as many as fit in a time slice, delivered together: the numbers do not depend on it), Pause,
+Reset, and the history slider over the recorded episodes. Each frame draws the shown snapshot on the
+game's own board, as a snapshot of the solver is drawn: the learned values (or the exact ones, the
+error, the visit counts: the solver panel's toggle) on the exact solution's colour scale, the learned
+greedy policy as the game draws policies, and the states where it is not optimal marked as the board
+marks changed states. At a finite speed the episode's path walks on the board's episode token. The
+convergence dock shows the learning curves, the inspector the last update with its numbers and a
+clicked state's learned and exact Q per action with its visits, the lesson tab the learning lesson.
+
+:class:`LearningMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin, like
+:class:`~mdpviz.window.solving.SolvingMixin`, whose frame hands over to :meth:`_draw_learning_frame`
+while a learner is loaded). Nothing here computes more than one snapshot's display.
+"""
+from __future__ import annotations
+
+import dataclasses
+import html
+import math
+import time
+
+import numpy as np
+from PySide6.QtCore import Qt, QTimer
+
+from mdpviz.models.kit.colors import DIVERGING, SEQUENTIAL, ColorScale
+from mdpviz.models.kit.value_range import range_scale
+from mdpviz.models.mdp import TabularMDP
+from mdpviz.solvers import Sweep
+from mdpviz.solvers.learning import (
+    LEARNERS,
+    PREDICTION,
+    REPLAYABLE,
+    LearningSettings,
+    LearningStep,
+    Update,
+    replay_episode,
+)
+from mdpviz.solvers.sweep import greedy
+from mdpviz.widgets.learning import LearningCurves
+from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
+
+MODE_WORDS = {"learned": "learned V", "exact": "exact V", "error": "learned \u2212 exact", "visits": "visits"}
+"""The board caption's name of each view."""
+
+STATE_WORDS = {"converged": "done", "stopped": "done"}
+"""The status bar's word for a controller state, where a learner's differs from a solver's."""
+
+ANIMATE_MAX_RATE = 10.0
+"""Run speeds (episodes per second) up to this walk each episode's path on the board's token."""
+
+
+# ---------------------------------------------------------------------------------- pure helpers
+def exact_policy(mdp: TabularMDP, step: LearningStep) -> np.ndarray:
+    """int64 (n_states): an optimal action per state (the lowest optimal one; -1 at terminal states)."""
+    out = np.full(mdp.n_states, -1, dtype=np.int64)
+    opt = np.asarray(step.exact.optimal)
+    rows = np.flatnonzero(opt & ~np.asarray(mdp.terminal)[mdp.row_state])
+    states = np.asarray(mdp.row_state)[rows]
+    # the first optimal row of each state (rows of a state are contiguous and in action order)
+    first = np.unique(states, return_index=True)[1]
+    out[states[first]] = np.asarray(mdp.row_action)[rows[first]]
+    return out
+
+
+def learning_view(step: LearningStep, mdp: TabularMDP, mode: str) -> tuple[Sweep, Sweep]:
+    """``(shown, reference)`` snapshots for a board's ``show_sweep(shown, previous=reference)``: the
+    values of view ``mode`` with the learned greedy policy (the exact one in the "exact" view; none for
+    prediction), and a reference that differs from it only in the policy of the states whose learned
+    action is not optimal, so that a board marks exactly those as it marks changed states."""
+    values = np.array(step.shown(mode), dtype=np.float64)
+    values[np.asarray(mdp.terminal)] = 0.0 if mode != "visits" else values[np.asarray(mdp.terminal)]
+    exact_pi = exact_policy(mdp, step)
+    if mode == "exact":
+        policy, differs = exact_pi, np.zeros(mdp.n_states, dtype=bool)
+    elif step.policy is None:
+        policy, differs = np.full(mdp.n_states, -1, dtype=np.int64), np.zeros(mdp.n_states, dtype=bool)
+    else:
+        policy, differs = np.array(step.policy, dtype=np.int64), step.differs(mdp)
+    ref_policy = np.where(differs, exact_pi, policy)
+    for a in (values, policy, ref_policy):
+        a.setflags(write=False)
+    changed = np.flatnonzero(differs).astype(np.int64)
+    changed.setflags(write=False)
+    common = dict(method=step.method, phase="episode", iteration=step.episode, delta=step.max_error,
+                  mean_delta=step.rms_error, delta_state=-1, elapsed=step.elapsed)
+    shown = Sweep(values=values, policy=policy, changed=changed, **common)
+    ref = Sweep(values=values, policy=ref_policy, changed=changed, **common)
+    return shown, ref
+
+
+def mode_scale(mode: str, step: LearningStep, values_scale: ColorScale | None, label: str) -> ColorScale:
+    """The colour scale of view ``mode``: the exact answer's scale for learned and exact values (the
+    same colours mean the same values), a diverging one around 0 as wide as the exact values' span
+    for the error, and 0 .. most visits of the shown snapshot for the visits."""
+    if mode in ("learned", "exact"):
+        if values_scale is not None:
+            return values_scale
+        v = step.exact.values
+        return range_scale(float(np.min(v)), float(np.max(v)), label=label)
+    if mode == "error":
+        v = np.asarray(step.exact.values)
+        w = float(np.max(v) - np.min(v)) if v.size else 1.0
+        w = w if w > 0 and math.isfinite(w) else 1.0
+        return ColorScale(-w / 2, w / 2, f"{label}: learned \u2212 exact", DIVERGING)
+    hi = float(np.max(step.visits)) if np.size(step.visits) else 1.0
+    return ColorScale(0.0, max(hi, 1.0), "visits", SEQUENTIAL)
+
+
+def last_update(prev: LearningStep | None, step: LearningStep, mdp: TabularMDP,
+                step_rule: tuple[float, float]) -> tuple[Update | None, str]:
+    """The last update of ``step``'s episode with its numbers: ``(Update, "")`` for the one-step TD
+    learners when the entry of the episode's last transition moved once in the episode (the old
+    value is the previous snapshot's, the step size 1/N^w or constant from its update count, the
+    target from old + step x (target - old) = new; ``step_rule``: the learner's ``(alpha, w)``, see
+    :attr:`~mdpviz.solvers.learning.LearningSettings.step`); otherwise ``(None, sentence)`` saying what moved."""
+    if not step.path or len(step.path) < 2 or not step.actions:
+        return None, "The last episode made no step."
+    s, a = int(step.path[-2]), int(step.actions[-1])
+    s2, r = int(step.path[-1]), float(step.rewards[-1])
+    control = step.q is not None
+    idx = mdp.row_of(s, a) if control else s
+    table_new = (step.q if control else step.values)
+    new = float(table_new[idx])
+    n_now = int(step.row_updates[idx])
+    n_before = 0 if prev is None else int(prev.row_updates[idx])
+    old = float(prev.q[idx] if control else prev.values[idx]) if prev is not None else None
+    exact_one = step.method in ("td0", "sarsa", "expected-sarsa", "q") and n_now - n_before == 1 and old is not None
+    if prev is None and step.episode == 1 and n_now == 1 and step.method in ("td0", "sarsa", "expected-sarsa", "q"):
+        exact_one = False  # (the initial value is not in a snapshot: said in words below)
+    if exact_one and n_now > 0:
+        alpha = step_size(step_rule, n_now)
+        if alpha > 0:
+            target = old + (new - old) / alpha
+            gamma = float(mdp.discount)
+            term = bool(mdp.terminal[s2])
+            nxt = None if term or gamma == 0 else (target - r) / gamma
+            return Update(s, a if control else -1, r, s2, old, alpha, gamma, nxt, target, new,
+                          "Q" if control else "V"), ""
+    key = "Q(s, a)" if control else "V(s)"
+    moved = n_now - n_before
+    k = step.episode - (0 if prev is None else prev.episode)
+    span = "this episode" if k == 1 else f"these {k:,} episodes (one snapshot)"
+    if old is None:
+        return None, f"{key} of the last transition is {new:.4g} after {n_now} update{'s' if n_now != 1 else ''}."
+    return None, (f"{key} of the last transition moved {moved} time{'s' if moved != 1 else ''} in {span}: "
+                  f"{old:.4g} \u2192 {new:.4g}" + ("" if step.method not in ("mc", "mc-control", "nstep",
+                                                                                   "double-q")
+                                                           else f" ({LEARNERS[step.method]}: its targets are "
+                                                                f"{'returns' if step.method.startswith('mc') else 'n-step returns' if step.method == 'nstep' else 'from the other table'})") + ".")
+
+
+def partial_step(mdp: TabularMDP, prev: LearningStep | None, step: LearningStep, table: np.ndarray,
+                 t: int) -> LearningStep:
+    """``step`` as it stood after ``t`` transitions of its episode: ``table`` (the learned Q per row, or V
+    per state, from :func:`~mdpviz.solvers.learning.replay_episode`), the greedy values and policy of
+    it, the visits and update counts so far, and its errors to the exact answer."""
+    control = step.q is not None
+    live = ~np.asarray(mdp.terminal)
+    visits = np.zeros(mdp.n_states, np.int64) if prev is None else np.array(prev.visits, np.int64)
+    counts = (np.zeros(np.shape(step.row_updates), np.int64) if prev is None
+              else np.array(prev.row_updates, np.int64))
+    path, acts = step.path, step.actions
+    visits[int(path[0])] += 1
+    for k in range(t):
+        s2 = int(path[k + 1])
+        if live[s2]:
+            visits[s2] += 1
+        counts[mdp.row_of(int(path[k]), int(acts[k])) if control else int(path[k])] += 1
+    ex = step.exact
+    if control:
+        values, best = greedy(mdp, table, tie_tol=0.0)
+        policy = np.where(best >= 0, np.asarray(mdp.row_action)[np.maximum(best, 0)], -1).astype(np.int64)
+        agree = float(ex.optimal[best[live]].mean()) if live.any() else 1.0
+        q = table
+    else:
+        values, policy, agree, q = np.array(table, dtype=np.float64), None, math.nan, None
+    err = (values - ex.values)[live]
+    rms = float(np.sqrt(np.mean(err ** 2))) if err.size else 0.0
+    mx = float(np.abs(err).max()) if err.size else 0.0
+    return dataclasses.replace(step, q=q, values=values, policy=policy, visits=visits, row_updates=counts,
+                               rms_error=rms, max_error=mx, greedy_agreement=agree, policy_value=None,
+                               done=False)
+
+
+def step_size(step_rule: tuple[float, float], n: int) -> float:
+    """The step size ``alpha / n^w`` of an entry's ``n``-th update (``step_rule`` = ``(alpha, w)``)."""
+    alpha, w = step_rule
+    return float(alpha) / (n ** float(w)) if w else float(alpha)
+
+
+class LearningMixin:
+    """Learning from experience in the window (part of :class:`~mdpviz.app.MainWindow`)."""
+
+    def _init_learning(self) -> None:
+        """Build the learning curves in the convergence dock's stack and connect the learner's settings
+        (once, from ``MainWindow.__init__``, after :meth:`SolvingMixin._init_solving`)."""
+        self.learning_curves = LearningCurves()
+        """The convergence dock's page while a learner is loaded."""
+        self.conv_stack.addWidget(self.learning_curves)
+        lp = self.solver_panel.learning
+        lp.settings_changed.connect(self._on_learning_settings)
+        lp.mode_changed.connect(lambda _m: self.mark_dirty())
+        lp.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
+        self.controller.history_reset.connect(self._learning_reset)
+        self.presenter_changed.connect(self._learning_presenter)
+        self._walk = (-1, 0.0)
+        """(episode whose path the token walks, when it began) at a finite speed."""
+        self._tr: tuple[int, int] | None = None
+        """Stepping one transition at a time: (history index of the episode, transitions shown)."""
+        self._tr_wait = False
+        """A transition Step asked the learner for the next episode."""
+        self._replays: dict[int, list | None] = {}
+        self._lesson_learning = False
+        """The lesson tab shows the learning lesson (see :meth:`_lesson_for_method`)."""
+        """The replayed transitions of recorded episodes, by history index (see :meth:`replay_at`)."""
+
+    def _learning_presenter(self, on: bool) -> None:
+        self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
+        if self.learning:
+            QTimer.singleShot(0, self, self._fit_solver_dock)
+
+    def _fit_solver_dock(self) -> None:
+        """Give the solver dock the height of its learner's settings (at most 60% of the window; they
+        scroll beyond), taken from the docks below it (the inspector)."""
+        if not self.learning or self.solver_dock.isFloating():
+            return
+        want = self.solver_panel.sizeHint().height() + self.solver_dock.titleBarWidget().sizeHint().height() \
+            if self.solver_dock.titleBarWidget() is not None else self.solver_panel.sizeHint().height() + 24
+        self.resizeDocks([self.solver_dock], [min(want, int(self.height() * 0.6))], Qt.Orientation.Vertical)
+
+    @property
+    def learning(self) -> bool:
+        """True while the controller holds a learner (not a solver)."""
+        return self.controller.method in LEARNERS
+
+    def learning_options(self) -> dict:
+        """The learner's options from the solver panel (fields of LearningSettings; checked by the load)."""
+        lp = self.solver_panel.learning
+        m = self.solver_panel.method
+        try:
+            return lp.options(m, self.session.start_state())
+        except ValueError as e:
+            self.statusBar().showMessage(str(e), 8000)
+            return {"start": self.session.start_state()}
+
+    def _on_learning_settings(self) -> None:
+        if self.solver_panel.method in LEARNERS:
+            self.reset_solver()
+
+    def _learning_reset(self) -> None:
+        """A new solve or learner: the convergence dock shows the curves of a learner, the game's plot else."""
+        if self.learning:
+            ctrl = self.solver_panel.method not in PREDICTION
+            self.learning_curves.reset(control=ctrl)
+            self.conv_stack.setCurrentWidget(self.learning_curves)
+            self.convergence_dock.setWindowTitle("Learning curves")
+            self.convergence_dock.setAccessibleName("Learning curves")
+            QTimer.singleShot(0, self, self._fit_solver_dock)
+        elif self.conv_stack.currentWidget() is self.learning_curves:
+            g = self.game
+            self.conv_stack.setCurrentWidget(self._convs.get(g.key, self.convergence))
+            self.convergence_dock.setWindowTitle(g.convergence_title)
+            self.convergence_dock.setAccessibleName(g.convergence_title)
+        self._walk = (-1, 0.0)
+        self._tr, self._tr_wait, self._replays = None, False, {}
+        self._lesson_for_method()
+
+    def _learning_steps(self, steps: tuple) -> None:
+        """Snapshots arrived: the curves take their points (drawn at the next frame)."""
+        steps = tuple(s for s in steps if isinstance(s, LearningStep))
+        if not steps:
+            return
+        if self.learning_curves.exact_return is None and self.controller.mdp is not None:
+            st = steps[0]
+            start = int(self.controller.options.get("start", 0))
+            self.learning_curves.set_exact_return(float(st.exact.values[start]))
+        self.learning_curves.extend(steps)
+        if self._tr_wait:  # a transition Step: the new episode is shown from its first transition
+            self._tr_wait = False
+            i = len(self.controller.history) - 1
+            self._tr = (i, 1) if self.replay_at(i) else None
+            if self._tr is None:
+                self.statusBar().showMessage(
+                    f"{LEARNERS[self.controller.method]} is stepped one episode at a time (one transition at a "
+                    f"time: {', '.join(LEARNERS[m] for m in REPLAYABLE)})", 8000)
+
+    # ------------------------------------------------------------------ one transition at a time
+    def replay_at(self, i: int) -> list | None:
+        """The transitions of recorded episode ``i`` replayed one at a time (cached), or None."""
+        if i in self._replays:
+            return self._replays[i]
+        c = self.controller
+        hist = c.history
+        out = None
+        if 0 <= i < len(hist) and isinstance(hist[i], LearningStep) and c.mdp is not None:
+            prev = hist[i - 1] if i > 0 else None
+            try:
+                out = replay_episode(c.mdp, prev, hist[i], LearningSettings(method=c.method, **c.options)) or None
+            except ValueError:
+                out = None
+        if len(self._replays) > 64:
+            self._replays.clear()
+        self._replays[i] = out
+        return out
+
+    def step_transition(self) -> None:
+        """Step by one transition: the next one of the shown episode, or the next episode's first."""
+        c = self.controller
+        n = len(c.history)
+        if self._tr is not None and self._tr[0] == n - 1 and self.view_index is None:
+            rep = self.replay_at(n - 1)
+            if rep is not None and self._tr[1] < len(rep):
+                self._tr = (n - 1, self._tr[1] + 1)
+                self.mark_dirty()
+                return
+        if not c.can_step:
+            return
+        self._tr_wait = True
+        self.follow_newest()
+        c.step()
+
+    def transition_view(self) -> tuple[LearningStep, Update | None, int, int] | None:
+        """While stepping transitions and the shown episode is the one stepped: ``(snapshot after t
+        transitions, the update of transition t, t, transitions of the episode)``; else None."""
+        i = self.shown_index()
+        if self._tr is None or self._tr[0] != i:
+            return None
+        rep = self.replay_at(i)
+        if not rep:
+            return None
+        c = self.controller
+        t = min(self._tr[1], len(rep))
+        prev = c.history[i - 1] if i > 0 else None
+        table, upd = rep[t - 1]
+        return partial_step(c.mdp, prev, c.history[i], table, t), upd, t, len(rep)
+
+    def _lesson_for_method(self) -> None:
+        """The lesson tab follows the picker: the learning lesson while a learner is chosen, the game's
+        else (written again when shown, as the game's is)."""
+        if self._lesson_learning != self.learning or self.learning:
+            self._lesson_learning = self.learning
+            self.lesson_changed()
+
+    def learning_lesson(self):
+        """The learning lesson of the current model with the learner's settings (the lesson tab's page)."""
+        from mdpviz.models.kit.learning_lesson import learning_lesson
+
+        gs = self.session
+        mdp = gs.mdp()
+        opts = dict(self.controller.options)
+        try:
+            st = LearningSettings(method=self.controller.method, **opts)
+        except ValueError:
+            st = LearningSettings(method=self.controller.method)
+        return learning_lesson(mdp, st, title=f"{self.game.title}: learning by {LEARNERS[st.method]}",
+                               start=st.start, state_name=gs.state_name, action_name=gs.action_name)
+
+    # ------------------------------------------------------------------ drawing
+    def shown_step(self) -> LearningStep | None:
+        """The learner's snapshot the history slider points at (None: none yet, or not learning)."""
+        c = self.controller
+        i = self.shown_index()
+        st = c.history[i] if i >= 0 else None
+        return st if isinstance(st, LearningStep) else None
+
+    def _draw_learning_frame(self) -> None:
+        c = self.controller
+        g, gs = self.game, self.session
+        mdp = c.mdp
+        hist = c.history
+        i = self.shown_index()
+        st = self.shown_step()
+        lp = self.solver_panel.learning
+        mode = lp.mode
+        board = self.board
+        name = LEARNERS.get(c.method, c.method)
+        if mdp is None or gs.mdp() is not mdp or st is None or np.shape(st.values) != (mdp.n_states,):
+            cap = (f"{name}: press Step for one episode or Run" if mdp is not None
+                   else (gs.mdp_error() or g.empty_text()))
+            board.set_value_range(None)
+            board.show_sweep(None, self.scale, caption=cap)
+            self.learning_curves.refresh()
+            self.solver_panel.show_history(len(hist), i)
+            self._update_buttons()
+            self.solver_panel.show_status(f"{name}: ready" if c.state != "failed" else f"{name}: failed: {c.error}")
+            self.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
+            self._update_inspection()
+            return
+        tv = self.transition_view()
+        if tv is not None:
+            st = tv[0]
+        shown, ref = learning_view(st, mdp, mode)
+        scale = mode_scale(mode, st, self.scale, gs.value_label)
+        n_diff = int(shown.changed.size)
+        when = f"episode {st.episode:,}" + ("" if tv is None else f", transition {tv[2]} of {tv[3]}")
+        cap = f"{when} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {st.rms_error:.3g}"
+        if st.policy is not None:
+            cap += (f" \u00b7 {n_diff} not optimal (dashed)" if mode != "exact" else " \u00b7 optimal policy")
+        board.set_value_range(c.value_range if mode in ("learned", "exact") else None)
+        board.show_sweep(shown, scale, caption=g.board_caption(cap, shown), previous=ref)
+        self.color_bar.show_scale(board.shown_scale or scale)
+        if tv is not None:  # the token stands where the transition led
+            board.show_token(self._token_state(int(st.path[tv[2]]), int(st.path[tv[2] - 1])), when)
+            self._walk = (-2, 0.0)  # (taken away when the view leaves the transitions)
+        else:
+            self._walk_token(st)
+        self.learning_curves.refresh()
+        self.learning_curves.set_cursor(None if self.view_index is None else st.episode)
+        self.solver_panel.show_history(len(hist), i)
+        self._update_buttons()
+        agree = "" if st.policy is None else f" \u00b7 optimal actions {st.greedy_agreement:.0%}"
+        self.solver_panel.show_status(
+            f"{when} \u00b7 {st.updates:,} updates \u00b7 return {st.ret:.4g} \u00b7 "
+            f"RMS error {st.rms_error:.3g}{agree} \u00b7 \u03b5 {st.epsilon:.3g}")
+        self.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
+        self._update_inspection()
+
+    def _walk_token(self, st: LearningStep) -> None:
+        """At a finite Run speed up to ANIMATE_MAX_RATE, the newest episode's path walks on the board's
+        token over the episode's share of a second; otherwise no token."""
+        c = self.controller
+        rate = c.rate
+        board = self.board
+        if self.view_index is not None or not (c.state == "running" and math.isfinite(rate) and rate <= ANIMATE_MAX_RATE):
+            if self._walk[0] != -1:
+                board.show_token(None)
+                self._walk = (-1, 0.0)
+            return
+        now = time.perf_counter()
+        if self._walk[0] != st.episode:
+            self._walk = (st.episode, now)
+        k = len(st.path)
+        i = min(k - 1, int((now - self._walk[1]) * rate * k))
+        board.show_token(self._token_state(int(st.path[i]), int(st.path[max(i - 1, 0)])), f"t={i}")
+        if i < k - 1:
+            self.mark_dirty()  # the next frame moves the token on
+
+    # ------------------------------------------------------------------ inspector
+    def learning_inspection_html(self) -> str | None:
+        """The inspector's page while learning: the last update written out with its numbers, and for
+        the clicked state its learned and exact Q per action (or V) and its visits. None: not learning."""
+        c = self.controller
+        mdp = c.mdp
+        st = self.shown_step()
+        if not self.learning or mdp is None or st is None:
+            return None
+        gs = self.session
+        i = self.shown_index()
+        tv = self.transition_view()
+        if tv is not None:  # stepping transitions: the update of the shown one
+            st, upd, words = tv[0], tv[1], ""
+            head = f"episode {st.episode:,}, transition {tv[2]} of {tv[3]}"
+            what = "this transition's update"
+        else:
+            rep = self.replay_at(i)
+            if rep:
+                upd, words = rep[-1][1], ""
+            else:
+                prev = c.history[i - 1] if i > 0 and isinstance(c.history[i - 1], LearningStep) else None
+                try:
+                    rule = LearningSettings(method=c.method, **c.options).step
+                except ValueError:
+                    rule = (0.1, 0.0)
+                upd, words = last_update(prev, st, mdp, rule)
+            head = f"episode {st.episode:,}"
+            what = "the episode's last transition"
+        parts = [f"<h3>{html.escape(LEARNERS[st.method])}: {head}</h3>",
+                 f"<p><b>Last update</b> ({what}):<br>"]
+        if upd is not None:
+            parts.append("<code>" + html.escape(upd.text(lambda s: gs.state_name(s), lambda a: gs.action_name(a)))
+                         + "</code>")
+        else:
+            parts.append(html.escape(words))
+        parts.append("</p>")
+        s = self.selected
+        if s is not None and 0 <= s < mdp.n_states:
+            parts.append(f"<p><b>{html.escape(self.game.state_title(s))}</b>: visited {int(st.visits[s]):,} "
+                         f"time{'s' if st.visits[s] != 1 else ''}; learned V {st.values[s]:.4g}, "
+                         f"exact V {st.exact.values[s]:.4g}.</p>")
+            if mdp.terminal[s]:
+                parts.append("<p>Terminal: its value is 0, nothing to learn.</p>")
+            else:
+                rows = range(int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1]))
+                head = ("<tr><th>action</th><th>learned</th><th>exact</th><th>N</th><th></th></tr>"
+                        if st.q is not None else "<tr><th>action</th><th>exact Q</th><th></th></tr>")
+                body = []
+                for r in rows:
+                    a = int(mdp.row_action[r])
+                    mark = []
+                    if st.policy is not None and int(st.policy[s]) == a:
+                        mark.append("learned greedy")
+                    if st.exact.optimal[r]:
+                        mark.append("optimal")
+                    cells = [html.escape(gs.action_name(a))]
+                    if st.q is not None:
+                        cells += [f"{st.q[r]:.4g}", f"{st.exact.q[r]:.4g}", f"{int(st.row_updates[r]):,}"]
+                    else:
+                        cells += [f"{st.exact.q[r]:.4g}"]
+                    cells.append(", ".join(mark))
+                    body.append("<tr>" + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
+                parts.append("<p>Q per action (N: updates of that Q):</p>" if st.q is not None else "<p>Q per action:</p>")
+                parts.append("<table cellspacing='4'>" + head + "".join(body) + "</table>")
+        else:
+            parts.append("<p>Click a state of the board for its learned and exact Q per action and its visits.</p>")
+        return "".join(parts)
+
+    def learning_inspection_text(self) -> str:
+        """The inspector's page as plain text (tests, screen readers)."""
+        return self.inspector.text.toPlainText()
