@@ -429,7 +429,9 @@ def make_convergence(solved: SolvedGame, *, font_px: int = 12, theory: bool = Tr
         from mdpviz.models.kit.value_range import reference_range
         from mdpviz.widgets.convergence import bounded_method
 
-        ref = reference_range(solved.mdp, solved.method)
+        ref = solved.value_range  # (the solve's own reference, when it made one: not solved twice)
+        if ref is None or ref.source != "reference":
+            ref = reference_range(solved.mdp, solved.method) if solved.value_range is None else None
         if ref is not None:
             plot.set_reference(ref.values, gamma=float(solved.mdp.discount),
                                method=bounded_method(solved.method, solved.options))

@@ -123,3 +123,16 @@ def test_the_simulation_panel_draws_the_exact_distribution_on_the_histogram(qtbo
     assert dots[0].yData.sum() == pytest.approx(min(1.0, d.cdf()[int(dots[0].xData.max() + 0.5)]), abs=1e-9)
     assert f"median {d.quantile(0.5)}, 90% of games within {d.quantile(0.9)} turns" in panel.status.text()
     assert "P(done within" in panel.table.item(0, 1).toolTip()
+
+
+def test_an_action_not_legal_in_its_state_is_named():
+    from mdpviz.models.gridworld import GridSettings, compile_gridworld
+
+    mdp = compile_gridworld(GridSettings()).mdp  # the 4x3 grid: an exit cell has the one action "exit"
+    pol = solve(mdp, "pi").policy.copy()
+    exit_state = next(s for s in range(mdp.n_states) if not mdp.terminal[s] and len(mdp.actions_of(s)) == 1)
+    pol[exit_state] = 0 if int(mdp.actions_of(exit_state)[0]) != 0 else 1
+    with pytest.raises(ValueError, match=f"not legal in state {exit_state}"):
+        turn_distribution(mdp, pol, 0)
+    d = turn_distribution(mdp, solve(mdp, "pi").policy, 7)  # and the policy itself fits
+    assert d.probabilities.sum() + d.tail == pytest.approx(1.0)

@@ -172,12 +172,12 @@ def _policy_labels(game, policy) -> list[str | None]:
     return [None if game.mdp.terminal[s] or int(a) < 0 else game.action_label(s, int(a)) for s, a in enumerate(policy)]
 
 
-def solve_steps(game, method: str, opts: dict, sweeps: int | None, *, history: bool):
-    """(last snapshot, the snapshots kept, the generator's Solution or None) of ``method`` on the game,
+def solve_steps(mdp, method: str, opts: dict, sweeps: int | None, *, history: bool = False):
+    """(last snapshot, the snapshots kept, the generator's Solution or None) of ``method`` on ``mdp``,
     stopped after ``sweeps`` steps when given."""
     from mdpviz.solvers import solver
 
-    gen = solver(game.mdp, method, **opts)
+    gen = solver(mdp, method, **opts)
     kept, last, solution = [], None, None
     while True:
         try:
@@ -196,15 +196,9 @@ def solve_steps(game, method: str, opts: dict, sweeps: int | None, *, history: b
 
 def solution_after(mdp, method: str, opts: dict, sweeps: int):
     """The :class:`~mdpviz.solvers.Solution` of ``method`` stopped after ``sweeps`` steps (or at its end)."""
-    from mdpviz.solvers import Solution, solver
+    from mdpviz.solvers import Solution
 
-    gen = solver(mdp, method, **opts)
-    last = None
-    for snap in gen:
-        if snap.iteration > sweeps:
-            gen.close()
-            break
-        last = snap
+    last, _kept, _solution = solve_steps(mdp, method, opts, sweeps)
     if last is None:
         raise ValueError(f"{method} made no step")
     return Solution(method, last.values, last.policy, int(last.iteration), bool(last.converged), float(last.delta),
@@ -229,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     opts.update(solver_options(args, game, method))
     if opts.get("sequence") == "aima" and args.tol is None:
         opts.pop("tol", None)  # the game's default tolerance: AIMA's sequence stops by its epsilon instead
-    last, kept, solution = solve_steps(game, method, opts, args.sweeps, history=args.history)
+    last, kept, solution = solve_steps(game.mdp, method, opts, args.sweeps, history=args.history)
     if last is None:
         raise ValueError(f"{METHOD_NAMES[method]} made no step")
     if args.sweeps is None and solution is not None:

@@ -138,8 +138,16 @@ def _row_probabilities(mdp: TabularMDP, policy: np.ndarray, live: np.ndarray) ->
     if pol.ndim == 1:
         if pol.size != n:
             raise ValueError(f"the policy has {pol.size} entries for {n} states")
-        for s in np.flatnonzero(live):
-            out[mdp.row_of(int(s), int(pol[s]))] = 1.0  # ValueError for an action that is not legal there
+        states = np.flatnonzero(live)
+        k = int(mdp.n_actions)
+        keys = np.asarray(mdp.row_state, dtype=np.int64) * k + np.asarray(mdp.row_action)  # ascending: rows by state, action
+        want = states * k + pol[states]
+        rows = np.minimum(np.searchsorted(keys, want), keys.size - 1)
+        bad = np.flatnonzero((pol[states] < 0) | (pol[states] >= k) | (keys[rows] != want))
+        if bad.size:
+            s = int(states[bad[0]])
+            raise ValueError(f"action {int(pol[s])} is not legal in state {s}")
+        out[rows] = 1.0
         return out
     if pol.shape != (n, mdp.n_actions):
         raise ValueError(f"the policy's probabilities have shape {pol.shape}, not {(n, mdp.n_actions)}")

@@ -362,9 +362,6 @@ def _episode(ctx: Any, probs: np.ndarray, rng: np.random.Generator) -> list:
                               action_name=lambda a: ctx.spec.action_name(ctx, a))
 
 
-def _with_discount(ctx: Any, gamma: float) -> CheckersSettings:
-    return replace(ctx.settings, discount=gamma).validate()
-
 
 SPEC = GameSpec(
     key="checkers",
@@ -389,7 +386,7 @@ SPEC = GameSpec(
     backup_terms=_backup_terms,
     episode=_episode,
     simulation=lambda ctx, policy, *, games, seed: matchup_job(ctx.built, ctx.mdp, policy, games=games, seed=seed),
-    with_discount=_with_discount,
+    with_discount=hooks.set_discount,
 )
 """Checkers in the registry (:mod:`mdpviz.models.kit.registry`)."""
 

@@ -5,13 +5,12 @@ Scenario data is the generic codec's over :class:`~mdpviz.models.gambler.rules.G
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Generator
 
 from mdpviz.models.gambler import rules as gb
 from mdpviz.models.gambler.rules import GamblerSettings, compile_gambler
 from mdpviz.models.kit.grid import walk_simulation
-from mdpviz.models.kit.hooks import Context
+from mdpviz.models.kit import hooks
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.kit.strategies import SimulationResult
 from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
@@ -82,9 +81,6 @@ def lesson(st: GamblerSettings, mdp: TabularMDP | None = None, *, start: int | N
     )
 
 
-def _with_discount(ctx: Context, gamma: float) -> GamblerSettings:
-    return replace(ctx.settings, discount=gamma).validate()
-
 
 SPEC = GameSpec(
     key="gambler",
@@ -100,7 +96,7 @@ SPEC = GameSpec(
     lesson=lesson,
     jobs={"simulate": simulate},
     start_state=lambda ctx: start_capital(ctx.settings),
-    with_discount=_with_discount,
+    with_discount=hooks.set_discount,
     solve_with=lambda st: ("gs", {"tol": 1e-9}),  # Sutton and Barto's value iteration sweeps in place (section 4.4)
 )
 """The gambler's problem (Sutton and Barto, Example 4.3) in the registry."""

@@ -5,7 +5,8 @@ from dataclasses import replace
 from typing import Any, Callable, Generator
 from mdpviz.models.files import ScenarioError
 from mdpviz.models.kit.codec import as_object, from_data, to_data
-from mdpviz.models.kit.hooks import Context, simulation_from_start, walk_episode
+from mdpviz.models.kit import hooks
+from mdpviz.models.kit.hooks import simulation_from_start, walk_episode
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.kit.strategies import SimulationResult
@@ -120,9 +121,6 @@ def _compile_mdp(st: GridSettings) -> TabularMDP:
     return compile_gridworld(st).mdp
 
 
-def _with_discount(ctx: Context, gamma: float) -> GridSettings:
-    return replace(ctx.settings, discount=gamma).validate()
-
 
 SPEC = GameSpec(
     key="gridworld",
@@ -144,7 +142,7 @@ SPEC = GameSpec(
     state_name=lambda ctx, s: state_name(ctx.built.geometry, ctx.settings.convention, s),
     episode=walk_episode,
     simulation=simulation_from_start,
-    with_discount=_with_discount,
+    with_discount=hooks.set_discount,
     solve_with=lambda st: (("evaluate", {"tol": 1e-9}) if st.grid.name in NUMBERED_MAPS else ("vi", {"tol": 1e-9})),
 )
 """The grid world in the registry. ``jobs["simulate"](settings, mdp, policy, games=, seed=, start=)``."""

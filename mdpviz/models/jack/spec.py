@@ -6,13 +6,12 @@ Scenario data is the generic codec's over :class:`~mdpviz.models.jack.rules.Jack
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Generator
 
 from mdpviz.models.jack import rules as jr
 from mdpviz.models.jack.rules import JackSettings, compile_jack, move_of, state_of
 from mdpviz.models.kit.grid import walk_simulation
-from mdpviz.models.kit.hooks import Context
+from mdpviz.models.kit import hooks
 from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
 from mdpviz.models.kit.strategies import SimulationResult
 from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
@@ -89,9 +88,6 @@ def lesson(st: JackSettings, mdp: TabularMDP | None = None, *, start: int | None
     )
 
 
-def _with_discount(ctx: Context, gamma: float) -> JackSettings:
-    return replace(ctx.settings, discount=gamma).validate()
-
 
 SPEC = GameSpec(
     key="jack",
@@ -107,7 +103,7 @@ SPEC = GameSpec(
     lesson=lesson,
     jobs={"simulate": simulate},
     start_state=lambda ctx: start_state(ctx.settings),
-    with_discount=_with_discount,
+    with_discount=hooks.set_discount,
     solve_with=lambda st: ("pi", {}),  # figure 4.2: policy iteration from pi_0 = move nothing
 )
 """Jack's car rental (Sutton and Barto, Example 4.2; Exercise 4.7 with ``free_shuttle``) in the registry."""

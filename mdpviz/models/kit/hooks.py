@@ -60,6 +60,14 @@ def action_name(ctx: Context, a: int) -> str:
     return str(a)
 
 
+def set_discount(ctx: Context, gamma: float) -> Any:
+    """A spec's ``with_discount`` for settings with a ``discount`` field: that field set to ``gamma``,
+    validated (ValueError naming what is wrong)."""
+    from dataclasses import replace
+
+    return replace(ctx.settings, discount=gamma).validate()
+
+
 def start_state(ctx: Context) -> int:
     """State 0."""
     return 0
