@@ -132,7 +132,7 @@ def test_an_action_not_legal_in_its_state_is_named():
     pol = solve(mdp, "pi").policy.copy()
     exit_state = next(s for s in range(mdp.n_states) if not mdp.terminal[s] and len(mdp.actions_of(s)) == 1)
     pol[exit_state] = 0 if int(mdp.actions_of(exit_state)[0]) != 0 else 1
-    with pytest.raises(ValueError, match=f"not legal in state {exit_state}"):
+    with pytest.raises(ValueError, match=f"state {exit_state}: action .* is not one of its legal actions"):
         turn_distribution(mdp, pol, 0)
     d = turn_distribution(mdp, solve(mdp, "pi").policy, 7)  # and the policy itself fits
     assert d.probabilities.sum() + d.tail == pytest.approx(1.0)

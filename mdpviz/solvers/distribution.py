@@ -81,7 +81,7 @@ def turn_distribution(mdp: TabularMDP, policy: np.ndarray, start: int, *, cover:
     if mdp.terminal[start]:
         return TurnDistribution(np.ones(1), 0.0, 0.0, counts)
     live = ~np.asarray(mdp.terminal, dtype=bool)
-    row_p = _row_probabilities(mdp, policy, live)
+    row_p = _row_probabilities(mdp, policy)
     chosen = np.flatnonzero(row_p > 0)
     lens = np.diff(mdp.row_ptr)[chosen]
     starts = mdp.row_ptr[chosen]
@@ -130,34 +130,19 @@ def turn_distribution(mdp: TabularMDP, policy: np.ndarray, start: int, *, cover:
     return TurnDistribution(p, tail, never, counts)
 
 
-def _row_probabilities(mdp: TabularMDP, policy: np.ndarray, live: np.ndarray) -> np.ndarray:
-    """The probability of each row (state, action) under ``policy`` (0 for terminal states' rows)."""
+def _row_probabilities(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
+    """The probability of each row (state, action) under ``policy`` (0 for terminal states' rows): the
+    policies' row weights of policy evaluation, summed over states (ValueError for a policy that does
+    not fit, naming the first state where it does not)."""
+    from mdpviz.solvers.policy_iteration import row_weights_deterministic, row_weights_stochastic
+    from mdpviz.solvers.sweep import policy_to_rows
+
     pol = np.asarray(policy)
-    n = mdp.n_states
-    out = np.zeros(mdp.n_rows)
     if pol.ndim == 1:
-        if pol.size != n:
-            raise ValueError(f"the policy has {pol.size} entries for {n} states")
-        states = np.flatnonzero(live)
-        k = int(mdp.n_actions)
-        keys = np.asarray(mdp.row_state, dtype=np.int64) * k + np.asarray(mdp.row_action)  # ascending: rows by state, action
-        want = states * k + pol[states]
-        rows = np.minimum(np.searchsorted(keys, want), keys.size - 1)
-        bad = np.flatnonzero((pol[states] < 0) | (pol[states] >= k) | (keys[rows] != want))
-        if bad.size:
-            s = int(states[bad[0]])
-            raise ValueError(f"action {int(pol[s])} is not legal in state {s}")
-        out[rows] = 1.0
-        return out
-    if pol.shape != (n, mdp.n_actions):
-        raise ValueError(f"the policy's probabilities have shape {pol.shape}, not {(n, mdp.n_actions)}")
-    rs = np.asarray(mdp.row_state)
-    out = np.asarray(pol, dtype=np.float64)[rs, np.asarray(mdp.row_action)] * live[rs]
-    sums = np.bincount(rs, weights=out, minlength=n)
-    bad = np.flatnonzero(live & (np.abs(sums - 1.0) > 1e-9))
-    if bad.size:
-        raise ValueError(f"state {bad[0]}: the policy's probabilities of its legal actions sum to {sums[bad[0]]:g}, not 1")
-    return out
+        W = row_weights_deterministic(mdp, policy_to_rows(mdp, pol))
+    else:
+        W = row_weights_stochastic(mdp, pol)
+    return np.asarray(W.sum(axis=0)).ravel()
 
 
 def _never_ends(n: int, src: np.ndarray, dst: np.ndarray, prob: np.ndarray, live: np.ndarray, start: int) -> float:
@@ -165,7 +150,6 @@ def _never_ends(n: int, src: np.ndarray, dst: np.ndarray, prob: np.ndarray, live
     reaches the states from which no terminal state can be reached)."""
     import scipy.sparse as sp
     import scipy.sparse.csgraph as csg
-
     import scipy.sparse.linalg as spla
 
     keep = prob > 0

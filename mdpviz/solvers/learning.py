@@ -32,7 +32,7 @@ from typing import Generator
 import numpy as np
 
 from mdpviz.models.mdp import TabularMDP, read_only
-from mdpviz.solvers.sweep import TIE_TOL, greedy
+from mdpviz.solvers.sweep import greedy, optimal_rows
 
 LEARNERS: dict[str, str] = {
     "td0": "TD(0) prediction",
@@ -198,9 +198,7 @@ def exact_answer(mdp: TabularMDP, settings: LearningSettings) -> ExactAnswer:
                          "point (scale them down)")
     q_star = mdp.q_values(sol.values)
     best, _ = greedy(mdp, q_star)
-    sense = np.asarray(mdp.sense, dtype=np.float64)[mdp.row_state]
-    b = best[mdp.row_state]
-    optimal = ~mdp.terminal[mdp.row_state] & (sense * q_star >= sense * b - TIE_TOL * (1.0 + np.abs(b)))
+    optimal = optimal_rows(mdp, q_star, best)
     policy = np.asarray(sol.policy)
     if mdp.discount >= 1.0 and not mdp.is_two_player:
         # with discount 1 a free loop can tie with the way out: break such ties towards the terminal
@@ -211,8 +209,8 @@ def exact_answer(mdp: TabularMDP, settings: LearningSettings) -> ExactAnswer:
         pi = 1.0 / np.asarray(mdp.actions_per_state, dtype=np.float64)[mdp.row_state]
     else:
         pi = np.zeros(mdp.n_rows)
-        states = np.flatnonzero(policy >= 0)  # every non-terminal state has a greedy action
-        pi[[mdp.row_of(int(s), int(a)) for s, a in zip(states, policy[states])]] = 1.0
+        rows = policy_to_rows(mdp, np.where(mdp.terminal, -1, policy))  # every live state has a greedy action
+        pi[rows[rows >= 0]] = 1.0
     if settings.is_control:
         values, q = np.asarray(sol.values, dtype=np.float64), q_star
     else:

@@ -247,6 +247,21 @@ def greedy_policy(mdp: TabularMDP, values: np.ndarray, *, tie_tol: float = TIE_T
     return best, rows_to_policy(mdp, rows)
 
 
+def optimal_rows(mdp: TabularMDP, q: np.ndarray, best: np.ndarray | None = None, *,
+                 tie_tol: float = TIE_TOL) -> np.ndarray:
+    """bool (n_rows): the rows whose Q (``q``, per row) is optimal under the solvers' tie rule, within
+    ``tie_tol * (1 + |best|)`` of their state's best (``best``, per state; default: :func:`greedy`'s), the
+    max or min by the state's mover; False for terminal states' rows. Every tied action, not only the
+    lowest one the solvers pick."""
+    q = np.asarray(q, dtype=np.float64)
+    if best is None:
+        best, _ = greedy(mdp, q, tie_tol=tie_tol)
+    s_of = np.asarray(mdp.row_state)
+    b = np.asarray(best, dtype=np.float64)[s_of]
+    sense = np.asarray(mdp.sense, dtype=np.float64)[s_of]
+    return ~np.asarray(mdp.terminal)[s_of] & (sense * (q - b) >= -tie_tol * (1.0 + np.abs(b)))
+
+
 def action_ranks(mdp: TabularMDP, order) -> np.ndarray:
     """The rank of every action id under ``order`` (a sequence of action ids or action labels, each
     action once; actions it leaves out come after it, in id order): the solver option ``action_order``,

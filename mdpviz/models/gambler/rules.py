@@ -84,21 +84,16 @@ def compile_gambler(settings: GamblerSettings) -> TabularMDP:
     )
 
 
-def tied_stakes(mdp: TabularMDP, values: np.ndarray, *, tie_tol: float = 1e-9) -> list[tuple[int, ...]]:
-    """Per capital (state), every stake whose Q is within ``tie_tol`` of the best (() for terminals):
+def tied_stakes(mdp: TabularMDP, values: np.ndarray) -> list[tuple[int, ...]]:
+    """Per capital (state), every stake whose Q is optimal under the solvers' tie rule (() for terminals):
     the book's policy with its spikes is one of these optimal policies among several."""
-    q = mdp.q_values(np.asarray(values, dtype=np.float64))
-    out: list[tuple[int, ...]] = []
-    for s in range(mdp.n_states):
-        lo, hi = int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])
-        if lo == hi:
-            out.append(())
-            continue
-        qs = q[lo:hi]
-        best = float(qs.max())
-        out.append(tuple(stake_of(a) for a, x in zip(mdp.row_action[lo:hi].tolist(), qs.tolist())
-                         if x >= best - tie_tol))
-    return out
+    from mdpviz.solvers.sweep import optimal_rows
+
+    opt = optimal_rows(mdp, mdp.q_values(np.asarray(values, dtype=np.float64)))
+    ptr = np.asarray(mdp.state_ptr)
+    ra = np.asarray(mdp.row_action)
+    return [tuple(stake_of(int(a)) for a in ra[ptr[s]:ptr[s + 1]][opt[ptr[s]:ptr[s + 1]]])
+            for s in range(mdp.n_states)]
 
 
 __all__ = ["GamblerSettings", "MAX_GOAL", "compile_gambler", "stake_of", "tied_stakes"]

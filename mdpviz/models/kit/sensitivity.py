@@ -111,15 +111,11 @@ def build_at(key: str, data: dict) -> GameModel:
 def optimal_rows(game: GameModel) -> tuple[np.ndarray, np.ndarray, float]:
     """(bool per row: the row's action is optimal, the optimal policy, V*(start)) of the game, solved exactly."""
     from mdpviz.solvers import solve
-    from mdpviz.solvers.sweep import TIE_TOL
+    from mdpviz.solvers.sweep import optimal_rows as rows_within_ties
 
     mdp = game.mdp
     sol = solve(mdp, "pi")
-    q = mdp.q_values(np.asarray(sol.values))
-    state = np.asarray(mdp.row_state)
-    best = np.asarray(sol.values)[state]
-    opt = np.abs(q - best) <= TIE_TOL * (1.0 + np.abs(best))
-    opt &= ~np.asarray(mdp.terminal)[state]
+    opt = rows_within_ties(mdp, mdp.q_values(np.asarray(sol.values)), np.asarray(sol.values))
     return opt, np.asarray(sol.policy), float(sol.values[game.start_state()])
 
 
