@@ -25,6 +25,8 @@ methods and saves every game's pictures into one folder (default ``assets/screen
 * ``ttt3d``: ``ttt3d-learning.png``, ``ttt3d-play-1280x720.png`` (TD(0) learning);
 * ``gridworld``: ``gridworld-values.png`` (values and arrows), ``gridworld-q-1280x720.png`` (Q
   triangles, presenter mode);
+  ``convergence-bounds.png`` (value iteration's error and bounds on the convergence plot),
+  ``gridworld-returns.png`` (the exact return distribution on the simulated histograms);
 * ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed);
 * learning in progress (:data:`LEARNING_SHOTS`: ``gridworld``, ``snakes``, ``ttt``):
   ``learning/<size>/<game>.png`` at the three sizes, Q-learning a few hundred episodes in.
@@ -603,6 +605,30 @@ def save_gridworld_screenshots(out: str | Path) -> list[Path]:
     return sw.saved
 
 
+def save_theory_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
+    """``convergence-bounds.png`` (value iteration on the book's 4x3 grid, solved, with View > Error and
+    bounds on: the true error, the stopping bound, the gamma^k envelope and the loss bound beside max|dV|)
+    and ``gridworld-returns.png`` (the same grid's strategies simulated, ``games`` each, the exact return
+    distribution as dots on each histogram)."""
+    from mdpviz.models import gridworld as gw
+
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.switch_game("gridworld")
+        g = w.game
+        g.set_map(gw.BUILTIN_MAPS["book"])
+        sw.reset("vi")
+        sw.solve()
+        w.set_theory_shown(True)
+        w.inspect(g.session.start_state())
+        w.show_page("board")
+        sw.shot("convergence-bounds.png")
+        w.set_theory_shown(False)
+        sw.simulate(games)
+        sw.shot("gridworld-returns.png")
+    return sw.saved
+
+
 def save_gym_screenshots(out: str | Path) -> list[Path]:
     """``gym-frozenlake.png``: Gymnasium's FrozenLake 8x8 (slippery) imported and solved; nothing
     when Gymnasium is not installed (noted on stderr)."""
@@ -666,7 +692,7 @@ def save_learning_screenshots(out: str | Path, key: str) -> list[Path]:
 
 
 def _gridworld(out: Path, o: ShotOptions) -> list[Path]:
-    return save_gridworld_screenshots(out)
+    return save_gridworld_screenshots(out) + save_theory_screenshots(out, games=o.sim_games)
 
 
 def _gym(out: Path, o: ShotOptions) -> list[Path]:
