@@ -435,7 +435,10 @@ def test_collector_collects_young_objects_in_bulk_and_the_oldest_by_cpythons_rul
         junk3 = [[] for _ in range(2000)]
         col.check()
         assert gc.get_stats()[2]["collections"] == full + 1
-        assert col.long_lived_pending == 0 and col.long_lived_total == len(gc.get_objects(2))
+        # counted right after the full collection (not the 4,000,000 set above); what other threads
+        # promote between that count and this one moves it by a few objects in 400,000 (seen: 11)
+        assert col.long_lived_pending == 0
+        assert col.long_lived_total == pytest.approx(len(gc.get_objects(2)), rel=1e-3)
         del junk, junk2, junk3
     finally:
         gc.set_threshold(*thresholds)
