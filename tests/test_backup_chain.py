@@ -198,7 +198,7 @@ def test_links_show_the_terms_numbers(qtbot, window, key, method, conv):
 
 
 def test_snakes_chain_reaches_the_goal_and_the_board_outlines_it(qtbot, window):
-    from mdpviz.widgets.chain_marks import CHAIN
+    from mdpviz.widgets.chain_marks import CHAIN, MIN_DISC
 
     w = window
     _solved(qtbot, w, "snakes", "vi")
@@ -221,9 +221,11 @@ def test_snakes_chain_reaches_the_goal_and_the_board_outlines_it(qtbot, window):
     assert [w.board.chain_labels[s] for s in dict.fromkeys(seen)][:3] == ["1", "2", "3"]
     w.board.resize(900, 600)
     img = w.board.grab().toImage()
-    rect = w.board.cell_rect(seen[1])
-    edge = [img.pixelColor(int(rect.center().x()) + dx, int(rect.bottom()) - 2).name() for dx in range(-3, 4)]
-    assert CHAIN in edge  # drawn, not only stored
+    for s in seen[:2]:  # drawn, not only stored: each number's disc on its cell's top edge
+        rect = w.board.cell_rect(s)
+        assert img.pixelColor(int(rect.center().x() - MIN_DISC * 0.35), int(rect.top())).name() == CHAIN
+    far = w.board.cell_rect(next(s for s in range(mdp.n_states) if s not in seen and not mdp.terminal[s]))
+    assert img.pixelColor(int(far.center().x() - MIN_DISC * 0.35), int(far.top())).name() != CHAIN
     # a new click starts a new chain; the board's outlines go
     w.board.inspect_requested.emit(5)
     assert w.chain.states == (5,) and w.board.chain_labels == {}
@@ -268,3 +270,36 @@ def test_presenter_compact_form_keeps_the_chain(qtbot, window):
     html = w.inspector.text.toHtml()
     assert "chain:back/0" in html and "chain:next/" in html
     assert w.inspection().value == t.next_value
+
+
+def test_gambler_and_jack_number_the_chain_on_their_plots(qtbot, window):
+    w = window
+    g = _solved(qtbot, w, "gambler", "vi")
+    board = w.board
+    w.inspect(30)
+    for _ in range(2):
+        t = next(t for t in _best(w.inspection()).terms if not w.controller.mdp.terminal[t.next_state])
+        _follow_checked(w, t)
+    states = w.chain.states
+    values = w.controller.history[-1].values
+    got = [(it.toPlainText(), (it.pos().x(), it.pos().y())) for it in board._chain_items]
+    assert got == [(lab, (float(s), float(values[s]))) for s, lab in outline_labels(states).items()]
+    assert all(it in board.value_plot.items for it in board._chain_items)
+    w.redraw()  # a frame redraws the plot: the numbers come back with it
+    w.mark_dirty()
+    w.redraw()
+    assert len(board._chain_items) == 3 and all(it in board.value_plot.items for it in board._chain_items)
+    w.inspect(40)
+    assert board._chain_items == [] and g.session.mdp() is w.controller.mdp
+
+    from mdpviz.models.jack.rules import state_of
+
+    w.switch_game("jack")
+    jb = w.game.board_widget()
+    m = w.game.settings.max_cars
+    jb.show_chain([state_of(9, 11, m), state_of(9, 9, m), state_of(3, 4, m)])
+    assert [(it.toPlainText(), (it.pos().x(), it.pos().y())) for it in jb._chain_items] == [
+        ("1", (11.5, 9.5)), ("2", (9.5, 9.5)), ("3", (4.5, 3.5))]
+    jb.show_chain([])
+    assert jb._chain_items == [] and not any(it.__class__.__name__ == "TextItem" and it.toPlainText() == "1"
+                                             for it in jb.plot.items)

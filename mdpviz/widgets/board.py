@@ -369,7 +369,8 @@ class BoardView(GameBoard):
         for state, label in self.chain_labels.items():  # after every cell: a number over a neighbour stays on top
             rect = self.cell_rect(state)
             if not rect.isEmpty():
-                paint_chain_mark(p, rect, label, line_scale=self.line_scale, font=self.font())
+                paint_chain_mark(p, rect, label, line_scale=self.line_scale, text_scale=self.text_scale,
+                                 font=self.font())
         self._paint_legend(p, s, ox, oy)
         box = self.token_caption_rect()
         if box is not None:  # after every cell: a caption moved over a neighbour stays on top

@@ -272,7 +272,7 @@ class GridCanvas(QWidget):
             p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.05) * lw))
             p.drawRect(self.cell_rect(*self.selected).adjusted(2, 2, -2, -2))
         for cell, label in self.chain_labels.items():
-            paint_chain_mark(p, self.cell_rect(*cell), label, line_scale=self.line_scale, font=self.font())
+            paint_chain_mark(p, self.cell_rect(*cell), label, line_scale=self.line_scale, font=self.font(), corner=True)
         if self.token is not None:
             cell = g.cell_of(self.token)
             if cell is not None:
