@@ -303,3 +303,38 @@ def test_gambler_and_jack_number_the_chain_on_their_plots(qtbot, window):
     jb.show_chain([])
     assert jb._chain_items == [] and not any(it.__class__.__name__ == "TextItem" and it.toPlainText() == "1"
                                              for it in jb.plot.items)
+
+
+def test_a_mouse_click_on_a_term_follows_it(qtbot, window):
+    """The anchors are real links of the QTextBrowser: a click on one (not only its signal) follows it."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtGui import QTextCursor
+
+    w = window
+    _solved(qtbot, w, "snakes", "vi")
+    w.inspector_dock.raise_()
+    w.show()
+    w.inspect(0)
+    text = w.inspector.text
+    doc = text.document()
+    found = None
+    block = doc.begin()
+    while found is None and block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            if frag.charFormat().anchorHref().startswith("chain:next/"):
+                found = (frag.position() + frag.length() // 2, frag.charFormat().anchorHref())
+                break
+            it += 1
+        block = block.next()
+    assert found is not None
+    pos, href = found
+    cur = QTextCursor(doc)
+    cur.setPosition(pos)
+    text.setTextCursor(cur)
+    text.ensureCursorVisible()
+    r = text.cursorRect(cur)
+    assert text.anchorAt(r.center()) == href
+    qtbot.mouseClick(text.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(r.center()))
+    assert w.chain.states == (0, int(href.rsplit("/", 1)[1]))
