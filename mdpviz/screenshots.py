@@ -29,7 +29,9 @@ methods and saves every game's pictures into one folder (default ``assets/screen
   ``gridworld-returns.png`` (the exact return distribution on the simulated histograms);
 * ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed);
 * learning in progress (:data:`LEARNING_SHOTS`: ``gridworld``, ``snakes``, ``ttt``):
-  ``learning/<size>/<game>.png`` at the three sizes, Q-learning a few hundred episodes in.
+  ``learning/<size>/<game>.png`` at the three sizes, Q-learning a few hundred episodes in;
+* the inspector's chain of backups (:data:`CHAIN_SHOTS`: ``snakes``, ``gridworld``):
+  ``chain/<size>/<game>.png`` at the three sizes, three links followed from the start.
 
 Every game gets a fresh window from :func:`screenshot_window` (one QApplication for the whole run);
 the window's settings go to a temporary file, never to the user's settings. The per-game functions
@@ -691,6 +693,51 @@ def save_learning_screenshots(out: str | Path, key: str) -> list[Path]:
     return sw.saved
 
 
+CHAIN_SHOTS = ("snakes", "gridworld")
+"""The inspector's chain of backups (``chain/<size>/<game>.png``), by game key: the games whose board outlines it."""
+
+
+def follow_chain(window: Any, links: int) -> None:
+    """Follow ``links`` links of the inspector's chain of backups from the inspected state: each time the
+    shown action's likeliest successor that is not terminal (the furthest one on a tie), as a user
+    clicking its V(s') would."""
+    from mdpviz.models.kit.chain import follow_href
+
+    w = window
+    mdp = w.controller.mdp
+    for _ in range(int(links)):
+        insp = w.inspection()
+        best = next((a for a in insp.actions if a.best), None) if insp is not None else None
+        terms = [t for t in (best.terms if best is not None else ()) if not mdp.terminal[t.next_state]]
+        if not terms:
+            return
+        w.follow_link(follow_href(max(terms, key=lambda t: (t.prob, t.next_state)).next_state))
+
+
+def save_chain_screenshots(out: str | Path, key: str, *, links: int = 3, root: int | None = None) -> list[Path]:
+    """``chain/<size>/<key>.png`` at every size of :data:`SIZES`: the game solved as in
+    :func:`prepare_game`, the start (or state ``root``) inspected and ``links`` links of its chain of backups followed
+    (:func:`follow_chain`): the breadcrumb in the inspector, the chain outlined and numbered on the board."""
+    out = Path(out)
+    for name in SIZES:
+        (out / "chain" / name).mkdir(parents=True, exist_ok=True)
+    with screenshot_window(out) as sw:
+        w = sw.window
+        prepare_game(sw, key, ShotOptions())
+        w.inspect(w.game.session.start_state() if root is None else int(root))
+        follow_chain(w, links)
+        w.inspector_dock.raise_()
+        for name, (size, presenter) in SIZES.items():
+            if presenter:
+                w.resize(*size)
+                sw.pump(0.2)
+                w.set_presenter(True)
+            sw.shot(f"chain/{name}/{key}.png", size=size)
+            if presenter:
+                w.set_presenter(False)
+    return sw.saved
+
+
 def _gridworld(out: Path, o: ShotOptions) -> list[Path]:
     return save_gridworld_screenshots(out) + save_theory_screenshots(out, games=o.sim_games)
 
@@ -765,6 +812,8 @@ def take(out: str | Path, *, games: Sequence[str] | None = None, options: ShotOp
                 saved += SCREENSHOTS[key](out, options)
             if key in LEARNING_SHOTS:
                 saved += save_learning_screenshots(out, key)
+            if key in CHAIN_SHOTS:
+                saved += save_chain_screenshots(out, key)
     finally:
         pg.setConfigOptions(antialias=antialias)
     return saved
@@ -801,7 +850,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["DEFAULT_SIZE", "LAYOUT", "LEARNING_SHOTS", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
+__all__ = ["CHAIN_SHOTS", "DEFAULT_SIZE", "LAYOUT", "LEARNING_SHOTS", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
            "save_size_screenshots", "SMALL_MDP", "QuietDialogs", "Shot",
            "ShotOptions", "ShotWindow", "all_games", "main", "parse_games", "save_attt_screenshots",
            "save_checkers_screenshots", "save_file_screenshots", "save_learning_screenshots", "save_risk_screenshots", "save_snakes_screenshots",

@@ -12,14 +12,14 @@ import pytest
 from PySide6.QtGui import QImage
 
 from mdpviz.controller import running_threads
-from mdpviz.screenshots import DEFAULT_SIZE, LEARNING_SHOTS, SCREENSHOTS, SIZES, SIZE_1280x720, main, parse_games, screenshot_window
+from mdpviz.screenshots import CHAIN_SHOTS, DEFAULT_SIZE, LEARNING_SHOTS, SCREENSHOTS, SIZES, SIZE_1280x720, main, parse_games, screenshot_window
 
 
 def test_every_game_of_the_registry_is_photographed_and_recipes_name_registered_games():
     from mdpviz.models.kit.registry import keys
 
     assert parse_games("all") == [*keys(), "sutton4x4"]  # (and the grid world on Example 4.1's map)
-    assert set(SCREENSHOTS) <= set(keys()) and set(LEARNING_SHOTS) <= set(keys())
+    assert set(SCREENSHOTS) <= set(keys()) and set(LEARNING_SHOTS) <= set(keys()) and set(CHAIN_SHOTS) <= set(keys())
 
 
 def test_games_are_picked_by_key():
@@ -49,7 +49,7 @@ def test_screenshot_script_writes_the_chosen_games_at_their_stated_sizes(qapp, t
     for p in paths[:6]:
         size, _presenter = SIZES[p.parent.name]
         assert (QImage(str(p)).width(), QImage(str(p)).height()) == size
-    gallery = [p for p in paths[6:] if p.parent.parent.name != "learning"]
+    gallery = [p for p in paths[6:] if p.parent.parent.name not in ("learning", "chain")]
     assert [p.name for p in gallery] == ["solving.png", "simulation.png", "presenter-1280x720.png",
                                          "policy-iteration.png"]
     assert all(p.parent == out for p in gallery)
@@ -59,10 +59,13 @@ def test_screenshot_script_writes_the_chosen_games_at_their_stated_sizes(qapp, t
     # snakes learning in progress (LEARNING_SHOTS) at each size, after its gallery
     learning = [p for p in paths[6:] if p.parent.parent.name == "learning"]
     assert [(p.parent.name, p.name) for p in learning] == [(folder, "snakes.png") for folder in SIZES]
-    assert paths[6:] == gallery[:3] + learning + gallery[3:]
-    for p in learning:
+    # snakes' chain of backups (CHAIN_SHOTS) at each size, after its learning pictures
+    chain = [p for p in paths[6:] if p.parent.parent.name == "chain"]
+    assert [(p.parent.name, p.name) for p in chain] == [(folder, "snakes.png") for folder in SIZES]
+    assert paths[6:] == gallery[:3] + learning + chain + gallery[3:]
+    for p in learning + chain:
         assert (QImage(str(p)).width(), QImage(str(p)).height()) == SIZES[p.parent.name][0]
-    assert "13 pictures in" in captured.err
+    assert "16 pictures in" in captured.err
     files = sorted(p for p in out.rglob("*") if p.is_file())
     assert files == sorted(paths)  # nothing else (no settings file) in the folder
     assert running_threads() == []

@@ -26,8 +26,10 @@ from functools import lru_cache
 from typing import Any
 
 from mdpviz.models.kit.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
+from mdpviz.models.kit.chain import outline_labels
 from mdpviz.models.kit.display import BoardFrame
 from mdpviz.models.kit.position import compact_value as compact_q
+from mdpviz.widgets.chain_marks import paint_chain_mark
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform, wrap_caption
 
@@ -118,6 +120,8 @@ class BoardView(GameBoard):
         self.selected: int | None = None
         self.successors: dict[int, float] = {}
         self.token: int | None = None
+        self.chain_labels: dict[int, str] = {}
+        """The inspector's chain of backups: state -> its place(s) in the chain ("1", "2,4"), outlined."""
         self.token_text = ""
         self.caption = ""
         self.state_names: dict[int, str] = {}
@@ -205,6 +209,11 @@ class BoardView(GameBoard):
         """Outline the inspected state and its successors (state -> probability)."""
         self.selected = state
         self.successors = dict(successors or {})
+        self.update()
+
+    def show_chain(self, states) -> None:
+        """Outline the inspector's chain of backups in order, each cell numbered (fewer than two states: none)."""
+        self.chain_labels = outline_labels(states)
         self.update()
 
     def show_token(self, state: int | None, text: str = "") -> None:
@@ -357,6 +366,11 @@ class BoardView(GameBoard):
         self._paint_arrows(p, s, ox, oy)
         for c in cells:
             self._paint_cell(p, c, s, ox, oy)
+        for state, label in self.chain_labels.items():  # after every cell: a number over a neighbour stays on top
+            rect = self.cell_rect(state)
+            if not rect.isEmpty():
+                paint_chain_mark(p, rect, label, line_scale=self.line_scale, text_scale=self.text_scale,
+                                 font=self.font())
         self._paint_legend(p, s, ox, oy)
         box = self.token_caption_rect()
         if box is not None:  # after every cell: a caption moved over a neighbour stays on top

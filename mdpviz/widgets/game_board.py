@@ -61,6 +61,11 @@ class GameBoard(QWidget):
     def show_selection(self, state: int | None, successors: dict[int, float] | None = None) -> None:
         """Outline the inspected state and its successors (None: no selection)."""
 
+    def show_chain(self, states: Sequence[int]) -> None:
+        """Outline the inspector's chain of backups in order (root first; fewer than two states: none;
+        :func:`~mdpviz.models.kit.chain.outline_labels`). A board that shows one position draws none:
+        the inspector's breadcrumb is the chain there."""
+
     def show_token(self, state: int | None, text: str = "") -> None:
         """Show the episode player's token on ``state`` (None: hide it)."""
 

@@ -424,7 +424,11 @@ class SolverPanel(QWidget):
 
 
 class Inspector(QWidget):
-    """Q-values of the inspected state at the shown sweep, each with its Bellman backup."""
+    """Q-values of the inspected state at the shown sweep, each with its Bellman backup; its links
+    (a term's V(s'), a breadcrumb: :mod:`mdpviz.models.kit.chain`) are emitted, not opened."""
+
+    link_clicked = Signal(str)
+    """A link of the text was clicked: its href (the window follows the chain of backups)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -434,6 +438,7 @@ class Inspector(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         self.text = _named(QTextBrowser(), "inspectorText", "Inspector text")
         self.text.setOpenLinks(False)
+        self.text.anchorClicked.connect(lambda url: self.link_clicked.emit(url.toString()))
         lay.addWidget(self.text)
         self.inspection: Inspection | None = None
         self.compact = False

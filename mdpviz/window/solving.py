@@ -23,10 +23,12 @@ from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, kernels
 from mdpviz.solvers.learning import LEARNERS, LearningStep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.models.kit.colors import ColorScale, scale_for
+from mdpviz.models.kit.chain import BackupChain, follow_href, parse_href
 from mdpviz.models.kit.display import (
     ActionBackup,
     Inspection,
     backup_q,
+    backup_sources,
     backup_text,
     backup_values,
     greedy_action,
@@ -49,7 +51,10 @@ class SolvingMixin:
         self.view_index: int | None = None
         """The sweep the history slider points at (None: follow the newest sweep)."""
         self.selected: int | None = None
-        """The inspected state (None: nothing inspected)."""
+        """The inspected state (None: nothing inspected): the shown page of :attr:`chain`."""
+        self.chain = BackupChain()
+        """The inspector's chain of backups followed from the clicked state (:mod:`mdpviz.models.kit.chain`):
+        a board click starts it, a term's link extends it, a breadcrumb cuts it, a model edit clears it."""
         self._dirty = True
         """Something shown changed since the last frame (see :meth:`mark_dirty`)."""
         self._plot_time = 0.0
@@ -89,6 +94,8 @@ class SolvingMixin:
         p.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
         self.game_shown.connect(self._keep_solve)
         self.model_changed.connect(self._solving_model_changed)
+        self.model_changed.connect(self._chain_model_changed)
+        self.inspector.link_clicked.connect(self.follow_link)
         self.shutting_down.connect(self.redraw_timer.stop)
 
     def mark_dirty(self) -> None:
@@ -415,52 +422,114 @@ class SolvingMixin:
 
     # ------------------------------------------------------------------ inspector
     def inspect(self, state: int | None) -> None:
-        """Show the Bellman backup of ``state`` at the shown sweep (None: clear)."""
+        """Show the Bellman backup of ``state`` at the shown sweep (None: clear); a new chain of backups
+        starts there."""
         mdp = self.controller.mdp
         if state is not None and (mdp is None or not 0 <= state < mdp.n_states):
             state = None
         self.selected = state
+        self.chain = BackupChain.start(state)
         self._update_inspection()
 
-    def inspection(self) -> Inspection | None:
-        """The inspector's data for the selected state at the shown sweep (pure computation)."""
+    def follow_link(self, href: str) -> None:
+        """An inspector link (:mod:`mdpviz.models.kit.chain`): a term's V(s') opens the backup of s' (the
+        chain grows), a breadcrumb goes back to its page; anything else is ignored."""
+        link = parse_href(href)
         mdp = self.controller.mdp
-        s = self.selected
-        if mdp is None or s is None:
+        chain = self._synced_chain()
+        if link is None or mdp is None or not chain.states:
+            return
+        kind, n = link
+        if kind == "next" and 0 <= n < mdp.n_states:
+            chain = chain.follow(n)
+        elif kind == "back" and n < len(chain.states):
+            chain = chain.back(n)
+        else:
+            return
+        self.chain, self.selected = chain, chain.current
+        self._update_inspection()
+
+    def _chain_model_changed(self) -> None:
+        """A model edit (or another game) clears the chain; the inspected state, if kept, starts it anew."""
+        self.chain = BackupChain.start(self.selected)
+
+    def _synced_chain(self) -> BackupChain:
+        """The chain, started anew at the inspected state when that was set some other way."""
+        if self.chain.current != self.selected:
+            self.chain = BackupChain.start(self.selected)
+        return self.chain
+
+    def chain_pages(self) -> tuple[tuple[int, int], ...]:
+        """(state, history index) of each page of the chain: the clicked state at the shown sweep, each
+        next page at the snapshot whose values its parent's term read (so its V is the term's number)."""
+        mdp = self.controller.mdp
+        chain = self._synced_chain()
+        if mdp is None or not chain.states:
+            return ()
+        hist, n, block = self.controller.history, mdp.n_states, default_block_size(mdp.n_states)
+        greedy = not self.board.draws_sweep_policy
+        return chain.pages(self.shown_index(), lambda s, i: backup_sources(
+            hist, i, s, n_states=n, gs_block=block, greedy_of_shown=greedy)[0])
+
+    def inspection(self) -> Inspection | None:
+        """The inspector's data for the shown page of the chain (the selected state; pure computation)."""
+        mdp = self.controller.mdp
+        if mdp is None or self.selected is None:
             return None
+        pages = self.chain_pages()
+        names = tuple(self._crumb_name(s) for s, _ in pages)
+        s, i = pages[-1]
+        return self._inspection_at(s, i, chain=names)
+
+    def _inspection_at(self, s: int, index: int, *, chain: tuple[str, ...] = ()) -> Inspection | None:
+        """The backup of state ``s`` at history index ``index`` (-1: before the first sweep), its terms'
+        V(s') linked to their own backups."""
+        mdp = self.controller.mdp
         g, gs = self.game, self.session
         if gs.mdp() is not mdp:  # the game changed and the solver has not been reset to its model yet
             return None
-        sw = self.shown_sweep()
+        hist = self.controller.history
+        sw = hist[index] if 0 <= index < len(hist) else None
         if sw is not None and not isinstance(sw, Sweep):  # a learner's snapshot (see learning_inspection_html)
             return None
         values = np.zeros(mdp.n_states) if sw is None else np.asarray(sw.values)
         # Q backs up from the values the board's action was chosen with (one rule for badge and inspector)
         sweep_policy = self.board.draws_sweep_policy
-        src, source = backup_values(self.controller.history, self.shown_index(), s, n_states=mdp.n_states,
+        src, source = backup_values(hist, index if sw is not None else -1, s, n_states=mdp.n_states,
                                     gs_block=default_block_size(mdp.n_states), greedy_of_shown=not sweep_policy)
         when = "before the first sweep (V = 0)" if sw is None else (
             f"after sweep {sw.iteration}" if sw.phase == "sweep" else
             ("(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"))
         title = f"{g.state_title(s)} {when}"  # board games: in words
         if mdp.terminal[s]:
-            return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=gs.unit)
+            return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=gs.unit, chain=chain)
         acts = [int(a) for a in mdp.actions_of(s)]
+        # each V(s') links to the backup of s' (before the first sweep every V is 0: no chain to follow)
+        link = None if sw is None else (lambda t: follow_href(t.next_state) if 0 <= t.next_state < mdp.n_states
+                                        else None)
+        name = lambda t: self._short_name(t)  # noqa: E731
         rows = []
         qs = []
         for a in acts:
             terms = gs.backup_terms(s, a, src)
             qs.append(backup_q(terms, mdp.discount))
-            shown = terms if len(terms) <= 12 else merge_terms(terms)
-            rows.append((a, terms, backup_text(shown, mdp.discount, state_name=lambda t: self._short_name(t))))
+            shown = terms if len(terms) <= 12 else merge_terms(terms)  # (a merged term still names one s')
+            rows.append((a, tuple(shown), backup_text(shown, mdp.discount, state_name=name),
+                         "" if link is None else backup_text(shown, mdp.discount, state_name=name, link=link)))
         objective = "min" if mdp.sense[s] < 0 else "max"
         chosen = greedy_action(acts, qs, objective)
         if sw is not None and sw.phase == "evaluate" and sweep_policy:
             chosen = int(sw.policy[s])  # an evaluation evaluates its policy (round 1: the starting one)
-        actions = tuple(ActionBackup(a, gs.action_name(a), q, text, a == chosen)
-                        for (a, _, text), q in zip(rows, qs))
+        actions = tuple(ActionBackup(a, gs.action_name(a), q, text, a == chosen, html, shown)
+                        for (a, shown, text, html), q in zip(rows, qs))
         return Inspection(title, float(values[s]), actions, objective, mdp.discount,
-                          unit=gs.unit if gs.unit == "turns" else "", source=source)
+                          unit=gs.unit if gs.unit == "turns" else "", source=source, chain=chain)
+
+    def _crumb_name(self, s: int) -> str:
+        """A state's name in the chain's breadcrumb: as the backups name it (:meth:`_short_name`), or its
+        title where that says nothing on its own (a board game's "next")."""
+        short = self._short_name(s)
+        return short if short != "next" else self.game.state_title(s)
 
     def _short_name(self, s: int) -> str:
         """A successor's name inside a backup's V(...): the model's label (a tic-tac-toe board "O.X...X.",
@@ -489,6 +558,7 @@ class SolvingMixin:
             self.inspector.inspection = None
             self.inspector.text.setHtml(page)
             self.board.show_selection(self.selected)
+            self.board.show_chain(())
             return
         insp = self.inspection()
         self.inspector.show_inspection(insp)
@@ -496,9 +566,11 @@ class SolvingMixin:
         board = self.board
         if insp is None or mdp is None or self.selected is None:
             board.show_selection(None)
+            board.show_chain(())
             return
-        s = self.selected
-        sw = self.shown_sweep()
+        s, i = self.chain_pages()[-1]
+        hist = self.controller.history
+        sw = hist[i] if 0 <= i < len(hist) else None
         succ: dict[int, float] = {}
         if not mdp.terminal[s]:
             acts = [int(sw.policy[s])] if sw is not None and sw.policy[s] >= 0 else [int(a) for a in mdp.actions_of(s)]
@@ -506,3 +578,4 @@ class SolvingMixin:
                 for d, p, _ in mdp.outcomes(s, a):
                     succ[d] = succ.get(d, 0.0) + p / len(acts)
         board.show_selection(s, succ)
+        board.show_chain(self.chain.states)

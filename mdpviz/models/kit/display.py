@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from mdpviz.models.kit.chain import breadcrumb_html
 from mdpviz.models.kit.colors import ColorScale, format_value
 from mdpviz.solvers.sweep import TIE_TOL
 
@@ -98,6 +99,42 @@ def sweep_caption(method_name: str, phase: str, iteration: int, index: int, tota
 
 
 # ---------------------------------------------------------------------------------- the inspector
+def backup_sources(
+    history: Sequence[Any],
+    index: int,
+    state: int,
+    *,
+    n_states: int,
+    gs_block: int = 1,
+    greedy_of_shown: bool = False,
+) -> tuple[np.ndarray, str]:
+    """int64 (n_states): for each successor s', the history index of the snapshot whose V(s') the
+    backup of ``state`` at history index ``index`` reads (-1: V = 0 before the first sweep), and how
+    to say so. The one rule behind :func:`backup_values` and the inspector's chain of backups
+    (:mod:`mdpviz.models.kit.chain`: a term's link opens s' at that index, so the page's V is the
+    term's number). The cases are :func:`backup_values`'s."""
+    n = int(n_states)
+    if index < 0 or not history:
+        return np.full(n, -1, dtype=np.int64), "V = 0 (before the first sweep)"
+    sw = history[index]
+    cur, prev = np.full(n, index, dtype=np.int64), np.full(n, index - 1, dtype=np.int64)
+    if greedy_of_shown or sw.phase in ("improve", "lp", "layer"):
+        return cur, "V of this snapshot (the shown values)"
+    if getattr(sw, "q_from", "previous") == "current":
+        return cur, "V of this snapshot itself (V_k: the convention \u201cQ from V_k\u201d, CS188's iteration k)"
+    if sw.phase == "evaluate":
+        if index == 0:
+            return cur, "V of this evaluation (round 1 evaluates the starting policy: \u2605 marks its action)"
+        return prev, "V of the previous snapshot (the one this round's policy was chosen from)"
+    if sw.method == "gs":
+        b = max(1, int(gs_block))
+        start = (int(state) // b) * b
+        prev[:start] = index
+        return prev, (f"V of this sweep for states before {start} (already updated in place), "
+                      "of the previous sweep for the rest")
+    return prev, "V of the previous sweep (this sweep's backup)"
+
+
 def backup_values(
     history: Sequence[Any],
     index: int,
@@ -123,29 +160,17 @@ def backup_values(
       updates, policy evaluation): greedy in its own values.
 
     ``greedy_of_shown``: the board draws the greedy moves of the shown values themselves (board
-    games), so the inspector backs up from those.
+    games), so the inspector backs up from those. Which snapshot each V(s') comes from is
+    :func:`backup_sources`.
     """
-    if index < 0 or not history:
-        return np.zeros(n_states), "V = 0 (before the first sweep)"
-    sw = history[index]
-    cur = np.asarray(sw.values, dtype=np.float64)
-    prev = np.asarray(history[index - 1].values, dtype=np.float64) if index > 0 else np.zeros(n_states)
-    if greedy_of_shown or sw.phase in ("improve", "lp", "layer"):
-        return cur, "V of this snapshot (the shown values)"
-    if getattr(sw, "q_from", "previous") == "current":
-        return cur, "V of this snapshot itself (V_k: the convention \u201cQ from V_k\u201d, CS188's iteration k)"
-    if sw.phase == "evaluate":
-        if index == 0:
-            return cur, "V of this evaluation (round 1 evaluates the starting policy: \u2605 marks its action)"
-        return prev, "V of the previous snapshot (the one this round's policy was chosen from)"
-    if sw.method == "gs":
-        b = max(1, int(gs_block))
-        start = (int(state) // b) * b
-        mixed = prev.copy()
-        mixed[:start] = cur[:start]
-        return mixed, (f"V of this sweep for states before {start} (already updated in place), "
-                       "of the previous sweep for the rest")
-    return prev, "V of the previous sweep (this sweep's backup)"
+    src, text = backup_sources(history, index, state, n_states=n_states, gs_block=gs_block,
+                               greedy_of_shown=greedy_of_shown)
+    out = np.zeros(int(n_states))
+    for j in np.unique(src):
+        if j >= 0:
+            at = src == j
+            out[at] = np.asarray(history[int(j)].values, dtype=np.float64)[at]
+    return out, text
 
 
 def board_q(
@@ -241,19 +266,31 @@ def backup_text(
     *,
     state_name: Callable[[int], str] = str,
     digits: int = 4,
+    link: Callable[[BackupTerm], str | None] | None = None,
 ) -> str:
     """The backup with its numbers: "1/3 x (1 + V(4)=2.5000) + ... = 3.1667".
 
-    With a discount other than 1 each term reads p x (r + gamma x V(s')).
+    With a discount other than 1 each term reads p x (r + gamma x V(s')). ``link``: the text as HTML
+    (escaped), each term's "V(s')=..." an anchor to ``link(term)`` (None: no anchor), the inspector's
+    chain of backups (:mod:`mdpviz.models.kit.chain`).
     """
+    mark = (lambda s: s) if link is None else html_escape
     parts = []
     for t in terms:
-        v = f"V({state_name(t.next_state)})={t.next_value:.{digits}f}"
+        v = mark(f"V({state_name(t.next_state)})={t.next_value:.{digits}f}")
+        href = None if link is None else link(t)
+        if href is not None:
+            v = f"<a href='{href}'>{v}</a>"
         g = "" if discount == 1.0 else f"{discount:g} x "
-        note = f" [{t.note}]" if t.note else ""
-        parts.append(f"{format_prob(t.prob)} x ({t.reward:g} + {g}{v}){note}")
+        note = mark(f" [{t.note}]") if t.note else ""
+        parts.append(mark(f"{format_prob(t.prob)} x ({t.reward:g} + {g}") + v + ")" + note)
     q = backup_q(terms, discount)
     return " + ".join(parts) + f" = {q:.{digits}f}"
+
+
+def html_escape(text: str) -> str:
+    """``text`` with &, < and > escaped for the inspector's HTML."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def merge_terms(terms: Sequence[BackupTerm]) -> list[BackupTerm]:
@@ -382,6 +419,10 @@ class ActionBackup:
     """The backup written out with its numbers (see :func:`backup_text`)."""
     best: bool
     """This action attains the max (or min) over actions."""
+    html: str = ""
+    """The backup as HTML, each V(s') a link to s''s own backup (the chain of backups; "": ``text``)."""
+    terms: tuple[BackupTerm, ...] = ()
+    """The terms written out (merged as in ``text``), each with the V(s') it shows."""
 
 
 @dataclass(frozen=True)
@@ -404,6 +445,9 @@ class Inspection:
     """Unit of values (e.g. "turns")."""
     source: str = "V of this sweep; the next sweep takes the {opt} over actions"
     """Which values V(s') the Q-values back up from (see :func:`backup_values`); "{opt}" is min or max."""
+    chain: tuple[str, ...] = ()
+    """The chain of backups followed to this page, names root first (:mod:`mdpviz.models.kit.chain`):
+    the breadcrumb, each crumb but the last a link back; () or one name: none drawn."""
 
 
 def best_actions(qs: Sequence[float], objective: str, *, tie_tol: float = TIE_TOL) -> list[bool]:
@@ -426,11 +470,13 @@ def inspection_html(insp: Inspection, *, digits: int = 4, compact: bool = False)
     """The inspector's text as simple HTML (tables would not wrap on a narrow dock). ``compact``
     (presenter mode, where the inspector is short): every action's Q in one small table, the best
     action marked, and only the best action's backup written out, so all of them are seen at once."""
-    esc = lambda s: s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")  # noqa: E731
+    esc = html_escape
     unit = f" {insp.unit}" if insp.unit else ""
-    out = [f"<p><b>{esc(insp.title)}</b><br>V = {insp.value:.{digits}f}{unit}</p>"]
+    out = [breadcrumb_html(insp.chain, escape=esc),
+           f"<p><b>{esc(insp.title)}</b><br>V = {insp.value:.{digits}f}{unit}</p>"]
     if insp.terminal:
-        out.append("<p>Terminal state: its value is 0 and it has no actions.</p>")
+        out.append("<p>Terminal state: its value is 0 and it has no actions." +
+                   (" The chain ends here.</p>" if len(insp.chain) > 1 else "</p>"))
         return "".join(out)
     opt = "min" if insp.objective == "min" else "max"
     g = "" if insp.discount == 1.0 else "\u03b3 "
@@ -447,13 +493,14 @@ def inspection_html(insp: Inspection, *, digits: int = 4, compact: bool = False)
         chosen = next((a for a in insp.actions if a.best), None)
         if chosen is not None:
             out.append(f"<p style='margin-top:6px'><b style='color:#006644'>{esc(chosen.name)}:</b> "
-                       f"<span style='font-family:monospace'>{esc(chosen.text)}</span></p>")
+                       f"<span style='font-family:monospace'>{chosen.html or esc(chosen.text)}</span></p>")
         return "".join(out)
+    follow = " Click a V(s') for its own backup." if any(a.html for a in insp.actions) else ""
     out.append(f"<p>Q(s,a) = \u03a3 p \u00d7 (r + {g}V(s')) with {esc(insp.source.format(opt=opt))}; "
-               f"\u2605 the {opt} (ties: the lowest action), as on the board.</p>")
+               f"\u2605 the {opt} (ties: the lowest action), as on the board.{follow}</p>")
     for a in insp.actions:
         mark = " \u2605 best" if a.best else ""
         colour = "#006644" if a.best else "#000000"
         out.append(f"<p style='margin-top:6px'><b style='color:{colour}'>{esc(a.name)}: Q = {a.q:.{digits}f}{mark}</b>"
-                   f"<br><span style='font-family:monospace'>{esc(a.text)}</span></p>")
+                   f"<br><span style='font-family:monospace'>{a.html or esc(a.text)}</span></p>")
     return "".join(out)

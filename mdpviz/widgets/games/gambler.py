@@ -14,7 +14,9 @@ from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QVB
 from mdpviz.models import gambler as gb
 from mdpviz.models.kit.colors import ColorScale
 from mdpviz.widgets import named as _named
+from mdpviz.models.kit.chain import outline_labels
 from mdpviz.widgets.board import scale_rgb
+from mdpviz.widgets.chain_marks import chain_plot_items
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.session import GameSession
@@ -72,6 +74,9 @@ class GamblerBoard(GameBoard):
         """Values of the kept early sweeps of this solve, by sweep number (:meth:`show_history`)."""
         self.ties: list[tuple[int, ...]] = []
         """Every optimal stake per capital of the shown values (the dots)."""
+        self._chain_items: list[Any] = []
+        """The numbers of the inspector's chain of backups on the value curve (:meth:`show_chain`)."""
+        self.plots.scene().sigMouseClicked.connect(self._on_click)
         self.show_sweep(None, None)
 
     # ------------------------------------------------------------------ GameBoard
@@ -118,6 +123,33 @@ class GamblerBoard(GameBoard):
         self.value_plot.setYRange(0, max(1.0, float(values.max())), padding=0.02)
         self.caption.setText(f"{caption}  Bars: the drawn stake (the smallest optimal one, as the book's figure); "
                              f"dots: every optimal stake ({n_tied} capitals have several).")
+
+
+    def show_chain(self, states) -> None:
+        """The inspector's chain of backups: each capital numbered in the chain's order on the value curve."""
+        for item in self._chain_items:
+            self.value_plot.removeItem(item)
+        mdp = self.game.session.mdp()
+        sw = self.sweep
+        if sw is None or mdp is None or len(sw.values) != mdp.n_states:
+            self._chain_items = []
+            return
+        values = np.asarray(sw.values, dtype=np.float64)
+        self._chain_items = chain_plot_items(outline_labels(states), lambda s: (s, float(values[s])), anchor=(0.5, 1.2))
+        for item in self._chain_items:
+            self.value_plot.addItem(item)
+
+    def _on_click(self, event: Any) -> None:
+        """A click on either plot inspects the nearest capital (the goal and 0 are terminal)."""
+        mdp = self.game.session.mdp()
+        plot = next((p for p in (self.value_plot, self.stake_plot) if p.sceneBoundingRect().contains(event.scenePos())),
+                    None)
+        if mdp is None or plot is None:
+            return
+        s = int(round(plot.vb.mapSceneToView(event.scenePos()).x()))
+        if 0 <= s < mdp.n_states:
+            self.inspect_requested.emit(s)
+            self.raise_inspector.emit()
 
 
 class GamblerGame(Game):

@@ -26,11 +26,13 @@ from PySide6.QtWidgets import (
 from mdpviz.models import gridworld as gw
 from mdpviz.models.kit.colors import (COLORMAP, DIVERGING, DIVERGING_COLORMAP, HIGHLIGHT, SEQUENTIAL, ColorScale,
                                      black_text)
+from mdpviz.models.kit.chain import outline_labels
 from mdpviz.models.kit.display import board_frame
 from mdpviz.models.gridworld import MIN_ARROW_PX, arrow_geometry, grid_color_range  # noqa: F401 (the board's sizes)
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import BoardView, ColorBar
+from mdpviz.widgets.chain_marks import paint_chain_mark
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.game_board import GameBoard
@@ -123,6 +125,8 @@ class GridCanvas(QWidget):
         """States outlined in dashed magenta: a learner's states whose learned action is not optimal."""
         self.selected: tuple[int, int] | None = None
         self.successors: dict[tuple[int, int], float] = {}
+        self.chain_labels: dict[tuple[int, int], str] = {}
+        """The inspector's chain of backups: cell -> its place(s) in the chain, outlined and numbered."""
         self.updated: tuple[int, int] | None = None
         """The cell the shown snapshot backed up alone (asynchronous VI, prioritized sweeping), outlined."""
         self.hidden: Callable[[int], bool] = lambda s: False
@@ -267,6 +271,8 @@ class GridCanvas(QWidget):
         if self.selected is not None:
             p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.05) * lw))
             p.drawRect(self.cell_rect(*self.selected).adjusted(2, 2, -2, -2))
+        for cell, label in self.chain_labels.items():
+            paint_chain_mark(p, self.cell_rect(*cell), label, line_scale=self.line_scale, font=self.font(), corner=True)
         if self.token is not None:
             cell = g.cell_of(self.token)
             if cell is not None:
@@ -601,6 +607,15 @@ class GridBoard(GameBoard):
             cell: p for d, p in (successors or {}).items() if (cell := geom.cell_of(int(d))) is not None}
         self.table.show_selection(state, successors)
         cv.update()
+
+    def show_chain(self, states) -> None:
+        """Outline the inspector's chain of backups in order, each cell numbered (fewer than two states: none)."""
+        geom = self.game.geometry()
+        labels = outline_labels(states)
+        self.canvas.chain_labels = {} if geom is None else {
+            cell: label for s, label in labels.items() if (cell := geom.cell_of(int(s))) is not None}
+        self.table.show_chain(states)
+        self.canvas.update()
 
     def show_token(self, state: int | None, text: str = "") -> None:
         """The episode's agent on ``state`` (None: no token)."""

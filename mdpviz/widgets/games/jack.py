@@ -17,7 +17,9 @@ from PySide6.QtWidgets import (QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayo
 from mdpviz.models import jack as jk
 from mdpviz.models.kit.colors import ColorScale
 from mdpviz.widgets import named as _named
+from mdpviz.models.kit.chain import outline_labels
 from mdpviz.widgets.board import scale_rgb
+from mdpviz.widgets.chain_marks import chain_plot_items
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.session import GameSession
@@ -55,6 +57,8 @@ class JackBoard(GameBoard):
         self.image.setFlag(self.image.GraphicsItemFlag.ItemClipsChildrenToShape)
         self.plot.addItem(self.image)
         self._extras: list[Any] = []
+        self._chain_items: list[Any] = []
+        """The numbers of the inspector's chain of backups on their cells (:meth:`show_chain`)."""
         self.sweep: Any = None
         """The shown snapshot (None: not solved yet)."""
         self._caption = ""
@@ -151,6 +155,16 @@ class JackBoard(GameBoard):
         s = jk.state_of(i, j, self.max_cars)
         move = "" if self.moves is None else f", moves {int(self.moves[i, j]):+d}"
         self.hover.setText(f"({i}, {j}) = state {s}: V = {float(self.sweep.values[s]):.2f}{move}")
+
+    def show_chain(self, states) -> None:
+        """The inspector's chain of backups: each state's cell numbered in the chain's order."""
+        for item in self._chain_items:
+            self.plot.removeItem(item)
+        m = self.max_cars
+        self._chain_items = chain_plot_items(outline_labels(states), lambda s: (jk.cars_of(s, m)[1] + 0.5,
+                                                                                jk.cars_of(s, m)[0] + 0.5))
+        for item in self._chain_items:
+            self.plot.addItem(item)
 
     def _on_click(self, event: Any) -> None:
         cell = self._cell_at(event.scenePos())
