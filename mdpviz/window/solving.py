@@ -362,6 +362,7 @@ class SolvingMixin:
             cap = "Not solved yet: press Step or Run"
         if mdp is not None:
             cap = g.board_caption(cap, sw)
+        cap = self._live_caption(cap, sw)  # the last edit's diff (window/live.py)
         board = self.board
         board.set_value_range(c.value_range if sw is not None else None)
         board.show_history(hist, i)
@@ -369,6 +370,7 @@ class SolvingMixin:
                          caption=cap if mdp is not None else (gs.mdp_error() or g.empty_text()),
                          previous=hist[i - 1] if i > 0 else None,
                          delta=self._delta_scale() if sw is not None and self.delta_view else None)
+        self._draw_live(board, sw, cap)
         shown = board.shown_scale  # the shown position's scale (its moves' values), the delta view's
         if shown is not None:
             self.color_bar.show_scale(shown)
