@@ -164,3 +164,41 @@ def test_live_off_leaves_the_board_unsolved(qtbot, win):
     w.switch_game("gridworld")
     w.game.set_noise(0.1)
     assert w.controller.state == "ready" and not w.controller.history
+
+
+def test_stepping_a_spin_box_resolves_as_it_moves(qtbot, win):
+    w = win
+    w.switch_game("gridworld")
+    solve_first(qtbot, w)
+    ed = w._editor_page(w.game)
+    jobs = w.controller._job
+    for _ in range(3):  # the arrows held down: each step is an edit, each re-solve supersedes the last
+        ed.noise.stepUp()
+    assert w.session.settings.noise == pytest.approx(0.35)
+    assert w.controller._job >= jobs + 3
+    wait_diff(qtbot, w)
+    np.testing.assert_allclose(w.controller.history[-1].values, solve(w.session.mdp(), "vi", tol=1e-9).values,
+                               atol=1e-6)
+
+
+def test_gambler_p_heads_step_resolves(qtbot, win):
+    w = win
+    w.switch_game("gambler")
+    solve_first(qtbot, w)
+    ed = w._editor_page(w.game)
+    ed.p_heads.stepDown()
+    wait_diff(qtbot, w)
+    assert w.session.settings.p_heads == pytest.approx(0.35)
+    assert w.controller.mdp is w.session.mdp()
+
+
+def test_jack_falls_back_to_run(qtbot, win):
+    w = win
+    w.switch_game("jack")
+    msgs = []
+    w.statusBar().messageChanged.connect(msgs.append)
+    assert w.game.set_settings(max_move=4)
+    n = w.session.mdp().n_transitions
+    assert n > w.live_max_transitions
+    assert w.controller.state == "ready"
+    assert any(f"{transitions_text(n)}: live re-solve is off for this model, press Run" in m for m in msgs)

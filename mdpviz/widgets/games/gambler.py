@@ -174,6 +174,8 @@ class GamblerEditor(QWidget):
         help_.setWordWrap(True)
         form.addRow(help_)
         self.p_heads.editingFinished.connect(lambda: self.game.set_settings(p_heads=float(self.p_heads.value())))
+        self.p_heads.setKeyboardTracking(False)  # a step of the arrows or the wheel is an edit at once (live re-solve)
+        self.p_heads.valueChanged.connect(lambda v: self.game.set_settings(p_heads=float(v)))
         self.goal.editingFinished.connect(lambda: self.game.set_settings(goal=int(self.goal.value())))
         game.session.edited.connect(lambda _t: self.sync())
         self.sync()
