@@ -25,6 +25,9 @@ methods and saves every game's pictures into one folder (default ``assets/screen
 * ``ttt3d``: ``ttt3d-learning.png``, ``ttt3d-play-1280x720.png`` (TD(0) learning);
 * ``gridworld``: ``gridworld-values.png`` (values and arrows), ``gridworld-q-1280x720.png`` (Q
   triangles, presenter mode);
+* ``gridworld`` also: ``policy-diff-after.png``, ``policy-diff-before.png``, ``policy-diff-map.png`` (the
+  live re-solve's policy diff after a living-reward edit of CS188's DiscountGrid, also in
+  ``policy-diff/<size>/`` at the three sizes);
 * ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed);
 * learning in progress (:data:`LEARNING_SHOTS`: ``gridworld``, ``snakes``, ``ttt``):
   ``learning/<size>/<game>.png`` at the three sizes, Q-learning a few hundred episodes in.
@@ -603,6 +606,42 @@ def save_gridworld_screenshots(out: str | Path) -> list[Path]:
     return sw.saved
 
 
+def save_policy_diff_screenshots(out: str | Path) -> list[Path]:
+    """The live re-solve's policy diff on CS188's DiscountGrid: solved with living reward 0, then the living
+    reward edited to -2 (re-solved live): ``policy-diff-after.png`` (the solve after the edit, the states
+    whose optimal action changed outlined), ``policy-diff-before.png`` (the solve before it, B) and
+    ``policy-diff-map.png`` (V after - V before on the diverging scale, Shift+B), each at 1366x768 and in
+    ``policy-diff/<size>/`` at the three sizes of :data:`SIZES`."""
+    from mdpviz.models import gridworld as gw
+
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.set_live_resolve(True)
+        w.switch_game("gridworld")
+        g = w.game
+        g.set_map(gw.BUILTIN_MAPS["discount"])
+        g.set_living_reward(0.0)
+        sw.reset("vi")
+        sw.solve()
+        g.set_living_reward(-2.0)  # an edit: re-solved at once
+        sw.wait(lambda: w.live_diff is not None and w.controller.state == "converged", what="the live re-solve")
+        w.inspect(g.session.start_state())
+        w.inspector_dock.raise_()
+        for mode, name in (("after", "policy-diff-after.png"), ("before", "policy-diff-before.png"),
+                           ("difference", "policy-diff-map.png")):
+            w.set_diff_mode(mode)
+            sw.shot(name)
+            for folder, (size, presenter) in SIZES.items():
+                (sw.out / "policy-diff" / folder).mkdir(parents=True, exist_ok=True)
+                if presenter:
+                    w.set_presenter(True)
+                sw.shot(f"policy-diff/{folder}/{name}", size=size)
+                if presenter:
+                    w.set_presenter(False)
+        w.set_diff_mode("after")
+    return sw.saved
+
+
 def save_gym_screenshots(out: str | Path) -> list[Path]:
     """``gym-frozenlake.png``: Gymnasium's FrozenLake 8x8 (slippery) imported and solved; nothing
     when Gymnasium is not installed (noted on stderr)."""
@@ -673,6 +712,10 @@ def _gym(out: Path, o: ShotOptions) -> list[Path]:
     return save_gym_screenshots(out)
 
 
+def _policy_diff(out: Path, o: ShotOptions) -> list[Path]:
+    return save_policy_diff_screenshots(out)
+
+
 SCREENSHOTS: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {
     "snakes": _snakes,
     "file": _file,
@@ -684,6 +727,8 @@ SCREENSHOTS: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {
     "gridworld": _gridworld,
     "gym": _gym,
 }
+SCREENSHOTS_AFTER: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {"gridworld": _policy_diff}
+"""More gallery pictures of a game, taken after its recipe (the grid world: the live re-solve's policy diff)."""
 """The README gallery's recipe of each game that has one, by game key. Every registered game is
 photographed at the three sizes (:func:`save_size_screenshots`) whether it has a recipe or not."""
 
@@ -737,6 +782,8 @@ def take(out: str | Path, *, games: Sequence[str] | None = None, options: ShotOp
         for key in keys if gallery else ():
             if key in SCREENSHOTS:
                 saved += SCREENSHOTS[key](out, options)
+            if key in SCREENSHOTS_AFTER:
+                saved += SCREENSHOTS_AFTER[key](out, options)
             if key in LEARNING_SHOTS:
                 saved += save_learning_screenshots(out, key)
     finally:
@@ -778,7 +825,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 __all__ = ["DEFAULT_SIZE", "LAYOUT", "LEARNING_SHOTS", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
            "save_size_screenshots", "SMALL_MDP", "QuietDialogs", "Shot",
            "ShotOptions", "ShotWindow", "all_games", "main", "parse_games", "save_attt_screenshots",
-           "save_checkers_screenshots", "save_file_screenshots", "save_learning_screenshots", "save_risk_screenshots", "save_snakes_screenshots",
+           "save_checkers_screenshots", "save_file_screenshots", "save_policy_diff_screenshots", "save_learning_screenshots", "save_risk_screenshots", "save_snakes_screenshots",
            "save_ttt3d_screenshots", "save_ttt_screenshots", "screenshot_window", "take"]
 
 

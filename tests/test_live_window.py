@@ -17,7 +17,7 @@ from .test_live_diff import brute_optimal
 
 @pytest.fixture
 def win(qtbot, tmp_path):
-    w = make_window(qtbot, tmp_path / "settings.ini")
+    w = make_window(qtbot, tmp_path / "settings.ini", live=True)
     yield w
     w.shutdown()
 
@@ -51,12 +51,12 @@ def check_diff(w, before_mdp, after_mdp) -> None:
 
 
 def test_live_is_on_by_default_and_saved(qtbot, tmp_path):
-    w = make_window(qtbot, tmp_path / "s.ini")
+    w = make_window(qtbot, tmp_path / "s.ini", live=None)  # the app's own default
     assert w.live_resolve and w.act_live.isChecked()
     w.act_live.trigger()
     assert not w.live_resolve
     w.shutdown()
-    w2 = make_window(qtbot, tmp_path / "s.ini")
+    w2 = make_window(qtbot, tmp_path / "s.ini", live=None)
     assert not w2.live_resolve and not w2.act_live.isChecked()
     w2.shutdown()
 
@@ -153,7 +153,7 @@ def test_refusal_rule():
     assert live_refusal(4_100_000, None) == "4.1 million transitions: live re-solve is off for this model, press Run"
     assert live_refusal(LIVE_MAX_TRANSITIONS, None) == ""
     # the last live re-solve took 0.4 s for 100,000 transitions: 200,000 would take about 0.8 s
-    assert "about 0.8 s" in live_refusal(200_000, (100_000, 0.4))
+    assert "the last solve took 0.4 s for 100,000 transitions (this model: about 0.8 s)" in live_refusal(200_000, (100_000, 0.4))
     assert live_refusal(100_000, (100_000, 0.4)) == ""
     assert transitions_text(273_016) == "273,016 transitions"
 

@@ -11,7 +11,7 @@ Live re-solve is for models that solve in well under a second. Whether one does 
 its size and from what this session has measured, not from a constant tuned on one machine: a
 model over :data:`LIVE_MAX_TRANSITIONS` transitions (the size up to which the window already solves
 every model exactly for its colour scale) is never re-solved live, and neither is one whose re-solve
-the last live re-solve predicts to take over :data:`LIVE_BUDGET_S` (its time scaled by the number of
+the session's last solve (live or Run) predicts to take over :data:`LIVE_BUDGET_S` (its time scaled by the number of
 transitions). Such a model falls back to Run, and the status line says why.
 
 When a solve finishes after an edit, the window compares it with the solve before the edit
@@ -26,7 +26,6 @@ too: it shows the way back the same way.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -37,7 +36,7 @@ from mdpviz.controller import ValueRange
 from mdpviz.models.kit.policy_diff import PolicyDiff, diff_scale, policy_diff
 from mdpviz.models.kit.value_range import REFERENCE_MAX_TRANSITIONS, range_scale
 from mdpviz.models.mdp import TabularMDP
-from mdpviz.solvers import Sweep
+from mdpviz.solvers import Sweep, kernels
 from mdpviz.solvers.learning import LEARNERS
 
 LIVE_MAX_TRANSITIONS = REFERENCE_MAX_TRANSITIONS
@@ -47,7 +46,7 @@ which the colour scale and the diff's optimal actions come from, stops at the sa
 LIVE_BUDGET_S = 0.5
 """A live re-solve should take at most about this long ("well under a second": the time a class
 waits for the board to follow an edit); a model whose predicted time is longer falls back to Run.
-Not a measure of this computer: the prediction comes from the last live re-solve of the session."""
+Not a measure of this computer: the prediction comes from the last solve of the session."""
 
 DIFF_MODES = ("after", "before", "difference")
 """What the board shows of the last edit: the solve after it (the changed states outlined), the solve
@@ -62,15 +61,15 @@ def transitions_text(n: int) -> str:
 def live_refusal(n_transitions: int, measured: tuple[int, float] | None, *,
                  max_transitions: int = LIVE_MAX_TRANSITIONS, budget_s: float = LIVE_BUDGET_S) -> str:
     """Why a model of ``n_transitions`` is not re-solved live ("" when it is): over ``max_transitions``,
-    or predicted over ``budget_s`` from ``measured`` = (transitions, seconds) of the session's last live
-    re-solve (time taken to grow with the number of transitions)."""
+    or predicted over ``budget_s`` from ``measured`` = (transitions, seconds) of the session's last solve
+    (time taken to grow with the number of transitions)."""
     off = "live re-solve is off for this model, press Run"
     if n_transitions > max_transitions:
         return f"{transitions_text(n_transitions)}: {off}"
     if measured is not None and measured[0] > 0:
         predicted = measured[1] * n_transitions / measured[0]
         if predicted > budget_s:
-            return (f"the last live re-solve took {measured[1]:.2g} s for {transitions_text(measured[0])} "
+            return (f"the last solve took {measured[1]:.2g} s for {transitions_text(measured[0])} "
                     f"(this model: about {predicted:.2g} s): {off}")
     return ""
 
@@ -115,11 +114,13 @@ class LiveMixin:
         """The solve before the edit of :attr:`live_diff`."""
         self._live_go = False
         """The model change being announced is an edit to re-solve live."""
-        self._live_started: tuple[int, float] | None = None
-        """(transitions, ``time.perf_counter()``) of the running live re-solve."""
+        self._live_timed = False
+        """The running solve started with the compiled kernels loaded (its time says how fast this computer
+        solves; the first solve of a session may include their loading or first compile)."""
         self._live_measured: tuple[int, float] | None = None
-        """(transitions, seconds) of the session's last finished live re-solve."""
+        """(transitions, seconds) of the session's last finished solve (live or Run), as the solver timed it."""
         self.controller.finished.connect(self._live_finished)
+        self.controller.history_reset.connect(self._live_history_reset)
         self.model_changed.connect(self._live_model_changed)
         self.game_shown.connect(self._live_game_shown)
 
@@ -207,7 +208,6 @@ class LiveMixin:
         mdp = self.session.mdp()
         if mdp is None or self.controller.mdp is not mdp or not self.controller.can_step:
             return
-        self._live_started = (mdp.n_transitions, time.perf_counter())
         self.controller.run(math.inf)
 
     def _live_game_shown(self, _game: Any) -> None:
@@ -215,10 +215,16 @@ class LiveMixin:
         self._live_base = self._live_before = None
         self.live_diff = None
         self._live_go = False
-        self._live_started = None
         self.live_note = ""
         if self.diff_mode != "after":
             self.set_diff_mode("after")
+
+    def _live_history_reset(self) -> None:
+        """A fresh solve (an edit's, Reset, another algorithm): the diff shown belonged to the last one."""
+        self._live_timed = kernels.ready()
+        if self.live_diff is not None:
+            self.live_diff = None
+            self.mark_dirty()
 
     def _solved(self, mdp: TabularMDP, last: Sweep, rng: ValueRange | None) -> SolvedModel:
         exact = rng is not None and rng.source == "reference" and rng.values is not None \
@@ -227,11 +233,13 @@ class LiveMixin:
         return SolvedModel(self.game.key, mdp, values, last, rng)
 
     def _live_finished(self, sol: Any) -> None:
-        """A solve finished: time it (a live re-solve) and compare it with the solve before the edit."""
+        """A solve finished: keep its time (the next edit's prediction) and compare it with the solve before
+        the edit."""
         c = self.controller
-        started, self._live_started = self._live_started, None
-        if started is not None and c.mdp is not None and c.mdp.n_transitions == started[0]:
-            self._live_measured = (started[0], time.perf_counter() - started[1])
+        elapsed = getattr(sol, "elapsed", None)
+        if (self._live_timed and c.mdp is not None and c.method not in LEARNERS and elapsed is not None
+                and math.isfinite(elapsed)):
+            self._live_measured = (c.mdp.n_transitions, float(elapsed))
         base = self._live_base
         if c.mdp is None or not c.history or not isinstance(c.history[-1], Sweep) or self._solve_owner != self.game.key:
             return
@@ -279,7 +287,8 @@ class LiveMixin:
         d = self._shown_diff(sw)
         if d is None:
             return caption
-        what = d.sentence(lambda s: self.session.state_name(s))
+        # short enough for presenter mode: the value of the start is in the status line's sentence
+        what = "; ".join(p for p in d.sentence().split("; ") if not p.startswith("V("))
         if d.n_changed:
             what = what.replace("changed action", "changed action (outlined)", 1)
         mode = self.diff_mode

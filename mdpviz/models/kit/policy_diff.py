@@ -107,10 +107,11 @@ class PolicyDiff:
         s = self.start
         if s is not None and 0 <= s < self.v_after.size:
             name = "start" if state_name is None else state_name(int(s))
+            v = f"V{name}" if name.startswith("(") and name.endswith(")") else f"V({name})"  # not "V((2,1))"
             a = float(self.v_after[s])
             b = float(self.v_before[s])
-            parts.append(f"V({name}) {_num(b)} \u2192 {_num(a)}" if math.isfinite(b) else
-                         f"V({name}) {_num(a)} (the start did not exist before)")
+            parts.append(f"{v} {_num(b)} \u2192 {_num(a)}" if math.isfinite(b) else
+                         f"{v} {_num(a)} (the start did not exist before)")
         if not np.any(self.compared):
             parts.append("the states all changed: nothing compared")
         elif self.n_new or self.gone:

@@ -368,7 +368,7 @@ class GridCanvas(QWidget):
                 if side < COMPACT_SIDE:  # small cells: the number as large as the cell's width allows
                     px = min(side * 0.3, side * 0.8 / (0.64 * max(len(txt), 3)))
                     box = QRectF(rect.left(), rect.center().y() - px * 0.6, side, px * 1.2).translated(shift)
-                if small_end_label(side, kind, g.label[r][c], v, COMPACT_SIDE):
+                if not self.change_map and small_end_label(side, kind, g.label[r][c], v, COMPACT_SIDE):
                     # a small hole or goal worth 0 (FrozenLake 8x8): its letter in the number's place, large,
                     # instead of "0.00" under a corner tag (the tooltip still gives V)
                     txt = g.label[r][c]
@@ -387,7 +387,8 @@ class GridCanvas(QWidget):
             p.drawRect(rect.adjusted(side * 0.06, side * 0.06, -side * 0.06, -side * 0.06))
         lab = g.label[r][c]
         q_drawn = bool(self.show_q and moves_q and self.values is not None)
-        if v is not None and self.show_values and not q_drawn and small_end_label(side, kind, lab, v, COMPACT_SIDE):
+        if (v is not None and self.show_values and not q_drawn and not self.change_map
+                and small_end_label(side, kind, lab, v, COMPACT_SIDE)):
             lab = ""  # drawn in the number's place
         if (r, c) == g.start and lab != "S":
             lab = ("S " + lab).strip()
