@@ -202,3 +202,31 @@ def test_jack_falls_back_to_run(qtbot, win):
     assert n > w.live_max_transitions
     assert w.controller.state == "ready"
     assert any(f"{transitions_text(n)}: live re-solve is off for this model, press Run" in m for m in msgs)
+
+
+def test_a_larger_grid_leaves_the_new_states_uncompared(qtbot, win):
+    from mdpviz.models.gridworld.rules import GridMap
+
+    w = win
+    w.switch_game("gridworld")
+    solve_first(qtbot, w)
+    before = w.session.mdp()
+    grid = w.session.settings.grid
+    wider = GridMap(tuple(tuple(r) + (".",) for r in grid.cells), grid.start, "wider")
+    w.game.set_map(wider, "one more column")
+    wait_diff(qtbot, w)
+    d = w.live_diff
+    assert d.n_new == grid.rows and not np.any(d.changed[~d.compared])
+    check_diff(w, before, w.session.mdp())
+    msgs = []
+    w.statusBar().messageChanged.connect(msgs.append)
+    w.set_diff_mode("before")  # the old solve has no values for the new column: said, not drawn
+    w.redraw()
+    assert any("other states" in m for m in msgs)
+    w.set_diff_mode("difference")
+    w.redraw()
+    cv = w.board.canvas
+    geom = w.game.geometry()
+    new_cells = [geom.cell_of(int(s)) for s in np.flatnonzero(~d.compared)]
+    assert all(cv._value(r, c) is None for r, c in new_cells)  # uncoloured, no number
+    assert "new state" in cv.caption
