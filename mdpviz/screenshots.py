@@ -246,6 +246,9 @@ def screenshot_window(out: str | Path, *, timeout: float = 120.0) -> Iterator[Sh
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
+        # the pictures stage their solves step by step after their edits: no live re-solve unless a
+        # picture turns it on (the policy diff's)
+        settings.setValue("solve/liveResolve", "false")
         w = MainWindow(dialogs=QuietDialogs(), settings=settings)
         try:
             w.resize(*DEFAULT_SIZE)

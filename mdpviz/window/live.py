@@ -245,6 +245,8 @@ class LiveMixin:
             return
         if base is None or base.key != self.game.key or base.mdp is c.mdp or c.mdp is not self.session.mdp():
             return
+        if max(base.mdp.n_transitions, c.mdp.n_transitions) > self.live_max_transitions:
+            return  # (the comparison runs here, on the GUI thread: only for the models live re-solve is for)
         after = self._solved(c.mdp, c.history[-1], c.value_range)
         start = self.session.start_state()
         try:
@@ -260,8 +262,7 @@ class LiveMixin:
         lo = min(r.lo for r in (base.value_range, c.value_range) if r is not None) if c.value_range else None
         if lo is not None and base.value_range is not None:
             hi = max(base.value_range.hi, c.value_range.hi)
-            self.scale = range_scale(lo, hi, label=self.session.value_label, kind=self.session.color_kind)
-            self.color_bar.show_scale(self.scale)
+            self.fix_scale(range_scale(lo, hi, label=self.session.value_label, kind=self.session.color_kind))
         self.statusBar().showMessage(self.diff_sentence(), 15000)
         self.mark_dirty()
 

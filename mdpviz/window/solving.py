@@ -91,6 +91,14 @@ class SolvingMixin:
         self.model_changed.connect(self._solving_model_changed)
         self.shutting_down.connect(self.redraw_timer.stop)
 
+    def fix_scale(self, scale: ColorScale) -> None:
+        """Draw the shown solve on ``scale`` from now on (the live part: one scale for the solves before and
+        after an edit, so that flipping between them compares colours)."""
+        self.scale = scale
+        if not self.delta_view:
+            self.color_bar.show_scale(scale)
+        self._dirty = True
+
     def mark_dirty(self) -> None:
         """Something shown changed: the next frame (at most REDRAW_MS away) draws it."""
         self._dirty = True
