@@ -164,7 +164,7 @@ class LiveMixin:
                 a.blockSignals(False)
         if mode != "after" and self.live_diff is None:
             self.statusBar().showMessage("No edit to compare yet: edit the game with live re-solve on "
-                                         "(or Run after the edit).", 8000)
+                                         "(Solve menu).", 8000)
         self.mark_dirty()
 
     # ------------------------------------------------------------------ edits
@@ -191,10 +191,12 @@ class LiveMixin:
         self.live_diff = None
         self._live_go = False
         self.live_note = ""
-        if not self._live_applies():
+        if not self._live_applies():  # (a manual Run after the edit shows no diff: the board is as it always was)
+            self._live_base = None
             return f"Edited ({text}): the solution is stale and the solver was reset."
         why = self.live_verdict()
         if why:
+            self._live_base = None
             self.live_note = why
             return f"Edited ({text}): {why}."
         self._live_go = True
