@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from mdpviz.models.files import ScenarioError, parse_json_text, read_text_limited
+from mdpviz.solvers import METHOD_NAMES
+from mdpviz.solvers.learning import LEARNERS
 
 FORMAT = "mdpviz-scenario"
 """Value of the "format" key that marks a scenario file."""
@@ -49,7 +51,9 @@ class Scenario:
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Each game's edits as plain JSON data, by game key."""
     solver: dict[str, Any] = field(default_factory=dict)
-    """Solver settings: "method" ("vi", "gs", "pi", "lp"), "tol" (float)."""
+    """Solver settings: "method" (a solver of :data:`~mdpviz.solvers.METHOD_NAMES` or a learner), "tol"
+    (float); "options" (the Solver panel's tie rule, Q convention, sequence, order, theta, where not at
+    their defaults) and "learning" (a learner's settings) where the window has them."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document (a dict) of this scenario."""
@@ -145,8 +149,12 @@ def parse_scenario(text: str, path: str | os.PathLike = "<text>") -> Scenario:
     solver = doc.get("solver", {})
     if not isinstance(solver, dict):
         raise ScenarioError(path, "solver", "must be an object")
-    if "method" in solver and solver["method"] not in ("vi", "gs", "pi", "lp"):
-        raise ScenarioError(path, "solver.method", f"unknown method {solver['method']!r} (vi, gs, pi or lp)")
+    methods = (*METHOD_NAMES, *LEARNERS)
+    if "method" in solver and solver["method"] not in methods:
+        raise ScenarioError(path, "solver.method", f"unknown method {solver['method']!r} ({', '.join(methods)})")
+    for key in ("options", "learning"):
+        if key in solver and not isinstance(solver[key], dict):
+            raise ScenarioError(path, f"solver.{key}", "must be an object")
     if "tol" in solver:
         tol = solver["tol"]
         if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not (tol > 0 and math.isfinite(tol)):

@@ -25,9 +25,11 @@ methods and saves every game's pictures into one folder (default ``assets/screen
 * ``ttt3d``: ``ttt3d-learning.png``, ``ttt3d-play-1280x720.png`` (TD(0) learning);
 * ``gridworld``: ``gridworld-values.png`` (values and arrows), ``gridworld-q-1280x720.png`` (Q
   triangles, presenter mode);
-* ``gridworld`` also: ``policy-diff-after.png``, ``policy-diff-before.png``, ``policy-diff-map.png`` (the
-  live re-solve's policy diff after a living-reward edit of CS188's DiscountGrid, also in
-  ``policy-diff/<size>/`` at the three sizes);
+  ``convergence-bounds.png`` (value iteration's error and bounds on the convergence plot),
+  ``gridworld-returns.png`` (the exact return distribution on the simulated histograms),
+  ``policy-diff-after.png``, ``policy-diff-before.png``, ``policy-diff-map.png`` (the live re-solve's
+  policy diff after a living-reward edit of CS188's DiscountGrid, also in ``policy-diff/<size>/`` at
+  the three sizes);
 * ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed);
 * learning in progress (:data:`LEARNING_SHOTS`: ``gridworld``, ``snakes``, ``ttt``):
   ``learning/<size>/<game>.png`` at the three sizes, Q-learning a few hundred episodes in.
@@ -609,6 +611,30 @@ def save_gridworld_screenshots(out: str | Path) -> list[Path]:
     return sw.saved
 
 
+def save_theory_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
+    """``convergence-bounds.png`` (value iteration on the book's 4x3 grid, solved, with View > Error and
+    bounds on: the true error, the stopping bound, the gamma^k envelope and the loss bound beside max|dV|)
+    and ``gridworld-returns.png`` (the same grid's strategies simulated, ``games`` each, the exact return
+    distribution as dots on each histogram)."""
+    from mdpviz.models import gridworld as gw
+
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.switch_game("gridworld")
+        g = w.game
+        g.set_map(gw.BUILTIN_MAPS["book"])
+        sw.reset("vi")
+        sw.solve()
+        w.set_theory_shown(True)
+        w.inspect(g.session.start_state())
+        w.show_page("board")
+        sw.shot("convergence-bounds.png")
+        w.set_theory_shown(False)
+        sw.simulate(games)
+        sw.shot("gridworld-returns.png")
+    return sw.saved
+
+
 def save_policy_diff_screenshots(out: str | Path) -> list[Path]:
     """The live re-solve's policy diff on CS188's DiscountGrid: solved with living reward 0, then the living
     reward edited to -2 (re-solved live): ``policy-diff-after.png`` (the solve after the edit, the states
@@ -708,15 +734,12 @@ def save_learning_screenshots(out: str | Path, key: str) -> list[Path]:
 
 
 def _gridworld(out: Path, o: ShotOptions) -> list[Path]:
-    return save_gridworld_screenshots(out)
+    return (save_gridworld_screenshots(out) + save_theory_screenshots(out, games=o.sim_games)
+            + save_policy_diff_screenshots(out))
 
 
 def _gym(out: Path, o: ShotOptions) -> list[Path]:
     return save_gym_screenshots(out)
-
-
-def _policy_diff(out: Path, o: ShotOptions) -> list[Path]:
-    return save_policy_diff_screenshots(out)
 
 
 SCREENSHOTS: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {
@@ -730,8 +753,6 @@ SCREENSHOTS: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {
     "gridworld": _gridworld,
     "gym": _gym,
 }
-SCREENSHOTS_AFTER: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {"gridworld": _policy_diff}
-"""More gallery pictures of a game, taken after its recipe (the grid world: the live re-solve's policy diff)."""
 """The README gallery's recipe of each game that has one, by game key. Every registered game is
 photographed at the three sizes (:func:`save_size_screenshots`) whether it has a recipe or not."""
 
@@ -785,8 +806,6 @@ def take(out: str | Path, *, games: Sequence[str] | None = None, options: ShotOp
         for key in keys if gallery else ():
             if key in SCREENSHOTS:
                 saved += SCREENSHOTS[key](out, options)
-            if key in SCREENSHOTS_AFTER:
-                saved += SCREENSHOTS_AFTER[key](out, options)
             if key in LEARNING_SHOTS:
                 saved += save_learning_screenshots(out, key)
     finally:

@@ -63,7 +63,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--action-order", default=None, metavar="A,A,...",
                    help="vi/gs: ties go to the first of these actions (labels or ids), e.g. east,north,west,south")
     p.add_argument("--distribution", action="store_true",
-                   help="the exact distribution of the number of turns from the start under the policy found")
+                   help="the exact distribution of the number of turns from the start under the policy found, "
+                   "and of the return where it takes finitely many values")
     p.add_argument("--history", action="store_true", help="with --json: one entry per step (values and policy)")
     p.add_argument("--digits", type=int, default=6, help="decimals printed (default 6; --json prints all)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -253,8 +254,12 @@ def run(args: argparse.Namespace) -> int:
     if args.distribution:
         from mdpviz.solvers.distribution import turn_distribution
 
+        from mdpviz.solvers.distribution import return_distribution
+
         dist = turn_distribution(mdp, np.asarray(policy), start)
         out.update(distribution_json(dist))
+        rdist = return_distribution(mdp, np.asarray(policy), start)
+        out["return_distribution"] = return_distribution_json(rdist)
     if args.json:
         print_json(out)
         return 0
@@ -267,6 +272,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{name:<{width}}  {v:>{d + 8}.{d}f}  {'' if a is None else a}")
     if dist is not None:
         print(distribution_line(dist, labels[start]))
+        print(return_distribution_line(rdist, labels[start], digits=d))
     return 0
 
 
@@ -275,6 +281,37 @@ def distribution_json(dist) -> dict:
     return {"distribution": [float(x) for x in dist.probabilities], "tail": float(dist.tail),
             "never": float(dist.never), "distribution_counts": dist.counts, "distribution_mean": dist.mean(),
             "median": dist.quantile(0.5), "quantile_90": dist.quantile(0.9)}
+
+
+def return_distribution_json(dist) -> dict:
+    """The JSON fields of an exact return distribution: ``values`` ascending and their
+    ``probabilities``, ``tail`` (games not ended when the levels stopped), ``never``, ``mean``,
+    ``median``, ``quantile_10``, ``quantile_90`` and ``stopped`` (why the values were not all listed)."""
+    return {"values": [float(x) for x in dist.values], "probabilities": [float(x) for x in dist.probabilities],
+            "tail": float(dist.tail), "never": float(dist.never), "moves": int(dist.moves), "mean": dist.mean(),
+            "median": dist.quantile(0.5), "quantile_10": dist.quantile(0.1), "quantile_90": dist.quantile(0.9),
+            "stopped": dist.stopped}
+
+
+def return_distribution_line(dist, start: str, *, digits: int = 6) -> str:
+    """One line: the exact return distribution's size, mean, median and 10%/90% quantiles, its most
+    likely values, and what it leaves (or why it is not listed)."""
+    if dist.never >= 1.0:
+        return f"from {start} the policy never reaches a terminal state: no distribution of the return"
+    if dist.stopped:
+        return f"return from {start}: {dist.stopped} ({dist.tail:.3g} of the mass not listed)"
+
+    def q(x: float | None) -> str:
+        return "-" if x is None else f"{x:.{digits}g}"
+
+    import numpy as np
+
+    top = np.argsort(-dist.probabilities, kind="stable")[:3]
+    likely = ", ".join(f"P({dist.values[i]:.{digits}g}) = {dist.probabilities[i]:.4f}" for i in top)
+    text = (f"return from {start} (exact): {dist.values.size} value{'s' if dist.values.size != 1 else ''}, "
+            f"mean {dist.mean():.{digits}g}, median {q(dist.quantile(0.5))}, 10%-90% {q(dist.quantile(0.1))} to "
+            f"{q(dist.quantile(0.9))}; most likely {likely}")
+    return text + (f"; tail {dist.tail:.3g}" if dist.tail > 0 else "")
 
 
 def distribution_line(dist, start: str) -> str:

@@ -12,7 +12,14 @@ What a turn is: in a model that minimises a cost whose transitions cost whole nu
 and ladders: 1 per throw, 2 for a prison square, 0 for a bonus throw) the cost itself, so that the
 distribution's mean is the expected-turns figure the solver prints; in any other model one move per
 transition. The levels run until ``1 - cover`` of the mass is left (default 1e-9); what is left is the
-``tail`` (with the mass of the states from which the policy never ends, ``never``). Plain numpy/scipy.
+``tail`` (with the mass of the states from which the policy never ends, ``never``).
+
+:func:`return_distribution` does the same for the return itself, sum_t gamma^t r_t, where it takes
+finitely many values (tic-tac-toe's win/draw/loss, a grid world's exits reached after k moves): the
+mass is carried level by level as atoms (state, return so far), atoms with the same state and the
+same return (to 1e-11 of the return's scale) merged, until ``cover`` of the mass has ended. A return
+that takes too many values to list (a random walk whose every path has its own sum) stops at a budget
+of atoms counted, not timed, and says so. Plain numpy/scipy.
 """
 from __future__ import annotations
 
@@ -26,6 +33,10 @@ COVER = 1.0 - 1e-9
 """The levels stop once this much of the probability mass has ended."""
 MAX_TURNS = 1_000_000
 """At most this many levels (a policy that ends very slowly leaves the rest in ``tail``)."""
+MAX_ATOMS = 50_000
+"""A return distribution stops when it would carry more (state, return) atoms than this at once."""
+MAX_WORK = 5_000_000
+"""A return distribution stops after expanding this many (atom, outcome) pairs in all."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +65,39 @@ class TurnDistribution:
         c = self.cdf()
         i = int(np.searchsorted(c, q - 1e-12))
         return i if i < c.size else None
+
+
+@dataclass(frozen=True)
+class ReturnDistribution:
+    """P(the return from the start equals v) for each value v it takes, and what that leaves."""
+
+    values: np.ndarray
+    """float64, ascending: the distinct returns of the games that ended within the levels computed."""
+    probabilities: np.ndarray
+    """float64: entry i is the probability that a game ends with return ``values[i]``."""
+    tail: float
+    """The mass not in :attr:`probabilities`: games still going when the levels stopped, or never ending."""
+    never: float
+    """The part of :attr:`tail` that never ends under the policy."""
+    moves: int
+    """Levels (moves) computed."""
+    stopped: str = ""
+    """Why the levels stopped before ``cover`` of the mass had ended ("" when they did not): the return
+    takes too many values to list."""
+
+    def mean(self) -> float:
+        """The mean of the covered mass, sum v p_v (the policy's value, up to the tail's share)."""
+        return float(self.values @ self.probabilities)
+
+    def cdf(self) -> np.ndarray:
+        """P(return <= values[i]) for each listed value."""
+        return np.cumsum(self.probabilities)
+
+    def quantile(self, q: float) -> float | None:
+        """The smallest listed v with P(return <= v) >= q; None when the covered mass does not reach q."""
+        c = self.cdf()
+        i = int(np.searchsorted(c, q - 1e-12))
+        return float(self.values[i]) if i < c.size else None
 
 
 def turn_weights(mdp: TabularMDP) -> tuple[np.ndarray | None, str]:
@@ -130,6 +174,91 @@ def turn_distribution(mdp: TabularMDP, policy: np.ndarray, start: int, *, cover:
     return TurnDistribution(p, tail, never, counts)
 
 
+def return_distribution(mdp: TabularMDP, policy: np.ndarray, start: int, *, cover: float = COVER,
+                        max_moves: int = MAX_TURNS, max_atoms: int = MAX_ATOMS,
+                        max_work: int = MAX_WORK) -> ReturnDistribution:
+    """The exact distribution of the return sum_t gamma^t r_t from ``start`` until a terminal state,
+    under ``policy`` (as :func:`turn_distribution` takes it). The levels stop once ``cover`` of the mass
+    has ended (or all the mass that can end has), or when the return takes too many values: more than
+    ``max_atoms`` (state, return) pairs at once or ``max_work`` expanded in all (``stopped`` says which;
+    what has ended by then is listed). ValueError: a policy that does not fit, a start out of range."""
+    n = mdp.n_states
+    start = int(start)
+    if not 0 <= start < n:
+        raise ValueError(f"start state {start} is out of range 0..{n - 1}")
+    if mdp.terminal[start]:
+        return ReturnDistribution(np.zeros(1), np.ones(1), 0.0, 0.0, 0)
+    live = ~np.asarray(mdp.terminal, dtype=bool)
+    row_p = _row_probabilities(mdp, policy)
+    chosen = np.flatnonzero(row_p > 0)
+    lens = np.diff(mdp.row_ptr)[chosen]
+    starts = mdp.row_ptr[chosen]
+    idx = np.repeat(starts - np.r_[0, np.cumsum(lens)[:-1]], lens) + np.arange(int(lens.sum()))
+    src = np.repeat(np.asarray(mdp.row_state)[chosen], lens)
+    order = np.argsort(src, kind="stable")  # the policy's chain, grouped by source state
+    src, idx = src[order], idx[order]
+    dst = np.asarray(mdp.dst)[idx]
+    prob = (np.asarray(mdp.prob)[idx] * np.repeat(row_p[chosen], lens)[order])
+    rew = np.asarray(mdp.reward, dtype=np.float64)[idx]
+    keep = prob > 0
+    src, dst, prob, rew = src[keep], dst[keep], prob[keep], rew[keep]
+    never = _never_ends(n, src, dst, prob, live, start)
+    ptr = np.r_[0, np.cumsum(np.bincount(src, minlength=n))]
+    gamma = float(mdp.discount)
+    top = float(np.abs(rew).max()) if rew.size else 0.0
+    horizon = 1.0 / (1.0 - gamma) if gamma < 1.0 else 1_000.0
+    unit = 1e-11 * max(1.0, top * horizon)  # returns closer than this are one value
+    S, G, M = np.array([start], dtype=np.int64), np.zeros(1), np.ones(1)
+    out_v: list[np.ndarray] = []
+    out_p: list[np.ndarray] = []
+    ended, target, disc, work, k, stopped = 0.0, min(cover, 1.0 - never), 1.0, 0, 0, ""
+    while S.size and k < max_moves:
+        cnt = ptr[S + 1] - ptr[S]
+        total = int(cnt.sum())
+        work += total
+        if work > max_work:
+            stopped = f"the return takes too many values to list (over {max_work:,} paths expanded)"
+            break
+        rep = np.repeat(np.arange(S.size), cnt)
+        j = np.repeat(ptr[S] - np.r_[0, np.cumsum(cnt)[:-1]], cnt) + np.arange(total)
+        nd, ng, nm = dst[j], G[rep] + disc * rew[j], M[rep] * prob[j]
+        done = ~live[nd]
+        if done.any():
+            out_v.append(ng[done])
+            out_p.append(nm[done])
+            ended += float(nm[done].sum())
+        nd, ng, nm = nd[~done], ng[~done], nm[~done]
+        k += 1
+        disc *= gamma
+        if ended >= target or not nd.size:
+            break
+        q = np.round(ng / unit)
+        o = np.lexsort((q, nd))  # atoms with the same state and the same return as one
+        nd, q, ng, nm = nd[o], q[o], ng[o], nm[o]
+        new = np.r_[True, (nd[1:] != nd[:-1]) | (q[1:] != q[:-1])]
+        first = np.flatnonzero(new)
+        S, G, M = nd[first], ng[first], np.add.reduceat(nm, first)
+        if S.size > max_atoms:
+            stopped = f"the return takes too many values to list (over {max_atoms:,} at once)"
+            break
+        if len(out_v) > 64:  # merge what has ended now and then
+            v, p = _merge_atoms(np.concatenate(out_v), np.concatenate(out_p), unit)
+            out_v, out_p = [v], [p]
+    if out_v:
+        vals, ps = _merge_atoms(np.concatenate(out_v), np.concatenate(out_p), unit)
+    else:
+        vals, ps = np.zeros(0), np.zeros(0)
+    tail = max(0.0, 1.0 - float(ps.sum()))
+    return ReturnDistribution(vals, ps, tail, never, k, stopped)
+
+
+def _merge_atoms(v: np.ndarray, p: np.ndarray, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """Atoms with the same value (to ``unit``) as one, ascending."""
+    q = np.round(v / unit)
+    _, first, inv = np.unique(q, return_index=True, return_inverse=True)
+    return v[first], np.bincount(inv.ravel(), weights=p, minlength=first.size)
+
+
 def _row_probabilities(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
     """The probability of each row (state, action) under ``policy`` (0 for terminal states' rows): the
     policies' row weights of policy evaluation, summed over states (ValueError for a policy that does
@@ -176,4 +305,5 @@ def _never_ends(n: int, src: np.ndarray, dst: np.ndarray, prob: np.ndarray, live
     return float(h[np.searchsorted(fi, start)])
 
 
-__all__ = ["COVER", "MAX_TURNS", "TurnDistribution", "turn_distribution", "turn_weights"]
+__all__ = ["COVER", "MAX_ATOMS", "MAX_TURNS", "MAX_WORK", "ReturnDistribution", "TurnDistribution",
+           "return_distribution", "turn_distribution", "turn_weights"]

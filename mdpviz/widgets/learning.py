@@ -207,6 +207,64 @@ class LearningPanel(QWidget):
         self.policy.setEnabled(not control)
         self.n.setEnabled(method == "nstep")
 
+    def scenario_settings(self) -> dict:
+        """The learner's settings as a scenario saves them (plain JSON: the step size as its text)."""
+        out: dict = {"episodes": int(self.episodes.value()), "epsilon": float(self.epsilon.value()),
+                     "epsilon_decay": float(self.decay.value()), "epsilon_min": float(self.floor.value()),
+                     "n": int(self.n.value()), "policy": str(self.policy.currentData()),
+                     "exploring_starts": bool(self.explore.isChecked()), "max_steps": int(self.max_steps.value()),
+                     "initial": float(self.initial.value()), "seed": int(self.seed.value())}
+        if self._alpha_text:
+            out["alpha"] = self._alpha_text
+        return out
+
+    def set_scenario_settings(self, data: dict) -> None:
+        """Show what :meth:`scenario_settings` saved (a field left out keeps the panel's default).
+        ValueError naming the field for a value out of its range or of the wrong type."""
+        d = LearningSettings()
+        spins = {"episodes": (self.episodes, 10_000, int), "epsilon": (self.epsilon, d.epsilon, float),
+                 "epsilon_decay": (self.decay, d.epsilon_decay, float), "epsilon_min": (self.floor, d.epsilon_min, float),
+                 "n": (self.n, d.n, int), "max_steps": (self.max_steps, d.max_steps, int),
+                 "initial": (self.initial, d.initial, float), "seed": (self.seed, d.seed, int)}
+        unknown = sorted(set(data) - set(spins) - {"policy", "exploring_starts", "alpha"})
+        if unknown:
+            raise ValueError(f"{unknown[0]}: not a setting of the learners")
+        values = {}
+        for key, (w, default, kind) in spins.items():
+            v = data.get(key, default)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or (kind is int and v != int(v)):
+                raise ValueError(f"{key}: must be {'a whole number' if kind is int else 'a number'}, got {v!r}")
+            if not w.minimum() <= v <= w.maximum():
+                raise ValueError(f"{key}: {v!r} is out of range {w.minimum():g}..{w.maximum():g}")
+            values[key] = kind(v)
+        policy = data.get("policy", "optimal")
+        if self.policy.findData(policy) < 0:
+            raise ValueError(f"policy: {policy!r} is not one of optimal, random")
+        explore = data.get("exploring_starts", False)
+        if not isinstance(explore, bool):
+            raise ValueError(f"exploring_starts: must be true or false, got {explore!r}")
+        alpha = data.get("alpha", "")
+        if not isinstance(alpha, str):
+            raise ValueError(f"alpha: must be a string such as \"0.1\" or \"1/n^0.8\", got {alpha!r}")
+        if alpha:
+            a, _w = parse_alpha(alpha)
+            if not 0 < a <= 1:
+                raise ValueError(f"alpha: step size {alpha!r}: give a number in (0, 1], 1/n or 1/n^w")
+        widgets = [w for w, _d, _k in spins.values()] + [self.policy, self.explore]
+        for w in widgets:  # one change signal at the end, not one reset per field
+            w.blockSignals(True)
+        try:
+            for key, (w, _d, _k) in spins.items():
+                w.setValue(values[key])
+            self.policy.setCurrentIndex(self.policy.findData(policy))
+            self.explore.setChecked(explore)
+            self.alpha.setText(alpha)
+            self._alpha_text = alpha
+        finally:
+            for w in widgets:
+                w.blockSignals(False)
+        self.settings_changed.emit()
+
     def options(self, method: str, start: int) -> dict:
         """The learner's options (fields of :class:`~mdpviz.solvers.learning.LearningSettings`) for ``method``
         from state ``start``; ValueError when they do not make a valid learner."""

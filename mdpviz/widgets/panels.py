@@ -37,6 +37,8 @@ METHOD_ORDER = ("vi", "gs", "pi", "lp", "async-vi", "prioritized", "evaluate")
 PICKER_NAMES: dict[str, str] = {"evaluate": "evaluate the random policy"}
 """The picker's name of a method where it says more than :data:`METHOD_NAMES` (what is evaluated)."""
 
+SCENARIO_OPTIONS = ("ties", "q_from", "sequence", "order", "theta")
+"""The Solver panel's choices a scenario saves (under ``solver.options``, only those not at their default)."""
 TOL_METHODS = ("vi", "gs", "async-vi", "evaluate")
 """The methods that stop by the panel's tolerance (AIMA's sequence takes it as its epsilon)."""
 
@@ -286,6 +288,33 @@ class SolverPanel(QWidget):
                 if i < 0:
                     raise ValueError(f"unknown choice {key!r}")
                 box.setCurrentIndex(i)
+
+    def scenario_options(self) -> dict:
+        """The choices a scenario saves beside the method and the tolerance: :meth:`options` without what
+        follows from the method (evaluation's random policy, random order's seed). Empty for the defaults."""
+        return {k: v for k, v in self.options().items() if k in SCENARIO_OPTIONS}
+
+    def set_scenario_options(self, opts: dict) -> None:
+        """Choose what :meth:`scenario_options` saved (a field left out keeps its default). ValueError
+        naming the field for a value the panel does not offer."""
+        unknown = sorted(set(opts) - set(SCENARIO_OPTIONS))
+        if unknown:
+            raise ValueError(f"{unknown[0]}: not an option of the solver panel ({', '.join(SCENARIO_OPTIONS)})")
+        boxes = {"ties": (self.ties, "tolerance"), "q_from": (self.q_from, "previous"),
+                 "sequence": (self.sequence, "standard"), "order": (self.order, "index")}
+        for key, (box, default) in boxes.items():
+            value = opts.get(key, default)
+            i = box.findData(value) if isinstance(value, str) else -1
+            if i < 0:
+                choices = ", ".join(str(box.itemData(j)) for j in range(box.count()))
+                raise ValueError(f"{key}: {value!r} is not one of {choices}")
+            box.setCurrentIndex(i)
+        theta = opts.get("theta", 1e-5)
+        if isinstance(theta, bool) or not isinstance(theta, (int, float)) or not (theta > 0 and math.isfinite(theta)):
+            raise ValueError(f"theta: must be a positive number, got {theta!r}")
+        self._theta = float(theta)
+        self.theta.setText(f"{self._theta:g}")
+        self._options_edited()
 
     def _show_options(self) -> None:
         m = self.method

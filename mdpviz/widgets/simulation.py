@@ -297,14 +297,16 @@ class SimulationPanel(ResultsPanel):
             if np.isfinite(r.exact):  # the exact mean (policy evaluation), one dashed line per strategy
                 self.hist_plot.addItem(pg.InfiniteLine(r.exact, angle=90, movable=False,
                                                        pen=pg.mkPen(col, width=1.5, style=Qt.PenStyle.DashLine)))
-            if r.distribution is not None:  # the exact distribution, summed over each bin, as dots on the bars
-                p = exact_in_bins(r.distribution, edges)
-                self.hist_plot.plot(0.5 * (edges[:-1] + edges[1:]), p, pen=None, symbol="o",
+            atoms = exact_atoms(r)
+            if atoms is not None:  # the exact distribution, summed over each bin, as dots on the bars
+                p = exact_in_bins(atoms, edges)
+                some = p > 0  # (a bin no game can reach has no dot: a row of dots on zero hid the axis)
+                self.hist_plot.plot(0.5 * (edges[:-1] + edges[1:])[some], p[some], pen=None, symbol="o",
                                     symbolSize=7 if i == 0 else 5, symbolBrush=col, symbolPen=pg.mkPen("w", width=0.5))
         if rows:
             self.legend.addItem(pg.PlotDataItem(pen=pg.mkPen("#444444", width=1.5, style=Qt.PenStyle.DashLine)),
                                 "exact mean")
-        if any(r.distribution is not None for r in rows):
+        if any(exact_atoms(r) is not None for r in rows):
             self.legend.addItem(pg.PlotDataItem(pen=None, symbol="o", symbolSize=7, symbolBrush="#444444",
                                                 symbolPen=None), "exact distribution")
         fit_legend_row(self.hist_plot, self.legend)
@@ -356,10 +358,28 @@ def misses_text(k: int, level: float = 0.95) -> str:
             f"{level:g}^{k}).")
 
 
-def exact_in_bins(p: np.ndarray, edges: np.ndarray) -> np.ndarray:
-    """The exact probabilities ``p`` (of 0, 1, 2, ... turns) summed over each histogram bin."""
-    k = np.arange(p.size)
-    idx = np.searchsorted(edges, k, side="right") - 1
+def exact_atoms(row: StrategyRow) -> tuple[np.ndarray, np.ndarray] | None:
+    """(values, probabilities) of a strategy's exact distribution: of its turns (0, 1, 2, ...) or of its
+    return (the values it takes); None when it has neither."""
+    if row.distribution is not None:
+        p = np.asarray(row.distribution, dtype=np.float64)
+        return np.arange(p.size, dtype=np.float64), p
+    if row.returns is not None:
+        return np.asarray(row.returns[0], dtype=np.float64), np.asarray(row.returns[1], dtype=np.float64)
+    return None
+
+
+def exact_in_bins(atoms: tuple[np.ndarray, np.ndarray] | np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """The exact probabilities summed over each histogram bin: ``atoms`` = (values, probabilities), or
+    the probabilities of 0, 1, 2, ... turns. A value on the last edge counts in the last bin, as
+    ``np.histogram`` counts it."""
+    if isinstance(atoms, tuple):
+        v, p = atoms
+    else:
+        p = np.asarray(atoms, dtype=np.float64)
+        v = np.arange(p.size, dtype=np.float64)
+    idx = np.searchsorted(edges, v, side="right") - 1
+    idx = np.where(v == edges[-1], edges.size - 2, idx)
     keep = (idx >= 0) & (idx < edges.size - 1)
     return np.bincount(idx[keep], weights=p[keep], minlength=edges.size - 1)
 
@@ -371,10 +391,23 @@ def quantile_of(p: np.ndarray, q: float) -> int | None:
     return i if i < c.size else None
 
 
+def return_quantile(row: StrategyRow, q: float) -> float | None:
+    """The smallest return v with P(return <= v) >= q under the strategy's exact return distribution."""
+    if row.returns is None:
+        return None
+    v, p = row.returns
+    i = int(np.searchsorted(np.cumsum(p), q - 1e-12))
+    return float(v[i]) if i < len(v) else None
+
+
 def distribution_text(row: StrategyRow, unit: str) -> str:
     """" The optimal strategy (exact): median 6, 90% within 9 turns." (empty without a distribution)."""
     if row.distribution is None:
-        return ""
+        med, lo, hi = (return_quantile(row, q) for q in (0.5, 0.1, 0.9))
+        if med is None or lo is None or hi is None:
+            return ""
+        return (f" {row.name} (exact distribution, dots): {len(row.returns[0])} values, median {med:.4g}, "
+                f"80% of games between {lo:.4g} and {hi:.4g}.")
     med, q90 = quantile_of(row.distribution, 0.5), quantile_of(row.distribution, 0.9)
     if med is None or q90 is None:
         return ""
@@ -384,7 +417,13 @@ def distribution_text(row: StrategyRow, unit: str) -> str:
 def within_text(row: StrategyRow, unit: str) -> str:
     """"; exact: median 11, 90% within 18 turns, P(done within 10) = 0.412" (empty without a distribution)."""
     if row.distribution is None:
-        return ""
+        med = return_quantile(row, 0.5)
+        if med is None:
+            return ""
+        v, p = row.returns
+        top = np.argsort(-np.asarray(p), kind="stable")[:3]
+        likely = ", ".join(f"P({v[i]:.4g}) = {p[i]:.3f}" for i in top)
+        return f"; exact: {len(v)} values, median {med:.4g}, most likely {likely}"
     c = np.cumsum(row.distribution)
     med, q90 = quantile_of(row.distribution, 0.5), quantile_of(row.distribution, 0.9)
     ks = sorted({k for k in (int(row.exact) // 2, int(row.exact), 2 * int(row.exact)) if 0 < k < c.size})

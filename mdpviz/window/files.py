@@ -9,6 +9,7 @@ file-loading progress and the window title; it emits ``scenario_loaded`` and hea
 """
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import QProgressBar, QPushButton, QWidget
 from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.widgets.convergence import render_svg
 from mdpviz.models.jobs import Job
+from mdpviz.solvers.learning import LEARNERS
 
 
 class FilesMixin:
@@ -39,6 +41,8 @@ class FilesMixin:
         p = self.solver_panel
         p.method_changed.connect(lambda _m: self._update_title())  # solver settings are saved edits too
         p.tolerance_changed.connect(lambda _t: self._update_title())
+        p.options_changed.connect(self._update_title)
+        p.learning.settings_changed.connect(self._update_title)
         self.undo_group.cleanChanged.connect(lambda _c: self._update_title())
         self.game_shown.connect(lambda _g: self._update_title())
         self.shutting_down.connect(self._files_shutting_down)
@@ -47,9 +51,24 @@ class FilesMixin:
         self._closed = True
 
     # ------------------------------------------------------------------ scenarios
-    def _solver_settings(self) -> tuple[str, float]:
-        """The solver settings a scenario saves (method, tolerance)."""
-        return (self.solver_panel.method, float(self.solver_panel.tol))
+    def _solver_settings(self) -> tuple[str, float, str]:
+        """The solver settings a scenario saves (method, tolerance, the rest as sorted JSON)."""
+        d = self._solver_dict()
+        rest = {k: v for k, v in d.items() if k not in ("method", "tol")}
+        return (d["method"], float(d["tol"]), json.dumps(rest, sort_keys=True))
+
+    def _solver_dict(self) -> dict:
+        """The scenario's ``solver`` object: method and tolerance; ``options`` (the Solver panel's tie rule,
+        Q convention, sequence, order, theta) where any is not at its default; ``learning`` (the learner's
+        settings) when a learner is picked. A scenario of the previous version writes the same bytes."""
+        p = self.solver_panel
+        out: dict = {"method": p.method, "tol": p.tol}
+        opts = p.scenario_options()
+        if opts:
+            out["options"] = opts
+        if p.method in LEARNERS:
+            out["learning"] = p.learning.scenario_settings()
+        return out
 
     @property
     def dirty(self) -> bool:
@@ -66,7 +85,7 @@ class FilesMixin:
     def scenario(self) -> Scenario:
         """The current edits and solver settings as a scenario."""
         return Scenario(game=self.game.key, games={g.key: g.session.to_dict() for g in self.games},
-                        solver={"method": self.solver_panel.method, "tol": self.solver_panel.tol})
+                        solver=self._solver_dict())
 
     def save_scenario(self, path: str | Path) -> Path:
         """Save atomically to ``path``; the edits count as saved."""
@@ -98,17 +117,40 @@ class FilesMixin:
             target = self.game_by_key(scn.game)
         except ValueError:
             raise ScenarioError(path, "game", f"unknown game {scn.game!r}") from None
+        self._open_solver_settings(scn.solver, path)  # (a bad field refused before any game is changed)
         for g, st, data in states.values():
             g.session.open_state(st, f"open {Path(path).name}")  # Undo goes back to what was shown
             g.session.load_display(data, str(path))
-        if "method" in scn.solver:
-            self.solver_panel.set_method(scn.solver["method"])
-        if "tol" in scn.solver:
-            self.solver_panel.set_tolerance(float(scn.solver["tol"]))
         self._saved_solver = self._solver_settings()
         self.scenario_path = Path(path)
         self.scenario_loaded.emit(target)
         self.statusBar().showMessage(f"Opened {path}", 5000)
+
+    def _open_solver_settings(self, solver: dict, path: str | Path) -> None:
+        """Show a scenario's ``solver`` object in the Solver panel; ScenarioError naming the field (and the
+        panel as it was) for a value the panel does not offer."""
+        before = self._solver_dict()
+        try:
+            self._apply_solver_dict(solver, path)
+        except ScenarioError:
+            self._apply_solver_dict(before, path)
+            raise
+
+    def _apply_solver_dict(self, solver: dict, path: str | Path) -> None:
+        p = self.solver_panel
+        method = solver.get("method", p.method)
+        try:
+            p.set_method(method)
+        except ValueError:
+            raise ScenarioError(path, "solver.method", f"{method!r} is not in this window's algorithm picker") from None
+        for key, apply in (("options", p.set_scenario_options), ("learning", p.learning.set_scenario_settings)):
+            try:
+                apply(dict(solver.get(key, {})))
+            except ValueError as e:
+                field, _, why = str(e).partition(": ")
+                raise ScenarioError(path, f"solver.{key}.{field}", why) from None
+        if "tol" in solver:
+            p.set_tolerance(float(solver["tol"]))
 
     def open_scenario_dialog(self) -> None:
         if self.dirty:  # as Quit does: the edits are not thrown away without asking

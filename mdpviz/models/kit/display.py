@@ -322,6 +322,10 @@ class StrategyRow:
     """The exact distribution of the simulated total where it is a count of turns: entry k is the
     probability that a game takes exactly k turns (:func:`mdpviz.solvers.distribution.turn_distribution`);
     None where the total is a return."""
+    returns: tuple[np.ndarray, np.ndarray] | None = None
+    """The exact distribution of the simulated total where it is a return that takes finitely many
+    values: (the values ascending, their probabilities)
+    (:func:`mdpviz.solvers.distribution.return_distribution`); None where it is not listed."""
 
     @property
     def games(self) -> int:

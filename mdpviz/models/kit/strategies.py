@@ -4,7 +4,8 @@ of their MDP (course files, grid worlds, Gymnasium environments), and what a sim
 Each strategy is a matrix of action probabilities (n_states, n_actions); it is evaluated twice, so
 theory and simulation can be compared: exactly, by policy evaluation (Sutton and Barto eq. 4.4,
 :func:`~mdpviz.solvers.evaluate_stochastic_policy`), and empirically, by ``games`` simulated
-episodes (:func:`~mdpviz.models.simulate.simulate`) from one start state.
+episodes (:func:`~mdpviz.models.simulate.simulate`) from one start state; where the return takes
+finitely many values, its exact distribution too (:func:`~mdpviz.solvers.distribution.return_distribution`).
 
 :func:`strategy_simulation` is a generator: it yields
 :class:`~mdpviz.models.kit.registry.JobProgress` after each strategy and returns a
@@ -24,6 +25,7 @@ from mdpviz.models.jobs import JobProgress
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.models.simulate import mean_ci, policy_matrix, simulate, uniform_policy_matrix
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy
+from mdpviz.solvers.distribution import return_distribution
 
 @dataclass(frozen=True, eq=False)
 class SimulationResult:
@@ -108,7 +110,9 @@ def strategy_simulation(mdp: TabularMDP, names: Sequence[str], probs_of: Callabl
         ep = simulate(mdp, probs, start=start, episodes=games, seed=np.random.default_rng(ss), max_steps=max_steps)
         m, c = mean_ci(ep.total)
         fin = int(ep.finished.sum()) if mdp.terminal.any() else -1
-        rows.append(StrategyRow(name, exact, m, c, np.asarray(ep.total), fin))
+        rd = return_distribution(mdp, probs, start)  # exact P(return = v) beside the histogram, if listable
+        returns = (rd.values, rd.probabilities) if not rd.stopped and rd.never == 0 and rd.values.size else None
+        rows.append(StrategyRow(name, exact, m, c, np.asarray(ep.total), fin, returns=returns))
         yield JobProgress(i + 1, len(names), f"{name}: {games:,} episodes")
     return SimulationResult(tuple(rows), "return", start_name, tuple(notes))
 
