@@ -230,3 +230,19 @@ def test_a_larger_grid_leaves_the_new_states_uncompared(qtbot, win):
     new_cells = [geom.cell_of(int(s)) for s in np.flatnonzero(~d.compared)]
     assert all(cv._value(r, c) is None for r, c in new_cells)  # uncoloured, no number
     assert "new state" in cv.caption
+
+
+def test_gambler_marks_the_changed_capitals_and_draws_the_change(qtbot, win):
+    w = win
+    w.switch_game("gambler")
+    solve_first(qtbot, w)
+    before = w.session.mdp()
+    assert w.game.set_settings(p_heads=0.25)
+    wait_diff(qtbot, w)
+    check_diff(w, before, w.session.mdp())
+    board = w.board
+    assert board.show_change(w.live_diff, "after")
+    w.set_diff_mode("difference")
+    w.redraw()
+    assert board.shown_scale is not None and board.shown_scale.kind == "diverging"
+    assert w.color_bar.scale == board.shown_scale  # the window's colour bar shows the diverging scale
