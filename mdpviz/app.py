@@ -80,11 +80,12 @@ from mdpviz.window.playing import PlayingMixin
 if TYPE_CHECKING:
     from mdpviz.widgets.compare import ComparePanel  # built, and imported, when its page is first shown
 from mdpviz.window.learning import LearningMixin
+from mdpviz.window.live import LiveMixin
 from mdpviz.window.solving import SolvingMixin
 from mdpviz.window.view import ViewMixin
 
 
-class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMixin, QMainWindow):
+class MainWindow(SolvingMixin, LiveMixin, LearningMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMixin, QMainWindow):
     """The mdpviz window (constructible with no arguments)."""
 
     game_shown = Signal(object)
@@ -147,6 +148,7 @@ class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, Classroo
         self._init_playing()
         self._init_classroom()
         self._init_solving()
+        self._init_live()  # (after the solving part: an edit's fresh solver is loaded before the live part runs it)
         self._init_learning()
         self._init_files()
         self._init_view()
@@ -402,6 +404,7 @@ class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, Classroo
                                          tip="Batch simulation of every strategy")
         m.addAction(self.act_simulate)
         m.addAction(self.act_compare)
+        self._solve_menu = m
 
         m = mb.addMenu("&View")
         self.act_presenter = self._action("&Presenter mode", "presenterAction", self.set_presenter, "F5",
@@ -420,6 +423,7 @@ class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, Classroo
                                        tip="Beside max |dV|: the true error max |V - V*| and, for value iteration, "
                                            "the bounds that the stopping rule and the contraction guarantee")
         m.addAction(self.act_bounds)
+        self._build_live_actions(self._solve_menu, m)
 
         tb = QToolBar("Main")
         tb.setObjectName("mainToolBar")
@@ -668,7 +672,7 @@ class MainWindow(SolvingMixin, LearningMixin, PlayingMixin, FilesMixin, Classroo
             self._selected_file = path
             self.deselect()
             self.inspector.show_inspection(None)
-        self._model_changed(f"Edited ({text}): the solution is stale and the solver was reset.")
+        self._model_changed(self._live_edit_message(text))  # (window/live.py: re-solved live, or why not)
 
     def _on_game_redraw(self, g: Game) -> None:
         """Something a game shows changed (a display setting, its driver's or a job's state), not its model."""

@@ -26,7 +26,10 @@ methods and saves every game's pictures into one folder (default ``assets/screen
 * ``gridworld``: ``gridworld-values.png`` (values and arrows), ``gridworld-q-1280x720.png`` (Q
   triangles, presenter mode);
   ``convergence-bounds.png`` (value iteration's error and bounds on the convergence plot),
-  ``gridworld-returns.png`` (the exact return distribution on the simulated histograms);
+  ``gridworld-returns.png`` (the exact return distribution on the simulated histograms),
+  ``policy-diff-after.png``, ``policy-diff-before.png``, ``policy-diff-map.png`` (the live re-solve's
+  policy diff after a living-reward edit of CS188's DiscountGrid, also in ``policy-diff/<size>/`` at
+  the three sizes);
 * ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed);
 * learning in progress (:data:`LEARNING_SHOTS`: ``gridworld``, ``snakes``, ``ttt``):
   ``learning/<size>/<game>.png`` at the three sizes, Q-learning a few hundred episodes in;
@@ -247,6 +250,9 @@ def screenshot_window(out: str | Path, *, timeout: float = 120.0) -> Iterator[Sh
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
+        # the pictures stage their solves step by step after their edits: no live re-solve unless a
+        # picture turns it on (the policy diff's)
+        settings.setValue("solve/liveResolve", "false")
         w = MainWindow(dialogs=QuietDialogs(), settings=settings)
         try:
             w.resize(*DEFAULT_SIZE)
@@ -631,6 +637,42 @@ def save_theory_screenshots(out: str | Path, *, games: int = 10_000) -> list[Pat
     return sw.saved
 
 
+def save_policy_diff_screenshots(out: str | Path) -> list[Path]:
+    """The live re-solve's policy diff on CS188's DiscountGrid: solved with living reward 0, then the living
+    reward edited to -2 (re-solved live): ``policy-diff-after.png`` (the solve after the edit, the states
+    whose optimal action changed outlined), ``policy-diff-before.png`` (the solve before it, B) and
+    ``policy-diff-map.png`` (V after - V before on the diverging scale, Shift+B), each at 1366x768 and in
+    ``policy-diff/<size>/`` at the three sizes of :data:`SIZES`."""
+    from mdpviz.models import gridworld as gw
+
+    with screenshot_window(out) as sw:
+        w = sw.window
+        w.set_live_resolve(True)
+        w.switch_game("gridworld")
+        g = w.game
+        g.set_map(gw.BUILTIN_MAPS["discount"])
+        g.set_living_reward(0.0)
+        sw.reset("vi")
+        sw.solve()
+        g.set_living_reward(-2.0)  # an edit: re-solved at once
+        sw.wait(lambda: w.live_diff is not None and w.controller.state == "converged", what="the live re-solve")
+        w.inspect(g.session.start_state())
+        w.inspector_dock.raise_()
+        for mode, name in (("after", "policy-diff-after.png"), ("before", "policy-diff-before.png"),
+                           ("difference", "policy-diff-map.png")):
+            w.set_diff_mode(mode)
+            sw.shot(name)
+            for folder, (size, presenter) in SIZES.items():
+                (sw.out / "policy-diff" / folder).mkdir(parents=True, exist_ok=True)
+                if presenter:
+                    w.set_presenter(True)
+                sw.shot(f"policy-diff/{folder}/{name}", size=size)
+                if presenter:
+                    w.set_presenter(False)
+        w.set_diff_mode("after")
+    return sw.saved
+
+
 def save_gym_screenshots(out: str | Path) -> list[Path]:
     """``gym-frozenlake.png``: Gymnasium's FrozenLake 8x8 (slippery) imported and solved; nothing
     when Gymnasium is not installed (noted on stderr)."""
@@ -739,7 +781,8 @@ def save_chain_screenshots(out: str | Path, key: str, *, links: int = 3, root: i
 
 
 def _gridworld(out: Path, o: ShotOptions) -> list[Path]:
-    return save_gridworld_screenshots(out) + save_theory_screenshots(out, games=o.sim_games)
+    return (save_gridworld_screenshots(out) + save_theory_screenshots(out, games=o.sim_games)
+            + save_policy_diff_screenshots(out))
 
 
 def _gym(out: Path, o: ShotOptions) -> list[Path]:
@@ -853,7 +896,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 __all__ = ["CHAIN_SHOTS", "DEFAULT_SIZE", "LAYOUT", "LEARNING_SHOTS", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
            "save_size_screenshots", "SMALL_MDP", "QuietDialogs", "Shot",
            "ShotOptions", "ShotWindow", "all_games", "main", "parse_games", "save_attt_screenshots",
-           "save_checkers_screenshots", "save_file_screenshots", "save_learning_screenshots", "save_risk_screenshots", "save_snakes_screenshots",
+           "save_checkers_screenshots", "save_file_screenshots", "save_policy_diff_screenshots", "save_learning_screenshots", "save_risk_screenshots", "save_snakes_screenshots",
            "save_ttt3d_screenshots", "save_ttt_screenshots", "screenshot_window", "take"]
 
 

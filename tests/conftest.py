@@ -111,15 +111,22 @@ class FakeDialogs:
 
 
 def make_window(qtbot, settings_path: Path, *, dialogs: FakeDialogs | None = None, games=None,
-                game: str | None = None, size: tuple[int, int] | None = None, show: bool = False):
-    """A MainWindow with fake dialogs and its own settings file (closed by the caller's ``shutdown``)."""
+                game: str | None = None, size: tuple[int, int] | None = None, show: bool = False,
+                live: bool | None = False):
+    """A MainWindow with fake dialogs and its own settings file (closed by the caller's ``shutdown``).
+
+    ``live``: the window's "Live re-solve" (on by default in the app) as these tests want it: off unless
+    a test asks (an edit then only resets the solver, as the tests of Step, Run and the edits expect;
+    tests/test_live_window.py turns it on); None leaves the settings file as it is."""
     from PySide6.QtCore import QSettings
 
     from mdpviz.app import MainWindow
 
     kw = {} if games is None else {"games": games}
-    w = MainWindow(dialogs=dialogs if dialogs is not None else FakeDialogs(),
-                   settings=QSettings(str(settings_path), QSettings.Format.IniFormat), **kw)
+    settings = QSettings(str(settings_path), QSettings.Format.IniFormat)
+    if live is not None:
+        settings.setValue("solve/liveResolve", "true" if live else "false")
+    w = MainWindow(dialogs=dialogs if dialogs is not None else FakeDialogs(), settings=settings, **kw)
     qtbot.addWidget(w)
     if size is not None:
         w.resize(*size)

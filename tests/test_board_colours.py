@@ -54,7 +54,9 @@ class _Dialogs:
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = MainWindow(dialogs=_Dialogs(), settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    settings.setValue("solve/liveResolve", "false")  # these tests Run the solve themselves after opening a file
+    w = MainWindow(dialogs=_Dialogs(), settings=settings)
     qtbot.addWidget(w)
     w.resize(1366, 768)
     yield w

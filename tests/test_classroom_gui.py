@@ -303,6 +303,7 @@ def take_screenshots(out: Path, qtbot=None) -> list[Path]:
     saved: list[Path] = []
     settings = QSettings(str(out / ".screenshot-settings.ini"), QSettings.Format.IniFormat)
     settings.clear()
+    settings.setValue("solve/liveResolve", "false")  # the pictures step the solve after the edit themselves
     w = MainWindow(dialogs=FakeDialogs(), settings=settings)
     try:
         w.show()

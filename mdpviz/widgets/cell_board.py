@@ -10,6 +10,7 @@ square's type) and else asks the window to inspect the cell; the right-click men
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
@@ -19,7 +20,7 @@ from mdpviz.models.kit.colors import ColorScale
 from mdpviz.models.kit.display import board_frame, board_q
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.widgets.board import BoardView
-from mdpviz.widgets.delta import delta_frame
+from mdpviz.widgets.delta import change_frame, delta_frame
 
 Q_VIEW_MAX_STATES = 200_000
 """The Q view draws every action's Q on cell boards up to this many states (one backup per redraw)."""
@@ -124,6 +125,25 @@ class CellBoard(BoardView):
             scale = delta
         self.show_frame(frame, scale)
         self._show_q()
+
+    def show_change(self, diff: Any, mode: str, scale: ColorScale | None = None) -> bool:
+        """The live re-solve's policy diff on the frame just shown: the states whose optimal actions
+        changed outlined; "difference": each cell coloured by dV on the diverging ``scale``, its signed
+        change printed (a state that did not exist before the edit: no colour, "new")."""
+        frame = self.frame
+        mdp = self.game.session.mdp()
+        if frame is None or mdp is None or np.shape(diff.changed) != (mdp.n_states,):
+            return False
+        if mdp.n_states != len(self.layout_.cells):
+            return False
+        if mode != "difference" or scale is None:
+            self.show_frame(replace(frame, changed=np.asarray(diff.changed, dtype=bool)), self.scale)
+            return True
+        self.show_frame(change_frame(diff, frame.badges, terminal=mdp.terminal, scale=scale, caption=frame.caption,
+                                     actions=frame.actions), scale)
+        self.shown_scale = scale
+        self.show_q_values(None)
+        return True
 
     def set_q_view(self, on: bool) -> None:
         """Every action's Q-value in the cells (as rows coloured on the board's scale) or not."""

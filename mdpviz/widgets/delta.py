@@ -10,6 +10,7 @@ change, and the greedy action badge stays.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -76,4 +77,30 @@ def delta_frame(
                       caption=caption, actions=actions)
 
 
-__all__ = ["DELTA_FLOOR", "DELTA_LABEL", "delta_frame", "delta_scale", "format_delta"]
+def change_frame(
+    diff: Any,
+    badges: tuple[str, ...],
+    *,
+    terminal: np.ndarray,
+    scale: ColorScale,
+    caption: str = "",
+    actions: np.ndarray | None = None,
+) -> BoardFrame:
+    """The board frame of an edit's difference map (the live re-solve's policy diff,
+    :class:`~mdpviz.models.kit.policy_diff.PolicyDiff`): fill = position of dV = V after - V before on
+    the diverging ``scale`` (0 is its neutral middle), text = the signed change, the states whose
+    optimal actions changed outlined; a state that did not exist before the edit has no colour and
+    reads "new" (nothing to compare it with)."""
+    d = np.asarray(diff.dv, dtype=np.float64)
+    terminal = np.asarray(terminal, dtype=bool)
+    if terminal.shape != d.shape or len(badges) != d.size:
+        raise ValueError(f"dV {d.shape}, terminal {terminal.shape} and {len(badges)} badges must match")
+    new = ~np.isfinite(d)
+    fill = np.where(terminal | new, np.nan, scale.normalise(np.where(new, 0.0, d)))
+    texts = tuple("new" if n else "" if t else format_delta(float(x))
+                  for x, t, n in zip(d.tolist(), terminal.tolist(), new.tolist()))
+    return BoardFrame(values=np.where(new, np.nan, d), texts=texts, fill=fill, badges=tuple(badges),
+                      changed=np.asarray(diff.changed, dtype=bool) & ~terminal, caption=caption, actions=actions)
+
+
+__all__ = ["DELTA_FLOOR", "change_frame", "DELTA_LABEL", "delta_frame", "delta_scale", "format_delta"]

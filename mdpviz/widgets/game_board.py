@@ -51,6 +51,14 @@ class GameBoard(QWidget):
         snapshot before it (None for the first); ``delta``: colour by the change from it on this log scale
         (the window's delta view; None: by value)."""
 
+    def show_change(self, diff: Any, mode: str, scale: ColorScale | None = None) -> bool:
+        """After :meth:`show_sweep`: what the last edit changed (a
+        :class:`~mdpviz.models.kit.policy_diff.PolicyDiff`, per state of the shown model). ``mode``
+        "after" or "before": mark the states whose optimal actions changed on the solve shown;
+        "difference": colour by dV = V after - V before on the diverging ``scale`` (its colour bar:
+        :attr:`shown_scale`). False: the board cannot draw it (the window says so)."""
+        return False
+
     def show_history(self, history: Sequence[Any], index: int) -> None:
         """Every recorded snapshot of the current solve and the shown one's index, given before each
         :meth:`show_sweep` (a board that keeps earlier sweeps in view, as figure 4.3's value curves do)."""

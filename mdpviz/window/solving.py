@@ -98,6 +98,14 @@ class SolvingMixin:
         self.inspector.link_clicked.connect(self.follow_link)
         self.shutting_down.connect(self.redraw_timer.stop)
 
+    def fix_scale(self, scale: ColorScale) -> None:
+        """Draw the shown solve on ``scale`` from now on (the live part: one scale for the solves before and
+        after an edit, so that flipping between them compares colours)."""
+        self.scale = scale
+        if not self.delta_view:
+            self.color_bar.show_scale(scale)
+        self._dirty = True
+
     def mark_dirty(self) -> None:
         """Something shown changed: the next frame (at most REDRAW_MS away) draws it."""
         self._dirty = True
@@ -369,6 +377,7 @@ class SolvingMixin:
             cap = "Not solved yet: press Step or Run"
         if mdp is not None:
             cap = g.board_caption(cap, sw)
+        cap = self._live_caption(cap, sw)  # the last edit's diff (window/live.py)
         board = self.board
         board.set_value_range(c.value_range if sw is not None else None)
         board.show_history(hist, i)
@@ -376,6 +385,7 @@ class SolvingMixin:
                          caption=cap if mdp is not None else (gs.mdp_error() or g.empty_text()),
                          previous=hist[i - 1] if i > 0 else None,
                          delta=self._delta_scale() if sw is not None and self.delta_view else None)
+        self._draw_live(board, sw, cap)
         shown = board.shown_scale  # the shown position's scale (its moves' values), the delta view's
         if shown is not None:
             self.color_bar.show_scale(shown)

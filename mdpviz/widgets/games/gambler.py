@@ -7,12 +7,12 @@ from typing import Any, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from mdpviz.models import gambler as gb
-from mdpviz.models.kit.colors import ColorScale
+from mdpviz.models.kit.colors import HIGHLIGHT, ColorScale
 from mdpviz.widgets import named as _named
 from mdpviz.models.kit.chain import outline_labels
 from mdpviz.widgets.board import scale_rgb
@@ -91,6 +91,9 @@ class GamblerBoard(GameBoard):
     def show_sweep(self, sweep: Any, scale: ColorScale | None, *, caption: str = "", previous: Any = None,
                    delta: ColorScale | None = None) -> None:
         self.sweep, self.scale = sweep, scale
+        if self.shown_scale is not None:  # the difference map was shown (see show_change): values again
+            self.value_plot.setLabel("left", "V(capital)")
+        self.shown_scale = None
         mdp = self.game.session.mdp()
         self.value_plot.clear()
         self.stake_plot.clear()
@@ -150,6 +153,38 @@ class GamblerBoard(GameBoard):
         if 0 <= s < mdp.n_states:
             self.inspect_requested.emit(s)
             self.raise_inspector.emit()
+    def show_change(self, diff: Any, mode: str, scale: ColorScale | None = None) -> bool:
+        """The live re-solve's policy diff on figure 4.3's panels: the capitals whose optimal stakes changed
+        marked under the stakes (magenta triangles); "after"/"before": the other solve's V as a dashed
+        curve; "difference": V after - V before per capital, coloured on the diverging ``scale``, around 0."""
+        mdp = self.game.session.mdp()
+        if self.sweep is None or mdp is None or np.shape(diff.changed) != (mdp.n_states,):
+            return False
+        caps = np.flatnonzero(~np.asarray(mdp.terminal))
+        changed = np.flatnonzero(diff.changed)
+        if changed.size:
+            self.stake_plot.addItem(pg.ScatterPlotItem(changed, np.zeros(changed.size), size=12, symbol="t1",
+                                                       pen=pg.mkPen(HIGHLIGHT, width=2), brush=pg.mkBrush(HIGHLIGHT)))
+        if mode == "difference" and scale is not None:
+            d = np.asarray(diff.dv, dtype=np.float64)
+            ok = caps[np.isfinite(d[caps])]
+            self.value_plot.clear()
+            self.value_plot.addLine(y=0.0, pen=pg.mkPen("#888888", width=1))
+            self.value_plot.plot(ok, d[ok], pen=pg.mkPen("k", width=2.5), name="V after \u2212 V before")
+            rgb = scale_rgb(scale, scale.normalise(d[ok]))
+            self.value_plot.addItem(pg.ScatterPlotItem(ok, d[ok], size=6, pen=None,
+                                                       brush=[pg.mkBrush(*c) for c in rgb.tolist()]))
+            m = max(scale.hi, 1e-12)
+            self.value_plot.setYRange(-m, m, padding=0.05)
+            if self.shown_scale is None:
+                self.value_plot.setLabel("left", "\u0394V")
+            self.shown_scale = scale
+            return True
+        other = np.asarray(diff.v_before if mode != "before" else diff.v_after, dtype=np.float64)
+        ok = caps[np.isfinite(other[caps])]
+        self.value_plot.plot(ok, other[ok], pen=pg.mkPen("#7f7f7f", width=2, style=Qt.PenStyle.DashLine),
+                             name="before the edit" if mode != "before" else "after the edit")
+        return True
 
 
 class GamblerGame(Game):
@@ -206,6 +241,8 @@ class GamblerEditor(QWidget):
         help_.setWordWrap(True)
         form.addRow(help_)
         self.p_heads.editingFinished.connect(lambda: self.game.set_settings(p_heads=float(self.p_heads.value())))
+        self.p_heads.setKeyboardTracking(False)  # a step of the arrows or the wheel is an edit at once (live re-solve)
+        self.p_heads.valueChanged.connect(lambda v: self.game.set_settings(p_heads=float(v)))
         self.goal.editingFinished.connect(lambda: self.game.set_settings(goal=int(self.goal.value())))
         game.session.edited.connect(lambda _t: self.sync())
         self.sync()

@@ -122,7 +122,10 @@ class GridCanvas(QWidget):
         self.show_q = False
         self.token: int | None = None
         self.marked: tuple[int, ...] = ()
-        """States outlined in dashed magenta: a learner's states whose learned action is not optimal."""
+        """States outlined in dashed magenta: a learner's states whose learned action is not optimal, or
+        the states whose optimal actions the last edit changed (the live re-solve's policy diff)."""
+        self.change_map = False
+        """The values are an edit's changes dV (signed numbers, no fixed exit values; NaN: not compared)."""
         self.selected: tuple[int, int] | None = None
         self.successors: dict[tuple[int, int], float] = {}
         self.chain_labels: dict[tuple[int, int], str] = {}
@@ -219,12 +222,24 @@ class GridCanvas(QWidget):
         lines = [f"{where}" + (f" ({g.label[r][c]})" if g.label[r][c] else "")]
         if (r, c) == self.updated:
             lines.append("backed up in this step (the one state it updated)")
-        if self.values is not None and not self.hidden(s):
+        if self.values is not None and not self.hidden(s) and self.change_map:
+            v = self._value(r, c)
+            lines.append("new since the edit: not compared" if v is None else f"V after - V before = {v:+.6g}")
+        elif self.values is not None and not self.hidden(s):
             v = gw.cell_value(g, self.values, r, c)
             lines.append(f"V = {v:.6g}" + (" (terminal: U = R(s))" if (r, c) in g.fixed else ""))
             for d, q in self.q.get(s, {}).items():
                 lines.append(f"Q({d}) = {q:.6g}")
         return "\n".join(lines)
+
+    def _value(self, r: int, c: int) -> float | None:
+        """The number cell (r, c) shows: its V (an AIMA exit's fixed U = R(s)), or its change dV on the
+        change map (None: a wall, or a state that did not exist before the edit)."""
+        if not self.change_map:
+            return gw.cell_value(self.geometry_, self.values, r, c)
+        s = int(self.geometry_.state[r, c])
+        v = float(self.values[s]) if s >= 0 else math.nan
+        return v if math.isfinite(v) else None
 
     # -------------------------------------------------------------- painting
     def paintEvent(self, ev) -> None:  # noqa: N802
@@ -308,11 +323,11 @@ class GridCanvas(QWidget):
             return
         kind = g.kind[r][c]
         if side < TINY_SIDE:  # a huge map: colour only (the tooltip still gives every number)
-            v = None if self.values is None else gw.cell_value(g, self.values, r, c)
+            v = None if self.values is None else self._value(r, c)
             p.fillRect(rect, QColor("#f4f4f4") if v is None or self.hidden(s) else self.color(v))
             return
         hidden = self.hidden(s)
-        v = None if self.values is None or hidden else gw.cell_value(g, self.values, r, c)
+        v = None if self.values is None or hidden else self._value(r, c)
         q = None if hidden else self.q.get(s)
         moves_q = {d: x for d, x in (q or {}).items() if d in DIRS}
         if self.show_q and moves_q and self.values is not None:
@@ -342,7 +357,7 @@ class GridCanvas(QWidget):
             ink = QColor("#000000") if v is None else self.ink_for(v)
             if v is not None and self.show_values:
                 digits = 2 if side < 90 else 3 if abs(v) < 100 else 1
-                txt = f"{v:.{digits}f}"
+                txt = f"{v:+.{digits}f}" if self.change_map else f"{v:.{digits}f}"
                 a = int(self.policy[s]) if (self.policy is not None and self.show_arrows and kind == "open"
                                             and not self.mdp.terminal[s] and self.policy[s] >= 0) else -1
                 d = g.direction(a) if a >= 0 else ""
@@ -359,7 +374,7 @@ class GridCanvas(QWidget):
                 if side < COMPACT_SIDE:  # small cells: the number as large as the cell's width allows
                     px = min(side * 0.3, side * 0.8 / (0.64 * max(len(txt), 3)))
                     box = QRectF(rect.left(), rect.center().y() - px * 0.6, side, px * 1.2).translated(shift)
-                if small_end_label(side, kind, g.label[r][c], v, COMPACT_SIDE):
+                if not self.change_map and small_end_label(side, kind, g.label[r][c], v, COMPACT_SIDE):
                     # a small hole or goal worth 0 (FrozenLake 8x8): its letter in the number's place, large,
                     # instead of "0.00" under a corner tag (the tooltip still gives V)
                     txt = g.label[r][c]
@@ -378,7 +393,8 @@ class GridCanvas(QWidget):
             p.drawRect(rect.adjusted(side * 0.06, side * 0.06, -side * 0.06, -side * 0.06))
         lab = g.label[r][c]
         q_drawn = bool(self.show_q and moves_q and self.values is not None)
-        if v is not None and self.show_values and not q_drawn and small_end_label(side, kind, lab, v, COMPACT_SIDE):
+        if (v is not None and self.show_values and not q_drawn and not self.change_map
+                and small_end_label(side, kind, lab, v, COMPACT_SIDE)):
             lab = ""  # drawn in the number's place
         if (r, c) == g.start and lab != "S":
             lab = ("S " + lab).strip()
@@ -561,6 +577,7 @@ class GridBoard(GameBoard):
         cv.geometry_, cv.mdp = geom, mdp
         cv.set_scale(low, high, div)
         cv.values = None if sw is None else np.asarray(sw.values)
+        cv.change_map = False
         cv.policy = None if sw is None else np.asarray(sw.policy)
         cv.q = {} if sw is None or mdp is None else gw.q_by_direction(geom, mdp, q_source(sw, previous))
         cv.updated = (geom.cell_of(int(sw.updated[0])) if sw is not None and len(getattr(sw, "updated", ())) == 1
@@ -597,6 +614,25 @@ class GridBoard(GameBoard):
                          ColorScale(low, high))
         t.caption = caption
         t.update()
+
+    def show_change(self, diff: Any, mode: str, scale: ColorScale | None = None) -> bool:
+        """The live re-solve's policy diff on the grid just shown: the states whose optimal actions
+        changed outlined in dashed magenta; "difference": the cells coloured by dV on the diverging
+        ``scale`` (its colour bar beside the grid), the signed change printed, the new policy's arrows."""
+        mdp = self.game.session.mdp()
+        cv = self.canvas
+        if self.stack.currentWidget() is not cv or self.sweep is None or mdp is None or \
+                np.shape(diff.changed) != (mdp.n_states,):
+            return False
+        cv.marked = tuple(int(x) for x in np.flatnonzero(diff.changed))
+        if mode == "difference" and scale is not None:
+            cv.values = np.asarray(diff.dv, dtype=np.float64)
+            cv.change_map = True
+            cv.q = {}
+            cv.set_scale(scale.lo, scale.hi, True)
+            self.color_bar.show_scale(scale)
+        cv.update()
+        return True
 
     def show_selection(self, state: int | None, successors: dict[int, float] | None = None) -> None:
         """Outline the inspected state and the cells it may move to (state -> probability)."""

@@ -164,6 +164,11 @@ class GridEditor(QWidget):
         self.convention.activated.connect(lambda i: self.game.set_convention(self.convention.itemData(i)))
         self.noise.editingFinished.connect(lambda: self.game.set_noise(self.noise.value()))
         self.living.editingFinished.connect(lambda: self.game.set_living_reward(self.living.value()))
+        # a step of the arrows or the wheel is an edit at once (live re-solve follows it as it moves);
+        # typed digits only at Enter or leaving the field, as before
+        for box, fn in ((self.noise, self.game.set_noise), (self.living, self.game.set_living_reward)):
+            box.setKeyboardTracking(False)
+            box.valueChanged.connect(lambda v, fn=fn: fn(float(v)))
         self.exit_reward.valueChanged.connect(lambda v: setattr(self.game, "new_exit_reward", float(v)))
         game.session.edited.connect(lambda _t: self.sync())
         self.sync()
