@@ -43,231 +43,36 @@ live beside their games (``mdpviz.widgets.*_game*``) and use the :class:`ShotWin
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 import time
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
-DEFAULT_SIZE = (1366, 768)
-"""Window size (pixels, width x height) of a gallery picture whose name states no size (a laptop's screen)."""
-
-SIZES: dict[str, tuple[tuple[int, int], bool]] = {
-    "1920x1080": ((1920, 1080), False),
-    "1366x768": ((1366, 768), False),
-    "presenter-1280x720": ((1280, 720), True),
-}
-"""The folders of the per-size pictures: window size (pixels) and presenter mode."""
-
-SIZE_1280x720 = (1280, 720)
-"""Window size (pixels) of the ``*-1280x720.png`` pictures (a projector's)."""
-
-SIM_SEED = 2024
-"""Seed of every simulation in the screenshots (so the pictures are reproducible)."""
-
-LAYOUT = (0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)
-"""The board of the snakes screenshots: a prison on 3 and 9, a penalty on 5, restarts on 7 and 12, a bonus on 14."""
-
-SMALL_MDP = """numStates 6
-numActions 2
-end 5
-transition 0 0 1 -1 0.8
-transition 0 0 0 -1 0.2
-transition 0 1 2 -1 0.6
-transition 0 1 3 -1 0.4
-transition 1 0 3 -1 0.9
-transition 1 0 1 -1 0.1
-transition 1 1 4 -1 1.0
-transition 2 0 4 -1 0.7
-transition 2 0 0 -1 0.3
-transition 2 1 3 -2 1.0
-transition 3 0 5 10 0.5
-transition 3 0 1 -1 0.5
-transition 3 1 4 -1 1.0
-transition 4 0 5 5 0.9
-transition 4 0 2 -1 0.1
-transition 4 1 5 1 1.0
-mdptype episodic
-discount 0.95
-"""
-"""A six-state episodic MDP in the course format, for the graph-view screenshot."""
-
-
-# ---------------------------------------------------------------------------------- the window
-class QuietDialogs:
-    """The window's dialogs for a headless run: nothing modal; errors are kept and printed on stderr."""
-
-    def __init__(self) -> None:
-        self.errors: list[tuple[str, str]] = []
-
-    def error(self, title: str, text: str) -> None:
-        self.errors.append((title, text))
-        print(f"{title}: {text}", file=sys.stderr)
-
-    def ask_unsaved(self) -> str:
-        return "discard"
-
-    def open_file(self, *args: Any) -> str:
-        return ""
-
-    def save_file(self, *args: Any) -> str:
-        return ""
-
-
-@dataclass(frozen=True)
-class Shot:
-    """One picture written by :meth:`ShotWindow.shot`."""
-
-    path: Path
-    """The PNG file."""
-    size: tuple[int, int]
-    """The stated window size (pixels, width x height)."""
-    actual: tuple[int, int]
-    """The size of the picture (pixels): larger than ``size`` where the window's layout needs more room."""
-
-
-class ShotWindow:
-    """The real main window on a headless screen, with the few moves every screenshot needs:
-    let Qt work for a while, wait for a condition, step or solve, simulate, and save a picture."""
-
-    def __init__(self, window: Any, out: Path, tmp: Path, *, timeout: float = 120.0) -> None:
-        from PySide6.QtWidgets import QApplication
-
-        self.window = window
-        """The :class:`~mdpviz.app.MainWindow`."""
-        self.app = QApplication.instance()
-        self.out = out
-        """The folder the pictures go to."""
-        self.tmp = tmp
-        """A scratch folder that lives as long as the window (settings, files to open)."""
-        self.timeout = float(timeout)
-        """Default limit (seconds) of :meth:`wait`."""
-        self.shots: list[Shot] = []
-
-    @property
-    def saved(self) -> list[Path]:
-        """The pictures written so far, in order."""
-        return [s.path for s in self.shots]
-
-    def pump(self, seconds: float) -> None:
-        """Run Qt's events for ``seconds`` (layouts settle, timers fire, signals arrive)."""
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
-            self.app.processEvents()
-            time.sleep(0.005)
-
-    def wait(self, cond: Callable[[], bool], *, timeout: float | None = None, what: str = "the window") -> None:
-        """Run Qt's events until ``cond()`` holds; RuntimeError naming ``what`` after ``timeout`` seconds."""
-        limit = self.timeout if timeout is None else float(timeout)
-        end = time.perf_counter() + limit
-        while not cond():
-            if time.perf_counter() > end:
-                raise RuntimeError(f"screenshots: timed out after {limit:g} s waiting for {what}")
-            self.app.processEvents()
-            time.sleep(0.005)
-
-    def reset(self, method: str | None = None) -> None:
-        """Load a fresh solver (``method`` "vi", "gs", "pi" or "lp"; None keeps the panel's) and wait until it is ready."""
-        w = self.window
-        if method is not None:
-            w.solver_panel.set_method(method)
-        w.reset_solver()
-        self.wait(lambda: w.controller.state == "ready", what="the solver to be ready")
-
-    def step(self, sweeps: int) -> None:
-        """Press Step ``sweeps`` times, each time waiting for its snapshot."""
-        w = self.window
-        for _ in range(int(sweeps)):
-            n = len(w.controller.history)
-            w.step()
-            self.wait(lambda: len(w.controller.history) > n and w.controller.state != "stepping",
-                      what="a solver step")
-
-    def solve(self) -> None:
-        """Press Run and wait for convergence."""
-        w = self.window
-        w.run_solver()
-        self.wait(lambda: w.controller.state == "converged", what="the solver to converge")
-        self.redraw()
-
-    def redraw(self) -> None:
-        """Redraw the window now (board, plot, inspector), not at its next frame."""
-        self.window.mark_dirty()  # the window redraws at screen rate only when marked dirty
-        self.window.redraw()
-
-    def simulate(self, games: int, *, seed: int = SIM_SEED) -> None:
-        """Simulate ``games`` games per strategy through the active game's simulation panel (so the
-        panel shows the count and seed that were run) and wait for the results."""
-        w = self.window
-        panel = w.sim_panel
-        panel.games.setValue(int(games))
-        panel.seed.setValue(int(seed))
-        if panel.games.value() != int(games) or panel.seed.value() != int(seed):
-            raise ValueError(f"screenshots: the {w.game.key} simulation panel does not take {games} games, "
-                             f"seed {seed} (its range is {panel.games.minimum()}..{panel.games.maximum()} games)")
-        before = w.sim_result
-        panel.simulate.click()
-        self.wait(lambda: w.sim_result is not None and w.sim_result is not before and not w.controller.job_busy, timeout=max(self.timeout, 300.0),
-                  what=f"the {w.game.key} simulation")
-        w.show_page("simulation")
-
-    def shot(self, name: str, *, size: tuple[int, int] = DEFAULT_SIZE, settle: float = 0.3) -> Path:
-        """Resize the window to ``size`` (pixels), let it settle for ``settle`` seconds, redraw and save
-        it as ``out/name``. A picture larger than ``size`` (the layout's minimum is wider) is noted on stderr."""
-        w = self.window
-        w.resize(*size)
-        self.pump(settle)
-        self.redraw()
-        self.pump(0.05)
-        img = w.grab()
-        path = self.out / name
-        if not img.save(str(path)):
-            raise OSError(f"screenshots: cannot write {path}")
-        actual = (img.width(), img.height())
-        self.shots.append(Shot(path, tuple(size), actual))
-        if actual != tuple(size):
-            print(f"note: {path} is {actual[0]}x{actual[1]}, not the stated {size[0]}x{size[1]} "
-                  "(the window cannot be made smaller)", file=sys.stderr)
-        return path
-
-
-@contextmanager
-def screenshot_window(out: str | Path, *, timeout: float = 120.0) -> Iterator[ShotWindow]:
-    """The main window with every game, shown headless at :data:`DEFAULT_SIZE` with non-blocking
-    dialogs and throw-away settings; shut down (threads stopped) on exit. Creates the QApplication
-    (offscreen unless QT_QPA_PLATFORM says otherwise) if there is none yet, and ``out``."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QCoreApplication, QEvent, QSettings
-    from PySide6.QtWidgets import QApplication
-
-    from mdpviz.app import MainWindow
-
-    app = QApplication.instance() or QApplication([])
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
-        # the pictures stage their solves step by step after their edits: no live re-solve unless a
-        # picture turns it on (the policy diff's)
-        settings.setValue("solve/liveResolve", "false")
-        w = MainWindow(dialogs=QuietDialogs(), settings=settings)
-        try:
-            w.resize(*DEFAULT_SIZE)
-            w.show()
-            sw = ShotWindow(w, out, Path(tmp), timeout=timeout)
-            sw.pump(0.3)
-            yield sw
-        finally:
-            w.shutdown()
-            w.close()
-            w.deleteLater()
-            app.processEvents()
-            # outside an event loop deleteLater waits for one: delete the window (and its games) now
-            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-
+from mdpviz.shot_window import (  # noqa: F401  (the screenshot window's names, as they were here)
+    DEFAULT_SIZE,
+    LAYOUT,
+    SIM_SEED,
+    SIZE_1280x720,
+    SIZES,
+    SMALL_MDP,
+    SUTTON_GRID,
+    QuietDialogs,
+    Shot,
+    ShotOptions,
+    ShotWindow,
+    prepare_game,
+    screenshot_window,
+)
+from mdpviz.screenshot_views import (  # noqa: F401  (the views' pictures, taken with the games')
+    CHAIN_SHOTS,
+    LEARNING_SHOTS,
+    follow_chain,
+    save_chain_screenshots,
+    save_learning_screenshots,
+    save_policy_diff_screenshots,
+    save_theory_screenshots,
+)
 
 # ---------------------------------------------------------------------------------- snakes, MDP file
 def save_snakes_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
@@ -408,69 +213,6 @@ def save_ttt3d_screenshots(out_dir: str | Path, *, episodes: int = 3_000, eval_g
 
 
 # ---------------------------------------------------------------------------------- every game
-@dataclass(frozen=True)
-class ShotOptions:
-    """How much work the screenshots do (the defaults make the README's pictures)."""
-
-    sim_games: int = 10_000
-    """Games per strategy (or matchup) in every simulation picture."""
-    episodes: int = 3_000
-    """Training games of the 3D tic-tac-toe agent."""
-    exact_4x4: bool = True
-    """Wait for the exact 4x4 risk tic-tac-toe solve (``risk-ttt-4x4-solved.png``; the longest part)."""
-
-
-def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
-    """Show game ``key`` as a class first sees it: solved with its defaults (snakes: the example layout;
-    a course file: :data:`SMALL_MDP` as a graph, by policy iteration; anti-tic-tac-toe: its rounds to
-    convergence; 3D tic-tac-toe: a short training run), a square inspected where the game has an inspector, the board page in front."""
-    from mdpviz.widgets.cell_board import CellBoard
-
-    w = sw.window
-    if key == SUTTON_GRID:  # the grid world on Example 4.1's map: its own default, evaluation of the random policy
-        from mdpviz.models.gridworld import BUILTIN_MAPS
-
-        w.switch_game("gridworld")
-        w.game.set_map(BUILTIN_MAPS["sutton4x4"])
-        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the 4x4 grid")
-        sw.solve()
-        w.inspect(w.game.session.start_state())
-        w.show_page("board")
-        return
-    if key == "file":
-        mdp_file = sw.tmp / "small-mdp.txt"
-        mdp_file.write_text(SMALL_MDP)
-        w.open_mdp_file(mdp_file)
-        w.game.set_view("graph")
-        sw.reset("pi")
-    else:
-        w.switch_game(key)
-    g = w.game
-    if key == "snakes":
-        g.session.edit(replace(g.cfg, layout=LAYOUT), "example layout")
-    if key == "ttt3d":
-        episodes = min(o.episodes, 1_000)
-        g.set_settings(episodes=episodes, report_every=max(1, episodes // 10), eval_games=200, seed=0)
-        g.training.start()
-        sw.wait(lambda: not g.training.busy, what="the 3D agent's training")
-    elif "solver" in g.panels:
-        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what=f"the {key} model")
-        if key != "file":
-            sw.reset(g.default_method)  # the game's own algorithm (value iteration for most), whatever the previous game left
-        sw.solve()
-        if key == "attt":  # a solve starts the best-response rounds: every size's picture shows their end
-            sw.wait(lambda: g.astate.converged and w.controller.state == "converged",
-                    what="the anti-tic-tac-toe rounds")
-        if "inspector" in g.panels and isinstance(w.board, CellBoard):  # a square of a cell board inspected
-            w.inspect(g.session.start_state())
-            w.inspector_dock.raise_()
-    w.show_page("board")
-
-
-SUTTON_GRID = "sutton4x4"
-"""A picture name beside the registry's keys: the grid world on Sutton and Barto's Example 4.1 map."""
-
-
 def save_size_screenshots(out: str | Path, *, games: Sequence[str] | None = None,
                           options: ShotOptions = ShotOptions()) -> list[Path]:
     """``<size>/<game>.png`` for every game of ``games`` (registry keys; None: all) and
@@ -613,66 +355,6 @@ def save_gridworld_screenshots(out: str | Path) -> list[Path]:
     return sw.saved
 
 
-def save_theory_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
-    """``convergence-bounds.png`` (value iteration on the book's 4x3 grid, solved, with View > Error and
-    bounds on: the true error, the stopping bound, the gamma^k envelope and the loss bound beside max|dV|)
-    and ``gridworld-returns.png`` (the same grid's strategies simulated, ``games`` each, the exact return
-    distribution as dots on each histogram)."""
-    from mdpviz.models import gridworld as gw
-
-    with screenshot_window(out) as sw:
-        w = sw.window
-        w.switch_game("gridworld")
-        g = w.game
-        g.set_map(gw.BUILTIN_MAPS["book"])
-        sw.reset("vi")
-        sw.solve()
-        w.set_theory_shown(True)
-        w.inspect(g.session.start_state())
-        w.show_page("board")
-        sw.shot("convergence-bounds.png")
-        w.set_theory_shown(False)
-        sw.simulate(games)
-        sw.shot("gridworld-returns.png")
-    return sw.saved
-
-
-def save_policy_diff_screenshots(out: str | Path) -> list[Path]:
-    """The live re-solve's policy diff on CS188's DiscountGrid: solved with living reward 0, then the living
-    reward edited to -2 (re-solved live): ``policy-diff-after.png`` (the solve after the edit, the states
-    whose optimal action changed outlined), ``policy-diff-before.png`` (the solve before it, B) and
-    ``policy-diff-map.png`` (V after - V before on the diverging scale, Shift+B), each at 1366x768 and in
-    ``policy-diff/<size>/`` at the three sizes of :data:`SIZES`."""
-    from mdpviz.models import gridworld as gw
-
-    with screenshot_window(out) as sw:
-        w = sw.window
-        w.set_live_resolve(True)
-        w.switch_game("gridworld")
-        g = w.game
-        g.set_map(gw.BUILTIN_MAPS["discount"])
-        g.set_living_reward(0.0)
-        sw.reset("vi")
-        sw.solve()
-        g.set_living_reward(-2.0)  # an edit: re-solved at once
-        sw.wait(lambda: w.live_diff is not None and w.controller.state == "converged", what="the live re-solve")
-        w.inspect(g.session.start_state())
-        w.inspector_dock.raise_()
-        for mode, name in (("after", "policy-diff-after.png"), ("before", "policy-diff-before.png"),
-                           ("difference", "policy-diff-map.png")):
-            w.set_diff_mode(mode)
-            sw.shot(name)
-            for folder, (size, presenter) in SIZES.items():
-                (sw.out / "policy-diff" / folder).mkdir(parents=True, exist_ok=True)
-                if presenter:
-                    w.set_presenter(True)
-                sw.shot(f"policy-diff/{folder}/{name}", size=size)
-                if presenter:
-                    w.set_presenter(False)
-        w.set_diff_mode("after")
-    return sw.saved
-
-
 def save_gym_screenshots(out: str | Path) -> list[Path]:
     """``gym-frozenlake.png``: Gymnasium's FrozenLake 8x8 (slippery) imported and solved; nothing
     when Gymnasium is not installed (noted on stderr)."""
@@ -688,95 +370,6 @@ def save_gym_screenshots(out: str | Path) -> list[Path]:
         sw.reset("vi")
         sw.solve()
         sw.shot("gym-frozenlake.png")
-    return sw.saved
-
-
-LEARNING_SHOTS: dict[str, tuple[str, int]] = {
-    "gridworld": ("q", 200),
-    "snakes": ("q", 300),
-    "ttt": ("q", 2_000),
-}
-"""Learning in progress (``learning/<size>/<game>.png``): the learner and its episodes, by game key."""
-
-
-def save_learning_screenshots(out: str | Path, key: str) -> list[Path]:
-    """``learning/<size>/<key>.png`` at every size of :data:`SIZES`: the game at its defaults (snakes:
-    the example layout) learning by the learner of :data:`LEARNING_SHOTS` for its episodes (seed 0):
-    the learned values on the exact answer's scale, the learning curves, the start's learned and
-    exact Q in the inspector."""
-    method, episodes = LEARNING_SHOTS[key]
-    out = Path(out)
-    for name in SIZES:
-        (out / "learning" / name).mkdir(parents=True, exist_ok=True)
-    with screenshot_window(out) as sw:
-        w = sw.window
-        w.switch_game(key)
-        g = w.game
-        if key == "snakes":
-            g.session.edit(replace(g.cfg, layout=LAYOUT), "example layout")
-        sw.wait(lambda: w.controller.mdp is not None, what=f"the {key} model")
-        lp = w.solver_panel.learning
-        lp.episodes.setValue(episodes)
-        lp.seed.setValue(0)
-        sw.reset(method)
-        w.run_solver()
-        sw.wait(lambda: w.controller.state == "converged", what=f"{episodes} episodes of {method}")
-        w.inspect(g.session.start_state())
-        w.inspector_dock.raise_()
-        w.show_page("board")
-        for name, (size, presenter) in SIZES.items():
-            if presenter:
-                w.resize(*size)
-                sw.pump(0.2)
-                w.set_presenter(True)
-            sw.shot(f"learning/{name}/{key}.png", size=size)
-            if presenter:
-                w.set_presenter(False)
-    return sw.saved
-
-
-CHAIN_SHOTS = ("snakes", "gridworld")
-"""The inspector's chain of backups (``chain/<size>/<game>.png``), by game key: the games whose board outlines it."""
-
-
-def follow_chain(window: Any, links: int) -> None:
-    """Follow ``links`` links of the inspector's chain of backups from the inspected state: each time the
-    shown action's likeliest successor that is not terminal (the furthest one on a tie), as a user
-    clicking its V(s') would."""
-    from mdpviz.models.kit.chain import follow_href
-
-    w = window
-    mdp = w.controller.mdp
-    for _ in range(int(links)):
-        insp = w.inspection()
-        best = next((a for a in insp.actions if a.best), None) if insp is not None else None
-        terms = [t for t in (best.terms if best is not None else ()) if not mdp.terminal[t.next_state]]
-        if not terms:
-            return
-        w.follow_link(follow_href(max(terms, key=lambda t: (t.prob, t.next_state)).next_state))
-
-
-def save_chain_screenshots(out: str | Path, key: str, *, links: int = 3, root: int | None = None) -> list[Path]:
-    """``chain/<size>/<key>.png`` at every size of :data:`SIZES`: the game solved as in
-    :func:`prepare_game`, the start (or state ``root``) inspected and ``links`` links of its chain of backups followed
-    (:func:`follow_chain`): the breadcrumb in the inspector, the chain outlined and numbered on the board."""
-    out = Path(out)
-    for name in SIZES:
-        (out / "chain" / name).mkdir(parents=True, exist_ok=True)
-    with screenshot_window(out) as sw:
-        w = sw.window
-        prepare_game(sw, key, ShotOptions())
-        w.inspect(w.game.session.start_state() if root is None else int(root))
-        follow_chain(w, links)
-        w.inspector_dock.raise_()
-        for name, (size, presenter) in SIZES.items():
-            if presenter:
-                w.resize(*size)
-                sw.pump(0.2)
-                w.set_presenter(True)
-            sw.shot(f"chain/{name}/{key}.png", size=size)
-            if presenter:
-                w.set_presenter(False)
     return sw.saved
 
 
