@@ -198,6 +198,8 @@ def test_jack_falls_back_to_run(qtbot, win):
     msgs = []
     w.statusBar().messageChanged.connect(msgs.append)
     assert w.game.set_settings(max_move=4)
+    # Jack's model compiles off the GUI thread (about a second); the fallback is said once it is shown
+    qtbot.waitUntil(lambda: w.session.mdp() is not None and w.controller.mdp is w.session.mdp(), timeout=120_000)
     n = w.session.mdp().n_transitions
     assert n > w.live_max_transitions
     assert w.controller.state == "ready"

@@ -89,6 +89,13 @@ def lesson(st: JackSettings, mdp: TabularMDP | None = None, *, start: int | None
 
 
 
+def compile_job(st: JackSettings) -> Generator[JobProgress, None, TabularMDP]:
+    """The job that compiles the model of ``st`` off the GUI thread (1.9 million transitions: about a
+    second, which froze the window at every edit when it ran there)."""
+    yield JobProgress(0, 0, f"Compiling Jack's car rental ({st.max_cars + 1} x {st.max_cars + 1} states)\u2026")
+    return compile_jack(st)
+
+
 SPEC = GameSpec(
     key="jack",
     title="Jack's car rental",
@@ -101,7 +108,7 @@ SPEC = GameSpec(
     strategies=strategies,
     strategy_probs=strategy_probs,
     lesson=lesson,
-    jobs={"simulate": simulate},
+    jobs={"compile": compile_job, "simulate": simulate},
     start_state=lambda ctx: start_state(ctx.settings),
     with_discount=hooks.set_discount,
     solve_with=lambda st: ("pi", {}),  # figure 4.2: policy iteration from pi_0 = move nothing
