@@ -23,6 +23,7 @@ from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, kernels
 from mdpviz.solvers.learning import LEARNERS, LearningStep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.models.kit.colors import ColorScale, scale_for
+from mdpviz.models.kit.ties import endless_states, endless_text
 from mdpviz.models.kit.display import (
     ActionBackup,
     Inspection,
@@ -408,6 +409,14 @@ class SolvingMixin:
                     f"{sw.policy_changes} policy change{'s' if sw.policy_changes != 1 else ''}")
             if c.state == "failed":
                 text += f" \u00b7 failed: {c.error}"
+            # discount 1: the states the drawn policy never ends from (one search per shown snapshot, kept)
+            seen = getattr(self, "_endless_seen", None)
+            if seen is None or seen[0] is not c.mdp or seen[1] is not sw:
+                endless = endless_states(c.mdp, sw.policy) if isinstance(sw, Sweep) else None
+                seen = (c.mdp, sw, endless_text(endless, self.session.state_name))
+                self._endless_seen = seen
+            if seen[2]:
+                text += f" \u00b7 {seen[2]}"
         self.solver_panel.show_status(text)
         own = self.session.state_text()  # a game without a solver (the 3D game trains) says its own state
         self.state_label.setText(f"{self.game.title} \u00b7 {own}" if own is not None

@@ -9,9 +9,9 @@ from __future__ import annotations
 import csv
 import io
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -38,6 +38,14 @@ class BoardFrame:
     """One line saying which sweep this is."""
     actions: np.ndarray | None = None
     """int64 (n_states): the greedy action id of each state (-1: none), for policy glyphs."""
+    ties: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    """{state: every optimal action id} where two or more tie under the solvers' tie rule
+    (:func:`mdpviz.models.kit.ties.sweep_ties`); the board draws them all, ``actions`` solid."""
+    tied_badges: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    """{state: the badges of its tied actions other than ``actions``' own}, drawn outlined."""
+    endless: np.ndarray | None = None
+    """bool (n_states): at discount 1, the states from which the drawn policy never reaches a terminal
+    state (:func:`mdpviz.models.kit.ties.endless_states`); None: not looked at."""
 
 
 def board_frame(
@@ -51,9 +59,13 @@ def board_frame(
     prev_policy: np.ndarray | None = None,
     digits: int = 2,
     caption: str = "",
+    ties: Mapping[int, tuple[int, ...]] | None = None,
+    endless: np.ndarray | None = None,
 ) -> BoardFrame:
     """The frame of one sweep; "changed" compares with the previous snapshot (all True for the first
-    when anything is non-zero): a cell is highlighted when its printed number or its action changed."""
+    when anything is non-zero): a cell is highlighted when its printed number or its action changed.
+    ``ties``: every optimal action of the states with a tie (their badges made by ``badge`` too);
+    ``endless``: the states the drawn policy never ends from."""
     values = np.asarray(values, dtype=np.float64)
     policy = np.asarray(policy, dtype=np.int64)
     terminal = np.asarray(terminal, dtype=bool)
@@ -70,7 +82,10 @@ def board_frame(
     if prev_values is not None and prev_policy is not None:
         changed |= (np.asarray(prev_policy) != policy) & ~terminal
     actions = np.where(terminal, -1, policy)
-    return BoardFrame(values, texts, fill, badges, changed & ~terminal, caption, actions)
+    ties = {int(st): tuple(int(a) for a in acts) for st, acts in (ties or {}).items() if not terminal[st]}
+    tied_badges = {st: tuple(badge(a) for a in acts if a != actions[st]) for st, acts in ties.items()}
+    return BoardFrame(values, texts, fill, badges, changed & ~terminal, caption, actions, ties, tied_badges,
+                      None if endless is None else np.asarray(endless, dtype=bool))
 
 
 def _texts(values: np.ndarray, terminal: np.ndarray, digits: int) -> tuple[str, ...]:
@@ -160,7 +175,26 @@ def board_q(
     (:func:`backup_values`, vectorised), so the best Q of a cell is its badge's action."""
     n, k = int(mdp.n_states), int(mdp.n_actions)
     out = np.full((n, k), np.nan)
-    if index < 0 or not history:
+    out[np.asarray(mdp.row_state), np.asarray(mdp.row_action)] = board_row_q(mdp, history, index, gs_block=gs_block)
+    out[np.asarray(mdp.terminal)] = np.nan
+    return out
+
+
+def board_row_q(
+    mdp: Any,
+    history: Sequence[Any],
+    index: int,
+    *,
+    gs_block: int = 1,
+    greedy_of_shown: bool = False,
+) -> np.ndarray:
+    """float64 (n_rows): :func:`board_q` per (state, action) row of the model; ``greedy_of_shown``: backed
+    up from the shown values themselves (a board that draws the greedy moves of the shown values, as
+    :func:`backup_values` says)."""
+    n = int(mdp.n_states)
+    if greedy_of_shown and index >= 0 and history:
+        q = mdp.q_values(np.asarray(history[index].values, dtype=np.float64))
+    elif index < 0 or not history:
         v = np.zeros(n)
         q = mdp.q_values(v)
     else:
@@ -181,9 +215,7 @@ def board_q(
                 t_row, weights=np.asarray(mdp.prob) * vt, minlength=row_state.size)
         else:
             q = mdp.q_values(prev)
-    out[np.asarray(mdp.row_state), np.asarray(mdp.row_action)] = q
-    out[np.asarray(mdp.terminal)] = np.nan
-    return out
+    return np.asarray(q, dtype=np.float64)
 
 
 def state_q(mdp: Any, state: int, values: np.ndarray) -> np.ndarray:
@@ -445,10 +477,13 @@ def inspection_html(insp: Inspection, *, digits: int = 4, compact: bool = False)
             out.append(f"<p style='margin-top:6px'><b style='color:#006644'>{esc(chosen.name)}:</b> "
                        f"<span style='font-family:monospace'>{esc(chosen.text)}</span></p>")
         return "".join(out)
+    # every action within the tie rule of the best is optimal too (the board draws it outlined)
+    tied = best_actions([a.q for a in insp.actions], insp.objective)
+    also = "; \u2606 tied with it, drawn outlined" if sum(tied) > 1 else ""
     out.append(f"<p>Q(s,a) = \u03a3 p \u00d7 (r + {g}V(s')) with {esc(insp.source.format(opt=opt))}; "
-               f"\u2605 the {opt} (ties: the lowest action), as on the board.</p>")
-    for a in insp.actions:
-        mark = " \u2605 best" if a.best else ""
+               f"\u2605 the {opt} (ties: the lowest action), as on the board{also}.</p>")
+    for a, t in zip(insp.actions, tied):
+        mark = " \u2605 best" if a.best else (" \u2606 tied" if t and sum(tied) > 1 else "")
         colour = "#006644" if a.best else "#000000"
         out.append(f"<p style='margin-top:6px'><b style='color:{colour}'>{esc(a.name)}: Q = {a.q:.{digits}f}{mark}</b>"
                    f"<br><span style='font-family:monospace'>{esc(a.text)}</span></p>")
