@@ -427,6 +427,25 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
         w.inspect(w.game.session.start_state())
         w.show_page("board")
         return
+    if key == SNAKES_TIES:  # a layout where dice tie: every optimal die drawn under its square
+        w.switch_game("snakes")
+        w.game.session.edit(replace(w.game.cfg, layout=TIES_LAYOUT, circle=False), "a layout with ties")
+        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the snakes model")
+        sw.reset(w.game.default_method)
+        sw.solve()
+        w.inspect(8)  # square 9: all three dice are optimal
+        w.show_page("board")
+        return
+    if key == TTT_TIES:  # tic-tac-toe after the random opponent took the centre: the four corners tie
+        w.switch_game("ttt")
+        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the ttt model")
+        sw.reset(w.game.default_method)
+        sw.solve()
+        w.show_page("board")
+        sw.redraw()
+        w.board.click_cell(4)
+        sw.redraw()
+        return
     if key == "file":
         mdp_file = sw.tmp / "small-mdp.txt"
         mdp_file.write_text(SMALL_MDP)
@@ -459,6 +478,14 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
 
 SUTTON_GRID = "sutton4x4"
 """A picture name beside the registry's keys: the grid world on Sutton and Barto's Example 4.1 map."""
+TTT_TIES = "ttt-ties"
+"""A picture name beside the registry's keys: tic-tac-toe at a position whose optimal moves tie (every one starred)."""
+SNAKES_TIES = "snakes-ties"
+"""A picture name beside the registry's keys: snakes and ladders on :data:`TIES_LAYOUT`, whose dice tie."""
+TIES_LAYOUT = (0, 2, 2, 4, 1, 0, 2, 2, 0, 2, 0, 0, 0, 0, 0)
+"""A snakes layout (square types 1..15) on which dice tie: security and normal on square 1, all three on square 9."""
+STAGED = (SUTTON_GRID, TTT_TIES, SNAKES_TIES)
+"""The staged pictures beside the games' own."""
 
 
 def save_size_screenshots(out: str | Path, *, games: Sequence[str] | None = None,
@@ -702,10 +729,10 @@ def parse_games(text: str) -> list[str]:
 
     names = [k.strip() for k in text.split(",") if k.strip()]
     if names == ["all"]:
-        return [*all_games(), SUTTON_GRID]
+        return [*all_games(), *STAGED]
     keys, unknown = [], []
     for k in names:
-        if k == SUTTON_GRID:  # (a picture of the grid world on another map, not a game of its own)
+        if k in STAGED:  # (a picture of a game staged another way, not a game of its own)
             keys.append(k)
             continue
         try:
@@ -714,7 +741,7 @@ def parse_games(text: str) -> list[str]:
             unknown.append(k)
     if unknown or not keys:
         raise ValueError(f"--games: unknown game {', '.join(map(repr, unknown)) or '(none given)'}; "
-                         f"choose from {', '.join(all_games())}, {SUTTON_GRID} or all")
+                         f"choose from {', '.join(all_games())}, {', '.join(STAGED)} or all")
     return list(dict.fromkeys(keys))
 
 
@@ -775,7 +802,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["DEFAULT_SIZE", "LAYOUT", "LEARNING_SHOTS", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
+__all__ = ["DEFAULT_SIZE", "LAYOUT", "SNAKES_TIES", "STAGED", "SUTTON_GRID", "TIES_LAYOUT", "TTT_TIES", "LEARNING_SHOTS", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
            "save_size_screenshots", "SMALL_MDP", "QuietDialogs", "Shot",
            "ShotOptions", "ShotWindow", "all_games", "main", "parse_games", "save_attt_screenshots",
            "save_checkers_screenshots", "save_file_screenshots", "save_learning_screenshots", "save_risk_screenshots", "save_snakes_screenshots",

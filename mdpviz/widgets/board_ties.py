@@ -10,6 +10,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 
 from mdpviz.models.kit.ties import board_legend
+from mdpviz.widgets.geometry import wrap_caption
 
 ENDLESS = "#e69f00"  # Okabe-Ito orange: a state the drawn policy never ends from
 ENDLESS_MARK = "\u221e"
@@ -24,7 +25,8 @@ class TiesPainting:
                          y0: float, y1: float, g0: float) -> None:
         """Every optimal die of cell ``c`` side by side in action order under it (glyph row ``y0..y1``, at
         most ``g0`` wide each), the solver's pick (``action``) solid, the others faded with a dashed rim."""
-        g = min(g0, c.size * 0.98 / len(tied) * 0.86)  # as many as fit under the cell
+        # as many as fit in the width between the neighbouring squares' dice (1.25 cells)
+        g = min(g0, c.size * 1.25 / (len(tied) + 0.16 * (len(tied) - 1)))
         gap = g * 0.16
         left = c.x - (len(tied) * g + (len(tied) - 1) * gap) / 2
         top = (y0 + y1) / 2 - g / 2
@@ -97,23 +99,27 @@ class TiesPainting:
         return board_legend(self.frame.ties, self.frame.endless, mark=ENDLESS_MARK)
 
     def _ties_font(self) -> QFont:
-        f = QFont(self.font())
-        f.setPixelSize(max(11, int(QFontMetricsF(self.font()).height() * 0.9 * min(self.text_scale, 1.4))))
-        return f
+        """The legend's font: the window's (presenter mode enlarges it already), not the cells' scale."""
+        return QFont(self.font())
 
-    def _ties_height(self) -> int:
-        return int(QFontMetricsF(self._ties_font()).height() * 1.4) if self.ties_legend() else 0
-
-    def _paint_ties_legend(self, p: QPainter) -> None:
+    def _ties_lines(self) -> list[str]:
+        """The legend as drawn: one line, or two where the board is narrower than it."""
         text = self.ties_legend()
         if not text:
+            return []
+        fm = QFontMetricsF(self._ties_font())
+        return wrap_caption(text, self.width() - 16, fm.horizontalAdvance,
+                            lambda t, w: fm.elidedText(t, Qt.TextElideMode.ElideRight, w))
+
+    def _paint_ties_legend(self, p: QPainter) -> None:
+        lines = self._ties_lines()
+        if not lines:
             return
         p.setFont(self._ties_font())
         p.setPen(self.palette().text().color())
         h = self._ties_height()
         box = QRectF(8, self.height() - h, self.width() - 16, h)
-        p.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                   p.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, int(box.width())))
+        p.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, "\n".join(lines))
 
 
 __all__ = ["ENDLESS", "ENDLESS_MARK", "TiesPainting"]

@@ -462,12 +462,14 @@ def inspection_html(insp: Inspection, *, digits: int = 4, compact: bool = False)
         return "".join(out)
     opt = "min" if insp.objective == "min" else "max"
     g = "" if insp.discount == 1.0 else "\u03b3 "
+    tied = best_actions([a.q for a in insp.actions], insp.objective)  # every optimal action (the board's)
+    several = sum(tied) > 1
     if compact:
         rows = []
-        for a in insp.actions:
+        for a, t in zip(insp.actions, tied):
             colour = "#006644" if a.best else "#000000"
             weight = "bold" if a.best else "normal"
-            star = " \u2605" if a.best else ""
+            star = " \u2605" if a.best else (" \u2606" if t and several else "")
             rows.append(f"<tr style='color:{colour}; font-weight:{weight}'><td>{esc(a.name)}</td>"
                         f"<td align='right'>&nbsp;{a.q:.{digits}f}</td><td>{star}</td></tr>")
         out.append(f"<p>Q(s,a) = \u03a3 p \u00d7 (r + {g}V(s')); \u2605 the {opt}</p>"
@@ -478,12 +480,11 @@ def inspection_html(insp: Inspection, *, digits: int = 4, compact: bool = False)
                        f"<span style='font-family:monospace'>{esc(chosen.text)}</span></p>")
         return "".join(out)
     # every action within the tie rule of the best is optimal too (the board draws it outlined)
-    tied = best_actions([a.q for a in insp.actions], insp.objective)
-    also = "; \u2606 tied with it, drawn outlined" if sum(tied) > 1 else ""
+    also = "; \u2606 tied with it, drawn outlined" if several else ""
     out.append(f"<p>Q(s,a) = \u03a3 p \u00d7 (r + {g}V(s')) with {esc(insp.source.format(opt=opt))}; "
                f"\u2605 the {opt} (ties: the lowest action), as on the board{also}.</p>")
     for a, t in zip(insp.actions, tied):
-        mark = " \u2605 best" if a.best else (" \u2606 tied" if t and sum(tied) > 1 else "")
+        mark = " \u2605 best" if a.best else (" \u2606 tied" if t and several else "")
         colour = "#006644" if a.best else "#000000"
         out.append(f"<p style='margin-top:6px'><b style='color:{colour}'>{esc(a.name)}: Q = {a.q:.{digits}f}{mark}</b>"
                    f"<br><span style='font-family:monospace'>{esc(a.text)}</span></p>")
