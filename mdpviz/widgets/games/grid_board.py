@@ -605,7 +605,15 @@ class GridBoard(GameBoard):
         # every optimal action, from the values the inspector backs up from (the shown ones: this board draws
         # greedy moves of the shown values); the cells the drawn policy never ends from (discount 1)
         solved = isinstance(sw, Sweep) and mdp is not None and np.shape(sw.values) == (mdp.n_states,)
-        cv.ties = sweep_ties(mdp, (sw,), 0, greedy_of_shown=True) if solved else {}
+        ties = sweep_ties(mdp, (sw,), 0, greedy_of_shown=True) if solved else {}
+        # the arrows of open cells only (an exit, a hole or a goal draws none: its one-way ties are not counted)
+        if ties:
+            flat = np.asarray(geom.state).ravel()
+            at = np.full(mdp.n_states, -1, dtype=np.int64)  # state -> its cell's index in reading order
+            at[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
+            kinds = [k for row in geom.kind for k in row]
+            ties = {st: acts for st, acts in ties.items() if at[st] >= 0 and kinds[at[st]] == "open"}
+        cv.ties = ties
         cv.endless = endless_states(mdp, sw.policy) if solved else None
         self.legend.setText(board_legend(cv.ties, cv.endless))
         self.legend.setVisible(bool(self.legend.text()))
