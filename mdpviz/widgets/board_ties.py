@@ -102,6 +102,11 @@ class TiesPainting:
         """The legend's font: the window's (presenter mode enlarges it already), not the cells' scale."""
         return QFont(self.font())
 
+    def _ties_height(self) -> int:
+        """Pixels the legend takes under the board (0: no legend)."""
+        lines = len(self._ties_lines())
+        return int(QFontMetricsF(self._ties_font()).height() * (lines + 0.4)) if lines else 0
+
     def _ties_lines(self) -> list[str]:
         """The legend as drawn: one line, or two where the board is narrower than it."""
         text = self.ties_legend()
