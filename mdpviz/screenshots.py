@@ -417,12 +417,14 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
     from mdpviz.widgets.cell_board import CellBoard
 
     w = sw.window
-    if key == SUTTON_GRID:  # the grid world on Example 4.1's map: its own default, evaluation of the random policy
-        from mdpviz.models.gridworld import BUILTIN_MAPS
+    if key in (SUTTON_GRID, SUTTON_OPTIMAL):  # the grid world on Example 4.1's map: its own default, evaluation
+        from mdpviz.models.gridworld import BUILTIN_MAPS  # of the random policy; or value iteration to V* (ties)
 
         w.switch_game("gridworld")
         w.game.set_map(BUILTIN_MAPS["sutton4x4"])
         sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the 4x4 grid")
+        if key == SUTTON_OPTIMAL:
+            sw.reset("vi")
         sw.solve()
         w.inspect(w.game.session.start_state())
         w.show_page("board")
@@ -478,13 +480,16 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
 
 SUTTON_GRID = "sutton4x4"
 """A picture name beside the registry's keys: the grid world on Sutton and Barto's Example 4.1 map."""
+SUTTON_OPTIMAL = "sutton4x4-optimal"
+"""A picture name beside the registry's keys: Example 4.1's grid solved by value iteration, every optimal arrow
+drawn (four in the two cells three steps from both corners)."""
 TTT_TIES = "ttt-ties"
 """A picture name beside the registry's keys: tic-tac-toe at a position whose optimal moves tie (every one starred)."""
 SNAKES_TIES = "snakes-ties"
 """A picture name beside the registry's keys: snakes and ladders on :data:`TIES_LAYOUT`, whose dice tie."""
 TIES_LAYOUT = (0, 2, 2, 4, 1, 0, 2, 2, 0, 2, 0, 0, 0, 0, 0)
 """A snakes layout (square types 1..15) on which dice tie: security and normal on square 1, all three on square 9."""
-STAGED = (SUTTON_GRID, TTT_TIES, SNAKES_TIES)
+STAGED = (SUTTON_GRID, SUTTON_OPTIMAL, TTT_TIES, SNAKES_TIES)
 """The staged pictures beside the games' own."""
 
 
@@ -802,7 +807,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["DEFAULT_SIZE", "LAYOUT", "SNAKES_TIES", "STAGED", "SUTTON_GRID", "TIES_LAYOUT", "TTT_TIES", "LEARNING_SHOTS", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
+__all__ = ["DEFAULT_SIZE", "LAYOUT", "SNAKES_TIES", "STAGED", "SUTTON_GRID", "SUTTON_OPTIMAL", "TIES_LAYOUT", "TTT_TIES", "LEARNING_SHOTS", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
            "save_size_screenshots", "SMALL_MDP", "QuietDialogs", "Shot",
            "ShotOptions", "ShotWindow", "all_games", "main", "parse_games", "save_attt_screenshots",
            "save_checkers_screenshots", "save_file_screenshots", "save_learning_screenshots", "save_risk_screenshots", "save_snakes_screenshots",

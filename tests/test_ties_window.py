@@ -66,6 +66,7 @@ def test_the_status_line_names_the_states_the_drawn_policy_never_ends_from(qtbot
     status = w.solver_panel.status.text()
     assert f"the policy never ends from {endless.sum()} states: {', '.join(names[:6])}" in status
     assert np.array_equal(w.board.canvas.endless, endless)
+    assert not w.board.canvas.grab().isNull()  # the marks paint
     assert "\u221e: the policy never ends from these" in w.board.legend.text()
 
 
@@ -86,6 +87,11 @@ def test_snakes_frame_carries_every_tied_die(qtbot, window):
     for s, acts in frame.ties.items():
         assert frame.actions[s] in acts and len(frame.tied_badges[s]) == len(acts) - 1
     assert "every optimal action is drawn" in w.board.ties_legend()
+    board = w.board
+    board.resize(900, 500)
+    assert not board.grab().isNull() and board._ties_height() > 0  # painted, the legend given its room
+    board.resize(300, 500)
+    assert len(board._ties_lines()) == 2  # a narrow board wraps the legend instead of cutting it
 
 
 def test_tic_tac_toe_stars_every_optimal_move(qtbot, window):
