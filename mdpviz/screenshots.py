@@ -421,6 +421,9 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
         from mdpviz.models.gridworld import BUILTIN_MAPS  # of the random policy; or value iteration to V* (ties)
 
         w.switch_game("gridworld")
+        if w.game.settings.grid.name == "sutton4x4":  # (the previous picture's): another map first, so that
+            w.game.set_map(BUILTIN_MAPS["book"])      # the 4x4 map sets its own rules and solver afresh
+            sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the 4x3 grid")
         w.game.set_map(BUILTIN_MAPS["sutton4x4"])
         sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the 4x4 grid")
         if key == SUTTON_OPTIMAL:
