@@ -103,9 +103,10 @@ class TiesPainting:
         return QFont(self.font())
 
     def _ties_height(self) -> int:
-        """Pixels the legend takes under the board (0: no legend)."""
-        lines = len(self._ties_lines())
-        return int(QFontMetricsF(self._ties_font()).height() * (lines + 0.4)) if lines else 0
+        """Pixels kept for the legend under the board: one line always (the cells do not jump when ties
+        appear during a run or an edit clears the frame), two where the legend wraps."""
+        lines = max(1, len(self._ties_lines()))
+        return int(QFontMetricsF(self._ties_font()).height() * (lines + 0.4))
 
     def _ties_lines(self) -> list[str]:
         """The legend as drawn: one line, or two where the board is narrower than it."""

@@ -409,9 +409,12 @@ class SolvingMixin:
                     f"{sw.policy_changes} policy change{'s' if sw.policy_changes != 1 else ''}")
             if c.state == "failed":
                 text += f" \u00b7 failed: {c.error}"
-            # discount 1: the states the drawn policy never ends from (one search per shown snapshot, kept)
+            # discount 1: the states the drawn policy never ends from (one search per shown snapshot, kept;
+            # none while a run draws a new snapshot every frame: said when it pauses or converges)
             seen = getattr(self, "_endless_seen", None)
-            if seen is None or seen[0] is not c.mdp or seen[1] is not sw:
+            if c.state == "running":
+                seen = (None, None, "")
+            elif seen is None or seen[0] is not c.mdp or seen[1] is not sw:
                 endless = endless_states(c.mdp, sw.policy) if isinstance(sw, Sweep) else None
                 seen = (c.mdp, sw, endless_text(endless, self.session.state_name))
                 self._endless_seen = seen

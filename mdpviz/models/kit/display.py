@@ -82,10 +82,28 @@ def board_frame(
     if prev_values is not None and prev_policy is not None:
         changed |= (np.asarray(prev_policy) != policy) & ~terminal
     actions = np.where(terminal, -1, policy)
-    ties = {int(st): tuple(int(a) for a in acts) for st, acts in (ties or {}).items() if not terminal[st]}
-    tied_badges = {st: tuple(badge(a) for a in acts if a != actions[st]) for st, acts in ties.items()}
+    ties = {} if ties is None else ties
+    tied_badges = TiedBadges(ties, actions, badge)
     return BoardFrame(values, texts, fill, badges, changed & ~terminal, caption, actions, ties, tied_badges,
                       None if endless is None else np.asarray(endless, dtype=bool))
+
+
+class TiedBadges(Mapping[int, tuple[str, ...]]):
+    """{state: the badges of its tied actions other than the drawn one}, each made when a cell asks for it
+    (a model with 200,000 tied states would otherwise name them all at every frame)."""
+
+    def __init__(self, ties: Mapping[int, tuple[int, ...]], actions: np.ndarray, badge: Callable[[int], str]) -> None:
+        self._ties, self._actions, self._badge = ties, actions, badge
+
+    def __getitem__(self, state: int) -> tuple[str, ...]:
+        drawn = int(self._actions[int(state)])
+        return tuple(self._badge(a) for a in self._ties[state] if a != drawn)
+
+    def __len__(self) -> int:
+        return len(self._ties)
+
+    def __iter__(self):
+        return iter(self._ties)
 
 
 def _texts(values: np.ndarray, terminal: np.ndarray, digits: int) -> tuple[str, ...]:

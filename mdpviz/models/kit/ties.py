@@ -21,34 +21,59 @@ from mdpviz.models.kit.display import board_row_q
 from mdpviz.solvers.endless import never_ends
 from mdpviz.solvers.sweep import TIE_TOL, optimal_rows
 
-ENDLESS_MAX_STATES = 200_000
-"""The window looks for states where the drawn policy never ends up to this many states (one search
-of the chain's components per shown sweep); larger models are not checked."""
+ENDLESS_MAX_STATES = 20_000
+"""The window looks for states where the drawn policy never ends up to this many states (one search of
+the chain's components per shown sweep, on the GUI thread: about 0.2 s at 50,000 states and 0.6 s at
+200,000 on a shared 2-core machine); larger models are not checked."""
 
 
-def tied_sets(mdp: Any, q_rows: np.ndarray, *, tie_tol: float = TIE_TOL) -> dict[int, tuple[int, ...]]:
+class TiedSets(Mapping[int, tuple[int, ...]]):
+    """{state: its optimal action ids, ascending} for the states where two or more tie: a read-only mapping
+    over flat arrays (built without a Python loop over states; a tuple is made only when a state is asked
+    for), equal to the plain dict of the same items."""
+
+    def __init__(self, states: np.ndarray, ptr: np.ndarray, actions: np.ndarray) -> None:
+        self.states = states
+        """int64 (k): the states with a tie, ascending."""
+        self._ptr = ptr
+        self._actions = actions
+        self._index = {int(st): i for i, st in enumerate(states.tolist())}
+
+    def __getitem__(self, state: int) -> tuple[int, ...]:
+        i = self._index[int(state)]
+        return tuple(int(a) for a in self._actions[self._ptr[i]:self._ptr[i + 1]].tolist())
+
+    def __len__(self) -> int:
+        return int(self.states.size)
+
+    def __iter__(self):
+        return iter(self.states.tolist())
+
+    def __repr__(self) -> str:
+        return f"TiedSets({dict(self)!r})"
+
+
+def tied_sets(mdp: Any, q_rows: np.ndarray, *, tie_tol: float = TIE_TOL) -> TiedSets:
     """{state: its optimal action ids, ascending} for every state where two or more actions are optimal
     under the solvers' tie rule (:func:`~mdpviz.solvers.sweep.optimal_rows`) with the row Q-values
     ``q_rows`` (n_rows); states with one optimal action, and terminal states, are left out."""
     rows = np.flatnonzero(optimal_rows(mdp, np.asarray(q_rows, dtype=np.float64), tie_tol=tie_tol))
-    if rows.size == 0:
-        return {}
-    states = np.asarray(mdp.row_state)[rows]
-    acts = np.asarray(mdp.row_action)[rows]
+    states = np.asarray(mdp.row_state)[rows]  # rows are sorted by (state, action)
+    acts = np.asarray(mdp.row_action)[rows].astype(np.int64)
     counts = np.bincount(states, minlength=int(mdp.n_states))
     multi = counts[states] > 1
-    out: dict[int, tuple[int, ...]] = {}
-    for s, a in zip(states[multi].tolist(), acts[multi].tolist()):  # rows are sorted by (state, action)
-        out[s] = out.get(s, ()) + (a,)
-    return out
+    states, acts = states[multi], acts[multi]
+    tied = np.flatnonzero(counts > 1).astype(np.int64)
+    ptr = np.concatenate(([0], np.cumsum(counts[tied]))).astype(np.int64)
+    return TiedSets(tied, ptr, acts)
 
 
 def sweep_ties(mdp: Any, history: Sequence[Any], index: int, *, gs_block: int = 1, greedy_of_shown: bool = False,
-               tie_tol: float = TIE_TOL) -> dict[int, tuple[int, ...]]:
+               tie_tol: float = TIE_TOL) -> Mapping[int, tuple[int, ...]]:
     """:func:`tied_sets` of the snapshot ``history[index]``, each Q backed up as the board's action and
     the inspector's are (:func:`~mdpviz.models.kit.display.board_row_q`); none before the first sweep."""
     if index < 0 or not history:
-        return {}
+        return TiedSets(np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int64))
     q = board_row_q(mdp, history, index, gs_block=gs_block, greedy_of_shown=greedy_of_shown)
     return tied_sets(mdp, q, tie_tol=tie_tol)
 
@@ -67,13 +92,12 @@ def state_ties(q: Sequence[float], objective: str, *, tie_tol: float = TIE_TOL) 
 
 
 def ties_legend(ties: Mapping[int, Sequence[int]] | int) -> str:
-    """The board's legend of ties: "every optimal action is drawn (the solver's pick solid, the tied
-    ones outlined); 7 states have ties" ("" where no state has a tie)."""
+    """The board's legend of ties: "every optimal action is drawn (tied ones outlined); 7 states have
+    ties" ("" where no state has a tie); the solver's own pick is the solid one."""
     n = ties if isinstance(ties, int) else len(ties)
     if n <= 0:
         return ""
-    return (f"every optimal action is drawn (the solver's pick solid, tied ones outlined); "
-            f"{n} state{'s have' if n != 1 else ' has'} ties")
+    return f"every optimal action is drawn (tied ones outlined); {n} state{'s have' if n != 1 else ' has'} ties"
 
 
 def board_legend(ties: Mapping[int, Sequence[int]], endless: np.ndarray | None, *, mark: str = "\u221e") -> str:
@@ -111,5 +135,5 @@ def endless_text(endless: np.ndarray | None, name: Callable[[int], str], *, limi
     return f"the policy never ends from {n} state{'s' if n != 1 else ''}: {names}{more}"
 
 
-__all__ = ["ENDLESS_MAX_STATES", "board_legend", "endless_states", "endless_text", "state_ties", "sweep_ties", "tied_sets",
+__all__ = ["ENDLESS_MAX_STATES", "TiedSets", "board_legend", "endless_states", "endless_text", "state_ties", "sweep_ties", "tied_sets",
            "ties_legend"]

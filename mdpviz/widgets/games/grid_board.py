@@ -541,7 +541,8 @@ class GridBoard(GameBoard):
         self.legend.setObjectName(f"{game.key}TiesLegend")
         self.legend.setAccessibleName("Ties and endless states")
         self.legend.setWordWrap(True)
-        self.legend.hide()
+        # one line kept for it always: the grid does not jump when ties appear during a run
+        self.legend.setMinimumHeight(self.legend.fontMetrics().height())
         lay.addWidget(self.legend)
         self.sweep = None
         self.scale: ColorScale | None = None
@@ -586,7 +587,8 @@ class GridBoard(GameBoard):
             self._range = (lo, hi, False) if hi > lo else (lo - 0.5, hi + 0.5, False)
         low, high, div = self._range
         self.color_bar.show_scale(self.bar_scale() if (sw is not None or fixed) else None)
-        self.legend.hide()  # (the table of states writes its own legend under it)
+        self.legend.setText("")  # (the table of states writes its own legend under it)
+        self.legend.setMinimumHeight(self.legend.fontMetrics().height())  # (presenter mode: its larger font)
         if geom is None:
             self.stack.setCurrentWidget(self.table)
             self._show_table(mdp, sw, caption)
@@ -616,7 +618,6 @@ class GridBoard(GameBoard):
         cv.ties = ties
         cv.endless = endless_states(mdp, sw.policy) if solved else None
         self.legend.setText(board_legend(cv.ties, cv.endless))
-        self.legend.setVisible(bool(self.legend.text()))
         cv.caption = caption
         cv.update()
 
