@@ -104,10 +104,11 @@ def test_state_ties_and_legends():
     assert state_ties([1.0, np.nan, 1.0 + 1e-12, 0.5], "max") == (0, 2)
     assert state_ties([1.0, 0.2, 0.2], "min") == (1, 2)
     assert state_ties([np.nan, np.nan], "max") == ()
-    assert ties_legend({}) == ""
+    assert ties_legend(None) == "" and ties_legend({}) == "one optimal action in every state (no ties)"
     assert ties_legend({1: (0, 1), 4: (2, 3)}).endswith("2 states have ties")
     assert ties_legend(1).endswith("1 state has ties")
-    assert board_legend({}, np.array([False, True, True])) == "\u221e: the policy never ends from these 2 states"
+    assert board_legend(None, np.array([False, True, True])) == "\u221e: the policy never ends from these 2 states"
+    assert board_legend(None, None) == ""
 
 
 def test_inspector_marks_every_tied_action():

@@ -464,7 +464,8 @@ class BoardView(TiesPainting, GameBoard):
             p.setFont(font)
             p.setPen(ink)
             p.drawText(rect.adjusted(0, side * 0.12, 0, -side * 0.12), Qt.AlignmentFlag.AlignCenter, value)
-        tied = () if self.frame is None or self.is_hidden(c.state) else self.frame.ties.get(c.state, ())
+        tied = (() if self.frame is None or self.frame.ties is None or self.is_hidden(c.state)
+                else self.frame.ties.get(c.state, ()))
         if badge and self.policy_glyph == "die" and self.frame is not None and self.frame.actions is not None:
             self._paint_die(p, c, int(self.frame.actions[c.state]), s=side / c.size,
                             ox=rect.left() - side / c.size * (c.x - c.size / 2),

@@ -38,9 +38,10 @@ class BoardFrame:
     """One line saying which sweep this is."""
     actions: np.ndarray | None = None
     """int64 (n_states): the greedy action id of each state (-1: none), for policy glyphs."""
-    ties: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    ties: Mapping[int, tuple[int, ...]] | None = None
     """{state: every optimal action id} where two or more tie under the solvers' tie rule
-    (:func:`mdpviz.models.kit.ties.sweep_ties`); the board draws them all, ``actions`` solid."""
+    (:func:`mdpviz.models.kit.ties.sweep_ties`); the board draws them all, ``actions`` solid. None: not
+    looked at (a learner's snapshot, a model too large)."""
     tied_badges: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     """{state: the badges of its tied actions other than ``actions``' own}, drawn outlined."""
     endless: np.ndarray | None = None
@@ -82,8 +83,7 @@ def board_frame(
     if prev_values is not None and prev_policy is not None:
         changed |= (np.asarray(prev_policy) != policy) & ~terminal
     actions = np.where(terminal, -1, policy)
-    ties = {} if ties is None else ties
-    tied_badges = TiedBadges(ties, actions, badge)
+    tied_badges = TiedBadges({} if ties is None else ties, actions, badge)
     return BoardFrame(values, texts, fill, badges, changed & ~terminal, caption, actions, ties, tied_badges,
                       None if endless is None else np.asarray(endless, dtype=bool))
 

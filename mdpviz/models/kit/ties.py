@@ -91,19 +91,22 @@ def state_ties(q: Sequence[float], objective: str, *, tie_tol: float = TIE_TOL) 
     return tuple(int(a) for a in np.flatnonzero(ok))
 
 
-def ties_legend(ties: Mapping[int, Sequence[int]] | int) -> str:
+def ties_legend(ties: Mapping[int, Sequence[int]] | int | None) -> str:
     """The board's legend of ties: "every optimal action is drawn (tied ones outlined); 7 states have
-    ties" ("" where no state has a tie); the solver's own pick is the solid one."""
+    ties" (the solver's own pick is the solid one), "one optimal action in every state (no ties)", or ""
+    where the ties were not looked at (None)."""
+    if ties is None:
+        return ""
     n = ties if isinstance(ties, int) else len(ties)
     if n <= 0:
-        return ""
+        return "one optimal action in every state (no ties)"
     return f"every optimal action is drawn (tied ones outlined); {n} state{'s have' if n != 1 else ' has'} ties"
 
 
-def board_legend(ties: Mapping[int, Sequence[int]], endless: np.ndarray | None, *, mark: str = "\u221e") -> str:
+def board_legend(ties: Mapping[int, Sequence[int]] | None, endless: np.ndarray | None, *, mark: str = "\u221e") -> str:
     """The line under a board: :func:`ties_legend`, and what ``mark`` on a cell means where the drawn policy
     never ends from some states ("" where neither applies)."""
-    parts = [ties_legend(ties)] if ties else []
+    parts = [t] if (t := ties_legend(ties)) else []
     if endless is not None and np.asarray(endless).any():
         n = int(np.count_nonzero(endless))
         parts.append(f"{mark}: the policy never ends from {'this state' if n == 1 else f'these {n} states'}")

@@ -617,7 +617,7 @@ class GridBoard(GameBoard):
             ties = {st: acts for st, acts in ties.items() if at[st] >= 0 and kinds[at[st]] == "open"}
         cv.ties = ties
         cv.endless = endless_states(mdp, sw.policy) if solved else None
-        self.legend.setText(board_legend(cv.ties, cv.endless))
+        self.legend.setText(board_legend(cv.ties if solved else None, cv.endless))
         cv.caption = caption
         cv.update()
 
