@@ -258,8 +258,13 @@ class BoardView(TiesPainting, GameBoard):
         top = self._caption_height()
         x0, y0, x1, y1 = self.layout_.bounds()
         pad = 0.45 if self.layout_.kind == "graph" else 0.3  # loops and captions above, p= labels below
-        s, ox, oy = fit_transform((x0 - 0.1, y0 - pad, x1 + 0.1, y1 + pad), self.width(),
-                                  self.height() - top - self._ties_height(), margin=10)
+        box = (x0 - 0.1, y0 - pad, x1 + 0.1, y1 + pad)
+        s, ox, oy = fit_transform(box, self.width(), self.height() - top, margin=10)
+        legend = self._ties_height()
+        if legend and self.height() - (oy + top + s * box[3]) < legend:
+            # the ties legend goes in the room under the board where there is some (the cells do not move
+            # when it comes and goes during a run), else the board makes room for it
+            s, ox, oy = fit_transform(box, self.width(), self.height() - top - legend, margin=10)
         return s, ox, oy + top
 
     def _caption_font(self) -> QFont:

@@ -93,20 +93,21 @@ class TiesPainting:
 
     def ties_legend(self) -> str:
         """The line under the board: every optimal action is drawn and how many states tie; the cells
-        marked as never ending ("" where neither applies)."""
-        if self.frame is None or self.predict:
+        marked as never ending ("" where neither applies: a board without ties keeps its room, and its die
+        faces their size on a projector)."""
+        f = self.frame
+        if f is None or self.predict or (not f.ties and (f.endless is None or not f.endless.any())):
             return ""
-        return board_legend(self.frame.ties, self.frame.endless, mark=ENDLESS_MARK)
+        return board_legend(f.ties, f.endless, mark=ENDLESS_MARK)
 
     def _ties_font(self) -> QFont:
         """The legend's font: the window's (presenter mode enlarges it already), not the cells' scale."""
         return QFont(self.font())
 
     def _ties_height(self) -> int:
-        """Pixels kept for the legend under the board: one line always (the cells do not jump when ties
-        appear during a run or an edit clears the frame), two where the legend wraps."""
-        lines = max(1, len(self._ties_lines()))
-        return int(QFontMetricsF(self._ties_font()).height() * (lines + 0.4))
+        """Pixels kept for the legend under the board (0: none; two lines where it wraps)."""
+        lines = len(self._ties_lines())
+        return int(QFontMetricsF(self._ties_font()).height() * (lines + 0.4)) if lines else 0
 
     def _ties_lines(self) -> list[str]:
         """The legend as drawn: one line, or two where the board is narrower than it."""

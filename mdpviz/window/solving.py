@@ -53,6 +53,8 @@ class SolvingMixin:
         """The inspected state (None: nothing inspected)."""
         self._dirty = True
         """Something shown changed since the last frame (see :meth:`mark_dirty`)."""
+        self._endless_seen: tuple = (None, None, "")
+        """(model, snapshot, text) of the status line's states the drawn policy never ends from (kept per snapshot)."""
         self._plot_time = 0.0
         """``time.perf_counter()`` of the convergence plot's last refresh."""
         self._solve_owner: str | None = None
@@ -411,10 +413,10 @@ class SolvingMixin:
                 text += f" \u00b7 failed: {c.error}"
             # discount 1: the states the drawn policy never ends from (one search per shown snapshot, kept;
             # none while a run draws a new snapshot every frame: said when it pauses or converges)
-            seen = getattr(self, "_endless_seen", None)
+            seen = self._endless_seen
             if c.state == "running":
                 seen = (None, None, "")
-            elif seen is None or seen[0] is not c.mdp or seen[1] is not sw:
+            elif seen[0] is not c.mdp or seen[1] is not sw:
                 endless = endless_states(c.mdp, sw.policy) if isinstance(sw, Sweep) else None
                 seen = (c.mdp, sw, endless_text(endless, self.session.state_name))
                 self._endless_seen = seen
