@@ -56,7 +56,12 @@ from mdpviz.shot_window import (  # noqa: F401  (the screenshot window's names, 
     SIZE_1280x720,
     SIZES,
     SMALL_MDP,
+    SNAKES_TIES,
+    STAGED,
     SUTTON_GRID,
+    SUTTON_OPTIMAL,
+    TIES_LAYOUT,
+    TTT_TIES,
     QuietDialogs,
     Shot,
     ShotOptions,
@@ -411,10 +416,10 @@ def parse_games(text: str) -> list[str]:
 
     names = [k.strip() for k in text.split(",") if k.strip()]
     if names == ["all"]:
-        return [*all_games(), SUTTON_GRID]
+        return [*all_games(), *STAGED]
     keys, unknown = [], []
     for k in names:
-        if k == SUTTON_GRID:  # (a picture of the grid world on another map, not a game of its own)
+        if k in STAGED:  # (a picture of a game staged another way, not a game of its own)
             keys.append(k)
             continue
         try:
@@ -423,7 +428,7 @@ def parse_games(text: str) -> list[str]:
             unknown.append(k)
     if unknown or not keys:
         raise ValueError(f"--games: unknown game {', '.join(map(repr, unknown)) or '(none given)'}; "
-                         f"choose from {', '.join(all_games())}, {SUTTON_GRID} or all")
+                         f"choose from {', '.join(all_games())}, {', '.join(STAGED)} or all")
     return list(dict.fromkeys(keys))
 
 
@@ -486,7 +491,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["CHAIN_SHOTS", "DEFAULT_SIZE", "LAYOUT", "LEARNING_SHOTS", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
+__all__ = ["CHAIN_SHOTS", "DEFAULT_SIZE", "LAYOUT", "SNAKES_TIES", "STAGED", "SUTTON_GRID", "SUTTON_OPTIMAL", "TIES_LAYOUT", "TTT_TIES", "LEARNING_SHOTS", "SCREENSHOTS", "SIM_SEED", "SIZES", "SIZE_1280x720", "prepare_game",
            "save_size_screenshots", "SMALL_MDP", "QuietDialogs", "Shot",
            "ShotOptions", "ShotWindow", "all_games", "main", "parse_games", "save_attt_screenshots",
            "save_checkers_screenshots", "save_file_screenshots", "save_policy_diff_screenshots", "save_learning_screenshots", "save_risk_screenshots", "save_snakes_screenshots",

@@ -253,15 +253,39 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
     from mdpviz.widgets.cell_board import CellBoard
 
     w = sw.window
-    if key == SUTTON_GRID:  # the grid world on Example 4.1's map: its own default, evaluation of the random policy
-        from mdpviz.models.gridworld import BUILTIN_MAPS
+    if key in (SUTTON_GRID, SUTTON_OPTIMAL):  # the grid world on Example 4.1's map: its own default, evaluation
+        from mdpviz.models.gridworld import BUILTIN_MAPS  # of the random policy; or value iteration to V* (ties)
 
         w.switch_game("gridworld")
+        if w.game.settings.grid.name == "sutton4x4":  # (the previous picture's): another map first, so that
+            w.game.set_map(BUILTIN_MAPS["book"])      # the 4x4 map sets its own rules and solver afresh
+            sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the 4x3 grid")
         w.game.set_map(BUILTIN_MAPS["sutton4x4"])
         sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the 4x4 grid")
+        if key == SUTTON_OPTIMAL:
+            sw.reset("vi")
         sw.solve()
         w.inspect(w.game.session.start_state())
         w.show_page("board")
+        return
+    if key == SNAKES_TIES:  # a layout where dice tie: every optimal die drawn under its square
+        w.switch_game("snakes")
+        w.game.session.edit(replace(w.game.cfg, layout=TIES_LAYOUT, circle=False), "a layout with ties")
+        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the snakes model")
+        sw.reset(w.game.default_method)
+        sw.solve()
+        w.inspect(8)  # square 9: all three dice are optimal
+        w.show_page("board")
+        return
+    if key == TTT_TIES:  # tic-tac-toe after the random opponent took the centre: the four corners tie
+        w.switch_game("ttt")
+        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the ttt model")
+        sw.reset(w.game.default_method)
+        sw.solve()
+        w.show_page("board")
+        sw.redraw()
+        w.board.click_cell(4)
+        sw.redraw()
         return
     if key == "file":
         mdp_file = sw.tmp / "small-mdp.txt"
@@ -295,3 +319,14 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
 
 SUTTON_GRID = "sutton4x4"
 """A picture name beside the registry's keys: the grid world on Sutton and Barto's Example 4.1 map."""
+SUTTON_OPTIMAL = "sutton4x4-optimal"
+"""A picture name beside the registry's keys: Example 4.1's grid solved by value iteration, every optimal arrow
+drawn (four in the two cells three steps from both corners)."""
+TTT_TIES = "ttt-ties"
+"""A picture name beside the registry's keys: tic-tac-toe at a position whose optimal moves tie (every one starred)."""
+SNAKES_TIES = "snakes-ties"
+"""A picture name beside the registry's keys: snakes and ladders on :data:`TIES_LAYOUT`, whose dice tie."""
+TIES_LAYOUT = (0, 2, 2, 4, 1, 0, 2, 2, 0, 2, 0, 0, 0, 0, 0)
+"""A snakes layout (square types 1..15) on which dice tie: security and normal on square 1, all three on square 9."""
+STAGED = (SUTTON_GRID, SUTTON_OPTIMAL, TTT_TIES, SNAKES_TIES)
+"""The staged pictures beside the games' own."""

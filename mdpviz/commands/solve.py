@@ -250,6 +250,9 @@ def run(args: argparse.Namespace) -> int:
         out["history"] = [{"sweep": int(s.iteration), "phase": s.phase, "delta": _finite(s.delta),
                            "values": [float(v) for v in s.values], "policy": _policy_labels(game, s.policy),
                            **({"updated": [int(x) for x in s.updated]} if s.updated else {})} for s in kept]
+    endless = _evaluated_never_ends(mdp, method, opts)
+    if endless is not None:
+        out["never_ends"] = [bool(x) for x in endless]
     dist = None
     if args.distribution:
         from mdpviz.solvers.distribution import turn_distribution
@@ -270,10 +273,30 @@ def run(args: argparse.Namespace) -> int:
     width = min(40, max(len(x) for x in labels))
     for s, (name, v, a) in enumerate(zip(labels, values, out["policy"])):
         print(f"{name:<{width}}  {v:>{d + 8}.{d}f}  {'' if a is None else a}")
+    if endless is not None:
+        from mdpviz.solvers.endless import name_states
+
+        n = int(endless.sum())
+        print(f"the evaluated policy never ends from {n} state{'s' if n != 1 else ''}: "
+              f"{name_states(mdp, np.flatnonzero(endless))} (a loop that collects no reward: worth 0)")
     if dist is not None:
         print(distribution_line(dist, labels[start]))
         print(return_distribution_line(rdist, labels[start], digits=d))
     return 0
+
+
+def _evaluated_never_ends(mdp, method: str, opts: dict):
+    """bool (n_states) of the states from which the evaluated deterministic policy never ends, when it is
+    evaluated at discount 1 and loops somewhere (a loop that collects nothing: evaluation gave it 0); else None."""
+    import numpy as np
+
+    pol = opts.get("policy")
+    if method != "evaluate" or mdp.discount < 1.0 or not isinstance(pol, np.ndarray) or pol.ndim != 1:
+        return None
+    from mdpviz.solvers.endless import never_ends
+
+    endless = never_ends(mdp, np.where(mdp.terminal, -1, pol))
+    return endless if endless.any() else None
 
 
 def distribution_json(dist) -> dict:

@@ -91,8 +91,9 @@ def policy_evaluation(
     does not fit the model is a ValueError). ``in_place=False``: synchronous sweeps from V_k, so sweep
     k yields figure 4.1's V_k; ``in_place=True``: Gauss-Seidel in state order. Starts from V = 0 (or
     ``initial``); stops when the largest change of a sweep is below ``tol`` (``converged``) or after
-    ``max_sweeps``. With discount 1 a policy that does not reach a terminal state from every state has
-    no finite value: :class:`~mdpviz.solvers.policy_iteration.ImproperPolicyError` before any sweep.
+    ``max_sweeps``. With discount 1 a policy that may loop for ever collecting a non-zero reward has no
+    finite value: :class:`~mdpviz.solvers.policy_iteration.ImproperPolicyError` naming the states,
+    before any sweep; a loop that collects nothing is worth 0 (:func:`free_loops_end`).
 
     A snapshot's ``policy`` is the greedy policy of its own values (figure 4.1's right-hand column:
     the policy one improvement step would pick), not the evaluated one; so is the Solution's.
@@ -101,9 +102,33 @@ def policy_evaluation(
     from mdpviz.solvers.value_iteration import _check, _initial_values
 
     _check(tol, max_sweeps)
-    P_pi, r_pi = chain_of_weights(mdp, policy_weights(mdp, policy))  # ImproperPolicyError at discount 1
+    P_pi, r_pi = chain_of_weights(mdp, policy_weights(mdp, policy), proper=False)
     P_pi.sum_duplicates()
-    return _sweeps(mdp, P_pi, r_pi, bool(in_place), float(tol), int(max_sweeps), _initial_values(mdp, initial), tie_tol)
+    v0 = _initial_values(mdp, initial)
+    if mdp.discount >= 1.0:
+        P_pi, r_pi, v0 = free_loops_end(mdp, P_pi, r_pi, v0)  # ImproperPolicyError where V has no finite value
+    return _sweeps(mdp, P_pi, r_pi, bool(in_place), float(tol), int(max_sweeps), v0, tie_tol)
+
+
+def free_loops_end(mdp: TabularMDP, P_pi: "sp.csr_matrix", r_pi: np.ndarray,
+                   v0: np.ndarray) -> tuple["sp.csr_matrix", np.ndarray, np.ndarray]:
+    """The chain of a policy at discount 1 with its free loops ended: ImproperPolicyError (naming them)
+    when some states can reach a closed class without a terminal state that collects a non-zero reward
+    (their total reward diverges or never settles, so eq. 4.5's sweeps would run for ever:
+    bettermdptools #19); the states of closed classes that collect nothing are worth exactly 0 and are
+    treated as terminal (their rows emptied, V = 0), so the sweeps converge to that answer. A policy
+    that ends from every state is returned as it is."""
+    import scipy.sparse as sp
+
+    from mdpviz.solvers.policy_iteration import _zero_reward_classes
+
+    free = _zero_reward_classes(mdp, P_pi, r_pi)
+    if not free.any():
+        return P_pi, r_pi, v0
+    keep = sp.diags((~free).astype(np.float64))
+    v = np.array(v0, dtype=np.float64)
+    v[free] = 0.0
+    return (keep @ P_pi).tocsr(), np.where(free, 0.0, r_pi), read_only(v)
 
 
 def in_place_sweep(mdp: TabularMDP, P_pi: "sp.csr_matrix", r_pi: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:

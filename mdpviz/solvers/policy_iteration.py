@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.solvers.endless import ZERO_REWARD_TOL, infinite_states, name_states
 from mdpviz.solvers.sweep import (  # noqa: F401  (check_count, check_positive: used here, imported from here)
     TIE_TOL, Solution, SolverGen, check_count, check_positive, greedy, make_sweep, policy_to_rows, rows_to_policy,
 )
@@ -39,11 +40,9 @@ class ImproperPolicyError(ValueError):
 
     def __init__(self, states: np.ndarray, mdp: TabularMDP) -> None:
         self.states = np.asarray(states)
-        names = [mdp.state_labels[s] if mdp.state_labels else str(s) for s in self.states[:8]]
-        more = f" and {self.states.size - 8} more" if self.states.size > 8 else ""
         super().__init__(
             "policy evaluation with discount 1: from state(s) "
-            f"{', '.join(names)}{more} the policy never reaches a terminal state, so the "
+            f"{name_states(mdp, self.states)} the policy never reaches a terminal state, so the "
             "expected total reward is not finite; use a discount below 1 or another policy"
         )
 
@@ -146,35 +145,18 @@ def _solve_acyclic(Q: sp.csr_matrix, b: np.ndarray, gamma: float) -> np.ndarray 
     return x
 
 
-ZERO_REWARD_TOL = 1e-12
-"""A recurrent class whose expected rewards are all within this of 0 collects nothing forever."""
-
-
-def _zero_reward_classes(mdp: TabularMDP, P_pi: sp.csr_matrix, r_pi: np.ndarray, stuck: np.ndarray) -> np.ndarray:
-    """bool (n_states): the states of the chain's closed recurrent classes among ``stuck`` (states
-    that never reach a terminal state), when every such class has zero expected reward per step.
+def _zero_reward_classes(mdp: TabularMDP, P_pi: sp.csr_matrix, r_pi: np.ndarray) -> np.ndarray:
+    """bool (n_states): the states of the chain's closed classes without a terminal state (it never
+    ends there: :mod:`mdpviz.solvers.endless`), when every such class has zero expected reward per step.
 
     Their total reward is exactly 0 (nothing is ever collected), so with discount 1 they act as
     terminal states. A class with a non-zero reward has an infinite (or undefined) total reward:
-    ImproperPolicyError names its states.
+    ImproperPolicyError names every state that can reach one (their values have no finite answer).
     """
-    import scipy.sparse.csgraph as csgraph  # imported on first use, like the rest of scipy here
-
-    idx = np.flatnonzero(stuck)
-    sub = P_pi[idx][:, idx].tocsr()
-    sub.data = (sub.data > 0).astype(np.float64)
-    sub.eliminate_zeros()
-    n_comp, comp = csgraph.connected_components(sub, directed=True, connection="strong")
-    coo = sub.tocoo()
-    leaves = np.ones(n_comp, dtype=bool)  # a class with no edge to another class is closed (recurrent)
-    leaves[comp[coo.row[comp[coo.row] != comp[coo.col]]]] = False
-    rec = leaves[comp]
-    bad = idx[rec & (np.abs(r_pi[idx]) > ZERO_REWARD_TOL)]
-    if bad.size:
-        raise ImproperPolicyError(bad, mdp)
-    out = np.zeros(mdp.n_states, dtype=bool)
-    out[idx[rec]] = True
-    return out
+    infinite, free = infinite_states(P_pi, r_pi, mdp.terminal)
+    if infinite.any():
+        raise ImproperPolicyError(np.flatnonzero(infinite), mdp)
+    return free
 
 
 def evaluate_weights(
@@ -208,7 +190,7 @@ def evaluate_weights(
         if not ok.all():
             if not zero_loops:
                 raise ImproperPolicyError(np.flatnonzero(~ok), mdp)
-            live = live & ~_zero_reward_classes(mdp, P_pi, r_pi, ~ok)
+            live = live & ~_zero_reward_classes(mdp, P_pi, r_pi)
     idx = np.flatnonzero(live)
     v = np.zeros(n)
     if idx.size == 0:

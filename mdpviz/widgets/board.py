@@ -30,6 +30,7 @@ from mdpviz.models.kit.chain import outline_labels
 from mdpviz.models.kit.display import BoardFrame
 from mdpviz.models.kit.position import compact_value as compact_q
 from mdpviz.widgets.chain_marks import paint_chain_mark
+from mdpviz.widgets.board_ties import TiesPainting
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform, wrap_caption
 
@@ -98,7 +99,7 @@ class CellDecor:
     """Draw as the goal / a terminal state."""
 
 
-class BoardView(GameBoard):
+class BoardView(TiesPainting, GameBoard):
     """Paints a board of cells; emits ``cell_clicked`` / ``cell_menu_requested`` with the state."""
 
     cell_clicked = Signal(int)
@@ -266,8 +267,13 @@ class BoardView(GameBoard):
         top = self._caption_height()
         x0, y0, x1, y1 = self.layout_.bounds()
         pad = 0.45 if self.layout_.kind == "graph" else 0.3  # loops and captions above, p= labels below
-        s, ox, oy = fit_transform((x0 - 0.1, y0 - pad, x1 + 0.1, y1 + pad), self.width(), self.height() - top,
-                                  margin=10)
+        box = (x0 - 0.1, y0 - pad, x1 + 0.1, y1 + pad)
+        s, ox, oy = fit_transform(box, self.width(), self.height() - top, margin=10)
+        legend = self._ties_height()
+        if legend and self.height() - (oy + top + s * box[3]) < legend:
+            # the ties legend goes in the room under the board where there is some (the cells do not move
+            # when it comes and goes during a run), else the board makes room for it
+            s, ox, oy = fit_transform(box, self.width(), self.height() - top - legend, margin=10)
         return s, ox, oy + top
 
     def _caption_font(self) -> QFont:
@@ -372,6 +378,7 @@ class BoardView(GameBoard):
                 paint_chain_mark(p, rect, label, line_scale=self.line_scale, text_scale=self.text_scale,
                                  font=self.font())
         self._paint_legend(p, s, ox, oy)
+        self._paint_ties_legend(p)
         box = self.token_caption_rect()
         if box is not None:  # after every cell: a caption moved over a neighbour stays on top
             p.setFont(self._token_font(self._token_side()))
@@ -476,10 +483,12 @@ class BoardView(GameBoard):
             p.setFont(font)
             p.setPen(ink)
             p.drawText(rect.adjusted(0, side * 0.12, 0, -side * 0.12), Qt.AlignmentFlag.AlignCenter, value)
+        tied = (() if self.frame is None or self.frame.ties is None or self.is_hidden(c.state)
+                else self.frame.ties.get(c.state, ()))
         if badge and self.policy_glyph == "die" and self.frame is not None and self.frame.actions is not None:
             self._paint_die(p, c, int(self.frame.actions[c.state]), s=side / c.size,
                             ox=rect.left() - side / c.size * (c.x - c.size / 2),
-                            oy=rect.top() - side / c.size * (c.y - c.size / 2))
+                            oy=rect.top() - side / c.size * (c.y - c.size / 2), tied=tied)
         elif badge and not q_on:
             r = side * 0.17
             centre = QPointF(rect.right() - side * 0.22, rect.bottom() - side * 0.22)
@@ -493,6 +502,12 @@ class BoardView(GameBoard):
             p.setPen(QColor("#000000"))
             p.drawText(QRectF(centre.x() - bw / 2 - (bw / 2 - r), centre.y() - r, bw, 2 * r), Qt.AlignmentFlag.AlignCenter,
                        badge)
+            if tied:
+                self._paint_tied_badges(p, self.frame.tied_badges.get(c.state, ()), rect,
+                                        right=centre.x() - bw / 2 - (bw / 2 - r), r=r, ink=ink)
+        if self.frame is not None and self.frame.endless is not None and c.state < self.frame.endless.size \
+                and self.frame.endless[c.state] and not self.is_hidden(c.state):
+            self._paint_endless(p, rect, side)
         self._paint_outlines(p, c, rect, side, small=False)
 
     # ------------------------------------------------------------------ policy glyphs and Q bars
@@ -532,11 +547,17 @@ class BoardView(GameBoard):
             p.setPen(QColor("#000000"))
             p.drawText(r, Qt.AlignmentFlag.AlignCenter, str(n))
 
-    def _paint_die(self, p: QPainter, c, action: int, *, s: float, ox: float, oy: float) -> None:
+    def _paint_die(self, p: QPainter, c, action: int, *, s: float, ox: float, oy: float,
+                   tied: tuple[int, ...] = ()) -> None:
+        """The die of ``action`` under the cell; with ``tied`` (every optimal action, two or more) all of
+        them side by side in action order, the solver's pick solid and the others faded with a dashed rim."""
         if action < 0:
             return
         x0, y0, x1, y1 = self.layout_.glyph_rect(c)
-        self._draw_die_face(p, QRectF(ox + s * x0, oy + s * y0, s * (x1 - x0), s * (y1 - y0)), action + 1)
+        if len(tied) < 2:
+            self._draw_die_face(p, QRectF(ox + s * x0, oy + s * y0, s * (x1 - x0), s * (y1 - y0)), action + 1)
+            return
+        self._paint_tied_dice(c, action, tied, p, s=s, ox=ox, oy=oy, y0=y0, y1=y1, g0=x1 - x0)
 
     def _paint_q_rows(self, p: QPainter, c, rect: QRectF) -> None:
         """Every legal action's Q in the cell: one row per action (a die face or the action id, then

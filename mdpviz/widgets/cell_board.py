@@ -18,6 +18,8 @@ from PySide6.QtWidgets import QMenu, QWidget
 
 from mdpviz.models.kit.colors import ColorScale
 from mdpviz.models.kit.display import board_frame, board_q
+from mdpviz.models.kit.ties import endless_states, sweep_ties
+from mdpviz.solvers.sweep import Sweep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.widgets.board import BoardView
 from mdpviz.widgets.delta import change_frame, delta_frame
@@ -111,10 +113,16 @@ class CellBoard(BoardView):
             self.caption = caption
             self.update()
             return
+        hist = (sweep,) if previous is None else (previous, sweep)
+        solved = isinstance(sweep, Sweep)  # a solver's snapshot (a learner's draws its learned policy only)
         frame = board_frame(
             sweep.values, sweep.policy, scale=scale, terminal=mdp.terminal, badge=lambda a: self.game.badge(a, mdp),
             prev_values=None if previous is None else previous.values,
             prev_policy=None if previous is None else previous.policy, caption=caption,
+            # every optimal action, backed up as the badge and the inspector are; where the policy never ends
+            ties=(sweep_ties(mdp, hist, len(hist) - 1, gs_block=default_block_size(mdp.n_states))
+                  if solved and mdp.n_states <= Q_VIEW_MAX_STATES else None),
+            endless=endless_states(mdp, sweep.policy) if solved else None,
         )
         if delta is not None:
             changed = None if previous is None else (np.asarray(previous.policy) != np.asarray(sweep.policy))

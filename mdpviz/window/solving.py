@@ -24,6 +24,7 @@ from mdpviz.solvers.learning import LEARNERS, LearningStep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.models.kit.colors import ColorScale, scale_for
 from mdpviz.models.kit.chain import BackupChain, follow_href, parse_href
+from mdpviz.models.kit.ties import endless_states, endless_text
 from mdpviz.models.kit.display import (
     ActionBackup,
     Inspection,
@@ -57,6 +58,8 @@ class SolvingMixin:
         a board click starts it, a term's link extends it, a breadcrumb cuts it, a model edit clears it."""
         self._dirty = True
         """Something shown changed since the last frame (see :meth:`mark_dirty`)."""
+        self._endless_seen: tuple = (None, None, "")
+        """(model, snapshot, text) of the status line's states the drawn policy never ends from (kept per snapshot)."""
         self._plot_time = 0.0
         """``time.perf_counter()`` of the convergence plot's last refresh."""
         self._solve_owner: str | None = None
@@ -425,6 +428,17 @@ class SolvingMixin:
                     f"{sw.policy_changes} policy change{'s' if sw.policy_changes != 1 else ''}")
             if c.state == "failed":
                 text += f" \u00b7 failed: {c.error}"
+            # discount 1: the states the drawn policy never ends from (one search per shown snapshot, kept;
+            # none while a run draws a new snapshot every frame: said when it pauses or converges)
+            seen = self._endless_seen
+            if c.state == "running":
+                seen = (None, None, "")
+            elif seen[0] is not c.mdp or seen[1] is not sw:
+                endless = endless_states(c.mdp, sw.policy) if isinstance(sw, Sweep) else None
+                seen = (c.mdp, sw, endless_text(endless, self.session.state_name))
+                self._endless_seen = seen
+            if seen[2]:
+                text += f" \u00b7 {seen[2]}"
         self.solver_panel.show_status(text)
         own = self.session.state_text()  # a game without a solver (the 3D game trains) says its own state
         self.state_label.setText(f"{self.game.title} \u00b7 {own}" if own is not None

@@ -9,9 +9,9 @@ from __future__ import annotations
 import csv
 import io
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -39,6 +39,15 @@ class BoardFrame:
     """One line saying which sweep this is."""
     actions: np.ndarray | None = None
     """int64 (n_states): the greedy action id of each state (-1: none), for policy glyphs."""
+    ties: Mapping[int, tuple[int, ...]] | None = None
+    """{state: every optimal action id} where two or more tie under the solvers' tie rule
+    (:func:`mdpviz.models.kit.ties.sweep_ties`); the board draws them all, ``actions`` solid. None: not
+    looked at (a learner's snapshot, a model too large)."""
+    tied_badges: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    """{state: the badges of its tied actions other than ``actions``' own}, drawn outlined."""
+    endless: np.ndarray | None = None
+    """bool (n_states): at discount 1, the states from which the drawn policy never reaches a terminal
+    state (:func:`mdpviz.models.kit.ties.endless_states`); None: not looked at."""
 
 
 def board_frame(
@@ -52,9 +61,13 @@ def board_frame(
     prev_policy: np.ndarray | None = None,
     digits: int = 2,
     caption: str = "",
+    ties: Mapping[int, tuple[int, ...]] | None = None,
+    endless: np.ndarray | None = None,
 ) -> BoardFrame:
     """The frame of one sweep; "changed" compares with the previous snapshot (all True for the first
-    when anything is non-zero): a cell is highlighted when its printed number or its action changed."""
+    when anything is non-zero): a cell is highlighted when its printed number or its action changed.
+    ``ties``: every optimal action of the states with a tie (their badges made by ``badge`` too);
+    ``endless``: the states the drawn policy never ends from."""
     values = np.asarray(values, dtype=np.float64)
     policy = np.asarray(policy, dtype=np.int64)
     terminal = np.asarray(terminal, dtype=bool)
@@ -71,7 +84,27 @@ def board_frame(
     if prev_values is not None and prev_policy is not None:
         changed |= (np.asarray(prev_policy) != policy) & ~terminal
     actions = np.where(terminal, -1, policy)
-    return BoardFrame(values, texts, fill, badges, changed & ~terminal, caption, actions)
+    tied_badges = TiedBadges({} if ties is None else ties, actions, badge)
+    return BoardFrame(values, texts, fill, badges, changed & ~terminal, caption, actions, ties, tied_badges,
+                      None if endless is None else np.asarray(endless, dtype=bool))
+
+
+class TiedBadges(Mapping[int, tuple[str, ...]]):
+    """{state: the badges of its tied actions other than the drawn one}, each made when a cell asks for it
+    (a model with 200,000 tied states would otherwise name them all at every frame)."""
+
+    def __init__(self, ties: Mapping[int, tuple[int, ...]], actions: np.ndarray, badge: Callable[[int], str]) -> None:
+        self._ties, self._actions, self._badge = ties, actions, badge
+
+    def __getitem__(self, state: int) -> tuple[str, ...]:
+        drawn = int(self._actions[int(state)])
+        return tuple(self._badge(a) for a in self._ties[state] if a != drawn)
+
+    def __len__(self) -> int:
+        return len(self._ties)
+
+    def __iter__(self):
+        return iter(self._ties)
 
 
 def _texts(values: np.ndarray, terminal: np.ndarray, digits: int) -> tuple[str, ...]:
@@ -185,7 +218,26 @@ def board_q(
     (:func:`backup_values`, vectorised), so the best Q of a cell is its badge's action."""
     n, k = int(mdp.n_states), int(mdp.n_actions)
     out = np.full((n, k), np.nan)
-    if index < 0 or not history:
+    out[np.asarray(mdp.row_state), np.asarray(mdp.row_action)] = board_row_q(mdp, history, index, gs_block=gs_block)
+    out[np.asarray(mdp.terminal)] = np.nan
+    return out
+
+
+def board_row_q(
+    mdp: Any,
+    history: Sequence[Any],
+    index: int,
+    *,
+    gs_block: int = 1,
+    greedy_of_shown: bool = False,
+) -> np.ndarray:
+    """float64 (n_rows): :func:`board_q` per (state, action) row of the model; ``greedy_of_shown``: backed
+    up from the shown values themselves (a board that draws the greedy moves of the shown values, as
+    :func:`backup_values` says)."""
+    n = int(mdp.n_states)
+    if greedy_of_shown and index >= 0 and history:
+        q = mdp.q_values(np.asarray(history[index].values, dtype=np.float64))
+    elif index < 0 or not history:
         v = np.zeros(n)
         q = mdp.q_values(v)
     else:
@@ -206,9 +258,7 @@ def board_q(
                 t_row, weights=np.asarray(mdp.prob) * vt, minlength=row_state.size)
         else:
             q = mdp.q_values(prev)
-    out[np.asarray(mdp.row_state), np.asarray(mdp.row_action)] = q
-    out[np.asarray(mdp.terminal)] = np.nan
-    return out
+    return np.asarray(q, dtype=np.float64)
 
 
 def state_q(mdp: Any, state: int, values: np.ndarray) -> np.ndarray:
@@ -480,12 +530,14 @@ def inspection_html(insp: Inspection, *, digits: int = 4, compact: bool = False)
         return "".join(out)
     opt = "min" if insp.objective == "min" else "max"
     g = "" if insp.discount == 1.0 else "\u03b3 "
+    tied = best_actions([a.q for a in insp.actions], insp.objective)  # every optimal action (the board's)
+    several = sum(tied) > 1
     if compact:
         rows = []
-        for a in insp.actions:
+        for a, t in zip(insp.actions, tied):
             colour = "#006644" if a.best else "#000000"
             weight = "bold" if a.best else "normal"
-            star = " \u2605" if a.best else ""
+            star = " \u2605" if a.best else (" \u2606" if t and several else "")
             rows.append(f"<tr style='color:{colour}; font-weight:{weight}'><td>{esc(a.name)}</td>"
                         f"<td align='right'>&nbsp;{a.q:.{digits}f}</td><td>{star}</td></tr>")
         out.append(f"<p>Q(s,a) = \u03a3 p \u00d7 (r + {g}V(s')); \u2605 the {opt}</p>"
@@ -496,10 +548,12 @@ def inspection_html(insp: Inspection, *, digits: int = 4, compact: bool = False)
                        f"<span style='font-family:monospace'>{chosen.html or esc(chosen.text)}</span></p>")
         return "".join(out)
     follow = " Click a V(s') for its own backup." if any(a.html for a in insp.actions) else ""
+    # every action within the tie rule of the best is optimal too (the board draws it outlined)
+    also = "; \u2606 tied with it, drawn outlined" if several else ""
     out.append(f"<p>Q(s,a) = \u03a3 p \u00d7 (r + {g}V(s')) with {esc(insp.source.format(opt=opt))}; "
-               f"\u2605 the {opt} (ties: the lowest action), as on the board.{follow}</p>")
-    for a in insp.actions:
-        mark = " \u2605 best" if a.best else ""
+               f"\u2605 the {opt} (ties: the lowest action), as on the board{also}.{follow}</p>")
+    for a, t in zip(insp.actions, tied):
+        mark = " \u2605 best" if a.best else (" \u2606 tied" if t and several else "")
         colour = "#006644" if a.best else "#000000"
         out.append(f"<p style='margin-top:6px'><b style='color:{colour}'>{esc(a.name)}: Q = {a.q:.{digits}f}{mark}</b>"
                    f"<br><span style='font-family:monospace'>{a.html or esc(a.text)}</span></p>")

@@ -317,6 +317,9 @@ class PositionView:
     """The origin of the greedy move (-1: none or one-click moves)."""
     value: float
     """V of the position (NaN: none or hidden)."""
+    tied_cells: tuple[int, ...] = ()
+    """The cells of the other optimal moves where several tie with the greedy one under the solvers' tie
+    rule (drawn with an outlined star beside the greedy move's solid one; empty when hidden)."""
 
 
 def position_view(
@@ -393,11 +396,20 @@ def position_view(
         g_cell, g_origin = mv[greedy].cell, mv[greedy].origin
         if two_click and mv[greedy].origin >= 0 and origin != mv[greedy].origin:
             g_cell = -1  # the greedy piece is marked, its destination once the piece is selected
+    tied: list[int] = []
+    if greedy >= 0 and not hide:  # every other move within the tie rule of the best, on the cell that shows it
+        ok = np.flatnonzero(np.isfinite(qs))
+        best = best_actions([float(qs[i]) for i in ok], pos.objective)
+        for i in (int(i) for i, b in zip(ok, best) if b and int(i) != greedy):
+            m = mv[i]
+            c = m.origin if two_click and m.origin >= 0 and origin != m.origin else m.cell
+            if 0 <= c < n and c not in (g_cell, g_origin) and c not in tied:
+                tied.append(int(c))
     v = model.value(pos, values) if values is not None else math.nan
     if hide:
         v = math.nan
     return PositionView(mv, qs, -1 if hide else greedy, fill, tuple(texts), tuple(tips), legal, origins,
-                        g_cell, g_origin, float(v))
+                        g_cell, g_origin, float(v), tuple(tied))
 
 
 def outcome_text(probs: dict[str, float] | None) -> str:

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.display import format_prob
+from mdpviz.models.kit.display import best_actions, format_prob
 
 OUTCOME_COLORS = ("#0072b2", "#d55e00", "#999999")
 """Bar colours of the three results (X wins, O wins, draws): Okabe-Ito blue, vermillion, grey."""
@@ -51,20 +51,28 @@ def moves_range(qs: Any, seen: tuple[float, float] | None = None) -> tuple[float
 
 # ---------------------------------------------------------------------------------- the moves table
 def table_rows(moves: Sequence[Any], qs: Sequence[float], greedy: int, *, model_pos: bool, hidden: bool,
-               revealed: set[int] | frozenset[int] = frozenset()) -> tuple[tuple[str, str, str, int], ...]:
+               revealed: set[int] | frozenset[int] = frozenset(),
+               objective: str = "max") -> tuple[tuple[str, str, str, int], ...]:
     """The rows of a position's moves table: (move label, value text, star, action id) per move.
 
     The value text is Q to 4 decimals at a decision (blank when hidden, unless the move's cell was
     revealed, or when Q is not finite), or the model's move probability at a model's position (blank
-    when hidden); the star marks the greedy move (index ``greedy`` of ``moves``)."""
+    when hidden); the star marks the greedy move (index ``greedy`` of ``moves``), an outlined star every
+    other move tied with it under the solvers' tie rule (all of them optimal; ``objective``: the mover's
+    "max" or "min")."""
     out = []
+    tied: set[int] = set()
+    if greedy >= 0 and not model_pos and not hidden:
+        q = [float(x) for x in qs]
+        ok = [i for i, x in enumerate(q) if math.isfinite(x)]
+        tied = {i for i, b in zip(ok, best_actions([q[i] for i in ok], objective)) if b}
     for i, mv in enumerate(moves):
         if model_pos:
             qt = format_prob(mv.prob) if math.isfinite(mv.prob) and not hidden else ""
         else:
             q = float(qs[i])
             qt = f"{q:.4f}" if math.isfinite(q) and (not hidden or mv.cell in revealed) else ""
-        out.append((str(mv.label), qt, "\u2605" if i == greedy else "", int(mv.action)))
+        out.append((str(mv.label), qt, "\u2605" if i == greedy else "\u2606" if i in tied else "", int(mv.action)))
     return tuple(out)
 
 

@@ -20,7 +20,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
-    QCheckBox, QHBoxLayout, QMenu, QRadioButton, QSizePolicy, QStackedWidget, QToolTip, QVBoxLayout, QWidget,
+    QCheckBox, QHBoxLayout, QLabel, QMenu, QRadioButton, QSizePolicy, QStackedWidget, QToolTip, QVBoxLayout, QWidget,
 )
 
 from mdpviz.models import gridworld as gw
@@ -28,6 +28,9 @@ from mdpviz.models.kit.colors import (COLORMAP, DIVERGING, DIVERGING_COLORMAP, H
                                      black_text)
 from mdpviz.models.kit.chain import outline_labels
 from mdpviz.models.kit.display import board_frame
+from mdpviz.models.kit.ties import board_legend, endless_states, sweep_ties
+from mdpviz.solvers.sweep import Sweep
+from mdpviz.widgets.board_ties import ENDLESS, ENDLESS_MARK
 from mdpviz.models.gridworld import MIN_ARROW_PX, arrow_geometry, grid_color_range  # noqa: F401 (the board's sizes)
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.widgets import named as _named
@@ -113,8 +116,11 @@ class GridCanvas(QWidget):
         self.values: np.ndarray | None = None
         self.policy: np.ndarray | None = None
         self.q: dict[int, dict[str, float]] = {}
-        self.tied_arrows = False
-        """Draw every action tied for the best Q of the shown values (a policy evaluation's greedy policy), not only the policy's."""
+        self.ties: dict[int, tuple[int, ...]] = {}
+        """{state: every optimal action} where several tie (:func:`~mdpviz.models.kit.ties.sweep_ties`): their
+        arrows are drawn too, outlined beside the solver's solid one."""
+        self.endless: np.ndarray | None = None
+        """bool (n_states): the cells the drawn policy never ends from (discount 1), marked with an infinity sign."""
         self.lo, self.hi, self.diverging = 0.0, 1.0, False
         self.set_scale(0.0, 1.0, False)
         self.show_values = True
@@ -433,15 +439,32 @@ class GridCanvas(QWidget):
             return
         if d not in DIRS:
             return
-        dirs = [d]
-        moves_q = {k: x for k, x in self.q.get(s, {}).items() if k in DIRS} if self.tied_arrows else {}
-        if moves_q:  # figure 4.1's right-hand column: every action greedy with respect to V_k
-            best = gw.best_directions(moves_q, m.objective)
-            dirs = [k for k in DIRS if k in best] or dirs
-        for d in dirs:
-            self._paint_one_arrow(p, rect, d, ink)
+        # every optimal action (figure 4.1's right-hand column: every action greedy with respect to V_k), the
+        # solver's pick solid and the other tied ones outlined
+        tied = [g.direction(b) for b in self.ties.get(s, ())]
+        others = [k for k in DIRS if k in tied and k != d]
+        for t in others:
+            self._paint_one_arrow(p, rect, t, ink, outlined=True, spread=True)
+        self._paint_one_arrow(p, rect, d, ink, spread=bool(others))
+        if self.endless is not None and s < self.endless.size and self.endless[s]:
+            self._paint_endless(p, rect)
 
-    def _paint_one_arrow(self, p: QPainter, rect: QRectF, d: str, ink: QColor) -> None:
+    def _paint_endless(self, p: QPainter, rect: QRectF) -> None:
+        """A cell the drawn policy never ends from (discount 1): an infinity sign in an orange pill at its
+        top right (the legend under the grid says what it means)."""
+        side = rect.width()
+        px = max(10.0, min(side * 0.22, 30.0))
+        box = QRectF(rect.right() - px * 1.6 - 2, rect.top() + 2, px * 1.6, px * 1.15)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(ENDLESS))
+        p.drawRoundedRect(box, px * 0.3, px * 0.3)
+        self._text(p, box, ENDLESS_MARK, QColor("#000000"), px, bold=True)
+
+    def _paint_one_arrow(self, p: QPainter, rect: QRectF, d: str, ink: QColor, *, outlined: bool = False,
+                         spread: bool = False) -> None:
+        """The arrow of direction ``d``: solid (the solver's action) or ``outlined`` (an action tied with
+        it: a hollow head on a thinner shaft); ``spread``: one of several in the cell, each starting at the
+        centre and pointing out (a compass), so four in one cell stay apart and readable."""
         side = rect.width()
         start, length = arrow_geometry(side)
         dx, dy = DIRS[d]
@@ -452,17 +475,28 @@ class GridCanvas(QWidget):
             length = min(0.6 * side, max(MIN_ARROW_PX, 0.45 * side)) if dx else min(0.5 * side, max(MIN_ARROW_PX, 0.4 * side))
             c = c + QPointF(0, -side * 0.14)
             start = -length / 2
+            if spread:  # from the centre of the upper part outwards, the south one stopping above the number
+                start, length = 0.03 * side, (0.32 if dx else 0.2 if dy > 0 else 0.3) * side
         a = c + QPointF(dx * start, dy * start)
         b = c + QPointF(dx * (start + length), dy * (start + length))
         head = max(8.0, length * 0.42)
         width = max(3.0, side * 0.05) * self.line_scale
+        nx, ny = -dy, dx
+        tri = QPolygonF([b, b - QPointF(dx * head, dy * head) + QPointF(nx * head * 0.55, ny * head * 0.55),
+                         b - QPointF(dx * head, dy * head) - QPointF(nx * head * 0.55, ny * head * 0.55)])
+        if outlined:
+            thin = max(2.0, width * 0.55)
+            p.setPen(QPen(ink, thin, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+            p.drawLine(a, b - QPointF(dx * head, dy * head))
+            p.setPen(QPen(ink, thin, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap, Qt.PenJoinStyle.MiterJoin))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawPolygon(tri)
+            return
         p.setPen(QPen(ink, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
         p.drawLine(a, b - QPointF(dx * head * 0.6, dy * head * 0.6))
-        nx, ny = -dy, dx
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(ink)
-        p.drawPolygon(QPolygonF([b, b - QPointF(dx * head, dy * head) + QPointF(nx * head * 0.55, ny * head * 0.55),
-                                 b - QPointF(dx * head, dy * head) - QPointF(nx * head * 0.55, ny * head * 0.55)]))
+        p.drawPolygon(tri)
 
 
 # ---------------------------------------------------------------------------------- the board
@@ -525,6 +559,13 @@ class GridBoard(GameBoard):
         self.color_bar.setObjectName(f"{game.key}ColorBar")
         body.addWidget(self.color_bar)
         lay.addLayout(body, 1)
+        self.legend = QLabel()  # every optimal action is drawn; where the policy never ends (hidden when neither)
+        self.legend.setObjectName(f"{game.key}TiesLegend")
+        self.legend.setAccessibleName("Ties and endless states")
+        self.legend.setWordWrap(True)
+        # one line kept for it always: the grid does not jump when ties appear during a run
+        self.legend.setMinimumHeight(self.legend.fontMetrics().height())
+        lay.addWidget(self.legend)
         self.sweep = None
         self.scale: ColorScale | None = None
         self._range: tuple[float, float, bool] = (0.0, 1.0, False)
@@ -568,6 +609,8 @@ class GridBoard(GameBoard):
             self._range = (lo, hi, False) if hi > lo else (lo - 0.5, hi + 0.5, False)
         low, high, div = self._range
         self.color_bar.show_scale(self.bar_scale() if (sw is not None or fixed) else None)
+        self.legend.setText("")  # (the table of states writes its own legend under it)
+        self.legend.setMinimumHeight(self.legend.fontMetrics().height())  # (presenter mode: its larger font)
         if geom is None:
             self.stack.setCurrentWidget(self.table)
             self._show_table(mdp, sw, caption)
@@ -584,8 +627,20 @@ class GridBoard(GameBoard):
                       else None)
         # a learner's snapshot (phase "episode") marks the states whose learned action is not optimal
         cv.marked = tuple(int(x) for x in sw.changed) if sw is not None and sw.phase == "episode" else ()
-        # a policy evaluation's policy is greedy with respect to its own values: draw every tied action
-        cv.tied_arrows = sw is not None and getattr(sw, "method", "") == "evaluate"
+        # every optimal action, from the values the inspector backs up from (the shown ones: this board draws
+        # greedy moves of the shown values); the cells the drawn policy never ends from (discount 1)
+        solved = isinstance(sw, Sweep) and mdp is not None and np.shape(sw.values) == (mdp.n_states,)
+        ties = sweep_ties(mdp, (sw,), 0, greedy_of_shown=True) if solved else {}
+        # the arrows of open cells only (an exit, a hole or a goal draws none: its one-way ties are not counted)
+        if ties:
+            flat = np.asarray(geom.state).ravel()
+            at = np.full(mdp.n_states, -1, dtype=np.int64)  # state -> its cell's index in reading order
+            at[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
+            kinds = [k for row in geom.kind for k in row]
+            ties = {st: acts for st, acts in ties.items() if at[st] >= 0 and kinds[at[st]] == "open"}
+        cv.ties = ties
+        cv.endless = endless_states(mdp, sw.policy) if solved else None
+        self.legend.setText(board_legend(cv.ties if solved else None, cv.endless))
         cv.caption = caption
         cv.update()
 
@@ -608,9 +663,12 @@ class GridBoard(GameBoard):
             low, high, _ = self._range
             # the shared board marks changed cells against the previous sweep; the board here has only the
             # shown one, so nothing is marked (the convergence plot counts the changes)
+            solved = isinstance(sw, Sweep) and np.shape(sw.values) == (mdp.n_states,)
             t.show_frame(board_frame(sw.values, sw.policy, scale=ColorScale(low, high), terminal=mdp.terminal,
                                      badge=lambda a: self.game.badge(a, mdp), caption=caption,
-                                     prev_values=sw.values, prev_policy=sw.policy),
+                                     prev_values=sw.values, prev_policy=sw.policy,
+                                     ties=sweep_ties(mdp, (sw,), 0, greedy_of_shown=True) if solved else None,
+                                     endless=endless_states(mdp, sw.policy) if solved else None),
                          ColorScale(low, high))
         t.caption = caption
         t.update()

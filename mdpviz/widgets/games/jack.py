@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayo
 
 from mdpviz.models import jack as jk
 from mdpviz.models.kit.colors import ColorScale
+from mdpviz.models.kit.ties import sweep_ties
+from mdpviz.solvers.sweep import Sweep
 from mdpviz.widgets import named as _named
 from mdpviz.models.kit.chain import outline_labels
 from mdpviz.widgets.board import scale_rgb
@@ -62,10 +64,13 @@ class JackBoard(GameBoard):
         self.sweep: Any = None
         """The shown snapshot (None: not solved yet)."""
         self._caption = ""
+        self._previous: Any = None
         self._gap = -1
         self.scale: ColorScale | None = None
         self.moves: np.ndarray | None = None
         """Cars moved per (first, second) of the shown policy (None: no policy)."""
+        self.ties: dict[int, tuple[int, ...]] = {}
+        """{state: every optimal action} where several tie (:func:`~mdpviz.models.kit.ties.sweep_ties`), ringed."""
         self.plot_widget.scene().sigMouseMoved.connect(self._on_hover)
         self.plot.vb.sigResized.connect(self._on_view_resized)
         self.plot_widget.scene().sigMouseClicked.connect(self._on_click)
@@ -80,7 +85,7 @@ class JackBoard(GameBoard):
 
     def show_sweep(self, sweep: Any, scale: ColorScale | None, *, caption: str = "", previous: Any = None,
                    delta: ColorScale | None = None) -> None:
-        self.sweep, self.scale, self._caption = sweep, scale, caption
+        self.sweep, self.scale, self._caption, self._previous = sweep, scale, caption, previous
         for item in self._extras:
             if item.parentItem() is self.image:
                 item.setParentItem(None)
@@ -109,8 +114,20 @@ class JackBoard(GameBoard):
             self._draw_contours(self.moves)
         else:
             self.moves = None
+        # every optimal move, backed up as the contour's and the inspector's are: a ring on each state with a tie
+        hist = (sweep,) if previous is None else (previous, sweep)
+        self.ties = sweep_ties(mdp, hist, len(hist) - 1) if isinstance(sweep, Sweep) else {}
+        if self.ties:
+            ij = np.array([divmod(int(st), n) for st in self.ties], dtype=np.float64)  # state = i * n + j
+            rings = pg.ScatterPlotItem(x=ij[:, 1] + 0.5, y=ij[:, 0] + 0.5, symbol="o", size=0.55, pxMode=False,
+                                       pen=pg.mkPen("k", width=2), brush=None)
+            self.plot.addItem(rings)
+            self._extras.append(rings)
         self.plot.setRange(xRange=(0, n), yRange=(0, n), padding=0.02)
-        self.caption.setText(f"{caption}  Numbers: cars moved from the first location to the second overnight.")
+        k = len(self.ties)
+        tied = (f"  \u25cb: {k} state{'s' if k != 1 else ''} where several moves are optimal (point at one: which)"
+                if k else "")
+        self.caption.setText(f"{caption}  Numbers: cars moved from the first location to the second overnight.{tied}")
 
     def _draw_contours(self, moves: np.ndarray) -> None:
         """Lines between regions of equal moves (IsocurveItem at every half-integer level) and each
@@ -139,7 +156,7 @@ class JackBoard(GameBoard):
         """The numbers' spacing follows the plot's size (presenter mode, a resized window)."""
         gap = self._label_gap()
         if self.sweep is not None and gap != self._gap:
-            self.show_sweep(self.sweep, self.scale, caption=self._caption)
+            self.show_sweep(self.sweep, self.scale, caption=self._caption, previous=self._previous)
 
     def _cell_at(self, pos: QPointF) -> tuple[int, int] | None:
         p = self.plot.vb.mapSceneToView(pos)
@@ -154,6 +171,10 @@ class JackBoard(GameBoard):
         i, j = cell
         s = jk.state_of(i, j, self.max_cars)
         move = "" if self.moves is None else f", moves {int(self.moves[i, j]):+d}"
+        if s in self.ties:  # the other optimal moves, tied with the drawn one
+            drawn = int(self.moves[i, j]) if self.moves is not None else None
+            also = [f"{jk.move_of(a):+d}" for a in self.ties[s] if jk.move_of(a) != drawn]
+            move += f" (as good: {', '.join(also)})"
         self.hover.setText(f"({i}, {j}) = state {s}: V = {float(self.sweep.values[s]):.2f}{move}")
 
     def show_chain(self, states) -> None:

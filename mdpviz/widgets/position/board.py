@@ -751,7 +751,9 @@ class PositionBoard(GameBoard):
                 probs = None
         self.outcome_label.setText(f"Exact from here (greedy play): {outcome_text(probs)}" if probs else "")
         if self.walk is not None:
-            self.visited_label.setText(self.path_text())
+            tied = view is not None and bool(view.tied_cells)  # every optimal move is starred: say so
+            self.visited_label.setText(self.path_text() + (
+                "\n\u2606 as good as \u2605: tied moves, every one optimal (the solver picks \u2605)" if tied else ""))
         self._fill_table(view, hidden or yours_vs_model)
         self._fill_backup(pos, view, hidden)
         self._arrange()  # the texts' lengths changed: the side panel may need more width
@@ -787,7 +789,8 @@ class PositionBoard(GameBoard):
         moves = view.moves if view is not None else ()
         model_pos = self.position is not None and self.position.chooser == MODEL
         rows = table_rows(moves, () if view is None else view.qs, -1 if view is None else view.greedy,
-                          model_pos=model_pos, hidden=hidden, revealed=self._revealed)
+                          model_pos=model_pos, hidden=hidden, revealed=self._revealed,
+                          objective=self.position.objective if self.position is not None else "max")
         sel_row = next((i for i, mv in enumerate(moves) if mv.action == self.selected_action), -1)
         key = (model_pos, rows, sel_row)
         if key == self._fill_key:

@@ -156,6 +156,9 @@ class PositionCanvas(QWidget):
         self.painter_.paint_overlay(qp, rects)  # over the values (risk's gauges), under the greedy star
         for r in greedy:
             self._mark_greedy(qp, r, frame=False)
+        for c in (v.tied_cells if v is not None else ()):  # the other optimal moves: an outlined star
+            if 0 <= c < len(rects):
+                self._mark_greedy(qp, rects[c], frame=False, tied=True)
 
     def _text_px(self, r: QRectF, text: str) -> float:
         """The pixel size of a cell's number: as large as the cell takes (about 0.62 px of width per px
@@ -235,8 +238,10 @@ class PositionCanvas(QWidget):
             qp.setBrush(QColor(colour))
             qp.drawPolygon(QPolygonF([tip, left, right]))
 
-    def _mark_greedy(self, qp: QPainter, r: QRectF, *, frame: bool = True, star: bool = True) -> None:
-        """The greedy square's thick frame and its star (``frame``/``star``: which of the two)."""
+    def _mark_greedy(self, qp: QPainter, r: QRectF, *, frame: bool = True, star: bool = True,
+                     tied: bool = False) -> None:
+        """The greedy square's thick frame and its star (``frame``/``star``: which of the two); ``tied``: a
+        move as good as the greedy one, its star outlined (a hollow star on a dashed rim)."""
         w = max(2.5, r.width() * 0.06)
         if frame:
             qp.setBrush(Qt.BrushStyle.NoBrush)
@@ -251,10 +256,11 @@ class PositionCanvas(QWidget):
         f = QFont(self.font())
         f.setPixelSize(max(8, int(d * 0.72)))
         qp.setFont(f)
-        qp.setPen(QColor("#000000"))
+        qp.setPen(QPen(QColor("#000000"), max(1.5, d * 0.07), Qt.PenStyle.DashLine) if tied else QColor("#000000"))
         qp.setBrush(QColor("#ffffff"))
         qp.drawEllipse(star.adjusted(1, 1, -1, -1))
-        qp.drawText(star, Qt.AlignmentFlag.AlignCenter, "\u2605")
+        qp.setPen(QColor("#000000"))
+        qp.drawText(star, Qt.AlignmentFlag.AlignCenter, "\u2606" if tied else "\u2605")
 
     # ------------------------------------------------------------------ input
     def drag_value(self, cell: int, y: float) -> float:

@@ -141,7 +141,8 @@ class PositionSide(QWidget):
             t.setHorizontalHeaderLabels(["Move", "P" if model_pos else "Q", "\u2605"])
             for i, (label, qt, star, action) in enumerate(rows):
                 items = [QTableWidgetItem(label), QTableWidgetItem(qt), QTableWidgetItem(star)]
-                items[2].setToolTip("the greedy move" if star else "")
+                items[2].setToolTip("the greedy move" if star == "\u2605" else
+                                    "as good as the greedy move (a tie)" if star else "")
                 items[0].setData(Qt.ItemDataRole.UserRole, action)
                 items[1].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 for j, it in enumerate(items):
