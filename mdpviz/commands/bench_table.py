@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable
@@ -654,8 +655,15 @@ def run_in_window(path: Path, interval_ms: int = 5, *, jobs: bool = False) -> di
     from mdpviz.app import MainWindow
     from mdpviz.solvers import solve
 
+    from PySide6.QtCore import QSettings
+
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    w = MainWindow()
+    # throw-away settings (the user's stay as they are), with no live re-solve: the file's opening
+    # would solve it, and Run would then time nothing
+    tmp = tempfile.mkdtemp(prefix="mdpviz-bench-")
+    settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue("solve/liveResolve", "false")
+    w = MainWindow(settings=settings)
     w.resize(1366, 768)
     w.show()
     w.open_mdp_file(path)
