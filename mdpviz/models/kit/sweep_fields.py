@@ -99,6 +99,36 @@ def _accepts(key: str, data: dict, name: str, x: float) -> bool:
     return True
 
 
+def value_of(data: dict, param: str) -> Any:
+    """The value of ``param`` (``noise``, ``risk[4]``) in scenario ``data`` (KeyError/IndexError: none)."""
+    from mdpviz.models.kit.sensitivity import _path
+
+    obj: Any = data
+    for p in _path(param):
+        obj = obj[p]
+    return obj
+
+
+def check_range(key: str, data: dict, param: str, lo: float, hi: float) -> None:
+    """ValueError (one line) unless ``param`` names a number of game ``key``'s scenario ``data`` and the game
+    accepts it at both ends of [lo, hi], lo below hi: what a sweep checks before it starts."""
+    from mdpviz.models.kit.sensitivity import check_param, with_value
+
+    key = registry.canonical(key)
+    check_param(data, param, key)
+    label = param.replace("_", " ")
+    if not lo < hi:
+        raise ValueError(f"{label}: the range must run from a lower to a higher value, got {lo:g} to {hi:g}")
+    spec = registry.get(key)
+    for x in (lo, hi):
+        try:
+            spec.from_dict(with_value(data, param, x), "sensitivity")
+        except ScenarioError as e:
+            raise ValueError(f"{label} = {x:g}: {e.problem}") from None
+        except ValueError as e:
+            raise ValueError(f"{label} = {x:g}: {e}") from None
+
+
 def _accepted_end(key: str, data: dict, name: str, end: float, value: float) -> float:
     """``end`` if the game accepts it, else the first of up to 30 points half way towards ``value`` that it
     accepts, else ``value`` itself (the present setting)."""
@@ -209,4 +239,4 @@ def distinct_names(names: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-__all__ = ["SweepField", "default_range", "distinct_names", "numeric_fields", "path_name"]
+__all__ = ["SweepField", "check_range", "value_of", "default_range", "distinct_names", "numeric_fields", "path_name"]
