@@ -238,8 +238,8 @@ class SensitivityPanel(QWidget):
         side.addWidget(self.caption)
         below = QHBoxLayout()
         below.setContentsMargins(0, 0, 0, 0)
-        below.addWidget(self.views, 3)
-        below.addLayout(side, 2)
+        below.addWidget(self.views, 5)
+        below.addLayout(side, 4)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         lay.setSpacing(2)
@@ -393,7 +393,8 @@ class SensitivityPanel(QWidget):
         self.message.setText(f"{label} from {result.xs[0]:g} to {result.xs[-1]:g}: {n} switch point"
                              f"{'s' if n != 1 else ''}, {len(result.intervals)} interval"
                              f"{'s' if len(result.intervals) != 1 else ''} of the same optimal policy "
-                             f"(in any state); click one to see its policy on the board.")
+                             f"(in any state); the start is {result.start}. Click an interval to see its "
+                             "policy on the board.")
         self._updating = True
         self.table.clearSelection()
         self.table.setRowCount(len(result.intervals))
@@ -450,7 +451,7 @@ class SensitivityPanel(QWidget):
         curve = pi.plot(res.xs, res.start_values, pen=pg.mkPen(CURVE_COLOR, width=3))
         self._plot_items.append(curve)
         pi.setLabel("bottom", self._label)
-        pi.setLabel("left", f"V* at the start {res.start}")
+        pi.setLabel("left", "V*(start)")
         lo, hi = float(np.min(res.start_values)), float(np.max(res.start_values))
         pad = 0.08 * (hi - lo) if hi > lo else max(1.0, abs(hi)) * 0.1
         pi.setYRange(lo - pad, hi + 3 * pad, padding=0)  # room above the curve for the interval numbers
@@ -578,8 +579,12 @@ class SensitivityPanel(QWidget):
             self.choose_cell(*cell)
 
     def _on_legend_click(self, item: QListWidgetItem) -> None:
-        if self.phase is not None:
-            self.choose_cell(*region_anchor(self.phase, int(item.data(Qt.ItemDataRole.UserRole))))
+        self.choose_region(int(item.data(Qt.ItemDataRole.UserRole)))
+
+    def choose_region(self, r: int) -> None:
+        """Region ``r``'s legend entry was clicked: its lettered cell (:func:`region_anchor`) is chosen."""
+        if self.phase is not None and 0 <= r < len(self.phase.regions):
+            self.choose_cell(*region_anchor(self.phase, r))
 
     def choose_cell(self, i: int, j: int) -> None:
         """Cell (i, j) of the phase diagram was clicked: marked, and :attr:`cell_clicked` asks the window to show it."""

@@ -204,8 +204,7 @@ class SensitivityMixin:
         res = run.result
         iv = res.intervals[i]
         x = 0.5 * (iv.lo + iv.hi)
-        where = (f"the middle of interval {i + 1} of {len(res.intervals)}, [{iv.lo:.6f}, {iv.hi:.6f}], on which the "
-                 "optimal policy stays the same")
+        where = f"the middle of interval {i + 1} of {len(res.intervals)}, {iv.lo:.6f} to {iv.hi:.6f}"
         return self._apply_sweep_values(((res.param, x),), where)
 
     def show_phase_cell(self, i: int, j: int) -> bool:
@@ -245,7 +244,7 @@ class SensitivityMixin:
         if s.edit(new, text):
             self._sens_edit = (s.key, s.settings, text)
         back = ", ".join(f"{panel.label_of(p)} = {v:g}" for p, v in before)
-        caption = f"The board: {shown}, {where}. Undo (Ctrl+Z) puts back {back}."
+        caption = f"The board: {shown} ({where}). Undo (Ctrl+Z): back to {back}."
         panel.set_caption(caption)
         if self.solver_panel.method in LEARNERS:
             self.statusBar().showMessage(f"{shown}: a learner is chosen in the Solver panel; choose a solver and "
