@@ -248,3 +248,25 @@ def test_other_games_list_their_numbers_and_a_game_without_any_says_so(qtbot, wi
     assert panel.param.count() == 3
     w.grab()
     w.set_presenter(False)
+
+
+def test_the_open_dock_keeps_the_layout_through_presenter_mode_and_fits(qtbot, tmp_path):
+    w = make_window(qtbot, tmp_path / "s.ini", size=(1366, 768), game="gridworld", show=True)
+    try:
+        qtbot.waitUntil(lambda: bool(w.visible_tab_bars()))
+        w.open_sensitivity()
+        qtbot.waitUntil(lambda: any("Sensitivity" in bar for bar in w.visible_tab_bars()))
+        before = w.visible_tab_bars()
+        assert ("Convergence", "Sensitivity") in before  # tabbed with the plot, under the board
+        for _ in range(2):
+            w.set_presenter(True)
+            qtbot.waitUntil(lambda: ("Convergence", "Sensitivity") in w.visible_tab_bars())
+            hint = w.minimumSizeHint()
+            assert hint.width() <= 1280 and hint.height() <= 720, hint  # a projector
+            w.set_presenter(False)
+            qtbot.waitUntil(lambda: w.visible_tab_bars() == before)
+        hint = w.minimumSizeHint()
+        assert hint.width() <= 1366 and hint.height() <= 768, hint  # a laptop
+        assert w.sensitivity_dock.isVisible()
+    finally:
+        w.shutdown()

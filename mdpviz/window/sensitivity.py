@@ -25,8 +25,8 @@ from PySide6.QtWidgets import QDockWidget, QMenu, QWidget
 
 from mdpviz.models.jobs import Job
 from mdpviz.models.kit import registry
-from mdpviz.models.kit.sensitivity import Phase, Sensitivity, phase_job, sensitivity_job, with_value
-from mdpviz.models.kit.sweep_fields import check_range, numeric_fields, value_of
+from mdpviz.models.kit.sensitivity import Phase, Sensitivity, phase_job, sensitivity_job, value_of, with_value
+from mdpviz.models.kit.sweep_fields import check_range, numeric_fields
 from mdpviz.solvers.learning import LEARNERS
 from mdpviz.widgets.sensitivity import SensitivityPanel, SweepRequest, region_letter
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
@@ -69,8 +69,10 @@ class SensitivityMixin:
         self.sensitivity_dock: QDockWidget = self._dock("Sensitivity", "sensitivityDock", QWidget(),
                                                         Qt.DockWidgetArea.BottomDockWidgetArea)
         """Sweeps of a setting: V*(start), the intervals of one policy, the switch points, the phase diagram."""
-        self.tabifyDockWidget(self.convergence_dock, self.sensitivity_dock)
-        self.sensitivity_dock.hide()
+        self.sensitivity_dock.hide()  # tabbed with the convergence plot when first opened (see open_sensitivity)
+        self._sens_placed = False
+        """The dock has been put beside the convergence plot (once, when first opened; a layout restored
+        with the dock in it places it too)."""
         self.sensitivity_dock.visibilityChanged.connect(lambda shown: self._sensitivity_fields() if shown else None)
         self.game_shown.connect(lambda _g: self._sensitivity_game_shown())
         self.model_changed.connect(self._sensitivity_model_changed)
@@ -95,6 +97,9 @@ class SensitivityMixin:
         """Solve > Sensitivity: show the dock (beside the convergence plot, a good share of the height) in front."""
         panel = self.sensitivity_panel
         d = self.sensitivity_dock
+        if not self._sens_placed and d.isHidden() and not d.isFloating():
+            self._sens_placed = True
+            self.tabifyDockWidget(self.convergence_dock, d)
         d.show()
         d.raise_()
         if not d.isFloating():

@@ -29,7 +29,7 @@ from mdpviz.models.files import ScenarioError
 from mdpviz.models.jobs import JobProgress
 from mdpviz.models.kit import registry
 from mdpviz.models.kit.game_model import GameModel, build_game
-from mdpviz.models.kit.sweep_fields import distinct_names, path_name
+from mdpviz.models.kit.phase_names import distinct_names, path_name
 
 TOL = 1e-6
 """Switch points are located to this width of the parameter."""
@@ -97,6 +97,14 @@ def with_value(data: dict, param: str, x: float) -> dict:
         obj = obj[p]
     obj[path[-1]] = float(x)
     return out
+
+
+def value_of(data: dict, param: str) -> Any:
+    """The value of ``param`` (``noise``, ``risk[4]``) in scenario ``data`` (KeyError/IndexError: none)."""
+    obj: Any = data
+    for p in _path(param):
+        obj = obj[p]
+    return obj
 
 
 def build_at(key: str, data: dict) -> GameModel:
@@ -203,7 +211,7 @@ class Phase:
     start_values: np.ndarray
     """float (len(ys), len(xs)): V*(start) at each cell."""
     names: tuple[str, ...] = ()
-    """Per region, a name for its path (:func:`~mdpviz.models.kit.sweep_fields.path_name`: the close or far
+    """Per region, a name for its path (:func:`~mdpviz.models.kit.phase_names.path_name`: the close or far
     exit, by the cliff or the safe way, never leaving; a repeated name numbered)."""
 
 
