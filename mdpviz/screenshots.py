@@ -24,7 +24,8 @@ methods and saves every game's pictures into one folder (default ``assets/screen
   ``checkers-1280x720.png``;
 * ``ttt3d``: ``ttt3d-learning.png``, ``ttt3d-play-1280x720.png`` (TD(0) learning);
 * ``gridworld``: ``gridworld-values.png`` (values and arrows), ``gridworld-q-1280x720.png`` (Q
-  triangles, presenter mode);
+  triangles, presenter mode), ``sensitivity-phase.png`` (the Sensitivity dock's phase diagram of the
+  discount grid) and ``sensitivity/{bridge,phase}-<size>.png`` at the three sizes;
 * ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed);
 * learning in progress (:data:`LEARNING_SHOTS`: ``gridworld``, ``snakes``, ``ttt``):
   ``learning/<size>/<game>.png`` at the three sizes, Q-learning a few hundred episodes in.
