@@ -122,9 +122,11 @@ def test_a_sweep_shows_the_headless_switch_points_and_a_click_shows_its_interval
     headless = drive(sv.sensitivity_job("gridworld", grid_data("bridge"), "noise", 0.0, 0.5))
     assert res.switch_points == headless.switch_points
     assert res.switch_points[0] == pytest.approx(0.016955, abs=2e-6)  # CS188's bridge: crossing stops paying
-    lines = [it for it in panel.plot.getPlotItem().items if isinstance(it, pg.InfiniteLine)]
-    assert sorted(ln.value() for ln in lines) == list(res.switch_points)
-    assert {ln.label.format for ln in lines} == {f"{x:.6f}" for x in res.switch_points}  # to 1e-6
+    items = panel.plot.getPlotItem().items
+    lines = [it for it in items if isinstance(it, pg.PlotDataItem) and it.opts["connect"] == "pairs"]
+    assert len(lines) == 1 and sorted(set(lines[0].xData)) == list(res.switch_points)
+    labels = sorted(it.toPlainText() for it in items if isinstance(it, pg.TextItem) and "." in it.toPlainText())
+    assert labels == [f"{x:.6f}" for x in res.switch_points]  # each one labelled, to 1e-6
     assert panel.table.rowCount() == len(res.intervals)
     assert panel.table.item(0, 2).text() == "east" and panel.table.item(1, 2).text() == "west"
     # a click on the second interval: the board shows its policy, as a separate solve at its middle does
@@ -164,6 +166,33 @@ def test_a_sweep_of_other_settings_is_stale_and_its_clicks_refused(qtbot, window
     before = w.session.settings
     assert not w.show_interval(1)
     assert w.session.settings == before and "sweep again" in panel.error.text()
+
+
+def test_a_thousand_switch_points_are_drawn_and_labelled_where_there_is_room(qtbot):
+    """The gambler's coin has over a thousand switch points over (0.05, 0.95) (every tie of a stake counts):
+    the panel draws them as one item, labels those with room and lists every one."""
+    from mdpviz.widgets.sensitivity import SensitivityPanel, interval_at
+
+    xs = np.linspace(0.0, 1.0, 101)
+    points = tuple(float(x) for x in np.linspace(0.0005, 0.9995, 1000))
+    edges = [0.0, *points, 1.0]
+    intervals = tuple(sv.Interval(a, b, ((f"a{k % 2}",),)) for k, (a, b) in enumerate(zip(edges, edges[1:])))
+    res = sv.Sensitivity("p_heads", ("s",), points, intervals, xs, xs ** 2, "s")
+    panel = SensitivityPanel()
+    qtbot.addWidget(panel)
+    panel.resize(900, 400)
+    panel.show_sweep(res, label="p heads")
+    assert panel.table.rowCount() == 1001
+    items = panel.plot.getPlotItem().items
+    assert len(items) < 80  # one item for the bands, one for the lines, the labels with room, the curve
+    assert 0 < len(panel.labelled) <= 60 and set(panel.labelled) <= set(points)
+    gaps = np.diff(sorted(panel.labelled))
+    assert (gaps > 0).all()
+    assert interval_at(res, 0.25) == int(np.searchsorted(points, 0.25))
+    with qtbot.waitSignal(panel.interval_clicked) as sig:
+        panel.choose_interval(500)
+    assert sig.args == [500] and panel.chosen == 500
+    panel.grab()
 
 
 def test_cancel_stops_the_sweep(qtbot, window):

@@ -249,6 +249,8 @@ class SensitivityPanel(QWidget):
 
         self.set_caption("")
         self._plot_items: list = []
+        self.labelled: list[float] = []
+        """The switch points labelled on the plot (those with room; the table lists every one)."""
         self._phase_items: list = []
         self.param.currentIndexChanged.connect(lambda _i: self._field_chosen(self.param, self.lo, self.hi))
         self.param2.currentIndexChanged.connect(lambda _i: self._field_chosen(self.param2, self.lo2, self.hi2))
@@ -424,38 +426,60 @@ class SensitivityPanel(QWidget):
         font.setPixelSize(self._px)
         bold = QFont(font)
         bold.setBold(True)
-        span = float(res.xs[-1] - res.xs[0])
-        for i, iv in enumerate(res.intervals):
-            c = QColor(BAND_COLORS[i % 2])
-            c.setAlpha(CHOSEN_ALPHA if i == self.chosen else BAND_ALPHA)
-            band = pg.LinearRegionItem(values=(iv.lo, iv.hi), movable=False, brush=pg.mkBrush(c),
-                                       pen=pg.mkPen(None))
-            band.setZValue(-10)
-            pi.addItem(band)
-            self._plot_items.append(band)
-            if iv.hi - iv.lo > 0.06 * span:  # the interval's number at its top, where there is room
-                t = pg.TextItem(str(i + 1), color="#000000", anchor=(0.5, 0))
-                t.setFont(bold)
-                t.setPos(0.5 * (iv.lo + iv.hi), float(np.max(res.start_values)))
-                pi.addItem(t)
-                self._plot_items.append(t)
-        for k, x in enumerate(res.switch_points):
-            line = pg.InfiniteLine(pos=x, angle=90, movable=False,
-                                   pen=pg.mkPen(SWITCH_COLOR, width=2, style=Qt.PenStyle.DashLine),
-                                   label=f"{x:.6f}",
-                                   labelOpts={"position": 0.92 - 0.14 * (k % LABEL_ROWS), "color": SWITCH_COLOR,
-                                              "fill": pg.mkBrush(255, 255, 255, 220), "movable": False})
-            line.label.setFont(font)
-            pi.addItem(line)
-            self._plot_items.append(line)
+        x0, x1 = float(res.xs[0]), float(res.xs[-1])
+        span = x1 - x0
+        lo, hi = float(np.min(res.start_values)), float(np.max(res.start_values))
+        pad = 0.08 * (hi - lo) if hi > lo else max(1.0, abs(hi)) * 0.1
+        bottom, top = lo - pad, hi + 4 * pad  # room above the curve for the labels and the interval numbers
+        # the bands as one item and the switch points as one item: the gambler's coin has over a thousand
+        ivs = res.intervals
+        brushes = []
+        for k in range(len(ivs)):
+            c = QColor(BAND_COLORS[k % 2])
+            c.setAlpha(CHOSEN_ALPHA if k == self.chosen else BAND_ALPHA)
+            brushes.append(pg.mkBrush(c))
+        bands = pg.BarGraphItem(x0=np.array([iv.lo for iv in ivs]), width=np.array([iv.hi - iv.lo for iv in ivs]),
+                                y0=bottom, height=top - bottom, brushes=brushes, pen=pg.mkPen(None))
+        bands.setZValue(-10)
+        pi.addItem(bands)
+        self._plot_items.append(bands)
+        sp = np.asarray(res.switch_points, dtype=float)
+        if sp.size:
+            lines = pg.PlotDataItem(np.repeat(sp, 2), np.tile([bottom, top], sp.size), connect="pairs",
+                                    pen=pg.mkPen(SWITCH_COLOR, width=2, style=Qt.PenStyle.DashLine))
+            pi.addItem(lines)
+            self._plot_items.append(lines)
+        # each switch point's value to 1e-6 where there is room: a label takes the first of LABEL_ROWS rows
+        # clear of the label before it (the table lists every one)
+        width_px = max(200.0, float(pi.vb.width()))
+        gap = (5.2 * self._px + 10) / width_px * span
+        last = [-np.inf] * LABEL_ROWS
+        self.labelled = []
+        for x in sp:
+            row = next((r for r in range(LABEL_ROWS) if x - last[r] >= gap), None)
+            if row is None:
+                continue
+            last[row] = x
+            t = pg.TextItem(f"{x:.6f}", color=SWITCH_COLOR, anchor=(0.5, 0.5), fill=pg.mkBrush(255, 255, 255, 225))
+            t.setFont(font)
+            t.setPos(float(x), top - (0.07 + 0.12 * row) * (top - bottom))
+            pi.addItem(t)
+            self._plot_items.append(t)
+            self.labelled.append(float(x))
+        numbered = [k for k, iv in enumerate(ivs) if iv.hi - iv.lo > 0.06 * span]
+        for k in numbered[:30]:  # the interval's number low in its band, where there is room
+            iv = ivs[k]
+            t = pg.TextItem(str(k + 1), color="#000000", anchor=(0.5, 1))
+            t.setFont(bold)
+            t.setPos(0.5 * (iv.lo + iv.hi), top - 0.52 * (top - bottom))
+            pi.addItem(t)
+            self._plot_items.append(t)
         curve = pi.plot(res.xs, res.start_values, pen=pg.mkPen(CURVE_COLOR, width=3))
         self._plot_items.append(curve)
         pi.setLabel("bottom", self._label)
         pi.setLabel("left", "V*(start)")
-        lo, hi = float(np.min(res.start_values)), float(np.max(res.start_values))
-        pad = 0.08 * (hi - lo) if hi > lo else max(1.0, abs(hi)) * 0.1
-        pi.setYRange(lo - pad, hi + 3 * pad, padding=0)  # room above the curve for the interval numbers
-        pi.setXRange(float(res.xs[0]), float(res.xs[-1]), padding=0.01)
+        pi.setYRange(bottom, top, padding=0)
+        pi.setXRange(x0, x1, padding=0.01)
 
     def _on_plot_click(self, ev) -> None:
         if self.result is None:
