@@ -129,6 +129,7 @@ def test_a_sweep_shows_the_headless_switch_points_and_a_click_shows_its_interval
     assert labels == [f"{x:.6f}" for x in res.switch_points]  # each one labelled, to 1e-6
     assert panel.table.rowCount() == len(res.intervals)
     assert panel.table.item(0, 2).text() == "east" and panel.table.item(1, 2).text() == "west"
+    assert "interval 2 (" in panel.sweep_text(0.02) and "west" in panel.sweep_text(0.02)
     # a click on the second interval: the board shows its policy, as a separate solve at its middle does
     iv = res.intervals[1]
     solved_after(qtbot, w, lambda: panel.table.selectRow(1))
@@ -256,6 +257,8 @@ def test_the_phase_diagram_is_the_headless_phase_and_a_region_click_shows_its_po
     board_matches(w, st)
     region = int(ph.region[j, i])
     assert panel.legend.currentRow() == region and ph.names[region] in panel.caption.text()
+    hover = panel.phase_text(i, j)  # every colour readable as text on hover
+    assert ph.names[region] in hover and f"{ph.start_values[j, i]:.6g}" in hover
     # the legend's entry of another region shows a cell of that region
     other_region = (region + 1) % len(ph.regions)
     solved_after(qtbot, w, lambda: panel.legend.itemClicked.emit(panel.legend.item(other_region)))

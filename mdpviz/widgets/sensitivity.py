@@ -194,6 +194,7 @@ class SensitivityPanel(QWidget):
             plot.getAxis("bottom").enableAutoSIPrefix(False)  # the setting's own numbers, never "(x0.001)"
             plot.getAxis("left").enableAutoSIPrefix(False)
         self.plot.scene().sigMouseClicked.connect(self._on_plot_click)
+        self.plot.scene().sigMouseMoved.connect(self._on_plot_hover)
         self.table = _named(QTableWidget(0, 4), "sensitivityIntervals", "Intervals of the same policy")
         self.table.setHorizontalHeaderLabels(["from", "to", "start", "Δ"])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -214,6 +215,7 @@ class SensitivityPanel(QWidget):
         for ax in ("bottom", "left"):
             self.phase_plot.getAxis(ax).enableAutoSIPrefix(False)
         self.phase_plot.scene().sigMouseClicked.connect(self._on_phase_click)
+        self.phase_plot.scene().sigMouseMoved.connect(self._on_phase_hover)
         self.image = pg.ImageItem()
         self.phase_plot.addItem(self.image)
         self.legend = _named(QListWidget(), "sensitivityLegend", "Regions of the phase diagram")
@@ -480,6 +482,41 @@ class SensitivityPanel(QWidget):
         pi.setLabel("left", "V*(start)")
         pi.setYRange(bottom, top, padding=0)
         pi.setXRange(x0, x1, padding=0.01)
+
+    def sweep_text(self, x: float) -> str:
+        """What the plot says at parameter value ``x`` (its tooltip there): the interval, the start's actions,
+        V*(start) at the nearest grid value."""
+        res = self.result
+        i = interval_at(res, x) if res is not None else None
+        if i is None:
+            return ""
+        iv = res.intervals[i]
+        k = int(np.argmin(np.abs(res.xs - x)))
+        start = res.states.index(res.start)
+        return (f"{self._label} = {x:.6g}: interval {i + 1} ({iv.lo:.6f} to {iv.hi:.6f}), at the start "
+                f"{'/'.join(iv.policy[start]) or '(ends)'}\nV*(start) = {res.start_values[k]:.6g} at "
+                f"{self._label} = {res.xs[k]:.6g}")
+
+    def phase_text(self, i: int, j: int) -> str:
+        """What the phase diagram says at its cell (i, j) (its tooltip there): the values, the region, V*(start)."""
+        ph = self.phase
+        r = int(ph.region[j, i])
+        name = ph.names[r] if r < len(ph.names) else f"policy {r + 1}"
+        return (f"{self._labels[0]} = {ph.xs[i]:.6g}, {self._labels[1]} = {ph.ys[j]:.6g}\n"
+                f"region {region_letter(r)}: {name}\nV*(start) = {ph.start_values[j, i]:.6g}")
+
+    def _on_plot_hover(self, pos) -> None:
+        vb = self.plot.getPlotItem().vb
+        inside = self.result is not None and vb.sceneBoundingRect().contains(pos)
+        self.plot.setToolTip(self.sweep_text(float(vb.mapSceneToView(pos).x())) if inside else "")
+
+    def _on_phase_hover(self, pos) -> None:
+        vb = self.phase_plot.getPlotItem().vb
+        cell = None
+        if self.phase is not None and vb.sceneBoundingRect().contains(pos):
+            p = vb.mapSceneToView(pos)
+            cell = self.cell_at(float(p.x()), float(p.y()))
+        self.phase_plot.setToolTip(self.phase_text(*cell) if cell is not None else "")
 
     def _on_plot_click(self, ev) -> None:
         if self.result is None:
