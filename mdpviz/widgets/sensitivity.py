@@ -462,7 +462,9 @@ class SensitivityPanel(QWidget):
             if row is None:
                 continue
             last[row] = x
-            t = pg.TextItem(f"{x:.6f}", color=SWITCH_COLOR, anchor=(0.5, 0.5), fill=pg.mkBrush(255, 255, 255, 225))
+            # centred on its line, or beside it at the plot's ends (a label centred there was cut by the axis)
+            ax = 0.0 if x - x0 < gap / 2 else 1.0 if x1 - x < gap / 2 else 0.5
+            t = pg.TextItem(f"{x:.6f}", color=SWITCH_COLOR, anchor=(ax, 0.5), fill=pg.mkBrush(255, 255, 255, 225))
             t.setFont(font)
             t.setPos(float(x), top - (0.07 + 0.12 * row) * (top - bottom))
             pi.addItem(t)
@@ -569,7 +571,9 @@ class SensitivityPanel(QWidget):
             colour = REGION_COLORS[r % len(REGION_COLORS)]
             pix = QPixmap(18, 18)
             pix.fill(QColor(colour))
-            item = QListWidgetItem(QIcon(pix), f"{region_letter(r)}  {name}")
+            icon = QIcon(pix)
+            icon.addPixmap(pix, QIcon.Mode.Selected)  # the region's own colour when chosen, not tinted
+            item = QListWidgetItem(icon, f"{region_letter(r)}  {name}")
             item.setData(Qt.ItemDataRole.UserRole, r)
             item.setToolTip("; ".join(f"{s} {'/'.join(a)}" for s, a in phase.regions[r].items()))
             self.legend.addItem(item)
@@ -601,7 +605,10 @@ class SensitivityPanel(QWidget):
         for r in range(len(ph.regions)):
             i, j = region_anchor(ph, r)
             colour = REGION_COLORS[r % len(REGION_COLORS)]
-            t = pg.TextItem(region_letter(r), color=text_on(colour), anchor=(0.5, 0.5))
+            # inside the picture at its edges (a strip one cell high along the top was lettered half outside)
+            anchor = (0.0 if i == 0 else 1.0 if i == len(ph.xs) - 1 else 0.5,
+                      0.0 if j == len(ph.ys) - 1 else 1.0 if j == 0 else 0.5)
+            t = pg.TextItem(region_letter(r), color=text_on(colour), anchor=anchor)
             t.setFont(font)
             t.setPos(float(ph.xs[i]), float(ph.ys[j]))
             pi.addItem(t)
