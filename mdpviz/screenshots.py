@@ -695,6 +695,7 @@ def save_sensitivity_screenshots(out: str | Path) -> list[Path]:
             w.open_sensitivity()
             sw.shot(f"sensitivity/bridge-{folder}.png", size=size)
         w.set_presenter(False)
+        w.act_undo.trigger()  # the bridge's own noise back (the phase picture's caption names the defaults)
         g.set_map(gw.BUILTIN_MAPS["discount"])
         sw.reset("vi")
         panel.set_range("noise", 0.0, 0.5, second=("living_reward", -2.0, 1.0))
