@@ -223,6 +223,10 @@ def test_a_bad_range_is_refused_in_one_line(qtbot, window):
     assert panel.error.text().startswith("noise = 2:") and not w.controller.job_busy
     panel.set_range("noise", 0.0, 0.5, second=("noise", 0.0, 0.5))
     assert not w.run_sensitivity() and "two different" in panel.error.text()
+    panel.set_range("noise", 0.0, 0.5, second=("living_reward", -1.0, 0.0))
+    panel.steps.setValue(301)
+    assert not w.run_sensitivity() and "2 to 201 values per axis" in panel.error.text()
+    assert not w.controller.job_busy
 
 
 def test_the_phase_diagram_is_the_headless_phase_and_a_region_click_shows_its_policy(qtbot, window):
@@ -280,6 +284,21 @@ def test_other_games_list_their_numbers_and_a_game_without_any_says_so(qtbot, wi
     assert panel.param.count() == 3
     w.grab()
     w.set_presenter(False)
+
+
+def test_a_layout_saved_with_the_dock_open_shows_its_panel(qtbot, tmp_path):
+    w = make_window(qtbot, tmp_path / "s.ini", size=(1366, 768), game="gridworld", show=True)
+    try:
+        w.open_sensitivity()
+        w.save_settings()
+    finally:
+        w.shutdown()
+    w2 = make_window(qtbot, tmp_path / "s.ini", size=(1366, 768), game="gridworld", show=True)
+    try:
+        qtbot.waitUntil(lambda: w2.sensitivity_dock.isVisible())
+        assert w2.sensitivity_dock.widget() is w2.sensitivity_panel and w2.sensitivity_panel.param.count() == 3
+    finally:
+        w2.shutdown()
 
 
 def test_the_open_dock_keeps_the_layout_through_presenter_mode_and_fits(qtbot, tmp_path):

@@ -31,6 +31,8 @@ from mdpviz.solvers.learning import LEARNERS
 from mdpviz.widgets.sensitivity import SensitivityPanel, SweepRequest, region_letter
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
 
+MAX_PHASE_STEPS = 201
+"""Values per axis of a phase diagram at most (as ``mdpviz sensitivity --steps`` takes them)."""
 SENSITIVITY_HEIGHT = 0.5
 """Share of the window's height the Sensitivity dock takes when opened (its phase diagram needs room)."""
 
@@ -73,7 +75,8 @@ class SensitivityMixin:
         self._sens_placed = False
         """The dock has been put beside the convergence plot (once, when first opened; a layout restored
         with the dock in it places it too)."""
-        self.sensitivity_dock.visibilityChanged.connect(lambda shown: self._sensitivity_fields() if shown else None)
+        # shown (opened, or restored with a saved layout): its panel is built then, with the game's numbers
+        self.sensitivity_dock.visibilityChanged.connect(self._on_sensitivity_shown)
         self.game_shown.connect(lambda _g: self._sensitivity_game_shown())
         self.model_changed.connect(self._sensitivity_model_changed)
         self.presenter_changed.connect(self._sensitivity_presenter)
@@ -105,6 +108,11 @@ class SensitivityMixin:
         if not d.isFloating():
             self.resizeDocks([d], [int(self.height() * SENSITIVITY_HEIGHT)], Qt.Orientation.Vertical)
         return panel
+
+    def _on_sensitivity_shown(self, shown: bool) -> None:
+        if shown:
+            self.sensitivity_panel  # noqa: B018 (built when first shown)
+            self._sensitivity_fields()
 
     # ------------------------------------------------------------------ the game's numbers
     def _sensitivity_fields(self) -> None:
@@ -162,6 +170,9 @@ class SensitivityMixin:
                 check_range(key, data, req.param2, req.lo2, req.hi2)
         except ValueError as e:
             panel.show_error(str(e))
+            return False
+        if req.param2 is not None and not 2 <= req.steps <= MAX_PHASE_STEPS:
+            panel.show_error(f"a phase diagram takes 2 to {MAX_PHASE_STEPS} values per axis, got {req.steps}")
             return False
         panel.show_error("")
         label = panel.label_of(req.param)
