@@ -667,54 +667,13 @@ def save_learning_screenshots(out: str | Path, key: str) -> list[Path]:
 
 
 def save_sensitivity_screenshots(out: str | Path) -> list[Path]:
-    """The Sensitivity dock (issue 28, item 2) on CS188's grids: ``sensitivity-phase.png`` (the README's:
-    the discount grid's phase diagram, noise x living reward, a region clicked so its policy is on the
-    board) and the same at the three sizes, ``sensitivity/phase-<size>.png``; ``sensitivity/bridge-<size>.png``:
-    the bridge's noise swept (the switch near 0.016955), its second interval on the board."""
-    import numpy as np
+    """The Sensitivity dock's pictures (``sensitivity-phase.png`` and ``sensitivity/{bridge,phase}-<size>.png``,
+    staged by :func:`mdpviz.sensitivity_shots.stage_sensitivity`)."""
+    from mdpviz.sensitivity_shots import stage_sensitivity
 
-    from mdpviz.models import gridworld as gw
-
-    out = Path(out)
-    (out / "sensitivity").mkdir(parents=True, exist_ok=True)
+    (Path(out) / "sensitivity").mkdir(parents=True, exist_ok=True)
     with screenshot_window(out) as sw:
-        w = sw.window
-        w.switch_game("gridworld")
-        g = w.game
-        g.set_map(gw.BUILTIN_MAPS["bridge"])
-        sw.reset("vi")
-        panel = w.open_sensitivity()
-        panel.set_range("noise", 0.0, 0.5)
-        w.run_sensitivity()
-        sw.wait(lambda: panel.result is not None and not w.controller.job_busy, what="the bridge's noise sweep")
-        panel.choose_interval(1)
-        sw.wait(lambda: w.controller.state == "converged", what="the solver to converge")
-        for folder, (size, presenter) in SIZES.items():
-            w.set_presenter(presenter)
-            sw.pump(0.2)  # presenter mode's dock sizes first, then the dock opened as a user would
-            w.open_sensitivity()
-            sw.shot(f"sensitivity/bridge-{folder}.png", size=size)
-        w.set_presenter(False)
-        w.act_undo.trigger()  # the bridge's own noise back (the phase picture's caption names the defaults)
-        g.set_map(gw.BUILTIN_MAPS["discount"])
-        sw.reset("vi")
-        panel.set_range("noise", 0.0, 0.5, second=("living_reward", -2.0, 1.0))
-        w.run_sensitivity()
-        sw.wait(lambda: panel.phase is not None and not w.controller.job_busy, timeout=max(sw.timeout, 300.0),
-                what="the discount grid's phase diagram")
-        ph = panel.phase
-        i = int(np.argmin(abs(ph.xs - 0.1)))
-        j = int(np.argmin(abs(ph.ys - (-0.5))))
-        panel.choose_cell(i, j)
-        sw.wait(lambda: w.controller.state == "converged", what="the solver to converge")
-        for folder, (size, presenter) in SIZES.items():
-            w.set_presenter(presenter)
-            sw.pump(0.2)  # presenter mode's dock sizes first, then the dock opened as a user would
-            w.open_sensitivity()
-            sw.shot(f"sensitivity/phase-{folder}.png", size=size)
-        w.set_presenter(False)
-        w.open_sensitivity()
-        sw.shot("sensitivity-phase.png")
+        stage_sensitivity(sw, SIZES)
     return sw.saved
 
 
