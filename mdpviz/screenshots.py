@@ -667,11 +667,8 @@ def save_learning_screenshots(out: str | Path, key: str) -> list[Path]:
 
 
 def save_sensitivity_screenshots(out: str | Path) -> list[Path]:
-    """The Sensitivity dock's pictures (``sensitivity-phase.png`` and ``sensitivity/{bridge,phase}-<size>.png``,
-    staged by :func:`mdpviz.sensitivity_shots.stage_sensitivity`)."""
+    """The Sensitivity dock's pictures, staged by :func:`mdpviz.sensitivity_shots.stage_sensitivity`."""
     from mdpviz.sensitivity_shots import stage_sensitivity
-
-    (Path(out) / "sensitivity").mkdir(parents=True, exist_ok=True)
     with screenshot_window(out) as sw:
         stage_sensitivity(sw, SIZES)
     return sw.saved

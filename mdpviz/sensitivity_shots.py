@@ -17,9 +17,10 @@ import numpy as np
 
 def stage_sensitivity(sw: Any, sizes: Mapping[str, tuple[tuple[int, int], bool]]) -> None:
     """Take the pictures above with ``sw`` (a ShotWindow) at each of ``sizes`` (folder name -> (window size,
-    presenter mode)); the ``sensitivity`` folder must exist under ``sw.out``."""
+    presenter mode))."""
     from mdpviz.models import gridworld as gw
 
+    (sw.out / "sensitivity").mkdir(parents=True, exist_ok=True)
     w = sw.window
     w.switch_game("gridworld")
     g = w.game
