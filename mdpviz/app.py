@@ -81,11 +81,13 @@ if TYPE_CHECKING:
     from mdpviz.widgets.compare import ComparePanel  # built, and imported, when its page is first shown
 from mdpviz.window.learning import LearningMixin
 from mdpviz.window.live import LiveMixin
+from mdpviz.window.sensitivity import SensitivityMixin
 from mdpviz.window.solving import SolvingMixin
 from mdpviz.window.view import ViewMixin
 
 
-class MainWindow(SolvingMixin, LiveMixin, LearningMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMixin, QMainWindow):
+class MainWindow(SolvingMixin, LiveMixin, LearningMixin, PlayingMixin, FilesMixin, ClassroomMixin, ViewMixin,
+                 SensitivityMixin, QMainWindow):
     """The mdpviz window (constructible with no arguments)."""
 
     game_shown = Signal(object)
@@ -152,6 +154,7 @@ class MainWindow(SolvingMixin, LiveMixin, LearningMixin, PlayingMixin, FilesMixi
         self._init_learning()
         self._init_files()
         self._init_view()
+        self._init_sensitivity()
         self.game_picker.currentIndexChanged.connect(lambda i: self.switch_game(self.games.keys[i]))
         self.scenario_loaded.connect(self._on_scenario_loaded)
         self._wired = True
@@ -405,6 +408,7 @@ class MainWindow(SolvingMixin, LiveMixin, LearningMixin, PlayingMixin, FilesMixi
         m.addAction(self.act_simulate)
         m.addAction(self.act_compare)
         self._solve_menu = m
+        self._build_sensitivity_actions(m)
 
         m = mb.addMenu("&View")
         self.act_presenter = self._action("&Presenter mode", "presenterAction", self.set_presenter, "F5",

@@ -29,7 +29,8 @@ methods and saves every game's pictures into one folder (default ``assets/screen
   ``gridworld-returns.png`` (the exact return distribution on the simulated histograms),
   ``policy-diff-after.png``, ``policy-diff-before.png``, ``policy-diff-map.png`` (the live re-solve's
   policy diff after a living-reward edit of CS188's DiscountGrid, also in ``policy-diff/<size>/`` at
-  the three sizes);
+  the three sizes), ``sensitivity-phase.png`` (the Sensitivity dock's phase diagram of the discount
+  grid) and ``sensitivity/{bridge,phase}-<size>.png`` at the three sizes;
 * ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed);
 * learning in progress (:data:`LEARNING_SHOTS`: ``gridworld``, ``snakes``, ``ttt``):
   ``learning/<size>/<game>.png`` at the three sizes, Q-learning a few hundred episodes in;
@@ -76,6 +77,7 @@ from mdpviz.screenshot_views import (  # noqa: F401  (the views' pictures, taken
     save_chain_screenshots,
     save_learning_screenshots,
     save_policy_diff_screenshots,
+    save_sensitivity_screenshots,
     save_theory_screenshots,
 )
 
@@ -380,7 +382,7 @@ def save_gym_screenshots(out: str | Path) -> list[Path]:
 
 def _gridworld(out: Path, o: ShotOptions) -> list[Path]:
     return (save_gridworld_screenshots(out) + save_theory_screenshots(out, games=o.sim_games)
-            + save_policy_diff_screenshots(out))
+            + save_policy_diff_screenshots(out) + save_sensitivity_screenshots(out))
 
 
 def _gym(out: Path, o: ShotOptions) -> list[Path]:

@@ -29,6 +29,7 @@ from mdpviz.models.files import ScenarioError
 from mdpviz.models.jobs import JobProgress
 from mdpviz.models.kit import registry
 from mdpviz.models.kit.game_model import GameModel, build_game
+from mdpviz.models.kit.phase_names import distinct_names, path_name
 
 TOL = 1e-6
 """Switch points are located to this width of the parameter."""
@@ -96,6 +97,14 @@ def with_value(data: dict, param: str, x: float) -> dict:
         obj = obj[p]
     obj[path[-1]] = float(x)
     return out
+
+
+def value_of(data: dict, param: str) -> Any:
+    """The value of ``param`` (``noise``, ``risk[4]``) in scenario ``data`` (KeyError/IndexError: none)."""
+    obj: Any = data
+    for p in _path(param):
+        obj = obj[p]
+    return obj
 
 
 def build_at(key: str, data: dict) -> GameModel:
@@ -201,6 +210,9 @@ class Phase:
     """Per region, the optimal actions along the policy's likely path from the start (state label -> labels)."""
     start_values: np.ndarray
     """float (len(ys), len(xs)): V*(start) at each cell."""
+    names: tuple[str, ...] = ()
+    """Per region, a name for its path (:func:`~mdpviz.models.kit.phase_names.path_name`: the close or far
+    exit, by the cliff or the safe way, never leaving; a repeated name numbered)."""
 
 
 def likely_path(game: GameModel, policy: np.ndarray) -> list[int]:
@@ -233,21 +245,24 @@ def phase_job(key: str, data: dict, params: tuple[str, str], ranges: tuple[tuple
     start_values = np.zeros((steps, steps))
     found: dict[tuple, int] = {}
     regions: list[dict[str, tuple[str, ...]]] = []
+    names: list[str] = []
     for j, y in enumerate(ys):
         for i, x in enumerate(xs):
             yield JobProgress(j * steps + i, steps * steps, f"{params[0]} = {x:.4g}, {params[1]} = {y:.4g}")
             game = build_at(key, with_value(with_value(data, params[0], x), params[1], y))
             opt, pol, v = optimal_rows(game)
             labels = _policy_labels(game, opt)
-            names = game.state_labels()
-            path = {names[s]: labels[s] for s in likely_path(game, pol) if labels[s]}
+            state_names = game.state_labels()
+            way = likely_path(game, pol)
+            path = {state_names[s]: labels[s] for s in way if labels[s]}
             k = tuple(sorted(path.items()))
             if k not in found:
                 found[k] = len(regions)
                 regions.append(path)
+                names.append(path_name(game, pol, way))
             region[j, i] = found[k]
             start_values[j, i] = v
-    return Phase((params[0], params[1]), xs, ys, region, tuple(regions), start_values)
+    return Phase((params[0], params[1]), xs, ys, region, tuple(regions), start_values, distinct_names(names))
 
 
 __all__ = ["Interval", "Phase", "Sensitivity", "likely_path", "phase_job", "sensitivity_job"]
