@@ -41,8 +41,8 @@ SENSITIVITY_HEIGHT = 0.5
 class SweepRun:
     """A finished sweep and what it was computed from."""
 
-    key: str
-    """The game."""
+    game_key: str
+    """The game's key."""
     data: dict
     """Its scenario data at the time (the settings not swept)."""
     params: tuple[str, ...]
@@ -126,7 +126,7 @@ class SensitivityMixin:
         self._sens_panel.set_fields(fields, note=note)
 
     def _sensitivity_game_shown(self) -> None:
-        if self._sens_run is not None and self._sens_run.key != self.game.key:
+        if self._sens_run is not None and self._sens_run.game_key != self.game.key:
             self._sens_run = None
             if self._sens_panel is not None:
                 self._sens_panel.clear()
@@ -135,7 +135,7 @@ class SensitivityMixin:
     def _sensitivity_stale(self) -> bool:
         """The shown sweep's other settings are no longer the game's."""
         run = self._sens_run
-        if run is None or run.key != self.game.key:
+        if run is None or run.game_key != self.game.key:
             return False
         now = self.session.to_dict()
         for p in run.params:
