@@ -14,28 +14,7 @@ from mdpviz.models.kit import registry as games
 from mdpviz.models.kit.colors import DIVERGING, SEQUENTIAL
 from mdpviz.widgets.board import BoardView
 
-SMALL_MDP = """numStates 6
-numActions 2
-end 5
-transition 0 0 1 -1 0.8
-transition 0 0 0 -1 0.2
-transition 0 1 2 -1 0.6
-transition 0 1 3 -1 0.4
-transition 1 0 3 -1 0.9
-transition 1 0 1 -1 0.1
-transition 1 1 4 -1 1.0
-transition 2 0 4 -1 0.7
-transition 2 0 0 -1 0.3
-transition 2 1 3 -2 1.0
-transition 3 0 5 10 0.5
-transition 3 0 1 -1 0.5
-transition 3 1 4 -1 1.0
-transition 4 0 5 5 0.9
-transition 4 0 2 -1 0.1
-transition 4 1 5 1 1.0
-mdptype episodic
-discount 0.95
-"""
+from mdpviz.shot_window import SMALL_MDP  # (the course file of the graph-view picture)
 
 
 class _Dialogs:

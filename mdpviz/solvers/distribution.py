@@ -118,21 +118,12 @@ def turn_distribution(mdp: TabularMDP, policy: np.ndarray, start: int, *, cover:
     import scipy.sparse.linalg as spla
 
     n = mdp.n_states
-    start = int(start)
-    if not 0 <= start < n:
-        raise ValueError(f"start state {start} is out of range 0..{n - 1}")
+    start = _checked_start(mdp, start)
     weights, counts = turn_weights(mdp)
     if mdp.terminal[start]:
         return TurnDistribution(np.ones(1), 0.0, 0.0, counts)
     live = ~np.asarray(mdp.terminal, dtype=bool)
-    row_p = _row_probabilities(mdp, policy)
-    chosen = np.flatnonzero(row_p > 0)
-    lens = np.diff(mdp.row_ptr)[chosen]
-    starts = mdp.row_ptr[chosen]
-    idx = np.repeat(starts - np.r_[0, np.cumsum(lens)[:-1]], lens) + np.arange(int(lens.sum()))
-    src = np.repeat(np.asarray(mdp.row_state)[chosen], lens)
-    dst = np.asarray(mdp.dst)[idx]
-    prob = np.asarray(mdp.prob)[idx] * np.repeat(row_p[chosen], lens)
+    idx, src, dst, prob = _policy_chain(mdp, policy)
     w = np.ones(idx.size, dtype=np.int64) if weights is None else weights[idx]
     never = _never_ends(n, src, dst, prob, live, start)
     to_live = live[dst]
@@ -183,22 +174,11 @@ def return_distribution(mdp: TabularMDP, policy: np.ndarray, start: int, *, cove
     ``max_atoms`` (state, return) pairs at once or ``max_work`` expanded in all (``stopped`` says which;
     what has ended by then is listed). ValueError: a policy that does not fit, a start out of range."""
     n = mdp.n_states
-    start = int(start)
-    if not 0 <= start < n:
-        raise ValueError(f"start state {start} is out of range 0..{n - 1}")
+    start = _checked_start(mdp, start)
     if mdp.terminal[start]:
         return ReturnDistribution(np.zeros(1), np.ones(1), 0.0, 0.0, 0)
     live = ~np.asarray(mdp.terminal, dtype=bool)
-    row_p = _row_probabilities(mdp, policy)
-    chosen = np.flatnonzero(row_p > 0)
-    lens = np.diff(mdp.row_ptr)[chosen]
-    starts = mdp.row_ptr[chosen]
-    idx = np.repeat(starts - np.r_[0, np.cumsum(lens)[:-1]], lens) + np.arange(int(lens.sum()))
-    src = np.repeat(np.asarray(mdp.row_state)[chosen], lens)
-    order = np.argsort(src, kind="stable")  # the policy's chain, grouped by source state
-    src, idx = src[order], idx[order]
-    dst = np.asarray(mdp.dst)[idx]
-    prob = (np.asarray(mdp.prob)[idx] * np.repeat(row_p[chosen], lens)[order])
+    idx, src, dst, prob = _policy_chain(mdp, policy)  # (grouped by source state: the rows are in state order)
     rew = np.asarray(mdp.reward, dtype=np.float64)[idx]
     keep = prob > 0
     src, dst, prob, rew = src[keep], dst[keep], prob[keep], rew[keep]
@@ -257,6 +237,28 @@ def _merge_atoms(v: np.ndarray, p: np.ndarray, unit: float) -> tuple[np.ndarray,
     q = np.round(v / unit)
     _, first, inv = np.unique(q, return_index=True, return_inverse=True)
     return v[first], np.bincount(inv.ravel(), weights=p, minlength=first.size)
+
+
+def _checked_start(mdp: TabularMDP, start: int) -> int:
+    """``start`` as an int, or ValueError when it is not a state of ``mdp``."""
+    start = int(start)
+    if not 0 <= start < mdp.n_states:
+        raise ValueError(f"start state {start} is out of range 0..{mdp.n_states - 1}")
+    return start
+
+
+def _policy_chain(mdp: TabularMDP, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The Markov chain of ``policy`` as transitions (index into the model's transitions, from, to,
+    probability), in the model's row order (so grouped by source state)."""
+    row_p = _row_probabilities(mdp, policy)
+    chosen = np.flatnonzero(row_p > 0)
+    lens = np.diff(mdp.row_ptr)[chosen]
+    starts = mdp.row_ptr[chosen]
+    idx = np.repeat(starts - np.r_[0, np.cumsum(lens)[:-1]], lens) + np.arange(int(lens.sum()))
+    src = np.repeat(np.asarray(mdp.row_state)[chosen], lens)
+    dst = np.asarray(mdp.dst)[idx]
+    prob = np.asarray(mdp.prob)[idx] * np.repeat(row_p[chosen], lens)
+    return idx, src, dst, prob
 
 
 def _row_probabilities(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
