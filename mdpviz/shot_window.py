@@ -279,7 +279,9 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
         return
     if key == TTT_TIES:  # tic-tac-toe after the random opponent took the centre: the four corners tie
         w.switch_game("ttt")
-        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the ttt model")
+        # (ready, or its solve kept from an earlier picture of the same window: reset below either way)
+        sw.wait(lambda: w.controller.mdp is not None and w.controller.state in ("ready", "converged"),
+                what="the ttt model")
         sw.reset(w.game.default_method)
         sw.solve()
         w.show_page("board")
