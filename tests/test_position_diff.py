@@ -70,9 +70,9 @@ def check_marks_and_map(w, before, after, *, sign: float = 1.0):
     assert board.change is not None and board.change.mode == "after"
     assert set(board.canvas.changed) == {m.cell for m in moves if m.action in flipped}
     assert bool(flipped) == bool(w.live_diff.changed[pos.state])  # agrees with the states the diff counts
-    assert ("Best move" in board.value_label.text()) == bool(flipped)
+    assert ("Best move" in board.caption_label.text()) == bool(flipped)
     if not flipped:
-        assert "did not change" in board.value_label.text()
+        assert "did not change" in board.caption_label.text()
     w.set_diff_mode("difference")
     w.redraw()
     view = board.view()

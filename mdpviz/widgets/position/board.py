@@ -53,6 +53,7 @@ class PositionBoard(GameBoard):
 
     position_changed = Signal(object)
     """The new :class:`Position`."""
+    change_mark = ""  # (the changed moves at the shown position are ringed, and the caption says so)
 
     def __init__(self, model: Callable[[], PositionModel | None], painter: Callable[[], BoardPainter], *,
                  parent: QWidget | None = None) -> None:
@@ -765,7 +766,9 @@ class PositionBoard(GameBoard):
         if not pos.terminal and self.walk is not None and self.walk.mode == PLAY:
             turn += " (your move)" if who == USER else f" ({who})"
         self.status.setText(self.edit_text or (f"{self.last_text}  {turn}".strip() if self.last_text else turn))
-        self.value_label.setText("\n".join(t for t in (self.position_value_text(pos, view), change_text) if t))
+        if change_text:  # what the last edit changed here, under the caption (read first, even on a projector)
+            self.caption_label.setText(f"{self.caption}\n{change_text}" if self.caption else change_text)
+        self.value_label.setText(self.position_value_text(pos, view))
         probs = None
         before = self.change is not None and self.change.mode == "before"  # (today's rules, yesterday's values)
         if not hidden and not before and self.values is not None and not pos.terminal:

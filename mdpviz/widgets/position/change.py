@@ -138,7 +138,9 @@ def _cell(m, two_click: bool, origin: int) -> int:
 
 def _names(moves, actions) -> str:
     labels = [m.label for m in moves if m.action in actions]
-    return ", ".join(labels) if labels else "none"
+    if len(labels) > 1:
+        return ", ".join(labels[:-1]) + " and " + labels[-1]
+    return labels[0] if labels else "none"
 
 
 def change_line(moves, sc: StateChange) -> str:
@@ -214,8 +216,7 @@ def position_change(model: PositionModel, pos: Position, view: PositionView, cha
         else:
             texts[c] = ""  # (no value of the solve beside the changes)
     shown = replace(view, fill=fill, texts=tuple(texts), tips=tuple(tips))
-    dv = float(d.dv[pos.state])
-    line = f"Colour: each move's Q after \u2212 Q before the edit (V here {signed(dv)}). " + line
+    line = f"{line} V here {signed(float(d.dv[pos.state]))}."
     return PositionChange(shown, tuple(marked), line, scale)
 
 
