@@ -38,8 +38,10 @@ def expected_at(before, after, s):
     """From two separate solves: (the actions of state ``s`` (of ``after``) whose optimal-set membership
     differs, Q after - Q before per action)."""
     vb, va = solve(before, "pi").values, solve(after, "pi").values
-    lab = after.state_labels[s]
-    b = list(before.state_labels).index(lab)
+    la = after.state_labels or [str(i) for i in range(after.n_states)]  # (no labels: the states by index)
+    lb = before.state_labels or [str(i) for i in range(before.n_states)]
+    lab = la[s]
+    b = list(lb).index(lab)
     flipped = brute_optimal(before, vb)[lab] ^ brute_optimal(after, va)[lab]
     qa, qb = brute_q(after, va, s), brute_q(before, vb, b)
     return flipped, {a: qa[a] - qb[a] for a in qa}
@@ -176,3 +178,36 @@ def test_change_line_words():
     assert change_line(moves, same) == "This position's best move did not change with the edit."
     assert signed(0.5) == "+0.50"
     assert signed(-3500.0) == "\u22123500" and signed(0.0) == "0"
+
+
+def test_checkers_two_click_moves(qtbot, win):
+    """Checkers' moves are played piece first: a changed move is ringed on its piece until the piece is
+    selected, then on where it goes; the difference map's numbers follow the same cells."""
+    w = win
+    w.switch_game("checkers")
+    qtbot.waitUntil(lambda: w.session.mdp() is not None and w.controller.mdp is w.session.mdp(), timeout=120_000)
+    solve_first(qtbot, w)
+    before = w.session.mdp()
+    edit_and_wait(qtbot, w, lambda: w.session.set_discount(0.95))
+    after = w.session.mdp()
+    d = w.live_diff
+    board = w.board
+    dec = [s for s in np.flatnonzero(d.changed & d.compared & ~np.asarray(after.terminal))
+           if board.model.position_of(int(s)).chooser == "decision"]
+    assert dec
+    show_state(w, dec[0])
+    pos = board.position
+    flipped, dq = expected_at(before, after, pos.state)
+    moves = board.model.moves(pos)
+    assert flipped and all(m.origin >= 0 for m in moves)
+    assert set(board.canvas.changed) == {m.origin for m in moves if m.action in flipped}
+    piece = next(m.origin for m in moves if m.action in flipped)
+    assert board.click_cell(piece) == "origin"
+    assert set(board.canvas.changed) == {m.cell for m in moves if m.action in flipped and m.origin == piece}
+    w.set_diff_mode("difference")
+    w.redraw()
+    view = board.view()
+    for m in moves:
+        if m.origin == piece:
+            got = float(DQ_TIP.search(view.tips[m.cell]).group(1))
+            assert got == pytest.approx(dq[m.action], rel=1e-5, abs=1e-6)
