@@ -35,6 +35,9 @@ class GameBoard(QWidget):
     """The board draws each sweep's own policy (the solver's action, chosen from the values it was
     backed up from), so the inspector backs up from those values and an evaluation's action is its
     policy's; False: the board draws the greedy moves of the shown values (board games)."""
+    change_mark: str = "outlined"
+    """How the board marks the states the last edit changed (the window's caption says so: "3 states changed
+    action (outlined)"); "": the board says it itself (a position board rings the moves at its position)."""
     shown_scale: ColorScale | None = None
     """The colour scale of what the board shows now, when it is not the solve's (a board game's
     position narrows it; the delta view's log scale of the change); the window's colour bar shows it."""

@@ -292,8 +292,8 @@ class LiveMixin:
             return caption
         # short enough for presenter mode: the value of the start is in the status line's sentence
         what = "; ".join(p for p in d.sentence().split("; ") if not p.startswith("V("))
-        if d.n_changed:
-            what = what.replace("changed action", "changed action (outlined)", 1)
+        if d.n_changed and self.board.change_mark:
+            what = what.replace("changed action", f"changed action ({self.board.change_mark})", 1)
         mode = self.diff_mode
         if mode == "before" and np.all(d.compared):
             return f"Before the edit: {what}"

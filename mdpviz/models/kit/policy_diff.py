@@ -24,6 +24,7 @@ from typing import Callable
 import numpy as np
 
 from mdpviz.models.kit.colors import DIVERGING, ColorScale
+from mdpviz.models.kit.display import state_q
 from mdpviz.models.mdp import TabularMDP
 from mdpviz.solvers.sweep import TIE_TOL, optimal_rows
 
@@ -74,6 +75,12 @@ class PolicyDiff:
     """The start state (of the model after the edit), or None."""
     terminal: np.ndarray | None = None
     """bool (n_states): the terminal states after the edit (none of their values is drawn as a change)."""
+    before_mdp: TabularMDP | None = None
+    """The model before the edit (a board that shows Q-values, the position boards, backs them up in it)."""
+    before_values: np.ndarray | None = None
+    """float64 (before_mdp.n_states): V before the edit in the old model's own state order."""
+    after_mdp: TabularMDP | None = None
+    """The model after the edit."""
 
     @property
     def compared(self) -> np.ndarray:
@@ -157,7 +164,73 @@ def policy_diff(before: TabularMDP, v_before: np.ndarray, after: TabularMDP, v_a
     changed &= ok
     gone = int(before.n_states - np.count_nonzero(to_after >= 0))
     return PolicyDiff(where, v_old, va, changed, gone=gone, start=start,
-                      terminal=np.asarray(after.terminal, dtype=bool))
+                      terminal=np.asarray(after.terminal, dtype=bool), before_mdp=before, before_values=vb,
+                      after_mdp=after)
+
+
+@dataclass(frozen=True, eq=False)
+class StateChange:
+    """What the edit changed at one state (of the model after it), action by action: what a position board
+    draws at the position it shows."""
+
+    q_before: np.ndarray
+    """float64 (n_actions of the model after the edit): Q(s, a) before the edit, backed up in the old model
+    from the old values (NaN: not an action of the state then, or the state did not exist)."""
+    q_after: np.ndarray
+    """float64 (n_actions): Q(s, a) after the edit (NaN: not an action of the state)."""
+    optimal_before: np.ndarray
+    """bool (n_actions): optimal before the edit under the solvers' tie rule."""
+    optimal_after: np.ndarray
+    """bool (n_actions): optimal after the edit under the same rule."""
+
+    @property
+    def changed(self) -> np.ndarray:
+        """bool (n_actions): optimal after the edit and not before, or the reverse (the diff's ``changed``
+        for the state is whether any is)."""
+        return self.optimal_before != self.optimal_after
+
+    @property
+    def dq(self) -> np.ndarray:
+        """float64 (n_actions): Q after - Q before (NaN where either is unknown)."""
+        return self.q_after - self.q_before
+
+
+def _optimal(mdp: TabularMDP, state: int, q: np.ndarray, tie_tol: float) -> np.ndarray:
+    """bool (len(q)): the actions of ``state`` optimal in ``q`` (per action id), by the state's mover (the
+    rule of :func:`~mdpviz.solvers.sweep.optimal_rows`: within ``tie_tol * (1 + |best|)`` of the best)."""
+    out = np.zeros(q.size, dtype=bool)
+    ok = np.isfinite(q)
+    if not ok.any() or bool(mdp.terminal[state]):
+        return out
+    sense = float(np.asarray(mdp.sense)[state])
+    best = float(np.max(q[ok]) if sense >= 0 else np.min(q[ok]))
+    out[ok] = sense * (q[ok] - best) >= -tie_tol * (1.0 + abs(best))
+    return out
+
+
+def state_change(diff: PolicyDiff, state: int, *, tie_tol: float = TIE_TOL) -> StateChange:
+    """Q before and after the edit of every action of ``state`` (a state of the model after the edit) and
+    which were optimal, each backed up in its own model from its own values (the same action id compared,
+    as :func:`policy_diff` compares them). ValueError when the diff does not carry both models."""
+    after, before = diff.after_mdp, diff.before_mdp
+    if after is None or before is None or diff.before_values is None:
+        raise ValueError("this diff does not carry the models before and after the edit")
+    s = int(state)
+    if not 0 <= s < after.n_states:
+        raise ValueError(f"state {s} is out of range 0..{after.n_states - 1}")
+    qa = state_q(after, s, diff.v_after)
+    qb = np.full(qa.size, np.nan)
+    b = int(diff.before_state[s])
+    if b >= 0:
+        old = state_q(before, b, diff.before_values)
+        n = min(old.size, qb.size)
+        qb[:n] = old[:n]
+        ob = np.zeros(qa.size, dtype=bool)
+        ob[:n] = _optimal(before, b, old, tie_tol)[:n]
+    else:
+        ob = np.zeros(qa.size, dtype=bool)
+    oa = _optimal(after, s, qa, tie_tol) if b >= 0 else np.zeros(qa.size, dtype=bool)
+    return StateChange(qb, qa, ob, oa)
 
 
 def diff_scale(diff: PolicyDiff, *, label: str = DIFF_LABEL) -> ColorScale:
@@ -168,4 +241,5 @@ def diff_scale(diff: PolicyDiff, *, label: str = DIFF_LABEL) -> ColorScale:
     return ColorScale(-m, m, label=label, kind=DIVERGING)
 
 
-__all__ = ["DIFF_LABEL", "PolicyDiff", "align_states", "diff_scale", "optimal_pairs", "policy_diff"]
+__all__ = ["DIFF_LABEL", "PolicyDiff", "StateChange", "align_states", "diff_scale", "optimal_pairs", "policy_diff",
+           "state_change"]

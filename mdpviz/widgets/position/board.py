@@ -39,6 +39,7 @@ from mdpviz.solvers import Sweep
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.position.canvas import PositionCanvas
+from mdpviz.widgets.position.change import ShownChange, both_scale, fits, position_change, shown_model
 from mdpviz.widgets.position.painters import BoardPainter
 from mdpviz.widgets.position.side import PositionSide
 
@@ -52,6 +53,7 @@ class PositionBoard(GameBoard):
 
     position_changed = Signal(object)
     """The new :class:`Position`."""
+    change_mark = ""  # (the changed moves at the shown position are ringed, and the caption says so)
 
     def __init__(self, model: Callable[[], PositionModel | None], painter: Callable[[], BoardPainter], *,
                  parent: QWidget | None = None) -> None:
@@ -85,6 +87,9 @@ class PositionBoard(GameBoard):
         """The colour scale of the shown position (see :meth:`color_range`)."""
         self._seen: dict[Any, tuple[float, float]] = {}
         self._fill_key: Any = None  # what the moves table shows (refilled only when it changes)
+        self.change: ShownChange | None = None
+        """The last edit's diff as the window shows it (:meth:`show_change`; None: none), kept while the walk
+        goes on, so that every position walked to shows what the edit changed there."""
 
         self.canvas = PositionCanvas(painter())
         # the texts, the moves table and the backup box beside the board (see PositionSide)
@@ -273,6 +278,7 @@ class PositionBoard(GameBoard):
                    delta: ColorScale | None = None) -> None:
         """The values of one sweep (None: no sweep yet; the model's default values are shown, if any).
         A position shows its moves' values: no change from ``previous``, no delta view."""
+        self.change = None  # (the window hands the last edit's diff again after this, see show_change)
         self.show_values(None if sweep is None else np.asarray(sweep.values), scale, caption=caption)
 
     def show_values(self, values: Any, scale: ColorScale | None, *, caption: str = "") -> None:
@@ -281,6 +287,19 @@ class PositionBoard(GameBoard):
         self._set_values(values, scale)
         self.caption = caption
         self._refresh()
+
+    def show_change(self, diff: Any, mode: str, scale: ColorScale | None = None) -> bool:
+        """The last edit's diff at the shown position (and every position walked to until the next sweep is
+        shown): the moves whose optimality changed ringed, a line of what changed here, the Q-values of the
+        model before the edit ("before"), or each move's Q after - Q before ("difference"; see
+        :mod:`.change`). False when the diff is not of the model walked."""
+        self._sync_model()
+        if not fits(diff, self.model):
+            return False
+        self.change = ShownChange(diff, mode, scale)
+        self._fill_key = None
+        self._refresh()
+        return True
 
     def set_value_range(self, rng: Any) -> None:
         """The solve's value range (None: no solve). A new one starts the ranges seen afresh."""
@@ -487,6 +506,7 @@ class PositionBoard(GameBoard):
         self.last_text = ""
         self._revealed = set()
         self._seen = {}
+        self.change = None
         # the previous model's values index its own states: the new walk starts with this model's
         # (the window shows the new solve's values at its next redraw)
         self._set_values(None if m is None else self.initial_values(m), None)
@@ -719,13 +739,17 @@ class PositionBoard(GameBoard):
         hidden = self._hidden()
         who = self.walk.role(pos) if self.walk is not None else ""
         yours_vs_model = pos.chooser == MODEL and who == USER  # you play the model's side: its odds are noise
+        marked, change_text = (), ""
         try:
-            scale = self.position_scale(pos)
+            scale = both_scale(m, pos, self.change, self.position_scale(pos))
+            view = position_view(shown_model(m, self.change), pos, self.values, scale=scale,
+                                 hide=hidden or yours_vs_model, revealed=sorted(self._revealed), origin=self.origin)
+            if self.change is not None:  # the last edit's diff here (see show_change)
+                pc = position_change(m, pos, view, self.change, origin=self.origin, hidden=hidden or yours_vs_model)
+                view, marked, change_text, scale = pc.view, pc.marked, pc.line, pc.scale or scale
             if scale != self.shown_scale:
                 self.shown_scale = scale
                 self.scale_changed.emit(scale)
-            view = position_view(m, pos, self.values, scale=scale, hide=hidden or yours_vs_model,
-                                 revealed=sorted(self._revealed), origin=self.origin)
         except ValueError as e:
             self.last_text = str(e)
             view = None
@@ -736,15 +760,18 @@ class PositionBoard(GameBoard):
         if last is not None:
             mv = [mm for mm in m.moves(last.before) if mm.action == last.action] if not last.before.terminal else []
             last_cells = tuple(c for mm in mv for c in (mm.cell, mm.origin) if c >= 0)
-        self.canvas.show_position(pos, view, last_cells=last_cells, origin=self.origin, scale=scale)
+        self.canvas.show_position(pos, view, last_cells=last_cells, origin=self.origin, scale=scale, changed=marked)
         # whose turn and what happened
         turn = m.describe(pos)
         if not pos.terminal and self.walk is not None and self.walk.mode == PLAY:
             turn += " (your move)" if who == USER else f" ({who})"
         self.status.setText(self.edit_text or (f"{self.last_text}  {turn}".strip() if self.last_text else turn))
+        if change_text:  # what the last edit changed here, under the caption (read first, even on a projector)
+            self.caption_label.setText(f"{self.caption}\n{change_text}" if self.caption else change_text)
         self.value_label.setText(self.position_value_text(pos, view))
         probs = None
-        if not hidden and self.values is not None and not pos.terminal:
+        before = self.change is not None and self.change.mode == "before"  # (today's rules, yesterday's values)
+        if not hidden and not before and self.values is not None and not pos.terminal:
             try:
                 probs = m.outcome_probabilities(pos, self.values)
             except ValueError:
@@ -811,13 +838,14 @@ class PositionBoard(GameBoard):
         if hidden and mv.cell not in self._revealed:
             self.side.show_backup(f"{mv.label}: hidden.")
             return
-        terms = self.model.backup(pos, a, self.values)
+        model = shown_model(self.model, self.change)  # ("before": backed up in the model before the edit)
+        terms = model.backup(pos, a, self.values)
         if not terms:
             self.side.show_backup(f"{mv.label}: no backup (no values for this position).")
             return
-        name = getattr(self.model, "state_name", str)
-        text = backup_text(terms, self.model.discount(), state_name=name)
-        q = backup_q(terms, self.model.discount())
+        name = getattr(model, "state_name", str)
+        text = backup_text(terms, model.discount(), state_name=name)
+        q = backup_q(terms, model.discount())
         self.side.show_backup(f"<b>{mv.label}</b>: Q = {q:.4f}<br><span style='font-family:monospace'>"
                               f"{html_escape(text)}</span>")
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from mdpviz.models.kit.colors import ColorScale, black_text
+from mdpviz.models.kit.colors import HIGHLIGHT, ColorScale, black_text
 from mdpviz.models.kit.position import Position, PositionView
 from mdpviz.widgets.board import scale_rgb
 from mdpviz.widgets.position.painters import GREEDY_COLOR, LAST_MOVE, LEGAL_FILL, ORIGIN_COLOR, BoardPainter
@@ -42,15 +42,19 @@ class PositionCanvas(QWidget):
         self._drag_cell = -1
         self.scale: ColorScale | None = None
         """The colour scale the view's ``fill`` positions are on."""
+        self.changed: tuple[int, ...] = ()
+        """Cells ringed (dashed magenta): a move drawn there changed optimality with the last edit."""
 
     def set_painter(self, painter: BoardPainter) -> None:
         self.painter_ = painter
         self.update()
 
     def show_position(self, pos: Position | None, view: PositionView | None, *, last_cells: Sequence[int] = (),
-                      origin: int = -1, message: str = "", scale: ColorScale | None = None) -> None:
+                      origin: int = -1, message: str = "", scale: ColorScale | None = None,
+                      changed: Sequence[int] = ()) -> None:
         self.position, self.view = pos, view
         self.scale = scale
+        self.changed = tuple(int(c) for c in changed)
         self.last_cells = tuple(int(c) for c in last_cells if c >= 0)
         self.origin = origin
         self.message = message
@@ -127,6 +131,14 @@ class PositionCanvas(QWidget):
         greedy = [rects[g] for g in ((v.greedy_cell, v.greedy_origin) if v is not None else ()) if 0 <= g < len(rects)]
         for r in greedy:
             self._mark_greedy(qp, r, star=False)
+        for c in self.changed:  # the last edit changed this move's optimality: a dashed magenta ring
+            if 0 <= c < len(rects):
+                r = rects[c]
+                pen = QPen(QColor(HIGHLIGHT), max(3.0, r.width() * 0.06), Qt.PenStyle.DashLine)
+                qp.setPen(pen)
+                qp.setBrush(Qt.BrushStyle.NoBrush)
+                inset = r.width() * 0.1
+                qp.drawEllipse(r.adjusted(inset, inset, -inset, -inset))
         if arrow is not None:  # under the numbers: it never hides the value of the square it goes to
             a, b = arrow
             self._policy_arrow(qp, rects[a], rects[b], target_text=self.text_box(b))
