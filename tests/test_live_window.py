@@ -155,6 +155,8 @@ def test_refusal_rule():
     # the last live re-solve took 0.4 s for 100,000 transitions: 200,000 would take about 0.8 s
     assert "the last solve took 0.4 s for 100,000 transitions (this model: about 0.8 s)" in live_refusal(200_000, (100_000, 0.4))
     assert live_refusal(100_000, (100_000, 0.4)) == ""
+    # a tiny model's time (fixed costs, mostly) does not predict a model far larger: that one is tried
+    assert live_refusal(160_300, (98, 0.0008)) == "" and "about 0.64 s" in live_refusal(392, (98, 0.16))
     assert transitions_text(273_016) == "273,016 transitions"
 
 

@@ -48,6 +48,10 @@ LIVE_BUDGET_S = 0.5
 waits for the board to follow an edit); a model whose predicted time is longer falls back to Run.
 Not a measure of this computer: the prediction comes from the last solve of the session."""
 
+EXTRAPOLATE = 4
+"""The last solve's time predicts a model's only up to this many times its number of transitions (a
+model larger than that is re-solved live, and its own time then predicts the next edit's)."""
+
 DIFF_MODES = ("after", "before", "difference")
 """What the board shows of the last edit: the solve after it (the changed states outlined), the solve
 before it, or the difference map V after - V before."""
@@ -62,11 +66,14 @@ def live_refusal(n_transitions: int, measured: tuple[int, float] | None, *,
                  max_transitions: int = LIVE_MAX_TRANSITIONS, budget_s: float = LIVE_BUDGET_S) -> str:
     """Why a model of ``n_transitions`` is not re-solved live ("" when it is): over ``max_transitions``,
     or predicted over ``budget_s`` from ``measured`` = (transitions, seconds) of the session's last solve
-    (time taken to grow with the number of transitions)."""
+    (time taken to grow with the number of transitions), when that solve's model was at least
+    1/:data:`EXTRAPOLATE` of this one's size: a tiny model's time is mostly fixed costs, and scaled up
+    1,600 times (the 4x3 grid's 98 transitions to risk tic-tac-toe's 160,300) it predicted 1.3 s for a
+    solve of 17 ms."""
     off = "live re-solve is off for this model, press Run"
     if n_transitions > max_transitions:
         return f"{transitions_text(n_transitions)}: {off}"
-    if measured is not None and measured[0] > 0:
+    if measured is not None and measured[0] > 0 and n_transitions <= EXTRAPOLATE * measured[0]:
         predicted = measured[1] * n_transitions / measured[0]
         if predicted > budget_s:
             return (f"the last solve took {measured[1]:.2g} s for {transitions_text(measured[0])} "
