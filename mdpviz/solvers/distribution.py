@@ -277,33 +277,26 @@ def _row_probabilities(mdp: TabularMDP, policy: np.ndarray) -> np.ndarray:
 
 
 def _never_ends(n: int, src: np.ndarray, dst: np.ndarray, prob: np.ndarray, live: np.ndarray, start: int) -> float:
-    """The probability that the chain from ``start`` never reaches a terminal state (exact: the mass that
-    reaches the states from which no terminal state can be reached)."""
+    """The probability that the chain from ``start`` never reaches a terminal state: the probability of
+    falling into one of its closed classes without a terminal state (:func:`mdpviz.solvers.endless.trap_classes`,
+    the rule that marks endless states on the board too), one sparse solve over the other live states."""
     import scipy.sparse as sp
-    import scipy.sparse.csgraph as csg
     import scipy.sparse.linalg as spla
 
-    keep = prob > 0
-    terms = np.flatnonzero(~live)
-    # reversed edges (next state -> state), and a node n with an edge to every terminal state
-    frm = np.r_[dst[keep], np.full(terms.size, n)]
-    to = np.r_[src[keep], terms]
-    g = sp.csr_matrix((np.ones(frm.size), (frm, to)), shape=(n + 1, n + 1))
-    reach = np.zeros(n + 1, dtype=bool)
-    reach[csg.breadth_first_order(g, n, directed=True, return_predecessors=False)] = True
-    reach = reach[:n]
-    stuck = live & ~reach
-    if not stuck.any():
-        return 0.0
-    if stuck[start]:
-        return 1.0
-    # probability of reaching a stuck state from start = hitting probability of the stuck set
+    from mdpviz.solvers.endless import reaching, trap_classes
+
     A = sp.csr_matrix((prob, (src, dst)), shape=(n, n))
-    free = live & ~stuck
-    fi = np.flatnonzero(free)
+    terminal = ~live
+    trap = trap_classes(A, terminal) >= 0
+    if not reaching(A, terminal, trap)[start]:
+        return 0.0
+    if trap[start]:
+        return 1.0
+    # hitting probability of the traps: every other live state is transient, so I - A over them is invertible
+    fi = np.flatnonzero(live & ~trap)
     M = sp.identity(fi.size, format="csc") - A[fi][:, fi].tocsc()
-    b = np.asarray(A[fi][:, np.flatnonzero(stuck)].sum(axis=1)).ravel()
-    h = np.atleast_1d(spla.spsolve(M, b)) if fi.size else np.zeros(0)
+    b = np.asarray(A[fi][:, np.flatnonzero(trap)].sum(axis=1)).ravel()
+    h = np.atleast_1d(spla.spsolve(M, b))
     return float(h[np.searchsorted(fi, start)])
 
 
