@@ -65,13 +65,7 @@ def save_policy_diff_screenshots(out: str | Path) -> list[Path]:
                            ("difference", "policy-diff-map.png")):
             w.set_diff_mode(mode)
             sw.shot(name)
-            for folder, (size, presenter) in SIZES.items():
-                (sw.out / "policy-diff" / folder).mkdir(parents=True, exist_ok=True)
-                if presenter:
-                    w.set_presenter(True)
-                sw.shot(f"policy-diff/{folder}/{name}", size=size)
-                if presenter:
-                    w.set_presenter(False)
+            sw.shot_sizes(lambda folder: f"policy-diff/{folder}/{name}")
         w.set_diff_mode("after")
     return sw.saved
 
@@ -91,8 +85,6 @@ def save_learning_screenshots(out: str | Path, key: str) -> list[Path]:
     exact Q in the inspector."""
     method, episodes = LEARNING_SHOTS[key]
     out = Path(out)
-    for name in SIZES:
-        (out / "learning" / name).mkdir(parents=True, exist_ok=True)
     with screenshot_window(out) as sw:
         w = sw.window
         w.switch_game(key)
@@ -109,14 +101,7 @@ def save_learning_screenshots(out: str | Path, key: str) -> list[Path]:
         w.inspect(g.session.start_state())
         w.inspector_dock.raise_()
         w.show_page("board")
-        for name, (size, presenter) in SIZES.items():
-            if presenter:
-                w.resize(*size)
-                sw.pump(0.2)
-                w.set_presenter(True)
-            sw.shot(f"learning/{name}/{key}.png", size=size)
-            if presenter:
-                w.set_presenter(False)
+        sw.shot_sizes(lambda folder: f"learning/{folder}/{key}.png")
     return sw.saved
 
 
@@ -146,22 +131,13 @@ def save_chain_screenshots(out: str | Path, key: str, *, links: int = 3, root: i
     :func:`prepare_game`, the start (or state ``root``) inspected and ``links`` links of its chain of backups followed
     (:func:`follow_chain`): the breadcrumb in the inspector, the chain outlined and numbered on the board."""
     out = Path(out)
-    for name in SIZES:
-        (out / "chain" / name).mkdir(parents=True, exist_ok=True)
     with screenshot_window(out) as sw:
         w = sw.window
         prepare_game(sw, key, ShotOptions())
         w.inspect(w.game.session.start_state() if root is None else int(root))
         follow_chain(w, links)
         w.inspector_dock.raise_()
-        for name, (size, presenter) in SIZES.items():
-            if presenter:
-                w.resize(*size)
-                sw.pump(0.2)
-                w.set_presenter(True)
-            sw.shot(f"chain/{name}/{key}.png", size=size)
-            if presenter:
-                w.set_presenter(False)
+        sw.shot_sizes(lambda folder: f"chain/{folder}/{key}.png")
     return sw.saved
 
 

@@ -225,20 +225,10 @@ def save_size_screenshots(out: str | Path, *, games: Sequence[str] | None = None
     """``<size>/<game>.png`` for every game of ``games`` (registry keys; None: all) and
     every entry of :data:`SIZES`, in one window (see :func:`prepare_game`)."""
     out = Path(out)
-    for name in SIZES:
-        (out / name).mkdir(parents=True, exist_ok=True)
     with screenshot_window(out) as sw:
-        w = sw.window
         for key in (all_games() if games is None else games):
             prepare_game(sw, key, options)
-            for name, (size, presenter) in SIZES.items():
-                if presenter:
-                    w.resize(*size)
-                    sw.pump(0.2)
-                    w.set_presenter(True)
-                sw.shot(f"{name}/{key}.png", size=size)
-                if presenter:
-                    w.set_presenter(False)
+            sw.shot_sizes(lambda folder: f"{folder}/{key}.png")
     return sw.saved
 
 

@@ -150,6 +150,22 @@ class ShotWindow:
                   what=f"the {w.game.key} simulation")
         w.show_page("simulation")
 
+    def shot_sizes(self, path: Callable[[str], str]) -> list[Path]:
+        """The window as it is at every size of :data:`SIZES`, each saved as ``out/path(folder)`` (presenter
+        mode turned on for a presenter size, after the window has that size, and off again)."""
+        w = self.window
+        saved = []
+        for folder, (size, presenter) in SIZES.items():
+            (self.out / path(folder)).parent.mkdir(parents=True, exist_ok=True)
+            if presenter:
+                w.resize(*size)
+                self.pump(0.2)
+                w.set_presenter(True)
+            saved.append(self.shot(path(folder), size=size))
+            if presenter:
+                w.set_presenter(False)
+        return saved
+
     def shot(self, name: str, *, size: tuple[int, int] = DEFAULT_SIZE, settle: float = 0.3) -> Path:
         """Resize the window to ``size`` (pixels), let it settle for ``settle`` seconds, redraw and save
         it as ``out/name``. A picture larger than ``size`` (the layout's minimum is wider) is noted on stderr."""
