@@ -165,10 +165,10 @@ def test_asynchronous_options_that_do_not_fit_are_value_errors():
 
 
 # --------------------------------------------------------------------------- Sutton and Barto, figure 4.1
-def sutton_barto_grid() -> TabularMDP:
+def sutton_barto_grid(reward: float = -1.0) -> TabularMDP:
     """Example 4.1: the 4x4 grid, states 0..15 in reading order, 0 and 15 the terminal corners; actions
-    up, down, right, left, deterministic, a move off the grid leaves the state unchanged; reward -1 on
-    every transition; undiscounted."""
+    up, down, right, left, deterministic, a move off the grid leaves the state unchanged; reward -1 (or
+    ``reward``) on every transition; undiscounted."""
     src, act, dst = [], [], []
     for s in range(1, 15):
         r, c = divmod(s, 4)
@@ -176,7 +176,7 @@ def sutton_barto_grid() -> TabularMDP:
             nr, nc = r + dr, c + dc
             src.append(s), act.append(a), dst.append(nr * 4 + nc if 0 <= nr < 4 and 0 <= nc < 4 else s)
     n = len(src)
-    return TabularMDP.from_transitions(16, 4, src, act, dst, [1.0] * n, [-1.0] * n, discount=1.0, terminal=[0, 15],
+    return TabularMDP.from_transitions(16, 4, src, act, dst, [1.0] * n, [reward] * n, discount=1.0, terminal=[0, 15],
                                        action_labels=("up", "down", "right", "left"))
 
 

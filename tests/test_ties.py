@@ -15,23 +15,15 @@ from mdpviz.models.kit.game_model import build_game
 from mdpviz.models.kit.ties import (board_legend, endless_states, endless_text, state_ties, sweep_ties, tied_sets,
                                     ties_legend)
 from mdpviz.models.mdp import TabularMDP
+from tests.test_course_algorithms import sutton_barto_grid
 from mdpviz.solvers import ImproperPolicyError, evaluate_policy, run, solve, solver
 from mdpviz.solvers.endless import infinite_states, never_ends, policy_matrix, trap_classes
 from mdpviz.solvers.sweep import TIE_TOL
 
 
 def sutton_grid(reward: float = -1.0) -> TabularMDP:
-    """Sutton and Barto's Example 4.1, built here by hand: 4x4, states in reading order, 0 and 15
-    terminal, actions up, down, right, left (a move off the grid stays), ``reward`` per move, discount 1."""
-    src, act, dst = [], [], []
-    for s in range(1, 15):
-        r, c = divmod(s, 4)
-        for a, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, 1), (0, -1))):
-            nr, nc = r + dr, c + dc
-            src.append(s), act.append(a), dst.append(nr * 4 + nc if 0 <= nr < 4 and 0 <= nc < 4 else s)
-    n = len(src)
-    return TabularMDP.from_transitions(16, 4, src, act, dst, [1.0] * n, [reward] * n, discount=1.0,
-                                       terminal=[0, 15], action_labels=("up", "down", "right", "left"))
+    """Sutton and Barto's Example 4.1, with ``reward`` per move (the course tests' grid)."""
+    return sutton_barto_grid(reward)
 
 
 def brute_force_ties(mdp: TabularMDP, values: np.ndarray) -> dict[int, tuple[int, ...]]:
