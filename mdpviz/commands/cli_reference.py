@@ -21,6 +21,9 @@ WIDTH = 100
 REGENERATE = "python -m mdpviz.commands.cli_reference"
 """The one command that writes ``docs/cli.md`` again (named on the page and in the test's message)."""
 
+PYTHON = f"{sys.version_info[0]}.{sys.version_info[1]}"
+"""The Python whose argparse wrote the page (named in its first line: help layout changes between versions)."""
+
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 """Where the page lives in a checkout of the repository."""
 
@@ -71,6 +74,21 @@ def _anchor(title: str) -> str:
     return "".join(c for c in title.lower().replace(" ", "-") if c.isalnum() or c in "-_")
 
 
+def written_with(text: str) -> str | None:
+    """The Python version named in the first line of a page :func:`render` wrote (None: not named)."""
+    first = text.split("\n", 1)[0]
+    marker = " with Python "
+    return first.split(marker, 1)[1].split(";", 1)[0] if marker in first else None
+
+
+def option_strings() -> dict[str, list[str]]:
+    """Each command's option strings (``--game``, ``-h`` ...) by its ``prog``: what any Python's page names."""
+    from mdpviz.cli import build_parser
+
+    with _fixed_terminal():
+        return {p.prog: [s for a in p._actions for s in a.option_strings] for p, _ in _walk(build_parser())}
+
+
 def render() -> str:
     """The whole reference page as Markdown: an index of the commands, then each command's ``--help``."""
     from mdpviz.cli import build_parser
@@ -79,6 +97,7 @@ def render() -> str:
         root = build_parser()
         pages = [(p.prog, summary, p.format_help().rstrip()) for p, summary in _walk(root)]
     lines = [
+        f"<!-- {REGENERATE} with Python {PYTHON}; argparse's layout differs a little between versions -->",
         "# Command-line reference",
         "",
         f"Generated from the command line's own parsers by `{REGENERATE}`; do not edit by hand",
