@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from mdpviz.models import attt
-from mdpviz.models.cs747 import MDPFileError
-from mdpviz.scenario import ScenarioError
+from mdpviz.core.cs747 import MDPFileError
+from mdpviz.models.kit.game.scenario import ScenarioError
 from mdpviz.solvers import solve
 from mdpviz.models.attt import (
     RESULTS,
@@ -35,7 +35,7 @@ from mdpviz.models.attt import (
 from mdpviz.models.attt import iteration as attt_iteration
 from mdpviz.screenshots import save_attt_screenshots as save_screenshots
 from mdpviz.widgets.games.attt import AtttGame
-from mdpviz.models.kit.position import DECISION, MODEL, PLAY, compact_value, greedy_move, position_view
+from mdpviz.models.kit.boards.position import DECISION, MODEL, PLAY, compact_value, greedy_move, position_view
 from tests.conftest import make_window
 
 COURSE_ROUNDS = (2097, 1556, 374, 322, 40, 36, 0)

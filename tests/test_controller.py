@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mdpviz.controller import SolverController, ValueRange, first_sweep_range, reference_range, running_threads
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.snakes import SnakesConfig, compile_snakes, markovDecision
 from mdpviz.solvers import solve
 from tests.conftest import LAYOUT
@@ -166,7 +166,7 @@ def test_reference_range_and_fallback():
 
 
 def test_background_job_progress_result_and_cancel(qtbot, ctrl):
-    from mdpviz.models.jobs import Job, JobProgress
+    from mdpviz.core.jobs import Job, JobProgress
 
     seen, called = [], []
     ctrl.job_progress.connect(lambda d, t, text: seen.append((d, t, text)))
@@ -264,8 +264,8 @@ def test_cyclic_garbage_is_collected_on_the_gui_thread_only(qtbot):
 
 def test_a_generator_job_reports_progress_and_partials_in_order_and_can_be_cancelled(qtbot):
     from mdpviz.controller import SolverController
-    from mdpviz.models.jobs import Job
-    from mdpviz.models.kit.registry import JobProgress
+    from mdpviz.core.jobs import Job
+    from mdpviz.models.kit.game.registry import JobProgress
 
     c = SolverController()
     try:
@@ -313,7 +313,7 @@ def test_a_partial_yielded_while_a_cancel_waits_arrives_before_job_cancelled(qtb
     import threading
 
     from mdpviz.controller import SolverController
-    from mdpviz.models.jobs import Job
+    from mdpviz.core.jobs import Job
 
     c = SolverController()
     try:
@@ -369,7 +369,7 @@ def test_frame_gate_holds_the_workers_only_while_a_frame_is_drawn(qtbot):
         # what the window does with a job's progress is a frame too
         seen = []
         c.job_progress.connect(lambda *_: seen.append(FRAME_GATE.open.is_set()))
-        from mdpviz.models.jobs import Job, JobProgress
+        from mdpviz.core.jobs import Job, JobProgress
 
         with qtbot.waitSignal(c.job_finished, timeout=10_000):
             assert c.start_job(Job(lambda: iter([JobProgress(1, 2, "half")])))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mdpviz.cli import main
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.snakes import SnakesConfig, compile_snakes
 from mdpviz.solvers import solve
 from mdpviz.solvers.distribution import turn_distribution
@@ -106,7 +106,7 @@ def test_command_line(capsys):
 
 def test_the_simulation_panel_draws_the_exact_distribution_on_the_histogram(qtbot):
     from mdpviz.models.snakes.simulate import simulation_job
-    from mdpviz.models.jobs import drive
+    from mdpviz.core.jobs import drive
     from mdpviz.widgets.simulation import SimulationPanel
 
     cfg, mdp, sol = snakes(LAYOUTS[1], False)

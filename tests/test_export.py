@@ -17,7 +17,7 @@ from mdpviz import export as ex
 from mdpviz.cli import main
 from mdpviz.commands.export import export_view
 from mdpviz.models import snakes as sn
-from mdpviz.models.kit.value_range import reference_range
+from mdpviz.models.kit.pictures.value_range import reference_range
 from mdpviz.solvers import solve
 from mdpviz.widgets.games.snakes import SnakesGame
 
@@ -146,7 +146,7 @@ def test_cli_errors_are_one_line_and_exit_2(qapp, capsys, tmp_path, monkeypatch,
 
 @pytest.mark.parametrize("key", ["ttt", "risk-ttt", "Risk_TTT", "attt", "anti-tic-tac-toe", "checkers", "grid"])
 def test_every_spelling_of_a_key_builds_only_that_games_view(qapp, key):
-    from mdpviz.models.kit.registry import canonical
+    from mdpviz.models.kit.game.registry import canonical
 
     g = export_view(key)
     try:
@@ -193,7 +193,7 @@ def test_model_headless_runs_a_games_background_job(qapp):
     """A game whose spec compiles in a job (as checkers does): the export runs the job here, no window."""
     from dataclasses import replace
 
-    from mdpviz.models.jobs import JobProgress
+    from mdpviz.core.jobs import JobProgress
     from mdpviz.widgets.session import GameSession
 
     ran = []

@@ -1,4 +1,4 @@
-"""Lesson text (mdpviz.models.kit.lessons): built from the models' docstrings and the compiled model,
+"""Lesson text (mdpviz.models.kit.teaching.lessons): built from the models' docstrings and the compiled model,
 with the current parameters (the discount above all) filled in. Pure, no Qt."""
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pytest
 
-from mdpviz.models.kit import lessons as L
+from mdpviz.models.kit.teaching import lessons as L
 from mdpviz.models import snakes as sn
 from mdpviz.models.file import spec as file_spec
 from mdpviz.models.snakes import spec as sn_spec
 from mdpviz.models import ttt as tt
-from mdpviz.models.cs747 import parse_cs747
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.cs747 import parse_cs747
+from mdpviz.core.mdp import TabularMDP
 from tests.conftest import SMALL_MDP
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ def test_parameters_expand_nested_settings_and_keep_big_objects_short():
 def test_parameters_are_named_in_words_on_screen_and_with_their_field_in_markdown():
     """The 3D game's lesson showed "settings.meth" over "od" in its narrow parameter column, and code
     names ("settings.learning_rate", checkers' "rules.forced_capture") where a class reads words."""
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
     from mdpviz.models.ttt3d import Ttt3dState
 
     lesson = L.lesson_for("ttt3d", Ttt3dState(), None)
@@ -172,7 +172,7 @@ def test_lesson_for_finds_the_games_lesson_through_the_registry():
 def test_checkers_lesson_quotes_the_rules_and_the_mdp_sections():
     """The lesson reads its text from the rules module's docstring: after the move into a folder it read
     the package's short docstring and lost everything but the model's counts."""
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
 
     spec = registry.get("checkers")
     md = spec.lesson(spec.default_settings(), None).markdown()
@@ -181,7 +181,7 @@ def test_checkers_lesson_quotes_the_rules_and_the_mdp_sections():
 
 
 def test_no_lesson_shows_a_code_reference_in_its_parameter_table():
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
 
     for key in registry.keys():
         spec = registry.get(key)

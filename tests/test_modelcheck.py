@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mdpviz.models import modelcheck as mc
-from mdpviz.models.cs747 import MDPFileError, load_cs747
-from mdpviz.models.examples import mdp_examples
-from mdpviz.models.kit import registry
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core import modelcheck as mc
+from mdpviz.core.cs747 import MDPFileError, load_cs747
+from mdpviz.core.examples import mdp_examples
+from mdpviz.models.kit.game import registry
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import solve
 
 TOL = 1e-6
@@ -421,7 +421,7 @@ def test_malformed_drn_on_the_command_line(capsys, tmp_path):
 def test_file_game_reads_drn(tmp_path):
     """The file game opens a DRN file: its model, its names for states and actions, its init state."""
     from mdpviz.models.file.spec import SPEC, FileState, read_file
-    from mdpviz.models.kit.hooks import Context
+    from mdpviz.models.kit.game.hooks import Context
 
     spec = registry.get("gridworld")
     mdp = spec.compile(spec.default_settings())

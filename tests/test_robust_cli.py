@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from mdpviz.cli import build_parser, main
-from mdpviz.models import chunked
-from mdpviz.models.examples import ATTT_DIR, MDP_DIR, examples, mdp_examples, resolve_mdp
+from mdpviz.core import chunked
+from mdpviz.core.examples import ATTT_DIR, MDP_DIR, examples, mdp_examples, resolve_mdp
 
 REPO = Path(__file__).resolve().parents[1]
 GIB = 1024**3
@@ -205,7 +205,7 @@ def test_a_utf8_bom_is_accepted_in_every_file_type(tmp_path, capsys):
     code, out, err = run_cli(capsys, ["match", "--x", str(risk), "--games", "100", "--no-exact", "--seed", "1"])
     assert code == 0, err
     # a scenario file
-    from mdpviz.scenario import Scenario, load_scenario, save_scenario
+    from mdpviz.models.kit.game.scenario import Scenario, load_scenario, save_scenario
 
     scn = tmp_path / "s.json"
     save_scenario(Scenario(game="snakes"), scn)
@@ -296,7 +296,7 @@ def test_a_typo_in_numstates_is_refused_before_allocating(tmp_path):
 
 
 def test_simulations_run_in_chunks_with_constant_memory(monkeypatch):
-    from mdpviz.models import simulate as sim_mod
+    from mdpviz.core import simulate as sim_mod
     from mdpviz.models.snakes import SnakesConfig
     from mdpviz.models.snakes.simulate import compare_strategies
 

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from mdpviz.models import snakes as sn
-from mdpviz.scenario import (
+from mdpviz.models.kit.game.scenario import (
     FORMAT,
     SCHEMA_VERSION,
     Scenario,
@@ -16,7 +16,7 @@ from mdpviz.scenario import (
     parse_scenario,
     save_scenario,
 )
-from mdpviz.models.kit import registry
+from mdpviz.models.kit.game import registry
 
 SNAKES = registry.get("snakes")
 snakes_from_dict, snakes_to_dict = SNAKES.from_dict, SNAKES.to_dict

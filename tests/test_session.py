@@ -13,8 +13,8 @@ import pytest
 
 from mdpviz.models import file as mf
 from mdpviz.models import snakes as sn
-from mdpviz.models.kit import registry
-from mdpviz.scenario import ScenarioError
+from mdpviz.models.kit.game import registry
+from mdpviz.models.kit.game.scenario import ScenarioError
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.games import view_class
 from mdpviz.widgets.session import REFUSED, GameSession
@@ -90,7 +90,7 @@ def test_scenario_data_carries_the_display_settings_after_the_settings(qapp, tmp
 
 
 def test_without_a_runner_a_job_is_refused_and_told_so(qapp):
-    from mdpviz.models.jobs import Job
+    from mdpviz.core.jobs import Job
 
     s = GameSession(sn.SPEC)
     failed, notes = [], []
@@ -102,7 +102,7 @@ def test_without_a_runner_a_job_is_refused_and_told_so(qapp):
 def test_simulation_and_episode_come_from_the_spec(qapp):
     import numpy as np
 
-    from mdpviz.models.jobs import drive
+    from mdpviz.core.jobs import drive
 
     s = GameSession(sn.SPEC)
     assert s.strategies()[:3] == ["optimal", "security", "normal"]

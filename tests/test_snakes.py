@@ -301,7 +301,7 @@ def test_compiled_mdp_shape():
 
 def _model_from_the_rule_function(cfg: SnakesConfig):
     """compile_snakes as it was: every outcome() of every (square, die), through from_transitions."""
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.mdp import TabularMDP
 
     src, act, dst, prob, cost = [], [], [], [], []
     for s in range(1, 15):
@@ -324,7 +324,7 @@ def test_compiled_model_is_bit_identical_to_the_rule_function(rules, circle):
     of outcome(): every array, dtype, order, probability bit and label, on random layouts."""
     import dataclasses
 
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.mdp import TabularMDP
 
     rng = np.random.default_rng(7 + circle)
     base = SnakesConfig(circle=circle, overshoot="wrap" if circle else "restart")

@@ -260,7 +260,7 @@ def test_training_keeps_each_record_the_agent_and_its_state(tmp_path):
     progress record becomes the agent and a point of the curve; a loaded agent replaces it."""
     from dataclasses import replace
 
-    from mdpviz.models.kit.driver import HereHost
+    from mdpviz.models.kit.game.driver import HereHost
     from mdpviz.models.ttt3d.training import Training
 
     t = Training()

@@ -14,11 +14,11 @@ import pytest
 
 from mdpviz.models import ttt3d
 from mdpviz.models.ttt import O, X
-from mdpviz.scenario import ScenarioError
+from mdpviz.models.kit.game.scenario import ScenarioError
 from mdpviz.models.ttt3d import learning as rl
-from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.kit.display import backup_q
-from mdpviz.models.kit.position import DECISION, MODEL, PLAY, WALK
+from mdpviz.models.kit.game.registry import JobProgress
+from mdpviz.models.kit.pictures.display import backup_q
+from mdpviz.models.kit.boards.position import DECISION, MODEL, PLAY, WALK
 from mdpviz.models.ttt3d import (
     AGENT_SCALE,
     GUI_SETTINGS,

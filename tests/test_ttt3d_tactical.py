@@ -10,7 +10,7 @@ import pytest
 
 from mdpviz.cli import main
 from mdpviz.models import ttt3d
-from mdpviz.models.kit.ttt_board import EMPTY, O, X
+from mdpviz.models.kit.boards.ttt_board import EMPTY, O, X
 from mdpviz.models.ttt3d import learning as rl
 from mdpviz.models.ttt3d import spec
 

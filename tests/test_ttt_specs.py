@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mdpviz.models.kit import registry as games
+from mdpviz.models.kit.game import registry as games
 from mdpviz.models import risk_ttt as rt
 from mdpviz.models import ttt as tt
 from mdpviz.models import ttt3d
 from mdpviz.models.ttt3d import learning as rl
-from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.simulate import uniform_policy_matrix
+from mdpviz.models.kit.game.registry import JobProgress
+from mdpviz.core.simulate import uniform_policy_matrix
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 KEYS = ("ttt", "risk_ttt", "ttt3d")
@@ -66,7 +66,7 @@ def test_spec_settings_round_trip_the_golden_entry(key):
 
 
 def test_spec_codecs_name_the_bad_field():
-    from mdpviz.models.files import ScenarioError
+    from mdpviz.core.files import ScenarioError
 
     with pytest.raises(ScenarioError, match=r"games\.risk_ttt\.size"):
         games.get("risk_ttt").from_dict({"size": 5}, "x.json")
@@ -150,7 +150,7 @@ def test_matchup_jobs_report_progress_and_agree_with_the_exact_numbers():
 
 @pytest.mark.parametrize("key", KEYS)
 def test_spec_lesson_is_the_lesson_the_window_shows(key):
-    from mdpviz.models.kit.lessons import lesson_for
+    from mdpviz.models.kit.teaching.lessons import lesson_for
 
     spec = games.get(key)
     st = spec.default_settings()

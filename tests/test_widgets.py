@@ -11,10 +11,10 @@ from PySide6.QtCore import QPointF, Qt
 from mdpviz.models.snakes import SnakesConfig, compile_snakes, next_squares
 from mdpviz.solvers import solve
 from mdpviz.widgets.board import BoardView, CellDecor, ColorBar
-from mdpviz.models.kit.colors import ColorScale
+from mdpviz.models.kit.pictures.colors import ColorScale
 from mdpviz.widgets.convergence import ConvergencePlot, log_safe
-from mdpviz.models.kit.display import BoardFrame, StrategyRow, board_frame
-from mdpviz.models.kit.episodes import Move
+from mdpviz.models.kit.pictures.display import BoardFrame, StrategyRow, board_frame
+from mdpviz.models.kit.boards.episodes import Move
 from mdpviz.widgets.geometry import snakes_layout
 from mdpviz.widgets.panels import Inspector, SolverPanel, parse_tolerance
 from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
@@ -173,7 +173,7 @@ def test_solver_panel_tolerance_input(qtbot):
 
 
 def test_inspector_shows_and_clears(qtbot):
-    from mdpviz.models.kit.display import ActionBackup, Inspection
+    from mdpviz.models.kit.pictures.display import ActionBackup, Inspection
 
     ins = Inspector()
     qtbot.addWidget(ins)

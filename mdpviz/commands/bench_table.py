@@ -164,7 +164,7 @@ def dense_reference_sweep(mdp) -> float:
 def rows_course(tab: Table, path: Path) -> None:
     import numpy as np
 
-    from mdpviz.models.cs747 import load_cs747
+    from mdpviz.core.cs747 import load_cs747
     from mdpviz.solvers import solve, solver
     from mdpviz.solvers import kernels
 
@@ -302,7 +302,7 @@ def rows_core(tab: Table, sizes: list[int]) -> None:
     import numpy as np
 
     from mdpviz.commands.bench import random_mdp_arrays
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.mdp import TabularMDP
     from mdpviz.solvers.value_iteration import value_iteration
 
     for n in sizes:

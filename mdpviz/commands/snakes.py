@@ -27,7 +27,7 @@ from mdpviz.models.snakes import (
     parse_die,
     square_type_name,
 )
-from mdpviz.models.chunked import check_games
+from mdpviz.core.chunked import check_games
 from mdpviz.models.snakes.simulate import compare_strategies, simulate_turns, strategy_probs
 from mdpviz.solvers import METHOD_NAMES, solve
 

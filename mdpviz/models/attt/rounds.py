@@ -12,15 +12,15 @@ history and not saved in scenarios (a scenario keeps the setup); any change of t
 again at round 0. The model on the board is built from :attr:`Rounds.state` (the setup with the
 rounds applied): the last round's responder against the other player's policy.
 
-:class:`Rounds` is the game's :class:`~mdpviz.models.kit.driver.Driver`; its jobs run on its host
-(the window's session, or a :class:`~mdpviz.models.kit.driver.HereHost`). Plain Python; no Qt.
+:class:`Rounds` is the game's :class:`~mdpviz.models.kit.game.driver.Driver`; its jobs run on its host
+(the window's session, or a :class:`~mdpviz.models.kit.game.driver.HereHost`). Plain Python; no Qt.
 """
 from __future__ import annotations
 
 from mdpviz.models.attt.iteration import Round
 from mdpviz.models.attt.setup import AtttSetup, AtttState, round_summary, rounds_job
-from mdpviz.models.jobs import Job
-from mdpviz.models.kit.driver import Driver
+from mdpviz.core.jobs import Job
+from mdpviz.models.kit.game.driver import Driver
 
 ROUND_PAUSE_MS = 350
 """Pause between rounds when the rounds run on their own (so each round can be seen)."""

@@ -16,11 +16,11 @@ import numpy as np
 
 from mdpviz.models.attt import iteration as it
 from mdpviz.models.attt import rules as attt
-from mdpviz.models.cs747 import MDPFileError
-from mdpviz.models.examples import ATTT_DIR
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.kit.codec import FieldError, as_object, from_data, to_data
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.cs747 import MDPFileError
+from mdpviz.core.examples import ATTT_DIR
+from mdpviz.core.files import ScenarioError
+from mdpviz.models.kit.game.codec import FieldError, as_object, from_data, to_data
+from mdpviz.core.mdp import TabularMDP
 
 COURSE_DIR = ATTT_DIR
 """The course's anti-tic-tac-toe files, shipped inside the package (``mdpviz/examples/cs747/attt``)."""
@@ -321,7 +321,7 @@ def encode_state(state: AtttState) -> attt.Encoding:
 def rounds_job(setup: AtttSetup, *, done: Sequence[it.Round] = (),
                stop_after: int | None = None) -> Generator[Any, None, it.IterationResult]:
     """The best-response rounds of ``setup`` as a background job (:func:`~mdpviz.models.attt.iteration.iteration_job`):
-    yields :class:`~mdpviz.models.kit.registry.JobProgress` and each :class:`~mdpviz.models.attt.iteration.Round`,
+    yields :class:`~mdpviz.models.kit.game.registry.JobProgress` and each :class:`~mdpviz.models.attt.iteration.Round`,
     returns the :class:`~mdpviz.models.attt.iteration.IterationResult`. ``done``: rounds already
     computed for this setup (the job continues after them); ``stop_after``: return after that round."""
     return (yield from it.iteration_job(setup.start, p1_boards=setup.p1_boards, p2_boards=setup.p2_boards,

@@ -1,19 +1,19 @@
 """The "MDP from file" game: any MDP in the course file format, as the registry sees it (:data:`SPEC`).
 
 The game's settings are a :class:`FileState`: which file, its text (kept, so a scenario is
-self-contained) and the discount in use. The reader is :mod:`mdpviz.models.cs747`; strategies and
-their simulation are the plain-walk ones of :mod:`mdpviz.models.kit.strategies`; the lesson is
+self-contained) and the discount in use. The reader is :mod:`mdpviz.core.cs747`; strategies and
+their simulation are the plain-walk ones of :mod:`mdpviz.models.kit.boards.strategies`; the lesson is
 :func:`file_lesson`.
 
 A new window starts with no file (its view's own default, :class:`FileState` ``()``); the spec's
-:attr:`~mdpviz.models.kit.registry.GameSpec.default_settings` is the first shipped course example
+:attr:`~mdpviz.models.kit.game.registry.GameSpec.default_settings` is the first shipped course example
 (:func:`default_file_state`), so the headless registry always has a model to compile.
 
 Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
-from mdpviz.models.kit.lessons import Block, doc_blocks, first_sentence, mdp_lesson, parameters_of
+from mdpviz.models.kit.teaching.lessons import Block, doc_blocks, first_sentence, mdp_lesson, parameters_of
 
 import os
 from dataclasses import dataclass, replace
@@ -23,22 +23,22 @@ from typing import Any, Generator
 
 import numpy as np
 
-from mdpviz.models.cs747 import MDPFileError, parse_cs747, parse_cs747_job, read_text_file
-from mdpviz.models.modelcheck import drn_start, is_drn, parse_drn, parse_drn_job
-from mdpviz.models.examples import mdp_examples
-from mdpviz.models.kit.codec import FieldError
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.jobs import drive
-from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
-from mdpviz.models.kit.lessons import Lesson
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.episodes import Move, sample_mdp_episode
-from mdpviz.models.kit.hooks import Context, label_of, simulation_from_start
-from mdpviz.models.kit.strategies import (
+from mdpviz.core.cs747 import MDPFileError, parse_cs747, parse_cs747_job, read_text_file
+from mdpviz.core.modelcheck import drn_start, is_drn, parse_drn, parse_drn_job
+from mdpviz.core.examples import mdp_examples
+from mdpviz.models.kit.game.codec import FieldError
+from mdpviz.core.files import ScenarioError
+from mdpviz.core.jobs import drive
+from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.teaching.lessons import Lesson
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.episodes import Move, sample_mdp_episode
+from mdpviz.models.kit.game.hooks import Context, label_of, simulation_from_start
+from mdpviz.models.kit.boards.strategies import (
     SimulationResult, discounted_max_steps, fixed_action_strategies, strategy_simulation,
 )
 from mdpviz.solvers import solve
-from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
+from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def read_file(path: str | os.PathLike) -> tuple[FileState, TabularMDP]:
 
 def read_file_job(path: str | os.PathLike) -> Generator[JobProgress, None, tuple[FileState, TabularMDP]]:
     """:func:`read_file` as a job generator (any thread): the file is read once and parsed once,
-    with progress (:func:`mdpviz.models.cs747.parse_cs747_job`)."""
+    with progress (:func:`mdpviz.core.cs747.parse_cs747_job`)."""
     path = str(path)
     yield JobProgress(0, 0, f"Reading {Path(path).name}\u2026")
     text = read_text_file(path)  # the course reader's checks: missing, binary, not UTF-8
@@ -236,8 +236,8 @@ SPEC = GameSpec(
 
 
 def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) -> Lesson:
-    """An MDP read from a course-format file (:mod:`mdpviz.models.cs747`)."""
-    from mdpviz.models import cs747
+    """An MDP read from a course-format file (:mod:`mdpviz.core.cs747`)."""
+    from mdpviz.core import cs747
 
     name = path.rsplit("/", 1)[-1] if path else ""
     return mdp_lesson(
@@ -250,7 +250,7 @@ def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) ->
         transitions="As listed in the file.",
         rewards="As listed in the file (reward units).",
         parameters=parameters_of(state, skip=("text",)),
-        sources=("mdpviz.models.cs747",),
+        sources=("mdpviz.core.cs747",),
     )
 
 

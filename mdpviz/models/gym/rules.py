@@ -2,7 +2,7 @@
 
 :func:`from_gymnasium` reads ``env.unwrapped.P`` (the table of Gymnasium's toy-text
 environments: ``P[s][a]`` is a list of ``(probability, next state, reward, terminated)``) into
-one :class:`~mdpviz.models.mdp.TabularMDP`:
+one :class:`~mdpviz.core.mdp.TabularMDP`:
 
 * outcomes of one (s, a) with the same next state, reward and ``terminated`` flag are summed
   (FrozenLake lists a slip into a wall and the intended bump as two entries);
@@ -27,9 +27,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.codec import PAIRS_AS_OBJECT, FieldError, stored_as
-from mdpviz.models.kit.grid import GridGeometry
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.game.codec import PAIRS_AS_OBJECT, FieldError, stored_as
+from mdpviz.models.kit.boards.grid import GridGeometry
+from mdpviz.core.mdp import TabularMDP
 
 INSTALL_HINT = 'Gymnasium is not installed: install it with  pip install "mdpviz[gym]"  (or pip install gymnasium)'
 """What to tell a user who asks for a Gymnasium environment without Gymnasium."""

@@ -2,18 +2,18 @@
 from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Generator
-from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
-from mdpviz.models.kit.grid import walk_simulation
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.strategies import SimulationResult
+from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.boards.grid import walk_simulation
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.strategies import SimulationResult
 from mdpviz.models.gym.rules import (  # noqa: F401
     GymState,
     ImportedEnv,
     compile_gym,
     import_env,
 )
-from mdpviz.models.kit.hooks import simulation_from_start, walk_episode
-from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
+from mdpviz.models.kit.game.hooks import simulation_from_start, walk_episode
+from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
 def strategies(state: GymState, mdp: TabularMDP) -> tuple[str, ...]:
@@ -38,7 +38,7 @@ def lesson(state: GymState, mdp: TabularMDP | None = None, *, start: int | None 
            state_name: Callable[[int], str] | None = None, **_names: Any):
     """The environment's lesson: this module's account of the import, then the model's facts."""
     from mdpviz.models.gym import rules
-    from mdpviz.models.kit.lessons import Block, clean_rst, mdp_lesson, parameters_of
+    from mdpviz.models.kit.teaching.lessons import Block, clean_rst, mdp_lesson, parameters_of
 
     if start is None:
         start = import_env(state).start if mdp is not None else 0

@@ -10,7 +10,7 @@ Bellman equation (per state s = (b, t), over the empty cells a):
 
 with opt = max for X and min for O.
 
-* 3x3 compiles to a :class:`~mdpviz.models.mdp.TabularMDP` over every (board, turn) pair except
+* 3x3 compiles to a :class:`~mdpviz.core.mdp.TabularMDP` over every (board, turn) pair except
   the boards on which both marks own a line (the seed's S'), solved by the steppable solvers
   (minimax value iteration from V = 0 converges in about 10 sweeps, as in the seed).
 * n x n boards (4x4, 4 in a row) are solved exactly by backward induction over the number of
@@ -39,10 +39,10 @@ from typing import Any, Callable, Generator, Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.codec import FieldError
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.kit.position import DECISION, MatchupResult, MoveSpec, Ply, Position, PositionModel, \
+from mdpviz.models.kit.game.codec import FieldError
+from mdpviz.models.kit.pictures.display import BackupTerm
+from mdpviz.models.kit.game.registry import JobProgress
+from mdpviz.models.kit.boards.position import DECISION, MatchupResult, MoveSpec, Ply, Position, PositionModel, \
     TabularPositionModel
 from mdpviz.models.risk_ttt.match import (
     Agent,
@@ -59,9 +59,9 @@ from mdpviz.models.risk_ttt.rules import (
     swap_index,
     validate_risk,
 )
-from mdpviz.models.simulate import policy_matrix
-from mdpviz.models.kit.ttt_board import ValuesCache, greedy_policy, mark_name
-from mdpviz.models.kit.ttt_board import O, X, BoardGeometry, other, parse_mark
+from mdpviz.core.simulate import policy_matrix
+from mdpviz.models.kit.boards.ttt_board import ValuesCache, greedy_policy, mark_name
+from mdpviz.models.kit.boards.ttt_board import O, X, BoardGeometry, other, parse_mark
 from mdpviz.solvers.backward_induction import LayerExpansion, LayeredSolution, backward_induction, run_layers
 
 # ====================================================================== n x n: backward induction
@@ -527,7 +527,7 @@ class _BatchLayers:
 def exact_solve_job(risk: Sequence[float] | np.ndarray, *, size: int = 4,
                     chunk_size: int | None = None) -> Generator[JobProgress, None, ExactRiskSolution]:
     """The exact n x n solve (:func:`solve_exact`, with the policy kept) as a job generator: it yields
-    a :class:`~mdpviz.models.kit.registry.JobProgress` (boards done of 3^(n*n), and the layer) after every
+    a :class:`~mdpviz.models.kit.game.registry.JobProgress` (boards done of 3^(n*n), and the layer) after every
     batch of ``chunk_size`` boards (default 2^18) and returns the :class:`ExactRiskSolution`. The
     window's controller steps it on its job thread (a cancel closes it between two batches); the
     CLI and tests simply iterate it. ValueError at once for a board too large to solve exactly."""

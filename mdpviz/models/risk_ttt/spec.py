@@ -4,17 +4,17 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Callable, Generator
 import numpy as np
-from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.kit.hooks import Context, position_outcome
-from mdpviz.models.kit.position import MatchupResult, PositionModel
+from mdpviz.models.kit.game.registry import DIVERGING, GameSpec, JobProgress
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.pictures.display import BackupTerm
+from mdpviz.models.kit.game.hooks import Context, position_outcome
+from mdpviz.models.kit.boards.position import MatchupResult, PositionModel
 from mdpviz.models.risk_ttt.rules import (
     RiskGame,
     compile_risk,
 )
-from mdpviz.models.kit.ttt_board import MARK_CHARS
-from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs
+from mdpviz.models.kit.boards.ttt_board import MARK_CHARS
+from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs
 from mdpviz.models.risk_ttt.exact import (  # noqa: F401
     ExactRiskPositionModel,
     ExactRiskSolution,
@@ -75,9 +75,9 @@ def _matchups_job(state: RiskState, policy: np.ndarray | None = None, *, games: 
 
 def lesson(state: Any, mdp: TabularMDP | None = None, *, risk=None, start: int = 0,
            state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None):
-    """The game's :class:`~mdpviz.models.kit.lessons.Lesson`: ``state`` is the game's settings (its fields
+    """The game's :class:`~mdpviz.models.kit.teaching.lessons.Lesson`: ``state`` is the game's settings (its fields
     become the parameter table), ``risk`` the vector P (default: the settings')."""
-    from mdpviz.models.kit.lessons import (Parameter, doc_paragraphs, field_docs, fmt_value, mdp_lesson, parameters_of,
+    from mdpviz.models.kit.teaching.lessons import (Parameter, doc_paragraphs, field_docs, fmt_value, mdp_lesson, parameters_of,
                                        sentence_starting, sentence_with)
 
     from mdpviz.models.risk_ttt import exact as rt
@@ -109,7 +109,7 @@ def settings_from_data(data: Any, path: str) -> RiskState:
     """The generic codec, with one extra: an entry without ``preset`` says where its risks came from
     as "custom" (a hand-written file gives its own risks; the dataclass's default names the preset of
     its default risks), as every version before the generic codec read it."""
-    from mdpviz.models.kit import codec
+    from mdpviz.models.kit.game import codec
 
     if isinstance(data, dict) and "preset" not in data:
         data = {**data, "preset": "custom"}
@@ -153,7 +153,7 @@ SPEC = GameSpec(
     backup_terms=_backup_terms,
     simulation=_simulation,
 )
-"""Risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.registry` (``compile`` gives None for the 4x4
+"""Risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.game.registry` (``compile`` gives None for the 4x4
 board: its table is too large, the ``exact_solve`` job solves it by backward induction instead)."""
 
 

@@ -23,7 +23,7 @@ the slow lane from square 1), and that square's trap can trigger as on any landi
 
 :func:`outcomes` is THE rule function: the compiler (:func:`compile_snakes`), the simulators
 (:mod:`mdpviz.models.snakes.simulate`) and the GUI inspector all read it. The compiled
-:class:`~mdpviz.models.mdp.TabularMDP` has state i = square i + 1 (i = 0..14; state 14 = square 15
+:class:`~mdpviz.core.mdp.TabularMDP` has state i = square i + 1 (i = 0..14; state 14 = square 15
 is terminal) and action k = ``cfg.dice[k]``; the cost of a transition is the number of turns it
 uses (1, 2 for a prison, 0 for a bonus); objective "min", discount 1, so the value of a state is
 the expected number of turns to reach square 15 (stochastic shortest path, Bertsekas; Bellman
@@ -43,8 +43,8 @@ from typing import Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.codec import FieldError
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.models.kit.game.codec import FieldError
+from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.value_iteration import value_iteration_values
 
 N_SQUARES = 15

@@ -4,27 +4,27 @@ The rules, the compiler and the course's ``markovDecision`` are in :mod:`mdpviz.
 (re-exported here, so ``from mdpviz.models.snakes import compile_snakes`` works); the strategies and
 their simulation in :mod:`mdpviz.models.snakes.simulate`; the lesson in
 :func:`snakes_lesson`. This package adds the spec (scenario data: the generic codec of
-:mod:`mdpviz.models.kit.codec`, with the dice written last, :func:`snakes_to_dict`). The game is a package so the spec
+:mod:`mdpviz.models.kit.game.codec`, with the dice written last, :func:`snakes_to_dict`). The game is a package so the spec
 can name the simulation and the lesson, which import the rules, without an import cycle.
 
 Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
-from mdpviz.models.kit.lessons import doc_blocks, doc_paragraphs, field_docs, mdp_lesson, parameters_of, sentences
+from mdpviz.models.kit.teaching.lessons import doc_blocks, doc_paragraphs, field_docs, mdp_lesson, parameters_of, sentences
 
 from typing import Any, Generator
 
 import numpy as np
 
 from mdpviz.models.snakes import simulate as snakes_sim
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.kit.codec import to_data
-from mdpviz.models.kit.episodes import Move, snakes_moves
-from mdpviz.models.kit.hooks import Context
-from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec
-from mdpviz.models.kit.lessons import Lesson
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.pictures.display import BackupTerm
+from mdpviz.models.kit.game.codec import to_data
+from mdpviz.models.kit.boards.episodes import Move, snakes_moves
+from mdpviz.models.kit.game.hooks import Context
+from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec
+from mdpviz.models.kit.teaching.lessons import Lesson
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.snakes.rules import *  # noqa: F403 (the rules are this package's public names)
 from mdpviz.models.snakes.rules import N_SQUARES, SnakesConfig, compile_snakes, outcomes
 from mdpviz.models.snakes.rules import __all__ as _RULES_ALL
@@ -57,7 +57,7 @@ def strategies(cfg: SnakesConfig, mdp: TabularMDP | None = None) -> tuple[str, .
     return snakes_sim.strategy_names(cfg)
 
 
-def strategy_probs(cfg: SnakesConfig, name: str, mdp: TabularMDP | None, optimal_policy) -> np.ndarray:
+def spec_strategy_probs(cfg: SnakesConfig, name: str, mdp: TabularMDP | None, optimal_policy) -> np.ndarray:
     """(15, n_dice) die probabilities of strategy ``name`` (``optimal_policy``: the solved dice, for "optimal")."""
     if name == "optimal":
         if optimal_policy is None:
@@ -112,7 +112,7 @@ SPEC = GameSpec(
     to_dict=snakes_to_dict,
     color_kind=SEQUENTIAL,
     strategies=strategies,
-    strategy_probs=strategy_probs,
+    strategy_probs=spec_strategy_probs,
     lesson=lesson,
     jobs={"simulate": simulation},
     state_name=_state_name,
@@ -159,4 +159,4 @@ def snakes_lesson(cfg, mdp: TabularMDP | None = None) -> Lesson:
     )
 
 
-__all__ = [*_RULES_ALL, "SPEC", "backup_terms", "lesson", "simulation", "snakes_to_dict", "strategies", "strategy_probs"]
+__all__ = [*_RULES_ALL, "SPEC", "backup_terms", "lesson", "simulation", "snakes_to_dict", "spec_strategy_probs", "strategies"]

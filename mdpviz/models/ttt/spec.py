@@ -5,12 +5,12 @@ from typing import Any, Generator
 
 import numpy as np
 
-from mdpviz.models.kit.episodes import Move, sample_mdp_episode
-from mdpviz.models.kit.hooks import Context, position_outcome
-from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.position import MatchupResult
-from mdpviz.models.kit.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
+from mdpviz.models.kit.boards.episodes import Move, sample_mdp_episode
+from mdpviz.models.kit.game.hooks import Context, position_outcome
+from mdpviz.models.kit.game.registry import DIVERGING, GameSpec, JobProgress
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.position import MatchupResult
+from mdpviz.models.kit.boards.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
     EMPTY,
     MARK_CHARS,
     TTT3,
@@ -29,7 +29,7 @@ from mdpviz.models.ttt.rules import (  # noqa: F401
     compile_vs_random,
     vs_random_matchups,
 )
-from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
+from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
 KEY = "ttt"
@@ -50,9 +50,9 @@ def _matchups_job(state: TicTacToeState, policy: np.ndarray | None = None, *, ga
 
 
 def lesson(state: Any, mdp: TabularMDP | None = None, *, start: int | None = None, **_names: Any):
-    """The game's :class:`~mdpviz.models.kit.lessons.Lesson` (``state``: a :class:`TicTacToeState` or its
+    """The game's :class:`~mdpviz.models.kit.teaching.lessons.Lesson` (``state``: a :class:`TicTacToeState` or its
     :class:`VsRandomSettings`; ``start`` defaults to the first start state)."""
-    from mdpviz.models.kit.lessons import doc_paragraphs, field_docs, fmt_number, mdp_lesson, parameters_of, sentence_with
+    from mdpviz.models.kit.teaching.lessons import doc_paragraphs, field_docs, fmt_number, mdp_lesson, parameters_of, sentence_with
 
     from mdpviz.models.ttt import rules as tt
     settings = state.settings if isinstance(state, TicTacToeState) else state
@@ -119,7 +119,7 @@ SPEC = GameSpec(
     simulation=lambda ctx, policy, *, games, seed: vs_random_matchups(ctx.built, policy, games=games, seed=seed),
     with_discount=_with_discount,
 )
-"""Tic-tac-toe against a random opponent in the registry :mod:`mdpviz.models.kit.registry`."""
+"""Tic-tac-toe against a random opponent in the registry :mod:`mdpviz.models.kit.game.registry`."""
 
 
 

@@ -1,14 +1,14 @@
 """3x3x3 risk tic-tac-toe (seed 003, second half) as a game of the registry: learned, not tabulated.
 
-The cube has 3^27 boards: there is no :class:`~mdpviz.models.mdp.TabularMDP` (``SPEC.compile``
-returns None; :attr:`~mdpviz.models.kit.registry.GameSpec.no_table` says why). An agent is trained by
+The cube has 3^27 boards: there is no :class:`~mdpviz.core.mdp.TabularMDP` (``SPEC.compile``
+returns None; :attr:`~mdpviz.models.kit.game.registry.GameSpec.no_table` says why). An agent is trained by
 playing instead (:mod:`mdpviz.models.ttt3d.learning`, over the generic approximators of
 :mod:`mdpviz.solvers.rl`), as the job generator :func:`training_job`.
 
 Where things are: the cube, its 49 lines and the batch engine in :mod:`mdpviz.models.ttt3d.rules`
 (re-exported here); learning in :mod:`mdpviz.models.ttt3d.learning`; here the game's settings
 (:class:`Ttt3dState`), its position model for the common board, the learning curve's arrays, the
-training and matchup jobs (generators yielding :class:`~mdpviz.models.kit.registry.JobProgress`), the
+training and matchup jobs (generators yielding :class:`~mdpviz.models.kit.game.registry.JobProgress`), the
 scenario codec and the registry's :data:`SPEC`. Plain numpy; never imports Qt.
 """
 from __future__ import annotations
@@ -20,13 +20,13 @@ from typing import Any, Callable, Generator, Mapping, Sequence
 import numpy as np
 
 from mdpviz.models.ttt3d import learning as rl
-from mdpviz.models.kit.colors import DIVERGING, ColorScale
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.kit.codec import FieldError, from_data, to_data
-from mdpviz.models.kit.registry import GameSpec, JobProgress
-from mdpviz.models.kit.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel
-from mdpviz.models.simulate import proportion_ci
+from mdpviz.models.kit.pictures.colors import DIVERGING, ColorScale
+from mdpviz.models.kit.pictures.display import BackupTerm
+from mdpviz.core.files import ScenarioError
+from mdpviz.models.kit.game.codec import FieldError, from_data, to_data
+from mdpviz.models.kit.game.registry import GameSpec, JobProgress
+from mdpviz.models.kit.boards.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel
+from mdpviz.core.simulate import proportion_ci
 from mdpviz.models.ttt3d.rules import (  # noqa: F401  (re-exported: the rules' old home)
     CENTRE,
     CUBE,
@@ -61,7 +61,7 @@ from mdpviz.models.ttt3d.rules import (  # noqa: F401  (re-exported: the rules' 
     seed_missing_lines,
     winner,
 )
-from mdpviz.models.kit.ttt_board import EMPTY, MARK_CHARS, O, X, other, parse_mark
+from mdpviz.models.kit.boards.ttt_board import EMPTY, MARK_CHARS, O, X, other, parse_mark
 from mdpviz.models.ttt3d.training import Training, method_text, record_text, training_job  # noqa: F401 (re-exported)
 
 AGENT_SCALE = ColorScale(-1.0, 1.0, label="move value to the mover (+1 win, \u22121 loss)",
@@ -509,10 +509,10 @@ APPROX_WORDS = {"linear": "a linear function", "quadratic": "a quadratic functio
 
 
 def lesson(state: Ttt3dState, mdp: Any = None, **names: Any):
-    """The game's :class:`~mdpviz.models.kit.lessons.Lesson`: a game learnt from experience, not solved,
+    """The game's :class:`~mdpviz.models.kit.teaching.lessons.Lesson`: a game learnt from experience, not solved,
     so its facts say what the agent learns and from what (it said "No model yet" however long the agent
     had trained); its parameter table the training settings and risks."""
-    from mdpviz.models.kit.lessons import Lesson, doc_paragraphs, fmt_number, parameters_of
+    from mdpviz.models.kit.teaching.lessons import Lesson, doc_paragraphs, fmt_number, parameters_of
 
     state = state if isinstance(state, Ttt3dState) else Ttt3dState()
     st = state.settings
@@ -569,7 +569,7 @@ SPEC = GameSpec(
     display=lambda data, path: {"reply": data["reply"] if data.get("reply") in REPLIES else "agent"},
     driver=Training,
 )
-"""3x3x3 risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.registry` (no table: ``compile`` gives None)."""
+"""3x3x3 risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.game.registry` (no table: ``compile`` gives None)."""
 
 
 __all__ = [

@@ -62,7 +62,7 @@ from mdpviz.models.attt import (
     round_changes,
     round_summary,
 )
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.models.attt.rounds import Rounds
 from mdpviz.widgets.position import GridPainter, PositionGame

@@ -1,4 +1,4 @@
-"""Any MDP in the course file format: the view (reader in :mod:`mdpviz.models.cs747`)."""
+"""Any MDP in the course file format: the view (reader in :mod:`mdpviz.core.cs747`)."""
 from __future__ import annotations
 
 from pathlib import Path

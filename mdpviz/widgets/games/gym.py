@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit, QPushButton, QWidget
 
-from mdpviz.models.kit.grid import GridGeometry
+from mdpviz.models.kit.boards.grid import GridGeometry
 
 from mdpviz.models import gym as gb
 from mdpviz.widgets import named as _named

@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.models.jobs import Job
+from mdpviz.core.jobs import Job
 from mdpviz.models import risk_ttt as rt
-from mdpviz.models.kit.position import PositionModel
+from mdpviz.models.kit.boards.position import PositionModel
 from mdpviz.models.risk_ttt import SPEC, RiskPositionModel, RiskState
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.game import PANELS

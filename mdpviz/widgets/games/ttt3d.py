@@ -1,6 +1,6 @@
 """3x3x3 risk tic-tac-toe in the main window: an agent learned by playing, shown on the cube.
 
-The cube has 3^27 boards: there is no :class:`~mdpviz.models.mdp.TabularMDP` to step, so this game
+The cube has 3^27 boards: there is no :class:`~mdpviz.core.mdp.TabularMDP` to step, so this game
 has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.models.ttt3d.learning`):
 
 * the cube as three 3x3 layers side by side (the common position board of
@@ -51,9 +51,9 @@ from PySide6.QtWidgets import (
 
 from mdpviz.models import ttt3d
 from mdpviz.models.ttt3d import learning as rl
-from mdpviz.models.kit.colors import ColorScale
-from mdpviz.models.kit.position import DECISION, PLAY, Position
-from mdpviz.models.kit.ttt_board import MARK_CHARS
+from mdpviz.models.kit.pictures.colors import ColorScale
+from mdpviz.models.kit.boards.position import DECISION, PLAY, Position
+from mdpviz.models.kit.boards.ttt_board import MARK_CHARS
 from mdpviz.models.ttt3d import (
     AGENT_SCALE,
     REPLIES,
