@@ -457,7 +457,7 @@ def test_security_die_alone_takes_17_turns_whatever_the_layout():
     2 x (2 + 8/2 + 5/2) = 17 turns."""
     from mdpviz.models.snakes.simulate import exact_turns, strategy_probs
 
-    for cfg in (sn.SnakesConfig(layout=LAYOUT), sn.SnakesConfig()):
+    for cfg in (sn.SnakesSettings(layout=LAYOUT), sn.SnakesSettings()):
         assert exact_turns(cfg, strategy_probs(cfg, "security"))[0] == pytest.approx(17.0)
 
 

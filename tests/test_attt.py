@@ -478,7 +478,7 @@ def test_iteration_resumes_after_given_rounds_exactly(course):
 def test_rounds_job_yields_progress_then_one_round_and_stops(course):
     from mdpviz.models.kit.game.registry import JobProgress
 
-    setup = attt.AtttSetup(course["s1"], course["s2"], course["p1"], method="vi")
+    setup = attt.AtttSettings(course["s1"], course["s2"], course["p1"], method="vi")
     items = []
     gen = attt.rounds_job(setup, stop_after=1)
     with pytest.raises(StopIteration) as stop:
@@ -524,7 +524,7 @@ def test_spec_compiles_round_trips_and_walks(course):
     import mdpviz.models.kit.game.registry as games
 
     spec = games.get("anti-tic-tac-toe")
-    assert spec is attt.SPEC and spec.key == "attt" and spec.settings_type is attt.AtttSetup
+    assert spec is attt.SPEC and spec.key == "attt" and spec.settings_type is attt.AtttSettings
     setup = spec.default_settings()
     mdp = spec.compile(setup)
     assert mdp.n_states == 2097 + 3  # player 2's boards (the first responder) and the three end states

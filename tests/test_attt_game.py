@@ -25,7 +25,7 @@ from mdpviz.solvers import solve
 from mdpviz.models.attt import (
     RESULTS,
     AtttPositionModel,
-    AtttSetup,
+    AtttSettings,
     AtttState,
     course_files,
     default_setup,
@@ -134,7 +134,7 @@ def test_values_outcomes_and_backup_of_a_solved_position(course_state):
     probabilities of the board) equals the model's independent forward propagation."""
     s = course_state.setup
     uni = attt.AtttPolicy.uniform(s.p1_boards)
-    st = AtttState(AtttSetup(s.p1_boards, s.p2_boards, uni, start_kind="uniform"))
+    st = AtttState(AtttSettings(s.p1_boards, s.p2_boards, uni, start_kind="uniform"))
     m = model_of(st)
     sol = solve(m.mdp, "vi", tol=1e-12)
     v = np.asarray(sol.values)

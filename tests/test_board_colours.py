@@ -229,10 +229,10 @@ def _check_q_matches_policy(mdp, hist, *, gs_block=1):
 @pytest.mark.parametrize("method, options", [("vi", {}), ("gs", {}), ("gs", {"block_size": 4}), ("pi", {}),
                                              ("lp", {})])
 def test_board_q_backs_up_from_the_values_each_badge_was_chosen_with(method, options):
-    from mdpviz.models.snakes import SnakesConfig, compile_snakes
+    from mdpviz.models.snakes import SnakesSettings, compile_snakes
     from mdpviz.solvers import solver
 
-    mdp = compile_snakes(SnakesConfig(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)))
+    mdp = compile_snakes(SnakesSettings(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)))
     gen = solver(mdp, method, **options)
     hist = list(gen)
     assert _check_q_matches_policy(mdp, hist, gs_block=options.get("block_size", 1)) >= 14

@@ -36,7 +36,7 @@ from tests.conftest import LAYOUT, SMALL_MDP
 REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def snakes_mdp() -> TabularMDP:
-    return sn.compile_snakes(sn.SnakesConfig(layout=LAYOUT))
+    return sn.compile_snakes(sn.SnakesSettings(layout=LAYOUT))
 
 
 @pytest.fixture(scope="module")

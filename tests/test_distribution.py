@@ -9,7 +9,7 @@ import pytest
 
 from mdpviz.cli import main
 from mdpviz.core.mdp import TabularMDP
-from mdpviz.models.snakes import SnakesConfig, compile_snakes
+from mdpviz.models.snakes import SnakesSettings, compile_snakes
 from mdpviz.solvers import solve
 from mdpviz.solvers.distribution import turn_distribution
 
@@ -22,7 +22,7 @@ LAYOUTS = [
 
 
 def snakes(layout: str, circle: bool):
-    cfg = SnakesConfig(layout=tuple(int(x) for x in layout.split(",")), circle=circle).validate()
+    cfg = SnakesSettings(layout=tuple(int(x) for x in layout.split(",")), circle=circle).validate()
     mdp = compile_snakes(cfg)
     return cfg, mdp, solve(mdp, "pi")
 

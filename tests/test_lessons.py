@@ -59,7 +59,7 @@ def test_file_lesson_follows_a_changed_discount_and_writes_the_backup_out():
 
 
 def test_snakes_lesson_from_the_docstrings_and_the_model():
-    cfg = sn.SnakesConfig(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0))
+    cfg = sn.SnakesSettings(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0))
     lesson = sn_spec.snakes_lesson(cfg)
     assert lesson.gamma == 1.0 and lesson.discount.startswith("\u03b3 = 1: the turns are counted")
     # the rules are the model's own words
@@ -97,7 +97,7 @@ def test_two_player_equation_has_max_and_min():
 
 # ---------------------------------------------------------------------------------- docstring reading
 def test_field_docs_read_the_source():
-    docs = L.field_docs(sn.SnakesConfig)
+    docs = L.field_docs(sn.SnakesSettings)
     assert docs["overshoot"].startswith('On a circular board, overshooting 15 by k')
     assert L.field_docs(sn.rules)["GOAL"] == "The goal square."  # module constants too
     assert L.field_docs(tt.VsRandomSettings)["win"] == "Reward when the agent completes a line (reward units)."
@@ -140,9 +140,9 @@ def test_parameters_are_named_in_words_on_screen_and_with_their_field_in_markdow
     """The 3D game's lesson showed "settings.meth" over "od" in its narrow parameter column, and code
     names ("settings.learning_rate", checkers' "rules.forced_capture") where a class reads words."""
     from mdpviz.models.kit.game import registry
-    from mdpviz.models.ttt3d import Ttt3dState
+    from mdpviz.models.ttt3d import Ttt3dSettings
 
-    lesson = L.lesson_for("ttt3d", Ttt3dState(), None)
+    lesson = L.lesson_for("ttt3d", Ttt3dSettings(), None)
     assert any(p.name == "settings.learning_rate" for p in lesson.parameters)
     html = lesson.html()
     assert "<td>learning rate</td>" in html and "settings.learning_rate" not in html and "learning_rate" not in html
@@ -157,10 +157,10 @@ def test_parameters_are_named_in_words_on_screen_and_with_their_field_in_markdow
 
 
 def test_lesson_for_finds_the_games_lesson_through_the_registry():
-    lesson = L.lesson_for("ttt", tt.TicTacToeState(settings=tt.VsRandomSettings(discount=0.85)), None)
+    lesson = L.lesson_for("ttt", tt.TicTacToeSettings(settings=tt.VsRandomSettings(discount=0.85)), None)
     assert lesson.title == "Tic-tac-toe against a random opponent"
     assert lesson.gamma == 0.85
-    snakes = L.lesson_for("snakes", sn.SnakesConfig(), None)
+    snakes = L.lesson_for("snakes", sn.SnakesSettings(), None)
     assert snakes.title == "Snakes and ladders"
     mdp = parse_cs747(SMALL_MDP, "small.txt")
     other = L.lesson_for("some_new_game", None, mdp, title="New game")

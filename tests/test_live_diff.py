@@ -12,7 +12,7 @@ from mdpviz.models.gridworld.rules import BUILTIN_MAPS, GridMap, GridSettings, w
 from mdpviz.models.kit.pictures.colors import DIVERGING
 from mdpviz.models.kit.game.game_model import build_game
 from mdpviz.models.kit.pictures.policy_diff import align_states, diff_scale, policy_diff
-from mdpviz.models.snakes.rules import SnakesConfig
+from mdpviz.models.snakes.rules import SnakesSettings
 from mdpviz.solvers import solve
 from mdpviz.solvers.sweep import TIE_TOL
 
@@ -70,7 +70,7 @@ def test_bridge_noise_edit():
 
 
 def test_snakes_trap_added_and_undo_gives_the_reverse_diff():
-    base = build_game("snakes", SnakesConfig())
+    base = build_game("snakes", SnakesSettings())
     lay = list(base.settings.layout)
     lay[7] = 1  # square 8 sends the player back to square 1
     after = build_game("snakes", replace(base.settings, layout=tuple(lay)))

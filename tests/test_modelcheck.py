@@ -420,7 +420,7 @@ def test_malformed_drn_on_the_command_line(capsys, tmp_path):
 
 def test_file_game_reads_drn(tmp_path):
     """The file game opens a DRN file: its model, its names for states and actions, its init state."""
-    from mdpviz.models.file.spec import SPEC, FileState, read_file
+    from mdpviz.models.file.spec import SPEC, FileSettings, read_file
     from mdpviz.models.kit.game.hooks import Context
 
     spec = registry.get("gridworld")
@@ -433,7 +433,7 @@ def test_file_game_reads_drn(tmp_path):
     assert SPEC.start_state(ctx) == 7
     assert [SPEC.state_name(ctx, s) for s in range(mdp.n_states)] == list(mdp.state_labels)
     assert SPEC.action_name(ctx, 0) == mc.action_names(mdp)[0]
-    again = SPEC.compile(FileState(path=str(path), text=state.text, discount=0.5))
+    again = SPEC.compile(FileSettings(path=str(path), text=state.text, discount=0.5))
     assert again.discount == 0.5 and np.array_equal(again.terminal, mdp.terminal)
 
 

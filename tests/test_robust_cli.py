@@ -297,7 +297,7 @@ def test_a_typo_in_numstates_is_refused_before_allocating(tmp_path):
 
 def test_simulations_run_in_chunks_with_constant_memory(monkeypatch):
     from mdpviz.core import simulate as sim_mod
-    from mdpviz.models.snakes import SnakesConfig
+    from mdpviz.models.snakes import SnakesSettings
     from mdpviz.models.snakes.simulate import compare_strategies
 
     sizes = []
@@ -309,7 +309,7 @@ def test_simulations_run_in_chunks_with_constant_memory(monkeypatch):
 
     monkeypatch.setattr("mdpviz.models.snakes.simulate.simulate", spy)
     monkeypatch.setattr(chunked, "CHUNK_GAMES", 1000)
-    res = compare_strategies(SnakesConfig(layout=tuple(int(x) for x in LAYOUT.split(","))), games=5_000, seed=1,
+    res = compare_strategies(SnakesSettings(layout=tuple(int(x) for x in LAYOUT.split(","))), games=5_000, seed=1,
                              names=("security",))
     assert max(sizes) <= 1000 and sum(sizes) == 5_000 + 13 * 500
     assert res[0].games.tolist() == [5_000] + [500] * 13 and res[0].turns_hist.sum() == 5_000

@@ -65,7 +65,7 @@ def test_a_course_file_is_parsed_once_whatever_its_discount(qapp, tmp_path):
     p = tmp_path / "small.txt"
     p.write_text(SMALL_MDP)
     state, parsed = mf.read_file(p)
-    s = GameSession(mf.SPEC, mf.FileState())
+    s = GameSession(mf.SPEC, mf.FileSettings())
     assert s.mdp() is None and s.mdp_error() == ""  # no file: no model, and no error
     s.prime(state, parsed)  # parsed off the GUI thread
     assert s.edit(state, "opened") and s.built() is parsed and s.mdp() is parsed
@@ -76,14 +76,14 @@ def test_a_course_file_is_parsed_once_whatever_its_discount(qapp, tmp_path):
 
 
 def test_scenario_data_carries_the_display_settings_after_the_settings(qapp, tmp_path):
-    s = GameSession(mf.SPEC, mf.FileState())
+    s = GameSession(mf.SPEC, mf.FileSettings())
     assert s.display == {"view": "grid", "start": None}
     s.set_display("view", "graph")
     data = s.to_dict()
     assert list(data) == ["path", "text", "discount", "view", "start"] and data["view"] == "graph"
     with pytest.raises(ScenarioError, match=r"games\.file\.view"):
         s.load_dict({**data, "view": "cube"}, "x.json")
-    other = GameSession(mf.SPEC, mf.FileState())
+    other = GameSession(mf.SPEC, mf.FileSettings())
     other.load_state(other.load_dict(data, "x.json"))
     other.load_display(data)
     assert other.display == s.display

@@ -8,7 +8,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPointF, Qt
 
-from mdpviz.models.snakes import SnakesConfig, compile_snakes, next_squares
+from mdpviz.models.snakes import SnakesSettings, compile_snakes, next_squares
 from mdpviz.solvers import solve
 from mdpviz.widgets.board import BoardView, CellDecor, ColorBar
 from mdpviz.models.kit.pictures.colors import ColorScale
@@ -22,7 +22,7 @@ from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
 
 @pytest.fixture
 def history():
-    return solve(compile_snakes(SnakesConfig(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0))), "vi",
+    return solve(compile_snakes(SnakesSettings(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0))), "vi",
                  record=True, tol=1e-9).history
 
 

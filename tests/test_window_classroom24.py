@@ -357,9 +357,9 @@ def test_taxi_is_drawn_as_a_board_of_the_taxis_cells_with_values_and_policy(qtbo
 
 def test_the_3d_games_lesson_says_what_is_learnt_not_no_model_yet():
     from mdpviz.models.kit.teaching.lessons import lesson_for
-    from mdpviz.models.ttt3d import Ttt3dState
+    from mdpviz.models.ttt3d import Ttt3dSettings
 
-    lesson = lesson_for("ttt3d", Ttt3dState(), None)
+    lesson = lesson_for("ttt3d", Ttt3dSettings(), None)
     text = lesson.text()
     assert "No model yet" not in text
     for head, fact in lesson.facts():

@@ -15,7 +15,7 @@ import numpy as np
 
 from mdpviz.models.attt import iteration as it
 from mdpviz.models.attt import rules as attt
-from mdpviz.models.attt.setup import PLAYERS, RESULTS, AtttSetup, AtttState, BoardChange, round_changes
+from mdpviz.models.attt.setup import PLAYERS, RESULTS, AtttSettings, AtttState, BoardChange, round_changes
 from mdpviz.models.kit.pictures.display import BackupTerm
 from mdpviz.models.kit.game.registry import JobProgress
 from mdpviz.core.mdp import TabularMDP
@@ -337,12 +337,12 @@ def matchups_job(state: AtttState, enc: attt.Encoding, policy: np.ndarray | None
     return MatchupResult(tuple(rows), unit="games", start="the empty board", notes=tuple(notes))
 
 
-def matchup_names(setup: AtttSetup, mdp: TabularMDP | None = None) -> tuple[str, ...]:
+def matchup_names(setup: AtttSettings, mdp: TabularMDP | None = None) -> tuple[str, ...]:
     """The names of the matchups of ``setup`` at round 0 (the spec's ``strategies``)."""
     return tuple(m[0] for m in matchup_plan(AtttState(setup), None, None))
 
 
-def position_model(setup: AtttSetup, mdp: TabularMDP) -> AtttPositionModel:
+def position_model(setup: AtttSettings, mdp: TabularMDP) -> AtttPositionModel:
     """The position board's model of ``setup`` at round 0 on its compiled ``mdp`` (the spec's
     ``position_model``): the first responder's boards against the start policy."""
     state = AtttState(setup)

@@ -25,9 +25,10 @@ The rules (line completion, children ``b + mark * 3**cell``) live in :func:`expa
 used by both the compiler and the layered solver. Plain numpy; never imports Qt.
 
 Where things are: the risk vectors, the rules and the compiled 3x3 game in
-:mod:`mdpviz.models.risk_ttt.rules`, the matchups in :mod:`mdpviz.models.risk_ttt.match` (both re-exported
-here); the exact n x n solve, the position models of the board, the exact solve as a job generator
-(:func:`exact_solve_job`), the settings, the scenario codec and the registry's :data:`SPEC` here.
+:mod:`mdpviz.models.risk_ttt.rules`, the matchups in :mod:`mdpviz.models.risk_ttt.match`; here the exact
+n x n solve, the position models of the board, the exact solve as a job generator (:func:`exact_solve_job`)
+and the settings (:class:`RiskSettings`); the scenario codec and the registry's ``SPEC`` are in
+:mod:`mdpviz.models.risk_ttt.spec`.
 """
 from __future__ import annotations
 
@@ -359,7 +360,7 @@ class RiskPositionModel(TabularPositionModel):
 class ExactRiskPositionModel(PositionModel):
     """Positions of n x n risk tic-tac-toe solved exactly (no MDP: values from an ExactRiskSolution).
 
-    ``values`` given to the board is the :class:`~mdpviz.models.risk_tExactRiskSolution` (or None
+    ``values`` given to the board is the :class:`~mdpviz.models.risk_ttt.exact.ExactRiskSolution` (or None
     before the solve). Moves and the coin come from :func:`~mdpviz.models.risk_texpand_boards`.
     """
 
@@ -463,7 +464,7 @@ class ExactRiskPositionModel(PositionModel):
 
 
 @dataclass(frozen=True)
-class RiskState:
+class RiskSettings:
     """The edits of risk tic-tac-toe."""
 
     risk: tuple[float, ...] = STOCHASTIC_3X3
@@ -612,4 +613,4 @@ def risk_matchups(game: RiskGame, policy: np.ndarray | None, *, games: int,
     return run()
 
 
-__all__ = ['ExactRiskPositionModel', 'ExactRiskSolution', 'MATCHUPS', 'RiskLayers', 'RiskPositionModel', 'RiskState', 'check_exact_size', 'exact_requirements', 'exact_solve_job', 'risk_matchups', 'solve_exact', 'solve_exact_cancellable', 'solve_exact_steps']
+__all__ = ['ExactRiskPositionModel', 'ExactRiskSolution', 'MATCHUPS', 'RiskLayers', 'RiskPositionModel', 'RiskSettings', 'check_exact_size', 'exact_requirements', 'exact_solve_job', 'risk_matchups', 'solve_exact', 'solve_exact_cancellable', 'solve_exact_steps']

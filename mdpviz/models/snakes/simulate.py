@@ -27,7 +27,7 @@ from mdpviz.models.kit.pictures.display import StrategyRow
 from mdpviz.models.kit.game.registry import JobProgress
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.core.simulate import Z95, mean_ci, simulate
-from mdpviz.models.snakes.rules import GOAL, N_SQUARES, SnakesConfig, compile_snakes, outcomes
+from mdpviz.models.snakes.rules import GOAL, N_SQUARES, SnakesSettings, compile_snakes, outcomes
 from mdpviz.models.kit.boards.strategies import SimulationResult, at_least_two_games
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy, solve
 from mdpviz.solvers.distribution import turn_distribution
@@ -42,7 +42,7 @@ equal probability; "mixed": fixed die probabilities (``mix``; default proportion
 n_dice, i.e. 1/6, 1/3, 1/2 for the three default dice); "custom": a die per square (``per_square``)."""
 
 
-def strategy_names(cfg: SnakesConfig, *, custom: bool = False) -> tuple[str, ...]:
+def strategy_names(cfg: SnakesSettings, *, custom: bool = False) -> tuple[str, ...]:
     """The strategies available for ``cfg``: optimal, one per die, random, mixed (and custom if asked)."""
     return ("optimal", *cfg.dice_names, "random", "mixed") + (("custom",) if custom else ())
 
@@ -54,7 +54,7 @@ def default_mix(n_dice: int) -> np.ndarray:
 
 
 def strategy_probs(
-    cfg: SnakesConfig,
+    cfg: SnakesSettings,
     name: str,
     *,
     optimal_policy: np.ndarray | None = None,
@@ -110,7 +110,7 @@ def _die_indices(policy: object, k: int, n: int, what: str) -> np.ndarray:
     return arr
 
 
-def _check_probs(cfg: SnakesConfig, probs: np.ndarray) -> np.ndarray:
+def _check_probs(cfg: SnakesSettings, probs: np.ndarray) -> np.ndarray:
     p = np.asarray(probs, dtype=np.float64)
     if p.shape != (N_SQUARES, cfg.n_dice):
         raise ValueError(f"strategy probabilities must have shape ({N_SQUARES}, {cfg.n_dice}), got {p.shape}")
@@ -125,7 +125,7 @@ def _check_probs(cfg: SnakesConfig, probs: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------ exact
-def exact_turns(cfg: SnakesConfig, probs: np.ndarray, *, mdp: TabularMDP | None = None) -> np.ndarray:
+def exact_turns(cfg: SnakesSettings, probs: np.ndarray, *, mdp: TabularMDP | None = None) -> np.ndarray:
     """Expected turns to reach 15 from squares 1..14 under the strategy ``probs`` (float64, (14,)).
 
     Exact policy evaluation of the compiled MDP (``mdp``, compiled here if None). Raises
@@ -151,7 +151,7 @@ class TurnStats:
 
 
 def _play(
-    cfg: SnakesConfig,
+    cfg: SnakesSettings,
     probs: np.ndarray,
     starts: np.ndarray,
     rng: np.random.Generator,
@@ -172,7 +172,7 @@ def _play(
 
 
 def simulate_turns(
-    cfg: SnakesConfig,
+    cfg: SnakesSettings,
     probs: np.ndarray,
     *,
     games: int = 100_000,
@@ -193,7 +193,7 @@ def simulate_turns(
 
 
 def simulate_every_start(
-    cfg: SnakesConfig,
+    cfg: SnakesSettings,
     probs: np.ndarray,
     *,
     games: int = 100_000,
@@ -283,7 +283,7 @@ class _Moments:
 
 
 def compare_strategies(
-    cfg: SnakesConfig,
+    cfg: SnakesSettings,
     *,
     games: int = 100_000,
     seed: int | None = None,
@@ -373,7 +373,7 @@ class EpisodeStep:
 
 
 def play_episode(
-    cfg: SnakesConfig,
+    cfg: SnakesSettings,
     probs: np.ndarray,
     *,
     rng: np.random.Generator | int | None,
@@ -403,7 +403,7 @@ def play_episode(
 
 
 # ------------------------------------------------------------------------------ the window's simulation job
-def simulation_job(cfg: SnakesConfig, mdp: TabularMDP, policy: np.ndarray | None = None, *, games: int,
+def simulation_job(cfg: SnakesSettings, mdp: TabularMDP, policy: np.ndarray | None = None, *, games: int,
                    seed) -> Generator[JobProgress, None, SimulationResult]:
     """The batch simulation of every strategy of ``cfg`` from square 1, ``games`` games each, beside its
     exact expected turns (:func:`exact_turns`): a generator (the window's job thread steps it) that

@@ -559,7 +559,7 @@ class VsRandomPositionModel(TabularPositionModel):
 
 
 @dataclass(frozen=True)
-class TicTacToeState:
+class TicTacToeSettings:
     """The edits of the vs-random game (the rules and rewards of seed 001)."""
 
     settings: VsRandomSettings = field(default=VsRandomSettings(), metadata=INLINE)  # flat in scenario files
@@ -628,4 +628,4 @@ def vs_random_matchups(game: VsRandomGame, policy: np.ndarray | None, *, games: 
 # ====================================================================== the registry's spec
 
 
-__all__ = ['BoardGeometry', 'DRAW', 'EMPTY', 'LOSS', 'MARK', 'MARK_CHARS', 'MoveReport', 'O', 'OUTCOMES', 'OutcomeProbabilities', 'TTT3', 'TicTacToeState', 'ValuesCache', 'VsRandomGame', 'VsRandomPositionModel', 'VsRandomSettings', 'WIN', 'X', 'agent_row', 'cell_q_values', 'compile_vs_random', 'greedy_policy', 'mark_name', 'matchup_names', 'move_reports', 'other', 'outcome_matrix', 'outcome_probabilities', 'parse_mark', 'simulate_outcomes', 'swap_marks', 'vs_random_match', 'vs_random_matchups']
+__all__ = ['BoardGeometry', 'DRAW', 'EMPTY', 'LOSS', 'MARK', 'MARK_CHARS', 'MoveReport', 'O', 'OUTCOMES', 'OutcomeProbabilities', 'TTT3', 'TicTacToeSettings', 'ValuesCache', 'VsRandomGame', 'VsRandomPositionModel', 'VsRandomSettings', 'WIN', 'X', 'agent_row', 'cell_q_values', 'compile_vs_random', 'greedy_policy', 'mark_name', 'matchup_names', 'move_reports', 'other', 'outcome_matrix', 'outcome_probabilities', 'parse_mark', 'simulate_outcomes', 'swap_marks', 'vs_random_match', 'vs_random_matchups']

@@ -7,7 +7,7 @@ playing instead (:mod:`mdpviz.models.ttt3d.learning`, over the generic approxima
 
 Where things are: the cube, its 49 lines and the batch engine in :mod:`mdpviz.models.ttt3d.rules`
 (re-exported here); learning in :mod:`mdpviz.models.ttt3d.learning`; here the game's settings
-(:class:`Ttt3dState`), its position model for the common board, the learning curve's arrays, the
+(:class:`Ttt3dSettings`), its position model for the common board, the learning curve's arrays, the
 training and matchup jobs (generators yielding :class:`~mdpviz.models.kit.game.registry.JobProgress`), the
 scenario codec and the registry's :data:`SPEC`. Plain numpy; never imports Qt.
 """
@@ -89,7 +89,7 @@ or ``eval_opponent`` key: training and its curve knew only the random opponent t
 
 # ---------------------------------------------------------------------------------- the edits
 @dataclass(frozen=True)
-class Ttt3dState:
+class Ttt3dSettings:
     """The 3D game's edits: how the next agent is trained, and the risks of the cube's cells."""
 
     settings: rl.TrainSettings = GUI_SETTINGS
@@ -464,7 +464,7 @@ LEGACY_KEYS = ("opponent", "eval_opponent")
 for each, so that value is left out when written (and the old file saves back byte for byte)."""
 
 
-def settings_to_dict(state: Ttt3dState, *, reply: str = "agent") -> dict[str, Any]:
+def settings_to_dict(state: Ttt3dSettings, *, reply: str = "agent") -> dict[str, Any]:
     """The game's entry in a scenario file: the generic codec's, then the view's ``reply``."""
     data = to_data(state)
     for k in LEGACY_KEYS:
@@ -473,29 +473,29 @@ def settings_to_dict(state: Ttt3dState, *, reply: str = "agent") -> dict[str, An
     return {**data, "reply": reply}  # extra: a display setting the spec writes too (files always had it)
 
 
-def settings_from_dict(data: dict[str, Any], path: str) -> Ttt3dState:
+def settings_from_dict(data: dict[str, Any], path: str) -> Ttt3dSettings:
     """Settings from a scenario file's entry (ScenarioError naming the field; ``reply`` is checked too)."""
     where = f"games.{KEY}"
     if isinstance(data.get("settings"), dict):
         data = {**data, "settings": {**{k: LEGACY_OPPONENT for k in LEGACY_KEYS}, **data["settings"]}}
-    state = from_data(Ttt3dState, data, path, where, ignore=DISPLAY_KEYS)
+    state = from_data(Ttt3dSettings, data, path, where, ignore=DISPLAY_KEYS)
     reply = data.get("reply", "agent")
     if reply not in REPLIES:
         raise ScenarioError(path, f"{where}.reply", f"must be one of {', '.join(REPLIES)}, got {reply!r}")
     return state
 
 
-def _position_model(state: Ttt3dState, mdp: Any = None, *, agent: Callable[[], rl.Agent | None] = lambda: None,
+def _position_model(state: Ttt3dSettings, mdp: Any = None, *, agent: Callable[[], rl.Agent | None] = lambda: None,
                     reply: str = "agent", play: bool = False) -> Ttt3dPositionModel:
     return Ttt3dPositionModel(risk=state.risk_vector(), side=MARK_CHARS[state.settings.seats[0]], reply=reply, play=play,
                               agent=agent)
 
 
-def _training_job(state: Ttt3dState) -> Generator[Any, None, rl.Agent | None]:
+def _training_job(state: Ttt3dSettings) -> Generator[Any, None, rl.Agent | None]:
     return training_job(state.settings, state.risk_vector())
 
 
-def _matchups_job(state: Ttt3dState, agent: rl.Agent | None = None, *, games: int,
+def _matchups_job(state: Ttt3dSettings, agent: rl.Agent | None = None, *, games: int,
                   seed: int) -> Generator[JobProgress, None, MatchupResult]:
     return matchup_job(agent, state.risk_vector(), games=games, seed=seed)
 
@@ -508,13 +508,13 @@ APPROX_WORDS = {"linear": "a linear function", "quadratic": "a quadratic functio
 """The approximators in words, for the lesson."""
 
 
-def lesson(state: Ttt3dState, mdp: Any = None, **names: Any):
+def lesson(state: Ttt3dSettings, mdp: Any = None, **names: Any):
     """The game's :class:`~mdpviz.models.kit.teaching.lessons.Lesson`: a game learnt from experience, not solved,
     so its facts say what the agent learns and from what (it said "No model yet" however long the agent
     had trained); its parameter table the training settings and risks."""
     from mdpviz.models.kit.teaching.lessons import Lesson, doc_paragraphs, fmt_number, parameters_of
 
-    state = state if isinstance(state, Ttt3dState) else Ttt3dState()
+    state = state if isinstance(state, Ttt3dSettings) else Ttt3dSettings()
     st = state.settings
     approx = APPROX_WORDS.get(st.approx, st.approx)
     if st.approx == "mlp":
@@ -553,8 +553,8 @@ SPEC = GameSpec(
     title=TITLE,
     value_label=AGENT_SCALE.label,
     unit="games",
-    settings_type=Ttt3dState,
-    default_settings=Ttt3dState,
+    settings_type=Ttt3dSettings,
+    default_settings=Ttt3dSettings,
     compile=lambda state: None,
     to_dict=settings_to_dict,
     from_dict=settings_from_dict,
@@ -575,7 +575,7 @@ SPEC = GameSpec(
 __all__ = [
     "AGENT_SCALE", "CENTRE", "CUBE", "GUI_SETTINGS", "LINES", "LINES_PER_CELL", "LINES_THROUGH", "LearningCurve",
     "MATCHUPS", "MATCHUP_CHUNK", "NO_TABLE", "N_CELLS", "N_LINES", "O", "Player", "REPLIES", "RISK_CHOICES",
-    "SEED_CHECKED", "SPEC", "Score", "Ttt3dPositionModel", "Ttt3dState", "X", "agent_text", "board", "board_text",
+    "SEED_CHECKED", "SPEC", "Score", "Ttt3dPositionModel", "Ttt3dSettings", "X", "agent_text", "board", "board_text",
     "cell_coords", "cell_label", "check_move", "completes", "completes_one", "completing_cells", "learning_curve",
     "legal_moves", "lesson", "line_kind", "line_owners", "matchup_job", "method_text", "play_batch", "play_move",
     "play_vs_random", "random_moves", "random_player", "record_text", "resolve_risk", "risk_spec_for", "risk_text",

@@ -76,7 +76,7 @@ class Training(Driver):
     def __init__(self) -> None:
         super().__init__()
         self.settings: Any = None
-        """The game's settings (a :class:`~mdpviz.models.ttt3d.spec.Ttt3dState`): what the next run trains with."""
+        """The game's settings (a :class:`~mdpviz.models.ttt3d.spec.Ttt3dSettings`): what the next run trains with."""
         self.agent: rl.Agent | None = None
         """The current agent (the latest training point, or a loaded file); None before any."""
         self.records: list[rl.TrainProgress] = []

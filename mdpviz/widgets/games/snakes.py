@@ -45,7 +45,7 @@ class SnakesGame(Game):
         self._layout = snakes_layout(sn.next_squares)
 
     @property
-    def cfg(self) -> sn.SnakesConfig:
+    def cfg(self) -> sn.SnakesSettings:
         """The settings being edited (the session's)."""
         return self.session.settings
 
