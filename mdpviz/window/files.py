@@ -325,7 +325,7 @@ class FilesMixin:
         """Write the shown game's model to ``path`` for a model checker (``.drn``: Storm's DRN; ``.tra``:
         PRISM's explicit files), with its properties file beside it, on the job thread; the outcome goes to
         the status bar (or one message). False when there is nothing to write or another job runs."""
-        from mdpviz.models import modelcheck  # imported when first used
+        from mdpviz.core import modelcheck  # imported when first used
 
         g = self.game
         ctx = g.session.context()
