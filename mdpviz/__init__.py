@@ -10,16 +10,16 @@ __version__ = "0.1.0"
 # The names below are loaded on first use (PEP 562), so that ``mdpviz --help`` and the CLI's
 # light commands do not pay for numpy and scipy before they need them.
 _LAZY = {
-    "MDPFileError": "mdpviz.models.cs747", "load_cs747": "mdpviz.models.cs747", "save_cs747": "mdpviz.models.cs747",
-    "TabularMDP": "mdpviz.models.mdp",
+    "MDPFileError": "mdpviz.core.cs747", "load_cs747": "mdpviz.core.cs747", "save_cs747": "mdpviz.core.cs747",
+    "TabularMDP": "mdpviz.core.mdp",
     "Solution": "mdpviz.solvers", "Sweep": "mdpviz.solvers", "solve": "mdpviz.solvers", "solver": "mdpviz.solvers",
     # Gymnasium is imported only when these are asked for: importing mdpviz never imports it.
     "from_gymnasium": "mdpviz.models.gym", "to_gymnasium": "mdpviz.models.gym",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mdpviz.models.cs747 import MDPFileError, load_cs747, save_cs747
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.cs747 import MDPFileError, load_cs747, save_cs747
+    from mdpviz.core.mdp import TabularMDP
     from mdpviz.models.gym import from_gymnasium, to_gymnasium
     from mdpviz.solvers import Solution, Sweep, solve, solver
 

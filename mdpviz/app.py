@@ -53,7 +53,7 @@ from mdpviz.widgets.convergence import ConvergencePlot
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.games import view_class
-from mdpviz.models.kit import registry
+from mdpviz.models.kit.game import registry
 from mdpviz.widgets.panels import METHOD_ORDER, Inspector, SolverPanel
 from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
 from mdpviz.widgets.lesson import LessonPanel

@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     """Run a parsed command with long simulations' progress shown on a terminal (imported only
     now: ``mdpviz --help`` never loads the models, nor numpy)."""
-    from mdpviz.models.chunked import set_reporter
+    from mdpviz.core.chunked import set_reporter
 
     previous = set_reporter(_TerminalProgress() if sys.stderr.isatty() else None)
     try:
@@ -267,7 +267,7 @@ def _main(argv: list[str]) -> int:
               "machine has (lower the sizes, budgets or MDPVIZ_MAX_STATES)", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:
-        from mdpviz.models.chunked import SimulationInterrupted, reporter
+        from mdpviz.core.chunked import SimulationInterrupted, reporter
 
         r = reporter()
         if isinstance(r, _TerminalProgress):

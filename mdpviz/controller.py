@@ -9,7 +9,7 @@ GUI thread and owns two ``QThread``\\ s, each with a worker ``QObject`` moved to
   that Pause is handled at once. Every sweep is sent to the GUI thread as the immutable
   :class:`~mdpviz.solvers.Sweep` the generator yielded (in batches, one per time slice).
 * :class:`JobWorker` runs one background job at a time (a simulation, a comparison, a game's rounds,
-  training or compile): a :class:`~mdpviz.models.jobs.Job`, whose generator it steps between two
+  training or compile): a :class:`~mdpviz.core.jobs.Job`, whose generator it steps between two
   cancel checks; :meth:`SolverController.start_job` calls the job's own callbacks with what it yields
   and returns, on the GUI thread.
 
@@ -29,9 +29,9 @@ from typing import Any, Callable, Generator
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
 
-from mdpviz.models.jobs import Job, JobProgress, drive, error_text
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.value_range import (  # noqa: F401 - the window and the tests import them from here too
+from mdpviz.core.jobs import Job, JobProgress, drive, error_text
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.pictures.value_range import (  # noqa: F401 - the window and the tests import them from here too
     REFERENCE_MAX_STATES,
     REFERENCE_MAX_TRANSITIONS,
     ValueRange,
@@ -445,7 +445,7 @@ def release_loads() -> None:
 
 
 class JobWorker(QObject):
-    """Runs background jobs on the controller's job thread: steps a :class:`~mdpviz.models.jobs.Job`'s
+    """Runs background jobs on the controller's job thread: steps a :class:`~mdpviz.core.jobs.Job`'s
     generator (so no game module steps a generator itself), reporting what it yields."""
 
     progress = Signal(int, int, int, str)  # job, done, total, text

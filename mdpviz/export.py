@@ -4,7 +4,7 @@ an image sequence of the sweeps, and the results as CSV.
 A *lesson snapshot* is one picture of a solve: the board at the shown sweep with its colour bar,
 the convergence plot, and the parameters (game, algorithm, tolerance, discount, sweeps, the
 start state's value, the game's own settings) with the Bellman equation of the game
-(:mod:`mdpviz.models.kit.lessons`). Every figure is written at exactly the requested size in pixels,
+(:mod:`mdpviz.models.kit.teaching.lessons`). Every figure is written at exactly the requested size in pixels,
 as PNG or SVG by the file's extension (an SVG's root ``width``/``height`` are that many pixels
 and its ``viewBox`` is ``0 0 width height``).
 
@@ -35,9 +35,9 @@ from PySide6.QtCore import QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPalette, QRegion
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
-from mdpviz.models.files import check_writable, write_text  # noqa: F401 (the exports write text through these)
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.value_range import ValueRange, range_scale, solve_range
+from mdpviz.core.files import check_writable, write_text  # noqa: F401 (the exports write text through these)
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.pictures.value_range import ValueRange, range_scale, solve_range
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, run, solver
 from mdpviz.solvers.compare import Comparison
 
@@ -187,7 +187,7 @@ class SolvedGame:
     hi: float = 1.0
     """High end of the colour scale."""
     value_range: ValueRange | None = None
-    """The solve's value range as the window's controller finds it (:func:`~mdpviz.models.kit.value_range.solve_range`;
+    """The solve's value range as the window's controller finds it (:func:`~mdpviz.models.kit.pictures.value_range.solve_range`;
     its ``values``: the exact optimal V, if known), for a board game's board to narrow the scale to the
     shown position as in the window."""
 
@@ -241,7 +241,7 @@ def solve_game(game, *, method: str | None = None, tol: float | None = None) -> 
 
 
 def scale_of(game, solved: SolvedGame):
-    """The colour scale of ``solved`` as the window draws it (:func:`~mdpviz.models.kit.value_range.range_scale`
+    """The colour scale of ``solved`` as the window draws it (:func:`~mdpviz.models.kit.pictures.value_range.range_scale`
     of its value range, of the kind the game's values call for)."""
     return range_scale(solved.lo, solved.hi, label=game.session.value_label, kind=game.session.color_kind)
 
@@ -363,7 +363,7 @@ def widget_mirror(source: QWidget) -> WidgetMirror:
 
 def sweep_caption_of(history: Sequence[Sweep], index: int) -> str:
     """The board caption of snapshot ``index`` (as the window writes it)."""
-    from mdpviz.models.kit.display import sweep_caption
+    from mdpviz.models.kit.pictures.display import sweep_caption
 
     sw = history[index]
     cap = sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration, index, len(history))
@@ -426,7 +426,7 @@ def make_convergence(solved: SolvedGame, *, font_px: int = 12, theory: bool = Tr
     plot.setMinimumHeight(60)
     plot.reset(tol=solved.tol, x_label="step (evaluate / improve)" if solved.method == "pi" else "sweep")
     if theory:
-        from mdpviz.models.kit.value_range import reference_range
+        from mdpviz.models.kit.pictures.value_range import reference_range
         from mdpviz.widgets.convergence import bounded_method
 
         ref = solved.value_range  # (the solve's own reference, when it made one: not solved twice)
@@ -475,7 +475,7 @@ def snapshot_facts(game, solved: SolvedGame, index: int = -1) -> list[tuple[str,
 
 
 def game_lesson(game):
-    """The lesson of ``game`` (:mod:`mdpviz.models.kit.lessons`) with its settings and model."""
+    """The lesson of ``game`` (:mod:`mdpviz.models.kit.teaching.lessons`) with its settings and model."""
     return game.session.lesson()
 
 

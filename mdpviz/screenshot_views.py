@@ -113,7 +113,7 @@ def follow_chain(window: Any, links: int) -> None:
     """Follow ``links`` links of the inspector's chain of backups from the inspected state: each time the
     shown action's likeliest successor that is not terminal (the furthest one on a tie), as a user
     clicking its V(s') would."""
-    from mdpviz.models.kit.chain import follow_href
+    from mdpviz.models.kit.pictures.chain import follow_href
 
     w = window
     mdp = w.controller.mdp

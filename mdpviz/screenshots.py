@@ -199,7 +199,7 @@ def save_ttt3d_screenshots(out_dir: str | Path, *, episodes: int = 3_000, eval_g
       if its docks need more room).
 
     ``timeout`` (seconds) bounds each wait. Returns the files written."""
-    from mdpviz.models.kit.position import PLAY
+    from mdpviz.models.kit.boards.position import PLAY
     from mdpviz.models.ttt3d import CENTRE
 
     with screenshot_window(out_dir, timeout=timeout) as sw:
@@ -395,8 +395,8 @@ photographed at the three sizes (:func:`save_size_screenshots`) whether it has a
 
 
 def all_games() -> list[str]:
-    """Every game of the registry (:mod:`mdpviz.models.kit.registry`), in the game picker's order."""
-    from mdpviz.models.kit.registry import keys
+    """Every game of the registry (:mod:`mdpviz.models.kit.game.registry`), in the game picker's order."""
+    from mdpviz.models.kit.game.registry import keys
 
     return list(keys())
 
@@ -404,7 +404,7 @@ def all_games() -> list[str]:
 def parse_games(text: str) -> list[str]:
     """``"snakes,ttt"`` -> ``["snakes", "ttt"]`` (``"all"``: every game; any spelling the registry
     accepts, e.g. ``risk-ttt``); ValueError naming an unknown key."""
-    from mdpviz.models.kit.registry import canonical
+    from mdpviz.models.kit.game.registry import canonical
 
     names = [k.strip() for k in text.split(",") if k.strip()]
     if names == ["all"]:

@@ -18,7 +18,7 @@ from mdpviz.models.checkers import (
     BLACK, DRAW_REWARD, KING_FACTOR, LOSS_REWARD, MAN_WEIGHT, WIN_REWARD, CheckersRules, Checkers, Position,
     VariantTooLarge,
 )
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 
 _BUDGET_REASON = (
     ", the budget within which a variant enumerates and solves in under 30 s and 4 GiB on a 2-core "

@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def cs747_dir() -> Path:
     """The course data folder shipped inside the package (mdpviz/examples/cs747)."""
-    from mdpviz.models.examples import CS747_DIR
+    from mdpviz.core.examples import CS747_DIR
 
     assert CS747_DIR.is_dir(), f"the package's example data is missing: {CS747_DIR}"
     return CS747_DIR

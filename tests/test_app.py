@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 from mdpviz.app import MainWindow
 from mdpviz.controller import running_threads
 from mdpviz.models import snakes as sn
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.cs747 import load_cs747
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.core.cs747 import load_cs747
 from mdpviz.solvers import solve
 from tests.conftest import LAYOUT, SMALL_MDP, make_window
 
@@ -457,7 +457,7 @@ def test_security_die_alone_takes_17_turns_whatever_the_layout():
     2 x (2 + 8/2 + 5/2) = 17 turns."""
     from mdpviz.models.snakes.simulate import exact_turns, strategy_probs
 
-    for cfg in (sn.SnakesConfig(layout=LAYOUT), sn.SnakesConfig()):
+    for cfg in (sn.SnakesSettings(layout=LAYOUT), sn.SnakesSettings()):
         assert exact_turns(cfg, strategy_probs(cfg, "security"))[0] == pytest.approx(17.0)
 
 
@@ -576,7 +576,7 @@ def test_opening_a_scenario_over_unsaved_edits_asks_and_undo_goes_back(qtbot, wi
 
 
 def test_opening_a_course_file_is_unsaved_only_when_the_scenario_names_another(qtbot, window, small_file, tmp_path):
-    from mdpviz.models.examples import mdp_examples
+    from mdpviz.core.examples import mdp_examples
 
     window.open_mdp_file(small_file)
     f = window.game_by_key("file")

@@ -16,7 +16,7 @@ from mdpviz.screenshots import CHAIN_SHOTS, DEFAULT_SIZE, LEARNING_SHOTS, SCREEN
 
 
 def test_every_game_of_the_registry_is_photographed_and_recipes_name_registered_games():
-    from mdpviz.models.kit.registry import keys
+    from mdpviz.models.kit.game.registry import keys
 
     assert parse_games("all") == [*keys(), "sutton4x4", "sutton4x4-optimal", "ttt-ties", "snakes-ties"]  # (staged: Example 4.1's grid, ties)
     assert set(SCREENSHOTS) <= set(keys()) and set(LEARNING_SHOTS) <= set(keys()) and set(CHAIN_SHOTS) <= set(keys())

@@ -11,13 +11,13 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from mdpviz.models.examples import ATTT_DIR
+from mdpviz.core.examples import ATTT_DIR
 
 import numpy as np
 import pytest
 
 from mdpviz.models import attt
-from mdpviz.models.cs747 import MDPFileError, format_cs747, format_value_policy, parse_cs747
+from mdpviz.core.cs747 import MDPFileError, format_cs747, format_value_policy, parse_cs747
 from mdpviz.solvers import hitting_probabilities, row_weights_deterministic, solve
 from mdpviz.solvers.sweep import policy_to_rows
 
@@ -476,9 +476,9 @@ def test_iteration_resumes_after_given_rounds_exactly(course):
 
 
 def test_rounds_job_yields_progress_then_one_round_and_stops(course):
-    from mdpviz.models.kit.registry import JobProgress
+    from mdpviz.models.kit.game.registry import JobProgress
 
-    setup = attt.AtttSetup(course["s1"], course["s2"], course["p1"], method="vi")
+    setup = attt.AtttSettings(course["s1"], course["s2"], course["p1"], method="vi")
     items = []
     gen = attt.rounds_job(setup, stop_after=1)
     with pytest.raises(StopIteration) as stop:
@@ -497,7 +497,7 @@ def test_rounds_job_yields_progress_then_one_round_and_stops(course):
 def test_tie_rule_lowest_and_highest_is_the_one_greedy_rule(course):
     """choose_actions (both tie rules) picks, per state, among the actions display.best_actions
     calls tied: the lowest of them (display.greedy_action, the solvers' rule) or the highest."""
-    from mdpviz.models.kit.display import best_actions, greedy_action
+    from mdpviz.models.kit.pictures.display import best_actions, greedy_action
 
     opp = attt.AtttPolicy.uniform(course["s1"])
     enc = attt.encode(course["s2"], opp)
@@ -521,10 +521,10 @@ def test_tie_rule_lowest_and_highest_is_the_one_greedy_rule(course):
 
 
 def test_spec_compiles_round_trips_and_walks(course):
-    import mdpviz.models.kit.registry as games
+    import mdpviz.models.kit.game.registry as games
 
     spec = games.get("anti-tic-tac-toe")
-    assert spec is attt.SPEC and spec.key == "attt" and spec.settings_type is attt.AtttSetup
+    assert spec is attt.SPEC and spec.key == "attt" and spec.settings_type is attt.AtttSettings
     setup = spec.default_settings()
     mdp = spec.compile(setup)
     assert mdp.n_states == 2097 + 3  # player 2's boards (the first responder) and the three end states
@@ -555,7 +555,7 @@ def test_rounds_step_reset_reuse_and_stop_at_the_limit():
     starts again at round 0, and Run stops at the round limit."""
     from mdpviz.models.attt.rounds import Rounds
     from mdpviz.models.attt.setup import default_setup, encode_state
-    from mdpviz.models.kit.driver import HereHost
+    from mdpviz.models.kit.game.driver import HereHost
 
     setup = dataclasses.replace(default_setup(), method="vi")  # synchronous value iteration: fast, the same rounds
     r = Rounds()

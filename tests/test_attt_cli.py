@@ -4,13 +4,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mdpviz.models.examples import ATTT_DIR
+from mdpviz.core.examples import ATTT_DIR
 
 import pytest
 
 from mdpviz.cli import main
 from mdpviz.models import attt
-from mdpviz.models.cs747 import parse_cs747
+from mdpviz.core.cs747 import parse_cs747
 
 DATA = ATTT_DIR
 

@@ -19,13 +19,13 @@ import numpy as np
 import pytest
 
 from mdpviz.models import attt
-from mdpviz.models.cs747 import MDPFileError
-from mdpviz.scenario import ScenarioError
+from mdpviz.core.cs747 import MDPFileError
+from mdpviz.models.kit.game.scenario import ScenarioError
 from mdpviz.solvers import solve
 from mdpviz.models.attt import (
     RESULTS,
     AtttPositionModel,
-    AtttSetup,
+    AtttSettings,
     AtttState,
     course_files,
     default_setup,
@@ -35,7 +35,7 @@ from mdpviz.models.attt import (
 from mdpviz.models.attt import iteration as attt_iteration
 from mdpviz.screenshots import save_attt_screenshots as save_screenshots
 from mdpviz.widgets.games.attt import AtttGame
-from mdpviz.models.kit.position import DECISION, MODEL, PLAY, compact_value, greedy_move, position_view
+from mdpviz.models.kit.boards.position import DECISION, MODEL, PLAY, compact_value, greedy_move, position_view
 from tests.conftest import make_window
 
 COURSE_ROUNDS = (2097, 1556, 374, 322, 40, 36, 0)
@@ -134,7 +134,7 @@ def test_values_outcomes_and_backup_of_a_solved_position(course_state):
     probabilities of the board) equals the model's independent forward propagation."""
     s = course_state.setup
     uni = attt.AtttPolicy.uniform(s.p1_boards)
-    st = AtttState(AtttSetup(s.p1_boards, s.p2_boards, uni, start_kind="uniform"))
+    st = AtttState(AtttSettings(s.p1_boards, s.p2_boards, uni, start_kind="uniform"))
     m = model_of(st)
     sol = solve(m.mdp, "vi", tol=1e-12)
     v = np.asarray(sol.values)

@@ -11,11 +11,11 @@ from html import unescape
 import numpy as np
 import pytest
 
-from mdpviz.models.kit.chain import (BackupChain, back_href, breadcrumb_html, follow_href, outline_labels,
+from mdpviz.models.kit.pictures.chain import (BackupChain, back_href, breadcrumb_html, follow_href, outline_labels,
                                      parse_href)
-from mdpviz.models.kit.display import (ActionBackup, BackupTerm, Inspection, backup_sources, backup_text,
+from mdpviz.models.kit.pictures.display import (ActionBackup, BackupTerm, Inspection, backup_sources, backup_text,
                                        backup_values, html_escape, inspection_html)
-from mdpviz.models.kit.game_model import build_game
+from mdpviz.models.kit.game.game_model import build_game
 from mdpviz.solvers import solver
 
 

@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from mdpviz.app import MainWindow
-from mdpviz.models.kit import registry as games
-from mdpviz.models.kit.colors import DIVERGING, SEQUENTIAL
+from mdpviz.models.kit.game import registry as games
+from mdpviz.models.kit.pictures.colors import DIVERGING, SEQUENTIAL
 from mdpviz.widgets.board import BoardView
 
 from mdpviz.shot_window import SMALL_MDP  # (the course file of the graph-view picture)
@@ -130,7 +130,7 @@ def test_after_run_the_board_uses_most_of_its_colour_range(qtbot, window, tmp_pa
 @pytest.mark.parametrize("key", ["snakes", "file"])
 def test_export_colours_the_board_as_the_window_does(qtbot, window, tmp_path, key):
     """``mdpviz export`` and the window take a solve's colour scale from one rule
-    (:func:`mdpviz.models.kit.value_range.solve_range`): after the same solve, the same scale."""
+    (:func:`mdpviz.models.kit.pictures.value_range.solve_range`): after the same solve, the same scale."""
     from mdpviz import export as ex
 
     w = window
@@ -208,7 +208,7 @@ def test_snakes_square_5_at_sweep_2(qtbot, window, tmp_path):
 
 # ---------------------------------------------------------------------------------- one backup rule, pure
 def _check_q_matches_policy(mdp, hist, *, gs_block=1):
-    from mdpviz.models.kit.display import board_q, greedy_action
+    from mdpviz.models.kit.pictures.display import board_q, greedy_action
 
     obj = "min" if mdp.objective == "min" else "max"
     checked = 0
@@ -229,17 +229,17 @@ def _check_q_matches_policy(mdp, hist, *, gs_block=1):
 @pytest.mark.parametrize("method, options", [("vi", {}), ("gs", {}), ("gs", {"block_size": 4}), ("pi", {}),
                                              ("lp", {})])
 def test_board_q_backs_up_from_the_values_each_badge_was_chosen_with(method, options):
-    from mdpviz.models.snakes import SnakesConfig, compile_snakes
+    from mdpviz.models.snakes import SnakesSettings, compile_snakes
     from mdpviz.solvers import solver
 
-    mdp = compile_snakes(SnakesConfig(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)))
+    mdp = compile_snakes(SnakesSettings(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)))
     gen = solver(mdp, method, **options)
     hist = list(gen)
     assert _check_q_matches_policy(mdp, hist, gs_block=options.get("block_size", 1)) >= 14
 
 
 def test_board_q_of_backward_induction_uses_the_layer_values():
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.mdp import TabularMDP
     from mdpviz.solvers import solver
 
     # 0 -> {1, 2} -> 3 (terminal): acyclic, two actions with different rewards

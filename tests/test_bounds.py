@@ -7,7 +7,7 @@ import pytest
 from mdpviz import cli
 from mdpviz.cli import main
 from mdpviz.models.checkers.compiler import TRANSITIONS_PER_STATE, check_budgets
-from mdpviz.models.mdp import state_budget
+from mdpviz.core.mdp import state_budget
 from mdpviz.models.ttt3d.learning import MAX_HIDDEN, TrainSettings
 
 

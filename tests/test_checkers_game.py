@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QWidget
 
 from mdpviz.controller import running_threads
 from mdpviz.models import checkers as ck
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.scenario import ScenarioError
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.game.scenario import ScenarioError
 from mdpviz.solvers import solve
 from mdpviz.models.checkers import spec as cg
 from mdpviz.models.checkers import play as cp
@@ -38,7 +38,7 @@ from mdpviz.models.checkers.play import (
 )
 from mdpviz.widgets.games import checkers as cv
 from mdpviz.widgets.games.checkers import CheckersGame, CheckersPainter
-from mdpviz.models.kit.position import DECISION, MODEL, PLAY, GameWalk
+from mdpviz.models.kit.boards.position import DECISION, MODEL, PLAY, GameWalk
 from tests.conftest import make_window
 
 SMALL = CheckersSettings(ck.CheckersRules(size=4, rows=1, ply_limit=20))

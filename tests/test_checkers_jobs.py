@@ -15,11 +15,11 @@ import pytest
 
 from mdpviz.models import checkers as ck
 from mdpviz.models.checkers import spec as cg
-from mdpviz.models.kit import registry as games
+from mdpviz.models.kit.game import registry as games
 from mdpviz.models.checkers.spec import CheckersSettings, compile_job, matchup_job
 from mdpviz.models.checkers.play import OUTCOME_LABELS
-from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.game.registry import JobProgress
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import solve
 from mdpviz.solvers.sweep import greedy, greedy_rows
 

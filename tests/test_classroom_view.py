@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QFont
 
-from mdpviz.models.kit import registry as games
-from mdpviz.models.kit.colors import DIVERGING, SEQUENTIAL, ColorScale
+from mdpviz.models.kit.game import registry as games
+from mdpviz.models.kit.pictures.colors import DIVERGING, SEQUENTIAL, ColorScale
 from mdpviz.widgets.board import ColorBar
 from mdpviz.widgets.position import LayersPainter
 from tests.conftest import FakeDialogs, make_window, wait_laid_out
@@ -218,7 +218,7 @@ def _snapshot(key: str, size: tuple[int, int], tmp_path: Path, mdp: str | None =
     ex.ensure_app()
     g = next(x for x in default_games() if x.key == key)
     if mdp is not None:
-        from mdpviz.models.examples import resolve_mdp
+        from mdpviz.core.examples import resolve_mdp
 
         g.session.load_state(g.read_file(resolve_mdp(mdp)))
     solved = ex.solve_game(g)

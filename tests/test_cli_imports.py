@@ -18,7 +18,7 @@ NOT_ON_THE_PLAN_PATH = (
     "scipy",  # dense evaluation; reachability is a numpy breadth-first search (policy_iteration._reaches_terminal)
     "numba", "pulp", "threadpoolctl",  # value-iteration kernels, linear programming, large solves
     "PySide6", "pyqtgraph", "matplotlib", "gymnasium",
-    "mdpviz.commands.bench", "mdpviz.commands.snakes", "mdpviz.models.kit.registry",  # other commands
+    "mdpviz.commands.bench", "mdpviz.commands.snakes", "mdpviz.models.kit.game.registry",  # other commands
 )
 
 CODE = """
@@ -43,8 +43,8 @@ def test_plan_hpi_loads_no_module_it_does_not_use():
 
 def test_a_large_file_still_uses_scipys_sparse_lu(tmp_path):
     """Above LAPACK_MAX_STATES the plan path is the sparse one (scipy imported, dense never built)."""
-    from mdpviz.models.cs747 import save_cs747
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.cs747 import save_cs747
+    from mdpviz.core.mdp import TabularMDP
     from mdpviz.solvers.policy_iteration import LAPACK_MAX_STATES
 
     n = LAPACK_MAX_STATES + 1

@@ -71,7 +71,7 @@ def test_a_map_file_with_a_byte_order_mark_reads_as_every_other_reader_does(tmp_
 
 
 def test_a_scenario_save_makes_its_rename_durable(tmp_path, monkeypatch):
-    from mdpviz import scenario as sc
+    from mdpviz.models.kit.game import scenario as sc
 
     synced: list[bool] = []
     real = os.fsync

@@ -1,4 +1,4 @@
-"""The one settings codec (mdpviz.models.kit.codec): scenario data <-> a game's frozen settings dataclass.
+"""The one settings codec (mdpviz.models.kit.game.codec): scenario data <-> a game's frozen settings dataclass.
 
 First the codec on a small dataclass of its own (nested, inline, tuples, optional and union fields,
 defaults, the metadata markers, errors that name the field); then every registered game the same way
@@ -18,9 +18,9 @@ from typing import Any, Iterator
 
 import pytest
 
-import mdpviz.models.kit.registry as registry
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.kit.codec import INLINE, PAIRS_AS_OBJECT, FieldError, from_data, stored_as, to_data
+import mdpviz.models.kit.game.registry as registry
+from mdpviz.core.files import ScenarioError
+from mdpviz.models.kit.game.codec import INLINE, PAIRS_AS_OBJECT, FieldError, from_data, stored_as, to_data
 
 
 # ---------------------------------------------------------------------------------- a dataclass of the test's own
@@ -321,7 +321,7 @@ def test_validation_the_codecs_did_is_the_settings_own(key, field_name, change):
 def test_hand_written_entries_that_leave_fields_out_read_as_every_earlier_version_did():
     """Files mdpviz writes hold every key; a teacher's hand-written entry may not. Two fields whose
     dataclass default belongs to another field's default keep the earlier codecs' reading."""
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
 
     gym = registry.get("gym").from_dict({"env": "Taxi-v3"}, "<hand>")
     assert gym.env_id == "Taxi-v3" and gym.kwargs == ()  # not FrozenLake's map_name

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from mdpviz.models import snakes as sn
-from mdpviz.models.cs747 import parse_cs747
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.cs747 import parse_cs747
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import solve
 from mdpviz.solvers import compare as cmp
 from mdpviz.solvers.compare import (
@@ -36,7 +36,7 @@ from tests.conftest import LAYOUT, SMALL_MDP
 REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def snakes_mdp() -> TabularMDP:
-    return sn.compile_snakes(sn.SnakesConfig(layout=LAYOUT))
+    return sn.compile_snakes(sn.SnakesSettings(layout=LAYOUT))
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from mdpviz.controller import SolverController, ValueRange, first_sweep_range, reference_range, running_threads
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.snakes import SnakesConfig, compile_snakes, markovDecision
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.snakes import SnakesSettings, compile_snakes, markovDecision
 from mdpviz.solvers import solve
 from tests.conftest import LAYOUT
 
@@ -30,7 +30,7 @@ def ctrl(qtbot):
 
 
 def test_step_pulls_exactly_one_sweep(qtbot, ctrl):
-    mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
+    mdp = compile_snakes(SnakesSettings(layout=LAYOUT))
     ref = solve(mdp, "vi", record=True, tol=1e-9).history
     ctrl.reset(mdp, "vi", tol=1e-9)
     assert ctrl.state == "ready"
@@ -50,7 +50,7 @@ def test_step_pulls_exactly_one_sweep(qtbot, ctrl):
 
 
 def test_run_reaches_the_same_solution_as_solve(qtbot, ctrl):
-    mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
+    mdp = compile_snakes(SnakesSettings(layout=LAYOUT))
     ref = solve(mdp, "vi", record=True, tol=1e-12)
     ranges = []
     ctrl.range_ready.connect(ranges.append)
@@ -101,7 +101,7 @@ def test_reset_drops_sweeps_of_the_old_solve(qtbot, ctrl):
     ctrl.reset(slow_mdp(), "vi", tol=1e-12)
     ctrl.run(1000.0)  # one sweep per snapshot (at full speed it would take ~20,000 per snapshot)
     qtbot.waitUntil(lambda: len(ctrl.history) >= 20, timeout=10_000)
-    small = compile_snakes(SnakesConfig())
+    small = compile_snakes(SnakesSettings())
     resets = []
     ctrl.history_reset.connect(lambda: resets.append(1))
     ctrl.reset(small, "vi", tol=1e-9)
@@ -114,7 +114,7 @@ def test_reset_drops_sweeps_of_the_old_solve(qtbot, ctrl):
 
 
 def test_policy_iteration_evaluate_improve_and_round(qtbot, ctrl):
-    mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
+    mdp = compile_snakes(SnakesSettings(layout=LAYOUT))
     ctrl.reset(mdp, "pi")
     assert ctrl.next_phase == "evaluate"
     with qtbot.waitSignal(ctrl.sweeps_added, timeout=10_000) as b:
@@ -148,7 +148,7 @@ def test_a_failing_solver_reports_instead_of_raising(qtbot, ctrl):
 
 
 def test_reference_range_and_fallback():
-    mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
+    mdp = compile_snakes(SnakesSettings(layout=LAYOUT))
     rng = reference_range(mdp)
     sol = solve(mdp, "pi")
     live = sol.values[~mdp.terminal]
@@ -166,7 +166,7 @@ def test_reference_range_and_fallback():
 
 
 def test_background_job_progress_result_and_cancel(qtbot, ctrl):
-    from mdpviz.models.jobs import Job, JobProgress
+    from mdpviz.core.jobs import Job, JobProgress
 
     seen, called = [], []
     ctrl.job_progress.connect(lambda d, t, text: seen.append((d, t, text)))
@@ -264,8 +264,8 @@ def test_cyclic_garbage_is_collected_on_the_gui_thread_only(qtbot):
 
 def test_a_generator_job_reports_progress_and_partials_in_order_and_can_be_cancelled(qtbot):
     from mdpviz.controller import SolverController
-    from mdpviz.models.jobs import Job
-    from mdpviz.models.kit.registry import JobProgress
+    from mdpviz.core.jobs import Job
+    from mdpviz.models.kit.game.registry import JobProgress
 
     c = SolverController()
     try:
@@ -313,7 +313,7 @@ def test_a_partial_yielded_while_a_cancel_waits_arrives_before_job_cancelled(qtb
     import threading
 
     from mdpviz.controller import SolverController
-    from mdpviz.models.jobs import Job
+    from mdpviz.core.jobs import Job
 
     c = SolverController()
     try:
@@ -369,7 +369,7 @@ def test_frame_gate_holds_the_workers_only_while_a_frame_is_drawn(qtbot):
         # what the window does with a job's progress is a frame too
         seen = []
         c.job_progress.connect(lambda *_: seen.append(FRAME_GATE.open.is_set()))
-        from mdpviz.models.jobs import Job, JobProgress
+        from mdpviz.core.jobs import Job, JobProgress
 
         with qtbot.waitSignal(c.job_finished, timeout=10_000):
             assert c.start_job(Job(lambda: iter([JobProgress(1, 2, "half")])))
@@ -469,7 +469,7 @@ def test_loads_held_for_the_first_paint_wait_then_run_and_a_step_follows(qtbot, 
     gate.set()
     monkeypatch.setattr(cm, "LOADS_HELD", gate)
     monkeypatch.setattr(cm, "LOADS_HOLD_MAX", 60.0)  # only release_loads lets the load go: no timing here
-    mdp = compile_snakes(SnakesConfig(layout=LAYOUT))
+    mdp = compile_snakes(SnakesSettings(layout=LAYOUT))
     cm.hold_loads_until_first_paint()
     try:
         ctrl.reset(mdp, "vi")

@@ -1,5 +1,5 @@
-"""The compute core never imports Qt: one fresh interpreter imports every module of mdpviz.models (the
-core, the kit and every game folder), mdpviz.solvers and the pure display helpers beside them, compiles
+"""The compute core never imports Qt: one fresh interpreter imports every module of mdpviz.core (the MDP,
+file formats, jobs), mdpviz.models (the kit and every game folder), mdpviz.solvers and the pure display helpers beside them, compiles
 every game of the registry at its default settings, and builds the CLI's parser; each step says which
 Qt modules it loaded, so a failure names the step and the modules."""
 from __future__ import annotations
@@ -30,13 +30,13 @@ def step(name, run):
     steps.append([name, [m for m in qt() if m not in before]])
 
 
-for pkg in ("mdpviz.models", "mdpviz.solvers"):
+for pkg in ("mdpviz.core", "mdpviz.solvers", "mdpviz.models"):
     step("import " + pkg, lambda pkg=pkg: importlib.import_module(pkg))
     for m in pkgutil.walk_packages(sys.modules[pkg].__path__, pkg + "."):
         step("import " + m.name, lambda m=m: importlib.import_module(m.name))
-for name in ("mdpviz.scenario", "mdpviz.widgets.geometry"):  # pure helpers outside the two packages
+for name in ("mdpviz.widgets.geometry",):  # a pure helper outside the three packages
     step("import " + name, lambda name=name: importlib.import_module(name))
-registry = importlib.import_module("mdpviz.models.kit.registry")
+registry = importlib.import_module("mdpviz.models.kit.game.registry")
 for key in registry.keys():
     spec = registry.get(key)
     step("compile " + key, lambda spec=spec: spec.compile(spec.default_settings()))
@@ -53,7 +53,7 @@ def test_the_core_the_kit_and_every_game_import_and_compile_without_qt():
     assert out["keys"], "the registry lists no game"
     for key in out["keys"]:  # every game's folder was walked and every game compiled
         assert f"import mdpviz.models.{key}" in names and f"compile {key}" in names, key
-    assert {"import mdpviz.models.kit", "import mdpviz.models.mdp", "import mdpviz.solvers.sweep",
+    assert {"import mdpviz.models.kit", "import mdpviz.core.mdp", "import mdpviz.solvers.sweep",
             "build the CLI parser"} <= set(names)
     loaded = [f"{name}: {', '.join(mods)}" for name, mods in out["steps"] if mods]
     assert not loaded, "Qt modules loaded by the core:\n" + "\n".join(loaded)

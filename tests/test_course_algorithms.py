@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from mdpviz.models.gridworld.rules import ACTION_NAMES, GridSettings, compile_gridworld, parse_grid
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import METHODS, ImproperPolicyError, evaluate_policy, run, solve, solver
 from tests import cs188_reference as cs188
 

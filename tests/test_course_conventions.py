@@ -348,7 +348,7 @@ def test_bad_options_are_one_line_value_errors(method: str, options: dict, messa
 
 def test_aima_sequence_needs_rewards_per_state() -> None:
     """A model whose steps from one state pay different rewards has no R(s): a ValueError, not a guess."""
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.mdp import TabularMDP
 
     mdp = TabularMDP.from_transitions(2, 2, [0, 0], [0, 1], [0, 0], [1.0, 1.0], [1.0, 2.0], discount=0.9,
                                       terminal=[1])
@@ -357,8 +357,8 @@ def test_aima_sequence_needs_rewards_per_state() -> None:
 
 
 def test_every_method_has_a_lesson_entry_and_the_lesson_names_the_convention() -> None:
-    from mdpviz.models.kit.algorithms import ALGORITHM_LESSONS, algorithm_blocks
-    from mdpviz.models.kit.lessons import lesson_for
+    from mdpviz.models.kit.teaching.algorithms import ALGORITHM_LESSONS, algorithm_blocks
+    from mdpviz.models.kit.teaching.lessons import lesson_for
     from mdpviz.solvers import METHODS, TIES
 
     assert set(METHODS) - {"hpi"} <= set(ALGORITHM_LESSONS)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mdpviz.cli import main
-from mdpviz.models.cs747 import MDPFileError, format_cs747, load_cs747, parse_value_policy, save_cs747
+from mdpviz.core.cs747 import MDPFileError, format_cs747, load_cs747, parse_value_policy, save_cs747
 from mdpviz.solvers import solve
 
 INSTANCES = [

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mdpviz.cli import main
-from mdpviz.models.cs747 import parse_cs747
+from mdpviz.core.cs747 import parse_cs747
 from mdpviz.solvers import evaluate_weights, row_weights_deterministic, solve
 from mdpviz.solvers.sweep import policy_to_rows
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from mdpviz.cli import main
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.snakes import SnakesConfig, compile_snakes
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.snakes import SnakesSettings, compile_snakes
 from mdpviz.solvers import solve
 from mdpviz.solvers.distribution import turn_distribution
 
@@ -22,7 +22,7 @@ LAYOUTS = [
 
 
 def snakes(layout: str, circle: bool):
-    cfg = SnakesConfig(layout=tuple(int(x) for x in layout.split(",")), circle=circle).validate()
+    cfg = SnakesSettings(layout=tuple(int(x) for x in layout.split(",")), circle=circle).validate()
     mdp = compile_snakes(cfg)
     return cfg, mdp, solve(mdp, "pi")
 
@@ -106,7 +106,7 @@ def test_command_line(capsys):
 
 def test_the_simulation_panel_draws_the_exact_distribution_on_the_histogram(qtbot):
     from mdpviz.models.snakes.simulate import simulation_job
-    from mdpviz.models.jobs import drive
+    from mdpviz.core.jobs import drive
     from mdpviz.widgets.simulation import SimulationPanel
 
     cfg, mdp, sol = snakes(LAYOUTS[1], False)

@@ -17,7 +17,7 @@ from mdpviz import export as ex
 from mdpviz.cli import main
 from mdpviz.commands.export import export_view
 from mdpviz.models import snakes as sn
-from mdpviz.models.kit.value_range import reference_range
+from mdpviz.models.kit.pictures.value_range import reference_range
 from mdpviz.solvers import solve
 from mdpviz.widgets.games.snakes import SnakesGame
 
@@ -93,7 +93,7 @@ def test_cli_results_csv_and_lesson(qapp, capsys, tmp_path):
     assert png_size(out) == (640, 360)
     rows = list(csv.DictReader(io.StringIO(res.read_text())))
     assert len(rows) == 15
-    sol = solve(sn.compile_snakes(sn.SnakesConfig(layout=tuple(int(x) for x in LAYOUT.split(",")))), "vi", tol=1e-9)
+    sol = solve(sn.compile_snakes(sn.SnakesSettings(layout=tuple(int(x) for x in LAYOUT.split(",")))), "vi", tol=1e-9)
     assert [float(r["value"]) for r in rows] == sol.values.tolist()
     assert [int(r["action"]) for r in rows] == sol.policy.tolist()
     assert rows[0]["name"] == "square 1" and rows[14]["terminal"] == "True" and rows[14]["action_name"] == ""
@@ -120,7 +120,7 @@ def test_cli_frames_one_png_per_sweep(qapp, capsys, tmp_path):
                               "--out", str(folder), "--width", "400", "--height", "240")
     assert code == 0, err
     files = sorted(folder.glob("sweep_*.png"))
-    sol = solve(sn.compile_snakes(sn.SnakesConfig()), "pi", record=True)
+    sol = solve(sn.compile_snakes(sn.SnakesSettings()), "pi", record=True)
     assert len(files) == len(sol.history)  # every snapshot (policy iteration: evaluate and improve)
     assert files[0].name == "sweep_0001.png"
     assert all(png_size(f) == (400, 240) for f in files)
@@ -146,7 +146,7 @@ def test_cli_errors_are_one_line_and_exit_2(qapp, capsys, tmp_path, monkeypatch,
 
 @pytest.mark.parametrize("key", ["ttt", "risk-ttt", "Risk_TTT", "attt", "anti-tic-tac-toe", "checkers", "grid"])
 def test_every_spelling_of_a_key_builds_only_that_games_view(qapp, key):
-    from mdpviz.models.kit.registry import canonical
+    from mdpviz.models.kit.game.registry import canonical
 
     g = export_view(key)
     try:
@@ -193,7 +193,7 @@ def test_model_headless_runs_a_games_background_job(qapp):
     """A game whose spec compiles in a job (as checkers does): the export runs the job here, no window."""
     from dataclasses import replace
 
-    from mdpviz.models.jobs import JobProgress
+    from mdpviz.core.jobs import JobProgress
     from mdpviz.widgets.session import GameSession
 
     ran = []
@@ -227,7 +227,7 @@ def test_pure_helpers(tmp_path):
     svg = '<?xml version="1.0"?>\n<svg width="10mm" height="5mm"\n viewBox="0 0 3 4" xmlns="x">\n</svg>'
     fixed = ex.set_svg_size(svg, 640, 360)
     assert 'width="640" height="360"' in fixed and 'viewBox="0 0 640 360"' in fixed
-    hist = solve(sn.compile_snakes(sn.SnakesConfig()), "vi", record=True).history
+    hist = solve(sn.compile_snakes(sn.SnakesSettings()), "vi", record=True).history
     rows = list(csv.reader(io.StringIO(ex.convergence_csv(hist))))
     assert len(rows) == len(hist) + 1 and float(rows[1][4]) == hist[0].delta
 

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.snakes import next_squares
 from mdpviz.widgets.geometry import (
     CELL,

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from mdpviz.app import MainWindow
-from mdpviz.models.examples import CS747_DIR
+from mdpviz.core.examples import CS747_DIR
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 TOKEN = "@EXAMPLES@"
@@ -26,7 +26,7 @@ PRE_REGISTRY_GAMES = ("attt", "checkers", "file", "gridworld", "gym", "risk_ttt"
 
 
 def test_every_game_from_before_the_registry_has_a_golden_file_and_each_names_a_registered_game():
-    from mdpviz.models.kit.registry import keys
+    from mdpviz.models.kit.game.registry import keys
 
     assert set(PRE_REGISTRY_GAMES) <= set(golden_keys())
     assert set(golden_keys()) <= set(keys())
@@ -50,7 +50,7 @@ def test_golden_scenario_saves_back_byte_identically(qtbot, tmp_path, key):
         assert saved["games"][key] == want["games"][key]
         # the same bytes for the game's own entry (the window saves every game; the others are defaults)
         one = tmp_path / "one.json"
-        from mdpviz.scenario import Scenario, save_scenario
+        from mdpviz.models.kit.game.scenario import Scenario, save_scenario
 
         save_scenario(Scenario(game=saved["game"], games={key: saved["games"][key]}, solver=saved["solver"]), one)
         assert one.read_bytes() == src.read_bytes()

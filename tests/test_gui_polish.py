@@ -18,7 +18,7 @@ import pytest
 from PySide6.QtWidgets import QHeaderView
 
 from mdpviz.solvers import solve
-from mdpviz.models.kit.colors import ColorScale
+from mdpviz.models.kit.pictures.colors import ColorScale
 from mdpviz.widgets.position import (
     AXIS_FONT_PT,
     MAX_NAMED_BARS,
@@ -30,7 +30,7 @@ from mdpviz.widgets.position import (
     table_rows,
     tick_labels,
 )
-from mdpviz.models.kit.position import MatchupRow, MoveSpec
+from mdpviz.models.kit.boards.position import MatchupRow, MoveSpec
 from tests.conftest import wait_laid_out
 from tests.test_position import Corridor, corridor_mdp
 

@@ -162,7 +162,7 @@ def test_importing_mdpviz_does_not_import_gymnasium():
 
 def test_the_gym_spec_is_importable_without_importing_gymnasium():
     # Gymnasium is an optional extra: the registry lists and loads the spec without it; compile imports it
-    code = ("import sys, mdpviz.models.kit.registry as g; s = g.get('gym'); s.default_settings(); "
+    code = ("import sys, mdpviz.models.kit.game.registry as g; s = g.get('gym'); s.default_settings(); "
             "s.to_dict(s.default_settings()); print('gymnasium' in sys.modules)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr

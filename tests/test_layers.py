@@ -2,13 +2,18 @@
 
 Layers, lowest first; a module may import its own layer and the ones below, never one above:
 
-0. core: the MDP, file formats, the simulator and the job protocol (``models/mdp.py``, ``files``, ``cs747``, ``jobs``, ...)
+0. core: ``mdpviz/core`` (the MDP, file formats, the simulator, chunked building and the job protocol)
 1. solvers: ``mdpviz/solvers`` (they see only the core: an MDP, never a game)
-2. kit and games: ``mdpviz/models/kit`` (the registry, display data, the lesson engine...), one folder per
-   game in ``mdpviz/models/<key>/``, and ``scenario``
+2. kit and games: ``mdpviz/models``: the kit (``models/kit/{game,boards,pictures,teaching}``: the registry,
+   scenario files, display data, the lesson engine...) and one folder per game in ``mdpviz/models/<key>/``
 3. Qt: ``controller`` and ``mdpviz/widgets``
 4. app: ``app``, ``export`` and the start-up check ``display``
 5. entry points: ``screenshots``, ``cli``, ``commands``, ``__main__`` and the package's lazy ``__init__``
+
+Each folder below the package's root belongs to one layer (every module in it), and no folder imports a
+folder of a higher layer: the folders follow the layers, so the tree read floor by floor is the import graph.
+The root folder ``mdpviz/`` keeps the design card's modules of the upper layers side by side (``controller``,
+``app``, ``export``, ``cli``, the screenshots), each checked as a module.
 
 No import cycle is allowed either (between any two modules, at any depth). Importing a package's
 submodule counts as importing the package too (Python runs the package's ``__init__`` first), except
@@ -24,8 +29,6 @@ from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "mdpviz"
 
-CORE = {"mdpviz.models", "mdpviz.models.mdp", "mdpviz.models.files", "mdpviz.models.cs747", "mdpviz.models.simulate",
-        "mdpviz.models.chunked", "mdpviz.models.examples", "mdpviz.models.jobs", "mdpviz.models.modelcheck"}
 LAYER_NAMES = ("core", "solvers", "games", "Qt", "app", "entry points")
 
 ALLOWED: dict[tuple[str, str], str] = {
@@ -48,12 +51,17 @@ def modules() -> dict[str, Path]:
     return {module_name(p): p for p in PKG.rglob("*.py")}
 
 
+def within(name: str, package: str) -> bool:
+    """Whether module ``name`` is ``package`` or inside it."""
+    return name == package or name.startswith(package + ".")
+
+
 def layer(name: str) -> int:
-    if name in CORE:
+    if within(name, "mdpviz.core"):
         return 0
-    if name.startswith("mdpviz.solvers"):
+    if within(name, "mdpviz.solvers"):
         return 1
-    if name.startswith("mdpviz.models") or name == "mdpviz.scenario":
+    if within(name, "mdpviz.models"):
         return 2
     if name == "mdpviz.controller" or name.startswith("mdpviz.widgets"):
         return 3
@@ -115,7 +123,7 @@ def graph() -> dict[str, set[str]]:
 def game_of(name: str) -> str | None:
     """The game folder a module belongs to (``mdpviz.models.<key>...``), or None (core, kit, elsewhere)."""
     parts = name.split(".")
-    if len(parts) >= 3 and parts[:2] == ["mdpviz", "models"] and name not in CORE and parts[2] != "kit":
+    if len(parts) >= 3 and parts[:2] == ["mdpviz", "models"] and parts[2] != "kit":
         return parts[2]
     return None
 
@@ -188,7 +196,7 @@ def test_no_game_imports_another_game_and_the_kit_imports_none():
 
 def test_no_widget_imports_the_controller():
     """Widgets and game views draw and edit; their background work goes to the controller as a
-    :class:`~mdpviz.models.jobs.Job` through the session, never by importing it."""
+    :class:`~mdpviz.core.jobs.Job` through the session, never by importing it."""
     bad = sorted(src for src, deps in graph().items()
                  if src.startswith("mdpviz.widgets") and "mdpviz.controller" in deps)
     assert not bad, "widgets that import mdpviz.controller:\n" + "\n".join(bad)
@@ -198,13 +206,83 @@ def test_every_game_is_a_folder_and_the_models_package_stays_small():
     models = PKG / "models"
     top = sorted(p.name for p in models.glob("*.py"))
     assert len(top) <= 12, f"{len(top)} modules directly in mdpviz/models: {top}"
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
 
     for key in registry.keys():
         assert (models / key / "spec.py").is_file(), f"game {key!r} has no mdpviz/models/{key}/spec.py"
     longest = max((len(p.read_text(encoding="utf-8").splitlines()), str(p.relative_to(PKG)))
                   for p in PKG.rglob("*.py"))
     assert longest[0] <= 900, f"{longest[1]} has {longest[0]} lines (at most 900)"
+
+
+def folder(name: str) -> str:
+    """The folder (package) module ``name`` lives in, dotted: a package's ``__init__`` is in its own folder."""
+    return name if (PKG.parent / name.replace(".", "/")).is_dir() else name.rsplit(".", 1)[0]
+
+
+def test_each_folder_is_one_layer_and_no_folder_imports_a_higher_one():
+    known = modules()
+    layers: dict[str, set[int]] = {}
+    for name in known:
+        if folder(name) != "mdpviz":
+            layers.setdefault(folder(name), set()).add(layer(name))
+    mixed = {f: sorted(LAYER_NAMES[k] for k in ls) for f, ls in layers.items() if len(ls) > 1}
+    assert not mixed, f"folders holding modules of several layers: {mixed}"
+    bad = set()
+    for src, deps in graph().items():
+        for dst in deps:
+            if layer(dst) > layer(src):
+                bad.add(f"{folder(src)} ({LAYER_NAMES[layer(src)]}) imports {folder(dst)} ({LAYER_NAMES[layer(dst)]})")
+    assert not bad, "folders importing a higher folder:\n" + "\n".join(sorted(bad))
+    # the core and the solvers each have a folder of their own, below the games' folder
+    assert layers["mdpviz.core"] == {0} and layers["mdpviz.solvers"] == {1} and layers["mdpviz.models"] == {2}
+
+
+def test_the_kit_is_sorted_into_small_folders_by_concern():
+    kit = PKG / "models" / "kit"
+    assert sorted(p.name for p in kit.glob("*.py")) == ["__init__.py"], "the kit's modules live in its sub-folders"
+    for sub in sorted(p for p in kit.iterdir() if p.is_dir() and p.name != "__pycache__"):
+        mods = [p.name for p in sub.glob("*.py") if p.name != "__init__.py"]
+        assert 0 < len(mods) <= 8, f"kit/{sub.name} holds {len(mods)} modules (at most 8): {sorted(mods)}"
+
+
+def test_game_packages_share_one_namespace_rule():
+    """Every game's ``__init__`` is its docstring and one line (no copied re-export shim), and still exports
+    its modules' names: the old import paths users hold keep working."""
+    for init in sorted((PKG / "models").glob("*/__init__.py")):
+        if init.parent.name == "kit":
+            continue
+        code = [n for n in ast.parse(init.read_text(encoding="utf-8")).body
+                if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+        assert len(code) == 2, f"{init.relative_to(PKG)}: more than the shared game_package line"
+    # no name is defined by two modules of one game, so the order the namespace searches them never matters
+    import importlib
+    import inspect
+
+    from mdpviz.models.kit.game import registry
+    from mdpviz.models.kit.game.package import submodules
+
+    twice = []
+    for key in registry.keys():
+        pkg = f"mdpviz.models.{key}"
+        importlib.import_module(pkg)
+        defined: dict[str, str] = {}
+        for sub in submodules(pkg):
+            mod = importlib.import_module(f"{pkg}.{sub}")
+            for n, v in vars(mod).items():
+                if (not n.startswith("_") and (inspect.isfunction(v) or inspect.isclass(v))
+                        and v.__module__ == mod.__name__):
+                    if n in defined:
+                        twice.append(f"{pkg}: {n} in {defined[n]} and {sub}")
+                    defined[n] = sub
+    assert not twice, twice
+    import mdpviz
+    from mdpviz.models.snakes import markovDecision
+    from mdpviz.models.gym import SPEC as gym_spec
+
+    assert callable(markovDecision) and gym_spec.key == "gym"
+    assert mdpviz.TabularMDP.__module__ == "mdpviz.core.mdp" and callable(mdpviz.solve)
+    assert callable(mdpviz.from_gymnasium)
 
 
 def test_no_import_cycle():
@@ -223,9 +301,9 @@ def test_the_checker_sees_function_level_imports_and_cycles():
     edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert cycles(edges) == [frozenset({"a", "b", "c"})]
     # an import of a package's submodule imports the package: lessons -> snakes.rules runs snakes/__init__
-    known = {"mdpviz.models.kit.lessons": Path(), "mdpviz.models.snakes": Path(), "mdpviz.models.snakes.rules": Path(),
+    known = {"mdpviz.models.kit.teaching.lessons": Path(), "mdpviz.models.snakes": Path(), "mdpviz.models.snakes.rules": Path(),
              "mdpviz.models.snakes.spec": Path()}
-    assert with_packages("mdpviz.models.kit.lessons", {"mdpviz.models.snakes.rules"}, known) == {
+    assert with_packages("mdpviz.models.kit.teaching.lessons", {"mdpviz.models.snakes.rules"}, known) == {
         "mdpviz.models.snakes.rules", "mdpviz.models.snakes"}
     # ... but not the importer's own package, which is initialised before the importer runs
     assert with_packages("mdpviz.models.snakes.spec", {"mdpviz.models.snakes.rules"}, known) == {

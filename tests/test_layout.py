@@ -1,7 +1,7 @@
 """The classroom view of every game (issue 13): a convergence plot that tells the truth about the run on
 screen, panels that apply, a window that fits a laptop and a projector, and an animated GIF export.
 
-Parametrised over the registry's games (``mdpviz.models.kit.registry.keys()``), so a new game is checked the same way."""
+Parametrised over the registry's games (``mdpviz.models.kit.game.registry.keys()``), so a new game is checked the same way."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,10 +11,10 @@ import pytest
 from PySide6.QtCore import QSize
 
 from mdpviz.app import MainWindow, default_size
-from mdpviz.models.jobs import drive
+from mdpviz.core.jobs import drive
 from mdpviz.widgets.game import PANELS
 from mdpviz.widgets.games import default_games
-from mdpviz.models.kit.registry import keys
+from mdpviz.models.kit.game.registry import keys
 from tests.conftest import FakeDialogs, make_window, wait_laid_out
 
 GAME_KEYS = list(keys())  # every registered game
@@ -217,7 +217,7 @@ def test_a_thinned_run_is_drawn_at_its_sweeps(qtbot, window, monkeypatch):
     """Past the first snapshots a Run takes one snapshot per many sweeps: the axis still counts sweeps
     (each point at its own sweep's number, up to the last), and a policy change is marked at its sweep."""
     from mdpviz import controller
-    from mdpviz.models.examples import resolve_mdp
+    from mdpviz.core.examples import resolve_mdp
 
     monkeypatch.setattr(controller, "RUN_RECORD_ALL", 20)
     w = window

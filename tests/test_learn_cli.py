@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mdpviz.cli import main
-from mdpviz.models.kit import registry
+from mdpviz.models.kit.game import registry
 
 MAX_STATES = 60_000
 """Games whose default model is larger are left out of the every-game test (a quick suite)."""
@@ -32,7 +32,7 @@ def table_keys() -> list[str]:
 
 @pytest.mark.parametrize("key", table_keys())
 def test_every_table_game_learns_headless(capsys, key):
-    from mdpviz.models.kit.game_model import build_game
+    from mdpviz.models.kit.game.game_model import build_game
     from mdpviz.solvers.learning import exact_answer, LearningSettings
 
     game = build_game(key)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mdpviz.models.gridworld.rules import GridSettings, compile_gridworld
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import kernels
 from mdpviz.solvers.learning import LEARNERS, ExperienceLearner, learn, learner, parse_alpha
 
@@ -333,7 +333,7 @@ def test_bad_settings_say_what_is_wrong():
 
 # ------------------------------------------------------------------------------------------- lesson
 def test_the_learning_lesson_explains_each_update_and_the_cliff_with_the_models_numbers():
-    from mdpviz.models.kit.learning_lesson import learning_lesson
+    from mdpviz.models.kit.teaching.learning_lesson import learning_lesson
     from mdpviz.solvers.learning import LearningSettings
 
     w = grid(living_reward=-0.04)
@@ -403,7 +403,7 @@ def test_a_snapshot_gives_each_board_view_and_the_states_that_differ_from_the_op
 
 
 def test_the_learner_runs_as_a_background_job_with_progress_and_cancel():
-    from mdpviz.models.jobs import Job, run_here
+    from mdpviz.core.jobs import Job, run_here
     from mdpviz.solvers.learning import learning_job
 
     w = grid()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mdpviz.models.kit import registry
+from mdpviz.models.kit.game import registry
 from mdpviz.solvers.learning import LearningStep, learner
 from mdpviz.window.learning import MODE_WORDS, exact_policy, last_update, learning_view
 from tests.conftest import make_window
@@ -268,7 +268,7 @@ def test_step_one_transition_at_a_time(qtbot, grid):
 
 def test_merged_snapshots_have_the_same_numbers():
     """A Run at full speed asks for many episodes per snapshot (send); Step for one (next): the same numbers."""
-    from mdpviz.models.kit.game_model import build_game
+    from mdpviz.models.kit.game.game_model import build_game
     from mdpviz.solvers.learning import learning_batches
 
     g = build_game("gridworld")
@@ -298,7 +298,7 @@ def test_replayed_transitions_end_on_the_learners_numbers(key, method, alpha):
     """One transition at a time (the window's transition Step) by the loop's own update functions: after
     the last transition the table is the compiled learner's snapshot, episode after episode (bit for bit
     with a constant step size; 1/N^w within the last bit of numba's power function)."""
-    from mdpviz.models.kit.game_model import build_game
+    from mdpviz.models.kit.game.game_model import build_game
     from mdpviz.solvers.learning import LearningSettings, replay_episode
 
     g = build_game(key)

@@ -1,4 +1,4 @@
-"""Lesson text (mdpviz.models.kit.lessons): built from the models' docstrings and the compiled model,
+"""Lesson text (mdpviz.models.kit.teaching.lessons): built from the models' docstrings and the compiled model,
 with the current parameters (the discount above all) filled in. Pure, no Qt."""
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pytest
 
-from mdpviz.models.kit import lessons as L
+from mdpviz.models.kit.teaching import lessons as L
 from mdpviz.models import snakes as sn
 from mdpviz.models.file import spec as file_spec
 from mdpviz.models.snakes import spec as sn_spec
 from mdpviz.models import ttt as tt
-from mdpviz.models.cs747 import parse_cs747
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.cs747 import parse_cs747
+from mdpviz.core.mdp import TabularMDP
 from tests.conftest import SMALL_MDP
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def test_file_lesson_follows_a_changed_discount_and_writes_the_backup_out():
 
 
 def test_snakes_lesson_from_the_docstrings_and_the_model():
-    cfg = sn.SnakesConfig(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0))
+    cfg = sn.SnakesSettings(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0))
     lesson = sn_spec.snakes_lesson(cfg)
     assert lesson.gamma == 1.0 and lesson.discount.startswith("\u03b3 = 1: the turns are counted")
     # the rules are the model's own words
@@ -97,7 +97,7 @@ def test_two_player_equation_has_max_and_min():
 
 # ---------------------------------------------------------------------------------- docstring reading
 def test_field_docs_read_the_source():
-    docs = L.field_docs(sn.SnakesConfig)
+    docs = L.field_docs(sn.SnakesSettings)
     assert docs["overshoot"].startswith('On a circular board, overshooting 15 by k')
     assert L.field_docs(sn.rules)["GOAL"] == "The goal square."  # module constants too
     assert L.field_docs(tt.VsRandomSettings)["win"] == "Reward when the agent completes a line (reward units)."
@@ -139,10 +139,10 @@ def test_parameters_expand_nested_settings_and_keep_big_objects_short():
 def test_parameters_are_named_in_words_on_screen_and_with_their_field_in_markdown():
     """The 3D game's lesson showed "settings.meth" over "od" in its narrow parameter column, and code
     names ("settings.learning_rate", checkers' "rules.forced_capture") where a class reads words."""
-    from mdpviz.models.kit import registry
-    from mdpviz.models.ttt3d import Ttt3dState
+    from mdpviz.models.kit.game import registry
+    from mdpviz.models.ttt3d import Ttt3dSettings
 
-    lesson = L.lesson_for("ttt3d", Ttt3dState(), None)
+    lesson = L.lesson_for("ttt3d", Ttt3dSettings(), None)
     assert any(p.name == "settings.learning_rate" for p in lesson.parameters)
     html = lesson.html()
     assert "<td>learning rate</td>" in html and "settings.learning_rate" not in html and "learning_rate" not in html
@@ -157,10 +157,10 @@ def test_parameters_are_named_in_words_on_screen_and_with_their_field_in_markdow
 
 
 def test_lesson_for_finds_the_games_lesson_through_the_registry():
-    lesson = L.lesson_for("ttt", tt.TicTacToeState(settings=tt.VsRandomSettings(discount=0.85)), None)
+    lesson = L.lesson_for("ttt", tt.TicTacToeSettings(settings=tt.VsRandomSettings(discount=0.85)), None)
     assert lesson.title == "Tic-tac-toe against a random opponent"
     assert lesson.gamma == 0.85
-    snakes = L.lesson_for("snakes", sn.SnakesConfig(), None)
+    snakes = L.lesson_for("snakes", sn.SnakesSettings(), None)
     assert snakes.title == "Snakes and ladders"
     mdp = parse_cs747(SMALL_MDP, "small.txt")
     other = L.lesson_for("some_new_game", None, mdp, title="New game")
@@ -172,7 +172,7 @@ def test_lesson_for_finds_the_games_lesson_through_the_registry():
 def test_checkers_lesson_quotes_the_rules_and_the_mdp_sections():
     """The lesson reads its text from the rules module's docstring: after the move into a folder it read
     the package's short docstring and lost everything but the model's counts."""
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
 
     spec = registry.get("checkers")
     md = spec.lesson(spec.default_settings(), None).markdown()
@@ -181,7 +181,7 @@ def test_checkers_lesson_quotes_the_rules_and_the_mdp_sections():
 
 
 def test_no_lesson_shows_a_code_reference_in_its_parameter_table():
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
 
     for key in registry.keys():
         spec = registry.get(key)

@@ -1,4 +1,4 @@
-"""The policy diff (mdpviz.models.kit.policy_diff), pure: against two separate headless solves and a
+"""The policy diff (mdpviz.models.kit.pictures.policy_diff), pure: against two separate headless solves and a
 brute-force reading of each state's optimal actions, state by state."""
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from mdpviz.models.gridworld.rules import BUILTIN_MAPS, GridMap, GridSettings, with_map
-from mdpviz.models.kit.colors import DIVERGING
-from mdpviz.models.kit.game_model import build_game
-from mdpviz.models.kit.policy_diff import align_states, diff_scale, policy_diff
-from mdpviz.models.snakes.rules import SnakesConfig
+from mdpviz.models.kit.pictures.colors import DIVERGING
+from mdpviz.models.kit.game.game_model import build_game
+from mdpviz.models.kit.pictures.policy_diff import align_states, diff_scale, policy_diff
+from mdpviz.models.snakes.rules import SnakesSettings
 from mdpviz.solvers import solve
 from mdpviz.solvers.sweep import TIE_TOL
 
@@ -70,7 +70,7 @@ def test_bridge_noise_edit():
 
 
 def test_snakes_trap_added_and_undo_gives_the_reverse_diff():
-    base = build_game("snakes", SnakesConfig())
+    base = build_game("snakes", SnakesSettings())
     lay = list(base.settings.layout)
     lay[7] = 1  # square 8 sends the player back to square 1
     after = build_game("snakes", replace(base.settings, layout=tuple(lay)))

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mdpviz.models.gridworld.rules import BUILTIN_MAPS
-from mdpviz.models.kit.policy_diff import policy_diff
+from mdpviz.models.kit.pictures.policy_diff import policy_diff
 from mdpviz.solvers import solve
 from mdpviz.window.live import LIVE_MAX_TRANSITIONS, live_refusal, transitions_text
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mdpviz.models import modelcheck as mc
-from mdpviz.models.cs747 import MDPFileError, load_cs747
-from mdpviz.models.examples import mdp_examples
-from mdpviz.models.kit import registry
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core import modelcheck as mc
+from mdpviz.core.cs747 import MDPFileError, load_cs747
+from mdpviz.core.examples import mdp_examples
+from mdpviz.models.kit.game import registry
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import solve
 
 TOL = 1e-6
@@ -420,8 +420,8 @@ def test_malformed_drn_on_the_command_line(capsys, tmp_path):
 
 def test_file_game_reads_drn(tmp_path):
     """The file game opens a DRN file: its model, its names for states and actions, its init state."""
-    from mdpviz.models.file.spec import SPEC, FileState, read_file
-    from mdpviz.models.kit.hooks import Context
+    from mdpviz.models.file.spec import SPEC, FileSettings, read_file
+    from mdpviz.models.kit.game.hooks import Context
 
     spec = registry.get("gridworld")
     mdp = spec.compile(spec.default_settings())
@@ -433,7 +433,7 @@ def test_file_game_reads_drn(tmp_path):
     assert SPEC.start_state(ctx) == 7
     assert [SPEC.state_name(ctx, s) for s in range(mdp.n_states)] == list(mdp.state_labels)
     assert SPEC.action_name(ctx, 0) == mc.action_names(mdp)[0]
-    again = SPEC.compile(FileState(path=str(path), text=state.text, discount=0.5))
+    again = SPEC.compile(FileSettings(path=str(path), text=state.text, discount=0.5))
     assert again.discount == 0.5 and np.array_equal(again.terminal, mdp.terminal)
 
 

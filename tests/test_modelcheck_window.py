@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mdpviz.models import modelcheck as mc
+from mdpviz.core import modelcheck as mc
 from mdpviz.solvers import solve
 
 

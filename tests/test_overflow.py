@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mdpviz.cli import main
-from mdpviz.models.cs747 import parse_cs747
+from mdpviz.core.cs747 import parse_cs747
 from mdpviz.solvers import METHODS, VALUE_LIMIT, solve, solver
 
 BIG = """numStates 3

@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import proportion_ci
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.core.simulate import proportion_ci
 from mdpviz.solvers import solve
-from mdpviz.models.kit.colors import ColorScale
+from mdpviz.models.kit.pictures.colors import ColorScale
 from mdpviz.widgets.position import GridPainter, LayersPainter, MatchupPanel, PositionBoard
-from mdpviz.models.kit.position import (
+from mdpviz.models.kit.boards.position import (
     MODEL,
     PLAY,
     USER,

@@ -9,8 +9,8 @@ import re
 import numpy as np
 import pytest
 
-import mdpviz.models.kit.registry as registry
-from mdpviz.models.kit.policy_diff import policy_diff, state_change
+import mdpviz.models.kit.game.registry as registry
+from mdpviz.models.kit.pictures.policy_diff import policy_diff, state_change
 from mdpviz.solvers import solve
 from mdpviz.widgets.position.change import DQ_LABEL, change_line, signed
 
@@ -167,8 +167,8 @@ def test_state_change_agrees_with_the_diff_on_every_state():
 
 
 def test_change_line_words():
-    from mdpviz.models.kit.policy_diff import StateChange
-    from mdpviz.models.kit.position import MoveSpec
+    from mdpviz.models.kit.pictures.policy_diff import StateChange
+    from mdpviz.models.kit.boards.position import MoveSpec
 
     moves = (MoveSpec(0, "cell 0", 0), MoveSpec(4, "cell 4", 4))
     q = np.zeros(9)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mdpviz.models.kit import value_range as vr
-from mdpviz.models.kit.display import greedy_action, state_q
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.position import MoveSpec, greedy_move
-from mdpviz.models.kit.position_display import moves_range, terminal_words
+from mdpviz.models.kit.pictures import value_range as vr
+from mdpviz.models.kit.pictures.display import greedy_action, state_q
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.position import MoveSpec, greedy_move
+from mdpviz.models.kit.boards.position_display import moves_range, terminal_words
 from mdpviz.solvers import run, solver
 
 
@@ -90,7 +90,7 @@ def test_value_range_needs_no_qt():
     import ast
     from pathlib import Path
 
-    import mdpviz.models.kit.position_display as pd
+    import mdpviz.models.kit.boards.position_display as pd
 
     for mod in (vr, pd):
         tree = ast.parse(Path(mod.__file__).read_text(encoding="utf-8"))

@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mdpviz.models.cs747 import load_cs747
-from mdpviz.models.examples import CS747_DIR
+from mdpviz.core.cs747 import load_cs747
+from mdpviz.core.examples import CS747_DIR
 from mdpviz.models.gridworld import BUILTIN_MAPS, GridSettings, compile_gridworld
 from mdpviz.solvers import kernels, python_sweeps, run, solve, sweep_loops
 from mdpviz.solvers.value_iteration import gauss_seidel_value_iteration, value_iteration, value_iteration_values

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from mdpviz.cli import main
-from mdpviz.models import files
-from mdpviz.models.cs747 import MDPFileError, read_text_file
+from mdpviz.core import files
+from mdpviz.core.cs747 import MDPFileError, read_text_file
 from mdpviz.models.gridworld import GridFileError, read_grid
 
 DEV_ZERO = Path("/dev/zero")
@@ -55,8 +55,8 @@ def test_dev_zero_is_refused_by_every_reader_without_reading_it_all():
         read_grid(DEV_ZERO)
     with pytest.raises(ValueError, match="/dev/zero: is not a text file"):
         files.read_text_limited(DEV_ZERO, ValueError)
-    from mdpviz.models.files import ScenarioError
-    from mdpviz.scenario import load_scenario
+    from mdpviz.core.files import ScenarioError
+    from mdpviz.models.kit.game.scenario import load_scenario
 
     with pytest.raises(ScenarioError, match="/dev/zero: is not a text file"):
         load_scenario(DEV_ZERO)

@@ -1,6 +1,6 @@
 """Every registered game checked the same way (like Gymnasium's ``check_env`` over its registry).
 
-Parametrised over :func:`mdpviz.models.kit.registry.keys`, so a new game is checked with no edit here:
+Parametrised over :func:`mdpviz.models.kit.game.registry.keys`, so a new game is checked with no edit here:
 its default settings compile to a valid model, its settings round-trip through scenario data, its
 lesson renders, its golden scenario entry survives the codec, a board game's position model walks
 from the start to a terminal position, and value iteration, policy iteration and (small models) the
@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import mdpviz.models.kit.registry as registry
-from mdpviz.models.examples import CS747_DIR
-from mdpviz.models.kit.registry import GameSpec
-from mdpviz.models.mdp import TabularMDP
+import mdpviz.models.kit.game.registry as registry
+from mdpviz.core.examples import CS747_DIR
+from mdpviz.models.kit.game.registry import GameSpec
+from mdpviz.core.mdp import TabularMDP
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 TOKEN = "@EXAMPLES@"
@@ -123,14 +123,14 @@ def test_lesson_renders(key):
     if spec.lesson is not None:
         lesson = spec.lesson(settings, mdp)
     else:
-        from mdpviz.models.kit.lessons import lesson_for
+        from mdpviz.models.kit.teaching.lessons import lesson_for
 
         lesson = lesson_for(key, settings, mdp, title=spec.title)
     text = lesson.text()
     assert lesson.title and text.strip()
     assert "Bellman equation" in text
     # what a student reads is prose: no reStructuredText role left from a docstring (the gym lesson
-    # used to open with ":func:`from_gymnasium` ... :class:`~mdpviz.models.mdp.TabularMDP`")
+    # used to open with ":func:`from_gymnasium` ... :class:`~mdpviz.core.mdp.TabularMDP`")
     import re
 
     for shown in (text, lesson.markdown()):
@@ -155,7 +155,7 @@ def test_golden_scenario_entry_survives_the_codec(key):
 
 @pytest.mark.parametrize("key", _board_game_keys())
 def test_position_model_walks_from_the_start_to_the_end(key):
-    from mdpviz.models.kit.position import MODEL
+    from mdpviz.models.kit.boards.position import MODEL
 
     if key == "(no board game)":
         pytest.skip("no registered game has a position model")
@@ -197,7 +197,7 @@ def test_every_alias_is_known_before_any_game_is_imported():
     import subprocess
     import sys
 
-    code = ("import sys, mdpviz.models.kit.registry as r; print(r.canonical('draughts'), r.canonical('anti-tictactoe'),"
+    code = ("import sys, mdpviz.models.kit.game.registry as r; print(r.canonical('draughts'), r.canonical('anti-tictactoe'),"
             " [m for m in sys.modules if m.startswith('mdpviz.models.') and m.endswith('.spec')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["checkers", "attt", "[]"], out.stderr

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from mdpviz.cli import main
-from mdpviz.models.kit.game_model import build_game
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
+from mdpviz.models.kit.game.game_model import build_game
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.core.simulate import policy_matrix, simulate, uniform_policy_matrix
 from mdpviz.solvers import evaluate_stochastic_policy, solve
 from mdpviz.solvers.distribution import return_distribution
 
@@ -103,9 +103,9 @@ def test_the_command_line_prints_it(capsys):
 
 
 def test_the_simulation_panel_draws_the_exact_return_distribution(qtbot):
-    from mdpviz.models.jobs import drive
-    from mdpviz.models.kit.grid import walk_simulation
-    from mdpviz.models.kit.strategies import walk_strategy_probs
+    from mdpviz.core.jobs import drive
+    from mdpviz.models.kit.boards.grid import walk_simulation
+    from mdpviz.models.kit.boards.strategies import walk_strategy_probs
     from mdpviz.widgets.simulation import SimulationPanel
 
     g = build_game("gridworld")

@@ -310,7 +310,7 @@ def test_acyclic_layers_and_exact_evaluation(solved):
 
 
 def test_backward_induction_refuses_a_cycle():
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.mdp import TabularMDP
 
     loop = TabularMDP.from_transitions(2, 1, [0, 1], [0, 0], [1, 0], [1.0, 1.0], [0.0, 0.0], discount=0.9)
     with pytest.raises(ValueError, match="has a cycle"):
@@ -354,7 +354,7 @@ def test_matchups_simulated_agree_with_exact_both_orders():
         res = play_match(g, x, o, games=20_000, seed=4)
         assert sum(res.counts) == 20_000 and res.exact is not None
         ex = (res.exact.x_wins, res.exact.o_wins, res.exact.draws)
-        from mdpviz.models.simulate import proportion_ci
+        from mdpviz.core.simulate import proportion_ci
 
         lo, hi = proportion_ci(np.array(res.counts), res.games, z=3.29)  # 99.9%, fixed seed
         for j in range(3):

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from mdpviz.cli import build_parser, main
-from mdpviz.models import chunked
-from mdpviz.models.examples import ATTT_DIR, MDP_DIR, examples, mdp_examples, resolve_mdp
+from mdpviz.core import chunked
+from mdpviz.core.examples import ATTT_DIR, MDP_DIR, examples, mdp_examples, resolve_mdp
 
 REPO = Path(__file__).resolve().parents[1]
 GIB = 1024**3
@@ -205,7 +205,7 @@ def test_a_utf8_bom_is_accepted_in_every_file_type(tmp_path, capsys):
     code, out, err = run_cli(capsys, ["match", "--x", str(risk), "--games", "100", "--no-exact", "--seed", "1"])
     assert code == 0, err
     # a scenario file
-    from mdpviz.scenario import Scenario, load_scenario, save_scenario
+    from mdpviz.models.kit.game.scenario import Scenario, load_scenario, save_scenario
 
     scn = tmp_path / "s.json"
     save_scenario(Scenario(game="snakes"), scn)
@@ -296,8 +296,8 @@ def test_a_typo_in_numstates_is_refused_before_allocating(tmp_path):
 
 
 def test_simulations_run_in_chunks_with_constant_memory(monkeypatch):
-    from mdpviz.models import simulate as sim_mod
-    from mdpviz.models.snakes import SnakesConfig
+    from mdpviz.core import simulate as sim_mod
+    from mdpviz.models.snakes import SnakesSettings
     from mdpviz.models.snakes.simulate import compare_strategies
 
     sizes = []
@@ -309,7 +309,7 @@ def test_simulations_run_in_chunks_with_constant_memory(monkeypatch):
 
     monkeypatch.setattr("mdpviz.models.snakes.simulate.simulate", spy)
     monkeypatch.setattr(chunked, "CHUNK_GAMES", 1000)
-    res = compare_strategies(SnakesConfig(layout=tuple(int(x) for x in LAYOUT.split(","))), games=5_000, seed=1,
+    res = compare_strategies(SnakesSettings(layout=tuple(int(x) for x in LAYOUT.split(","))), games=5_000, seed=1,
                              names=("security",))
     assert max(sizes) <= 1000 and sum(sizes) == 5_000 + 13 * 500
     assert res[0].games.tolist() == [5_000] + [500] * 13 and res[0].turns_hist.sum() == 5_000

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mdpviz.models.examples import MDP_DIR, mdp_examples
-from mdpviz.scenario import Scenario, load_scenario, save_scenario
+from mdpviz.core.examples import MDP_DIR, mdp_examples
+from mdpviz.models.kit.game.scenario import Scenario, load_scenario, save_scenario
 
 
 def _scenario_doc(**over) -> dict:
@@ -127,7 +127,7 @@ def test_an_mdp_file_is_read_on_the_job_thread_with_progress(window, qtbot, tmp_
 
 def test_opening_an_mdp_file_can_be_cancelled(window, qtbot, tmp_path, monkeypatch):
     p = _large_file(tmp_path / "big.txt")
-    monkeypatch.setattr("mdpviz.models.cs747.PROGRESS_LINES", 1000)
+    monkeypatch.setattr("mdpviz.core.cs747.PROGRESS_LINES", 1000)
     window.open_mdp_file_in_background(p)
     window.cancel_game_job()
     qtbot.waitUntil(lambda: not window.controller.job_busy, timeout=120_000)

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from mdpviz.models import snakes as sn
-from mdpviz.scenario import (
+from mdpviz.models.kit.game.scenario import (
     FORMAT,
     SCHEMA_VERSION,
     Scenario,
@@ -16,12 +16,12 @@ from mdpviz.scenario import (
     parse_scenario,
     save_scenario,
 )
-from mdpviz.models.kit import registry
+from mdpviz.models.kit.game import registry
 
 SNAKES = registry.get("snakes")
 snakes_from_dict, snakes_to_dict = SNAKES.from_dict, SNAKES.to_dict
 
-CFG = sn.SnakesConfig(
+CFG = sn.SnakesSettings(
     layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0),
     circle=True,
     dice=(sn.SECURITY, sn.Die("lucky", ((1, 1 / 3), (3, 2 / 3)), 0.25), sn.RISKY),
@@ -118,5 +118,5 @@ def test_bad_snakes_data_names_the_field(data, where, problem):
 
 
 def test_partial_snakes_data_keeps_defaults():
-    assert snakes_from_dict({}, "x") == sn.SnakesConfig()
-    assert snakes_from_dict({"circle": True}, "x") == sn.SnakesConfig(circle=True)
+    assert snakes_from_dict({}, "x") == sn.SnakesSettings()
+    assert snakes_from_dict({"circle": True}, "x") == sn.SnakesSettings(circle=True)

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from mdpviz.scenario import ScenarioError, parse_scenario
+from mdpviz.models.kit.game.scenario import ScenarioError, parse_scenario
 
 
 def test_a_learner_and_its_settings_come_back(window, tmp_path):

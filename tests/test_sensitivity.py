@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mdpviz.cli import main
-from mdpviz.models.kit.game_model import build_game
+from mdpviz.models.kit.game.game_model import build_game
 from mdpviz.solvers import solve
 
 
@@ -56,7 +56,7 @@ def test_cs188_bridge_noise_switch_point_by_brute_force(capsys):
     def start_actions(noise):
         from mdpviz.models.gridworld import GridSettings, load_map
 
-        from mdpviz.models.kit.sensitivity import optimal_rows
+        from mdpviz.models.kit.teaching.sensitivity import optimal_rows
 
         g = build_game("gridworld", GridSettings(grid=load_map("bridge"), noise=noise))
         opt = optimal_rows(g)[0]
@@ -76,7 +76,7 @@ def test_each_interval_holds_one_policy_that_two_separate_solves_confirm(capsys,
     d = sens_json(capsys, "--game", "gridworld", "--grid", "book", "--param", "living_reward", "--from", "-2",
                   "--to", "0.5", "--steps", "51")
     from mdpviz.models.gridworld import GridSettings, load_map
-    from mdpviz.models.kit.sensitivity import optimal_rows
+    from mdpviz.models.kit.teaching.sensitivity import optimal_rows
 
     for iv in d["intervals"]:
         if iv["to"] - iv["from"] < 1e-4:
@@ -106,7 +106,7 @@ def test_phase_diagram_regions_are_the_likely_paths(capsys, corridor):
     assert "(row 1, col 3)" in path(10, 10)
     # each cell's region is what a separate solve of that cell gives
     from mdpviz.models.gridworld import GridSettings, load_map
-    from mdpviz.models.kit.sensitivity import likely_path
+    from mdpviz.models.kit.teaching.sensitivity import likely_path
 
     for j, i in ((3, 4), (8, 2)):
         g = build_game("gridworld", GridSettings(grid=load_map(corridor), noise=0.0, discount=ph["x"][i],

@@ -10,11 +10,11 @@ import pytest
 from PySide6.QtCore import Qt
 
 from mdpviz.models.gridworld import BUILTIN_MAPS, GridSettings
-from mdpviz.models.jobs import drive
-from mdpviz.models.kit import registry
-from mdpviz.models.kit import sensitivity as sv
-from mdpviz.models.kit.game_model import build_game
-from mdpviz.models.kit.sweep_fields import check_range, numeric_fields
+from mdpviz.core.jobs import drive
+from mdpviz.models.kit.game import registry
+from mdpviz.models.kit.teaching import sensitivity as sv
+from mdpviz.models.kit.game.game_model import build_game
+from mdpviz.models.kit.teaching.sweep_fields import check_range, numeric_fields
 from tests.conftest import make_window
 
 

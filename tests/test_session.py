@@ -13,8 +13,8 @@ import pytest
 
 from mdpviz.models import file as mf
 from mdpviz.models import snakes as sn
-from mdpviz.models.kit import registry
-from mdpviz.scenario import ScenarioError
+from mdpviz.models.kit.game import registry
+from mdpviz.models.kit.game.scenario import ScenarioError
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.games import view_class
 from mdpviz.widgets.session import REFUSED, GameSession
@@ -65,7 +65,7 @@ def test_a_course_file_is_parsed_once_whatever_its_discount(qapp, tmp_path):
     p = tmp_path / "small.txt"
     p.write_text(SMALL_MDP)
     state, parsed = mf.read_file(p)
-    s = GameSession(mf.SPEC, mf.FileState())
+    s = GameSession(mf.SPEC, mf.FileSettings())
     assert s.mdp() is None and s.mdp_error() == ""  # no file: no model, and no error
     s.prime(state, parsed)  # parsed off the GUI thread
     assert s.edit(state, "opened") and s.built() is parsed and s.mdp() is parsed
@@ -76,21 +76,21 @@ def test_a_course_file_is_parsed_once_whatever_its_discount(qapp, tmp_path):
 
 
 def test_scenario_data_carries_the_display_settings_after_the_settings(qapp, tmp_path):
-    s = GameSession(mf.SPEC, mf.FileState())
+    s = GameSession(mf.SPEC, mf.FileSettings())
     assert s.display == {"view": "grid", "start": None}
     s.set_display("view", "graph")
     data = s.to_dict()
     assert list(data) == ["path", "text", "discount", "view", "start"] and data["view"] == "graph"
     with pytest.raises(ScenarioError, match=r"games\.file\.view"):
         s.load_dict({**data, "view": "cube"}, "x.json")
-    other = GameSession(mf.SPEC, mf.FileState())
+    other = GameSession(mf.SPEC, mf.FileSettings())
     other.load_state(other.load_dict(data, "x.json"))
     other.load_display(data)
     assert other.display == s.display
 
 
 def test_without_a_runner_a_job_is_refused_and_told_so(qapp):
-    from mdpviz.models.jobs import Job
+    from mdpviz.core.jobs import Job
 
     s = GameSession(sn.SPEC)
     failed, notes = [], []
@@ -102,7 +102,7 @@ def test_without_a_runner_a_job_is_refused_and_told_so(qapp):
 def test_simulation_and_episode_come_from_the_spec(qapp):
     import numpy as np
 
-    from mdpviz.models.jobs import drive
+    from mdpviz.core.jobs import drive
 
     s = GameSession(sn.SPEC)
     assert s.strategies()[:3] == ["optimal", "security", "normal"]

@@ -17,7 +17,7 @@ from mdpviz.models.snakes import (
     SPECIAL,
     SQUARE_TYPES,
     Die,
-    SnakesConfig,
+    SnakesSettings,
     apply_rule_set,
     compile_snakes,
     layout_from_input,
@@ -45,7 +45,7 @@ def lay(**traps: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def dist(cfg: SnakesConfig, square: int, die: int) -> dict[tuple[int, float, str], float]:
+def dist(cfg: SnakesSettings, square: int, die: int) -> dict[tuple[int, float, str], float]:
     """Outcomes merged by (square, cost, event), probabilities as exact-ish floats."""
     d: dict[tuple[int, float, str], float] = {}
     for o in outcomes(cfg, square, die):
@@ -106,7 +106,7 @@ def test_prison_costs_an_extra_turn():
     # normal: V = 1/3 [1/2 (2 + V) + 1/2 (1 + V)] + 2/3 -> 7/4; security: 2.
     assert expec[13] == pytest.approx(5 / 3, abs=1e-10)
     assert dice[13] == 3
-    cfg = SnakesConfig(layout=lay(s14=3))
+    cfg = SnakesSettings(layout=lay(s14=3))
     approx_dict(dist(cfg, 14, 2), {(14, 2.0, "prison"): 0.25, (15, 1.0, ""): 0.75})
 
 
@@ -116,7 +116,7 @@ def test_bonus_turn_is_free():
     # normal: V = 1/3 [1/2 V + 1/2 (1 + V)] + 2/3 -> 5/4.
     assert expec[13] == pytest.approx(1.0, abs=1e-10)
     assert dice[13] == 3
-    cfg = SnakesConfig(layout=lay(s14=4))
+    cfg = SnakesSettings(layout=lay(s14=4))
     approx_dict(dist(cfg, 14, 1), {(14, 0.0, "bonus"): 1 / 6, (14, 1.0, ""): 1 / 6, (15, 1.0, ""): 2 / 3})
     approx_dict(dist(cfg, 14, 0), {(14, 1.0, ""): 0.5, (15, 1.0, ""): 0.5})  # security: immune
 
@@ -126,11 +126,11 @@ def test_restart_on_square_14():
     # risky: 1 + V1/4 > 2 (V1 > 4), normal: (6 + V1)/5 > 2, so security: V = 2.
     assert expec[13] == pytest.approx(2.0, abs=1e-10)
     assert dice[13] == 1
-    approx_dict(dist(SnakesConfig(layout=lay(s14=1)), 14, 2), {(1, 1.0, "restart"): 0.25, (15, 1.0, ""): 0.75})
+    approx_dict(dist(SnakesSettings(layout=lay(s14=1)), 14, 2), {(1, 1.0, "restart"): 0.25, (15, 1.0, ""): 0.75})
 
 
 def test_penalty_from_14_goes_back_to_11_along_the_fast_lane():
-    cfg = SnakesConfig(layout=lay(s14=2))
+    cfg = SnakesSettings(layout=lay(s14=2))
     # Risky only on the fast lane, a = V11 .. d = V14 (a roll onto / on 14 sends the player to 11):
     # d = 1 + a/4; c = 1 + (c + a)/4; b = 1 + (b + c + a)/4; a = 1 + (a + b + c + a)/4
     # -> a = 64/11, b = 48/11, c = 36/11, d = 27/11.
@@ -143,7 +143,7 @@ def test_step_die_counts_turns_by_hand_for_each_trap_type():
     # One deterministic die (+1, always triggers). From 3 the junction sends the player to the
     # slow lane (8 more throws: 4..10, 15) or the fast lane (11, 12, 13, 14, 15) with prob 1/2.
     def v(layout, **kw):
-        cfg = SnakesConfig(layout=layout, dice=(STEP,), **kw)
+        cfg = SnakesSettings(layout=layout, dice=(STEP,), **kw)
         return solve(compile_snakes(cfg), "pi").values
 
     empty = v(lay())
@@ -166,7 +166,7 @@ def test_step_die_counts_turns_by_hand_for_each_trap_type():
 
 
 def test_gamble_teleports_uniformly_without_cascade():
-    cfg = SnakesConfig(layout=lay(s12=4, s5=1), type4="gamble")
+    cfg = SnakesSettings(layout=lay(s12=4, s5=1), type4="gamble")
     d = dist(cfg, 12, 2)  # risky on 12: roll 0 gambles, 1 -> 13, 2 -> 14, 3 -> 15
     for s in range(1, 16):
         extra = 0.25 if s in (13, 14, 15) else 0.0
@@ -176,7 +176,7 @@ def test_gamble_teleports_uniformly_without_cascade():
 
 
 def test_mystery_is_restart_penalty_or_prison():
-    cfg = SnakesConfig(layout=lay(s13=4), type4="mystery")
+    cfg = SnakesSettings(layout=lay(s13=4), type4="mystery")
     approx_dict(dist(cfg, 13, 2), {
         (1, 1.0, "mystery restart"): 1 / 12, (3, 1.0, "mystery penalty"): 1 / 12,
         (13, 2.0, "mystery prison"): 1 / 12, (14, 1.0, ""): 0.25, (15, 1.0, ""): 0.5,
@@ -185,18 +185,18 @@ def test_mystery_is_restart_penalty_or_prison():
 
 def test_no_cascade_after_a_teleport():
     # Penalty on 14 sends to 11, which is a restart: the restart does not fire on arrival.
-    cfg = SnakesConfig(layout=lay(s14=2, s11=1))
+    cfg = SnakesSettings(layout=lay(s14=2, s11=1))
     approx_dict(dist(cfg, 14, 2), {(11, 1.0, "penalty"): 0.25, (15, 1.0, ""): 0.75})
     # ... but it can fire later on a roll of 0 from 11.
     assert dist(cfg, 11, 2)[(1, 1.0, "restart")] == pytest.approx(0.25)
     # Penalty on 6 sends to 3: the junction applies on the next move (the player stands on 3).
-    cfg = SnakesConfig(layout=lay(s6=2, s3=3))
+    cfg = SnakesSettings(layout=lay(s6=2, s3=3))
     approx_dict(dist(cfg, 5, 2), {(5, 1.0, ""): 0.25, (3, 1.0, "penalty"): 0.25, (7, 1.0, ""): 0.25,
                                   (8, 1.0, ""): 0.25})
 
 
 def test_normal_die_triggers_half_the_time_and_on_a_roll_of_zero():
-    cfg = SnakesConfig(layout=lay(s5=1))
+    cfg = SnakesSettings(layout=lay(s5=1))
     approx_dict(dist(cfg, 5, 1), {(1, 1.0, "restart"): 1 / 6, (5, 1.0, ""): 1 / 6, (6, 1.0, ""): 1 / 3,
                                   (7, 1.0, ""): 1 / 3})
     approx_dict(dist(cfg, 4, 1), {(4, 1.0, ""): 1 / 3, (5, 1.0, ""): 1 / 6, (1, 1.0, "restart"): 1 / 6,
@@ -205,7 +205,7 @@ def test_normal_die_triggers_half_the_time_and_on_a_roll_of_zero():
 
 # ------------------------------------------------------------------ the board: junction, lanes, circle
 def test_junction_only_when_stopping_on_3():
-    cfg = SnakesConfig()
+    cfg = SnakesSettings()
     # the statement's example: security on 3: 0 -> stay, 1 -> 4 or 11 with prob 1/2 each
     approx_dict(dist(cfg, 3, 0), {(3, 1.0, ""): 0.5, (4, 1.0, ""): 0.25, (11, 1.0, "fast lane"): 0.25})
     approx_dict(dist(cfg, 3, 2), {(3, 1.0, ""): 0.25, (4, 1.0, ""): 0.125, (11, 1.0, "fast lane"): 0.125,
@@ -217,7 +217,7 @@ def test_junction_only_when_stopping_on_3():
 
 
 def test_lanes_end_at_15():
-    cfg = SnakesConfig()
+    cfg = SnakesSettings()
     approx_dict(dist(cfg, 9, 2), {(9, 1.0, ""): 0.25, (10, 1.0, ""): 0.25, (15, 1.0, ""): 0.5})
     approx_dict(dist(cfg, 13, 1), {(13, 1.0, ""): 1 / 3, (14, 1.0, ""): 1 / 3, (15, 1.0, ""): 1 / 3})
     assert next_squares(1) == (2,) and next_squares(3) == (4, 11) and next_squares(10) == (15,)
@@ -226,11 +226,11 @@ def test_lanes_end_at_15():
 
 
 def test_circle_overshoot_restart_and_wrap():
-    restart = SnakesConfig(circle=True)
+    restart = SnakesSettings(circle=True)
     approx_dict(dist(restart, 14, 2), {(14, 1.0, ""): 0.25, (15, 1.0, ""): 0.25, (1, 1.0, "overshoot"): 0.5})
     approx_dict(dist(restart, 9, 2), {(9, 1.0, ""): 0.25, (10, 1.0, ""): 0.25, (15, 1.0, ""): 0.25,
                                       (1, 1.0, "overshoot"): 0.25})
-    wrap = SnakesConfig(layout=lay(s2=3), circle=True, overshoot="wrap")
+    wrap = SnakesSettings(layout=lay(s2=3), circle=True, overshoot="wrap")
     # overshoot by 1 -> square 1, by 2 -> square 2, whose prison fires (risky always triggers)
     approx_dict(dist(wrap, 14, 2), {(14, 1.0, ""): 0.25, (15, 1.0, ""): 0.25, (1, 1.0, "overshoot"): 0.25,
                                     (2, 2.0, "prison"): 0.25})
@@ -240,18 +240,18 @@ def test_circle_overshoot_restart_and_wrap():
 def test_circle_values_with_a_deterministic_die():
     # Die +3: 1 -> 4 -> 7 -> 10 (passes 3: slow lane). Not circular: 10 -> 15 wins: 4 throws.
     hop3 = Die("hop3", ((3, 1.0),), 1.0)
-    v = solve(compile_snakes(SnakesConfig(dice=(hop3,))), "pi").values
+    v = solve(compile_snakes(SnakesSettings(dice=(hop3,))), "pi").values
     assert v[0] == pytest.approx(4.0)
     # Circular with wrap: 10 + 3 overshoots by 2 -> square 2 -> 5 -> 8 -> 15 exactly: 7 throws.
-    v = solve(compile_snakes(SnakesConfig(dice=(hop3,), circle=True, overshoot="wrap")), "pi").values
+    v = solve(compile_snakes(SnakesSettings(dice=(hop3,), circle=True, overshoot="wrap")), "pi").values
     assert v[0] == pytest.approx(7.0)
     # Circular with restart: 1 -> 4 -> 7 -> 10 -> 1 forever: refused with a clear message.
     with pytest.raises(ValueError, match="no choice of dice ever reaches square 15"):
-        compile_snakes(SnakesConfig(dice=(hop3,), circle=True))
+        compile_snakes(SnakesSettings(dice=(hop3,), circle=True))
     # Die +2 on a circle (restart): 1 -> 3; slow 5, 7, 9, 15 (4 throws); fast 12, 14, overshoot -> 1.
     # V3 = 4/2 + (3 + V1)/2, V1 = 1 + V3 -> V3 = 8, V1 = 9.
     hop2 = Die("hop2", ((2, 1.0),), 1.0)
-    v = solve(compile_snakes(SnakesConfig(dice=(hop2,), circle=True)), "pi").values
+    v = solve(compile_snakes(SnakesSettings(dice=(hop2,), circle=True)), "pi").values
     assert (v[2], v[0]) == (pytest.approx(8.0), pytest.approx(9.0))
 
 
@@ -262,7 +262,7 @@ def test_penalty_goes_back_along_the_path():
 
 
 def test_special_die_backward_moves():
-    cfg = apply_rule_set(SnakesConfig(), "special die")
+    cfg = apply_rule_set(SnakesSettings(), "special die")
     assert cfg.dice[-1] == SPECIAL and len(cfg.dice) == 4
     approx_dict(dist(cfg, 12, 3), {(2, 1.0, ""): 0.25, (11, 1.0, ""): 0.25, (15, 1.0, ""): 0.5})
     approx_dict(dist(cfg, 1, 3), {(1, 1.0, ""): 0.5, (4, 1.0, ""): 0.25, (6, 1.0, ""): 0.25})
@@ -279,18 +279,18 @@ def test_outcome_probabilities_sum_to_one_everywhere():
         layout = tuple(int(x) for x in np.r_[0, rng.integers(0, 5, 13), 0])
         for name in RULE_SETS:
             for circle in (False, True):
-                cfg = apply_rule_set(SnakesConfig(layout=layout, circle=circle), name)
+                cfg = apply_rule_set(SnakesSettings(layout=layout, circle=circle), name)
                 for s in range(1, 15):
                     for k in range(cfg.n_dice):
                         outs = outcomes(cfg, s, k)
                         assert math.fsum(o.prob for o in outs) == pytest.approx(1.0, abs=1e-12)
                         assert all(1 <= o.square <= 15 and o.cost in (0.0, 1.0, 2.0) for o in outs)
-    assert outcomes(SnakesConfig(), 15, 0) == []
+    assert outcomes(SnakesSettings(), 15, 0) == []
 
 
 # ------------------------------------------------------------------ compiler and solvers
 def test_compiled_mdp_shape():
-    cfg = SnakesConfig(layout=ISSUE_LAYOUT)
+    cfg = SnakesSettings(layout=ISSUE_LAYOUT)
     mdp = compile_snakes(cfg)
     assert (mdp.n_states, mdp.n_actions, mdp.objective, mdp.discount) == (15, 3, "min", 1.0)
     assert mdp.terminal.tolist() == [False] * 14 + [True]
@@ -299,9 +299,9 @@ def test_compiled_mdp_shape():
     assert mdp.outcomes(9, 2)  # state 9 = square 10
 
 
-def _model_from_the_rule_function(cfg: SnakesConfig):
+def _model_from_the_rule_function(cfg: SnakesSettings):
     """compile_snakes as it was: every outcome() of every (square, die), through from_transitions."""
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.mdp import TabularMDP
 
     src, act, dst, prob, cost = [], [], [], [], []
     for s in range(1, 15):
@@ -324,10 +324,10 @@ def test_compiled_model_is_bit_identical_to_the_rule_function(rules, circle):
     of outcome(): every array, dtype, order, probability bit and label, on random layouts."""
     import dataclasses
 
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.mdp import TabularMDP
 
     rng = np.random.default_rng(7 + circle)
-    base = SnakesConfig(circle=circle, overshoot="wrap" if circle else "restart")
+    base = SnakesSettings(circle=circle, overshoot="wrap" if circle else "restart")
     if rules == "custom dice":
         base = replace(base, dice=(STEP, Die("odd", ((-2, 0.2), (0, 0.1), (4, 0.7)), 0.3), SECURITY), type4="gamble")
     else:
@@ -346,7 +346,7 @@ def test_compiled_model_is_bit_identical_to_the_rule_function(rules, circle):
 @pytest.mark.parametrize("rules", list(RULE_SETS))
 @pytest.mark.parametrize("circle", [False, True])
 def test_all_solvers_agree(rules, circle):
-    cfg = apply_rule_set(SnakesConfig(layout=ISSUE_LAYOUT, circle=circle), rules)
+    cfg = apply_rule_set(SnakesSettings(layout=ISSUE_LAYOUT, circle=circle), rules)
     mdp = compile_snakes(cfg)
     sols = {m: solve(mdp, m, **({"tol": 1e-12} if m in ("vi", "gs") else {})) for m in ("vi", "gs", "pi", "lp")}
     ref = sols["pi"].values
@@ -363,7 +363,7 @@ def test_markov_decision_matches_policy_iteration_on_random_layouts():
         layout = np.r_[0, rng.integers(0, 5, 13), 0]
         circle = bool(i % 2)
         expec, dice = markovDecision(layout, circle)
-        mdp = compile_snakes(SnakesConfig(layout=tuple(int(x) for x in layout), circle=circle))
+        mdp = compile_snakes(SnakesSettings(layout=tuple(int(x) for x in layout), circle=circle))
         exact = solve(mdp, "pi").values[:14]
         np.testing.assert_allclose(expec, exact, rtol=0, atol=1e-9)
         # the returned dice achieve the returned expectations
@@ -410,20 +410,20 @@ def test_layout_from_input_returns_ints():
 
 def test_config_validation():
     with pytest.raises(ValueError, match="15 squares"):
-        SnakesConfig(layout=(0,) * 14).validate()
+        SnakesSettings(layout=(0,) * 14).validate()
     with pytest.raises(ValueError, match="square 1 is the start"):
-        SnakesConfig(layout=(2,) + (0,) * 14).validate()
+        SnakesSettings(layout=(2,) + (0,) * 14).validate()
     with pytest.raises(ValueError, match="overshoot must be"):
-        SnakesConfig(overshoot="bounce").validate()
+        SnakesSettings(overshoot="bounce").validate()
     with pytest.raises(ValueError, match="type4 must be"):
-        SnakesConfig(type4="ladder").validate()
+        SnakesSettings(type4="ladder").validate()
     with pytest.raises(ValueError, match="repeated: risky"):
-        SnakesConfig(dice=(RISKY, RISKY)).validate()
+        SnakesSettings(dice=(RISKY, RISKY)).validate()
     with pytest.raises(ValueError, match="no die has a forward move"):
-        SnakesConfig(dice=(Die("back", ((-1, 1.0),), 0.0),)).validate()
+        SnakesSettings(dice=(Die("back", ((-1, 1.0),), 0.0),)).validate()
     with pytest.raises(ValueError, match="unknown rule set"):
-        apply_rule_set(SnakesConfig(), "ladders")
-    assert SnakesConfig(layout=ISSUE_LAYOUT).validate().layout == ISSUE_LAYOUT
+        apply_rule_set(SnakesSettings(), "ladders")
+    assert SnakesSettings(layout=ISSUE_LAYOUT).validate().layout == ISSUE_LAYOUT
 
 
 def test_die_validation_and_parsing():
@@ -463,9 +463,9 @@ def test_square_types_and_names():
 
 def test_custom_dice_rebuild_the_model():
     lucky = parse_die("lucky:2=1/2,3=1/2:0")
-    cfg = replace(SnakesConfig(layout=ISSUE_LAYOUT), dice=DEFAULT_DICE + (lucky,))
+    cfg = replace(SnakesSettings(layout=ISSUE_LAYOUT), dice=DEFAULT_DICE + (lucky,))
     mdp = compile_snakes(cfg)
     assert mdp.n_actions == 4 and mdp.action_labels[-1] == "lucky"
-    base = solve(compile_snakes(SnakesConfig(layout=ISSUE_LAYOUT)), "pi").values
+    base = solve(compile_snakes(SnakesSettings(layout=ISSUE_LAYOUT)), "pi").values
     better = solve(mdp, "pi").values
     assert np.all(better <= base + 1e-12) and better[0] < base[0]

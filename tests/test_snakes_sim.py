@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from mdpviz.models.snakes import RULE_SETS, SnakesConfig, apply_rule_set, compile_snakes, markovDecision, outcomes
+from mdpviz.models.snakes import RULE_SETS, SnakesSettings, apply_rule_set, compile_snakes, markovDecision, outcomes
 from mdpviz.models.snakes.simulate import (
     STRATEGY_NAMES,
     Z95,
@@ -26,7 +26,7 @@ ISSUE_LAYOUT = (0, 0, 0, 1, 0, 0, 2, 0, 3, 0, 4, 0, 1, 2, 0)
 
 
 def test_strategy_probabilities():
-    cfg = SnakesConfig(layout=ISSUE_LAYOUT)
+    cfg = SnakesSettings(layout=ISSUE_LAYOUT)
     assert set(STRATEGY_NAMES) >= {"optimal", "security", "normal", "risky", "random", "mixed", "custom"}
     assert strategy_names(cfg) == ("optimal", "security", "normal", "risky", "random", "mixed")
     for name in strategy_names(cfg):
@@ -47,7 +47,7 @@ def test_strategy_probabilities():
 
 
 def test_strategy_errors():
-    cfg = SnakesConfig()
+    cfg = SnakesSettings()
     with pytest.raises(ValueError, match="unknown strategy 'lucky'"):
         strategy_probs(cfg, "lucky")
     with pytest.raises(ValueError, match="needs per_square"):
@@ -70,12 +70,12 @@ def test_exact_turns_by_hand():
     # Security only: each throw moves with probability 1/2 (never triggers). From 1: 2 moves to
     # square 3, then 8 moves (slow lane) or 5 (fast lane) with prob 1/2: 8.5 moves, 17 throws.
     for circle in (False, True):
-        cfg = SnakesConfig(layout=ISSUE_LAYOUT, circle=circle)
+        cfg = SnakesSettings(layout=ISSUE_LAYOUT, circle=circle)
         ex = exact_turns(cfg, strategy_probs(cfg, "security"))
         assert ex[0] == pytest.approx(17.0, abs=1e-12)
         assert ex[13] == pytest.approx(2.0, abs=1e-12) and ex[9] == pytest.approx(2.0, abs=1e-12)
     # the optimal strategy's exact value is markovDecision's Expec
-    cfg = SnakesConfig(layout=ISSUE_LAYOUT, circle=True)
+    cfg = SnakesSettings(layout=ISSUE_LAYOUT, circle=True)
     expec, _ = markovDecision(np.array(ISSUE_LAYOUT), True)
     np.testing.assert_allclose(exact_turns(cfg, strategy_probs(cfg, "optimal")), expec, atol=1e-9)
     # every fixed strategy is at least as slow as the optimal one
@@ -85,7 +85,7 @@ def test_exact_turns_by_hand():
 
 def test_improper_strategy_is_reported():
     # Risky only with restarts on 2..14: never finishes.
-    cfg = SnakesConfig(layout=(0,) + (1,) * 13 + (0,))
+    cfg = SnakesSettings(layout=(0,) + (1,) * 13 + (0,))
     with pytest.raises(ImproperPolicyError):
         exact_turns(cfg, strategy_probs(cfg, "risky"))
     res = {r.name: r for r in compare_strategies(cfg, games=200, seed=0, names=("security", "risky"))}
@@ -96,7 +96,7 @@ def test_improper_strategy_is_reported():
 
 
 def test_simulation_is_seeded_and_integer():
-    cfg = SnakesConfig(layout=ISSUE_LAYOUT)
+    cfg = SnakesSettings(layout=ISSUE_LAYOUT)
     p = strategy_probs(cfg, "random")
     a = simulate_turns(cfg, p, games=500, seed=3)
     b = simulate_turns(cfg, p, games=500, seed=3)
@@ -112,7 +112,7 @@ def test_theory_vs_simulation_every_strategy(circle):
     # the confidence interval of the simulated mean (fixed seed, 20,000 games). Seven strategies
     # are checked at once, so the intervals are simultaneous 95% ones (Bonferroni: each at level
     # 0.05/7, z = 2.69); seven separate 95% intervals would all hold only 70% of the time.
-    cfg = SnakesConfig(layout=ISSUE_LAYOUT, circle=circle)
+    cfg = SnakesSettings(layout=ISSUE_LAYOUT, circle=circle)
     results = compare_strategies(cfg, games=20_000, seed=1, games_per_square=2_000,
                                  per_square=np.array([0] * 10 + [2] * 4))
     assert [r.name for r in results] == ["optimal", "security", "normal", "risky", "random", "mixed", "custom"]
@@ -132,7 +132,7 @@ def test_theory_vs_simulation_every_strategy(circle):
 
 @pytest.mark.parametrize("rules", [r for r in RULE_SETS if r != "statement"])
 def test_theory_vs_simulation_other_rule_sets(rules):
-    cfg = apply_rule_set(SnakesConfig(layout=ISSUE_LAYOUT, circle=True), rules)
+    cfg = apply_rule_set(SnakesSettings(layout=ISSUE_LAYOUT, circle=True), rules)
     probs = strategy_probs(cfg, "optimal")
     stats = simulate_every_start(cfg, probs, games=3_000, seed=5)
     exact = exact_turns(cfg, probs)
@@ -142,7 +142,7 @@ def test_theory_vs_simulation_other_rule_sets(rules):
 
 
 def test_compare_streams_do_not_depend_on_other_strategies():
-    cfg = SnakesConfig(layout=ISSUE_LAYOUT)
+    cfg = SnakesSettings(layout=ISSUE_LAYOUT)
     a = compare_strategies(cfg, games=300, seed=9, games_per_square=10)
     b = compare_strategies(cfg, games=300, seed=9, games_per_square=10, names=("optimal", "security"))
     assert np.array_equal(a[0].turns_hist, b[0].turns_hist)
@@ -150,7 +150,7 @@ def test_compare_streams_do_not_depend_on_other_strategies():
 
 
 def test_play_episode_follows_the_rules():
-    cfg = SnakesConfig(layout=ISSUE_LAYOUT, circle=True)
+    cfg = SnakesSettings(layout=ISSUE_LAYOUT, circle=True)
     probs = strategy_probs(cfg, "random")
     steps = play_episode(cfg, probs, rng=np.random.default_rng(4), start=1)
     assert steps[0].square == 1 and steps[-1].next_square == 15
@@ -168,7 +168,7 @@ def test_play_episode_follows_the_rules():
 def test_play_episode_mean_matches_exact():
     # The episode player samples outcomes() directly (not the compiled MDP): its mean turns from
     # square 9 under the optimal strategy must match the exact value (4 standard errors).
-    cfg = replace(SnakesConfig(layout=ISSUE_LAYOUT), circle=True)
+    cfg = replace(SnakesSettings(layout=ISSUE_LAYOUT), circle=True)
     probs = strategy_probs(cfg, "optimal")
     rng = np.random.default_rng(11)
     turns = np.array([sum(s.cost for s in play_episode(cfg, probs, rng=rng, start=9)) for _ in range(1500)])

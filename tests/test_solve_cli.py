@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mdpviz.cli import main
-from mdpviz.models.kit import registry
+from mdpviz.models.kit.game import registry
 from tests import cs188_reference as cs188
 
 MAX_STATES = 60_000
@@ -34,7 +34,7 @@ def table_keys() -> list[str]:
 
 @pytest.mark.parametrize("key", table_keys())
 def test_every_game_solves_headless_with_its_names_in_the_models_order(capsys, key):
-    from mdpviz.models.kit.game_model import build_game
+    from mdpviz.models.kit.game.game_model import build_game
     from mdpviz.solvers import solve
 
     game = build_game(key)
@@ -149,8 +149,8 @@ def test_gridworld_and_plan_take_sweeps(capsys):
     assert status == 0 and d["sweeps"] == 2
     assert d["values"][0][2] == pytest.approx(0.72)  # V_2 next to the +1 exit: 0.9 x 0.8 x 1
     status, out, _ = run(capsys, ["plan", "--mdp", "continuing-mdp-2-2", "--algorithm", "vi-sync", "--sweeps", "1"])
-    from mdpviz.models.cs747 import load_cs747
-    from mdpviz.models.examples import resolve_mdp
+    from mdpviz.core.cs747 import load_cs747
+    from mdpviz.core.examples import resolve_mdp
 
     mdp = load_cs747(resolve_mdp("continuing-mdp-2-2"))
     v1 = mdp.q_values(np.zeros(mdp.n_states))
@@ -160,7 +160,7 @@ def test_gridworld_and_plan_take_sweeps(capsys):
 
 # ---------------------------------------------------------------------------------- --policy
 def test_policy_random_and_a_policy_file(capsys, tmp_path):
-    from mdpviz.models.kit.game_model import build_game
+    from mdpviz.models.kit.game.game_model import build_game
     from mdpviz.solvers import evaluate_stochastic_policy, solve
     from mdpviz.solvers.evaluation import uniform_policy
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from mdpviz.commands.bench import random_mdp_arrays
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import mean_ci, policy_matrix, proportion_ci, simulate
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.core.simulate import mean_ci, policy_matrix, proportion_ci, simulate
 from mdpviz.solvers import (
     ImproperPolicyError,
     evaluate_policy,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import kernels, run, solve
 from mdpviz.solvers.sweep import greedy, rows_to_policy
 from mdpviz.solvers.value_iteration import (

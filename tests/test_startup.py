@@ -9,7 +9,7 @@ import sys
 
 from PySide6.QtGui import QFontMetricsF
 
-from mdpviz.models.kit import registry
+from mdpviz.models.kit.game import registry
 from mdpviz.widgets.games import view_module
 from mdpviz.window.parts import GAME_DOCK_EM
 from tests.conftest import make_window

@@ -89,8 +89,8 @@ def test_evaluating_the_random_policy_colours_by_its_own_values_not_the_optimal_
     """The 4x4 grid's random policy runs to -22 where V* stops at -3: a colour scale from V* painted every
     cell the same dark colour. Policy evaluation's scale is the values it shows (and it has no V* curve)."""
     from mdpviz.models.gridworld import BUILTIN_MAPS, GridSettings, with_map
-    from mdpviz.models.kit.game_model import build_game
-    from mdpviz.models.kit.value_range import reference_range, solve_range
+    from mdpviz.models.kit.game.game_model import build_game
+    from mdpviz.models.kit.pictures.value_range import reference_range, solve_range
     from mdpviz.solvers import run, solver
 
     mdp = build_game("gridworld", with_map(GridSettings(), BUILTIN_MAPS["sutton4x4"])).mdp

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from mdpviz.models.kit.game_model import build_game
+from mdpviz.models.kit.game.game_model import build_game
 from mdpviz.solvers import evaluate_policy, run, solve, solver
 from mdpviz.widgets.convergence import ConvergencePlot
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from mdpviz.models.simulate import proportion_ci
+from mdpviz.core.simulate import proportion_ci
 from mdpviz.models.ttt import (
     EMPTY,
     O,

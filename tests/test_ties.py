@@ -10,11 +10,11 @@ import sys
 import numpy as np
 import pytest
 
-from mdpviz.models.kit.display import inspection_html, Inspection, ActionBackup, state_q
-from mdpviz.models.kit.game_model import build_game
-from mdpviz.models.kit.ties import (board_legend, endless_states, endless_text, state_ties, sweep_ties, tied_sets,
+from mdpviz.models.kit.pictures.display import inspection_html, Inspection, ActionBackup, state_q
+from mdpviz.models.kit.game.game_model import build_game
+from mdpviz.models.kit.pictures.ties import (board_legend, endless_states, endless_text, state_ties, sweep_ties, tied_sets,
                                     ties_legend)
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from tests.test_course_algorithms import sutton_barto_grid
 from mdpviz.solvers import ImproperPolicyError, evaluate_policy, run, solve, solver
 from mdpviz.solvers.endless import infinite_states, never_ends, policy_matrix, trap_classes

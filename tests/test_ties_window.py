@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mdpviz.models.gridworld import BUILTIN_MAPS
-from mdpviz.models.kit.ties import tied_sets
+from mdpviz.models.kit.pictures.ties import tied_sets
 from mdpviz.solvers.endless import never_ends
 from tests.conftest import make_window
 from tests.test_ties import brute_force_ties

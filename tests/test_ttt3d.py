@@ -260,12 +260,12 @@ def test_training_keeps_each_record_the_agent_and_its_state(tmp_path):
     progress record becomes the agent and a point of the curve; a loaded agent replaces it."""
     from dataclasses import replace
 
-    from mdpviz.models.kit.driver import HereHost
+    from mdpviz.models.kit.game.driver import HereHost
     from mdpviz.models.ttt3d.training import Training
 
     t = Training()
     t.host = HereHost()
-    state = ttt3d.Ttt3dState(settings=replace(ttt3d.GUI_SETTINGS, episodes=60, report_every=20, eval_games=20, seed=3))
+    state = ttt3d.Ttt3dSettings(settings=replace(ttt3d.GUI_SETTINGS, episodes=60, report_every=20, eval_games=20, seed=3))
     t.settings_changed(state)
     assert t.state_text() == "no agent yet: press Train" and t.agent is None and not t.running()
     assert t.start()  # (a HereHost runs the job to its end before start returns)

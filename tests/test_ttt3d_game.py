@@ -14,16 +14,16 @@ import pytest
 
 from mdpviz.models import ttt3d
 from mdpviz.models.ttt import O, X
-from mdpviz.scenario import ScenarioError
+from mdpviz.models.kit.game.scenario import ScenarioError
 from mdpviz.models.ttt3d import learning as rl
-from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.kit.display import backup_q
-from mdpviz.models.kit.position import DECISION, MODEL, PLAY, WALK
+from mdpviz.models.kit.game.registry import JobProgress
+from mdpviz.models.kit.pictures.display import backup_q
+from mdpviz.models.kit.boards.position import DECISION, MODEL, PLAY, WALK
 from mdpviz.models.ttt3d import (
     AGENT_SCALE,
     GUI_SETTINGS,
     Ttt3dPositionModel,
-    Ttt3dState,
+    Ttt3dSettings,
     learning_curve,
     matchup_job,
     record_text,
@@ -75,8 +75,8 @@ def test_risk_spec_names_presets_and_keeps_custom_vectors():
     custom = np.linspace(0.0, 1.0, 27)
     spec = risk_spec_for(custom, seed=0)
     assert isinstance(spec, tuple) and np.allclose(spec, custom)
-    np.testing.assert_array_equal(Ttt3dState(risk=spec).risk_vector(), custom)
-    assert Ttt3dState(settings=replace(TINY, seed=5), risk="noisy-classic").risk_vector().tolist() == \
+    np.testing.assert_array_equal(Ttt3dSettings(risk=spec).risk_vector(), custom)
+    assert Ttt3dSettings(settings=replace(TINY, seed=5), risk="noisy-classic").risk_vector().tolist() == \
         ttt3d.resolve_risk("noisy-classic", seed=5).tolist()
 
 
@@ -222,7 +222,7 @@ def test_matchup_job_agrees_with_the_models_evaluator(agent):
 def window(qtbot, tmp_path):
     from mdpviz.widgets.session import GameSession
 
-    g = Ttt3dGame(GameSession(ttt3d.SPEC, Ttt3dState(settings=TINY)))
+    g = Ttt3dGame(GameSession(ttt3d.SPEC, Ttt3dSettings(settings=TINY)))
     w = make_window(qtbot, tmp_path / "s.ini", games=[g], dialogs=FakeDialogs(strict=True))
     yield w
     w.shutdown()

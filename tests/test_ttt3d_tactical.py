@@ -10,7 +10,7 @@ import pytest
 
 from mdpviz.cli import main
 from mdpviz.models import ttt3d
-from mdpviz.models.kit.ttt_board import EMPTY, O, X
+from mdpviz.models.kit.boards.ttt_board import EMPTY, O, X
 from mdpviz.models.ttt3d import learning as rl
 from mdpviz.models.ttt3d import spec
 
@@ -123,11 +123,11 @@ def test_old_agent_and_scenario_files_mean_the_random_opponent(tmp_path):
     loaded = rl.load_agent(tmp_path / "legacy.npz")
     assert loaded.settings.opponent == loaded.settings.eval_opponent == "random"
     # scenario entries: absent keys read as "random" and are left out again when written
-    state = spec.Ttt3dState(settings=replace(spec.GUI_SETTINGS, opponent="random", eval_opponent="random"))
+    state = spec.Ttt3dSettings(settings=replace(spec.GUI_SETTINGS, opponent="random", eval_opponent="random"))
     data = spec.settings_to_dict(state)
     assert "opponent" not in data["settings"] and "eval_opponent" not in data["settings"]
     assert spec.settings_from_dict(data, "f.json") == state
-    new = spec.Ttt3dState()
+    new = spec.Ttt3dSettings()
     data = spec.settings_to_dict(new)
     assert data["settings"]["opponent"] == "tactical" and spec.settings_from_dict(data, "f.json") == new
     assert asdict(spec.settings_from_dict({"settings": {}}, "f.json").settings)["opponent"] == "random"

@@ -15,10 +15,10 @@ from PySide6.QtCore import QPoint, Qt
 
 from mdpviz.models import risk_ttt as rt
 from mdpviz.models import ttt as tt
-from mdpviz.scenario import ScenarioError
+from mdpviz.models.kit.game.scenario import ScenarioError
 from mdpviz.solvers import solve
-from mdpviz.models.kit.colors import ColorScale
-from mdpviz.models.kit.position import DECISION, MODEL, PLAY, GameWalk, position_view
+from mdpviz.models.kit.pictures.colors import ColorScale
+from mdpviz.models.kit.boards.position import DECISION, MODEL, PLAY, GameWalk, position_view
 from mdpviz.models.risk_ttt import ExactRiskPositionModel, RiskPositionModel, solve_exact_cancellable
 from mdpviz.models.ttt import VsRandomPositionModel, greedy_policy
 from mdpviz.widgets.games.risk_ttt import RiskTicTacToeGame

@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mdpviz.models.kit import registry as games
+from mdpviz.models.kit.game import registry as games
 from mdpviz.models import risk_ttt as rt
 from mdpviz.models import ttt as tt
 from mdpviz.models import ttt3d
 from mdpviz.models.ttt3d import learning as rl
-from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.simulate import uniform_policy_matrix
+from mdpviz.models.kit.game.registry import JobProgress
+from mdpviz.core.simulate import uniform_policy_matrix
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 KEYS = ("ttt", "risk_ttt", "ttt3d")
@@ -66,7 +66,7 @@ def test_spec_settings_round_trip_the_golden_entry(key):
 
 
 def test_spec_codecs_name_the_bad_field():
-    from mdpviz.models.files import ScenarioError
+    from mdpviz.core.files import ScenarioError
 
     with pytest.raises(ScenarioError, match=r"games\.risk_ttt\.size"):
         games.get("risk_ttt").from_dict({"size": 5}, "x.json")
@@ -93,12 +93,12 @@ def test_specs_compile_and_walk(key):
 def test_ttt3d_has_no_table_and_says_why():
     spec = games.get("ttt3d")
     assert spec.compile(spec.default_settings()) is None and "3^27" in spec.no_table
-    assert games.get("risk_ttt").compile(rt.RiskState(size=4, risk=(0.5,) * 16, preset="half")) is None
+    assert games.get("risk_ttt").compile(rt.RiskSettings(size=4, risk=(0.5,) * 16, preset="half")) is None
 
 
 def test_exact_solve_job_reports_each_batch_and_equals_solve_exact():
     risk = rt.risk_preset("stochastic")
-    state = rt.RiskState(risk=tuple(float(p) for p in risk))
+    state = rt.RiskSettings(risk=tuple(float(p) for p in risk))
     sol, partial, progress = drive(games.get("risk_ttt").jobs["exact_solve"](state, chunk_size=1000))
     ref = rt.solve_exact(risk, size=3)
     assert not partial
@@ -117,7 +117,7 @@ def test_exact_solve_job_reports_each_batch_and_equals_solve_exact():
 
 def test_ttt3d_training_job_streams_the_records_of_run_training():
     settings = rl.TrainSettings(approx="linear", episodes=60, report_every=20, eval_games=30, seed=2)
-    state = ttt3d.Ttt3dState(settings=settings)
+    state = ttt3d.Ttt3dSettings(settings=settings)
     agent, records, progress = drive(games.get("ttt3d").jobs["train"](state))
     ref_agent, ref_records = rl.run_training(settings, risk=state.risk_vector())
     assert [r.episodes for r in records] == [r.episodes for r in ref_records] == [0, 20, 40, 60]
@@ -140,17 +140,17 @@ def test_matchup_jobs_report_progress_and_agree_with_the_exact_numbers():
     counts, _ = tt.vs_random_match(g, uniform_policy_matrix(g.mdp), games=2_000,
                                    seed=np.random.default_rng(np.random.SeedSequence(5).spawn(2)[1]))
     assert res.rows[1].counts == (int(counts[2]), int(counts[0]), int(counts[1]))  # agent O: (X wins, O wins, draws)
-    rres, _, rprog = drive(games.get("risk_ttt").jobs["matchups"](rt.RiskState(), games=200, seed=1))
+    rres, _, rprog = drive(games.get("risk_ttt").jobs["matchups"](rt.RiskSettings(), games=200, seed=1))
     assert len(rres.rows) == len(rt.MATCHUPS) and rprog[-1].done == rprog[-1].total == len(rt.MATCHUPS)
     with pytest.raises(ValueError, match="at least 2 games"):
         spec.jobs["matchups"](st, games=1, seed=0)
     with pytest.raises(ValueError, match="3x3 board"):
-        games.get("risk_ttt").jobs["matchups"](rt.RiskState(size=4, risk=(0.5,) * 16), games=10, seed=0)
+        games.get("risk_ttt").jobs["matchups"](rt.RiskSettings(size=4, risk=(0.5,) * 16), games=10, seed=0)
 
 
 @pytest.mark.parametrize("key", KEYS)
 def test_spec_lesson_is_the_lesson_the_window_shows(key):
-    from mdpviz.models.kit.lessons import lesson_for
+    from mdpviz.models.kit.teaching.lessons import lesson_for
 
     spec = games.get(key)
     st = spec.default_settings()

@@ -8,13 +8,13 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPointF, Qt
 
-from mdpviz.models.snakes import SnakesConfig, compile_snakes, next_squares
+from mdpviz.models.snakes import SnakesSettings, compile_snakes, next_squares
 from mdpviz.solvers import solve
 from mdpviz.widgets.board import BoardView, CellDecor, ColorBar
-from mdpviz.models.kit.colors import ColorScale
+from mdpviz.models.kit.pictures.colors import ColorScale
 from mdpviz.widgets.convergence import ConvergencePlot, log_safe
-from mdpviz.models.kit.display import BoardFrame, StrategyRow, board_frame
-from mdpviz.models.kit.episodes import Move
+from mdpviz.models.kit.pictures.display import BoardFrame, StrategyRow, board_frame
+from mdpviz.models.kit.boards.episodes import Move
 from mdpviz.widgets.geometry import snakes_layout
 from mdpviz.widgets.panels import Inspector, SolverPanel, parse_tolerance
 from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
@@ -22,7 +22,7 @@ from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
 
 @pytest.fixture
 def history():
-    return solve(compile_snakes(SnakesConfig(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0))), "vi",
+    return solve(compile_snakes(SnakesSettings(layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0))), "vi",
                  record=True, tol=1e-9).history
 
 
@@ -173,7 +173,7 @@ def test_solver_panel_tolerance_input(qtbot):
 
 
 def test_inspector_shows_and_clears(qtbot):
-    from mdpviz.models.kit.display import ActionBackup, Inspection
+    from mdpviz.models.kit.pictures.display import ActionBackup, Inspection
 
     ins = Inspector()
     qtbot.addWidget(ins)

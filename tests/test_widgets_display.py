@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.colors import (
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.pictures.colors import (
     COLORMAP,
     DIVERGING,
     DIVERGING_COLORMAP,
@@ -23,7 +23,7 @@ from mdpviz.models.kit.colors import (
     scale_for,
     text_color,
 )
-from mdpviz.models.kit.display import (
+from mdpviz.models.kit.pictures.display import (
     ActionBackup,
     BackupTerm,
     Inspection,
@@ -41,7 +41,7 @@ from mdpviz.models.kit.display import (
     results_csv,
     sweep_caption,
 )
-from mdpviz.models.kit.episodes import sample_mdp_episode, snakes_moves
+from mdpviz.models.kit.boards.episodes import sample_mdp_episode, snakes_moves
 
 
 # ---------------------------------------------------------------------------------- colours

@@ -228,7 +228,7 @@ def test_final_position_is_the_agents_winning_move_or_the_only_reply_that_ends_t
 def test_dice_differ_by_colour_and_shape_not_by_one_pip_only(qtbot):
     from PySide6.QtGui import QColor
 
-    from mdpviz.models.kit.colors import black_text
+    from mdpviz.models.kit.pictures.colors import black_text
     from mdpviz.widgets.board import die_style
 
     styles = [die_style(a) for a in range(3)]  # security, normal, risky
@@ -269,7 +269,7 @@ def test_q_triangle_numbers_are_larger_and_east_and_west_never_touch(qtbot, side
 
 
 def test_presenter_inspector_lists_every_actions_q_and_writes_out_only_the_best_backup(qtbot, win):
-    from mdpviz.models.kit.display import ActionBackup, Inspection
+    from mdpviz.models.kit.pictures.display import ActionBackup, Inspection
 
     acts = tuple(ActionBackup(a, f"die {a + 1}", q, f"backup-of-die-{a + 1}", best=(a == 2))
                  for a, q in enumerate((12.736, 12.1538, 11.986)))
@@ -356,10 +356,10 @@ def test_taxi_is_drawn_as_a_board_of_the_taxis_cells_with_values_and_policy(qtbo
 
 
 def test_the_3d_games_lesson_says_what_is_learnt_not_no_model_yet():
-    from mdpviz.models.kit.lessons import lesson_for
-    from mdpviz.models.ttt3d import Ttt3dState
+    from mdpviz.models.kit.teaching.lessons import lesson_for
+    from mdpviz.models.ttt3d import Ttt3dSettings
 
-    lesson = lesson_for("ttt3d", Ttt3dState(), None)
+    lesson = lesson_for("ttt3d", Ttt3dSettings(), None)
     text = lesson.text()
     assert "No model yet" not in text
     for head, fact in lesson.facts():
@@ -457,7 +457,7 @@ def test_the_toolbar_buttons_tooltips_name_their_keys(win):
 
 
 def test_an_in_ci_no_is_explained_with_the_chance_of_one_miss_among_all_intervals(qtbot):
-    from mdpviz.models.kit.display import StrategyRow
+    from mdpviz.models.kit.pictures.display import StrategyRow
     from mdpviz.widgets.simulation import SimulationPanel, misses_text
 
     assert "26%" in misses_text(6)  # 1 - 0.95^6 = 0.265: about a quarter of the time

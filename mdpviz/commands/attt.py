@@ -17,7 +17,7 @@ from pathlib import Path
 from mdpviz.cli import print_json
 from mdpviz.commands.plan import ALGORITHMS
 from mdpviz.models import attt
-from mdpviz.models.cs747 import read_text_file, format_cs747
+from mdpviz.core.cs747 import read_text_file, format_cs747
 from mdpviz.commands import seed
 
 START_KEYWORDS = ("random", "uniform")
@@ -96,7 +96,7 @@ def _missing(p: argparse.ArgumentParser) -> int:
 def _example_names(args: argparse.Namespace, *names: str) -> None:
     """The course's states and policy files by the names ``mdpviz examples`` prints (``p1_policy1``,
     ``states_file_p2``), as ``plan --mdp`` takes its examples: a path that exists is used as it is."""
-    from mdpviz.models.examples import resolve_mdp
+    from mdpviz.core.examples import resolve_mdp
 
     for name in names:
         value = getattr(args, name, None)

@@ -77,7 +77,7 @@ def bench_core(argv: list[str]) -> int:
     """Seconds per sweep vs the bare mat-vec, and whole solves vs pymdptoolbox."""
     import numpy as np
 
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.mdp import TabularMDP
     from mdpviz.solvers import run
     from mdpviz.solvers.policy_iteration import policy_iteration
     from mdpviz.solvers.value_iteration import value_iteration

@@ -164,7 +164,7 @@ def dense_reference_sweep(mdp) -> float:
 def rows_course(tab: Table, path: Path) -> None:
     import numpy as np
 
-    from mdpviz.models.cs747 import load_cs747
+    from mdpviz.core.cs747 import load_cs747
     from mdpviz.solvers import solve, solver
     from mdpviz.solvers import kernels
 
@@ -252,7 +252,7 @@ def rows_gui(tab: Table, path: Path | None) -> None:
 def rows_snakes(tab: Table, calls: int) -> None:
     import numpy as np
 
-    from mdpviz.models.snakes import MARKOV_TOL, N_SQUARES, SnakesConfig, compile_snakes, markovDecision
+    from mdpviz.models.snakes import MARKOV_TOL, N_SQUARES, SnakesSettings, compile_snakes, markovDecision
 
     rng = np.random.default_rng(0)
     layouts = rng.integers(0, 5, size=(calls, N_SQUARES))
@@ -266,7 +266,7 @@ def rows_snakes(tab: Table, calls: int) -> None:
         t = time.perf_counter()
         markovDecision(layouts[i], bool(circles[i]))
         t_md[i] = time.perf_counter() - t
-        mdp = compile_snakes(SnakesConfig(layout=tuple(int(x) for x in layouts[i]), circle=bool(circles[i])))
+        mdp = compile_snakes(SnakesSettings(layout=tuple(int(x) for x in layouts[i]), circle=bool(circles[i])))
         P = mdp.matrix.toarray()
         R = mdp.row_reward
         n, k = mdp.n_states, int(mdp.actions_per_state.max())
@@ -302,7 +302,7 @@ def rows_core(tab: Table, sizes: list[int]) -> None:
     import numpy as np
 
     from mdpviz.commands.bench import random_mdp_arrays
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.mdp import TabularMDP
     from mdpviz.solvers.value_iteration import value_iteration
 
     for n in sizes:

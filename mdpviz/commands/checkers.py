@@ -107,7 +107,7 @@ def rules_from_args(args: argparse.Namespace) -> CheckersRules:
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    from mdpviz.models.chunked import check_games
+    from mdpviz.core.chunked import check_games
 
     check_games(args.games, "--games")
     if not (0.0 <= args.gamma <= 1.0):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from mdpviz.models.examples import examples
+from mdpviz.core.examples import examples
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Solve a game with its defaults and write its lesson snapshot, headless, at exactly "
         "--width x --height pixels (PNG or SVG by the extension of --out).",
     )
-    from mdpviz.models.kit.registry import keys
+    from mdpviz.models.kit.game.registry import keys
 
     p.add_argument("--game", required=True,
                    help=f"the game: {', '.join(k for k in keys() if k != 'file')} (or file with --mdp)")
@@ -57,7 +57,7 @@ def export_view(key: str):
     """The window view of game ``key`` (any spelling the registry accepts), alone: only that game is built.
 
     ValueError naming the choices for an unknown key, or saying why a game has no table to export."""
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
     from mdpviz.widgets.games import view_class
 
     k = registry.canonical(key)
@@ -81,7 +81,7 @@ def _layout(text: str) -> tuple[int, ...]:
 
 
 def _configure(game, args: argparse.Namespace) -> None:
-    from mdpviz.models.kit.registry import canonical
+    from mdpviz.models.kit.game.registry import canonical
 
     key = canonical(args.game)
     if args.layout is not None or args.circle:
@@ -98,7 +98,7 @@ def _configure(game, args: argparse.Namespace) -> None:
     if key == "file":
         if not args.mdp:
             raise ValueError("--game file needs --mdp FILE (a course-format MDP file)")
-        from mdpviz.models.examples import resolve_mdp
+        from mdpviz.core.examples import resolve_mdp
 
         game.session.load_state(game.read_file(resolve_mdp(args.mdp)))
     elif args.mdp:

@@ -3,7 +3,7 @@ any game's model written for the probabilistic model checkers (Storm's DRN, PRIS
 the property that gives mdpviz's values in ``PATH`` with ``.props`` in place of its suffix.
 
 The game and its settings are taken as every game-wide command takes them
-(:mod:`mdpviz.commands.game_args`); the formats are :mod:`mdpviz.models.modelcheck`'s. State i of the
+(:mod:`mdpviz.commands.game_args`); the formats are :mod:`mdpviz.core.modelcheck`'s. State i of the
 files is state i of the model (the order ``mdpviz solve --json`` prints); the game's start state is
 labelled ``init``, its terminal states ``done``. Where Storm's semantics cannot give mdpviz's values, one
 line on stderr says so (and the properties file in a comment). Bad input: one line, exit status 2.
@@ -34,8 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mdpviz.commands.game_args import game_from_args
-    from mdpviz.models import modelcheck
-    from mdpviz.models.files import check_writable
+    from mdpviz.core import modelcheck
+    from mdpviz.core.files import check_writable
 
     fmt = args.format or modelcheck.format_of(args.out)
     paths = modelcheck.export_paths(args.out, fmt)

@@ -17,7 +17,7 @@ export-model``, ...) take the game the same way:
   The value is JSON; a value that is not JSON is taken as a string (``--set convention=aima``).
 
 Every option becomes scenario data first, then the game's settings are read from that data by the
-one settings codec (:mod:`mdpviz.models.kit.codec`): a value is refused by the same rule, naming the
+one settings codec (:mod:`mdpviz.models.kit.game.codec`): a value is refused by the same rule, naming the
 same field, as in a scenario file. The game's defaults are those of a new window.
 """
 from __future__ import annotations
@@ -84,7 +84,7 @@ def _flag(name: str, value: Any) -> Callable[[Any, str, dict], dict]:
 # ---------------------------------------------------------------------------------- per game
 def _grid(value: str, key: str, data: dict) -> dict:
     from mdpviz.models.gridworld import load_map
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
 
     spec = registry.get("gridworld")
     base = spec.from_dict(data, "<defaults>")
@@ -101,9 +101,9 @@ def _grid(value: str, key: str, data: dict) -> dict:
 
 
 def _mdp_file(value: str, key: str, data: dict) -> dict:
-    from mdpviz.models.examples import resolve_mdp
+    from mdpviz.core.examples import resolve_mdp
     from mdpviz.models.file.spec import read_file
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
 
     state, _mdp = read_file(resolve_mdp(value))
     return registry.get("file").to_dict(state)
@@ -125,7 +125,7 @@ def _layout(value: str, key: str, data: dict) -> dict:
 
 
 def _snakes_rules(value: str, key: str, data: dict) -> dict:
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
     from mdpviz.models.snakes import RULE_SETS, apply_rule_set
 
     name = str(value).replace("-", " ")
@@ -139,7 +139,7 @@ def _snakes_rules(value: str, key: str, data: dict) -> dict:
 
 
 def _dice(values: list[str], key: str, data: dict) -> dict:
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
     from mdpviz.models.snakes import parse_die
 
     spec = registry.get("snakes")
@@ -182,7 +182,7 @@ def _risk_cells(data: dict) -> int:
 
 
 def _preset(value: str, key: str, data: dict) -> dict:
-    from mdpviz.models.kit.ttt_board import PRESETS, risk_preset
+    from mdpviz.models.kit.boards.ttt_board import PRESETS, risk_preset
 
     if value not in PRESETS:
         raise ValueError(f"--preset: unknown preset {value!r}; choose one of {', '.join(PRESETS)}")
@@ -191,7 +191,7 @@ def _preset(value: str, key: str, data: dict) -> dict:
 
 
 def _risk(value: str, key: str, data: dict) -> dict:
-    from mdpviz.models.kit.ttt_board import parse_risk
+    from mdpviz.models.kit.boards.ttt_board import parse_risk
 
     return {"preset": "custom", "risk": [float(x) for x in parse_risk(value, _risk_cells(data))]}
 
@@ -269,7 +269,7 @@ update order); they are not refused for a game that does not take them."""
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
     """``--game``, every game's model options and ``--set`` on ``p``."""
-    from mdpviz.models.kit.registry import keys
+    from mdpviz.models.kit.game.registry import keys
 
     p.add_argument("--game", required=True, metavar="KEY", help=f"the game: {', '.join(keys())}")
     g = p.add_argument_group("model options (each as the game's own command takes it)")
@@ -289,7 +289,7 @@ def _given(args: argparse.Namespace, opt: ModelOption) -> Any:
 
 def settings_data(key: str, args: argparse.Namespace) -> dict:
     """Game ``key``'s scenario data: its defaults, then the model options, then ``--set``."""
-    from mdpviz.models.kit import registry
+    from mdpviz.models.kit.game import registry
 
     spec = registry.get(key)
     data = spec.to_dict(spec.default_settings())
@@ -331,11 +331,11 @@ def set_field(data: dict, item: str, key: str) -> None:
 
 
 def game_from_args(args: argparse.Namespace):
-    """The :class:`~mdpviz.models.kit.game_model.GameModel` the options ask for (ValueError naming what
+    """The :class:`~mdpviz.models.kit.game.game_model.GameModel` the options ask for (ValueError naming what
     is wrong: the game, an option, a field)."""
-    from mdpviz.models.files import ScenarioError
-    from mdpviz.models.kit import registry
-    from mdpviz.models.kit.game_model import build_game
+    from mdpviz.core.files import ScenarioError
+    from mdpviz.models.kit.game import registry
+    from mdpviz.models.kit.game.game_model import build_game
 
     try:
         key = registry.canonical(args.game)

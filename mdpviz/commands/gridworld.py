@@ -18,7 +18,7 @@ from mdpviz.models.gridworld import (
     BUILTIN_MAPS, CONVENTIONS, CONVENTION_NAMES, GridGeometry, GridSettings, compile_gridworld, format_rows,
     MAP_SETTINGS, load_map, policy_rows, value_rows,
 )
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import METHOD_NAMES, Solution, solve
 from mdpviz.commands import positive_float, positive_int
 

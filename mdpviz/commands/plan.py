@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import argparse
 
-from mdpviz.models.cs747 import format_value_policy
-from mdpviz.models.examples import resolve_mdp
-from mdpviz.models.modelcheck import load_model_file
+from mdpviz.core.cs747 import format_value_policy
+from mdpviz.core.examples import resolve_mdp
+from mdpviz.core.modelcheck import load_model_file
 from mdpviz.solvers import solve
 from mdpviz.commands import positive_float, positive_int
 

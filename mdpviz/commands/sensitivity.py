@@ -3,7 +3,7 @@
 
 One setting: the switch points located to 1e-6 (the parameter values where the set of optimal actions
 changes in any state), the policy of each interval between them and V*(start) along the range
-(:mod:`mdpviz.models.kit.sensitivity`). Two settings: a phase diagram, each grid cell labelled by the
+(:mod:`mdpviz.models.kit.teaching.sensitivity`). Two settings: a phase diagram, each grid cell labelled by the
 optimal policy along its likely path from the start. JSON: ``states`` (labels in the model's order),
 ``switch_points`` ascending, ``intervals`` (``from``, ``to`` and ``policy``: per state the labels of its
 optimal actions), ``values`` (the grid values and V*(start)); with ``--param2``: ``phase`` (``x``, ``y``,
@@ -53,9 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from mdpviz.cli import print_json
     from mdpviz.commands.game_args import settings_data
-    from mdpviz.models.jobs import drive
-    from mdpviz.models.kit import registry
-    from mdpviz.models.kit import sensitivity as sv
+    from mdpviz.core.jobs import drive
+    from mdpviz.models.kit.game import registry
+    from mdpviz.models.kit.teaching import sensitivity as sv
 
     try:
         key = registry.canonical(args.game)

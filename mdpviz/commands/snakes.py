@@ -19,7 +19,7 @@ from mdpviz.cli import print_json
 from mdpviz.models.snakes import (
     N_SQUARES,
     RULE_SETS,
-    SnakesConfig,
+    SnakesSettings,
     apply_rule_set,
     compile_snakes,
     layout_from_input,
@@ -27,7 +27,7 @@ from mdpviz.models.snakes import (
     parse_die,
     square_type_name,
 )
-from mdpviz.models.chunked import check_games
+from mdpviz.core.chunked import check_games
 from mdpviz.models.snakes.simulate import compare_strategies, simulate_turns, strategy_probs
 from mdpviz.solvers import METHOD_NAMES, solve
 
@@ -82,9 +82,9 @@ def _parse_numbers(text: str, what: str) -> list[float]:
     return out
 
 
-def _config(args: argparse.Namespace) -> SnakesConfig:
+def _config(args: argparse.Namespace) -> SnakesSettings:
     layout = layout_from_input(_parse_numbers(args.layout, "--layout"))
-    cfg = apply_rule_set(SnakesConfig(layout=layout, circle=bool(args.circle)), RULE_CHOICES[args.rules])
+    cfg = apply_rule_set(SnakesSettings(layout=layout, circle=bool(args.circle)), RULE_CHOICES[args.rules])
     if args.overshoot is not None:
         if not cfg.circle:  # the rule only exists on the circular board: say so rather than ignore it
             raise ValueError("--overshoot applies to the circular board only: add --circle")
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = _config(args)
     if args.compare:
         return _run_compare(args, cfg)
-    default_rules = cfg == SnakesConfig(layout=cfg.layout, circle=cfg.circle)
+    default_rules = cfg == SnakesSettings(layout=cfg.layout, circle=cfg.circle)
     if default_rules and args.method == "vi":
         expec, dice = markovDecision(np.array(cfg.layout), cfg.circle)  # the course API itself
     else:
@@ -144,7 +144,7 @@ def _finite(x: float) -> float | None:
     return float(x) if math.isfinite(x) else None
 
 
-def _run_compare(args: argparse.Namespace, cfg: SnakesConfig) -> int:
+def _run_compare(args: argparse.Namespace, cfg: SnakesSettings) -> int:
     check_games(args.games, "--games")
     if args.games_per_square is not None:
         check_games(args.games_per_square, "--games-per-square")
@@ -217,7 +217,7 @@ def bench(argv: list[str]) -> int:
           f"max {ms.max():.3f} ms; CPU time per call {cpu:.3f} ms (target < 5 ms)", flush=True)
     issue = np.array([0, 0, 0, 1, 0, 0, 2, 0, 3, 0, 4, 0, 1, 2, 0])
     for circle in (False, True):
-        cfg = SnakesConfig(layout=tuple(int(x) for x in issue), circle=circle)
+        cfg = SnakesSettings(layout=tuple(int(x) for x in issue), circle=circle)
         probs = strategy_probs(cfg, "optimal")
         mdp = compile_snakes(cfg)
         simulate_turns(cfg, probs, games=1000, seed=args.seed, mdp=mdp)  # warm-up

@@ -76,7 +76,7 @@ def read_policy(path: str, game) -> "list[int]":
     terminal state (ValueError naming the file and line)."""
     import numpy as np
 
-    from mdpviz.models.files import read_bytes_limited
+    from mdpviz.core.files import read_bytes_limited
 
     mdp = game.mdp
     raw = read_bytes_limited(Path(path), POLICY_FILE_BYTES, lambda text: ValueError(f"--policy {path}: {text}"),

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 
 from mdpviz.commands import positive_float, positive_int, seed
-from mdpviz.models.chunked import check_games
+from mdpviz.core.chunked import check_games
 from mdpviz.cli import print_json
-from mdpviz.models.kit.position import MatchupRow
+from mdpviz.models.kit.boards.position import MatchupRow
 from mdpviz.models.risk_ttt import (
     AGENT_KINDS,
     PRESETS,
@@ -46,7 +46,7 @@ from mdpviz.models.ttt import (
     outcome_matrix,
     simulate_outcomes,
 )
-from mdpviz.models.simulate import proportion_ci
+from mdpviz.core.simulate import proportion_ci
 from mdpviz.solvers import METHOD_NAMES, run, solver
 
 TTT_METHODS = ("vi", "gs", "pi", "lp", "bi")

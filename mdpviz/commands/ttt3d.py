@@ -21,7 +21,7 @@ import numpy as np
 from mdpviz.cli import print_json
 from mdpviz.models import ttt3d
 from mdpviz.models.ttt3d import learning as rl
-from mdpviz.models.kit.ttt_board import MARK_CHARS
+from mdpviz.models.kit.boards.ttt_board import MARK_CHARS
 from mdpviz.commands import seed
 
 RISK_HELP = (
@@ -143,7 +143,7 @@ def run_train(args: argparse.Namespace) -> int:
         epsilon_min=args.epsilon_min, hidden=args.hidden, mark=args.mark, report_every=args.report_every,
         eval_games=args.eval_games, seed=args.seed, opponent=args.opponent, eval_opponent=args.eval_opponent,
     )
-    from mdpviz.models.chunked import check_games
+    from mdpviz.core.chunked import check_games
 
     check_games(args.final_games, "--final-games", allow_zero=True)
     check_games(args.eval_games, "--eval-games", allow_zero=True)
@@ -236,7 +236,7 @@ def _score_dict(sc: ttt3d.Score) -> dict[str, float | int | list[float]]:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from mdpviz.models.chunked import check_games
+    from mdpviz.core.chunked import check_games
 
     check_games(args.games, "--games")
     scripted = args.agent.strip().lower()

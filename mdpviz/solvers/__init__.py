@@ -14,7 +14,7 @@ import numpy as np
 
 from mdpviz.solvers.sweep import VALUE_LIMIT, check_value_scale
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers.backward_induction import backward_induction_mdp
 from mdpviz.solvers.linear_programming import linear_programming
 from mdpviz.solvers.policy_iteration import (

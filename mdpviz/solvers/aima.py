@@ -28,7 +28,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.sweep import (
     TIE_TOL, Solution, SolverGen, check_positive, greedy, greedy_policy, make_sweep, rows_to_policy,
 )

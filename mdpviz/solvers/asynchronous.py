@@ -30,7 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.sweep import (
     TIE_TOL, Solution, SolverGen, check_positive, check_tolerance, greedy_policy, greedy_rows, make_sweep,
 )

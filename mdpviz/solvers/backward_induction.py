@@ -10,7 +10,7 @@ needs are all final when it is reached. No sweeps to convergence and no transiti
 
 * :func:`backward_induction` works on a :class:`LayeredGame`, which enumerates its own states
   by index and expands a batch of them into (state, action) rows on demand, so games far too big
-  to store as a :class:`~mdpviz.models.mdp.TabularMDP` (4x4 risk tic-tac-toe, 3^16 boards) are
+  to store as a :class:`~mdpviz.core.mdp.TabularMDP` (4x4 risk tic-tac-toe, 3^16 boards) are
   solved with one float64 value per index plus the rows of one batch at a time.
 * :func:`backward_induction_mdp` runs the same code on any acyclic ``TabularMDP`` (layers from
   the longest path to a terminal state) and yields the usual :class:`~mdpviz.solvers.sweep.Sweep`
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Callable, Generator, Protocol
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, make_sweep, run
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -32,8 +32,8 @@ from typing import Callable, Generator, Sequence
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP, read_only
-from mdpviz.models.jobs import JobProgress, drive
+from mdpviz.core.mdp import TabularMDP, read_only
+from mdpviz.core.jobs import JobProgress, drive
 from mdpviz.solvers import METHOD_NAMES, solver
 from mdpviz.solvers.sweep import Solution, Sweep
 
@@ -219,7 +219,7 @@ def compare_job(
     state_name: Callable[[int], str] | None = None,
 ) -> Generator[JobProgress | None, None, Comparison]:
     """Run every method of ``methods`` on ``mdp`` to the end and compare them (module docstring), as
-    a job generator (:mod:`mdpviz.models.jobs`): a checkpoint before every sweep, progress after
+    a job generator (:mod:`mdpviz.core.jobs`): a checkpoint before every sweep, progress after
     each method.
 
     ``tol`` and ``max_sweeps`` go to value iteration (both variants), exactly as in

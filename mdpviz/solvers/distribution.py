@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 
 COVER = 1.0 - 1e-9
 """The levels stop once this much of the probability mass has ended."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.sweep import TIE_TOL, Solution, SolverGen, greedy_policy, make_sweep, policy_to_rows
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from mdpviz.models.mdp import read_only
+from mdpviz.core.mdp import read_only
 
 _lock = threading.Lock()
 _state: dict[str, Any] = {}
@@ -255,7 +255,7 @@ def warm_up() -> dict[str, float]:
     if k is None:
         return {}
     WARM_UP_SECONDS["import numba"] = time.perf_counter() - t0
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.mdp import TabularMDP
 
     mdp = TabularMDP.from_transitions(2, 2, [0, 0, 0], [0, 1, 1], [1, 0, 1], [1.0, 0.5, 0.5], [1.0, 0.0, 2.0],
                                       discount=0.9, terminal=[1])

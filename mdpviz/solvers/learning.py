@@ -1,6 +1,6 @@
 """Learning from experience beside the exact answer: TD, Monte Carlo, SARSA, Q-learning on any TabularMDP.
 
-The learners see a :class:`~mdpviz.models.mdp.TabularMDP` only as a simulator: an episode samples
+The learners see a :class:`~mdpviz.core.mdp.TabularMDP` only as a simulator: an episode samples
 each next state from the outcomes of the (state, action) taken and learns from the rewards it
 meets (Sutton and Barto, chapters 5-7). Nothing here knows a game.
 
@@ -31,7 +31,7 @@ from typing import Generator
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.sweep import greedy, optimal_rows
 
 LEARNERS: dict[str, str] = {
@@ -504,11 +504,11 @@ def _snapshot(mdp, st, exact, tab, control, live, episode, prev, updates, path_s
 
 
 def learning_job(mdp: TabularMDP, method: str = "q", **options) -> Generator[object, None, LearningStep]:
-    """The learner as a background job (:mod:`mdpviz.models.jobs`; the window's controller runs it on its
-    job thread): before each snapshot a :class:`~mdpviz.models.jobs.JobProgress` in episodes, then the
+    """The learner as a background job (:mod:`mdpviz.core.jobs`; the window's controller runs it on its
+    job thread): before each snapshot a :class:`~mdpviz.core.jobs.JobProgress` in episodes, then the
     snapshot as a partial result; it may be cancelled between batches; its result is the last snapshot.
     Options as :func:`learner` (checked now, ValueError, not on the job thread)."""
-    from mdpviz.models.jobs import JobProgress
+    from mdpviz.core.jobs import JobProgress
 
     gen = learner(mdp, method, **options)
     total = int(options.get("episodes", LearningSettings.episodes))

@@ -10,7 +10,7 @@ gives the same numbers either way.
 The model is used only as a simulator: the row of (state, action) is sampled by the cumulative
 probabilities ``cum`` of its transitions. Values are stored per row (Q, one entry per legal
 (state, action)) or per state (V). ``sense[s]`` is +1 where the value is a max over actions, -1
-where a min (the mover and the objective, :attr:`~mdpviz.models.mdp.TabularMDP.sense`): a
+where a min (the mover and the objective, :attr:`~mdpviz.core.mdp.TabularMDP.sense`): a
 "greedy" action is the best for the player who moves, so costs are minimised and a two-player
 game learns by self-play, as the solvers back it up.
 

@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.policy_iteration import (
     ImproperPolicyError,
     endless_states,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.endless import ZERO_REWARD_TOL, infinite_states, name_states
 from mdpviz.solvers.sweep import (  # noqa: F401  (check_count, check_positive: used here, imported from here)
     TIE_TOL, Solution, SolverGen, check_count, check_positive, greedy, make_sweep, policy_to_rows, rows_to_policy,

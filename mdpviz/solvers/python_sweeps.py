@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import kernels, sweep_loops
 
 PYTHON_BUDGET = 1 << 22

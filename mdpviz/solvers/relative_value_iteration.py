@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.modified_policy_iteration import span
 from mdpviz.solvers.sweep import (
     TIE_TOL, Solution, SolverGen, check_count, check_positive, greedy, make_sweep, rows_to_policy,

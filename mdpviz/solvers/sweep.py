@@ -13,7 +13,7 @@ from typing import Callable, Generator
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, read_only
 
 TIE_TOL = 1e-9
 """Relative tolerance under which two action values count as tied (ties go to the lowest action)."""

@@ -1,6 +1,6 @@
 """The sweep loops of value iteration for small models: one source, run two ways.
 
-Plain Python, no numba import: :mod:`mdpviz.solvers.small_sweeps` runs these functions on lists for
+Plain Python, no numba import: :mod:`mdpviz.solvers.python_sweeps` runs these functions on lists for
 the first sweeps of a small model (so ``mdpviz plan --algorithm vi`` on a 10-state file never
 loads the compiler), and :mod:`mdpviz.solvers._numba_kernels` compiles the very same functions
 (``register_jitable`` for the helpers, ``njit(cache=True)`` for the drivers) for everything after.

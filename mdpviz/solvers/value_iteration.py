@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.sweep import (
     TIE_TOL, Solution, SolverGen, Sweep, _greedy_block, check_tolerance, greedy, make_sweep, rows_to_policy,
 )

@@ -7,7 +7,7 @@ fixed scale as the cells, the chosen action's bar framed.
 
 :class:`BoardView` only paints. It is given a :class:`~mdpviz.widgets.geometry.BoardLayout`
 (where cells and arrows go), per-cell decorations (square types), a
-:class:`~mdpviz.models.kit.display.BoardFrame` (values, texts, badges, highlights of one sweep), the
+:class:`~mdpviz.models.kit.pictures.display.BoardFrame` (values, texts, badges, highlights of one sweep), the
 selection with its successors, and the episode token; all through ``show_...``/``set_...``
 methods (a game's :class:`~mdpviz.widgets.cell_board.CellBoard` feeds it from its game and the sweep).
 Clicks are reported as signals with the state number; the game decides what they mean.
@@ -25,10 +25,10 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from functools import lru_cache
 from typing import Any
 
-from mdpviz.models.kit.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
-from mdpviz.models.kit.chain import outline_labels
-from mdpviz.models.kit.display import BoardFrame
-from mdpviz.models.kit.position import compact_value as compact_q
+from mdpviz.models.kit.pictures.colors import COLORMAP, HIGHLIGHT, ColorScale, black_text, text_color
+from mdpviz.models.kit.pictures.chain import outline_labels
+from mdpviz.models.kit.pictures.display import BoardFrame
+from mdpviz.models.kit.boards.position import compact_value as compact_q
 from mdpviz.widgets.chain_marks import paint_chain_mark
 from mdpviz.widgets.board_ties import TiesPainting
 from mdpviz.widgets.game_board import GameBoard

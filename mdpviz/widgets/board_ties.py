@@ -2,14 +2,14 @@
 :class:`~mdpviz.widgets.board.BoardView`): every optimal action where several tie (the solver's pick
 solid, the others outlined: dice side by side under a snakes square, badges in a row in a cell), the
 states the drawn policy never ends from (an infinity sign), and the legend line under the board. The
-tied sets and the endless states come with the frame (:mod:`mdpviz.models.kit.ties`); this only paints.
+tied sets and the endless states come with the frame (:mod:`mdpviz.models.kit.pictures.ties`); this only paints.
 """
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 
-from mdpviz.models.kit.ties import board_legend
+from mdpviz.models.kit.pictures.ties import board_legend
 from mdpviz.widgets.geometry import wrap_caption
 
 ENDLESS = "#e69f00"  # Okabe-Ito orange: a state the drawn policy never ends from

@@ -16,9 +16,9 @@ from typing import Any, Callable, Iterator, Mapping
 import numpy as np
 from PySide6.QtWidgets import QMenu, QWidget
 
-from mdpviz.models.kit.colors import ColorScale
-from mdpviz.models.kit.display import board_frame, board_q
-from mdpviz.models.kit.ties import endless_states, sweep_ties
+from mdpviz.models.kit.pictures.colors import ColorScale
+from mdpviz.models.kit.pictures.display import board_frame, board_q
+from mdpviz.models.kit.pictures.ties import endless_states, sweep_ties
 from mdpviz.solvers.sweep import Sweep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.widgets.board import BoardView
@@ -160,7 +160,7 @@ class CellBoard(BoardView):
 
     def _show_q(self) -> None:
         """The Q view of the shown sweep: each Q backed up from the values its badge was chosen with
-        (:func:`~mdpviz.models.kit.display.board_q`); none in the delta view or on a huge model."""
+        (:func:`~mdpviz.models.kit.pictures.display.board_q`); none in the delta view or on a huge model."""
         mdp, sweep, previous, delta = self._shown
         if not self.q_view or sweep is None or delta is not None or mdp.n_states > Q_VIEW_MAX_STATES:
             self.show_q_values(None)

@@ -1,5 +1,5 @@
 """The inspector's chain of backups drawn on a board: each state of the chain outlined in its own
-colour with its place in the chain ("1", "2", ...; :func:`~mdpviz.models.kit.chain.outline_labels`)
+colour with its place in the chain ("1", "2", ...; :func:`~mdpviz.models.kit.pictures.chain.outline_labels`)
 in a disc on the cell's top edge. One painter for the cell boards and the grid worlds' canvas."""
 from __future__ import annotations
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from mdpviz.models.kit.colors import ColorScale
-from mdpviz.models.kit.display import BoardFrame
+from mdpviz.models.kit.pictures.colors import ColorScale
+from mdpviz.models.kit.pictures.display import BoardFrame
 
 DELTA_LABEL = "log\u2081\u2080 |\u0394V| in the shown sweep"
 """Colour bar label of the delta view."""
@@ -87,7 +87,7 @@ def change_frame(
     actions: np.ndarray | None = None,
 ) -> BoardFrame:
     """The board frame of an edit's difference map (the live re-solve's policy diff,
-    :class:`~mdpviz.models.kit.policy_diff.PolicyDiff`): fill = position of dV = V after - V before on
+    :class:`~mdpviz.models.kit.pictures.policy_diff.PolicyDiff`): fill = position of dV = V after - V before on
     the diverging ``scale`` (0 is its neutral middle), text = the signed change, the states whose
     optimal actions changed outlined; a state that did not exist before the edit has no colour and
     reads "new" (nothing to compare it with)."""

@@ -1,7 +1,7 @@
 """The base class of the games' views (:class:`Game`): how the window draws and edits one game.
 
 What a game is lives elsewhere: its rules, settings and hooks in its headless spec
-(:mod:`mdpviz.models.kit.registry`), and everything the window asks of it apart from drawing (the
+(:mod:`mdpviz.models.kit.game.registry`), and everything the window asks of it apart from drawing (the
 settings and their undo stack, the model, scenario data, simulations, episodes, the lesson, jobs) in
 its :class:`~mdpviz.widgets.session.GameSession`, generic and built from the spec. A view (a
 :class:`Game` subclass in :mod:`mdpviz.widgets.games`, one module per game) draws the game and edits
@@ -19,9 +19,9 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from mdpviz.models.kit.colors import ColorScale, action_badge
-from mdpviz.models.kit.strategies import SimulationResult  # noqa: F401 (the window imports it from here)
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.pictures.colors import ColorScale, action_badge
+from mdpviz.models.kit.boards.strategies import SimulationResult  # noqa: F401 (the window imports it from here)
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.widgets.board import CellDecor
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.geometry import BoardLayout
@@ -36,7 +36,7 @@ class Game(QObject):
     """One game's view in the window: it draws the game and edits it through :attr:`session`."""
 
     spec: Any = None
-    """The game's headless :class:`~mdpviz.models.kit.registry.GameSpec` (its session is built from it)."""
+    """The game's headless :class:`~mdpviz.models.kit.game.registry.GameSpec` (its session is built from it)."""
     convergence_title = "Convergence"
     """Title of the window's Convergence dock while this game is shown (e.g. "Learning curve")."""
     fixed_scale: ColorScale | None = None

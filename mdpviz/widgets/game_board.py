@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
-from mdpviz.models.kit.colors import ColorScale
+from mdpviz.models.kit.pictures.colors import ColorScale
 
 
 class GameBoard(QWidget):
@@ -56,7 +56,7 @@ class GameBoard(QWidget):
 
     def show_change(self, diff: Any, mode: str, scale: ColorScale | None = None) -> bool:
         """After :meth:`show_sweep`: what the last edit changed (a
-        :class:`~mdpviz.models.kit.policy_diff.PolicyDiff`, per state of the shown model). ``mode``
+        :class:`~mdpviz.models.kit.pictures.policy_diff.PolicyDiff`, per state of the shown model). ``mode``
         "after" or "before": mark the states whose optimal actions changed on the solve shown;
         "difference": colour by dV = V after - V before on the diverging ``scale`` (its colour bar:
         :attr:`shown_scale`). False: the board cannot draw it (the window says so)."""
@@ -74,7 +74,7 @@ class GameBoard(QWidget):
 
     def show_chain(self, states: Sequence[int]) -> None:
         """Outline the inspector's chain of backups in order (root first; fewer than two states: none;
-        :func:`~mdpviz.models.kit.chain.outline_labels`). A board that shows one position draws none:
+        :func:`~mdpviz.models.kit.pictures.chain.outline_labels`). A board that shows one position draws none:
         the inspector's breadcrumb is the chain there."""
 
     def show_token(self, state: int | None, text: str = "") -> None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 import numpy as np
 
 if TYPE_CHECKING:  # numpy-only model; imported for the annotation only
-    from mdpviz.models.mdp import TabularMDP
+    from mdpviz.core.mdp import TabularMDP
 
 GRAPH_MAX_STATES = 30
 """The graph view is offered up to this many states (beyond, arrows are unreadable)."""

@@ -1,12 +1,12 @@
 """The lesson side panel: the current game as an MDP, its Bellman equation with the current
-parameters, and its settings (text from :mod:`mdpviz.models.kit.lessons`; this widget only shows it)."""
+parameters, and its settings (text from :mod:`mdpviz.models.kit.teaching.lessons`; this widget only shows it)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
-from mdpviz.models.kit.lessons import Lesson
+from mdpviz.models.kit.teaching.lessons import Lesson
 from mdpviz.widgets import named as _named
 
 

@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.models.kit.algorithms import convention_text
+from mdpviz.models.kit.teaching.algorithms import convention_text
 from mdpviz.solvers import METHOD_NAMES
 from mdpviz.solvers.sweep import Q_FROM, TIES
-from mdpviz.models.kit.display import Inspection, inspection_html
+from mdpviz.models.kit.pictures.display import Inspection, inspection_html
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.learning import LearningPanel, add_learners
 from mdpviz.solvers.learning import LEARNERS
@@ -425,7 +425,7 @@ class SolverPanel(QWidget):
 
 class Inspector(QWidget):
     """Q-values of the inspected state at the shown sweep, each with its Bellman backup; its links
-    (a term's V(s'), a breadcrumb: :mod:`mdpviz.models.kit.chain`) are emitted, not opened."""
+    (a term's V(s'), a breadcrumb: :mod:`mdpviz.models.kit.pictures.chain`) are emitted, not opened."""
 
     link_clicked = Signal(str)
     """A link of the text was clicked: its href (the window follows the chain of backups)."""

@@ -2,7 +2,7 @@
 
 :class:`SensitivityPanel` takes the request (a numeric setting of the shown game, a range, optionally a
 second setting for a phase diagram) and draws what the headless jobs of
-:mod:`mdpviz.models.kit.sensitivity` return: V*(start) against the setting over shaded bands, one per
+:mod:`mdpviz.models.kit.teaching.sensitivity` return: V*(start) against the setting over shaded bands, one per
 interval on which the optimal policy stays the same (two alternating colours), with the switch points
 as vertical lines labelled with their value to 1e-6 and a table of the intervals; or, for two settings,
 the phase diagram, each cell coloured by its region (the policy's likely path from the start), each
@@ -43,8 +43,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.models.kit.sensitivity import PHASE_STEPS, STEPS, Phase, Sensitivity
-from mdpviz.models.kit.sweep_fields import SweepField
+from mdpviz.models.kit.teaching.sensitivity import PHASE_STEPS, STEPS, Phase, Sensitivity
+from mdpviz.models.kit.teaching.sweep_fields import SweepField
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.convergence import set_axes_font
 

@@ -7,7 +7,7 @@ a background job, e.g. checkers, compiles through its spec's ``jobs["compile"]``
 job thread), the scenario data (through the spec's codec), strategies, simulations, episodes, the
 lesson, the display settings, the game's own state machine (its spec's driver: anti-tic-tac-toe's
 rounds, the 3D game's training) and its background jobs. Everything that differs per game is the
-spec's (:mod:`mdpviz.models.kit.registry`, hooks in :mod:`mdpviz.models.kit.hooks`); how a game is
+spec's (:mod:`mdpviz.models.kit.game.registry`, hooks in :mod:`mdpviz.models.kit.game.hooks`); how a game is
 drawn and edited is its view's (:mod:`mdpviz.widgets.games`), which makes its edits through
 :meth:`GameSession.edit`.
 
@@ -26,13 +26,13 @@ import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from mdpviz.models.jobs import Job, run_here
-from mdpviz.models.kit.driver import Driver
-from mdpviz.models.kit.episodes import Move
-from mdpviz.models.kit.hooks import Context
-from mdpviz.models.kit.registry import GameSpec
-from mdpviz.models.kit.strategies import walk_strategy_probs
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.jobs import Job, run_here
+from mdpviz.models.kit.game.driver import Driver
+from mdpviz.models.kit.boards.episodes import Move
+from mdpviz.models.kit.game.hooks import Context
+from mdpviz.models.kit.game.registry import GameSpec
+from mdpviz.models.kit.boards.strategies import walk_strategy_probs
+from mdpviz.core.mdp import TabularMDP
 
 BUILT_KEPT = 3
 """Built models kept per game when its spec builds by a key (so Undo of a checkers variant does not compile again)."""
@@ -416,7 +416,7 @@ class GameSession(QObject):
         """A job of this game runs."""
         return self._job is not None
 
-    # the driver's host (see mdpviz.models.kit.driver.Host)
+    # the driver's host (see mdpviz.models.kit.game.driver.Host)
     def later(self, ms: int, fn: Callable[[], None]) -> None:
         QTimer.singleShot(int(ms), self, fn)
 
@@ -529,8 +529,8 @@ class GameSession(QObject):
         return self.spec.simulation(ctx, policy, games=int(games), seed=int(seed))
 
     def lesson(self) -> Any:
-        """The game's lesson with its current settings and model (:func:`~mdpviz.models.kit.lessons.lesson_for`)."""
-        from mdpviz.models.kit.lessons import lesson_for
+        """The game's lesson with its current settings and model (:func:`~mdpviz.models.kit.teaching.lessons.lesson_for`)."""
+        from mdpviz.models.kit.teaching.lessons import lesson_for
 
         mdp = self.mdp()
         start = self.start_state() if mdp is not None else 0

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from mdpviz.widgets.convergence import export_scene, fit_legend_row, legend_above
-from mdpviz.models.kit.display import StrategyRow, histogram_bins
-from mdpviz.models.kit.episodes import Move
+from mdpviz.models.kit.pictures.display import StrategyRow, histogram_bins
+from mdpviz.models.kit.boards.episodes import Move
 from mdpviz.widgets import named as _named
 
 STRATEGY_COLORS = ("#000000", "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442")

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import QMenu
 
 from mdpviz.solvers import Sweep
 from mdpviz.widgets.game_board import GameBoard
-from mdpviz.models.kit.algorithms import algorithm_blocks
-from mdpviz.models.kit.colors import ColorScale, scale_for
-from mdpviz.models.jobs import Job
+from mdpviz.models.kit.teaching.algorithms import algorithm_blocks
+from mdpviz.models.kit.pictures.colors import ColorScale, scale_for
+from mdpviz.core.jobs import Job
 from mdpviz import export as lesson_export
 from mdpviz.widgets.delta import delta_scale
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QProgressBar, QPushButton, QWidget
 
-from mdpviz.scenario import Scenario, ScenarioError, load_scenario, save_scenario
+from mdpviz.models.kit.game.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.widgets.convergence import render_svg
-from mdpviz.models.jobs import Job
+from mdpviz.core.jobs import Job
 from mdpviz.solvers.learning import LEARNERS
 
 
@@ -209,7 +209,7 @@ class FilesMixin:
     # ------------------------------------------------------------------ MDP files: examples, loading off the GUI thread
     def _build_example_menu(self, file_menu) -> None:
         """File > Open example: the course MDP files shipped with the package (mdpviz examples)."""
-        from mdpviz.models.examples import mdp_examples
+        from mdpviz.core.examples import mdp_examples
 
         menu = file_menu.addMenu("Open e&xample")
         menu.setObjectName("exampleMenu")
@@ -325,7 +325,7 @@ class FilesMixin:
         """Write the shown game's model to ``path`` for a model checker (``.drn``: Storm's DRN; ``.tra``:
         PRISM's explicit files), with its properties file beside it, on the job thread; the outcome goes to
         the status bar (or one message). False when there is nothing to write or another job runs."""
-        from mdpviz.models import modelcheck  # imported when first used
+        from mdpviz.core import modelcheck  # imported when first used
 
         g = self.game
         ctx = g.session.context()

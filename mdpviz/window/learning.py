@@ -25,9 +25,9 @@ import time
 import numpy as np
 from PySide6.QtCore import Qt, QTimer
 
-from mdpviz.models.kit.colors import DIVERGING, SEQUENTIAL, ColorScale
-from mdpviz.models.kit.value_range import range_scale
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.pictures.colors import DIVERGING, SEQUENTIAL, ColorScale
+from mdpviz.models.kit.pictures.value_range import range_scale
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import Sweep
 from mdpviz.solvers.learning import (
     LEARNERS,
@@ -346,7 +346,7 @@ class LearningMixin:
 
     def learning_lesson(self):
         """The learning lesson of the current model with the learner's settings (the lesson tab's page)."""
-        from mdpviz.models.kit.learning_lesson import learning_lesson
+        from mdpviz.models.kit.teaching.learning_lesson import learning_lesson
 
         gs = self.session
         mdp = gs.mdp()

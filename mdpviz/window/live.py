@@ -15,7 +15,7 @@ the session's last solve (live or Run) predicts to take over :data:`LIVE_BUDGET_
 transitions). Such a model falls back to Run, and the status line says why.
 
 When a solve finishes after an edit, the window compares it with the solve before the edit
-(:func:`~mdpviz.models.kit.policy_diff.policy_diff`): the states whose set of optimal actions changed
+(:func:`~mdpviz.models.kit.pictures.policy_diff.policy_diff`): the states whose set of optimal actions changed
 are outlined on the board, the status line says what changed ("3 states changed action; V(start)
 0.41 -> 0.52"), and the View menu flips between the solve before the edit and after it (B) or shows
 the difference map V after - V before on a diverging scale centred on 0 (Shift+B). Undo is an edit
@@ -33,9 +33,9 @@ import numpy as np
 from PySide6.QtWidgets import QMenu
 
 from mdpviz.controller import ValueRange
-from mdpviz.models.kit.policy_diff import PolicyDiff, diff_scale, policy_diff
-from mdpviz.models.kit.value_range import REFERENCE_MAX_TRANSITIONS, range_scale
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.pictures.policy_diff import PolicyDiff, diff_scale, policy_diff
+from mdpviz.models.kit.pictures.value_range import REFERENCE_MAX_TRANSITIONS, range_scale
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import Sweep, kernels
 from mdpviz.solvers.learning import LEARNERS
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mdpviz.models.jobs import Job
+from mdpviz.core.jobs import Job
 from mdpviz.widgets.session import REFUSED
 from mdpviz.widgets.game import SimulationResult
 

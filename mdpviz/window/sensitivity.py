@@ -3,7 +3,7 @@
 :class:`SensitivityMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
 widgets and controller through ``self``). It owns the Sensitivity dock (opened from Solve > Sensitivity),
 the last sweep and the edit its clicks made. A sweep runs as a job on the controller's job thread
-(:func:`~mdpviz.models.kit.sensitivity.sensitivity_job` or ``phase_job``: progress and cancel); the
+(:func:`~mdpviz.models.kit.teaching.sensitivity.sensitivity_job` or ``phase_job``: progress and cancel); the
 panel (:class:`~mdpviz.widgets.sensitivity.SensitivityPanel`) draws what it returns.
 
 A click on an interval (or a phase region) sets the swept setting(s) to the interval's middle (the
@@ -23,10 +23,10 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QMenu, QWidget
 
-from mdpviz.models.jobs import Job
-from mdpviz.models.kit import registry
-from mdpviz.models.kit.sensitivity import Phase, Sensitivity, phase_job, sensitivity_job, value_of, with_value
-from mdpviz.models.kit.sweep_fields import check_range, numeric_fields
+from mdpviz.core.jobs import Job
+from mdpviz.models.kit.game import registry
+from mdpviz.models.kit.teaching.sensitivity import Phase, Sensitivity, phase_job, sensitivity_job, value_of, with_value
+from mdpviz.models.kit.teaching.sweep_fields import check_range, numeric_fields
 from mdpviz.solvers.learning import LEARNERS
 from mdpviz.widgets.sensitivity import SensitivityPanel, SweepRequest, region_letter
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX

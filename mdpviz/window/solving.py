@@ -18,14 +18,14 @@ from PySide6.QtCore import QTimer
 
 from mdpviz.controller import FinishedSolve, ValueRange
 from mdpviz.export import sweep_caption_of
-from mdpviz.models.kit.value_range import range_scale
+from mdpviz.models.kit.pictures.value_range import range_scale
 from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, kernels
 from mdpviz.solvers.learning import LEARNERS, LearningStep
 from mdpviz.solvers.value_iteration import default_block_size
-from mdpviz.models.kit.colors import ColorScale, scale_for
-from mdpviz.models.kit.chain import BackupChain, follow_href, parse_href
-from mdpviz.models.kit.ties import endless_states, endless_text
-from mdpviz.models.kit.display import (
+from mdpviz.models.kit.pictures.colors import ColorScale, scale_for
+from mdpviz.models.kit.pictures.chain import BackupChain, follow_href, parse_href
+from mdpviz.models.kit.pictures.ties import endless_states, endless_text
+from mdpviz.models.kit.pictures.display import (
     ActionBackup,
     Inspection,
     backup_q,
@@ -54,7 +54,7 @@ class SolvingMixin:
         self.selected: int | None = None
         """The inspected state (None: nothing inspected): the shown page of :attr:`chain`."""
         self.chain = BackupChain()
-        """The inspector's chain of backups followed from the clicked state (:mod:`mdpviz.models.kit.chain`):
+        """The inspector's chain of backups followed from the clicked state (:mod:`mdpviz.models.kit.pictures.chain`):
         a board click starts it, a term's link extends it, a breadcrumb cuts it, a model edit clears it."""
         self._dirty = True
         """Something shown changed since the last frame (see :meth:`mark_dirty`)."""
@@ -456,7 +456,7 @@ class SolvingMixin:
         self._update_inspection()
 
     def follow_link(self, href: str) -> None:
-        """An inspector link (:mod:`mdpviz.models.kit.chain`): a term's V(s') opens the backup of s' (the
+        """An inspector link (:mod:`mdpviz.models.kit.pictures.chain`): a term's V(s') opens the backup of s' (the
         chain grows), a breadcrumb goes back to its page; anything else is ignored."""
         link = parse_href(href)
         mdp = self.controller.mdp

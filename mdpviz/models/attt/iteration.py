@@ -2,7 +2,7 @@
 
 :func:`best_response_iteration` yields one :class:`Round` per best response (the CLI and the tests
 iterate it); :func:`rounds_job` is the same iteration as a background job (it also yields
-:class:`~mdpviz.models.kit.registry.JobProgress` before each round, and can resume after rounds already
+:class:`~mdpviz.models.kit.game.registry.JobProgress` before each round, and can resume after rounds already
 computed), which the window's controller steps on its job thread. Plain numpy; never imports Qt.
 """
 from __future__ import annotations
@@ -24,8 +24,8 @@ from mdpviz.models.attt.rules import (
     outcome_probabilities,
     reachable_boards,
 )
-from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.models.kit.game.registry import JobProgress
+from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.sweep import TIE_TOL, greedy
 
 # ---------------------------------------------------------------------------------- best responses
@@ -204,7 +204,7 @@ def iteration_job(
     resume: Sequence[Round] = (),
     stop_after: int | None = None,
 ) -> Generator[Round | JobProgress, None, IterationResult]:
-    """:func:`best_response_iteration` as a background job: a :class:`~mdpviz.models.kit.registry.JobProgress`
+    """:func:`best_response_iteration` as a background job: a :class:`~mdpviz.models.kit.game.registry.JobProgress`
     before each round (done = rounds so far, total = the round limit or ``stop_after``), then the
     :class:`Round`; returns the :class:`IterationResult` (``history`` holds ``resume`` and the new
     rounds). With ``stop_after`` it returns after that round (converged False unless that round

@@ -15,11 +15,11 @@ import numpy as np
 
 from mdpviz.models.attt import iteration as it
 from mdpviz.models.attt import rules as attt
-from mdpviz.models.attt.setup import PLAYERS, RESULTS, AtttSetup, AtttState, BoardChange, round_changes
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.position import (
+from mdpviz.models.attt.setup import PLAYERS, RESULTS, AtttSettings, AtttState, BoardChange, round_changes
+from mdpviz.models.kit.pictures.display import BackupTerm
+from mdpviz.models.kit.game.registry import JobProgress
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.position import (
     DECISION,
     MODEL,
     TIE_TOL,
@@ -30,7 +30,7 @@ from mdpviz.models.kit.position import (
     Position,
     TabularPositionModel,
 )
-from mdpviz.models.simulate import simulate
+from mdpviz.core.simulate import simulate
 from mdpviz.solvers import hitting_probabilities, row_weights_deterministic
 from mdpviz.solvers.sweep import policy_to_rows
 
@@ -265,7 +265,7 @@ def play_matchup(name: str, p1: attt.AtttPolicy, p2: attt.AtttPolicy, *, games: 
     probabilities beside them.
 
     The games are sampled from player 1's encoded MDP against ``p2`` (:func:`mdpviz.models.attt.encode`:
-    the rules live in the encoder) by :func:`mdpviz.models.simulate.simulate`, player 1 following
+    the rules live in the encoder) by :func:`mdpviz.core.simulate.simulate`, player 1 following
     ``p1``; its end states win / draw / loss are "P1 wins" / "draw" / "P2 wins". Exact:
     :func:`mdpviz.models.attt.outcome_probabilities`.
     """
@@ -316,8 +316,8 @@ def matchup_plan(state: AtttState, enc: attt.Encoding | None,
 def matchups_job(state: AtttState, enc: attt.Encoding, policy: np.ndarray | None, *, games: int,
                  seed: Any) -> Generator[JobProgress, None, MatchupResult]:
     """The matchups of ``state`` (:func:`matchup_plan`) simulated, ``games`` games each, as a background
-    job: a :class:`~mdpviz.models.kit.registry.JobProgress` after each matchup; returns the
-    :class:`~mdpviz.models.kit.position.MatchupResult`. ``policy``: the window's converged solution of
+    job: a :class:`~mdpviz.models.kit.game.registry.JobProgress` after each matchup; returns the
+    :class:`~mdpviz.models.kit.boards.position.MatchupResult`. ``policy``: the window's converged solution of
     ``enc`` (an action per state), or None to solve the best response here. A matchup that cannot be
     played (a policy lacking a board) becomes a note. Each matchup has its own random stream of ``seed``."""
     n = len(enc.boards)
@@ -337,12 +337,12 @@ def matchups_job(state: AtttState, enc: attt.Encoding, policy: np.ndarray | None
     return MatchupResult(tuple(rows), unit="games", start="the empty board", notes=tuple(notes))
 
 
-def matchup_names(setup: AtttSetup, mdp: TabularMDP | None = None) -> tuple[str, ...]:
+def matchup_names(setup: AtttSettings, mdp: TabularMDP | None = None) -> tuple[str, ...]:
     """The names of the matchups of ``setup`` at round 0 (the spec's ``strategies``)."""
     return tuple(m[0] for m in matchup_plan(AtttState(setup), None, None))
 
 
-def position_model(setup: AtttSetup, mdp: TabularMDP) -> AtttPositionModel:
+def position_model(setup: AtttSettings, mdp: TabularMDP) -> AtttPositionModel:
     """The position board's model of ``setup`` at round 0 on its compiled ``mdp`` (the spec's
     ``position_model``): the first responder's boards against the start policy."""
     state = AtttState(setup)
@@ -355,10 +355,10 @@ def position_model(setup: AtttSetup, mdp: TabularMDP) -> AtttPositionModel:
 
 def lesson(setup: Any, mdp: TabularMDP | None, *, state: Any = None, start: int = 0,
            state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None) -> Any:
-    """The anti-tic-tac-toe lesson (:class:`~mdpviz.models.kit.lessons.Lesson`) of the rules' docstring;
+    """The anti-tic-tac-toe lesson (:class:`~mdpviz.models.kit.teaching.lessons.Lesson`) of the rules' docstring;
     its parameters are those of ``state`` (the window's :class:`AtttState`), else of ``setup`` (the
     settings, or the window's AtttState itself)."""
-    from mdpviz.models.kit.lessons import doc_paragraphs, mdp_lesson, parameters_of, sentence_with
+    from mdpviz.models.kit.teaching.lessons import doc_paragraphs, mdp_lesson, parameters_of, sentence_with
 
     if state is None and isinstance(setup, AtttState):
         setup, state = setup.setup, setup

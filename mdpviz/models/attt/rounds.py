@@ -12,15 +12,15 @@ history and not saved in scenarios (a scenario keeps the setup); any change of t
 again at round 0. The model on the board is built from :attr:`Rounds.state` (the setup with the
 rounds applied): the last round's responder against the other player's policy.
 
-:class:`Rounds` is the game's :class:`~mdpviz.models.kit.driver.Driver`; its jobs run on its host
-(the window's session, or a :class:`~mdpviz.models.kit.driver.HereHost`). Plain Python; no Qt.
+:class:`Rounds` is the game's :class:`~mdpviz.models.kit.game.driver.Driver`; its jobs run on its host
+(the window's session, or a :class:`~mdpviz.models.kit.game.driver.HereHost`). Plain Python; no Qt.
 """
 from __future__ import annotations
 
 from mdpviz.models.attt.iteration import Round
-from mdpviz.models.attt.setup import AtttSetup, AtttState, round_summary, rounds_job
-from mdpviz.models.jobs import Job
-from mdpviz.models.kit.driver import Driver
+from mdpviz.models.attt.setup import AtttSettings, AtttState, round_summary, rounds_job
+from mdpviz.core.jobs import Job
+from mdpviz.models.kit.game.driver import Driver
 
 ROUND_PAUSE_MS = 350
 """Pause between rounds when the rounds run on their own (so each round can be seen)."""
@@ -33,11 +33,11 @@ class Rounds(Driver):
 
     def __init__(self) -> None:
         super().__init__()
-        self.setup: AtttSetup | None = None
+        self.setup: AtttSettings | None = None
         """The setup the rounds belong to (the game's settings)."""
         self.state: AtttState | None = None
         """The setup with the rounds applied so far (one object while they stay: the model is built from it)."""
-        self._computed: tuple[AtttSetup, tuple[Round, ...]] | None = None
+        self._computed: tuple[AtttSettings, tuple[Round, ...]] | None = None
         """The rounds computed for one setup (kept across Reset and undo)."""
         self.busy = False
         """A round job is running."""
@@ -50,7 +50,7 @@ class Rounds(Driver):
         self._token = 0  # bumped by Reset and by setup changes: a round job of an older token is not applied
 
     # ------------------------------------------------------------------ the driver's interface
-    def settings_changed(self, settings: AtttSetup) -> None:
+    def settings_changed(self, settings: AtttSettings) -> None:
         """A new setup (an edit, undo, a loaded scenario): back to round 0."""
         if settings is not self.setup:
             self.auto = False
@@ -58,7 +58,7 @@ class Rounds(Driver):
             self.setup = settings
             self.state = AtttState(settings)
 
-    def model_input(self, settings: AtttSetup) -> AtttState:
+    def model_input(self, settings: AtttSettings) -> AtttState:
         self.settings_changed(settings)
         return self.state
 
@@ -171,7 +171,7 @@ class Rounds(Driver):
         self.progress_text = text
         self.host.state_changed()
 
-    def _keep(self, setup: AtttSetup, r: Round) -> None:
+    def _keep(self, setup: AtttSettings, r: Round) -> None:
         """A round the job yielded: kept for ``setup``, applied when the job is done (a round that arrives
         after a cancel or a Reset stays kept: the next Step applies it at once)."""
         c = self._computed
@@ -187,7 +187,7 @@ class Rounds(Driver):
         self._job_over()
         self.host.note("Best-response round cancelled.")
 
-    def _on_rounds(self, setup: AtttSetup, wanted: int, token: int) -> None:
+    def _on_rounds(self, setup: AtttSettings, wanted: int, token: int) -> None:
         self._job_over()
         if token != self._token or setup is not self.setup:
             return  # reset or edited while the round was computed (the round stays kept for its setup)

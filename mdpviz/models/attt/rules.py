@@ -12,10 +12,10 @@ Files (the course's, shipped in ``mdpviz/examples/cs747/attt``):
 * a policy file has the player id on its first line, then ``board p0 p1 ... p8`` per line: the
   probability of playing each cell (a stochastic policy; the course's are one-hot).
 
-Every problem with a file is an :class:`~mdpviz.models.cs747.MDPFileError`, ``"FILE:LINE: problem"``.
+Every problem with a file is an :class:`~mdpviz.core.cs747.MDPFileError`, ``"FILE:LINE: problem"``.
 
 The pipeline of the course: :func:`encode` turns "my boards + the opponent's fixed policy" into a
-:class:`~mdpviz.models.mdp.TabularMDP` (my boards are states ``0..n-1`` in file order, actions are
+:class:`~mdpviz.core.mdp.TabularMDP` (my boards are states ``0..n-1`` in file order, actions are
 cells 0..8 (legal only on empty cells), and three absorbing end states ``n`` = win, ``n+1`` =
 draw, ``n+2`` = loss; reward 1 on entering win, 0 otherwise; discount 1, episodic), so that
 V(s) = P(I win | s) under optimal play against that policy. A planner solves it; :func:`decode`
@@ -36,8 +36,8 @@ from typing import Sequence
 
 import numpy as np
 
-from mdpviz.models.cs747 import MDPFileError, read_text_file
-from mdpviz.models.mdp import PROB_TOL, TabularMDP, read_only
+from mdpviz.core.cs747 import MDPFileError, read_text_file
+from mdpviz.core.mdp import PROB_TOL, TabularMDP, read_only
 
 N_CELLS = 9
 """Cells of the board, numbered 0..8 row by row."""

@@ -1,6 +1,6 @@
 """Anti-tic-tac-toe's settings (the window's edits), their scenario data, and the state of the rounds.
 
-:class:`AtttSetup` is the game's settings object (both players' boards, the start policy, the tie rule,
+:class:`AtttSettings` is the game's settings object (both players' boards, the start policy, the tie rule,
 the solver of each best response); :func:`compile_setup` gives the MDP the window shows at round 0;
 :class:`AtttState` adds the best-response rounds computed so far (solve progress, not edits), and
 :func:`rounds_job` computes more of them as a background job. Plain numpy; never imports Qt.
@@ -16,11 +16,11 @@ import numpy as np
 
 from mdpviz.models.attt import iteration as it
 from mdpviz.models.attt import rules as attt
-from mdpviz.models.cs747 import MDPFileError
-from mdpviz.models.examples import ATTT_DIR
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.kit.codec import FieldError, as_object, from_data, to_data
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.cs747 import MDPFileError
+from mdpviz.core.examples import ATTT_DIR
+from mdpviz.core.files import ScenarioError
+from mdpviz.models.kit.game.codec import FieldError, as_object, from_data, to_data
+from mdpviz.core.mdp import TabularMDP
 
 COURSE_DIR = ATTT_DIR
 """The course's anti-tic-tac-toe files, shipped inside the package (``mdpviz/examples/cs747/attt``)."""
@@ -71,7 +71,7 @@ def describe_boards(boards: attt.Boards) -> str:
 
 # ---------------------------------------------------------------------------------- the edits
 @dataclass(frozen=True)
-class AtttSetup:
+class AtttSettings:
     """The edits of anti-tic-tac-toe: both players' boards, the start policy and the tie rule."""
 
     p1_boards: attt.Boards
@@ -137,7 +137,7 @@ def make_start(kind: str, boards: attt.Boards, *, seed: int = 0) -> attt.AtttPol
     raise ValueError(f"a generated start policy is 'random' or 'uniform', not {kind!r}")
 
 
-def default_setup(folder: str | os.PathLike | None = None) -> AtttSetup:
+def default_setup(folder: str | os.PathLike | None = None) -> AtttSettings:
     """The course's states files and player 1's course policy as the start, if the files are in
     ``folder`` (default :data:`COURSE_DIR`); else every reachable board and a random player-1
     policy (seed 0)."""
@@ -145,12 +145,12 @@ def default_setup(folder: str | os.PathLike | None = None) -> AtttSetup:
     if files is not None:
         b1 = attt.load_states(files["states_p1"], player=1)
         b2 = attt.load_states(files["states_p2"], player=2)
-        return AtttSetup(b1, b2, attt.load_policy(files["policy_p1"], player=1), start_kind="file")
+        return AtttSettings(b1, b2, attt.load_policy(files["policy_p1"], player=1), start_kind="file")
     b1, b2 = attt.reachable_boards()
-    return AtttSetup(b1, b2, make_start("random", b1, seed=0), start_kind="random", seed=0)
+    return AtttSettings(b1, b2, make_start("random", b1, seed=0), start_kind="random", seed=0)
 
 
-def carried_start(setup: AtttSetup, b1: attt.Boards, b2: attt.Boards) -> attt.AtttPolicy:
+def carried_start(setup: AtttSettings, b1: attt.Boards, b2: attt.Boards) -> attt.AtttPolicy:
     """The start policy of ``setup`` carried over to new boards ``b1``/``b2`` (a policy file's is kept;
     a generated one is made again on the new boards)."""
     if setup.start_kind == "file":
@@ -162,7 +162,7 @@ def carried_start(setup: AtttSetup, b1: attt.Boards, b2: attt.Boards) -> attt.At
 class AtttState:
     """The game's state: the edits and the best-response rounds computed for them so far."""
 
-    setup: AtttSetup
+    setup: AtttSettings
     """The edits."""
     rounds: tuple[it.Round, ...] = ()
     """The rounds done, in order (solve progress, not edits)."""
@@ -242,10 +242,10 @@ def round_summary(r: it.Round) -> str:
 # The boards and the start policy are stored as the names of their course files (a generated start
 # as its kind, player and seed), not as arrays: the scenario data's extra beside the generic codec.
 FILE_FIELDS = ("p1_boards", "p2_boards", "start", "start_kind", "seed")
-"""The fields of :class:`AtttSetup` that :func:`setup_to_dict` writes as files (the rest: the generic codec)."""
+"""The fields of :class:`AtttSettings` that :func:`setup_to_dict` writes as files (the rest: the generic codec)."""
 
 
-def setup_to_dict(s: AtttSetup) -> dict[str, Any]:
+def setup_to_dict(s: AtttSettings) -> dict[str, Any]:
     """The setup as scenario data (a states file's name, "" for every reachable board; the start policy)."""
     start: dict[str, Any] = {"kind": s.start_kind, "player": s.start.player}
     if s.start_kind == "file":
@@ -256,7 +256,7 @@ def setup_to_dict(s: AtttSetup) -> dict[str, Any]:
             **to_data(s, skip=FILE_FIELDS)}
 
 
-def setup_from_dict(data: dict[str, Any], path: str) -> AtttSetup:
+def setup_from_dict(data: dict[str, Any], path: str) -> AtttSettings:
     """The setup of scenario data, validated (:class:`ScenarioError` naming the field ``games.attt.*``)."""
     where = "games.attt"
 
@@ -296,11 +296,11 @@ def setup_from_dict(data: dict[str, Any], path: str) -> AtttSetup:
     else:
         pol = make_start(kind, boards[player], seed=seed)
     files = {"p1_boards": boards[1], "p2_boards": boards[2], "start": pol, "start_kind": kind, "seed": seed}
-    return from_data(AtttSetup, data, path, where, given=files, ignore=("p1_states", "p2_states", "start"))
+    return from_data(AtttSettings, data, path, where, given=files, ignore=("p1_states", "p2_states", "start"))
 
 
 # ---------------------------------------------------------------------------------- the spec's functions
-def compile_setup(setup: AtttSetup) -> TabularMDP:
+def compile_setup(setup: AtttSettings) -> TabularMDP:
     """The MDP the window shows at round 0: the first responder's boards against the start policy
     (:func:`~mdpviz.models.attt.rules.encode`). ValueError (e.g. a policy lacking a board) says why
     there is none."""
@@ -318,10 +318,10 @@ def encode_state(state: AtttState) -> attt.Encoding:
     return attt.encode(state.setup.boards(me), opp)
 
 
-def rounds_job(setup: AtttSetup, *, done: Sequence[it.Round] = (),
+def rounds_job(setup: AtttSettings, *, done: Sequence[it.Round] = (),
                stop_after: int | None = None) -> Generator[Any, None, it.IterationResult]:
     """The best-response rounds of ``setup`` as a background job (:func:`~mdpviz.models.attt.iteration.iteration_job`):
-    yields :class:`~mdpviz.models.kit.registry.JobProgress` and each :class:`~mdpviz.models.attt.iteration.Round`,
+    yields :class:`~mdpviz.models.kit.game.registry.JobProgress` and each :class:`~mdpviz.models.attt.iteration.Round`,
     returns the :class:`~mdpviz.models.attt.iteration.IterationResult`. ``done``: rounds already
     computed for this setup (the job continues after them); ``stop_after``: return after that round."""
     return (yield from it.iteration_job(setup.start, p1_boards=setup.p1_boards, p2_boards=setup.p2_boards,

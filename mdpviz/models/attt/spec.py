@@ -5,7 +5,7 @@ outcome probabilities; its docstring describes the game, and the lesson quotes i
 :mod:`~mdpviz.models.attt.iteration` (best responses and their iteration, as generators),
 :mod:`~mdpviz.models.attt.setup` (the window's settings and rounds, their scenario data) and
 :mod:`~mdpviz.models.attt.play` (the position board's model, matchups, the lesson). Every public
-name is importable from here; :data:`SPEC` is the game's entry in :mod:`mdpviz.models.kit.registry`.
+name is importable from here; :data:`SPEC` is the game's entry in :mod:`mdpviz.models.kit.game.registry`.
 
 Plain numpy; never imports Qt.
 """
@@ -63,7 +63,7 @@ from mdpviz.models.attt.setup import (  # noqa: F401
     PLAYERS,
     RESULTS,
     START_KINDS,
-    AtttSetup,
+    AtttSettings,
     AtttState,
     BoardChange,
     boards_path,
@@ -93,8 +93,8 @@ from mdpviz.models.attt.play import (  # noqa: F401
     position_model,
 )
 from mdpviz.models.attt.rounds import Rounds
-from mdpviz.models.kit import hooks
-from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec
+from mdpviz.models.kit.game import hooks
+from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec
 
 
 # ---------------------------------------------------------------------------------- the window's hooks
@@ -128,7 +128,7 @@ SPEC = GameSpec(
     title="Anti-tic-tac-toe",
     value_label="P(responder wins)",
     unit="wins",
-    settings_type=AtttSetup,
+    settings_type=AtttSettings,
     default_settings=default_setup,
     compile=compile_setup,
     to_dict=setup_to_dict,

@@ -11,8 +11,8 @@ import time
 from dataclasses import dataclass, field
 from functools import cached_property
 import numpy as np
-from mdpviz.models.mdp import TabularMDP, check_state_budget, state_budget
-from mdpviz.models.simulate import policy_matrix, proportion_ci, simulate, uniform_policy_matrix
+from mdpviz.core.mdp import TabularMDP, check_state_budget, state_budget
+from mdpviz.core.simulate import policy_matrix, proportion_ci, simulate, uniform_policy_matrix
 from mdpviz.solvers.policy_iteration import row_weights_deterministic
 from mdpviz.solvers.sweep import policy_to_rows
 from mdpviz.models.checkers.rules import (  # noqa: F401
@@ -278,7 +278,7 @@ class CheckersMDP:
         place (the compiler); start states are drawn from the opening distribution. A game still
         running after ``max_steps`` agent moves (possible only without a ply limit) counts as a draw.
         """
-        from mdpviz.models.chunked import check_games, run_chunks
+        from mdpviz.core.chunked import check_games, run_chunks
 
         games = check_games(games, "the number of games")
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -332,7 +332,7 @@ this many times the process's state budget."""
 
 def check_budgets(max_states: int, max_transitions: int) -> None:
     """ValueError when a budget is over what this process accepts: the state budget over the core's
-    (:func:`~mdpviz.models.mdp.state_budget`, ``MDPVIZ_MAX_STATES``), the transition budget over
+    (:func:`~mdpviz.core.mdp.state_budget`, ``MDPVIZ_MAX_STATES``), the transition budget over
     :data:`TRANSITIONS_PER_STATE` times it; the enumeration's memory grows with the budgets (a budget
     of 10^12 states grew to 3.8 GB before it said anything)."""
     check_state_budget(max_states, "states (the state budget asked for)")

@@ -20,9 +20,9 @@ import numpy as np
 
 from mdpviz.models.checkers import compiler as cc
 from mdpviz.models.checkers import rules as ck
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.position import DECISION, MODEL, MoveSpec, Ply, Position, TabularPositionModel
+from mdpviz.models.kit.pictures.display import BackupTerm
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.position import DECISION, MODEL, MoveSpec, Ply, Position, TabularPositionModel
 from mdpviz.solvers.sweep import greedy_rows, index_ranges
 
 COLOUR_NAME = {ck.BLACK: "Black", ck.WHITE: "White"}

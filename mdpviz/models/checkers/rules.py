@@ -74,7 +74,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.codec import FieldError
+from mdpviz.models.kit.game.codec import FieldError
 
 if TYPE_CHECKING:  # pragma: no cover
     pass

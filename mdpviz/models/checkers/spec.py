@@ -5,10 +5,10 @@ generators) and its :data:`SPEC`.
   :class:`~mdpviz.models.checkers.rules.CheckersRules` (the variant) plus the agent's colour and the
   discount; the window starts at :data:`WINDOW_RULES` (5x5, 1 row, a 20-ply limit);
 * :func:`compile_job`: the enumeration and compile of a variant, yielding
-  :class:`~mdpviz.models.kit.registry.JobProgress` (the window's controller steps it on its job thread);
+  :class:`~mdpviz.models.kit.game.registry.JobProgress` (the window's controller steps it on its job thread);
 * :func:`matchup_job`: the simulated matchups (optimal vs random, random vs random) beside the
   exact probabilities;
-* :data:`SPEC`: the game for :mod:`mdpviz.models.kit.registry` (``compile(settings)`` enumerates in this
+* :data:`SPEC`: the game for :mod:`mdpviz.models.kit.game.registry` (``compile(settings)`` enumerates in this
   process with the model's budgets and keeps the last variants, see :func:`compiled`).
 
 The positions shown on the board are :mod:`mdpviz.models.checkers.play`'s; the rules and the
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from mdpviz.models.kit.lessons import (Lesson, doc_section, field_docs, fmt_number, mdp_lesson, parameters_of,
+from mdpviz.models.kit.teaching.lessons import (Lesson, doc_section, field_docs, fmt_number, mdp_lesson, parameters_of,
                                       sentence_starting, sentence_with)
 
 import json
@@ -48,16 +48,16 @@ import numpy as np
 from mdpviz.models.checkers import compiler as cc
 from mdpviz.models.checkers import rules as ck
 from mdpviz.models.checkers.play import COLOUR_NAME, OUTCOME_LABELS, CheckersPositionModel
-from mdpviz.models.kit.codec import INLINE, FieldError
+from mdpviz.models.kit.game.codec import INLINE, FieldError
 from mdpviz.models.checkers.play import annotate_terms
-from mdpviz.models.kit import hooks
-from mdpviz.models.kit.episodes import sample_mdp_episode
-from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.position import MatchupResult, MatchupRow
-from mdpviz.models.simulate import policy_matrix, simulate
+from mdpviz.models.kit.game import hooks
+from mdpviz.models.kit.boards.episodes import sample_mdp_episode
+from mdpviz.models.kit.game.registry import DIVERGING, GameSpec, JobProgress
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.position import MatchupResult, MatchupRow
+from mdpviz.core.simulate import policy_matrix, simulate
 from mdpviz.solvers import solve
-from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
+from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 WINDOW_PLY_LIMIT = 20
 """The window's ply limit: 5x5 with 1 row at 20 plies has 49,021 states and compiles in about 0.4 s,
@@ -201,11 +201,11 @@ def compile_job(settings: CheckersSettings) -> Generator[JobProgress, None, cc.C
         yield JobProgress(0, 0, f"Enumerating {rules.describe()} in a worker process\u2026")
         cm = yield from compile_in_process(rules, agent=agent, discount=discount)
     yield JobProgress(0, 0, f"Indexing {cm.n_states:,} states\u2026")
-    warm_up(cm)
+    index_variant(cm)
     return cm
 
 
-def warm_up(cm: cc.CheckersMDP) -> None:
+def index_variant(cm: cc.CheckersMDP) -> None:
     """Build the compiled variant's lazy lookups (position -> state, the row matrix) on the calling
     thread, so that the GUI thread's first position does not pay for them (about 2 s at 1.3 million
     states on the development machine)."""
@@ -388,7 +388,7 @@ SPEC = GameSpec(
     simulation=lambda ctx, policy, *, games, seed: matchup_job(ctx.built, ctx.mdp, policy, games=games, seed=seed),
     with_discount=hooks.set_discount,
 )
-"""Checkers in the registry (:mod:`mdpviz.models.kit.registry`)."""
+"""Checkers in the registry (:mod:`mdpviz.models.kit.game.registry`)."""
 
 
 def checkers_lesson(mdp: TabularMDP | None, *, rules: Any = None, state: Any = None, start: int = 0,
@@ -433,6 +433,6 @@ __all__ = [
     "CheckersSettings", "FAR_SIGHTED_DISCOUNT", "GREEDY_DISCOUNT", "MATCHUPS", "POLL_SECONDS", "QUICK_MAX_STATES",
     "QUICK_MAX_TRANSITIONS", "RULE_FIELDS", "SIM_CHUNK_TRANSITIONS", "SIM_MAX_STEPS", "SPEC", "WINDOW_PLY_LIMIT",
     "WINDOW_RULES", "compile_in_process", "compile_job", "compile_settings", "compiled", "lesson", "matchup_job",
-    "position_model", "simulate_job", "strategy_probs", "warm_up",
+    "position_model", "simulate_job", "strategy_probs", "index_variant",
     "with_discount",
 ]

@@ -1,19 +1,19 @@
 """The "MDP from file" game: any MDP in the course file format, as the registry sees it (:data:`SPEC`).
 
-The game's settings are a :class:`FileState`: which file, its text (kept, so a scenario is
-self-contained) and the discount in use. The reader is :mod:`mdpviz.models.cs747`; strategies and
-their simulation are the plain-walk ones of :mod:`mdpviz.models.kit.strategies`; the lesson is
+The game's settings are a :class:`FileSettings`: which file, its text (kept, so a scenario is
+self-contained) and the discount in use. The reader is :mod:`mdpviz.core.cs747`; strategies and
+their simulation are the plain-walk ones of :mod:`mdpviz.models.kit.boards.strategies`; the lesson is
 :func:`file_lesson`.
 
-A new window starts with no file (its view's own default, :class:`FileState` ``()``); the spec's
-:attr:`~mdpviz.models.kit.registry.GameSpec.default_settings` is the first shipped course example
+A new window starts with no file (its view's own default, :class:`FileSettings` ``()``); the spec's
+:attr:`~mdpviz.models.kit.game.registry.GameSpec.default_settings` is the first shipped course example
 (:func:`default_file_state`), so the headless registry always has a model to compile.
 
 Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
-from mdpviz.models.kit.lessons import Block, doc_blocks, first_sentence, mdp_lesson, parameters_of
+from mdpviz.models.kit.teaching.lessons import Block, doc_blocks, first_sentence, mdp_lesson, parameters_of
 
 import os
 from dataclasses import dataclass, replace
@@ -23,26 +23,26 @@ from typing import Any, Generator
 
 import numpy as np
 
-from mdpviz.models.cs747 import MDPFileError, parse_cs747, parse_cs747_job, read_text_file
-from mdpviz.models.modelcheck import drn_start, is_drn, parse_drn, parse_drn_job
-from mdpviz.models.examples import mdp_examples
-from mdpviz.models.kit.codec import FieldError
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.jobs import drive
-from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
-from mdpviz.models.kit.lessons import Lesson
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.episodes import Move, sample_mdp_episode
-from mdpviz.models.kit.hooks import Context, label_of, simulation_from_start
-from mdpviz.models.kit.strategies import (
+from mdpviz.core.cs747 import MDPFileError, parse_cs747, parse_cs747_job, read_text_file
+from mdpviz.core.modelcheck import drn_start, is_drn, parse_drn, parse_drn_job
+from mdpviz.core.examples import mdp_examples
+from mdpviz.models.kit.game.codec import FieldError
+from mdpviz.core.files import ScenarioError
+from mdpviz.core.jobs import drive
+from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.teaching.lessons import Lesson
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.episodes import Move, sample_mdp_episode
+from mdpviz.models.kit.game.hooks import Context, label_of, simulation_from_start
+from mdpviz.models.kit.boards.strategies import (
     SimulationResult, discounted_max_steps, fixed_action_strategies, strategy_simulation,
 )
 from mdpviz.solvers import solve
-from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
+from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
 @dataclass(frozen=True)
-class FileState:
+class FileSettings:
     """The "MDP from file" game's edits: which file, its text and the discount."""
 
     path: str = ""
@@ -57,7 +57,7 @@ class FileState:
         if d is not None and (isinstance(d, bool) or not isinstance(d, (int, float)) or not 0.0 <= d <= 1.0):
             raise FieldError("discount", f"must be a number in [0, 1] or None (the file's own), got {d!r}")
 
-    def validate(self) -> "FileState":
+    def validate(self) -> "FileSettings":
         """Self, with its text parsed to check it (FieldError naming the text and the line otherwise)."""
         if self.text:
             try:
@@ -67,15 +67,15 @@ class FileState:
         return self
 
 
-def default_file_state() -> FileState:
+def default_file_state() -> FileSettings:
     """The first shipped course example (by name), read from the package's example folder."""
     ex = mdp_examples()
     if not ex:
         raise ValueError("no course example is installed (mdpviz/examples/cs747/mdp is missing)")
-    return FileState(path=str(ex[0].path), text=read_text_file(ex[0].path))
+    return FileSettings(path=str(ex[0].path), text=read_text_file(ex[0].path))
 
 
-def parse_file_state(state: FileState) -> TabularMDP:
+def parse_file_state(state: FileSettings) -> TabularMDP:
     """The model written in ``state.text`` (a course file, or Storm's DRN) with the file's own discount
     (MDPFileError naming the line); ValueError when there is no file."""
     if not state.text:
@@ -85,26 +85,26 @@ def parse_file_state(state: FileState) -> TabularMDP:
     return parse_cs747(state.text, state.path or "<scenario>")
 
 
-def with_discount(mdp: TabularMDP, state: FileState) -> TabularMDP:
+def with_discount(mdp: TabularMDP, state: FileSettings) -> TabularMDP:
     """``mdp`` with the discount of ``state`` (the file's own when ``state.discount`` is None)."""
     if state.discount is not None and state.discount != mdp.discount:
         return replace(mdp, discount=float(state.discount))
     return mdp
 
 
-def compile_file(state: FileState) -> TabularMDP:
+def compile_file(state: FileSettings) -> TabularMDP:
     """The model of ``state``: its file parsed, with the discount in use."""
     return with_discount(parse_file_state(state), state)
 
 
-def read_file(path: str | os.PathLike) -> tuple[FileState, TabularMDP]:
+def read_file(path: str | os.PathLike) -> tuple[FileSettings, TabularMDP]:
     """Read and parse ``path``: (state, model); the reader's errors name the file and line."""
     return drive(read_file_job(path))
 
 
-def read_file_job(path: str | os.PathLike) -> Generator[JobProgress, None, tuple[FileState, TabularMDP]]:
+def read_file_job(path: str | os.PathLike) -> Generator[JobProgress, None, tuple[FileSettings, TabularMDP]]:
     """:func:`read_file` as a job generator (any thread): the file is read once and parsed once,
-    with progress (:func:`mdpviz.models.cs747.parse_cs747_job`)."""
+    with progress (:func:`mdpviz.core.cs747.parse_cs747_job`)."""
     path = str(path)
     yield JobProgress(0, 0, f"Reading {Path(path).name}\u2026")
     text = read_text_file(path)  # the course reader's checks: missing, binary, not UTF-8
@@ -112,7 +112,7 @@ def read_file_job(path: str | os.PathLike) -> Generator[JobProgress, None, tuple
         mdp = (yield from parse_drn_job(text, path)).mdp
     else:
         mdp = yield from parse_cs747_job(text, path)
-    return FileState(path=path, text=text, discount=None), mdp
+    return FileSettings(path=path, text=text, discount=None), mdp
 
 
 def first_live_state(mdp: TabularMDP) -> int:
@@ -129,7 +129,7 @@ def start_state(mdp: TabularMDP, chosen: int | None = None) -> int:
     return first_live_state(mdp)
 
 
-def strategies(state: FileState, mdp: TabularMDP) -> tuple[str, ...]:
+def strategies(state: FileSettings, mdp: TabularMDP) -> tuple[str, ...]:
     """Optimal, each action that is legal everywhere ("action k"), random."""
     return ("optimal", *fixed_action_strategies(mdp), "random")
 
@@ -139,7 +139,7 @@ def max_steps(mdp: TabularMDP) -> int:
     return discounted_max_steps(mdp, eps=1e-12, cap=10_000)
 
 
-def simulate(state: FileState, mdp: TabularMDP, policy=None, *, games: int, seed,
+def simulate(state: FileSettings, mdp: TabularMDP, policy=None, *, games: int, seed,
              start: int | None = None) -> Generator[JobProgress, None, SimulationResult]:
     """Every strategy from ``start`` (default: :func:`first_live_state`), ``games`` episodes each, beside
     its exact value; the optimal policy is solved by policy iteration when ``policy`` is None."""
@@ -150,7 +150,7 @@ def simulate(state: FileState, mdp: TabularMDP, policy=None, *, games: int, seed
         start=start, start_name=f"state {start}", max_steps=max_steps(mdp), optimal=lambda: solve(mdp, "pi").policy))
 
 
-def lesson(state: FileState, mdp: TabularMDP | None = None, **_names: Any) -> Lesson:
+def lesson(state: FileSettings, mdp: TabularMDP | None = None, **_names: Any) -> Lesson:
     """The lesson of the loaded file (:func:`~file_lesson`)."""
     return file_lesson(mdp, path=str(getattr(state, "path", "") or ""), state=state)
 
@@ -167,7 +167,7 @@ def display_settings(data: dict[str, Any], path: str | os.PathLike = "<scenario>
     return {"view": view, "start": int(start) if ok else None}
 
 
-def _with_discount(ctx: Context, gamma: float) -> FileState:
+def _with_discount(ctx: Context, gamma: float) -> FileSettings:
     """The discount in use: None when it is the file's own (a scenario then follows the file)."""
     if ctx.built is None:
         return ctx.settings
@@ -211,7 +211,7 @@ SPEC = GameSpec(
     title="MDP from file",
     value_label="value V(s)",
     unit="return",
-    settings_type=FileState,
+    settings_type=FileSettings,
     default_settings=default_file_state,
     compile=compile_file,
     display_keys=("view", "start"),
@@ -236,8 +236,8 @@ SPEC = GameSpec(
 
 
 def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) -> Lesson:
-    """An MDP read from a course-format file (:mod:`mdpviz.models.cs747`)."""
-    from mdpviz.models import cs747
+    """An MDP read from a course-format file (:mod:`mdpviz.core.cs747`)."""
+    from mdpviz.core import cs747
 
     name = path.rsplit("/", 1)[-1] if path else ""
     return mdp_lesson(
@@ -250,10 +250,10 @@ def file_lesson(mdp: TabularMDP | None, *, path: str = "", state: Any = None) ->
         transitions="As listed in the file.",
         rewards="As listed in the file (reward units).",
         parameters=parameters_of(state, skip=("text",)),
-        sources=("mdpviz.models.cs747",),
+        sources=("mdpviz.core.cs747",),
     )
 
 
-__all__ = ["FileState", "SPEC", "compile_file", "default_file_state", "display_settings", "first_live_state", "lesson",
+__all__ = ["FileSettings", "SPEC", "compile_file", "default_file_state", "display_settings", "first_live_state", "lesson",
            "start_state", "max_steps", "parse_file_state", "read_file", "read_file_job", "simulate", "strategies",
            "strategy_probs", "with_discount"]

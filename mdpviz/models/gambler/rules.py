@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mdpviz.models.kit.codec import FieldError
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.game.codec import FieldError
+from mdpviz.core.mdp import TabularMDP
 
 MAX_GOAL = 10_000
 """Largest goal a setting may ask for (goal / 2 stakes per capital: a typo never builds a huge model)."""
@@ -39,7 +39,7 @@ class GamblerSettings:
     """Discount gamma (1 in the book: V(s) is then the probability of reaching the goal)."""
 
     def validate(self) -> "GamblerSettings":
-        """Self, or ValueError naming the bad field (a :class:`~mdpviz.models.kit.codec.FieldError`)."""
+        """Self, or ValueError naming the bad field (a :class:`~mdpviz.models.kit.game.codec.FieldError`)."""
         for name in ("p_heads", "discount"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):

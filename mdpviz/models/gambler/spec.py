@@ -9,12 +9,12 @@ from typing import Any, Callable, Generator
 
 from mdpviz.models.gambler import rules as gb
 from mdpviz.models.gambler.rules import GamblerSettings, compile_gambler
-from mdpviz.models.kit.grid import walk_simulation
-from mdpviz.models.kit import hooks
-from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
-from mdpviz.models.kit.strategies import SimulationResult
-from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.boards.grid import walk_simulation
+from mdpviz.models.kit.game import hooks
+from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.boards.strategies import SimulationResult
+from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
+from mdpviz.core.mdp import TabularMDP
 
 
 def strategies(st: GamblerSettings, mdp: TabularMDP) -> tuple[str, ...]:
@@ -48,7 +48,7 @@ TIE_NOTE = ("Many capitals have several optimal stakes (their Q-values are equal
 def lesson(st: GamblerSettings, mdp: TabularMDP | None = None, *, start: int | None = None,
            state_name: Callable[[int], str] | None = None, **_names: Any):
     """The gambler's lesson: Example 4.3 in our words, the Bellman equation with its numbers, the tie rule."""
-    from mdpviz.models.kit.lessons import Block, doc_paragraphs, mdp_lesson, parameters_of
+    from mdpviz.models.kit.teaching.lessons import Block, doc_paragraphs, mdp_lesson, parameters_of
 
     if mdp is None:
         try:

@@ -57,11 +57,11 @@ from typing import Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.codec import FieldError
-from mdpviz.models.kit.display import best_actions
-from mdpviz.models.files import read_bytes_limited
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.grid import GridGeometry  # noqa: F401
+from mdpviz.models.kit.game.codec import FieldError
+from mdpviz.models.kit.pictures.display import best_actions
+from mdpviz.core.files import read_bytes_limited
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.grid import GridGeometry  # noqa: F401
 
 WALL = "#"
 """A wall cell in a :class:`GridMap`."""
@@ -392,7 +392,7 @@ class GridSettings:
     """"cs188" (exit action) or "aima" (terminal states with a reward R(s))."""
 
     def validate(self) -> "GridSettings":
-        """Self, or ValueError naming the bad field (a :class:`~mdpviz.models.kit.codec.FieldError`)."""
+        """Self, or ValueError naming the bad field (a :class:`~mdpviz.models.kit.game.codec.FieldError`)."""
         for name in ("noise", "living_reward", "discount"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
@@ -591,7 +591,7 @@ def q_by_direction(geom: GridGeometry, mdp: TabularMDP, values: np.ndarray) -> d
 # ---------------------------------------------------------------------------------- display data
 def best_directions(q: dict[str, float], objective: str = "max") -> set[str]:
     """The directions of ``q`` (one cell's Q by direction, see :func:`q_by_direction`) whose Q is the
-    best, within the solvers' tie tolerance (:func:`~mdpviz.models.kit.display.best_actions`)."""
+    best, within the solvers' tie tolerance (:func:`~mdpviz.models.kit.pictures.display.best_actions`)."""
     names = list(q)
     return {d for d, b in zip(names, best_actions([q[d] for d in names], objective)) if b}
 

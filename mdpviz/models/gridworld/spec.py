@@ -3,13 +3,13 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from typing import Any, Callable, Generator
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.kit.codec import as_object, from_data, to_data
-from mdpviz.models.kit import hooks
-from mdpviz.models.kit.hooks import simulation_from_start, walk_episode
-from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.strategies import SimulationResult
+from mdpviz.core.files import ScenarioError
+from mdpviz.models.kit.game.codec import as_object, from_data, to_data
+from mdpviz.models.kit.game import hooks
+from mdpviz.models.kit.game.hooks import simulation_from_start, walk_episode
+from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.strategies import SimulationResult
 from mdpviz.models.gridworld.rules import (  # noqa: F401
     ACTION_NAMES,
     CONVENTIONS,
@@ -22,8 +22,8 @@ from mdpviz.models.gridworld.rules import (  # noqa: F401
     parse_grid,
     state_name,
 )
-from mdpviz.models.kit.grid import max_steps, walk_simulation  # noqa: F401
-from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
+from mdpviz.models.kit.boards.grid import max_steps, walk_simulation  # noqa: F401
+from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
 def settings_to_dict(st: GridSettings) -> dict[str, Any]:
@@ -74,7 +74,7 @@ def lesson(st: GridSettings, mdp: TabularMDP | None = None, *, start: int | None
     """The grid world's lesson: the rules and both conventions (this module's docstring)."""
     from mdpviz.models.gridworld import rules as gw_rules
 
-    from mdpviz.models.kit.lessons import Block, doc_paragraphs, mdp_lesson, parameters_of
+    from mdpviz.models.kit.teaching.lessons import Block, doc_paragraphs, mdp_lesson, parameters_of
 
     world: GridWorld | None
     try:

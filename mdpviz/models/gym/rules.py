@@ -2,7 +2,7 @@
 
 :func:`from_gymnasium` reads ``env.unwrapped.P`` (the table of Gymnasium's toy-text
 environments: ``P[s][a]`` is a list of ``(probability, next state, reward, terminated)``) into
-one :class:`~mdpviz.models.mdp.TabularMDP`:
+one :class:`~mdpviz.core.mdp.TabularMDP`:
 
 * outcomes of one (s, a) with the same next state, reward and ``terminated`` flag are summed
   (FrozenLake lists a slip into a wall and the intended bump as two entries);
@@ -27,9 +27,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.codec import PAIRS_AS_OBJECT, FieldError, stored_as
-from mdpviz.models.kit.grid import GridGeometry
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.game.codec import PAIRS_AS_OBJECT, FieldError, stored_as
+from mdpviz.models.kit.boards.grid import GridGeometry
+from mdpviz.core.mdp import TabularMDP
 
 INSTALL_HINT = 'Gymnasium is not installed: install it with  pip install "mdpviz[gym]"  (or pip install gymnasium)'
 """What to tell a user who asks for a Gymnasium environment without Gymnasium."""
@@ -416,7 +416,7 @@ def to_gymnasium(mdp: TabularMDP, *, start: int | Sequence[float] = 0, max_episo
 
 # ---------------------------------------------------------------------------------- the game
 @dataclass(frozen=True)
-class GymState:
+class GymSettings:
     """The "Gymnasium environment" game's settings."""
 
     env_id: str = field(default="FrozenLake-v1", metadata=stored_as("env"))  # "env" in scenario files (every version)
@@ -470,7 +470,7 @@ def split_kwargs(text: str) -> list[str]:
     return out
 
 
-def state_with_kwargs(state: GymState, env_id: str, kwargs: str | dict[str, Any]) -> GymState:
+def state_with_kwargs(state: GymSettings, env_id: str, kwargs: str | dict[str, Any]) -> GymSettings:
     """``state`` with environment ``env_id`` and keyword arguments (``"key=value key=value"`` or a dict,
     whose values are written as Python literals); ValueError naming a malformed item."""
     if isinstance(kwargs, dict):
@@ -496,7 +496,7 @@ class ImportedEnv:
     """Taxi's board (drawn one slice at a time); None for other environments."""
 
 
-def import_env(state: GymState, *, max_pairs: int | None = None, too_many: str = "") -> ImportedEnv:
+def import_env(state: GymSettings, *, max_pairs: int | None = None, too_many: str = "") -> ImportedEnv:
     """Make the environment of ``state``, read its table and close it. ValueError with a one-line
     reason (Gymnasium missing, an unknown id, bad keyword arguments, more than ``max_pairs``
     (state, action) pairs: ``too_many`` says what to do instead)."""
@@ -516,9 +516,9 @@ def import_env(state: GymState, *, max_pairs: int | None = None, too_many: str =
         env.close()
 
 
-def compile_gym(state: GymState) -> TabularMDP:
+def compile_gym(state: GymSettings) -> TabularMDP:
     """The model of ``state``'s environment (imports Gymnasium; ValueError when it is missing)."""
     return import_env(state).mdp
 
 
-__all__ = ['ACTION_LABELS', 'INSTALL_HINT', 'GymnasiumMissing', 'TERMINATED', 'from_gymnasium', 'gym_geometry', 'import_gymnasium', 'make_env', 'parse_kwargs', 'start_distribution', 'start_state', 'state_labels', 'tabular_env_class', 'to_gymnasium', 'GymState', 'ImportedEnv', 'compile_gym', 'import_env', 'split_kwargs', 'state_with_kwargs']
+__all__ = ['ACTION_LABELS', 'INSTALL_HINT', 'GymnasiumMissing', 'TERMINATED', 'from_gymnasium', 'gym_geometry', 'import_gymnasium', 'make_env', 'parse_kwargs', 'start_distribution', 'start_state', 'state_labels', 'tabular_env_class', 'to_gymnasium', 'GymSettings', 'ImportedEnv', 'compile_gym', 'import_env', 'split_kwargs', 'state_with_kwargs']

@@ -2,21 +2,21 @@
 from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Generator
-from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
-from mdpviz.models.kit.grid import walk_simulation
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.strategies import SimulationResult
+from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.boards.grid import walk_simulation
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.strategies import SimulationResult
 from mdpviz.models.gym.rules import (  # noqa: F401
-    GymState,
+    GymSettings,
     ImportedEnv,
     compile_gym,
     import_env,
 )
-from mdpviz.models.kit.hooks import simulation_from_start, walk_episode
-from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
+from mdpviz.models.kit.game.hooks import simulation_from_start, walk_episode
+from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
-def strategies(state: GymState, mdp: TabularMDP) -> tuple[str, ...]:
+def strategies(state: GymSettings, mdp: TabularMDP) -> tuple[str, ...]:
     """The strategies the simulation compares: optimal and random."""
     return ("optimal", "random")
 
@@ -25,7 +25,7 @@ def _label(mdp: TabularMDP, s: int) -> str:
     return mdp.state_labels[s] if mdp.state_labels is not None and 0 <= s < mdp.n_states else str(s)
 
 
-def simulate(state: GymState, mdp: TabularMDP, policy=None, *, games: int, seed,
+def simulate(state: GymSettings, mdp: TabularMDP, policy=None, *, games: int, seed,
              start: int | None = None) -> Generator[JobProgress, None, SimulationResult]:
     """Optimal and random from ``start`` (default: the environment's most likely start, which imports
     it), ``games`` episodes each, beside their exact values."""
@@ -34,11 +34,11 @@ def simulate(state: GymState, mdp: TabularMDP, policy=None, *, games: int, seed,
                                        policy, games=games, seed=seed, start=start, start_name=_label(mdp, start)))
 
 
-def lesson(state: GymState, mdp: TabularMDP | None = None, *, start: int | None = None,
+def lesson(state: GymSettings, mdp: TabularMDP | None = None, *, start: int | None = None,
            state_name: Callable[[int], str] | None = None, **_names: Any):
     """The environment's lesson: this module's account of the import, then the model's facts."""
     from mdpviz.models.gym import rules
-    from mdpviz.models.kit.lessons import Block, clean_rst, mdp_lesson, parameters_of
+    from mdpviz.models.kit.teaching.lessons import Block, clean_rst, mdp_lesson, parameters_of
 
     if start is None:
         start = import_env(state).start if mdp is not None else 0
@@ -53,10 +53,10 @@ def lesson(state: GymState, mdp: TabularMDP | None = None, *, start: int | None 
         sources=("mdpviz.models.gym.rules",))
 
 
-def default_settings() -> GymState:
+def default_settings() -> GymSettings:
     """The window's first environment: FrozenLake 4x4, slippery (the kwargs spelled out, so the scenario
     file a teacher saves says which map it is)."""
-    return GymState("FrozenLake-v1", (("map_name", "'4x4'"), ("is_slippery", "True")))
+    return GymSettings("FrozenLake-v1", (("map_name", "'4x4'"), ("is_slippery", "True")))
 
 
 # ---------------------------------------------------------------------------------- the window's hooks
@@ -64,14 +64,14 @@ WINDOW_MAX_PAIRS = 200_000
 """Largest (state, action) count the window imports from an environment (it imports on the GUI thread)."""
 
 
-def window_import(state: GymState) -> ImportedEnv:
+def window_import(state: GymSettings) -> ImportedEnv:
     """The environment of ``state`` imported as the window does (at most :data:`WINDOW_MAX_PAIRS` pairs;
     ValueError with a one-line reason)."""
     return import_env(state, max_pairs=WINDOW_MAX_PAIRS,
                       too_many=f"the window imports ({WINDOW_MAX_PAIRS:,}); use mdpviz gym on the command line")
 
 
-def _mdp_of(state: GymState, env: ImportedEnv) -> TabularMDP:
+def _mdp_of(state: GymSettings, env: ImportedEnv) -> TabularMDP:
     m = env.mdp
     return m if m.discount == state.discount else replace(m, discount=float(state.discount))
 
@@ -81,7 +81,7 @@ SPEC = GameSpec(
     title="Gymnasium environment",
     value_label="value V(s)",
     unit="return",
-    settings_type=GymState,
+    settings_type=GymSettings,
     default_settings=default_settings,
     compile=compile_gym,
     color_kind=SEQUENTIAL,

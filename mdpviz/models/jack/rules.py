@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mdpviz.models.kit.codec import FieldError
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.game.codec import FieldError
+from mdpviz.core.mdp import TabularMDP
 
 MAX_CARS_LIMIT = 60
 """Largest ``max_cars`` a setting may ask for ((max_cars + 1)^4 transitions per move: 60 builds 1.4e8)."""
@@ -68,7 +68,7 @@ class JackSettings:
     """Exercise 4.7 (with free_shuttle): dollars per night for each location keeping more than parking_limit cars."""
 
     def validate(self) -> "JackSettings":
-        """Self, or ValueError naming the bad field (a :class:`~mdpviz.models.kit.codec.FieldError`)."""
+        """Self, or ValueError naming the bad field (a :class:`~mdpviz.models.kit.game.codec.FieldError`)."""
         for name, lo, hi in (("max_cars", 1, MAX_CARS_LIMIT), ("max_move", 0, MAX_CARS_LIMIT),
                              ("parking_limit", 0, MAX_CARS_LIMIT)):
             v = getattr(self, name)

@@ -10,12 +10,12 @@ from typing import Any, Callable, Generator
 
 from mdpviz.models.jack import rules as jr
 from mdpviz.models.jack.rules import JackSettings, compile_jack, move_of, state_of
-from mdpviz.models.kit.grid import walk_simulation
-from mdpviz.models.kit import hooks
-from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec, JobProgress
-from mdpviz.models.kit.strategies import SimulationResult
-from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.boards.grid import walk_simulation
+from mdpviz.models.kit.game import hooks
+from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.boards.strategies import SimulationResult
+from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
+from mdpviz.core.mdp import TabularMDP
 
 
 def strategies(st: JackSettings, mdp: TabularMDP) -> tuple[str, ...]:
@@ -50,7 +50,7 @@ EXACT_NOTE = ("The book's figure 4.2 draws V_4 on an axis from 420 to 612: its v
 def lesson(st: JackSettings, mdp: TabularMDP | None = None, *, start: int | None = None,
            state_name: Callable[[int], str] | None = None, **_names: Any):
     """Jack's lesson: Example 4.2 in our words, the exact day, the Bellman equation with its numbers."""
-    from mdpviz.models.kit.lessons import Block, doc_paragraphs, mdp_lesson, parameters_of
+    from mdpviz.models.kit.teaching.lessons import Block, doc_paragraphs, mdp_lesson, parameters_of
 
     if mdp is None:
         try:

@@ -10,7 +10,7 @@ Bellman equation (per state s = (b, t), over the empty cells a):
 
 with opt = max for X and min for O.
 
-* 3x3 compiles to a :class:`~mdpviz.models.mdp.TabularMDP` over every (board, turn) pair except
+* 3x3 compiles to a :class:`~mdpviz.core.mdp.TabularMDP` over every (board, turn) pair except
   the boards on which both marks own a line (the seed's S'), solved by the steppable solvers
   (minimax value iteration from V = 0 converges in about 10 sweeps, as in the seed).
 * n x n boards (4x4, 4 in a row) are solved exactly by backward induction over the number of
@@ -25,9 +25,10 @@ The rules (line completion, children ``b + mark * 3**cell``) live in :func:`expa
 used by both the compiler and the layered solver. Plain numpy; never imports Qt.
 
 Where things are: the risk vectors, the rules and the compiled 3x3 game in
-:mod:`mdpviz.models.risk_ttt.rules`, the matchups in :mod:`mdpviz.models.risk_ttt.match` (both re-exported
-here); the exact n x n solve, the position models of the board, the exact solve as a job generator
-(:func:`exact_solve_job`), the settings, the scenario codec and the registry's :data:`SPEC` here.
+:mod:`mdpviz.models.risk_ttt.rules`, the matchups in :mod:`mdpviz.models.risk_ttt.match`; here the exact
+n x n solve, the position models of the board, the exact solve as a job generator (:func:`exact_solve_job`)
+and the settings (:class:`RiskSettings`); the scenario codec and the registry's ``SPEC`` are in
+:mod:`mdpviz.models.risk_ttt.spec`.
 """
 from __future__ import annotations
 
@@ -39,10 +40,10 @@ from typing import Any, Callable, Generator, Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.codec import FieldError
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.kit.position import DECISION, MatchupResult, MoveSpec, Ply, Position, PositionModel, \
+from mdpviz.models.kit.game.codec import FieldError
+from mdpviz.models.kit.pictures.display import BackupTerm
+from mdpviz.models.kit.game.registry import JobProgress
+from mdpviz.models.kit.boards.position import DECISION, MatchupResult, MoveSpec, Ply, Position, PositionModel, \
     TabularPositionModel
 from mdpviz.models.risk_ttt.match import (
     Agent,
@@ -59,9 +60,9 @@ from mdpviz.models.risk_ttt.rules import (
     swap_index,
     validate_risk,
 )
-from mdpviz.models.simulate import policy_matrix
-from mdpviz.models.kit.ttt_board import ValuesCache, greedy_policy, mark_name
-from mdpviz.models.kit.ttt_board import O, X, BoardGeometry, other, parse_mark
+from mdpviz.core.simulate import policy_matrix
+from mdpviz.models.kit.boards.ttt_board import ValuesCache, greedy_policy, mark_name
+from mdpviz.models.kit.boards.ttt_board import O, X, BoardGeometry, other, parse_mark
 from mdpviz.solvers.backward_induction import LayerExpansion, LayeredSolution, backward_induction, run_layers
 
 # ====================================================================== n x n: backward induction
@@ -359,7 +360,7 @@ class RiskPositionModel(TabularPositionModel):
 class ExactRiskPositionModel(PositionModel):
     """Positions of n x n risk tic-tac-toe solved exactly (no MDP: values from an ExactRiskSolution).
 
-    ``values`` given to the board is the :class:`~mdpviz.models.risk_tExactRiskSolution` (or None
+    ``values`` given to the board is the :class:`~mdpviz.models.risk_ttt.exact.ExactRiskSolution` (or None
     before the solve). Moves and the coin come from :func:`~mdpviz.models.risk_texpand_boards`.
     """
 
@@ -463,7 +464,7 @@ class ExactRiskPositionModel(PositionModel):
 
 
 @dataclass(frozen=True)
-class RiskState:
+class RiskSettings:
     """The edits of risk tic-tac-toe."""
 
     risk: tuple[float, ...] = STOCHASTIC_3X3
@@ -527,7 +528,7 @@ class _BatchLayers:
 def exact_solve_job(risk: Sequence[float] | np.ndarray, *, size: int = 4,
                     chunk_size: int | None = None) -> Generator[JobProgress, None, ExactRiskSolution]:
     """The exact n x n solve (:func:`solve_exact`, with the policy kept) as a job generator: it yields
-    a :class:`~mdpviz.models.kit.registry.JobProgress` (boards done of 3^(n*n), and the layer) after every
+    a :class:`~mdpviz.models.kit.game.registry.JobProgress` (boards done of 3^(n*n), and the layer) after every
     batch of ``chunk_size`` boards (default 2^18) and returns the :class:`ExactRiskSolution`. The
     window's controller steps it on its job thread (a cancel closes it between two batches); the
     CLI and tests simply iterate it. ValueError at once for a board too large to solve exactly."""
@@ -612,4 +613,4 @@ def risk_matchups(game: RiskGame, policy: np.ndarray | None, *, games: int,
     return run()
 
 
-__all__ = ['ExactRiskPositionModel', 'ExactRiskSolution', 'MATCHUPS', 'RiskLayers', 'RiskPositionModel', 'RiskState', 'check_exact_size', 'exact_requirements', 'exact_solve_job', 'risk_matchups', 'solve_exact', 'solve_exact_cancellable', 'solve_exact_steps']
+__all__ = ['ExactRiskPositionModel', 'ExactRiskSolution', 'MATCHUPS', 'RiskLayers', 'RiskPositionModel', 'RiskSettings', 'check_exact_size', 'exact_requirements', 'exact_solve_job', 'risk_matchups', 'solve_exact', 'solve_exact_cancellable', 'solve_exact_steps']

@@ -10,10 +10,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mdpviz.models.kit.position import MatchupRow
+from mdpviz.models.kit.boards.position import MatchupRow
 from mdpviz.models.risk_ttt.rules import RiskGame, compile_risk
-from mdpviz.models.simulate import policy_matrix, uniform_policy_matrix
-from mdpviz.models.kit.ttt_board import EMPTY, O, X
+from mdpviz.core.simulate import policy_matrix, uniform_policy_matrix
+from mdpviz.models.kit.boards.ttt_board import EMPTY, O, X
 
 # ====================================================================== matchups
 AGENT_KINDS = ("optimal", "classic", "random")
@@ -76,7 +76,7 @@ def load_policy_file(path: str | Path, game: RiskGame, *, fallback: str = "rando
     ValueError naming the file and entry for a bad board or an illegal cell.
     """
     p = Path(path)
-    from mdpviz.models.files import read_json_file  # one JSON reader: BOM, size and depth limits
+    from mdpviz.core.files import read_json_file  # one JSON reader: BOM, size and depth limits
 
     data = read_json_file(p, error=ValueError)
     if not isinstance(data, dict):
@@ -117,7 +117,7 @@ def load_policy_file(path: str | Path, game: RiskGame, *, fallback: str = "rando
 
 class MatchOutcome(NamedTuple):
     """Probabilities (or frequencies) of the three results of a game (a tuple, so it is a
-    :class:`~mdpviz.models.kit.position.MatchupRow`'s ``exact``)."""
+    :class:`~mdpviz.models.kit.boards.position.MatchupRow`'s ``exact``)."""
 
     x_wins: float
     """X completes a line."""
@@ -164,13 +164,13 @@ def play_match(
     exact: bool = True,
 ) -> MatchupRow:
     """Simulate ``games`` games from the empty board (X first) with the vectorised simulator over
-    the compiled MDP (:func:`mdpviz.models.simulate.simulate`), and the exact probabilities of the
+    the compiled MDP (:func:`mdpviz.core.simulate.simulate`), and the exact probabilities of the
     pair when ``exact``: one matchup row named "X's agent vs O's agent" (Wilson 95% intervals are its
     ``ci``), with the simulation's wall time."""
     import time
 
-    from mdpviz.models.chunked import check_games, run_chunks
-    from mdpviz.models.simulate import simulate
+    from mdpviz.core.chunked import check_games, run_chunks
+    from mdpviz.core.simulate import simulate
 
     games = check_games(games, "the number of games")
     t0 = time.perf_counter()

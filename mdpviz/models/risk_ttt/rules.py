@@ -10,7 +10,7 @@ Bellman equation (per state s = (b, t), over the empty cells a):
 
 with opt = max for X and min for O.
 
-3x3 compiles to a :class:`~mdpviz.models.mdp.TabularMDP` over every (board, turn) pair except
+3x3 compiles to a :class:`~mdpviz.core.mdp.TabularMDP` over every (board, turn) pair except
 the boards on which both marks own a line (the seed's S'), solved by the steppable solvers.
 The rules (line completion, children ``b + mark * 3**cell``) live in :func:`expand_boards`,
 used by both the compiler and the exact layered solver (:mod:`mdpviz.models.risk_ttt.exact`).
@@ -25,11 +25,11 @@ from typing import Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.display import state_q
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.ttt_board import EMPTY, O, TTT3, X, BoardGeometry, other, parse_mark
+from mdpviz.models.kit.pictures.display import state_q
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.ttt_board import EMPTY, O, TTT3, X, BoardGeometry, other, parse_mark
 from mdpviz.solvers.backward_induction import LayerExpansion
-from mdpviz.models.kit.ttt_board import STOCHASTIC_3X3, PRESETS, _ALIASES, preset_names, risk_preset, validate_risk, parse_risk  # noqa: F401
+from mdpviz.models.kit.boards.ttt_board import STOCHASTIC_3X3, PRESETS, _ALIASES, preset_names, risk_preset, validate_risk, parse_risk  # noqa: F401
 
 # ====================================================================== risk vectors
 

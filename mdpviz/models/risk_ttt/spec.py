@@ -4,22 +4,22 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Callable, Generator
 import numpy as np
-from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.kit.hooks import Context, position_outcome
-from mdpviz.models.kit.position import MatchupResult, PositionModel
+from mdpviz.models.kit.game.registry import DIVERGING, GameSpec, JobProgress
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.pictures.display import BackupTerm
+from mdpviz.models.kit.game.hooks import Context, position_outcome
+from mdpviz.models.kit.boards.position import MatchupResult, PositionModel
 from mdpviz.models.risk_ttt.rules import (
     RiskGame,
     compile_risk,
 )
-from mdpviz.models.kit.ttt_board import MARK_CHARS
-from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs
+from mdpviz.models.kit.boards.ttt_board import MARK_CHARS
+from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs
 from mdpviz.models.risk_ttt.exact import (  # noqa: F401
     ExactRiskPositionModel,
     ExactRiskSolution,
     RiskPositionModel,
-    RiskState,
+    RiskSettings,
     exact_solve_job,
     risk_matchups,
 )
@@ -46,7 +46,7 @@ def labelled_mdp(game: RiskGame) -> TabularMDP:
     return replace(game.mdp, state_labels=state_labels(game))
 
 
-def compile_settings(state: RiskState) -> TabularMDP | None:
+def compile_settings(state: RiskSettings) -> TabularMDP | None:
     """The 3x3 game's labelled MDP; None for 4x4 (86 million (board, turn) pairs: no table, solved
     exactly by :func:`exact_solve_job` instead)."""
     if state.size != 3:
@@ -54,7 +54,7 @@ def compile_settings(state: RiskState) -> TabularMDP | None:
     return labelled_mdp(compile_risk(np.asarray(state.risk)))
 
 
-def position_model(state: RiskState, mdp: TabularMDP | None = None, *,
+def position_model(state: RiskSettings, mdp: TabularMDP | None = None, *,
                    solution: ExactRiskSolution | None = None) -> PositionModel:
     """The board's position model: the compiled 3x3 game, or the exact n x n one (values from ``solution``)."""
     if state.size == 3:
@@ -62,11 +62,11 @@ def position_model(state: RiskState, mdp: TabularMDP | None = None, *,
     return ExactRiskPositionModel(np.asarray(state.risk), state.size, solution)
 
 
-def _exact_job(state: RiskState, *, chunk_size: int | None = None) -> Generator[JobProgress, None, ExactRiskSolution]:
+def _exact_job(state: RiskSettings, *, chunk_size: int | None = None) -> Generator[JobProgress, None, ExactRiskSolution]:
     return exact_solve_job(np.asarray(state.risk), size=state.size, chunk_size=chunk_size)
 
 
-def _matchups_job(state: RiskState, policy: np.ndarray | None = None, *, games: int,
+def _matchups_job(state: RiskSettings, policy: np.ndarray | None = None, *, games: int,
                   seed: int) -> Generator[JobProgress, None, MatchupResult]:
     if state.size != 3:
         raise ValueError("matchups are simulated on the 3x3 board (the 4x4 game is not compiled to an MDP)")
@@ -75,9 +75,9 @@ def _matchups_job(state: RiskState, policy: np.ndarray | None = None, *, games: 
 
 def lesson(state: Any, mdp: TabularMDP | None = None, *, risk=None, start: int = 0,
            state_name: Callable[[int], str] | None = None, action_name: Callable[[int], str] | None = None):
-    """The game's :class:`~mdpviz.models.kit.lessons.Lesson`: ``state`` is the game's settings (its fields
+    """The game's :class:`~mdpviz.models.kit.teaching.lessons.Lesson`: ``state`` is the game's settings (its fields
     become the parameter table), ``risk`` the vector P (default: the settings')."""
-    from mdpviz.models.kit.lessons import (Parameter, doc_paragraphs, field_docs, fmt_value, mdp_lesson, parameters_of,
+    from mdpviz.models.kit.teaching.lessons import (Parameter, doc_paragraphs, field_docs, fmt_value, mdp_lesson, parameters_of,
                                        sentence_starting, sentence_with)
 
     from mdpviz.models.risk_ttt import exact as rt
@@ -105,17 +105,17 @@ def lesson(state: Any, mdp: TabularMDP | None = None, *, risk=None, start: int =
     )
 
 
-def settings_from_data(data: Any, path: str) -> RiskState:
+def settings_from_data(data: Any, path: str) -> RiskSettings:
     """The generic codec, with one extra: an entry without ``preset`` says where its risks came from
     as "custom" (a hand-written file gives its own risks; the dataclass's default names the preset of
     its default risks), as every version before the generic codec read it."""
-    from mdpviz.models.kit import codec
+    from mdpviz.models.kit.game import codec
 
     if isinstance(data, dict) and "preset" not in data:
         data = {**data, "preset": "custom"}
-    return codec.from_data(RiskState, data, path, where=f"games.{KEY}")
+    return codec.from_data(RiskSettings, data, path, where=f"games.{KEY}")
 # ---------------------------------------------------------------------------------- the window's hooks
-def _build(state: RiskState) -> RiskGame | None:
+def _build(state: RiskSettings) -> RiskGame | None:
     """The compiled 3x3 game (None for 4x4: no table, see :func:`compile_settings`)."""
     return compile_risk(np.asarray(state.risk)) if state.size == 3 else None
 
@@ -137,8 +137,8 @@ SPEC = GameSpec(
     title="Risk tic-tac-toe",
     value_label="Q (X's expected result)",
     unit="result",
-    settings_type=RiskState,
-    default_settings=RiskState,
+    settings_type=RiskSettings,
+    default_settings=RiskSettings,
     from_dict=settings_from_data,
     compile=compile_settings,
     color_kind=DIVERGING,
@@ -153,7 +153,7 @@ SPEC = GameSpec(
     backup_terms=_backup_terms,
     simulation=_simulation,
 )
-"""Risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.registry` (``compile`` gives None for the 4x4
+"""Risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.game.registry` (``compile`` gives None for the 4x4
 board: its table is too large, the ``exact_solve`` job solves it by backward induction instead)."""
 
 

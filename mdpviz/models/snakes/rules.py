@@ -23,7 +23,7 @@ the slow lane from square 1), and that square's trap can trigger as on any landi
 
 :func:`outcomes` is THE rule function: the compiler (:func:`compile_snakes`), the simulators
 (:mod:`mdpviz.models.snakes.simulate`) and the GUI inspector all read it. The compiled
-:class:`~mdpviz.models.mdp.TabularMDP` has state i = square i + 1 (i = 0..14; state 14 = square 15
+:class:`~mdpviz.core.mdp.TabularMDP` has state i = square i + 1 (i = 0..14; state 14 = square 15
 is terminal) and action k = ``cfg.dice[k]``; the cost of a transition is the number of turns it
 uses (1, 2 for a prison, 0 for a bonus); objective "min", discount 1, so the value of a state is
 the expected number of turns to reach square 15 (stochastic shortest path, Bertsekas; Bellman
@@ -43,8 +43,8 @@ from typing import Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.codec import FieldError
-from mdpviz.models.mdp import TabularMDP, read_only
+from mdpviz.models.kit.game.codec import FieldError
+from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.value_iteration import value_iteration_values
 
 N_SQUARES = 15
@@ -200,7 +200,7 @@ def _parse_prob(text: str, spec: str) -> float:
 
 # ---------------------------------------------------------------------------------- configuration
 @dataclass(frozen=True)
-class SnakesConfig:
+class SnakesSettings:
     """One game: the layout and the rules. Edit copies with ``dataclasses.replace``."""
 
     layout: tuple[int, ...] = (0,) * N_SQUARES
@@ -218,7 +218,7 @@ class SnakesConfig:
         object.__setattr__(self, "layout", tuple(self.layout))
         object.__setattr__(self, "dice", tuple(self.dice))
 
-    def validate(self) -> "SnakesConfig":
+    def validate(self) -> "SnakesSettings":
         """Raise ValueError saying what is wrong; return ``self`` when the configuration is valid."""
         lay = self.layout
         if len(lay) != N_SQUARES:
@@ -269,10 +269,10 @@ RULE_SETS: dict[str, dict] = {
     "special die": {"type4": "bonus", "overshoot": "restart", "dice": DEFAULT_DICE + (SPECIAL,)},
     "wrap": {"type4": "bonus", "overshoot": "wrap", "dice": DEFAULT_DICE},
 }
-"""Rule-set presets (SnakesConfig fields): the statement's rules (default) and other years' variants."""
+"""Rule-set presets (SnakesSettings fields): the statement's rules (default) and other years' variants."""
 
 
-def apply_rule_set(cfg: SnakesConfig, name: str) -> SnakesConfig:
+def apply_rule_set(cfg: SnakesSettings, name: str) -> SnakesSettings:
     """A copy of ``cfg`` with the fields of preset ``name`` (layout and circle are kept)."""
     try:
         fields = RULE_SETS[name]
@@ -281,7 +281,7 @@ def apply_rule_set(cfg: SnakesConfig, name: str) -> SnakesConfig:
     return replace(cfg, **fields)
 
 
-def rule_set_name(cfg: SnakesConfig) -> str:
+def rule_set_name(cfg: SnakesSettings) -> str:
     """The preset whose fields ``cfg`` has (:data:`RULE_SETS`), or "custom"."""
     return next((name for name in RULE_SETS if apply_rule_set(cfg, name) == cfg), "custom")
 
@@ -295,7 +295,7 @@ def trap_refusal(square: int) -> str:
     return ""
 
 
-def with_new_die(cfg: SnakesConfig) -> tuple[SnakesConfig, str]:
+def with_new_die(cfg: SnakesSettings) -> tuple[SnakesSettings, str]:
     """``cfg`` with one more die ("die k", the first free k; a fair coin of moves 1 and 2, trigger 1/2), and its name."""
     names = set(cfg.dice_names)
     name = next(f"die {k}" for k in range(len(names) + 1, 100) if f"die {k}" not in names)
@@ -390,7 +390,7 @@ def _effects_of_type(t: int, type4: str, square: int) -> list[tuple[int, float, 
     return []
 
 
-def outcomes(cfg: SnakesConfig, square: int, die_index: int) -> list[Outcome]:
+def outcomes(cfg: SnakesSettings, square: int, die_index: int) -> list[Outcome]:
     """Every way a turn from ``square`` with die ``cfg.dice[die_index]`` can end (the game's rules).
 
     For each face (move m, probability p): from square 3 with m > 0 the slow and the fast lane
@@ -406,7 +406,7 @@ def outcomes(cfg: SnakesConfig, square: int, die_index: int) -> list[Outcome]:
     return _outcomes(cfg, square, die_index)
 
 
-def _outcomes(cfg: SnakesConfig, square: int, die_index: int) -> list[Outcome]:
+def _outcomes(cfg: SnakesSettings, square: int, die_index: int) -> list[Outcome]:
     """:func:`outcomes` for a configuration already validated."""
     _check_square(square, allow_goal=True)
     if isinstance(die_index, bool) or not isinstance(die_index, numbers.Integral) or not 0 <= die_index < len(cfg.dice):
@@ -431,7 +431,7 @@ def _landing(land: int, q: float, trig: float, t: int, type4: str) -> list[tuple
     return out
 
 
-def _landings(cfg: SnakesConfig, square: int, die_index: int) -> list[tuple[int, float, int, str, bool]]:
+def _landings(cfg: SnakesSettings, square: int, die_index: int) -> list[tuple[int, float, int, str, bool]]:
     """:func:`_outcomes` before any trap: (square, probability, roll, event, a trap there may fire)
     per face and branch (square < 15). Reads no layout: a trap may fire on any landing square
     but 15, unless the die never triggers or the move overshot 15 (win, or restart)."""
@@ -470,7 +470,7 @@ class _Board:
     """
 
     def __init__(self, circle: bool, overshoot: str, dice: tuple[Die, ...], type4: str) -> None:
-        cfg = SnakesConfig(circle=circle, overshoot=overshoot, dice=dice, type4=type4)
+        cfg = SnakesSettings(circle=circle, overshoot=overshoot, dice=dice, type4=type4)
         n_types = len(SQUARE_TYPES)
         table: list[tuple[int, float, float, str]] = []
         entry_land: list[int] = []  # index into (layout + (0,)): the landing square - 1, or 15 (no trap)
@@ -549,7 +549,7 @@ def _board(circle: bool, overshoot: str, dice: tuple[Die, ...], type4: str) -> _
     return _Board(circle, overshoot, dice, type4)
 
 
-def compile_snakes(cfg: SnakesConfig) -> TabularMDP:
+def compile_snakes(cfg: SnakesSettings) -> TabularMDP:
     """The game as a cost-minimising TabularMDP (state i = square i + 1, action k = cfg.dice[k]).
 
     Transitions are the :func:`outcomes` of every (square 1..14, die); the cost (reward field)
@@ -627,7 +627,7 @@ def markovDecision(layout: np.ndarray | Sequence[int], circle: bool) -> list[np.
     lay = layout_from_input(layout)
     if not isinstance(circle, (bool, np.bool_)):
         raise ValueError(f"circle must be a bool (True or False), got {circle!r} of type {type(circle).__name__}")
-    mdp = compile_snakes(SnakesConfig(layout=lay, circle=bool(circle)))
+    mdp = compile_snakes(SnakesSettings(layout=lay, circle=bool(circle)))
     sol = value_iteration_values(mdp, tol=MARKOV_TOL, max_sweeps=1_000_000)
     if not sol.converged:
         raise ValueError(f"value iteration did not converge in {sol.sweeps} sweeps")
@@ -639,7 +639,7 @@ def markovDecision(layout: np.ndarray | Sequence[int], circle: bool) -> list[np.
 
 __all__ = [
     "BONUS_COST", "DEFAULT_DICE", "MARKOV_TOL", "MAX_MOVE", "PENALTY_STEPS", "PROB_TOL", "Die", "FAST_LANE", "GOAL", "JUNCTION", "N_SQUARES", "NORMAL", "Outcome",
-    "PRISON_COST", "RISKY", "RULE_SETS", "SECURITY", "SLOW_LANE", "SPECIAL", "SQUARE_TYPES", "SnakesConfig",
+    "PRISON_COST", "RISKY", "RULE_SETS", "SECURITY", "SLOW_LANE", "SPECIAL", "SQUARE_TYPES", "SnakesSettings",
     "TYPE4_RULES", "OVERSHOOT_RULES", "apply_rule_set", "rule_set_name", "trap_refusal", "with_new_die", "compile_snakes", "layout_from_input", "markovDecision",
     "next_squares", "outcomes", "parse_die", "penalty_square", "square_type_name", "walk", "wrap_square",
 ]

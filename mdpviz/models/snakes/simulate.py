@@ -7,7 +7,7 @@ evaluated two ways so theory and simulation can be compared for each one, not on
 * exactly, by policy evaluation of the compiled MDP (solve (I - P_pi) V = c_pi on squares 1..14,
   Sutton and Barto eq. 4.4 with gamma = 1; :func:`exact_turns`);
 * empirically, by playing many games at once with the vectorised Monte Carlo of
-  :func:`mdpviz.models.simulate.simulate` over the same compiled MDP (:func:`simulate_turns`).
+  :func:`mdpviz.core.simulate.simulate` over the same compiled MDP (:func:`simulate_turns`).
 
 Both read the transitions built by :func:`mdpviz.models.snakes.outcomes`, as does the single
 game player :func:`play_episode` used by the GUI, so the rules live in one place.
@@ -22,13 +22,13 @@ from typing import Callable, Generator
 
 import numpy as np
 
-from mdpviz.models.chunked import Progress, SimulationInterrupted, check_games, reporter, run_chunks
-from mdpviz.models.kit.display import StrategyRow
-from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import Z95, mean_ci, simulate
-from mdpviz.models.snakes.rules import GOAL, N_SQUARES, SnakesConfig, compile_snakes, outcomes
-from mdpviz.models.kit.strategies import SimulationResult, at_least_two_games
+from mdpviz.core.chunked import Progress, SimulationInterrupted, check_games, reporter, run_chunks
+from mdpviz.models.kit.pictures.display import StrategyRow
+from mdpviz.models.kit.game.registry import JobProgress
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.core.simulate import Z95, mean_ci, simulate
+from mdpviz.models.snakes.rules import GOAL, N_SQUARES, SnakesSettings, compile_snakes, outcomes
+from mdpviz.models.kit.boards.strategies import SimulationResult, at_least_two_games
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy, solve
 from mdpviz.solvers.distribution import turn_distribution
 
@@ -42,7 +42,7 @@ equal probability; "mixed": fixed die probabilities (``mix``; default proportion
 n_dice, i.e. 1/6, 1/3, 1/2 for the three default dice); "custom": a die per square (``per_square``)."""
 
 
-def strategy_names(cfg: SnakesConfig, *, custom: bool = False) -> tuple[str, ...]:
+def strategy_names(cfg: SnakesSettings, *, custom: bool = False) -> tuple[str, ...]:
     """The strategies available for ``cfg``: optimal, one per die, random, mixed (and custom if asked)."""
     return ("optimal", *cfg.dice_names, "random", "mixed") + (("custom",) if custom else ())
 
@@ -54,7 +54,7 @@ def default_mix(n_dice: int) -> np.ndarray:
 
 
 def strategy_probs(
-    cfg: SnakesConfig,
+    cfg: SnakesSettings,
     name: str,
     *,
     optimal_policy: np.ndarray | None = None,
@@ -110,7 +110,7 @@ def _die_indices(policy: object, k: int, n: int, what: str) -> np.ndarray:
     return arr
 
 
-def _check_probs(cfg: SnakesConfig, probs: np.ndarray) -> np.ndarray:
+def _check_probs(cfg: SnakesSettings, probs: np.ndarray) -> np.ndarray:
     p = np.asarray(probs, dtype=np.float64)
     if p.shape != (N_SQUARES, cfg.n_dice):
         raise ValueError(f"strategy probabilities must have shape ({N_SQUARES}, {cfg.n_dice}), got {p.shape}")
@@ -125,7 +125,7 @@ def _check_probs(cfg: SnakesConfig, probs: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------ exact
-def exact_turns(cfg: SnakesConfig, probs: np.ndarray, *, mdp: TabularMDP | None = None) -> np.ndarray:
+def exact_turns(cfg: SnakesSettings, probs: np.ndarray, *, mdp: TabularMDP | None = None) -> np.ndarray:
     """Expected turns to reach 15 from squares 1..14 under the strategy ``probs`` (float64, (14,)).
 
     Exact policy evaluation of the compiled MDP (``mdp``, compiled here if None). Raises
@@ -151,7 +151,7 @@ class TurnStats:
 
 
 def _play(
-    cfg: SnakesConfig,
+    cfg: SnakesSettings,
     probs: np.ndarray,
     starts: np.ndarray,
     rng: np.random.Generator,
@@ -172,7 +172,7 @@ def _play(
 
 
 def simulate_turns(
-    cfg: SnakesConfig,
+    cfg: SnakesSettings,
     probs: np.ndarray,
     *,
     games: int = 100_000,
@@ -193,7 +193,7 @@ def simulate_turns(
 
 
 def simulate_every_start(
-    cfg: SnakesConfig,
+    cfg: SnakesSettings,
     probs: np.ndarray,
     *,
     games: int = 100_000,
@@ -273,7 +273,7 @@ class _Moments:
 
     def mean_ci(self) -> tuple[np.ndarray, np.ndarray]:
         """Mean and 95% half-width per start square from the running sums (so no game's turns are kept,
-        which :func:`mdpviz.models.simulate.mean_ci` would need)."""
+        which :func:`mdpviz.core.simulate.mean_ci` would need)."""
         n = self.n.astype(np.float64)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = self.s1 / n
@@ -283,7 +283,7 @@ class _Moments:
 
 
 def compare_strategies(
-    cfg: SnakesConfig,
+    cfg: SnakesSettings,
     *,
     games: int = 100_000,
     seed: int | None = None,
@@ -299,14 +299,14 @@ def compare_strategies(
     ``names``: the strategies (default :func:`strategy_names`, plus "custom" when ``per_square``
     is given). For each, ``games`` games are played from square 1 (their distribution is
     ``turns_hist``) and ``games_per_square`` games (default ``max(games // 10, 1)``) from each of
-    squares 2..14, in chunks of :data:`~mdpviz.models.chunked.CHUNK_GAMES` games (memory does not
-    grow with ``games``; at most :data:`~mdpviz.models.chunked.MAX_GAMES`). Each strategy draws
+    squares 2..14, in chunks of :data:`~mdpviz.core.chunked.CHUNK_GAMES` games (memory does not
+    grow with ``games``; at most :data:`~mdpviz.core.chunked.MAX_GAMES`). Each strategy draws
     from its own random stream derived from ``seed`` (``numpy.random.SeedSequence(seed).spawn``),
     so results do not depend on which other strategies are compared. A strategy that never
     finishes from some square gets exact = inf, no simulation and an ``error`` message.
     ``progress(done, total, label)`` is told after every chunk; ``cancelled()`` stops between
     chunks (the results then hold the games played so far). Ctrl+C raises
-    :class:`~mdpviz.models.chunked.SimulationInterrupted` with the games played over all strategies.
+    :class:`~mdpviz.core.chunked.SimulationInterrupted` with the games played over all strategies.
     """
     games = check_games(games, "games")
     per = max(games // 10, 1) if games_per_square is None else check_games(games_per_square, "games_per_square")
@@ -373,7 +373,7 @@ class EpisodeStep:
 
 
 def play_episode(
-    cfg: SnakesConfig,
+    cfg: SnakesSettings,
     probs: np.ndarray,
     *,
     rng: np.random.Generator | int | None,
@@ -403,12 +403,12 @@ def play_episode(
 
 
 # ------------------------------------------------------------------------------ the window's simulation job
-def simulation_job(cfg: SnakesConfig, mdp: TabularMDP, policy: np.ndarray | None = None, *, games: int,
+def simulation_job(cfg: SnakesSettings, mdp: TabularMDP, policy: np.ndarray | None = None, *, games: int,
                    seed) -> Generator[JobProgress, None, SimulationResult]:
     """The batch simulation of every strategy of ``cfg`` from square 1, ``games`` games each, beside its
     exact expected turns (:func:`exact_turns`): a generator (the window's job thread steps it) that
-    yields :class:`~mdpviz.models.kit.registry.JobProgress` per chunk of games and returns the
-    :class:`~mdpviz.models.kit.strategies.SimulationResult`. ``policy``: the optimal dice when solved
+    yields :class:`~mdpviz.models.kit.game.registry.JobProgress` per chunk of games and returns the
+    :class:`~mdpviz.models.kit.boards.strategies.SimulationResult`. ``policy``: the optimal dice when solved
     already (else value iteration to 1e-12 here). Each strategy draws from its own stream of
     ``np.random.SeedSequence(seed)``."""
     names = strategy_names(cfg)

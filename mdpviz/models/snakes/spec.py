@@ -4,42 +4,42 @@ The rules, the compiler and the course's ``markovDecision`` are in :mod:`mdpviz.
 (re-exported here, so ``from mdpviz.models.snakes import compile_snakes`` works); the strategies and
 their simulation in :mod:`mdpviz.models.snakes.simulate`; the lesson in
 :func:`snakes_lesson`. This package adds the spec (scenario data: the generic codec of
-:mod:`mdpviz.models.kit.codec`, with the dice written last, :func:`snakes_to_dict`). The game is a package so the spec
+:mod:`mdpviz.models.kit.game.codec`, with the dice written last, :func:`snakes_to_dict`). The game is a package so the spec
 can name the simulation and the lesson, which import the rules, without an import cycle.
 
 Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
-from mdpviz.models.kit.lessons import doc_blocks, doc_paragraphs, field_docs, mdp_lesson, parameters_of, sentences
+from mdpviz.models.kit.teaching.lessons import doc_blocks, doc_paragraphs, field_docs, mdp_lesson, parameters_of, sentences
 
 from typing import Any, Generator
 
 import numpy as np
 
 from mdpviz.models.snakes import simulate as snakes_sim
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.kit.codec import to_data
-from mdpviz.models.kit.episodes import Move, snakes_moves
-from mdpviz.models.kit.hooks import Context
-from mdpviz.models.kit.registry import SEQUENTIAL, GameSpec
-from mdpviz.models.kit.lessons import Lesson
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.pictures.display import BackupTerm
+from mdpviz.models.kit.game.codec import to_data
+from mdpviz.models.kit.boards.episodes import Move, snakes_moves
+from mdpviz.models.kit.game.hooks import Context
+from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec
+from mdpviz.models.kit.teaching.lessons import Lesson
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.snakes.rules import *  # noqa: F403 (the rules are this package's public names)
-from mdpviz.models.snakes.rules import N_SQUARES, SnakesConfig, compile_snakes, outcomes
+from mdpviz.models.snakes.rules import N_SQUARES, SnakesSettings, compile_snakes, outcomes
 from mdpviz.models.snakes.rules import __all__ as _RULES_ALL
 
 
 # ---------------------------------------------------------------------------------- scenario data
-def snakes_to_dict(cfg: SnakesConfig) -> dict[str, Any]:
-    """A :class:`SnakesConfig` as scenario data: the generic codec's (floats are written exactly: JSON keeps repr)."""
+def snakes_to_dict(cfg: SnakesSettings) -> dict[str, Any]:
+    """A :class:`SnakesSettings` as scenario data: the generic codec's (floats are written exactly: JSON keeps repr)."""
     data = to_data(cfg)
     data["dice"] = data.pop("dice")  # extra: every scenario file lists the dice last (after type4), the class before
     return data
 
 
 # ---------------------------------------------------------------------------------- inspector
-def backup_terms(cfg: SnakesConfig, state: int, action: int, values: np.ndarray) -> list[BackupTerm]:
+def backup_terms(cfg: SnakesSettings, state: int, action: int, values: np.ndarray) -> list[BackupTerm]:
     """The outcomes of throwing die ``action`` on square ``state + 1``, for the inspector's Bellman backup
     (each with the roll, any trap or bonus and where it ends, in words)."""
     if state >= N_SQUARES - 1:
@@ -52,12 +52,12 @@ def backup_terms(cfg: SnakesConfig, state: int, action: int, values: np.ndarray)
 
 
 # ---------------------------------------------------------------------------------- the spec
-def strategies(cfg: SnakesConfig, mdp: TabularMDP | None = None) -> tuple[str, ...]:
+def strategies(cfg: SnakesSettings, mdp: TabularMDP | None = None) -> tuple[str, ...]:
     """The strategies the simulation compares: optimal, one per die, random, mixed."""
     return snakes_sim.strategy_names(cfg)
 
 
-def strategy_probs(cfg: SnakesConfig, name: str, mdp: TabularMDP | None, optimal_policy) -> np.ndarray:
+def spec_strategy_probs(cfg: SnakesSettings, name: str, mdp: TabularMDP | None, optimal_policy) -> np.ndarray:
     """(15, n_dice) die probabilities of strategy ``name`` (``optimal_policy``: the solved dice, for "optimal")."""
     if name == "optimal":
         if optimal_policy is None:
@@ -66,7 +66,7 @@ def strategy_probs(cfg: SnakesConfig, name: str, mdp: TabularMDP | None, optimal
     return snakes_sim.strategy_probs(cfg, name)
 
 
-def simulation(cfg: SnakesConfig, mdp: TabularMDP, policy=None, *, games: int, seed) -> Generator:
+def simulation(cfg: SnakesSettings, mdp: TabularMDP, policy=None, *, games: int, seed) -> Generator:
     """The window's batch simulation of every strategy (:func:`mdpviz.models.snakes.simulate.simulation_job`)."""
     # a generator of its own rather than the function itself: snakes_sim imports the rules, so it may
     # still be importing while this package is (read its attribute when the job runs)
@@ -96,7 +96,7 @@ def _episode(ctx: Context, probs: np.ndarray, rng: np.random.Generator) -> list[
     return snakes_moves(steps, ctx.settings.dice_names)
 
 
-def lesson(cfg: SnakesConfig, mdp: TabularMDP | None = None, **_names: Any) -> Lesson:
+def lesson(cfg: SnakesSettings, mdp: TabularMDP | None = None, **_names: Any) -> Lesson:
     """The game's lesson (:func:`~snakes_lesson`; squares and dice name themselves)."""
     return snakes_lesson(cfg, mdp)
 
@@ -106,13 +106,13 @@ SPEC = GameSpec(
     title="Snakes and ladders",
     value_label="expected turns to 15",
     unit="turns",
-    settings_type=SnakesConfig,
-    default_settings=SnakesConfig,
+    settings_type=SnakesSettings,
+    default_settings=SnakesSettings,
     compile=compile_snakes,
     to_dict=snakes_to_dict,
     color_kind=SEQUENTIAL,
     strategies=strategies,
-    strategy_probs=strategy_probs,
+    strategy_probs=spec_strategy_probs,
     lesson=lesson,
     jobs={"simulate": simulation},
     state_name=_state_name,
@@ -127,7 +127,7 @@ strategy from square 1 (:func:`simulation`)."""
 
 
 def snakes_lesson(cfg, mdp: TabularMDP | None = None) -> Lesson:
-    """Snakes and ladders (:mod:`mdpviz.models.snakes`) with configuration ``cfg`` (a SnakesConfig)."""
+    """Snakes and ladders (:mod:`mdpviz.models.snakes`) with configuration ``cfg`` (a SnakesSettings)."""
     from mdpviz.models.snakes import rules as sn
 
     if mdp is None:
@@ -144,7 +144,7 @@ def snakes_lesson(cfg, mdp: TabularMDP | None = None) -> Lesson:
         intro=doc_paragraphs(sn, "The board has", "A turn is", "circle=False"),
         states=(f"A state is the square the player stands on, 1..{sn.N_SQUARES}; square {sn.GOAL} "
                 f"({field_docs(sn).get('GOAL', 'the goal').rstrip('.').lower()}) is terminal."),
-        actions=f"{field_docs(sn.SnakesConfig).get('dice', '')} "
+        actions=f"{field_docs(sn.SnakesSettings).get('dice', '')} "
                 + "; ".join(d.describe() for d in cfg.dice) + ".",
         transitions=f"{outcome_rule} {board}",
         rewards=f"Cost of a turn: {docs.get('cost', '')}",
@@ -155,8 +155,8 @@ def snakes_lesson(cfg, mdp: TabularMDP | None = None) -> Lesson:
         action_name=lambda a: cfg.dice[a].name,
         where="square 1 (the start)",
         action_set="{" + ", ".join(cfg.dice_names) + "}",
-        sources=("mdpviz.models.snakes", "snakes.outcomes", "snakes.Outcome", "snakes.SnakesConfig"),
+        sources=("mdpviz.models.snakes", "snakes.outcomes", "snakes.Outcome", "snakes.SnakesSettings"),
     )
 
 
-__all__ = [*_RULES_ALL, "SPEC", "backup_terms", "lesson", "simulation", "snakes_to_dict", "strategies", "strategy_probs"]
+__all__ = [*_RULES_ALL, "SPEC", "backup_terms", "lesson", "simulation", "snakes_to_dict", "spec_strategy_probs", "strategies"]

@@ -19,9 +19,9 @@ absorbing outcome states WIN, DRAW and LOSS. One transition is a round: the agen
 the opponent's reply; the win / draw / loss reward is paid on the transition that ends the game
 and the discount applies once per round (as in the seed's value iteration).
 
-The board rules themselves live in :mod:`mdpviz.models.kit.ttt_board` (re-exported here). This module
+The board rules themselves live in :mod:`mdpviz.models.kit.boards.ttt_board` (re-exported here). This module
 also holds the game's position model (:class:`VsRandomPositionModel`), its matchups (a job
-generator), its scenario codec and its :data:`SPEC` for the registry :mod:`mdpviz.models.kit.registry`.
+generator), its scenario codec and its :data:`SPEC` for the registry :mod:`mdpviz.models.kit.game.registry`.
 
 Plain numpy; never imports Qt.
 """
@@ -34,14 +34,14 @@ from typing import Any, Generator, Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.codec import INLINE, FieldError
-from mdpviz.models.kit.display import state_q
-from mdpviz.models.kit.registry import JobProgress
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, \
+from mdpviz.models.kit.game.codec import INLINE, FieldError
+from mdpviz.models.kit.pictures.display import state_q
+from mdpviz.models.kit.game.registry import JobProgress
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, \
     TabularPositionModel
-from mdpviz.models.simulate import policy_matrix, simulate, uniform_policy_matrix
-from mdpviz.models.kit.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
+from mdpviz.core.simulate import policy_matrix, simulate, uniform_policy_matrix
+from mdpviz.models.kit.boards.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
     EMPTY,
     MARK_CHARS,
     TTT3,
@@ -53,7 +53,7 @@ from mdpviz.models.kit.ttt_board import (  # noqa: F401  (re-exported: the board
     parse_mark,
     swap_marks,
 )
-from mdpviz.models.kit.ttt_board import MARK, mark_name, greedy_policy, ValuesCache  # noqa: F401
+from mdpviz.models.kit.boards.ttt_board import MARK, mark_name, greedy_policy, ValuesCache  # noqa: F401
 
 # ====================================================================== the vs-random game
 @dataclass(frozen=True)
@@ -379,10 +379,10 @@ def simulate_outcomes(
     seed: int | np.random.Generator | None = None,
 ) -> np.ndarray:
     """int64 (3): wins, draws and losses in ``games`` simulated games (vectorised Monte Carlo
-    over the compiled MDP, :func:`mdpviz.models.simulate.simulate`; the opponent's opening move,
+    over the compiled MDP, :func:`mdpviz.core.simulate.simulate`; the opponent's opening move,
     when it has one, is drawn uniformly)."""
-    from mdpviz.models.chunked import check_games, run_chunks
-    from mdpviz.models.simulate import policy_matrix, simulate
+    from mdpviz.core.chunked import check_games, run_chunks
+    from mdpviz.core.simulate import policy_matrix, simulate
 
     games = check_games(games, "the number of games")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -401,7 +401,7 @@ def simulate_outcomes(
 
 def cell_q_values(mdp: TabularMDP, values: np.ndarray, state: int) -> np.ndarray:
     """float64 (n_actions): Q(state, cell) for every legal cell, NaN elsewhere (what a board view
-    shows on each empty cell): :func:`mdpviz.models.kit.display.state_q`."""
+    shows on each empty cell): :func:`mdpviz.models.kit.pictures.display.state_q`."""
     return state_q(mdp, state, values)
 
 
@@ -559,7 +559,7 @@ class VsRandomPositionModel(TabularPositionModel):
 
 
 @dataclass(frozen=True)
-class TicTacToeState:
+class TicTacToeSettings:
     """The edits of the vs-random game (the rules and rewards of seed 001)."""
 
     settings: VsRandomSettings = field(default=VsRandomSettings(), metadata=INLINE)  # flat in scenario files
@@ -601,7 +601,7 @@ def vs_random_matchups(game: VsRandomGame, policy: np.ndarray | None, *, games: 
     """The matchup simulation as a job generator (``games`` per matchup; ValueError at once for
     fewer than 2): the optimal agent (``policy``, or solved by policy iteration when None) and a
     random agent, each against the random opponent, simulated and exact (:func:`vs_random_match`).
-    Yields :class:`~mdpviz.models.kit.registry.JobProgress` after each matchup; returns the MatchupResult."""
+    Yields :class:`~mdpviz.models.kit.game.registry.JobProgress` after each matchup; returns the MatchupResult."""
     pol = None if policy is None else np.array(policy, dtype=np.int64)
     games = int(games)
     if games < 2:
@@ -628,4 +628,4 @@ def vs_random_matchups(game: VsRandomGame, policy: np.ndarray | None, *, games: 
 # ====================================================================== the registry's spec
 
 
-__all__ = ['BoardGeometry', 'DRAW', 'EMPTY', 'LOSS', 'MARK', 'MARK_CHARS', 'MoveReport', 'O', 'OUTCOMES', 'OutcomeProbabilities', 'TTT3', 'TicTacToeState', 'ValuesCache', 'VsRandomGame', 'VsRandomPositionModel', 'VsRandomSettings', 'WIN', 'X', 'agent_row', 'cell_q_values', 'compile_vs_random', 'greedy_policy', 'mark_name', 'matchup_names', 'move_reports', 'other', 'outcome_matrix', 'outcome_probabilities', 'parse_mark', 'simulate_outcomes', 'swap_marks', 'vs_random_match', 'vs_random_matchups']
+__all__ = ['BoardGeometry', 'DRAW', 'EMPTY', 'LOSS', 'MARK', 'MARK_CHARS', 'MoveReport', 'O', 'OUTCOMES', 'OutcomeProbabilities', 'TTT3', 'TicTacToeSettings', 'ValuesCache', 'VsRandomGame', 'VsRandomPositionModel', 'VsRandomSettings', 'WIN', 'X', 'agent_row', 'cell_q_values', 'compile_vs_random', 'greedy_policy', 'mark_name', 'matchup_names', 'move_reports', 'other', 'outcome_matrix', 'outcome_probabilities', 'parse_mark', 'simulate_outcomes', 'swap_marks', 'vs_random_match', 'vs_random_matchups']

@@ -5,12 +5,12 @@ from typing import Any, Generator
 
 import numpy as np
 
-from mdpviz.models.kit.episodes import Move, sample_mdp_episode
-from mdpviz.models.kit.hooks import Context, position_outcome
-from mdpviz.models.kit.registry import DIVERGING, GameSpec, JobProgress
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.kit.position import MatchupResult
-from mdpviz.models.kit.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
+from mdpviz.models.kit.boards.episodes import Move, sample_mdp_episode
+from mdpviz.models.kit.game.hooks import Context, position_outcome
+from mdpviz.models.kit.game.registry import DIVERGING, GameSpec, JobProgress
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.boards.position import MatchupResult
+from mdpviz.models.kit.boards.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
     EMPTY,
     MARK_CHARS,
     TTT3,
@@ -23,39 +23,39 @@ from mdpviz.models.kit.ttt_board import (  # noqa: F401  (re-exported: the board
     swap_marks,
 )
 from mdpviz.models.ttt.rules import (  # noqa: F401
-    TicTacToeState,
+    TicTacToeSettings,
     VsRandomPositionModel,
     VsRandomSettings,
     compile_vs_random,
     vs_random_matchups,
 )
-from mdpviz.models.kit.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
+from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
 KEY = "ttt"
 """The game's key in the registry and in scenario files."""
 
 
-def _compile(state: TicTacToeState) -> TabularMDP:
+def _compile(state: TicTacToeSettings) -> TabularMDP:
     return compile_vs_random(state.settings).mdp
 
 
-def _position_model(state: TicTacToeState, mdp: TabularMDP | None = None) -> VsRandomPositionModel:
+def _position_model(state: TicTacToeSettings, mdp: TabularMDP | None = None) -> VsRandomPositionModel:
     return VsRandomPositionModel(compile_vs_random(state.settings))
 
 
-def _matchups_job(state: TicTacToeState, policy: np.ndarray | None = None, *, games: int,
+def _matchups_job(state: TicTacToeSettings, policy: np.ndarray | None = None, *, games: int,
                   seed: int) -> Generator[JobProgress, None, MatchupResult]:
     return vs_random_matchups(compile_vs_random(state.settings), policy, games=games, seed=seed)
 
 
 def lesson(state: Any, mdp: TabularMDP | None = None, *, start: int | None = None, **_names: Any):
-    """The game's :class:`~mdpviz.models.kit.lessons.Lesson` (``state``: a :class:`TicTacToeState` or its
+    """The game's :class:`~mdpviz.models.kit.teaching.lessons.Lesson` (``state``: a :class:`TicTacToeSettings` or its
     :class:`VsRandomSettings`; ``start`` defaults to the first start state)."""
-    from mdpviz.models.kit.lessons import doc_paragraphs, field_docs, fmt_number, mdp_lesson, parameters_of, sentence_with
+    from mdpviz.models.kit.teaching.lessons import doc_paragraphs, field_docs, fmt_number, mdp_lesson, parameters_of, sentence_with
 
     from mdpviz.models.ttt import rules as tt
-    settings = state.settings if isinstance(state, TicTacToeState) else state
+    settings = state.settings if isinstance(state, TicTacToeSettings) else state
 
     game = None
     if mdp is None:
@@ -83,7 +83,7 @@ def lesson(state: Any, mdp: TabularMDP | None = None, *, start: int | None = Non
 
 
 # ---------------------------------------------------------------------------------- the window's hooks
-def _build(state: TicTacToeState):
+def _build(state: TicTacToeSettings):
     return compile_vs_random(state.settings)
 
 
@@ -95,8 +95,8 @@ def _episode(ctx: Context, probs: np.ndarray, rng: np.random.Generator) -> list[
                               state_name=None, action_name=lambda a: f"cell {a}")
 
 
-def _with_discount(ctx: Context, gamma: float) -> TicTacToeState:
-    return TicTacToeState(replace(ctx.settings.settings, discount=gamma))
+def _with_discount(ctx: Context, gamma: float) -> TicTacToeSettings:
+    return TicTacToeSettings(replace(ctx.settings.settings, discount=gamma))
 
 
 SPEC = GameSpec(
@@ -104,8 +104,8 @@ SPEC = GameSpec(
     title="Tic-tac-toe vs random",
     value_label="Q (reward)",
     unit="reward",
-    settings_type=TicTacToeState,
-    default_settings=TicTacToeState,
+    settings_type=TicTacToeSettings,
+    default_settings=TicTacToeSettings,
     compile=_compile,
     color_kind=DIVERGING,
     strategy_probs=strategy_probs,
@@ -119,7 +119,7 @@ SPEC = GameSpec(
     simulation=lambda ctx, policy, *, games, seed: vs_random_matchups(ctx.built, policy, games=games, seed=seed),
     with_discount=_with_discount,
 )
-"""Tic-tac-toe against a random opponent in the registry :mod:`mdpviz.models.kit.registry`."""
+"""Tic-tac-toe against a random opponent in the registry :mod:`mdpviz.models.kit.game.registry`."""
 
 
 

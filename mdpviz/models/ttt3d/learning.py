@@ -68,10 +68,10 @@ from typing import Any, Callable, Generator, Mapping
 
 import numpy as np
 
-from mdpviz.models.kit.codec import FieldError
+from mdpviz.models.kit.game.codec import FieldError
 from mdpviz.models.ttt3d import rules as ttt3d
-from mdpviz.models.kit.ttt_board import validate_risk
-from mdpviz.models.kit.ttt_board import EMPTY, MARK_CHARS, O, X, other, parse_mark
+from mdpviz.models.kit.boards.ttt_board import validate_risk
+from mdpviz.models.kit.boards.ttt_board import EMPTY, MARK_CHARS, O, X, other, parse_mark
 from mdpviz.solvers.rl import APPROX_CLASSES, MLP, Approximator, Linear, Quadratic, param_shapes  # noqa: F401
 
 N_CELLS = ttt3d.N_CELLS

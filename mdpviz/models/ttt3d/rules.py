@@ -37,8 +37,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.ttt_board import parse_risk, preset_names, risk_preset, validate_risk
-from mdpviz.models.kit.ttt_board import EMPTY, MARK_CHARS, O, X, BoardGeometry, other, parse_mark
+from mdpviz.models.kit.boards.ttt_board import parse_risk, preset_names, risk_preset, validate_risk
+from mdpviz.models.kit.boards.ttt_board import EMPTY, MARK_CHARS, O, X, BoardGeometry, other, parse_mark
 
 # ====================================================================== the cube and its lines
 CUBE = BoardGeometry(size=3, dims=3)
@@ -376,7 +376,7 @@ class Score:
 
     def win_ci(self) -> tuple[float, float]:
         """Wilson 95% interval of the win rate."""
-        from mdpviz.models.simulate import proportion_ci
+        from mdpviz.core.simulate import proportion_ci
 
         lo, hi = proportion_ci(self.wins, self.games)
         return float(lo), float(hi)
@@ -395,7 +395,7 @@ def play_vs(
     :data:`OPPONENTS`; the score from the player's side. ``player``: a :data:`Player`, or the name
     of a scripted player (None: "random"), so the yardsticks (random vs tactical, tactical vs
     tactical) are played by the same code as an agent. Both sides draw from the one seeded stream."""
-    from mdpviz.models.chunked import check_games, run_chunks
+    from mdpviz.core.chunked import check_games, run_chunks
 
     me = parse_mark(mark)
     games = check_games(games, "the number of games")

@@ -1,14 +1,14 @@
 """3x3x3 risk tic-tac-toe (seed 003, second half) as a game of the registry: learned, not tabulated.
 
-The cube has 3^27 boards: there is no :class:`~mdpviz.models.mdp.TabularMDP` (``SPEC.compile``
-returns None; :attr:`~mdpviz.models.kit.registry.GameSpec.no_table` says why). An agent is trained by
+The cube has 3^27 boards: there is no :class:`~mdpviz.core.mdp.TabularMDP` (``SPEC.compile``
+returns None; :attr:`~mdpviz.models.kit.game.registry.GameSpec.no_table` says why). An agent is trained by
 playing instead (:mod:`mdpviz.models.ttt3d.learning`, over the generic approximators of
 :mod:`mdpviz.solvers.rl`), as the job generator :func:`training_job`.
 
 Where things are: the cube, its 49 lines and the batch engine in :mod:`mdpviz.models.ttt3d.rules`
 (re-exported here); learning in :mod:`mdpviz.models.ttt3d.learning`; here the game's settings
-(:class:`Ttt3dState`), its position model for the common board, the learning curve's arrays, the
-training and matchup jobs (generators yielding :class:`~mdpviz.models.kit.registry.JobProgress`), the
+(:class:`Ttt3dSettings`), its position model for the common board, the learning curve's arrays, the
+training and matchup jobs (generators yielding :class:`~mdpviz.models.kit.game.registry.JobProgress`), the
 scenario codec and the registry's :data:`SPEC`. Plain numpy; never imports Qt.
 """
 from __future__ import annotations
@@ -20,13 +20,13 @@ from typing import Any, Callable, Generator, Mapping, Sequence
 import numpy as np
 
 from mdpviz.models.ttt3d import learning as rl
-from mdpviz.models.kit.colors import DIVERGING, ColorScale
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.kit.codec import FieldError, from_data, to_data
-from mdpviz.models.kit.registry import GameSpec, JobProgress
-from mdpviz.models.kit.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel
-from mdpviz.models.simulate import proportion_ci
+from mdpviz.models.kit.pictures.colors import DIVERGING, ColorScale
+from mdpviz.models.kit.pictures.display import BackupTerm
+from mdpviz.core.files import ScenarioError
+from mdpviz.models.kit.game.codec import FieldError, from_data, to_data
+from mdpviz.models.kit.game.registry import GameSpec, JobProgress
+from mdpviz.models.kit.boards.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel
+from mdpviz.core.simulate import proportion_ci
 from mdpviz.models.ttt3d.rules import (  # noqa: F401  (re-exported: the rules' old home)
     CENTRE,
     CUBE,
@@ -61,7 +61,7 @@ from mdpviz.models.ttt3d.rules import (  # noqa: F401  (re-exported: the rules' 
     seed_missing_lines,
     winner,
 )
-from mdpviz.models.kit.ttt_board import EMPTY, MARK_CHARS, O, X, other, parse_mark
+from mdpviz.models.kit.boards.ttt_board import EMPTY, MARK_CHARS, O, X, other, parse_mark
 from mdpviz.models.ttt3d.training import Training, method_text, record_text, training_job  # noqa: F401 (re-exported)
 
 AGENT_SCALE = ColorScale(-1.0, 1.0, label="move value to the mover (+1 win, \u22121 loss)",
@@ -89,7 +89,7 @@ or ``eval_opponent`` key: training and its curve knew only the random opponent t
 
 # ---------------------------------------------------------------------------------- the edits
 @dataclass(frozen=True)
-class Ttt3dState:
+class Ttt3dSettings:
     """The 3D game's edits: how the next agent is trained, and the risks of the cube's cells."""
 
     settings: rl.TrainSettings = GUI_SETTINGS
@@ -464,7 +464,7 @@ LEGACY_KEYS = ("opponent", "eval_opponent")
 for each, so that value is left out when written (and the old file saves back byte for byte)."""
 
 
-def settings_to_dict(state: Ttt3dState, *, reply: str = "agent") -> dict[str, Any]:
+def settings_to_dict(state: Ttt3dSettings, *, reply: str = "agent") -> dict[str, Any]:
     """The game's entry in a scenario file: the generic codec's, then the view's ``reply``."""
     data = to_data(state)
     for k in LEGACY_KEYS:
@@ -473,29 +473,29 @@ def settings_to_dict(state: Ttt3dState, *, reply: str = "agent") -> dict[str, An
     return {**data, "reply": reply}  # extra: a display setting the spec writes too (files always had it)
 
 
-def settings_from_dict(data: dict[str, Any], path: str) -> Ttt3dState:
+def settings_from_dict(data: dict[str, Any], path: str) -> Ttt3dSettings:
     """Settings from a scenario file's entry (ScenarioError naming the field; ``reply`` is checked too)."""
     where = f"games.{KEY}"
     if isinstance(data.get("settings"), dict):
         data = {**data, "settings": {**{k: LEGACY_OPPONENT for k in LEGACY_KEYS}, **data["settings"]}}
-    state = from_data(Ttt3dState, data, path, where, ignore=DISPLAY_KEYS)
+    state = from_data(Ttt3dSettings, data, path, where, ignore=DISPLAY_KEYS)
     reply = data.get("reply", "agent")
     if reply not in REPLIES:
         raise ScenarioError(path, f"{where}.reply", f"must be one of {', '.join(REPLIES)}, got {reply!r}")
     return state
 
 
-def _position_model(state: Ttt3dState, mdp: Any = None, *, agent: Callable[[], rl.Agent | None] = lambda: None,
+def _position_model(state: Ttt3dSettings, mdp: Any = None, *, agent: Callable[[], rl.Agent | None] = lambda: None,
                     reply: str = "agent", play: bool = False) -> Ttt3dPositionModel:
     return Ttt3dPositionModel(risk=state.risk_vector(), side=MARK_CHARS[state.settings.seats[0]], reply=reply, play=play,
                               agent=agent)
 
 
-def _training_job(state: Ttt3dState) -> Generator[Any, None, rl.Agent | None]:
+def _training_job(state: Ttt3dSettings) -> Generator[Any, None, rl.Agent | None]:
     return training_job(state.settings, state.risk_vector())
 
 
-def _matchups_job(state: Ttt3dState, agent: rl.Agent | None = None, *, games: int,
+def _matchups_job(state: Ttt3dSettings, agent: rl.Agent | None = None, *, games: int,
                   seed: int) -> Generator[JobProgress, None, MatchupResult]:
     return matchup_job(agent, state.risk_vector(), games=games, seed=seed)
 
@@ -508,13 +508,13 @@ APPROX_WORDS = {"linear": "a linear function", "quadratic": "a quadratic functio
 """The approximators in words, for the lesson."""
 
 
-def lesson(state: Ttt3dState, mdp: Any = None, **names: Any):
-    """The game's :class:`~mdpviz.models.kit.lessons.Lesson`: a game learnt from experience, not solved,
+def lesson(state: Ttt3dSettings, mdp: Any = None, **names: Any):
+    """The game's :class:`~mdpviz.models.kit.teaching.lessons.Lesson`: a game learnt from experience, not solved,
     so its facts say what the agent learns and from what (it said "No model yet" however long the agent
     had trained); its parameter table the training settings and risks."""
-    from mdpviz.models.kit.lessons import Lesson, doc_paragraphs, fmt_number, parameters_of
+    from mdpviz.models.kit.teaching.lessons import Lesson, doc_paragraphs, fmt_number, parameters_of
 
-    state = state if isinstance(state, Ttt3dState) else Ttt3dState()
+    state = state if isinstance(state, Ttt3dSettings) else Ttt3dSettings()
     st = state.settings
     approx = APPROX_WORDS.get(st.approx, st.approx)
     if st.approx == "mlp":
@@ -553,8 +553,8 @@ SPEC = GameSpec(
     title=TITLE,
     value_label=AGENT_SCALE.label,
     unit="games",
-    settings_type=Ttt3dState,
-    default_settings=Ttt3dState,
+    settings_type=Ttt3dSettings,
+    default_settings=Ttt3dSettings,
     compile=lambda state: None,
     to_dict=settings_to_dict,
     from_dict=settings_from_dict,
@@ -569,13 +569,13 @@ SPEC = GameSpec(
     display=lambda data, path: {"reply": data["reply"] if data.get("reply") in REPLIES else "agent"},
     driver=Training,
 )
-"""3x3x3 risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.registry` (no table: ``compile`` gives None)."""
+"""3x3x3 risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.game.registry` (no table: ``compile`` gives None)."""
 
 
 __all__ = [
     "AGENT_SCALE", "CENTRE", "CUBE", "GUI_SETTINGS", "LINES", "LINES_PER_CELL", "LINES_THROUGH", "LearningCurve",
     "MATCHUPS", "MATCHUP_CHUNK", "NO_TABLE", "N_CELLS", "N_LINES", "O", "Player", "REPLIES", "RISK_CHOICES",
-    "SEED_CHECKED", "SPEC", "Score", "Ttt3dPositionModel", "Ttt3dState", "X", "agent_text", "board", "board_text",
+    "SEED_CHECKED", "SPEC", "Score", "Ttt3dPositionModel", "Ttt3dSettings", "X", "agent_text", "board", "board_text",
     "cell_coords", "cell_label", "check_move", "completes", "completes_one", "completing_cells", "learning_curve",
     "legal_moves", "lesson", "line_kind", "line_owners", "matchup_job", "method_text", "play_batch", "play_move",
     "play_vs_random", "random_moves", "random_player", "record_text", "resolve_risk", "risk_spec_for", "risk_text",

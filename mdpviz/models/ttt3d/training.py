@@ -2,7 +2,7 @@
 
 Training is the 3D game's solve: there is no table of states, so an agent learns by playing an
 opponent (random, tactical, itself or a curriculum) (:func:`mdpviz.models.ttt3d.learning.train`), as the job generator
-:func:`training_job`. :class:`Training` is the game's :class:`~mdpviz.models.kit.driver.Driver`: it
+:func:`training_job`. :class:`Training` is the game's :class:`~mdpviz.models.kit.game.driver.Driver`: it
 starts and stops that job on its host (the window's session), keeps each progress record as it
 arrives (the learning curve), the latest agent, whether it runs, its status line and progress. The
 trained agent is a result, like a solve, not an edit. Plain numpy; never imports Qt.
@@ -15,9 +15,9 @@ from typing import Any, Generator
 
 import numpy as np
 
-from mdpviz.models.jobs import Job, JobProgress
-from mdpviz.models.kit.driver import Driver
-from mdpviz.models.simulate import proportion_ci
+from mdpviz.core.jobs import Job, JobProgress
+from mdpviz.models.kit.game.driver import Driver
+from mdpviz.core.simulate import proportion_ci
 from mdpviz.models.ttt3d import learning as rl
 
 
@@ -49,7 +49,7 @@ def record_text(rec: rl.TrainProgress, total: int) -> str:
 def training_job(settings: rl.TrainSettings, risk: np.ndarray) -> Generator[Any, None, rl.Agent | None]:
     """Training as a job generator: :func:`mdpviz.models.ttt3d.learning.train` with every progress
     record yielded as a partial result (the learning curve's next point) followed by a
-    :class:`~mdpviz.models.kit.registry.JobProgress` (games done of ``settings.episodes``, :func:`record_text`).
+    :class:`~mdpviz.models.kit.game.registry.JobProgress` (games done of ``settings.episodes``, :func:`record_text`).
     Closing it (Stop) ends training after the current record. Returns the last record's agent (None
     if no record was made)."""
     total = int(settings.episodes)
@@ -76,7 +76,7 @@ class Training(Driver):
     def __init__(self) -> None:
         super().__init__()
         self.settings: Any = None
-        """The game's settings (a :class:`~mdpviz.models.ttt3d.spec.Ttt3dState`): what the next run trains with."""
+        """The game's settings (a :class:`~mdpviz.models.ttt3d.spec.Ttt3dSettings`): what the next run trains with."""
         self.agent: rl.Agent | None = None
         """The current agent (the latest training point, or a loaded file); None before any."""
         self.records: list[rl.TrainProgress] = []

@@ -1,7 +1,7 @@
 """The games' views: one module per game in this package, named by the game's key.
 
 ``mdpviz/widgets/games/<key>.py`` defines ``VIEW``, the :class:`~mdpviz.widgets.game.Game` subclass that
-shows game ``key`` of the headless registry (:mod:`mdpviz.models.kit.registry`); it is imported only when
+shows game ``key`` of the headless registry (:mod:`mdpviz.models.kit.game.registry`); it is imported only when
 the window is built. :func:`default_games` builds them in the registry's order.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ import importlib
 
 from PySide6.QtCore import QObject
 
-from mdpviz.models.kit import registry
+from mdpviz.models.kit.game import registry
 from mdpviz.widgets.game import Game
 
 

@@ -1,7 +1,7 @@
 """Anti-tic-tac-toe in the main window (issue 9, part 2): best-response rounds stepped one at a time.
 
 The view only: the game's edits and the Game panel. The game of seed 000 and everything derived
-from its edits (:class:`~mdpviz.models.attt.AtttSetup`: both players' boards, the start policy, the
+from its edits (:class:`~mdpviz.models.attt.AtttSettings`: both players' boards, the start policy, the
 tie rule, the solver of each best response) are in :mod:`mdpviz.models.attt`:
 
 * the best-response ROUNDS (:class:`mdpviz.models.attt.rounds.Rounds`, the session's driver): one
@@ -52,7 +52,7 @@ from mdpviz.models.attt import (
     METHOD_NAMES,
     METHODS,
     AtttPositionModel,
-    AtttSetup,
+    AtttSettings,
     AtttState,
     course_files,
     default_setup,
@@ -62,7 +62,7 @@ from mdpviz.models.attt import (
     round_changes,
     round_summary,
 )
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.models.attt.rounds import Rounds
 from mdpviz.widgets.position import GridPainter, PositionGame
@@ -97,7 +97,7 @@ class AtttGame(PositionGame):
         return self.rounds.state
 
     @property
-    def setup(self) -> AtttSetup:
+    def setup(self) -> AtttSettings:
         return self.session.settings
 
     def _on_edited(self, _text: str) -> None:
@@ -107,7 +107,7 @@ class AtttGame(PositionGame):
         if self._board is not None:
             self._board.new_game()
 
-    def edit_setup(self, setup: AtttSetup, text: str) -> bool:
+    def edit_setup(self, setup: AtttSettings, text: str) -> bool:
         """An edit of the setup (through the undo stack); the rounds start again."""
         if setup == self.setup:
             return False

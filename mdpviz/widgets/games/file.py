@@ -1,4 +1,4 @@
-"""Any MDP in the course file format: the view (reader in :mod:`mdpviz.models.cs747`)."""
+"""Any MDP in the course file format: the view (reader in :mod:`mdpviz.core.cs747`)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,7 +16,7 @@ from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.geometry import GRAPH_MAX_STATES, BoardLayout, graph_layout, grid_layout, policy_edges
 
 SPEC = mf.SPEC
-FileState = mf.FileState
+FileSettings = mf.FileSettings
 
 
 # ---------------------------------------------------------------------------------- MDP from a course file
@@ -32,12 +32,12 @@ class FileGame(Game):
         self._path = self.session.settings.path
         self.session.edited.connect(self._on_edited)
 
-    def initial_settings(self) -> FileState:
+    def initial_settings(self) -> FileSettings:
         """No file: a new window opens empty (the spec's default, a course example, is for headless use)."""
-        return FileState()
+        return FileSettings()
 
     @property
-    def fstate(self) -> FileState:
+    def fstate(self) -> FileSettings:
         return self.session.settings
 
     @property
@@ -55,7 +55,7 @@ class FileGame(Game):
             self._path = self.fstate.path
             self.session.display["start"] = None
 
-    def read_file(self, path: str | Path) -> FileState:
+    def read_file(self, path: str | Path) -> FileSettings:
         """The settings for ``path`` (parsed and checked; the model kept); MDPFileError naming file and line."""
         state, mdp = mf.read_file(path)
         self.session.prime(state, mdp)

@@ -12,9 +12,9 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from mdpviz.models import gambler as gb
-from mdpviz.models.kit.colors import HIGHLIGHT, ColorScale
+from mdpviz.models.kit.pictures.colors import HIGHLIGHT, ColorScale
 from mdpviz.widgets import named as _named
-from mdpviz.models.kit.chain import outline_labels
+from mdpviz.models.kit.pictures.chain import outline_labels
 from mdpviz.widgets.board import scale_rgb
 from mdpviz.widgets.chain_marks import chain_plot_items
 from mdpviz.widgets.game import Game

@@ -24,15 +24,15 @@ from PySide6.QtWidgets import (
 )
 
 from mdpviz.models import gridworld as gw
-from mdpviz.models.kit.colors import (COLORMAP, DIVERGING, DIVERGING_COLORMAP, HIGHLIGHT, SEQUENTIAL, ColorScale,
+from mdpviz.models.kit.pictures.colors import (COLORMAP, DIVERGING, DIVERGING_COLORMAP, HIGHLIGHT, SEQUENTIAL, ColorScale,
                                      black_text)
-from mdpviz.models.kit.chain import outline_labels
-from mdpviz.models.kit.display import board_frame
-from mdpviz.models.kit.ties import board_legend, endless_states, sweep_ties
+from mdpviz.models.kit.pictures.chain import outline_labels
+from mdpviz.models.kit.pictures.display import board_frame
+from mdpviz.models.kit.pictures.ties import board_legend, endless_states, sweep_ties
 from mdpviz.solvers.sweep import Sweep
 from mdpviz.widgets.board_ties import ENDLESS, ENDLESS_MARK
 from mdpviz.models.gridworld import MIN_ARROW_PX, arrow_geometry, grid_color_range  # noqa: F401 (the board's sizes)
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import BoardView, ColorBar
 from mdpviz.widgets.chain_marks import paint_chain_mark
@@ -117,7 +117,7 @@ class GridCanvas(QWidget):
         self.policy: np.ndarray | None = None
         self.q: dict[int, dict[str, float]] = {}
         self.ties: dict[int, tuple[int, ...]] = {}
-        """{state: every optimal action} where several tie (:func:`~mdpviz.models.kit.ties.sweep_ties`): their
+        """{state: every optimal action} where several tie (:func:`~mdpviz.models.kit.pictures.ties.sweep_ties`): their
         arrows are drawn too, outlined beside the solver's solid one."""
         self.endless: np.ndarray | None = None
         """bool (n_states): the cells the drawn policy never ends from (discount 1), marked with an infinity sign."""

@@ -10,14 +10,14 @@ from typing import Any
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit, QPushButton, QWidget
 
-from mdpviz.models.kit.grid import GridGeometry
+from mdpviz.models.kit.boards.grid import GridGeometry
 
 from mdpviz.models import gym as gb
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.games.grid_board import GridGameBase
 
 SPEC = gb.SPEC
-GymState = gb.GymState
+GymSettings = gb.GymSettings
 
 class GymGame(GridGameBase):
     """A Gymnasium environment's transition table (needs the optional ``gymnasium`` package)."""
@@ -31,7 +31,7 @@ class GymGame(GridGameBase):
         self._slice_controls: list[QWidget] = []
 
     @property
-    def gstate(self) -> GymState:
+    def gstate(self) -> GymSettings:
         return self.session.settings
 
     def _taxi(self):

@@ -15,11 +15,11 @@ from PySide6.QtWidgets import (QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayo
                                QWidget)
 
 from mdpviz.models import jack as jk
-from mdpviz.models.kit.colors import ColorScale
-from mdpviz.models.kit.ties import sweep_ties
+from mdpviz.models.kit.pictures.colors import ColorScale
+from mdpviz.models.kit.pictures.ties import sweep_ties
 from mdpviz.solvers.sweep import Sweep
 from mdpviz.widgets import named as _named
-from mdpviz.models.kit.chain import outline_labels
+from mdpviz.models.kit.pictures.chain import outline_labels
 from mdpviz.widgets.board import scale_rgb
 from mdpviz.widgets.chain_marks import chain_plot_items
 from mdpviz.widgets.game import Game
@@ -70,7 +70,7 @@ class JackBoard(GameBoard):
         self.moves: np.ndarray | None = None
         """Cars moved per (first, second) of the shown policy (None: no policy)."""
         self.ties: dict[int, tuple[int, ...]] = {}
-        """{state: every optimal action} where several tie (:func:`~mdpviz.models.kit.ties.sweep_ties`), ringed."""
+        """{state: every optimal action} where several tie (:func:`~mdpviz.models.kit.pictures.ties.sweep_ties`), ringed."""
         self.plot_widget.scene().sigMouseMoved.connect(self._on_hover)
         self.plot.vb.sigResized.connect(self._on_view_resized)
         self.plot_widget.scene().sigMouseClicked.connect(self._on_click)

@@ -32,10 +32,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.models.jobs import Job
+from mdpviz.core.jobs import Job
 from mdpviz.models import risk_ttt as rt
-from mdpviz.models.kit.position import PositionModel
-from mdpviz.models.risk_ttt import SPEC, RiskPositionModel, RiskState
+from mdpviz.models.kit.boards.position import PositionModel
+from mdpviz.models.risk_ttt import SPEC, RiskPositionModel, RiskSettings
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.game import PANELS
 from mdpviz.widgets.position import GridPainter, PositionGame
@@ -103,7 +103,7 @@ class RiskTicTacToeGame(PositionGame):
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
         super().__init__(session, parent)
         self._model: tuple[Any, Any, PositionModel] | None = None
-        self._exact: tuple[RiskState, rt.ExactRiskSolution] | None = None
+        self._exact: tuple[RiskSettings, rt.ExactRiskSolution] | None = None
         self._editor: RiskEditor | None = None
         self._painter: RiskPainter | None = None
         self._custom_risks: dict[int, tuple[float, ...]] = {}
@@ -115,7 +115,7 @@ class RiskTicTacToeGame(PositionGame):
         self.session.edited.connect(self._on_edited)
 
     @property
-    def rstate(self) -> RiskState:
+    def rstate(self) -> RiskSettings:
         return self.session.settings
 
     @property

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import (
 )
 
 from mdpviz.models import snakes as sn
-from mdpviz.models.kit.colors import SQUARE_COLORS, SQUARE_ICONS, action_badge, text_color
-from mdpviz.models.kit.display import format_faces, format_prob, parse_faces
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.pictures.colors import SQUARE_COLORS, SQUARE_ICONS, action_badge, text_color
+from mdpviz.models.kit.pictures.display import format_faces, format_prob, parse_faces
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import CellDecor
 from mdpviz.widgets.cell_board import CellBoard
@@ -45,7 +45,7 @@ class SnakesGame(Game):
         self._layout = snakes_layout(sn.next_squares)
 
     @property
-    def cfg(self) -> sn.SnakesConfig:
+    def cfg(self) -> sn.SnakesSettings:
         """The settings being edited (the session's)."""
         return self.session.settings
 

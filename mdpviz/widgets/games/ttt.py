@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QWidget
 
 from mdpviz.models import ttt as tt
-from mdpviz.models.ttt import SPEC, TicTacToeState, VsRandomPositionModel, mark_name
+from mdpviz.models.ttt import SPEC, TicTacToeSettings, VsRandomPositionModel, mark_name
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.position import GridPainter, PositionGame
 from mdpviz.widgets.session import GameSession
@@ -54,7 +54,7 @@ class TicTacToeGame(PositionGame):
             new = replace(self.settings, **changes)
         except ValueError as e:
             return self.session.refuse(str(e))
-        return self.session.edit(TicTacToeState(new), text)
+        return self.session.edit(TicTacToeSettings(new), text)
 
     def set_rewards(self, *, win: float | None = None, draw: float | None = None, loss: float | None = None) -> bool:
         s = self.settings

@@ -1,6 +1,6 @@
 """3x3x3 risk tic-tac-toe in the main window: an agent learned by playing, shown on the cube.
 
-The cube has 3^27 boards: there is no :class:`~mdpviz.models.mdp.TabularMDP` to step, so this game
+The cube has 3^27 boards: there is no :class:`~mdpviz.core.mdp.TabularMDP` to step, so this game
 has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.models.ttt3d.learning`):
 
 * the cube as three 3x3 layers side by side (the common position board of
@@ -20,7 +20,7 @@ has no solver. Instead of sweeps it shows LEARNING (seed 003, :mod:`mdpviz.model
 * matchups (the agent, the tactical player and the random player against each other) simulated with the
   vectorised engine :func:`mdpviz.models.ttt3d.play_batch`, shown as outcome bars with CIs.
 
-Everything headless (the rules, the game's edits :class:`~mdpviz.models.ttt3d.Ttt3dState`, the
+Everything headless (the rules, the game's edits :class:`~mdpviz.models.ttt3d.Ttt3dSettings`, the
 position model, the learning curve's arrays, the training and its job, the matchup job, the scenario
 codec) lives in :mod:`mdpviz.models.ttt3d`; this module draws and edits. The trained agent is a
 result, like a solve, not an edit.
@@ -51,16 +51,16 @@ from PySide6.QtWidgets import (
 
 from mdpviz.models import ttt3d
 from mdpviz.models.ttt3d import learning as rl
-from mdpviz.models.kit.colors import ColorScale
-from mdpviz.models.kit.position import DECISION, PLAY, Position
-from mdpviz.models.kit.ttt_board import MARK_CHARS
+from mdpviz.models.kit.pictures.colors import ColorScale
+from mdpviz.models.kit.boards.position import DECISION, PLAY, Position
+from mdpviz.models.kit.boards.ttt_board import MARK_CHARS
 from mdpviz.models.ttt3d import (
     AGENT_SCALE,
     REPLIES,
     SPEC,
     LearningCurve,
     Ttt3dPositionModel,
-    Ttt3dState,
+    Ttt3dSettings,
     agent_text,
     learning_curve,
     risk_spec_for,
@@ -494,7 +494,7 @@ class TrainingPanel(QWidget):
 
     def refresh(self) -> None:
         """Show the game's settings, training state and agent."""
-        st: Ttt3dState = self.game.session.settings
+        st: Ttt3dSettings = self.game.session.settings
         s = st.settings
         self._combo(self.method, s.method)
         self._combo(self.approx, s.approx)
@@ -560,7 +560,7 @@ class Ttt3dGame(PositionGame):
         return self.session.driver
 
     @property
-    def tstate(self) -> Ttt3dState:
+    def tstate(self) -> Ttt3dSettings:
         return self.session.settings
 
     @property
@@ -661,7 +661,7 @@ class Ttt3dGame(PositionGame):
         game's settings and risks become the agent's (one undoable edit), so the cube plays with the
         risks it was trained for; its learning curve is not in the file."""
         agent = self.training.load(path)
-        self.session.edit(Ttt3dState(settings=agent.settings, risk=risk_spec_for(agent.risk, seed=agent.settings.seed)),
+        self.session.edit(Ttt3dSettings(settings=agent.settings, risk=risk_spec_for(agent.risk, seed=agent.settings.seed)),
                           f"settings of agent {Path(path).name}")
         return agent
 
@@ -672,7 +672,7 @@ class Ttt3dGame(PositionGame):
 
 __all__ = [
     "AGENT_SCALE", "LearningCurvePlot", "REPLIES", "TrainingPanel", "Ttt3dBoard", "Ttt3dGame", "Ttt3dPainter",
-    "Ttt3dPositionModel", "Ttt3dState",
+    "Ttt3dPositionModel", "Ttt3dSettings",
 ]
 
 

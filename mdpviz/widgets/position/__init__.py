@@ -4,19 +4,19 @@ A package of small modules (was one 1,660-line ``position.py``); every name the 
 from ``mdpviz.widgets.position`` is exported here:
 
 * :mod:`.painters`: :class:`BoardPainter`, :class:`GridPainter`, :class:`LayersPainter` and the mark colours;
-* :mod:`.canvas`: :class:`PositionCanvas`, which paints a :class:`~mdpviz.models.kit.position.PositionView`;
+* :mod:`.canvas`: :class:`PositionCanvas`, which paints a :class:`~mdpviz.models.kit.boards.position.PositionView`;
 * :mod:`.side`: :class:`PositionSide`, the texts, the moves table and the backup box beside the board;
 * :mod:`.board`: :class:`PositionBoard`, the canvas with the walk's controls and the side panel;
 * :mod:`.matchups`: :class:`MatchupPanel`, the simulation panel of a board game;
 * :mod:`.game`: :class:`PositionGame`, the :class:`~mdpviz.widgets.game.Game` base class of board games.
 
 The pure parts (moves table rows, colour ranges, chart labels, the walk in words) live in
-:mod:`mdpviz.models.kit.position_display` and :mod:`mdpviz.models.kit.position`; they are re-exported here
+:mod:`mdpviz.models.kit.boards.position_display` and :mod:`mdpviz.models.kit.boards.position`; they are re-exported here
 under their old names.
 """
 from __future__ import annotations
 
-from mdpviz.models.kit.position_display import (
+from mdpviz.models.kit.boards.position_display import (
     AXIS_FONT_PT,
     MAX_NAMED_BARS,
     OUTCOME_COLORS,

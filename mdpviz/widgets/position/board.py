@@ -5,8 +5,8 @@ each legal move's cell coloured by its Q-value at the shown sweep (the window's 
 scale), the number on it, the greedy move starred. Clicking a cell plays the move; the model
 answers (random opponent, risk coin, fixed policy) and the walk goes on. Back / Forward / New
 game walk the history; in "play vs agent" mode the user plays one mark against the greedy policy
-of the shown values, with a "hide hints" switch. The logic lives in :mod:`mdpviz.models.kit.position`
-and :mod:`mdpviz.models.kit.position_display` (no Qt), the rules in ``mdpviz.models``; the canvas in
+of the shown values, with a "hide hints" switch. The logic lives in :mod:`mdpviz.models.kit.boards.position`
+and :mod:`mdpviz.models.kit.boards.position_display` (no Qt), the rules in ``mdpviz.models``; the canvas in
 :mod:`.canvas`, the texts and the moves table beside it in :mod:`.side`.
 """
 from __future__ import annotations
@@ -18,9 +18,9 @@ import numpy as np
 from PySide6.QtCore import QEvent, QRectF, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QBoxLayout, QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from mdpviz.models.kit.colors import DIVERGING, ColorScale, fitted_scale, scale_for
-from mdpviz.models.kit.display import backup_q, backup_text
-from mdpviz.models.kit.position import (
+from mdpviz.models.kit.pictures.colors import DIVERGING, ColorScale, fitted_scale, scale_for
+from mdpviz.models.kit.pictures.display import backup_q, backup_text
+from mdpviz.models.kit.boards.position import (
     DECISION,
     MODEL,
     PLAY,
@@ -34,7 +34,7 @@ from mdpviz.models.kit.position import (
     outcome_text,
     position_view,
 )
-from mdpviz.models.kit.position_display import html_escape, moves_range, table_rows, walk_path_text, walk_words
+from mdpviz.models.kit.boards.position_display import html_escape, moves_range, table_rows, walk_path_text, walk_words
 from mdpviz.solvers import Sweep
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.game_board import GameBoard
@@ -374,7 +374,7 @@ class PositionBoard(GameBoard):
     def show_episode_end(self, state: int, action: int, end: int, text: str = "") -> bool:
         """The last board of an episode that ended in an end state without a board (tic-tac-toe vs
         random's outcome states: it showed an empty board), from the model's
-        :meth:`~mdpviz.models.kit.position.PositionModel.final_position`."""
+        :meth:`~mdpviz.models.kit.boards.position.PositionModel.final_position`."""
         self._sync_model()
         if self.model is None or self.walk is None:
             return False

@@ -9,8 +9,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from mdpviz.models.kit.colors import HIGHLIGHT, ColorScale, black_text
-from mdpviz.models.kit.position import Position, PositionView
+from mdpviz.models.kit.pictures.colors import HIGHLIGHT, ColorScale, black_text
+from mdpviz.models.kit.boards.position import Position, PositionView
 from mdpviz.widgets.board import scale_rgb
 from mdpviz.widgets.position.painters import GREEDY_COLOR, LAST_MOVE, LEGAL_FILL, ORIGIN_COLOR, BoardPainter
 

@@ -1,12 +1,12 @@
 """The live re-solve's policy diff on a position board: what the last edit changed at the shown position.
 
 The window's live part (:mod:`mdpviz.window.live`) hands every board the last edit's
-:class:`~mdpviz.models.kit.policy_diff.PolicyDiff` (``show_change``). A cell board outlines the changed
+:class:`~mdpviz.models.kit.pictures.policy_diff.PolicyDiff` (``show_change``). A cell board outlines the changed
 states; a position board shows one position, so it marks the *moves* there (:func:`position_change`):
 
 * "after" / "before": the moves whose optimality changed with the edit (optimal now and not before, or
   the reverse, under the solvers' one tie rule, so that the position's diff agrees with the states the
-  diff counts as changed) get a dashed magenta ring (:data:`~mdpviz.models.kit.colors.HIGHLIGHT`), and
+  diff counts as changed) get a dashed magenta ring (:data:`~mdpviz.models.kit.pictures.colors.HIGHLIGHT`), and
   a line says what changed here ("Best move here: cell 2 before the edit, cell 4 now"). "before"
   shows each move's Q backed up in the model before the edit from its values (:class:`BeforeModel`);
 * "difference": each move's cell coloured by Q after - Q before the edit on a diverging scale centred
@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from mdpviz.models.kit.colors import DIVERGING, ColorScale, fitted_scale
-from mdpviz.models.kit.display import BackupTerm, state_q
-from mdpviz.models.kit.policy_diff import PolicyDiff, StateChange, state_change
-from mdpviz.models.kit.position import (
+from mdpviz.models.kit.pictures.colors import DIVERGING, ColorScale, fitted_scale
+from mdpviz.models.kit.pictures.display import BackupTerm, state_q
+from mdpviz.models.kit.pictures.policy_diff import PolicyDiff, StateChange, state_change
+from mdpviz.models.kit.boards.position import (
     DECISION,
     Position,
     PositionModel,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from mdpviz.models.kit.position import PositionModel
+from mdpviz.models.kit.boards.position import PositionModel
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.position.board import PositionBoard
 from mdpviz.widgets.position.matchups import MatchupPanel

@@ -1,6 +1,6 @@
 """The simulation panel of a board game: outcome bars per matchup with Wilson 95% intervals and the
 exact probabilities, and the same numbers in a table (labels and legend from
-:mod:`mdpviz.models.kit.position_display`)."""
+:mod:`mdpviz.models.kit.boards.position_display`)."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mdpviz.models.kit.position import MatchupRow
-from mdpviz.models.kit.position_display import (
+from mdpviz.models.kit.boards.position import MatchupRow
+from mdpviz.models.kit.boards.position_display import (
     AXIS_FONT_PT,
     MAX_NAMED_BARS,
     OUTCOME_COLORS,

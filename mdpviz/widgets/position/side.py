@@ -131,7 +131,7 @@ class PositionSide(QWidget):
 
     def fill_moves(self, rows: Sequence[tuple[str, str, str, int]], *, model_pos: bool, selected_row: int) -> None:
         """The moves table's rows ((label, value text, star, action) each, see
-        :func:`~mdpviz.models.kit.position_display.table_rows`) without per-item layout, the columns sized
+        :func:`~mdpviz.models.kit.boards.position_display.table_rows`) without per-item layout, the columns sized
         to their contents once."""
         t = self.moves_table
         t.blockSignals(True)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mdpviz.models.files import ScenarioError, parse_json_text, read_text_limited
+from mdpviz.core.files import ScenarioError, parse_json_text, read_text_limited
 from mdpviz.solvers import METHOD_NAMES
 from mdpviz.solvers.learning import LEARNERS
 
@@ -113,7 +113,7 @@ def load_scenario(path: str | os.PathLike) -> Scenario:
 
 
 def _error_for(path: str | os.PathLike):
-    """A ScenarioError factory for :mod:`mdpviz.models.files` messages ("PATH: [line N: ]problem")."""
+    """A ScenarioError factory for :mod:`mdpviz.core.files` messages ("PATH: [line N: ]problem")."""
 
     def make(message: str) -> ScenarioError:
         rest = message[len(str(path)) + 2:] if message.startswith(f"{path}: ") else message

@@ -1,7 +1,7 @@
 """What the board-game view writes and colours, as pure functions (no Qt).
 
 The position board (:mod:`mdpviz.widgets.position`) paints; the data it paints comes from here and
-from :mod:`mdpviz.models.kit.position`, so it is tested without a display:
+from :mod:`mdpviz.models.kit.boards.position`, so it is tested without a display:
 
 * :func:`moves_range`: the range of the shown position's move values its colour scale spans;
 * :func:`table_rows`: the rows of the moves table beside the board;
@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.display import best_actions, format_prob
+from mdpviz.models.kit.pictures.display import best_actions, format_prob
 
 OUTCOME_COLORS = ("#0072b2", "#d55e00", "#999999")
 """Bar colours of the three results (X wins, O wins, draws): Okabe-Ito blue, vermillion, grey."""
@@ -81,7 +81,7 @@ def walk_words(model: Any, walk: Any, state: int) -> str | None:
     """MDP state ``state`` in a student's words: how ``walk`` got there ("after X on cell 4. O on
     cell 0; X to move ...") when it is on the walk's path, "empty board, X to move ..." at the start,
     else None (the caller names it by its board). ``model``: a
-    :class:`~mdpviz.models.kit.position.PositionModel`; ``walk``: a :class:`~mdpviz.models.kit.position.GameWalk`
+    :class:`~mdpviz.models.kit.boards.position.PositionModel`; ``walk``: a :class:`~mdpviz.models.kit.boards.position.GameWalk`
     or None."""
     if model is None or state < 0:
         return None

@@ -16,8 +16,8 @@ from typing import Iterable
 
 import numpy as np
 
-from mdpviz.models.kit.colors import SEQUENTIAL, ColorScale, fitted_scale
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.pictures.colors import SEQUENTIAL, ColorScale, fitted_scale
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import Sweep, solve
 
 REFERENCE_MAX_STATES = 100_000
@@ -120,7 +120,7 @@ def solve_range(mdp: TabularMDP, history: Iterable[Sweep], method: str | None = 
 
 def range_scale(lo: float, hi: float, *, label: str = "value", kind: str = SEQUENTIAL) -> ColorScale:
     """The colour scale of a solve whose values span [lo, hi] (a :class:`ValueRange`'s ends): the
-    tight :func:`~mdpviz.models.kit.colors.fitted_scale`, as the window's colour bar and board draw it."""
+    tight :func:`~mdpviz.models.kit.pictures.colors.fitted_scale`, as the window's colour bar and board draw it."""
     return fitted_scale(lo, hi, label=label, kind=kind)
 
 

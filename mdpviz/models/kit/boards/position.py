@@ -7,7 +7,7 @@ without a display:
 
 * :class:`Position`, :class:`MoveSpec`, :class:`Ply`: what a game tells the board;
 * :class:`PositionModel` (and :class:`TabularPositionModel` for games compiled to a
-  :class:`~mdpviz.models.mdp.TabularMDP`): the interface a game implements; the RULES stay in
+  :class:`~mdpviz.core.mdp.TabularMDP`): the interface a game implements; the RULES stay in
   ``mdpviz.models`` and a model only calls them;
 * :func:`greedy_move` and :func:`position_view`: the derived display data of one position;
 * :class:`GameWalk`: the walk (history with Back / Forward, walk mode vs human-vs-agent, who plays
@@ -26,10 +26,10 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import proportion_ci
-from mdpviz.models.kit.colors import ColorScale, format_value
-from mdpviz.models.kit.display import BackupTerm, best_actions, format_prob, state_q
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.core.simulate import proportion_ci
+from mdpviz.models.kit.pictures.colors import ColorScale, format_value
+from mdpviz.models.kit.pictures.display import BackupTerm, best_actions, format_prob, state_q
 from mdpviz.solvers.sweep import TIE_TOL
 
 DECISION = "decision"
@@ -219,7 +219,7 @@ class TabularPositionModel(PositionModel):
 
     def q_of_state(self, state: int, values: np.ndarray) -> np.ndarray:
         """float64 (n_actions): Q(state, a) for the legal actions, NaN for the others
-        (:func:`~mdpviz.models.kit.display.state_q`)."""
+        (:func:`~mdpviz.models.kit.pictures.display.state_q`)."""
         return state_q(self.mdp, state, values)
 
     def move_values(self, pos: Position, values: Any) -> np.ndarray:
@@ -259,7 +259,7 @@ class TabularPositionModel(PositionModel):
 # ---------------------------------------------------------------------------------- display data
 def greedy_move(moves: Sequence[MoveSpec], qs: np.ndarray, objective: str, *, tie_tol: float = TIE_TOL) -> int:
     """Index (into ``moves``) of the best move by ``objective`` ("max"/"min"); ties go to the lowest
-    action id, as in the solvers (the one tie rule, :func:`~mdpviz.models.kit.display.best_actions`);
+    action id, as in the solvers (the one tie rule, :func:`~mdpviz.models.kit.pictures.display.best_actions`);
     -1 when no move has a finite value."""
     q = np.asarray(qs, dtype=np.float64)
     ok = np.flatnonzero(np.isfinite(q))

@@ -1,6 +1,6 @@
-"""Names for the regions of a phase diagram (:class:`~mdpviz.models.kit.sensitivity.Phase`).
+"""Names for the regions of a phase diagram (:class:`~mdpviz.models.kit.teaching.sensitivity.Phase`).
 
-:func:`path_name` names the policy's likely path from the start (:func:`~mdpviz.models.kit.sensitivity.
+:func:`path_name` names the policy's likely path from the start (:func:`~mdpviz.models.kit.teaching.sensitivity.
 likely_path`) in the words of CS188's discount-grid question for a grid world (the close or the far
 exit, by the cliff or the safe way, into the cliff, never leaving) and by its end for any other game.
 Plain Python; never imports Qt.

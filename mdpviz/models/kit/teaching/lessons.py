@@ -9,7 +9,7 @@ lists the game's parameters with their current values.
 Nothing here is written twice: the prose comes from the models' own docstrings (the module
 docstring of the game, the docstring of its rule function, the one-line docstring of each field
 of its settings dataclass, read with :mod:`ast` from the source), and the numbers from the
-compiled :class:`~mdpviz.models.mdp.TabularMDP`. When a model's docstring changes, the lesson
+compiled :class:`~mdpviz.core.mdp.TabularMDP`. When a model's docstring changes, the lesson
 changes with it. :meth:`Lesson.html` gives the subset of HTML that Qt's ``QTextBrowser`` shows;
 :meth:`Lesson.markdown` gives Markdown.
 
@@ -30,7 +30,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 
 MAX_EXAMPLE_ACTIONS = 4
 """Actions written out in the worked example (the others are counted)."""
@@ -104,7 +104,7 @@ class Lesson:
     """Dotted names of the docstrings the prose was taken from."""
     algorithm: tuple[Block, ...] = ()
     """The algorithm in the Solver panel and the convention it runs under
-    (:func:`mdpviz.models.kit.algorithms.algorithm_blocks`); empty for a lesson of the model alone."""
+    (:func:`mdpviz.models.kit.teaching.algorithms.algorithm_blocks`); empty for a lesson of the model alone."""
 
     def facts(self) -> tuple[tuple[str, str], ...]:
         """(heading, text) of states, actions, transitions, rewards and discount (a text that
@@ -706,10 +706,10 @@ def lesson_for(
     action_name: Callable[[int], str] | None = None,
 ) -> Lesson:
     """The lesson of game ``key`` (any spelling the registry accepts) with settings ``state`` and
-    compiled model ``mdp``: its spec's :attr:`~mdpviz.models.kit.registry.GameSpec.lesson`; a key the registry
+    compiled model ``mdp``: its spec's :attr:`~mdpviz.models.kit.game.registry.GameSpec.lesson`; a key the registry
     does not know (or a game without a lesson) gets :func:`mdp_lesson` of its model with its settings
     as parameters. ``start``: the state the worked example backs up (None: the game's own choice)."""
-    from mdpviz.models.kit import registry as games
+    from mdpviz.models.kit.game import registry as games
 
     try:
         spec = games.get(key)

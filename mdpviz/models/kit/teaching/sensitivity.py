@@ -13,7 +13,7 @@ is the resolution (raise ``steps``). For a reward the parameter enters every Q l
 values where a policy is optimal is an interval, so that cannot happen. :func:`phase_job` does two settings at once on a grid, each cell labelled
 by the optimal policy along its likely path from the start (each move's most likely outcome): CS188's
 discount grid's close or far exit, by the cliff or the safe way, or never leaving. Both are job generators (they yield
-:class:`~mdpviz.models.jobs.JobProgress`; the command line drives them, the window's controller can
+:class:`~mdpviz.core.jobs.JobProgress`; the command line drives them, the window's controller can
 run them); plain Python, never imports Qt.
 """
 from __future__ import annotations
@@ -25,11 +25,11 @@ from typing import Any, Generator
 
 import numpy as np
 
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.jobs import JobProgress
-from mdpviz.models.kit import registry
-from mdpviz.models.kit.game_model import GameModel, build_game
-from mdpviz.models.kit.phase_names import distinct_names, path_name
+from mdpviz.core.files import ScenarioError
+from mdpviz.core.jobs import JobProgress
+from mdpviz.models.kit.game import registry
+from mdpviz.models.kit.game.game_model import GameModel, build_game
+from mdpviz.models.kit.teaching.phase_names import distinct_names, path_name
 
 TOL = 1e-6
 """Switch points are located to this width of the parameter."""
@@ -211,7 +211,7 @@ class Phase:
     start_values: np.ndarray
     """float (len(ys), len(xs)): V*(start) at each cell."""
     names: tuple[str, ...] = ()
-    """Per region, a name for its path (:func:`~mdpviz.models.kit.phase_names.path_name`: the close or far
+    """Per region, a name for its path (:func:`~mdpviz.models.kit.teaching.phase_names.path_name`: the close or far
     exit, by the cliff or the safe way, never leaving; a repeated name numbered)."""
 
 

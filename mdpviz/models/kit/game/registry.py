@@ -8,7 +8,7 @@ the window all read this one list.
 
 This module, and every spec, imports no Qt::
 
-    import mdpviz.models.kit.registry as g
+    import mdpviz.models.kit.game.registry as g
     for key in g.keys():
         spec = g.get(key)
         mdp = spec.compile(spec.default_settings())   # a TabularMDP (None: the game has no table)
@@ -25,10 +25,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterator, Mapping
 
-from mdpviz.models.kit import codec
-from mdpviz.models.kit import hooks
-from mdpviz.models.jobs import JobProgress  # noqa: F401 (what job generators yield; games import it from here)
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.game import codec
+from mdpviz.models.kit.game import hooks
+from mdpviz.core.jobs import JobProgress  # noqa: F401 (what job generators yield; games import it from here)
+from mdpviz.core.mdp import TabularMDP
 
 SEQUENTIAL = "sequential"
 """Colour kind of costs and returns (one-sided scale)."""
@@ -42,7 +42,7 @@ class GameSpec:
 
     ``settings`` below is the game's settings object: a frozen dataclass (``settings_type``) that
     validates itself, compared with ``==`` and stored in scenario files through ``to_dict``/``from_dict``
-    (by default the one codec of :mod:`mdpviz.models.kit.codec`)."""
+    (by default the one codec of :mod:`mdpviz.models.kit.game.codec`)."""
 
     key: str
     """The one spelling of the game's key (scenario files, ``--game``, the view map)."""
@@ -61,10 +61,10 @@ class GameSpec:
     table of states, see :attr:`no_table`). May take seconds for large games: run it off the GUI thread."""
     to_dict: Callable[[Any], dict] | None = None
     """Settings to plain JSON data (the game's entry in a scenario file); None: the generic codec's
-    :func:`~mdpviz.models.kit.codec.to_data` (a game gives its own only for real extras)."""
+    :func:`~mdpviz.models.kit.game.codec.to_data` (a game gives its own only for real extras)."""
     from_dict: Callable[[dict, str], Any] | None = None
     """``from_dict(data, path)``: settings from scenario data, validated (``ScenarioError`` naming the field
-    ``games.<key>.<field>``); None: the generic codec's :func:`~mdpviz.models.kit.codec.from_data` over
+    ``games.<key>.<field>``); None: the generic codec's :func:`~mdpviz.models.kit.game.codec.from_data` over
     :attr:`settings_type`."""
     display_keys: tuple[str, ...] = ()
     """Keys the game's view adds to its scenario entry for its display settings (not settings: the
@@ -79,10 +79,10 @@ class GameSpec:
     strategy_probs: Callable[[Any, str, TabularMDP, Any], Any] | None = None
     """``strategy_probs(settings, name, mdp, optimal_policy)``: (n_states, n_actions) action probabilities."""
     position_model: Callable[..., Any] | None = None
-    """Board games: ``position_model(settings, mdp)``, the :class:`~mdpviz.models.kit.position.PositionModel`
+    """Board games: ``position_model(settings, mdp)``, the :class:`~mdpviz.models.kit.boards.position.PositionModel`
     that walks positions from the start to a terminal one."""
     lesson: Callable[..., Any] | None = None
-    """``lesson(settings, mdp, **names)``: the game's :class:`~mdpviz.models.kit.lessons.Lesson`."""
+    """``lesson(settings, mdp, **names)``: the game's :class:`~mdpviz.models.kit.teaching.lessons.Lesson`."""
     jobs: Mapping[str, Callable[..., Iterator]] = field(default_factory=dict)
     """Background jobs the game offers, by name, each a generator function: it yields
     :class:`JobProgress` and partial results and returns its result; the window's controller steps it
@@ -91,7 +91,7 @@ class GameSpec:
     """Why :attr:`compile` returns None ("" for a game with a table)."""
 
     # What the window's session asks (:mod:`mdpviz.widgets.session`): how the settings build, then the
-    # hooks, each called with a :class:`~mdpviz.models.kit.hooks.Context` first (defaults: mdpviz.models.kit.hooks).
+    # hooks, each called with a :class:`~mdpviz.models.kit.game.hooks.Context` first (defaults: mdpviz.models.kit.game.hooks).
     build: Callable[[Any], Any] | None = None
     """``build(settings)``: the game built from its settings (e.g. the tic-tac-toe game with its start
     states), kept by the session while they stay and handed to the hooks as ``ctx.built``; None:
@@ -114,7 +114,7 @@ class GameSpec:
     backup_terms: Callable[..., list] = hooks.backup_terms
     """``backup_terms(ctx, s, a, values)``: the outcomes of (s, a) for the inspector's Bellman backup."""
     episode: Callable[..., list] = hooks.episode
-    """``episode(ctx, probs, rng)``: one played episode (:class:`~mdpviz.models.kit.episodes.Move` list)."""
+    """``episode(ctx, probs, rng)``: one played episode (:class:`~mdpviz.models.kit.boards.episodes.Move` list)."""
     simulation: Callable[..., Iterator] = hooks.simulation
     """``simulation(ctx, policy, games=, seed=)``: the window's batch simulation, a job generator (its
     arguments checked at once: ValueError); ``policy``: the converged one, or None (the job solves)."""
@@ -128,11 +128,11 @@ class GameSpec:
     ``display(data, path)`` reads them from the game's scenario entry (ScenarioError naming a bad one),
     ``display({}, "")`` gives their defaults. None: the game has none."""
     driver: Callable[[], Any] | None = None
-    """Builds the game's :class:`~mdpviz.models.kit.driver.Driver` (its rounds or its training), or None."""
+    """Builds the game's :class:`~mdpviz.models.kit.game.driver.Driver` (its rounds or its training), or None."""
     solve_with: Callable[[Any], tuple[str, Mapping[str, Any]]] | None = None
     """``solve_with(settings)``: (method, options) the game is solved with when nothing else is asked (the
     window's first algorithm, ``mdpviz solve`` without ``--method``, the lesson export); None: synchronous
-    value iteration to 1e-9 (:data:`mdpviz.models.kit.game_model.DEFAULT_SOLVE`)."""
+    value iteration to 1e-9 (:data:`mdpviz.models.kit.game.game_model.DEFAULT_SOLVE`)."""
 
     def __post_init__(self) -> None:
         if self.to_dict is None:

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Mapping
 
-from mdpviz.models.jobs import drive
-from mdpviz.models.kit import registry
-from mdpviz.models.kit.hooks import Context
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.jobs import drive
+from mdpviz.models.kit.game import registry
+from mdpviz.models.kit.game.hooks import Context
+from mdpviz.core.mdp import TabularMDP
 
 DEFAULT_SOLVE: tuple[str, Mapping[str, Any]] = ("vi", {"tol": 1e-9})
-"""(method, options) of a game whose spec names no :attr:`~mdpviz.models.kit.registry.GameSpec.solve_with`:
+"""(method, options) of a game whose spec names no :attr:`~mdpviz.models.kit.game.registry.GameSpec.solve_with`:
 synchronous value iteration to 1e-9, the window's first algorithm."""
 
 
@@ -27,7 +27,7 @@ class GameModel:
     """One game's settings and the model they build, with the game's own names for its states and actions."""
 
     spec: Any
-    """The game's :class:`~mdpviz.models.kit.registry.GameSpec`."""
+    """The game's :class:`~mdpviz.models.kit.game.registry.GameSpec`."""
     settings: Any
     """What the model was built from: the settings (validated), or what a game's driver makes of them."""
     built: Any
@@ -35,7 +35,7 @@ class GameModel:
     mdp: TabularMDP
     """The compiled model."""
     driver: Any = None
-    """The game's :class:`~mdpviz.models.kit.driver.Driver` (rounds), or None."""
+    """The game's :class:`~mdpviz.models.kit.game.driver.Driver` (rounds), or None."""
 
     @property
     def key(self) -> str:

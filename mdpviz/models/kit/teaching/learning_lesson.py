@@ -1,6 +1,6 @@
 """The lesson of the learners from experience, for any game with a table (the window shows it later).
 
-Its prose is this module's docstring, read by the lesson engine (:mod:`mdpviz.models.kit.lessons`)
+Its prose is this module's docstring, read by the lesson engine (:mod:`mdpviz.models.kit.teaching.lessons`)
 section by section; its numbers come from the compiled model and the learner's settings, and its
 worked update is made by :class:`~mdpviz.solvers.learning.ExperienceLearner`, the same update
 functions as the compiled episode loop. Plain Python; never imports Qt.
@@ -61,8 +61,8 @@ from typing import Callable
 
 import numpy as np
 
-from mdpviz.models.kit.lessons import Block, Lesson, doc_section, fmt_number, mdp_lesson, parameters_of
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.teaching.lessons import Block, Lesson, doc_section, fmt_number, mdp_lesson, parameters_of
+from mdpviz.core.mdp import TabularMDP
 
 SECTIONS = ("Learning from experience", "The updates", "Why SARSA and Q-learning part ways on the cliff")
 """The sections of this module's docstring the lesson shows, in order."""

@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ from typing import Callable
 
 import numpy as np
 
-from mdpviz.models.kit.colors import DIVERGING, ColorScale
-from mdpviz.models.kit.display import state_q
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.pictures.colors import DIVERGING, ColorScale
+from mdpviz.models.kit.pictures.display import state_q
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers.sweep import TIE_TOL, optimal_rows
 
 DIFF_LABEL = "V after \u2212 V before the edit"

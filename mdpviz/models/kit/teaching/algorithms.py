@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from mdpviz.models.kit.lessons import Block
+from mdpviz.models.kit.teaching.lessons import Block
 from mdpviz.solvers import METHOD_NAMES
 from mdpviz.solvers.sweep import Q_FROM, TIES
 

@@ -7,9 +7,9 @@ from typing import Generator
 
 import numpy as np
 
-from mdpviz.models.jobs import JobProgress
-from mdpviz.models.kit.strategies import SimulationResult, discounted_max_steps, strategy_simulation
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.jobs import JobProgress
+from mdpviz.models.kit.boards.strategies import SimulationResult, discounted_max_steps, strategy_simulation
+from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import solve
 
 

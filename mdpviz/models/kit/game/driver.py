@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol
 
-from mdpviz.models.jobs import Job, run_here
+from mdpviz.core.jobs import Job, run_here
 
 
 class Host(Protocol):

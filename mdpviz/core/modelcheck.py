@@ -2,7 +2,7 @@
 the property that gives mdpviz's values there, and DRN read back as a model.
 
 Export (:func:`format_drn`, :func:`format_prism`, :func:`format_props`, :func:`write_model`): state i of
-the file is state i of the :class:`~mdpviz.models.mdp.TabularMDP`; the start state is labelled ``init``
+the file is state i of the :class:`~mdpviz.core.mdp.TabularMDP`; the start state is labelled ``init``
 and terminal states ``done`` (each with one zero-reward self-loop, as a model checker wants every state
 to have a choice); every legal action is one choice named by its label; rewards are one reward model
 ("reward", or "cost" for a minimising model) of expected rewards per (state, action), which is all an
@@ -23,7 +23,7 @@ The property (:func:`model_property`) that gives mdpviz's values V(s) in Storm:
 Import (:func:`parse_drn`, :func:`parse_drn_job`): MDPs and Markov chains (DTMCs: one action per
 state) with at most one reward model (state and action rewards added); every problem, including what
 mdpviz does not model (observations, parameters, intervals, continuous time, several reward models or
-initial states), is one :class:`~mdpviz.models.cs747.MDPFileError` naming the file and line.
+initial states), is one :class:`~mdpviz.core.cs747.MDPFileError` naming the file and line.
 
 Plain numpy; never imports Qt.
 """
@@ -40,12 +40,12 @@ from typing import Callable, Generator
 
 import numpy as np
 
-from mdpviz.models.cs747 import (
+from mdpviz.core.cs747 import (
     PROGRESS_LINES, RENORMALISE_TOL, MDPFileError, RenormalisedWarning, parse_cs747, read_text_file,
 )
-from mdpviz.models.files import write_text
-from mdpviz.models.jobs import JobProgress, drive
-from mdpviz.models.mdp import PROB_TOL, TabularMDP, check_state_budget
+from mdpviz.core.files import write_text
+from mdpviz.core.jobs import JobProgress, drive
+from mdpviz.core.mdp import PROB_TOL, TabularMDP, check_state_budget
 
 FORMATS = ("drn", "prism")
 """The export formats: Storm's one-file DRN, PRISM's explicit files."""
@@ -504,7 +504,7 @@ def _read_header(lines: list[str], path) -> _Header:
 
 def parse_drn_job(text: str, path: str | os.PathLike = "<text>") -> Generator[JobProgress, None, DRNModel]:
     """Read DRN text into a :class:`DRNModel` as a job generator (progress every
-    :data:`~mdpviz.models.cs747.PROGRESS_LINES` lines). Actions are numbered by their names in the order
+    :data:`~mdpviz.core.cs747.PROGRESS_LINES` lines). Actions are numbered by their names in the order
     they first appear (an unnamed choice, ``__NOLABEL__``, by its place in its state); states labelled
     ``done`` are terminal; a ``//`` comment right after a state line names the state; the discount and
     objective come from an mdpviz comment (``// mdpviz: discount=0.9 objective=min``), else 1 and max."""

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mdpviz.models.files import ScenarioError
-from mdpviz.models.kit import registry
-from mdpviz.models.kit.sensitivity import check_param, with_value
+from mdpviz.core.files import ScenarioError
+from mdpviz.models.kit.game import registry
+from mdpviz.models.kit.teaching.sensitivity import check_param, with_value
 
 PROBABILITY_FIELDS = frozenset({"noise", "p_heads", "risk", "trigger", "epsilon", "epsilon_min"})
 """Fields (or lists) whose numbers are probabilities: swept over [0, 1] by default."""

@@ -1,4 +1,4 @@
-"""What a game does in the window, headless: the defaults of the :class:`~mdpviz.models.kit.registry.GameSpec`
+"""What a game does in the window, headless: the defaults of the :class:`~mdpviz.models.kit.game.registry.GameSpec`
 hooks, and the :class:`Context` every hook is called with.
 
 The window's generic session (:class:`mdpviz.widgets.session.GameSession`) asks a game's spec, never
@@ -14,10 +14,10 @@ from typing import Any, Iterator, Mapping
 
 import numpy as np
 
-from mdpviz.models.kit.display import BackupTerm
-from mdpviz.models.kit.episodes import Move, sample_mdp_episode
-from mdpviz.models.kit.position_display import terminal_words
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.models.kit.pictures.display import BackupTerm
+from mdpviz.models.kit.boards.episodes import Move, sample_mdp_episode
+from mdpviz.models.kit.boards.position_display import terminal_words
+from mdpviz.core.mdp import TabularMDP
 
 
 @dataclass(frozen=True, eq=False)
@@ -25,7 +25,7 @@ class Context:
     """What a spec's hooks see of a game in the window (the session makes one when it asks)."""
 
     spec: Any
-    """The game's :class:`~mdpviz.models.kit.registry.GameSpec` (a hook may call the others)."""
+    """The game's :class:`~mdpviz.models.kit.game.registry.GameSpec` (a hook may call the others)."""
     settings: Any
     """The game's settings (for a game with a driver, what the driver makes of them: anti-tic-tac-toe's
     setup with the rounds applied so far)."""
@@ -36,7 +36,7 @@ class Context:
     display: Mapping[str, Any] = field(default_factory=dict)
     """The display settings (not edits: e.g. the course-file game's start state)."""
     driver: Any = None
-    """The game's :class:`~mdpviz.models.kit.driver.Driver` (rounds, training), or None."""
+    """The game's :class:`~mdpviz.models.kit.game.driver.Driver` (rounds, training), or None."""
 
 
 def label_of(mdp: TabularMDP | None, s: int) -> str | None:
@@ -95,7 +95,7 @@ def episode(ctx: Context, probs: np.ndarray, rng: np.random.Generator) -> list[M
 def simulation(ctx: Context, policy: np.ndarray | None, *, games: int, seed: int) -> Iterator:
     """The spec's ``jobs["simulate"](settings, mdp, policy, games=, seed=)`` (every strategy; at least two
     games); the policy is copied, so the job sees the one it was given."""
-    from mdpviz.models.kit.strategies import at_least_two_games  # (the simulators, imported when first used)
+    from mdpviz.models.kit.boards.strategies import at_least_two_games  # (the simulators, imported when first used)
 
     pol = None if policy is None else np.array(policy, dtype=np.int64)
     return ctx.spec.jobs["simulate"](ctx.settings, ctx.mdp, pol, games=at_least_two_games(games), seed=seed)
@@ -111,7 +111,7 @@ def walk_episode(ctx: Context, probs: np.ndarray, rng: np.random.Generator) -> l
 
 def simulation_from_start(ctx: Context, policy: np.ndarray | None, *, games: int, seed: int) -> Iterator:
     """:func:`simulation` from the spec's start state (``jobs["simulate"](..., start=)``)."""
-    from mdpviz.models.kit.strategies import at_least_two_games  # (the simulators, imported when first used)
+    from mdpviz.models.kit.boards.strategies import at_least_two_games  # (the simulators, imported when first used)
 
     pol = None if policy is None else np.array(policy, dtype=np.int64)
     return ctx.spec.jobs["simulate"](ctx.settings, ctx.mdp, pol, games=at_least_two_games(games), seed=seed,
@@ -120,7 +120,7 @@ def simulation_from_start(ctx: Context, policy: np.ndarray | None, *, games: int
 
 def position_outcome(model: Any, ctx: Context, s: int) -> str:
     """A board game's words for how an episode ended in ``s``: the outcome of the position ``model``
-    (:class:`~mdpviz.models.kit.position.PositionModel`) shows for it, else :func:`outcome_text`."""
+    (:class:`~mdpviz.models.kit.boards.position.PositionModel`) shows for it, else :func:`outcome_text`."""
     if model is not None:
         try:
             pos = model.position_of(int(s))

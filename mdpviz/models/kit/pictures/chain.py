@@ -1,13 +1,13 @@
 """The inspector's chain of backups: pure data, no Qt (tested without a display).
 
 The inspector writes the Bellman backup of one state, Q(s, a) = sum_s' p (r + gamma V(s')) with
-its numbers (:mod:`mdpviz.models.kit.display`). Each V(s') there is a link to the backup of s'
+its numbers (:mod:`mdpviz.models.kit.pictures.display`). Each V(s') there is a link to the backup of s'
 itself: the page that says where that number came from, and so on down to a terminal state (its
 value is fixed) or to V = 0 before the first sweep. The chain is the path followed, root first;
 the breadcrumb at the top of the page goes back along it.
 
 A page is a state at a history index: the snapshot whose values the parent's term read
-(:func:`~mdpviz.models.kit.display.backup_sources`). Under synchronous (Jacobi) value iteration
+(:func:`~mdpviz.models.kit.pictures.display.backup_sources`). Under synchronous (Jacobi) value iteration
 the term V_{k-1}(s') of sweep k's backup links to the backup of s' at sweep k-1 (which gave that
 number); under in-place (Gauss-Seidel) sweeps to this sweep for the states already updated; under
 the "Q from V_k" convention, policy improvement, a linear program and the board games to the same
@@ -84,7 +84,7 @@ class BackupChain:
     def pages(self, root_index: int, sources: Callable[[int, int], np.ndarray]) -> tuple[tuple[int, int], ...]:
         """(state, history index) of every page, the root at ``root_index``: each next page at the index
         whose values its parent's backup read, ``sources(parent, parent_index)[state]`` (the window's
-        :func:`~mdpviz.models.kit.display.backup_sources`; -1: V = 0 before the first sweep)."""
+        :func:`~mdpviz.models.kit.pictures.display.backup_sources`; -1: V = 0 before the first sweep)."""
         out: list[tuple[int, int]] = []
         index = int(root_index)
         for d, s in enumerate(self.states):

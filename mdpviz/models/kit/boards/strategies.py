@@ -4,11 +4,11 @@ of their MDP (course files, grid worlds, Gymnasium environments), and what a sim
 Each strategy is a matrix of action probabilities (n_states, n_actions); it is evaluated twice, so
 theory and simulation can be compared: exactly, by policy evaluation (Sutton and Barto eq. 4.4,
 :func:`~mdpviz.solvers.evaluate_stochastic_policy`), and empirically, by ``games`` simulated
-episodes (:func:`~mdpviz.models.simulate.simulate`) from one start state; where the return takes
+episodes (:func:`~mdpviz.core.simulate.simulate`) from one start state; where the return takes
 finitely many values, its exact distribution too (:func:`~mdpviz.solvers.distribution.return_distribution`).
 
 :func:`strategy_simulation` is a generator: it yields
-:class:`~mdpviz.models.kit.registry.JobProgress` after each strategy and returns a
+:class:`~mdpviz.models.kit.game.registry.JobProgress` after each strategy and returns a
 :class:`SimulationResult`; the window's controller steps it on its job thread, tests and the
 CLI simply iterate it. Plain numpy; never imports Qt.
 """
@@ -20,10 +20,10 @@ from typing import Callable, Generator, Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.display import StrategyRow, results_csv
-from mdpviz.models.jobs import JobProgress
-from mdpviz.models.mdp import TabularMDP
-from mdpviz.models.simulate import mean_ci, policy_matrix, simulate, uniform_policy_matrix
+from mdpviz.models.kit.pictures.display import StrategyRow, results_csv
+from mdpviz.core.jobs import JobProgress
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.core.simulate import mean_ci, policy_matrix, simulate, uniform_policy_matrix
 from mdpviz.solvers import ImproperPolicyError, evaluate_stochastic_policy
 from mdpviz.solvers.distribution import return_distribution
 
@@ -41,7 +41,7 @@ class SimulationResult:
     """Strategies that could not be evaluated, and why."""
 
     def csv(self) -> str:
-        """The table as CSV (:func:`~mdpviz.models.kit.display.results_csv`), for File \u25b8 Export."""
+        """The table as CSV (:func:`~mdpviz.models.kit.pictures.display.results_csv`), for File \u25b8 Export."""
         return results_csv(self.rows, unit=self.unit, start=self.start)
 
 

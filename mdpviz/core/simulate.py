@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mdpviz.models.mdp import TabularMDP
+from mdpviz.core.mdp import TabularMDP
 
 
 @dataclass(frozen=True, eq=False)

@@ -15,8 +15,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.chain import breadcrumb_html
-from mdpviz.models.kit.colors import ColorScale, format_value
+from mdpviz.models.kit.pictures.chain import breadcrumb_html
+from mdpviz.models.kit.pictures.colors import ColorScale, format_value
 from mdpviz.solvers.sweep import TIE_TOL
 
 
@@ -41,13 +41,13 @@ class BoardFrame:
     """int64 (n_states): the greedy action id of each state (-1: none), for policy glyphs."""
     ties: Mapping[int, tuple[int, ...]] | None = None
     """{state: every optimal action id} where two or more tie under the solvers' tie rule
-    (:func:`mdpviz.models.kit.ties.sweep_ties`); the board draws them all, ``actions`` solid. None: not
+    (:func:`mdpviz.models.kit.pictures.ties.sweep_ties`); the board draws them all, ``actions`` solid. None: not
     looked at (a learner's snapshot, a model too large)."""
     tied_badges: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     """{state: the badges of its tied actions other than ``actions``' own}, drawn outlined."""
     endless: np.ndarray | None = None
     """bool (n_states): at discount 1, the states from which the drawn policy never reaches a terminal
-    state (:func:`mdpviz.models.kit.ties.endless_states`); None: not looked at."""
+    state (:func:`mdpviz.models.kit.pictures.ties.endless_states`); None: not looked at."""
 
 
 def board_frame(
@@ -144,7 +144,7 @@ def backup_sources(
     """int64 (n_states): for each successor s', the history index of the snapshot whose V(s') the
     backup of ``state`` at history index ``index`` reads (-1: V = 0 before the first sweep), and how
     to say so. The one rule behind :func:`backup_values` and the inspector's chain of backups
-    (:mod:`mdpviz.models.kit.chain`: a term's link opens s' at that index, so the page's V is the
+    (:mod:`mdpviz.models.kit.pictures.chain`: a term's link opens s' at that index, so the page's V is the
     term's number). The cases are :func:`backup_values`'s."""
     n = int(n_states)
     if index < 0 or not history:
@@ -322,7 +322,7 @@ def backup_text(
 
     With a discount other than 1 each term reads p x (r + gamma x V(s')). ``link``: the text as HTML
     (escaped), each term's "V(s')=..." an anchor to ``link(term)`` (None: no anchor), the inspector's
-    chain of backups (:mod:`mdpviz.models.kit.chain`).
+    chain of backups (:mod:`mdpviz.models.kit.pictures.chain`).
     """
     mark = (lambda s: s) if link is None else html_escape
     parts = []
@@ -496,7 +496,7 @@ class Inspection:
     source: str = "V of this sweep; the next sweep takes the {opt} over actions"
     """Which values V(s') the Q-values back up from (see :func:`backup_values`); "{opt}" is min or max."""
     chain: tuple[str, ...] = ()
-    """The chain of backups followed to this page, names root first (:mod:`mdpviz.models.kit.chain`):
+    """The chain of backups followed to this page, names root first (:mod:`mdpviz.models.kit.pictures.chain`):
     the breadcrumb, each crumb but the last a link back; () or one name: none drawn."""
 
 

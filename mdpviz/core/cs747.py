@@ -23,9 +23,9 @@ from typing import Generator
 
 import numpy as np
 
-from mdpviz.models.files import MAX_TEXT_BYTES, read_bytes_limited
-from mdpviz.models.jobs import JobProgress, drive
-from mdpviz.models.mdp import PROB_TOL, TabularMDP, check_state_budget
+from mdpviz.core.files import MAX_TEXT_BYTES, read_bytes_limited
+from mdpviz.core.jobs import JobProgress, drive
+from mdpviz.core.mdp import PROB_TOL, TabularMDP, check_state_budget
 
 RENORMALISE_TOL = 1e-5
 """A (state, action)'s probabilities that sum to within this of 1 (files written to 6 decimals:
@@ -51,7 +51,7 @@ class MDPFileError(ValueError):
 
 
 def read_text_file(path: str | os.PathLike) -> str:
-    """The text of a file, or MDPFileError (no such file, a directory, over :data:`~mdpviz.models.files.MAX_TEXT_BYTES`
+    """The text of a file, or MDPFileError (no such file, a directory, over :data:`~mdpviz.core.files.MAX_TEXT_BYTES`
     whatever the file claims to hold, binary or not UTF-8)."""
     data = read_bytes_limited(path, MAX_TEXT_BYTES, lambda problem: MDPFileError(path, None, problem),
                               what="course file", stop_at_nul=True)
@@ -74,7 +74,7 @@ def parse_cs747(text: str, path: str | os.PathLike = "<text>") -> TabularMDP:
 
 
 def parse_cs747_job(text: str, path: str | os.PathLike = "<text>") -> Generator[JobProgress, None, TabularMDP]:
-    """:func:`parse_cs747` as a job generator (:mod:`mdpviz.models.jobs`): it yields progress every
+    """:func:`parse_cs747` as a job generator (:mod:`mdpviz.core.jobs`): it yields progress every
     :data:`PROGRESS_LINES` lines (a chance to cancel: the window parses on its job thread) and
     returns the model."""
     header: dict[str, tuple[int, list[str]]] = {}

@@ -4,7 +4,7 @@ A game's settings are a frozen dataclass with type hints. :func:`to_data` writes
 data, its fields in order; :func:`from_data` reads it back: it checks each value against its field's
 type, builds the dataclass (its ``__post_init__`` runs) and calls its ``validate()`` where it has one,
 so a value is refused by the same rule wherever it comes from. Every problem is a
-:class:`~mdpviz.models.files.ScenarioError` naming the file and the field, ``games.<key>.<field>``
+:class:`~mdpviz.core.files.ScenarioError` naming the file and the field, ``games.<key>.<field>``
 (``games.snakes.dice[0].faces[1]``); a validation that knows which field is wrong says so by raising
 :class:`FieldError`, any other ValueError names the object.
 
@@ -32,7 +32,7 @@ import types
 import typing
 from typing import Any, Collection, Mapping, TypeVar
 
-from mdpviz.models.files import ScenarioError
+from mdpviz.core.files import ScenarioError
 
 T = TypeVar("T")
 

@@ -5,7 +5,7 @@ the best (:func:`mdpviz.solvers.sweep.optimal_rows`: ``TIE_TOL * (1 + |best|)``)
 actions are that close they are all optimal, and a board draws them all, the solver's pick solid
 and the others outlined (the gambler's problem's many optimal stakes, the four corners of Sutton and
 Barto's 4x4 grid, the symmetric moves of tic-tac-toe). The Q of each action is backed up from the
-values the board's action was chosen with (:func:`mdpviz.models.kit.display.board_row_q`, the
+values the board's action was chosen with (:func:`mdpviz.models.kit.pictures.display.board_row_q`, the
 inspector's rule), so the drawn set is the inspector's set of best actions at every sweep.
 
 At discount 1 a policy may never end (:mod:`mdpviz.solvers.endless`): :func:`endless_text` says from
@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from mdpviz.models.kit.display import board_row_q
+from mdpviz.models.kit.pictures.display import board_row_q
 from mdpviz.solvers.endless import never_ends
 from mdpviz.solvers.sweep import TIE_TOL, optimal_rows
 
@@ -71,7 +71,7 @@ def tied_sets(mdp: Any, q_rows: np.ndarray, *, tie_tol: float = TIE_TOL) -> Tied
 def sweep_ties(mdp: Any, history: Sequence[Any], index: int, *, gs_block: int = 1, greedy_of_shown: bool = False,
                tie_tol: float = TIE_TOL) -> Mapping[int, tuple[int, ...]]:
     """:func:`tied_sets` of the snapshot ``history[index]``, each Q backed up as the board's action and
-    the inspector's are (:func:`~mdpviz.models.kit.display.board_row_q`); none before the first sweep."""
+    the inspector's are (:func:`~mdpviz.models.kit.pictures.display.board_row_q`); none before the first sweep."""
     if index < 0 or not history:
         return TiedSets(np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int64))
     q = board_row_q(mdp, history, index, gs_block=gs_block, greedy_of_shown=greedy_of_shown)
@@ -80,7 +80,7 @@ def sweep_ties(mdp: Any, history: Sequence[Any], index: int, *, gs_block: int = 
 
 def state_ties(q: Sequence[float], objective: str, *, tie_tol: float = TIE_TOL) -> tuple[int, ...]:
     """The actions (indices of ``q``, NaN: not legal) within the tie rule of the best, "max" or "min": a
-    board game's optimal moves of one position from :func:`~mdpviz.models.kit.display.state_q`."""
+    board game's optimal moves of one position from :func:`~mdpviz.models.kit.pictures.display.state_q`."""
     q = np.asarray(q, dtype=np.float64)
     legal = np.isfinite(q)
     if not legal.any():

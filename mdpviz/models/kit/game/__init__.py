@@ -1,0 +1,1 @@
+"""The game interface: the registry of games, the spec and its hooks, drivers, the headless game model, the settings codec."""
