@@ -36,8 +36,11 @@ from mdpviz.widgets.lesson import LessonPanel
 from mdpviz.widgets.panels import Inspector, SolverPanel
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.simulation import EpisodePlayer
-from mdpviz.window import PARTS
+from mdpviz.window.classroom import ClassroomPart
+from mdpviz.window.files import FilesPart
 from mdpviz.window.hub import Hub, Menus, keyed_tooltip
+from mdpviz.window.learning import LearningPart
+from mdpviz.window.live import LivePart
 from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_settings, settings_org: this module's API)
     DEFAULT_SIZE,
     GUI_SWITCH_INTERVAL,
@@ -48,7 +51,26 @@ from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_set
     make_settings,
     settings_org,
 )
+from mdpviz.window.playing import PlayingPart
+from mdpviz.window.sensitivity import SensitivityPart
+from mdpviz.window.solving import SolvingPart
 from mdpviz.window.stage import StagePart
+from mdpviz.window.view import ViewPart
+
+PARTS = (
+    ("view", ViewPart),
+    ("solving", SolvingPart),
+    ("learning", LearningPart),
+    ("playing", PlayingPart),
+    ("files", FilesPart),
+    ("classroom", ClassroomPart),
+    ("sensitivity", SensitivityPart),
+    ("live", LivePart),
+)
+"""The window's parts after the stage, by name, in the order the window builds them (each one's
+``__init__(hub)``); a new dock is its part module plus one line here. The order places their actions in
+the shared menus, never who hears a signal first (live re-solve, built last, hears the solving part's
+own signals)."""
 
 
 class MainWindow(QMainWindow):
@@ -87,7 +109,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.stage.central_tabs)
         self._build_docks()
         self.parts: dict[str, object] = {"stage": self.stage}
-        """Every part by name, the stage first, then :data:`mdpviz.window.PARTS` in order."""
+        """Every part by name, the stage first, then :data:`PARTS` in order."""
         for name, part_class in PARTS:  # each part builds its actions (menus in this order) and its docks
             part = part_class(self.hub)
             setattr(self.hub, name, part)

@@ -34,29 +34,5 @@ The hub's signals: ``game_shown`` and ``model_changed`` (emitted by the stage), 
   ``model_loaded`` and ``solve_finished`` and the hub's ``game_shown``.
 
 :mod:`~mdpviz.window.parts` holds constants, dialogs and helpers. A new dock is its part module plus
-one line in :data:`PARTS`.
+one line in :data:`mdpviz.app.PARTS`.
 """
-from __future__ import annotations
-
-from mdpviz.window.classroom import ClassroomPart
-from mdpviz.window.files import FilesPart
-from mdpviz.window.learning import LearningPart
-from mdpviz.window.live import LivePart
-from mdpviz.window.playing import PlayingPart
-from mdpviz.window.sensitivity import SensitivityPart
-from mdpviz.window.solving import SolvingPart
-from mdpviz.window.view import ViewPart
-
-PARTS = (
-    ("view", ViewPart),
-    ("solving", SolvingPart),
-    ("learning", LearningPart),
-    ("playing", PlayingPart),
-    ("files", FilesPart),
-    ("classroom", ClassroomPart),
-    ("sensitivity", SensitivityPart),
-    ("live", LivePart),
-)
-"""The window's parts after the stage, by name, in the order the window builds them (each one's
-``__init__(hub)``); the order places their actions in the shared menus, never who hears a signal first
-(live re-solve, built after the solving part, hears the solving part's own signals)."""

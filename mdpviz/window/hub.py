@@ -28,16 +28,7 @@ if TYPE_CHECKING:
     from mdpviz.widgets.lesson import LessonPanel
     from mdpviz.widgets.panels import Inspector, SolverPanel
     from mdpviz.widgets.simulation import EpisodePlayer
-    from mdpviz.window.classroom import ClassroomPart
-    from mdpviz.window.files import FilesPart
-    from mdpviz.window.learning import LearningPart
-    from mdpviz.window.live import LivePart
     from mdpviz.window.parts import Dialogs, StatusBar
-    from mdpviz.window.playing import PlayingPart
-    from mdpviz.window.sensitivity import SensitivityPart
-    from mdpviz.window.solving import SolvingPart
-    from mdpviz.window.stage import StagePart
-    from mdpviz.window.view import ViewPart
 
 
 @dataclass(frozen=True)
@@ -115,17 +106,18 @@ class Hub(QObject):
         """The main toolbar (Step, Run, Reset, Undo, Redo, Presenter mode)."""
         self.undo_group: QUndoGroup | None = None
         """The games' undo stacks (Edit > Undo and Redo act on the shown game's)."""
-        """The main toolbar (Step, Run, Reset, Undo, Redo, Presenter mode)."""
-        # the parts, by name (filled in by the window as it builds them)
-        self.stage: StagePart | None = None
-        self.solving: SolvingPart | None = None
-        self.live: LivePart | None = None
-        self.learning: LearningPart | None = None
-        self.playing: PlayingPart | None = None
-        self.files: FilesPart | None = None
-        self.classroom: ClassroomPart | None = None
-        self.view: ViewPart | None = None
-        self.sensitivity: SensitivityPart | None = None
+        # The parts, by name, filled in by the window as it builds them (typed Any: the part modules import
+        # this one, and an import back would be a cycle). Each is the class of its module's name:
+        # stage: StagePart, solving: SolvingPart, and so on (see mdpviz.app.PARTS).
+        self.stage: Any = None
+        self.solving: Any = None
+        self.live: Any = None
+        self.learning: Any = None
+        self.playing: Any = None
+        self.files: Any = None
+        self.classroom: Any = None
+        self.view: Any = None
+        self.sensitivity: Any = None
 
     def say(self, text: str, ms: int = 0) -> None:
         """Show ``text`` on the status line for ``ms`` milliseconds (0: until the next message)."""
