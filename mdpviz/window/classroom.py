@@ -147,7 +147,7 @@ class ClassroomPart(QObject):
             self.update_lesson()
 
     def _classroom_model_changed(self) -> None:
-        """The model changed (:attr:`MainWindow.model_changed`): new lesson text, and a comparison of the
+        """The model changed (the hub's ``model_changed``): new lesson text, and a comparison of the
         old model is stale."""
         self._lesson_stale = True
         if self._hub.docks["lesson"].isVisible():

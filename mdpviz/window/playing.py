@@ -50,7 +50,7 @@ class PlayingPart(QObject):
         return self._sim_token
 
     def _playing_model_changed(self) -> None:
-        """The shown model changed (:attr:`MainWindow.model_changed`): a running job stops, simulations
+        """The shown model changed (the hub's ``model_changed``): a running job stops, simulations
         and the episode are forgotten, and the player offers the game's strategies."""
         if self._hub.controller.job_busy:
             self._hub.controller.cancel_job()

@@ -409,7 +409,7 @@ class StagePart(QObject):
         self._hub.solving.inspect(pos.state if pos is not None and pos.state >= 0 else None)
 
     def _on_scenario_loaded(self, g: Game) -> None:
-        """A scenario was loaded (:attr:`scenario_loaded`): every built game's editor shows its loaded
+        """A scenario was loaded (the hub's ``scenario_loaded``): every built game's editor shows its loaded
         settings, and ``g`` is shown."""
         for b in self.games.built():
             b.refresh_editor()
@@ -441,7 +441,7 @@ class StagePart(QObject):
         self.central_tabs.setCurrentWidget(self.pages[name])
 
     def _model_changed(self, message: str) -> None:
-        """The model (or the game) changed: the parts hear :attr:`model_changed` (the solver is reset,
+        """The model (or the game) changed: the parts hear the hub's ``model_changed`` (the solver is reset,
         simulations and the episode forgotten); then the status bar says why."""
         g, s = self.game, self.session
         mdp = s.mdp()

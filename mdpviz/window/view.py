@@ -63,7 +63,7 @@ class ViewPart(QObject):
         m.addSeparator()
 
     def _view_game_shown(self, _game: object) -> None:
-        """Another game is shown (:attr:`MainWindow.game_shown`): the Game dock fits its editor and its
+        """Another game is shown (the hub's ``game_shown``): the Game dock fits its editor and its
         panels show."""
         self._widen_game_dock()
         self.apply_panels()
