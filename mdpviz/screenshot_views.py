@@ -30,11 +30,11 @@ def save_theory_screenshots(out: str | Path, *, games: int = 10_000) -> list[Pat
         g.set_map(gw.BUILTIN_MAPS["book"])
         sw.reset("vi")
         sw.solve()
-        w.set_theory_shown(True)
-        w.inspect(g.session.start_state())
-        w.show_page("board")
+        w.solving.set_theory_shown(True)
+        w.solving.inspect(g.session.start_state())
+        w.stage.show_page("board")
         sw.shot("convergence-bounds.png")
-        w.set_theory_shown(False)
+        w.solving.set_theory_shown(False)
         sw.simulate(games)
         sw.shot("gridworld-returns.png")
     return sw.saved
@@ -50,7 +50,7 @@ def save_policy_diff_screenshots(out: str | Path) -> list[Path]:
 
     with screenshot_window(out) as sw:
         w = sw.window
-        w.set_live_resolve(True)
+        w.live.set_live_resolve(True)
         w.switch_game("gridworld")
         g = w.game
         g.set_map(gw.BUILTIN_MAPS["discount"])
@@ -58,15 +58,15 @@ def save_policy_diff_screenshots(out: str | Path) -> list[Path]:
         sw.reset("vi")
         sw.solve()
         g.set_living_reward(-2.0)  # an edit: re-solved at once
-        sw.wait(lambda: w.live_diff is not None and w.controller.state == "converged", what="the live re-solve")
-        w.inspect(g.session.start_state())
+        sw.wait(lambda: w.live.live_diff is not None and w.controller.state == "converged", what="the live re-solve")
+        w.solving.inspect(g.session.start_state())
         w.inspector_dock.raise_()
         for mode, name in (("after", "policy-diff-after.png"), ("before", "policy-diff-before.png"),
                            ("difference", "policy-diff-map.png")):
-            w.set_diff_mode(mode)
+            w.live.set_diff_mode(mode)
             sw.shot(name)
             sw.shot_sizes(lambda folder: f"policy-diff/{folder}/{name}")
-        w.set_diff_mode("after")
+        w.live.set_diff_mode("after")
     return sw.saved
 
 
@@ -96,11 +96,11 @@ def save_learning_screenshots(out: str | Path, key: str) -> list[Path]:
         lp.episodes.setValue(episodes)
         lp.seed.setValue(0)
         sw.reset(method)
-        w.run_solver()
+        w.solving.run_solver()
         sw.wait(lambda: w.controller.state == "converged", what=f"{episodes} episodes of {method}")
-        w.inspect(g.session.start_state())
+        w.solving.inspect(g.session.start_state())
         w.inspector_dock.raise_()
-        w.show_page("board")
+        w.stage.show_page("board")
         sw.shot_sizes(lambda folder: f"learning/{folder}/{key}.png")
     return sw.saved
 
@@ -118,12 +118,12 @@ def follow_chain(window: Any, links: int) -> None:
     w = window
     mdp = w.controller.mdp
     for _ in range(int(links)):
-        insp = w.inspection()
+        insp = w.solving.inspection()
         best = next((a for a in insp.actions if a.best), None) if insp is not None else None
         terms = [t for t in (best.terms if best is not None else ()) if not mdp.terminal[t.next_state]]
         if not terms:
             return
-        w.follow_link(follow_href(max(terms, key=lambda t: (t.prob, t.next_state)).next_state))
+        w.solving.follow_link(follow_href(max(terms, key=lambda t: (t.prob, t.next_state)).next_state))
 
 
 def save_chain_screenshots(out: str | Path, key: str, *, links: int = 3, root: int | None = None) -> list[Path]:
@@ -134,7 +134,7 @@ def save_chain_screenshots(out: str | Path, key: str, *, links: int = 3, root: i
     with screenshot_window(out) as sw:
         w = sw.window
         prepare_game(sw, key, ShotOptions())
-        w.inspect(w.game.session.start_state() if root is None else int(root))
+        w.solving.inspect(w.game.session.start_state() if root is None else int(root))
         follow_chain(w, links)
         w.inspector_dock.raise_()
         sw.shot_sizes(lambda folder: f"chain/{folder}/{key}.png")
@@ -165,9 +165,9 @@ def stage_sensitivity(sw: Any, sizes: Mapping[str, tuple[tuple[int, int], bool]]
     g = w.game
     g.set_map(gw.BUILTIN_MAPS["bridge"])
     sw.reset("vi")
-    panel = w.open_sensitivity()
+    panel = w.sensitivity.open_sensitivity()
     panel.set_range("noise", 0.0, 0.5)
-    w.run_sensitivity()
+    w.sensitivity.run_sensitivity()
     sw.wait(lambda: panel.result is not None and not w.controller.job_busy, what="the bridge's noise sweep")
     panel.choose_interval(1)
     sw.wait(lambda: w.controller.state == "converged", what="the solver to converge")
@@ -176,22 +176,22 @@ def stage_sensitivity(sw: Any, sizes: Mapping[str, tuple[tuple[int, int], bool]]
     g.set_map(gw.BUILTIN_MAPS["discount"])
     sw.reset("vi")
     panel.set_range("noise", 0.0, 0.5, second=("living_reward", -2.0, 1.0))
-    w.run_sensitivity()
+    w.sensitivity.run_sensitivity()
     sw.wait(lambda: panel.phase is not None and not w.controller.job_busy, timeout=max(sw.timeout, 300.0),
             what="the discount grid's phase diagram")
     ph = panel.phase
     panel.choose_cell(int(np.argmin(abs(ph.xs - 0.1))), int(np.argmin(abs(ph.ys + 0.5))))
     sw.wait(lambda: w.controller.state == "converged", what="the solver to converge")
     _at_sizes(sw, sizes, "phase")
-    w.open_sensitivity()
+    w.sensitivity.open_sensitivity()
     sw.shot("sensitivity-phase.png")
 
 
 def _at_sizes(sw: Any, sizes: Mapping[str, tuple[tuple[int, int], bool]], name: str) -> None:
     w = sw.window
     for folder, (size, presenter) in sizes.items():
-        w.set_presenter(presenter)
+        w.view.set_presenter(presenter)
         sw.pump(0.2)  # presenter mode's dock sizes first, then the dock opened as a user would
-        w.open_sensitivity()
+        w.sensitivity.open_sensitivity()
         sw.shot(f"sensitivity/{name}-{folder}.png", size=size)
-    w.set_presenter(False)
+    w.view.set_presenter(False)

@@ -91,20 +91,20 @@ def save_snakes_screenshots(out: str | Path, *, games: int = 10_000) -> list[Pat
         g.session.edit(replace(g.cfg, layout=LAYOUT), "example layout")
         sw.wait(lambda: w.controller.state == "ready", what="the snakes solver")
         sw.step(9)
-        w.inspect(6)
+        w.solving.inspect(6)
         w.inspector_dock.raise_()
         sw.shot("solving.png")
 
         sw.solve()
         sw.simulate(games)
-        w.inspect(None)
+        w.solving.inspect(None)
         sw.shot("simulation.png")
 
-        w.set_presenter(True)
-        w.inspect(2)
+        w.view.set_presenter(True)
+        w.solving.inspect(2)
         w.inspector_dock.raise_()
         sw.shot("presenter-1280x720.png", size=SIZE_1280x720)
-        w.set_presenter(False)
+        w.view.set_presenter(False)
     return sw.saved
 
 
@@ -114,11 +114,11 @@ def save_file_screenshots(out: str | Path) -> list[Path]:
         w = sw.window
         mdp_file = sw.tmp / "small-mdp.txt"
         mdp_file.write_text(SMALL_MDP)
-        w.open_mdp_file(mdp_file)
+        w.files.open_mdp_file(mdp_file)
         w.game.set_view("graph")
         sw.reset("pi")
         sw.solve()
-        w.inspect(0)
+        w.solving.inspect(0)
         w.inspector_dock.raise_()
         sw.shot("policy-iteration.png")
     return sw.saved
@@ -336,7 +336,7 @@ def save_gridworld_screenshots(out: str | Path) -> list[Path]:
         sw.reset("vi")
         sw.solve()
         board = g.board_widget()
-        w.inspect(g.session.start_state())
+        w.solving.inspect(g.session.start_state())
         w.inspector_dock.raise_()
         sw.shot("gridworld-values.png")
         g.set_map(gw.BUILTIN_MAPS["book"])
@@ -344,10 +344,10 @@ def save_gridworld_screenshots(out: str | Path) -> list[Path]:
         sw.reset("vi")
         sw.solve()
         board.set_q_view(True)
-        w.inspect(g.session.start_state())
-        w.set_presenter(True)
+        w.solving.inspect(g.session.start_state())
+        w.view.set_presenter(True)
         sw.shot("gridworld-q-1280x720.png", size=SIZE_1280x720)
-        w.set_presenter(False)
+        w.view.set_presenter(False)
         board.set_q_view(False)
     return sw.saved
 

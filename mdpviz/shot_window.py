@@ -110,7 +110,7 @@ class ShotWindow:
         w = self.window
         if method is not None:
             w.solver_panel.set_method(method)
-        w.reset_solver()
+        w.solving.reset_solver()
         self.wait(lambda: w.controller.state == "ready", what="the solver to be ready")
 
     def step(self, sweeps: int) -> None:
@@ -118,37 +118,37 @@ class ShotWindow:
         w = self.window
         for _ in range(int(sweeps)):
             n = len(w.controller.history)
-            w.step()
+            w.solving.step()
             self.wait(lambda: len(w.controller.history) > n and w.controller.state != "stepping",
                       what="a solver step")
 
     def solve(self) -> None:
         """Press Run and wait for convergence."""
         w = self.window
-        w.run_solver()
+        w.solving.run_solver()
         self.wait(lambda: w.controller.state == "converged", what="the solver to converge")
         self.redraw()
 
     def redraw(self) -> None:
         """Redraw the window now (board, plot, inspector), not at its next frame."""
-        self.window.mark_dirty()  # the window redraws at screen rate only when marked dirty
-        self.window.redraw()
+        self.window.solving.mark_dirty()  # the window redraws at screen rate only when marked dirty
+        self.window.solving.redraw()
 
     def simulate(self, games: int, *, seed: int = SIM_SEED) -> None:
         """Simulate ``games`` games per strategy through the active game's simulation panel (so the
         panel shows the count and seed that were run) and wait for the results."""
         w = self.window
-        panel = w.sim_panel
+        panel = w.playing.sim_panel
         panel.games.setValue(int(games))
         panel.seed.setValue(int(seed))
         if panel.games.value() != int(games) or panel.seed.value() != int(seed):
             raise ValueError(f"screenshots: the {w.game.key} simulation panel does not take {games} games, "
                              f"seed {seed} (its range is {panel.games.minimum()}..{panel.games.maximum()} games)")
-        before = w.sim_result
+        before = w.playing.sim_result
         panel.simulate.click()
-        self.wait(lambda: w.sim_result is not None and w.sim_result is not before and not w.controller.job_busy, timeout=max(self.timeout, 300.0),
+        self.wait(lambda: w.playing.sim_result is not None and w.playing.sim_result is not before and not w.controller.job_busy, timeout=max(self.timeout, 300.0),
                   what=f"the {w.game.key} simulation")
-        w.show_page("simulation")
+        w.stage.show_page("simulation")
 
     def shot_sizes(self, path: Callable[[str], str]) -> list[Path]:
         """The window as it is at every size of :data:`SIZES`, each saved as ``out/path(folder)`` (presenter
@@ -160,10 +160,10 @@ class ShotWindow:
             if presenter:
                 w.resize(*size)
                 self.pump(0.2)
-                w.set_presenter(True)
+                w.view.set_presenter(True)
             saved.append(self.shot(path(folder), size=size))
             if presenter:
-                w.set_presenter(False)
+                w.view.set_presenter(False)
         return saved
 
     def shot(self, name: str, *, size: tuple[int, int] = DEFAULT_SIZE, settle: float = 0.3) -> Path:
@@ -281,8 +281,8 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
         if key == SUTTON_OPTIMAL:
             sw.reset("vi")
         sw.solve()
-        w.inspect(w.game.session.start_state())
-        w.show_page("board")
+        w.solving.inspect(w.game.session.start_state())
+        w.stage.show_page("board")
         return
     if key == SNAKES_TIES:  # a layout where dice tie: every optimal die drawn under its square
         w.switch_game("snakes")
@@ -290,8 +290,8 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
         sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the snakes model")
         sw.reset(w.game.default_method)
         sw.solve()
-        w.inspect(8)  # square 9: all three dice are optimal
-        w.show_page("board")
+        w.solving.inspect(8)  # square 9: all three dice are optimal
+        w.stage.show_page("board")
         return
     if key == TTT_TIES:  # tic-tac-toe after the random opponent took the centre: the four corners tie
         w.switch_game("ttt")
@@ -300,7 +300,7 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
                 what="the ttt model")
         sw.reset(w.game.default_method)
         sw.solve()
-        w.show_page("board")
+        w.stage.show_page("board")
         sw.redraw()
         w.board.click_cell(4)
         sw.redraw()
@@ -308,7 +308,7 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
     if key == "file":
         mdp_file = sw.tmp / "small-mdp.txt"
         mdp_file.write_text(SMALL_MDP)
-        w.open_mdp_file(mdp_file)
+        w.files.open_mdp_file(mdp_file)
         w.game.set_view("graph")
         sw.reset("pi")
     else:
@@ -330,9 +330,9 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
             sw.wait(lambda: g.astate.converged and w.controller.state == "converged",
                     what="the anti-tic-tac-toe rounds")
         if "inspector" in g.panels and isinstance(w.board, CellBoard):  # a square of a cell board inspected
-            w.inspect(g.session.start_state())
+            w.solving.inspect(g.session.start_state())
             w.inspector_dock.raise_()
-    w.show_page("board")
+    w.stage.show_page("board")
 
 
 SUTTON_GRID = "sutton4x4"

@@ -26,7 +26,7 @@ from tests.conftest import LAYOUT, SMALL_MDP, make_window
 
 
 def snakes(w: MainWindow):
-    return w.game_by_key("snakes")
+    return w.stage.game_by_key("snakes")
 
 
 def set_layout(w: MainWindow, layout=LAYOUT, circle=False) -> None:
@@ -37,14 +37,14 @@ def set_layout(w: MainWindow, layout=LAYOUT, circle=False) -> None:
 def run_to_end(qtbot, w: MainWindow, timeout: int = 30_000) -> None:
     with qtbot.waitSignal(w.controller.finished, timeout=timeout):
         w.solver_panel.run.click()
-    w.redraw()
+    w.solving.redraw()
 
 
 def step_once(qtbot, w: MainWindow) -> None:
     n = len(w.controller.history)
     w.solver_panel.step.click()
     qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=10_000)
-    w.redraw()
+    w.solving.redraw()
 
 
 # ---------------------------------------------------------------------------------- the frame
@@ -55,7 +55,7 @@ KEY_CONTROLS = ("gamePicker", "boardView", "convergencePlot", "algorithmPicker",
 
 
 def test_key_controls_have_object_and_accessible_names(window):
-    window.show_page("simulation")  # the pages beside the board are built when first shown
+    window.stage.show_page("simulation")  # the pages beside the board are built when first shown
     for name in KEY_CONTROLS:
         w = window.findChild(QWidget, name)
         assert w is not None, name
@@ -87,17 +87,17 @@ def test_constructible_with_no_arguments(qtbot, monkeypatch):
 
 def test_switching_games_keeps_each_games_edits(qtbot, window, small_file):
     set_layout(window)
-    assert window.game_picker.currentText() == "Snakes and ladders"
-    window.game_picker.setCurrentIndex(1)
+    assert window.stage.game_picker.currentText() == "Snakes and ladders"
+    window.stage.game_picker.setCurrentIndex(1)
     assert window.game.key == "file" and window.controller.mdp is None
-    window.open_mdp_file(small_file)
+    window.files.open_mdp_file(small_file)
     assert window.controller.mdp.n_states == 3
-    window.game_picker.setCurrentIndex(0)
+    window.stage.game_picker.setCurrentIndex(0)
     assert window.game.key == "snakes"
     assert snakes(window).cfg.layout == LAYOUT
     assert window.controller.mdp.n_states == 15
     assert window.controller.mdp.reward.max() == 2.0  # the prisons (2 turns) are still there
-    window.game_picker.setCurrentIndex(1)
+    window.stage.game_picker.setCurrentIndex(1)
     assert window.game.fstate.path == str(small_file) and window.controller.mdp.n_states == 3
     # each game has its own undo history
     assert window.undo_group.activeStack() is window.game.session.undo_stack
@@ -117,7 +117,7 @@ def test_editing_a_square_changes_the_mdp_and_resets_the_solver(qtbot, window):
     assert snakes(window).cfg.layout[4] == 1  # ordinary -> restart
     assert window.controller.mdp is not old
     assert window.controller.history == [] and window.controller.state == "ready"
-    window.redraw()
+    window.solving.redraw()
     assert window.convergence.point_count == 0
     assert "stale" in window.statusBar().currentMessage()
     # the new MDP has the restart: a risky throw from 4 that stops on 5 goes back to square 1
@@ -137,7 +137,7 @@ def test_squares_1_and_15_refuse_traps(qtbot, window):
     window.board.cell_clicked.emit(14)
     assert g.cfg.layout[14] == 0
     assert "Square 15 is the goal" in window.statusBar().currentMessage()
-    assert "Square 15 is the goal" in window.edit_refusal.text()  # and in the Game dock, kept
+    assert "Square 15 is the goal" in window.stage.edit_refusal.text()  # and in the Game dock, kept
     menu = window.board.cell_menu(0)
     enabled = [a.text() for a in menu.actions() if a.isEnabled() and not a.isSeparator()]
     assert enabled == ["Inspect square 1", "ordinary \u2713"]
@@ -219,8 +219,8 @@ def test_run_converges_and_the_board_shows_markov_decision(qtbot, window, circle
     assert "converged" in window.board.caption
     assert window.controller.state == "converged"
     # the colour scale was fixed for the run and spans the optimal values shown
-    assert window.scale.lo <= expec.min() and window.scale.hi >= expec.max()
-    assert (expec.max() - expec.min()) / (window.scale.hi - window.scale.lo) >= 0.7
+    assert window.solving.scale.lo <= expec.min() and window.solving.scale.hi >= expec.max()
+    assert (expec.max() - expec.min()) / (window.solving.scale.hi - window.solving.scale.lo) >= 0.7
 
 
 @pytest.mark.parametrize("method", ["gs", "pi", "lp"])
@@ -239,13 +239,13 @@ def test_policy_iteration_evaluate_and_improve_buttons(qtbot, window):
     set_layout(window)
     p = window.solver_panel
     p.algorithm.setCurrentIndex(p.algorithm.findData("pi"))
-    window.redraw()
+    window.solving.redraw()
     assert p.evaluate.isVisibleTo(window) and p.evaluate.isEnabled() and not p.improve.isEnabled()
     with qtbot.waitSignal(window.controller.sweeps_added, timeout=10_000) as b:
         p.evaluate.click()
     assert b.args[0][-1].phase == "evaluate"
     qtbot.waitUntil(lambda: window.controller.state == "paused", timeout=10_000)
-    window.redraw()
+    window.solving.redraw()
     assert p.improve.isEnabled() and not p.evaluate.isEnabled()
     with qtbot.waitSignal(window.controller.sweeps_added, timeout=10_000) as b:
         p.improve.click()
@@ -281,10 +281,10 @@ def test_a_click_on_a_square_inspects_it_in_front(qtbot, window):
     w.lesson_dock.raise_()
     qtbot.waitUntil(lambda: w.inspector_dock.visibleRegion().isEmpty())
     w.board.cell_clicked.emit(3)
-    assert w.selected == 3 and w.board.selected == 3
+    assert w.solving.selected == 3 and w.board.selected == 3
     qtbot.waitUntil(lambda: not w.inspector_dock.visibleRegion().isEmpty())
     [a for a in w.board.cell_menu(9).actions() if a.text() == "Inspect square 10"][0].trigger()
-    assert w.selected == 9 and w.inspector.inspection.title.startswith("square 10")
+    assert w.solving.selected == 9 and w.inspector.inspection.title.startswith("square 10")
 
 
 def test_inspector_numbers_equal_the_solvers_q_values(qtbot, window):
@@ -293,7 +293,7 @@ def test_inspector_numbers_equal_the_solvers_q_values(qtbot, window):
         step_once(qtbot, window)
     mdp = window.controller.mdp
     window.board.cell_clicked.emit(6)  # inspect square 7 (not in edit mode)
-    window.redraw()
+    window.solving.redraw()
     sw = window.controller.history[-1]
     # value iteration's sweep 5 backed up from sweep 4's values: the inspector shows that backup,
     # so its best Q is the value on the square and its best die is the square's die
@@ -322,7 +322,7 @@ def test_inspector_numbers_equal_the_solvers_q_values(qtbot, window):
     assert window.board.selected == 6
     # scrubbing back shows the inspector as it was
     window.solver_panel.history.setValue(1)
-    window.redraw()
+    window.solving.redraw()
     q1 = mdp.q_values(window.controller.history[0].values)  # sweep 2 backed up from sweep 1
     assert window.inspector.q_values[0] == pytest.approx(q1[mdp.state_ptr[6]])
     assert window.inspector.inspection.title == "square 7 after sweep 2"
@@ -335,18 +335,18 @@ def test_history_slider_scrubs_back_through_sweeps(qtbot, window):
     slider = window.solver_panel.history
     assert slider.maximum() == len(h) - 1 and slider.value() == len(h) - 1
     slider.setValue(3)
-    window.redraw()
+    window.solving.redraw()
     assert window.board.frame.values.tolist() == h[3].values.tolist()
     assert "sweep 4" in window.board.caption and f"(step 4 of {len(h)})" in window.board.caption
     assert window.convergence.cursor.isVisible()
     slider.setValue(len(h) - 1)
-    window.redraw()
+    window.solving.redraw()
     assert window.board.frame.values.tolist() == h[-1].values.tolist()
 
 
 def test_file_game_grid_graph_and_discount(qtbot, window, small_file):
-    window.open_mdp_file(small_file)
-    assert window.game.key == "file" and window.game_picker.currentIndex() == 1
+    window.files.open_mdp_file(small_file)
+    assert window.game.key == "file" and window.stage.game_picker.currentIndex() == 1
     assert window.board.layout_.kind == "grid" and len(window.board.layout_.cells) == 3
     window.game.editor().view.setCurrentIndex(1)
     assert window.game.view == "graph"
@@ -355,7 +355,7 @@ def test_file_game_grid_graph_and_discount(qtbot, window, small_file):
     run_to_end(qtbot, window)
     sol = window.controller.solution
     assert np.allclose(sol.values, [3.0, 2.0, 0.0], atol=1e-7) and sol.policy.tolist() == [1, 0, -1]
-    window.redraw()
+    window.solving.redraw()
     arrows = {(window.board.layout_.cells[a.src].state, window.board.layout_.cells[a.dst].state): a.weight
               for a in window.board.layout_.arrows}
     assert arrows == {(0, 2): 1.0, (1, 2): 1.0}  # the arrows of the solved policy
@@ -371,7 +371,7 @@ def test_file_game_grid_graph_and_discount(qtbot, window, small_file):
 
 
 def test_course_file_50_states_offers_no_graph(qtbot, window, cs747_dir):
-    window.open_mdp_file(cs747_dir / "mdp" / "continuing-mdp-50-20.txt")
+    window.files.open_mdp_file(cs747_dir / "mdp" / "continuing-mdp-50-20.txt")
     assert len(window.board.layout_.cells) == 50 and window.board.layout_.kind == "grid"
     assert not window.game.set_view("graph")
     assert "at most 30 states" in window.statusBar().currentMessage()
@@ -382,7 +382,7 @@ def test_course_file_50_states_offers_no_graph(qtbot, window, cs747_dir):
 
 def open_dialog_and_wait(qtbot, window) -> None:
     """File > Open course MDP file, which reads the file on the job thread: wait until it is done."""
-    window.open_mdp_dialog()
+    window.files.open_mdp_dialog()
     qtbot.waitUntil(lambda: not window.controller.job_busy, timeout=60_000)
 
 
@@ -399,7 +399,7 @@ def test_bad_file_shows_an_error_and_leaves_the_previous_state(qtbot, window, sm
     assert window.game.key == "snakes" and window.controller.mdp is old_mdp  # nothing changed
     assert snakes(window).cfg.layout == LAYOUT
     # with a file already open, a bad one leaves it open
-    window.open_mdp_file(small_file)
+    window.files.open_mdp_file(small_file)
     good = window.controller.mdp
     window.dialogs.open_path = str(bad)
     open_dialog_and_wait(qtbot, window)
@@ -417,14 +417,14 @@ def test_bad_file_shows_an_error_and_leaves_the_previous_state(qtbot, window, sm
 def test_simulation_finishes_within_ci_of_the_exact_value(qtbot, window, tmp_path):
     set_layout(window)
     run_to_end(qtbot, window)
-    sp = window.simulation
+    sp = window.stage.simulation
     sp.games.setValue(4000)
     progress = []
     window.controller.job_progress.connect(lambda d, t, s: progress.append((d, t)))
     with qtbot.waitSignal(window.controller.job_finished, timeout=60_000):
         sp.simulate.click()
         assert sp.cancel.isEnabled() and not sp.simulate.isEnabled()
-    rows = {r.name: r for r in window.sim_result.rows}
+    rows = {r.name: r for r in window.playing.sim_result.rows}
     assert list(rows) == ["optimal", "security", "normal", "risky", "random", "mixed"]
     expec, _ = sn.markovDecision(np.array(LAYOUT), False)
     opt = rows["optimal"]
@@ -441,12 +441,12 @@ def test_simulation_finishes_within_ci_of_the_exact_value(qtbot, window, tmp_pat
     assert f"exact {opt.exact:.10g}" in sp.table.item(0, 1).toolTip()  # full precision on hover
     assert not sp.cancel.isEnabled() and sp.simulate.isEnabled()
     # CSV export
-    out = window.export_csv(tmp_path / "sim.csv")
+    out = window.files.export_csv(tmp_path / "sim.csv")
     table = list(csv.reader(io.StringIO(out.read_text())))
     assert table[1][0] == "optimal" and float(table[1][3]) == opt.exact and float(table[1][4]) == opt.mean
     # the histogram as PNG and SVG
     for ext in ("png", "svg"):
-        p = window.export_figure("histogram", tmp_path / f"hist.{ext}")
+        p = window.files.export_figure("histogram", tmp_path / f"hist.{ext}")
         assert p.stat().st_size > 1000
 
 
@@ -463,23 +463,23 @@ def test_security_die_alone_takes_17_turns_whatever_the_layout():
 
 def test_simulation_can_be_cancelled(qtbot, window):
     set_layout(window)
-    sp = window.simulation
+    sp = window.stage.simulation
     sp.games.setValue(1_000_000)
     with qtbot.waitSignal(window.controller.job_cancelled, timeout=60_000):
         sp.simulate.click()
         sp.cancel.click()
-    assert window.sim_result is None
+    assert window.playing.sim_result is None
     assert "cancelled" in sp.status.text().lower()
     assert sp.simulate.isEnabled()
 
 
 def test_an_edit_during_a_simulation_discards_its_results(qtbot, window):
     set_layout(window)
-    window.simulation.games.setValue(200_000)
-    window.simulation.simulate.click()
+    window.stage.simulation.games.setValue(200_000)
+    window.stage.simulation.simulate.click()
     snakes(window).set_square(6, 3)  # the model changes: the job is cancelled and its results dropped
     qtbot.waitUntil(lambda: not window.controller.job_busy, timeout=60_000)
-    assert window.sim_result is None
+    assert window.playing.sim_result is None
 
 
 def test_episode_player_plays_a_game_on_the_board(qtbot, window):
@@ -518,34 +518,34 @@ def test_save_and_load_round_trip(qtbot, window, small_file, tmp_path):
     g = snakes(window)
     set_layout(window, LAYOUT, True)
     g.set_die(1, sn.Die("lucky", ((1, 1 / 3), (2, 2 / 3)), 0.25))
-    window.open_mdp_file(small_file)
+    window.files.open_mdp_file(small_file)
     window.solver_panel.discount.setValue(0.75)
     window.game.set_view("graph")
     window.switch_game("snakes")
     window.solver_panel.algorithm.setCurrentIndex(window.solver_panel.algorithm.findData("gs"))
     window.solver_panel.set_tolerance(1e-7)
-    assert window.dirty and window.windowTitle().endswith("*")
+    assert window.files.dirty and window.windowTitle().endswith("*")
     path = tmp_path / "scn.json"
     window.dialogs.save_path = str(path)
-    assert window.save_scenario_dialog()
-    assert path.exists() and not window.dirty and not window.windowTitle().endswith("*")
+    assert window.files.save_scenario_dialog()
+    assert path.exists() and not window.files.dirty and not window.windowTitle().endswith("*")
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".scn")] == []  # no temporary file left
 
     other = make_window(qtbot, tmp_path / "other.ini")
     try:
-        other.load_scenario(path)
+        other.files.load_scenario(path)
         assert snakes(other).cfg == g.cfg
-        f = other.game_by_key("file")
-        assert f.fstate == window.game_by_key("file").fstate and f.view == "graph"
+        f = other.stage.game_by_key("file")
+        assert f.fstate == window.stage.game_by_key("file").fstate and f.view == "graph"
         assert f.session.mdp().discount == 0.75
         assert other.game.key == "snakes" and other.solver_panel.method == "gs" and other.solver_panel.tol == 1e-7
-        assert other.controller.mdp is snakes(other).session.mdp() and not other.dirty
+        assert other.controller.mdp is snakes(other).session.mdp() and not other.files.dirty
         assert other.windowTitle() == "mdpviz \u2014 Snakes and ladders \u2014 scn.json"
         # a broken scenario shows an error and changes nothing
         bad = tmp_path / "bad.json"
         bad.write_text(path.read_text().replace('"circle": true', '"circle": "maybe"'))
         other.dialogs.open_path = str(bad)
-        other.open_scenario_dialog()
+        other.files.open_scenario_dialog()
         assert other.dialogs.errors and "games.snakes.circle" in other.dialogs.errors[-1][1]
         assert snakes(other).cfg == g.cfg
     finally:
@@ -554,41 +554,41 @@ def test_save_and_load_round_trip(qtbot, window, small_file, tmp_path):
 
 def test_opening_a_scenario_over_unsaved_edits_asks_and_undo_goes_back(qtbot, window, tmp_path):
     g, d = snakes(window), window.dialogs
-    path = window.save_scenario(tmp_path / "a.json")  # the defaults
+    path = window.files.save_scenario(tmp_path / "a.json")  # the defaults
     first = g.cfg
     d.open_path = str(path)
-    window.open_scenario_dialog()
-    assert d.asked == 0 and not window.dirty  # nothing unsaved: nothing to ask
+    window.files.open_scenario_dialog()
+    assert d.asked == 0 and not window.files.dirty  # nothing unsaved: nothing to ask
     set_layout(window)
     edited = g.cfg
     d.unsaved_answer = "cancel"
-    window.open_scenario_dialog()
-    assert d.asked == 1 and g.cfg == edited and window.dirty  # cancelled: the edits stay
+    window.files.open_scenario_dialog()
+    assert d.asked == 1 and g.cfg == edited and window.files.dirty  # cancelled: the edits stay
     d.unsaved_answer = "discard"
-    window.open_scenario_dialog()
-    assert d.asked == 2 and g.cfg == first and not window.dirty
+    window.files.open_scenario_dialog()
+    assert d.asked == 2 and g.cfg == first and not window.files.dirty
     assert window.undo_group.undoText() == "open a.json"
     window.undo_group.undo()  # back to what the window showed before opening
-    assert g.cfg == edited and window.dirty and window.controller.mdp is g.session.mdp()
+    assert g.cfg == edited and window.files.dirty and window.controller.mdp is g.session.mdp()
     d.unsaved_answer = "save"  # saved to the scenario's file, then opened again: the edits are kept
-    window.open_scenario_dialog()
-    assert d.asked == 3 and g.cfg == edited and not window.dirty and not d.errors
+    window.files.open_scenario_dialog()
+    assert d.asked == 3 and g.cfg == edited and not window.files.dirty and not d.errors
 
 
 def test_opening_a_course_file_is_unsaved_only_when_the_scenario_names_another(qtbot, window, small_file, tmp_path):
     from mdpviz.core.examples import mdp_examples
 
-    window.open_mdp_file(small_file)
-    f = window.game_by_key("file")
+    window.files.open_mdp_file(small_file)
+    f = window.stage.game_by_key("file")
     assert window.game is f and f.fstate.path == str(small_file)
-    assert not window.dirty and window.undo_group.undoText() == "opened small.txt"  # untitled: browsing files
-    window.save_scenario(tmp_path / "s.json")
-    window.open_mdp_file(small_file)  # the file the scenario names
-    assert not window.dirty
-    window.open_mdp_file(mdp_examples()[0].path)  # another file than the scenario's
-    assert window.dirty and window.windowTitle().endswith("*")
+    assert not window.files.dirty and window.undo_group.undoText() == "opened small.txt"  # untitled: browsing files
+    window.files.save_scenario(tmp_path / "s.json")
+    window.files.open_mdp_file(small_file)  # the file the scenario names
+    assert not window.files.dirty
+    window.files.open_mdp_file(mdp_examples()[0].path)  # another file than the scenario's
+    assert window.files.dirty and window.windowTitle().endswith("*")
     window.undo_group.undo()
-    assert f.fstate.path == str(small_file) and not window.dirty
+    assert f.fstate.path == str(small_file) and not window.files.dirty
 
 
 def test_quitting_with_unsaved_edits_asks_first(qtbot, window):
@@ -616,13 +616,13 @@ def test_presenter_mode_scales_up_and_back(qtbot, window):
     window.resize(1280, 720)
     base = window.font().pointSizeF()
     left_area = window.dockWidgetArea(window.game_dock)
-    window.act_presenter.trigger()
-    assert window.presenter and window.font().pointSizeF() == pytest.approx(base * 1.5)
+    window.view.act_presenter.trigger()
+    assert window.view.presenter and window.font().pointSizeF() == pytest.approx(base * 1.5)
     assert window.findChild(QWidget, "stepButton").font().pointSizeF() == pytest.approx(base * 1.5)
     assert window.dockWidgetArea(window.game_dock) == Qt.DockWidgetArea.RightDockWidgetArea
     assert window.minimumSizeHint().height() <= 720 and window.minimumSizeHint().width() <= 1280
-    window.act_presenter.trigger()
-    assert not window.presenter and window.font().pointSizeF() == pytest.approx(base)
+    window.view.act_presenter.trigger()
+    assert not window.view.presenter and window.font().pointSizeF() == pytest.approx(base)
     assert window.dockWidgetArea(window.game_dock) == left_area
 
 
@@ -632,15 +632,15 @@ def test_export_figures(qtbot, window, tmp_path):
     run_to_end(qtbot, window)
     for which in ("board", "convergence"):
         for ext in ("png", "svg"):
-            p = window.export_figure(which, tmp_path / f"{which}.{ext}")
+            p = window.files.export_figure(which, tmp_path / f"{which}.{ext}")
             assert p.stat().st_size > 1000, p
     assert (tmp_path / "board.svg").read_text().lstrip().startswith("<?xml")
     with pytest.raises(ValueError, match="png or .svg"):
-        window.export_figure("board", tmp_path / "board.jpg")
+        window.files.export_figure("board", tmp_path / "board.jpg")
     with pytest.raises(ValueError, match="unknown figure"):
-        window.export_figure("teapot", tmp_path / "x.png")
+        window.files.export_figure("teapot", tmp_path / "x.png")
     with pytest.raises(ValueError, match="run a simulation first"):
-        window.export_csv(tmp_path / "x.csv")
+        window.files.export_csv(tmp_path / "x.csv")
 
 
 def test_layout_and_settings_are_remembered(qtbot, tmp_path):
@@ -661,9 +661,9 @@ def test_layout_and_settings_are_remembered(qtbot, tmp_path):
 
 
 def test_keyboard_shortcuts(qtbot, window):
-    assert window.act_step.shortcut().toString() == "Space"
-    assert window.act_run.shortcut().toString() == "R"
-    assert window.act_stop.shortcut().toString() == "Esc"
+    assert window.solving.act_step.shortcut().toString() == "Space"
+    assert window.solving.act_run.shortcut().toString() == "R"
+    assert window.solving.act_stop.shortcut().toString() == "Esc"
     window.show()
     with qtbot.waitActive(window, timeout=5000):
         window.activateWindow()

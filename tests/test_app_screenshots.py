@@ -79,8 +79,8 @@ def test_the_shot_window_reports_its_simulation_and_sizes(qapp, tmp_path):
         with pytest.raises(ValueError, match=r"does not take 50 games, seed 7 \(its range is 100\.\.1000000 games\)"):
             sw.simulate(50, seed=7)  # below the panel's minimum: refused, not silently run with 100
         sw.simulate(100, seed=7)
-        assert w.sim_panel.games.value() == 100 and w.sim_panel.seed.value() == 7
-        assert w.sim_result is not None
+        assert w.playing.sim_panel.games.value() == 100 and w.playing.sim_panel.seed.value() == 7
+        assert w.playing.sim_result is not None
         path = sw.shot("x.png", size=(1300, 760), settle=0.05)
     assert path == tmp_path / "x.png" and sw.saved == [path]
     assert (sw.shots[0].size, sw.shots[0].actual) == ((1300, 760), (1300, 760))

@@ -210,18 +210,18 @@ def test_the_game_loads_and_one_step_is_one_round(window, qtbot):
     w = window
     g = w.game
     assert isinstance(g, AtttGame) and g.session.mdp().n_states == 2097 + 3
-    assert w.board_stack.currentWidget() is g.board
+    assert w.stage.board_stack.currentWidget() is g.board
     assert not hasattr(g.editor(), "step")  # no second Step in the Game dock
-    w.redraw()
+    w.solving.redraw()
     b = g.board
     pos = b.position  # p1_policy1 opened on cell 2: player 2 (the responder) to move
     assert pos.key == "001000000" and pos.chooser == DECISION
     assert b.caption_label.text().startswith("Round 0: player 2's MDP against player 1's start policy")
     assert all(t == "" for t in b.view().texts)  # round 0: nothing solved yet
-    w.step()
+    w.solving.step()
     qtbot.waitUntil(lambda: len(g.astate.rounds) == 1 and w.controller.state == "converged", timeout=20_000)
-    w._dirty = True
-    w.redraw()
+    w.solving._dirty = True
+    w.solving.redraw()
     assert b.caption_label.text().startswith("Round 1: player 2's best response to player 1's policy")
     # the board: player 2's boards against p1_policy1, solved by the window: the round's values
     mdp = g.session.mdp()
@@ -254,7 +254,7 @@ def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, mo
         return real(*args, **kw)
 
     monkeypatch.setattr(attt_iteration, "best_response", spy)
-    w.step()
+    w.solving.step()
     assert g.rounds.busy or len(g.astate.rounds) == 1
     qtbot.waitUntil(lambda: not g.rounds.busy and len(g.astate.rounds) == 1, timeout=10_000)
     assert threads == [False]  # solved off the GUI thread
@@ -265,18 +265,18 @@ def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, mo
     g.rounds.pause_ms = 0  # no pause between the rounds of Run
     panel.method.activated.emit(1)  # synchronous value iteration: 10x faster here, the same rounds
     assert g.setup.method == "vi" and g.astate.rounds == ()  # an edit: the rounds start again
-    w.step()
+    w.solving.step()
     qtbot.waitUntil(lambda: not g.rounds.busy and len(g.astate.rounds) == 1, timeout=10_000)
-    w.run_solver()  # the window's Run: rounds until convergence
+    w.solving.run_solver()  # the window's Run: rounds until convergence
     assert g.rounds.auto or g.astate.converged
     qtbot.waitUntil(lambda: g.astate.converged and w.controller.state == "converged", timeout=30_000)
     assert _rounds(g) == COURSE_ROUNDS
     last = g.astate.rounds[-1]
     assert (last.p1_win, last.p2_win, last.draw) == (0.0, 1.0, 0.0)  # at convergence player 1 never wins
     assert panel.table.rowCount() == 7 and panel.table.item(6, 4).text() == "0.0000"
-    w._dirty = True
-    w.redraw()
-    assert not w.solver_panel.step.isEnabled() and not w.act_step.isEnabled() and not w.solver_panel.run.isEnabled()
+    w.solving._dirty = True
+    w.solving.redraw()
+    assert not w.solver_panel.step.isEnabled() and not w.solving.act_step.isEnabled() and not w.solver_panel.run.isEnabled()
     assert not g.rounds.step()
     # after the converged rounds the board is not an empty grid: player 2's final best response
     b = g.board
@@ -284,9 +284,9 @@ def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, mo
     assert any(b.view().texts) and np.isfinite(b.view().fill).any() and b.view().greedy_cell >= 0
     assert "converged" in b.caption_label.text()
     # Reset (the window's) goes back to round 0; the computed rounds are reused by Step at once (no job)
-    w.reset_action()
+    w.solving.reset_action()
     assert g.astate.rounds == () and g.session.mdp().n_states == 2097 + 3
-    w.step()
+    w.solving.step()
     assert len(g.astate.rounds) == 1 and not g.rounds.busy and len(threads) == 8
 
 
@@ -295,7 +295,7 @@ def test_a_changed_board_opens_on_the_board(window, qtbot):
     g = w.game
     panel = g.editor()
     for k in range(3):
-        w.step()
+        w.solving.step()
         qtbot.waitUntil(lambda: not g.rounds.busy and len(g.astate.rounds) == k + 1, timeout=10_000)
     qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=10_000)
     assert panel.changed.count() == 1 + 374 and panel.changed.itemText(0).startswith("round 3: 374 P2 boards")
@@ -303,8 +303,8 @@ def test_a_changed_board_opens_on_the_board(window, qtbot):
     panel.changed.activated.emit(1)
     b = g.board
     assert b.position.key == board and b.position.chooser == DECISION  # player 2's own board: its best response
-    w._dirty = True
-    w.redraw()
+    w.solving._dirty = True
+    w.solving.redraw()
     assert b.view().greedy_cell == new  # the starred move is the new one
     assert f"round 3 changed this board's move: cell {old} \u2192 cell {new}" in b.status.text()
     # selecting round 1 lists every board of player 2 (its first response)
@@ -315,9 +315,9 @@ def test_a_changed_board_opens_on_the_board(window, qtbot):
 def test_clicking_a_cell_plays_it_and_the_policy_replies(window, qtbot):
     w = window
     g = w.game
-    w.run_solver()
+    w.solving.run_solver()
     qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=20_000)
-    w.redraw()
+    w.solving.redraw()
     b = g.board
     assert b.position.key == "001000000"
     assert b.click_cell(4) == "played"
@@ -337,9 +337,9 @@ def test_clicking_a_cell_plays_it_and_the_policy_replies(window, qtbot):
 def test_human_vs_agent_reaches_the_end(window, qtbot, human):
     w = window
     g = w.game
-    w.run_solver()
+    w.solving.run_solver()
     qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=20_000)
-    w.redraw()
+    w.solving.redraw()
     b = g.board
     b.set_mode(PLAY)
     b.set_human(human)
@@ -377,14 +377,14 @@ def test_a_round_can_be_cancelled_and_leaves_the_app_usable(window, qtbot, monke
         return real(*args, **kw)
 
     monkeypatch.setattr(attt_iteration, "best_response", blocked)
-    w.run_solver()  # the window's Run: rounds
+    w.solving.run_solver()  # the window's Run: rounds
     assert g.rounds.busy and g.rounds.auto
-    w._dirty = True
-    w.redraw()
+    w.solving._dirty = True
+    w.solving.redraw()
     assert w.solver_panel.pause.isEnabled() and not w.solver_panel.step.isEnabled()
     qtbot.waitUntil(entered.is_set, timeout=10_000)
-    w.set_q_view(True)  # the window stays usable while the round is computed
-    w.set_q_view(False)
+    w.classroom.set_q_view(True)  # the window stays usable while the round is computed
+    w.classroom.set_q_view(False)
     w.solver_panel.pause.click()  # Pause: cancels the round in progress
     assert not g.rounds.auto
     gate.set()
@@ -522,8 +522,8 @@ def test_export_policy_round_trips(window, qtbot, tmp_path):
 def test_matchups_in_the_window(window, qtbot):
     w = window
     g = w.game
-    assert w.start_simulation(2000, 11)
-    panel = w.sim_panel
+    assert w.playing.start_simulation(2000, 11)
+    panel = w.playing.sim_panel
     qtbot.waitUntil(lambda: len(panel.rows) > 0 and not w.controller.job_busy, timeout=20_000)
     names = [r.name for r in panel.rows]
     assert names == list(attt.matchup_names(g.setup)) == ["solved P2", "P1 vs uniform", "uniform vs uniform"]
@@ -537,10 +537,10 @@ def test_matchups_in_the_window(window, qtbot):
 def test_inspector_and_scenario_round_trip(window, qtbot, tmp_path):
     w = window
     g = w.game
-    w.step()  # round 1: player 2's best response, solved on the board at once
+    w.solving.step()  # round 1: player 2's best response, solved on the board at once
     qtbot.waitUntil(lambda: len(g.astate.rounds) == 1 and len(w.controller.history) >= 1, timeout=30_000)
-    w.redraw()
-    insp = w.inspection()  # the board's position (after p1_policy1's opening) is inspected
+    w.solving.redraw()
+    insp = w.solving.inspection()  # the board's position (after p1_policy1's opening) is inspected
     # named in words (after P1's opening on cell 2), not by the board's encoding "001000000"
     assert insp is not None and insp.title.startswith("after P1 (X) plays cell 2: P2 (O) to move")
     assert "001000000" not in insp.title
@@ -548,11 +548,11 @@ def test_inspector_and_scenario_round_trip(window, qtbot, tmp_path):
     g.set_generated_start("uniform", 2)
     g.set_ties("highest")
     path = tmp_path / "attt.json"
-    w.save_scenario(path)
+    w.files.save_scenario(path)
     other = make_window(qtbot, tmp_path / "o.ini")
     qtbot.addWidget(other)
     try:
-        other.load_scenario(path)
+        other.files.load_scenario(path)
         g2 = other.game
         assert g2.key == "attt" and g2.setup.start_kind == "uniform" and g2.setup.start.player == 2
         assert g2.setup.ties == "highest" and g2.setup.p1_boards.source == g.setup.p1_boards.source
@@ -564,9 +564,9 @@ def test_inspector_and_scenario_round_trip(window, qtbot, tmp_path):
 def test_episode_player_walks_the_board(window, qtbot):
     w = window
     g = w.game
-    w.step()  # round 1: player 2's best response to p1_policy1, solved on the board at once
+    w.solving.step()  # round 1: player 2's best response to p1_policy1, solved on the board at once
     qtbot.waitUntil(lambda: len(g.astate.rounds) == 1 and w.controller.state == "converged", timeout=30_000)
-    assert w.new_episode("optimal")
+    assert w.playing.new_episode("optimal")
     moves = w.player.moves
     assert moves and moves[0].state == g.session.start_state()
     assert g.session.mdp().state_labels[moves[0].state] == "001000000"  # player 2's first board after p1_policy1's opening

@@ -129,7 +129,7 @@ def _solved(qtbot, w, key: str, method: str, **conventions):
     w.solver_panel.set_method(method)
     if conventions:
         w.solver_panel.set_conventions(**conventions)
-    w.reset_solver()
+    w.solving.reset_solver()
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=10_000)
     run_to_end(qtbot, w)
     return g
@@ -149,13 +149,13 @@ def _best(insp):
 
 def _follow_checked(w, term: BackupTerm) -> None:
     """Follow ``term``'s link and check the page: the successor's backup, its V the term's number."""
-    before = w.chain.states
+    before = w.solving.chain.states
     _click(w, follow_href(term.next_state))
-    page = w.inspection()
-    assert w.chain.states == (*before, term.next_state)
-    assert w.selected == term.next_state
+    page = w.solving.inspection()
+    assert w.solving.chain.states == (*before, term.next_state)
+    assert w.solving.selected == term.next_state
     assert page.value == term.next_value  # exactly the number in the parent's term
-    assert page.chain[-1] == w._crumb_name(term.next_state) and len(page.chain) == len(before) + 1
+    assert page.chain[-1] == w.solving._crumb_name(term.next_state) and len(page.chain) == len(before) + 1
 
 
 @pytest.mark.parametrize("key,method,conv", [
@@ -167,34 +167,34 @@ def test_links_show_the_terms_numbers(qtbot, window, key, method, conv):
     g = _solved(qtbot, w, key, method, **conv)
     mdp = w.controller.mdp
     mid = len(w.controller.history) // 2
-    w._on_history_moved(mid)  # a sweep before convergence: the values still change between sweeps
-    w.redraw()
+    w.solving._on_history_moved(mid)  # a sweep before convergence: the values still change between sweeps
+    w.solving.redraw()
     root = int(g.session.start_state())
-    w.inspect(root)
+    w.solving.inspect(root)
     root_html = w.inspector.text.toHtml()
     for _ in range(3):  # every term of the best action, then on along its first non-terminal one
-        insp = w.inspection()
+        insp = w.solving.inspection()
         terms = _best(insp).terms
         assert terms and all(follow_href(t.next_state) in w.inspector.text.toHtml() for t in terms)
         for t in terms:
             _follow_checked(w, t)
-            _click(w, back_href(len(w.chain.states) - 2))  # the breadcrumb back to the parent
-            assert w.inspection() == insp
+            _click(w, back_href(len(w.solving.chain.states) - 2))  # the breadcrumb back to the parent
+            assert w.solving.inspection() == insp
         _follow_checked(w, next(t for t in terms if not mdp.terminal[t.next_state]))
-    assert len(w.chain.states) == 4 and "chain:back/2" in w.inspector.text.toHtml()
+    assert len(w.solving.chain.states) == 4 and "chain:back/2" in w.inspector.text.toHtml()
     # which sweep each page is at: the one whose values its parent's term read
-    at = [i for _, i in w.chain_pages()]
+    at = [i for _, i in w.solving.chain_pages()]
     if key == "gridworld" or conv:  # the shown values (the grid's arrows; CS188's "Q from V_k")
         assert at == [mid] * 4
     elif method == "vi":  # Jacobi: V_k(s) came from V_(k-1) of its successors, one sweep further back
         assert at == [mid, mid - 1, mid - 2, mid - 3]
-        assert w.inspection().title.endswith(f"after sweep {w.controller.history[mid - 3].iteration}")
+        assert w.solving.inspection().title.endswith(f"after sweep {w.controller.history[mid - 3].iteration}")
     else:  # in place: this sweep's values for the states updated before, the previous sweep's after
-        states = w.chain.states
+        states = w.solving.chain.states
         assert at[0] == mid and all(at[k + 1] == at[k] - (states[k + 1] >= states[k]) for k in range(3))
     # the breadcrumb's first crumb returns to the clicked state, as first shown
     _click(w, back_href(0))
-    assert w.chain.states == (root,) and w.selected == root and w.inspector.text.toHtml() == root_html
+    assert w.solving.chain.states == (root,) and w.solving.selected == root and w.inspector.text.toHtml() == root_html
 
 
 def test_snakes_chain_reaches_the_goal_and_the_board_outlines_it(qtbot, window):
@@ -203,19 +203,19 @@ def test_snakes_chain_reaches_the_goal_and_the_board_outlines_it(qtbot, window):
     w = window
     _solved(qtbot, w, "snakes", "vi")
     mdp = w.controller.mdp
-    w.inspect(0)  # square 1, at the last sweep
+    w.solving.inspect(0)  # square 1, at the last sweep
     seen = [0]
     for _ in range(40):
-        insp = w.inspection()
+        insp = w.solving.inspection()
         if insp.terminal:
             break
         t = max(_best(insp).terms, key=lambda t: (t.next_state, t.prob))  # the furthest square the best die reaches
         _follow_checked(w, t)
         seen.append(t.next_state)
-    assert insp.terminal and mdp.terminal[w.selected]
+    assert insp.terminal and mdp.terminal[w.solving.selected]
     html = w.inspector.text.toHtml()
     assert "Terminal state" in html and "chain ends here" in html
-    assert w.chain.states == tuple(seen) and len(seen) >= 3
+    assert w.solving.chain.states == tuple(seen) and len(seen) >= 3
     # the board outlines the chain's states, numbered in order
     assert w.board.chain_labels == outline_labels(seen)
     assert [w.board.chain_labels[s] for s in dict.fromkeys(seen)][:3] == ["1", "2", "3"]
@@ -228,7 +228,7 @@ def test_snakes_chain_reaches_the_goal_and_the_board_outlines_it(qtbot, window):
     assert img.pixelColor(int(far.center().x() - MIN_DISC * 0.35), int(far.top())).name() != CHAIN
     # a new click starts a new chain; the board's outlines go
     w.board.inspect_requested.emit(5)
-    assert w.chain.states == (5,) and w.board.chain_labels == {}
+    assert w.solving.chain.states == (5,) and w.board.chain_labels == {}
 
 
 def test_history_keeps_the_chain_and_a_model_edit_clears_it(qtbot, window):
@@ -237,59 +237,59 @@ def test_history_keeps_the_chain_and_a_model_edit_clears_it(qtbot, window):
     w = window
     g = _solved(qtbot, w, "gridworld", "vi")
     root = int(g.session.start_state())
-    w.inspect(root)
+    w.solving.inspect(root)
     for _ in range(2):
-        _click(w, follow_href(_best(w.inspection()).terms[0].next_state))
-    states = w.chain.states
+        _click(w, follow_href(_best(w.solving.inspection()).terms[0].next_state))
+    states = w.solving.chain.states
     n = len(w.controller.history)
     assert len(states) == 3 and w.board.canvas.chain_labels  # the grid world's cells, numbered
     geom = g.geometry()
     assert w.board.canvas.chain_labels == {geom.cell_of(s): lab for s, lab in outline_labels(states).items()}
     for k in (n - 1, 3, 1):  # the slider moves: the same chain, every page at the new sweep
-        w._on_history_moved(k)
-        w.redraw()
-        assert w.chain.states == states and w.chain_pages()[0] == (root, k)
+        w.solving._on_history_moved(k)
+        w.solving.redraw()
+        assert w.solving.chain.states == states and w.solving.chain_pages()[0] == (root, k)
         assert "chain:back/1" in w.inspector.text.toHtml()
-        parent = w._inspection_at(*w.chain_pages()[-2])
+        parent = w.solving._inspection_at(*w.solving.chain_pages()[-2])
         term = next(t for a in parent.actions for t in a.terms if t.next_state == states[-1])
-        assert w.inspection().value == term.next_value
+        assert w.solving.inspection().value == term.next_value
     # a model edit clears the chain (the inspected state stays inspected, a chain of its own)
     g.session.edit(replace(g.settings, noise=0.1 if g.settings.noise != 0.1 else 0.3), "noise")
-    w.redraw()
-    assert w.chain.states == (states[-1],) and w.board.canvas.chain_labels == {}
+    w.solving.redraw()
+    assert w.solving.chain.states == (states[-1],) and w.board.canvas.chain_labels == {}
     assert "chain:back" not in w.inspector.text.toHtml()
 
 
 def test_presenter_compact_form_keeps_the_chain(qtbot, window):
     w = window
     _solved(qtbot, w, "snakes", "vi")
-    w.inspect(0)
-    t = _best(w.inspection()).terms[0]
+    w.solving.inspect(0)
+    t = _best(w.solving.inspection()).terms[0]
     w.inspector.set_compact(True)
     _click(w, follow_href(t.next_state))
     html = w.inspector.text.toHtml()
     assert "chain:back/0" in html and "chain:next/" in html
-    assert w.inspection().value == t.next_value
+    assert w.solving.inspection().value == t.next_value
 
 
 def test_gambler_and_jack_number_the_chain_on_their_plots(qtbot, window):
     w = window
     g = _solved(qtbot, w, "gambler", "vi")
     board = w.board
-    w.inspect(30)
+    w.solving.inspect(30)
     for _ in range(2):
-        t = next(t for t in _best(w.inspection()).terms if not w.controller.mdp.terminal[t.next_state])
+        t = next(t for t in _best(w.solving.inspection()).terms if not w.controller.mdp.terminal[t.next_state])
         _follow_checked(w, t)
-    states = w.chain.states
+    states = w.solving.chain.states
     values = w.controller.history[-1].values
     got = [(it.toPlainText(), (it.pos().x(), it.pos().y())) for it in board._chain_items]
     assert got == [(lab, (float(s), float(values[s]))) for s, lab in outline_labels(states).items()]
     assert all(it in board.value_plot.items for it in board._chain_items)
-    w.redraw()  # a frame redraws the plot: the numbers come back with it
-    w.mark_dirty()
-    w.redraw()
+    w.solving.redraw()  # a frame redraws the plot: the numbers come back with it
+    w.solving.mark_dirty()
+    w.solving.redraw()
     assert len(board._chain_items) == 3 and all(it in board.value_plot.items for it in board._chain_items)
-    w.inspect(40)
+    w.solving.inspect(40)
     assert board._chain_items == [] and g.session.mdp() is w.controller.mdp
 
     from mdpviz.models.jack.rules import state_of
@@ -314,7 +314,7 @@ def test_a_mouse_click_on_a_term_follows_it(qtbot, window):
     _solved(qtbot, w, "snakes", "vi")
     w.inspector_dock.raise_()
     w.show()
-    w.inspect(0)
+    w.solving.inspect(0)
     text = w.inspector.text
     doc = text.document()
     found = None
@@ -337,4 +337,4 @@ def test_a_mouse_click_on_a_term_follows_it(qtbot, window):
     r = text.cursorRect(cur)
     assert text.anchorAt(r.center()) == href
     qtbot.mouseClick(text.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(r.center()))
-    assert w.chain.states == (0, int(href.rsplit("/", 1)[1]))
+    assert w.solving.chain.states == (0, int(href.rsplit("/", 1)[1]))

@@ -45,7 +45,7 @@ def window(qtbot, tmp_path):
 def run_to_end(qtbot, w: MainWindow, timeout: int = 60_000) -> None:
     with qtbot.waitSignal(w.controller.finished, timeout=timeout):
         w.solver_panel.run.click()
-    w.redraw()
+    w.solving.redraw()
 
 
 def open_game(qtbot, w: MainWindow, key: str, tmp_path: Path):
@@ -85,7 +85,7 @@ def run_game(qtbot, w: MainWindow, key: str) -> None:
     g = w.game
     if key == "attt":  # Run steps best-response rounds to convergence; each round's MDP is solved at once
         g.rounds.pause_ms = 0
-        w.run_solver()
+        w.solving.run_solver()
         qtbot.waitUntil(lambda: g.astate.converged and w.controller.state == "converged", timeout=60_000)
     elif key == "ttt3d":
         g.set_settings(episodes=200, report_every=50, eval_games=0)
@@ -93,8 +93,8 @@ def run_game(qtbot, w: MainWindow, key: str) -> None:
             g.editor().train.click()
     else:
         run_to_end(qtbot, w)
-    w._dirty = True
-    w.redraw()
+    w.solving._dirty = True
+    w.solving.redraw()
 
 
 @pytest.mark.parametrize("key", games.keys())
@@ -107,7 +107,7 @@ def test_after_run_the_board_uses_most_of_its_colour_range(qtbot, window, tmp_pa
     else:
         open_game(qtbot, w, key, tmp_path)
     run_game(qtbot, w, key)
-    board = w.game_boards[key]
+    board = w.stage.game_boards[key]
     lo, hi = board.color_range()
     v = shown_values(w)
     assert v.size >= 2
@@ -144,7 +144,7 @@ def test_export_colours_the_board_as_the_window_does(qtbot, window, tmp_path, ke
         assert board.color_range() == shown and (scale.lo, scale.hi) == shown
         assert scale.kind == w.color_bar.scale.kind
         # the window's own export path (File > Export) sees the same scale
-        assert ex.scale_of(g, w.solved_view()) == ex.scale_of(g, solved)
+        assert ex.scale_of(g, w.classroom.solved_view()) == ex.scale_of(g, solved)
     finally:
         board.deleteLater()
 
@@ -175,15 +175,15 @@ def test_badge_and_inspector_agree_at_every_history_index(qtbot, window, tmp_pat
 
     g.session.edit(replace(g.cfg, layout=(0, 0, 3, 0, 2, 0, 1, 0, 3, 0, 0, 1, 0, 4, 0)), "traps")
     w.solver_panel.set_method(method)
-    w.reset_solver()
+    w.solving.reset_solver()
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=10_000)
     run_to_end(qtbot, w)
     for i in range(len(w.controller.history)):
-        w._on_history_moved(i)
-        w.redraw()
+        w.solving._on_history_moved(i)
+        w.solving.redraw()
         for s in range(14):
-            w.inspect(s)
-            best = [a.action for a in w.inspection().actions if a.best]
+            w.solving.inspect(s)
+            best = [a.action for a in w.solving.inspection().actions if a.best]
             assert [str(a + 1) for a in best] == [w.board.cell_text(s)[1]], (method, i, s)
 
 
@@ -193,13 +193,13 @@ def test_snakes_square_5_at_sweep_2(qtbot, window, tmp_path):
     w = window
     open_game(qtbot, w, "snakes", tmp_path)
     w.solver_panel.set_method("vi")
-    w.reset_solver()
+    w.solving.reset_solver()
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=10_000)
     run_to_end(qtbot, w)
-    w._on_history_moved(1)  # sweep 2
-    w.redraw()
-    w.inspect(4)  # square 5
-    insp = w.inspection()
+    w.solving._on_history_moved(1)  # sweep 2
+    w.solving.redraw()
+    w.solving.inspect(4)  # square 5
+    insp = w.solving.inspection()
     best = next(a for a in insp.actions if a.best)
     assert str(best.action + 1) == w.board.cell_text(4)[1]
     assert best.q == pytest.approx(w.controller.history[1].values[4], abs=1e-12)
@@ -258,23 +258,23 @@ def test_snakes_policy_is_a_die_face_readable_on_a_projector(qtbot, window, tmp_
     assert w.board.policy_glyph == "die" and w.board.action_names == ("security", "normal", "risky")
     assert list(w.board.frame.actions[:14]) == list(w.controller.solution.policy[:14])
     w.show()
-    w.set_presenter(True)
+    w.view.set_presenter(True)
     w.resize(1280, 720)
     # die faces from the back of a room, once the layout has settled at 1280x720
     qtbot.waitUntil(lambda: w.board.glyph_size() >= 24, timeout=5_000)
     assert w.width() <= 1280 and w.board.glyph_size() >= 24
-    w.set_presenter(False)
+    w.view.set_presenter(False)
 
 
 def test_q_toggle_shows_every_action_on_the_board(qtbot, window, tmp_path):
     w = window
     open_game(qtbot, w, "snakes", tmp_path)
     run_to_end(qtbot, w)
-    act = w.findChild(type(w.act_q), "qValuesAction")
+    act = w.findChild(type(w.classroom.act_q), "qValuesAction")
     view_menu = next(a.menu() for a in w.menuBar().actions() if a.text().replace("&", "") == "View")
-    assert act is w.act_q and act in view_menu.actions() and act.isCheckable()
+    assert act is w.classroom.act_q and act in view_menu.actions() and act.isCheckable()
     act.trigger()
-    assert w.q_view and w.board.q_values is not None
+    assert w.classroom.q_view and w.board.q_values is not None
     q = w.board.q_values
     mdp = w.controller.mdp
     assert q.shape == (mdp.n_states, mdp.n_actions) and np.isnan(q[14]).all()
@@ -285,16 +285,16 @@ def test_q_toggle_shows_every_action_on_the_board(qtbot, window, tmp_path):
     assert "Q(risky)" in w.board.tooltip_text(4)
     w.board.grab()  # paints the rows without error
     # scrubbed back to sweep 2: the rows back up from sweep 1's values, as the inspector does
-    w._on_history_moved(1)
-    w.redraw()
-    w.inspect(4)
-    insp = w.inspection()
+    w.solving._on_history_moved(1)
+    w.solving.redraw()
+    w.solving.inspect(4)
+    insp = w.solving.inspection()
     assert [a.q for a in insp.actions] == pytest.approx(list(w.board.q_values[4]), abs=1e-12)
     act.trigger()
-    assert not w.q_view and w.board.q_values is None
+    assert not w.classroom.q_view and w.board.q_values is None
 
 
 def test_every_board_reports_its_colour_range(window):
-    for g in window.games:
-        board = window.game_boards[g.key]
+    for g in window.stage.games:
+        board = window.stage.game_boards[g.key]
         assert callable(getattr(board, "color_range", None)), g.key

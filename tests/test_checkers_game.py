@@ -263,7 +263,7 @@ def open_checkers(qtbot, w) -> CheckersGame:
     w.switch_game("checkers")
     g = w.game
     qtbot.waitUntil(lambda: w.controller.mdp is not None and g.session.built() is not None, timeout=20_000)
-    w.redraw()
+    w.solving.redraw()
     return g
 
 
@@ -271,13 +271,13 @@ def step_once(qtbot, w) -> None:
     n = len(w.controller.history)
     w.solver_panel.step.click()
     qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=10_000)
-    w.redraw()
+    w.solving.redraw()
 
 
 def run_to_end(qtbot, w) -> None:
     with qtbot.waitSignal(w.controller.finished, timeout=30_000):
         w.solver_panel.run.click()
-    w.redraw()
+    w.solving.redraw()
 
 
 def test_checkers_is_in_the_default_games(qtbot):
@@ -288,7 +288,7 @@ def test_checkers_is_in_the_default_games(qtbot):
 
 def test_the_game_loads_and_shows_its_state_count(window, qtbot):
     g = open_checkers(qtbot, window)
-    assert window.board_stack.currentWidget() is g.board
+    assert window.stage.board_stack.currentWidget() is g.board
     cm = g.session.built()
     assert cm.n_states == 1193 and window.controller.mdp.n_states == 1193
     ed = g.editor()
@@ -373,8 +373,8 @@ def test_discount_slider_keeps_the_compile_and_the_position(window, qtbot):
 def test_inspector_shows_the_replies(window, qtbot):
     g = open_checkers(qtbot, window)
     run_to_end(qtbot, window)
-    window.inspect(0)
-    insp = window.inspection()
+    window.solving.inspect(0)
+    insp = window.solving.inspection()
     assert [a.name for a in insp.actions] == ["a1-b2", "c1-b2", "c1-d2"]
     assert "White b4-a3" in insp.actions[0].text
 
@@ -383,8 +383,8 @@ def test_matchups_with_exact_probabilities(window, qtbot):
     g = open_checkers(qtbot, window)
     run_to_end(qtbot, window)
     with qtbot.waitSignal(window.controller.job_finished, timeout=30_000):
-        assert window.start_simulation(4000, 7)
-    panel = window.sim_panel
+        assert window.playing.start_simulation(4000, 7)
+    panel = window.playing.sim_panel
     rows = panel.rows
     assert [r.name for r in rows] == ["optimal vs random", "random vs random"]
     cm = g.session.built()
@@ -399,7 +399,7 @@ def test_matchups_with_exact_probabilities(window, qtbot):
 def test_episode_player_shows_positions(window, qtbot):
     g = open_checkers(qtbot, window)
     run_to_end(qtbot, window)
-    assert window.new_episode("optimal")
+    assert window.playing.new_episode("optimal")
     window.player.seek(0)
     assert g.board.position.state >= 0
 
@@ -412,7 +412,7 @@ def test_refused_edit_and_the_agent_playing_white(window, qtbot):
     assert g.settings == SMALL
     assert g.set_variant(agent=ck.WHITE)
     qtbot.waitUntil(lambda: window.controller.mdp is not None and g.session.built() is not None, timeout=20_000)
-    window.redraw()
+    window.solving.redraw()
     walk = g.board.walk
     assert walk.start.mover == "Black" and walk.start.chooser == MODEL  # Black is the random opponent
     assert walk.index == 1 and walk.plies[0].by == "model"  # it opened at once
@@ -482,8 +482,8 @@ def test_switching_game_during_a_compile_cancels_it_and_coming_back_restarts(win
 def test_scenario_round_trip(window, qtbot, tmp_path):
     g = open_checkers(qtbot, window)
     g.session.set_discount(0.75)
-    p = window.save_scenario(tmp_path / "s.json")
+    p = window.files.save_scenario(tmp_path / "s.json")
     g.session.set_discount(0.2)
-    window.load_scenario(p)
+    window.files.load_scenario(p)
     assert g.settings == CheckersSettings(SMALL.rules, discount=0.75)
     assert g.editor().discount_slider.value() == 75

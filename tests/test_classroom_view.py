@@ -101,8 +101,8 @@ def window(qtbot, tmp_path):
 def settle(qtbot, w, size) -> None:
     w.resize(*size)
     wait_laid_out(qtbot, w)
-    w._dirty = True
-    w.redraw()
+    w.solving._dirty = True
+    w.solving.redraw()
     wait_laid_out(qtbot, w)
 
 
@@ -111,14 +111,14 @@ def test_window_colour_bar_is_clear_at_every_size(qtbot, window):
     w.switch_game("snakes")
     qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state == "ready", timeout=60_000)
     with qtbot.waitSignal(w.controller.finished, timeout=60_000):
-        w.run_solver()
+        w.solving.run_solver()
     for size, presenter in ((LAPTOP, False), ((1920, 1080), False), (PROJECTOR, True)):
-        w.set_presenter(presenter)
+        w.view.set_presenter(presenter)
         settle(qtbot, w, size)
         assert_label_clear(w.color_bar)
         if presenter:
             assert w.color_bar.width() >= 120  # the projector's bar keeps its width
-    w.set_presenter(False)
+    w.view.set_presenter(False)
 
 
 # ---------------------------------------------------------------------------------- grid boards
@@ -126,16 +126,16 @@ def _solve(qtbot, w) -> None:
     qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state == "ready"
                     and w.controller.value_range is not None, timeout=60_000)
     with qtbot.waitSignal(w.controller.finished, timeout=60_000):
-        w.run_solver()
-    w._dirty = True
-    w.redraw()
+        w.solving.run_solver()
+    w.solving._dirty = True
+    w.solving.redraw()
 
 
 def test_grid_board_bar_reports_the_map_it_draws(qtbot, window):
     w = window
     w.switch_game("gridworld")
     _solve(qtbot, w)
-    board = w.game_boards["gridworld"]
+    board = w.stage.game_boards["gridworld"]
     scale = board.color_bar.scale
     assert board.canvas.diverging  # the book grid's values have both signs
     assert scale.kind == DIVERGING and (scale.lo, scale.hi) == board.color_range() and scale.lo == -scale.hi
@@ -155,7 +155,7 @@ def test_gym_grid_scale_spans_the_values_shown(qtbot, window, env, kwargs):
     qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.mdp.n_states == w.game.session.mdp().n_states,
                     timeout=120_000)
     _solve(qtbot, w)
-    board = w.game_boards["gym"]
+    board = w.stage.game_boards["gym"]
     mdp = w.controller.mdp
     v = np.asarray(board.sweep.values)[~np.asarray(mdp.terminal)]
     lo, hi = board.color_range()
@@ -200,14 +200,14 @@ def test_cube_board_gets_room_on_a_laptop_and_a_projector(qtbot, window):
     settle(qtbot, w, LAPTOP)
     cell, height = _cube(b)
     assert cell >= 40, cell
-    w.set_presenter(True)
+    w.view.set_presenter(True)
     try:
         settle(qtbot, w, PROJECTOR)
         cell, height = _cube(b)
         assert cell >= 40, (cell, b.canvas.size(), b.side.size())
         assert b.side.width() <= 0.5 * b.width() + 1
     finally:
-        w.set_presenter(False)
+        w.view.set_presenter(False)
 
 
 # ---------------------------------------------------------------------------------- the lesson snapshot

@@ -388,15 +388,15 @@ def test_window_redraw_brackets_its_frame_with_the_gate(qtbot):
     seen = []
     begin = w.controller.frame_gate.begin
     w.controller.frame_gate.begin = lambda: (begin(), seen.append(FRAME_GATE.open.is_set()))
-    w.redraw_timer.stop()  # frames drawn here only
+    w.solving.redraw_timer.stop()  # frames drawn here only
     try:
-        w._dirty = True
-        w.redraw()
+        w.solving._dirty = True
+        w.solving.redraw()
         assert seen == [False] and not FRAME_GATE.open.is_set()  # closed while the frame is drawn
         qtbot.waitUntil(FRAME_GATE.open.is_set, timeout=10_000)  # and opened after its repaint
         seen.clear()
-        w._dirty = False
-        w.redraw()  # nothing changed: no frame, the gate stays open
+        w.solving._dirty = False
+        w.solving.redraw()  # nothing changed: no frame, the gate stays open
         assert seen == [] and FRAME_GATE.open.is_set()
     finally:
         del w.controller.frame_gate.begin

@@ -40,9 +40,9 @@ def test_golden_scenario_saves_back_byte_identically(qtbot, tmp_path, key):
     w = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(w)
     try:
-        w.load_scenario(src)
+        w.files.load_scenario(src)
         out = tmp_path / "again.json"
-        w.save_scenario(out)
+        w.files.save_scenario(out)
         saved = __import__("json").loads(out.read_text(encoding="utf-8"))
         want = __import__("json").loads(text)
         assert saved["game"] == want["game"]

@@ -20,7 +20,7 @@ def window(qtbot, tmp_path):
 def run_to_end(qtbot, w):
     with qtbot.waitSignal(w.controller.finished, timeout=30_000):
         w.solver_panel.run.click()
-    w.redraw()
+    w.solving.redraw()
 
 
 # --------------------------------------------------------------------------- pure
@@ -47,8 +47,8 @@ def test_grid_world_solves_on_its_board(qtbot, window):
     w = window
     g = w.game
     assert g.key == "gridworld" and not w.color_bar.isVisible()
-    board = w.game_boards["gridworld"]
-    assert w.board_stack.currentWidget() is board
+    board = w.stage.game_boards["gridworld"]
+    assert w.stage.board_stack.currentWidget() is board
     run_to_end(qtbot, w)
     cv = board.canvas
     assert cv.values is not None
@@ -70,14 +70,14 @@ def test_grid_world_solves_on_its_board(qtbot, window):
 def test_edit_cycles_a_cell_goes_stale_and_undoes(qtbot, window):
     w = window
     g = w.game
-    board = w.game_boards["gridworld"]
+    board = w.stage.game_boards["gridworld"]
     run_to_end(qtbot, w)
     before = g.settings
     board.edit_mode.setChecked(True)
     board.canvas.cell_clicked.emit(0, 0)  # open -> wall
     assert g.settings.grid.cells[0][0] == gw.WALL
     assert len(w.controller.history) == 0  # the solver was reset
-    w.redraw()
+    w.solving.redraw()
     assert "stale" in board.canvas.caption
     assert "stale" in w.statusBar().currentMessage()
     board.canvas.cell_clicked.emit(0, 0)  # wall -> exit with the editor's reward
@@ -114,36 +114,36 @@ def test_a_refused_edit_puts_the_field_back_and_says_why_under_the_editor(qtbot,
     w = window
     g = w.game
     assert g.session.set_discount(1.0)
-    ed = w.editor_stack.currentWidget()
+    ed = w.stage.editor_stack.currentWidget()
     steps, settings = g.session.undo_stack.count(), g.session.settings
     ed.living.setValue(0.1)
     ed.living.editingFinished.emit()  # what Enter or leaving the field does
     assert g.session.settings is settings and g.session.undo_stack.count() == steps
     assert ed.living.value() == settings.living_reward  # the field shows the model again, not 0.1
-    assert not w.edit_refusal.isHidden() and "discount" in w.edit_refusal.text()
+    assert not w.stage.edit_refusal.isHidden() and "discount" in w.stage.edit_refusal.text()
     w.statusBar().showMessage("another note")  # the next status message does not take the reason away
-    assert "discount" in w.edit_refusal.text()
+    assert "discount" in w.stage.edit_refusal.text()
     w.switch_game("snakes")  # another game's editor: not its reason
-    assert w.edit_refusal.isHidden()
+    assert w.stage.edit_refusal.isHidden()
     w.switch_game("gridworld")
-    assert "discount" in w.edit_refusal.text()
+    assert "discount" in w.stage.edit_refusal.text()
     ed.noise.setValue(0.1)
     ed.noise.editingFinished.emit()  # the next edit that is applied clears it
-    assert g.session.settings.noise == 0.1 and w.edit_refusal.isHidden()
+    assert g.session.settings.noise == 0.1 and w.stage.edit_refusal.isHidden()
 
 
 def test_inspect_click_and_episode_token(qtbot, window):
     w = window
     g = w.game
-    board = w.game_boards["gridworld"]
+    board = w.stage.game_boards["gridworld"]
     run_to_end(qtbot, w)
     with qtbot.waitSignal(board.inspect_requested):
         board.canvas.cell_clicked.emit(2, 0)
-    assert w.selected == g.session.start_state()
-    insp = w.inspection()
+    assert w.solving.selected == g.session.start_state()
+    insp = w.solving.inspection()
     best = [a.name for a in insp.actions if a.best]
     assert best == ["north"] and insp.value == pytest.approx(0.4907, abs=5e-5)
-    assert w.new_episode("optimal")
+    assert w.playing.new_episode("optimal")
     moves = w.player.moves
     assert moves[0].state == g.session.start_state()
     assert moves[-1].next_state == g.session.mdp().n_states - 1  # CS188: the episode ends in "exited"
@@ -161,10 +161,10 @@ def test_map_file_and_scenario_round_trip(qtbot, window, tmp_path):
     g.set_convention("aima")
     g.set_living_reward(-0.5)
     out = tmp_path / "sc.json"
-    w.save_scenario(out)
+    w.files.save_scenario(out)
     g.set_map(gw.BUILTIN_MAPS["maze"])
-    w.load_scenario(out)
-    g = w.game_by_key("gridworld")
+    w.files.load_scenario(out)
+    g = w.stage.game_by_key("gridworld")
     assert g.settings.grid.cells == gw.parse_grid(p.read_text()).cells
     assert (g.settings.convention, g.settings.living_reward) == ("aima", -0.5)
     bad = tmp_path / "bad.txt"
@@ -195,7 +195,7 @@ def test_gym_game_frozenlake_and_taxi(qtbot, window):
     w = window
     w.switch_game("gym")
     g = w.game
-    board = w.game_boards["gym"]
+    board = w.stage.game_boards["gym"]
     run_to_end(qtbot, w)
     assert board.stack.currentWidget() is board.canvas  # FrozenLake: a grid
     assert board.canvas.geometry_.rows == 4
@@ -238,11 +238,11 @@ def test_simulation_and_compare_methods_in_the_window(qtbot, window):
     g.session.set_discount(1.0)
     run_to_end(qtbot, w)
     with qtbot.waitSignal(w.controller.job_finished, timeout=60_000):
-        assert w.start_simulation(2000, 3)
-    rows = {r.name: r for r in w.sim_result.rows}
+        assert w.playing.start_simulation(2000, 3)
+    rows = {r.name: r for r in w.playing.sim_result.rows}
     assert rows["optimal"].exact == pytest.approx(0.7053, abs=5e-5)  # AIMA fig. 17.3's start value
     assert abs(rows["optimal"].mean - rows["optimal"].exact) < 5 * rows["optimal"].ci + 1e-9
-    assert w.compare_methods()
+    assert w.classroom.compare_methods()
     qtbot.waitUntil(lambda: not w.controller.job_busy, timeout=60_000)
     assert "agree" in w.statusBar().currentMessage()  # the comparison's summary: every method agrees
 
@@ -251,7 +251,7 @@ def test_simulation_and_compare_methods_in_the_window(qtbot, window):
 def step_once(qtbot, w):
     with qtbot.waitSignal(w.controller.sweeps_added, timeout=10_000):
         w.solver_panel.step.click()
-    w.redraw()
+    w.solving.redraw()
 
 
 def test_async_vi_outlines_the_one_state_each_step_backs_up(qtbot, window):
@@ -261,7 +261,7 @@ def test_async_vi_outlines_the_one_state_each_step_backs_up(qtbot, window):
     p = w.solver_panel
     p.set_method("async-vi")
     assert p.order.isVisibleTo(p) and not p.theta.isVisibleTo(p)
-    board = w.game_boards["gridworld"]
+    board = w.stage.game_boards["gridworld"]
     geom = w.game.geometry()
     for k in range(3):
         step_once(qtbot, w)
@@ -280,18 +280,18 @@ def test_prioritized_sweeping_and_random_policy_evaluation_are_one_choice_away(q
     w = window
     p = w.solver_panel
     p.set_method("prioritized")
-    assert p.theta.isVisibleTo(p) and w.solver_options()["theta"] == pytest.approx(1e-5)
+    assert p.theta.isVisibleTo(p) and w.solving.solver_options()["theta"] == pytest.approx(1e-5)
     p.theta.setText("0")
     p.theta.editingFinished.emit()  # refused: theta must be > 0; the last good value stays
-    assert w.solver_options()["theta"] == pytest.approx(1e-5)
+    assert w.solving.solver_options()["theta"] == pytest.approx(1e-5)
     step_once(qtbot, w)
     sw = w.controller.history[-1]
     assert sw.method == "prioritized" and len(sw.updated) == 1
-    assert w.game_boards["gridworld"].canvas.updated == w.game.geometry().cell_of(sw.updated[0])
+    assert w.stage.game_boards["gridworld"].canvas.updated == w.game.geometry().cell_of(sw.updated[0])
     i = p.algorithm.findData("evaluate")
     assert "random policy" in p.algorithm.itemText(i)
     p.algorithm.setCurrentIndex(i)
-    assert w.solver_options()["policy"] == "random"
+    assert w.solving.solver_options()["policy"] == "random"
     with qtbot.waitSignal(w.controller.finished, timeout=30_000):
         p.run.click()
     from mdpviz.solvers import solve
@@ -303,7 +303,7 @@ def test_prioritized_sweeping_and_random_policy_evaluation_are_one_choice_away(q
 def test_the_convention_in_force_is_chosen_and_said_in_the_solver_panel(qtbot, window):
     w = window
     p = w.solver_panel
-    assert "ties" not in w.solver_options() and "q_from" not in w.solver_options()  # the defaults
+    assert "ties" not in w.solving.solver_options() and "q_from" not in w.solving.solver_options()  # the defaults
     assert "lowest action id" in p.convention.toolTip() and "V_(k-1)" in p.convention.toolTip()
     p.set_conventions(ties="strict", q_from="current")
     assert w.controller.options["ties"] == "strict" and w.controller.options["q_from"] == "current"
@@ -313,10 +313,10 @@ def test_the_convention_in_force_is_chosen_and_said_in_the_solver_panel(qtbot, w
     p.set_conventions(sequence="aima")
     assert w.controller.options.get("sequence") == "aima" and "epsilon" in w.controller.options
     assert "AIMA's sequence" in p.convention.toolTip()
-    text = w.lesson_panel.browser.toPlainText()  # the lesson names the algorithm and the convention in force
+    text = w.classroom.lesson_panel.browser.toPlainText()  # the lesson names the algorithm and the convention in force
     assert "The algorithm" in text and "strict float maximum" in text and "aima-python" in text
     p.set_method("prioritized")
-    assert "Prioritized sweeping" in w.lesson_panel.browser.toPlainText()
+    assert "Prioritized sweeping" in w.classroom.lesson_panel.browser.toPlainText()
 
 
 def test_a_cell_gets_its_own_reward_from_the_cell_menu(qtbot, window):
@@ -330,5 +330,5 @@ def test_a_cell_gets_its_own_reward_from_the_cell_menu(qtbot, window):
     s = int(g.geometry().state[0, 0])
     mdp = w.session.mdp()
     assert set(mdp.row_reward[mdp.state_ptr[s]:mdp.state_ptr[s + 1]].round(12)) == {-0.5}
-    w.redraw()
-    assert "R -0.5" in w.game_boards["gridworld"].canvas.tooltip(0, 0)  # the cell's label says its reward
+    w.solving.redraw()
+    assert "R -0.5" in w.stage.game_boards["gridworld"].canvas.tooltip(0, 0)  # the cell's label says its reward

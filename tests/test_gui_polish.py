@@ -237,8 +237,8 @@ def test_the_successor_tags_leave_the_dice_under_the_squares_whole(window, qtbot
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=60_000)
     w.solver_panel.step.click()  # the dice are the policy of a sweep
     qtbot.waitUntil(lambda: len(w.controller.history) >= 1, timeout=60_000)
-    w.redraw()
-    w.inspect(w.game.session.start_state())
+    w.solving.redraw()
+    w.solving.inspect(w.game.session.start_state())
     board = w.board
     succ = dict(board.successors)
     assert succ and board.layout_.glyph_room > 0
@@ -307,7 +307,7 @@ def test_convergence_dock_is_named_by_the_game(window):
 
 def test_a_boards_job_message_reaches_the_status_bar(window):
     w = window
-    board = w.game_boards["ttt"]
+    board = w.stage.game_boards["ttt"]
     board.job_message.emit("a note from the board")
     assert w.statusBar().currentMessage() == "a note from the board"
     w.switch_game("ttt")
@@ -330,7 +330,7 @@ def test_states_are_named_lazily_on_the_gui_thread(window, monkeypatch):
     assert len(names) == mdp.n_states and names.get(3) == name(3) and names.get(mdp.n_states) is None
     assert names[3] == name(3) and calls == [3]  # named once, then kept
     calls.clear()
-    assert w.new_episode("random")
+    assert w.playing.new_episode("random")
     visited = {g.session.start_state()} | {m.next_state for m in w.player.moves}
     assert set(calls) == visited and len(calls) == len(visited)  # only the episode's states
 
@@ -351,9 +351,9 @@ def test_presenter_mode_shows_whole_moves_beside_the_board(qtbot, window, key):
     w.show()
     w.switch_game(key)
     qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state == "ready", timeout=60_000)
-    w.run_solver()
+    w.solving.run_solver()
     qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=60_000)
-    w.set_presenter(True)
+    w.view.set_presenter(True)
     try:
         w.resize(1280, 720)
         b = w.game.board
@@ -362,8 +362,8 @@ def test_presenter_mode_shows_whole_moves_beside_the_board(qtbot, window, key):
                 b.moves_table.selectRow(0)
                 assert b.backup_scroll.isVisible() and "Q =" in b.backup_label.text()
             wait_laid_out(qtbot, w)
-            w._dirty = True
-            w.redraw()
+            w.solving._dirty = True
+            w.solving.redraw()
             wait_laid_out(qtbot, w)
             t = b.moves_table
             shown, cut = _whole_rows(t)
@@ -374,4 +374,4 @@ def test_presenter_mode_shows_whole_moves_beside_the_board(qtbot, window, key):
                 assert t.geometry().bottom() <= b.backup_scroll.geometry().top()
         assert b.canvas.height() >= 230  # the board is not shrunk for it
     finally:
-        w.set_presenter(False)
+        w.view.set_presenter(False)

@@ -52,7 +52,7 @@ def show_game(qtbot, w: MainWindow, key: str, tmp_path: Path, *, wait: bool = Tr
     if key == "file":
         p = tmp_path / "small.txt"
         p.write_text(SMALL_MDP)
-        w.open_mdp_file(p)
+        w.files.open_mdp_file(p)
     else:
         w.switch_game(key)
     if not w.game.panels >= {"solver", "convergence"}:
@@ -65,13 +65,13 @@ def show_game(qtbot, w: MainWindow, key: str, tmp_path: Path, *, wait: bool = Tr
 
 def solve(qtbot, w: MainWindow) -> None:
     with qtbot.waitSignal(w.controller.finished, timeout=120_000):
-        w.run_solver()
+        w.solving.run_solver()
     w.convergence.refresh()
 
 
 def step(qtbot, w: MainWindow) -> None:
     n = len(w.controller.history)
-    w.step()
+    w.solving.step()
     qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=60_000)
     w.convergence.refresh()
 
@@ -120,9 +120,9 @@ def test_plot_range_follows_the_current_run(qtbot, window, key, tmp_path):
     if w.session.drives_steps:
         # Anti-tic-tac-toe's Step is a whole best-response round, solved at once on Reset: the short
         # run here is one sweep of the same round's MDP, stepped through the controller itself.
-        w.controller.reset(w.game.session.mdp(), w.solver_panel.method, **w.solver_options())
+        w.controller.reset(w.game.session.mdp(), w.solver_panel.method, **w.solving.solver_options())
     else:
-        w.reset_solver()
+        w.solving.reset_solver()
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=60_000)
     w.convergence.refresh()
     assert w.convergence.point_count == 0
@@ -221,7 +221,7 @@ def test_a_thinned_run_is_drawn_at_its_sweeps(qtbot, window, monkeypatch):
 
     monkeypatch.setattr(controller, "RUN_RECORD_ALL", 20)
     w = window
-    w.open_mdp_file(resolve_mdp("episodic-mdp-10-5"))
+    w.files.open_mdp_file(resolve_mdp("episodic-mdp-10-5"))
     w.solver_panel.set_method("vi")
     qtbot.waitUntil(lambda: w.controller.state == "ready" and w.controller.method == "vi", timeout=60_000)
     solve(qtbot, w)
@@ -241,14 +241,14 @@ def test_a_thinned_run_is_drawn_at_its_sweeps(qtbot, window, monkeypatch):
 def test_presenter_on_then_off_leaves_the_same_tab_bars(qtbot, window, key, tmp_path):
     w = window
     show_game(qtbot, w, key, tmp_path, wait=False)
-    qtbot.waitUntil(lambda: bool(w.visible_tab_bars()))
-    before = w.visible_tab_bars()
+    qtbot.waitUntil(lambda: bool(w.view.visible_tab_bars()))
+    before = w.view.visible_tab_bars()
     for _ in range(2):  # each round trip once left one more stray tab bar
-        w.set_presenter(True)
-        qtbot.waitUntil(lambda: len(w.visible_tab_bars()) == 1)
-        w.set_presenter(False)
-        qtbot.waitUntil(lambda: w.visible_tab_bars() == before)
-    assert w.visible_tab_bars() == before
+        w.view.set_presenter(True)
+        qtbot.waitUntil(lambda: len(w.view.visible_tab_bars()) == 1)
+        w.view.set_presenter(False)
+        qtbot.waitUntil(lambda: w.view.visible_tab_bars() == before)
+    assert w.view.visible_tab_bars() == before
     assert all(w.docks[n].isHidden() for n in set(w.docks) - set(w.game.panels))
 
 
@@ -258,10 +258,10 @@ def test_window_fits_a_laptop_and_a_projector(qtbot, window, key, tmp_path):
     show_game(qtbot, w, key, tmp_path, wait=False)
     hint = w.minimumSizeHint()
     assert hint.width() <= LAPTOP.width() and hint.height() <= LAPTOP.height(), hint
-    w.set_presenter(True)
+    w.view.set_presenter(True)
     hint = w.minimumSizeHint()
     assert hint.width() <= PROJECTOR.width() and hint.height() <= PROJECTOR.height(), hint
-    w.set_presenter(False)
+    w.view.set_presenter(False)
 
 
 @pytest.mark.parametrize("key", ["ttt3d", "ttt"])
@@ -269,15 +269,15 @@ def test_the_position_mode_box_is_never_cut(qtbot, window, key, tmp_path):
     """Beside the cube in presenter mode at 1280x720 the box read "Walk the game tre"."""
     w = window
     show_game(qtbot, w, key, tmp_path, wait=False)
-    board = w.game_boards[key]
+    board = w.stage.game_boards[key]
     combo = board.mode_combo
     for presenter, size in ((False, LAPTOP), (True, PROJECTOR)):
-        w.set_presenter(presenter)
+        w.view.set_presenter(presenter)
         w.resize(size)
         qtbot.waitUntil(lambda: combo.isVisible() and combo.width() >= combo.sizeHint().width(), timeout=10_000)
         text_px = combo.fontMetrics().horizontalAdvance(combo.itemText(0))
         assert combo.width() > text_px, (presenter, combo.width(), text_px)
-    w.set_presenter(False)
+    w.view.set_presenter(False)
 
 
 @pytest.mark.parametrize("key", ["ttt", "risk_ttt", "checkers"])
@@ -292,7 +292,7 @@ def test_presenter_mode_reads_two_decades_of_dv(qtbot, window, key, tmp_path):
     show_game(qtbot, w, key, tmp_path)
     solve(qtbot, w)
     w.resize(PROJECTOR)
-    w.set_presenter(True)
+    w.view.set_presenter(True)
     plot = w.convergence
     wait_laid_out(qtbot, w)  # the docks are sized at the next turn of the event loop
     top, bottom = plot.top.vb, plot.bottom.vb
@@ -302,7 +302,7 @@ def test_presenter_mode_reads_two_decades_of_dv(qtbot, window, key, tmp_path):
     assert top.height() >= LOG_AXIS_LINES * px and bottom.height() >= 2 * px, (top.height(), bottom.height())
     row = max(label.boundingRect().height() for _, label in plot.legend.items)
     assert plot.top.layout.rowMinimumHeight(0) < 1.5 * row  # one line of legend entries
-    w.set_presenter(False)
+    w.view.set_presenter(False)
 
 
 def test_default_size_fits_the_screen():
@@ -322,7 +322,7 @@ def test_panels_follow_the_game(qtbot, window, tmp_path):
     w.switch_game("ttt3d")  # no MDP: no solver, inspector, episode player or comparison
     for name in ("solver", "inspector", "player"):
         assert w.docks[name].isHidden() and not w.docks[name].toggleViewAction().isEnabled()
-    assert not w.central_tabs.isTabVisible(w.central_tabs.indexOf(w.pages["compare"]))
+    assert not w.stage.central_tabs.isTabVisible(w.stage.central_tabs.indexOf(w.stage.pages["compare"]))
     assert not w.convergence_dock.isHidden()  # its learning curve
     w.switch_game("snakes")
     assert not any(d.isHidden() for d in w.docks.values())
@@ -344,9 +344,9 @@ def test_risk_4x4_has_no_plot(qtbot, window):
 
 def test_results_pages_take_the_plot_room(qtbot, window):
     w = window
-    w.show_page("simulation")
+    w.stage.show_page("simulation")
     assert w.convergence_dock.isHidden()
-    w.show_page("board")
+    w.stage.show_page("board")
     assert not w.convergence_dock.isHidden()
 
 
@@ -355,19 +355,19 @@ def test_file_starts_in_the_first_live_state_and_forgets_the_old_selection(qtbot
     w = window
     p = tmp_path / "small.txt"
     p.write_text(SMALL_MDP)
-    w.open_mdp_file(p)
+    w.files.open_mdp_file(p)
     g = w.game
     assert g.session.start_state() == 1  # state 0 is terminal
     g.editor().start.setValue(3)
     assert g.session.start_state() == 3
-    w.inspect(2)
-    assert w.selected == 2
+    w.solving.inspect(2)
+    assert w.solving.selected == 2
     q = tmp_path / "other.txt"
     q.write_text(SMALL_MDP.replace("discount 0.9", "discount 0.8"))
-    w.open_mdp_file(q)
-    assert w.selected is None and g.session.start_state() == 1  # a new file: its own default start, no old selection
+    w.files.open_mdp_file(q)
+    assert w.solving.selected is None and g.session.start_state() == 1  # a new file: its own default start, no old selection
     solve(qtbot, w)
-    result = drive(g.session.simulation(w.current_policy(), games=200, seed=1))  # the job generator, stepped here
+    result = drive(g.session.simulation(w.playing.current_policy(), games=200, seed=1))  # the job generator, stepped here
     assert result.start == "state 1" and all(r.exact != 0 for r in result.rows)
 
 
@@ -418,12 +418,12 @@ def test_the_position_controls_are_read_whole_and_never_overlap(qtbot, window, k
 
     w = window
     show_game(qtbot, w, key, tmp_path, wait=False)
-    board = w.game_boards[key]
+    board = w.stage.game_boards[key]
     qtbot.waitUntil(lambda: board.walk is not None, timeout=120_000)  # checkers compiles its model first
     controls = [board.mode_combo, board.human_caption, board.human_combo, board.first_caption, board.first_combo,
                 board.hide_check]
     for presenter, size in ((False, LAPTOP), (True, PROJECTOR)):
-        w.set_presenter(presenter)
+        w.view.set_presenter(presenter)
         w.resize(size)
         for mode in (WALK, PLAY):
             board.set_mode(mode)
@@ -442,7 +442,7 @@ def test_the_position_controls_are_read_whole_and_never_overlap(qtbot, window, k
             for i, a in enumerate(names):
                 for b in names[i + 1:]:
                     assert not rects[a].intersects(rects[b]), (presenter, mode, a, rects[a], b, rects[b])
-    w.set_presenter(False)
+    w.view.set_presenter(False)
 
 
 @pytest.mark.parametrize("first", ["normal", "presenter"])
@@ -453,17 +453,17 @@ def test_presenter_mode_leaves_the_game_dock_as_wide_as_before(qtbot, window, fi
     from PySide6.QtWidgets import QComboBox
 
     w = window
-    before = w.game_scroll.minimumWidth()
+    before = w.stage.game_scroll.minimumWidth()
     if first == "normal":
         w.switch_game("gridworld")
     w.resize(PROJECTOR)
-    w.set_presenter(True)
+    w.view.set_presenter(True)
     if first == "presenter":
         w.switch_game("gridworld")
     wait_laid_out(qtbot, w)
-    w.set_presenter(False)
+    w.view.set_presenter(False)
     wait_laid_out(qtbot, w)
-    editor = w.game_scroll.widget()
+    editor = w.stage.game_scroll.widget()
     for combo in editor.findChildren(QComboBox):  # each as wide as a new one with its items in today's font
         fresh = QComboBox()
         fresh.setFont(combo.font())
@@ -471,11 +471,11 @@ def test_presenter_mode_leaves_the_game_dock_as_wide_as_before(qtbot, window, fi
         fresh.setMinimumContentsLength(combo.minimumContentsLength())
         fresh.addItems([combo.itemText(i) for i in range(combo.count())])
         assert combo.minimumSizeHint().width() == fresh.minimumSizeHint().width(), (combo.objectName(), combo.minimumSizeHint())
-    assert w.game_scroll.minimumWidth() == before
-    w.set_presenter(True)
+    assert w.stage.game_scroll.minimumWidth() == before
+    w.view.set_presenter(True)
     w.resize(PROJECTOR)
     wait_laid_out(qtbot, w)
     assert w.minimumSizeHint().width() <= PROJECTOR.width() and w.width() <= PROJECTOR.width(), (w.width(), w.minimumSizeHint())
     # and the editor, measured in the projector's font, is not cut by the right-hand column
-    assert editor.minimumSizeHint().width() <= w.game_scroll.viewport().width(), (editor.minimumSizeHint(), w.game_scroll.viewport().width())
-    w.set_presenter(False)
+    assert editor.minimumSizeHint().width() <= w.stage.game_scroll.viewport().width(), (editor.minimumSizeHint(), w.stage.game_scroll.viewport().width())
+    w.view.set_presenter(False)

@@ -23,7 +23,7 @@ def step_episodes(qtbot, w, k: int) -> None:
         n = len(w.controller.history)
         w.solver_panel.step.click()
         qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=20_000)
-    w.redraw()
+    w.solving.redraw()
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ def test_q_learning_steps_update_board_and_curves(qtbot, grid):
     assert p.algorithm.findData("q") > p.algorithm.findData("lp")  # the learners come after the solvers
     choose(w, "q")
     assert p.learning.isVisibleTo(p)
-    assert w.conv_stack.currentWidget() is w.learning_curves
+    assert w.conv_stack.currentWidget() is w.learning.learning_curves
     step_episodes(qtbot, w, 3)
     c = w.controller
     assert [s.episode for s in c.history] == [1, 2, 3]
@@ -56,14 +56,14 @@ def test_q_learning_steps_update_board_and_curves(qtbot, grid):
     ref = list(learner(c.mdp, "q", **{**c.options, "episodes": 3}))
     assert np.array_equal(ref[-1].q, last.q)
     # the curves got one point per episode, and the exact expected return from the start
-    assert w.learning_curves.point_count == 3
-    cur = w.learning_curves.curves()
+    assert w.learning.learning_curves.point_count == 3
+    cur = w.learning.learning_curves.curves()
     assert np.allclose(cur["rms"], [s.rms_error for s in c.history])
     start = int(c.options["start"])
-    assert w.learning_curves.exact_return == pytest.approx(last.exact.values[start])
+    assert w.learning.learning_curves.exact_return == pytest.approx(last.exact.values[start])
     # the history slider scrubs back over episodes
     p.history.setValue(0)
-    w.redraw()
+    w.solving.redraw()
     assert np.allclose(board_values(w), c.history[0].values)
 
 
@@ -77,15 +77,15 @@ def test_board_modes(qtbot, grid):
               "visits": st.visits.astype(float)}
     for mode, values in expect.items():
         w.solver_panel.learning.set_mode(mode)
-        w.redraw()
+        w.solving.redraw()
         got = board_values(w)
         live = ~mdp.terminal
         assert np.allclose(got[live], np.asarray(values, float)[live]), mode
         assert MODE_WORDS[mode] in w.board.canvas.caption
     # learned and exact colour on the same scale: the exact answer's
     w.solver_panel.learning.set_mode("learned")
-    w.redraw()
-    assert w.board.scale == w.scale
+    w.solving.redraw()
+    assert w.board.scale == w.solving.scale
 
 
 def test_learning_view_marks_the_states_whose_action_is_not_optimal(qtbot, grid):
@@ -110,8 +110,8 @@ def test_inspector_writes_the_last_update_and_a_state(qtbot, grid):
     c = w.controller
     st, prev = c.history[-1], c.history[-2]
     s = int(st.path[-2])
-    w.inspect(s)
-    w.redraw()
+    w.solving.inspect(s)
+    w.solving.redraw()
     text = w.inspector.text.toPlainText()
     assert f"episode {st.episode}" in text
     upd, _ = last_update(prev, st, c.mdp, (0.1, 0.0))
@@ -130,15 +130,15 @@ def test_reset_forgets_the_episodes(qtbot, grid):
     w = grid
     choose(w, "sarsa")
     step_episodes(qtbot, w, 2)
-    assert w.learning_curves.point_count == 2
+    assert w.learning.learning_curves.point_count == 2
     w.solver_panel.reset.click()
-    w.redraw()
+    w.solving.redraw()
     assert w.controller.history == [] and w.controller.method == "sarsa"
-    assert w.learning_curves.point_count == 0
+    assert w.learning.learning_curves.point_count == 0
     assert w.board.sweep is None
     # back to a solver: the convergence plot again
     choose(w, "vi")
-    assert w.conv_stack.currentWidget() is not w.learning_curves
+    assert w.conv_stack.currentWidget() is not w.learning.learning_curves
     assert not w.solver_panel.learning.isVisibleTo(w.solver_panel)
 
 
@@ -148,10 +148,10 @@ def test_run_to_the_set_episodes(qtbot, grid):
     w.solver_panel.learning.episodes.setValue(300)
     with qtbot.waitSignal(w.controller.finished, timeout=60_000):
         w.solver_panel.run.click()
-    w.redraw()
+    w.solving.redraw()
     h = w.controller.history
     assert h[-1].episode == 300 and h[-1].done
-    assert w.learning_curves.point_count == len(h)
+    assert w.learning.learning_curves.point_count == len(h)
     assert h[-2].episode == 299  # the last episode is its own snapshot: its last update is written out
     assert " <- " in w.inspector.text.toPlainText()
     assert sum(len(s.returns) for s in h) == 300  # every episode's return is on the curve
@@ -165,14 +165,14 @@ def test_every_table_game_learns_in_the_window(qtbot, tmp_path, small_file, key)
     w = make_window(qtbot, tmp_path / "settings.ini", game=key)
     try:
         if key == "file":  # the file game's model is a file: a small one in the course format
-            w.open_mdp_file(small_file)
+            w.files.open_mdp_file(small_file)
         # (a game that compiles its model in a job, checkers, has it a moment later)
         qtbot.waitUntil(lambda: w.session.mdp() is not None and w.controller.mdp is w.session.mdp(), timeout=180_000)
         choose(w, "q")
         w.solver_panel.learning.max_steps.setValue(200)
         step_episodes(qtbot, w, 3)
         assert [s.episode for s in w.controller.history] == [1, 2, 3], w.controller.error
-        assert w.learning_curves.point_count == 3
+        assert w.learning.learning_curves.point_count == 3
         st = w.controller.history[-1]
         assert np.any(st.visits > 0) and st.values.shape == (w.controller.mdp.n_states,)
         assert "episode 3" in w.solver_panel.status.text()
@@ -189,13 +189,13 @@ def test_curves_moving_average():
 def test_lesson_tab_follows_the_picker(qtbot, grid):
     w = grid
     choose(w, "sarsa")
-    w.update_lesson()
-    lesson = w.lesson_panel.lesson
+    w.classroom.update_lesson()
+    lesson = w.classroom.lesson_panel.lesson
     assert lesson is not None and lesson.title == "Grid world: learning by SARSA"
     assert any("Learning from experience" in b.text for b in lesson.intro)
     choose(w, "vi")
-    w.update_lesson()
-    assert "learning by" not in w.lesson_panel.lesson.title
+    w.classroom.update_lesson()
+    assert "learning by" not in w.classroom.lesson_panel.lesson.title
 
 
 def test_prediction_shows_values_without_a_policy(qtbot, grid):
@@ -207,8 +207,8 @@ def test_prediction_shows_values_without_a_policy(qtbot, grid):
     assert st.policy is None and st.q is None
     assert np.all(np.asarray(w.board.sweep.policy) == -1)  # no arrows: prediction learns V of a given policy
     assert np.allclose(board_values(w), st.values)
-    w.inspect(int(st.path[0]))
-    w.redraw()
+    w.solving.inspect(int(st.path[0]))
+    w.solving.redraw()
     assert "V(" in w.inspector.text.toPlainText() or "moved" in w.inspector.text.toPlainText()
 
 
@@ -235,11 +235,11 @@ def test_step_one_transition_at_a_time(qtbot, grid):
     n = len(c.history)
     w.solver_panel.step.click()  # the third episode, shown from its first transition
     qtbot.waitUntil(lambda: len(c.history) > n and c.state != "stepping", timeout=20_000)
-    w.redraw()
+    w.solving.redraw()
     st, prev = c.history[-1], c.history[-2]
     mdp = c.mdp
     row = mdp.row_of(int(st.path[0]), int(st.actions[0]))
-    shown = w.transition_view()
+    shown = w.learning.transition_view()
     assert shown is not None and shown[2] == 1 and shown[3] == len(st.actions)
     after_one = shown[0]
     # one update made: only the first transition's Q moved from the episode before
@@ -254,16 +254,16 @@ def test_step_one_transition_at_a_time(qtbot, grid):
     # stepping through the rest of the episode ends on the episode's own numbers, no new episode
     for _ in range(len(st.actions) - 1):
         w.solver_panel.step.click()
-    w.redraw()
+    w.solving.redraw()
     assert len(c.history) == n + 1
-    last = w.transition_view()
+    last = w.learning.transition_view()
     assert last[2] == last[3] and np.array_equal(last[0].q, st.q) and np.array_equal(last[0].visits, st.visits)
     assert np.allclose(board_values(w), st.values)
     # one more Step: the next episode
     w.solver_panel.step.click()
     qtbot.waitUntil(lambda: len(c.history) > n + 1 and c.state != "stepping", timeout=20_000)
-    w.redraw()
-    assert w.transition_view()[2] == 1
+    w.solving.redraw()
+    assert w.learning.transition_view()[2] == 1
 
 
 def test_merged_snapshots_have_the_same_numbers():

@@ -15,14 +15,14 @@ def wait_job(qtbot, window) -> None:
 def test_export_model_then_open_it_as_a_file(qtbot, window, tmp_path):
     path = tmp_path / "snakes.drn"
     window.dialogs.save_path = str(path)
-    window.export_model_dialog()  # the shown game: snakes
+    window.files.export_model_dialog()  # the shown game: snakes
     wait_job(qtbot, window)
     assert not window.dialogs.errors
     assert path.is_file() and (tmp_path / "snakes.props").is_file()
     assert "snakes.drn" in window.statusBar().currentMessage()
     ours = window.game.session.context().mdp
     window.dialogs.open_path = str(path)
-    window.open_mdp_dialog()
+    window.files.open_mdp_dialog()
     wait_job(qtbot, window)
     assert not window.dialogs.errors
     assert window.game.key == "file"
@@ -34,14 +34,14 @@ def test_export_model_then_open_it_as_a_file(qtbot, window, tmp_path):
 
 def test_export_model_as_prism_and_refusals(qtbot, window, tmp_path):
     window.dialogs.save_path = str(tmp_path / "m.tra")
-    window.export_model_dialog()
+    window.files.export_model_dialog()
     wait_job(qtbot, window)
     assert not window.dialogs.errors
     assert all((tmp_path / f"m{sfx}").is_file() for sfx in (*mc.PRISM_SUFFIXES, ".props"))
-    assert not window.export_model(tmp_path / "m.csv")
+    assert not window.files.export_model(tmp_path / "m.csv")
     assert "not '.csv'" in window.dialogs.errors[-1][1]
     window.switch_game("risk_ttt")
     qtbot.waitUntil(lambda: window.game.session.context().mdp is not None, timeout=120_000)
-    assert not window.export_model(tmp_path / "risk.drn")
+    assert not window.files.export_model(tmp_path / "risk.drn")
     assert window.dialogs.errors[-1][1] == mc.TWO_PLAYER
     assert not (tmp_path / "risk.drn").exists()

@@ -48,7 +48,7 @@ def expected_at(before, after, s):
 
 
 def edit_and_wait(qtbot, w, edit) -> None:
-    w._live_measured = None  # (re-solved live whatever this computer's last solve took: no timing in a test)
+    w.live._live_measured = None  # (re-solved live whatever this computer's last solve took: no timing in a test)
     edit()
     wait_diff(qtbot, w)
 
@@ -56,8 +56,8 @@ def edit_and_wait(qtbot, w, edit) -> None:
 def show_state(w, s: int) -> None:
     board = w.board
     assert board.show_position(board.model.position_of(int(s)))
-    w.mark_dirty()
-    w.redraw()
+    w.solving.mark_dirty()
+    w.solving.redraw()
 
 
 def check_marks_and_map(w, before, after, *, sign: float = 1.0):
@@ -66,17 +66,17 @@ def check_marks_and_map(w, before, after, *, sign: float = 1.0):
     pos = board.position
     flipped, dq = expected_at(before, after, pos.state)
     moves = board.model.moves(pos)
-    w.set_diff_mode("after")
-    w.mark_dirty()
-    w.redraw()
+    w.live.set_diff_mode("after")
+    w.solving.mark_dirty()
+    w.solving.redraw()
     assert board.change is not None and board.change.mode == "after"
     assert set(board.canvas.changed) == {m.cell for m in moves if m.action in flipped}
-    assert bool(flipped) == bool(w.live_diff.changed[pos.state])  # agrees with the states the diff counts
+    assert bool(flipped) == bool(w.live.live_diff.changed[pos.state])  # agrees with the states the diff counts
     assert ("Best move" in board.caption_label.text()) == bool(flipped)
     if not flipped:
         assert "did not change" in board.caption_label.text()
-    w.set_diff_mode("difference")
-    w.redraw()
+    w.live.set_diff_mode("difference")
+    w.solving.redraw()
     view = board.view()
     assert board.shown_scale.kind == "diverging" and board.shown_scale.lo == -board.shown_scale.hi
     assert board.shown_scale.label == DQ_LABEL and w.color_bar.scale == board.shown_scale
@@ -85,7 +85,7 @@ def check_marks_and_map(w, before, after, *, sign: float = 1.0):
         assert got == pytest.approx(sign * dq[m.action], rel=1e-5, abs=1e-6)
         assert view.texts[m.cell] == signed(got)
     assert set(board.canvas.changed) == {m.cell for m in moves if m.action in flipped}  # still ringed
-    w.set_diff_mode("after")
+    w.live.set_diff_mode("after")
     return flipped, dq
 
 
@@ -96,7 +96,7 @@ def test_ttt_draw_reward_changes_the_best_move_and_undo_reverses_it(qtbot, win):
     before = w.session.mdp()
     edit_and_wait(qtbot, w, lambda: w.game.set_rewards(draw=-1000.0))
     after = w.session.mdp()
-    d = w.live_diff
+    d = w.live.live_diff
     assert d.n_changed > 0
     # a position whose best move changed: the agent's first move after the opponent's opening
     s = int(np.flatnonzero(d.changed & ~np.asarray(after.terminal))[0])
@@ -109,14 +109,14 @@ def test_ttt_draw_reward_changes_the_best_move_and_undo_reverses_it(qtbot, win):
     check_marks_and_map(w, before, after)
     # "before": the Q of every move from the model and values before the edit
     show_state(w, s)
-    w.set_diff_mode("before")
-    w.redraw()
+    w.live.set_diff_mode("before")
+    w.solving.redraw()
     vb = solve(before, "pi").values
     qb = brute_q(before, vb, list(before.state_labels).index(after.state_labels[s]))
     view = w.board.view()
     for i, m in enumerate(w.board.model.moves(w.board.position)):
         assert view.qs[i] == pytest.approx(qb[m.action], rel=1e-6, abs=1e-6)
-    w.set_diff_mode("after")
+    w.live.set_diff_mode("after")
     # Undo is an edit too: the same moves ringed, every change reversed
     edit_and_wait(qtbot, w, w.act_undo.trigger)
     assert w.session.settings.settings.draw == 0.0
@@ -135,15 +135,15 @@ def test_risk_of_the_centre_changes_the_opening(qtbot, win):
     after = w.session.mdp()
     pos = w.board.position
     assert pos.state == w.session.start_state()  # the walk starts again on the edited model
-    w.mark_dirty()
-    w.redraw()
+    w.solving.mark_dirty()
+    w.solving.redraw()
     flipped, dq = check_marks_and_map(w, before, after)
-    assert flipped and w.live_diff.changed[pos.state]
+    assert flipped and w.live.live_diff.changed[pos.state]
     assert w.board.position.text == pos.text
     # Undo: the opening's change, reversed
     edit_and_wait(qtbot, w, w.act_undo.trigger)
-    w.mark_dirty()
-    w.redraw()
+    w.solving.mark_dirty()
+    w.solving.redraw()
     back, dq_back = check_marks_and_map(w, after, w.session.mdp())
     assert back == flipped
     assert dq_back == pytest.approx({a: -v for a, v in dq.items()}, abs=1e-6)
@@ -190,7 +190,7 @@ def test_checkers_two_click_moves(qtbot, win):
     before = w.session.mdp()
     edit_and_wait(qtbot, w, lambda: w.session.set_discount(0.95))
     after = w.session.mdp()
-    d = w.live_diff
+    d = w.live.live_diff
     board = w.board
     dec = [s for s in np.flatnonzero(d.changed & d.compared & ~np.asarray(after.terminal))
            if board.model.position_of(int(s)).chooser == "decision"]
@@ -204,8 +204,8 @@ def test_checkers_two_click_moves(qtbot, win):
     piece = next(m.origin for m in moves if m.action in flipped)
     assert board.click_cell(piece) == "origin"
     assert set(board.canvas.changed) == {m.cell for m in moves if m.action in flipped and m.origin == piece}
-    w.set_diff_mode("difference")
-    w.redraw()
+    w.live.set_diff_mode("difference")
+    w.solving.redraw()
     view = board.view()
     for m in moves:
         if m.origin == piece:

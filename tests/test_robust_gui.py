@@ -22,7 +22,7 @@ def _scenario_doc(**over) -> dict:
 
 def open_scenario_through_the_menu(window, path: Path) -> None:
     window.dialogs.open_path = str(path)
-    window.open_scenario_dialog()  # never raises: every failure is one message
+    window.files.open_scenario_dialog()  # never raises: every failure is one message
 
 
 @pytest.mark.parametrize("case", ["deep", "long-version", "huge-model", "binary", "deep-game"])
@@ -41,13 +41,13 @@ def test_bad_scenarios_are_one_message_and_change_nothing(window, tmp_path, case
     else:
         p.write_text('{"format": "mdpviz-scenario", "version": 1, "game": "snakes", "games": {"snakes": '
                      + '{"dice": ' + "[" * 50_000 + "]" * 50_000 + "}}}")
-    before = window.scenario().to_json()
+    before = window.files.scenario().to_json()
     open_scenario_through_the_menu(window, p)
     assert len(window.dialogs.errors) == 1
     title, msg = window.dialogs.errors[0]
     assert title == "Cannot open scenario" and str(p) in msg and "\n" not in msg
     assert "Traceback" not in capsys.readouterr().err
-    assert window.scenario().to_json() == before
+    assert window.files.scenario().to_json() == before
     if case == "huge-model":
         assert "state budget" in msg and "MDPVIZ_MAX_STATES" in msg
     if case == "long-version":
@@ -79,24 +79,24 @@ def test_a_new_scenario_gets_the_usual_permissions(tmp_path):
 
 
 def test_changing_only_solver_settings_is_an_unsaved_edit(window, tmp_path):
-    assert not window.dirty
+    assert not window.files.dirty
     other = "pi" if window.solver_panel.method != "pi" else "vi"
     window.solver_panel.set_method(other)
-    assert window.dirty and window.windowTitle().endswith("*")
+    assert window.files.dirty and window.windowTitle().endswith("*")
     p = tmp_path / "s.json"
-    window.save_scenario(p)
-    assert not window.dirty
+    window.files.save_scenario(p)
+    assert not window.files.dirty
     window.solver_panel.set_tolerance(window.solver_panel.tol * 10)
-    assert window.dirty
-    window.load_scenario(p)
-    assert not window.dirty and window.solver_panel.method == other
+    assert window.files.dirty
+    window.files.load_scenario(p)
+    assert not window.files.dirty and window.solver_panel.method == other
 
 
 def test_open_example_menu_lists_the_course_files(window, qtbot):
     names = [e.name for e in mdp_examples()]
-    assert sorted(window.example_actions) == sorted(names)
-    window.example_actions["episodic-mdp-2-2"].trigger()
-    g = window.game_by_key("file")
+    assert sorted(window.files.example_actions) == sorted(names)
+    window.files.example_actions["episodic-mdp-2-2"].trigger()
+    g = window.stage.game_by_key("file")
     qtbot.waitUntil(lambda: window.game is g and g.fstate.text != "", timeout=60_000)
     assert Path(g.fstate.path) == MDP_DIR / "episodic-mdp-2-2.txt"
     assert window.dialogs.errors == []
@@ -116,8 +116,8 @@ def test_an_mdp_file_is_read_on_the_job_thread_with_progress(window, qtbot, tmp_
     p = _large_file(tmp_path / "big.txt")
     seen = []
     window.controller.job_progress.connect(lambda d, t, text: seen.append(text))
-    assert window.open_mdp_file_in_background(p)  # returns at once; the parse runs on the job thread
-    g = window.game_by_key("file")
+    assert window.files.open_mdp_file_in_background(p)  # returns at once; the parse runs on the job thread
+    g = window.stage.game_by_key("file")
     assert g.fstate.path != str(p)
     qtbot.waitUntil(lambda: g.fstate.path == str(p), timeout=120_000)
     assert window.game is g and g.session.mdp().n_states == 40_000
@@ -128,10 +128,10 @@ def test_an_mdp_file_is_read_on_the_job_thread_with_progress(window, qtbot, tmp_
 def test_opening_an_mdp_file_can_be_cancelled(window, qtbot, tmp_path, monkeypatch):
     p = _large_file(tmp_path / "big.txt")
     monkeypatch.setattr("mdpviz.core.cs747.PROGRESS_LINES", 1000)
-    window.open_mdp_file_in_background(p)
-    window.cancel_game_job()
+    window.files.open_mdp_file_in_background(p)
+    window.playing.cancel_game_job()
     qtbot.waitUntil(lambda: not window.controller.job_busy, timeout=120_000)
-    assert window.game_by_key("file").fstate.path != str(p)
+    assert window.stage.game_by_key("file").fstate.path != str(p)
     assert window.dialogs.errors == []
 
 
@@ -139,7 +139,7 @@ def test_a_bad_mdp_file_in_the_background_is_one_message(window, qtbot, tmp_path
     p = tmp_path / "bad.txt"
     p.write_text("numStates 100000000\nnumActions 1\nend -1\ntransition 0 0 0 1 1\nmdptype continuing\ndiscount 0.9\n")
     window.dialogs.open_path = str(p)
-    window.open_mdp_dialog()
+    window.files.open_mdp_dialog()
     qtbot.waitUntil(lambda: bool(window.dialogs.errors), timeout=60_000)
     title, msg = window.dialogs.errors[0]
     assert title == "Cannot open MDP file" and f"{p}:1:" in msg and "state budget" in msg

@@ -21,17 +21,17 @@ def test_a_learner_and_its_settings_come_back(window, tmp_path):
     lp.explore.setChecked(True)
     lp.alpha.setText("1/n^0.8")
     lp.alpha.editingFinished.emit()
-    path = window.save_scenario(tmp_path / "q.json")
+    path = window.files.save_scenario(tmp_path / "q.json")
     doc = json.loads(path.read_text())
     assert doc["solver"]["method"] == "q" and doc["solver"]["learning"]["episodes"] == 321
     assert doc["solver"]["learning"]["alpha"] == "1/n^0.8"
     p.set_method("vi")
     lp.set_scenario_settings({})  # the defaults
     assert lp.episodes.value() != 321
-    window.load_scenario(path)
+    window.files.load_scenario(path)
     assert p.method == "q" and lp.episodes.value() == 321 and lp.epsilon.value() == pytest.approx(0.35)
     assert lp.seed.value() == 17 and lp.explore.isChecked() and lp.scenario_settings()["alpha"] == "1/n^0.8"
-    assert not window.dirty
+    assert not window.files.dirty
 
 
 @pytest.mark.parametrize("method, opts", [
@@ -46,20 +46,20 @@ def test_every_algorithm_and_its_options_come_back(window, tmp_path, method, opt
     p = window.solver_panel
     p.set_method(method)
     p.set_scenario_options(opts)
-    path = window.save_scenario(tmp_path / "s.json")
+    path = window.files.save_scenario(tmp_path / "s.json")
     solver = json.loads(path.read_text())["solver"]
     assert solver.get("options", {}) == opts and "learning" not in solver
     p.set_method("pi")
     p.set_scenario_options({})
-    window.load_scenario(path)
-    assert p.method == method and p.scenario_options() == opts and not window.dirty
+    window.files.load_scenario(path)
+    assert p.method == method and p.scenario_options() == opts and not window.files.dirty
 
 
 def test_a_changed_option_is_an_unsaved_edit(window, tmp_path):
-    window.save_scenario(tmp_path / "s.json")
-    assert not window.dirty
+    window.files.save_scenario(tmp_path / "s.json")
+    assert not window.files.dirty
     window.solver_panel.set_scenario_options({"ties": "strict"})
-    assert window.dirty and window.windowTitle().endswith("*")
+    assert window.files.dirty and window.windowTitle().endswith("*")
 
 
 @pytest.mark.parametrize("solver, where, problem", [
@@ -77,7 +77,7 @@ def test_a_bad_option_is_named_and_changes_nothing(window, tmp_path, solver, whe
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(doc))
     with pytest.raises(ScenarioError) as e:
-        window.load_scenario(path)
+        window.files.load_scenario(path)
     assert e.value.where == where and problem in str(e.value)
     assert (p.method, p.scenario_options(), p.learning.scenario_settings()) == before
     assert window.game.key == "snakes"  # no game was opened either

@@ -89,19 +89,19 @@ def window(qtbot, tmp_path):
 
 def sweep(qtbot, w, *, timeout=60_000):
     with qtbot.waitSignal(w.controller.job_finished, timeout=timeout):
-        assert w.run_sensitivity()
+        assert w.sensitivity.run_sensitivity()
 
 
 def solved_after(qtbot, w, click):
     with qtbot.waitSignal(w.controller.finished, timeout=30_000):
         click()
-    w.redraw()
+    w.solving.redraw()
 
 
 def board_matches(w, settings) -> None:
     """The board shows the policy of a separate headless solve of ``settings``."""
     g, labels = optimal_labels(settings)
-    sw = w.game_boards["gridworld"].sweep
+    sw = w.stage.game_boards["gridworld"].sweep
     assert sw is not None and sw.converged
     mdp = g.mdp
     for s in range(mdp.n_states):
@@ -114,8 +114,8 @@ def test_a_sweep_shows_the_headless_switch_points_and_a_click_shows_its_interval
     w = window
     w.game.set_map(BUILTIN_MAPS["bridge"])
     user = w.session.settings
-    panel = w.open_sensitivity()
-    assert not w.sensitivity_dock.isHidden() and panel.param.currentData() == "noise"
+    panel = w.sensitivity.open_sensitivity()
+    assert not w.sensitivity.sensitivity_dock.isHidden() and panel.param.currentData() == "noise"
     panel.set_range("noise", 0.0, 0.5)
     sweep(qtbot, w)
     res = panel.result
@@ -142,7 +142,7 @@ def test_a_sweep_shows_the_headless_switch_points_and_a_click_shows_its_interval
     assert w.session.settings.noise == pytest.approx(0.5 * res.intervals[0].hi)
     board_matches(w, w.session.settings)
     start = w.session.start_state()
-    assert w.game.session.action_name(int(w.game_boards["gridworld"].sweep.policy[start])) == "east"
+    assert w.game.session.action_name(int(w.stage.game_boards["gridworld"].sweep.policy[start])) == "east"
     w.act_undo.trigger()
     assert w.session.settings == user
     # a click on the plot itself, inside the third interval
@@ -158,14 +158,14 @@ def test_a_sweep_shows_the_headless_switch_points_and_a_click_shows_its_interval
 def test_a_sweep_of_other_settings_is_stale_and_its_clicks_refused(qtbot, window):
     w = window
     w.game.set_map(BUILTIN_MAPS["bridge"])
-    panel = w.open_sensitivity()
+    panel = w.sensitivity.open_sensitivity()
     panel.set_range("noise", 0.0, 0.5)
     panel.steps.setValue(11)
     sweep(qtbot, w)
     w.game.set_living_reward(-0.5)  # another setting than the one swept
     assert "changed since this sweep" in panel.caption.text()
     before = w.session.settings
-    assert not w.show_interval(1)
+    assert not w.sensitivity.show_interval(1)
     assert w.session.settings == before and "sweep again" in panel.error.text()
 
 
@@ -199,11 +199,11 @@ def test_a_thousand_switch_points_are_drawn_and_labelled_where_there_is_room(qtb
 def test_cancel_stops_the_sweep(qtbot, window):
     w = window
     w.game.set_map(BUILTIN_MAPS["discount"])
-    panel = w.open_sensitivity()
+    panel = w.sensitivity.open_sensitivity()
     panel.set_range("noise", 0.0, 0.5, second=("living_reward", -2.0, 1.0))
     panel.steps.setValue(201)  # tens of seconds of work: the cancel lands long before its end
     with qtbot.waitSignal(w.controller.job_cancelled, timeout=60_000):
-        assert w.run_sensitivity()
+        assert w.sensitivity.run_sensitivity()
         assert panel.cancel_button.isEnabled() and not panel.sweep_button.isEnabled()
         panel.cancel_button.click()
     assert panel.phase is None and panel.result is None
@@ -213,26 +213,26 @@ def test_cancel_stops_the_sweep(qtbot, window):
 
 def test_a_bad_range_is_refused_in_one_line(qtbot, window):
     w = window
-    panel = w.open_sensitivity()
+    panel = w.sensitivity.open_sensitivity()
     panel.set_range("noise", 0.4, 0.1)
-    assert not w.run_sensitivity()
+    assert not w.sensitivity.run_sensitivity()
     assert "lower to a higher" in panel.error.text() and "\n" not in panel.error.text()
     assert not w.controller.job_busy
     panel.set_range("noise", 0.0, 2.0)
-    assert not w.run_sensitivity()
+    assert not w.sensitivity.run_sensitivity()
     assert panel.error.text().startswith("noise = 2:") and not w.controller.job_busy
     panel.set_range("noise", 0.0, 0.5, second=("noise", 0.0, 0.5))
-    assert not w.run_sensitivity() and "two different" in panel.error.text()
+    assert not w.sensitivity.run_sensitivity() and "two different" in panel.error.text()
     panel.set_range("noise", 0.0, 0.5, second=("living_reward", -1.0, 0.0))
     panel.steps.setValue(301)
-    assert not w.run_sensitivity() and "2 to 201 values per axis" in panel.error.text()
+    assert not w.sensitivity.run_sensitivity() and "2 to 201 values per axis" in panel.error.text()
     assert not w.controller.job_busy
 
 
 def test_the_phase_diagram_is_the_headless_phase_and_a_region_click_shows_its_policy(qtbot, window):
     w = window
     w.game.set_map(BUILTIN_MAPS["discount"])
-    panel = w.open_sensitivity()
+    panel = w.sensitivity.open_sensitivity()
     panel.set_range("noise", 0.0, 0.5, second=("living_reward", -2.0, 1.0))
     panel.steps.setValue(11)
     sweep(qtbot, w)
@@ -273,30 +273,30 @@ def test_the_phase_diagram_is_the_headless_phase_and_a_region_click_shows_its_po
 
 def test_other_games_list_their_numbers_and_a_game_without_any_says_so(qtbot, window):
     w = window
-    panel = w.open_sensitivity()
+    panel = w.sensitivity.open_sensitivity()
     w.switch_game("gambler")
     assert [panel.param.itemData(k) for k in range(panel.param.count())] == ["p_heads", "discount"]
     w.switch_game("file")
     assert panel.param.count() == 0 and not panel.sweep_button.isEnabled()
     assert "no real-valued setting" in panel.message.text()
-    w.set_presenter(True)  # bigger text: still draws
+    w.view.set_presenter(True)  # bigger text: still draws
     w.switch_game("gridworld")
     assert panel.param.count() == 3
     w.grab()
-    w.set_presenter(False)
+    w.view.set_presenter(False)
 
 
 def test_a_layout_saved_with_the_dock_open_shows_its_panel(qtbot, tmp_path):
     w = make_window(qtbot, tmp_path / "s.ini", size=(1366, 768), game="gridworld", show=True)
     try:
-        w.open_sensitivity()
-        w.save_settings()
+        w.sensitivity.open_sensitivity()
+        w.view.save_settings()
     finally:
         w.shutdown()
     w2 = make_window(qtbot, tmp_path / "s.ini", size=(1366, 768), game="gridworld", show=True)
     try:
-        qtbot.waitUntil(lambda: w2.sensitivity_dock.isVisible())
-        assert w2.sensitivity_dock.widget() is w2.sensitivity_panel and w2.sensitivity_panel.param.count() == 3
+        qtbot.waitUntil(lambda: w2.sensitivity.sensitivity_dock.isVisible())
+        assert w2.sensitivity.sensitivity_dock.widget() is w2.sensitivity.sensitivity_panel and w2.sensitivity.sensitivity_panel.param.count() == 3
     finally:
         w2.shutdown()
 
@@ -304,20 +304,20 @@ def test_a_layout_saved_with_the_dock_open_shows_its_panel(qtbot, tmp_path):
 def test_the_open_dock_keeps_the_layout_through_presenter_mode_and_fits(qtbot, tmp_path):
     w = make_window(qtbot, tmp_path / "s.ini", size=(1366, 768), game="gridworld", show=True)
     try:
-        qtbot.waitUntil(lambda: bool(w.visible_tab_bars()))
-        w.open_sensitivity()
-        qtbot.waitUntil(lambda: any("Sensitivity" in bar for bar in w.visible_tab_bars()))
-        before = w.visible_tab_bars()
+        qtbot.waitUntil(lambda: bool(w.view.visible_tab_bars()))
+        w.sensitivity.open_sensitivity()
+        qtbot.waitUntil(lambda: any("Sensitivity" in bar for bar in w.view.visible_tab_bars()))
+        before = w.view.visible_tab_bars()
         assert ("Convergence", "Sensitivity") in before  # tabbed with the plot, under the board
         for _ in range(2):
-            w.set_presenter(True)
-            qtbot.waitUntil(lambda: ("Convergence", "Sensitivity") in w.visible_tab_bars())
+            w.view.set_presenter(True)
+            qtbot.waitUntil(lambda: ("Convergence", "Sensitivity") in w.view.visible_tab_bars())
             hint = w.minimumSizeHint()
             assert hint.width() <= 1280 and hint.height() <= 720, hint  # a projector
-            w.set_presenter(False)
-            qtbot.waitUntil(lambda: w.visible_tab_bars() == before)
+            w.view.set_presenter(False)
+            qtbot.waitUntil(lambda: w.view.visible_tab_bars() == before)
         hint = w.minimumSizeHint()
         assert hint.width() <= 1366 and hint.height() <= 768, hint  # a laptop
-        assert w.sensitivity_dock.isVisible()
+        assert w.sensitivity.sensitivity_dock.isVisible()
     finally:
         w.shutdown()

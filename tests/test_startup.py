@@ -18,20 +18,20 @@ from tests.conftest import make_window
 def test_the_window_builds_only_what_is_on_screen_at_start(qtbot, tmp_path):
     w = make_window(qtbot, tmp_path / "s.ini")
     try:
-        assert [g.key for g in w.games.built()] == ["snakes"]  # the other games' views: on first use
-        assert len(w.games) == len(registry.keys())
-        assert [w.game_picker.itemData(i) for i in range(w.game_picker.count())] == list(registry.keys())
-        assert [w.game_picker.itemText(i) for i in range(w.game_picker.count())] == [
+        assert [g.key for g in w.stage.games.built()] == ["snakes"]  # the other games' views: on first use
+        assert len(w.stage.games) == len(registry.keys())
+        assert [w.stage.game_picker.itemData(i) for i in range(w.stage.game_picker.count())] == list(registry.keys())
+        assert [w.stage.game_picker.itemText(i) for i in range(w.stage.game_picker.count())] == [
             registry.get(k).title for k in registry.keys()]
-        assert w._simulation is None and w._compare is None  # pages behind the board
-        assert w._lesson_stale  # the Lesson tab is behind the Inspector: not written yet
+        assert w.stage.shared_simulation is None and w.stage.built_compare_panel is None  # pages behind the board
+        assert w.classroom._lesson_stale  # the Lesson tab is behind the Inspector: not written yet
         assert not w.controller._warmed  # the kernels load after the first paint
         # asking for them builds them (what the tests and the window's own code do)
-        assert "snakes" in w.lesson_panel.browser.toPlainText().lower() and not w._lesson_stale
-        assert w.simulation.objectName() == "simulationPanel"
-        assert w.compare_panel.objectName() and w.compare_panel is w.pages["compare"].findChild(type(w.compare_panel))
-        g = w.game_by_key("ttt")
-        assert [x.key for x in w.games.built()] == ["snakes", "ttt"] and g in w.games
+        assert "snakes" in w.classroom.lesson_panel.browser.toPlainText().lower() and not w.classroom._lesson_stale
+        assert w.stage.simulation.objectName() == "simulationPanel"
+        assert w.stage.compare_panel.objectName() and w.stage.compare_panel is w.stage.pages["compare"].findChild(type(w.stage.compare_panel))
+        g = w.stage.game_by_key("ttt")
+        assert [x.key for x in w.stage.games.built()] == ["snakes", "ttt"] and g in w.stage.games
     finally:
         w.shutdown()
 
@@ -40,17 +40,17 @@ def test_deferred_parts_are_built_when_shown(qtbot, tmp_path):
     w = make_window(qtbot, tmp_path / "s.ini", size=(1366, 768), show=True)
     try:
         qtbot.waitUntil(lambda: w.controller._warmed, timeout=10_000)  # started once the board was painted
-        assert w._lesson_stale
+        assert w.classroom._lesson_stale
         w.lesson_dock.raise_()
-        qtbot.waitUntil(lambda: not w._lesson_stale, timeout=5_000)
-        assert "snakes" in w._lesson_panel.browser.toPlainText().lower()
-        w.central_tabs.setCurrentIndex(w.central_tabs.indexOf(w.pages["compare"]))
-        assert w._compare is not None and w._compare.isVisible()
-        w.central_tabs.setCurrentIndex(w.central_tabs.indexOf(w.pages["simulation"]))
-        assert w._simulation is not None and w.sim_stack.currentWidget() is w._simulation
-        w.game_picker.setCurrentIndex(list(registry.keys()).index("gridworld"))  # built on selection
-        assert w.game.key == "gridworld" and w.game in w.games.built()
-        assert w.editor_stack.currentWidget() is w._editors["gridworld"]
+        qtbot.waitUntil(lambda: not w.classroom._lesson_stale, timeout=5_000)
+        assert "snakes" in w.hub.lesson_panel.browser.toPlainText().lower()
+        w.stage.central_tabs.setCurrentIndex(w.stage.central_tabs.indexOf(w.stage.pages["compare"]))
+        assert w.stage.built_compare_panel is not None and w.stage.built_compare_panel.isVisible()
+        w.stage.central_tabs.setCurrentIndex(w.stage.central_tabs.indexOf(w.stage.pages["simulation"]))
+        assert w.stage.shared_simulation is not None and w.stage.sim_stack.currentWidget() is w.stage.shared_simulation
+        w.stage.game_picker.setCurrentIndex(list(registry.keys()).index("gridworld"))  # built on selection
+        assert w.game.key == "gridworld" and w.game in w.stage.games.built()
+        assert w.stage.editor_stack.currentWidget() is w.stage._editors["gridworld"]
     finally:
         w.shutdown()
 
@@ -61,12 +61,12 @@ def test_every_editor_fits_the_game_dock(qtbot, tmp_path):
     w = make_window(qtbot, tmp_path / "s.ini")
     try:
         design = round(QFontMetricsF(w.font()).averageCharWidth() * GAME_DOCK_EM)
-        assert w.game_scroll.minimumWidth() == design
+        assert w.stage.game_scroll.minimumWidth() == design
         for key in registry.keys():
             w.switch_game(key)
-            need = w.game_scroll.widget().minimumSizeHint().width() + 16
+            need = w.stage.game_scroll.widget().minimumSizeHint().width() + 16
             assert need <= design, f"{key}'s editor needs {need} px, the Game dock's design width is {design} px"
-            assert w.game_scroll.minimumWidth() == design
+            assert w.stage.game_scroll.minimumWidth() == design
     finally:
         w.shutdown()
 
@@ -74,15 +74,15 @@ def test_every_editor_fits_the_game_dock(qtbot, tmp_path):
 def test_a_saved_scenario_has_every_game_and_loading_it_builds_them(qtbot, tmp_path):
     w = make_window(qtbot, tmp_path / "s.ini")
     try:
-        assert not w.dirty
-        p = w.save_scenario(tmp_path / "all.json")
+        assert not w.files.dirty
+        p = w.files.save_scenario(tmp_path / "all.json")
         assert set(json.loads(p.read_text())["games"]) == set(registry.keys())
     finally:
         w.shutdown()
     w2 = make_window(qtbot, tmp_path / "s2.ini")
     try:
-        w2.load_scenario(p)
-        assert {g.key for g in w2.games.built()} == set(registry.keys()) and not w2.dirty
+        w2.files.load_scenario(p)
+        assert {g.key for g in w2.stage.games.built()} == set(registry.keys()) and not w2.files.dirty
     finally:
         w2.shutdown()
 
@@ -128,15 +128,15 @@ def test_a_step_that_waits_for_the_first_compile_says_so(qtbot, tmp_path, monkey
         c = w.controller
         monkeypatch.setattr(c, "state", "stepping")  # a Step asked for, no sweep yet
         monkeypatch.setattr(kernels, "ready", lambda: False)
-        w._update_status(None)
+        w.solving.update_status(None)
         text = w.solver_panel.status.text()
         assert "preparing the compiled solver" in text and kernels.FIRST_COMPILE_S in text
         monkeypatch.setattr(c, "method", "lp")  # LP waits for CBC, not for these kernels
-        w._update_status(None)
+        w.solving.update_status(None)
         assert w.solver_panel.status.text().endswith(": ready")
         monkeypatch.setattr(c, "method", "vi")
         monkeypatch.setattr(kernels, "ready", lambda: True)
-        w._update_status(None)
+        w.solving.update_status(None)
         assert w.solver_panel.status.text().endswith(": ready")
     finally:
         w.shutdown()

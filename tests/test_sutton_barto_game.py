@@ -22,10 +22,10 @@ def ready(qtbot, w):
 
 def step(qtbot, w):
     n = len(w.controller.history)
-    w.step()
+    w.solving.step()
     qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=60_000)
-    w.mark_dirty()
-    w.redraw()
+    w.solving.mark_dirty()
+    w.solving.redraw()
 
 
 def test_the_4x4_map_sets_its_rules_and_evaluation_and_the_board_shows_v_k(qtbot, window):
@@ -61,7 +61,7 @@ def test_jack_steps_policy_iteration_and_the_board_draws_each_policy(qtbot, wind
     assert board.sweep is hist[-1]
     assert np.array_equal(board.moves, move_grid(hist[-1].policy)) and int((board.moves == 0).sum()) == 123
     w.solver_panel.history.setValue(0)  # scrub back: pi_0 moves nothing
-    w.redraw()
+    w.solving.redraw()
     assert np.all(board.moves == 0)
     lo, hi = board.color_range()
     assert lo <= np.min(hist[0].values) and np.max(hist[0].values) <= hi  # the colour scale holds V of pi_0
@@ -77,9 +77,9 @@ def test_gambler_keeps_sweeps_1_2_3_and_shows_every_tied_stake(qtbot, window):
     board = w.board
     assert sorted(board.kept) == [1, 2, 3]
     with qtbot.waitSignal(w.controller.finished, timeout=60_000):
-        w.run_solver()
-    w.mark_dirty()
-    w.redraw()
+        w.solving.run_solver()
+    w.solving.mark_dirty()
+    w.solving.redraw()
     assert sorted(board.kept) == [1, 2, 3] and board.sweep.converged
     assert board.ties[51] == (1, 49) and board.ties[50] == (50,)
     assert board.sweep.values[50] == pytest.approx(0.4, abs=1e-8)

@@ -79,8 +79,8 @@ def test_hidden_curves_leave_the_legend_and_come_back(qtbot):
 def test_the_window_toggle_draws_the_error_of_its_own_solve(window, qtbot):
     w = window
     w.switch_game("gridworld")
-    assert not w.act_bounds.isChecked() and not w.convergence.show_theory
-    w.act_bounds.trigger()
+    assert not w.solving.act_bounds.isChecked() and not w.convergence.show_theory
+    w.solving.act_bounds.trigger()
     assert w.convergence.show_theory
     with qtbot.waitSignal(w.controller.finished, timeout=60_000):
         w.controller.run(math.inf)

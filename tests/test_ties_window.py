@@ -28,10 +28,10 @@ def ready(qtbot, w):
 
 def run(qtbot, w):
     with qtbot.waitSignal(w.controller.finished, timeout=60_000):
-        w.run_solver()
+        w.solving.run_solver()
     qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=60_000)
-    w.mark_dirty()
-    w.redraw()
+    w.solving.mark_dirty()
+    w.solving.redraw()
 
 
 def test_the_4x4_grid_draws_every_optimal_arrow_with_a_legend(qtbot, window):
@@ -98,10 +98,10 @@ def test_tic_tac_toe_stars_every_optimal_move(qtbot, window):
     w.switch_game("ttt")
     ready(qtbot, w)
     run(qtbot, w)
-    w.show_page("board")
+    w.stage.show_page("board")
     board = w.board
     board.click_cell(4)  # the agent takes the centre; the random opponent answers (seeded walk)
-    w.redraw()
+    w.solving.redraw()
     view = board._view
     mdp = w.controller.mdp
     pos = board.position
@@ -124,15 +124,15 @@ def test_tied_sets_match_the_grid_board_at_every_sweep(qtbot, window):
     mdp = w.controller.mdp
     for i in (0, 2, 5):
         w.solver_panel.history.setValue(i)
-        w.mark_dirty()
-        w.redraw()
-        sw = w.shown_sweep()
+        w.solving.mark_dirty()
+        w.solving.redraw()
+        sw = w.solving.shown_sweep()
         assert sw is w.controller.history[i]
         assert w.board.canvas.ties == tied_sets(mdp, mdp.q_values(np.asarray(sw.values)))
         for s in range(mdp.n_states):
             if mdp.terminal[s]:
                 continue
-            w.inspect(s)
-            insp = w.inspection()
+            w.solving.inspect(s)
+            insp = w.solving.inspection()
             best = [a.action for a in insp.actions if abs(a.q - max(x.q for x in insp.actions)) <= 1e-9 * (1 + abs(a.q))]
             assert tuple(best) == w.board.canvas.ties.get(s, tuple(best)), (i, s)

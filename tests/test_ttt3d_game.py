@@ -237,12 +237,12 @@ def _train(qtbot, g: Ttt3dGame) -> None:
 
 def test_window_shows_the_cube_and_says_there_is_no_solver(window):
     g = window.game
-    window.redraw()
+    window.solving.redraw()
     sp = window.solver_panel
     assert not sp.step.isEnabled() and not sp.run.isEnabled()
     assert "3^27" in sp.status.text() and "Train" in sp.status.text()
     assert window.color_bar.scale == AGENT_SCALE
-    assert window.board_stack.currentWidget() is g.board and window.conv_stack.currentWidget() is g.curve_plot
+    assert window.stage.board_stack.currentWidget() is g.board and window.conv_stack.currentWidget() is g.curve_plot
     b = g.board
     assert b.position.mover == "X" and b.canvas.cell_rects() and len(b.canvas.cell_rects()) == 27
     assert "No agent" in b.caption_label.text() and "train" in b.value_label.text().lower()
@@ -266,7 +266,7 @@ def test_training_draws_the_curve_and_changes_the_numbers(qtbot, window, tmp_pat
     assert c.opponent == "tactical" and "Agent vs tactical" in g.curve_plot.top.titleLabel.text
     assert "Trained." in g.editor().status.text() and g.editor().progress.value() == 60
     # the cube shows the agent's values: numbers on every legal cell, the greedy move marked
-    window.redraw()
+    window.solving.redraw()
     view = b.view()
     qs = g.training.agent.move_values(np.zeros(27, dtype=np.int8), "X")
     np.testing.assert_allclose(view.qs, qs)
@@ -275,11 +275,11 @@ def test_training_draws_the_curve_and_changes_the_numbers(qtbot, window, tmp_pat
     assert not np.allclose(qs, first)  # learning changed the numbers
     assert "Agent's value" in b.value_label.text()
     # the learning curve is the figure File > Export > Convergence plot saves while this game is shown
-    out = window.export_figure("convergence", tmp_path / "curve.png")
+    out = window.files.export_figure("convergence", tmp_path / "curve.png")
     assert out.exists() and out.stat().st_size > 5_000
-    window.set_presenter(True)
+    window.view.set_presenter(True)
     assert g.curve_plot.top.getAxis("left").fixedWidth == int(18 * 4.5)  # presenter fonts reach the curve
-    window.set_presenter(False)
+    window.view.set_presenter(False)
 
 
 def test_clicking_a_cell_plays_it_and_the_model_replies(qtbot, window):
@@ -374,7 +374,7 @@ def test_save_and_load_an_agent(qtbot, window, tmp_path):
 def test_matchups_from_the_simulation_panel(qtbot, window, tmp_path):
     g = window.game
     _train(qtbot, g)
-    panel = window.sim_panel
+    panel = window.playing.sim_panel
     assert panel is g.simulation_widget()
     panel.games.setValue(200)
     with qtbot.waitSignal(window.controller.job_finished, timeout=30_000):
@@ -383,7 +383,7 @@ def test_matchups_from_the_simulation_panel(qtbot, window, tmp_path):
     assert all(r.games == 200 and sum(r.counts) == 200 for r in panel.rows)
     shown = {panel.table.item(i, 0).text() for i in range(panel.table.rowCount()) if panel.table.item(i, 0)}
     assert {r.name for r in panel.rows} <= shown  # the numbers are in the table as text
-    text = window.export_csv(tmp_path / "m.csv").read_text()
+    text = window.files.export_csv(tmp_path / "m.csv").read_text()
     assert text.startswith("matchup,") and "random vs random" in text
 
 
@@ -406,8 +406,8 @@ def test_settings_are_undoable_edits_and_scenarios_round_trip(window, tmp_path):
         g.session.load_dict({"risk": [2.0] + [0.0] * 26}, "x.json")
     with pytest.raises(ValueError, match="approximator"):
         g.set_settings(approx="cubic")
-    p = window.save_scenario(tmp_path / "s.json")
-    window.load_scenario(p)
+    p = window.files.save_scenario(tmp_path / "s.json")
+    window.files.load_scenario(p)
     assert window.game.tstate == g.tstate
 
 

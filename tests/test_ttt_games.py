@@ -241,25 +241,25 @@ def window(qtbot, tmp_path):
 def _step(w, qtbot, n: int = 1) -> None:
     for _ in range(n):
         k = len(w.controller.history)
-        w.step()
+        w.solving.step()
         qtbot.waitUntil(lambda: len(w.controller.history) > k, timeout=10_000)
-    w._dirty = True
-    w.redraw()
+    w.solving._dirty = True
+    w.solving.redraw()
 
 
 def _converge(w, qtbot) -> None:
-    w.run_solver()
+    w.solving.run_solver()
     qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=30_000)
-    w._dirty = True
-    w.redraw()
+    w.solving._dirty = True
+    w.solving.redraw()
 
 
 def test_vs_random_loads_steps_and_plays(window, qtbot):
     w = window
     w.switch_game("ttt")
     b = w.game.board
-    assert w.board_stack.currentWidget() is b and w.sim_stack.currentWidget() is w.game.simulation_widget()
-    w.redraw()
+    assert w.stage.board_stack.currentWidget() is b and w.stage.sim_stack.currentWidget() is w.game.simulation_widget()
+    w.solving.redraw()
     assert b.position is not None and b.position.chooser == DECISION  # after the opponent's opening
     assert all(t == "" for t in b.view().texts) and "Not solved" in b.caption_label.text()
     _step(w, qtbot)
@@ -268,8 +268,8 @@ def test_vs_random_loads_steps_and_plays(window, qtbot):
     _step(w, qtbot)
     assert b.view().texts != first  # a step changes the numbers
     s = b.position.state
-    assert w.selected == s  # the inspector shows the position's backup
-    insp = w.inspection()
+    assert w.solving.selected == s  # the inspector shows the position's backup
+    insp = w.solving.inspection()
     assert [a.action for a in insp.actions] == [mv.action for mv in b.view().moves]
     cell = b.view().moves[0].cell
     c = b.canvas.cell_center(cell)
@@ -277,8 +277,8 @@ def test_vs_random_loads_steps_and_plays(window, qtbot):
     assert [p.by for p in b.walk.plies] == ["model", "you", "model"]  # opening, the click, the random reply
     assert b.walk.plies[1].action == cell and b.walk.plies[1].before.state == s
     # the history slider shows an older sweep on the same position
-    w._on_history_moved(0)
-    w.redraw()
+    w.solving._on_history_moved(0)
+    w.solving.redraw()
     assert "sweep 1" in b.caption_label.text()
 
 
@@ -286,7 +286,7 @@ def test_vs_random_policy_iteration_steps_evaluate_and_improve_on_the_board(wind
     w = window
     w.switch_game("ttt")
     w.solver_panel.set_method("pi")
-    w.reset_solver()
+    w.solving.reset_solver()
     b = w.game.board
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=10_000)
     seen = []
@@ -294,8 +294,8 @@ def test_vs_random_policy_iteration_steps_evaluate_and_improve_on_the_board(wind
         k = len(w.controller.history)
         w.controller.step()
         qtbot.waitUntil(lambda: len(w.controller.history) > k, timeout=10_000)
-        w._dirty = True
-        w.redraw()
+        w.solving._dirty = True
+        w.solving.redraw()
         seen.append((w.controller.history[-1].phase, b.view().texts))
     assert [p for p, _ in seen] == ["evaluate", "improve", "evaluate", "improve"]
     assert "round 2, improve" in b.caption_label.text()
@@ -308,14 +308,14 @@ def test_the_episode_player_shows_its_positions_on_the_board(window, qtbot):
     w = window
     w.switch_game("risk_ttt")
     _converge(w, qtbot)
-    assert w.new_episode("optimal")
+    assert w.playing.new_episode("optimal")
     moves = w.player.moves
     assert moves and w.player.start_state == w.game.session.start_state()
     w.player.seek(1)
     b = w.game.board
     assert b.position.state == moves[1].next_state and "Episode" in b.status.text()
-    assert not b.position.terminal and w.selected == b.position.state
-    insp = w.inspection()  # the inspector names positions and the coin's two outcomes
+    assert not b.position.terminal and w.solving.selected == b.position.state
+    insp = w.solving.inspection()  # the inspector names positions and the coin's two outcomes
     other = "O" if b.position.mover == "X" else "X"
     assert "own mark" in insp.actions[0].text and f"|{other})=" in insp.actions[0].text
 
@@ -342,9 +342,9 @@ def test_vs_random_matchups_with_exact_probabilities(window, qtbot):
     w = window
     w.switch_game("ttt")
     _converge(w, qtbot)
-    panel = w.sim_panel
+    panel = w.playing.sim_panel
     with qtbot.waitSignal(w.controller.job_finished, timeout=60_000):
-        assert w.start_simulation(20_000, 5)
+        assert w.playing.start_simulation(20_000, 5)
     rows = panel.rows
     assert [r.name for r in rows] == ["optimal O vs random X", "random O vs random X"]
     opt = rows[0]
@@ -352,7 +352,7 @@ def test_vs_random_matchups_with_exact_probabilities(window, qtbot):
     assert opt.exact[0] == 0.0 and opt.counts[0] == 0
     assert all(r.within_ci.all() for r in rows)
     assert panel.table.horizontalHeaderItem(3).text() == "O wins %" and panel.table.item(0, 4).text() == "91.64 \u2713"
-    text = w.export_csv(w.settings.fileName() + ".csv").read_text()
+    text = w.files.export_csv(w.settings.fileName() + ".csv").read_text()
     assert text.startswith("matchup,x,o,games") and "optimal O vs random X" in text
 
 
@@ -414,8 +414,8 @@ def test_a_4x4_solve_can_be_cancelled_and_leaves_the_app_usable(window, qtbot):
     assert "Cancelled" in ed.status.text() and ed.solve_button.isEnabled()
     qtbot.waitUntil(lambda: not w.controller.job_busy, timeout=10_000)
     # the app stays usable: the 4x4 board plays, and the game can be switched and solved again
-    w._dirty = True
-    w.redraw()
+    w.solving._dirty = True
+    w.solving.redraw()
     b = g.board
     assert b.position.cells.size == 16 and b.click_cell(5) == "played"
     w.switch_game("ttt")
@@ -429,8 +429,8 @@ def _board_fits(w, qtbot, size) -> float:
     the height of the board as drawn."""
     w.resize(*size)
     wait_laid_out(qtbot, w)
-    w._dirty = True
-    w.redraw()
+    w.solving._dirty = True
+    w.solving.redraw()
     wait_laid_out(qtbot, w)
     b = w.game.board
     assert b.isVisible()
@@ -456,11 +456,11 @@ def test_the_board_dominates_its_tab_and_its_texts_are_whole(window, qtbot, key)
     assert "Exact from here" in b.outcome_label.text()
     big = _board_fits(w, qtbot, (1920, 1080))
     laptop = _board_fits(w, qtbot, (1366, 768))
-    w.set_presenter(True)
+    w.view.set_presenter(True)
     try:
         presenter = _board_fits(w, qtbot, (1280, 720))
     finally:
-        w.set_presenter(False)
+        w.view.set_presenter(False)
     assert big > laptop >= 240 and presenter >= 230  # was about 185 px in presenter mode
     # the board's square fills the tab's height: the side texts take the rest of the width
     assert b.canvas.height() >= 0.6 * b.height()

@@ -19,7 +19,7 @@ def win(qtbot, tmp_path):
 def run_to_end(qtbot, w, timeout: int = 60_000) -> None:
     with qtbot.waitSignal(w.controller.finished, timeout=timeout):
         w.solver_panel.run.click()
-    w.redraw()
+    w.solving.redraw()
 
 
 def test_switching_games_keeps_each_games_finished_solve(qtbot, win):
@@ -34,12 +34,12 @@ def test_switching_games_keeps_each_games_finished_solve(qtbot, win):
     c = win.controller
     assert c.state == "converged" and len(c.history) == n
     assert np.array_equal(c.solution.values, values)
-    win.redraw()
+    win.solving.redraw()
     assert win.convergence.point_count == n  # the plot shows the solve again
-    assert win.shown_sweep() is c.history[-1]  # and the board its last sweep
+    assert win.solving.shown_sweep() is c.history[-1]  # and the board its last sweep
     # an edit makes the kept solve stale: the next visit starts afresh
     win.switch_game("snakes")
-    win.game_by_key("gridworld").session.set_discount(0.5)
+    win.stage.game_by_key("gridworld").session.set_discount(0.5)
     win.switch_game("gridworld")
     assert win.controller.history == [] and win.controller.state == "ready"
 
@@ -50,13 +50,13 @@ def test_opening_a_scenario_keeps_the_game_editor_as_wide_as_its_dock(qtbot, tmp
     w = make_window(qtbot, tmp_path / "s.ini", size=(1366, 768), show=True)
     try:
         wait_laid_out(qtbot, w)
-        ed = w.editor_stack.currentWidget()
+        ed = w.stage.editor_stack.currentWidget()
         before = ed.width()
         assert before > ed.sizeHint().width()  # the dock is wider than the editor needs: it fills the dock
-        w.save_scenario(tmp_path / "a.json")
-        w.load_scenario(tmp_path / "a.json")
+        w.files.save_scenario(tmp_path / "a.json")
+        w.files.load_scenario(tmp_path / "a.json")
         wait_laid_out(qtbot, w)
-        assert w.editor_stack.currentWidget().width() == before  # the dice faces' column is not cut
+        assert w.stage.editor_stack.currentWidget().width() == before  # the dice faces' column is not cut
     finally:
         w.shutdown()
 
@@ -183,7 +183,7 @@ def test_the_inspections_p_outlines_are_not_drawn_while_an_episode_token_is_show
 def test_the_tic_tac_toe_episode_ends_on_its_final_board_and_names_the_discounted_return(qtbot, win):
     win.switch_game("ttt")
     run_to_end(qtbot, win)
-    assert win.new_episode("optimal")
+    assert win.playing.new_episode("optimal")
     p = win.player
     p.seek(len(p.moves) - 1)
     last = p.moves[-1]
@@ -277,7 +277,7 @@ def test_presenter_inspector_lists_every_actions_q_and_writes_out_only_the_best_
     win.inspector.show_inspection(insp)
     full = win.inspector.text.toPlainText()
     assert all(f"backup-of-die-{k}" in full for k in (1, 2, 3))
-    win.set_presenter(True)
+    win.view.set_presenter(True)
     try:
         assert win.inspector.compact
         short = win.inspector.text.toPlainText()
@@ -285,7 +285,7 @@ def test_presenter_inspector_lists_every_actions_q_and_writes_out_only_the_best_
         assert "backup-of-die-3" in short  # the best one written out
         assert "backup-of-die-1" not in short and "backup-of-die-2" not in short
     finally:
-        win.set_presenter(False)
+        win.view.set_presenter(False)
     assert not win.inspector.compact and "backup-of-die-1" in win.inspector.text.toPlainText()
 
 
@@ -336,14 +336,14 @@ def test_taxi_is_drawn_as_a_board_of_the_taxis_cells_with_values_and_policy(qtbo
     assert pas.isVisibleTo(board) and dest.isVisibleTo(board)
     pas.setCurrentIndex(pas.findData(4))  # the passenger in the taxi
     dest.setCurrentIndex(dest.findData(1))  # bound for G
-    win.redraw()
+    win.solving.redraw()
     geom = board.canvas.geometry_
     gr, gc = 0, 4  # G
     s = int(geom.state[gr, gc])
     assert int(cv.policy[s]) == 5  # at G with the passenger aboard: drop off, drawn as words
     assert geom.marks[5] == "drop off"
     # the episode's token takes the board to its slice
-    assert win.new_episode("optimal")
+    assert win.playing.new_episode("optimal")
     win.player.seek(0)
     first = win.player.moves[0].next_state
     assert g.taxi_slice == g.session.built().taxi.slice_of(first)
@@ -351,7 +351,7 @@ def test_taxi_is_drawn_as_a_board_of_the_taxis_cells_with_values_and_policy(qtbo
     # another environment: the slice's choosers go
     assert g.set_environment("FrozenLake-v1", {"map_name": "4x4", "is_slippery": True})
     qtbot.waitUntil(lambda: win.controller.mdp is not None and win.controller.mdp.n_states == 17, timeout=30_000)
-    win.redraw()
+    win.solving.redraw()
     assert not pas.isVisibleTo(board) and not dest.isVisibleTo(board)
 
 
@@ -390,7 +390,7 @@ def test_the_learning_curve_shows_no_numbers_before_training_and_one_y_title(qtb
 def test_a_circular_board_marks_its_goal(qtbot, win):
     from mdpviz.models import snakes as sn
 
-    g = win.game_by_key("snakes")
+    g = win.stage.game_by_key("snakes")
     assert g.decor()[sn.N_SQUARES - 1].tag == ""
     assert g.set_circle(True)
     d = g.decor()[sn.N_SQUARES - 1]
@@ -399,7 +399,7 @@ def test_a_circular_board_marks_its_goal(qtbot, win):
 
 
 def test_risk_board_3x3_to_4x4_and_back_keeps_its_custom_risks(qtbot, win):
-    g = win.game_by_key("risk_ttt")
+    g = win.stage.game_by_key("risk_ttt")
     assert g.set_risk(4, 0.05)  # the centre: a custom board
     custom = tuple(g.rstate.risk)
     assert g.rstate.preset == "custom"
@@ -416,7 +416,7 @@ def test_side_panels_name_states_not_by_their_numbers(qtbot, win):
     qtbot.waitUntil(lambda: win.controller.mdp is not None, timeout=60_000)
     board = win.board
     start = board.position.state
-    win.inspect(start)
+    win.solving.inspect(start)
     text = win.inspector.text.toPlainText()
     assert "V(" in text and not re.search(r"V\(\d+\)", text)  # not "V(121000000)"
     assert re.search(r"V\([.XO]{9}\)", text)  # the board in marks, as tic-tac-toe writes it
@@ -434,7 +434,7 @@ def test_run_pressed_while_checkers_compiles_is_queued_and_runs_when_the_model_i
     g.set_variant(size=4, ply_limit=12)
     qtbot.waitUntil(lambda: g.session.compiling, timeout=10_000)
     assert win.controller.mdp is None
-    win._update_buttons()
+    win.solving.update_buttons()
     assert win.solver_panel.run.isEnabled()  # Run can be pressed during the compile
     with qtbot.waitSignal(win.controller.finished, timeout=60_000):
         win.solver_panel.run.click()
@@ -451,8 +451,8 @@ def test_the_toolbar_buttons_tooltips_name_their_keys(win):
     for a in acts:
         key = a.shortcuts()[0].toString(QKeySequence.SequenceFormat.NativeText)
         assert f"({key}" in a.toolTip() or f" or {key}" in a.toolTip(), (a.objectName(), a.toolTip())
-    assert win.act_run.toolTip() == "Run to convergence or pause (R)"
-    win.game_by_key("snakes").set_circle(True)
+    assert win.solving.act_run.toolTip() == "Run to convergence or pause (R)"
+    win.stage.game_by_key("snakes").set_circle(True)
     assert win.act_undo.toolTip() == "Undo circular board (Ctrl+Z)"  # the key follows the undo stack's text
 
 

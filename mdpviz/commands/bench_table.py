@@ -666,7 +666,7 @@ def run_in_window(path: Path, interval_ms: int = 5, *, jobs: bool = False) -> di
     w = MainWindow(settings=settings)
     w.resize(1366, 768)
     w.show()
-    w.open_mdp_file(path)
+    w.files.open_mdp_file(path)
     ctrl = w.controller
     deadline = time.perf_counter() + 30
     while ctrl.state != "ready" and time.perf_counter() < deadline:
@@ -702,7 +702,7 @@ def window_jobs(app, w, *, interval_ms: int = 5) -> dict[str, dict]:
     def method(m: str) -> None:
         p = w.solver_panel
         p.algorithm.setCurrentIndex(p.algorithm.findData(m))  # resets the solver
-        w.reset_solver()
+        w.solving.reset_solver()
 
     solver_idle = lambda: ctrl.state not in ("running", "stepping")  # noqa: E731
     method("vi")
@@ -713,28 +713,28 @@ def window_jobs(app, w, *, interval_ms: int = 5) -> dict[str, dict]:
             return False
         if next(steps, None) is None:
             return True
-        w.step()
+        w.solving.step()
         return False
 
     measure("Step x20 (vi, course file)", lambda: None, step_more)
     for m in ("pi", "gs"):
         method(m)
-        measure(f"Run {m} (course file)", w.run_solver, solver_idle)
+        measure(f"Run {m} (course file)", w.solving.run_solver, solver_idle)
     method("vi")
-    measure("Compare panel (course file)", w.compare_methods, lambda: not ctrl.job_busy)
+    measure("Compare panel (course file)", w.classroom.compare_methods, lambda: not ctrl.job_busy)
     w.switch_game("snakes")
-    w.reset_solver()
-    measure("Run vi (snakes)", w.run_solver, solver_idle)
-    measure("Simulation panel (snakes)", lambda: w.start_simulation(w.sim_panel.games.value(), 1),
+    w.solving.reset_solver()
+    measure("Run vi (snakes)", w.solving.run_solver, solver_idle)
+    measure("Simulation panel (snakes)", lambda: w.playing.start_simulation(w.playing.sim_panel.games.value(), 1),
             lambda: not ctrl.job_busy)
     w.switch_game("ttt")
     _settle(app, 0.5)
     n = ctrl.mdp.n_states if ctrl.mdp is not None else 0
-    measure(f"Run vi (tic-tac-toe, {n:,} states)", w.run_solver, solver_idle)
+    measure(f"Run vi (tic-tac-toe, {n:,} states)", w.solving.run_solver, solver_idle)
     w.switch_game("attt")
     _settle(app, 0.5)
     g = w.game
-    measure("Run (anti-tic-tac-toe rounds)", w.run_solver,
+    measure("Run (anti-tic-tac-toe rounds)", w.solving.run_solver,
             lambda: not g.session.driver.running() and solver_idle(), limit_s=300)
     _settle(app, 0.3)
     w.switch_game("checkers")  # the compile starts at the next event-loop turn: timed from here

@@ -1,21 +1,38 @@
-"""The parts :class:`mdpviz.app.MainWindow` is assembled from, one concern per module (app layer).
+"""The parts :class:`mdpviz.app.MainWindow` is assembled from, one object per concern (app layer).
 
-:mod:`~mdpviz.window.parts` holds constants, dialogs and helpers. Each other part is a mixin that
-declares its own state (one docstring per attribute) in its ``_init_<part>()``, called once from
-``MainWindow.__init__``, and connects its widgets there; no part sets an attribute another declared
-(``tests/test_window_parts.py``):
+Each part is a :class:`~PySide6.QtCore.QObject` that owns its state (one docstring per attribute),
+builds its own menu actions and docks, and is handed the window's :class:`~mdpviz.window.hub.Hub`:
+the shared things (the controller, the settings, the dialogs, the status line, the Solver panel,
+the inspector, the plots, the colour bar, the player, the docks, the menus) and the other parts,
+of which it uses only the public methods and attributes. No part sets an attribute of another, nor
+reads one's private state (``tests/test_window_parts.py`` reads the modules). Where one part
+reacts to another it hears a named signal, so nothing depends on the order listeners were connected.
 
-- :mod:`~mdpviz.window.solving`: the solver's buttons, colour scale, shown sweep, inspected state and
-  the redraw timer; hears ``model_changed`` (a fresh solver) and ``shutting_down`` (the timer stops).
+The hub's signals: ``game_shown`` and ``model_changed`` (emitted by the stage), ``scenario_loaded``
+(files), ``presenter_changed`` (view) and ``shutting_down`` (the window).
+
+- :mod:`~mdpviz.window.stage` (:class:`~mdpviz.window.stage.StagePart`, built first by the window): the
+  games, the shown one's session and board, the widgets built per game, the central pages; hears
+  ``scenario_loaded``.
+- :mod:`~mdpviz.window.view`: presenter mode, the dock and page layout, the saved settings; hears
+  ``game_shown``.
+- :mod:`~mdpviz.window.solving`: the solver's buttons, colour scale, shown sweep, inspector and redraw
+  timer; emits ``model_loaded`` (after ``model_changed``, the model's solver is loaded) and
+  ``solve_finished`` (after its own word on a finished solve); hears ``model_changed``, ``game_shown``
+  and ``shutting_down``.
+- :mod:`~mdpviz.window.learning`: learning from experience (its frame, curves, transition steps);
+  hears the controller's ``history_reset`` and ``presenter_changed``.
 - :mod:`~mdpviz.window.playing`: simulations, a game's jobs, the episode player; hears
-  ``model_changed`` (the job stops, results go) and ``shutting_down`` (the player pauses).
+  ``model_changed`` and ``shutting_down``.
 - :mod:`~mdpviz.window.files`: scenarios, MDP files, figure exports, the window title; emits
-  ``scenario_loaded``; hears ``game_shown`` (the title) and ``shutting_down``.
+  ``scenario_loaded``; hears ``game_shown`` and ``shutting_down``.
 - :mod:`~mdpviz.window.classroom`: lesson, comparison, lesson exports, predict/change/Q views, high
-  contrast; hears ``model_changed``, ``presenter_changed`` (lines and text) and ``shutting_down``.
-- :mod:`~mdpviz.window.view`: presenter mode, the dock and page layout, saved settings, shutting
-  down; emits ``presenter_changed`` and ``shutting_down``; hears ``game_shown`` (the game's panels).
+  contrast; hears ``model_changed``, ``presenter_changed`` and ``shutting_down``.
+- :mod:`~mdpviz.window.sensitivity`: the Sensitivity dock; hears ``game_shown``, ``model_changed`` and
+  ``presenter_changed``.
+- :mod:`~mdpviz.window.live`: live re-solve and the policy diff; hears the solving part's
+  ``model_loaded`` and ``solve_finished`` and the hub's ``game_shown``.
 
-The window itself (:mod:`mdpviz.app`) emits ``game_shown`` and ``model_changed`` and hears
-``scenario_loaded``.
+:mod:`~mdpviz.window.parts` holds constants, dialogs and helpers. A new dock is its part module plus
+one line in :data:`mdpviz.app.PARTS`.
 """

@@ -2,8 +2,10 @@
 
 Predict-then-reveal, the change (delta) view, high contrast and the Q view.
 
-:class:`ClassroomMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``). It owns the view modes, the lesson's staleness and the
+:class:`ClassroomPart` is one part of :class:`mdpviz.app.MainWindow`, handed the window's
+:class:`~mdpviz.window.hub.Hub` (the controller, the lesson panel and dock, the Solver panel, the status
+line, the window's palette for high contrast; the boards through the stage part). It owns the lesson
+exports of File > Export figure, Solve > Compare methods, View's board modes, the view modes, the lesson's staleness and the
 running image export; it hears ``model_changed`` (the lesson and comparison are stale),
 ``presenter_changed`` (lines and text) and ``shutting_down`` (an image export stops).
 """
@@ -14,6 +16,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import QMenu
 
@@ -24,14 +27,17 @@ from mdpviz.models.kit.pictures.colors import ColorScale, scale_for
 from mdpviz.core.jobs import Job
 from mdpviz import export as lesson_export
 from mdpviz.widgets.delta import delta_scale
+from mdpviz.window.hub import Hub
 
 
-class ClassroomMixin:
+class ClassroomPart(QObject):
     """The classroom tools (part of :class:`~mdpviz.app.MainWindow`)."""
 
-    def _init_classroom(self) -> None:
-        """Declare the classroom part's state and connect it to the lesson dock and the window's signals
-        (once, from ``MainWindow.__init__``, after the widgets and menus are built)."""
+    def __init__(self, hub: Hub) -> None:
+        """Declare the classroom part's state, build its actions and connect it to the lesson dock and the
+        hub's signals."""
+        super().__init__(hub)
+        self._hub = hub
         self.predict_mode = False
         """Predict-then-reveal: the board hides values and actions until a square is clicked."""
         self.delta_view = False
@@ -48,15 +54,18 @@ class ClassroomMixin:
         """The window's palette before high contrast was first switched on."""
         self._lesson_stale = True
         """The lesson panel shows an older model's lesson (written again when shown or asked for)."""
-        self._lesson_panel.copied.connect(lambda text: self.statusBar().showMessage(text, 4000))
-        self.lesson_dock.visibilityChanged.connect(self._on_lesson_dock_shown)
-        self.model_changed.connect(self._classroom_model_changed)
+        self._hub.lesson_panel.copied.connect(lambda text: self._hub.status.showMessage(text, 4000))
+        self._hub.docks["lesson"].visibilityChanged.connect(self._on_lesson_dock_shown)
+        self._hub.model_changed.connect(self._classroom_model_changed)
         # the lesson names the algorithm and the convention in force: a new choice writes it again
-        self.solver_panel.method_changed.connect(lambda _m: self._lesson_solver_changed())
-        self.solver_panel.options_changed.connect(self._lesson_solver_changed)
-        self.solver_panel.tolerance_changed.connect(lambda _t: self._lesson_solver_changed())
-        self.presenter_changed.connect(lambda _on: self._apply_lines())
-        self.shutting_down.connect(self.cancel_frames)
+        self._hub.solver_panel.method_changed.connect(lambda _m: self._lesson_solver_changed())
+        self._hub.solver_panel.options_changed.connect(self._lesson_solver_changed)
+        self._hub.solver_panel.tolerance_changed.connect(lambda _t: self._lesson_solver_changed())
+        self._hub.presenter_changed.connect(lambda _on: self._apply_lines())
+        self._hub.shutting_down.connect(self.cancel_frames)
+        self._build_classroom_actions(hub.menus.export)
+        hub.menus.solve.addAction(self.act_compare)
+        hub.menus.view.addActions([self.act_predict, self.act_delta, self.act_contrast, self.act_q])
 
     def cancel_frames(self) -> None:
         """Stop writing an image sequence or GIF, if one is being written."""
@@ -67,23 +76,23 @@ class ClassroomMixin:
 
     def _build_classroom_actions(self, export_menu: QMenu) -> None:
         export_menu.addSeparator()
-        self.act_export_lesson = self._action("&Lesson snapshot (board + plot + parameters)\u2026", "exportLessonAction",
+        self.act_export_lesson = self._hub.action("&Lesson snapshot (board + plot + parameters)\u2026", "exportLessonAction",
                                               self.export_lesson_dialog, "Ctrl+Shift+E",
                                               tip="The board, the convergence plot and the parameters in one picture")
-        self.act_export_frames = self._action("Sweeps as a PNG &sequence\u2026", "exportFramesAction",
+        self.act_export_frames = self._hub.action("Sweeps as a PNG &sequence\u2026", "exportFramesAction",
                                               self.export_frames_dialog, tip="The board after every sweep, numbered")
-        self.act_export_gif = self._action("Sweeps as an animated &GIF\u2026", "exportGifAction", self.export_gif_dialog,
+        self.act_export_gif = self._hub.action("Sweeps as an animated &GIF\u2026", "exportGifAction", self.export_gif_dialog,
                                            tip="The board after every sweep as one looping GIF, for slides")
-        self.act_export_results = self._action("&Values and policy (CSV)\u2026", "exportResultsAction",
+        self.act_export_results = self._hub.action("&Values and policy (CSV)\u2026", "exportResultsAction",
                                                self.export_results_dialog)
-        self.act_export_compare = self._action("&Comparison table (CSV)\u2026", "exportCompareAction",
+        self.act_export_compare = self._hub.action("&Comparison table (CSV)\u2026", "exportCompareAction",
                                                self.export_comparison_dialog)
-        self.act_export_history = self._action("Convergence &history (CSV)\u2026", "exportHistoryAction",
+        self.act_export_history = self._hub.action("Convergence &history (CSV)\u2026", "exportHistoryAction",
                                                self.export_history_dialog, tip="Every recorded sweep: delta, "
                                                "policy changes, time")
-        self.act_export_board_sized = self._action("Board at export si&ze\u2026", "exportBoardSizedAction",
+        self.act_export_board_sized = self._hub.action("Board at export si&ze\u2026", "exportBoardSizedAction",
                                                    lambda: self.export_sized_dialog("board"))
-        self.act_export_conv_sized = self._action("Convergence plot at export size\u2026", "exportConvSizedAction",
+        self.act_export_conv_sized = self._hub.action("Convergence plot at export size\u2026", "exportConvSizedAction",
                                                   lambda: self.export_sized_dialog("convergence"))
         export_menu.addActions([self.act_export_lesson, self.act_export_board_sized, self.act_export_conv_sized,
                                 self.act_export_frames, self.act_export_gif, self.act_export_results,
@@ -92,7 +101,7 @@ class ClassroomMixin:
         sizes = export_menu.addMenu("Export si&ze")
         sizes.setObjectName("exportSizeMenu")
         self.export_size_actions: dict[tuple[int, int], QAction] = {}
-        saved = str(self.settings.value("export/size", "1600x900"))
+        saved = str(self._hub.settings.value("export/size", "1600x900"))
         for w, h in ((1280, 720), (1600, 900), (1920, 1080), (3840, 2160)):
             a = QAction(f"{w} \u00d7 {h}", self)
             a.setObjectName(f"exportSize{w}x{h}")
@@ -103,17 +112,17 @@ class ClassroomMixin:
             self.export_size_actions[(w, h)] = a
         if not any(a.isChecked() for a in self.export_size_actions.values()):
             self.export_size_actions[(1600, 900)].setChecked(True)
-        self.act_compare = self._action("&Compare methods", "compareAction", self.compare_methods, "Ctrl+Shift+C",
+        self.act_compare = self._hub.action("&Compare methods", "compareAction", self.compare_methods, "Ctrl+Shift+C",
                                         tip="Run every solver on this model and overlay their convergence")
-        self.act_predict = self._action("&Predict, then reveal", "predictAction", self.set_predict_mode,
+        self.act_predict = self._hub.action("&Predict, then reveal", "predictAction", self.set_predict_mode,
                                         "Ctrl+Shift+P", checkable=True,
                                         tip="Hide values and actions on the board until a square is clicked")
-        self.act_delta = self._action("Colour by &change (\u0394V)", "deltaAction", self.set_delta_view,
+        self.act_delta = self._hub.action("Colour by &change (\u0394V)", "deltaAction", self.set_delta_view,
                                       "Ctrl+Shift+D", checkable=True,
                                       tip="Colour each square by how much its value changed in the shown sweep")
-        self.act_contrast = self._action("&High contrast", "highContrastAction", self.set_high_contrast,
+        self.act_contrast = self._hub.action("&High contrast", "highContrastAction", self.set_high_contrast,
                                          checkable=True, tip="Black on white with thicker lines, for projectors")
-        self.act_q = self._action("Every action's &Q on the board", "qValuesAction", self.set_q_view,
+        self.act_q = self._hub.action("Every action's &Q on the board", "qValuesAction", self.set_q_view,
                                   "Ctrl+Shift+Q", checkable=True,
                                   tip="Show every action's Q-value on the board at once: a bar per action, "
                                       "coloured on the board's scale (hover a square for the numbers)")
@@ -125,26 +134,26 @@ class ClassroomMixin:
             self.act_q.setChecked(self.q_view)
         for b in self._game_boards():
             b.set_q_view(self.q_view)
-        self.mark_dirty()
-        self.redraw()
+        self._hub.solving.mark_dirty()
+        self._hub.solving.redraw()
 
     def _game_boards(self) -> list[GameBoard]:
         """Every game's board built so far."""
-        return list(self._boards.values())
+        return self._hub.stage.built_boards()
 
     def _lesson_solver_changed(self) -> None:
         self._lesson_stale = True
-        if self.lesson_dock.isVisible():
+        if self._hub.docks["lesson"].isVisible():
             self.update_lesson()
 
     def _classroom_model_changed(self) -> None:
-        """The model changed (:attr:`MainWindow.model_changed`): new lesson text, and a comparison of the
+        """The model changed (the hub's ``model_changed``): new lesson text, and a comparison of the
         old model is stale."""
         self._lesson_stale = True
-        if self.lesson_dock.isVisible():
+        if self._hub.docks["lesson"].isVisible():
             self.update_lesson()
-        if self._compare is not None:
-            self._compare.clear()
+        if self._hub.stage.built_compare_panel is not None:
+            self._hub.stage.built_compare_panel.clear()
         self._predict_key = None
         for b in self._game_boards():
             b.hide_all()
@@ -155,7 +164,7 @@ class ClassroomMixin:
         when the dock is shown or the panel asked for: at start the dock is a tab behind the inspector."""
         if self._lesson_stale:
             self.update_lesson()
-        return self._lesson_panel
+        return self._hub.lesson_panel
 
     def _on_lesson_dock_shown(self, shown: bool) -> None:
         if shown and self._lesson_stale:
@@ -165,56 +174,56 @@ class ClassroomMixin:
         """What the lesson shows changed (a learner chosen in the Solver panel): written again now if it is
         on screen, else when shown."""
         self._lesson_stale = True
-        if self.lesson_dock.isVisible():
+        if self._hub.docks["lesson"].isVisible():
             self.update_lesson()
 
     def update_lesson(self) -> None:
         """Show the lesson of the current game with its current parameters."""
-        g = self.game
+        g = self._hub.stage.game
         self._lesson_stale = False
         try:
-            lesson = self.learning_lesson() if self.learning else lesson_export.game_lesson(g)
+            lesson = self._hub.learning.learning_lesson() if self._hub.learning.active else lesson_export.game_lesson(g)
         except (ValueError, TypeError, AttributeError, KeyError) as e:
-            self._lesson_panel.show_lesson(None, message=f"No lesson for {g.title}: {e}")
+            self._hub.lesson_panel.show_lesson(None, message=f"No lesson for {g.title}: {e}")
             return
-        if not self.session.drives_steps:  # the Solver panel's algorithm and the convention in force
-            lesson = dataclasses.replace(lesson, algorithm=algorithm_blocks(self.solver_panel.method,
-                                                                            self.solver_options()))
-        self._lesson_panel.show_lesson(lesson)
+        if not self._hub.stage.session.drives_steps:  # the Solver panel's algorithm and the convention in force
+            lesson = dataclasses.replace(lesson, algorithm=algorithm_blocks(self._hub.solver_panel.method,
+                                                                            self._hub.solving.solver_options()))
+        self._hub.lesson_panel.show_lesson(lesson)
 
     def compare_methods(self) -> bool:
         """Run every method on the current model on the job thread; the compare panel shows the result."""
         from mdpviz.solvers.compare import COMPARE_METHODS, compare_job
 
-        g = self.session
+        g = self._hub.stage.session
         mdp = g.mdp()
         if mdp is None:
-            self.statusBar().showMessage("Nothing to compare: no model.", 6000)
+            self._hub.status.showMessage("Nothing to compare: no model.", 6000)
             return False
-        token = self._sim_token
+        token = self._hub.playing.sim_token
         start = int(g.start_state()) if 0 <= int(g.start_state()) < mdp.n_states else 0
 
         def done(result) -> None:
             if result is None:
-                self.compare_panel.clear("Comparison cancelled.")
-            elif token != self._sim_token:
-                self.compare_panel.clear("The model changed during the comparison: results discarded.")
+                self._hub.stage.compare_panel.clear("Comparison cancelled.")
+            elif token != self._hub.playing.sim_token:
+                self._hub.stage.compare_panel.clear("The model changed during the comparison: results discarded.")
             else:
-                self.compare_panel.show_comparison(result, start_name=g.state_name(result.start))
-                self.statusBar().showMessage(result.summary, 10000)
+                self._hub.stage.compare_panel.show_comparison(result, start_name=g.state_name(result.start))
+                self._hub.status.showMessage(result.summary, 10000)
 
-        tol = self.solver_panel.tol
+        tol = self._hub.solver_panel.tol
         job = Job(
             lambda: compare_job(mdp, methods=COMPARE_METHODS, tol=tol, start=start, state_name=g.state_name),
             label="Comparing the solvers on this model\u2026", on_done=done,
-            on_progress=self.compare_panel.show_progress,
-            on_failed=lambda msg: self.compare_panel.show_running(False, f"Comparison failed: {msg}"),
-            on_cancelled=lambda: self.compare_panel.clear("Comparison cancelled."),
+            on_progress=self._hub.stage.compare_panel.show_progress,
+            on_failed=lambda msg: self._hub.stage.compare_panel.show_running(False, f"Comparison failed: {msg}"),
+            on_cancelled=lambda: self._hub.stage.compare_panel.clear("Comparison cancelled."),
         )
-        if not self.start_game_job(job):
+        if not self._hub.playing.start_game_job(job):
             return False
-        self.compare_panel.show_running(True, "Running every method on this model\u2026")
-        self.show_page("compare")
+        self._hub.stage.compare_panel.show_running(True, "Running every method on this model\u2026")
+        self._hub.stage.show_page("compare")
         return True
 
     # export
@@ -228,14 +237,14 @@ class ClassroomMixin:
     def set_export_size(self, width: int, height: int) -> None:
         for size, a in self.export_size_actions.items():
             a.setChecked(size == (width, height))
-        self.settings.setValue("export/size", f"{width}x{height}")
+        self._hub.settings.setValue("export/size", f"{width}x{height}")
 
     def solved_view(self) -> "lesson_export.SolvedGame":
         """The current solve as the exporter sees it: model, recorded sweeps and the board's colour scale."""
-        c = self.controller
+        c = self._hub.controller
         if c.mdp is None:
-            raise ValueError(f"nothing to export: {self.session.mdp_error() or 'no model'}")
-        scale = self.scale or scale_for(0.0, 1.0, label=self.session.value_label)
+            raise ValueError(f"nothing to export: {self._hub.stage.session.mdp_error() or 'no model'}")
+        scale = self._hub.solving.scale or scale_for(0.0, 1.0, label=self._hub.stage.session.value_label)
         rng = c.value_range  # the range the scale was fitted to (the exporter fits it the same way)
         lo, hi = (rng.lo, rng.hi) if rng is not None else (scale.lo, scale.hi)
         return lesson_export.SolvedGame(mdp=c.mdp, method=c.method, options=dict(c.options),
@@ -245,21 +254,21 @@ class ClassroomMixin:
     def export_lesson(self, path: str | Path, *, width: int | None = None, height: int | None = None) -> Path:
         """Write the lesson snapshot of the shown sweep as PNG or SVG (size: the Export size setting)."""
         w, h = self.export_size() if width is None or height is None else (width, height)
-        return lesson_export.export_lesson_snapshot(self.game, self.solved_view(), path, width=w, height=h,
-                                                    index=self.shown_index())
+        return lesson_export.export_lesson_snapshot(self._hub.stage.game, self.solved_view(), path, width=w, height=h,
+                                                    index=self._hub.solving.shown_index())
 
     def _export_to(self, title: str, name: str, filters: str, fn) -> None:
-        path = self.dialogs.save_file(title, os.path.join(self._dir("export"), name), filters)
+        path = self._hub.dialogs.save_file(title, os.path.join(self._hub.view.last_dir("export"), name), filters)
         if not path:
             return
-        self._remember_dir("export", path)
+        self._hub.view.remember_dir("export", path)
         try:
             p = fn(path)
         except (ValueError, OSError) as e:
-            self.dialogs.error("Cannot export", str(e))
+            self._hub.dialogs.error("Cannot export", str(e))
             return
         if p is not None:
-            self.statusBar().showMessage(f"Saved {p}", 5000)
+            self._hub.status.showMessage(f"Saved {p}", 5000)
 
     def export_lesson_dialog(self) -> None:
         self._export_to("Export lesson snapshot", "lesson.png", "PNG image (*.png);;SVG image (*.svg)",
@@ -271,12 +280,12 @@ class ClassroomMixin:
         if self._frame_writer is not None and self._frame_writer.running:
             raise ValueError("an image sequence is already being written")
         w, h = (width, height) if width is not None and height is not None else lesson_export.FRAME_SIZE
-        fw = lesson_export.FrameWriter(self.game, self.solved_view(), out, width=w, height=h, parent=self)
-        fw.progress.connect(lambda k, n, text: self.statusBar().showMessage(f"Writing {text}\u2026 (Esc cancels)"))
-        fw.finished.connect(lambda paths: self.statusBar().showMessage(
+        fw = lesson_export.FrameWriter(self._hub.stage.game, self.solved_view(), out, width=w, height=h, parent=self)
+        fw.progress.connect(lambda k, n, text: self._hub.status.showMessage(f"Writing {text}\u2026 (Esc cancels)"))
+        fw.finished.connect(lambda paths: self._hub.status.showMessage(
             f"Wrote {len(paths)} image{'s' if len(paths) != 1 else ''}"
             + (f": {paths[0].name} .. {paths[-1].name}" if paths else ""), 8000))
-        fw.failed.connect(lambda msg: self.dialogs.error("Cannot export", msg))
+        fw.failed.connect(lambda msg: self._hub.dialogs.error("Cannot export", msg))
         self._frame_writer = fw
         fw.start()
         return fw
@@ -292,24 +301,24 @@ class ClassroomMixin:
             raise ValueError("an image sequence is already being written")
         w, h = (width, height) if width is not None and height is not None else lesson_export.FRAME_SIZE
         tmp = tempfile.TemporaryDirectory(prefix="mdpviz-gif-")
-        fw = lesson_export.FrameWriter(self.game, self.solved_view(), tmp.name, width=w, height=h,
+        fw = lesson_export.FrameWriter(self._hub.stage.game, self.solved_view(), tmp.name, width=w, height=h,
                                        max_frames=lesson_export.MAX_GIF_FRAMES, parent=self)
-        fw.progress.connect(lambda k, n, text: self.statusBar().showMessage(f"GIF: {text}\u2026 (Esc cancels)"))
+        fw.progress.connect(lambda k, n, text: self._hub.status.showMessage(f"GIF: {text}\u2026 (Esc cancels)"))
 
         def done(paths) -> None:
             try:
                 if len(paths) == len(fw.indices):
                     p = lesson_export.write_gif(paths, path)
-                    self.statusBar().showMessage(f"Wrote {p.name}: {len(paths)} frames", 8000)
+                    self._hub.status.showMessage(f"Wrote {p.name}: {len(paths)} frames", 8000)
                 else:
-                    self.statusBar().showMessage("GIF cancelled", 5000)
+                    self._hub.status.showMessage("GIF cancelled", 5000)
             except (OSError, ValueError) as e:
-                self.dialogs.error("Cannot export", str(e))
+                self._hub.dialogs.error("Cannot export", str(e))
             finally:
                 tmp.cleanup()
 
         fw.finished.connect(done)
-        fw.failed.connect(lambda msg: (tmp.cleanup(), self.dialogs.error("Cannot export", msg)))
+        fw.failed.connect(lambda msg: (tmp.cleanup(), self._hub.dialogs.error("Cannot export", msg)))
         self._frame_writer = fw
         fw.start()
         return fw
@@ -324,11 +333,11 @@ class ClassroomMixin:
 
     def export_results_csv(self, path: str | Path) -> Path:
         """Write the shown sweep's value and greedy action per state as CSV."""
-        sw = self.shown_sweep()
-        mdp = self.controller.mdp
+        sw = self._hub.solving.shown_sweep()
+        mdp = self._hub.controller.mdp
         if sw is None or mdp is None:
             raise ValueError("no values to export: run the solver first")
-        g = self.session
+        g = self._hub.stage.session
         return lesson_export.write_text(path, lesson_export.solution_csv(
             mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=g.state_name, action_name=g.action_name))
 
@@ -338,7 +347,7 @@ class ClassroomMixin:
     def export_comparison_csv(self, path: str | Path) -> Path:
         from mdpviz.solvers.compare import comparison_csv
 
-        comp = self._compare.comparison if self._compare is not None else None
+        comp = self._hub.stage.built_compare_panel.comparison if self._hub.stage.built_compare_panel is not None else None
         if comp is None:
             raise ValueError("no comparison to export: press Compare methods first")
         return lesson_export.write_text(path, comparison_csv(comp))
@@ -350,7 +359,7 @@ class ClassroomMixin:
         w, h = self.export_size() if width is None or height is None else (width, height)
         solved = self.solved_view()
         if which == "board":
-            return lesson_export.export_board(self.game, solved, path, width=w, height=h, index=self.shown_index())
+            return lesson_export.export_board(self._hub.stage.game, solved, path, width=w, height=h, index=self._hub.solving.shown_index())
         if which == "convergence":
             return lesson_export.export_convergence(solved, path, width=w, height=h)
         raise ValueError(f"unknown figure {which!r} (board or convergence)")
@@ -361,9 +370,9 @@ class ClassroomMixin:
 
     def export_history_csv(self, path: str | Path) -> Path:
         """Every recorded sweep of the current solve as CSV (:func:`mdpviz.export.convergence_csv`)."""
-        if not self.controller.history:
+        if not self._hub.controller.history:
             raise ValueError("no sweeps to export: run the solver first")
-        return lesson_export.write_text(path, lesson_export.convergence_csv(self.controller.history))
+        return lesson_export.write_text(path, lesson_export.convergence_csv(self._hub.controller.history))
 
     def export_history_dialog(self) -> None:
         self._export_to("Export the convergence history", "convergence.csv", "CSV (*.csv)", self.export_history_csv)
@@ -383,10 +392,10 @@ class ClassroomMixin:
         for b in self._game_boards():
             b.set_predict_mode(on)
         if on:
-            self.inspect(None)
-        self.mark_dirty()
+            self._hub.solving.inspect(None)
+        self._hub.solving.mark_dirty()
 
-    def _predict_follow(self, sw: Sweep | None) -> None:
+    def predict_follow(self, sw: Sweep | None) -> None:
         if not self.predict_mode:
             return
         key = None if sw is None else id(sw)
@@ -394,8 +403,8 @@ class ClassroomMixin:
             self._predict_key = key
             for b in self._game_boards():
                 b.hide_all()
-            if self.selected is not None:
-                self.inspect(None)
+            if self._hub.solving.selected is not None:
+                self._hub.solving.inspect(None)
 
     def set_delta_view(self, on: bool) -> None:
         """Colour the board by |V_k - V_{k-1}| of the shown sweep (log scale fixed per solve)."""
@@ -404,13 +413,13 @@ class ClassroomMixin:
             self.act_delta.setChecked(on)
         self.delta_view = on
         if not on:
-            self.color_bar.show_scale(self.scale)
-        self.mark_dirty()
+            self._hub.color_bar.show_scale(self._hub.solving.scale)
+        self._hub.solving.mark_dirty()
 
-    def _delta_scale(self) -> ColorScale:
+    def delta_scale(self) -> ColorScale:
         """The delta view's log scale of |dV|, fixed for the solve: from its tolerance to its value span."""
-        lo, hi = (self.scale.lo, self.scale.hi) if self.scale is not None else (0.0, 1.0)
-        tol = self.controller.options.get("tol") if self.controller.method in ("vi", "gs") else None
+        lo, hi = (self._hub.solving.scale.lo, self._hub.solving.scale.hi) if self._hub.solving.scale is not None else (0.0, 1.0)
+        tol = self._hub.controller.options.get("tol") if self._hub.controller.method in ("vi", "gs") else None
         return delta_scale(lo, hi, tol=tol)
 
     def set_high_contrast(self, on: bool) -> None:
@@ -423,7 +432,7 @@ class ClassroomMixin:
         if on == self.high_contrast:
             return
         if self._base_palette is None:
-            self._base_palette = QPalette(self.palette())
+            self._base_palette = QPalette(self._hub.main.palette())
         self.high_contrast = on
         if on:
             pal = QPalette(self._base_palette)
@@ -436,27 +445,27 @@ class ClassroomMixin:
                 pal.setColor(role, QColor(colour))
             for role in (R.WindowText, R.Text, R.ButtonText):  # disabled controls must still look disabled
                 pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#595959"))  # 7:1 on white
-            self.setPalette(pal)
+            self._hub.main.setPalette(pal)
         else:
-            self.setPalette(self._base_palette)
+            self._hub.main.setPalette(self._base_palette)
         self._apply_lines()
-        self.settings.setValue("view/contrast", on)
-        self.mark_dirty()
+        self._hub.settings.setValue("view/contrast", on)
+        self._hub.solving.mark_dirty()
 
-    def _line_factor(self) -> float:
+    def line_factor(self) -> float:
         """Line widths' factor: thicker in presenter mode and in high contrast."""
-        return (1.6 if self.presenter else 1.0) * (1.4 if self.high_contrast else 1.0)
+        return (1.6 if self._hub.view.presenter else 1.0) * (1.4 if self.high_contrast else 1.0)
 
-    def _board_style(self) -> dict:
+    def board_style(self) -> dict:
         """The boards' text and line factors and cell borders in the current presenter and contrast modes."""
-        return {"text_scale": 1.3 if self.presenter else 1.0, "line_scale": self._line_factor(),
+        return {"text_scale": 1.3 if self._hub.view.presenter else 1.0, "line_scale": self.line_factor(),
                 "outline": "#000000" if self.high_contrast else "#444444"}
 
     def _apply_lines(self) -> None:
         """Line widths (and text) of the boards and the plots: thicker in presenter mode and in high contrast."""
-        f = self._line_factor()
+        f = self.line_factor()
         for b in self._game_boards():
-            b.set_view_style(**self._board_style())
-        self.convergence.set_line_width(2.0 * f)
-        if self._compare is not None:  # else set when built
-            self._compare.chart.set_line_width(2.0 * f)
+            b.set_view_style(**self.board_style())
+        self._hub.convergence.set_line_width(2.0 * f)
+        if self._hub.stage.built_compare_panel is not None:  # else set when built
+            self._hub.stage.built_compare_panel.chart.set_line_width(2.0 * f)

@@ -2,8 +2,10 @@
 
 Dialogs go through the window's :class:`~mdpviz.window.parts.Dialogs`, so tests never block.
 
-:class:`FilesMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``). It owns the scenario path, the saved solver settings, the
+:class:`FilesPart` is one part of :class:`mdpviz.app.MainWindow`, handed the window's
+:class:`~mdpviz.window.hub.Hub` (the dialogs, the Solver panel, the undo group, the status line, the
+window's title; the games through the stage part). It owns the File menu's scenario, course-file and
+figure-export actions, the scenario path, the saved solver settings, the
 file-loading progress and the window title; it emits ``scenario_loaded`` and hears ``game_shown``
 (the title) and ``shutting_down`` (the title stays).
 """
@@ -13,21 +15,25 @@ import json
 import os
 from pathlib import Path
 
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QProgressBar, QPushButton, QWidget
 
 from mdpviz.models.kit.game.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.widgets.convergence import render_svg
 from mdpviz.core.jobs import Job
 from mdpviz.solvers.learning import LEARNERS
+from mdpviz.window.hub import Hub
 
 
-class FilesMixin:
+class FilesPart(QObject):
     """Scenario files, course MDP files and figure exports (part of :class:`~mdpviz.app.MainWindow`)."""
 
-    def _init_files(self) -> None:
-        """Declare the files part's state and connect the window title to what it shows (once, from
-        ``MainWindow.__init__``, after the widgets and menus are built)."""
+    def __init__(self, hub: Hub) -> None:
+        """Declare the files part's state, build the File menu's actions and connect the window title to
+        what it shows."""
+        super().__init__(hub)
+        self._hub = hub
         self.scenario_path: Path | None = None
         """The scenario file last opened or saved (None: untitled)."""
         self._saved_solver = self._solver_settings()
@@ -38,14 +44,39 @@ class FilesMixin:
         """The Cancel button beside :attr:`_load_bar`."""
         self._closed = False
         """The window shut down: its title is left as it is."""
-        p = self.solver_panel
+        p = self._hub.solver_panel
         p.method_changed.connect(lambda _m: self._update_title())  # solver settings are saved edits too
         p.tolerance_changed.connect(lambda _t: self._update_title())
         p.options_changed.connect(self._update_title)
         p.learning.settings_changed.connect(self._update_title)
-        self.undo_group.cleanChanged.connect(lambda _c: self._update_title())
-        self.game_shown.connect(lambda _g: self._update_title())
-        self.shutting_down.connect(self._files_shutting_down)
+        self._hub.undo_group.cleanChanged.connect(lambda _c: self._update_title())
+        self._hub.game_shown.connect(lambda _g: self._update_title())
+        self._hub.shutting_down.connect(self._files_shutting_down)
+        m, ex, act = hub.menus.file, hub.menus.export, hub.action
+        self.act_open = act("&Open scenario\u2026", "openScenarioAction", self.open_scenario_dialog,
+                            QKeySequence.StandardKey.Open)
+        self.act_save = act("&Save scenario", "saveScenarioAction", self.save_scenario_dialog,
+                            QKeySequence.StandardKey.Save)
+        self.act_save_as = act("Save scenario &as\u2026", "saveScenarioAsAction",
+                               lambda: self.save_scenario_dialog(ask=True), "Ctrl+Shift+S")
+        self.act_open_mdp = act("Open course &MDP file\u2026", "openMdpAction", self.open_mdp_dialog, "Ctrl+M")
+        m.addActions([self.act_open, self.act_save, self.act_save_as])
+        m.addSeparator()
+        m.addAction(self.act_open_mdp)
+        self._build_example_menu(m)
+        m.addSeparator()
+        m.addMenu(ex)
+        self.act_export_board = act("Board\u2026", "exportBoardAction", lambda: self.export_dialog("board"), "Ctrl+E")
+        self.act_export_conv = act("Convergence plot\u2026", "exportConvergenceAction",
+                                   lambda: self.export_dialog("convergence"))
+        self.act_export_hist = act("Histogram\u2026", "exportHistogramAction", lambda: self.export_dialog("histogram"))
+        self.act_export_csv = act("Simulation table (CSV)\u2026", "exportCsvAction", self.export_csv_dialog)
+        ex.addActions([self.act_export_board, self.act_export_conv, self.act_export_hist, self.act_export_csv])
+        self.act_export_model = act("Export &model (DRN/PRISM)\u2026", "exportModelAction", self.export_model_dialog,
+                                    tip="Write the model as Storm DRN or PRISM explicit files, with the "
+                                        "property that gives mdpviz's values")
+        m.addAction(self.act_export_model)
+        m.addSeparator()
 
     def _files_shutting_down(self) -> None:
         self._closed = True
@@ -61,7 +92,7 @@ class FilesMixin:
         """The scenario's ``solver`` object: method and tolerance; ``options`` (the Solver panel's tie rule,
         Q convention, sequence, order, theta) where any is not at its default; ``learning`` (the learner's
         settings) when a learner is picked. A scenario of the previous version writes the same bytes."""
-        p = self.solver_panel
+        p = self._hub.solver_panel
         out: dict = {"method": p.method, "tol": p.tol}
         opts = p.scenario_options()
         if opts:
@@ -73,18 +104,18 @@ class FilesMixin:
     @property
     def dirty(self) -> bool:
         """Unsaved edits in any game, or solver settings changed since the last save or open."""
-        return (any(not g.session.undo_stack.isClean() for g in self.games.built())
+        return (any(not g.session.undo_stack.isClean() for g in self._hub.stage.games.built())
                 or self._solver_settings() != self._saved_solver)
 
     def _update_title(self) -> None:
         if self._closed:
             return
         name = self.scenario_path.name if self.scenario_path else "untitled"
-        self.setWindowTitle(f"mdpviz \u2014 {self.game.title} \u2014 {name}{' *' if self.dirty else ''}")
+        self._hub.main.setWindowTitle(f"mdpviz \u2014 {self._hub.stage.game.title} \u2014 {name}{' *' if self.dirty else ''}")
 
     def scenario(self) -> Scenario:
         """The current edits and solver settings as a scenario."""
-        return Scenario(game=self.game.key, games={g.key: g.session.to_dict() for g in self.games},
+        return Scenario(game=self._hub.stage.game.key, games={g.key: g.session.to_dict() for g in self._hub.stage.games},
                         solver=self._solver_dict())
 
     def save_scenario(self, path: str | Path) -> Path:
@@ -92,10 +123,10 @@ class FilesMixin:
         p = save_scenario(self.scenario(), path)
         self.scenario_path = Path(p)
         self._saved_solver = self._solver_settings()
-        for g in self.games.built():  # a game not built yet has no edits
+        for g in self._hub.stage.games.built():  # a game not built yet has no edits
             g.session.undo_stack.setClean()
         self._update_title()
-        self.statusBar().showMessage(f"Saved {p}", 5000)
+        self._hub.status.showMessage(f"Saved {p}", 5000)
         return p
 
     def load_scenario(self, path: str | Path) -> None:
@@ -104,7 +135,7 @@ class FilesMixin:
         states = {}
         for key, data in scn.games.items():
             try:
-                g = self.game_by_key(key)
+                g = self._hub.stage.game_by_key(key)
             except ValueError:
                 raise ScenarioError(path, f"games.{key}", "unknown game") from None
             try:
@@ -114,7 +145,7 @@ class FilesMixin:
             except (ValueError, MemoryError, RecursionError) as e:  # a game's own check: still one message
                 raise ScenarioError(path, f"games.{key}", str(e) or type(e).__name__) from None
         try:
-            target = self.game_by_key(scn.game)
+            target = self._hub.stage.game_by_key(scn.game)
         except ValueError:
             raise ScenarioError(path, "game", f"unknown game {scn.game!r}") from None
         self._open_solver_settings(scn.solver, path)  # (a bad field refused before any game is changed)
@@ -123,8 +154,8 @@ class FilesMixin:
             g.session.load_display(data, str(path))
         self._saved_solver = self._solver_settings()
         self.scenario_path = Path(path)
-        self.scenario_loaded.emit(target)
-        self.statusBar().showMessage(f"Opened {path}", 5000)
+        self._hub.scenario_loaded.emit(target)
+        self._hub.status.showMessage(f"Opened {path}", 5000)
 
     def _open_solver_settings(self, solver: dict, path: str | Path) -> None:
         """Show a scenario's ``solver`` object in the Solver panel; ScenarioError naming the field (and the
@@ -137,7 +168,7 @@ class FilesMixin:
             raise
 
     def _apply_solver_dict(self, solver: dict, path: str | Path) -> None:
-        p = self.solver_panel
+        p = self._hub.solver_panel
         method = solver.get("method", p.method)
         try:
             p.set_method(method)
@@ -154,38 +185,38 @@ class FilesMixin:
 
     def open_scenario_dialog(self) -> None:
         if self.dirty:  # as Quit does: the edits are not thrown away without asking
-            ans = self.dialogs.ask_unsaved()
+            ans = self._hub.dialogs.ask_unsaved()
             if ans == "cancel" or (ans == "save" and not self.save_scenario_dialog()):
                 return
-        path = self.dialogs.open_file("Open scenario", self._dir("scenario"), "mdpviz scenarios (*.json);;All files (*)")
+        path = self._hub.dialogs.open_file("Open scenario", self._hub.view.last_dir("scenario"), "mdpviz scenarios (*.json);;All files (*)")
         if not path:
             return
-        self._remember_dir("scenario", path)
+        self._hub.view.remember_dir("scenario", path)
         try:
             self.load_scenario(path)
         except ScenarioError as e:
-            self.dialogs.error("Cannot open scenario", str(e))
+            self._hub.dialogs.error("Cannot open scenario", str(e))
         except (ValueError, MemoryError, RecursionError, OSError) as e:  # a game's own check, or too big
-            self.dialogs.error("Cannot open scenario", f"{path}: {e or type(e).__name__}")
+            self._hub.dialogs.error("Cannot open scenario", f"{path}: {e or type(e).__name__}")
 
     def save_scenario_dialog(self, ask: bool = False) -> bool:
         path = self.scenario_path
         if path is None or ask:
-            name = self.dialogs.save_file("Save scenario", self._dir("scenario"), "mdpviz scenarios (*.json)")
+            name = self._hub.dialogs.save_file("Save scenario", self._hub.view.last_dir("scenario"), "mdpviz scenarios (*.json)")
             if not name:
                 return False
             path = Path(name if name.lower().endswith(".json") else name + ".json")
-            self._remember_dir("scenario", str(path))
+            self._hub.view.remember_dir("scenario", str(path))
         try:
             self.save_scenario(path)
         except OSError as e:
-            self.dialogs.error("Cannot save scenario", f"{path}: {e.strerror or e}")
+            self._hub.dialogs.error("Cannot save scenario", f"{path}: {e.strerror or e}")
             return False
         return True
 
     def open_mdp_file(self, path: str | Path) -> None:
         """Open a course-format MDP file in the "MDP from file" game (MDPFileError: nothing changes)."""
-        g = self.game_by_key("file")
+        g = self._hub.stage.game_by_key("file")
         new = g.read_file(path)  # raises before anything changes
         self._show_opened_file(g, new)
 
@@ -194,16 +225,16 @@ class FilesMixin:
         edit only if the scenario file open names another file (an untitled window browses files)."""
         s = g.session
         old, was_saved = s.settings, s.undo_stack.isClean()
-        self.switch_game(g.key)
+        self._hub.stage.switch_game(g.key)
         s.edit(state, f"opened {Path(state.path).name}")
         if was_saved and (self.scenario_path is None or (old.path, old.text) == (state.path, state.text)):
             s.undo_stack.setClean()
 
     def open_mdp_dialog(self) -> None:
-        path = self.dialogs.open_file("Open course MDP file", self._dir("mdp"), "MDP files (*.txt *.drn);;All files (*)")
+        path = self._hub.dialogs.open_file("Open course MDP file", self._hub.view.last_dir("mdp"), "MDP files (*.txt *.drn);;All files (*)")
         if not path:
             return
-        self._remember_dir("mdp", path)
+        self._hub.view.remember_dir("mdp", path)
         self.open_mdp_file_in_background(path)
 
     # ------------------------------------------------------------------ MDP files: examples, loading off the GUI thread
@@ -228,13 +259,13 @@ class FilesMixin:
         open it; a bad file is one message and nothing changes. False if another job is running."""
         from mdpviz.models.file.spec import read_file_job  # the game's module, imported when first used
 
-        g = self.game_by_key("file")
+        g = self._hub.stage.game_by_key("file")
         name = Path(path).name
 
         def done(result) -> None:
             self._hide_load_progress()
             if result is None:
-                self.statusBar().showMessage(f"Opening {name} cancelled.", 5000)
+                self._hub.status.showMessage(f"Opening {name} cancelled.", 5000)
                 return
             state, mdp = result
             g.session.prime(state, mdp)  # the parse is not repeated on the GUI thread
@@ -242,43 +273,43 @@ class FilesMixin:
 
         def failed(msg: str) -> None:
             self._hide_load_progress()
-            self.dialogs.error("Cannot open MDP file", msg)
+            self._hub.dialogs.error("Cannot open MDP file", msg)
 
         def progress(done_: int, total: int, text: str) -> None:
             self._show_load_progress(done_, total, text)
 
         job = Job(lambda: read_file_job(path), label=f"Opening {name}\u2026", on_done=done, on_progress=progress,
                   on_failed=failed, on_cancelled=lambda: done(None))
-        if not self.start_game_job(job):
+        if not self._hub.playing.start_game_job(job):
             return False
         self._show_load_progress(0, 0, f"Opening {name}\u2026")
         return True
 
     def _show_load_progress(self, done: int, total: int, text: str) -> None:
         if self._load_bar is None or self._load_cancel is None:
-            self._load_bar = QProgressBar(self)
+            self._load_bar = QProgressBar()
             self._load_bar.setObjectName("loadProgress")
             self._load_bar.setMaximumWidth(160)
             self._load_bar.setFormat("%p%")  # the details go to the status message beside it
-            self._load_cancel = QPushButton("Cancel", self)
+            self._load_cancel = QPushButton("Cancel")
             self._load_cancel.setObjectName("loadCancel")
             self._load_cancel.setAccessibleName("Cancel opening the file")
-            self._load_cancel.clicked.connect(self.cancel_game_job)
-            self.statusBar().addPermanentWidget(self._load_bar)
-            self.statusBar().addPermanentWidget(self._load_cancel)
+            self._load_cancel.clicked.connect(self._hub.playing.cancel_game_job)
+            self._hub.status.addPermanentWidget(self._load_bar)
+            self._hub.status.addPermanentWidget(self._load_cancel)
         self._load_bar.setRange(0, max(total, 0))
         if total > 0:
             self._load_bar.setValue(done)
         self._load_bar.setTextVisible(total > 0)
         self._load_bar.show()
         self._load_cancel.show()
-        self.statusBar().showMessage(text)
+        self._hub.status.showMessage(text)
 
     def _hide_load_progress(self) -> None:
         if self._load_bar is not None and self._load_cancel is not None:
             self._load_bar.hide()
             self._load_cancel.hide()
-            self.statusBar().clearMessage()
+            self._hub.status.clearMessage()
 
     # ------------------------------------------------------------------ export
     def export_figure(self, which: str, path: str | Path) -> Path:
@@ -288,11 +319,11 @@ class FilesMixin:
         if ext not in (".png", ".svg"):
             raise ValueError(f"{path}: export as .png or .svg, not '{ext or '(no extension)'}'")
         if which == "convergence":
-            self.conv_stack.currentWidget().export(path)  # the shown plot: the game's own (learning curve) or sweeps
+            self._hub.conv_stack.currentWidget().export(path)  # the shown plot: the game's own (learning curve) or sweeps
         elif which == "histogram":
-            self.sim_panel.export_plot_to(path)
+            self._hub.playing.sim_panel.export_plot_to(path)
         elif which == "board":
-            self._export_widget(self.board_area, path)
+            self._export_widget(self._hub.stage.board_area, path)
         else:
             raise ValueError(f"unknown figure {which!r} (board, convergence or histogram)")
         return path
@@ -306,20 +337,20 @@ class FilesMixin:
         render_svg(widget, path, title="mdpviz board")
 
     def export_dialog(self, which: str) -> None:
-        if which == "histogram" and self.sim_result is None:
-            self.statusBar().showMessage("Run a simulation first.", 5000)
+        if which == "histogram" and self._hub.playing.sim_result is None:
+            self._hub.status.showMessage("Run a simulation first.", 5000)
             return
-        name = self.dialogs.save_file(f"Export {which}", os.path.join(self._dir("export"), f"{which}.png"),
+        name = self._hub.dialogs.save_file(f"Export {which}", os.path.join(self._hub.view.last_dir("export"), f"{which}.png"),
                                       "PNG image (*.png);;SVG image (*.svg)")
         if not name:
             return
-        self._remember_dir("export", name)
+        self._hub.view.remember_dir("export", name)
         try:
             p = self.export_figure(which, name)
         except (ValueError, OSError) as e:
-            self.dialogs.error("Cannot export", str(e))
+            self._hub.dialogs.error("Cannot export", str(e))
             return
-        self.statusBar().showMessage(f"Saved {p}", 5000)
+        self._hub.status.showMessage(f"Saved {p}", 5000)
 
     def export_model(self, path: str | Path) -> bool:
         """Write the shown game's model to ``path`` for a model checker (``.drn``: Storm's DRN; ``.tra``:
@@ -327,7 +358,7 @@ class FilesMixin:
         the status bar (or one message). False when there is nothing to write or another job runs."""
         from mdpviz.core import modelcheck  # imported when first used
 
-        g = self.game
+        g = self._hub.stage.game
         ctx = g.session.context()
         mdp = ctx.mdp
         problem = ""
@@ -340,52 +371,52 @@ class FilesMixin:
         except ValueError as e:
             problem = problem or str(e)
         if problem:
-            self.dialogs.error("Cannot export model", problem)
+            self._hub.dialogs.error("Cannot export model", problem)
             return False
         start = int(g.spec.start_state(ctx))
         mdp = modelcheck.named_model(mdp, lambda s: g.spec.state_name(ctx, s), lambda s, a: g.spec.action_name(ctx, a))
 
         def done(paths) -> None:
             if paths is not None:
-                self.statusBar().showMessage(f"Saved {', '.join(p.name for p in paths)}", 8000)
+                self._hub.status.showMessage(f"Saved {', '.join(p.name for p in paths)}", 8000)
 
         job = Job(lambda: modelcheck.write_model_job(mdp, path, fmt, start=start, title=g.spec.title),
                   label=f"Writing {Path(path).name}\u2026", on_done=done,
-                  on_failed=lambda msg: self.dialogs.error("Cannot export model", msg))
-        return self.start_game_job(job)
+                  on_failed=lambda msg: self._hub.dialogs.error("Cannot export model", msg))
+        return self._hub.playing.start_game_job(job)
 
     def export_model_dialog(self) -> None:
-        name = self.dialogs.save_file("Export model for a model checker",
-                                      os.path.join(self._dir("export"), f"{self.game.key}.drn"),
+        name = self._hub.dialogs.save_file("Export model for a model checker",
+                                      os.path.join(self._hub.view.last_dir("export"), f"{self._hub.stage.game.key}.drn"),
                                       "Storm DRN (*.drn);;PRISM explicit files (*.tra)")
         if not name:
             return
-        self._remember_dir("export", name)
+        self._hub.view.remember_dir("export", name)
         self.export_model(name)
 
     def export_csv(self, path: str | Path) -> Path:
         """Write the simulation table as CSV (ValueError when there are no results)."""
-        if self.sim_result is None:
+        if self._hub.playing.sim_result is None:
             raise ValueError("no simulation results to export: run a simulation first")
         path = Path(path)
         tmp = path.with_name(f".{path.name}.tmp")
-        text = self.sim_result.csv()
+        text = self._hub.playing.sim_result.csv()
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
         return path
 
     def export_csv_dialog(self) -> None:
-        if self.sim_result is None:
-            self.statusBar().showMessage("Run a simulation first.", 5000)
+        if self._hub.playing.sim_result is None:
+            self._hub.status.showMessage("Run a simulation first.", 5000)
             return
-        name = self.dialogs.save_file("Export simulation table", os.path.join(self._dir("export"), "simulation.csv"),
+        name = self._hub.dialogs.save_file("Export simulation table", os.path.join(self._hub.view.last_dir("export"), "simulation.csv"),
                                       "CSV (*.csv)")
         if not name:
             return
-        self._remember_dir("export", name)
+        self._hub.view.remember_dir("export", name)
         try:
             p = self.export_csv(name)
         except (ValueError, OSError) as e:
-            self.dialogs.error("Cannot export", str(e))
+            self._hub.dialogs.error("Cannot export", str(e))
             return
-        self.statusBar().showMessage(f"Saved {p}", 5000)
+        self._hub.status.showMessage(f"Saved {p}", 5000)

@@ -11,9 +11,10 @@ marks changed states. At a finite speed the episode's path walks on the board's 
 convergence dock shows the learning curves, the inspector the last update with its numbers and a
 clicked state's learned and exact Q per action with its visits, the lesson tab the learning lesson.
 
-:class:`LearningMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin, like
-:class:`~mdpviz.window.solving.SolvingMixin`, whose frame hands over to :meth:`_draw_learning_frame`
-while a learner is loaded). Nothing here computes more than one snapshot's display.
+:class:`LearningPart` is one part of :class:`mdpviz.app.MainWindow`, handed the window's
+:class:`~mdpviz.window.hub.Hub`; the solving part's frame hands over to :meth:`LearningPart.draw_frame`
+while a learner is loaded (:attr:`LearningPart.active`). It owns the learning curves and the transition
+stepping; it hears the controller's ``history_reset`` and the hub's ``presenter_changed``. Nothing here computes more than one snapshot's display.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ import math
 import time
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer
 
 from mdpviz.models.kit.pictures.colors import DIVERGING, SEQUENTIAL, ColorScale
 from mdpviz.models.kit.pictures.value_range import range_scale
@@ -40,6 +41,7 @@ from mdpviz.solvers.learning import (
 )
 from mdpviz.solvers.sweep import greedy
 from mdpviz.widgets.learning import LearningCurves
+from mdpviz.window.hub import Hub
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
 
 MODE_WORDS = {"learned": "learned V", "exact": "exact V", "error": "learned \u2212 exact", "visits": "visits"}
@@ -191,21 +193,22 @@ def step_size(step_rule: tuple[float, float], n: int) -> float:
     return float(alpha) / (n ** float(w)) if w else float(alpha)
 
 
-class LearningMixin:
+class LearningPart(QObject):
     """Learning from experience in the window (part of :class:`~mdpviz.app.MainWindow`)."""
 
-    def _init_learning(self) -> None:
-        """Build the learning curves in the convergence dock's stack and connect the learner's settings
-        (once, from ``MainWindow.__init__``, after :meth:`SolvingMixin._init_solving`)."""
+    def __init__(self, hub: Hub) -> None:
+        """Build the learning curves in the convergence dock's stack and connect the learner's settings."""
+        super().__init__(hub)
+        self._hub = hub
         self.learning_curves = LearningCurves()
         """The convergence dock's page while a learner is loaded."""
-        self.conv_stack.addWidget(self.learning_curves)
-        lp = self.solver_panel.learning
+        self._hub.conv_stack.addWidget(self.learning_curves)
+        lp = self._hub.solver_panel.learning
         lp.settings_changed.connect(self._on_learning_settings)
-        lp.mode_changed.connect(lambda _m: self.mark_dirty())
-        lp.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
-        self.controller.history_reset.connect(self._learning_reset)
-        self.presenter_changed.connect(self._learning_presenter)
+        lp.mode_changed.connect(lambda _m: self._hub.solving.mark_dirty())
+        lp.invalid_input.connect(lambda msg: self._hub.status.showMessage(msg, 8000))
+        self._hub.controller.history_reset.connect(self._learning_reset)
+        self._hub.presenter_changed.connect(self._learning_presenter)
         self._walk = (-1, 0.0)
         """(episode whose path the token walks, when it began) at a finite speed."""
         self._tr: tuple[int, int] | None = None
@@ -213,78 +216,78 @@ class LearningMixin:
         self._tr_wait = False
         """A transition Step asked the learner for the next episode."""
         self._replays: dict[int, list | None] = {}
+        """The replayed transitions of recorded episodes, by history index (see :meth:`replay_at`)."""
         self._lesson_learning = False
         """The lesson tab shows the learning lesson (see :meth:`_lesson_for_method`)."""
-        """The replayed transitions of recorded episodes, by history index (see :meth:`replay_at`)."""
 
     def _learning_presenter(self, on: bool) -> None:
         self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
-        if self.learning:
+        if self.active:
             QTimer.singleShot(0, self, self._fit_solver_dock)
 
     def _fit_solver_dock(self) -> None:
         """Give the solver dock the height of its learner's settings (at most 60% of the window; they
         scroll beyond), taken from the docks below it (the inspector)."""
-        if not self.learning or self.solver_dock.isFloating():
+        if not self.active or self._hub.docks["solver"].isFloating():
             return
-        want = self.solver_panel.sizeHint().height() + self.solver_dock.titleBarWidget().sizeHint().height() \
-            if self.solver_dock.titleBarWidget() is not None else self.solver_panel.sizeHint().height() + 24
-        self.resizeDocks([self.solver_dock], [min(want, int(self.height() * 0.6))], Qt.Orientation.Vertical)
+        want = self._hub.solver_panel.sizeHint().height() + self._hub.docks["solver"].titleBarWidget().sizeHint().height() \
+            if self._hub.docks["solver"].titleBarWidget() is not None else self._hub.solver_panel.sizeHint().height() + 24
+        self._hub.main.resizeDocks([self._hub.docks["solver"]], [min(want, int(self._hub.main.height() * 0.6))], Qt.Orientation.Vertical)
 
     @property
-    def learning(self) -> bool:
+    def active(self) -> bool:
         """True while the controller holds a learner (not a solver)."""
-        return self.controller.method in LEARNERS
+        return self._hub.controller.method in LEARNERS
 
     def learning_options(self) -> dict:
         """The learner's options from the solver panel (fields of LearningSettings; checked by the load)."""
-        lp = self.solver_panel.learning
-        m = self.solver_panel.method
+        lp = self._hub.solver_panel.learning
+        m = self._hub.solver_panel.method
         try:
-            return lp.options(m, self.session.start_state())
+            return lp.options(m, self._hub.stage.session.start_state())
         except ValueError as e:
-            self.statusBar().showMessage(str(e), 8000)
-            return {"start": self.session.start_state()}
+            self._hub.status.showMessage(str(e), 8000)
+            return {"start": self._hub.stage.session.start_state()}
 
     def _on_learning_settings(self) -> None:
-        if self.solver_panel.method in LEARNERS:
-            self.reset_solver()
+        if self._hub.solver_panel.method in LEARNERS:
+            self._hub.solving.reset_solver()
 
     def _learning_reset(self) -> None:
         """A new solve or learner: the convergence dock shows the curves of a learner, the game's plot else."""
-        if self.learning:
-            ctrl = self.solver_panel.method not in PREDICTION
+        if self.active:
+            ctrl = self._hub.solver_panel.method not in PREDICTION
             self.learning_curves.reset(control=ctrl)
-            self.conv_stack.setCurrentWidget(self.learning_curves)
-            self.convergence_dock.setWindowTitle("Learning curves")
-            self.convergence_dock.setAccessibleName("Learning curves")
+            self._hub.conv_stack.setCurrentWidget(self.learning_curves)
+            self._hub.docks["convergence"].setWindowTitle("Learning curves")
+            self._hub.docks["convergence"].setAccessibleName("Learning curves")
             QTimer.singleShot(0, self, self._fit_solver_dock)
-        elif self.conv_stack.currentWidget() is self.learning_curves:
-            g = self.game
-            self.conv_stack.setCurrentWidget(self._convs.get(g.key, self.convergence))
-            self.convergence_dock.setWindowTitle(g.convergence_title)
-            self.convergence_dock.setAccessibleName(g.convergence_title)
+        elif self._hub.conv_stack.currentWidget() is self.learning_curves:
+            g = self._hub.stage.game
+            self._hub.conv_stack.setCurrentWidget(self._hub.stage.plot_of(g.key))
+            self._hub.docks["convergence"].setWindowTitle(g.convergence_title)
+            self._hub.docks["convergence"].setAccessibleName(g.convergence_title)
         self._walk = (-1, 0.0)
         self._tr, self._tr_wait, self._replays = None, False, {}
         self._lesson_for_method()
 
-    def _learning_steps(self, steps: tuple) -> None:
+    def take_steps(self, steps: tuple) -> None:
         """Snapshots arrived: the curves take their points (drawn at the next frame)."""
         steps = tuple(s for s in steps if isinstance(s, LearningStep))
         if not steps:
             return
-        if self.learning_curves.exact_return is None and self.controller.mdp is not None:
+        if self.learning_curves.exact_return is None and self._hub.controller.mdp is not None:
             st = steps[0]
-            start = int(self.controller.options.get("start", 0))
+            start = int(self._hub.controller.options.get("start", 0))
             self.learning_curves.set_exact_return(float(st.exact.values[start]))
         self.learning_curves.extend(steps)
         if self._tr_wait:  # a transition Step: the new episode is shown from its first transition
             self._tr_wait = False
-            i = len(self.controller.history) - 1
+            i = len(self._hub.controller.history) - 1
             self._tr = (i, 1) if self.replay_at(i) else None
             if self._tr is None:
-                self.statusBar().showMessage(
-                    f"{LEARNERS[self.controller.method]} is stepped one episode at a time (one transition at a "
+                self._hub.status.showMessage(
+                    f"{LEARNERS[self._hub.controller.method]} is stepped one episode at a time (one transition at a "
                     f"time: {', '.join(LEARNERS[m] for m in REPLAYABLE)})", 8000)
 
     # ------------------------------------------------------------------ one transition at a time
@@ -292,7 +295,7 @@ class LearningMixin:
         """The transitions of recorded episode ``i`` replayed one at a time (cached), or None."""
         if i in self._replays:
             return self._replays[i]
-        c = self.controller
+        c = self._hub.controller
         hist = c.history
         out = None
         if 0 <= i < len(hist) and isinstance(hist[i], LearningStep) and c.mdp is not None:
@@ -308,30 +311,30 @@ class LearningMixin:
 
     def step_transition(self) -> None:
         """Step by one transition: the next one of the shown episode, or the next episode's first."""
-        c = self.controller
+        c = self._hub.controller
         n = len(c.history)
-        if self._tr is not None and self._tr[0] == n - 1 and self.view_index is None:
+        if self._tr is not None and self._tr[0] == n - 1 and self._hub.solving.view_index is None:
             rep = self.replay_at(n - 1)
             if rep is not None and self._tr[1] < len(rep):
                 self._tr = (n - 1, self._tr[1] + 1)
-                self.mark_dirty()
+                self._hub.solving.mark_dirty()
                 return
         if not c.can_step:
             return
         self._tr_wait = True
-        self.follow_newest()
+        self._hub.solving.follow_newest()
         c.step()
 
     def transition_view(self) -> tuple[LearningStep, Update | None, int, int] | None:
         """While stepping transitions and the shown episode is the one stepped: ``(snapshot after t
         transitions, the update of transition t, t, transitions of the episode)``; else None."""
-        i = self.shown_index()
+        i = self._hub.solving.shown_index()
         if self._tr is None or self._tr[0] != i:
             return None
         rep = self.replay_at(i)
         if not rep:
             return None
-        c = self.controller
+        c = self._hub.controller
         t = min(self._tr[1], len(rep))
         prev = c.history[i - 1] if i > 0 else None
         table, upd = rep[t - 1]
@@ -340,60 +343,60 @@ class LearningMixin:
     def _lesson_for_method(self) -> None:
         """The lesson tab follows the picker: the learning lesson while a learner is chosen, the game's
         else (written again when shown, as the game's is)."""
-        if self._lesson_learning != self.learning or self.learning:
-            self._lesson_learning = self.learning
-            self.lesson_changed()
+        if self._lesson_learning != self.active or self.active:
+            self._lesson_learning = self.active
+            self._hub.classroom.lesson_changed()
 
     def learning_lesson(self):
         """The learning lesson of the current model with the learner's settings (the lesson tab's page)."""
         from mdpviz.models.kit.teaching.learning_lesson import learning_lesson
 
-        gs = self.session
+        gs = self._hub.stage.session
         mdp = gs.mdp()
-        opts = dict(self.controller.options)
+        opts = dict(self._hub.controller.options)
         try:
-            st = LearningSettings(method=self.controller.method, **opts)
+            st = LearningSettings(method=self._hub.controller.method, **opts)
         except ValueError:
-            st = LearningSettings(method=self.controller.method)
-        return learning_lesson(mdp, st, title=f"{self.game.title}: learning by {LEARNERS[st.method]}",
+            st = LearningSettings(method=self._hub.controller.method)
+        return learning_lesson(mdp, st, title=f"{self._hub.stage.game.title}: learning by {LEARNERS[st.method]}",
                                start=st.start, state_name=gs.state_name, action_name=gs.action_name)
 
     # ------------------------------------------------------------------ drawing
     def shown_step(self) -> LearningStep | None:
         """The learner's snapshot the history slider points at (None: none yet, or not learning)."""
-        c = self.controller
-        i = self.shown_index()
+        c = self._hub.controller
+        i = self._hub.solving.shown_index()
         st = c.history[i] if i >= 0 else None
         return st if isinstance(st, LearningStep) else None
 
-    def _draw_learning_frame(self) -> None:
-        c = self.controller
-        g, gs = self.game, self.session
+    def draw_frame(self) -> None:
+        c = self._hub.controller
+        g, gs = self._hub.stage.game, self._hub.stage.session
         mdp = c.mdp
         hist = c.history
-        i = self.shown_index()
+        i = self._hub.solving.shown_index()
         st = self.shown_step()
-        lp = self.solver_panel.learning
+        lp = self._hub.solver_panel.learning
         mode = lp.mode
-        board = self.board
+        board = self._hub.stage.board
         name = LEARNERS.get(c.method, c.method)
         if mdp is None or gs.mdp() is not mdp or st is None or np.shape(st.values) != (mdp.n_states,):
             cap = (f"{name}: press Step for one episode or Run" if mdp is not None
                    else (gs.mdp_error() or g.empty_text()))
             board.set_value_range(None)
-            board.show_sweep(None, self.scale, caption=cap)
+            board.show_sweep(None, self._hub.solving.scale, caption=cap)
             self.learning_curves.refresh()
-            self.solver_panel.show_history(len(hist), i)
-            self._update_buttons()
-            self.solver_panel.show_status(f"{name}: ready" if c.state != "failed" else f"{name}: failed: {c.error}")
-            self.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
-            self._update_inspection()
+            self._hub.solver_panel.show_history(len(hist), i)
+            self._hub.solving.update_buttons()
+            self._hub.solver_panel.show_status(f"{name}: ready" if c.state != "failed" else f"{name}: failed: {c.error}")
+            self._hub.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
+            self._hub.solving.update_inspection()
             return
         tv = self.transition_view()
         if tv is not None:
             st = tv[0]
         shown, ref = learning_view(st, mdp, mode)
-        scale = mode_scale(mode, st, self.scale, gs.value_label)
+        scale = mode_scale(mode, st, self._hub.solving.scale, gs.value_label)
         n_diff = int(shown.changed.size)
         when = f"episode {st.episode:,}" + ("" if tv is None else f", transition {tv[2]} of {tv[3]}")
         cap = f"{when} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {st.rms_error:.3g}"
@@ -401,30 +404,30 @@ class LearningMixin:
             cap += (f" \u00b7 {n_diff} not optimal (dashed)" if mode != "exact" else " \u00b7 optimal policy")
         board.set_value_range(c.value_range if mode in ("learned", "exact") else None)
         board.show_sweep(shown, scale, caption=g.board_caption(cap, shown), previous=ref)
-        self.color_bar.show_scale(board.shown_scale or scale)
+        self._hub.color_bar.show_scale(board.shown_scale or scale)
         if tv is not None:  # the token stands where the transition led
-            board.show_token(self._token_state(int(st.path[tv[2]]), int(st.path[tv[2] - 1])), when)
+            board.show_token(self._hub.playing.token_state(int(st.path[tv[2]]), int(st.path[tv[2] - 1])), when)
             self._walk = (-2, 0.0)  # (taken away when the view leaves the transitions)
         else:
             self._walk_token(st)
         self.learning_curves.refresh()
-        self.learning_curves.set_cursor(None if self.view_index is None else st.episode)
-        self.solver_panel.show_history(len(hist), i)
-        self._update_buttons()
+        self.learning_curves.set_cursor(None if self._hub.solving.view_index is None else st.episode)
+        self._hub.solver_panel.show_history(len(hist), i)
+        self._hub.solving.update_buttons()
         agree = "" if st.policy is None else f" \u00b7 optimal actions {st.greedy_agreement:.0%}"
-        self.solver_panel.show_status(
+        self._hub.solver_panel.show_status(
             f"{when} \u00b7 {st.updates:,} updates \u00b7 return {st.ret:.4g} \u00b7 "
             f"RMS error {st.rms_error:.3g}{agree} \u00b7 \u03b5 {st.epsilon:.3g}")
-        self.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
-        self._update_inspection()
+        self._hub.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
+        self._hub.solving.update_inspection()
 
     def _walk_token(self, st: LearningStep) -> None:
         """At a finite Run speed up to ANIMATE_MAX_RATE, the newest episode's path walks on the board's
         token over the episode's share of a second; otherwise no token."""
-        c = self.controller
+        c = self._hub.controller
         rate = c.rate
-        board = self.board
-        if self.view_index is not None or not (c.state == "running" and math.isfinite(rate) and rate <= ANIMATE_MAX_RATE):
+        board = self._hub.stage.board
+        if self._hub.solving.view_index is not None or not (c.state == "running" and math.isfinite(rate) and rate <= ANIMATE_MAX_RATE):
             if self._walk[0] != -1:
                 board.show_token(None)
                 self._walk = (-1, 0.0)
@@ -434,21 +437,21 @@ class LearningMixin:
             self._walk = (st.episode, now)
         k = len(st.path)
         i = min(k - 1, int((now - self._walk[1]) * rate * k))
-        board.show_token(self._token_state(int(st.path[i]), int(st.path[max(i - 1, 0)])), f"t={i}")
+        board.show_token(self._hub.playing.token_state(int(st.path[i]), int(st.path[max(i - 1, 0)])), f"t={i}")
         if i < k - 1:
-            self.mark_dirty()  # the next frame moves the token on
+            self._hub.solving.mark_dirty()  # the next frame moves the token on
 
     # ------------------------------------------------------------------ inspector
     def learning_inspection_html(self) -> str | None:
         """The inspector's page while learning: the last update written out with its numbers, and for
         the clicked state its learned and exact Q per action (or V) and its visits. None: not learning."""
-        c = self.controller
+        c = self._hub.controller
         mdp = c.mdp
         st = self.shown_step()
-        if not self.learning or mdp is None or st is None:
+        if not self.active or mdp is None or st is None:
             return None
-        gs = self.session
-        i = self.shown_index()
+        gs = self._hub.stage.session
+        i = self._hub.solving.shown_index()
         tv = self.transition_view()
         if tv is not None:  # stepping transitions: the update of the shown one
             st, upd, words = tv[0], tv[1], ""
@@ -475,9 +478,9 @@ class LearningMixin:
         else:
             parts.append(html.escape(words))
         parts.append("</p>")
-        s = self.selected
+        s = self._hub.solving.selected
         if s is not None and 0 <= s < mdp.n_states:
-            parts.append(f"<p><b>{html.escape(self.game.state_title(s))}</b>: visited {int(st.visits[s]):,} "
+            parts.append(f"<p><b>{html.escape(self._hub.stage.game.state_title(s))}</b>: visited {int(st.visits[s]):,} "
                          f"time{'s' if st.visits[s] != 1 else ''}; learned V {st.values[s]:.4g}, "
                          f"exact V {st.exact.values[s]:.4g}.</p>")
             if mdp.terminal[s]:
@@ -509,4 +512,4 @@ class LearningMixin:
 
     def learning_inspection_text(self) -> str:
         """The inspector's page as plain text (tests, screen readers)."""
-        return self.inspector.text.toPlainText()
+        return self._hub.inspector.text.toPlainText()

@@ -21,7 +21,12 @@ are outlined on the board, the status line says what changed ("3 states changed 
 the difference map V after - V before on a diverging scale centred on 0 (Shift+B). Undo is an edit
 too: it shows the way back the same way.
 
-:class:`LiveMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin, as the other parts).
+:class:`LivePart` is one part of :class:`mdpviz.app.MainWindow`, handed the window's
+:class:`~mdpviz.window.hub.Hub`. It owns the toggle, the diff and the session's measured solve time and
+the Solve menu's toggle and the View menu's flips. It hears the solving part's ``model_loaded`` (an
+edit's solver is loaded: run it) and ``solve_finished`` (compare with the solve before the edit), the
+hub's ``game_shown`` and the controller's ``history_reset``; the stage part asks :meth:`LivePart.edit_message`
+when the shown game is edited.
 """
 from __future__ import annotations
 
@@ -30,7 +35,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-from PySide6.QtWidgets import QMenu
+from PySide6.QtCore import QObject
 
 from mdpviz.controller import ValueRange
 from mdpviz.models.kit.pictures.policy_diff import PolicyDiff, diff_scale, policy_diff
@@ -38,6 +43,7 @@ from mdpviz.models.kit.pictures.value_range import REFERENCE_MAX_TRANSITIONS, ra
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import Sweep, kernels
 from mdpviz.solvers.learning import LEARNERS
+from mdpviz.window.hub import Hub
 
 LIVE_MAX_TRANSITIONS = REFERENCE_MAX_TRANSITIONS
 """Models with more transitions than this are not re-solved live (the window's exact reference solve,
@@ -98,15 +104,15 @@ class SolvedModel:
     """The solve's value range (its colour scale)."""
 
 
-class LiveMixin:
+class LivePart(QObject):
     """Live re-solve after every edit and the policy diff (part of :class:`~mdpviz.app.MainWindow`)."""
 
-    def _init_live(self) -> None:
-        """Declare the live part's state and connect it (once, after the solving part's init: the
-        solver is reset for the edited model before the live part runs it)."""
-        self.live_resolve: bool = str(self.settings.value("solve/liveResolve", "true")).lower() not in ("false", "0")
+    def __init__(self, hub: Hub) -> None:
+        """Declare the live part's state, build its actions and connect it."""
+        super().__init__(hub)
+        self._hub = hub
+        self.live_resolve: bool = str(hub.settings.value("solve/liveResolve", "true")).lower() not in ("false", "0")
         """Re-solve after every edit (the Solve menu's toggle, saved in the window's settings)."""
-        self.act_live.setChecked(self.live_resolve)
         self.diff_mode = "after"
         """What the board shows of the last edit (one of :data:`DIFF_MODES`)."""
         self.live_diff: PolicyDiff | None = None
@@ -126,30 +132,28 @@ class LiveMixin:
         solves; the first solve of a session may include their loading or first compile)."""
         self._live_measured: tuple[int, float] | None = None
         """(transitions, seconds) of the session's last finished solve (live or Run), as the solver timed it."""
-        self.controller.finished.connect(self._live_finished)
-        self.controller.history_reset.connect(self._live_history_reset)
-        self.model_changed.connect(self._live_model_changed)
-        self.game_shown.connect(self._live_game_shown)
-
-    def _build_live_actions(self, solve_menu: QMenu, view_menu: QMenu) -> None:
-        """The Solve menu's toggle and the View menu's flips (called while the menus are built)."""
-        self.act_live = self._action("&Live re-solve after every edit", "liveResolveAction", self.set_live_resolve,
-                                     checkable=True,
-                                     tip="Solve again after every edit (small models): the board follows the edit "
-                                         "and marks the states whose optimal action changed")
+        act, solve_menu, view_menu = hub.action, hub.menus.solve, hub.menus.view
+        self.act_live = act("&Live re-solve after every edit", "liveResolveAction", self.set_live_resolve,
+                            checkable=True,
+                            tip="Solve again after every edit (small models): the board follows the edit "
+                                "and marks the states whose optimal action changed")
+        self.act_live.setChecked(self.live_resolve)
         solve_menu.addSeparator()
         solve_menu.addAction(self.act_live)
-        self.act_diff_before = self._action("Show the solve &before the last edit", "diffBeforeAction",
-                                            lambda on: self.set_diff_mode("before" if on else "after"), "B",
-                                            checkable=True,
-                                            tip="Flip between the solve before the last edit and after it")
-        self.act_diff_map = self._action("Colour by the last edit's change (V after \u2212 V before)", "diffMapAction",
-                                         lambda on: self.set_diff_mode("difference" if on else "after"), "Shift+B",
-                                         checkable=True,
-                                         tip="Each square coloured by how much the last edit changed its value "
-                                             "(diverging: 0 in the middle)")
+        self.act_diff_before = act("Show the solve &before the last edit", "diffBeforeAction",
+                                   lambda on: self.set_diff_mode("before" if on else "after"), "B",
+                                   checkable=True, tip="Flip between the solve before the last edit and after it")
+        self.act_diff_map = act("Colour by the last edit's change (V after \u2212 V before)", "diffMapAction",
+                                lambda on: self.set_diff_mode("difference" if on else "after"), "Shift+B",
+                                checkable=True,
+                                tip="Each square coloured by how much the last edit changed its value "
+                                    "(diverging: 0 in the middle)")
         view_menu.addSeparator()
         view_menu.addActions([self.act_diff_before, self.act_diff_map])
+        hub.solving.solve_finished.connect(self._live_finished)
+        hub.solving.model_loaded.connect(self._live_model_loaded)
+        hub.controller.history_reset.connect(self._live_history_reset)
+        hub.game_shown.connect(self._live_game_shown)
 
     # ------------------------------------------------------------------ the toggle
     def set_live_resolve(self, on: bool) -> None:
@@ -157,7 +161,7 @@ class LiveMixin:
         self.live_resolve = bool(on)
         if self.act_live.isChecked() != self.live_resolve:
             self.act_live.setChecked(self.live_resolve)
-        self.settings.setValue("solve/liveResolve", "true" if self.live_resolve else "false")
+        self._hub.settings.setValue("solve/liveResolve", "true" if self.live_resolve else "false")
 
     def set_diff_mode(self, mode: str) -> None:
         """Show the solve "after" the last edit, "before" it, or the "difference" map (see :data:`DIFF_MODES`)."""
@@ -170,30 +174,30 @@ class LiveMixin:
                 a.setChecked(mode == m)
                 a.blockSignals(False)
         if mode != "after" and self.live_diff is None:
-            self.statusBar().showMessage("No edit to compare yet: edit the game with live re-solve on "
+            self._hub.status.showMessage("No edit to compare yet: edit the game with live re-solve on "
                                          "(Solve menu).", 8000)
-        self.mark_dirty()
+        self._hub.solving.mark_dirty()
 
     # ------------------------------------------------------------------ edits
     def live_verdict(self) -> str:
         """Why the shown model would not be re-solved live now ("" when it would)."""
-        mdp = self.session.mdp()
+        mdp = self._hub.stage.session.mdp()
         if mdp is None:
             return "no model"
         return live_refusal(mdp.n_transitions, self._live_measured, max_transitions=self.live_max_transitions)
 
     def _live_applies(self) -> bool:
         """Live re-solve applies to the shown game and solver (not a learner, nor a game whose Step is its own)."""
-        return (self.live_resolve and not self.session.drives_steps and self.solver_panel.method not in LEARNERS
-                and not self.learning and self.session.mdp() is not None)
+        return (self.live_resolve and not self._hub.stage.session.drives_steps and self._hub.solver_panel.method not in LEARNERS
+                and not self._hub.learning.active and self._hub.stage.session.mdp() is not None)
 
-    def _live_edit_message(self, text: str) -> str:
+    def edit_message(self, text: str) -> str:
         """The shown game was edited (``text``): keep the solve to compare with, decide whether to re-solve
         live, and say so (the status line's message for the edit)."""
-        kept = self.controller.finished_solve()
-        if kept is not None and self._solve_owner == self.game.key and kept.history:
+        kept = self._hub.controller.finished_solve()
+        if kept is not None and self._hub.solving.solve_owner == self._hub.stage.game.key and kept.history:
             self._live_base = self._solved(kept.mdp, kept.history[-1], kept.value_range)
-        elif self._live_base is not None and self._live_base.key != self.game.key:
+        elif self._live_base is not None and self._live_base.key != self._hub.stage.game.key:
             self._live_base = None
         self.live_diff = None
         self._live_go = False
@@ -209,15 +213,15 @@ class LiveMixin:
         self._live_go = True
         return f"Edited ({text}): re-solving\u2026"
 
-    def _live_model_changed(self) -> None:
-        """(After the solving part loaded a fresh solver for the edited model.) Run it at full speed."""
+    def _live_model_loaded(self) -> None:
+        """The solving part loaded the edited model's solver (its ``model_loaded``): run it at full speed."""
         go, self._live_go = self._live_go, False
         if not go:
             return
-        mdp = self.session.mdp()
-        if mdp is None or self.controller.mdp is not mdp or not self.controller.can_step:
+        mdp = self._hub.stage.session.mdp()
+        if mdp is None or self._hub.controller.mdp is not mdp or not self._hub.controller.can_step:
             return
-        self.controller.run(math.inf)
+        self._hub.controller.run(math.inf)
 
     def _live_game_shown(self, _game: Any) -> None:
         """Another game: nothing of the last one's edits is compared."""
@@ -233,36 +237,36 @@ class LiveMixin:
         self._live_timed = kernels.ready()
         if self.live_diff is not None:
             self.live_diff = None
-            self.mark_dirty()
+            self._hub.solving.mark_dirty()
 
     def _solved(self, mdp: TabularMDP, last: Sweep, rng: ValueRange | None) -> SolvedModel:
         exact = rng is not None and rng.source == "reference" and rng.values is not None \
             and np.shape(rng.values) == (mdp.n_states,)
         values = np.asarray(rng.values if exact else last.values, dtype=np.float64)
-        return SolvedModel(self.game.key, mdp, values, last, rng)
+        return SolvedModel(self._hub.stage.game.key, mdp, values, last, rng)
 
     def _live_finished(self, sol: Any) -> None:
         """A solve finished: keep its time (the next edit's prediction) and compare it with the solve before
         the edit."""
-        c = self.controller
+        c = self._hub.controller
         elapsed = getattr(sol, "elapsed", None)
         if (self._live_timed and c.mdp is not None and c.method not in LEARNERS and elapsed is not None
                 and math.isfinite(elapsed)):
             self._live_measured = (c.mdp.n_transitions, float(elapsed))
         base = self._live_base
-        if c.mdp is None or not c.history or not isinstance(c.history[-1], Sweep) or self._solve_owner != self.game.key:
+        if c.mdp is None or not c.history or not isinstance(c.history[-1], Sweep) or self._hub.solving.solve_owner != self._hub.stage.game.key:
             return
-        if base is None or base.key != self.game.key or base.mdp is c.mdp or c.mdp is not self.session.mdp():
+        if base is None or base.key != self._hub.stage.game.key or base.mdp is c.mdp or c.mdp is not self._hub.stage.session.mdp():
             return
         if max(base.mdp.n_transitions, c.mdp.n_transitions) > self.live_max_transitions:
             return  # (the comparison runs here, on the GUI thread: only for the models live re-solve is for)
         after = self._solved(c.mdp, c.history[-1], c.value_range)
-        start = self.session.start_state()
+        start = self._hub.stage.session.start_state()
         try:
             diff = policy_diff(base.mdp, base.values, after.mdp, after.values,
                                start=start if 0 <= start < c.mdp.n_states else None)
         except ValueError as e:  # (a model that cannot be compared: said, never drawn)
-            self.statusBar().showMessage(f"The edit's change cannot be shown: {e}", 8000)
+            self._hub.status.showMessage(f"The edit's change cannot be shown: {e}", 8000)
             return
         self._live_base = None
         self._live_before = base
@@ -271,36 +275,36 @@ class LiveMixin:
         lo = min(r.lo for r in (base.value_range, c.value_range) if r is not None) if c.value_range else None
         if lo is not None and base.value_range is not None:
             hi = max(base.value_range.hi, c.value_range.hi)
-            self.fix_scale(range_scale(lo, hi, label=self.session.value_label, kind=self.session.color_kind))
-        self.statusBar().showMessage(self.diff_sentence(), 15000)
-        self.mark_dirty()
+            self._hub.solving.fix_scale(range_scale(lo, hi, label=self._hub.stage.session.value_label, kind=self._hub.stage.session.color_kind))
+        self._hub.status.showMessage(self.diff_sentence(), 15000)
+        self._hub.solving.mark_dirty()
 
     def diff_sentence(self) -> str:
         """What the last edit changed, in words ("" without a diff)."""
         d = self.live_diff
         if d is None:
             return ""
-        return f"{self.game.title}: {d.sentence(lambda s: self.session.state_name(s))}"
+        return f"{self._hub.stage.game.title}: {d.sentence(lambda s: self._hub.stage.session.state_name(s))}"
 
-    # ------------------------------------------------------------------ drawing (from SolvingMixin._draw_frame)
+    # ------------------------------------------------------------------ drawing (from SolvingPart._draw_frame)
     def _shown_diff(self, sw: Sweep | None) -> PolicyDiff | None:
         """The last edit's diff when the sweep on display is the newest of the solve it belongs to."""
-        d, c = self.live_diff, self.controller
-        if (d is None or self._live_before is None or sw is None or self.learning or self.view_index is not None
-                or not c.history or sw is not c.history[-1] or c.mdp is None or c.mdp is not self.session.mdp()
+        d, c = self.live_diff, self._hub.controller
+        if (d is None or self._live_before is None or sw is None or self._hub.learning.active or self._hub.solving.view_index is not None
+                or not c.history or sw is not c.history[-1] or c.mdp is None or c.mdp is not self._hub.stage.session.mdp()
                 or np.shape(d.changed) != (c.mdp.n_states,)):
             return None
         return d
 
-    def _live_caption(self, caption: str, sw: Sweep | None) -> str:
+    def live_caption(self, caption: str, sw: Sweep | None) -> str:
         """The board's caption while the last edit's diff is shown: which solve, and what changed."""
         d = self._shown_diff(sw)
         if d is None:
             return caption
         # short enough for presenter mode: the value of the start is in the status line's sentence
         what = "; ".join(p for p in d.sentence().split("; ") if not p.startswith("V("))
-        if d.n_changed and self.board.change_mark:
-            what = what.replace("changed action", f"changed action ({self.board.change_mark})", 1)
+        if d.n_changed and self._hub.stage.board.change_mark:
+            what = what.replace("changed action", f"changed action ({self._hub.stage.board.change_mark})", 1)
         mode = self.diff_mode
         if mode == "before" and np.all(d.compared):
             return f"Before the edit: {what}"
@@ -308,7 +312,7 @@ class LiveMixin:
             return f"V after − V before the edit: {what}"
         return f"After the edit: {what}"
 
-    def _draw_live(self, board: Any, sw: Sweep | None, caption: str) -> None:
+    def draw_live(self, board: Any, sw: Sweep | None, caption: str) -> None:
         """After the board drew the shown sweep: the last edit's diff on it (the changed states marked, the
         solve before the edit, or the difference map)."""
         d = self._shown_diff(sw)
@@ -320,12 +324,12 @@ class LiveMixin:
                 before = self._live_before
                 pol = np.asarray(before.sweep.policy)[d.before_state].astype(np.int64)
                 shown = replace(sw, values=np.asarray(d.v_before), policy=pol)
-                board.show_sweep(shown, self.scale, caption=caption, previous=None)
+                board.show_sweep(shown, self._hub.solving.scale, caption=caption, previous=None)
             else:
-                self.statusBar().showMessage(f"The solve before the edit had other states ({d.n_new} new, "
+                self._hub.status.showMessage(f"The solve before the edit had other states ({d.n_new} new, "
                                              f"{d.gone} removed): the board shows the solve after the edit.", 8000)
                 mode = "after"
         drawn = board.show_change(d, mode, diff_scale(d) if mode == "difference" else None)
         if mode == "difference" and not drawn:
-            self.statusBar().showMessage(f"{self.game.title}'s board draws no difference map: "
+            self._hub.status.showMessage(f"{self._hub.stage.game.title}'s board draws no difference map: "
                                          f"{self.diff_sentence()}", 8000)

@@ -151,11 +151,11 @@ GUI_SWITCH_INTERVAL = 0.0005
 
 class GameList(Sequence[Any]):
     """The window's games in picker order (:class:`~mdpviz.widgets.game.Game` objects): each game's view
-    is built the first time it is asked for (by index, by iterating, or :meth:`MainWindow.game_by_key`),
+    is built the first time it is asked for (by index, by iterating, or the stage part's ``game_by_key``),
     so the window builds only the shown game at start. :meth:`built` lists those built so far."""
 
-    def __init__(self, window: Any, keys: Sequence[str]) -> None:
-        self._window = window
+    def __init__(self, stage: Any, keys: Sequence[str]) -> None:
+        self._stage = stage
         self.keys: tuple[str, ...] = tuple(keys)
         """Every game's key, in picker order."""
 
@@ -165,7 +165,7 @@ class GameList(Sequence[Any]):
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        return self._window._game(self.keys[i])
+        return self._stage.game_by_key(self.keys[i])
 
     def __contains__(self, g: object) -> bool:
         return any(b is g for b in self.built())
@@ -177,25 +177,25 @@ class GameList(Sequence[Any]):
 
     def built(self) -> list[Any]:
         """The games built so far, in picker order (an unbuilt game has no edits)."""
-        made = self._window._games
+        made = self._stage.built_games()
         return [made[k] for k in self.keys if k in made]
 
 
 class GameWidgets(Mapping[str, QWidget]):
     """A game's own widgets of one kind (boards, simulation panels, plots) by game key: asking for a
-    game's builds its widgets (see :meth:`MainWindow._build_game_widgets`); iterating builds every game's."""
+    game's builds its widgets (see the stage part's ``build_widgets``); iterating builds every game's."""
 
-    def __init__(self, window: Any, built: dict[str, QWidget]) -> None:
-        self._window, self._widgets = window, built
+    def __init__(self, stage: Any, built: dict[str, QWidget]) -> None:
+        self._stage, self._widgets = stage, built
 
     def __getitem__(self, key: str) -> QWidget:
-        w = self._window
-        if key not in w._built and key in w.games.keys:
-            w._build_game_widgets(w.game_by_key(key))
+        s = self._stage
+        if key not in self._widgets and key in s.games.keys:
+            s.build_widgets(s.game_by_key(key))
         return self._widgets[key]
 
     def __iter__(self) -> Iterator[str]:
-        for g in list(self._window.games):
+        for g in list(self._stage.games):
             if g.key in self:
                 yield g.key
 

@@ -1,7 +1,8 @@
 """The Sensitivity dock of the main window: when does the optimal policy switch (issue 28, item 2)?
 
-:class:`SensitivityMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``). It owns the Sensitivity dock (opened from Solve > Sensitivity),
+:class:`SensitivityPart` is one part of :class:`mdpviz.app.MainWindow`, handed the window's
+:class:`~mdpviz.window.hub.Hub` (the controller, the Solver panel, the status line, ``hub.dock`` to add
+its dock and ``hub.main`` to place it beside the convergence plot). It owns Solve > Sensitivity, the Sensitivity dock (opened from Solve > Sensitivity),
 the last sweep and the edit its clicks made. A sweep runs as a job on the controller's job thread
 (:func:`~mdpviz.models.kit.teaching.sensitivity.sensitivity_job` or ``phase_job``: progress and cancel); the
 panel (:class:`~mdpviz.widgets.sensitivity.SensitivityPanel`) draws what it returns.
@@ -20,8 +21,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QMenu, QWidget
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QDockWidget, QWidget
 
 from mdpviz.core.jobs import Job
 from mdpviz.models.kit.game import registry
@@ -29,6 +30,7 @@ from mdpviz.models.kit.teaching.sensitivity import Phase, Sensitivity, phase_job
 from mdpviz.models.kit.teaching.sweep_fields import check_range, numeric_fields
 from mdpviz.solvers.learning import LEARNERS
 from mdpviz.widgets.sensitivity import SensitivityPanel, SweepRequest, region_letter
+from mdpviz.window.hub import Hub
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
 
 MAX_PHASE_STEPS = 201
@@ -49,26 +51,25 @@ class SweepRun:
     result: Sensitivity | Phase
 
 
-class SensitivityMixin:
+class SensitivityPart(QObject):
     """The Sensitivity dock (part of :class:`~mdpviz.app.MainWindow`)."""
 
-    def _build_sensitivity_actions(self, menu: QMenu) -> None:
-        """Solve > Sensitivity (called from the window's menus)."""
-        self.act_sensitivity = self._action(
+    def __init__(self, hub: Hub) -> None:
+        """Declare the sensitivity part's state, its action and its dock (hidden until opened), and connect
+        it to the hub's signals."""
+        super().__init__(hub)
+        self._hub = hub
+        self.act_sensitivity = hub.action(
             "Sensiti&vity: when does the policy switch?\u2026", "sensitivityAction", self.open_sensitivity,
             "Ctrl+Shift+W", tip="Sweep a setting (or two: a phase diagram) and see where the optimal policy switches")
-        menu.addAction(self.act_sensitivity)
-
-    def _init_sensitivity(self) -> None:
-        """Declare the sensitivity part's state and its dock (hidden until opened), and connect it to the
-        window's signals (once, from ``MainWindow.__init__``, after the widgets and menus are built)."""
+        hub.menus.solve.addAction(self.act_sensitivity)
         self._sens_panel: SensitivityPanel | None = None
         """The dock's panel, built when first opened."""
         self._sens_run: SweepRun | None = None
         """The sweep shown (None: none)."""
         self._sens_edit: tuple[str, Any, str] | None = None
         """(game, settings, undo text) of the last edit a click on an interval made (a next click replaces it)."""
-        self.sensitivity_dock: QDockWidget = self._dock("Sensitivity", "sensitivityDock", QWidget(),
+        self.sensitivity_dock: QDockWidget = self._hub.dock("Sensitivity", "sensitivityDock", QWidget(),
                                                         Qt.DockWidgetArea.BottomDockWidgetArea)
         """Sweeps of a setting: V*(start), the intervals of one policy, the switch points, the phase diagram."""
         self.sensitivity_dock.hide()  # tabbed with the convergence plot when first opened (see open_sensitivity)
@@ -77,9 +78,9 @@ class SensitivityMixin:
         with the dock in it places it too)."""
         # shown (opened, or restored with a saved layout): its panel is built then, with the game's numbers
         self.sensitivity_dock.visibilityChanged.connect(self._on_sensitivity_shown)
-        self.game_shown.connect(lambda _g: self._sensitivity_game_shown())
-        self.model_changed.connect(self._sensitivity_model_changed)
-        self.presenter_changed.connect(self._sensitivity_presenter)
+        self._hub.game_shown.connect(lambda _g: self._sensitivity_game_shown())
+        self._hub.model_changed.connect(self._sensitivity_model_changed)
+        self._hub.presenter_changed.connect(self._sensitivity_presenter)
 
     @property
     def sensitivity_panel(self) -> SensitivityPanel:
@@ -89,10 +90,10 @@ class SensitivityMixin:
             self._sens_panel = p
             self.sensitivity_dock.setWidget(p)
             p.sweep_requested.connect(self.run_sensitivity)
-            p.cancel_requested.connect(self.cancel_game_job)
+            p.cancel_requested.connect(self._hub.playing.cancel_game_job)
             p.interval_clicked.connect(self.show_interval)
             p.cell_clicked.connect(self.show_phase_cell)
-            p.set_font_size(PRESENTER_PLOT_PX if self.presenter else PLOT_PX)
+            p.set_font_size(PRESENTER_PLOT_PX if self._hub.view.presenter else PLOT_PX)
             self._sensitivity_fields()
         return self._sens_panel
 
@@ -102,11 +103,11 @@ class SensitivityMixin:
         d = self.sensitivity_dock
         if not self._sens_placed and d.isHidden() and not d.isFloating():
             self._sens_placed = True
-            self.tabifyDockWidget(self.convergence_dock, d)
+            self._hub.main.tabifyDockWidget(self._hub.docks["convergence"], d)
         d.show()
         d.raise_()
         if not d.isFloating():
-            self.resizeDocks([d], [int(self.height() * SENSITIVITY_HEIGHT)], Qt.Orientation.Vertical)
+            self._hub.main.resizeDocks([d], [int(self._hub.main.height() * SENSITIVITY_HEIGHT)], Qt.Orientation.Vertical)
         return panel
 
     def _on_sensitivity_shown(self, shown: bool) -> None:
@@ -118,7 +119,7 @@ class SensitivityMixin:
     def _sensitivity_fields(self) -> None:
         if self._sens_panel is None:
             return
-        s = self.session
+        s = self._hub.stage.session
         spec = registry.get(s.key)
         fields = () if spec.no_table else numeric_fields(s.key, s.to_dict())
         note = (f"{s.title} has no table of states to solve ({spec.no_table})." if spec.no_table else
@@ -126,7 +127,7 @@ class SensitivityMixin:
         self._sens_panel.set_fields(fields, note=note)
 
     def _sensitivity_game_shown(self) -> None:
-        if self._sens_run is not None and self._sens_run.game_key != self.game.key:
+        if self._sens_run is not None and self._sens_run.game_key != self._hub.stage.game.key:
             self._sens_run = None
             if self._sens_panel is not None:
                 self._sens_panel.clear()
@@ -135,9 +136,9 @@ class SensitivityMixin:
     def _sensitivity_stale(self) -> bool:
         """The shown sweep's other settings are no longer the game's."""
         run = self._sens_run
-        if run is None or run.game_key != self.game.key:
+        if run is None or run.game_key != self._hub.stage.game.key:
             return False
-        now = self.session.to_dict()
+        now = self._hub.stage.session.to_dict()
         for p in run.params:
             now = with_value(now, p, value_of(run.data, p))
         return now != run.data
@@ -160,7 +161,7 @@ class SensitivityMixin:
         req = request if request is not None else panel.request()
         if req is None:
             return False
-        s = self.session
+        s = self._hub.stage.session
         key, data = s.key, s.to_dict()
         try:
             check_range(key, data, req.param, req.lo, req.hi)
@@ -198,7 +199,7 @@ class SensitivityMixin:
             else:
                 panel.show_sweep(result, label=label)
             panel.set_caption("")
-            self.statusBar().showMessage(f"{what}: done.", 6000)
+            self._hub.status.showMessage(f"{what}: done.", 6000)
 
         def failed(msg: str) -> None:
             panel.show_running(False)
@@ -206,7 +207,7 @@ class SensitivityMixin:
 
         job = Job(make, label=f"{what}\u2026", on_done=done, on_progress=panel.show_progress, on_failed=failed,
                   on_cancelled=lambda: panel.show_running(False, "Sweep cancelled."))
-        if not self.start_game_job(job):
+        if not self._hub.playing.start_game_job(job):
             return False
         panel.show_running(True, f"{what}\u2026 (Cancel stops it)")
         return True
@@ -240,7 +241,7 @@ class SensitivityMixin:
         if self._sensitivity_stale():
             panel.show_error("The game's other settings changed since this sweep: sweep again first.")
             return False
-        s = self.session
+        s = self._hub.stage.session
         ours = self._sens_edit
         if (ours is not None and ours[0] == s.key and s.settings == ours[1] and s.undo_stack.canUndo()
                 and s.undo_stack.undoText() == ours[2]):
@@ -262,16 +263,16 @@ class SensitivityMixin:
         back = ", ".join(f"{panel.label_of(p)} = {v:g}" for p, v in before)
         caption = f"The board: {shown} ({where}). Undo (Ctrl+Z): back to {back}."
         panel.set_caption(caption)
-        if self.solver_panel.method in LEARNERS:
-            self.statusBar().showMessage(f"{shown}: a learner is chosen in the Solver panel; choose a solver and "
+        if self._hub.solver_panel.method in LEARNERS:
+            self._hub.status.showMessage(f"{shown}: a learner is chosen in the Solver panel; choose a solver and "
                                          "Run to see this policy.", 10000)
-        elif self.controller.mdp is None and self.session.compiling:
-            self.run_solver()  # (a game that compiles in a job) queued until the model is built
+        elif self._hub.controller.mdp is None and self._hub.stage.session.compiling:
+            self._hub.solving.run_solver()  # (a game that compiles in a job) queued until the model is built
         else:
-            self.follow_newest()
-            self.controller.run(math.inf)
-            self.statusBar().showMessage(f"{shown}: solving; Undo (Ctrl+Z) puts back {back}.", 10000)
+            self._hub.solving.follow_newest()
+            self._hub.controller.run(math.inf)
+            self._hub.status.showMessage(f"{shown}: solving; Undo (Ctrl+Z) puts back {back}.", 10000)
         return True
 
 
-__all__ = ["SensitivityMixin", "SweepRun"]
+__all__ = ["SensitivityPart", "SweepRun"]

@@ -3,10 +3,13 @@
 Step, Run, Pause and Reset (or a game's own rounds), the sweeps recorded by the controller drawn
 on the board about 30 times a second, and the Bellman backup of the inspected state.
 
-:class:`SolvingMixin` is one part of :class:`mdpviz.app.MainWindow` (a mixin: it uses the window's
-widgets and controller through ``self``). It owns the colour scale, the shown sweep, the inspected
-state, the dirty flag (others call :meth:`~SolvingMixin.mark_dirty`) and the redraw timer; it hears
-``model_changed`` (a fresh solver) and ``shutting_down`` (the timer stops).
+:class:`SolvingPart` is one part of :class:`mdpviz.app.MainWindow`, handed the window's
+:class:`~mdpviz.window.hub.Hub` (the controller, the Solver panel, the inspector, the plot, the colour
+bar, the status line; the shown game through the stage part). It owns the colour scale, the shown sweep,
+the inspected state, the dirty flag (others call :meth:`~SolvingPart.mark_dirty`), the redraw timer and
+the Solve menu's buttons (Step ... Reset) and View > Error and bounds. It hears ``model_changed`` (the
+model's solver is loaded, then it emits :attr:`~SolvingPart.model_loaded`) and ``shutting_down`` (the
+timer stops); it emits :attr:`~SolvingPart.solve_finished` after its own word on a finished solve.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ import math
 import time
 
 import numpy as np
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from mdpviz.controller import FinishedSolve, ValueRange
 from mdpviz.export import sweep_caption_of
@@ -38,15 +41,25 @@ from mdpviz.models.kit.pictures.display import (
 
 from mdpviz.widgets.panels import TOL_METHODS
 from mdpviz.widgets.convergence import bounded_method
+from mdpviz.window.hub import Hub
 from mdpviz.window.parts import PLOT_MIN_INTERVAL, REDRAW_MS
 
 
-class SolvingMixin:
+class SolvingPart(QObject):
     """The solver, the drawing at screen rate and the inspector (part of :class:`~mdpviz.app.MainWindow`)."""
 
-    def _init_solving(self) -> None:
-        """Declare the solving part's state and connect it to the controller, the solver panel and the
-        window's signals (once, from ``MainWindow.__init__``, after the widgets are built)."""
+    model_loaded = Signal()
+    """The shown model's solver is loaded after a ``model_changed`` (a fresh one, or the game's kept solve):
+    what the live part waits for to run an edit's solve (not the order of the listeners)."""
+    solve_finished = Signal(object)
+    """A solve (or a learner's run) finished and this part said so on the status line: the live part
+    compares it with the solve before the edit (its sentence then replaces this part's)."""
+
+    def __init__(self, hub: Hub) -> None:
+        """Declare the solving part's state, build its actions and connect it to the controller, the
+        solver panel and the hub's signals."""
+        super().__init__(hub)
+        self._hub = hub
         self.scale: ColorScale | None = None
         """The solve's colour scale, fixed for the solve (a game without solves may fix its own)."""
         self.view_index: int | None = None
@@ -62,7 +75,7 @@ class SolvingMixin:
         """(model, snapshot, text) of the status line's states the drawn policy never ends from (kept per snapshot)."""
         self._plot_time = 0.0
         """``time.perf_counter()`` of the convergence plot's last refresh."""
-        self._solve_owner: str | None = None
+        self.solve_owner: str | None = None
         """The key of the game whose model the controller was last loaded with."""
         self._run_queued: str | None = None
         """The key of the game whose Run was pressed while its model was compiling: it runs once compiled."""
@@ -73,15 +86,15 @@ class SolvingMixin:
         """Draws a frame every REDRAW_MS when something changed (started when the window is built)."""
         self.redraw_timer.setInterval(REDRAW_MS)
         self.redraw_timer.timeout.connect(self.redraw)
-        c = self.controller
+        c = self._hub.controller
         c.sweeps_added.connect(self._on_sweeps)
         c.history_reset.connect(self._on_history_reset)
         c.range_ready.connect(self._on_range)
-        self.convergence.set_theory_shown(False)  # (View > Error and bounds: off until asked; the lesson snapshot draws them)
+        self._hub.convergence.set_theory_shown(False)  # (View > Error and bounds: off until asked; the lesson snapshot draws them)
         c.state_changed.connect(self._on_state)
         c.finished.connect(self._on_finished)
         c.failed.connect(self._on_failed)
-        p = self.solver_panel
+        p = self._hub.solver_panel
         p.step.clicked.connect(self.step)
         p.evaluate.clicked.connect(c.step)
         p.improve.clicked.connect(c.step)
@@ -94,19 +107,34 @@ class SolvingMixin:
         p.discount_changed.connect(self._on_discount)
         p.speed_changed.connect(c.set_rate)
         p.history_moved.connect(self._on_history_moved)
-        p.invalid_input.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
-        self.game_shown.connect(self._keep_solve)
-        self.model_changed.connect(self._solving_model_changed)
-        self.model_changed.connect(self._chain_model_changed)
-        self.inspector.link_clicked.connect(self.follow_link)
-        self.shutting_down.connect(self.redraw_timer.stop)
+        p.invalid_input.connect(lambda msg: self._hub.status.showMessage(msg, 8000))
+        self._hub.game_shown.connect(self._keep_solve)
+        self._hub.model_changed.connect(self._solving_model_changed)
+        self._hub.inspector.link_clicked.connect(self.follow_link)
+        self._hub.shutting_down.connect(self.redraw_timer.stop)
+        m, act = hub.menus.solve, hub.action
+        self.act_step = act("&Step", "stepAction", self.step, "Space", tip="One sweep (policy iteration: one round)")
+        self.act_eval = act("&Evaluate", "evaluateAction", c.step, tip="Policy iteration: evaluate")
+        self.act_improve = act("&Improve", "improveAction", c.step, tip="Policy iteration: improve")
+        self.act_run = act("&Run / pause", "runAction", self.toggle_run, "R", tip="Run to convergence or pause")
+        self.act_pause = act("&Pause", "pauseAction", self.pause_solver, tip="Pause the run")
+        self.act_stop = act("S&top", "stopAction", self.stop, "Esc", tip="Pause the solver and the episode player")
+        self.act_reset = act("Rese&t", "resetAction", self.reset_action, "Ctrl+R", tip="Start the solve again")
+        m.addActions([self.act_step, self.act_eval, self.act_improve, self.act_run, self.act_pause, self.act_stop,
+                      self.act_reset])
+        m.addSeparator()
+        self.act_bounds = act("&Error and bounds on the convergence plot", "boundsAction", self.set_theory_shown,
+                              "Ctrl+Shift+B", checkable=True,
+                              tip="Beside max |dV|: the true error max |V - V*| and, for value iteration, "
+                                  "the bounds that the stopping rule and the contraction guarantee")
+        hub.menus.view.addAction(self.act_bounds)
 
     def fix_scale(self, scale: ColorScale) -> None:
         """Draw the shown solve on ``scale`` from now on (the live part: one scale for the solves before and
         after an edit, so that flipping between them compares colours)."""
         self.scale = scale
-        if not self.delta_view:
-            self.color_bar.show_scale(scale)
+        if not self._hub.classroom.delta_view:
+            self._hub.color_bar.show_scale(scale)
         self._dirty = True
 
     def mark_dirty(self) -> None:
@@ -118,44 +146,46 @@ class SolvingMixin:
         self.selected = None
 
     def _keep_solve(self, _game) -> None:
-        """Another game is shown (:attr:`MainWindow.game_shown`): the finished solve of the game shown
+        """Another game is shown (the hub's ``game_shown``): the finished solve of the game shown
         until now is kept for when it comes back."""
-        kept = self.controller.finished_solve()
-        if kept is not None and self._solve_owner is not None and self._solve_owner != self.game.key:
-            self._kept_solves[self._solve_owner] = kept
+        kept = self._hub.controller.finished_solve()
+        if kept is not None and self.solve_owner is not None and self.solve_owner != self._hub.stage.game.key:
+            self._kept_solves[self.solve_owner] = kept
 
     def _solving_model_changed(self) -> None:
-        """The shown model changed (:attr:`MainWindow.model_changed`): a state beyond it is no longer
+        """The shown model changed (the hub's ``model_changed``): a state beyond it is no longer
         inspected, and the game's kept solve is shown again if it solved this model with the solver's
         present settings, else a fresh solver is loaded."""
-        mdp = self.session.mdp()
+        mdp = self._hub.stage.session.mdp()
         if mdp is None and self.selected is not None:
             self.selected = None
         if self.selected is not None and mdp is not None and self.selected >= mdp.n_states:
             self.selected = None
-        kept = self._kept_solves.pop(self.game.key, None)
-        if (kept is not None and mdp is not None and kept.mdp is mdp and kept.method == self.solver_panel.method
+        kept = self._kept_solves.pop(self._hub.stage.game.key, None)
+        if (kept is not None and mdp is not None and kept.mdp is mdp and kept.method == self._hub.solver_panel.method
                 and kept.options == self.solver_options()):
             self.view_index = None
-            self.scale = self.game.fixed_scale
-            self.color_bar.show_scale(self.scale)
-            self._solve_owner = self.game.key
-            self.controller.restore(kept)
+            self.scale = self._hub.stage.game.fixed_scale
+            self._hub.color_bar.show_scale(self.scale)
+            self.solve_owner = self._hub.stage.game.key
+            self._hub.controller.restore(kept)
             self._dirty = True
-            return
-        self.reset_solver()
-        if self._run_queued is not None and (self._run_queued != self.game.key or not self.session.compiling):
-            queued, self._run_queued = self._run_queued, None
-            if queued == self.game.key and mdp is not None:  # Run was pressed during the compile: run now
-                self.run_solver()
+        else:
+            self.reset_solver()
+            if self._run_queued is not None and (self._run_queued != self._hub.stage.game.key or not self._hub.stage.session.compiling):
+                queued, self._run_queued = self._run_queued, None
+                if queued == self._hub.stage.game.key and mdp is not None:  # Run was pressed during the compile: run now
+                    self.run_solver()
+        self.chain = BackupChain.start(self.selected)  # a model edit (or another game) clears the chain
+        self.model_loaded.emit()
 
     # ------------------------------------------------------------------ solver
     def solver_options(self) -> dict:
         """The options of the Solver panel's choices: the tolerance (AIMA's sequence: its epsilon), the
         method's own options and the conventions in force; a learner's settings (window/learning.py)."""
-        p = self.solver_panel
+        p = self._hub.solver_panel
         if p.method in LEARNERS:
-            return self.learning_options()
+            return self._hub.learning.learning_options()
         opts = p.options()
         if p.method in TOL_METHODS:
             opts["epsilon" if opts.get("sequence") == "aima" else "tol"] = p.tol
@@ -163,143 +193,143 @@ class SolvingMixin:
 
     def reset_solver(self) -> None:
         """Load a fresh solver for the current model, method and options (Reset)."""
-        mdp = self.session.mdp()
+        mdp = self._hub.stage.session.mdp()
         self.view_index = None
-        self.scale = self.game.fixed_scale  # a game without solves may fix its own scale
-        self.color_bar.show_scale(self.scale)
-        self._solve_owner = self.game.key
-        self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
-        if mdp is not None and self.session.solve_after_reset() and self.solver_panel.method not in LEARNERS:
-            self.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
+        self.scale = self._hub.stage.game.fixed_scale  # a game without solves may fix its own scale
+        self._hub.color_bar.show_scale(self.scale)
+        self.solve_owner = self._hub.stage.game.key
+        self._hub.controller.reset(mdp, self._hub.solver_panel.method, **self.solver_options())
+        if mdp is not None and self._hub.stage.session.solve_after_reset() and self._hub.solver_panel.method not in LEARNERS:
+            self._hub.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
         self._dirty = True
 
     # A game whose Step is its own (anti-tic-tac-toe's best-response rounds) has a driver that says so
     # (GameSession.drives_steps); the window's one Step, Run, Pause and Reset then drive it.
     def _drives(self) -> bool:
-        return self.session.drives_steps and self.solver_panel.method not in LEARNERS  # (a learner: the window's Step)
+        return self._hub.stage.session.drives_steps and self._hub.solver_panel.method not in LEARNERS  # (a learner: the window's Step)
 
     def reset_action(self) -> None:
         """The Reset button: the game's own reset (rounds back to 0) or a fresh solver."""
         if self._drives():
-            self.session.driver.reset()
+            self._hub.stage.session.driver.reset()
         self.reset_solver()
 
     def pause_solver(self) -> None:
         """The Pause button."""
         if self._drives():
-            self.session.driver.pause()
-        self.controller.pause()
+            self._hub.stage.session.driver.pause()
+        self._hub.controller.pause()
 
     def step(self) -> None:
         """Step: one sweep, or one full round (evaluate + improve) of policy iteration."""
         if self._drives():
-            self.session.driver.step()
+            self._hub.stage.session.driver.step()
             return
-        if self.learning and self.solver_panel.learning.step_unit == "transition":
-            self.step_transition()  # (window/learning.py)
-        elif self.controller.method == "pi":
-            self.controller.step_round()
+        if self._hub.learning.active and self._hub.solver_panel.learning.step_unit == "transition":
+            self._hub.learning.step_transition()  # (window/learning.py)
+        elif self._hub.controller.method == "pi":
+            self._hub.controller.step_round()
         else:
-            self.controller.step()
+            self._hub.controller.step()
 
     def run_solver(self) -> None:
         self.view_index = None
         if self._drives():
-            self.session.driver.run()
+            self._hub.stage.session.driver.run()
             return
-        if self.controller.mdp is None and self.session.compiling:  # (checkers) queued until the model is built
-            self._run_queued = self.game.key
-            self.statusBar().showMessage(f"{self.game.title}: Run starts when the model is compiled.", 8000)
-            self._update_buttons()
+        if self._hub.controller.mdp is None and self._hub.stage.session.compiling:  # (checkers) queued until the model is built
+            self._run_queued = self._hub.stage.game.key
+            self._hub.status.showMessage(f"{self._hub.stage.game.title}: Run starts when the model is compiled.", 8000)
+            self.update_buttons()
             return
-        self.controller.run(self.solver_panel.rate)
+        self._hub.controller.run(self._hub.solver_panel.rate)
 
     def toggle_run(self) -> None:
         if self._drives():
-            self.pause_solver() if self.session.driver.running() else self.run_solver()
+            self.pause_solver() if self._hub.stage.session.driver.running() else self.run_solver()
             return
-        if self.controller.state == "running":
-            self.controller.pause()
+        if self._hub.controller.state == "running":
+            self._hub.controller.pause()
         else:
             self.run_solver()
 
     def stop(self) -> None:
         """Esc: pause the solver and the episode player (and stop writing an image sequence)."""
         self.pause_solver()
-        self.player.pause()
-        self.cancel_frames()
+        self._hub.player.pause()
+        self._hub.classroom.cancel_frames()
 
     def _on_discount(self, gamma: float) -> None:
         try:
-            self.session.set_discount(gamma)
+            self._hub.stage.session.set_discount(gamma)
         except ValueError as e:
-            self.statusBar().showMessage(str(e), 8000)
+            self._hub.status.showMessage(str(e), 8000)
 
     def _on_sweeps(self, sweeps: tuple[Sweep, ...]) -> None:
-        if self.learning:  # a learner's episodes: the learning curves take them
-            self._learning_steps(sweeps)
+        if self._hub.learning.active:  # a learner's episodes: the learning curves take them
+            self._hub.learning.take_steps(sweeps)
             self._dirty = True
             return
-        self.convergence.extend(sweeps)
+        self._hub.convergence.extend(sweeps)
         self._dirty = True
 
     def _on_history_reset(self) -> None:
-        m = self.controller.method
-        tol = self.controller.options.get("tol") if m in ("vi", "gs") else None
+        m = self._hub.controller.method
+        tol = self._hub.controller.options.get("tol") if m in ("vi", "gs") else None
         x_label = ("step (evaluate / improve)" if m == "pi" else
                    "step (one state each)" if m in ("async-vi", "prioritized") else "sweep")
-        self.convergence.reset(tol=tol, x_label=x_label)
-        self.convergence.set_reference(None, gamma=None, method=m)  # (the new solve's V* follows with its range)
+        self._hub.convergence.reset(tol=tol, x_label=x_label)
+        self._hub.convergence.set_reference(None, gamma=None, method=m)  # (the new solve's V* follows with its range)
         self._dirty = True
 
     def set_theory_shown(self, on: bool) -> None:
         """The View menu's toggle: the true error and the bounds on the convergence plot."""
         if self.act_bounds.isChecked() != bool(on):
             self.act_bounds.setChecked(bool(on))
-        self.convergence.set_theory_shown(bool(on))
+        self._hub.convergence.set_theory_shown(bool(on))
         self._dirty = True
 
     def _on_range(self, rng: ValueRange) -> None:
         """The solve's value range (the optimal values, or the values seen so far): the colour scale
         spans it, fixed for the solve (a board game's board narrows it to the shown position). With the
         optimal values (a small model's reference solve) the convergence plot can draw the true error."""
-        if rng.source == "reference" and rng.values is not None and self.controller.mdp is not None:
-            self.convergence.set_reference(rng.values, gamma=float(self.controller.mdp.discount),
-                                           method=bounded_method(self.controller.method, self.controller.options))
-        self.scale = range_scale(rng.lo, rng.hi, label=self.session.value_label,
-                                 kind=self.session.color_kind)
-        if not self.delta_view:
-            self.color_bar.show_scale(self.scale)
+        if rng.source == "reference" and rng.values is not None and self._hub.controller.mdp is not None:
+            self._hub.convergence.set_reference(rng.values, gamma=float(self._hub.controller.mdp.discount),
+                                           method=bounded_method(self._hub.controller.method, self._hub.controller.options))
+        self.scale = range_scale(rng.lo, rng.hi, label=self._hub.stage.session.value_label,
+                                 kind=self._hub.stage.session.color_kind)
+        if not self._hub.classroom.delta_view:
+            self._hub.color_bar.show_scale(self.scale)
         self._dirty = True
 
-    def _on_board_scale(self, key: str, scale: ColorScale | None) -> None:
-        if key == self.game.key and scale is not None and not self.delta_view:
-            self.color_bar.show_scale(scale)
+    def on_board_scale(self, key: str, scale: ColorScale | None) -> None:
+        if key == self._hub.stage.game.key and scale is not None and not self._hub.classroom.delta_view:
+            self._hub.color_bar.show_scale(scale)
 
     def _on_state(self, state: str) -> None:
         self._dirty = True
-        self._update_buttons()
+        self.update_buttons()
 
     def _on_finished(self, sol: Solution) -> None:
         if isinstance(sol, LearningStep):
-            self.statusBar().showMessage(f"{LEARNERS[sol.method]}: {sol.episode:,} episodes learned, RMS error "
+            self._hub.status.showMessage(f"{LEARNERS[sol.method]}: {sol.episode:,} episodes learned, RMS error "
                                          f"{sol.rms_error:.3g}", 8000)
-            self._dirty = True
-            return
-        what = "converged" if sol.converged else "stopped (sweep limit)"
-        self.statusBar().showMessage(f"{METHOD_NAMES.get(sol.method, sol.method)} {what} after {sol.sweeps} "
-                                     f"{'rounds' if sol.method == 'pi' else 'sweeps'}", 8000)
+        else:
+            what = "converged" if sol.converged else "stopped (sweep limit)"
+            self._hub.status.showMessage(f"{METHOD_NAMES.get(sol.method, sol.method)} {what} after {sol.sweeps} "
+                                         f"{'rounds' if sol.method == 'pi' else 'sweeps'}", 8000)
         self._dirty = True
+        self.solve_finished.emit(sol)
 
     def _on_failed(self, msg: str) -> None:
-        self.statusBar().showMessage(f"Solver failed: {msg}", 15000)
-        self.solver_panel.show_status(f"Failed: {msg}")
+        self._hub.status.showMessage(f"Solver failed: {msg}", 15000)
+        self._hub.solver_panel.show_status(f"Failed: {msg}")
         self._dirty = True
 
-    def _update_buttons(self) -> None:
-        c = self.controller
+    def update_buttons(self) -> None:
+        c = self._hub.controller
         has = c.mdp is not None
-        self.solver_panel.show_state(c.state, method=c.method, next_phase=c.next_phase, has_model=has)
+        self._hub.solver_panel.show_state(c.state, method=c.method, next_phase=c.next_phase, has_model=has)
         can = has and c.state in ("ready", "paused", "stepping")
         self.act_step.setEnabled(can)
         self.act_eval.setEnabled(can and c.method == "pi" and c.next_phase == "evaluate")
@@ -307,20 +337,20 @@ class SolvingMixin:
         self.act_run.setEnabled(can or c.state == "running")
         self.act_pause.setEnabled(c.state == "running")
         self.act_reset.setEnabled(has)
-        if not has and self.session.compiling and not self._drives():  # Run may be pressed now: it is queued
-            queued = self._run_queued == self.game.key
+        if not has and self._hub.stage.session.compiling and not self._drives():  # Run may be pressed now: it is queued
+            queued = self._run_queued == self._hub.stage.game.key
             self.act_run.setEnabled(not queued)
-            self.solver_panel.run.setEnabled(not queued)
+            self._hub.solver_panel.run.setEnabled(not queued)
         if self._drives():  # the game's own Step (best-response rounds): its buttons follow the game
-            d = self.session.driver
-            step, running = self.session.mdp() is not None and d.can_step(), d.running()
-            for b, on in ((self.act_step, step), (self.solver_panel.step, step), (self.act_run, step or running),
-                          (self.solver_panel.run, step or running), (self.act_pause, running),
-                          (self.solver_panel.pause, running)):
+            d = self._hub.stage.session.driver
+            step, running = self._hub.stage.session.mdp() is not None and d.can_step(), d.running()
+            for b, on in ((self.act_step, step), (self._hub.solver_panel.step, step), (self.act_run, step or running),
+                          (self._hub.solver_panel.run, step or running), (self.act_pause, running),
+                          (self._hub.solver_panel.pause, running)):
                 b.setEnabled(on)
 
     def _on_history_moved(self, index: int) -> None:
-        n = len(self.controller.history)
+        n = len(self._hub.controller.history)
         self.view_index = None if index >= n - 1 else int(index)
         self._dirty = True
 
@@ -331,21 +361,21 @@ class SolvingMixin:
 
     def shown_index(self) -> int:
         """Index of the sweep on display (-1 before the first sweep)."""
-        n = len(self.controller.history)
+        n = len(self._hub.controller.history)
         if self.view_index is None or self.view_index >= n:
             return n - 1
         return self.view_index
 
     def shown_sweep(self) -> Sweep | None:
         i = self.shown_index()
-        return self.controller.history[i] if i >= 0 else None
+        return self._hub.controller.history[i] if i >= 0 else None
 
     # ------------------------------------------------------------------ drawing (at screen rate)
     def redraw(self) -> None:
         """Redraw board, plot, inspector and status from the recorded history, if anything changed."""
         if not self._dirty:
             return
-        gate = self.controller.frame_gate
+        gate = self._hub.controller.frame_gate
         if gate is not None:
             gate.begin()  # the workers wait until this frame is painted (see FrameGate)
         try:
@@ -356,64 +386,64 @@ class SolvingMixin:
 
     def _draw_frame(self) -> None:
         self._dirty = False
-        c = self.controller
-        if self.learning:  # a learner from experience (window/learning.py) draws its own frame
-            self._draw_learning_frame()
+        c = self._hub.controller
+        if self._hub.learning.active:  # a learner from experience (window/learning.py) draws its own frame
+            self._hub.learning.draw_frame()
             return
         now = time.perf_counter()
-        if c.state == "running" and self.convergence.stale and now - self._plot_time >= PLOT_MIN_INTERVAL:
+        if c.state == "running" and self._hub.convergence.stale and now - self._plot_time >= PLOT_MIN_INTERVAL:
             # During a Run the plot and the board take turns, a frame each: the two together made
             # the longest frames (the event loop's largest gaps, measured with `mdpviz bench gui`).
             self._plot_time = now
-            self.convergence.refresh()
+            self._hub.convergence.refresh()
             self._dirty = True  # the board at the next frame
             return
-        g, gs = self.game, self.session
+        g, gs = self._hub.stage.game, self._hub.stage.session
         mdp = c.mdp if c.mdp is not None else None
         hist = c.history
         i = self.shown_index()
         sw = hist[i] if i >= 0 else None
-        self._predict_follow(sw)
+        self._hub.classroom.predict_follow(sw)
         # every game's board derives what it shows from the sweep itself
         cap = "" if sw is None else sweep_caption_of(hist, i)
         if mdp is not None and sw is None:
             cap = "Not solved yet: press Step or Run"
         if mdp is not None:
             cap = g.board_caption(cap, sw)
-        cap = self._live_caption(cap, sw)  # the last edit's diff (window/live.py)
-        board = self.board
+        cap = self._hub.live.live_caption(cap, sw)  # the last edit's diff (window/live.py)
+        board = self._hub.stage.board
         board.set_value_range(c.value_range if sw is not None else None)
         board.show_history(hist, i)
         board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=gs.value_label)),
                          caption=cap if mdp is not None else (gs.mdp_error() or g.empty_text()),
                          previous=hist[i - 1] if i > 0 else None,
-                         delta=self._delta_scale() if sw is not None and self.delta_view else None)
-        self._draw_live(board, sw, cap)
+                         delta=self._hub.classroom.delta_scale() if sw is not None and self._hub.classroom.delta_view else None)
+        self._hub.live.draw_live(board, sw, cap)
         shown = board.shown_scale  # the shown position's scale (its moves' values), the delta view's
         if shown is not None:
-            self.color_bar.show_scale(shown)
+            self._hub.color_bar.show_scale(shown)
         elif sw is None and board.own_scale is not None:  # values without a sweep (exact 4x4)
-            self.color_bar.show_scale(board.own_scale)
+            self._hub.color_bar.show_scale(board.own_scale)
         if c.state != "running":
             self._plot_time = now
-            self.convergence.refresh()
-        elif self.convergence.stale:
+            self._hub.convergence.refresh()
+        elif self._hub.convergence.stale:
             self._dirty = True  # the plot is behind: drawn in a frame of its own when due
-        self.convergence.set_cursor(None if self.view_index is None else i)
-        self.solver_panel.show_history(len(hist), i)
-        self._update_buttons()
-        self._update_status(sw)
+        self._hub.convergence.set_cursor(None if self.view_index is None else i)
+        self._hub.solver_panel.show_history(len(hist), i)
+        self.update_buttons()
+        self.update_status(sw)
         if self.selected is not None:
-            self._update_inspection()
+            self.update_inspection()
 
-    def _update_status(self, sw: Sweep | None) -> None:
-        if self.learning:  # a learner's frame writes its own status
+    def update_status(self, sw: Sweep | None) -> None:
+        if self._hub.learning.active:  # a learner's frame writes its own status
             self.mark_dirty()
             return
-        c = self.controller
+        c = self._hub.controller
         name = METHOD_NAMES.get(c.method, c.method)
         if c.mdp is None:
-            text = self.session.mdp_error() or self.game.empty_text() or "No model"
+            text = self._hub.stage.session.mdp_error() or self._hub.stage.game.empty_text() or "No model"
         elif (sw is None and c.state in ("stepping", "running") and c.method in kernels.KERNEL_METHODS
               and not kernels.ready()):
             # the first start after installing: numba compiles the kernels before the first sweep
@@ -435,31 +465,31 @@ class SolvingMixin:
                 seen = (None, None, "")
             elif seen[0] is not c.mdp or seen[1] is not sw:
                 endless = endless_states(c.mdp, sw.policy) if isinstance(sw, Sweep) else None
-                seen = (c.mdp, sw, endless_text(endless, self.session.state_name))
+                seen = (c.mdp, sw, endless_text(endless, self._hub.stage.session.state_name))
                 self._endless_seen = seen
             if seen[2]:
                 text += f" \u00b7 {seen[2]}"
-        self.solver_panel.show_status(text)
-        own = self.session.state_text()  # a game without a solver (the 3D game trains) says its own state
-        self.state_label.setText(f"{self.game.title} \u00b7 {own}" if own is not None
-                                 else f"{self.game.title} \u00b7 {name} \u00b7 {c.state}")
+        self._hub.solver_panel.show_status(text)
+        own = self._hub.stage.session.state_text()  # a game without a solver (the 3D game trains) says its own state
+        self._hub.state_label.setText(f"{self._hub.stage.game.title} \u00b7 {own}" if own is not None
+                                 else f"{self._hub.stage.game.title} \u00b7 {name} \u00b7 {c.state}")
 
     # ------------------------------------------------------------------ inspector
     def inspect(self, state: int | None) -> None:
         """Show the Bellman backup of ``state`` at the shown sweep (None: clear); a new chain of backups
         starts there."""
-        mdp = self.controller.mdp
+        mdp = self._hub.controller.mdp
         if state is not None and (mdp is None or not 0 <= state < mdp.n_states):
             state = None
         self.selected = state
         self.chain = BackupChain.start(state)
-        self._update_inspection()
+        self.update_inspection()
 
     def follow_link(self, href: str) -> None:
         """An inspector link (:mod:`mdpviz.models.kit.pictures.chain`): a term's V(s') opens the backup of s' (the
         chain grows), a breadcrumb goes back to its page; anything else is ignored."""
         link = parse_href(href)
-        mdp = self.controller.mdp
+        mdp = self._hub.controller.mdp
         chain = self._synced_chain()
         if link is None or mdp is None or not chain.states:
             return
@@ -471,11 +501,7 @@ class SolvingMixin:
         else:
             return
         self.chain, self.selected = chain, chain.current
-        self._update_inspection()
-
-    def _chain_model_changed(self) -> None:
-        """A model edit (or another game) clears the chain; the inspected state, if kept, starts it anew."""
-        self.chain = BackupChain.start(self.selected)
+        self.update_inspection()
 
     def _synced_chain(self) -> BackupChain:
         """The chain, started anew at the inspected state when that was set some other way."""
@@ -486,18 +512,18 @@ class SolvingMixin:
     def chain_pages(self) -> tuple[tuple[int, int], ...]:
         """(state, history index) of each page of the chain: the clicked state at the shown sweep, each
         next page at the snapshot whose values its parent's term read (so its V is the term's number)."""
-        mdp = self.controller.mdp
+        mdp = self._hub.controller.mdp
         chain = self._synced_chain()
         if mdp is None or not chain.states:
             return ()
-        hist, n, block = self.controller.history, mdp.n_states, default_block_size(mdp.n_states)
-        greedy = not self.board.draws_sweep_policy
+        hist, n, block = self._hub.controller.history, mdp.n_states, default_block_size(mdp.n_states)
+        greedy = not self._hub.stage.board.draws_sweep_policy
         return chain.pages(self.shown_index(), lambda s, i: backup_sources(
             hist, i, s, n_states=n, gs_block=block, greedy_of_shown=greedy)[0])
 
     def inspection(self) -> Inspection | None:
         """The inspector's data for the shown page of the chain (the selected state; pure computation)."""
-        mdp = self.controller.mdp
+        mdp = self._hub.controller.mdp
         if mdp is None or self.selected is None:
             return None
         pages = self.chain_pages()
@@ -508,17 +534,17 @@ class SolvingMixin:
     def _inspection_at(self, s: int, index: int, *, chain: tuple[str, ...] = ()) -> Inspection | None:
         """The backup of state ``s`` at history index ``index`` (-1: before the first sweep), its terms'
         V(s') linked to their own backups."""
-        mdp = self.controller.mdp
-        g, gs = self.game, self.session
+        mdp = self._hub.controller.mdp
+        g, gs = self._hub.stage.game, self._hub.stage.session
         if gs.mdp() is not mdp:  # the game changed and the solver has not been reset to its model yet
             return None
-        hist = self.controller.history
+        hist = self._hub.controller.history
         sw = hist[index] if 0 <= index < len(hist) else None
         if sw is not None and not isinstance(sw, Sweep):  # a learner's snapshot (see learning_inspection_html)
             return None
         values = np.zeros(mdp.n_states) if sw is None else np.asarray(sw.values)
         # Q backs up from the values the board's action was chosen with (one rule for badge and inspector)
-        sweep_policy = self.board.draws_sweep_policy
+        sweep_policy = self._hub.stage.board.draws_sweep_policy
         src, source = backup_values(hist, index if sw is not None else -1, s, n_states=mdp.n_states,
                                     gs_block=default_block_size(mdp.n_states), greedy_of_shown=not sweep_policy)
         when = "before the first sweep (V = 0)" if sw is None else (
@@ -553,16 +579,16 @@ class SolvingMixin:
         """A state's name in the chain's breadcrumb: as the backups name it (:meth:`_short_name`), or its
         title where that says nothing on its own (a board game's "next")."""
         short = self._short_name(s)
-        return short if short != "next" else self.game.state_title(s)
+        return short if short != "next" else self._hub.stage.game.state_title(s)
 
     def _short_name(self, s: int) -> str:
         """A successor's name inside a backup's V(...): the model's label (a tic-tac-toe board "O.X...X.",
         a grid cell "(2,1)"), else on a board game its position in marks or its outcome, never the bare
         state number of a compiled game ("V(121000000)", "V(72)" told a class nothing). A course file's
         states are numbers: they stay numbers."""
-        mdp = self.controller.mdp
+        mdp = self._hub.controller.mdp
         lab = mdp.state_labels[s] if mdp is not None and mdp.state_labels else ""
-        model = self.board.model
+        model = self._hub.stage.board.model
         if model is None or (lab and not lab.isdigit()):
             return lab or str(s)
         try:
@@ -576,24 +602,24 @@ class SolvingMixin:
             return "".join(".XO"[int(c)] for c in cells)  # as tic-tac-toe's labels write a board
         return "next"  # the reply in brackets after it names the position ("[White b4-c3]")
 
-    def _update_inspection(self) -> None:
-        page = self.learning_inspection_html()
+    def update_inspection(self) -> None:
+        page = self._hub.learning.learning_inspection_html()
         if page is not None:  # a learner: its last update, the clicked state's learned and exact Q
-            self.inspector.inspection = None
-            self.inspector.text.setHtml(page)
-            self.board.show_selection(self.selected)
-            self.board.show_chain(())
+            self._hub.inspector.inspection = None
+            self._hub.inspector.text.setHtml(page)
+            self._hub.stage.board.show_selection(self.selected)
+            self._hub.stage.board.show_chain(())
             return
         insp = self.inspection()
-        self.inspector.show_inspection(insp)
-        mdp = self.controller.mdp
-        board = self.board
+        self._hub.inspector.show_inspection(insp)
+        mdp = self._hub.controller.mdp
+        board = self._hub.stage.board
         if insp is None or mdp is None or self.selected is None:
             board.show_selection(None)
             board.show_chain(())
             return
         s, i = self.chain_pages()[-1]
-        hist = self.controller.history
+        hist = self._hub.controller.history
         sw = hist[i] if 0 <= i < len(hist) else None
         succ: dict[int, float] = {}
         if not mdp.terminal[s]:
