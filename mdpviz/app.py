@@ -54,7 +54,7 @@ from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.games import view_class
 from mdpviz.models.kit import registry
-from mdpviz.widgets.panels import METHOD_ORDER, Inspector, SolverPanel
+from mdpviz.widgets.panels import Inspector, SolverPanel, in_picker
 from mdpviz.widgets.simulation import EpisodePlayer, SimulationPanel
 from mdpviz.widgets.lesson import LessonPanel
 from mdpviz.widgets import named as _named
@@ -620,7 +620,7 @@ class MainWindow(SolvingMixin, LiveMixin, LearningMixin, PlayingMixin, FilesMixi
         of its own (the caller resets the solver next)."""
         method = g.default_method
         self._default_methods[g.key] = method
-        if method in METHOD_ORDER and method != self.solver_panel.method:
+        if in_picker(method) and method != self.solver_panel.method:
             self.solver_panel.algorithm.blockSignals(True)
             self.solver_panel.set_method(method)
             self.solver_panel.algorithm.blockSignals(False)

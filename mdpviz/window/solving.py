@@ -19,7 +19,7 @@ from PySide6.QtCore import QTimer
 from mdpviz.controller import FinishedSolve, ValueRange
 from mdpviz.export import sweep_caption_of
 from mdpviz.models.kit.value_range import range_scale
-from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, kernels
+from mdpviz.solvers import Solution, Sweep, kernels, registry
 from mdpviz.solvers.learning import LEARNERS, LearningStep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.models.kit.colors import ColorScale, scale_for
@@ -36,7 +36,7 @@ from mdpviz.models.kit.display import (
     merge_terms,
 )
 
-from mdpviz.widgets.panels import TOL_METHODS
+from mdpviz.widgets.panels import uses_tolerance
 from mdpviz.widgets.convergence import bounded_method
 from mdpviz.window.parts import PLOT_MIN_INTERVAL, REDRAW_MS
 
@@ -157,7 +157,7 @@ class SolvingMixin:
         if p.method in LEARNERS:
             return self.learning_options()
         opts = p.options()
-        if p.method in TOL_METHODS:
+        if uses_tolerance(p.method):
             opts["epsilon" if opts.get("sequence") == "aima" else "tol"] = p.tol
         return opts
 
@@ -245,9 +245,9 @@ class SolvingMixin:
 
     def _on_history_reset(self) -> None:
         m = self.controller.method
-        tol = self.controller.options.get("tol") if m in ("vi", "gs") else None
-        x_label = ("step (evaluate / improve)" if m == "pi" else
-                   "step (one state each)" if m in ("async-vi", "prioritized") else "sweep")
+        tol = self.controller.options.get("tol") if registry.get(m).value_iteration else None
+        x_label = ("step (evaluate / improve)" if registry.get(m).unit == "round" else
+                   "step (one state each)" if registry.get(m).steps_states else "sweep")
         self.convergence.reset(tol=tol, x_label=x_label)
         self.convergence.set_reference(None, gamma=None, method=m)  # (the new solve's V* follows with its range)
         self._dirty = True
@@ -287,8 +287,8 @@ class SolvingMixin:
             self._dirty = True
             return
         what = "converged" if sol.converged else "stopped (sweep limit)"
-        self.statusBar().showMessage(f"{METHOD_NAMES.get(sol.method, sol.method)} {what} after {sol.sweeps} "
-                                     f"{'rounds' if sol.method == 'pi' else 'sweeps'}", 8000)
+        self.statusBar().showMessage(f"{registry.title(sol.method)} {what} after {sol.sweeps} "
+                                     f"{'rounds' if registry.get(sol.method).unit == 'round' else 'sweeps'}", 8000)
         self._dirty = True
 
     def _on_failed(self, msg: str) -> None:
@@ -302,8 +302,8 @@ class SolvingMixin:
         self.solver_panel.show_state(c.state, method=c.method, next_phase=c.next_phase, has_model=has)
         can = has and c.state in ("ready", "paused", "stepping")
         self.act_step.setEnabled(can)
-        self.act_eval.setEnabled(can and c.method == "pi" and c.next_phase == "evaluate")
-        self.act_improve.setEnabled(can and c.method == "pi" and c.next_phase == "improve")
+        self.act_eval.setEnabled(can and c.next_phase == "evaluate")  # (next_phase: "" unless a round method)
+        self.act_improve.setEnabled(can and c.next_phase == "improve")
         self.act_run.setEnabled(can or c.state == "running")
         self.act_pause.setEnabled(c.state == "running")
         self.act_reset.setEnabled(has)
@@ -411,7 +411,7 @@ class SolvingMixin:
             self.mark_dirty()
             return
         c = self.controller
-        name = METHOD_NAMES.get(c.method, c.method)
+        name = registry.title(c.method)
         if c.mdp is None:
             text = self.session.mdp_error() or self.game.empty_text() or "No model"
         elif (sw is None and c.state in ("stepping", "running") and c.method in kernels.KERNEL_METHODS
