@@ -3,7 +3,7 @@
 The GUI thread never runs a solve or a batch simulation. :class:`SolverController` lives on the
 GUI thread and owns two ``QThread``\\ s, each with a worker ``QObject`` moved to it:
 
-* :class:`SolverWorker` holds the method's generator (``mdpviz.solvers.registry.start(method, mdp, ...)``:
+* :class:`SolverWorker` holds the method's generator (``mdpviz.solvers.start(method, mdp, ...)``:
   built in the solvers layer, only run here).
   Step = one ``next()`` on that generator; Run = keep pulling, one sweep per tick at the chosen
   rate or, at full speed, as many as fit in a ~20 ms time slice, then back to the event loop so
@@ -40,7 +40,7 @@ from mdpviz.models.kit.value_range import (  # noqa: F401 - the window and the t
     reference_range,
     seen_range,
 )
-from mdpviz.solvers import Solution, Sweep, registry
+from mdpviz.solvers import Solution, Sweep, registry, start
 from mdpviz.solvers.sweep import RUN_BATCH
 
 _THREADS: list[QThread] = []
@@ -273,7 +273,7 @@ class SolverWorker(QObject):
                 self._gen, rng = learning_start(mdp, method, options)
                 self._record_all = learning_record_all(mdp)
             else:
-                self._gen = registry.start(method, mdp, **options)
+                self._gen = start(method, mdp, **options)
                 rng = reference_range(mdp, method)
         except Exception as e:  # noqa: BLE001 - any model/solver error goes to the GUI as text
             self.failed.emit(job, f"{type(e).__name__}: {e}" if not isinstance(e, ValueError) else str(e))

@@ -119,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
     from mdpviz.cli import print_json
     from mdpviz.commands.game_args import game_from_args
     from mdpviz.solvers import registry
+    from mdpviz.solvers import start as start_method
 
     if not 0 <= args.digits <= 15:
         raise ValueError(f"--digits must be 0..15, got {args.digits}")
@@ -127,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     mdp = game.mdp
     start = game.start_state()
     every = args.every or max(1, args.episodes // CURVE_POINTS)
-    gen = registry.start(args.method, mdp, start=start, batch=every, eval_every=every,
+    gen = start_method(args.method, mdp, start=start, batch=every, eval_every=every,
                   compiled=False if args.python else None, **opts)
     curve, last = [], None
     t0 = time.perf_counter()

@@ -163,6 +163,17 @@ def solver(mdp: TabularMDP, method: str = registry.DEFAULT_SOLVER, **options) ->
     return gen
 
 
+def start(method: str, mdp: TabularMDP, **options):
+    """The generator of any registered method on ``mdp`` with ``options`` (checked now: ValueError): a
+    solver's sweeps through :func:`solver` (the common options mapped, the conventions applied), a
+    learner's episodes through its registry line's entry point (``fn(mdp, method, **options)``). The
+    window's controller and the command line run what this builds."""
+    spec = registry.get(method)
+    if spec.kind == "solver":
+        return solver(mdp, method, **options)
+    return spec.load()(mdp, spec.id, **options)
+
+
 def _methods_taking(param: str) -> str:
     """"method 'vi'" or "methods 'vi' and 'gs'": the solvers that take ``param``."""
     found = registry.ids_where("solver", takes=param)
@@ -245,7 +256,7 @@ def _end_ties_towards_terminals(mdp: TabularMDP, sol: Solution) -> Solution:
 
 
 __all__ = [
-    "COMMON_OPTIONS", "METHODS", "Q_FROM", "SEQUENCES", "TIES", "aima_value_iteration", "restated_policy", "VALUE_LIMIT", "check_value_scale", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
+    "COMMON_OPTIONS", "METHODS", "registry", "start", "Q_FROM", "SEQUENCES", "TIES", "aima_value_iteration", "restated_policy", "VALUE_LIMIT", "check_value_scale", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
     "evaluate_policy", "evaluate_stochastic_policy", "evaluate_weights", "hitting_probabilities",
     "row_weights_deterministic", "row_weights_stochastic", "gauss_seidel_value_iteration", "greedy",
     "linear_programming", "policy_iteration", "run", "solve", "solver", "value_iteration",

@@ -166,7 +166,7 @@ class LearningSettings:
     @property
     def is_control(self) -> bool:
         """True for the learners of Q (control), False for prediction."""
-        return self.method not in PREDICTION
+        return not registry.get(self.method).prediction
 
     @property
     def step(self) -> tuple[float, float]:
@@ -554,13 +554,13 @@ def learning_run(mdp: TabularMDP, method: str, options: dict, *, history_bytes: 
                  ) -> tuple[Generator[LearningStep, int | None, LearningStep], ExactAnswer]:
     """A learner as the window runs it: ``(generator, exact answer)``. The exact answer (V* for control, V of
     the evaluated policy for prediction) is solved once here and given to the learner (its entry point,
-    :func:`mdpviz.solvers.registry.start`) as its reference; the generator is driven by
+    :func:`mdpviz.solvers.start`) as its reference; the generator is driven by
     :func:`learning_batches`, with batches so large that the snapshots of the run stay within about
     ``history_bytes`` whatever the model's size and the episodes (the same numbers either way)."""
     st = LearningSettings(method=method, **options)
     exact = exact_answer(mdp, st)
     min_batch = max(1, math.ceil(st.episodes * snapshot_bytes(mdp) / (history_bytes / 2)))
-    gen = registry.start(method, mdp, exact=exact, **options)
+    gen = registry.get(method).load()(mdp, method, exact=exact, **options)
     return learning_batches(gen, min_batch=min_batch, episodes=st.episodes), exact
 
 

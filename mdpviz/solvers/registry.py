@@ -6,6 +6,7 @@ title, kind, entry point (imported on first use, so listing the methods imports 
 parameters and what it needs. The command line (``mdpviz solve`` / ``mdpviz learn``: choices, help and
 which options a method takes), the Solver panel (its list and which fields show), the lesson, the
 scenario files, the bench and the window's controller all read this list; none of them spells an id.
+:func:`mdpviz.solvers.start` builds any method's generator from its line (the controller only runs it).
 
 Adding a method: its module (a generator function, see :mod:`mdpviz.solvers.sweep` for a solver's
 :class:`~mdpviz.solvers.sweep.Sweep` / :class:`~mdpviz.solvers.sweep.Solution`, and
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 KINDS = ("solver", "learner", "approximation", "policy-gradient", "planning", "bandit")
 """The kinds of method: "solver" (dynamic programming on the table: one :class:`~mdpviz.solvers.sweep.Sweep`
@@ -367,22 +368,10 @@ def title(method_id: str) -> str:
     return method_id if spec is None else spec.title
 
 
-def start(method_id: str, mdp: Any, **options: Any) -> Iterator[Any]:
-    """The generator of ``method_id`` on ``mdp`` with ``options`` (checked now: ValueError): a solver's
-    sweeps through :func:`mdpviz.solvers.solver` (the common options mapped, conventions applied), a
-    learner's episodes through its entry point. The window's controller and the command line run it."""
-    spec = get(method_id)
-    if spec.kind == "solver":
-        from mdpviz.solvers import solver
-
-        return solver(mdp, method_id, **options)
-    return spec.load()(mdp, spec.id, **options)
-
-
 for _spec in ENTRIES:
     register(_spec)
 del _spec
 
 
 __all__ = ["DEFAULT_LEARNER", "DEFAULT_SOLVER", "ENTRIES", "KINDS", "MethodSpec", "Param", "UNITS", "exact_solver", "find", "get", "ids", "ids_where", "is_kind",
-           "register", "specs", "start", "title", "unregister"]
+           "register", "specs", "title", "unregister"]
