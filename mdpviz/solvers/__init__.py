@@ -1,6 +1,8 @@
 """Steppable solvers: generators that yield one immutable :class:`Sweep` per sweep.
 
-``solve(mdp, method=...)`` drives one to the end and returns its :class:`Solution`.
+``solve(mdp, method=...)`` drives one to the end and returns its :class:`Solution`. Every method, solver
+or learner, is one line of :mod:`mdpviz.solvers.registry` (id, title, typed parameters, what it needs);
+``start(method, mdp, **options)`` builds its generator from that line.
 The learners from experience (TD, Monte Carlo, SARSA, Q-learning: :data:`LEARNERS`) are reached as
 ``learner(mdp, method, **options)`` (:mod:`mdpviz.solvers.learning`), kept apart from the DP
 :data:`METHODS`: they sample episodes and yield one snapshot per episode, not per sweep.
