@@ -3,7 +3,8 @@
 The GUI thread never runs a solve or a batch simulation. :class:`SolverController` lives on the
 GUI thread and owns two ``QThread``\\ s, each with a worker ``QObject`` moved to it:
 
-* :class:`SolverWorker` holds the solver generator (``mdpviz.solvers.solver(mdp, method, ...)``).
+* :class:`SolverWorker` holds the method's generator (``mdpviz.solvers.start(method, mdp, ...)``:
+  built in the solvers layer, only run here).
   Step = one ``next()`` on that generator; Run = keep pulling, one sweep per tick at the chosen
   rate or, at full speed, as many as fit in a ~20 ms time slice, then back to the event loop so
   that Pause is handled at once. Every sweep is sent to the GUI thread as the immutable
@@ -39,8 +40,7 @@ from mdpviz.models.kit.pictures.value_range import (  # noqa: F401 - the window 
     reference_range,
     seen_range,
 )
-from mdpviz.solvers import Solution, Sweep, solver
-from mdpviz.solvers.learning import LEARNERS, learner
+from mdpviz.solvers import Solution, Sweep, registry, start
 from mdpviz.solvers.sweep import RUN_BATCH
 
 _THREADS: list[QThread] = []
@@ -269,11 +269,11 @@ class SolverWorker(QObject):
         self._pulled = 0
         try:
             self._record_all = RUN_RECORD_ALL
-            if method in LEARNERS:  # a learner from experience: one snapshot per episode, on the exact answer's scale
+            if registry.get(method).is_learner:  # one snapshot per episode, on the exact answer's scale
                 self._gen, rng = learning_start(mdp, method, options)
                 self._record_all = learning_record_all(mdp)
             else:
-                self._gen = solver(mdp, method, **options)
+                self._gen = start(method, mdp, **options)
                 rng = reference_range(mdp, method)
         except Exception as e:  # noqa: BLE001 - any model/solver error goes to the GUI as text
             self.failed.emit(job, f"{type(e).__name__}: {e}" if not isinstance(e, ValueError) else str(e))
@@ -390,22 +390,16 @@ def learning_start(mdp: TabularMDP, method: str, options: dict) -> tuple[Generat
     states (V* for control, V of the evaluated policy for prediction), so that the learned values are
     coloured as the exact ones are. The exact answer is solved once here (on the solver thread) and
     given to the learner as its reference."""
-    from mdpviz.solvers.learning import LearningSettings, exact_answer, learning_batches, snapshot_bytes
+    from mdpviz.solvers.learning import learning_run
 
-    st = LearningSettings(method=method, **options)
-    exact = exact_answer(mdp, st)
+    gen, exact = learning_run(mdp, method, options, history_bytes=LEARNING_HISTORY_BYTES)
     values = np.array(exact.values, dtype=np.float64)
     values.setflags(write=False)
     v = values[~np.asarray(mdp.terminal)]
     rng = None
     if v.size and np.all(np.isfinite(v)):
         rng = ValueRange(float(v.min()), float(v.max()), "reference", values)
-    # a Run at full speed merges episodes into fewer snapshots (the same numbers): so many that the
-    # recorded history stays within LEARNING_HISTORY_BYTES whatever the model's size and the episodes
-    size = snapshot_bytes(mdp)
-    min_batch = max(1, math.ceil(st.episodes * size / (LEARNING_HISTORY_BYTES / 2)))
-    return learning_batches(learner(mdp, method, exact=exact, **options), min_batch=min_batch,
-                            episodes=st.episodes), rng
+    return gen, rng
 
 
 def learning_record_all(mdp: TabularMDP) -> int:
@@ -562,7 +556,7 @@ class SolverController(QObject):
         self.solution: Solution | None = None
         self.value_range: ValueRange | None = None
         self.mdp: TabularMDP | None = None
-        self.method = "vi"
+        self.method = registry.DEFAULT_SOLVER
         self.options: dict = {}
         self.rate = math.inf
         self.state = "empty"
@@ -624,7 +618,8 @@ class SolverController(QObject):
     @property
     def next_phase(self) -> str:
         """What the next ``next()`` yields for policy iteration: "evaluate" or "improve" ("" otherwise)."""
-        if self.method not in ("pi", "hpi"):
+        spec = registry.find(self.method)
+        if spec is None or spec.unit != "round":  # (a round: Evaluate then Improve)
             return ""
         if not self.history or self.history[-1].phase == "improve":
             return "evaluate"

@@ -1,7 +1,7 @@
 """``mdpviz learn --game KEY --method M --episodes N [options] [--json]``: learning from experience, headless.
 
 Any game of the registry with a table (its model options as its own command takes them, see
-:mod:`mdpviz.commands.game_args`) is learned by one of :data:`~mdpviz.solvers.learning.LEARNERS`,
+:mod:`mdpviz.commands.game_args`) is learned by one of the registry's learners (:mod:`mdpviz.solvers.registry`),
 the model used only as a simulator, and the result is set beside the exact answer solved by the
 project's own solver: V* for control, V of the evaluated policy for prediction. ``--json`` prints
 ``method``, ``episodes``, ``updates``, ``seconds`` (learning time, the exact solve not counted),
@@ -23,10 +23,6 @@ import time
 from mdpviz.commands import positive_int
 from mdpviz.commands.game_args import add_game_options
 
-METHOD_CHOICES = ("td0", "nstep", "mc", "mc-control", "sarsa", "expected-sarsa", "q", "double-q")
-"""The ``--method`` names (the keys of :data:`mdpviz.solvers.learning.LEARNERS`, which this module
-does not import before it runs)."""
-
 CURVE_POINTS = 100
 """Points of the JSON curve when ``--every`` is not given (one per episodes // 100 episodes)."""
 
@@ -44,6 +40,10 @@ def _unit(flag: str):
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from mdpviz.solvers import registry
+
+    predict = registry.ids_where("learner", prediction=True)
+    control = registry.ids_where("learner", prediction=False)
     p = sub.add_parser(
         "learn",
         help="learn any game from experience (TD, Monte Carlo, SARSA, Q-learning) beside its exact answer",
@@ -53,8 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "options are those of its own command; --set FIELD=VALUE sets any settings field.",
     )
     add_game_options(p)
-    p.add_argument("--method", required=True, choices=METHOD_CHOICES,
-                   help="td0, nstep, mc (prediction); mc-control, sarsa, expected-sarsa, q, double-q (control)")
+    p.add_argument("--method", required=True, choices=registry.ids("learner"),
+                   help=f"{', '.join(predict)} (prediction); {', '.join(control)} (control)")
     p.add_argument("--episodes", type=positive_int, required=True, metavar="N", help="episodes to run")
     p.add_argument("--alpha", default=None, metavar="A|1/n|1/n^w",
                    help="step size: a constant in (0, 1], 1/n (sample average) or 1/n^w (default: 1/n for "
@@ -83,10 +83,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 def learner_options(args: argparse.Namespace) -> dict:
     """The options of :func:`~mdpviz.solvers.learning.learner` the command line gives (ValueError for an
     option the method does not take)."""
-    from mdpviz.solvers.learning import PREDICTION, parse_alpha
+    from mdpviz.solvers import registry
+    from mdpviz.solvers.learning import parse_alpha
 
     method = args.method
-    predict = method in PREDICTION
+    spec = registry.get(method)
     opts: dict = {"episodes": args.episodes}
     if args.alpha is not None:
         a, w = parse_alpha(args.alpha)
@@ -94,13 +95,15 @@ def learner_options(args: argparse.Namespace) -> dict:
     control_only = {"--epsilon": args.epsilon, "--epsilon-decay": args.epsilon_decay,
                     "--epsilon-min": args.epsilon_min, "--exploring-starts": args.exploring_starts or None}
     for flag, value in control_only.items():
-        if value is not None and predict:
-            raise ValueError(f"{flag} applies to the control methods only (mc-control, sarsa, expected-sarsa, q, "
-                             f"double-q), not {method}")
-    if args.policy is not None and not predict:
-        raise ValueError(f"--policy applies to the prediction methods only (td0, nstep, mc), not {method}")
-    if args.n is not None and method != "nstep":
-        raise ValueError(f"--n applies to --method nstep only, not {method}")
+        if value is not None and not spec.takes(flag[2:].replace("-", "_")):
+            raise ValueError(f"{flag} applies to the control methods only "
+                             f"({', '.join(registry.ids_where('learner', takes='epsilon'))}), not {method}")
+    if args.policy is not None and not spec.takes("policy"):
+        raise ValueError(f"--policy applies to the prediction methods only "
+                         f"({', '.join(registry.ids_where('learner', takes='policy'))}), not {method}")
+    if args.n is not None and not spec.takes("n"):
+        raise ValueError(f"--n applies to --method {' or '.join(registry.ids_where('learner', takes='n'))} only, "
+                         f"not {method}")
     for name in ("epsilon", "epsilon_decay", "epsilon_min", "n", "policy", "initial", "max_steps"):
         v = getattr(args, name)
         if v is not None:
@@ -115,7 +118,8 @@ def learner_options(args: argparse.Namespace) -> dict:
 def run(args: argparse.Namespace) -> int:
     from mdpviz.cli import print_json
     from mdpviz.commands.game_args import game_from_args
-    from mdpviz.solvers.learning import LEARNERS, learner
+    from mdpviz.solvers import registry
+    from mdpviz.solvers import start as start_method
 
     if not 0 <= args.digits <= 15:
         raise ValueError(f"--digits must be 0..15, got {args.digits}")
@@ -124,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     mdp = game.mdp
     start = game.start_state()
     every = args.every or max(1, args.episodes // CURVE_POINTS)
-    gen = learner(mdp, args.method, start=start, batch=every, eval_every=every,
+    gen = start_method(args.method, mdp, start=start, batch=every, eval_every=every,
                   compiled=False if args.python else None, **opts)
     curve, last = [], None
     t0 = time.perf_counter()
@@ -138,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     labels = game.state_labels()
     control = last.q is not None
     out = {
-        "game": game.key, "method": args.method, "method_name": LEARNERS[args.method], "episodes": last.episode,
+        "game": game.key, "method": args.method, "method_name": registry.title(args.method), "episodes": last.episode,
         "updates": last.updates, "seconds": last.elapsed, "seconds_with_curve": wall,
         "objective": mdp.objective, "discount": float(mdp.discount), "start": start, "start_label": labels[start],
         "seed": opts.get("seed", 0), "states": labels, "values": [float(v) for v in last.values],

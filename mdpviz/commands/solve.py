@@ -26,7 +26,7 @@ POLICY_FILE_BYTES = 64 << 20
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from mdpviz.solvers import METHOD_NAMES
+    from mdpviz.solvers import registry
 
     p = sub.add_parser(
         "solve",
@@ -36,16 +36,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         "settings field (JSON values, as a scenario file writes them).",
     )
     add_game_options(p)
-    p.add_argument("--method", choices=[m for m in METHOD_NAMES if m != "hpi"], default=None,
-                   help="the solver (default: the game's own first algorithm; 'evaluate' with --policy): " +
-                   "; ".join(f"{k} {v}" for k, v in METHOD_NAMES.items() if k != "hpi"))
+    solvers = registry.specs("solver")
+    evaluator = next((s.id for s in solvers if s.needs_policy), None)
+    p.add_argument("--method", choices=[s.id for s in solvers], default=None,
+                   help=f"the solver (default: the game's own first algorithm; '{evaluator}' with --policy): " +
+                   "; ".join(f"{s.id} {s.title}" for s in solvers))
     p.add_argument("--sweeps", type=positive_int, default=None, metavar="K",
                    help="stop after K steps of the method and print V_K, its greedy policy and Q from V_K")
     p.add_argument("--policy", default=None, metavar="optimal|random|FILE",
                    help="the policy to evaluate: the optimal one, the equiprobable random one, or a file with "
                    "one action per state (its label or id; '-' for a terminal state)")
     p.add_argument("--order", default=None, metavar="index|random|S,S,...",
-                   help="async-vi's update order: state index (default), random (with --seed), or state ids")
+                   help=f"{_taking(registry, 'order')}'s update order: state index (default), random (with --seed), "
+                   "or state ids")
     p.add_argument("--theta", type=positive_float, default=None, help="prioritized sweeping's threshold (> 0)")
     p.add_argument("--in-place", action="store_true", help="evaluate: Gauss-Seidel sweeps instead of synchronous ones")
     p.add_argument("--tol", type=positive_float, default=None, help="the iterative methods' tolerance")
@@ -69,6 +72,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--digits", type=int, default=6, help="decimals printed (default 6; --json prints all)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
+
+
+def _taking(registry, param: str) -> str:
+    """The solvers that take ``param``, as "a" or "a/b"."""
+    return "/".join(registry.ids_where("solver", takes=param))
+
+
+def _only(registry, flag: str, param: str, method: str) -> None:
+    """ValueError when ``method`` does not take ``param`` (given as ``flag``)."""
+    if not registry.get(method).takes(param):
+        raise ValueError(f"{flag} applies to --method {' or '.join(registry.ids_where('solver', takes=param))} only")
 
 
 def read_policy(path: str, game) -> "list[int]":
@@ -120,9 +134,11 @@ def solver_options(args: argparse.Namespace, game, method: str) -> dict:
             opts[name] = getattr(args, name)
     if getattr(args, "action_order", None) is not None:
         opts["action_order"] = [int(a) if a.strip().isdigit() else a.strip() for a in args.action_order.split(",")]
+    from mdpviz.solvers import registry
+
+    spec = registry.get(method)
     if args.order is not None:
-        if method != "async-vi":
-            raise ValueError("--order applies to --method async-vi only")
+        _only(registry, "--order", "order", method)
         order = args.order.strip()
         if order not in ("index", "random"):
             try:
@@ -130,25 +146,22 @@ def solver_options(args: argparse.Namespace, game, method: str) -> dict:
             except ValueError:
                 raise ValueError(f"--order: index, random, or state ids separated by commas, got {args.order!r}") from None
         opts["order"] = order
-    if method == "async-vi" and args.seed is not None:
+    if spec.takes("seed") and args.seed is not None:
         opts["seed"] = int(args.seed)
     if args.theta is not None:
-        if method != "prioritized":
-            raise ValueError("--theta applies to --method prioritized only")
+        _only(registry, "--theta", "theta", method)
         opts["theta"] = args.theta
     if args.in_place:
-        if method != "evaluate":
-            raise ValueError("--in-place applies to --method evaluate only")
+        _only(registry, "--in-place", "in_place", method)
         opts["in_place"] = True
     if args.policy is not None:
-        if method != "evaluate":
-            raise ValueError("--policy applies to --method evaluate only")
+        _only(registry, "--policy", "policy", method)
         if args.policy == "random":
             opts["policy"] = "random"
         elif args.policy == "optimal":
             from mdpviz.solvers import solve
 
-            opts["policy"] = np.asarray(solve(game.mdp, "pi").policy, dtype=np.int64).clip(min=0)
+            opts["policy"] = np.asarray(solve(game.mdp, registry.exact_solver()).policy, dtype=np.int64).clip(min=0)
         else:
             opts["policy"] = np.asarray(read_policy(args.policy, game), dtype=np.int64)
     return opts
@@ -211,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
 
     from mdpviz.cli import print_json
     from mdpviz.commands.game_args import game_from_args
-    from mdpviz.solvers import METHOD_NAMES
+    from mdpviz.solvers import registry
 
     if not 0 <= args.digits <= 15:
         raise ValueError(f"--digits must be 0..15, got {args.digits}")
@@ -219,26 +232,27 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--history applies to --json output only")
     game = game_from_args(args)
     default_method, default_opts = game.solve_defaults()
-    method = args.method or ("evaluate" if args.policy is not None else default_method)
+    evaluator = registry.ids_where("solver", needs_policy=True)[0]
+    method = args.method or (evaluator if args.policy is not None else default_method)
     opts = dict(default_opts) if method == default_method and args.method is None else {}
     opts.update(solver_options(args, game, method))
     if opts.get("sequence") == "aima" and args.tol is None:
         opts.pop("tol", None)  # the game's default tolerance: AIMA's sequence stops by its epsilon instead
     last, kept, solution = solve_steps(game.mdp, method, opts, args.sweeps, history=args.history)
     if last is None:
-        raise ValueError(f"{METHOD_NAMES[method]} made no step")
+        raise ValueError(f"{registry.title(method)} made no step")
     if args.sweeps is None and solution is not None:
         values, policy, steps, converged = solution.values, solution.policy, int(solution.sweeps), bool(solution.converged)
     else:
         values, policy, steps, converged = last.values, last.policy, int(last.iteration), bool(last.converged)
     if not np.all(np.isfinite(values)):
-        raise ValueError(f"{METHOD_NAMES[method]} gave values that are not finite (rewards too large for floating "
+        raise ValueError(f"{registry.title(method)} gave values that are not finite (rewards too large for floating "
                          "point, or a policy that never ends at discount 1)")
     mdp = game.mdp
     labels = game.state_labels()
     start = game.start_state()
     out = {
-        "game": game.key, "method": method, "method_name": METHOD_NAMES[method], "objective": mdp.objective,
+        "game": game.key, "method": method, "method_name": registry.title(method), "objective": mdp.objective,
         "discount": float(mdp.discount), "sweeps": steps, "converged": converged, "start": start,
         "start_label": labels[start], "start_value": float(values[start]),
         "states": labels, "values": [float(v) for v in values], "policy": _policy_labels(game, policy),
@@ -268,7 +282,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     d = args.digits
     stop = f"after {steps} step{'s' if steps != 1 else ''}" + ("" if converged else " (not converged)")
-    print(f"{game.spec.title}: {METHOD_NAMES[method]}, {stop}; discount {mdp.discount:g}, "
+    print(f"{game.spec.title}: {registry.title(method)}, {stop}; discount {mdp.discount:g}, "
           f"{'minimise' if mdp.objective == 'min' else 'maximise'}; V({labels[start]}) = {values[start]:.{d}f}")
     width = min(40, max(len(x) for x in labels))
     for s, (name, v, a) in enumerate(zip(labels, values, out["policy"])):
@@ -291,7 +305,9 @@ def _evaluated_never_ends(mdp, method: str, opts: dict):
     import numpy as np
 
     pol = opts.get("policy")
-    if method != "evaluate" or mdp.discount < 1.0 or not isinstance(pol, np.ndarray) or pol.ndim != 1:
+    from mdpviz.solvers import registry
+
+    if not registry.get(method).needs_policy or mdp.discount < 1.0 or not isinstance(pol, np.ndarray) or pol.ndim != 1:
         return None
     from mdpviz.solvers.endless import never_ends
 

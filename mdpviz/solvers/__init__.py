@@ -1,6 +1,8 @@
 """Steppable solvers: generators that yield one immutable :class:`Sweep` per sweep.
 
-``solve(mdp, method=...)`` drives one to the end and returns its :class:`Solution`.
+``solve(mdp, method=...)`` drives one to the end and returns its :class:`Solution`. Every method, solver
+or learner, is one line of :mod:`mdpviz.solvers.registry` (id, title, typed parameters, what it needs);
+``start(method, mdp, **options)`` builds its generator from that line.
 The learners from experience (TD, Monte Carlo, SARSA, Q-learning: :data:`LEARNERS`) are reached as
 ``learner(mdp, method, **options)`` (:mod:`mdpviz.solvers.learning`), kept apart from the DP
 :data:`METHODS`: they sample episodes and yield one snapshot per episode, not per sweep.
@@ -8,10 +10,12 @@ Plain numpy/scipy/PuLP; never imports Qt.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Callable
 
 import numpy as np
 
+from mdpviz.solvers import registry
 from mdpviz.solvers.sweep import VALUE_LIMIT, check_value_scale
 
 from mdpviz.core.mdp import TabularMDP
@@ -39,41 +43,38 @@ from mdpviz.solvers.sweep import (
 )
 from mdpviz.solvers.value_iteration import gauss_seidel_value_iteration, value_iteration
 
-METHODS: dict[str, Callable[..., SolverGen]] = {
-    "vi": value_iteration,
-    "gs": gauss_seidel_value_iteration,
-    "pi": policy_iteration,
-    "hpi": policy_iteration,
-    "lp": linear_programming,
-    "bi": backward_induction_mdp,
-    "async-vi": asynchronous_value_iteration,
-    "prioritized": prioritized_sweeping,
-    "evaluate": policy_evaluation,
-    "mpi": modified_policy_iteration,
-    "rvi": relative_value_iteration,
-}
-"""Solver ids: vi = synchronous (Jacobi) value iteration, gs = in-place (Gauss-Seidel) value
-iteration, pi/hpi = Howard policy iteration (``evaluation="iterative"``: pymdptoolbox's
-``PolicyIteration(eval_type=1)``), lp = linear programming (PuLP/CBC), bi = backward induction
-(acyclic models only: exact, one layer per step), async-vi = asynchronous value iteration (one
-state per step, CS188 q4), prioritized = prioritized sweeping (CS188 q5), evaluate = iterative
-evaluation of a given policy (Sutton and Barto 4.1), mpi = modified policy iteration
-(pymdptoolbox's ``PolicyIterationModified``), rvi = relative value iteration for the average reward
-(pymdptoolbox's ``RelativeValueIteration``)."""
+class _MethodView(Mapping):
+    """A live read-only view of the registry's solvers (:mod:`mdpviz.solvers.registry`): a method registered
+    later is in it too. ``value(spec)`` gives each id's value."""
 
-METHOD_NAMES: dict[str, str] = {
-    "vi": "value iteration (synchronous)",
-    "gs": "value iteration (in place)",
-    "pi": "policy iteration",
-    "lp": "linear programming",
-    "bi": "backward induction",
-    "async-vi": "asynchronous value iteration",
-    "prioritized": "prioritized sweeping",
-    "evaluate": "policy evaluation",
-    "mpi": "modified policy iteration",
-    "rvi": "relative value iteration (average reward)",
-}
-"""Display names of the solver ids."""
+    def __init__(self, value: Callable, *, aliases: bool) -> None:
+        self._value = value
+        self._aliases = aliases
+
+    def _ids(self) -> tuple[str, ...]:
+        return registry.ids("solver", aliases=self._aliases)
+
+    def __getitem__(self, key: str):
+        if key not in self._ids():
+            raise KeyError(key)
+        return self._value(registry.get(key))
+
+    def __iter__(self):
+        return iter(self._ids())
+
+    def __len__(self) -> int:
+        return len(self._ids())
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+METHODS: Mapping[str, Callable[..., SolverGen]] = _MethodView(lambda spec: spec.load(), aliases=True)
+"""Solver ids (with their aliases, e.g. "hpi" for "pi") and their generator functions, read from the
+registry (:data:`mdpviz.solvers.registry.ENTRIES`, where each id's title and lesson say what it is)."""
+
+METHOD_NAMES: Mapping[str, str] = _MethodView(lambda spec: spec.title, aliases=False)
+"""Display names of the solver ids (the registry's titles)."""
 
 
 COMMON_OPTIONS = ("tol", "max_sweeps", "max_iterations", "tie_tol", "ties", "q_from")
@@ -96,33 +97,19 @@ SEQUENCES = ("standard", "aima")
 """The value-iteration sequences of the option ``sequence`` of "vi" (see :data:`COMMON_OPTIONS`)."""
 
 
-def _normalise_options(method: str, options: dict) -> dict:
-    """Map the common options onto what ``method``'s function takes (see :data:`COMMON_OPTIONS`)."""
+def _normalise_options(spec: registry.MethodSpec, options: dict) -> dict:
+    """Map the common options onto what the method of ``spec`` takes (see :data:`COMMON_OPTIONS`): the
+    cap to its :attr:`~mdpviz.solvers.registry.MethodSpec.cap_as`, ``tol`` to its ``tol_as`` (or dropped)."""
     opts = dict(options)
     cap = [opts.pop(k) for k in ("max_sweeps", "max_iterations") if k in opts]
     if len(cap) == 2 and cap[0] != cap[1]:
         raise ValueError(f"max_sweeps ({cap[0]}) and max_iterations ({cap[1]}) are the same cap; give one")
-    if method in ("vi", "gs"):
-        if cap:
-            opts["max_sweeps"] = cap[0]
-    elif method in ("pi", "hpi"):
-        if cap:
-            opts["max_iterations"] = cap[0]
-    elif method == "bi":
-        opts.pop("tol", None)  # exact: no tolerance, no cap
-    elif method in ("async-vi", "prioritized"):
-        if cap:
-            opts["iterations"] = _one(opts, "iterations", cap[0], "max_sweeps")
-        if method == "prioritized":
-            opts.pop("tol", None)  # stops when its queue is empty (theta decides what is queued)
-    elif method == "evaluate":
-        if cap:
-            opts["max_sweeps"] = cap[0]
-    elif method in ("mpi", "rvi"):
-        if cap:
-            opts["max_iterations"] = cap[0]
-        if "tol" in opts:  # pymdptoolbox's epsilon is their tolerance
-            opts["epsilon"] = _one(opts, "epsilon", opts.pop("tol"), "tol")
+    if cap and spec.cap_as is not None:
+        opts[spec.cap_as] = _one(opts, spec.cap_as, cap[0], "max_sweeps")
+    if "tol" in opts and spec.tol_as != "tol":
+        tol = opts.pop("tol")
+        if spec.tol_as is not None:  # (pymdptoolbox's epsilon is their tolerance)
+            opts[spec.tol_as] = _one(opts, spec.tol_as, tol, "tol")
     return opts
 
 
@@ -134,15 +121,15 @@ def _one(opts: dict, name: str, value: object, common: str) -> object:
     return value
 
 
-def solver(mdp: TabularMDP, method: str = "vi", **options) -> SolverGen:
+def solver(mdp: TabularMDP, method: str = registry.DEFAULT_SOLVER, **options) -> SolverGen:
     """The generator of ``method`` on ``mdp``: the common options (:data:`COMMON_OPTIONS`) for every
     method, plus what the solver function itself takes (e.g. ``evaluation_sweeps`` of "pi")."""
-    try:
-        fn = METHODS[method]
-    except KeyError:
-        raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}") from None
+    spec = registry.find(method)
+    if spec is None or spec.kind != "solver":
+        raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    fn = spec.load()
     check_value_scale(mdp)
-    opts = _normalise_options(method, options)
+    opts = _normalise_options(spec, options)
     q_from = check_choice("q_from", opts.pop("q_from", "previous"), Q_FROM)
     if "ties" in opts:
         ties = opts.pop("ties")
@@ -153,15 +140,17 @@ def solver(mdp: TabularMDP, method: str = "vi", **options) -> SolverGen:
             opts["tie_tol"] = strict
     rank = None
     if "action_order" in opts:
-        if method not in ("vi", "gs"):
-            raise ValueError(f"action_order is value iteration's option (methods 'vi' and 'gs'), not {method!r}'s")
+        if not spec.takes("action_order"):
+            raise ValueError(f"action_order is value iteration's option ({_methods_taking('action_order')}), "
+                             f"not {method!r}'s")
         rank = action_ranks(mdp, opts.pop("action_order"))
     aima = False
     if "sequence" in opts:
         if check_choice("sequence", opts.pop("sequence"), SEQUENCES) == "aima":
             aima = True
-            if method != "vi":
-                raise ValueError(f"sequence 'aima' is value iteration's (method 'vi'), not {method!r}'s")
+            if not spec.takes("sequence"):
+                raise ValueError(f"sequence 'aima' is value iteration's ({_methods_taking('sequence')}), "
+                                 f"not {method!r}'s")
             if "tol" in opts:
                 raise ValueError("AIMA's value iteration stops by its epsilon (delta <= epsilon (1 - gamma) / gamma); "
                                  "give epsilon, not tol")
@@ -170,10 +159,27 @@ def solver(mdp: TabularMDP, method: str = "vi", **options) -> SolverGen:
         gen = fn(mdp, **opts)
     except TypeError as e:  # an option this method does not take: say which, not a Python error
         raise ValueError(f"method {method!r} does not take the option(s) given ({e})") from None
-    if method in ("vi", "gs") and (q_from == "current" or rank is not None):
+    if spec.value_iteration and (q_from == "current" or rank is not None):
         gen = restated_policy(mdp, gen, tie_tol=opts.get("tie_tol", TIE_TOL), q_from=q_from, rank=rank,
                               initial=opts.get("initial"), final_from_values=aima)
     return gen
+
+
+def start(method: str, mdp: TabularMDP, **options):
+    """The generator of any registered method on ``mdp`` with ``options`` (checked now: ValueError): a
+    solver's sweeps through :func:`solver` (the common options mapped, the conventions applied), a
+    learner's episodes through its registry line's entry point (``fn(mdp, method, **options)``). The
+    window's controller and the command line run what this builds."""
+    spec = registry.get(method)
+    if spec.kind == "solver":
+        return solver(mdp, method, **options)
+    return spec.load()(mdp, spec.id, **options)
+
+
+def _methods_taking(param: str) -> str:
+    """"method 'vi'" or "methods 'vi' and 'gs'": the solvers that take ``param``."""
+    found = registry.ids_where("solver", takes=param)
+    return ("method " if len(found) == 1 else "methods ") + " and ".join(repr(m) for m in found)
 
 
 def restated_policy(mdp: TabularMDP, gen: SolverGen, *, tie_tol: float = TIE_TOL, q_from: str = "current",
@@ -214,7 +220,7 @@ def restated_policy(mdp: TabularMDP, gen: SolverGen, *, tie_tol: float = TIE_TOL
         old, base = policy, sw.values
 
 
-def solve(mdp: TabularMDP, method: str = "vi", *, record: bool = False, **options) -> Solution:
+def solve(mdp: TabularMDP, method: str = registry.DEFAULT_SOLVER, *, record: bool = False, **options) -> Solution:
     """Solve ``mdp`` to the end: ``.values``, ``.policy``, ``.sweeps``, ``.converged``.
 
     ``method``: one of :data:`METHODS` ("vi", "gs", "pi", "lp", "bi", ...); ``options`` go to the solver (``tol``,
@@ -222,9 +228,9 @@ def solve(mdp: TabularMDP, method: str = "vi", *, record: bool = False, **option
     """
     sol = run(solver(mdp, method, **options), record=record)
     if not np.all(np.isfinite(sol.values)):  # never a silently wrong answer (the check above is a bound)
-        raise ValueError(f"{METHOD_NAMES.get(method, method)} gave values that are not finite: the rewards are "
+        raise ValueError(f"{registry.title(method)} gave values that are not finite: the rewards are "
                          "too large for floating point (scale them down)")
-    if method in ("vi", "gs") and mdp.discount >= 1.0 and sol.converged and not mdp.is_two_player:
+    if registry.get(method).value_iteration and mdp.discount >= 1.0 and sol.converged and not mdp.is_two_player:
         sol = _end_ties_towards_terminals(mdp, sol)
     return sol
 
@@ -252,7 +258,7 @@ def _end_ties_towards_terminals(mdp: TabularMDP, sol: Solution) -> Solution:
 
 
 __all__ = [
-    "COMMON_OPTIONS", "METHODS", "Q_FROM", "SEQUENCES", "TIES", "aima_value_iteration", "restated_policy", "VALUE_LIMIT", "check_value_scale", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
+    "COMMON_OPTIONS", "METHODS", "registry", "start", "Q_FROM", "SEQUENCES", "TIES", "aima_value_iteration", "restated_policy", "VALUE_LIMIT", "check_value_scale", "METHOD_NAMES", "ImproperPolicyError", "Solution", "Sweep", "SolverGen",
     "evaluate_policy", "evaluate_stochastic_policy", "evaluate_weights", "hitting_probabilities",
     "row_weights_deterministic", "row_weights_stochastic", "gauss_seidel_value_iteration", "greedy",
     "linear_programming", "policy_iteration", "run", "solve", "solver", "value_iteration",

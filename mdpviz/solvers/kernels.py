@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from mdpviz.core.mdp import read_only
+from mdpviz.solvers import registry as _registry
 
 _lock = threading.Lock()
 _state: dict[str, Any] = {}
@@ -130,7 +131,7 @@ def loaded() -> bool:
     return _state.get("k") is not None
 
 
-KERNEL_METHODS = frozenset({"vi", "gs"})
+KERNEL_METHODS = frozenset(_registry.ids_where("solver", compiled=True))
 """The solver ids whose sweeps run in these kernels (the others: scipy, PuLP or numpy)."""
 
 FIRST_COMPILE_S = "10-15 s"

@@ -31,23 +31,37 @@ from typing import Generator
 
 import numpy as np
 
+from collections.abc import Mapping
+
 from mdpviz.core.mdp import TabularMDP, read_only
+from mdpviz.solvers import registry
 from mdpviz.solvers.sweep import greedy, optimal_rows
 
-LEARNERS: dict[str, str] = {
-    "td0": "TD(0) prediction",
-    "nstep": "n-step TD prediction",
-    "mc": "first-visit Monte Carlo prediction",
-    "mc-control": "Monte Carlo control (epsilon-soft, first visit)",
-    "sarsa": "SARSA",
-    "expected-sarsa": "Expected SARSA",
-    "q": "Q-learning",
-    "double-q": "Double Q-learning",
-}
-"""Learner ids and their display names, in the loop's code order (kept apart from the DP
-:data:`~mdpviz.solvers.METHODS`: a learner samples, a solver sweeps)."""
+class _LearnerTitles(Mapping):
+    """A live read-only view of the registry's learners: id -> title (a learner registered later is in it)."""
 
-PREDICTION = ("td0", "nstep", "mc")
+    def __getitem__(self, key: str) -> str:
+        spec = registry.find(key)
+        if spec is None or spec.id != key or spec.kind != "learner":
+            raise KeyError(key)
+        return spec.title
+
+    def __iter__(self):
+        return iter(registry.ids("learner"))
+
+    def __len__(self) -> int:
+        return len(registry.ids("learner"))
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+LEARNERS: Mapping[str, str] = _LearnerTitles()
+"""Learner ids and their display names, read from the registry (:mod:`mdpviz.solvers.registry`; kept
+apart from the DP :data:`~mdpviz.solvers.METHODS`: a learner samples, a solver sweeps). Each loop
+learner's code in the compiled loop is its registry line's ``code``, never its position here."""
+
+PREDICTION = registry.ids_where("learner", prediction=True)
 """The learners that estimate V of a given policy; the others learn Q and improve on it (control)."""
 
 POLICIES = ("optimal", "random")
@@ -152,7 +166,7 @@ class LearningSettings:
     @property
     def is_control(self) -> bool:
         """True for the learners of Q (control), False for prediction."""
-        return self.method not in PREDICTION
+        return not registry.get(self.method).prediction
 
     @property
     def step(self) -> tuple[float, float]:
@@ -340,11 +354,21 @@ def learner(mdp: TabularMDP, method: str = "q", *, exact: ExactAnswer | None = N
             raise ValueError(f"alpha {options['alpha']!r} and alpha_power {options['alpha_power']} disagree; give one")
         options["alpha"], options["alpha_power"] = alpha, power or options.get("alpha_power", 0.0)
     st = LearningSettings(method=method, **options)
+    loop_code(method)  # (a learner with a loop of its own is started by its registry line's entry point)
     check_model(mdp, st)
     loop = _loop(compiled)
     if exact is None:
         exact = exact_answer(mdp, st)
     return _learn(mdp, st, exact, loop)
+
+
+def loop_code(method: str) -> int:
+    """The compiled episode loop's code of learner ``method`` (its registry line's ``code``; ValueError for
+    a learner that runs a loop of its own)."""
+    code = registry.get(method).code
+    if code is None:
+        raise ValueError(f"method: {method!r} is not a learner of the episode loop")
+    return int(code)
 
 
 def check_model(mdp: TabularMDP, st: LearningSettings) -> None:
@@ -417,7 +441,7 @@ def _learn(mdp: TabularMDP, st: LearningSettings, exact: ExactAnswer, kernels: t
     from mdpviz.solvers.learning_loop import CONTROL_FROM
 
     loop, summarise = kernels
-    code = list(LEARNERS).index(st.method)
+    code = loop_code(st.method)
     arr = model_arrays(mdp)
     tab = _Tables.new(mdp, st.initial)
     rng = np.random.default_rng(st.seed)
@@ -526,6 +550,20 @@ def learning_job(mdp: TabularMDP, method: str = "q", **options) -> Generator[obj
     return run()
 
 
+def learning_run(mdp: TabularMDP, method: str, options: dict, *, history_bytes: int
+                 ) -> tuple[Generator[LearningStep, int | None, LearningStep], ExactAnswer]:
+    """A learner as the window runs it: ``(generator, exact answer)``. The exact answer (V* for control, V of
+    the evaluated policy for prediction) is solved once here and given to the learner (its entry point,
+    :func:`mdpviz.solvers.start`) as its reference; the generator is driven by
+    :func:`learning_batches`, with batches so large that the snapshots of the run stay within about
+    ``history_bytes`` whatever the model's size and the episodes (the same numbers either way)."""
+    st = LearningSettings(method=method, **options)
+    exact = exact_answer(mdp, st)
+    min_batch = max(1, math.ceil(st.episodes * snapshot_bytes(mdp) / (history_bytes / 2)))
+    gen = registry.get(method).load()(mdp, method, exact=exact, **options)
+    return learning_batches(gen, min_batch=min_batch, episodes=st.episodes), exact
+
+
 def learn(mdp: TabularMDP, method: str = "q", **options) -> tuple[LearningStep, list[LearningStep]]:
     """Run a learner to the end: ``(last snapshot, every snapshot)`` (one per ``batch`` episodes)."""
     steps = list(learner(mdp, method, **options))
@@ -573,7 +611,7 @@ def learning_batches(gen: Generator[LearningStep, int | None, LearningStep], *, 
         return stop.value
 
 
-REPLAYABLE = ("td0", "sarsa", "expected-sarsa", "q")
+REPLAYABLE = registry.ids_where("learner", replayable=True)
 """The learners whose episode :func:`replay_episode` can take one transition at a time (one update per
 step, no coin of its own; n-step TD with n = 1 is TD(0))."""
 
@@ -604,7 +642,7 @@ def replay_episode(mdp: TabularMDP, prev: LearningStep | None, step: LearningSte
         counts = np.array(prev.row_updates, dtype=np.int64)
     alpha, power = settings.step
     gamma = float(mdp.discount)
-    code = list(LEARNERS).index(method)
+    code = loop_code(method)
     out: list[tuple[np.ndarray, Update]] = []
     path, acts, rews = step.path, step.actions, step.rewards
     for t in range(len(acts)):
@@ -755,7 +793,7 @@ class ExperienceLearner:
             new = L.td_update(self.V, s, target, step)
             return Update(s, -1, r, s_next, old, step, gamma, nxt, target, float(new), "V")
         row = mdp.row_of(s, int(a))
-        code = list(LEARNERS).index(self.method)
+        code = loop_code(self.method)
         r_next = -1
         if self.method == "sarsa" and not term:
             if a_next is None:
@@ -779,5 +817,5 @@ class ExperienceLearner:
 
 __all__ = ["BOARD_MODES", "DEFAULT_EVAL_EVERY", "ExactAnswer", "ExperienceLearner", "LEARNERS", "LearningSettings",
            "LearningStep", "MAX_EPISODES", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "REPLAYABLE", "Update",
-           "exact_answer", "greedy_policy_value", "learn", "learning_batches", "snapshot_bytes", "learned_q", "learner", "learning_job", "model_arrays",
+           "exact_answer", "greedy_policy_value", "learn", "learning_run", "loop_code", "learning_batches", "snapshot_bytes", "learned_q", "learner", "learning_job", "model_arrays",
            "parse_alpha", "replay_episode"]

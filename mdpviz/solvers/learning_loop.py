@@ -45,7 +45,8 @@ else:
             return fn
 
 TD0, NSTEP, MC, MC_CONTROL, SARSA, EXPECTED_SARSA, Q_LEARNING, DOUBLE_Q = range(8)
-"""Method codes of the loop (the names are :data:`mdpviz.solvers.learning.LEARNERS`)."""
+"""Method codes of the loop. Each loop learner's line in :data:`mdpviz.solvers.registry.ENTRIES` carries its
+code explicitly (``code=``); a test holds the two equal, so a code never follows from a position in a list."""
 CONTROL_FROM = MC_CONTROL
 """Codes from this one on learn Q (control); those below learn V of a given policy (prediction)."""
 

@@ -15,7 +15,7 @@ from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QFont, QPainter
 from PySide6.QtWidgets import QWidget
 
-from mdpviz.solvers import Sweep
+from mdpviz.solvers import Sweep, registry
 
 MAX_COLOR = "#0072b2"  # Okabe-Ito blue
 MEAN_COLOR = "#e69f00"  # orange
@@ -27,8 +27,9 @@ ERROR_COLOR = "#000000"  # the true error max |V_k - V*|
 BOUND_COLOR = "#56b4e9"  # sky blue: the stopping rule's bound
 ENVELOPE_COLOR = "#999999"  # grey: the gamma^k contraction envelope
 LOSS_COLOR = "#cc79a7"  # reddish purple: the greedy policy's loss bound
-BOUNDED_METHODS = ("vi", "gs")
-"""Methods whose sweeps are Bellman-operator steps from V_0 = 0: the contraction bounds hold for them."""
+BOUNDED_METHODS = registry.ids_where("solver", value_iteration=True)
+"""Methods whose sweeps are Bellman-operator steps from V_0 = 0: the contraction bounds hold for them
+(their registry lines' ``value_iteration``)."""
 
 
 def bounded_method(method: str | None, options: dict) -> str | None:

@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mdpviz.solvers import registry
 from mdpviz.solvers.learning import (
     BOARD_MODES,
     LEARNERS,
     MAX_EPISODES,
-    PREDICTION,
     LearningSettings,
     LearningStep,
     parse_alpha,
@@ -201,11 +201,13 @@ class LearningPanel(QWidget):
 
     def show_method(self, method: str) -> None:
         """Enable the fields ``method`` uses."""
-        control = method not in PREDICTION
-        for w in (self.epsilon, self.decay, self.floor, self.explore):
-            w.setEnabled(control)
-        self.policy.setEnabled(not control)
-        self.n.setEnabled(method == "nstep")
+        spec = registry.find(method)
+        takes = spec.takes if spec is not None else (lambda _name: False)
+        for w, name in ((self.epsilon, "epsilon"), (self.decay, "epsilon_decay"), (self.floor, "epsilon_min"),
+                        (self.explore, "exploring_starts")):
+            w.setEnabled(takes(name))
+        self.policy.setEnabled(takes("policy"))
+        self.n.setEnabled(takes("n"))
 
     def scenario_settings(self) -> dict:
         """The learner's settings as a scenario saves them (plain JSON: the step size as its text)."""

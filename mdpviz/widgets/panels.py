@@ -24,26 +24,33 @@ from PySide6.QtWidgets import (
 )
 
 from mdpviz.models.kit.teaching.algorithms import convention_text
-from mdpviz.solvers import METHOD_NAMES
+from mdpviz.solvers import registry
 from mdpviz.solvers.sweep import Q_FROM, TIES
 from mdpviz.models.kit.pictures.display import Inspection, inspection_html
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.learning import LearningPanel, add_learners
-from mdpviz.solvers.learning import LEARNERS
 
-METHOD_ORDER = ("vi", "gs", "pi", "lp", "async-vi", "prioritized", "evaluate")
-"""Algorithms in the picker, in this order."""
 
-PICKER_NAMES: dict[str, str] = {"evaluate": "evaluate the random policy"}
-"""The picker's name of a method where it says more than :data:`METHOD_NAMES` (what is evaluated)."""
+def picker_methods() -> tuple[registry.MethodSpec, ...]:
+    """The solvers in the picker, in registry order (their lines' ``in_panel``); the learners follow."""
+    return tuple(s for s in registry.specs("solver") if s.in_panel)
+
+
+def in_picker(method: str) -> bool:
+    """True when ``method`` is one of the picker's solvers (:func:`picker_methods`)."""
+    spec = registry.find(method)
+    return spec is not None and spec.kind == "solver" and spec.in_panel
+
 
 SCENARIO_OPTIONS = ("ties", "q_from", "sequence", "order", "theta")
 """The Solver panel's choices a scenario saves (under ``solver.options``, only those not at their default)."""
-TOL_METHODS = ("vi", "gs", "async-vi", "evaluate")
-"""The methods that stop by the panel's tolerance (AIMA's sequence takes it as its epsilon)."""
 
-CONVENTION_METHODS = ("vi", "gs")
-"""The methods whose policy the convention "policy from V_(k-1) or V_k" changes (see Q_FROM)."""
+
+def uses_tolerance(method: str) -> bool:
+    """True when ``method`` stops by the panel's tolerance (its registry line's ``uses_tol``; AIMA's sequence
+    takes it as its epsilon)."""
+    spec = registry.find(method)
+    return spec is not None and spec.uses_tol
 
 TIE_LABELS = {"tolerance": "ties \u2264 1e-9", "strict": "strict max"}
 """Short names of the tie rules (:data:`~mdpviz.solvers.sweep.TIES`) in the picker."""
@@ -97,8 +104,8 @@ class SolverPanel(QWidget):
         # convergence plot's height in presenter mode at 1280 x 720
         form.setVerticalSpacing(3)
         self.algorithm = _named(QComboBox(), "algorithmPicker", "Algorithm")
-        for m in METHOD_ORDER:
-            self.algorithm.addItem(PICKER_NAMES.get(m, METHOD_NAMES[m]), m)
+        for spec in picker_methods():
+            self.algorithm.addItem(spec.picker_title, spec.id)
         add_learners(self.algorithm)
         self.algorithm.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.algorithm.setMinimumContentsLength(14)
@@ -229,7 +236,7 @@ class SolverPanel(QWidget):
         self.history.valueChanged.connect(self.history_moved)
         self._tol = 1e-9
         self._theta = 1e-5
-        self.set_method("vi")
+        self.set_method(registry.DEFAULT_SOLVER)
         self._show_options()
 
     def _on_algorithm(self, i: int) -> None:
@@ -256,22 +263,23 @@ class SolverPanel(QWidget):
     def options(self) -> dict:
         """The solver options the panel's choices give for the current method (the tolerance aside; the
         default conventions, ties "tolerance" and q_from "previous", left out)."""
-        m = self.method
+        spec = registry.find(self.method)
         out: dict = {}
         if self.ties.currentData() != "tolerance":  # the defaults are not written: the options of before
             out["ties"] = str(self.ties.currentData())
-        if m in CONVENTION_METHODS and self.q_from.currentData() != "previous":
+        if spec is None:
+            return out
+        if spec.value_iteration and self.q_from.currentData() != "previous":
             out["q_from"] = str(self.q_from.currentData())
-        if m == "vi" and self.sequence.currentData() == "aima":
+        if spec.takes("sequence") and self.sequence.currentData() == "aima":
             out["sequence"] = "aima"
-        if m == "async-vi":
+        if spec.takes("order"):
             out["order"] = str(self.order.currentData())
-            if out["order"] == "random":
+            if out["order"] == "random" and spec.takes("seed"):
                 out["seed"] = 0
-        if m == "prioritized":
+        if spec.takes("theta"):
             out["theta"] = self._theta
-        if m == "evaluate":
-            out["policy"] = "random"
+        out.update(spec.panel_options)
         return out
 
     def convention_in_force(self) -> str:
@@ -317,12 +325,14 @@ class SolverPanel(QWidget):
         self._options_edited()
 
     def _show_options(self) -> None:
-        m = self.method
-        self.order.setVisible(m == "async-vi")
-        self.theta.setVisible(m == "prioritized")
-        self.theta_label.setVisible(m == "prioritized")
-        self.sequence.setVisible(m == "vi")
-        self.q_from.setVisible(m in CONVENTION_METHODS)  # the other methods' policy is of their own values
+        spec = registry.find(self.method)
+        takes = spec.takes if spec is not None else (lambda _name: False)
+        self.order.setVisible(takes("order"))
+        self.theta.setVisible(takes("theta"))
+        self.theta_label.setVisible(takes("theta"))
+        self.sequence.setVisible(takes("sequence"))
+        # (the other methods' policy is of their own values)
+        self.q_from.setVisible(spec is not None and spec.value_iteration)
         text = self.convention_in_force()
         for w in (self.convention, self.ties, self.q_from):
             w.setToolTip(text)
@@ -348,13 +358,13 @@ class SolverPanel(QWidget):
         if i < 0:
             raise ValueError(f"unknown method {method!r}")
         self.algorithm.setCurrentIndex(i)
-        self.tolerance.setEnabled(method in TOL_METHODS)
+        self.tolerance.setEnabled(uses_tolerance(method))
         self.show_learning(method)
 
     def show_learning(self, method: str) -> None:
         """Show the learner's settings when ``method`` is a learner, in place of the solvers' tolerance and
         conventions (a learner has neither), and call the speeds episodes per second."""
-        on = method in LEARNERS
+        on = registry.is_kind(method, "learner")
         self.learning_scroll.setVisible(on)
         self._form.setRowVisible(self._tol_row, not on)
         self._form.setRowVisible(self._conv_row, not on)
@@ -399,7 +409,7 @@ class SolverPanel(QWidget):
     def show_state(self, state: str, *, method: str, next_phase: str, has_model: bool) -> None:
         """Enable the buttons that make sense in controller state ``state``."""
         can_step = has_model and state in ("ready", "paused", "stepping")
-        pi = method == "pi"
+        pi = registry.find(method) is not None and registry.get(method).unit == "round"  # Evaluate / Improve
         self.step.setEnabled(can_step)
         self.evaluate.setVisible(pi)
         self.improve.setVisible(pi)
@@ -408,7 +418,7 @@ class SolverPanel(QWidget):
         self.run.setEnabled(can_step)
         self.pause.setEnabled(state == "running")
         self.reset.setEnabled(has_model)
-        self.tolerance.setEnabled(method in TOL_METHODS)
+        self.tolerance.setEnabled(uses_tolerance(method))
 
     def show_status(self, text: str) -> None:
         self.status.setText(text)

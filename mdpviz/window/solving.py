@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from mdpviz.controller import FinishedSolve, ValueRange
 from mdpviz.export import sweep_caption_of
 from mdpviz.models.kit.pictures.value_range import range_scale
-from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, kernels
+from mdpviz.solvers import Solution, Sweep, kernels, registry
 from mdpviz.solvers.learning import LEARNERS, LearningStep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.models.kit.pictures.colors import ColorScale, scale_for
@@ -39,7 +39,7 @@ from mdpviz.models.kit.pictures.display import (
     merge_terms,
 )
 
-from mdpviz.widgets.panels import TOL_METHODS
+from mdpviz.widgets.panels import uses_tolerance
 from mdpviz.widgets.convergence import bounded_method
 from mdpviz.window.hub import Hub
 from mdpviz.window.parts import PLOT_MIN_INTERVAL, REDRAW_MS
@@ -187,7 +187,7 @@ class SolvingPart(QObject):
         if p.method in LEARNERS:
             return self._hub.learning.learning_options()
         opts = p.options()
-        if p.method in TOL_METHODS:
+        if uses_tolerance(p.method):
             opts["epsilon" if opts.get("sequence") == "aima" else "tol"] = p.tol
         return opts
 
@@ -275,9 +275,9 @@ class SolvingPart(QObject):
 
     def _on_history_reset(self) -> None:
         m = self._hub.controller.method
-        tol = self._hub.controller.options.get("tol") if m in ("vi", "gs") else None
-        x_label = ("step (evaluate / improve)" if m == "pi" else
-                   "step (one state each)" if m in ("async-vi", "prioritized") else "sweep")
+        tol = self._hub.controller.options.get("tol") if registry.get(m).value_iteration else None
+        x_label = ("step (evaluate / improve)" if registry.get(m).unit == "round" else
+                   "step (one state each)" if registry.get(m).steps_states else "sweep")
         self._hub.convergence.reset(tol=tol, x_label=x_label)
         self._hub.convergence.set_reference(None, gamma=None, method=m)  # (the new solve's V* follows with its range)
         self._dirty = True
@@ -316,8 +316,8 @@ class SolvingPart(QObject):
                                          f"{sol.rms_error:.3g}", 8000)
         else:
             what = "converged" if sol.converged else "stopped (sweep limit)"
-            self._hub.status.showMessage(f"{METHOD_NAMES.get(sol.method, sol.method)} {what} after {sol.sweeps} "
-                                         f"{'rounds' if sol.method == 'pi' else 'sweeps'}", 8000)
+            self._hub.status.showMessage(f"{registry.title(sol.method)} {what} after {sol.sweeps} "
+                                         f"{'rounds' if registry.get(sol.method).unit == 'round' else 'sweeps'}", 8000)
         self._dirty = True
         self.solve_finished.emit(sol)
 
@@ -332,8 +332,8 @@ class SolvingPart(QObject):
         self._hub.solver_panel.show_state(c.state, method=c.method, next_phase=c.next_phase, has_model=has)
         can = has and c.state in ("ready", "paused", "stepping")
         self.act_step.setEnabled(can)
-        self.act_eval.setEnabled(can and c.method == "pi" and c.next_phase == "evaluate")
-        self.act_improve.setEnabled(can and c.method == "pi" and c.next_phase == "improve")
+        self.act_eval.setEnabled(can and c.next_phase == "evaluate")  # (next_phase: "" unless a round method)
+        self.act_improve.setEnabled(can and c.next_phase == "improve")
         self.act_run.setEnabled(can or c.state == "running")
         self.act_pause.setEnabled(c.state == "running")
         self.act_reset.setEnabled(has)
@@ -441,7 +441,7 @@ class SolvingPart(QObject):
             self.mark_dirty()
             return
         c = self._hub.controller
-        name = METHOD_NAMES.get(c.method, c.method)
+        name = registry.title(c.method)
         if c.mdp is None:
             text = self._hub.stage.session.mdp_error() or self._hub.stage.game.empty_text() or "No model"
         elif (sw is None and c.state in ("stepping", "running") and c.method in kernels.KERNEL_METHODS

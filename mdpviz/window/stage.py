@@ -29,11 +29,12 @@ from PySide6.QtWidgets import (
 from PySide6.QtGui import QFontMetricsF
 
 from mdpviz.models.kit.game import registry
+from mdpviz.solvers import registry as methods
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.games import view_class
-from mdpviz.widgets.panels import METHOD_ORDER
+from mdpviz.widgets.panels import in_picker
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.simulation import SimulationPanel
 from mdpviz.window.hub import Hub
@@ -361,7 +362,7 @@ class StagePart(QObject):
         g = self.game_by_key(key)
         if g is self.game:
             return
-        if g.default_method != "vi":  # a game's own algorithm (Jack's car rental: policy iteration)
+        if g.default_method != methods.DEFAULT_SOLVER:  # a game's own algorithm (Jack's car rental: policy iteration)
             self._show_default_method(g)
         self.activate(g)
 
@@ -370,7 +371,7 @@ class StagePart(QObject):
         of its own (the caller resets the solver next)."""
         method = g.default_method
         self._default_methods[g.key] = method
-        if method in METHOD_ORDER and method != self._hub.solver_panel.method:
+        if in_picker(method) and method != self._hub.solver_panel.method:
             self._hub.solver_panel.algorithm.blockSignals(True)
             self._hub.solver_panel.set_method(method)
             self._hub.solver_panel.algorithm.blockSignals(False)
@@ -418,7 +419,7 @@ class StagePart(QObject):
     def _on_game_edited(self, g: Game, text: str) -> None:
         if g is not self.game:
             return
-        if g.default_method != self._default_methods.get(g.key, "vi"):  # e.g. the grid world's 4x4 map: evaluation
+        if g.default_method != self._default_methods.get(g.key, methods.DEFAULT_SOLVER):  # e.g. the grid world's 4x4 map: evaluation
             self._show_default_method(g)
         self._hub.view.apply_panels()
         path = g.source_path()

@@ -32,8 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from mdpviz.core.files import ScenarioError, parse_json_text, read_text_limited
-from mdpviz.solvers import METHOD_NAMES
-from mdpviz.solvers.learning import LEARNERS
+from mdpviz.solvers import registry
 
 FORMAT = "mdpviz-scenario"
 """Value of the "format" key that marks a scenario file."""
@@ -51,7 +50,7 @@ class Scenario:
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Each game's edits as plain JSON data, by game key."""
     solver: dict[str, Any] = field(default_factory=dict)
-    """Solver settings: "method" (a solver of :data:`~mdpviz.solvers.METHOD_NAMES` or a learner), "tol"
+    """Solver settings: "method" (a solver or a learner of :mod:`mdpviz.solvers.registry`), "tol"
     (float); "options" (the Solver panel's tie rule, Q convention, sequence, order, theta, where not at
     their defaults) and "learning" (a learner's settings) where the window has them."""
 
@@ -149,7 +148,7 @@ def parse_scenario(text: str, path: str | os.PathLike = "<text>") -> Scenario:
     solver = doc.get("solver", {})
     if not isinstance(solver, dict):
         raise ScenarioError(path, "solver", "must be an object")
-    methods = (*METHOD_NAMES, *LEARNERS)
+    methods = (*registry.ids("solver"), *registry.ids("learner"))
     if "method" in solver and solver["method"] not in methods:
         raise ScenarioError(path, "solver.method", f"unknown method {solver['method']!r} ({', '.join(methods)})")
     for key in ("options", "learning"):

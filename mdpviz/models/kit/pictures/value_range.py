@@ -18,7 +18,7 @@ import numpy as np
 
 from mdpviz.models.kit.pictures.colors import SEQUENTIAL, ColorScale, fitted_scale
 from mdpviz.core.mdp import TabularMDP
-from mdpviz.solvers import Sweep, solve
+from mdpviz.solvers import Sweep, registry, solve
 
 REFERENCE_MAX_STATES = 100_000
 """Up to this many states (and :data:`REFERENCE_MAX_TRANSITIONS` transitions) the colour scale comes
@@ -56,8 +56,8 @@ class ValueRange:
         return ValueRange(lo, hi, self.source, self.values)
 
 
-NOT_OPTIMAL_METHODS = ("evaluate", "rvi")
-"""Methods whose values are not the optimal values V*: a given policy's values (policy evaluation: the
+NOT_OPTIMAL_METHODS = registry.ids_where("solver", optimal=False)
+"""Methods whose values are not the optimal values V* (their registry lines' ``optimal=False``): a given policy's values (policy evaluation: the
 random policy of the 4x4 grid runs to -22 where V* stops at -3) or relative values (relative value
 iteration's bias). Their colour scale is the values seen, and the convergence plot has no V* to compare."""
 
@@ -76,7 +76,7 @@ def reference_range(mdp: TabularMDP, method: str | None = None) -> ValueRange | 
     if method in NOT_OPTIMAL_METHODS:  # (its values are not V*: see NOT_OPTIMAL_METHODS)
         return None
     try:
-        sol = solve(mdp, "pi")
+        sol = solve(mdp, registry.exact_solver())
     except (ValueError, np.linalg.LinAlgError, RuntimeError):
         return None
     values = np.array(sol.values, dtype=np.float64)

@@ -1,0 +1,377 @@
+"""The methods mdpviz knows: one ordered registry of :class:`MethodSpec` lines, solvers and learners alike.
+
+Like Gymnasium's ``register(id, entry_point="module:function")`` (and the game registry,
+:mod:`mdpviz.models.kit.game.registry`), each method is its module plus one line of :data:`ENTRIES`: its id,
+title, kind, entry point (imported on first use, so listing the methods imports no solver), typed
+parameters and what it needs. The command line (``mdpviz solve`` / ``mdpviz learn``: choices, help and
+which options a method takes), the Solver panel (its list and which fields show), the lesson, the
+scenario files, the bench and the window's controller all read this list; none of them spells an id.
+:func:`mdpviz.solvers.start` builds any method's generator from its line (the controller only runs it).
+
+Adding a method: its module (a generator function, see :mod:`mdpviz.solvers.sweep` for a solver's
+:class:`~mdpviz.solvers.sweep.Sweep` / :class:`~mdpviz.solvers.sweep.Solution`, and
+:mod:`mdpviz.solvers.learning` for a learner's :class:`~mdpviz.solvers.learning.LearningStep`) and one
+line here, or, from outside the package, one :func:`register` call before the command line or the window
+is built::
+
+    from mdpviz.solvers import registry
+    registry.register(registry.MethodSpec("toy", "toy value iteration", "solver", "mypkg.toy:toy_vi"))
+
+The ids of the learners of the compiled episode loop carry their loop code (:attr:`MethodSpec.code`,
+the constants of :mod:`mdpviz.solvers.learning_loop`): a code never follows from a position in a list.
+
+Imports nothing beyond the standard library at module level (the command line lists the methods).
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+KINDS = ("solver", "learner", "approximation", "policy-gradient", "planning", "bandit")
+"""The kinds of method: "solver" (dynamic programming on the table: one :class:`~mdpviz.solvers.sweep.Sweep`
+per step), "learner" (from sampled episodes: one :class:`~mdpviz.solvers.learning.LearningStep` per
+episode), and the kinds later issues add (function approximation, policy gradient, planning, bandits)."""
+
+UNITS = ("sweep", "round", "state", "layer", "episode")
+"""What one step of a method is: a sweep over every state, a round of policy iteration (evaluate and
+improve), one state's backup, one layer of backward induction, one episode."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One option a method takes, typed (the command line and the panel offer it for this method only)."""
+
+    name: str
+    """The keyword of the method's entry point (and of its options in scenario files)."""
+    type: type = float
+    """Its Python type (``str``, ``int``, ``float``, ``bool``, ``list``)."""
+    default: Any = None
+    """Its default (None: the entry point's own)."""
+    choices: tuple = ()
+    """The values it may take, when a fixed few."""
+    low: float | None = None
+    """Smallest value (inclusive), when bounded."""
+    high: float | None = None
+    """Largest value (inclusive), when bounded."""
+    help: str = ""
+    """One line on what it does."""
+
+    def check(self, value: Any) -> Any:
+        """``value`` when it is one this parameter takes, else ValueError naming the parameter."""
+        if self.choices and value not in self.choices:
+            raise ValueError(f"{self.name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if self.low is not None and value < self.low:
+                raise ValueError(f"{self.name} must be at least {self.low:g}, got {value!r}")
+            if self.high is not None and value > self.high:
+                raise ValueError(f"{self.name} must be at most {self.high:g}, got {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """One method: its names, where its code is, what it takes and what it needs. Frozen: a line of
+    :data:`ENTRIES` (or a :func:`register` call)."""
+
+    id: str
+    """The one spelling of the method's id (``--method``, scenario files, the panel's item data)."""
+    title: str
+    """Its name in the command line's help, the status line, the lesson and the panel."""
+    kind: str
+    """One of :data:`KINDS`."""
+    entry_point: str
+    """``"module:function"``, imported on first use. A solver's: ``fn(mdp, **options)`` -> a generator of
+    sweeps returning a Solution; a learner's: ``fn(mdp, method_id, **options)`` -> a generator of
+    LearningStep returning the last one (the options of :class:`~mdpviz.solvers.learning.LearningSettings`,
+    plus ``exact`` and ``compiled``)."""
+    params: tuple[Param, ...] = ()
+    """The options of this method beyond the common ones of its kind (:data:`mdpviz.solvers.COMMON_OPTIONS`
+    for solvers; ``episodes``, ``alpha``, ``max_steps``, ``initial``, ``seed`` for learners)."""
+    aliases: tuple[str, ...] = ()
+    """Other ids that name this method (accepted by :func:`get`, not listed by :func:`ids`)."""
+    unit: str = "sweep"
+    """What one step is (:data:`UNITS`)."""
+    lesson: str = ""
+    """The lesson's paragraph on the method: what one Step does, the equation, the source it follows."""
+    in_panel: bool = False
+    """Listed in the Solver panel's picker (in registry order)."""
+    panel_title: str = ""
+    """The picker's name where it says more than the title (what is evaluated); empty: the title."""
+    panel_options: tuple[tuple[str, Any], ...] = ()
+    """Options the panel always gives this method (e.g. the policy evaluated)."""
+    uses_tol: bool = False
+    """Stops by the tolerance (the panel's Tolerance field is enabled for it)."""
+    tol_as: str | None = "tol"
+    """The keyword the common option ``tol`` goes to: "tol", another name (pymdptoolbox's ``epsilon``),
+    or None (an exact method, or one that stops by its own rule: ``tol`` is dropped)."""
+    cap_as: str | None = None
+    """The keyword the common cap (``max_sweeps`` / ``max_iterations``) goes to; None: no cap (dropped)."""
+    value_iteration: bool = False
+    """A value-iteration sweep: its policy is chosen from other values than the snapshot's, so the
+    conventions ``q_from`` and ``action_order`` apply, the convergence plot's error bound holds, and at
+    discount 1 its ties are ended towards the terminal states."""
+    own_policy: bool = False
+    """Each snapshot's policy is greedy in its own values (the lesson's convention sentence says so)."""
+    exact: bool = False
+    """Finds the values exactly, to the linear algebra's rounding (no tolerance)."""
+    optimal: bool = True
+    """Its values are V* (False: the value of a given policy, or the relative values of the average reward)."""
+    needs_start: bool = False
+    """Runs from a start state (episodes start there)."""
+    needs_table: bool = True
+    """Needs the model's table (a TabularMDP)."""
+    needs_acyclic: bool = False
+    """Solves acyclic models only."""
+    needs_policy: bool = False
+    """Evaluates a given policy (``policy``) instead of finding an optimal one."""
+    one_player: bool = False
+    """Solves one-player models only (two players: not this method)."""
+    compiled: bool = False
+    """Has compiled sweep kernels (:mod:`mdpviz.solvers.kernels`)."""
+    code: int | None = None
+    """A learner's method code in the compiled episode loop (:mod:`mdpviz.solvers.learning_loop`); None:
+    not a loop learner (its entry point runs its own loop)."""
+    prediction: bool = False
+    """A learner that estimates V of a given policy (the others learn Q and improve on it: control)."""
+    replayable: bool = False
+    """A learner whose episode can be replayed one transition at a time (one update per step)."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"method {self.id!r}: kind {self.kind!r} is not one of {', '.join(KINDS)}")
+        if self.unit not in UNITS:
+            raise ValueError(f"method {self.id!r}: unit {self.unit!r} is not one of {', '.join(UNITS)}")
+        if ":" not in self.entry_point:
+            raise ValueError(f"method {self.id!r}: entry_point must be 'module:function', got {self.entry_point!r}")
+
+    @property
+    def steps_states(self) -> bool:
+        """One state per step (asynchronous value iteration, prioritized sweeping)."""
+        return self.unit == "state"
+
+    @property
+    def is_learner(self) -> bool:
+        """Learns from sampled episodes (one snapshot per episode)."""
+        return self.kind == "learner"
+
+    @property
+    def picker_title(self) -> str:
+        """The Solver panel's name of the method."""
+        return self.panel_title or self.title
+
+    def param(self, name: str) -> Param | None:
+        """The parameter ``name`` of this method, or None when it takes no such option."""
+        return next((p for p in self.params if p.name == name), None)
+
+    def takes(self, name: str) -> bool:
+        """True when ``name`` is one of this method's own parameters."""
+        return self.param(name) is not None
+
+    def load(self) -> Callable[..., Any]:
+        """The entry point's function (its module imported now)."""
+        module, _, attr = self.entry_point.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+# ---------------------------------------------------------------------------------- parameters
+_ORDER = Param("order", str, "index", help="the update order: state index, random (with seed), or a list of state ids")
+_SEED = Param("seed", int, 0, low=0, help="seed of the random update order")
+_THETA = Param("theta", float, 1e-5, low=0.0, help="a predecessor is queued when its |V - max Q| exceeds theta (> 0)")
+_SEQUENCE = Param("sequence", str, "standard", choices=("standard", "aima"),
+                  help="aima: aima-python's value iteration (U_0 = 0, terminal U = R(s), its epsilon stopping rule)")
+_ACTION_ORDER = Param("action_order", list, None, help="ties go to the first of these actions (labels or ids)")
+_EPSILON_PMDP = Param("epsilon", float, None, low=0.0, help="pymdptoolbox's epsilon (the common tol)")
+_POLICY = Param("policy", object, None, help="the policy evaluated: 'random', or an action id per state")
+_IN_PLACE = Param("in_place", bool, False, help="Gauss-Seidel sweeps instead of synchronous ones")
+
+_EPS = Param("epsilon", float, 0.1, low=0.0, high=1.0, help="probability of a uniformly random legal action")
+_EPS_DECAY = Param("epsilon_decay", float, 1.0, low=0.0, high=1.0, help="epsilon is multiplied by this after each episode")
+_EPS_MIN = Param("epsilon_min", float, 0.0, low=0.0, high=1.0, help="epsilon's floor")
+_EXPLORE = Param("exploring_starts", bool, False, help="each episode starts in a random state with a random first action")
+_CONTROL = (_EPS, _EPS_DECAY, _EPS_MIN, _EXPLORE)
+_PREDICT = (Param("policy", str, "optimal", choices=("optimal", "random"), help="the policy prediction evaluates"),)
+_N = Param("n", int, 1, low=1, help="steps of n-step TD")
+
+_LOOP = "mdpviz.solvers.learning:learner"
+
+
+def _learner(id: str, title: str, code: int, params: tuple[Param, ...], **flags: Any) -> MethodSpec:
+    """A learner of the compiled episode loop (loop code ``code``)."""
+    return MethodSpec(id, title, "learner", _LOOP, params, unit="episode", needs_start=True, tol_as=None,
+                      code=code, **flags)
+
+
+# ---------------------------------------------------------------------------------- the methods
+# (loop codes: mdpviz.solvers.learning_loop's TD0 = 0, NSTEP, MC, MC_CONTROL, SARSA, EXPECTED_SARSA, Q_LEARNING, DOUBLE_Q = 7)
+ENTRIES: tuple[MethodSpec, ...] = (
+    MethodSpec("vi", "value iteration (synchronous)", "solver", "mdpviz.solvers.value_iteration:value_iteration",
+               (_SEQUENCE, _ACTION_ORDER), in_panel=True, uses_tol=True, cap_as="max_sweeps", value_iteration=True,
+               compiled=True, lesson="Every Step is one sweep: every state is backed up from the previous sweep's "
+               "values, V_(k+1)(s) = max_a \u03a3 p(s\u2032|s,a) [r + \u03b3 V_k(s\u2032)] (Sutton and Barto eq. "
+               "4.10). It stops when the largest change of a sweep is below the tolerance."),
+    MethodSpec("gs", "value iteration (in place)", "solver", "mdpviz.solvers.value_iteration:gauss_seidel_value_iteration",
+               (_ACTION_ORDER,), in_panel=True, uses_tol=True, cap_as="max_sweeps", value_iteration=True, compiled=True,
+               lesson="Every Step is one sweep in state order, each state backed up from the values already updated "
+               "in this sweep (Gauss-Seidel, Sutton and Barto 4.5): usually fewer sweeps than the synchronous version."),
+    MethodSpec("pi", "policy iteration", "solver", "mdpviz.solvers.policy_iteration:policy_iteration", aliases=("hpi",),
+               unit="round", in_panel=True, cap_as="max_iterations", exact=True,
+               lesson="Policy iteration alternates Evaluate (solve V of the current policy exactly, eq. 4.5 as a "
+               "linear system) and Improve (the greedy policy of those values, eq. 4.9) until the policy stops changing."),
+    MethodSpec("lp", "linear programming", "solver", "mdpviz.solvers.linear_programming:linear_programming",
+               in_panel=True, one_player=True, exact=True,
+               lesson="Linear programming finds V* in one step: the smallest V with V(s) \u2265 r + \u03b3 \u03a3 p "
+               "V(s\u2032) for every action (PuLP/CBC)."),
+    MethodSpec("bi", "backward induction", "solver", "mdpviz.solvers.backward_induction:backward_induction_mdp",
+               unit="layer", tol_as=None, needs_acyclic=True, exact=True,
+               lesson="Backward induction: on a model without cycles, one layer of states per Step, each backed up "
+               "once from the later layers, already final."),
+    MethodSpec("async-vi", "asynchronous value iteration", "solver",
+               "mdpviz.solvers.asynchronous:asynchronous_value_iteration", (_ORDER, _SEED), unit="state",
+               in_panel=True, uses_tol=True, cap_as="iterations", own_policy=True,
+               lesson="Asynchronous value iteration (Sutton and Barto 4.5; Berkeley CS188 q4): every Step backs up "
+               "one state in place, in state order (or at random), and leaves the others as they are; a terminal "
+               "state counts as a Step. The board outlines the state each Step updated."),
+    MethodSpec("prioritized", "prioritized sweeping", "solver", "mdpviz.solvers.asynchronous:prioritized_sweeping",
+               (_THETA,), unit="state", in_panel=True, tol_as=None, cap_as="iterations", own_policy=True,
+               lesson="Prioritized sweeping (Moore and Atkeson; Berkeley CS188 q5): every Step backs up the state "
+               "whose value is furthest from its backup, taken from a queue; its predecessors whose |V - max Q| "
+               "exceeds \u03b8 join the queue, and the solve ends when it is empty. The board outlines the state "
+               "each Step updated."),
+    MethodSpec("evaluate", "policy evaluation", "solver", "mdpviz.solvers.evaluation:policy_evaluation",
+               (_POLICY, _IN_PLACE), in_panel=True, panel_title="evaluate the random policy",
+               panel_options=(("policy", "random"),), uses_tol=True, cap_as="max_sweeps", own_policy=True,
+               optimal=False, needs_policy=True,
+               lesson="Iterative policy evaluation (Sutton and Barto 4.1, eq. 4.5): every Step is one sweep of the "
+               "random policy's expectation backup, each action equally likely, until the largest change is below "
+               "the tolerance (figure 4.1's V_k). The arrows are the greedy policy of those values: what one "
+               "improvement step would choose."),
+    MethodSpec("mpi", "modified policy iteration", "solver",
+               "mdpviz.solvers.modified_policy_iteration:modified_policy_iteration", (_EPSILON_PMDP,),
+               uses_tol=True, tol_as="epsilon", cap_as="max_iterations",
+               lesson="Modified policy iteration (pymdptoolbox's PolicyIterationModified): an improvement, then a "
+               "few evaluation sweeps of that policy, repeated until the span of the improvement's change is small."),
+    MethodSpec("rvi", "relative value iteration (average reward)", "solver",
+               "mdpviz.solvers.relative_value_iteration:relative_value_iteration", (_EPSILON_PMDP,),
+               uses_tol=True, tol_as="epsilon", cap_as="max_iterations", optimal=False,
+               lesson="Relative value iteration (average reward per step): undiscounted sweeps with the value of "
+               "one reference state subtracted; the gain is the reward per step."),
+    _learner("td0", "TD(0) prediction", 0, _PREDICT, prediction=True, replayable=True),
+    _learner("nstep", "n-step TD prediction", 1, (*_PREDICT, _N), prediction=True),
+    _learner("mc", "first-visit Monte Carlo prediction", 2, _PREDICT, prediction=True),
+    _learner("mc-control", "Monte Carlo control (epsilon-soft, first visit)", 3, _CONTROL),
+    _learner("sarsa", "SARSA", 4, _CONTROL, replayable=True),
+    _learner("expected-sarsa", "Expected SARSA", 5, _CONTROL, replayable=True),
+    _learner("q", "Q-learning", 6, _CONTROL, replayable=True),
+    _learner("double-q", "Double Q-learning", 7, _CONTROL),
+)
+"""Every method, in the order the command line, the panel and the lesson list them: one line each."""
+
+DEFAULT_SOLVER = "vi"
+"""The solver :func:`mdpviz.solvers.solve` runs when none is named."""
+DEFAULT_LEARNER = "q"
+"""The learner :func:`mdpviz.solvers.learning.learner` runs when none is named."""
+
+_SPECS: dict[str, MethodSpec] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(spec: MethodSpec, *, replace: bool = False) -> MethodSpec:
+    """Add ``spec`` to the registry (after the methods already there). ValueError when its id, an alias,
+    or its loop code is taken (``replace=True`` replaces a method of the same id)."""
+    if not isinstance(spec, MethodSpec):
+        raise TypeError(f"register takes a MethodSpec, not {type(spec).__name__}")
+    taken = {spec.id, *spec.aliases}
+    old = _SPECS.get(spec.id)
+    if old is not None and not replace:
+        raise ValueError(f"method {spec.id!r} is already registered")
+    for name in spec.aliases:
+        if (name in _SPECS or name in _ALIASES) and _ALIASES.get(name) != spec.id:
+            raise ValueError(f"alias {name!r} of {spec.id!r} is already a method id or alias")
+    if spec.id in _ALIASES:
+        raise ValueError(f"method id {spec.id!r} is already an alias of {_ALIASES[spec.id]!r}")
+    if spec.code is not None:
+        clash = next((s.id for s in _SPECS.values() if s.code == spec.code and s.kind == spec.kind
+                      and s.id != spec.id), None)
+        if clash is not None:
+            raise ValueError(f"method {spec.id!r}: loop code {spec.code} is {clash!r}'s")
+    if old is not None:
+        for name in old.aliases:
+            _ALIASES.pop(name, None)
+    _SPECS[spec.id] = spec
+    for name in taken - {spec.id}:
+        _ALIASES[name] = spec.id
+    return spec
+
+
+def unregister(method_id: str) -> None:
+    """Remove a method added by :func:`register` (tests; a line of :data:`ENTRIES` stays)."""
+    if any(s.id == method_id for s in ENTRIES):
+        raise ValueError(f"method {method_id!r} is a line of the registry's ENTRIES; it cannot be removed")
+    spec = _SPECS.pop(method_id, None)
+    for name in spec.aliases if spec else ():
+        _ALIASES.pop(name, None)
+
+
+def get(method_id: str) -> MethodSpec:
+    """The spec of ``method_id`` (or of one of its aliases); ValueError naming the known ids."""
+    spec = _SPECS.get(_ALIASES.get(method_id, method_id)) if isinstance(method_id, str) else None
+    if spec is None:
+        raise ValueError(f"unknown method {method_id!r}; choose one of {', '.join(_SPECS)}")
+    return spec
+
+
+def find(method_id: object) -> MethodSpec | None:
+    """The spec of ``method_id``, or None when it names no method."""
+    if not isinstance(method_id, str):
+        return None
+    return _SPECS.get(_ALIASES.get(method_id, method_id))
+
+
+def is_kind(method_id: object, kind: str) -> bool:
+    """True when ``method_id`` names a method of ``kind``."""
+    spec = find(method_id)
+    return spec is not None and spec.kind == kind
+
+
+def specs(kind: str | None = None) -> tuple[MethodSpec, ...]:
+    """Every registered method of ``kind`` (all kinds when None), in registry order."""
+    return tuple(s for s in _SPECS.values() if kind is None or s.kind == kind)
+
+
+def ids(kind: str | None = None, *, aliases: bool = False) -> tuple[str, ...]:
+    """The ids of :func:`specs` (``aliases=True``: each followed by its aliases)."""
+    out: list[str] = []
+    for s in specs(kind):
+        out.append(s.id)
+        if aliases:
+            out.extend(s.aliases)
+    return tuple(out)
+
+
+def ids_where(kind: str | None = None, **flags: Any) -> tuple[str, ...]:
+    """The ids of the methods of ``kind`` whose attributes equal ``flags`` (e.g. ``prediction=True``),
+    or, for a flag named ``takes``, that take that parameter."""
+    takes = flags.pop("takes", None)
+    return tuple(s.id for s in specs(kind) if all(getattr(s, k) == v for k, v in flags.items())
+                 and (takes is None or s.takes(takes)))
+
+
+def exact_solver() -> str:
+    """The first exact solver that takes any model (one or two players, with cycles): policy iteration."""
+    return ids_where("solver", exact=True, one_player=False, needs_acyclic=False)[0]
+
+
+def title(method_id: str) -> str:
+    """The title of ``method_id`` (the id itself when it names no method: a saved run of an old version)."""
+    spec = find(method_id)
+    return method_id if spec is None else spec.title
+
+
+for _spec in ENTRIES:
+    register(_spec)
+del _spec
+
+
+__all__ = ["DEFAULT_LEARNER", "DEFAULT_SOLVER", "ENTRIES", "KINDS", "MethodSpec", "Param", "UNITS", "exact_solver", "find", "get", "ids", "ids_where", "is_kind",
+           "register", "specs", "title", "unregister"]
