@@ -695,8 +695,8 @@ class MainWindow(SolvingMixin, LiveMixin, LearningMixin, PlayingMixin, FilesMixi
         simulations and the episode forgotten); then the status bar says why."""
         g, s = self.game, self.session
         mdp = s.mdp()
-        self.solver_panel.set_discount(None if mdp is None else mdp.discount, editable=s.supports_discount,
-                                       why=s.discount_tooltip())
+        self.solver_panel.set_discount(None if mdp is None else mdp.discount, editable=s.game.supports_discount,
+                                       why=s.game.discount_tooltip())
         self.model_changed.emit()
         err = s.mdp_error()
         if err:

@@ -204,8 +204,8 @@ def game_defaults(game) -> tuple[str, dict]:
     ``default_tol`` when it defines them, else synchronous value iteration with tolerance 1e-9
     (the window's defaults)."""
     spec = game.session.spec
-    if spec.solve_with is not None:
-        method, opts = spec.solve_with(game.session.settings)
+    if spec.model.solve_with is not None:
+        method, opts = spec.model.solve_with(game.session.settings)
         return str(method), dict(opts)
     method = str(game.default_method or "vi")
     tol = float(game.default_tol or 1e-9)
@@ -243,7 +243,7 @@ def solve_game(game, *, method: str | None = None, tol: float | None = None) -> 
 def scale_of(game, solved: SolvedGame):
     """The colour scale of ``solved`` as the window draws it (:func:`~mdpviz.models.kit.value_range.range_scale`
     of its value range, of the kind the game's values call for)."""
-    return range_scale(solved.lo, solved.hi, label=game.session.value_label, kind=game.session.color_kind)
+    return range_scale(solved.lo, solved.hi, label=game.session.game.value_label, kind=game.session.game.color_kind)
 
 
 # ---------------------------------------------------------------------------------- rendering
@@ -476,7 +476,7 @@ def snapshot_facts(game, solved: SolvedGame, index: int = -1) -> list[tuple[str,
 
 def game_lesson(game):
     """The lesson of ``game`` (:mod:`mdpviz.models.kit.lessons`) with its settings and model."""
-    return game.session.lesson()
+    return game.session.game.lesson()
 
 
 def _esc(s: str) -> str:

@@ -177,7 +177,7 @@ class ClassroomMixin:
         except (ValueError, TypeError, AttributeError, KeyError) as e:
             self._lesson_panel.show_lesson(None, message=f"No lesson for {g.title}: {e}")
             return
-        if not self.session.drives_steps:  # the Solver panel's algorithm and the convention in force
+        if not self.session.game.drives_steps:  # the Solver panel's algorithm and the convention in force
             lesson = dataclasses.replace(lesson, algorithm=algorithm_blocks(self.solver_panel.method,
                                                                             self.solver_options()))
         self._lesson_panel.show_lesson(lesson)
@@ -235,7 +235,7 @@ class ClassroomMixin:
         c = self.controller
         if c.mdp is None:
             raise ValueError(f"nothing to export: {self.session.mdp_error() or 'no model'}")
-        scale = self.scale or scale_for(0.0, 1.0, label=self.session.value_label)
+        scale = self.scale or scale_for(0.0, 1.0, label=self.session.game.value_label)
         rng = c.value_range  # the range the scale was fitted to (the exporter fits it the same way)
         lo, hi = (rng.lo, rng.hi) if rng is not None else (scale.lo, scale.hi)
         return lesson_export.SolvedGame(mdp=c.mdp, method=c.method, options=dict(c.options),

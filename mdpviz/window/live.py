@@ -184,7 +184,7 @@ class LiveMixin:
 
     def _live_applies(self) -> bool:
         """Live re-solve applies to the shown game and solver (not a learner, nor a game whose Step is its own)."""
-        return (self.live_resolve and not self.session.drives_steps and self.solver_panel.method not in LEARNERS
+        return (self.live_resolve and not self.session.game.drives_steps and self.solver_panel.method not in LEARNERS
                 and not self.learning and self.session.mdp() is not None)
 
     def _live_edit_message(self, text: str) -> str:
@@ -271,7 +271,7 @@ class LiveMixin:
         lo = min(r.lo for r in (base.value_range, c.value_range) if r is not None) if c.value_range else None
         if lo is not None and base.value_range is not None:
             hi = max(base.value_range.hi, c.value_range.hi)
-            self.fix_scale(range_scale(lo, hi, label=self.session.value_label, kind=self.session.color_kind))
+            self.fix_scale(range_scale(lo, hi, label=self.session.game.value_label, kind=self.session.game.color_kind))
         self.statusBar().showMessage(self.diff_sentence(), 15000)
         self.mark_dirty()
 

@@ -169,14 +169,14 @@ class SolvingMixin:
         self.color_bar.show_scale(self.scale)
         self._solve_owner = self.game.key
         self.controller.reset(mdp, self.solver_panel.method, **self.solver_options())
-        if mdp is not None and self.session.solve_after_reset() and self.solver_panel.method not in LEARNERS:
+        if mdp is not None and self.session.game.solve_after_reset() and self.solver_panel.method not in LEARNERS:
             self.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
         self._dirty = True
 
     # A game whose Step is its own (anti-tic-tac-toe's best-response rounds) has a driver that says so
     # (GameSession.drives_steps); the window's one Step, Run, Pause and Reset then drive it.
     def _drives(self) -> bool:
-        return self.session.drives_steps and self.solver_panel.method not in LEARNERS  # (a learner: the window's Step)
+        return self.session.game.drives_steps and self.solver_panel.method not in LEARNERS  # (a learner: the window's Step)
 
     def reset_action(self) -> None:
         """The Reset button: the game's own reset (rounds back to 0) or a fresh solver."""
@@ -266,8 +266,8 @@ class SolvingMixin:
         if rng.source == "reference" and rng.values is not None and self.controller.mdp is not None:
             self.convergence.set_reference(rng.values, gamma=float(self.controller.mdp.discount),
                                            method=bounded_method(self.controller.method, self.controller.options))
-        self.scale = range_scale(rng.lo, rng.hi, label=self.session.value_label,
-                                 kind=self.session.color_kind)
+        self.scale = range_scale(rng.lo, rng.hi, label=self.session.game.value_label,
+                                 kind=self.session.game.color_kind)
         if not self.delta_view:
             self.color_bar.show_scale(self.scale)
         self._dirty = True
@@ -384,7 +384,7 @@ class SolvingMixin:
         board = self.board
         board.set_value_range(c.value_range if sw is not None else None)
         board.show_history(hist, i)
-        board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=gs.value_label)),
+        board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=gs.game.value_label)),
                          caption=cap if mdp is not None else (gs.mdp_error() or g.empty_text()),
                          previous=hist[i - 1] if i > 0 else None,
                          delta=self._delta_scale() if sw is not None and self.delta_view else None)
@@ -440,7 +440,7 @@ class SolvingMixin:
             if seen[2]:
                 text += f" \u00b7 {seen[2]}"
         self.solver_panel.show_status(text)
-        own = self.session.state_text()  # a game without a solver (the 3D game trains) says its own state
+        own = self.session.game.state_text()  # a game without a solver (the 3D game trains) says its own state
         self.state_label.setText(f"{self.game.title} \u00b7 {own}" if own is not None
                                  else f"{self.game.title} \u00b7 {name} \u00b7 {c.state}")
 
@@ -526,7 +526,7 @@ class SolvingMixin:
             ("(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"))
         title = f"{g.state_title(s)} {when}"  # board games: in words
         if mdp.terminal[s]:
-            return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=gs.unit, chain=chain)
+            return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=gs.game.unit, chain=chain)
         acts = [int(a) for a in mdp.actions_of(s)]
         # each V(s') links to the backup of s' (before the first sweep every V is 0: no chain to follow)
         link = None if sw is None else (lambda t: follow_href(t.next_state) if 0 <= t.next_state < mdp.n_states
@@ -535,7 +535,7 @@ class SolvingMixin:
         rows = []
         qs = []
         for a in acts:
-            terms = gs.backup_terms(s, a, src)
+            terms = gs.game.backup_terms(s, a, src)
             qs.append(backup_q(terms, mdp.discount))
             shown = terms if len(terms) <= 12 else merge_terms(terms)  # (a merged term still names one s')
             rows.append((a, tuple(shown), backup_text(shown, mdp.discount, state_name=name),
@@ -547,7 +547,7 @@ class SolvingMixin:
         actions = tuple(ActionBackup(a, gs.action_name(a), q, text, a == chosen, html, shown)
                         for (a, shown, text, html), q in zip(rows, qs))
         return Inspection(title, float(values[s]), actions, objective, mdp.discount,
-                          unit=gs.unit if gs.unit == "turns" else "", source=source, chain=chain)
+                          unit=gs.game.unit if gs.game.unit == "turns" else "", source=source, chain=chain)
 
     def _crumb_name(self, s: int) -> str:
         """A state's name in the chain's breadcrumb: as the backups name it (:meth:`_short_name`), or its
