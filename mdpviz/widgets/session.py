@@ -106,11 +106,14 @@ class GameSession(QObject):
     """An edit was refused: why (the window shows it above the game's editor until its next edit and puts
     the editor's fields back to the settings, see :meth:`refuse`)."""
 
-    def __init__(self, spec: GameSpec, settings: Any = None, parent: QObject | None = None) -> None:
+    def __init__(self, spec: GameSpec, settings: Any = None, parent: QObject | None = None, *,
+                 game: Game | None = None) -> None:
         super().__init__(parent)
         self.spec = spec
-        self.game = Game(spec, settings, compile_here=False)
-        """The headless game (settings, model, names, strategies, lesson, ...): ask it what is not Qt's."""
+        self.game = game if game is not None else Game(spec, settings, compile_here=False)
+        """The headless game (settings, model, names, strategies, lesson, ...): ask it what is not Qt's. A
+        window's session makes its own, which compiles in a job on the controller's thread; ``mdpviz export``
+        hands in the headless game it has already built (to draw it)."""
         self.undo_stack = QUndoStack(self)
         self.display: dict[str, Any] = self.game.display
         """The display settings (the headless game's; not edits: no undo, no solver reset)."""

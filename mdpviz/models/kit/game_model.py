@@ -246,6 +246,22 @@ class Game:
             return built
         return spec.model.build(inp) if spec.model.build is not None else spec.compile(inp)
 
+    def compile_now(self) -> TabularMDP | None:
+        """The MDP, compiled here and now through the spec's compile job if it is not built yet (also for
+        a game made with ``compile_here=False``); None when there is none (:meth:`mdp_error` says why)."""
+        m = self.mdp()
+        key = self.build_key()
+        if m is not None or not self.compiles_in_job or key in self._errors:
+            return m
+        try:
+            built = drive(self.compile_job())
+        except ValueError as e:
+            self.fail(key, str(e))
+            return None
+        if built is not None:
+            self.keep(key, built)
+        return self.mdp()
+
     def built(self) -> Any:
         """What the game built from its settings (its spec's ``model.build``, or the compiled MDP); None:
         nothing (yet)."""
