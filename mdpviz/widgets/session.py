@@ -68,28 +68,40 @@ class _Opened(_Edit):
 
 
 class _DriverHost:
-    """What a game's driver (:class:`~mdpviz.models.kit.driver.Host`) asks of the window, answered by the session."""
+    """What a game's driver (:class:`~mdpviz.models.kit.driver.Host`) asks of the window, answered by the
+    session (held weakly: no reference cycle between a QObject and its driver; a gone session answers nothing)."""
 
     def __init__(self, session: "GameSession") -> None:
-        self._s = weakref.proxy(session)  # (no reference cycle between a QObject and its driver)
+        self._session = weakref.ref(session)
 
     def run_job(self, job: Job) -> bool:
-        return self._s.run_job(job)
+        s = self._session()
+        return s is not None and s.run_job(job)
 
     def cancel_job(self) -> None:
-        self._s.cancel_job()
+        s = self._session()
+        if s is not None:
+            s.cancel_job()
 
     def later(self, ms: int, fn: Callable[[], None]) -> None:
-        QTimer.singleShot(int(ms), self._s, fn)
+        s = self._session()
+        if s is not None:
+            QTimer.singleShot(int(ms), s, fn)
 
     def model_changed(self, text: str) -> None:
-        self._s.edited.emit(text)
+        s = self._session()
+        if s is not None:
+            s.edited.emit(text)
 
     def state_changed(self) -> None:
-        self._s.changed.emit()
+        s = self._session()
+        if s is not None:
+            s.changed.emit()
 
     def note(self, text: str) -> None:
-        self._s.message.emit(text)
+        s = self._session()
+        if s is not None:
+            s.message.emit(text)
 
 
 class GameSession(QObject):
