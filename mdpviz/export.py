@@ -198,34 +198,38 @@ class SolvedGame:
         return None if t is None or self.method not in ("vi", "gs") else float(t)
 
 
+def headless(game):
+    """The headless :class:`~mdpviz.models.kit.game.game_model.Game` of ``game``: a window view's (its session's
+    ``game``), or ``game`` itself when it is one already (``mdpviz export`` computes with no view)."""
+    session = getattr(game, "session", None)
+    return session.game if session is not None else game
+
+
 def game_defaults(game) -> tuple[str, dict]:
-    """(method, options) a game is solved with by default: its spec's ``solve_with`` when it has one, else
-    the view's ``default_method`` and
-    ``default_tol`` when it defines them, else synchronous value iteration with tolerance 1e-9
-    (the window's defaults)."""
-    spec = game.session.spec
-    if spec.solve_with is not None:
-        method, opts = spec.solve_with(game.session.settings)
-        return str(method), dict(opts)
-    method = str(game.default_method or "vi")
-    tol = float(game.default_tol or 1e-9)
-    return method, ({"tol": tol} if method in ("vi", "gs") else {})
+    """(method, options) a game is solved with by default: the one rule of the headless game
+    (:func:`~mdpviz.models.kit.game.game_model.solve_defaults`: its spec's ``solve_with``, else synchronous
+    value iteration with tolerance 1e-9)."""
+    return headless(game).solve_defaults()
 
 
 def model_headless(game) -> TabularMDP:
     """The game's model, compiled here and now if its spec compiles in a background job (checkers):
     the job runs on this thread, as the window's job thread would run it. ValueError when the game
     has no model (its own message) or the compile fails."""
-    s = game.session
-    m = s.compile_here()
+    hg = headless(game)
+    m = hg.compile_now()
     if m is None:
-        raise ValueError(f"{game.title}: {s.mdp_error() or game.empty_text() or 'no model to solve'}")
+        from mdpviz.models.kit.game.options import empty_text
+
+        why = hg.mdp_error() or (game.empty_text() if hasattr(game, "empty_text") else "") or empty_text(hg.key)
+        raise ValueError(f"{hg.title}: {why or 'no model to solve'}")
     return m
 
 
 def solve_game(game, *, method: str | None = None, tol: float | None = None) -> SolvedGame:
-    """Compile ``game`` (:func:`model_headless`) and solve it to the end with every snapshot
-    recorded (the command line's path; the window exports the sweeps it already has)."""
+    """Compile ``game`` (a headless :class:`~mdpviz.models.kit.game.game_model.Game`, or a window view:
+    :func:`model_headless`) and solve it to the end with every snapshot recorded (the command line's
+    path; the window exports the sweeps it already has)."""
     mdp = model_headless(game)
     m0, opts = game_defaults(game)
     m = method or m0
@@ -243,7 +247,8 @@ def solve_game(game, *, method: str | None = None, tol: float | None = None) -> 
 def scale_of(game, solved: SolvedGame):
     """The colour scale of ``solved`` as the window draws it (:func:`~mdpviz.models.kit.pictures.value_range.range_scale`
     of its value range, of the kind the game's values call for)."""
-    return range_scale(solved.lo, solved.hi, label=game.session.value_label, kind=game.session.color_kind)
+    hg = headless(game)
+    return range_scale(solved.lo, solved.hi, label=hg.value_label, kind=hg.color_kind)
 
 
 # ---------------------------------------------------------------------------------- rendering
@@ -454,7 +459,8 @@ def snapshot_facts(game, solved: SolvedGame, index: int = -1) -> list[tuple[str,
     mdp = solved.mdp
     hist = solved.history
     i = _index(hist, index)
-    out = [("Game", game.title), ("Algorithm", METHOD_NAMES.get(solved.method, solved.method))]
+    gs = headless(game)
+    out = [("Game", gs.title), ("Algorithm", METHOD_NAMES.get(solved.method, solved.method))]
     if solved.tol is not None:
         out.append(("Tolerance", f"{solved.tol:g} (stop when max |\u0394V| of a sweep is below it)"))
     out.append(("Discount \u03b3", f"{mdp.discount:g}"))
@@ -466,7 +472,6 @@ def snapshot_facts(game, solved: SolvedGame, index: int = -1) -> list[tuple[str,
         conv = "converged" if last.converged else "not converged"
         out.append(("Shown", f"snapshot {i + 1} of {len(hist)} ({last.iteration} {unit} in all, {conv})"))
         out.append(("Elapsed", f"{last.elapsed * 1000:.3g} ms since the solver started"))
-        gs = game.session
         s = int(gs.start_state()) if 0 <= int(gs.start_state()) < mdp.n_states else 0
         out.append((f"V({gs.state_name(s)})", f"{_fmt(float(sw.values[s]))} {gs.value_label}"))
     else:
@@ -476,7 +481,7 @@ def snapshot_facts(game, solved: SolvedGame, index: int = -1) -> list[tuple[str,
 
 def game_lesson(game):
     """The lesson of ``game`` (:mod:`mdpviz.models.kit.teaching.lessons`) with its settings and model."""
-    return game.session.lesson()
+    return headless(game).lesson()
 
 
 def _esc(s: str) -> str:
@@ -835,7 +840,7 @@ class FrameWriter(QObject):
 __all__ = ["FrameWriter", "GIF_FRAME_MS", "GIF_HOLD_MS", "MAX_GIF_FRAMES", "export_sweep_gif", "gif_path", "write_gif",
     "DEFAULT_SIZE", "FRAME_SIZE", "MAX_FRAMES", "SolvedGame", "check_size", "convergence_csv", "ensure_app",
     "export_board", "export_comparison_plot", "export_convergence", "export_lesson_snapshot", "export_sweep_frames",
-    "figure_format", "frame_indices", "game_defaults", "game_lesson", "make_board",
+    "figure_format", "frame_indices", "game_defaults", "game_lesson", "headless", "model_headless", "make_board",
     "parameters_html", "render_widget", "sequence_paths", "set_svg_size", "snapshot_facts", "snapshot_widget",
     "solution_csv", "solve_game", "widget_mirror", "write_text",
 ]

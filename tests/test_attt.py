@@ -533,8 +533,8 @@ def test_spec_compiles_round_trips_and_walks(course):
     assert spec.to_dict(back) == data and back.start.source == setup.start.source
     with pytest.raises(ValueError, match=r"s\.json: games\.attt\.ties: must be one of lowest, highest"):
         spec.from_dict({**data, "ties": "middle"}, "s.json")
-    assert spec.strategies(setup, mdp) == ("solved P2", "P1 vs uniform", "uniform vs uniform")
-    model = spec.position_model(setup, mdp)
+    assert spec.episodes.strategies(setup, mdp) == ("solved P2", "P1 vs uniform", "uniform vs uniform")
+    model = spec.display.position_model(setup, mdp)
     pos, rng = model.start(), np.random.default_rng(0)
     for _ in range(9):  # player 1's start policy and a random player 2 to the end of a game
         if pos.terminal:
@@ -543,7 +543,7 @@ def test_spec_compiles_round_trips_and_walks(course):
         pos = model.play(pos, moves[int(rng.integers(len(moves)))].action if pos.chooser != "model"
                          else model.reply(pos, rng), rng).after
     assert pos.terminal and pos.outcome in attt.RESULTS
-    lesson = spec.lesson(setup, mdp)
+    lesson = spec.display.lesson(setup, mdp)
     assert lesson.title == "Anti-tic-tac-toe" and "COMPLETES" in lesson.html()
     assert set(spec.jobs) == {"rounds", "matchups"}
 

@@ -121,10 +121,10 @@ def test_after_run_the_board_uses_most_of_its_colour_range(qtbot, window, tmp_pa
     # the colour bar shows the same scale, of the kind the game's values call for, with its unit
     bar = board.color_bar if getattr(board, "has_color_bar", False) else w.color_bar
     assert (bar.scale.lo, bar.scale.hi) == (lo, hi)
-    assert bar.scale.label.startswith(w.session.value_label)
-    kind = KINDS.get(key, w.session.color_kind)  # a game not listed: the kind its spec says
+    assert bar.scale.label.startswith(w.session.game.value_label)
+    kind = KINDS.get(key, w.session.game.color_kind)  # a game not listed: the kind its spec says
     if kind is not None:
-        assert bar.scale.kind == kind and bar.scale.label == w.session.value_label
+        assert bar.scale.kind == kind and bar.scale.label == w.session.game.value_label
 
 
 @pytest.mark.parametrize("key", ["snakes", "file"])

@@ -62,7 +62,7 @@ def test_the_spec_compiles_and_walks_a_game_to_its_end():
     mdp = spec.compile(SMALL)
     assert isinstance(mdp, TabularMDP) and mdp.n_states == 1193 and mdp.discount == SMALL.discount
     assert spec.compile(CheckersSettings(SMALL.rules, discount=0.9)).discount == 0.9  # same variant, new gamma
-    model = spec.position_model(SMALL, mdp)
+    model = spec.display.position_model(SMALL, mdp)
     rng = np.random.default_rng(1)
     pos = model.start()
     for _ in range(40):
@@ -70,8 +70,8 @@ def test_the_spec_compiles_and_walks_a_game_to_its_end():
             break
         pos = model.play(pos, model.moves(pos)[0].action, rng).after
     assert pos.terminal and pos.outcome
-    assert spec.strategies(SMALL, mdp) == ("optimal", "random")
-    probs = spec.strategy_probs(SMALL, "random", mdp, None)
+    assert spec.episodes.strategies(SMALL, mdp) == ("optimal", "random")
+    probs = spec.episodes.strategy_probs(SMALL, "random", mdp, None)
     np.testing.assert_allclose(probs.sum(axis=1)[~mdp.terminal], 1.0)
 
 

@@ -139,7 +139,7 @@ def test_grid_board_bar_reports_the_map_it_draws(qtbot, window):
     scale = board.color_bar.scale
     assert board.canvas.diverging  # the book grid's values have both signs
     assert scale.kind == DIVERGING and (scale.lo, scale.hi) == board.color_range() and scale.lo == -scale.hi
-    assert scale.label.startswith(w.session.value_label) and f"({w.session.unit}" in scale.label
+    assert scale.label.startswith(w.session.game.value_label) and f"({w.session.game.unit}" in scale.label
     assert board.canvas.cmap.name == scale.colormap  # the bar and the cells: one map
 
 

@@ -204,7 +204,7 @@ def name(key: str, steps: tuple[Step, ...]) -> str:
 
 def game_nodes(key: str) -> list[tuple[tuple[Step, ...], Any]]:
     """The values of the game's entry, its view's display settings left out (the view reads those)."""
-    shown = set(registry.get(key).display_keys)
+    shown = set(registry.get(key).display.keys)
     return [(steps, v) for steps, v in nodes(entry(key)) if steps[0] not in shown]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -129,9 +130,10 @@ def test_cli_frames_one_png_per_sweep(qapp, capsys, tmp_path):
 @pytest.mark.parametrize("argv, message", [
     (["--game", "snakes", "--out", "x.jpg"], "export as .png or .svg, not '.jpg'"),
     (["--game", "snakes", "--out", "x.png", "--width", "100"], "width 100 is outside 320..10000"),
-    (["--game", "ttt", "--layout", "0", "--out", "x.png"], "--layout and --circle apply to --game snakes only"),
+    (["--game", "ttt", "--layout", "0", "--out", "x.png"], "--layout applies to --game snakes only"),
     (["--game", "chess", "--out", "x.png"], "unknown game 'chess'"),
-    (["--game", "file", "--out", "x.png"], "--game file needs --mdp FILE"),
+    (["--game", "snakes", "--noise", "0.1", "--out", "x.png"], "--noise applies to --game gridworld only"),
+    (["--game", "gridworld", "--set", "noise=2", "--out", "x.png"], "--game gridworld: noise"),
     (["--game", "snakes", "--layout", "0,0,x", "--out", "x.png"], "--layout item 3 'x' is not a whole number"),
     (["--game", "snakes", "--layout", "1,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "--out", "x.png"], "square 1, the start"),
     (["--game", "snakes", "--out", "x.png", "--lesson", "l.txt"], "write the lesson as .md or .html"),
@@ -203,7 +205,7 @@ def test_model_headless_runs_a_games_background_job(qapp):
         yield JobProgress(0, 0, "compiling")
         return sn.compile_snakes(cfg)
 
-    spec = replace(sn.SPEC, jobs={**sn.SPEC.jobs, "compile": compile_job}, build_key=lambda cfg: cfg)
+    spec = replace(sn.SPEC, jobs={**sn.SPEC.jobs, "compile": compile_job}, model=replace(sn.SPEC.model, build_key=lambda cfg: cfg))
     g = SnakesGame(GameSession(spec))
     assert g.session.mdp() is None  # (in a window the job would run on the job thread)
     assert ex.model_headless(g).n_states == 15 and ran == [g.session.settings]
@@ -247,6 +249,32 @@ def test_the_file_game_exports_a_shipped_example_by_name(qapp, capsys, tmp_path)
                               "--out", str(out), "--width", "640", "--height", "360")
     assert code == 0, err
     assert out.exists()
+
+
+def test_export_takes_the_shared_grammar_and_builds_no_view_to_compute(qapp, capsys, tmp_path, monkeypatch):
+    """``mdpviz export`` reads the game as ``mdpviz solve`` does (a game's model options, ``--set``) and
+    computes with the headless game: a figure without the board builds no view of the game."""
+    import mdpviz.widgets.games as views
+
+    def no_view(key):
+        raise AssertionError(f"a view of {key!r} was built to compute")
+
+    monkeypatch.setattr(views, "view_class", no_view)
+    out = tmp_path / "c.png"
+    code, text, err = run_cli(capsys, "--game", "gridworld", "--grid", "bridge", "--noise", "0", "--set",
+                              "living_reward=-0.5", "--figure", "convergence", "--out", str(out), "--json",
+                              "--width", "640", "--height", "360", "--csv", str(tmp_path / "v.csv"))
+    assert code == 0, err
+    info = json.loads(text)
+    assert info["game"] == "gridworld" and info["converged"] and out.exists()
+    from mdpviz.commands.game_args import headless_game_from_args
+    from mdpviz.cli import build_parser
+
+    args = build_parser(["export"]).parse_args(["export", "--game", "gridworld", "--grid", "bridge", "--noise", "0",
+                                                "--set", "living_reward=-0.5", "--out", "x.png"])
+    game = headless_game_from_args(args)
+    assert game.settings.noise == 0 and game.settings.living_reward == -0.5
+    assert (tmp_path / "v.csv").read_text().count("\n") == game.mdp().n_states + 1
 
 
 def test_export_command_exits_cleanly_in_its_own_process(tmp_path):

@@ -278,7 +278,7 @@ def test_discount_tooltip_is_the_games_own_note(window):
     w.switch_game("ttt3d")  # no MDP, no discount
     assert tip() == "This game has no discount to edit."
     w.switch_game("ttt")  # editable: the field's own tooltip
-    assert w.session.supports_discount and "Turns" not in tip() and "Discount factor" in tip()
+    assert w.session.game.supports_discount and "Turns" not in tip() and "Discount factor" in tip()
 
 
 def test_discount_tooltip_generic_note_names_a_fixed_value(qapp):
@@ -287,11 +287,12 @@ def test_discount_tooltip_generic_note_names_a_fixed_value(qapp):
     from mdpviz.models import gridworld as gw
     from mdpviz.widgets.session import GameSession
 
-    fixed = replace(gw.SPEC, with_discount=None)  # a game that fixes its discount, here at 0.95
+    fixed = replace(gw.SPEC, model=replace(gw.SPEC.model, with_discount=None))  # fixes its discount, here at 0.95
     s = GameSession(fixed, gw.GridSettings(discount=0.95))
-    assert not s.supports_discount and s.discount_tooltip() == "Fixed by this game: the discount is 0.95."
-    s = GameSession(replace(fixed, discount_note="Set by the course file."), gw.GridSettings(discount=0.95))
-    assert s.discount_tooltip() == "Set by the course file."
+    assert not s.game.supports_discount and s.game.discount_tooltip() == "Fixed by this game: the discount is 0.95."
+    s = GameSession(replace(fixed, model=replace(fixed.model, discount_note="Set by the course file.")),
+                    gw.GridSettings(discount=0.95))
+    assert s.game.discount_tooltip() == "Set by the course file."
 
 
 def test_convergence_dock_is_named_by_the_game(window):

@@ -106,7 +106,7 @@ def test_plot_range_follows_the_current_run(qtbot, window, key, tmp_path):
     if not show_game(qtbot, w, key, tmp_path):
         pytest.skip(f"{key}: no sweeps")
     solve(qtbot, w)
-    if w.session.drives_steps:
+    if w.session.game.drives_steps:
         # Run keeps computing rounds, and each new round resets the solver with its own MDP: stop
         # them (and let the last round's solve end) so that no round lands after the resets below
         w.session.driver.pause()
@@ -117,7 +117,7 @@ def test_plot_range_follows_the_current_run(qtbot, window, key, tmp_path):
     long_run = len(hist)
     # the axis ends at the last sweep: its number, or the step count where steps share a round's number
     assert w.convergence.x_range == (0.5, max(long_run, hist[-1].iteration) + 0.5)
-    if w.session.drives_steps:
+    if w.session.game.drives_steps:
         # Anti-tic-tac-toe's Step is a whole best-response round, solved at once on Reset: the short
         # run here is one sweep of the same round's MDP, stepped through the controller itself.
         w.controller.reset(w.game.session.mdp(), w.solver_panel.method, **w.solving.solver_options())
@@ -126,7 +126,7 @@ def test_plot_range_follows_the_current_run(qtbot, window, key, tmp_path):
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=60_000)
     w.convergence.refresh()
     assert w.convergence.point_count == 0
-    if w.session.drives_steps:
+    if w.session.game.drives_steps:
         w.controller.step()
         qtbot.waitUntil(lambda: len(w.controller.history) == 1 and w.controller.state != "stepping", timeout=60_000)
         w.convergence.refresh()
@@ -367,7 +367,7 @@ def test_file_starts_in_the_first_live_state_and_forgets_the_old_selection(qtbot
     w.files.open_mdp_file(q)
     assert w.solving.selected is None and g.session.start_state() == 1  # a new file: its own default start, no old selection
     solve(qtbot, w)
-    result = drive(g.session.simulation(w.playing.current_policy(), games=200, seed=1))  # the job generator, stepped here
+    result = drive(g.session.game.simulation(w.playing.current_policy(), games=200, seed=1))  # the job generator, stepped here
     assert result.start == "state 1" and all(r.exact != 0 for r in result.rows)
 
 

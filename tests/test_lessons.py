@@ -148,7 +148,7 @@ def test_parameters_are_named_in_words_on_screen_and_with_their_field_in_markdow
     assert "<td>learning rate</td>" in html and "settings.learning_rate" not in html and "learning_rate" not in html
     assert "learning rate (`settings.learning_rate`)" in lesson.markdown() and "\u200b" not in lesson.markdown()
     spec = registry.get("checkers")
-    html = spec.lesson(spec.default_settings(), None).html()
+    html = spec.display.lesson(spec.default_settings(), None).html()
     assert "<td>forced capture</td>" in html and "<td>rules.forced_capture" not in html
     # two fields that read the same keep their whole path, in words
     params = (L.Parameter("discount", "0.9", ""), L.Parameter("settings.discount", "0.5", ""),
@@ -175,7 +175,7 @@ def test_checkers_lesson_quotes_the_rules_and_the_mdp_sections():
     from mdpviz.models.kit.game import registry
 
     spec = registry.get("checkers")
-    md = spec.lesson(spec.default_settings(), None).markdown()
+    md = spec.display.lesson(spec.default_settings(), None).markdown()
     for words in ("forced_capture", "multi_jump", "A state is", "An action is", "1/k", "Rewards"):
         assert words in md, words
 
@@ -185,7 +185,7 @@ def test_no_lesson_shows_a_code_reference_in_its_parameter_table():
 
     for key in registry.keys():
         spec = registry.get(key)
-        if spec.lesson is None:
+        if spec.display.lesson is None:
             continue
-        for p in spec.lesson(spec.default_settings(), None).parameters:
+        for p in spec.display.lesson(spec.default_settings(), None).parameters:
             assert ":data:" not in p.meaning and ":func:" not in p.meaning and "MAX_" not in p.meaning, (key, p)

@@ -429,10 +429,10 @@ def test_file_game_reads_drn(tmp_path):
     mc.write_model(mdp, path, "drn", start=7)
     state, m2 = read_file(path)
     assert state.text == path.read_text() and m2.n_states == mdp.n_states
-    ctx = Context(SPEC, state, m2, SPEC.mdp_of(state, m2), {})
-    assert SPEC.start_state(ctx) == 7
-    assert [SPEC.state_name(ctx, s) for s in range(mdp.n_states)] == list(mdp.state_labels)
-    assert SPEC.action_name(ctx, 0) == mc.action_names(mdp)[0]
+    ctx = Context(SPEC, state, m2, SPEC.model.mdp_of(state, m2), {})
+    assert SPEC.episodes.start_state(ctx) == 7
+    assert [SPEC.names.state_name(ctx, s) for s in range(mdp.n_states)] == list(mdp.state_labels)
+    assert SPEC.names.action_name(ctx, 0) == mc.action_names(mdp)[0]
     again = SPEC.compile(FileSettings(path=str(path), text=state.text, discount=0.5))
     assert again.discount == 0.5 and np.array_equal(again.terminal, mdp.terminal)
 

@@ -29,7 +29,7 @@ def test_export_model_then_open_it_as_a_file(qtbot, window, tmp_path):
     ctx = window.game.session.context()
     assert ctx.mdp.n_states == ours.n_states and ctx.mdp.objective == "min"
     assert np.allclose(solve(ctx.mdp, "pi").values, solve(ours, "pi").values, atol=1e-9)
-    assert window.game.spec.start_state(ctx) == mc.drn_start(path.read_text())
+    assert window.game.spec.episodes.start_state(ctx) == mc.drn_start(path.read_text())
 
 
 def test_export_model_as_prism_and_refusals(qtbot, window, tmp_path):

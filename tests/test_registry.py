@@ -61,7 +61,7 @@ def _board_game_keys() -> list[str]:
         except AttributeError:
             out.append(k)
             continue
-        if spec.position_model is not None:
+        if spec.display.position_model is not None:
             out.append(k)
     return out or ["(no board game)"]
 
@@ -72,7 +72,7 @@ def test_spec_names_its_game(key):
     assert spec.key == key and registry.canonical(key) == key
     assert spec.title and spec.value_label and spec.unit
     assert registry.TITLES[key] == spec.title == registry.title(key)  # the picker's title, known unimported
-    assert spec.color_kind in (registry.SEQUENTIAL, registry.DIVERGING)
+    assert spec.display.color_kind in (registry.SEQUENTIAL, registry.DIVERGING)
     assert isinstance(spec.default_settings(), spec.settings_type)
     for alias in spec.aliases:
         assert registry.canonical(alias) == key
@@ -120,8 +120,8 @@ COMPARED_BY_IDENTITY = {
 def test_lesson_renders(key):
     spec = spec_of(key)
     settings, mdp = compiled(key)
-    if spec.lesson is not None:
-        lesson = spec.lesson(settings, mdp)
+    if spec.display.lesson is not None:
+        lesson = spec.display.lesson(settings, mdp)
     else:
         from mdpviz.models.kit.teaching.lessons import lesson_for
 
@@ -150,7 +150,7 @@ def test_golden_scenario_entry_survives_the_codec(key):
     back = spec.to_dict(spec.from_dict(entry, str(path)))
     assert back == {k: entry[k] for k in back if k in entry}
     assert set(back) <= set(entry), f"the codec writes keys the golden entry lacks: {set(back) - set(entry)}"
-    assert set(entry) - set(back) <= set(spec.display_keys), "only display settings are left to the view"
+    assert set(entry) - set(back) <= set(spec.display.keys), "only display settings are left to the view"
 
 
 @pytest.mark.parametrize("key", _board_game_keys())
@@ -161,7 +161,7 @@ def test_position_model_walks_from_the_start_to_the_end(key):
         pytest.skip("no registered game has a position model")
     spec = spec_of(key)
     settings, mdp = compiled(key)
-    pm = spec.position_model(settings, mdp)
+    pm = spec.display.position_model(settings, mdp)
     rng = np.random.default_rng(0)
     pos = pm.start()
     for _ in range(10_000):

@@ -52,10 +52,10 @@ def test_edits_undo_and_a_loaded_state(qapp):
 
 def test_the_discount_is_the_specs_to_fix_or_to_edit(qapp):
     s = GameSession(sn.SPEC)
-    assert not s.supports_discount and not s.set_discount(0.5) and s.mdp().discount == 1.0
-    assert s.discount_tooltip() == "Turns are counted, not discounted: the discount is 1."
+    assert not s.game.supports_discount and not s.set_discount(0.5) and s.mdp().discount == 1.0
+    assert s.game.discount_tooltip() == "Turns are counted, not discounted: the discount is 1."
     f = GameSession(mf.SPEC)
-    assert f.supports_discount and f.discount_tooltip() == ""
+    assert f.game.supports_discount and f.game.discount_tooltip() == ""
     with pytest.raises(ValueError, match="discount must be in"):
         f.set_discount(1.5)
 
@@ -67,7 +67,7 @@ def test_a_course_file_is_parsed_once_whatever_its_discount(qapp, tmp_path):
     state, parsed = mf.read_file(p)
     s = GameSession(mf.SPEC, mf.FileSettings())
     assert s.mdp() is None and s.mdp_error() == ""  # no file: no model, and no error
-    s.prime(state, parsed)  # parsed off the GUI thread
+    s.game.prime(state, parsed)  # parsed off the GUI thread
     assert s.edit(state, "opened") and s.built() is parsed and s.mdp() is parsed
     assert s.set_discount(0.5) and s.settings.discount == 0.5
     assert s.built() is parsed and s.mdp().discount == 0.5  # not parsed again
@@ -105,12 +105,12 @@ def test_simulation_and_episode_come_from_the_spec(qapp):
     from mdpviz.core.jobs import drive
 
     s = GameSession(sn.SPEC)
-    assert s.strategies()[:3] == ["optimal", "security", "normal"]
+    assert s.game.strategies()[:3] == ["optimal", "security", "normal"]
     with pytest.raises(ValueError, match="at least 2 games"):
-        s.simulation(None, games=1, seed=0)
-    result = drive(s.simulation(None, games=50, seed=1))
+        s.game.simulation(None, games=1, seed=0)
+    result = drive(s.game.simulation(None, games=50, seed=1))
     assert result.unit == "turns" and [r.name for r in result.rows][:2] == ["optimal", "security"]
-    moves = s.episode(s.strategy_probs("security", None), np.random.default_rng(0))
-    assert moves and moves[-1].next_state == sn.N_SQUARES - 1 and s.outcome_text(moves[-1].next_state).startswith(
+    moves = s.game.episode(s.game.strategy_probs("security", None), np.random.default_rng(0))
+    assert moves and moves[-1].next_state == sn.N_SQUARES - 1 and s.game.outcome_text(moves[-1].next_state).startswith(
         "finished: reached square 15")
     assert s.state_name(0) == "square 1" and s.action_name(1) == "die 2 (normal)"

@@ -83,7 +83,7 @@ def test_specs_compile_and_walk(key):
     st = s.default_settings()
     m = s.compile(st)
     assert (m is None) == bool(s.no_table), key
-    pm = s.position_model(st, m)
+    pm = s.display.position_model(st, m)
     p = pm.start()
     rng = np.random.default_rng(0)
     while not p.terminal:
@@ -155,6 +155,6 @@ def test_spec_lesson_is_the_lesson_the_window_shows(key):
     spec = games.get(key)
     st = spec.default_settings()
     mdp = spec.compile(st)
-    got = spec.lesson(st, mdp, start=0)
+    got = spec.display.lesson(st, mdp, start=0)
     want = lesson_for(key, st, mdp, title=spec.title, start=0)
     assert got.html() == want.html() and got.title

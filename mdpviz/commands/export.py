@@ -1,14 +1,17 @@
-"""``mdpviz export --game KEY [--layout ...] --out lesson.png
-[--width 1600 --height 900]``: solve a game with its defaults and write its lesson snapshot
-(board + convergence plot + parameters) headless, at exactly that size, as PNG or SVG by the
-file's extension. ``--figure`` writes the board, the convergence plot, the methods' comparison or
-the sweeps as an image sequence instead; ``--csv`` and ``--lesson`` write the results and the
-lesson text beside it. The figures are the window's own (:mod:`mdpviz.export`).
+"""``mdpviz export --game KEY [model options] [--set FIELD=VALUE ...] --out lesson.png
+[--width 1600 --height 900]``: solve a game and write its lesson snapshot (board + convergence plot +
+parameters) headless, at exactly that size, as PNG or SVG by the file's extension. ``--figure`` writes
+the board, the convergence plot, the methods' comparison or the sweeps as an image sequence instead;
+``--csv`` and ``--lesson`` write the results and the lesson text beside it.
+
+The game is taken by the shared grammar of ``mdpviz solve`` (:mod:`mdpviz.commands.game_args`: every
+game's model options, ``--set``), built and solved by the headless game
+(:class:`~mdpviz.models.kit.game.game_model.Game`); a view of the game is built only to paint a figure that
+shows the board (the figures are the window's own, :mod:`mdpviz.export`, painted offscreen).
 """
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 import numpy as np
@@ -27,14 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Solve a game with its defaults and write its lesson snapshot, headless, at exactly "
         "--width x --height pixels (PNG or SVG by the extension of --out).",
     )
-    from mdpviz.models.kit.game.registry import keys
+    from mdpviz.commands.game_args import add_game_options
+    from mdpviz.models.kit.game.registry import get, keys
 
-    p.add_argument("--game", required=True,
-                   help=f"the game: {', '.join(k for k in keys() if k != 'file')} (or file with --mdp)")
-    p.add_argument("--layout", default=None,
-                   help="snakes: the 15 square types 0..4, comma-separated (default: no traps)")
-    p.add_argument("--circle", action="store_true", help="snakes: the player must stop exactly on square 15")
-    p.add_argument("--mdp", default=None, help="file: a course-format MDP file, or the name of a shipped example (mdpviz examples)")
+    add_game_options(p, game_help=f"the game: {', '.join(k for k in keys() if not get(k).no_table)}")
     p.add_argument("--out", required=True,
                    help="the figure (.png or .svg); for --figure frames a folder or NAME.png (numbered files)")
     p.add_argument("--width", type=int, default=1600, help="width in pixels (default 1600)")
@@ -53,56 +52,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def export_view(key: str):
-    """The window view of game ``key`` (any spelling the registry accepts), alone: only that game is built.
+BOARD_FIGURES = ("snapshot", "board", "frames", "gif")
+"""The figures that show the board: the only ones for which a view of the game is built (to paint it)."""
+
+
+def export_view(game):
+    """The window view of ``game`` alone (only that game's view is built): a key (any spelling the registry
+    accepts; the game's default settings), or a headless :class:`~mdpviz.models.kit.game.game_model.Game`, which
+    the view then draws as it is (nothing is built again).
 
     ValueError naming the choices for an unknown key, or saying why a game has no table to export."""
     from mdpviz.models.kit.game import registry
     from mdpviz.widgets.games import view_class
 
-    k = registry.canonical(key)
-    spec = registry.get(k)
-    if spec.no_table:
-        raise ValueError(f"game {key!r} cannot be exported: {spec.no_table}")
-    return view_class(k)()
+    if isinstance(game, str):
+        spec = registry.get(registry.canonical(game))
+        if spec.no_table:
+            raise ValueError(f"game {game!r} cannot be exported: {spec.no_table}")
+        return view_class(spec.key)()
+    from mdpviz.widgets.session import GameSession
 
-
-def _layout(text: str) -> tuple[int, ...]:
-    from mdpviz.models.snakes import layout_from_input
-
-    items = [x for x in re.split(r"[,\s]+", text.strip()) if x]
-    vals = []
-    for i, x in enumerate(items):
-        try:
-            vals.append(int(x))
-        except ValueError:
-            raise ValueError(f"--layout item {i + 1} '{x}' is not a whole number 0..4") from None
-    return layout_from_input(vals)
-
-
-def _configure(game, args: argparse.Namespace) -> None:
-    from mdpviz.models.kit.game.registry import canonical
-
-    key = canonical(args.game)
-    if args.layout is not None or args.circle:
-        if key != "snakes":
-            raise ValueError("--layout and --circle apply to --game snakes only")
-        from dataclasses import replace
-
-        cfg = game.session.settings
-        if args.layout is not None:
-            cfg = replace(cfg, layout=_layout(args.layout))
-        if args.circle:
-            cfg = replace(cfg, circle=True)
-        game.session.load_state(cfg.validate())
-    if key == "file":
-        if not args.mdp:
-            raise ValueError("--game file needs --mdp FILE (a course-format MDP file)")
-        from mdpviz.core.examples import resolve_mdp
-
-        game.session.load_state(game.read_file(resolve_mdp(args.mdp)))
-    elif args.mdp:
-        raise ValueError("--mdp applies to --game file only")
+    return view_class(game.key)(GameSession(game.spec, game=game))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,30 +95,41 @@ def run(args: argparse.Namespace) -> int:
     for path, what in ((args.csv, "CSV"), (args.history, "history CSV"), (args.lesson, "lesson")):
         if path:  # every output checked before anything is written (no figure left beside an error)
             ex.check_writable(path, what)
-    ex.ensure_app()
-    game = export_view(args.game)
+    from mdpviz.commands.game_args import headless_game_from_args
+    from mdpviz.models.kit.game import registry
+
     try:
-        _configure(game, args)
-        solved = ex.solve_game(game, method=args.method, tol=args.tol)
-        mdp = solved.mdp
+        key = registry.canonical(args.game)
+    except ValueError:
+        raise ValueError(f"unknown game {args.game!r}; choose one of {', '.join(registry.keys())}") from None
+    if registry.get(key).no_table:
+        raise ValueError(f"game {args.game!r} cannot be exported: {registry.get(key).no_table}")
+    hg = headless_game_from_args(args)
+    solved = ex.solve_game(hg, method=args.method, tol=args.tol)  # the numbers: the headless game's
+    mdp = solved.mdp
+    view = None
+    if args.figure in BOARD_FIGURES:  # Qt paints the board (offscreen): only then is a view built
+        ex.ensure_app()
+        view = export_view(hg)
+    try:
         written: list[Path] = []
         comp = None
         if args.figure == "snapshot":
-            written.append(ex.export_lesson_snapshot(game, solved, out, width=width, height=height))
+            written.append(ex.export_lesson_snapshot(view, solved, out, width=width, height=height))
         elif args.figure == "board":
-            written.append(ex.export_board(game, solved, out, width=width, height=height))
+            written.append(ex.export_board(view, solved, out, width=width, height=height))
         elif args.figure == "convergence":
             written.append(ex.export_convergence(solved, out, width=width, height=height))
         elif args.figure == "compare":
             from mdpviz.solvers.compare import compare_methods
 
-            start = int(game.session.start_state())
-            comp = compare_methods(mdp, tol=solved.tol or 1e-10, start=start, state_name=game.session.state_name)
+            start = int(hg.start_state())
+            comp = compare_methods(mdp, tol=solved.tol or 1e-10, start=start, state_name=hg.state_name)
             written.append(ex.export_comparison_plot(comp, out, width=width, height=height))
         elif args.figure == "gif":
-            written.append(ex.export_sweep_gif(game, solved, out, width=width, height=height))
+            written.append(ex.export_sweep_gif(view, solved, out, width=width, height=height))
         else:
-            written.extend(ex.export_sweep_frames(game, solved, out, width=width, height=height))
+            written.extend(ex.export_sweep_frames(view, solved, out, width=width, height=height))
         if args.csv:
             if comp is not None:
                 from mdpviz.solvers.compare import comparison_csv
@@ -156,24 +137,24 @@ def run(args: argparse.Namespace) -> int:
                 text = comparison_csv(comp)
             else:
                 sw = solved.history[-1]
-                text = ex.solution_csv(mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=game.session.state_name,
-                                       action_name=game.session.action_name)
+                text = ex.solution_csv(mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=hg.state_name,
+                                       action_name=hg.action_name)
             written.append(ex.write_text(args.csv, text))
         if args.history:
             written.append(ex.write_text(args.history, ex.convergence_csv(solved.history)))
         if args.lesson:
-            lesson = ex.game_lesson(game)
+            lesson = hg.lesson()
             text = lesson.markdown() if Path(args.lesson).suffix.lower() == ".md" else (
                 f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{lesson.title}</title></head>"
                 f"<body>{lesson.html()}</body></html>")
             written.append(ex.write_text(args.lesson, text))
         last = solved.history[-1]
-        s = int(game.session.start_state())
+        s = int(hg.start_state())
         info = {
-            "game": game.key, "title": game.title, "figure": args.figure, "files": [str(p) for p in written],
+            "game": hg.key, "title": hg.title, "figure": args.figure, "files": [str(p) for p in written],
             "width": width, "height": height, "method": solved.method, "tol": solved.tol,
             "discount": mdp.discount, "sweeps": int(last.iteration), "snapshots": len(solved.history),
-            "converged": bool(last.converged), "start_state": game.session.state_name(s), "start_value": float(last.values[s]),
+            "converged": bool(last.converged), "start_state": hg.state_name(s), "start_value": float(last.values[s]),
         }
         if comp is not None:
             info["agree"] = comp.agree
@@ -186,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
             from mdpviz.solvers import METHOD_NAMES
 
             unit = "rounds" if solved.method == "pi" else "sweeps"
-            print(f"{game.title}: {METHOD_NAMES[solved.method]}, {info['sweeps']} {unit}, "
+            print(f"{hg.title}: {METHOD_NAMES[solved.method]}, {info['sweeps']} {unit}, "
                   f"{'converged' if info['converged'] else 'NOT converged'}; "
                   f"V({info['start_state']}) = {info['start_value']:.10g}")
             if comp is not None:
@@ -206,8 +187,9 @@ def run(args: argparse.Namespace) -> int:
                 if p.suffix.lower() not in (".png", ".svg", ".gif"):
                     print(f"wrote {p}")
     finally:
-        game.deleteLater()
-        from PySide6.QtCore import QCoreApplication, QEvent
+        if view is not None:
+            view.deleteLater()
+            from PySide6.QtCore import QCoreApplication, QEvent
 
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     return 0

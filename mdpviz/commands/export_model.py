@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     mdp = game.mdp
     modelcheck.check_exportable(mdp)
     start = game.start_state()
-    mdp = modelcheck.named_model(mdp, lambda s: game.spec.state_name(game.context, s), game.action_label)
+    mdp = modelcheck.named_model(mdp, lambda s: game.spec.names.state_name(game.context, s), game.action_label)
     written = modelcheck.write_model(mdp, args.out, fmt, start=start, title=game.spec.title)
     prop = modelcheck.model_property(mdp)
     print(f"wrote {', '.join(str(p) for p in written)}")

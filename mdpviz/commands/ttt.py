@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -22,6 +21,7 @@ from mdpviz.commands import positive_float, positive_int, seed
 from mdpviz.core.chunked import check_games
 from mdpviz.cli import print_json
 from mdpviz.models.kit.boards.position import MatchupRow
+from mdpviz.models.ttt.cli import parse_rewards as _parse_rewards  # (the game's own, shared with --game ttt)
 from mdpviz.models.risk_ttt import (
     AGENT_KINDS,
     PRESETS,
@@ -81,20 +81,6 @@ def _solver_gen(mdp, method: str):
     return solver(mdp, method)
 
 
-def _parse_rewards(text: str) -> tuple[float, float, float]:
-    parts = [t.strip() for t in str(text).split(",")]
-    if len(parts) != 3:
-        raise ValueError(f"--rewards needs three numbers win,draw,loss (e.g. 500,0,-3500), got {text!r}")
-    out = []
-    for name, t in zip(("win", "draw", "loss"), parts):
-        try:
-            v = float(t)
-        except ValueError:
-            raise ValueError(f"--rewards: the {name} reward {t!r} is not a number") from None
-        if not math.isfinite(v):
-            raise ValueError(f"--rewards: the {name} reward must be finite, got {t!r}")
-        out.append(v)
-    return out[0], out[1], out[2]
 
 
 # ====================================================================== ttt

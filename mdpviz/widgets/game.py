@@ -50,8 +50,8 @@ class Game(QObject):
         """The game's first algorithm: its spec's ``solve_with`` for the current settings (Jack's car
         rental: policy iteration), else value iteration. The window shows it when the game is chosen."""
         spec = self.spec
-        if spec is not None and spec.solve_with is not None:
-            return str(spec.solve_with(self.session.settings)[0])
+        if spec is not None and spec.model.solve_with is not None:
+            return str(spec.model.solve_with(self.session.settings)[0])
         return "vi"
 
     default_tol = 1e-9

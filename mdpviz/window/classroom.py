@@ -186,7 +186,7 @@ class ClassroomPart(QObject):
         except (ValueError, TypeError, AttributeError, KeyError) as e:
             self._hub.lesson_panel.show_lesson(None, message=f"No lesson for {g.title}: {e}")
             return
-        if not self._hub.stage.session.drives_steps:  # the Solver panel's algorithm and the convention in force
+        if not self._hub.stage.session.game.drives_steps:  # the Solver panel's algorithm and the convention in force
             lesson = dataclasses.replace(lesson, algorithm=algorithm_blocks(self._hub.solver_panel.method,
                                                                             self._hub.solving.solver_options()))
         self._hub.lesson_panel.show_lesson(lesson)
@@ -244,7 +244,7 @@ class ClassroomPart(QObject):
         c = self._hub.controller
         if c.mdp is None:
             raise ValueError(f"nothing to export: {self._hub.stage.session.mdp_error() or 'no model'}")
-        scale = self._hub.solving.scale or scale_for(0.0, 1.0, label=self._hub.stage.session.value_label)
+        scale = self._hub.solving.scale or scale_for(0.0, 1.0, label=self._hub.stage.session.game.value_label)
         rng = c.value_range  # the range the scale was fitted to (the exporter fits it the same way)
         lo, hi = (rng.lo, rng.hi) if rng is not None else (scale.lo, scale.hi)
         return lesson_export.SolvedGame(mdp=c.mdp, method=c.method, options=dict(c.options),

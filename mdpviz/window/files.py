@@ -268,7 +268,7 @@ class FilesPart(QObject):
                 self._hub.status.showMessage(f"Opening {name} cancelled.", 5000)
                 return
             state, mdp = result
-            g.session.prime(state, mdp)  # the parse is not repeated on the GUI thread
+            g.session.game.prime(state, mdp)  # the parse is not repeated on the GUI thread
             self._show_opened_file(g, state)
 
         def failed(msg: str) -> None:
@@ -373,8 +373,8 @@ class FilesPart(QObject):
         if problem:
             self._hub.dialogs.error("Cannot export model", problem)
             return False
-        start = int(g.spec.start_state(ctx))
-        mdp = modelcheck.named_model(mdp, lambda s: g.spec.state_name(ctx, s), lambda s, a: g.spec.action_name(ctx, a))
+        start = int(g.spec.episodes.start_state(ctx))
+        mdp = modelcheck.named_model(mdp, lambda s: g.spec.names.state_name(ctx, s), lambda s, a: g.spec.names.action_name(ctx, a))
 
         def done(paths) -> None:
             if paths is not None:

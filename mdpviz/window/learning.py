@@ -396,7 +396,7 @@ class LearningPart(QObject):
         if tv is not None:
             st = tv[0]
         shown, ref = learning_view(st, mdp, mode)
-        scale = mode_scale(mode, st, self._hub.solving.scale, gs.value_label)
+        scale = mode_scale(mode, st, self._hub.solving.scale, gs.game.value_label)
         n_diff = int(shown.changed.size)
         when = f"episode {st.episode:,}" + ("" if tv is None else f", transition {tv[2]} of {tv[3]}")
         cap = f"{when} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {st.rms_error:.3g}"

@@ -188,7 +188,7 @@ class LivePart(QObject):
 
     def _live_applies(self) -> bool:
         """Live re-solve applies to the shown game and solver (not a learner, nor a game whose Step is its own)."""
-        return (self.live_resolve and not self._hub.stage.session.drives_steps and self._hub.solver_panel.method not in LEARNERS
+        return (self.live_resolve and not self._hub.stage.session.game.drives_steps and self._hub.solver_panel.method not in LEARNERS
                 and not self._hub.learning.active and self._hub.stage.session.mdp() is not None)
 
     def edit_message(self, text: str) -> str:
@@ -275,7 +275,7 @@ class LivePart(QObject):
         lo = min(r.lo for r in (base.value_range, c.value_range) if r is not None) if c.value_range else None
         if lo is not None and base.value_range is not None:
             hi = max(base.value_range.hi, c.value_range.hi)
-            self._hub.solving.fix_scale(range_scale(lo, hi, label=self._hub.stage.session.value_label, kind=self._hub.stage.session.color_kind))
+            self._hub.solving.fix_scale(range_scale(lo, hi, label=self._hub.stage.session.game.value_label, kind=self._hub.stage.session.game.color_kind))
         self._hub.status.showMessage(self.diff_sentence(), 15000)
         self._hub.solving.mark_dirty()
 

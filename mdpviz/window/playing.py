@@ -60,7 +60,7 @@ class PlayingPart(QObject):
             if panel is not None:
                 panel.clear()
         self._hub.player.clear()
-        self._hub.player.set_strategies(self._hub.stage.session.strategies())
+        self._hub.player.set_strategies(self._hub.stage.session.game.strategies())
 
     # ------------------------------------------------------------------ simulation
     def simulate_from_panel(self) -> None:
@@ -77,7 +77,7 @@ class PlayingPart(QObject):
         """Batch simulation of every strategy in the background (the optimal one uses the converged
         solution, or is solved on the job thread if the solver has not converged)."""
         try:
-            gen = self._hub.stage.session.simulation(self.current_policy(), games=int(games), seed=int(seed))
+            gen = self._hub.stage.session.game.simulation(self.current_policy(), games=int(games), seed=int(seed))
         except ValueError as e:
             self._hub.status.showMessage(str(e), 8000)
             return False
@@ -148,10 +148,10 @@ class PlayingPart(QObject):
         sw = self._hub.solving.shown_sweep()
         policy = None if sw is None else np.asarray(sw.policy)
         try:
-            probs = g.strategy_probs(strategy, policy)
+            probs = g.game.strategy_probs(strategy, policy)
             self._episode_count += 1
             rng = np.random.default_rng([int(self._episode_seed), self._episode_count])
-            moves = g.episode(probs, rng)
+            moves = g.game.episode(probs, rng)
         except ValueError as e:
             self._hub.status.showMessage(str(e), 8000)
             return False
@@ -162,12 +162,12 @@ class PlayingPart(QObject):
         # only the states the episode visits are named (every state would be O(states) on the GUI thread)
         names = {s: g.state_name(s) for s in {start, *(m.state for m in moves), *(m.next_state for m in moves)}}
         end = moves[-1].next_state if moves else start
-        outcome = g.outcome_text(end) if mdp.terminal[end] else (
+        outcome = g.game.outcome_text(end) if mdp.terminal[end] else (
             f"stopped after {len(moves)} moves (not finished)" if moves else "")
         # a discounted total is named as one ("405 reward" was a win's 500 discounted twice)
         total_label = (f"discounted return (\u03b3 = {mdp.discount:g})"
-                       if g.unit in ("return", "reward") and mdp.discount < 1 else "")
-        self._hub.player.show_episode(moves, start_state=start, unit=g.unit, names=names,
+                       if g.game.unit in ("return", "reward") and mdp.discount < 1 else "")
+        self._hub.player.show_episode(moves, start_state=start, unit=g.game.unit, names=names,
                                  header=f"{strategy} {note}".strip() + ":", outcome=outcome, total_label=total_label)
         self._hub.docks["player"].raise_()
         return True

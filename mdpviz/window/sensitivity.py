@@ -120,10 +120,10 @@ class SensitivityPart(QObject):
         if self._sens_panel is None:
             return
         s = self._hub.stage.session
-        spec = registry.get(s.key)
-        fields = () if spec.no_table else numeric_fields(s.key, s.to_dict())
-        note = (f"{s.title} has no table of states to solve ({spec.no_table})." if spec.no_table else
-                f"{s.title} has no real-valued setting to sweep." if not fields else "")
+        spec = registry.get(s.spec.key)
+        fields = () if spec.no_table else numeric_fields(s.spec.key, s.to_dict())
+        note = (f"{s.spec.title} has no table of states to solve ({spec.no_table})." if spec.no_table else
+                f"{s.spec.title} has no real-valued setting to sweep." if not fields else "")
         self._sens_panel.set_fields(fields, note=note)
 
     def _sensitivity_game_shown(self) -> None:
@@ -162,7 +162,7 @@ class SensitivityPart(QObject):
         if req is None:
             return False
         s = self._hub.stage.session
-        key, data = s.key, s.to_dict()
+        key, data = s.spec.key, s.to_dict()
         try:
             check_range(key, data, req.param, req.lo, req.hi)
             if req.param2 is not None:
@@ -243,7 +243,7 @@ class SensitivityPart(QObject):
             return False
         s = self._hub.stage.session
         ours = self._sens_edit
-        if (ours is not None and ours[0] == s.key and s.settings == ours[1] and s.undo_stack.canUndo()
+        if (ours is not None and ours[0] == s.spec.key and s.settings == ours[1] and s.undo_stack.canUndo()
                 and s.undo_stack.undoText() == ours[2]):
             s.undo_stack.undo()  # the last click's edit: replaced, so one Undo still returns to the user's settings
         data = s.to_dict()
@@ -259,7 +259,7 @@ class SensitivityPart(QObject):
         shown = ", ".join(f"{panel.label_of(p)} = {x:.6g}" for p, x in values)
         text = f"{shown} (sensitivity)"
         if s.edit(new, text):
-            self._sens_edit = (s.key, s.settings, text)
+            self._sens_edit = (s.spec.key, s.settings, text)
         back = ", ".join(f"{panel.label_of(p)} = {v:g}" for p, v in before)
         caption = f"The board: {shown} ({where}). Undo (Ctrl+Z): back to {back}."
         panel.set_caption(caption)

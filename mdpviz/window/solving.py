@@ -199,14 +199,14 @@ class SolvingPart(QObject):
         self._hub.color_bar.show_scale(self.scale)
         self.solve_owner = self._hub.stage.game.key
         self._hub.controller.reset(mdp, self._hub.solver_panel.method, **self.solver_options())
-        if mdp is not None and self._hub.stage.session.solve_after_reset() and self._hub.solver_panel.method not in LEARNERS:
+        if mdp is not None and self._hub.stage.session.game.solve_after_reset() and self._hub.solver_panel.method not in LEARNERS:
             self._hub.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
         self._dirty = True
 
     # A game whose Step is its own (anti-tic-tac-toe's best-response rounds) has a driver that says so
     # (GameSession.drives_steps); the window's one Step, Run, Pause and Reset then drive it.
     def _drives(self) -> bool:
-        return self._hub.stage.session.drives_steps and self._hub.solver_panel.method not in LEARNERS  # (a learner: the window's Step)
+        return self._hub.stage.session.game.drives_steps and self._hub.solver_panel.method not in LEARNERS  # (a learner: the window's Step)
 
     def reset_action(self) -> None:
         """The Reset button: the game's own reset (rounds back to 0) or a fresh solver."""
@@ -296,8 +296,8 @@ class SolvingPart(QObject):
         if rng.source == "reference" and rng.values is not None and self._hub.controller.mdp is not None:
             self._hub.convergence.set_reference(rng.values, gamma=float(self._hub.controller.mdp.discount),
                                            method=bounded_method(self._hub.controller.method, self._hub.controller.options))
-        self.scale = range_scale(rng.lo, rng.hi, label=self._hub.stage.session.value_label,
-                                 kind=self._hub.stage.session.color_kind)
+        self.scale = range_scale(rng.lo, rng.hi, label=self._hub.stage.session.game.value_label,
+                                 kind=self._hub.stage.session.game.color_kind)
         if not self._hub.classroom.delta_view:
             self._hub.color_bar.show_scale(self.scale)
         self._dirty = True
@@ -414,7 +414,7 @@ class SolvingPart(QObject):
         board = self._hub.stage.board
         board.set_value_range(c.value_range if sw is not None else None)
         board.show_history(hist, i)
-        board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=gs.value_label)),
+        board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=gs.game.value_label)),
                          caption=cap if mdp is not None else (gs.mdp_error() or g.empty_text()),
                          previous=hist[i - 1] if i > 0 else None,
                          delta=self._hub.classroom.delta_scale() if sw is not None and self._hub.classroom.delta_view else None)
@@ -470,7 +470,7 @@ class SolvingPart(QObject):
             if seen[2]:
                 text += f" \u00b7 {seen[2]}"
         self._hub.solver_panel.show_status(text)
-        own = self._hub.stage.session.state_text()  # a game without a solver (the 3D game trains) says its own state
+        own = self._hub.stage.session.game.state_text()  # a game without a solver (the 3D game trains) says its own state
         self._hub.state_label.setText(f"{self._hub.stage.game.title} \u00b7 {own}" if own is not None
                                  else f"{self._hub.stage.game.title} \u00b7 {name} \u00b7 {c.state}")
 
@@ -552,7 +552,7 @@ class SolvingPart(QObject):
             ("(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"))
         title = f"{g.state_title(s)} {when}"  # board games: in words
         if mdp.terminal[s]:
-            return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=gs.unit, chain=chain)
+            return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=gs.game.unit, chain=chain)
         acts = [int(a) for a in mdp.actions_of(s)]
         # each V(s') links to the backup of s' (before the first sweep every V is 0: no chain to follow)
         link = None if sw is None else (lambda t: follow_href(t.next_state) if 0 <= t.next_state < mdp.n_states
@@ -561,7 +561,7 @@ class SolvingPart(QObject):
         rows = []
         qs = []
         for a in acts:
-            terms = gs.backup_terms(s, a, src)
+            terms = gs.game.backup_terms(s, a, src)
             qs.append(backup_q(terms, mdp.discount))
             shown = terms if len(terms) <= 12 else merge_terms(terms)  # (a merged term still names one s')
             rows.append((a, tuple(shown), backup_text(shown, mdp.discount, state_name=name),
@@ -573,7 +573,7 @@ class SolvingPart(QObject):
         actions = tuple(ActionBackup(a, gs.action_name(a), q, text, a == chosen, html, shown)
                         for (a, shown, text, html), q in zip(rows, qs))
         return Inspection(title, float(values[s]), actions, objective, mdp.discount,
-                          unit=gs.unit if gs.unit == "turns" else "", source=source, chain=chain)
+                          unit=gs.game.unit if gs.game.unit == "turns" else "", source=source, chain=chain)
 
     def _crumb_name(self, s: int) -> str:
         """A state's name in the chain's breadcrumb: as the backups name it (:meth:`_short_name`), or its

@@ -446,8 +446,8 @@ class StagePart(QObject):
         simulations and the episode forgotten); then the status bar says why."""
         g, s = self.game, self.session
         mdp = s.mdp()
-        self._hub.solver_panel.set_discount(None if mdp is None else mdp.discount, editable=s.supports_discount,
-                                       why=s.discount_tooltip())
+        self._hub.solver_panel.set_discount(None if mdp is None else mdp.discount, editable=s.game.supports_discount,
+                                       why=s.game.discount_tooltip())
         self._hub.model_changed.emit()
         err = s.mdp_error()
         if err:

@@ -94,7 +94,7 @@ from mdpviz.models.attt.play import (  # noqa: F401
 )
 from mdpviz.models.attt.rounds import Rounds
 from mdpviz.models.kit.game import hooks
-from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec
+from mdpviz.models.kit.game.registry import DisplayHooks, EpisodeHooks, GameSpec, ModelHooks, NameHooks, SEQUENTIAL, ScenarioCodec
 
 
 # ---------------------------------------------------------------------------------- the window's hooks
@@ -131,22 +131,32 @@ SPEC = GameSpec(
     settings_type=AtttSettings,
     default_settings=default_setup,
     compile=compile_setup,
-    to_dict=setup_to_dict,
-    from_dict=setup_from_dict,
-    color_kind=SEQUENTIAL,
     aliases=("anti-ttt", "anti-tictactoe", "anti-tic-tac-toe"),
-    strategies=matchup_names,
-    position_model=position_model,
-    lesson=lesson,
     jobs={"rounds": rounds_job, "matchups": matchups_job},
-    build=encode_state,
-    start_state=lambda ctx: first_board(ctx.built),
-    state_name=_state_name,
-    action_name=lambda ctx, a: f"cell {a}",
-    outcome_text=lambda ctx, s: hooks.position_outcome(AtttPositionModel(ctx.settings, ctx.built), ctx, s),
-    backup_terms=_backup_terms,
-    simulation=_simulation,
-    driver=Rounds,
+    model=ModelHooks(
+        build=encode_state,
+        driver=Rounds,
+    ),
+    names=NameHooks(
+        state_name=_state_name,
+        action_name=lambda ctx, a: f"cell {a}",
+        outcome_text=lambda ctx, s: hooks.position_outcome(AtttPositionModel(ctx.settings, ctx.built), ctx, s),
+        backup_terms=_backup_terms,
+    ),
+    episodes=EpisodeHooks(
+        strategies=matchup_names,
+        start_state=lambda ctx: first_board(ctx.built),
+        simulation=_simulation,
+    ),
+    display=DisplayHooks(
+        color_kind=SEQUENTIAL,
+        position_model=position_model,
+        lesson=lesson,
+    ),
+    codec=ScenarioCodec(
+        to_dict=setup_to_dict,
+        from_dict=setup_from_dict,
+    ),
 )
 """Anti-tic-tac-toe in the registry. Its simulations are matchups (pairs of policies from the empty
 board, :func:`matchups_job`), not strategies of one player on one MDP, so ``strategy_probs`` is None;

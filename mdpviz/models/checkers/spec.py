@@ -52,7 +52,7 @@ from mdpviz.models.kit.game.codec import INLINE, FieldError
 from mdpviz.models.checkers.play import annotate_terms
 from mdpviz.models.kit.game import hooks
 from mdpviz.models.kit.boards.episodes import sample_mdp_episode
-from mdpviz.models.kit.game.registry import DIVERGING, GameSpec, JobProgress
+from mdpviz.models.kit.game.registry import DIVERGING, DisplayHooks, EpisodeHooks, GameSpec, JobProgress, ModelHooks, NameHooks
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.kit.boards.position import MatchupResult, MatchupRow
 from mdpviz.core.simulate import policy_matrix, simulate
@@ -359,7 +359,7 @@ def _episode(ctx: Any, probs: np.ndarray, rng: np.random.Generator) -> list:
     cm = ctx.built
     start = int(rng.choice(cm.start_states, p=cm.start_probs))
     return sample_mdp_episode(ctx.mdp, probs, rng=rng, start=start, max_steps=1000, state_name=None,
-                              action_name=lambda a: ctx.spec.action_name(ctx, a))
+                              action_name=lambda a: ctx.spec.names.action_name(ctx, a))
 
 
 
@@ -371,22 +371,30 @@ SPEC = GameSpec(
     settings_type=CheckersSettings,
     default_settings=CheckersSettings,
     compile=compile_settings,
-    color_kind=DIVERGING,
     aliases=("draughts",),
-    strategies=lambda settings, mdp: ("optimal", "random"),
-    strategy_probs=strategy_probs,
-    position_model=position_model,
-    lesson=lesson,
     jobs={"compile": compile_job, "simulate": simulate_job},
-    build_key=lambda settings: settings.key,
-    mdp_of=lambda settings, cm: with_discount(cm, settings.discount),
-    start_state=lambda ctx: int(ctx.built.start_states[0]),
-    state_name=_state_name,
-    outcome_text=lambda ctx, s: hooks.position_outcome(CheckersPositionModel(ctx.built, ctx.mdp), ctx, s),
-    backup_terms=_backup_terms,
-    episode=_episode,
-    simulation=lambda ctx, policy, *, games, seed: matchup_job(ctx.built, ctx.mdp, policy, games=games, seed=seed),
-    with_discount=hooks.set_discount,
+    model=ModelHooks(
+        build_key=lambda settings: settings.key,
+        mdp_of=lambda settings, cm: with_discount(cm, settings.discount),
+        with_discount=hooks.set_discount,
+    ),
+    names=NameHooks(
+        state_name=_state_name,
+        outcome_text=lambda ctx, s: hooks.position_outcome(CheckersPositionModel(ctx.built, ctx.mdp), ctx, s),
+        backup_terms=_backup_terms,
+    ),
+    episodes=EpisodeHooks(
+        strategies=lambda settings, mdp: ("optimal", "random"),
+        strategy_probs=strategy_probs,
+        start_state=lambda ctx: int(ctx.built.start_states[0]),
+        episode=_episode,
+        simulation=lambda ctx, policy, *, games, seed: matchup_job(ctx.built, ctx.mdp, policy, games=games, seed=seed),
+    ),
+    display=DisplayHooks(
+        color_kind=DIVERGING,
+        position_model=position_model,
+        lesson=lesson,
+    ),
 )
 """Checkers in the registry (:mod:`mdpviz.models.kit.game.registry`)."""
 

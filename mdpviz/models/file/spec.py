@@ -29,7 +29,7 @@ from mdpviz.core.examples import mdp_examples
 from mdpviz.models.kit.game.codec import FieldError
 from mdpviz.core.files import ScenarioError
 from mdpviz.core.jobs import drive
-from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.game.registry import DisplayHooks, EpisodeHooks, GameSpec, JobProgress, ModelHooks, NameHooks, SEQUENTIAL
 from mdpviz.models.kit.teaching.lessons import Lesson
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.kit.boards.episodes import Move, sample_mdp_episode
@@ -214,23 +214,31 @@ SPEC = GameSpec(
     settings_type=FileSettings,
     default_settings=default_file_state,
     compile=compile_file,
-    display_keys=("view", "start"),
-    color_kind=SEQUENTIAL,
-    strategies=strategies,
-    strategy_probs=strategy_probs,
-    lesson=lesson,
     jobs={"simulate": simulate},
-    build=lambda st: parse_file_state(st) if st.text else None,  # the file's model with its own discount
-    build_key=lambda st: (st.path, st.text),  # a file is parsed once, whatever the discount
-    mdp_of=lambda st, parsed: with_discount(parsed, st),
-    start_state=_start_state,
-    state_name=lambda ctx, s: _state_name(ctx, s),
-    action_name=lambda ctx, a: _action_name(ctx, a),
-    outcome_text=lambda ctx, s: f"reached {_state_name(ctx, s)} (terminal)",
-    episode=_episode,
-    simulation=simulation_from_start,
-    with_discount=_with_discount,
-    display=display_settings,
+    model=ModelHooks(
+        build=lambda st: parse_file_state(st) if st.text else None,  # the file's model with its own discount
+        build_key=lambda st: (st.path, st.text),  # a file is parsed once, whatever the discount
+        mdp_of=lambda st, parsed: with_discount(parsed, st),
+        with_discount=_with_discount,
+    ),
+    names=NameHooks(
+        state_name=lambda ctx, s: _state_name(ctx, s),
+        action_name=lambda ctx, a: _action_name(ctx, a),
+        outcome_text=lambda ctx, s: f"reached {_state_name(ctx, s)} (terminal)",
+    ),
+    episodes=EpisodeHooks(
+        strategies=strategies,
+        strategy_probs=strategy_probs,
+        start_state=_start_state,
+        episode=_episode,
+        simulation=simulation_from_start,
+    ),
+    display=DisplayHooks(
+        keys=("view", "start"),
+        color_kind=SEQUENTIAL,
+        lesson=lesson,
+        settings=display_settings,
+    ),
 )
 """The course-file game in the registry. ``jobs["simulate"](state, mdp, policy, games=, seed=, start=)``."""
 

@@ -11,7 +11,7 @@ from mdpviz.models.gambler import rules as gb
 from mdpviz.models.gambler.rules import GamblerSettings, compile_gambler
 from mdpviz.models.kit.boards.grid import walk_simulation
 from mdpviz.models.kit.game import hooks
-from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.game.registry import DisplayHooks, EpisodeHooks, GameSpec, JobProgress, ModelHooks, SEQUENTIAL
 from mdpviz.models.kit.boards.strategies import SimulationResult
 from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 from mdpviz.core.mdp import TabularMDP
@@ -90,14 +90,20 @@ SPEC = GameSpec(
     settings_type=GamblerSettings,
     default_settings=GamblerSettings,
     compile=compile_gambler,
-    color_kind=SEQUENTIAL,
-    strategies=strategies,
-    strategy_probs=strategy_probs,
-    lesson=lesson,
     jobs={"simulate": simulate},
-    start_state=lambda ctx: start_capital(ctx.settings),
-    with_discount=hooks.set_discount,
-    solve_with=lambda st: ("gs", {"tol": 1e-9}),  # Sutton and Barto's value iteration sweeps in place (section 4.4)
+    model=ModelHooks(
+        with_discount=hooks.set_discount,
+        solve_with=lambda st: ("gs", {"tol": 1e-9}),  # Sutton and Barto's value iteration sweeps in place (section 4.4)
+    ),
+    episodes=EpisodeHooks(
+        strategies=strategies,
+        strategy_probs=strategy_probs,
+        start_state=lambda ctx: start_capital(ctx.settings),
+    ),
+    display=DisplayHooks(
+        color_kind=SEQUENTIAL,
+        lesson=lesson,
+    ),
 )
 """The gambler's problem (Sutton and Barto, Example 4.3) in the registry."""
 

@@ -7,7 +7,7 @@ from mdpviz.core.files import ScenarioError
 from mdpviz.models.kit.game.codec import as_object, from_data, to_data
 from mdpviz.models.kit.game import hooks
 from mdpviz.models.kit.game.hooks import simulation_from_start, walk_episode
-from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.game.registry import DisplayHooks, EpisodeHooks, GameSpec, JobProgress, ModelHooks, NameHooks, SEQUENTIAL, ScenarioCodec
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.kit.boards.strategies import SimulationResult
 from mdpviz.models.gridworld.rules import (  # noqa: F401
@@ -130,20 +130,30 @@ SPEC = GameSpec(
     settings_type=GridSettings,
     default_settings=GridSettings,
     compile=_compile_mdp,
-    to_dict=settings_to_dict,
-    from_dict=settings_from_dict,
-    color_kind=SEQUENTIAL,
-    strategies=strategies,
-    strategy_probs=strategy_probs,
-    lesson=lesson,
     jobs={"simulate": simulate},
-    build=compile_gridworld,
-    start_state=lambda ctx: int(ctx.built.start_state),
-    state_name=lambda ctx, s: state_name(ctx.built.geometry, ctx.settings.convention, s),
-    episode=walk_episode,
-    simulation=simulation_from_start,
-    with_discount=hooks.set_discount,
-    solve_with=lambda st: (("evaluate", {"tol": 1e-9}) if st.grid.name in NUMBERED_MAPS else ("vi", {"tol": 1e-9})),
+    model=ModelHooks(
+        build=compile_gridworld,
+        with_discount=hooks.set_discount,
+        solve_with=lambda st: (("evaluate", {"tol": 1e-9}) if st.grid.name in NUMBERED_MAPS else ("vi", {"tol": 1e-9})),
+    ),
+    names=NameHooks(
+        state_name=lambda ctx, s: state_name(ctx.built.geometry, ctx.settings.convention, s),
+    ),
+    episodes=EpisodeHooks(
+        strategies=strategies,
+        strategy_probs=strategy_probs,
+        start_state=lambda ctx: int(ctx.built.start_state),
+        episode=walk_episode,
+        simulation=simulation_from_start,
+    ),
+    display=DisplayHooks(
+        color_kind=SEQUENTIAL,
+        lesson=lesson,
+    ),
+    codec=ScenarioCodec(
+        to_dict=settings_to_dict,
+        from_dict=settings_from_dict,
+    ),
 )
 """The grid world in the registry. ``jobs["simulate"](settings, mdp, policy, games=, seed=, start=)``."""
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Generator
-from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.game.registry import DisplayHooks, EpisodeHooks, GameSpec, JobProgress, ModelHooks, SEQUENTIAL
 from mdpviz.models.kit.boards.grid import walk_simulation
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.kit.boards.strategies import SimulationResult
@@ -84,18 +84,24 @@ SPEC = GameSpec(
     settings_type=GymSettings,
     default_settings=default_settings,
     compile=compile_gym,
-    color_kind=SEQUENTIAL,
-    strategies=strategies,
-    strategy_probs=strategy_probs,
-    lesson=lesson,
     jobs={"simulate": simulate},
-    build=window_import,
-    build_key=lambda state: (state.env_id, state.kwargs),  # imported once per environment, whatever the discount
-    mdp_of=_mdp_of,
-    start_state=lambda ctx: int(ctx.built.start),
-    episode=walk_episode,
-    simulation=simulation_from_start,
-    with_discount=lambda ctx, gamma: replace(ctx.settings, discount=gamma),
+    model=ModelHooks(
+        build=window_import,
+        build_key=lambda state: (state.env_id, state.kwargs),  # imported once per environment, whatever the discount
+        mdp_of=_mdp_of,
+        with_discount=lambda ctx, gamma: replace(ctx.settings, discount=gamma),
+    ),
+    episodes=EpisodeHooks(
+        strategies=strategies,
+        strategy_probs=strategy_probs,
+        start_state=lambda ctx: int(ctx.built.start),
+        episode=walk_episode,
+        simulation=simulation_from_start,
+    ),
+    display=DisplayHooks(
+        color_kind=SEQUENTIAL,
+        lesson=lesson,
+    ),
 )
 """Gymnasium's toy-text environments in the registry (compile imports Gymnasium; importing this does
 not). ``jobs["simulate"](state, mdp, policy, games=, seed=, start=)``."""

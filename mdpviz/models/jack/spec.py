@@ -12,7 +12,7 @@ from mdpviz.models.jack import rules as jr
 from mdpviz.models.jack.rules import JackSettings, compile_jack, move_of, state_of
 from mdpviz.models.kit.boards.grid import walk_simulation
 from mdpviz.models.kit.game import hooks
-from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec, JobProgress
+from mdpviz.models.kit.game.registry import DisplayHooks, EpisodeHooks, GameSpec, JobProgress, ModelHooks, SEQUENTIAL
 from mdpviz.models.kit.boards.strategies import SimulationResult
 from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 from mdpviz.core.mdp import TabularMDP
@@ -104,14 +104,20 @@ SPEC = GameSpec(
     settings_type=JackSettings,
     default_settings=JackSettings,
     compile=compile_jack,
-    color_kind=SEQUENTIAL,
-    strategies=strategies,
-    strategy_probs=strategy_probs,
-    lesson=lesson,
     jobs={"compile": compile_job, "simulate": simulate},
-    start_state=lambda ctx: start_state(ctx.settings),
-    with_discount=hooks.set_discount,
-    solve_with=lambda st: ("pi", {}),  # figure 4.2: policy iteration from pi_0 = move nothing
+    model=ModelHooks(
+        with_discount=hooks.set_discount,
+        solve_with=lambda st: ("pi", {}),  # figure 4.2: policy iteration from pi_0 = move nothing
+    ),
+    episodes=EpisodeHooks(
+        strategies=strategies,
+        strategy_probs=strategy_probs,
+        start_state=lambda ctx: start_state(ctx.settings),
+    ),
+    display=DisplayHooks(
+        color_kind=SEQUENTIAL,
+        lesson=lesson,
+    ),
 )
 """Jack's car rental (Sutton and Barto, Example 4.2; Exercise 4.7 with ``free_shuttle``) in the registry."""
 

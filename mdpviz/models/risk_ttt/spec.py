@@ -4,7 +4,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Callable, Generator
 import numpy as np
-from mdpviz.models.kit.game.registry import DIVERGING, GameSpec, JobProgress
+from mdpviz.models.kit.game.registry import DIVERGING, DisplayHooks, EpisodeHooks, GameSpec, JobProgress, ModelHooks, NameHooks, ScenarioCodec
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.kit.pictures.display import BackupTerm
 from mdpviz.models.kit.game.hooks import Context, position_outcome
@@ -139,19 +139,29 @@ SPEC = GameSpec(
     unit="result",
     settings_type=RiskSettings,
     default_settings=RiskSettings,
-    from_dict=settings_from_data,
     compile=compile_settings,
-    color_kind=DIVERGING,
-    strategy_probs=strategy_probs,
-    position_model=position_model,
-    lesson=lesson,
     jobs={"exact_solve": _exact_job, "matchups": _matchups_job},
-    build=_build,
-    mdp_of=lambda state, game: labelled_mdp(game),  # "board|mover" state labels: the inspector names positions
-    start_state=lambda ctx: int(ctx.built.start),
-    outcome_text=lambda ctx, s: position_outcome(RiskPositionModel(ctx.built), ctx, s),
-    backup_terms=_backup_terms,
-    simulation=_simulation,
+    model=ModelHooks(
+        build=_build,
+        mdp_of=lambda state, game: labelled_mdp(game),  # "board|mover" state labels: the inspector names positions
+    ),
+    names=NameHooks(
+        outcome_text=lambda ctx, s: position_outcome(RiskPositionModel(ctx.built), ctx, s),
+        backup_terms=_backup_terms,
+    ),
+    episodes=EpisodeHooks(
+        strategy_probs=strategy_probs,
+        start_state=lambda ctx: int(ctx.built.start),
+        simulation=_simulation,
+    ),
+    display=DisplayHooks(
+        color_kind=DIVERGING,
+        position_model=position_model,
+        lesson=lesson,
+    ),
+    codec=ScenarioCodec(
+        from_dict=settings_from_data,
+    ),
 )
 """Risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.game.registry` (``compile`` gives None for the 4x4
 board: its table is too large, the ``exact_solve`` job solves it by backward induction instead)."""

@@ -22,7 +22,7 @@ from mdpviz.models.kit.pictures.display import BackupTerm
 from mdpviz.models.kit.game.codec import to_data
 from mdpviz.models.kit.boards.episodes import Move, snakes_moves
 from mdpviz.models.kit.game.hooks import Context
-from mdpviz.models.kit.game.registry import SEQUENTIAL, GameSpec
+from mdpviz.models.kit.game.registry import DisplayHooks, EpisodeHooks, GameSpec, ModelHooks, NameHooks, SEQUENTIAL, ScenarioCodec
 from mdpviz.models.kit.teaching.lessons import Lesson
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.snakes.rules import *  # noqa: F403 (the rules are this package's public names)
@@ -109,18 +109,28 @@ SPEC = GameSpec(
     settings_type=SnakesSettings,
     default_settings=SnakesSettings,
     compile=compile_snakes,
-    to_dict=snakes_to_dict,
-    color_kind=SEQUENTIAL,
-    strategies=strategies,
-    strategy_probs=spec_strategy_probs,
-    lesson=lesson,
     jobs={"simulate": simulation},
-    state_name=_state_name,
-    action_name=_action_name,
-    outcome_text=_outcome_text,
-    backup_terms=_backup_terms,
-    episode=_episode,
-    discount_note="Turns are counted, not discounted: the discount is 1.",
+    model=ModelHooks(
+        discount_note="Turns are counted, not discounted: the discount is 1.",
+    ),
+    names=NameHooks(
+        state_name=_state_name,
+        action_name=_action_name,
+        outcome_text=_outcome_text,
+        backup_terms=_backup_terms,
+    ),
+    episodes=EpisodeHooks(
+        strategies=strategies,
+        strategy_probs=spec_strategy_probs,
+        episode=_episode,
+    ),
+    display=DisplayHooks(
+        color_kind=SEQUENTIAL,
+        lesson=lesson,
+    ),
+    codec=ScenarioCodec(
+        to_dict=snakes_to_dict,
+    ),
 )
 """Snakes and ladders in the registry. ``jobs["simulate"](cfg, mdp, policy, games=, seed=)``: every
 strategy from square 1 (:func:`simulation`)."""

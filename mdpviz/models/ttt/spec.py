@@ -7,7 +7,7 @@ import numpy as np
 
 from mdpviz.models.kit.boards.episodes import Move, sample_mdp_episode
 from mdpviz.models.kit.game.hooks import Context, position_outcome
-from mdpviz.models.kit.game.registry import DIVERGING, GameSpec, JobProgress
+from mdpviz.models.kit.game.registry import DIVERGING, DisplayHooks, EpisodeHooks, GameSpec, JobProgress, ModelHooks, NameHooks
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.kit.boards.position import MatchupResult
 from mdpviz.models.kit.boards.ttt_board import (  # noqa: F401  (re-exported: the board rules' old home)
@@ -107,17 +107,25 @@ SPEC = GameSpec(
     settings_type=TicTacToeSettings,
     default_settings=TicTacToeSettings,
     compile=_compile,
-    color_kind=DIVERGING,
-    strategy_probs=strategy_probs,
-    position_model=_position_model,
-    lesson=lesson,
     jobs={"matchups": _matchups_job},
-    build=_build,
-    start_state=lambda ctx: int(ctx.built.start_states[0]),
-    outcome_text=lambda ctx, s: position_outcome(VsRandomPositionModel(ctx.built), ctx, s),
-    episode=_episode,
-    simulation=lambda ctx, policy, *, games, seed: vs_random_matchups(ctx.built, policy, games=games, seed=seed),
-    with_discount=_with_discount,
+    model=ModelHooks(
+        build=_build,
+        with_discount=_with_discount,
+    ),
+    names=NameHooks(
+        outcome_text=lambda ctx, s: position_outcome(VsRandomPositionModel(ctx.built), ctx, s),
+    ),
+    episodes=EpisodeHooks(
+        strategy_probs=strategy_probs,
+        start_state=lambda ctx: int(ctx.built.start_states[0]),
+        episode=_episode,
+        simulation=lambda ctx, policy, *, games, seed: vs_random_matchups(ctx.built, policy, games=games, seed=seed),
+    ),
+    display=DisplayHooks(
+        color_kind=DIVERGING,
+        position_model=_position_model,
+        lesson=lesson,
+    ),
 )
 """Tic-tac-toe against a random opponent in the registry :mod:`mdpviz.models.kit.game.registry`."""
 

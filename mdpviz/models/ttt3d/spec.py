@@ -24,7 +24,7 @@ from mdpviz.models.kit.pictures.colors import DIVERGING, ColorScale
 from mdpviz.models.kit.pictures.display import BackupTerm
 from mdpviz.core.files import ScenarioError
 from mdpviz.models.kit.game.codec import FieldError, from_data, to_data
-from mdpviz.models.kit.game.registry import GameSpec, JobProgress
+from mdpviz.models.kit.game.registry import DisplayHooks, EpisodeHooks, GameSpec, JobProgress, ModelHooks, ScenarioCodec
 from mdpviz.models.kit.boards.position import DECISION, MODEL, MatchupResult, MatchupRow, MoveSpec, Ply, Position, PositionModel
 from mdpviz.core.simulate import proportion_ci
 from mdpviz.models.ttt3d.rules import (  # noqa: F401  (re-exported: the rules' old home)
@@ -556,18 +556,26 @@ SPEC = GameSpec(
     settings_type=Ttt3dSettings,
     default_settings=Ttt3dSettings,
     compile=lambda state: None,
-    to_dict=settings_to_dict,
-    from_dict=settings_from_dict,
-    display_keys=DISPLAY_KEYS,
-    color_kind=DIVERGING,
-    position_model=_position_model,
-    lesson=lesson,
     jobs={"train": _training_job, "matchups": _matchups_job},
     no_table=NO_TABLE,
-    simulation=lambda ctx, policy, *, games, seed: matchup_job(ctx.driver.agent, ctx.settings.risk_vector(),
-                                                              games=games, seed=seed),
-    display=lambda data, path: {"reply": data["reply"] if data.get("reply") in REPLIES else "agent"},
-    driver=Training,
+    model=ModelHooks(
+        driver=Training,
+    ),
+    episodes=EpisodeHooks(
+        simulation=lambda ctx, policy, *, games, seed: matchup_job(ctx.driver.agent, ctx.settings.risk_vector(),
+                                                                  games=games, seed=seed),
+    ),
+    display=DisplayHooks(
+        keys=DISPLAY_KEYS,
+        color_kind=DIVERGING,
+        position_model=_position_model,
+        lesson=lesson,
+        settings=lambda data, path: {"reply": data["reply"] if data.get("reply") in REPLIES else "agent"},
+    ),
+    codec=ScenarioCodec(
+        to_dict=settings_to_dict,
+        from_dict=settings_from_dict,
+    ),
 )
 """3x3x3 risk tic-tac-toe in the registry :mod:`mdpviz.models.kit.game.registry` (no table: ``compile`` gives None)."""
 

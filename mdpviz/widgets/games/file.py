@@ -58,7 +58,7 @@ class FileGame(Game):
     def read_file(self, path: str | Path) -> FileSettings:
         """The settings for ``path`` (parsed and checked; the model kept); MDPFileError naming file and line."""
         state, mdp = mf.read_file(path)
-        self.session.prime(state, mdp)
+        self.session.game.prime(state, mdp)
         return state
 
     def open_file(self, path: str | Path) -> bool:

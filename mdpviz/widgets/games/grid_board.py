@@ -584,8 +584,8 @@ class GridBoard(GameBoard):
         """The colour scale the canvas draws with, as the colour bar shows it: the kind of map it uses
         (diverging, symmetric about 0, when the values have both signs; else sequential) and the unit."""
         low, high, div = self._range
-        unit = self.game.session.unit
-        label = self.game.session.value_label + (f" ({unit}{'; 0 = grey' if div else ''})" if unit else
+        unit = self.game.session.game.unit
+        label = self.game.session.game.value_label + (f" ({unit}{'; 0 = grey' if div else ''})" if unit else
                                          (" (0 = grey)" if div else ""))
         return ColorScale(low, high, label, DIVERGING if div else SEQUENTIAL)
 

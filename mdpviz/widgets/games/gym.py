@@ -105,7 +105,7 @@ class GymGame(GridGameBase):
         one is refused with a message and leaves the current environment."""
         try:
             new = gb.state_with_kwargs(self.gstate, env_id, kwargs_text)
-            self.session.prime(new, gb.window_import(new))  # checked (and kept) before it becomes an edit
+            self.session.game.prime(new, gb.window_import(new))  # checked (and kept) before it becomes an edit
         except ValueError as e:
             return self.session.refuse(f"Not applied: {e}")
         kwt = ", ".join(f"{k}={v}" for k, v in new.kwargs)

@@ -77,7 +77,7 @@ def outcome_text(ctx: Context, s: int) -> str:
     """How an episode that ended in terminal state ``s`` ended: a compiled game's absorbing win/draw/loss
     state in words, else "ended in <the state's name>"."""
     words = terminal_words(label_of(ctx.mdp, s) or "")
-    return words or f"ended in {ctx.spec.state_name(ctx, s)}"
+    return words or f"ended in {ctx.spec.names.state_name(ctx, s)}"
 
 
 def backup_terms(ctx: Context, s: int, a: int, values: np.ndarray) -> list[BackupTerm]:
@@ -88,8 +88,8 @@ def backup_terms(ctx: Context, s: int, a: int, values: np.ndarray) -> list[Backu
 def episode(ctx: Context, probs: np.ndarray, rng: np.random.Generator) -> list[Move]:
     """One episode from the start state, at most 1,000 moves, actions named by the spec."""
     spec = ctx.spec
-    return sample_mdp_episode(ctx.mdp, probs, rng=rng, start=spec.start_state(ctx), max_steps=1000, state_name=None,
-                              action_name=lambda a: spec.action_name(ctx, a))
+    return sample_mdp_episode(ctx.mdp, probs, rng=rng, start=spec.episodes.start_state(ctx), max_steps=1000, state_name=None,
+                              action_name=lambda a: spec.names.action_name(ctx, a))
 
 
 def simulation(ctx: Context, policy: np.ndarray | None, *, games: int, seed: int) -> Iterator:
@@ -105,8 +105,8 @@ def walk_episode(ctx: Context, probs: np.ndarray, rng: np.random.Generator) -> l
     """One episode from the start state, at most 200 moves, states and actions named by the spec (the
     games drawn on a grid)."""
     spec = ctx.spec
-    return sample_mdp_episode(ctx.mdp, probs, rng=rng, start=spec.start_state(ctx), max_steps=200,
-                              state_name=lambda s: spec.state_name(ctx, s), action_name=lambda a: spec.action_name(ctx, a))
+    return sample_mdp_episode(ctx.mdp, probs, rng=rng, start=spec.episodes.start_state(ctx), max_steps=200,
+                              state_name=lambda s: spec.names.state_name(ctx, s), action_name=lambda a: spec.names.action_name(ctx, a))
 
 
 def simulation_from_start(ctx: Context, policy: np.ndarray | None, *, games: int, seed: int) -> Iterator:
@@ -115,7 +115,7 @@ def simulation_from_start(ctx: Context, policy: np.ndarray | None, *, games: int
 
     pol = None if policy is None else np.array(policy, dtype=np.int64)
     return ctx.spec.jobs["simulate"](ctx.settings, ctx.mdp, pol, games=at_least_two_games(games), seed=seed,
-                                     start=ctx.spec.start_state(ctx))
+                                     start=ctx.spec.episodes.start_state(ctx))
 
 
 def position_outcome(model: Any, ctx: Context, s: int) -> str:

@@ -19,7 +19,6 @@ Adding a game: one folder ``mdpviz/models/<key>/`` (``rules.py``, and ``spec.py`
 """
 from __future__ import annotations
 
-import functools
 import importlib
 import re
 from dataclasses import dataclass, field
@@ -36,13 +35,110 @@ DIVERGING = "diverging"
 """Colour kind of win/loss values (a scale centred on 0)."""
 
 
+@dataclass(frozen=True)
+class ScenarioCodec:
+    """How a game's settings are stored in a scenario file (its entry under ``games.<key>``)."""
+
+    to_dict: Callable[[Any], dict] | None = None
+    """Settings to plain JSON data; None: the generic codec's :func:`~mdpviz.models.kit.game.codec.to_data`
+    (a game gives its own only for real extras)."""
+    from_dict: Callable[[dict, str], Any] | None = None
+    """``from_dict(data, path)``: settings from scenario data, validated (``ScenarioError`` naming the field
+    ``games.<key>.<field>``); None: the generic codec's :func:`~mdpviz.models.kit.game.codec.from_data` over
+    the spec's ``settings_type``."""
+
+
+@dataclass(frozen=True)
+class ModelHooks:
+    """How the settings build the game's model and how it is solved when nothing else is asked (what the
+    headless :class:`~mdpviz.models.kit.game.game_model.Game` asks; defaults: build with the spec's ``compile``)."""
+
+    build: Callable[[Any], Any] | None = None
+    """``build(settings)``: the game built from its settings (e.g. the tic-tac-toe game with its start
+    states), kept while they stay and handed to the hooks as ``ctx.built``; None: the spec's ``compile``,
+    the built object is the MDP. A game with ``jobs["compile"]`` builds in that job instead (in the window:
+    off the GUI thread)."""
+    build_key: Callable[[Any], Hashable] | None = None
+    """What building depends on when that is less than the settings (e.g. not the discount): the game then
+    builds once per key and keeps the last few. None: the settings themselves."""
+    mdp_of: Callable[[Any, Any], TabularMDP | None] | None = None
+    """``mdp_of(settings, built)``: the MDP of the settings from what was built (None: what was built when
+    it is a TabularMDP, else its ``mdp``)."""
+    driver: Callable[[], Any] | None = None
+    """Builds the game's :class:`~mdpviz.models.kit.game.driver.Driver` (its rounds or its training), or None."""
+    solve_with: Callable[[Any], tuple[str, Mapping[str, Any]]] | None = None
+    """``solve_with(settings)``: (method, options) the game is solved with when nothing else is asked (the
+    window's first algorithm, ``mdpviz solve`` and ``mdpviz export`` without ``--method``, the lesson); None:
+    synchronous value iteration to 1e-9 (:data:`mdpviz.models.kit.game.game_model.DEFAULT_SOLVE`)."""
+    with_discount: Callable[[Any, float], Any] | None = None
+    """``with_discount(ctx, gamma)``: the settings with discount ``gamma`` (ValueError if it cannot be);
+    None: the game fixes its discount."""
+    discount_note: str = ""
+    """Why the discount is fixed (the discount field's tooltip; "": a note naming the fixed value)."""
+
+
+@dataclass(frozen=True)
+class NameHooks:
+    """How the game names its states, actions and endings, each called with a
+    :class:`~mdpviz.models.kit.game.hooks.Context` first (defaults: :mod:`mdpviz.models.kit.game.hooks`)."""
+
+    state_name: Callable[..., str] = hooks.state_name
+    """``state_name(ctx, s)``: state ``s`` in words (the inspector, the episode player, tooltips)."""
+    action_name: Callable[..., str] = hooks.action_name
+    """``action_name(ctx, a)``: action ``a`` in words."""
+    outcome_text: Callable[..., str] = hooks.outcome_text
+    """``outcome_text(ctx, s)``: how an episode that ended in terminal state ``s`` ended, in the game's words."""
+    backup_terms: Callable[..., list] = hooks.backup_terms
+    """``backup_terms(ctx, s, a, values)``: the outcomes of (s, a) for the inspector's Bellman backup."""
+
+
+@dataclass(frozen=True)
+class EpisodeHooks:
+    """Where episodes start, how one is played, which strategies play them and how a batch is simulated."""
+
+    start_state: Callable[..., int] = hooks.start_state
+    """``start_state(ctx)``: where episodes, simulations and the lesson's worked example start."""
+    episode: Callable[..., list] = hooks.episode
+    """``episode(ctx, probs, rng)``: one played episode (:class:`~mdpviz.models.kit.boards.episodes.Move` list)."""
+    simulation: Callable[..., Iterator] = hooks.simulation
+    """``simulation(ctx, policy, games=, seed=)``: the window's batch simulation, a job generator (its
+    arguments checked at once: ValueError); ``policy``: the converged one, or None (the job solves)."""
+    strategies: Callable[[Any, TabularMDP], tuple[str, ...]] | None = None
+    """``strategies(settings, mdp)``: the strategies simulation compares (None: optimal and random)."""
+    strategy_probs: Callable[[Any, str, TabularMDP, Any], Any] | None = None
+    """``strategy_probs(settings, name, mdp, optimal_policy)``: (n_states, n_actions) action probabilities."""
+
+
+@dataclass(frozen=True)
+class DisplayHooks:
+    """What the window and the lesson show of a game beyond its board: colours, display settings, the
+    position walk of a board game, the lesson."""
+
+    color_kind: str = SEQUENTIAL
+    """:data:`SEQUENTIAL` for costs and returns, :data:`DIVERGING` for win/loss values."""
+    settings: Callable[[dict, str], dict] | None = None
+    """Display settings stored beside the settings in a scenario (not edits: no undo, no solver reset):
+    ``settings(data, path)`` reads them from the game's scenario entry (ScenarioError naming a bad one),
+    ``settings({}, "")`` gives their defaults. None: the game has none."""
+    keys: tuple[str, ...] = ()
+    """Keys the game's view adds to its scenario entry for its display settings (not settings: the codec
+    lets them pass and the view reads them)."""
+    position_model: Callable[..., Any] | None = None
+    """Board games: ``position_model(settings, mdp)``, the :class:`~mdpviz.models.kit.boards.position.PositionModel`
+    that walks positions from the start to a terminal one."""
+    lesson: Callable[..., Any] | None = None
+    """``lesson(settings, mdp, **names)``: the game's :class:`~mdpviz.models.kit.teaching.lessons.Lesson`."""
+
+
 @dataclass(frozen=True, eq=False)
 class GameSpec:
-    """Everything headless about one game: its names, its settings and how they compile.
+    """Everything headless about one game: its names, its settings and how they compile, and its hooks
+    grouped by concern (:class:`ModelHooks`, :class:`NameHooks`, :class:`EpisodeHooks`,
+    :class:`DisplayHooks`, :class:`ScenarioCodec`).
 
     ``settings`` below is the game's settings object: a frozen dataclass (``settings_type``) that
-    validates itself, compared with ``==`` and stored in scenario files through ``to_dict``/``from_dict``
-    (by default the one codec of :mod:`mdpviz.models.kit.game.codec`)."""
+    validates itself, compared with ``==`` and stored in scenario files through :meth:`to_dict` and
+    :meth:`from_dict` (by default the one codec of :mod:`mdpviz.models.kit.game.codec`)."""
 
     key: str
     """The one spelling of the game's key (scenario files, ``--game``, the view map)."""
@@ -59,87 +155,37 @@ class GameSpec:
     compile: Callable[[Any], TabularMDP | None]
     """``compile(settings)``: the game's one :class:`TabularMDP` (None only for a game without a
     table of states, see :attr:`no_table`). May take seconds for large games: run it off the GUI thread."""
-    to_dict: Callable[[Any], dict] | None = None
-    """Settings to plain JSON data (the game's entry in a scenario file); None: the generic codec's
-    :func:`~mdpviz.models.kit.game.codec.to_data` (a game gives its own only for real extras)."""
-    from_dict: Callable[[dict, str], Any] | None = None
-    """``from_dict(data, path)``: settings from scenario data, validated (``ScenarioError`` naming the field
-    ``games.<key>.<field>``); None: the generic codec's :func:`~mdpviz.models.kit.game.codec.from_data` over
-    :attr:`settings_type`."""
-    display_keys: tuple[str, ...] = ()
-    """Keys the game's view adds to its scenario entry for its display settings (not settings: the
-    codec lets them pass and the view reads them)."""
-    color_kind: str = SEQUENTIAL
-    """:data:`SEQUENTIAL` for costs and returns, :data:`DIVERGING` for win/loss values."""
     aliases: tuple[str, ...] = ()
     """Other spellings accepted for :attr:`key` (old scenario files, CLI commands); each is also in
     :data:`ALIASES`, which :func:`canonical` reads without importing any game (a test checks)."""
-    strategies: Callable[[Any, TabularMDP], tuple[str, ...]] | None = None
-    """``strategies(settings, mdp)``: the strategies simulation compares (None: optimal and random)."""
-    strategy_probs: Callable[[Any, str, TabularMDP, Any], Any] | None = None
-    """``strategy_probs(settings, name, mdp, optimal_policy)``: (n_states, n_actions) action probabilities."""
-    position_model: Callable[..., Any] | None = None
-    """Board games: ``position_model(settings, mdp)``, the :class:`~mdpviz.models.kit.boards.position.PositionModel`
-    that walks positions from the start to a terminal one."""
-    lesson: Callable[..., Any] | None = None
-    """``lesson(settings, mdp, **names)``: the game's :class:`~mdpviz.models.kit.teaching.lessons.Lesson`."""
     jobs: Mapping[str, Callable[..., Iterator]] = field(default_factory=dict)
     """Background jobs the game offers, by name, each a generator function: it yields
     :class:`JobProgress` and partial results and returns its result; the window's controller steps it
     on its job thread (cancel closes it between two yields), the CLI and tests simply iterate it."""
     no_table: str = ""
     """Why :attr:`compile` returns None ("" for a game with a table)."""
+    model: ModelHooks = ModelHooks()
+    """How the settings build the model, the discount, the default solve, the driver."""
+    names: NameHooks = NameHooks()
+    """How states, actions and endings are named."""
+    episodes: EpisodeHooks = EpisodeHooks()
+    """Start state, episodes, strategies, the batch simulation."""
+    display: DisplayHooks = DisplayHooks()
+    """Colours, display settings, the position walk, the lesson."""
+    codec: ScenarioCodec = ScenarioCodec()
+    """The settings in scenario files (default: the generic codec)."""
 
-    # What the window's session asks (:mod:`mdpviz.widgets.session`): how the settings build, then the
-    # hooks, each called with a :class:`~mdpviz.models.kit.game.hooks.Context` first (defaults: mdpviz.models.kit.game.hooks).
-    build: Callable[[Any], Any] | None = None
-    """``build(settings)``: the game built from its settings (e.g. the tic-tac-toe game with its start
-    states), kept by the session while they stay and handed to the hooks as ``ctx.built``; None:
-    :attr:`compile`, the built object is the MDP. A game with ``jobs["compile"]`` builds in that job
-    instead (off the GUI thread)."""
-    build_key: Callable[[Any], Hashable] | None = None
-    """What building depends on when that is less than the settings (e.g. not the discount): the
-    session then builds once per key and keeps the last few. None: the settings themselves."""
-    mdp_of: Callable[[Any, Any], TabularMDP | None] | None = None
-    """``mdp_of(settings, built)``: the MDP of the settings from what was built (None: what was built when
-    it is a TabularMDP, else its ``mdp``)."""
-    start_state: Callable[..., int] = hooks.start_state
-    """``start_state(ctx)``: where episodes, simulations and the lesson's worked example start."""
-    state_name: Callable[..., str] = hooks.state_name
-    """``state_name(ctx, s)``: state ``s`` in words (the inspector, the episode player, tooltips)."""
-    action_name: Callable[..., str] = hooks.action_name
-    """``action_name(ctx, a)``: action ``a`` in words."""
-    outcome_text: Callable[..., str] = hooks.outcome_text
-    """``outcome_text(ctx, s)``: how an episode that ended in terminal state ``s`` ended, in the game's words."""
-    backup_terms: Callable[..., list] = hooks.backup_terms
-    """``backup_terms(ctx, s, a, values)``: the outcomes of (s, a) for the inspector's Bellman backup."""
-    episode: Callable[..., list] = hooks.episode
-    """``episode(ctx, probs, rng)``: one played episode (:class:`~mdpviz.models.kit.boards.episodes.Move` list)."""
-    simulation: Callable[..., Iterator] = hooks.simulation
-    """``simulation(ctx, policy, games=, seed=)``: the window's batch simulation, a job generator (its
-    arguments checked at once: ValueError); ``policy``: the converged one, or None (the job solves)."""
-    with_discount: Callable[[Any, float], Any] | None = None
-    """``with_discount(ctx, gamma)``: the settings with discount ``gamma`` (ValueError if it cannot be);
-    None: the game fixes its discount."""
-    discount_note: str = ""
-    """Why the discount is fixed (the discount field's tooltip; "": a note naming the fixed value)."""
-    display: Callable[[dict, str], dict] | None = None
-    """Display settings stored beside the settings in a scenario (not edits: no undo, no solver reset):
-    ``display(data, path)`` reads them from the game's scenario entry (ScenarioError naming a bad one),
-    ``display({}, "")`` gives their defaults. None: the game has none."""
-    driver: Callable[[], Any] | None = None
-    """Builds the game's :class:`~mdpviz.models.kit.game.driver.Driver` (its rounds or its training), or None."""
-    solve_with: Callable[[Any], tuple[str, Mapping[str, Any]]] | None = None
-    """``solve_with(settings)``: (method, options) the game is solved with when nothing else is asked (the
-    window's first algorithm, ``mdpviz solve`` without ``--method``, the lesson export); None: synchronous
-    value iteration to 1e-9 (:data:`mdpviz.models.kit.game.game_model.DEFAULT_SOLVE`)."""
+    def to_dict(self, settings: Any) -> dict:
+        """Settings to plain JSON data (the game's entry in a scenario file)."""
+        if self.codec.to_dict is not None:
+            return self.codec.to_dict(settings)
+        return codec.to_data(settings)
 
-    def __post_init__(self) -> None:
-        if self.to_dict is None:
-            object.__setattr__(self, "to_dict", codec.to_data)
-        if self.from_dict is None:
-            object.__setattr__(self, "from_dict", functools.partial(
-                codec.from_data, self.settings_type, where=f"games.{self.key}", ignore=self.display_keys))
+    def from_dict(self, data: dict, path: str) -> Any:
+        """Settings from scenario data, validated (``ScenarioError`` naming the field ``games.<key>.<field>``)."""
+        if self.codec.from_dict is not None:
+            return self.codec.from_dict(data, path)
+        return codec.from_data(self.settings_type, data, path, where=f"games.{self.key}", ignore=self.display.keys)
 
 
 ENTRIES: tuple[tuple[str, str], ...] = (
@@ -230,5 +276,5 @@ def specs() -> list[GameSpec]:
     return [get(k) for k in keys()]
 
 
-__all__ = ["ALIASES", "DIVERGING", "ENTRIES", "GameSpec", "JobProgress", "SEQUENTIAL", "TITLES", "canonical", "get",
+__all__ = ["ALIASES", "DIVERGING", "DisplayHooks", "ENTRIES", "EpisodeHooks", "GameSpec", "ModelHooks", "NameHooks", "ScenarioCodec", "JobProgress", "SEQUENTIAL", "TITLES", "canonical", "get",
            "keys", "normalise_key", "spec_module", "specs", "title"]

@@ -716,8 +716,8 @@ def lesson_for(
     except ValueError:
         spec = None
     names = {"state_name": state_name, "action_name": action_name, **({} if start is None else {"start": start})}
-    if spec is not None and spec.lesson is not None:
-        return spec.lesson(state, mdp, **names)
+    if spec is not None and spec.display.lesson is not None:
+        return spec.display.lesson(state, mdp, **names)
     return mdp_lesson(mdp, title=title or (spec.title if spec is not None else key), parameters=parameters_of(state),
                       **names)
 
