@@ -231,3 +231,51 @@ def test_the_window_tells_its_parts_through_signals(window, tmp_path):
     w.shutdown()
     assert heard == ["shutting_down"]
     assert not w.solving.redraw_timer.isActive()  # the solving part stopped its timer
+
+
+TOY_PART = '''
+"""A toy dock: one part module, handed the hub, as a new dock of the window would be."""
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QLabel
+
+
+class ToyPart(QObject):
+    def __init__(self, hub):
+        super().__init__(hub)
+        self._hub = hub
+        self.label = QLabel("toy")
+        self.dock = hub.dock("Toy", "toyDock", self.label, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.act = hub.action("&Toy", "toyAction", self.dock.show)
+        hub.menus.view.addAction(self.act)
+        self.shown_games = []
+        hub.game_shown.connect(lambda g: self.shown_games.append(g.key))
+'''
+
+
+def test_a_new_dock_is_one_part_module_plus_one_line(qtbot, tmp_path, monkeypatch):
+    """A part written in a temporary package and added to PARTS (the one line) gets its dock, its action in
+    the window's menu and the hub's signals, with no other file touched."""
+    import sys
+
+    import mdpviz.app as app
+    from tests.conftest import make_window
+
+    pkg = tmp_path / "toypkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "toy_part.py").write_text(TOY_PART, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from toypkg.toy_part import ToyPart
+
+    monkeypatch.setattr(app, "PARTS", (*app.PARTS, ("toy", ToyPart)))
+    w = make_window(qtbot, tmp_path / "settings.ini")
+    try:
+        toy = w.hub.toy
+        assert isinstance(toy, ToyPart) and w.findChild(type(toy.dock), "toyDock") is toy.dock
+        assert toy.act in w.hub.menus.view.actions()
+        w.switch_game("gridworld")
+        assert toy.shown_games[-1] == "gridworld"
+    finally:
+        w.shutdown()
+        sys.modules.pop("toypkg.toy_part", None)
+        sys.modules.pop("toypkg", None)
