@@ -11,6 +11,7 @@ import argparse
 import importlib
 import io
 import json
+import math
 import re
 import sys
 from typing import Sequence
@@ -132,19 +133,39 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def print_json(obj: object) -> None:
-    """Print ``obj`` as indented JSON (numpy scalars and arrays converted)."""
-
-    def default(o: object) -> object:
+def json_safe(obj: object, where: str = "") -> object:
+    """``obj`` with numpy arrays and scalars as Python lists and numbers, NaN as null (every NaN in a
+    result means "not measured") and an infinite number refused: ValueError naming its key (issue 35,
+    item 14: 101 ``Infinity`` tokens are not JSON, and an overflow is no result)."""
+    if isinstance(obj, float):
+        if math.isfinite(obj):
+            return obj
+        if math.isnan(obj):
+            return None
+        raise ValueError(f"the result's {where.lstrip('.') or 'value'} is {obj}: an overflow, not a result; "
+                         "nothing printed")
+    if isinstance(obj, dict):
+        return {k: json_safe(v, f"{where}.{k}") for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v, f"{where}[{i}]") for i, v in enumerate(obj)]
+    if type(obj).__module__ == "numpy":
         import numpy as np
 
-        if isinstance(o, np.ndarray):
-            return o.tolist()
-        if isinstance(o, np.generic):
-            return o.item()
+        if isinstance(obj, np.ndarray):
+            return json_safe(obj.tolist(), where)
+        if isinstance(obj, np.generic):
+            return json_safe(obj.item(), where)
+    return obj
+
+
+def print_json(obj: object) -> None:
+    """Print ``obj`` as indented JSON, always valid (:func:`json_safe`: numpy converted, NaN as null,
+    ValueError for an infinite number)."""
+
+    def default(o: object) -> object:
         raise TypeError(f"not JSON serialisable: {type(o).__name__}")
 
-    print(json.dumps(obj, indent=2, default=default))
+    print(json.dumps(json_safe(obj), indent=2, default=default, allow_nan=False))
 
 
 def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:

@@ -26,6 +26,15 @@ def seed(text: str) -> int:
     return v
 
 
+def check_seed(value: object, flag: str = "--seed") -> int:
+    """A seed given as text or number, checked at once (before any work): ValueError naming ``flag``
+    unless it is a whole number >= 0 (numpy's generators take no other; issue 35, item 16)."""
+    try:
+        return seed(str(value).strip())
+    except argparse.ArgumentTypeError as e:
+        raise ValueError(f"{flag}: {e}") from None
+
+
 def _number(text: str) -> float:
     try:
         v = float(text)

@@ -90,11 +90,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--lesson {args.lesson}: write the lesson as .md or .html")
     if args.tol is not None and not args.tol > 0:
         raise ValueError(f"--tol must be a positive number, got {args.tol}")
-    if args.figure != "frames":
-        ex.check_writable(out, "figure")
-    for path, what in ((args.csv, "CSV"), (args.history, "history CSV"), (args.lesson, "lesson")):
-        if path:  # every output checked before anything is written (no figure left beside an error)
+    outputs = [("--out", out, "figure")] if args.figure != "frames" else []
+    outputs += [(flag, path, what) for flag, path, what in (("--csv", args.csv, "CSV"), ("--history", args.history,
+                "history CSV"), ("--lesson", args.lesson, "lesson")) if path]
+    for flag, path, what in outputs:  # every output checked before any work (no figure left beside an error)
+        try:
             ex.check_writable(path, what)
+        except ValueError as e:
+            raise ValueError(f"{flag} {e}") from None
     from mdpviz.commands.game_args import headless_game_from_args
     from mdpviz.models.kit.game import registry
 
@@ -111,85 +114,104 @@ def run(args: argparse.Namespace) -> int:
     if args.figure in BOARD_FIGURES:  # Qt paints the board (offscreen): only then is a view built
         ex.ensure_app()
         view = export_view(hg)
-    try:
-        written: list[Path] = []
-        comp = None
-        if args.figure == "snapshot":
-            written.append(ex.export_lesson_snapshot(view, solved, out, width=width, height=height))
-        elif args.figure == "board":
-            written.append(ex.export_board(view, solved, out, width=width, height=height))
-        elif args.figure == "convergence":
-            written.append(ex.export_convergence(solved, out, width=width, height=height))
-        elif args.figure == "compare":
-            from mdpviz.solvers.compare import compare_methods
+    from mdpviz.core.files import StagedFiles
 
-            start = int(hg.start_state())
-            comp = compare_methods(mdp, tol=solved.tol or 1e-10, start=start, state_name=hg.state_name)
-            written.append(ex.export_comparison_plot(comp, out, width=width, height=height))
-        elif args.figure == "gif":
-            written.append(ex.export_sweep_gif(view, solved, out, width=width, height=height))
-        else:
-            written.extend(ex.export_sweep_frames(view, solved, out, width=width, height=height))
-        if args.csv:
-            if comp is not None:
-                from mdpviz.solvers.compare import comparison_csv
+    # every file is written under a temporary name in its folder and renamed into place only when all
+    # were written: a failing command writes nothing (issue 35, item 20)
+    with StagedFiles() as stage:
+        try:
+            _write_all(args, stage, hg, solved, view, out, width, height)
+        except (ValueError, OSError) as e:  # name the files as given, not their temporary names
+            raise ValueError(stage.final_names(str(e))) from None
+        finally:
+            if view is not None:
+                view.deleteLater()
+                from PySide6.QtCore import QCoreApplication, QEvent
 
-                text = comparison_csv(comp)
-            else:
-                sw = solved.history[-1]
-                text = ex.solution_csv(mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=hg.state_name,
-                                       action_name=hg.action_name)
-            written.append(ex.write_text(args.csv, text))
-        if args.history:
-            written.append(ex.write_text(args.history, ex.convergence_csv(solved.history)))
-        if args.lesson:
-            lesson = hg.lesson()
-            text = lesson.markdown() if Path(args.lesson).suffix.lower() == ".md" else (
-                f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{lesson.title}</title></head>"
-                f"<body>{lesson.html()}</body></html>")
-            written.append(ex.write_text(args.lesson, text))
-        last = solved.history[-1]
-        s = int(hg.start_state())
-        info = {
-            "game": hg.key, "title": hg.title, "figure": args.figure, "files": [str(p) for p in written],
-            "width": width, "height": height, "method": solved.method, "tol": solved.tol,
-            "discount": mdp.discount, "sweeps": int(last.iteration), "snapshots": len(solved.history),
-            "converged": bool(last.converged), "start_state": hg.state_name(s), "start_value": float(last.values[s]),
-        }
-        if comp is not None:
-            info["agree"] = comp.agree
-            info["summary"] = comp.summary
-        if args.json:
-            from mdpviz.cli import print_json
-
-            print_json(info)
-        else:
-            from mdpviz.solvers import METHOD_NAMES
-
-            unit = "rounds" if solved.method == "pi" else "sweeps"
-            print(f"{hg.title}: {METHOD_NAMES[solved.method]}, {info['sweeps']} {unit}, "
-                  f"{'converged' if info['converged'] else 'NOT converged'}; "
-                  f"V({info['start_state']}) = {info['start_value']:.10g}")
-            if comp is not None:
-                print(comp.summary)
-            kind = {"snapshot": "lesson snapshot", "board": "board", "convergence": "convergence plot",
-                    "compare": "comparison plot", "frames": "sweep image", "gif": "animated GIF"}[args.figure]
-            figs = [p for p in written if p.suffix.lower() in (".png", ".svg", ".gif")]
-            if args.figure == "gif":
-                frames = len(ex.frame_indices(len(solved.history), ex.MAX_GIF_FRAMES))
-                print(f"wrote {kind} {figs[0]} ({width} x {height}, {frames} frames, one per "
-                      f"{'snapshot' if frames == len(solved.history) else 'sampled snapshot'})")
-            elif args.figure == "frames":
-                print(f"wrote {len(figs)} {kind}s ({width} x {height} PNG): {figs[0]} .. {figs[-1]}")
-            else:
-                print(f"wrote {kind} {figs[0]} ({width} x {height} {figs[0].suffix[1:].upper()})")
-            for p in written:
-                if p.suffix.lower() not in (".png", ".svg", ".gif"):
-                    print(f"wrote {p}")
-    finally:
-        if view is not None:
-            view.deleteLater()
-            from PySide6.QtCore import QCoreApplication, QEvent
-
-            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+                QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     return 0
+
+
+def _write_all(args: argparse.Namespace, stage, hg, solved, view, out: Path, width: int, height: int) -> None:
+    """Write the figure and the other outputs (staged by ``stage``, committed at the end), then print."""
+    from mdpviz import export as ex
+
+    mdp = solved.mdp
+    comp = None
+    staged = stage.path(out) if args.figure != "frames" else None
+    if args.figure == "snapshot":
+        ex.export_lesson_snapshot(view, solved, staged, width=width, height=height)
+    elif args.figure == "board":
+        ex.export_board(view, solved, staged, width=width, height=height)
+    elif args.figure == "convergence":
+        ex.export_convergence(solved, staged, width=width, height=height)
+    elif args.figure == "compare":
+        from mdpviz.solvers.compare import compare_methods
+
+        start = int(hg.start_state())
+        comp = compare_methods(mdp, tol=solved.tol or 1e-10, start=start, state_name=hg.state_name)
+        ex.export_comparison_plot(comp, staged, width=width, height=height)
+    elif args.figure == "gif":
+        ex.export_sweep_gif(view, solved, staged, width=width, height=height)
+    else:
+        folder = out if not out.suffix else out.parent
+        tmp = stage.folder(folder)
+        ex.export_sweep_frames(view, solved, tmp / out.name if out.suffix else tmp, width=width, height=height)
+    if args.csv:
+        if comp is not None:
+            from mdpviz.solvers.compare import comparison_csv
+
+            text = comparison_csv(comp)
+        else:
+            sw = solved.history[-1]
+            text = ex.solution_csv(mdp, np.asarray(sw.values), np.asarray(sw.policy), state_name=hg.state_name,
+                                   action_name=hg.action_name)
+        ex.write_text(stage.path(args.csv), text)
+    if args.history:
+        ex.write_text(stage.path(args.history), ex.convergence_csv(solved.history))
+    if args.lesson:
+        lesson = hg.lesson()
+        text = lesson.markdown() if Path(args.lesson).suffix.lower() == ".md" else (
+            f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{lesson.title}</title></head>"
+            f"<body>{lesson.html()}</body></html>")
+        ex.write_text(stage.path(args.lesson), text)
+    written = stage.commit()  # all written: now every file takes its name
+    last = solved.history[-1]
+    s = int(hg.start_state())
+    info = {
+        "game": hg.key, "title": hg.title, "figure": args.figure, "files": [str(p) for p in written],
+        "width": width, "height": height, "method": solved.method, "tol": solved.tol,
+        "discount": mdp.discount, "sweeps": int(last.iteration), "snapshots": len(solved.history),
+        "converged": bool(last.converged), "start_state": hg.state_name(s), "start_value": float(last.values[s]),
+    }
+    if comp is not None:
+        info["agree"] = comp.agree
+        info["summary"] = comp.summary
+    if args.json:
+        from mdpviz.cli import print_json
+
+        print_json(info)
+    else:
+        from mdpviz.solvers import METHOD_NAMES
+
+        unit = "rounds" if solved.method == "pi" else "sweeps"
+        print(f"{hg.title}: {METHOD_NAMES[solved.method]}, {info['sweeps']} {unit}, "
+              f"{'converged' if info['converged'] else 'NOT converged'}; "
+              f"V({info['start_state']}) = {info['start_value']:.10g}")
+        if comp is not None:
+            print(comp.summary)
+        kind = {"snapshot": "lesson snapshot", "board": "board", "convergence": "convergence plot",
+                "compare": "comparison plot", "frames": "sweep image", "gif": "animated GIF"}[args.figure]
+        figs = [p for p in written if p.suffix.lower() in (".png", ".svg", ".gif")]
+        if args.figure == "gif":
+            frames = len(ex.frame_indices(len(solved.history), ex.MAX_GIF_FRAMES))
+            print(f"wrote {kind} {figs[0]} ({width} x {height}, {frames} frames, one per "
+                  f"{'snapshot' if frames == len(solved.history) else 'sampled snapshot'})")
+        elif args.figure == "frames":
+            print(f"wrote {len(figs)} {kind}s ({width} x {height} PNG): {figs[0]} .. {figs[-1]}")
+        else:
+            print(f"wrote {kind} {figs[0]} ({width} x {height} {figs[0].suffix[1:].upper()})")
+        for p in written:
+            if p.suffix.lower() not in (".png", ".svg", ".gif"):
+                print(f"wrote {p}")
+

@@ -96,10 +96,14 @@ def set_field(data: dict, item: str, key: str) -> None:
     name = name.strip()
     if not eq or not name:
         raise ValueError(f"--set {item!r}: write FIELD=VALUE (fields of --game {key}: {', '.join(data)})")
+    from mdpviz.core.files import JSONTooComplex, loads_bounded
+
     try:
-        value = json.loads(text)
+        value = loads_bounded(text)
     except json.JSONDecodeError:
         value = text  # a bare word: a string, as JSON would quote it
+    except JSONTooComplex as e:  # 50,000-deep nesting, a 400-digit number (issue 35, item 13)
+        raise ValueError(f"--set {name}: {e} (not a settings value of --game {key})") from None
     path = name.split(".")
     obj = data
     for i, part in enumerate(path[:-1]):

@@ -20,8 +20,12 @@ import argparse
 import math
 import time
 
-from mdpviz.commands import positive_int
+from mdpviz.commands import check_seed, positive_int
 from mdpviz.commands.game_args import add_game_options
+
+INITIAL_LIMIT = 1e15
+"""Largest magnitude of ``--initial``: an optimistic start is a few times the largest value; past about
+1e15 adding a reward of 1 no longer changes a float64 sum, and squares in the error overflow."""
 
 CURVE_POINTS = 100
 """Points of the JSON curve when ``--every`` is not given (one per episodes // 100 episodes)."""
@@ -104,6 +108,10 @@ def learner_options(args: argparse.Namespace) -> dict:
     if args.n is not None and not spec.takes("n"):
         raise ValueError(f"--n applies to --method {' or '.join(registry.ids_where('learner', takes='n'))} only, "
                          f"not {method}")
+    if args.initial is not None and not (math.isfinite(args.initial) and abs(args.initial) <= INITIAL_LIMIT):
+        raise ValueError(f"--initial must be a finite number between -{INITIAL_LIMIT:g} and {INITIAL_LIMIT:g}, got "
+                         f"{args.initial:g} (beyond that a reward no longer changes the sum: float64 keeps 15-16 "
+                         "digits)")
     for name in ("epsilon", "epsilon_decay", "epsilon_min", "n", "policy", "initial", "max_steps"):
         v = getattr(args, name)
         if v is not None:
@@ -111,14 +119,14 @@ def learner_options(args: argparse.Namespace) -> dict:
     if args.exploring_starts:
         opts["exploring_starts"] = True
     if args.seed is not None:
-        opts["seed"] = int(args.seed)
+        opts["seed"] = check_seed(args.seed)
     return opts
 
 
 def run(args: argparse.Namespace) -> int:
     from mdpviz.cli import print_json
     from mdpviz.commands.game_args import game_from_args
-    from mdpviz.solvers import registry
+    from mdpviz.solvers import check_value_scale, registry
     from mdpviz.solvers import start as start_method
 
     if not 0 <= args.digits <= 15:
@@ -126,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     opts = learner_options(args)
     game = game_from_args(args)
     mdp = game.mdp
+    check_value_scale(mdp)  # rewards of 1e307: the exact values (and the learned ones) would overflow
     start = game.start_state()
     every = args.every or max(1, args.episodes // CURVE_POINTS)
     gen = start_method(args.method, mdp, start=start, batch=every, eval_every=every,
@@ -139,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
                       **({} if snap.policy_value is None else {"policy_value": _finite(snap.policy_value)}),
                       **({} if math.isnan(snap.greedy_agreement) else {"greedy_agreement": snap.greedy_agreement})})
     wall = time.perf_counter() - t0
+    _check_finite(last, args)
     labels = game.state_labels()
     control = last.q is not None
     out = {
@@ -162,6 +172,19 @@ def run(args: argparse.Namespace) -> int:
         return 0
     _print_text(game, last, out, args.digits)
     return 0
+
+
+def _check_finite(last, args: argparse.Namespace) -> None:
+    """ValueError naming the cause when a learned number is not finite (issue 35, item 14): nothing that
+    overflowed is printed as a result, as text or as JSON."""
+    import numpy as np
+
+    parts = {"values": last.values, "Q": last.q, "RMS error": [last.rms_error], "largest error": [last.max_error]}
+    bad = [name for name, a in parts.items() if a is not None and not np.all(np.isfinite(np.asarray(a, dtype=float)))]
+    if bad:
+        cause = f"--initial {args.initial:g}" if args.initial is not None else "the rewards' scale"
+        raise ValueError(f"the learned {' and '.join(bad)} overflowed (not finite) after {last.episode} "
+                         f"episodes, from {cause}; lower --initial or scale the rewards down")
 
 
 def _q_table(game, q) -> list[dict[str, float]]:

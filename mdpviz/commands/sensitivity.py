@@ -53,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from mdpviz.cli import print_json
     from mdpviz.commands.game_args import settings_data
+    from mdpviz.core.chunked import reporter
     from mdpviz.core.jobs import drive
     from mdpviz.models.kit.game import registry
     from mdpviz.models.kit.teaching import sensitivity as sv
@@ -63,15 +64,30 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"unknown game {args.game!r}; choose one of {', '.join(registry.keys())}") from None
     if registry.get(key).no_table:
         raise ValueError(f"game {key!r} has no table of states: {registry.get(key).no_table}")
-    data = settings_data(key, args)
+    # every bound checked before any model is built (issue 35, item 17)
+    sv.check_range(args.lo, args.hi, "--from/--to")
     if args.param2 is not None:
         if args.lo2 is None or args.hi2 is None:
             raise ValueError("--param2 needs --from2 and --to2")
+        if sv.same_param(args.param, args.param2):
+            raise ValueError(f"--param2 must name another setting than --param ({args.param} against itself "
+                             "is no phase diagram)")
+        sv.check_range(args.lo2, args.hi2, "--from2/--to2")
         steps = args.steps or sv.PHASE_STEPS
-        if steps < 2 or steps > 201:
-            raise ValueError(f"--steps for a phase diagram: 2..201 per axis, got {steps}")
+        if steps > sv.MAX_PHASE_STEPS or steps < 2:
+            raise ValueError(f"--steps for a phase diagram: 2..{sv.MAX_PHASE_STEPS} per axis, got {steps}")
+    else:
+        steps = args.steps or sv.STEPS
+        if steps > sv.MAX_STEPS or steps < 2:
+            raise ValueError(f"--steps: 2..{sv.MAX_STEPS} grid values (each one a model built and solved), got {steps}")
+    if not args.tol >= sv.MIN_TOL:
+        raise ValueError(f"--tol must be at least {sv.MIN_TOL:g} (the width to which a switch point is located), "
+                         f"got {args.tol:g}")
+    data = settings_data(key, args)
+    progress = reporter()  # a terminal's self-erasing progress line (mdpviz.cli installs it on a tty)
+    if args.param2 is not None:
         ph = drive(sv.phase_job(key, data, (args.param, args.param2), ((args.lo, args.hi), (args.lo2, args.hi2)),
-                                steps=steps))
+                                steps=steps), progress=progress)
         out = {"game": key, "params": list(ph.params), "phase": {
             "x": ph.xs.tolist(), "y": ph.ys.tolist(), "region": ph.region.tolist(),
             "regions": [{name: list(acts) for name, acts in r.items()} for r in ph.regions],
@@ -88,8 +104,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.lo2 is not None or args.hi2 is not None:
         raise ValueError("--from2 and --to2 need --param2")
-    res = drive(sv.sensitivity_job(key, data, args.param, args.lo, args.hi, steps=args.steps or sv.STEPS,
-                                   tol=args.tol))
+    res = drive(sv.sensitivity_job(key, data, args.param, args.lo, args.hi, steps=steps, tol=args.tol),
+                progress=progress)
     start = res.states.index(res.start)
     out = {
         "game": key, "param": res.param, "from": args.lo, "to": args.hi, "states": list(res.states),

@@ -18,7 +18,7 @@ import argparse
 import math
 from pathlib import Path
 
-from mdpviz.commands import positive_float, positive_int
+from mdpviz.commands import check_seed, positive_float, positive_int
 from mdpviz.commands.game_args import add_game_options
 
 POLICY_FILE_BYTES = 64 << 20
@@ -147,7 +147,7 @@ def solver_options(args: argparse.Namespace, game, method: str) -> dict:
                 raise ValueError(f"--order: index, random, or state ids separated by commas, got {args.order!r}") from None
         opts["order"] = order
     if spec.takes("seed") and args.seed is not None:
-        opts["seed"] = int(args.seed)
+        opts["seed"] = check_seed(args.seed)
     if args.theta is not None:
         _only(registry, "--theta", "theta", method)
         opts["theta"] = args.theta

@@ -175,6 +175,10 @@ def run_train(args: argparse.Namespace) -> int:
         except StopIteration as stop:
             agent = stop.value
             break
+        except rl.FieldError as e:  # the weights diverged (issue 35, item 15): nothing is saved
+            if e.field != "learning_rate":
+                raise
+            raise ValueError(f"--lr {e.problem}") from None
         curve.append(rec.as_dict())
         if not args.json:
             if rec.episodes == 0 and rec.baselines:
@@ -245,7 +249,10 @@ def run_eval(args: argparse.Namespace) -> int:
         mark = args.mark or "X"
         risk = ttt3d.resolve_risk(args.risk if args.risk is not None else "classic", seed=args.seed)
     else:
-        agent = rl.load_agent(args.agent)
+        try:
+            agent = rl.load_agent(args.agent)
+        except ValueError as e:
+            raise ValueError(f"--agent {e}") from None
         mark = args.mark or MARK_CHARS[agent.mark]
         risk = agent.risk if args.risk is None else ttt3d.resolve_risk(args.risk, seed=args.seed)
     vs = args.opponent

@@ -23,8 +23,10 @@ import numpy as np
 from mdpviz.models.kit.game.codec import FieldError
 from mdpviz.core.mdp import TabularMDP
 
-MAX_GOAL = 10_000
-"""Largest goal a setting may ask for (goal / 2 stakes per capital: a typo never builds a huge model)."""
+MAX_GOAL = 3_000
+"""Largest goal a setting may ask for: what fits in memory. The model has goal^2 / 2 transitions (up to
+goal / 2 stakes per capital, two outcomes each) at about 230 bytes each while it is built and solved:
+3,000 peaks at 1.1 GB, 4,000 at 1.7 GB and 10,000 at about 12 GB (issue 35, item 18)."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,9 @@ class GamblerSettings:
         if isinstance(self.goal, bool) or not isinstance(self.goal, int):
             raise FieldError("goal", f"must be a whole number of dollars, got {self.goal!r}")
         if not 2 <= self.goal <= MAX_GOAL:
-            raise FieldError("goal", f"must be in 2..{MAX_GOAL:,}, got {self.goal}")
+            why = (f" (a larger model does not fit in memory: goal^2 / 2 transitions, 1.1 GB at {MAX_GOAL:,})"
+                   if self.goal > MAX_GOAL else "")
+            raise FieldError("goal", f"must be in 2..{MAX_GOAL:,}, got {self.goal}{why}")
         return self
 
 

@@ -38,8 +38,11 @@ import numpy as np
 from mdpviz.models.kit.game.codec import FieldError
 from mdpviz.core.mdp import TabularMDP
 
-MAX_CARS_LIMIT = 60
-"""Largest ``max_cars`` a setting may ask for ((max_cars + 1)^4 transitions per move: 60 builds 1.4e8)."""
+MAX_CARS_LIMIT = 30
+"""Largest ``max_cars`` a setting may ask for: what fits in memory. The model has about
+(max_cars + 1)^4 x 10 transitions (every next state of every legal move) at about 110 bytes each
+while it is built and solved: 30 peaks at 1.1 GB (9.2 million transitions), 40 at 3.1 GB and 60 at
+about 16 GB, beyond a laptop (issue 35, item 18)."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,8 @@ class JackSettings:
             if isinstance(v, bool) or not isinstance(v, int):
                 raise FieldError(name, f"must be a whole number of cars, got {v!r}")
             if not lo <= v <= hi:
-                raise FieldError(name, f"must be in {lo}..{hi}, got {v}")
+                why = " (a larger model does not fit in memory: (max_cars + 1)^4 x 10 transitions, 1.1 GB at 30)"
+                raise FieldError(name, f"must be in {lo}..{hi}, got {v}{why if v > hi and name == 'max_cars' else ''}")
         for name in ("move_cost", "rental_reward", "discount", "parking_cost"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
@@ -93,7 +97,26 @@ class JackSettings:
         if self.discount == 1.0:
             raise FieldError("discount", "must be below 1: the problem never ends, so undiscounted values are "
                              "infinite", subject="")
+        self._check_scale()
         return self
+
+    def _check_scale(self) -> None:
+        """FieldError naming the largest money field when a day's reward, or the values it sums to
+        (at most the largest day / (1 - discount)), would overflow float64 (issue 35, item 13:
+        ``rental_reward=1e308`` times 40 rentals is inf). The limit is the solvers' :data:`VALUE_LIMIT`."""
+        from mdpviz.solvers.sweep import VALUE_LIMIT
+
+        terms = {"rental_reward": abs(float(self.rental_reward)) * 2 * self.max_cars,
+                 "move_cost": abs(float(self.move_cost)) * self.max_move,
+                 "parking_cost": abs(float(self.parking_cost)) * 2 * bool(self.free_shuttle)}
+        day = sum(terms.values())
+        if day / (1.0 - float(self.discount)) <= VALUE_LIMIT:
+            return
+        name = max(terms, key=lambda k: terms[k])
+        why = (f"a day's reward of up to {day:.3g} dollars summed at discount {self.discount:g} is over "
+               f"{VALUE_LIMIT:g}, beyond what float64 values hold with room for their sums" if math.isfinite(day)
+               else f"a day's reward (up to {2 * self.max_cars} rentals) overflows float64 to inf")
+        raise FieldError(name, f"{getattr(self, name):g} does not fit: {why}", subject="")
 
 
 def move_of(action: int) -> int:

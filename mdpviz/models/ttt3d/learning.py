@@ -333,21 +333,32 @@ class Agent:
         return p
 
 
+MAX_AGENT_BYTES = 16 * 1024 * 1024
+"""Most bytes an agent file may inflate to (all its entries, uncompressed): the largest agent mdpviz
+writes (Q-learning on the quadratic approximator, or 1,024 hidden units) holds under 0.7 MB, so a file
+over this budget is refused from its sizes, before anything is decompressed."""
+
+
 def load_agent(path: str | Path) -> Agent:
     """Read an agent written by :meth:`Agent.save`; ValueError naming the file and what is wrong."""
+    from mdpviz.core.files import check_archive_budget, check_regular_file
+
     p = Path(path)
-    if p.is_dir():
-        raise ValueError(f"{p}: is a directory, not an agent file")
+
+    def problem(text: str) -> ValueError:
+        return ValueError(f"{p}: {'no such agent file' if text == 'no such file' else text}")
+
+    check_regular_file(p, problem, what="agent file")  # a FIFO would block open() for ever
     try:
         with open(p, "rb") as f:
             head = f.read(4)
-    except FileNotFoundError:
-        raise ValueError(f"{p}: no such agent file") from None
     except OSError as e:
         raise ValueError(f"{p}: cannot be read ({e.strerror or e})") from None
     if head != b"PK\x03\x04":  # not a zip archive: a .npy array, a text file, an empty file...
         kind = "a single NumPy array (.npy)" if head == b"\x93NUM" else "empty" if not head else "not a zip archive"
         raise ValueError(f"{p}: not an mdpviz agent file (an .npz archive written by 'mdpviz ttt3d train'; this file is {kind})")
+    # sizes from the zip directory and the arrays' headers, before anything is inflated (issue 35, item 12)
+    check_archive_budget(p, MAX_AGENT_BYTES, problem, what="agent file")
     try:
         data = np.load(p, allow_pickle=False)
         files = data.files
@@ -503,6 +514,19 @@ def evaluate_seats(player: "Agent | str", games: int, *, seed: int, opponent: st
     return out
 
 
+def _diverged(episode: int, alpha: float, what: str) -> FieldError:
+    return FieldError("learning_rate", f"{alpha:g} is too large: training diverged at episode {episode:,} ({what} "
+                      "is no longer a finite number); stopped, nothing saved", subject="learning rate")
+
+
+def _check_weights(approx: Approximator, episode: int, alpha: float) -> None:
+    """FieldError naming the learning rate when a weight is NaN or infinite (issue 35, item 15: an agent
+    of NaN weights was saved with exit 0)."""
+    for name, w in approx.params().items():
+        if not np.all(np.isfinite(w)):
+            raise _diverged(episode, alpha, f"a weight of {name!r}")
+
+
 def train(settings: TrainSettings = TrainSettings(), *, risk: np.ndarray | str | None = None) -> Generator[TrainProgress, None, Agent]:
     """Train an agent against ``settings.opponent`` in ``settings.mark``'s seats; yield a
     :class:`TrainProgress` at episode 0, every ``settings.report_every`` episodes and at the end
@@ -559,10 +583,15 @@ def train(settings: TrainSettings = TrainSettings(), *, risk: np.ndarray | str |
         for ep in range(start, stop):
             eps = settings.epsilon_at(ep)
             opp = _opponent(settings.opponent_at(ep), approx, settings.method, p, eps)
-            e, n = play(approx, rng, p, marks[ep % len(marks)], alpha, gamma, eps, opp)
+            with np.errstate(over="ignore", invalid="ignore"):  # a divergence is caught below, as one error
+                e, n = play(approx, rng, p, marks[ep % len(marks)], alpha, gamma, eps, opp)
+            if not math.isfinite(e):  # the episode's |TD errors| sum: finite while every weight is
+                _check_weights(approx, ep + 1, alpha)
+                raise _diverged(ep + 1, alpha, "the TD error")
             err_sum += e
             n_upd += n
         train_secs += time.perf_counter() - t0
+        _check_weights(approx, stop, alpha)
         yield record(stop, stop == total)
     return Agent(settings=settings, risk=p, params=approx.params(), episodes=total, train_seconds=train_secs)
 

@@ -214,8 +214,12 @@ def _decode(tp: Any, value: Any, path: str | os.PathLike, where: str, base: Any)
     if value is None or tp in (bool, int, str):
         return value
     if tp is float:
-        if not math.isfinite(value):
-            raise ScenarioError(path, where, f"must be a finite number, got {value!r}")
+        try:
+            ok = math.isfinite(value)
+        except OverflowError:  # an integer beyond 1.8e308: no float holds it
+            ok = False
+        if not ok:
+            raise ScenarioError(path, where, f"must be a finite number, got {_show(value)}")
         return float(value)
     if dataclasses.is_dataclass(tp):
         return from_data(tp, value, path, where, base=base if isinstance(base, tp) else None)
@@ -272,6 +276,8 @@ def _show(value: Any) -> str:
         return {True: "true", False: "false", None: "null"}[value]
     if isinstance(value, str) and len(value) > 40:
         return repr(value[:40]) + "\u2026"
+    if isinstance(value, int) and abs(value) >= 10**40:
+        return f"an integer of {len(str(abs(value)))} digits"
     return repr(value)
 
 

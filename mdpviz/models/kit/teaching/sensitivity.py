@@ -37,6 +37,30 @@ STEPS = 101
 """Grid values of a one-parameter sweep."""
 PHASE_STEPS = 41
 """Grid values per axis of a phase diagram."""
+MAX_STEPS = 401
+"""Most grid values of a one-setting sweep (the window's limit too): each is a model built and solved."""
+MAX_PHASE_STEPS = 201
+"""Most grid values per axis of a phase diagram (201 x 201 = 40,401 solves)."""
+MIN_TOL = 1e-12
+"""Narrowest width to which a switch point is located: 1e-300 would bisect for ever (about 1,000 solves
+per switch point before float64 runs out of digits)."""
+
+
+def check_range(lo: float, hi: float, what: str = "the range") -> None:
+    """ValueError unless ``lo < hi`` are finite numbers whose width ``hi - lo`` is finite too (-1e308 to
+    1e308 overflows to inf, and every grid value would then be nan)."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise ValueError(f"{what} must be finite numbers, got {lo} to {hi}")
+    if not lo < hi:
+        raise ValueError(f"{what} must run from a lower to a higher value, got {lo} to {hi}")
+    if not np.isfinite(float(hi) - float(lo)):
+        raise ValueError(f"{what} {lo:g} to {hi:g} is wider than float64 holds (its width overflows to inf)")
+
+
+def check_steps(steps: int, *, most: int, what: str = "steps") -> None:
+    """ValueError unless 2 <= ``steps`` <= ``most``."""
+    if not 2 <= int(steps) <= most:
+        raise ValueError(f"{what} must be 2..{most}, got {steps}")
 
 
 @dataclass(frozen=True)
@@ -73,6 +97,11 @@ def _path(param: str) -> list[str | int]:
         out.append(m.group(1))
         out.extend(int(i) for i in re.findall(r"\[(\d+)\]", m.group(2)))
     return out
+
+
+def same_param(a: str, b: str) -> bool:
+    """Whether two parameter names name the same setting (``risk[4]`` and `` risk[4] `` do)."""
+    return _path(a) == _path(b)
 
 
 def check_param(data: dict, param: str, key: str) -> None:
@@ -147,12 +176,10 @@ def sensitivity_job(key: str, data: dict, param: str, lo: float, hi: float, *, s
     """Sweep ``param`` of game ``key`` (scenario ``data``: its other settings) over [lo, hi] (see the module
     docstring); yields progress, returns the :class:`Sensitivity`."""
     check_param(data, param, key)
-    if not lo < hi:
-        raise ValueError(f"the range must run from a lower to a higher value, got {lo} to {hi}")
-    if steps < 2:
-        raise ValueError(f"steps must be at least 2, got {steps}")
-    if not tol > 0:
-        raise ValueError(f"tol must be above 0, got {tol}")
+    check_range(lo, hi)
+    check_steps(steps, most=MAX_STEPS)
+    if not tol >= MIN_TOL:
+        raise ValueError(f"tol must be at least {MIN_TOL:g}, got {tol}")
     xs = np.linspace(lo, hi, int(steps))
     total = int(steps) * 2
 
@@ -161,10 +188,11 @@ def sensitivity_job(key: str, data: dict, param: str, lo: float, hi: float, *, s
         opt, _pol, v = optimal_rows(game)
         return _key(opt), game, opt, v
 
-    samples = []
+    samples = []  # (key, None, None, V*(start)) per grid value: no model kept but the first (memory)
     for i, x in enumerate(xs):
         yield JobProgress(i, total, f"{param} = {x:.6g}")
-        samples.append(at(float(x)))
+        k, game, _opt, v = at(float(x))
+        samples.append((k, game if i == 0 else None, None, v))
     switches: list[float] = []
     for i in range(len(xs) - 1):
         if samples[i][0] == samples[i + 1][0]:
@@ -175,10 +203,10 @@ def sensitivity_job(key: str, data: dict, param: str, lo: float, hi: float, *, s
         todo = [(float(xs[i]), samples[i][0], float(xs[i + 1]), samples[i + 1][0])]
         while todo:
             a, ka, b, kb = todo.pop()
-            if b - a <= tol:
-                switches.append(0.5 * (a + b))
-                continue
             m = 0.5 * (a + b)
+            if b - a <= tol or not a < m < b:  # located (or float64 has no value between a and b)
+                switches.append(m)
+                continue
             km = at(m)[0]
             if km != ka:
                 todo.append((a, ka, m, km))
@@ -186,10 +214,18 @@ def sensitivity_job(key: str, data: dict, param: str, lo: float, hi: float, *, s
                 todo.append((m, km, b, kb))
     switches.sort()
     edges = [float(lo), *switches, float(hi)]
-    intervals = []
+    intervals: list[Interval] = []
     for a, b in zip(edges, edges[1:]):  # each interval's policy: a solve inside it
         _k, game, opt, _v = at(0.5 * (a + b))
-        intervals.append(Interval(a, b, _policy_labels(game, opt)))
+        labels = _policy_labels(game, opt)
+        if intervals and intervals[-1].policy == labels:
+            # the same policy on both sides: no switch here. The set of optimal actions differed only at
+            # a single point (e.g. ties that appear at discount exactly 1, the range's end), which the
+            # bisection located as a "switch" between two intervals of one policy (issue 35, item 17)
+            intervals[-1] = Interval(intervals[-1].lo, b, labels)
+            continue
+        intervals.append(Interval(a, b, labels))
+    switches = [iv.lo for iv in intervals[1:]]
     g0 = samples[0][1]
     states = tuple(g0.state_labels())
     return Sensitivity(param, states, tuple(switches), tuple(intervals), xs, np.asarray([x[3] for x in samples]),
@@ -237,9 +273,12 @@ def phase_job(key: str, data: dict, params: tuple[str, str], ranges: tuple[tuple
     """A phase diagram of two settings (see the module docstring)."""
     for p in params:
         check_param(data, p, key)
+    if same_param(*params):
+        raise ValueError(f"a phase diagram needs two different settings, got {params[0]} twice")
     (x0, x1), (y0, y1) = ranges
-    if not (x0 < x1 and y0 < y1):
-        raise ValueError("each range must run from a lower to a higher value")
+    check_range(x0, x1, "the first range")
+    check_range(y0, y1, "the second range")
+    check_steps(steps, most=MAX_PHASE_STEPS, what="steps per axis")
     xs, ys = np.linspace(x0, x1, steps), np.linspace(y0, y1, steps)
     region = np.zeros((steps, steps), dtype=np.int64)
     start_values = np.zeros((steps, steps))
@@ -265,4 +304,5 @@ def phase_job(key: str, data: dict, params: tuple[str, str], ranges: tuple[tuple
     return Phase((params[0], params[1]), xs, ys, region, tuple(regions), start_values, distinct_names(names))
 
 
-__all__ = ["Interval", "Phase", "Sensitivity", "likely_path", "phase_job", "sensitivity_job"]
+__all__ = ["Interval", "MAX_PHASE_STEPS", "MAX_STEPS", "MIN_TOL", "Phase", "Sensitivity", "check_range", "check_steps", "same_param",
+           "likely_path", "phase_job", "sensitivity_job"]
