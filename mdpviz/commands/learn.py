@@ -23,6 +23,9 @@ import time
 from mdpviz.commands import positive_int
 from mdpviz.commands.game_args import add_game_options
 
+NOT_METHOD_IDS = {"q": "the JSON field of the learned Q table"}
+"""Words of this module that are not method ids (the registry test's scan reads this declaration)."""
+
 CURVE_POINTS = 100
 """Points of the JSON curve when ``--every`` is not given (one per episodes // 100 episodes)."""
 
