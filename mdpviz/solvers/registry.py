@@ -17,6 +17,13 @@ is built::
     from mdpviz.solvers import registry
     registry.register(registry.MethodSpec("toy", "toy value iteration", "solver", "mypkg.toy:toy_vi"))
 
+Code elsewhere asks a line's flags, never an id: ``registry.get(m).value_iteration`` (the tolerance
+applies), ``.count_word`` ("rounds" / "sweeps"), ``.mixed_q_view`` (the in-place Q view), ``in_compare``
+and ``curve`` (the Compare panel), :func:`game_choices` (the games' own commands), :func:`planner_names`
+(``mdpviz plan``), :data:`DEFAULT_SOLVER` and :func:`exact_solver`. A module that uses a word equal to an
+id in another sense (a JSON field "q") declares it in its own ``NOT_METHOD_IDS = {word: why}``, which the
+registry test's scan reads.
+
 The ids of the learners of the compiled episode loop carry their loop code (:attr:`MethodSpec.code`,
 the constants of :mod:`mdpviz.solvers.learning_loop`): a code never follows from a position in a list.
 
