@@ -429,7 +429,8 @@ def make_convergence(solved: SolvedGame, *, font_px: int = 12, theory: bool = Tr
 
     plot = ConvergencePlot()
     plot.setMinimumHeight(60)
-    plot.reset(tol=solved.tol, x_label="step (evaluate / improve)" if registry.get(solved.method).unit == "round" else "sweep")
+    rounds = registry.get(solved.method).unit == "round"  # (policy iteration)
+    plot.reset(tol=solved.tol, x_label="step (evaluate / improve)" if rounds else "sweep")
     if theory:
         from mdpviz.models.kit.pictures.value_range import reference_range
         from mdpviz.widgets.convergence import bounded_method

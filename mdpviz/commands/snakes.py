@@ -102,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     if default_rules and registry.get(args.method).synchronous_vi:  # (markovDecision's own method)
         expec, dice = markovDecision(np.array(cfg.layout), cfg.circle)  # the course API itself
     else:
-        sol = solve(compile_snakes(cfg), args.method, **({"tol": 1e-12} if registry.get(args.method).value_iteration else {}))
+        opts = {"tol": 1e-12} if registry.get(args.method).value_iteration else {}
+        sol = solve(compile_snakes(cfg), args.method, **opts)
         if not sol.converged:
             raise ValueError(f"{args.method} did not converge in {sol.sweeps} sweeps")
         expec = np.array(sol.values[: N_SQUARES - 1])

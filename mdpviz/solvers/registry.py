@@ -285,26 +285,31 @@ ENTRIES: tuple[MethodSpec, ...] = (
     MethodSpec("vi", "value iteration (synchronous)", "solver", "mdpviz.solvers.value_iteration:value_iteration",
                (_SEQUENCE, _ACTION_ORDER), in_panel=True, uses_tol=True, cap_as="max_sweeps", value_iteration=True,
                compiled=True, short="VI sync", in_compare=True, reference_rank=4, curve=("#0072b2", "solid", "o"),
-               in_game_cli=True, planner_name="vi-sync", lesson="Every Step is one sweep: every state is backed up from the previous sweep's "
+               in_game_cli=True, planner_name="vi-sync",
+               lesson="Every Step is one sweep: every state is backed up from the previous sweep's "
                "values, V_(k+1)(s) = max_a \u03a3 p(s\u2032|s,a) [r + \u03b3 V_k(s\u2032)] (Sutton and Barto eq. "
                "4.10). It stops when the largest change of a sweep is below the tolerance."),
     MethodSpec("gs", "value iteration (in place)", "solver", "mdpviz.solvers.value_iteration:gauss_seidel_value_iteration",
                (_ACTION_ORDER,), in_panel=True, uses_tol=True, cap_as="max_sweeps", value_iteration=True, compiled=True,
                short="VI in place", in_compare=True, reference_rank=3, curve=("#e69f00", "dash", "s"),
-               in_game_cli=True, mixed_q_view=True, planner_name="vi", lesson="Every Step is one sweep in state order, each state backed up from the values already updated "
+               in_game_cli=True, mixed_q_view=True, planner_name="vi",
+               lesson="Every Step is one sweep in state order, each state backed up from the values already updated "
                "in this sweep (Gauss-Seidel, Sutton and Barto 4.5): usually fewer sweeps than the synchronous version."),
     MethodSpec("pi", "policy iteration", "solver", "mdpviz.solvers.policy_iteration:policy_iteration", aliases=("hpi",),
                unit="round", in_panel=True, cap_as="max_iterations", exact=True, short="PI", in_compare=True,
-               reference_rank=0, curve=("#009e73", "solid", "t"), in_game_cli=True, planner_name="hpi", lesson="Policy iteration alternates Evaluate (solve V of the current policy exactly, eq. 4.5 as a "
+               reference_rank=0, curve=("#009e73", "solid", "t"), in_game_cli=True, planner_name="hpi",
+               lesson="Policy iteration alternates Evaluate (solve V of the current policy exactly, eq. 4.5 as a "
                "linear system) and Improve (the greedy policy of those values, eq. 4.9) until the policy stops changing."),
     MethodSpec("lp", "linear programming", "solver", "mdpviz.solvers.linear_programming:linear_programming",
                unit="solve", in_panel=True, one_player=True, exact=True, short="LP", in_compare=True, reference_rank=1,
                curve=("#d55e00", "dot", "star"), fits="mdpviz.solvers.compare:lp_fits", in_game_cli=True,
-               planner_name="lp", lesson="Linear programming finds V* in one step: the smallest V with V(s) \u2265 r + \u03b3 \u03a3 p "
+               planner_name="lp",
+               lesson="Linear programming finds V* in one step: the smallest V with V(s) \u2265 r + \u03b3 \u03a3 p "
                "V(s\u2032) for every action (PuLP/CBC)."),
     MethodSpec("bi", "backward induction", "solver", "mdpviz.solvers.backward_induction:backward_induction_mdp",
                unit="layer", tol_as=None, needs_acyclic=True, exact=True, short="BI", reference_rank=2,
-               curve=("#cc79a7", "dashdot", "d"), in_game_cli=True, lesson="Backward induction: on a model without cycles, one layer of states per Step, each backed up "
+               curve=("#cc79a7", "dashdot", "d"), in_game_cli=True,
+               lesson="Backward induction: on a model without cycles, one layer of states per Step, each backed up "
                "once from the later layers, already final."),
     MethodSpec("async-vi", "asynchronous value iteration", "solver",
                "mdpviz.solvers.asynchronous:asynchronous_value_iteration", (_ORDER, _SEED), unit="state",

@@ -151,7 +151,8 @@ def last_update(prev: LearningStep | None, step: LearningStep, mdp: TabularMDP,
         return None, f"{key} of the last transition is {new:.4g} after {n_now} update{'s' if n_now != 1 else ''}."
     return None, (f"{key} of the last transition moved {moved} time{'s' if moved != 1 else ''} in {span}: "
                   f"{old:.4g} \u2192 {new:.4g}" + ("" if spec is None or not spec.targets
-                                                           else f" ({LEARNERS[step.method]}: its targets are {spec.targets})") + ".")
+                                                           else f" ({LEARNERS[step.method]}: its targets are "
+                                                                f"{spec.targets})") + ".")
 
 
 def partial_step(mdp: TabularMDP, prev: LearningStep | None, step: LearningStep, table: np.ndarray,

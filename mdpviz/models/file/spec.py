@@ -147,7 +147,8 @@ def simulate(state: FileSettings, mdp: TabularMDP, policy=None, *, games: int, s
     names = strategies(state, mdp)
     return (yield from strategy_simulation(
         mdp, names, lambda name, opt: strategy_probs(state, name, mdp, opt), policy, games=games, seed=seed,
-        start=start, start_name=f"state {start}", max_steps=max_steps(mdp), optimal=lambda: solve(mdp, registry.exact_solver()).policy))
+        start=start, start_name=f"state {start}", max_steps=max_steps(mdp),
+        optimal=lambda: solve(mdp, registry.exact_solver()).policy))
 
 
 def lesson(state: FileSettings, mdp: TabularMDP | None = None, **_names: Any) -> Lesson:
