@@ -38,7 +38,7 @@ from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QS
 from mdpviz.core.files import check_writable, write_text  # noqa: F401 (the exports write text through these)
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.models.kit.pictures.value_range import ValueRange, range_scale, solve_range
-from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, run, solver
+from mdpviz.solvers import METHOD_NAMES, Solution, Sweep, registry, run, solver
 from mdpviz.solvers.compare import Comparison
 
 MIN_SIZE = (320, 200)
@@ -195,7 +195,7 @@ class SolvedGame:
     def tol(self) -> float | None:
         """Value iteration's tolerance (None for the other methods)."""
         t = self.options.get("tol")
-        return None if t is None or self.method not in ("vi", "gs") else float(t)
+        return None if t is None or not registry.get(self.method).value_iteration else float(t)
 
 
 def headless(game):
@@ -233,7 +233,7 @@ def solve_game(game, *, method: str | None = None, tol: float | None = None) -> 
     mdp = model_headless(game)
     m0, opts = game_defaults(game)
     m = method or m0
-    if m in ("vi", "gs"):
+    if registry.get(m).value_iteration:
         opts = {"tol": float(tol) if tol is not None else float(opts.get("tol", 1e-9))}
     else:
         opts = {}
@@ -429,7 +429,8 @@ def make_convergence(solved: SolvedGame, *, font_px: int = 12, theory: bool = Tr
 
     plot = ConvergencePlot()
     plot.setMinimumHeight(60)
-    plot.reset(tol=solved.tol, x_label="step (evaluate / improve)" if solved.method == "pi" else "sweep")
+    rounds = registry.get(solved.method).unit == "round"  # (policy iteration)
+    plot.reset(tol=solved.tol, x_label="step (evaluate / improve)" if rounds else "sweep")
     if theory:
         from mdpviz.models.kit.pictures.value_range import reference_range
         from mdpviz.widgets.convergence import bounded_method
@@ -467,7 +468,7 @@ def snapshot_facts(game, solved: SolvedGame, index: int = -1) -> list[tuple[str,
     out.append(("States", f"{mdp.n_states:,} ({int(mdp.terminal.sum()):,} terminal), {mdp.n_rows:,} (state, action) pairs"))
     if i >= 0:
         sw = hist[i]
-        unit = "rounds" if sw.method == "pi" else "sweeps"
+        unit = registry.get(sw.method).count_word
         last = hist[-1]
         conv = "converged" if last.converged else "not converged"
         out.append(("Shown", f"snapshot {i + 1} of {len(hist)} ({last.iteration} {unit} in all, {conv})"))

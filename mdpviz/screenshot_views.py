@@ -14,6 +14,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from mdpviz.shot_window import LAYOUT, SIZES, ShotOptions, prepare_game, screenshot_window
+from mdpviz.solvers import registry
 
 
 def save_theory_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
@@ -28,7 +29,7 @@ def save_theory_screenshots(out: str | Path, *, games: int = 10_000) -> list[Pat
         w.switch_game("gridworld")
         g = w.game
         g.set_map(gw.BUILTIN_MAPS["book"])
-        sw.reset("vi")
+        sw.reset(registry.DEFAULT_SOLVER)
         sw.solve()
         w.solving.set_theory_shown(True)
         w.solving.inspect(g.session.start_state())
@@ -55,7 +56,7 @@ def save_policy_diff_screenshots(out: str | Path) -> list[Path]:
         g = w.game
         g.set_map(gw.BUILTIN_MAPS["discount"])
         g.set_living_reward(0.0)
-        sw.reset("vi")
+        sw.reset(registry.DEFAULT_SOLVER)
         sw.solve()
         g.set_living_reward(-2.0)  # an edit: re-solved at once
         sw.wait(lambda: w.live.live_diff is not None and w.controller.state == "converged", what="the live re-solve")
@@ -71,9 +72,9 @@ def save_policy_diff_screenshots(out: str | Path) -> list[Path]:
 
 
 LEARNING_SHOTS: dict[str, tuple[str, int]] = {
-    "gridworld": ("q", 200),
-    "snakes": ("q", 300),
-    "ttt": ("q", 2_000),
+    "gridworld": (registry.DEFAULT_LEARNER, 200),
+    "snakes": (registry.DEFAULT_LEARNER, 300),
+    "ttt": (registry.DEFAULT_LEARNER, 2_000),
 }
 """Learning in progress (``learning/<size>/<game>.png``): the learner and its episodes, by game key."""
 
@@ -164,7 +165,7 @@ def stage_sensitivity(sw: Any, sizes: Mapping[str, tuple[tuple[int, int], bool]]
     w.switch_game("gridworld")
     g = w.game
     g.set_map(gw.BUILTIN_MAPS["bridge"])
-    sw.reset("vi")
+    sw.reset(registry.DEFAULT_SOLVER)
     panel = w.sensitivity.open_sensitivity()
     panel.set_range("noise", 0.0, 0.5)
     w.sensitivity.run_sensitivity()
@@ -174,7 +175,7 @@ def stage_sensitivity(sw: Any, sizes: Mapping[str, tuple[tuple[int, int], bool]]
     _at_sizes(sw, sizes, "bridge")
     w.act_undo.trigger()  # the bridge's own noise back (the phase picture's caption names the defaults)
     g.set_map(gw.BUILTIN_MAPS["discount"])
-    sw.reset("vi")
+    sw.reset(registry.DEFAULT_SOLVER)
     panel.set_range("noise", 0.0, 0.5, second=("living_reward", -2.0, 1.0))
     w.sensitivity.run_sensitivity()
     sw.wait(lambda: panel.phase is not None and not w.controller.job_busy, timeout=max(sw.timeout, 300.0),

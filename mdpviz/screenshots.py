@@ -80,6 +80,7 @@ from mdpviz.screenshot_views import (  # noqa: F401  (the views' pictures, taken
     save_sensitivity_screenshots,
     save_theory_screenshots,
 )
+from mdpviz.solvers import registry
 
 # ---------------------------------------------------------------------------------- snakes, MDP file
 def save_snakes_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
@@ -116,7 +117,7 @@ def save_file_screenshots(out: str | Path) -> list[Path]:
         mdp_file.write_text(SMALL_MDP)
         w.files.open_mdp_file(mdp_file)
         w.game.set_view("graph")
-        sw.reset("pi")
+        sw.reset(registry.exact_solver())
         sw.solve()
         w.solving.inspect(0)
         w.inspector_dock.raise_()
@@ -132,7 +133,7 @@ def save_ttt_screenshots(out: str | Path, *, games: int = 10_000) -> list[Path]:
     with screenshot_window(out) as sw:
         w = sw.window
         w.switch_game("ttt")
-        sw.reset("pi")
+        sw.reset(registry.exact_solver())
         sw.solve()
         b = w.game.board
         b.new_game()
@@ -153,7 +154,7 @@ def save_risk_screenshots(out: str | Path, *, solve_4x4: bool = True) -> list[Pa
     with screenshot_window(out) as sw:
         w = sw.window
         w.switch_game("risk_ttt")
-        sw.reset("vi")
+        sw.reset(registry.DEFAULT_SOLVER)
         sw.step(6)
         w.inspector_dock.raise_()
         sw.shot("risk-ttt.png")
@@ -333,7 +334,7 @@ def save_gridworld_screenshots(out: str | Path) -> list[Path]:
         g = w.game
         g.set_map(gw.BUILTIN_MAPS["discount"])
         g.set_living_reward(-0.1)
-        sw.reset("vi")
+        sw.reset(registry.DEFAULT_SOLVER)
         sw.solve()
         board = g.board_widget()
         w.solving.inspect(g.session.start_state())
@@ -341,7 +342,7 @@ def save_gridworld_screenshots(out: str | Path) -> list[Path]:
         sw.shot("gridworld-values.png")
         g.set_map(gw.BUILTIN_MAPS["book"])
         g.set_living_reward(0.0)
-        sw.reset("vi")
+        sw.reset(registry.DEFAULT_SOLVER)
         sw.solve()
         board.set_q_view(True)
         w.solving.inspect(g.session.start_state())
@@ -364,7 +365,7 @@ def save_gym_screenshots(out: str | Path) -> list[Path]:
         w = sw.window
         w.switch_game("gym")
         w.game.set_environment("FrozenLake-v1", {"map_name": "8x8", "is_slippery": True})
-        sw.reset("vi")
+        sw.reset(registry.DEFAULT_SOLVER)
         sw.solve()
         sw.shot("gym-frozenlake.png")
     return sw.saved

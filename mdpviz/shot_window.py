@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from mdpviz.solvers import registry
+
 DEFAULT_SIZE = (1366, 768)
 """Window size (pixels, width x height) of a gallery picture whose name states no size (a laptop's screen)."""
 
@@ -279,7 +281,7 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
         w.game.set_map(BUILTIN_MAPS["sutton4x4"])
         sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the 4x4 grid")
         if key == SUTTON_OPTIMAL:
-            sw.reset("vi")
+            sw.reset(registry.DEFAULT_SOLVER)
         sw.solve()
         w.solving.inspect(w.game.session.start_state())
         w.stage.show_page("board")
@@ -310,7 +312,7 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
         mdp_file.write_text(SMALL_MDP)
         w.files.open_mdp_file(mdp_file)
         w.game.set_view("graph")
-        sw.reset("pi")
+        sw.reset(registry.exact_solver())
     else:
         w.switch_game(key)
     g = w.game

@@ -4,8 +4,9 @@
 * a new solver and a new learner are their module plus one ``register`` call: a toy of each, written in
   a temporary package, is seen by ``mdpviz solve`` / ``mdpviz learn`` and by the Solver panel's list;
 * no method id is spelled as a string outside its registry line, its own module and the tests (an
-  ast scan of mdpviz/**/*.py, docstrings aside), but for the uses listed in :data:`NOT_IDS` (the same
-  word meaning something else) and :data:`REMAINING` (ids still spelled, each with why).
+  ast scan of mdpviz/**/*.py, docstrings and phases aside), but for the words a module declares in its
+  own ``NOT_METHOD_IDS`` (the same word meaning something else there, each with why) and
+  :data:`REMAINING` (ids still spelled, each with why).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import json
 import sys
 import textwrap
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 import pytest
@@ -278,77 +280,72 @@ def test_the_controller_runs_a_toy_learner_it_did_not_build(toys):
     assert steps[-1].episode == 3 and steps[-1].method == "toy-q" and rng is not None
 
 
+# ------------------------------------------------------------------------------------ the flags
+def test_the_flags_give_what_the_literals_gave():
+    """The sites that spelled ids now read flags; the flags give the same sets, in the same order."""
+    from mdpviz.commands import plan
+    from mdpviz.models.attt import iteration, setup
+    from mdpviz.models.kit.teaching.learning_lesson import EXAMPLE_METHODS
+    from mdpviz.solvers import aima, compare
+
+    assert compare.COMPARE_METHODS == ("vi", "gs", "pi", "lp")
+    assert sorted(registry.ids("solver"), key=compare._reference_rank)[:5] == ["pi", "lp", "bi", "gs", "vi"]
+    assert [m for m in registry.ids("solver") if registry.get(m).misfit(_two_player_mdp())] == ["lp"]
+    assert registry.game_choices() == ("vi", "gs", "pi", "lp")
+    assert registry.game_choices(acyclic=True) == ("vi", "gs", "pi", "lp", "bi")
+    assert registry.game_choices(two_player=True) == ("vi", "gs", "pi")
+    assert registry.game_choices(two_player=True, acyclic=True) == ("vi", "gs", "pi", "bi")
+    assert plan.ALGORITHMS == {"vi": "gs", "vi-sync": "vi", "hpi": "pi", "lp": "lp"} and plan.DEFAULT_ALGORITHM == "hpi"
+    assert iteration.SEED_METHOD == "gs" and setup.METHODS == ("gs", "vi", "pi", "lp") and aima.METHOD == "vi"
+    assert registry.ids_where("solver", mixed_q_view=True) == ("gs",)
+    assert [m for m in registry.ids("solver") if registry.get(m).synchronous_vi] == ["vi"]
+    assert [m for m in registry.ids("solver") if registry.get(m).count_word == "rounds"] == ["pi"]
+    assert registry.ids_where("solver", unit="solve") == ("lp",)
+    assert EXAMPLE_METHODS == {"q": "q", "double-q": "q", "sarsa": "sarsa", "expected-sarsa": "expected-sarsa",
+                               "mc-control": "q", "td0": "td0", "nstep": "td0", "mc": "td0"}
+    assert registry.ids_where("learner", multi_step=True) == ("nstep", "mc", "mc-control")
+    assert registry.ids_where("learner", needs_next_action=True) == ("sarsa",)
+    assert {m: registry.get(m).targets for m in registry.ids("learner") if registry.get(m).targets} == {
+        "nstep": "n-step returns", "mc": "returns", "mc-control": "returns", "double-q": "from the other table"}
+    assert [registry.get(m).short_title for m in ("q", "sarsa", "expected-sarsa", "td0")] == [
+        "Q-learning", "SARSA", "Expected SARSA", "TD(0)"]
+    with pytest.raises(ValueError, match="curve"):
+        registry.MethodSpec("x", "x", "solver", "a:b", curve=("#000000", "wavy", "o"))
+    with pytest.raises(ValueError, match="fits"):
+        registry.MethodSpec("x", "x", "solver", "a:b", fits="no colon")
+
+
+def _two_player_mdp():
+    from mdpviz.models.kit.game import registry as games
+
+    spec = games.get("risk_ttt")
+    return spec.compile(spec.default_settings())
+
+
 # ------------------------------------------------------------------------------------ the scan
-NOT_IDS: dict[str, frozenset[str]] = {
-    # the same word meaning something else
-    "mdpviz/commands/solve.py": frozenset({"q"}),  # the JSON field of the Q table
-    "mdpviz/commands/learn.py": frozenset({"q"}),  # the JSON field of the learned Q table
-    "mdpviz/controller.py": frozenset({"evaluate"}),  # next_phase's value: policy iteration's phase
-}
-"""Per file, words that are in it as something other than a method id."""
+DECLARATION = "NOT_METHOD_IDS"
+"""The module-level name under which a module declares the words it uses as something other than a
+method id: a dict ``{word: why}`` (e.g. ``{"q": "the JSON field of the Q table"}``), read by the scan."""
 
 PHASE_NAMES = {"evaluate", "lp"}
 """Phases of a :class:`~mdpviz.solvers.sweep.Sweep` that share their word with a method id: skipped
 where compared with, or passed as, a ``phase``."""
 
 REMAINING: dict[str, frozenset[str]] = {
-    # the window (app.py, window/*.py, in conversion to part objects on another branch at the same time):
-    # the default method of a new window, the classroom's comparison and the learner inspector's texts
-    "mdpviz/window/classroom.py": frozenset({"gs", "vi"}),
-    "mdpviz/window/learning.py": frozenset({"double-q", "expected-sarsa", "mc", "mc-control", "nstep", "q", "sarsa",
-                                            "td0"}),
-    "mdpviz/window/solving.py": frozenset({"pi"}),
-    # a game's own command with the few methods its course uses (--method choices and names), or a
-    # course's algorithm names mapped to ids (plan: hpi, vi, vi-sync, lp), and JSON fields named "q"
-    "mdpviz/commands/attt.py": frozenset({"vi"}),
-    "mdpviz/commands/checkers.py": frozenset({"gs", "pi", "vi"}),
-    "mdpviz/commands/export.py": frozenset({"gs", "lp", "pi", "vi"}),
-    "mdpviz/commands/gridworld.py": frozenset({"gs", "lp", "pi", "vi"}),
-    "mdpviz/commands/gym.py": frozenset({"pi"}),
-    "mdpviz/commands/plan.py": frozenset({"gs", "hpi", "lp", "pi", "vi"}),
-    "mdpviz/commands/snakes.py": frozenset({"gs", "lp", "pi", "vi"}),
-    "mdpviz/commands/ttt.py": frozenset({"bi", "gs", "lp", "pi", "q", "vi"}),
-    # the bench's measured rows name the method each row times
-    "mdpviz/commands/bench_table.py": frozenset({"gs", "hpi", "pi", "q", "vi"}),
-    # a game's default solve (solve_with / its own solver settings) and its course's method choices
-    "mdpviz/models/attt/iteration.py": frozenset({"gs", "vi"}),
+    # a game's own default method, in its one place (spec.model.solve_with; the window, the command line,
+    # export and the jobs read it from there): the book's choice for that figure
+    "mdpviz/models/gambler/spec.py": frozenset({"gs"}),  # Sutton and Barto 4.4: value iteration in place
+    "mdpviz/models/gridworld/spec.py": frozenset({"evaluate", "vi"}),  # figure 4.1's maps: the random policy's V_k
+    "mdpviz/models/jack/spec.py": frozenset({"pi"}),  # figure 4.2: policy iteration from "move nothing"
+    # the anti-tic-tac-toe Setup tab's own words for its four planners ("in-place value iteration", ...)
     "mdpviz/models/attt/setup.py": frozenset({"gs", "lp", "pi", "vi"}),
-    "mdpviz/models/checkers/spec.py": frozenset({"vi"}),
-    "mdpviz/models/file/spec.py": frozenset({"pi"}),
-    "mdpviz/models/gambler/spec.py": frozenset({"gs"}),
-    "mdpviz/models/gridworld/spec.py": frozenset({"evaluate", "vi"}),
-    "mdpviz/models/jack/spec.py": frozenset({"pi"}),
-    "mdpviz/models/risk_ttt/match.py": frozenset({"vi"}),
-    "mdpviz/models/snakes/simulate.py": frozenset({"vi"}),
-    "mdpviz/models/ttt/rules.py": frozenset({"pi"}),
-    "mdpviz/models/kit/game/game_model.py": frozenset({"vi"}),
-    "mdpviz/models/kit/boards/grid.py": frozenset({"vi"}),
-    "mdpviz/models/kit/teaching/sensitivity.py": frozenset({"pi"}),
-    # 3D tic-tac-toe's agents have methods of their own (function approximation), one named "q"
-    "mdpviz/models/ttt3d/learning.py": frozenset({"q"}),
-    # the display's Q view of an in-place sweep (needs a flag for Gauss-Seidel's mixed values)
-    "mdpviz/models/kit/pictures/display.py": frozenset({"gs"}),
-    # the worked examples of each learner's update (the learning lesson's own table per id)
-    "mdpviz/models/kit/teaching/learning_lesson.py": frozenset({"double-q", "expected-sarsa", "mc", "mc-control", "nstep", "q",
-                                                       "sarsa", "td0"}),
-    # pictures and scripted shots: each picture names the method it shows
-    "mdpviz/export.py": frozenset({"gs", "pi", "vi"}),
-    "mdpviz/screenshot_views.py": frozenset({"q", "vi"}),
-    "mdpviz/screenshots.py": frozenset({"pi", "vi"}),
-    "mdpviz/shot_window.py": frozenset({"pi", "vi"}),
-    "mdpviz/widgets/game.py": frozenset({"vi"}),
-    "mdpviz/widgets/games/grid_board.py": frozenset({"vi"}),
-    # value iteration's AIMA sequence (a module of the "vi" method other than its entry point's)
-    "mdpviz/solvers/aima.py": frozenset({"vi"}),
-    # the Compare panel's fixed set of four methods and their columns
-    "mdpviz/solvers/compare.py": frozenset({"bi", "gs", "lp", "pi", "vi"}),
-    "mdpviz/widgets/compare.py": frozenset({"bi", "gs", "lp", "pi", "vi"}),
-    # the convergence plot's AIMA variant ("vi" with sequence aima is "vi-aima" to the theory curves)
-    "mdpviz/widgets/convergence.py": frozenset({"vi"}),
+    # the bench: each row times the method its label names, and runs `mdpviz plan --algorithm` by the
+    # planner's own names (hpi, vi, vi-sync)
+    "mdpviz/commands/bench_table.py": frozenset({"gs", "hpi", "pi", "q", "vi"}),
 }
-"""Per file, the method ids still spelled there (issue 34 leaves them for a later step; the report lists
-why): a game's own default solve, a command of its own with a course's few methods, a picture's script,
-a JSON field named "q". A file may lose an entry; a new id in a file not listed fails."""
+"""Per file, the method ids still spelled there, each group with why. A file may lose an entry; a new id
+in a file not listed fails. A word meaning something else in a module is declared in that module's
+own ``NOT_METHOD_IDS`` instead (:data:`DECLARATION`)."""
 
 
 def _docstring_nodes(tree: ast.AST) -> set[int]:
@@ -370,6 +367,12 @@ def _phase_nodes(tree: ast.AST) -> set[int]:
 
     out: set[int] = set()
     for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in ("phase", "next_phase"):
+            for ret in ast.walk(node):  # the value a phase property returns
+                if isinstance(ret, ast.Return) and ret.value is not None:
+                    for c in ast.walk(ret.value):
+                        if isinstance(c, ast.Constant):
+                            out.add(id(c))
         if isinstance(node, ast.Compare) and any(is_phase(e) for e in (node.left, *node.comparators)):
             for e in (node.left, *node.comparators):
                 for c in ast.walk(e):
@@ -380,6 +383,25 @@ def _phase_nodes(tree: ast.AST) -> set[int]:
                 if isinstance(c, ast.Constant):
                     out.add(id(c))
     return out
+
+
+def declared(tree: ast.Module) -> tuple[dict[str, str], set[int]]:
+    """The module's own :data:`DECLARATION` (word -> why; {} when it has none) and the string constants
+    of that declaration (skipped by the scan: the declaration spells the words it declares)."""
+    for st in tree.body:
+        target = (st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1
+                  else st.target if isinstance(st, ast.AnnAssign) else None)
+        if isinstance(target, ast.Name) and target.id == DECLARATION:
+            value = ast.literal_eval(st.value)
+            assert isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str)
+                                                   for k, v in value.items()), f"{DECLARATION} must be a dict of str"
+            return value, {id(c) for c in ast.walk(st.value) if isinstance(c, ast.Constant)}
+    return {}, set()
+
+
+def _trees() -> Iterator[tuple[str, ast.Module]]:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        yield path.relative_to(ROOT).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _own_module(spec: registry.MethodSpec) -> str:
@@ -396,16 +418,14 @@ def id_literals() -> dict[str, list[tuple[int, str]]]:
             names.add(name)
             own.setdefault(name, set()).add(_own_module(spec))
     found: dict[str, list[tuple[int, str]]] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        rel = path.relative_to(ROOT).as_posix()
+    for rel, tree in _trees():
         if rel == "mdpviz/solvers/registry.py":
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _docstring_nodes(tree) | _phase_nodes(tree)
+        words, declaration = declared(tree)
+        skip = _docstring_nodes(tree) | _phase_nodes(tree) | declaration
         for node in ast.walk(tree):
             if (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names
-                    and id(node) not in skip and rel not in own[node.value]
-                    and node.value not in NOT_IDS.get(rel, ())):
+                    and id(node) not in skip and rel not in own[node.value] and node.value not in words):
                 found.setdefault(rel, []).append((node.lineno, node.value))
     return found
 
@@ -416,6 +436,27 @@ def test_no_method_id_is_spelled_outside_its_line_and_module():
            if value not in REMAINING.get(rel, ())]
     assert not new, ("method ids spelled outside the registry (ask registry.get(id)'s flags instead):\n"
                      + "\n".join(new))
+
+
+def test_each_declared_word_is_used_and_says_why():
+    """A module's NOT_METHOD_IDS names words that are method ids, that the module still uses, each with why."""
+    names = set(registry.ids(aliases=True))
+    problems = []
+    seen = 0
+    for rel, tree in _trees():
+        words, declaration = declared(tree)
+        seen += bool(words)
+        used = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                and id(n) not in declaration and id(n) not in _docstring_nodes(tree)}
+        for word, why in words.items():
+            if word not in names:
+                problems.append(f"{rel}: {word!r} is no method id (drop it from {DECLARATION})")
+            elif word not in used:
+                problems.append(f"{rel}: {word!r} is no longer used here (drop it from {DECLARATION})")
+            elif len(why.split()) < 3:
+                problems.append(f"{rel}: {word!r} needs a reason (what the word means here)")
+    assert not problems, "\n".join(problems)
+    assert seen >= 4  # commands/solve.py, learn.py, ttt.py, models/ttt3d/learning.py
 
 
 def test_the_list_of_remaining_ids_only_shrinks():

@@ -19,6 +19,7 @@ from mdpviz.commands.plan import ALGORITHMS
 from mdpviz.models import attt
 from mdpviz.core.cs747 import read_text_file, format_cs747
 from mdpviz.commands import seed
+from mdpviz.solvers import registry
 
 START_KEYWORDS = ("random", "uniform")
 """Values of ``--start`` that are not file names."""
@@ -78,7 +79,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     it.add_argument("--ties", choices=attt.TIE_RULES, default="lowest",
                     help="among cells of equal value play the lowest (the seed's rule) or the highest index")
     it.add_argument(
-        "--algorithm", choices=sorted(ALGORITHMS), default="vi",
+        "--algorithm", choices=sorted(ALGORITHMS),
+        default=registry.get(attt.IterationSettings().method).planner_name,  # (the seed's planner, as 'plan' names it)
         help="planner of each best response, as in 'mdpviz plan' (vi: in-place value iteration, the "
         "course's; the policies do not depend on it)",
     )

@@ -38,10 +38,11 @@ from mdpviz.models.checkers import (
     VariantTooLarge,
     compile_checkers,
 )
-from mdpviz.solvers import METHOD_NAMES, solve
+from mdpviz.solvers import METHOD_NAMES, registry, solve
 
-METHODS = ("vi", "gs", "pi")
-"""Solvers offered: synchronous value iteration (default), in-place value iteration, policy iteration."""
+METHODS = registry.game_choices(two_player=True)
+"""Solvers offered (the games' commands' methods a two-player game with cycles takes): synchronous value
+iteration (default), in-place value iteration, policy iteration."""
 
 TIME_LIMIT_S = 30.0
 """The issue's limit for the default variant: enumerate and solve in under 30 s ..."""
@@ -87,7 +88,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"discount per agent move (default {DEFAULT_DISCOUNT:g}, the seed's: greedy for material)")
     p.add_argument("--tol", type=positive_float, default=DEFAULT_TOL,
                    help=f"value iteration stops when no value changes by this much (default {DEFAULT_TOL:g})")
-    p.add_argument("--method", choices=METHODS, default="vi",
+    p.add_argument("--method", choices=METHODS, default=registry.DEFAULT_SOLVER,
                    help="vi: value iteration (synchronous), gs: in-place value iteration, pi: policy iteration (default vi)")
     p.add_argument("--games", type=int, default=10_000, help="simulated games per player (default 10000)")
     p.add_argument("--seed", type=seed, default=None, help="seed of the simulated games (default: fresh randomness)")
@@ -139,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     cm = compile_checkers(rules, agent=args.agent, discount=args.gamma, max_states=args.max_states,
                           max_transitions=args.max_transitions)
     t1 = time.perf_counter()
-    opts = {"tol": args.tol} if args.method in ("vi", "gs") else {}
+    opts = {"tol": args.tol} if registry.get(args.method).value_iteration else {}
     sol = solve(cm.mdp, args.method, **opts)
     t2 = time.perf_counter()
     if not sol.converged:
@@ -215,7 +216,7 @@ def measure_variant(rules: CheckersRules, *, discount: float = DEFAULT_DISCOUNT,
     except VariantTooLarge as e:
         return {"refused": str(e), "seconds": time.perf_counter() - t0, "peak_mib": _peak_mib()}
     t1 = time.perf_counter()
-    sol = solve(cm.mdp, "vi", tol=tol)
+    sol = solve(cm.mdp, registry.DEFAULT_SOLVER, tol=tol)
     t2 = time.perf_counter()
     return {
         "states": cm.n_states, "positions": cm.n_positions, "transitions": cm.mdp.n_transitions,

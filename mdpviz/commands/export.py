@@ -15,7 +15,9 @@ import argparse
 from pathlib import Path
 
 import numpy as np
+
 from mdpviz.commands import positive_float
+from mdpviz.solvers import registry as methods
 
 FIGURES = ("snapshot", "board", "convergence", "compare", "frames", "gif")
 """What --figure writes: the lesson snapshot (default), the board, the convergence plot, the
@@ -39,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--width", type=int, default=1600, help="width in pixels (default 1600)")
     p.add_argument("--height", type=int, default=900, help="height in pixels (default 900)")
     p.add_argument("--figure", choices=FIGURES, default="snapshot", help="what to write (default: snapshot)")
-    p.add_argument("--method", choices=("vi", "gs", "pi", "lp"), default=None,
+    p.add_argument("--method", choices=methods.game_choices(), default=None,
                    help="solver (default: the game's own default, else synchronous value iteration)")
     p.add_argument("--tol", type=positive_float, default=None, help="value-iteration tolerance (default: the game's, 1e-9)")
     p.add_argument("--csv", default=None,
@@ -194,7 +196,7 @@ def _write_all(args: argparse.Namespace, stage, hg, solved, view, out: Path, wid
     else:
         from mdpviz.solvers import METHOD_NAMES
 
-        unit = "rounds" if solved.method == "pi" else "sweeps"
+        unit = methods.get(solved.method).count_word
         print(f"{hg.title}: {METHOD_NAMES[solved.method]}, {info['sweeps']} {unit}, "
               f"{'converged' if info['converged'] else 'NOT converged'}; "
               f"V({info['start_state']}) = {info['start_value']:.10g}")

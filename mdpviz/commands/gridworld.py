@@ -19,7 +19,7 @@ from mdpviz.models.gridworld import (
     MAP_SETTINGS, load_map, policy_rows, value_rows,
 )
 from mdpviz.core.mdp import TabularMDP
-from mdpviz.solvers import METHOD_NAMES, Solution, solve
+from mdpviz.solvers import METHOD_NAMES, Solution, registry, solve
 from mdpviz.commands import positive_float, positive_int
 
 MAX_SWEEPS = 100_000
@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def add_solver_options(p: argparse.ArgumentParser) -> None:
     """--discount, --method, --tol, --digits and --json (shared with ``mdpviz gym``)."""
     p.add_argument("--discount", type=float, default=None, help="discount gamma in [0, 1]")
-    p.add_argument("--method", choices=("vi", "gs", "pi", "lp"), default="vi",
+    p.add_argument("--method", choices=registry.game_choices(), default=registry.DEFAULT_SOLVER,
                    help="solver: vi value iteration (default), gs in-place value iteration, pi policy iteration, "
                    "lp linear programming")
     p.add_argument("--tol", type=positive_float, default=1e-12, help="value iteration's tolerance (default 1e-12)")
@@ -67,7 +67,7 @@ def solve_checked(mdp: TabularMDP, args: argparse.Namespace) -> Solution:
         raise ValueError(f"--tol must be a positive number, got {args.tol}")
     if not 0 <= args.digits <= 15:
         raise ValueError(f"--digits must be 0..15, got {args.digits}")
-    opts = {"tol": args.tol, "max_sweeps": MAX_SWEEPS} if args.method in ("vi", "gs") else {}
+    opts = {"tol": args.tol, "max_sweeps": MAX_SWEEPS} if registry.get(args.method).value_iteration else {}
     if getattr(args, "sweeps", None) is not None:
         from mdpviz.commands.solve import solution_after
 
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"grid world {head['grid']} ({grid.rows} x {grid.cols}), {CONVENTION_NAMES[st.convention]}")
     print(f"noise {st.noise:g}, living reward {st.living_reward:g}, discount {st.discount:g}; "
-          f"{METHOD_NAMES[args.method]}, {sol.sweeps} {'rounds' if args.method == 'pi' else 'sweeps'}; "
+          f"{METHOD_NAMES[args.method]}, {sol.sweeps} {registry.get(args.method).count_word}; "
           f"V(start row {r0 + 1}, column {c0 + 1}) = {head['start_value']:.{args.digits}f}")
     print("\n".join(grid_report(w.geometry, w.mdp, sol, digits=args.digits)))
     return 0

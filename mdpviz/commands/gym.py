@@ -15,6 +15,7 @@ import argparse
 
 from mdpviz.cli import CLIError, print_json
 from mdpviz.commands.gridworld import add_solver_options, grid_json, grid_report, solve_checked
+from mdpviz.solvers import registry
 
 DEFAULT_DISCOUNT = 0.99
 """Discount when --discount is not given (Gymnasium's environments have none; 0.99 is the RL courses' usual)."""
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     kw = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
     print(f"{args.env}{f' ({kw})' if kw else ''}: {n} states, {mdp.n_actions} actions "
-          f"({', '.join(names)}); discount {gamma:g}; {sol.sweeps} {'rounds' if args.method == 'pi' else 'sweeps'}; "
+          f"({', '.join(names)}); discount {gamma:g}; {sol.sweeps} {registry.get(args.method).count_word}; "
           + (f"mean V over the {int((dist > 0).sum())} start states = {head['expected_start_value']:.{args.digits}f}"
              if random_start else f"V(start {start}) = {head['start_value']:.{args.digits}f}"))
     if geom is not None:

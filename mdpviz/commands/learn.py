@@ -23,6 +23,9 @@ import time
 from mdpviz.commands import check_seed, positive_int
 from mdpviz.commands.game_args import add_game_options
 
+NOT_METHOD_IDS = {"q": "the JSON field of the learned Q table"}
+"""Words of this module that are not method ids (the registry test's scan reads this declaration)."""
+
 INITIAL_LIMIT = 1e15
 """Largest magnitude of ``--initial``: an optimistic start is a few times the largest value; past about
 1e15 adding a reward of 1 no longer changes a float64 sum, and squares in the error overflow."""

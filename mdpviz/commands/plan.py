@@ -2,15 +2,20 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 
 from mdpviz.core.cs747 import format_value_policy
 from mdpviz.core.examples import resolve_mdp
 from mdpviz.core.modelcheck import load_model_file
-from mdpviz.solvers import solve
+from mdpviz.solvers import registry, solve
 from mdpviz.commands import positive_float, positive_int
 
-ALGORITHMS = {"vi": "gs", "vi-sync": "vi", "hpi": "pi", "lp": "lp"}
-"""--algorithm -> solver id: the course's vi is the in-place (Gauss-Seidel) variant."""
+ALGORITHMS = registry.planner_names()
+"""--algorithm -> solver id (each registry line's ``planner_name``): the course's vi is the in-place
+(Gauss-Seidel) variant, vi-sync the synchronous one, hpi Howard's policy iteration, lp linear programming."""
+
+DEFAULT_ALGORITHM = registry.get(registry.exact_solver()).planner_name
+"""--algorithm's default: the exact solver's name (hpi: policy iteration, exact and fast on every course file)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mdp", required=True, help="the MDP file (course format, or Storm's DRN: mdpviz export-model), "
                    "or the name of a shipped example (mdpviz examples)")
     p.add_argument(
-        "--algorithm", choices=sorted(ALGORITHMS), default="hpi",
+        "--algorithm", choices=sorted(ALGORITHMS), default=DEFAULT_ALGORITHM,
         help="hpi: Howard policy iteration (default: exact, and fast on every course file), vi: in-place "
         "value iteration (the course's; with discount 1 it can need tens of thousands of sweeps to reach "
         "--tol, e.g. 20,114 on episodic-mdp-10-5), vi-sync: synchronous value iteration, lp: linear programming",
@@ -37,8 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     mdp = load_model_file(resolve_mdp(args.mdp))
     method = ALGORITHMS[args.algorithm]
-    opts = {"tol": args.tol} if method in ("vi", "gs") else {}
-    if method == "pi":  # a course file is small: dense LAPACK, no scipy import (issue 15: < 0.5 s)
+    opts = {"tol": args.tol} if registry.get(method).value_iteration else {}
+    if "linear_solver" in inspect.signature(registry.get(method).load()).parameters:
+        # (policy iteration) a course file is small: dense LAPACK, no scipy import (issue 15: < 0.5 s)
         opts["linear_solver"] = "lapack"
     if args.sweeps is not None:
         from mdpviz.commands.solve import solution_after

@@ -29,7 +29,7 @@ from mdpviz.models.snakes import (
 )
 from mdpviz.core.chunked import check_games
 from mdpviz.models.snakes.simulate import compare_strategies, simulate_turns, strategy_probs
-from mdpviz.solvers import METHOD_NAMES, solve
+from mdpviz.solvers import METHOD_NAMES, registry, solve
 
 RULE_CHOICES: dict[str, str] = {name.replace(" ", "-"): name for name in RULE_SETS}
 """--rules value -> RULE_SETS key (spaces written as hyphens, e.g. special-die)."""
@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="rule set: the statement's (default) or another year's variant")
     p.add_argument("--die", action="append", default=[], metavar="NAME:MOVE=PROB,...:TRIGGER",
                    help="add a die of your own, e.g. lucky:1=1/2,3=1/2:1/4 (repeatable)")
-    p.add_argument("--method", choices=("vi", "gs", "pi", "lp"), default="vi",
+    p.add_argument("--method", choices=registry.game_choices(), default=registry.DEFAULT_SOLVER,
                    help="solver: vi synchronous value iteration (default, as markovDecision), gs in-place "
                    "value iteration, pi policy iteration, lp linear programming")
     p.add_argument("--compare", action="store_true",
@@ -99,10 +99,11 @@ def run(args: argparse.Namespace) -> int:
     if args.compare:
         return _run_compare(args, cfg)
     default_rules = cfg == SnakesSettings(layout=cfg.layout, circle=cfg.circle)
-    if default_rules and args.method == "vi":
+    if default_rules and registry.get(args.method).synchronous_vi:  # (markovDecision's own method)
         expec, dice = markovDecision(np.array(cfg.layout), cfg.circle)  # the course API itself
     else:
-        sol = solve(compile_snakes(cfg), args.method, **({"tol": 1e-12} if args.method in ("vi", "gs") else {}))
+        opts = {"tol": 1e-12} if registry.get(args.method).value_iteration else {}
+        sol = solve(compile_snakes(cfg), args.method, **opts)
         if not sol.converged:
             raise ValueError(f"{args.method} did not converge in {sol.sweeps} sweeps")
         expec = np.array(sol.values[: N_SQUARES - 1])

@@ -21,6 +21,9 @@ from pathlib import Path
 from mdpviz.commands import check_seed, positive_float, positive_int
 from mdpviz.commands.game_args import add_game_options
 
+NOT_METHOD_IDS = {"q": "the JSON field of the Q table (Q per state and action)"}
+"""Words of this module that are not method ids (the registry test's scan reads this declaration)."""
+
 POLICY_FILE_BYTES = 64 << 20
 """A policy file is at most this long (one short line per state): a device file or a typo is refused."""
 

@@ -47,15 +47,19 @@ from mdpviz.models.ttt import (
     simulate_outcomes,
 )
 from mdpviz.core.simulate import proportion_ci
-from mdpviz.solvers import METHOD_NAMES, run, solver
+from mdpviz.solvers import METHOD_NAMES, registry, run, solver
 
-TTT_METHODS = ("vi", "gs", "pi", "lp", "bi")
-"""Solvers offered for the vs-random game (bi = backward induction, the game being acyclic)."""
+NOT_METHOD_IDS = {"q": "the JSON field and table column of an opening's or a move's Q value"}
+"""Words of this module that are not method ids (the registry test's scan reads this declaration)."""
 
-RISK_METHODS = ("vi", "gs", "pi", "bi")
-"""Solvers offered for 3x3 risk tic-tac-toe (4x4 always uses backward induction)."""
+TTT_METHODS = registry.game_choices(acyclic=True)
+"""Solvers offered for the vs-random game (one player, acyclic: bi = backward induction included)."""
 
-_NAMES = {**METHOD_NAMES, "bi": "backward induction"}
+RISK_METHODS = registry.game_choices(two_player=True, acyclic=True)
+"""Solvers offered for 3x3 risk tic-tac-toe (two players, acyclic; 4x4 always uses backward induction)."""
+
+LAYERED_METHOD = registry.ids_where("solver", needs_acyclic=True)[0]
+"""The method 4x4 risk tic-tac-toe is always solved with (backward induction, layer by layer), as its JSON names it."""
 
 
 FRACTION_TOL = 2e-15
@@ -73,16 +77,6 @@ def exact_fraction(x: float, *, max_den: int = 10**6) -> str | None:
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
-def _solver_gen(mdp, method: str):
-    if method == "bi":
-        from mdpviz.solvers.backward_induction import backward_induction_mdp
-
-        return backward_induction_mdp(mdp)
-    return solver(mdp, method)
-
-
-
-
 # ====================================================================== ttt
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -97,7 +91,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="who moves first (default opponent)")
     p.add_argument("--rewards", default="500,0,-3500", help="win,draw,loss rewards (default 500,0,-3500)")
     p.add_argument("--gamma", type=float, default=0.9, help="discount per round (default 0.9)")
-    p.add_argument("--method", choices=TTT_METHODS, default="vi",
+    p.add_argument("--method", choices=TTT_METHODS, default=registry.DEFAULT_SOLVER,
                    help="vi value iteration (default), gs in-place VI, pi policy iteration, lp linear "
                    "programming, bi backward induction")
     p.add_argument("--games", type=int, default=100_000, help="games simulated (default 100000; 0: none)")
@@ -125,7 +119,7 @@ def run_ttt(args: argparse.Namespace) -> int:
     settings = VsRandomSettings(agent=args.agent.upper(), first=args.first, win=win, draw=draw, loss=loss,
                                 discount=float(args.gamma))
     game = compile_vs_random(settings)
-    sol = run(_solver_gen(game.mdp, args.method))
+    sol = run(solver(game.mdp, args.method))
     if not sol.converged:
         raise ValueError(f"{args.method} did not converge in {sol.sweeps} sweeps")
     h = outcome_matrix(game, sol.policy)
@@ -159,7 +153,7 @@ def run_ttt(args: argparse.Namespace) -> int:
     print(f"tic-tac-toe against a uniformly random opponent: agent {settings.agent}, {who} moves first")
     print(f"rewards win {win:g} / draw {draw:g} / loss {loss:g}, discount {settings.discount:g} per round; "
           f"{game.n_board_states:,} positions with the agent to move (+3 outcome states)")
-    print(f"{_NAMES.get(args.method, args.method)}: {sol.sweeps} iteration{'s' if sol.sweeps != 1 else ''}")
+    print(f"{METHOD_NAMES[args.method]}: {sol.sweeps} iteration{'s' if sol.sweeps != 1 else ''}")
     start_txt = "from the empty board" if settings.first == "agent" else "mean over the opponent's 9 opening moves"
     print(f"value of the policy ({start_txt}): {value:.6g}")
     print("exact outcome of the policy:   " + "   ".join(f"{n} {_fmt_p(v)}" for n, v in zip(OUTCOMES, start)))
@@ -247,7 +241,7 @@ def register_risk(sub: argparse._SubParsersAction) -> None:
     )
     _add_risk_args(p)
     p.add_argument("--size", type=int, default=3, help="board side: 3 (default), 4, or 2 (a tiny board of 150 states to follow by hand); 5 and larger are refused")
-    p.add_argument("--method", choices=RISK_METHODS, default="vi",
+    p.add_argument("--method", choices=RISK_METHODS, default=registry.DEFAULT_SOLVER,
                    help="3x3 solver: vi minimax value iteration (default), gs in place, pi policy iteration, "
                    "bi backward induction")
     p.add_argument("--tol", type=positive_float, default=1e-12,
@@ -267,8 +261,8 @@ def run_risk(args: argparse.Namespace) -> int:
         return _run_risk_exact(args, risk, name)
     t0 = time.perf_counter()
     game = compile_risk(risk)
-    opts = {"tol": args.tol} if args.method in ("vi", "gs") else {}
-    gen = _solver_gen(game.mdp, args.method) if args.method == "bi" else solver(game.mdp, args.method, **opts)
+    opts = {"tol": args.tol} if registry.get(args.method).value_iteration else {}
+    gen = solver(game.mdp, args.method, **opts)
     sol = run(gen, record=True)
     secs = time.perf_counter() - t0
     if not sol.converged:
@@ -286,7 +280,7 @@ def run_risk(args: argparse.Namespace) -> int:
         print_json(out)
         return 0
     print(f"risk tic-tac-toe 3x3, risks {_fmt_risk(risk)} ({name})")
-    print(f"{game.n_states:,} (board, turn) states; {_NAMES.get(args.method, args.method)}")
+    print(f"{game.n_states:,} (board, turn) states; {METHOD_NAMES[args.method]}")
     for e in log:
         what = "max |T(V) - V|" if e["phase"] in ("sweep", "improve") else "max change"
         print(f"  {e['phase']} {e['sweep']:>2}: {what} = {e['max_change']:.10g} at {e['state']}, "
@@ -305,7 +299,7 @@ def _run_risk_exact(args: argparse.Namespace, risk: np.ndarray, name: str) -> in
     ex = solve_exact(risk, size=args.size, keep_policy=False,
                      on_layer=lambda st: layers.append({"layer": st.layer, "states": st.states,
                                                         "terminal": st.terminal, "seconds": st.elapsed}))
-    out = {"size": args.size, "preset": name, "risk": risk, "method": "bi", "value": ex.empty_value,
+    out = {"size": args.size, "preset": name, "risk": risk, "method": LAYERED_METHOD, "value": ex.empty_value,
            "fraction": exact_fraction(ex.empty_value), "states": ex.n_states, "boards_solved": ex.layered.states,
            "sweeps": ex.layered.layers, "seconds": ex.seconds, "log": layers}
     if args.json:

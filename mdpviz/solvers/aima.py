@@ -29,12 +29,17 @@ from dataclasses import replace
 import numpy as np
 
 from mdpviz.core.mdp import TabularMDP, read_only
+from mdpviz.solvers import registry
 from mdpviz.solvers.sweep import (
     TIE_TOL, Solution, SolverGen, check_positive, greedy, greedy_policy, make_sweep, rows_to_policy,
 )
 
 EPSILON = 0.001
 """aima-python's default ``epsilon`` of ``value_iteration``."""
+
+METHOD = registry.ids_where("solver", takes="sequence")[0]
+"""The method this module's sequence is an option of (the registry line taking ``sequence``: synchronous
+value iteration); its snapshots and Solution carry that id."""
 
 REWARD_TOL = 1e-9
 """How far two steps from one state may differ in reward and still be read as one R(s)."""
@@ -128,12 +133,12 @@ def _aima(mdp: TabularMDP, R: np.ndarray, known: np.ndarray, bound: float, cap: 
     zero = read_only(np.zeros(mdp.n_states))
     # sweep 1 backs up from U_0 = 0, terminal states included: every action's sum is 0, a tie everywhere
     policy = read_only(rows_to_policy(mdp, greedy(mdp, np.zeros(mdp.n_rows), tie_tol=tie_tol)[1]))
-    yield make_sweep(method="vi", phase="sweep", iteration=1, values=u1, old_values=zero, policy=policy,
+    yield make_sweep(method=METHOD, phase="sweep", iteration=1, values=u1, old_values=zero, policy=policy,
                      old_policy=None, elapsed=time.perf_counter() - t0, terminal=mdp.terminal, converged=done,
                      delta_override=(delta, float(np.abs(u1)[live].mean()) if live.any() else 0.0, i))
     if done or cap == 1:
         back = zero if done else u1
-        return Solution("vi", back, _best(mdp, back, tie_tol), 1, done, delta, time.perf_counter() - t0)
+        return Solution(METHOD, back, _best(mdp, back, tie_tol), 1, done, delta, time.perf_counter() - t0)
     prev = u1
     # delta <= bound is delta < the next float above bound: value iteration's own stopping test
     gen = value_iteration(mdp, tol=float(np.nextafter(bound, math.inf)), max_sweeps=cap - 1, initial=u1,
@@ -143,9 +148,9 @@ def _aima(mdp: TabularMDP, R: np.ndarray, known: np.ndarray, bound: float, cap: 
         k, delta = k + 1, sw.delta
         yield replace(sw, iteration=k, elapsed=time.perf_counter() - t0)
         if sw.converged:  # aima-python returns U, the values before this sweep
-            return Solution("vi", prev, _best(mdp, prev, tie_tol), k, True, delta, time.perf_counter() - t0)
+            return Solution(METHOD, prev, _best(mdp, prev, tie_tol), k, True, delta, time.perf_counter() - t0)
         prev = sw.values
-    return Solution("vi", prev, _best(mdp, prev, tie_tol), k, False, delta, time.perf_counter() - t0)
+    return Solution(METHOD, prev, _best(mdp, prev, tie_tol), k, False, delta, time.perf_counter() - t0)
 
 
 def _best(mdp: TabularMDP, values: np.ndarray, tie_tol: float) -> np.ndarray:

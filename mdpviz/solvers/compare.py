@@ -34,14 +34,19 @@ import numpy as np
 
 from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.core.jobs import JobProgress, drive
-from mdpviz.solvers import METHOD_NAMES, solver
+from mdpviz.solvers import METHOD_NAMES, registry, solver
 from mdpviz.solvers.sweep import Solution, Sweep
 
-COMPARE_METHODS: tuple[str, ...] = ("vi", "gs", "pi", "lp")
-"""The methods compared by default, in display order: synchronous VI, in-place VI, PI, LP."""
+COMPARE_METHODS: tuple[str, ...] = registry.ids_where("solver", in_compare=True)
+"""The methods compared by default, in display order (their registry lines' ``in_compare``, in registry
+order): synchronous VI, in-place VI, PI, LP."""
 
-REFERENCE_ORDER: tuple[str, ...] = ("pi", "lp", "bi", "gs", "vi")
-"""Which converged method's values are the reference V_ref, most exact first."""
+
+def _reference_rank(method: str) -> float:
+    """Where ``method`` comes in the search for the reference V_ref, most exact first (its registry
+    line's ``reference_rank``; unranked methods last)."""
+    rank = registry.get(method).reference_rank
+    return math.inf if rank is None else rank
 
 LP_MAX_STATES = 3_000
 """Linear programming is run only up to this many states: PuLP builds the LP one constraint (one
@@ -148,7 +153,7 @@ def lp_fits(mdp: TabularMDP) -> str:
 
 def method_options(method: str, *, tol: float, max_sweeps: int) -> dict:
     """The solver options a comparison passes to ``method`` (the same as a single solve's)."""
-    if method in ("vi", "gs"):
+    if registry.get(method).value_iteration:
         return {"tol": float(tol), "max_sweeps": int(max_sweeps)}
     return {}
 
@@ -239,13 +244,13 @@ def compare_job(
     if not 0 <= int(start) < mdp.n_states:
         raise ValueError(f"start state {start} is out of range 0..{mdp.n_states - 1}")
     name = state_name or (lambda s: mdp.state_labels[s] if mdp.state_labels else str(s))
-    order = sorted(methods, key=lambda m: REFERENCE_ORDER.index(m) if m in REFERENCE_ORDER else len(REFERENCE_ORDER))
+    order = sorted(methods, key=_reference_rank)
     skipped: list[tuple[str, str]] = []
     done: dict[str, tuple[_Run, Solution]] = {}
     ref: np.ndarray | None = None
     ref_method = ""
     for i, m in enumerate(order):
-        why = lp_fits(mdp) if m == "lp" else ""
+        why = registry.get(m).misfit(mdp)
         if why:
             skipped.append((m, why))
             continue
@@ -261,7 +266,7 @@ def compare_job(
             ref, ref_method = np.asarray(sol.values), m
             for rr, _ in done.values():
                 rr.finish_errors(ref)
-        yield JobProgress(i + 1, len(order), f"{METHOD_NAMES[m]}: {sol.sweeps} {'rounds' if m == 'pi' else 'sweeps'}")
+        yield JobProgress(i + 1, len(order), f"{METHOD_NAMES[m]}: {sol.sweeps} {registry.get(m).count_word}")
     if ref is None:  # nothing converged: measure against the last run's values, and say so
         if not done:
             ref = np.zeros(mdp.n_states)
@@ -436,8 +441,9 @@ def comparison_rows(comp: Comparison, *, digits: int = 10) -> list[tuple[str, ..
     distance from V_ref, converged ("yes"/"no")."""
     rows = []
     for r in comp.runs:
-        unit = "rounds" if r.method == "pi" else ("solve" if r.method == "lp" else "sweeps")
-        sweeps = f"{r.sweeps} {unit}" if r.method != "lp" else "1 solve"
+        spec = registry.find(r.method)
+        one_solve = spec is not None and spec.unit == "solve"
+        sweeps = "1 solve" if one_solve else f"{r.sweeps} {spec.count_word if spec is not None else 'sweeps'}"
         rows.append((r.name, sweeps, format_seconds(r.elapsed), f"{float(r.values[comp.start]):.{digits}g}",
                      f"{r.final_error:.2g}", "yes" if r.converged else "no"))
     return rows

@@ -17,6 +17,13 @@ is built::
     from mdpviz.solvers import registry
     registry.register(registry.MethodSpec("toy", "toy value iteration", "solver", "mypkg.toy:toy_vi"))
 
+Code elsewhere asks a line's flags, never an id: ``registry.get(m).value_iteration`` (the tolerance
+applies), ``.count_word`` ("rounds" / "sweeps"), ``.mixed_q_view`` (the in-place Q view), ``in_compare``
+and ``curve`` (the Compare panel), :func:`game_choices` (the games' own commands), :func:`planner_names`
+(``mdpviz plan``), :data:`DEFAULT_SOLVER` and :func:`exact_solver`. A module that uses a word equal to an
+id in another sense (a JSON field "q") declares it in its own ``NOT_METHOD_IDS = {word: why}``, which the
+registry test's scan reads.
+
 The ids of the learners of the compiled episode loop carry their loop code (:attr:`MethodSpec.code`,
 the constants of :mod:`mdpviz.solvers.learning_loop`): a code never follows from a position in a list.
 
@@ -33,9 +40,13 @@ KINDS = ("solver", "learner", "approximation", "policy-gradient", "planning", "b
 per step), "learner" (from sampled episodes: one :class:`~mdpviz.solvers.learning.LearningStep` per
 episode), and the kinds later issues add (function approximation, policy gradient, planning, bandits)."""
 
-UNITS = ("sweep", "round", "state", "layer", "episode")
+UNITS = ("sweep", "round", "state", "layer", "solve", "episode")
 """What one step of a method is: a sweep over every state, a round of policy iteration (evaluate and
-improve), one state's backup, one layer of backward induction, one episode."""
+improve), one state's backup, one layer of backward induction, the whole solve (one linear program),
+one episode."""
+
+LINE_STYLES = ("solid", "dash", "dot", "dashdot")
+"""The line styles a method's :attr:`MethodSpec.curve` may name (the Compare plot maps them to Qt's pens)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +147,39 @@ class MethodSpec:
     """A learner that estimates V of a given policy (the others learn Q and improve on it: control)."""
     replayable: bool = False
     """A learner whose episode can be replayed one transition at a time (one update per step)."""
+    short: str = ""
+    """Its short name (the Compare plot's legend and table, the learning lesson's "Q-learning's update");
+    empty: the title."""
+    in_compare: bool = False
+    """Compared by default in the Compare panel (:data:`mdpviz.solvers.compare.COMPARE_METHODS`, in registry order)."""
+    reference_rank: int | None = None
+    """Where a comparison looks for its reference values V_ref among the converged methods, most exact
+    first (lowest rank first; None: after every ranked method)."""
+    curve: tuple[str, str, str] = ()
+    """The Compare plot's curve of this method: (colour, line style of :data:`LINE_STYLES`, symbol), each
+    curve differing in all three so it is told apart in greyscale; empty: black, solid, circles."""
+    fits: str = ""
+    """``"module:function"``: ``fn(mdp)`` -> why this method does not fit the model ("" when it does; the
+    Compare panel skips it with that reason). Empty: it fits every model its other flags allow."""
+    in_game_cli: bool = False
+    """Offered by the games' own commands (``mdpviz gridworld``, ``snakes``, ``ttt``, ``checkers``,
+    ``export``: the course's few methods), where the game's model meets its needs (:func:`game_choices`)."""
+    mixed_q_view: bool = False
+    """An in-place sweep: state s is backed up from this sweep's values of the states before it and the
+    previous sweep's of the rest (Gauss-Seidel), so the Q view of a sweep mixes two snapshots."""
+    planner_name: str = ""
+    """Its name in the course planner's ``--algorithm`` (``mdpviz plan``, CS 747's names: the course's
+    "vi" is the in-place variant, "hpi" Howard's policy iteration); empty: not offered there."""
+    worked_example: str = ""
+    """A learner: the id of the one-step learner whose update the learning lesson writes out with its
+    numbers for this one (Monte Carlo and n-step TD: the one-step update they generalise); empty: its own."""
+    multi_step: bool = False
+    """A learner whose update waits for more than one step (Monte Carlo: the episode's end; n-step TD: n steps)."""
+    targets: str = ""
+    """A learner whose target is not the one-step target: what it is, as the inspector says it
+    ("its targets are returns"); empty: the one-step target."""
+    needs_next_action: bool = False
+    """A learner whose update reads the next action A' too (SARSA: S, A, R, S', A')."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -144,6 +188,10 @@ class MethodSpec:
             raise ValueError(f"method {self.id!r}: unit {self.unit!r} is not one of {', '.join(UNITS)}")
         if ":" not in self.entry_point:
             raise ValueError(f"method {self.id!r}: entry_point must be 'module:function', got {self.entry_point!r}")
+        if self.fits and ":" not in self.fits:
+            raise ValueError(f"method {self.id!r}: fits must be 'module:function', got {self.fits!r}")
+        if self.curve and (len(self.curve) != 3 or self.curve[1] not in LINE_STYLES):
+            raise ValueError(f"method {self.id!r}: curve must be (colour, one of {', '.join(LINE_STYLES)}, symbol)")
 
     @property
     def steps_states(self) -> bool:
@@ -154,6 +202,35 @@ class MethodSpec:
     def is_learner(self) -> bool:
         """Learns from sampled episodes (one snapshot per episode)."""
         return self.kind == "learner"
+
+    @property
+    def short_title(self) -> str:
+        """Its short name (:attr:`short`, else the title)."""
+        return self.short or self.title
+
+    @property
+    def count_word(self) -> str:
+        """The word the reports put after a count of its steps (:attr:`Solution.sweeps`): "rounds" for a
+        method whose step is a round of policy iteration, "sweeps" for the others."""
+        return "rounds" if self.unit == "round" else "sweeps"
+
+    @property
+    def synchronous_vi(self) -> bool:
+        """Synchronous value iteration: every state of a sweep backed up from the previous sweep's values
+        (a value-iteration sweep that is not in place)."""
+        return self.value_iteration and not self.mixed_q_view
+
+    @property
+    def example_id(self) -> str:
+        """A learner: the id whose one-step update the lesson writes out for it (:attr:`worked_example`)."""
+        return self.worked_example or self.id
+
+    def misfit(self, mdp: Any) -> str:
+        """Why this method does not fit ``mdp`` (its :attr:`fits` check), "" when it does."""
+        if not self.fits:
+            return ""
+        module, _, attr = self.fits.partition(":")
+        return str(getattr(importlib.import_module(module), attr)(mdp))
 
     @property
     def picker_title(self) -> str:
@@ -207,23 +284,31 @@ def _learner(id: str, title: str, code: int, params: tuple[Param, ...], **flags:
 ENTRIES: tuple[MethodSpec, ...] = (
     MethodSpec("vi", "value iteration (synchronous)", "solver", "mdpviz.solvers.value_iteration:value_iteration",
                (_SEQUENCE, _ACTION_ORDER), in_panel=True, uses_tol=True, cap_as="max_sweeps", value_iteration=True,
-               compiled=True, lesson="Every Step is one sweep: every state is backed up from the previous sweep's "
+               compiled=True, short="VI sync", in_compare=True, reference_rank=4, curve=("#0072b2", "solid", "o"),
+               in_game_cli=True, planner_name="vi-sync",
+               lesson="Every Step is one sweep: every state is backed up from the previous sweep's "
                "values, V_(k+1)(s) = max_a \u03a3 p(s\u2032|s,a) [r + \u03b3 V_k(s\u2032)] (Sutton and Barto eq. "
                "4.10). It stops when the largest change of a sweep is below the tolerance."),
     MethodSpec("gs", "value iteration (in place)", "solver", "mdpviz.solvers.value_iteration:gauss_seidel_value_iteration",
                (_ACTION_ORDER,), in_panel=True, uses_tol=True, cap_as="max_sweeps", value_iteration=True, compiled=True,
+               short="VI in place", in_compare=True, reference_rank=3, curve=("#e69f00", "dash", "s"),
+               in_game_cli=True, mixed_q_view=True, planner_name="vi",
                lesson="Every Step is one sweep in state order, each state backed up from the values already updated "
                "in this sweep (Gauss-Seidel, Sutton and Barto 4.5): usually fewer sweeps than the synchronous version."),
     MethodSpec("pi", "policy iteration", "solver", "mdpviz.solvers.policy_iteration:policy_iteration", aliases=("hpi",),
-               unit="round", in_panel=True, cap_as="max_iterations", exact=True,
+               unit="round", in_panel=True, cap_as="max_iterations", exact=True, short="PI", in_compare=True,
+               reference_rank=0, curve=("#009e73", "solid", "t"), in_game_cli=True, planner_name="hpi",
                lesson="Policy iteration alternates Evaluate (solve V of the current policy exactly, eq. 4.5 as a "
                "linear system) and Improve (the greedy policy of those values, eq. 4.9) until the policy stops changing."),
     MethodSpec("lp", "linear programming", "solver", "mdpviz.solvers.linear_programming:linear_programming",
-               in_panel=True, one_player=True, exact=True,
+               unit="solve", in_panel=True, one_player=True, exact=True, short="LP", in_compare=True, reference_rank=1,
+               curve=("#d55e00", "dot", "star"), fits="mdpviz.solvers.compare:lp_fits", in_game_cli=True,
+               planner_name="lp",
                lesson="Linear programming finds V* in one step: the smallest V with V(s) \u2265 r + \u03b3 \u03a3 p "
                "V(s\u2032) for every action (PuLP/CBC)."),
     MethodSpec("bi", "backward induction", "solver", "mdpviz.solvers.backward_induction:backward_induction_mdp",
-               unit="layer", tol_as=None, needs_acyclic=True, exact=True,
+               unit="layer", tol_as=None, needs_acyclic=True, exact=True, short="BI", reference_rank=2,
+               curve=("#cc79a7", "dashdot", "d"), in_game_cli=True,
                lesson="Backward induction: on a model without cycles, one layer of states per Step, each backed up "
                "once from the later layers, already final."),
     MethodSpec("async-vi", "asynchronous value iteration", "solver",
@@ -256,14 +341,17 @@ ENTRIES: tuple[MethodSpec, ...] = (
                uses_tol=True, tol_as="epsilon", cap_as="max_iterations", optimal=False,
                lesson="Relative value iteration (average reward per step): undiscounted sweeps with the value of "
                "one reference state subtracted; the gain is the reward per step."),
-    _learner("td0", "TD(0) prediction", 0, _PREDICT, prediction=True, replayable=True),
-    _learner("nstep", "n-step TD prediction", 1, (*_PREDICT, _N), prediction=True),
-    _learner("mc", "first-visit Monte Carlo prediction", 2, _PREDICT, prediction=True),
-    _learner("mc-control", "Monte Carlo control (epsilon-soft, first visit)", 3, _CONTROL),
-    _learner("sarsa", "SARSA", 4, _CONTROL, replayable=True),
+    _learner("td0", "TD(0) prediction", 0, _PREDICT, prediction=True, replayable=True, short="TD(0)"),
+    _learner("nstep", "n-step TD prediction", 1, (*_PREDICT, _N), prediction=True, worked_example="td0",
+             multi_step=True, targets="n-step returns"),
+    _learner("mc", "first-visit Monte Carlo prediction", 2, _PREDICT, prediction=True, worked_example="td0",
+             multi_step=True, targets="returns"),
+    _learner("mc-control", "Monte Carlo control (epsilon-soft, first visit)", 3, _CONTROL, worked_example="q",
+             multi_step=True, targets="returns"),
+    _learner("sarsa", "SARSA", 4, _CONTROL, replayable=True, needs_next_action=True),
     _learner("expected-sarsa", "Expected SARSA", 5, _CONTROL, replayable=True),
     _learner("q", "Q-learning", 6, _CONTROL, replayable=True),
-    _learner("double-q", "Double Q-learning", 7, _CONTROL),
+    _learner("double-q", "Double Q-learning", 7, _CONTROL, worked_example="q", targets="from the other table"),
 )
 """Every method, in the order the command line, the panel and the lesson list them: one line each."""
 
@@ -362,6 +450,19 @@ def exact_solver() -> str:
     return ids_where("solver", exact=True, one_player=False, needs_acyclic=False)[0]
 
 
+def game_choices(*, two_player: bool = False, acyclic: bool = False) -> tuple[str, ...]:
+    """The methods a game's own command offers (:attr:`MethodSpec.in_game_cli`, in registry order) for a
+    model with ``two_player`` sides and (``acyclic``) no cycles: a one-player-only method is left out for
+    a two-player game, an acyclic-only one for a game with cycles."""
+    return tuple(s.id for s in specs("solver") if s.in_game_cli and not (s.one_player and two_player)
+                 and not (s.needs_acyclic and not acyclic))
+
+
+def planner_names() -> dict[str, str]:
+    """The course planner's ``--algorithm`` names (:attr:`MethodSpec.planner_name`) -> method id."""
+    return {s.planner_name: s.id for s in specs("solver") if s.planner_name}
+
+
 def title(method_id: str) -> str:
     """The title of ``method_id`` (the id itself when it names no method: a saved run of an old version)."""
     spec = find(method_id)
@@ -373,5 +474,6 @@ for _spec in ENTRIES:
 del _spec
 
 
-__all__ = ["DEFAULT_LEARNER", "DEFAULT_SOLVER", "ENTRIES", "KINDS", "MethodSpec", "Param", "UNITS", "exact_solver", "find", "get", "ids", "ids_where", "is_kind",
-           "register", "specs", "title", "unregister"]
+__all__ = ["DEFAULT_LEARNER", "DEFAULT_SOLVER", "ENTRIES", "KINDS", "LINE_STYLES", "MethodSpec", "Param", "UNITS",
+           "exact_solver", "find", "game_choices", "get", "ids", "ids_where", "is_kind", "planner_names", "register",
+           "specs", "title", "unregister"]

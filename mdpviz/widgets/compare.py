@@ -34,21 +34,21 @@ from mdpviz.solvers.compare import (
     error_floor,
     log_floor,
 )
+from mdpviz.solvers import registry
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.convergence import RoomyAxis, ZeroLogAxis, fit_legend_row, legend_above
 
-METHOD_STYLES: dict[str, tuple[str, Qt.PenStyle, str]] = {
-    "vi": ("#0072b2", Qt.PenStyle.SolidLine, "o"),  # Okabe-Ito blue, circles
-    "gs": ("#e69f00", Qt.PenStyle.DashLine, "s"),  # orange, squares
-    "pi": ("#009e73", Qt.PenStyle.SolidLine, "t"),  # bluish green, triangles
-    "lp": ("#d55e00", Qt.PenStyle.DotLine, "star"),  # vermillion, stars
-    "bi": ("#cc79a7", Qt.PenStyle.DashDotLine, "d"),  # reddish purple, diamonds
-}
-"""Colour (Okabe-Ito, colour-blind safe), line style and symbol per method: each curve differs in
-all three, so it is told apart in greyscale too."""
+PEN_STYLES: dict[str, Qt.PenStyle] = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine,
+                                      "dot": Qt.PenStyle.DotLine, "dashdot": Qt.PenStyle.DashDotLine}
+"""Qt's pen of each line style a registry line's ``curve`` names (:data:`mdpviz.solvers.registry.LINE_STYLES`)."""
 
-METHOD_SHORT: dict[str, str] = {"vi": "VI sync", "gs": "VI in place", "pi": "PI", "lp": "LP", "bi": "BI"}
-"""Short method names for the legend and the table (the full name is the tooltip)."""
+METHOD_STYLES: dict[str, tuple[str, Qt.PenStyle, str]] = {
+    s.id: (s.curve[0], PEN_STYLES[s.curve[1]], s.curve[2]) for s in registry.specs("solver") if s.curve}
+"""Colour (Okabe-Ito, colour-blind safe), line style and symbol per method, from its registry line's
+``curve``: each curve differs in all three, so it is told apart in greyscale too."""
+
+METHOD_SHORT: dict[str, str] = {s.id: s.short for s in registry.specs("solver") if s.short}
+"""Short method names for the legend and the table (the full name is the tooltip), from the registry lines."""
 
 SYMBOL_GLYPHS: dict[str, str] = {"o": "\u25cf", "s": "\u25a0", "t": "\u25bc", "star": "\u2605", "d": "\u25c6"}
 """The plot symbols as text: the table's method column doubles as the chart's legend."""

@@ -35,8 +35,9 @@ BOUNDED_METHODS = registry.ids_where("solver", value_iteration=True)
 def bounded_method(method: str | None, options: dict) -> str | None:
     """The method as the theory curves know it: value iteration run as aima-python runs it (terminal
     utilities R(s) from its first sweep) is not the operator the bounds are stated for ("vi-aima")."""
-    if method == "vi" and (options or {}).get("sequence") == "aima":
-        return "vi-aima"
+    spec = registry.find(method)
+    if spec is not None and spec.takes("sequence") and (options or {}).get("sequence") == "aima":
+        return f"{spec.id}-aima"
     return method
 
 SYMBOL_MAX_POINTS = 150

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QWidget
 from mdpviz.models.kit.pictures.colors import ColorScale, action_badge
 from mdpviz.models.kit.boards.strategies import SimulationResult  # noqa: F401 (the window imports it from here)
 from mdpviz.core.mdp import TabularMDP
+from mdpviz.solvers import registry as methods
 from mdpviz.widgets.board import CellDecor
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.geometry import BoardLayout
@@ -52,7 +53,7 @@ class Game(QObject):
         spec = self.spec
         if spec is not None and spec.model.solve_with is not None:
             return str(spec.model.solve_with(self.session.settings)[0])
-        return "vi"
+        return methods.DEFAULT_SOLVER
 
     default_tol = 1e-9
     """Value iteration's tolerance for that solve."""

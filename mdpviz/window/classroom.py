@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import QMenu
 
-from mdpviz.solvers import Sweep
+from mdpviz.solvers import Sweep, registry
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.models.kit.teaching.algorithms import algorithm_blocks
 from mdpviz.models.kit.pictures.colors import ColorScale, scale_for
@@ -419,7 +419,8 @@ class ClassroomPart(QObject):
     def delta_scale(self) -> ColorScale:
         """The delta view's log scale of |dV|, fixed for the solve: from its tolerance to its value span."""
         lo, hi = (self._hub.solving.scale.lo, self._hub.solving.scale.hi) if self._hub.solving.scale is not None else (0.0, 1.0)
-        tol = self._hub.controller.options.get("tol") if self._hub.controller.method in ("vi", "gs") else None
+        spec = registry.find(self._hub.controller.method)
+        tol = self._hub.controller.options.get("tol") if spec is not None and spec.value_iteration else None
         return delta_scale(lo, hi, tol=tol)
 
     def set_high_contrast(self, on: bool) -> None:

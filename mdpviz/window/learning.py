@@ -29,7 +29,7 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from mdpviz.models.kit.pictures.colors import DIVERGING, SEQUENTIAL, ColorScale
 from mdpviz.models.kit.pictures.value_range import range_scale
 from mdpviz.core.mdp import TabularMDP
-from mdpviz.solvers import Sweep
+from mdpviz.solvers import Sweep, registry
 from mdpviz.solvers.learning import (
     LEARNERS,
     PREDICTION,
@@ -129,8 +129,10 @@ def last_update(prev: LearningStep | None, step: LearningStep, mdp: TabularMDP,
     n_now = int(step.row_updates[idx])
     n_before = 0 if prev is None else int(prev.row_updates[idx])
     old = float(prev.q[idx] if control else prev.values[idx]) if prev is not None else None
-    exact_one = step.method in ("td0", "sarsa", "expected-sarsa", "q") and n_now - n_before == 1 and old is not None
-    if prev is None and step.episode == 1 and n_now == 1 and step.method in ("td0", "sarsa", "expected-sarsa", "q"):
+    spec = registry.find(step.method)
+    one_step = spec is not None and spec.replayable  # (one update per step: the one-step TD learners)
+    exact_one = one_step and n_now - n_before == 1 and old is not None
+    if prev is None and step.episode == 1 and n_now == 1 and one_step:
         exact_one = False  # (the initial value is not in a snapshot: said in words below)
     if exact_one and n_now > 0:
         alpha = step_size(step_rule, n_now)
@@ -148,10 +150,9 @@ def last_update(prev: LearningStep | None, step: LearningStep, mdp: TabularMDP,
     if old is None:
         return None, f"{key} of the last transition is {new:.4g} after {n_now} update{'s' if n_now != 1 else ''}."
     return None, (f"{key} of the last transition moved {moved} time{'s' if moved != 1 else ''} in {span}: "
-                  f"{old:.4g} \u2192 {new:.4g}" + ("" if step.method not in ("mc", "mc-control", "nstep",
-                                                                                   "double-q")
+                  f"{old:.4g} \u2192 {new:.4g}" + ("" if spec is None or not spec.targets
                                                            else f" ({LEARNERS[step.method]}: its targets are "
-                                                                f"{'returns' if step.method.startswith('mc') else 'n-step returns' if step.method == 'nstep' else 'from the other table'})") + ".")
+                                                                f"{spec.targets})") + ".")
 
 
 def partial_step(mdp: TabularMDP, prev: LearningStep | None, step: LearningStep, table: np.ndarray,

@@ -227,7 +227,7 @@ class SolvingPart(QObject):
             return
         if self._hub.learning.active and self._hub.solver_panel.learning.step_unit == "transition":
             self._hub.learning.step_transition()  # (window/learning.py)
-        elif self._hub.controller.method == "pi":
+        elif getattr(registry.find(self._hub.controller.method), "unit", None) == "round":  # (policy iteration)
             self._hub.controller.step_round()
         else:
             self._hub.controller.step()

@@ -26,6 +26,7 @@ from mdpviz.models.attt.rules import (
 )
 from mdpviz.models.kit.game.registry import JobProgress
 from mdpviz.core.mdp import TabularMDP, read_only
+from mdpviz.solvers import registry as methods
 from mdpviz.solvers.sweep import TIE_TOL, greedy
 
 # ---------------------------------------------------------------------------------- best responses
@@ -63,12 +64,17 @@ def choose_actions(mdp: TabularMDP, values: np.ndarray, *, ties: str = "lowest",
     return np.where(rows >= 0, mdp.row_action[np.maximum(rows, 0)], -1).astype(np.int64)
 
 
+SEED_METHOD = methods.ids_where("solver", mixed_q_view=True)[0]
+"""The seed's planner of each best response: in-place (Gauss-Seidel) value iteration, the course's "vi"
+(the registry line whose sweeps run in place)."""
+
+
 def best_response(
     boards: Boards,
     opponent: AtttPolicy,
     *,
     ties: str = "lowest",
-    method: str = "gs",
+    method: str = SEED_METHOD,
     tol: float = 1e-12,
 ) -> BestResponse:
     """The best response of ``boards.player`` to ``opponent``: :func:`encode`, solve, pick greedily.
@@ -85,7 +91,7 @@ def best_response(
     if ties not in TIE_RULES:
         raise ValueError(f"tie rule must be one of {', '.join(TIE_RULES)}, got {ties!r}")
     enc = encode(boards, opponent)
-    opts = {"tol": tol} if method in ("vi", "gs") else {}
+    opts = {"tol": tol} if methods.get(method).value_iteration else {}
     sol = solve(enc.mdp, method, **opts)
     if not sol.converged:
         raise ValueError(f"the {method} solver did not converge on the player-{boards.player} MDP")
@@ -100,7 +106,7 @@ class IterationSettings:
 
     ties: str = "lowest"
     """Tie rule between cells of equal value: "lowest" (the seed's) or "highest" cell index."""
-    method: str = "gs"
+    method: str = SEED_METHOD
     """Solver id of each best response: "gs" in-place value iteration (the seed's), "vi" synchronous
     (faster here), "pi", "lp". V* is unique, so the policies do not depend on it."""
     max_rounds: int = 100

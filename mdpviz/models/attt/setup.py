@@ -21,6 +21,7 @@ from mdpviz.core.examples import ATTT_DIR
 from mdpviz.core.files import ScenarioError
 from mdpviz.models.kit.game.codec import FieldError, as_object, from_data, to_data
 from mdpviz.core.mdp import TabularMDP
+from mdpviz.solvers import registry as methods
 
 COURSE_DIR = ATTT_DIR
 """The course's anti-tic-tac-toe files, shipped inside the package (``mdpviz/examples/cs747/attt``)."""
@@ -34,9 +35,9 @@ RESULTS = ("P1 wins", "P2 wins", "draw")
 START_KINDS = ("file", "random", "uniform")
 """How the start policy is made: a policy file, a random deterministic policy, the uniform policy."""
 
-METHODS = ("gs", "vi", "pi", "lp")
-"""Solvers a best response may use (:func:`mdpviz.solvers.solve` ids); V* is unique, so the
-rounds do not depend on it."""
+METHODS = (it.SEED_METHOD, *(m for m in methods.game_choices() if m != it.SEED_METHOD))
+"""Solvers a best response may use (:func:`mdpviz.solvers.solve` ids: the seed's planner first, then the
+games' commands' methods a one-player model with cycles takes); V* is unique, so the rounds do not depend on it."""
 
 METHOD_NAMES = {"gs": "in-place value iteration", "vi": "synchronous value iteration",
                 "pi": "policy iteration", "lp": "linear programming"}
@@ -86,7 +87,7 @@ class AtttSettings:
     """Seed of a "random" start (unused otherwise)."""
     ties: str = "lowest"
     """Tie rule of a best response among cells of equal value: "lowest" (the seed's) or "highest" cell."""
-    method: str = "gs"
+    method: str = it.SEED_METHOD
     """Solver of each best response: "gs" (in-place value iteration, the seed's), "vi", "pi" or "lp"."""
     max_rounds: int = 100
     """Give up (not converged) after this many rounds."""

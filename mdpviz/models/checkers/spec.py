@@ -268,7 +268,7 @@ def _matchups(cm: cc.CheckersMDP, mdp: TabularMDP, opt: np.ndarray | None, *, ga
     notes = []
     if opt is None:
         yield JobProgress(0, 1, "Solving (value iteration) for the optimal policy\u2026")
-        sol = solve(mdp, "vi", tol=ck.DEFAULT_TOL)
+        sol = solve(mdp, tol=ck.DEFAULT_TOL)  # (the default solver: value iteration)
         opt = np.asarray(sol.policy)
         notes.append(f"the solver had not converged: optimal = value iteration to {ck.DEFAULT_TOL:g} "
                      f"({sol.sweeps} sweeps)")

@@ -37,7 +37,7 @@ from mdpviz.models.kit.game.hooks import Context, label_of, simulation_from_star
 from mdpviz.models.kit.boards.strategies import (
     SimulationResult, discounted_max_steps, fixed_action_strategies, strategy_simulation,
 )
-from mdpviz.solvers import solve
+from mdpviz.solvers import registry, solve
 from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
@@ -147,7 +147,8 @@ def simulate(state: FileSettings, mdp: TabularMDP, policy=None, *, games: int, s
     names = strategies(state, mdp)
     return (yield from strategy_simulation(
         mdp, names, lambda name, opt: strategy_probs(state, name, mdp, opt), policy, games=games, seed=seed,
-        start=start, start_name=f"state {start}", max_steps=max_steps(mdp), optimal=lambda: solve(mdp, "pi").policy))
+        start=start, start_name=f"state {start}", max_steps=max_steps(mdp),
+        optimal=lambda: solve(mdp, registry.exact_solver()).policy))
 
 
 def lesson(state: FileSettings, mdp: TabularMDP | None = None, **_names: Any) -> Lesson:

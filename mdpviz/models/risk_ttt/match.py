@@ -13,6 +13,7 @@ import numpy as np
 from mdpviz.models.kit.boards.position import MatchupRow
 from mdpviz.models.risk_ttt.rules import RiskGame, compile_risk
 from mdpviz.core.simulate import policy_matrix, uniform_policy_matrix
+from mdpviz.solvers.registry import DEFAULT_SOLVER
 from mdpviz.models.kit.boards.ttt_board import EMPTY, O, X
 
 # ====================================================================== matchups
@@ -30,7 +31,7 @@ class Agent:
     """float64 (n_states, n_cells): probability of each cell in each state (rows of terminal states are 0)."""
 
 
-def optimal_policy(game: RiskGame, *, method: str = "vi") -> np.ndarray:
+def optimal_policy(game: RiskGame, *, method: str = DEFAULT_SOLVER) -> np.ndarray:
     """int64 (n_states): the minimax-optimal cell per state (ties to the lowest cell)."""
     from mdpviz.solvers import solve
 

@@ -72,7 +72,7 @@ def strategy_probs(
     probs = np.zeros((N_SQUARES, k))
     if name == "optimal":
         if optimal_policy is None:
-            optimal_policy = solve(compile_snakes(cfg), "vi", tol=1e-12).policy
+            optimal_policy = solve(compile_snakes(cfg), tol=1e-12).policy
         pol = _die_indices(optimal_policy, k, N_SQUARES, "optimal_policy")
         probs[np.arange(N_PLAY), pol[:N_PLAY]] = 1.0
     elif name == "random":
@@ -313,7 +313,7 @@ def compare_strategies(
     mdp = compile_snakes(cfg)
     if names is None:
         names = strategy_names(cfg, custom=per_square is not None)
-    optimal = solve(mdp, "vi", tol=1e-12).policy if "optimal" in names else None
+    optimal = solve(mdp, tol=1e-12).policy if "optimal" in names else None
     streams = np.random.SeedSequence(seed).spawn(len(names))
     counts = np.r_[games, np.full(N_PLAY - 1, per)].astype(np.int64)
     bounds = np.r_[0, np.cumsum(counts)]
@@ -413,7 +413,7 @@ def simulation_job(cfg: SnakesSettings, mdp: TabularMDP, policy: np.ndarray | No
     ``np.random.SeedSequence(seed)``."""
     names = strategy_names(cfg)
     games = at_least_two_games(games)
-    opt = np.array(policy, dtype=np.int64) if policy is not None else solve(mdp, "vi", tol=1e-12).policy
+    opt = np.array(policy, dtype=np.int64) if policy is not None else solve(mdp, tol=1e-12).policy
     streams = np.random.SeedSequence(seed).spawn(len(names))
     chunks = max(1, min(8, games // 1000))
     sizes = [games // chunks + (1 if i < games % chunks else 0) for i in range(chunks)]

@@ -609,10 +609,10 @@ def vs_random_matchups(game: VsRandomGame, policy: np.ndarray | None, *, games: 
     names = matchup_names(game)
 
     def run() -> Generator[JobProgress, None, MatchupResult]:
-        from mdpviz.solvers import solve
+        from mdpviz.solvers import registry, solve
 
         g = game
-        opt = pol if pol is not None else solve(g.mdp, "pi").policy
+        opt = pol if pol is not None else solve(g.mdp, registry.exact_solver()).policy
         rows = []
         streams = np.random.SeedSequence(int(seed)).spawn(2)
         for i, (name, probs) in enumerate(zip(names, (policy_matrix(g.mdp, opt), uniform_policy_matrix(g.mdp)))):

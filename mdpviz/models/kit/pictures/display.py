@@ -17,6 +17,7 @@ import numpy as np
 
 from mdpviz.models.kit.pictures.chain import breadcrumb_html
 from mdpviz.models.kit.pictures.colors import ColorScale, format_value
+from mdpviz.solvers import registry as methods
 from mdpviz.solvers.sweep import TIE_TOL
 
 
@@ -159,13 +160,19 @@ def backup_sources(
         if index == 0:
             return cur, "V of this evaluation (round 1 evaluates the starting policy: \u2605 marks its action)"
         return prev, "V of the previous snapshot (the one this round's policy was chosen from)"
-    if sw.method == "gs":
+    if _mixed(sw):
         b = max(1, int(gs_block))
         start = (int(state) // b) * b
         prev[:start] = index
         return prev, (f"V of this sweep for states before {start} (already updated in place), "
                       "of the previous sweep for the rest")
     return prev, "V of the previous sweep (this sweep's backup)"
+
+
+def _mixed(sw: Any) -> bool:
+    """True when snapshot ``sw`` is an in-place sweep (its method's registry line: ``mixed_q_view``)."""
+    spec = methods.find(getattr(sw, "method", None))
+    return spec is not None and spec.mixed_q_view
 
 
 def backup_values(
@@ -247,7 +254,7 @@ def board_row_q(
         if (sw.phase in ("improve", "lp", "layer") or (sw.phase == "evaluate" and index == 0)
                 or getattr(sw, "q_from", "previous") == "current"):
             q = mdp.q_values(cur)
-        elif sw.method == "gs" and sw.phase == "sweep":
+        elif _mixed(sw) and sw.phase == "sweep":
             row_state = np.asarray(mdp.row_state)
             counts = np.diff(np.asarray(mdp.row_ptr))
             t_row = np.repeat(np.arange(row_state.size), counts)

@@ -63,14 +63,15 @@ import numpy as np
 
 from mdpviz.models.kit.teaching.lessons import Block, Lesson, doc_section, fmt_number, mdp_lesson, parameters_of
 from mdpviz.core.mdp import TabularMDP
+from mdpviz.solvers import registry as methods
 
 SECTIONS = ("Learning from experience", "The updates", "Why SARSA and Q-learning part ways on the cliff")
 """The sections of this module's docstring the lesson shows, in order."""
 
-EXAMPLE_METHODS = {"q": "q", "double-q": "q", "sarsa": "sarsa", "expected-sarsa": "expected-sarsa",
-                   "mc-control": "q", "td0": "td0", "nstep": "td0", "mc": "td0"}
+EXAMPLE_METHODS = {s.id: s.example_id for s in methods.specs("learner")}
 """The one-step update the worked example writes out for each learner (Monte Carlo and n-step TD wait
-for more than one step; their example is the one-step update they generalise)."""
+for more than one step; their example is the one-step update they generalise): each learner's registry
+line's ``worked_example``, else its own."""
 
 
 def learning_lesson(
@@ -123,7 +124,7 @@ def worked_update(mdp: TabularMDP, st, *, start: int = 0, q: np.ndarray | None =
         return ""
     sn = state_name or (lambda s: mdp.state_labels[s] if mdp.state_labels else str(s))
     an = action_name or (lambda a: mdp.action_labels[a] if mdp.action_labels else f"action {a}")
-    kind = EXAMPLE_METHODS[st.method]
+    kind = methods.get(st.method).example_id
     alpha, power = st.step
     learner = ExperienceLearner(mdp, kind, alpha=alpha if power == 0 else f"1/n^{power:g}", epsilon=st.epsilon,
                                 initial=st.initial)
@@ -132,13 +133,13 @@ def worked_update(mdp: TabularMDP, st, *, start: int = 0, q: np.ndarray | None =
     a = int(mdp.actions_of(start)[0])
     d, p, r = max(mdp.outcomes(start, a), key=lambda o: o[1])
     a_next = None
-    if kind == "sarsa" and not mdp.terminal[d]:
+    if methods.get(kind).needs_next_action and not mdp.terminal[d]:
         a_next = int(mdp.actions_of(d)[0])
     u = learner.update(start, a, r, d, a_next=a_next)
-    what = {"q": "Q-learning's", "sarsa": "SARSA's", "expected-sarsa": "Expected SARSA's", "td0": "TD(0)'s"}[kind]
+    what = f"{methods.get(kind).short_title}'s"
     name = LEARNERS[st.method]
     how = (f"{name[:1].upper()}{name[1:]} waits for more than one step; the one-step update it generalises"
-           if st.method in ("mc", "mc-control", "nstep") else f"{what} update")
+           if methods.get(st.method).multi_step else f"{what} update")
     after = "" if a_next is None else f", then takes {html.escape(an(a_next))}"
     return (f"<p>One step of experience: in {html.escape(sn(start))} the learner takes {html.escape(an(a))}, "
             f"the game answers with reward {fmt_number(r)} and {html.escape(sn(d))} (probability "

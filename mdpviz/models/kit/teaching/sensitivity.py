@@ -148,11 +148,11 @@ def build_at(key: str, data: dict) -> GameModel:
 
 def optimal_rows(game: GameModel) -> tuple[np.ndarray, np.ndarray, float]:
     """(bool per row: the row's action is optimal, the optimal policy, V*(start)) of the game, solved exactly."""
-    from mdpviz.solvers import solve
+    from mdpviz.solvers import registry, solve
     from mdpviz.solvers.sweep import optimal_rows as rows_within_ties
 
     mdp = game.mdp
-    sol = solve(mdp, "pi")
+    sol = solve(mdp, registry.exact_solver())
     opt = rows_within_ties(mdp, mdp.q_values(np.asarray(sol.values)), np.asarray(sol.values))
     return opt, np.asarray(sol.policy), float(sol.values[game.start_state()])
 
