@@ -278,10 +278,11 @@ def storm_values(mdp: TabularMDP, tmp_path: Path, *, start: int = 0,
     result = stormpy.model_checking(model, prop, extract_scheduler=True, environment=env)
     values = np.array([float(result.get_value(s)) for s in range(mdp.n_states)])
     sched = result.get_scheduler()
+    labeling = model.choice_labeling  # read once: each read of the property copies every choice's labels
     chosen = []
     for s in range(mdp.n_states):
         choice = model.get_choice_index(s, sched.get_choice(s).get_deterministic_choice())
-        chosen.append(frozenset(model.choice_labeling.get_labels_of_choice(choice)))
+        chosen.append(frozenset(labeling.get_labels_of_choice(choice)))
     return values, chosen
 
 
