@@ -2,17 +2,46 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import threading
 from pathlib import Path
 
 # CI has no display: the test setup itself selects Qt's offscreen platform (before Qt loads).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("MDPVIZ_SETTINGS_ORG", "mdpviz-tests")  # keep tests out of the user's QSettings
+# Keep tests out of the user's QSettings, and each pytest-xdist worker ("gw0", "gw1", ...) out of the
+# others' (a window built without a settings file of its own reads and writes this organisation's).
+os.environ.setdefault("MDPVIZ_SETTINGS_ORG", "-".join(filter(None, ("mdpviz-tests", os.environ.get("PYTEST_XDIST_WORKER")))))
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+
+_COMPILE_IN_CACHE = (
+    "from mdpviz.solvers import kernels; kernels.warm_up()",
+    "from mdpviz.models import checkers, risk_ttt; checkers.warm_up(); "
+    "risk_ttt.solve_exact(risk_ttt.risk_preset('classic', n_cells=4), size=2)",
+)
+"""What :func:`numba_kernels_compiled` compiles, split in two about equal halves (10-15 s and 16-24 s cold)."""
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under pytest-xdist (``-n``, the README's command), fill numba's on-disk cache before the workers start.
+
+    Each worker runs :func:`numba_kernels_compiled` before its first test. With the cache empty (a fresh
+    clone, or a kernel's source just edited) both workers would compile every kernel at once, 25-40 s each;
+    compiled here, in two processes at once (one per half of the kernels), the workers then load them from
+    the cache in 1-2 s. This runs in the xdist controller only (before it starts the workers: xdist starts
+    them in its own, later ``pytest_sessionstart``); a single-process run (``-n 0``) compiles in the fixture
+    as before. A compile that fails here is not an error of its own: the fixture meets it again and fails
+    the first test with numba's message."""
+    config = session.config
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    procs = [subprocess.Popen([sys.executable, "-c", code], cwd=REPO,  # (imports this checkout's mdpviz)
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for code in _COMPILE_IN_CACHE]
+    for p in procs:
+        p.wait()
 
 
 @pytest.fixture
@@ -34,7 +63,8 @@ def numba_kernels_compiled():
     within a bound meant for the work itself: CI's first run failed that way (checkers, 60 s, on
     a busy machine). Compiled here, no test's result depends on how fast this machine compiles.
     (The sweep kernel's V-prefetch version, for models of 2^19 states or more, is compiled by the
-    kernel tests that use it, which wait without a bound.)"""
+    kernel tests that use it, which wait without a bound.) Under pytest-xdist this runs once per worker and
+    loads what :func:`pytest_sessionstart` compiled into numba's cache."""
     from mdpviz.models import checkers, risk_ttt
     from mdpviz.solvers import kernels
 
