@@ -36,7 +36,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     as before. A compile that fails here is not an error of its own: the fixture meets it again and fails
     the first test with numba's message."""
     config = session.config
-    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None) or config.option.collectonly:
         return
     procs = [subprocess.Popen([sys.executable, "-c", code], cwd=REPO,  # (imports this checkout's mdpviz)
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for code in _COMPILE_IN_CACHE]
