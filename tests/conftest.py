@@ -17,12 +17,24 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
-_COMPILE_IN_CACHE = (
-    "from mdpviz.solvers import kernels; kernels.warm_up()",
-    "from mdpviz.models import checkers, risk_ttt; checkers.warm_up(); "
-    "risk_ttt.solve_exact(risk_ttt.risk_preset('classic', n_cells=4), size=2)",
-)
-"""What :func:`numba_kernels_compiled` compiles, split in two about equal halves (10-15 s and 16-24 s cold)."""
+
+def warm_sweep_kernels() -> None:
+    """Compile (or load) the sweep kernels: 10-15 s cold, under 2 s from numba's cache."""
+    from mdpviz.solvers import kernels
+
+    kernels.warm_up()
+
+
+def warm_game_kernels() -> None:
+    """Compile (or load) the checkers compiler's and the risk layer's kernels: 16-24 s cold."""
+    from mdpviz.models import checkers, risk_ttt
+
+    checkers.warm_up()
+    risk_ttt.solve_exact(risk_ttt.risk_preset("classic", n_cells=4), size=2)
+
+
+WARM_UPS = (warm_sweep_kernels, warm_game_kernels)
+"""What :func:`numba_kernels_compiled` runs, in two about equal halves."""
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -38,10 +50,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None) or config.option.collectonly:
         return
-    procs = [subprocess.Popen([sys.executable, "-c", code], cwd=REPO,  # (imports this checkout's mdpviz)
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for code in _COMPILE_IN_CACHE]
+    procs = [subprocess.Popen([sys.executable, "-c", f"from tests.conftest import {f.__name__}; {f.__name__}()"],
+                              cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # (this checkout's)
+             for f in WARM_UPS]
     for p in procs:
-        p.wait()
+        try:
+            p.wait(timeout=600)  # (a hang here is left to the fixture, which runs under the per-test timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
 
 
 @pytest.fixture
@@ -65,12 +82,8 @@ def numba_kernels_compiled():
     (The sweep kernel's V-prefetch version, for models of 2^19 states or more, is compiled by the
     kernel tests that use it, which wait without a bound.) Under pytest-xdist this runs once per worker and
     loads what :func:`pytest_sessionstart` compiled into numba's cache."""
-    from mdpviz.models import checkers, risk_ttt
-    from mdpviz.solvers import kernels
-
-    kernels.warm_up()
-    checkers.warm_up()
-    risk_ttt.solve_exact(risk_ttt.risk_preset("classic", n_cells=4), size=2)
+    for warm_up in WARM_UPS:
+        warm_up()
     yield
 
 
