@@ -10,8 +10,11 @@ from pathlib import Path
 # CI has no display: the test setup itself selects Qt's offscreen platform (before Qt loads).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Keep tests out of the user's QSettings, and each pytest-xdist worker ("gw0", "gw1", ...) out of the
-# others' (a window built without a settings file of its own reads and writes this organisation's).
-os.environ.setdefault("MDPVIZ_SETTINGS_ORG", "-".join(filter(None, ("mdpviz-tests", os.environ.get("PYTEST_XDIST_WORKER")))))
+# others' (a window built without a settings file of its own reads and writes this organisation's). A
+# worker inherits the controller's environment, where this file has already set the organisation.
+os.environ.setdefault("MDPVIZ_SETTINGS_ORG", "mdpviz-tests")
+if os.environ.get("PYTEST_XDIST_WORKER") and not os.environ["MDPVIZ_SETTINGS_ORG"].endswith(os.environ["PYTEST_XDIST_WORKER"]):
+    os.environ["MDPVIZ_SETTINGS_ORG"] += "-" + os.environ["PYTEST_XDIST_WORKER"]
 
 import pytest
 
