@@ -2,17 +2,66 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import threading
 from pathlib import Path
 
 # CI has no display: the test setup itself selects Qt's offscreen platform (before Qt loads).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("MDPVIZ_SETTINGS_ORG", "mdpviz-tests")  # keep tests out of the user's QSettings
+# Keep tests out of the user's QSettings, and each pytest-xdist worker ("gw0", "gw1", ...) out of the
+# others' (a window built without a settings file of its own reads and writes this organisation's). A
+# worker inherits the controller's environment, where this file has already set the organisation.
+os.environ.setdefault("MDPVIZ_SETTINGS_ORG", "mdpviz-tests")
+if os.environ.get("PYTEST_XDIST_WORKER") and not os.environ["MDPVIZ_SETTINGS_ORG"].endswith(os.environ["PYTEST_XDIST_WORKER"]):
+    os.environ["MDPVIZ_SETTINGS_ORG"] += "-" + os.environ["PYTEST_XDIST_WORKER"]
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def warm_sweep_kernels() -> None:
+    """Compile (or load) the sweep kernels: 10-15 s cold, under 2 s from numba's cache."""
+    from mdpviz.solvers import kernels
+
+    kernels.warm_up()
+
+
+def warm_game_kernels() -> None:
+    """Compile (or load) the checkers compiler's and the risk layer's kernels: 16-24 s cold."""
+    from mdpviz.models import checkers, risk_ttt
+
+    checkers.warm_up()
+    risk_ttt.solve_exact(risk_ttt.risk_preset("classic", n_cells=4), size=2)
+
+
+WARM_UPS = (warm_sweep_kernels, warm_game_kernels)
+"""What :func:`numba_kernels_compiled` runs, in two about equal halves."""
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under pytest-xdist (``-n``, the README's command), fill numba's on-disk cache before the workers start.
+
+    Each worker runs :func:`numba_kernels_compiled` before its first test. With the cache empty (a fresh
+    clone, or a kernel's source just edited) both workers would compile every kernel at once, 25-40 s each;
+    compiled here, in two processes at once (one per half of the kernels), the workers then load them from
+    the cache in 1-2 s. This runs in the xdist controller only (before it starts the workers: xdist starts
+    them in its own, later ``pytest_sessionstart``); a single-process run (``-n 0``) compiles in the fixture
+    as before. A compile that fails here is not an error of its own: the fixture meets it again and fails
+    the first test with numba's message."""
+    config = session.config
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None) or config.option.collectonly:
+        return
+    procs = [subprocess.Popen([sys.executable, "-c", f"from tests.conftest import {f.__name__}; {f.__name__}()"],
+                              cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # (this checkout's)
+             for f in WARM_UPS]
+    for p in procs:
+        try:
+            p.wait(timeout=600)  # (a hang here is left to the fixture, which runs under the per-test timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
 
 
 @pytest.fixture
@@ -34,13 +83,10 @@ def numba_kernels_compiled():
     within a bound meant for the work itself: CI's first run failed that way (checkers, 60 s, on
     a busy machine). Compiled here, no test's result depends on how fast this machine compiles.
     (The sweep kernel's V-prefetch version, for models of 2^19 states or more, is compiled by the
-    kernel tests that use it, which wait without a bound.)"""
-    from mdpviz.models import checkers, risk_ttt
-    from mdpviz.solvers import kernels
-
-    kernels.warm_up()
-    checkers.warm_up()
-    risk_ttt.solve_exact(risk_ttt.risk_preset("classic", n_cells=4), size=2)
+    kernel tests that use it, which wait without a bound.) Under pytest-xdist this runs once per worker and
+    loads what :func:`pytest_sessionstart` compiled into numba's cache."""
+    for warm_up in WARM_UPS:
+        warm_up()
     yield
 
 

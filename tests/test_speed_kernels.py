@@ -232,7 +232,10 @@ def test_without_numba_the_numpy_reference_runs(monkeypatch):
 
 
 def test_cache_dir_falls_back_when_nothing_is_writable(monkeypatch, tmp_path):
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    # set first, so that the value _ensure_cache_dir writes is undone after the test: left behind, it sent
+    # every later numba compile of this process to an empty cache (the checkers kernels took 10-25 s again)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "")
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
     monkeypatch.setattr(kernels, "_writable", lambda path: False)
     monkeypatch.setattr("tempfile.gettempdir", lambda: str(tmp_path))
     kernels._ensure_cache_dir()
