@@ -4,6 +4,52 @@ import argparse
 import math
 
 
+class UsageError(Exception):
+    """A command-line error argparse found (an unknown option, a value its type refused): its text is the
+    whole one-line message, ``mdpviz <command>: error: <what>``, printed as is with exit status 2."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser with its errors in one line (issue 35, item 21): ``mdpviz <command>: error:
+    <message>``, exit status 2, no usage block (argparse prints 14-17 lines of usage before its message,
+    while every other error of mdpviz is one line). Every parser of the command line is one of these:
+    the sub-parsers inherit the class (``add_subparsers`` uses the parent's), the benchmarks build theirs
+    with it (a benchmark's error reaches :func:`mdpviz.cli.main` the same way); ``--help`` still shows the
+    usage."""
+
+    def error(self, message: str) -> None:
+        raise UsageError(f"{self.prog}: error: {message}")
+
+
+class _Spelled(argparse._StoreAction):
+    """argparse's store action that also notes which spelling of the option was typed (:func:`spelled`)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        super().__call__(parser, namespace, values, option_string)
+        spellings = dict(getattr(namespace, "spellings_", {}))
+        spellings[self.dest] = option_string
+        setattr(namespace, "spellings_", spellings)
+
+
+def add_option(parser, flag: str, *aliases: str, **kwargs) -> argparse.Action:
+    """``parser.add_argument(flag, **kwargs)`` plus each of ``aliases`` as a hidden old spelling of the
+    same option (one ``dest``, no help line: ``--gamma`` of ``--discount``), so scripts written with an
+    old spelling keep working while ``--help`` shows one spelling per concept. A message about the value
+    names the spelling typed: :func:`spelled`."""
+    if aliases and "action" not in kwargs:
+        kwargs["action"] = _Spelled
+    action = parser.add_argument(flag, **kwargs)
+    hidden = {k: v for k, v in kwargs.items() if k not in ("help", "default", "required", "dest")}
+    for alias in aliases:
+        parser.add_argument(alias, dest=action.dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **hidden)
+    return action
+
+
+def spelled(args: argparse.Namespace, dest: str, flag: str) -> str:
+    """The spelling of option ``dest`` the user typed (``--gamma`` for ``--discount``), else ``flag``."""
+    return getattr(args, "spellings_", {}).get(dest) or flag
+
+
 def positive_int(text: str) -> int:
     """argparse type: a whole number of at least 1."""
     try:

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from mdpviz.commands import positive_float, positive_int, state_counts
+from mdpviz.commands import ArgumentParser, positive_float, positive_int, state_counts
 
 COURSE_FILE = "episodic-mdp-10-5.txt"
 """The 10-state course file of the table (discount near 1: tens of thousands of sweeps)."""
@@ -467,7 +467,7 @@ GROUPS = ("course", "process", "gui", "snakes", "learn", "risk4", "checkers", "c
 
 def bench_table(argv: list[str]) -> int:
     """Every row of the speed table (issue 15): absolute figure, same-run reference, ratio, target."""
-    p = argparse.ArgumentParser(prog="mdpviz bench table", description=bench_table.__doc__)
+    p = ArgumentParser(prog="mdpviz bench table", description=bench_table.__doc__)
     p.add_argument("--mdp", default=None, help=f"the course file {COURSE_FILE} (default: the packaged copy)")
     p.add_argument("--sizes", type=state_counts, default="100000,1000000", help="state counts of the large-sweep rows")
     p.add_argument("--calls", type=positive_int, default=300, help="markovDecision calls (default 300)")
@@ -748,7 +748,7 @@ def window_jobs(app, w, *, interval_ms: int = 5) -> dict[str, dict]:
 def bench_gui(argv: list[str]) -> int:
     """The window: seconds from `mdpviz` to its first painted window, Run on the course file, and the
     GUI thread's timer gaps during the window's other long jobs (information rows)."""
-    p = argparse.ArgumentParser(prog="mdpviz bench gui", description=bench_gui.__doc__)
+    p = ArgumentParser(prog="mdpviz bench gui", description=bench_gui.__doc__)
     p.add_argument("--mdp", default=None, help=f"the course file {COURSE_FILE} (default: the packaged copy)")
     p.add_argument("--json", action="store_true", help="print one JSON object (for `mdpviz bench`)")
     p.add_argument("--no-jobs", action="store_true",

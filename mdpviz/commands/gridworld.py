@@ -20,7 +20,8 @@ from mdpviz.models.gridworld import (
 )
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import METHOD_NAMES, Solution, registry, solve
-from mdpviz.commands import positive_float, positive_int
+from mdpviz.commands import add_option, positive_float, positive_int
+from mdpviz.models.kit.game.options import DISCOUNT_ALIASES
 
 MAX_SWEEPS = 100_000
 """Value-iteration sweeps before the command gives up (values that grow without bound never converge)."""
@@ -50,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def add_solver_options(p: argparse.ArgumentParser) -> None:
     """--discount, --method, --tol, --digits and --json (shared with ``mdpviz gym``)."""
-    p.add_argument("--discount", type=float, default=None, help="discount gamma in [0, 1]")
+    add_option(p, "--discount", *DISCOUNT_ALIASES, type=float, default=None, help="discount gamma in [0, 1]")
     p.add_argument("--method", choices=registry.game_choices(), default=registry.DEFAULT_SOLVER,
                    help="solver: vi value iteration (default), gs in-place value iteration, pi policy iteration, "
                    "lp linear programming")

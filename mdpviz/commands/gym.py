@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from mdpviz.cli import CLIError, print_json
+from mdpviz.commands import spelled
 from mdpviz.commands.gridworld import add_solver_options, grid_json, grid_report, solve_checked
 from mdpviz.solvers import registry
 
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     kwargs = gb.parse_kwargs(args.kw)
     gamma = DEFAULT_DISCOUNT if args.discount is None else args.discount
     if not 0.0 <= gamma <= 1.0:
-        raise ValueError(f"--discount must be in [0, 1], got {gamma}")
+        raise ValueError(f"{spelled(args, 'discount', '--discount')} must be in [0, 1], got {gamma}")
     try:
         env = gb.make_env(args.env, kwargs)
     except gb.GymnasiumMissing as e:

@@ -20,7 +20,7 @@ import argparse
 import math
 import time
 
-from mdpviz.commands import check_seed, positive_int
+from mdpviz.commands import ArgumentParser, check_seed, positive_int
 from mdpviz.commands.game_args import add_game_options
 
 NOT_METHOD_IDS = {"q": "the JSON field of the learned Q table"}
@@ -236,7 +236,7 @@ def bench(argv: list[str]) -> int:
     10,000 episodes of the 4x3 grid headless (one snapshot per episode, and per 100 episodes)."""
     from mdpviz.commands.bench_table import Table, cpu_model, load_text, rows_learning
 
-    p = argparse.ArgumentParser(prog="mdpviz bench learn", description=bench.__doc__)
+    p = ArgumentParser(prog="mdpviz bench learn", description=bench.__doc__)
     p.add_argument("--updates", type=positive_int, default=2_000_000,
                    help="updates of the compiled loop per measurement (default 2,000,000)")
     args = p.parse_args(argv)

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from mdpviz.commands import positive_int, seed
+from mdpviz.commands import ArgumentParser, positive_int, seed
 from mdpviz.cli import print_json
 from mdpviz.models.snakes import (
     N_SQUARES,
@@ -194,7 +194,7 @@ def _run_compare(args: argparse.Namespace, cfg: SnakesSettings) -> int:
 
 def bench(argv: list[str]) -> int:
     """Time markovDecision per call (random layouts) and the simulation of 100,000 games."""
-    p = argparse.ArgumentParser(prog="mdpviz bench snakes", description=bench.__doc__)
+    p = ArgumentParser(prog="mdpviz bench snakes", description=bench.__doc__)
     p.add_argument("--calls", type=positive_int, default=1000, help="markovDecision calls (random layouts, default 1000)")
     p.add_argument("--games", type=int, default=100_000, help="games per simulation (default 100000)")
     p.add_argument("--seed", type=seed, default=0)

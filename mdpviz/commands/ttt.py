@@ -17,10 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-from mdpviz.commands import positive_float, positive_int, seed
+from mdpviz.commands import ArgumentParser, add_option, positive_float, positive_int, seed
 from mdpviz.core.chunked import check_games
 from mdpviz.cli import print_json
 from mdpviz.models.kit.boards.position import MatchupRow
+from mdpviz.models.kit.game.options import DISCOUNT_ALIASES
 from mdpviz.models.ttt.cli import parse_rewards as _parse_rewards  # (the game's own, shared with --game ttt)
 from mdpviz.models.risk_ttt import (
     AGENT_KINDS,
@@ -90,7 +91,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--first", choices=("opponent", "agent"), default="opponent",
                    help="who moves first (default opponent)")
     p.add_argument("--rewards", default="500,0,-3500", help="win,draw,loss rewards (default 500,0,-3500)")
-    p.add_argument("--gamma", type=float, default=0.9, help="discount per round (default 0.9)")
+    add_option(p, "--discount", *DISCOUNT_ALIASES, type=float, default=0.9, help="discount per round (default 0.9)")
     p.add_argument("--method", choices=TTT_METHODS, default=registry.DEFAULT_SOLVER,
                    help="vi value iteration (default), gs in-place VI, pi policy iteration, lp linear "
                    "programming, bi backward induction")
@@ -117,7 +118,7 @@ def run_ttt(args: argparse.Namespace) -> int:
     win, draw, loss = _parse_rewards(args.rewards)
     check_games(args.games, "--games", allow_zero=True)
     settings = VsRandomSettings(agent=args.agent.upper(), first=args.first, win=win, draw=draw, loss=loss,
-                                discount=float(args.gamma))
+                                discount=float(args.discount))
     game = compile_vs_random(settings)
     sol = run(solver(game.mdp, args.method))
     if not sol.converged:
@@ -126,7 +127,8 @@ def run_ttt(args: argparse.Namespace) -> int:
     start = game.start_probs @ h[game.start_states]
     value = _exact_policy_value(game, sol.policy)
     out: dict = {
-        "agent": settings.agent, "first": settings.first, "rewards": [win, draw, loss], "gamma": settings.discount,
+        "agent": settings.agent, "first": settings.first, "rewards": [win, draw, loss], "discount": settings.discount,
+        "gamma": settings.discount,
         "method": args.method, **_outcome_dict(start),
         "fractions": {name: exact_fraction(v) for name, v in zip(OUTCOMES, start)},
         "value": value, "states": game.mdp.n_states, "board_states": game.n_board_states, "iterations": sol.sweeps,
@@ -402,7 +404,7 @@ def bench_risk4(argv: list[str]) -> int:
     import resource
     import tracemalloc
 
-    p = argparse.ArgumentParser(prog="mdpviz bench risk4", description=bench_risk4.__doc__)
+    p = ArgumentParser(prog="mdpviz bench risk4", description=bench_risk4.__doc__)
     p.add_argument("--seed", type=seed, default=1, help="seed of the random risk vector (default 1)")
     p.add_argument("--presets", default="classic,reverse,half,random",
                    help="comma-separated presets to solve (default classic,reverse,half,random)")
