@@ -2,6 +2,7 @@
 
 import argparse
 import math
+import re
 
 
 class UsageError(Exception):
@@ -19,6 +20,19 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:
         raise UsageError(f"{self.prog}: error: {message}")
+
+    def format_help(self) -> str:
+        """The help with reST markup (``code``, :mod:`x` roles) of docstrings used as descriptions removed."""
+        return plain(super().format_help())
+
+
+_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
+
+
+def plain(text: str) -> str:
+    """``text`` without reStructuredText's markup: ``:mod:`x``` as x, ````code```` and ```code``` as code (a
+    docstring written for Sphinx, shown as a command's help)."""
+    return _ROLE.sub(r"\1", text).replace("``", "").replace("`", "")
 
 
 class _Spelled(argparse._StoreAction):

@@ -88,7 +88,7 @@ def bench_core(argv: list[str]) -> int:
     p.add_argument("--discount", type=_open_discount, default=0.95, help="0 < gamma < 1 (default 0.95)")
     p.add_argument("--toolbox-max", type=positive_int, default=3_000,
                    help="largest state count given to pymdptoolbox (it validates densely)")
-    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument("--seed", type=seed, default=0, help="seed of the random models (default 0)")
     args = p.parse_args(argv)
     sizes = args.sizes
     gamma = args.discount

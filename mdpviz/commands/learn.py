@@ -59,7 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Monte Carlo control, SARSA, Expected SARSA, Q-learning and Double Q-learning learn Q. The game's model "
         "options are those of its own command; --set FIELD=VALUE sets any settings field.",
     )
-    add_game_options(p)
+    add_game_options(p, own_help={"--seed": "seed of the episodes: every random number of the learner (default 0); "
+                                  "with --game risk_ttt also of its noisy and random risk presets"})
     p.add_argument("--method", required=True, choices=registry.ids("learner"),
                    help=f"{', '.join(predict)} (prediction); {', '.join(control)} (control)")
     p.add_argument("--episodes", type=positive_int, required=True, metavar="N", help="episodes to run")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from mdpviz.commands import positive_float, positive_int
+from mdpviz.commands import add_option, positive_float, positive_int, spelled
 from mdpviz.commands.game_args import add_game_options
 
 
@@ -45,7 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--to2", dest="hi2", type=_finite, default=None, metavar="D")
     p.add_argument("--steps", type=positive_int, default=None,
                    help="grid values (default 101; 41 per axis for a phase diagram)")
-    p.add_argument("--tol", type=positive_float, default=1e-6, help="width to which switch points are located")
+    add_option(p, "--switch-tol", "--tol", type=positive_float, default=1e-6, dest="tol",
+               help="width to which switch points are located (default 1e-6; not a solver's tolerance: each "
+               "grid value is solved exactly)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -81,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         if steps > sv.MAX_STEPS or steps < 2:
             raise ValueError(f"--steps: 2..{sv.MAX_STEPS} grid values (each one a model built and solved), got {steps}")
     if not args.tol >= sv.MIN_TOL:
-        raise ValueError(f"--tol must be at least {sv.MIN_TOL:g} (the width to which a switch point is located), "
+        raise ValueError(f"{spelled(args, 'tol', '--switch-tol')} must be at least {sv.MIN_TOL:g} (the width to which a switch point is located), "
                          f"got {args.tol:g}")
     data = settings_data(key, args)
     progress = reporter()  # a terminal's self-erasing progress line (mdpviz.cli installs it on a tty)

@@ -197,7 +197,7 @@ def bench(argv: list[str]) -> int:
     p = ArgumentParser(prog="mdpviz bench snakes", description=bench.__doc__)
     p.add_argument("--calls", type=positive_int, default=1000, help="markovDecision calls (random layouts, default 1000)")
     p.add_argument("--games", type=int, default=100_000, help="games per simulation (default 100000)")
-    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument("--seed", type=seed, default=0, help="seed of the random layouts and the games (default 0)")
     args = p.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     layouts = rng.integers(0, 5, size=(args.calls, N_SQUARES))

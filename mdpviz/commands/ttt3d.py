@@ -299,7 +299,7 @@ def bench(argv: list[str]) -> int:
     p.add_argument("--risk", default="classic", help=RISK_HELP + " (default classic)")
     p.add_argument("--methods", default="td,q", help="comma-separated methods (default td,q)")
     p.add_argument("--approx", default="linear,quadratic,mlp", help="comma-separated approximators")
-    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument("--seed", type=seed, default=0, help="seed of the training and the games (default 0)")
     args = p.parse_args(argv)
     risk = ttt3d.resolve_risk(args.risk, seed=args.seed)
     base = ttt3d.play_vs_random(None, risk=risk, games=args.games, seed=EVAL_SEED)
