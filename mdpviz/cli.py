@@ -3,7 +3,7 @@
 ``mdpviz`` with no arguments opens the GUI; ``mdpviz SUBCOMMAND ...`` works without a display.
 Every subcommand module in :data:`COMMAND_MODULES` has ``register(subparsers)``, which adds its
 parser and sets ``func(args) -> int`` (the exit status). Bad input is reported as one line on
-stderr, ``mdpviz: error: ...`` (argparse's own errors: ``mdpviz <command>: error: ...``), with exit
+stderr, ``mdpviz: error: ...`` (argparse's own errors: ``mdpviz: error: <command>: ...``), with exit
 status 2: never a traceback, never partial output.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 from typing import Sequence
 
 from mdpviz.commands import ArgumentParser as _Parser  # argparse's errors in one line (issue 35, item 21)
-from mdpviz.commands import UsageError
+from mdpviz.commands import UsageError, usage_error
 
 COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.plan",
@@ -265,8 +265,8 @@ def _main(argv: list[str]) -> int:
         parser = build_parser(argv)
         args, extra = parser.parse_known_args(argv)
         if extra:  # named by the command they were given to, as its other errors are
-            where = f"mdpviz {args.command}" if getattr(args, "command", None) else "mdpviz"
-            raise UsageError(f"{where}: error: unrecognized arguments: {' '.join(extra)}")
+            raise usage_error(f"mdpviz {getattr(args, 'command', None) or ''}",
+                              f"unrecognized arguments: {' '.join(extra)}")
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
@@ -283,7 +283,7 @@ def _main(argv: list[str]) -> int:
         sys.stdout.write(buf.getvalue())
         sys.stdout.flush()
         return status
-    except UsageError as e:  # argparse's own: "mdpviz <command>: error: <message>", one line
+    except UsageError as e:  # argparse's own: "mdpviz: error: <command>: <message>", one line
         print(e, file=sys.stderr)
         return 2
     except (CLIError, ValueError, OSError) as e:

@@ -7,11 +7,19 @@ import re
 
 class UsageError(Exception):
     """A command-line error argparse found (an unknown option, a value its type refused): its text is the
-    whole one-line message, ``mdpviz <command>: error: <what>``, printed as is with exit status 2."""
+    whole one-line message, ``mdpviz: error: <command>: <what>``, printed as is with exit status 2."""
+
+
+def usage_error(prog: str, message: str) -> UsageError:
+    """The one-line error of command ``prog`` ("mdpviz solve", "mdpviz bench core"): ``mdpviz: error:
+    solve: <message>``, the prefix of every other error of mdpviz (scripts and tests look for it), then
+    the command the message is about."""
+    command = prog.removeprefix("mdpviz").strip()
+    return UsageError(f"mdpviz: error: {command + ': ' if command else ''}{message}")
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse's parser with its errors in one line (issue 35, item 21): ``mdpviz <command>: error:
+    """argparse's parser with its errors in one line (issue 35, item 21): ``mdpviz: error: <command>:
     <message>``, exit status 2, no usage block (argparse prints 14-17 lines of usage before its message,
     while every other error of mdpviz is one line). Every parser of the command line is one of these:
     the sub-parsers inherit the class (``add_subparsers`` uses the parent's), the benchmarks build theirs
@@ -19,7 +27,7 @@ class ArgumentParser(argparse.ArgumentParser):
     usage."""
 
     def error(self, message: str) -> None:
-        raise UsageError(f"{self.prog}: error: {message}")
+        raise usage_error(self.prog, message)
 
     def format_help(self) -> str:
         """The help with reST markup (``code``, :mod:`x` roles) of docstrings used as descriptions removed."""

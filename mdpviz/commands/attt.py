@@ -168,7 +168,7 @@ def run_iterate(args: argparse.Namespace) -> int:
     o = result.outcome
     if args.json:
         print_json({
-            "start": {"policy": start.source, "player": start.player},
+            "start_policy": {"policy": start.source, "player": start.player},
             "ties": args.ties,
             "algorithm": args.algorithm,
             "rounds": result.rounds,
@@ -176,7 +176,7 @@ def run_iterate(args: argparse.Namespace) -> int:
             "p1_win": o.p1_win,
             "p2_win": o.p2_win,
             "draw": o.draw,
-            "changed": list(result.changed),
+            "changed_per_round": list(result.changed),
             "history": [
                 {"round": r.round, "player": r.player, "changed": r.changed,
                  "p1_win": r.p1_win, "p2_win": r.p2_win, "draw": r.draw}

@@ -161,9 +161,9 @@ def run(args: argparse.Namespace) -> int:
         "variant": {**asdict(rules), "agent": args.agent, "discount": args.discount, "gamma": args.discount,
                     "description": rules.describe()},
         "method": args.method,
-        "states": cm.n_states,
+        "n_states": cm.n_states,
         "positions": cm.n_positions,
-        "actions": cm.mdp.n_actions,
+        "n_actions": cm.mdp.n_actions,
         "transitions": cm.mdp.n_transitions,
         "sweeps": sol.sweeps,
         "converged": sol.converged,
@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         "start_value": start_value,
         "games": args.games,
         "seed": args.seed,
-        "agent": _player(agent, exact_agent),
+        "agent_outcomes": _player(agent, exact_agent),
         "random": _player(rnd, exact_random),
     }
     if args.json:
@@ -184,15 +184,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_report(r: dict, rules: CheckersRules, args: argparse.Namespace) -> None:
     print(f"checkers {rules.describe()}; agent {args.agent} vs a uniformly random opponent")
-    print(f"states {r['states']:,} ({r['positions']:,} positions, {r['actions']} move labels, "
+    print(f"states {r['n_states']:,} ({r['positions']:,} positions, {r['n_actions']} move labels, "
           f"{r['transitions']:,} transitions)")
     t = r["timing"]
     print(f"{METHOD_NAMES[args.method]}, discount {args.discount:g}: {r['sweeps']} sweeps; enumerate {t['enumerate']:.2f} s, "
           f"solve {t['solve']:.2f} s; value of the start {r['start_value']:.4f}")
     print(f"{args.games:,} games each{'' if args.seed is None else f' (seed {args.seed})'}: "
           "simulated rate [95% interval] | exact probability")
-    for who in ("agent", "random"):
-        p = r[who]
+    for who, key in (("agent", "agent_outcomes"), ("random", "random")):
+        p = r[key]
         cells = "  ".join(
             f"{k} {p[k]:.4f} [{p['ci'][k][0]:.4f}, {p['ci'][k][1]:.4f}] | {p['exact'][k]:.4f}"
             for k in ("win", "draw", "loss")

@@ -184,7 +184,7 @@ def _write_all(args: argparse.Namespace, stage, hg, solved, view, out: Path, wid
         "game": hg.key, "title": hg.title, "figure": args.figure, "files": [str(p) for p in written],
         "width": width, "height": height, "method": solved.method, "tol": solved.tol,
         "discount": mdp.discount, "sweeps": int(last.iteration), "snapshots": len(solved.history),
-        "converged": bool(last.converged), "start_state": hg.state_name(s), "start_value": float(last.values[s]),
+        "converged": bool(last.converged), "start_label": hg.state_name(s), "start_value": float(last.values[s]),
     }
     if comp is not None:
         info["agree"] = comp.agree

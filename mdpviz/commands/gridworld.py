@@ -91,7 +91,9 @@ def grid_report(geom: GridGeometry, mdp: TabularMDP, sol: Solution, *, digits: i
 
 
 def grid_json(geom: GridGeometry, mdp: TabularMDP, sol: Solution) -> dict:
-    return {"values": value_rows(geom, sol.values), "policy": policy_rows(geom, mdp, sol.policy),
+    """The values and the policy as the grid shows them (a row per grid row, null at a wall): ``value_grid``
+    and ``policy_grid``, named apart from the per-state lists ``values`` and ``policy`` of ``mdpviz solve``."""
+    return {"value_grid": value_rows(geom, sol.values), "policy_grid": policy_rows(geom, mdp, sol.policy),
             "rows": geom.rows, "cols": geom.cols}
 
 
@@ -111,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         "grid": args.grid if args.grid.lower().removesuffix("grid") not in BUILTIN_MAPS else grid.name,
         "convention": st.convention, "noise": st.noise, "living_reward": st.living_reward, "discount": st.discount,
         "method": args.method, "sweeps": int(sol.sweeps), "converged": bool(sol.converged),
-        "start": [r0, c0], "start_value": float(sol.values[w.start_state]),
+        "start_cell": [r0, c0], "start_value": float(sol.values[w.start_state]),
     }
     if args.json:
         print_json({**head, **grid_json(w.geometry, w.mdp, sol)})

@@ -69,9 +69,9 @@ def run(args: argparse.Namespace) -> int:
         env.close()
     sol = solve_checked(mdp, args)
     n = mdp.n_states - 1  # the environment's states; the last one is the absorbing "terminated"
-    head = {"env": args.env, "kwargs": _jsonable(kwargs), "discount": gamma, "states": n,
+    head = {"env": args.env, "kwargs": _jsonable(kwargs), "discount": gamma, "n_states": n,
             "actions": list(mdp.action_labels or ()), "method": args.method, "sweeps": int(sol.sweeps),
-            "converged": bool(sol.converged), "start_state": start, "start_value": float(sol.values[start])}
+            "converged": bool(sol.converged), "start": start, "start_value": float(sol.values[start])}
     random_start = dist is not None and dist.size == n and int((dist > 0).sum()) > 1
     if random_start:  # Taxi: the start is drawn; its expected value is what a policy earns on average
         head["expected_start_value"] = float(dist @ sol.values[:n])

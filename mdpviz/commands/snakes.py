@@ -168,8 +168,8 @@ def _run_compare(args: argparse.Namespace, cfg: SnakesSettings) -> int:
             "games_per_square": [int(g) for g in results[0].games] if results else [],
             "strategies": [
                 {
-                    "name": r.name, "exact": _finite(r.exact[0]), "mean": _finite(r.mean[0]),
-                    "ci": _finite(r.ci[0]), "inside": bool(r.inside[0]),
+                    "name": r.name, "exact_mean": _finite(r.exact[0]), "mean": _finite(r.mean[0]),
+                    "ci_half_width": _finite(r.ci[0]), "inside": bool(r.inside[0]),
                     "exact_by_square": [_finite(x) for x in r.exact],
                     "mean_by_square": [_finite(x) for x in r.mean],
                     "ci_by_square": [_finite(x) for x in r.ci],

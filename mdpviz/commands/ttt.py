@@ -131,7 +131,7 @@ def run_ttt(args: argparse.Namespace) -> int:
         "gamma": settings.discount,
         "method": args.method, **_outcome_dict(start),
         "fractions": {name: exact_fraction(v) for name, v in zip(OUTCOMES, start)},
-        "value": value, "states": game.mdp.n_states, "board_states": game.n_board_states, "iterations": sol.sweeps,
+        "value": value, "n_states": game.mdp.n_states, "board_states": game.n_board_states, "iterations": sol.sweeps,
     }
     if args.games:
         counts = simulate_outcomes(game, sol.policy, games=args.games, seed=args.seed)
@@ -172,7 +172,7 @@ def run_ttt(args: argparse.Namespace) -> int:
     print(f"  {'board':<11} {'cell':>4} {'Q':>12} {'win':>9} {'draw':>9} {'loss':>9}")
     for row in openings:
         mark = " <- chosen" if row.get("chosen") else ""
-        print(f"  {row['board']:<11} {row['cell']:>4} {row['q']:>12.6g} {100 * row['win']:>8.3f}% "
+        print(f"  {row['board']:<11} {row['cell']:>4} {row['q_value']:>12.6g} {100 * row['win']:>8.3f}% "
               f"{100 * row['draw']:>8.3f}% {100 * row['loss']:>8.3f}%{mark}")
     if explain is not None:
         print()
@@ -203,12 +203,12 @@ def _opening_table(game: VsRandomGame, values: np.ndarray, policy: np.ndarray, h
         s = int(game.start_states[0])
         for r in range(int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])):
             a = int(mdp.row_action[r])
-            rows.append({"board": game.geometry.text(game.board_of(s)), "cell": a, "q": float(q[r]),
+            rows.append({"board": game.geometry.text(game.board_of(s)), "cell": a, "q_value": float(q[r]),
                          **_outcome_dict(after[r]), "chosen": a == int(policy[s])})
     else:
         for s in game.start_states:
             r = mdp.row_of(int(s), int(policy[s]))
-            rows.append({"board": game.geometry.text(game.board_of(int(s))), "cell": int(policy[s]), "q": float(q[r]),
+            rows.append({"board": game.geometry.text(game.board_of(int(s))), "cell": int(policy[s]), "q_value": float(q[r]),
                          **_outcome_dict(after[r])})
     return rows
 
@@ -276,7 +276,7 @@ def run_risk(args: argparse.Namespace) -> int:
     ]
     value = game.value(sol.values, 0, "X")
     out = {"size": 3, "preset": name, "risk": risk, "method": args.method, "value": value,
-           "fraction": exact_fraction(value), "states": game.n_states, "sweeps": sol.sweeps, "seconds": secs,
+           "fraction": exact_fraction(value), "n_states": game.n_states, "sweeps": sol.sweeps, "seconds": secs,
            "log": log}
     if args.json:
         print_json(out)
@@ -299,10 +299,10 @@ def _fmt_risk(risk: np.ndarray) -> str:
 def _run_risk_exact(args: argparse.Namespace, risk: np.ndarray, name: str) -> int:
     layers = []
     ex = solve_exact(risk, size=args.size, keep_policy=False,
-                     on_layer=lambda st: layers.append({"layer": st.layer, "states": st.states,
+                     on_layer=lambda st: layers.append({"layer": st.layer, "n_states": st.states,
                                                         "terminal": st.terminal, "seconds": st.elapsed}))
     out = {"size": args.size, "preset": name, "risk": risk, "method": LAYERED_METHOD, "value": ex.empty_value,
-           "fraction": exact_fraction(ex.empty_value), "states": ex.n_states, "boards_solved": ex.layered.states,
+           "fraction": exact_fraction(ex.empty_value), "n_states": ex.n_states, "boards_solved": ex.layered.states,
            "sweeps": ex.layered.layers, "seconds": ex.seconds, "log": layers}
     if args.json:
         print_json(out)
@@ -312,7 +312,7 @@ def _run_risk_exact(args: argparse.Namespace, risk: np.ndarray, name: str) -> in
     print(f"backward induction over the number of filled cells: {ex.layered.states:,} boards with X to move "
           f"after X opened; the other turn by colour symmetry: {ex.n_states:,} (board, turn) states")
     for e in layers:
-        print(f"  layer {e['layer']:>2} ({e['states']:>10,} boards, {e['terminal']:>9,} terminal) done at {e['seconds']:.2f} s")
+        print(f"  layer {e['layer']:>2} ({e['n_states']:>10,} boards, {e['terminal']:>9,} terminal) done at {e['seconds']:.2f} s")
     frac = f" = {out['fraction']}" if out["fraction"] not in (None, "0") else ""
     print(f"value of the empty board, X to move: {ex.empty_value:.10g}{frac}  ({ex.seconds:.2f} s)")
     return 0
@@ -364,7 +364,7 @@ def _match_dict(m: MatchupRow) -> dict:
     d = {"x": m.x, "o": m.o, "games": m.games, **{k: float(f[j]) for j, k in enumerate(keys)},
          "ci": {k: [float(lo[j]), float(hi[j])] for j, k in enumerate(keys)}, "seconds": m.seconds}
     if m.exact is not None:
-        d["exact"] = m.exact._asdict()
+        d["exact_outcomes"] = m.exact._asdict()
     return d
 
 
