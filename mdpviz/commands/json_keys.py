@@ -13,6 +13,9 @@ A type is ``int``, ``float`` (a JSON number), ``str``, ``bool``, ``object`` (fie
 """
 from __future__ import annotations
 
+NOT_METHOD_IDS = {"q": "the JSON key of the Q table (per state, action label -> Q)"}
+"""Words of this module that are not method ids (the registry test's scan reads this declaration)."""
+
 KEYS: dict[str, tuple[str, str]] = {
     # --- the game and the run
     "game": ("the game's registry key", "str"),
@@ -240,4 +243,4 @@ def problems(doc: dict, command: str) -> list[str]:
     return out
 
 
-__all__ = ["KEYS", "conforms", "problems"]
+__all__ = ["KEYS", "NOT_METHOD_IDS", "conforms", "problems"]
