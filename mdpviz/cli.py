@@ -3,7 +3,8 @@
 ``mdpviz`` with no arguments opens the GUI; ``mdpviz SUBCOMMAND ...`` works without a display.
 Every subcommand module in :data:`COMMAND_MODULES` has ``register(subparsers)``, which adds its
 parser and sets ``func(args) -> int`` (the exit status). Bad input is reported as one line on
-stderr, ``mdpviz: error: ...``, with exit status 2: never a traceback, never partial output.
+stderr, ``mdpviz: error: ...`` (argparse's own errors: ``mdpviz: error: <command>: ...``), with exit
+status 2: never a traceback, never partial output.
 """
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ import math
 import re
 import sys
 from typing import Sequence
+
+from mdpviz.commands import ArgumentParser as _Parser  # argparse's errors in one line (issue 35, item 21)
+from mdpviz.commands import UsageError, usage_error
 
 COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.plan",
@@ -73,10 +77,6 @@ class CLIError(Exception):
     """A user error: printed as one line and exit status 2."""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own errors: same one-line form, status 2
-        self.print_usage(sys.stderr)
-        raise CLIError(message)
 
 
 def _version() -> str:
@@ -263,7 +263,10 @@ def _main(argv: list[str]) -> int:
     argv = join_negative_values(argv)
     try:
         parser = build_parser(argv)
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # named by the command they were given to, as its other errors are
+            raise usage_error(f"mdpviz {getattr(args, 'command', None) or ''}",
+                              f"unrecognized arguments: {' '.join(extra)}")
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
@@ -280,6 +283,9 @@ def _main(argv: list[str]) -> int:
         sys.stdout.write(buf.getvalue())
         sys.stdout.flush()
         return status
+    except UsageError as e:  # argparse's own: "mdpviz: error: <command>: <message>", one line
+        print(e, file=sys.stderr)
+        return 2
     except (CLIError, ValueError, OSError) as e:
         print(f"mdpviz: error: {e}", file=sys.stderr)
         return 2

@@ -75,14 +75,14 @@ def test_iterate_from_a_policy_file_json(capsys, data):
     code, out, err = cli(capsys, "attt", "iterate", "--start", data / "policies" / "p1_policy1.txt", "--json")
     assert code == 0 and err == ""
     d = json.loads(out)
-    for key in ("rounds", "converged", "p1_win", "p2_win", "draw", "changed"):
+    for key in ("rounds", "converged", "p1_win", "p2_win", "draw", "changed_per_round"):
         assert key in d
     assert d["converged"] is True and d["rounds"] == 7
-    assert d["changed"] == [2097, 1556, 374, 322, 40, 36, 0]
+    assert d["changed_per_round"] == [2097, 1556, 374, 322, 40, 36, 0]
     assert (d["p1_win"], d["p2_win"], d["draw"]) == (0.0, 1.0, 0.0)
     assert [h["player"] for h in d["history"]] == [2, 1, 2, 1, 2, 1, 2]
-    assert [h["changed"] for h in d["history"]] == d["changed"]
-    assert d["start"]["player"] == 1 and d["ties"] == "lowest"
+    assert [h["changed"] for h in d["history"]] == d["changed_per_round"]
+    assert d["start_policy"]["player"] == 1 and d["ties"] == "lowest"
 
 
 def test_iterate_random_start_text_and_saved_policies(capsys, tmp_path):
@@ -100,7 +100,7 @@ def test_iterate_random_start_text_and_saved_policies(capsys, tmp_path):
     code, b, _ = cli(capsys, "attt", "iterate", "--start", "random", "--seed", "2", "--algorithm", "vi-sync", "--json")
     a, b = json.loads(a), json.loads(b)
     assert a["converged"] and b["converged"] and a["p1_win"] == b["p1_win"] == 0.0
-    assert a["changed"][1] != b["changed"][1]
+    assert a["changed_per_round"][1] != b["changed_per_round"][1]
 
 
 def test_iterate_uniform_start_for_player_2_and_tie_rule(capsys):
@@ -108,7 +108,7 @@ def test_iterate_uniform_start_for_player_2_and_tie_rule(capsys):
                          "--ties", "highest", "--algorithm", "vi-sync", "--json")
     assert code == 0 and err == ""
     d = json.loads(out)
-    assert d["start"] == {"policy": "uniform", "player": 2} and d["ties"] == "highest"
+    assert d["start_policy"] == {"policy": "uniform", "player": 2} and d["ties"] == "highest"
     assert d["converged"] and d["p1_win"] == 0.0 and d["history"][0]["player"] == 1
     # player 1's best response to uniform player 2 wins with probability 173/192 whatever the
     # tie rule (V* is unique; checked by a game-tree walk in test_attt.py)

@@ -20,12 +20,12 @@ def run_json(capsys, argv):
 
 def test_json_report(capsys):
     r = run_json(capsys, SMALL)
-    for key in ("states", "sweeps", "seconds", "agent", "random"):
+    for key in ("n_states", "sweeps", "seconds", "agent_outcomes", "random"):
         assert key in r
-    assert r["states"] == 6670  # 4x4, 1 row, 40 plies, agent black: 6,667 positions-by-ply + 3 terminal
+    assert r["n_states"] == 6670  # 4x4, 1 row, 40 plies, agent black: 6,667 positions-by-ply + 3 terminal
     assert r["sweeps"] == 7 and r["converged"] and r["seconds"] > 0
-    assert r["variant"]["ply_limit"] == 40 and r["variant"]["gamma"] == 0.1
-    for who in ("agent", "random"):
+    assert r["variant"]["ply_limit"] == 40 and r["variant"]["discount"] == r["variant"]["gamma"] == 0.1
+    for who in ("agent_outcomes", "random"):
         p = r[who]
         assert p["win"] + p["draw"] + p["loss"] == pytest.approx(1.0)
         assert sum(p["counts"].values()) == 3000
@@ -33,14 +33,14 @@ def test_json_report(capsys):
             lo, hi = p["ci"][k]
             assert lo <= p[k] <= hi
             assert 0.0 <= p["exact"][k] <= 1.0
-    assert r["agent"]["win"] > r["random"]["win"] + 0.1
-    assert r["agent"]["exact"]["win"] > r["random"]["exact"]["win"]
+    assert r["agent_outcomes"]["win"] > r["random"]["win"] + 0.1
+    assert r["agent_outcomes"]["exact"]["win"] > r["random"]["exact"]["win"]
 
 
 def test_same_seed_same_games_and_text_output(capsys):
     a = run_json(capsys, SMALL)
     b = run_json(capsys, SMALL)
-    assert a["agent"]["counts"] == b["agent"]["counts"] and a["random"]["counts"] == b["random"]["counts"]
+    assert a["agent_outcomes"]["counts"] == b["agent_outcomes"]["counts"] and a["random"]["counts"] == b["random"]["counts"]
     assert main(SMALL) == 0
     out, err = capsys.readouterr()
     assert "states 6,670" in out and "agent:" in out and "random:" in out and err == ""
@@ -53,7 +53,7 @@ def test_options_reach_the_variant(capsys):
     v = r["variant"]
     assert v["ply_limit"] is None and v["agent"] == "white" and not v["forced_capture"] and not v["multi_jump"]
     assert r["method"] == "pi" and r["converged"]
-    assert r["agent"]["exact"]["never_ends"] >= 0.0
+    assert r["agent_outcomes"]["exact"]["never_ends"] >= 0.0
 
 
 @pytest.mark.parametrize("argv,needle", [

@@ -67,7 +67,7 @@ def test_a_map_file_with_a_byte_order_mark_reads_as_every_other_reader_does(tmp_
     f.write_bytes("\ufeffS . 1\n# . -1\n".encode("utf-8"))
     code, out, err = run(capsys, ["gridworld", "--grid", str(f), "--json"])
     assert code == 0, err
-    assert '"values"' in out
+    assert '"value_grid"' in out
 
 
 def test_a_scenario_save_makes_its_rename_durable(tmp_path, monkeypatch):

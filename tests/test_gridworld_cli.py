@@ -36,10 +36,10 @@ def test_gridworld_json(capsys):
     assert status == 0
     d = json.loads(out)
     assert d["convention"] == "cs188" and d["discount"] == 0.9 and d["noise"] == 0.2
-    assert d["values"][1][1] is None and d["policy"][1][1] is None
-    assert d["values"][2][0] == pytest.approx(0.4907, abs=5e-5)
-    assert d["policy"][0] == ["\u2192", "\u2192", "\u2192", "exit"]
-    assert len(d["values"]) == 3 and all(len(r) == 4 for r in d["values"])
+    assert d["value_grid"][1][1] is None and d["policy_grid"][1][1] is None
+    assert d["value_grid"][2][0] == pytest.approx(0.4907, abs=5e-5)
+    assert d["policy_grid"][0] == ["\u2192", "\u2192", "\u2192", "exit"]
+    assert len(d["value_grid"]) == 3 and all(len(r) == 4 for r in d["value_grid"])
 
 
 def test_gridworld_map_file(capsys, tmp_path):
@@ -48,8 +48,8 @@ def test_gridworld_map_file(capsys, tmp_path):
     status, out, _ = run(capsys, ["gridworld", "--grid", str(p), "--noise", "0", "--json"])
     assert status == 0
     d = json.loads(out)
-    assert d["values"][0] == pytest.approx([5 * 0.81, 5 * 0.9, 5.0])
-    assert d["values"][1][0] is None
+    assert d["value_grid"][0] == pytest.approx([5 * 0.81, 5 * 0.9, 5.0])
+    assert d["value_grid"][1][0] is None
 
 
 @pytest.mark.parametrize("text, msg", [
@@ -96,7 +96,7 @@ def test_gym_json_grid_and_flat(capsys):
     assert status == 0
     d = json.loads(out)
     assert d["kwargs"] == {"desc": ["SFFF", "FHFH", "FFFH", "HFFG"], "is_slippery": False}
-    assert len(d["values"]) == 4 and d["policy"][1][1] is None
+    assert len(d["value_grid"]) == 4 and d["policy_grid"][1][1] is None
     status, out, _ = run(capsys, ["gym", "--env", "Taxi-v4", "--json"])
     assert status == 0
     d = json.loads(out)
@@ -128,4 +128,4 @@ def test_gym_without_gymnasium_says_how_to_install():
     code2 = ("import sys\nsys.modules['gymnasium'] = None\n"
              "from mdpviz.cli import main\nsys.exit(main(['gridworld', '--grid', 'maze', '--json']))\n")
     r = subprocess.run([sys.executable, "-c", code2], capture_output=True, text=True)
-    assert r.returncode == 0 and json.loads(r.stdout)["values"][0][3] == 1.0
+    assert r.returncode == 0 and json.loads(r.stdout)["value_grid"][0][3] == 1.0

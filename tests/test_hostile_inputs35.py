@@ -199,7 +199,7 @@ def test_no_switch_point_where_the_policy_is_the_same_on_both_sides(capsys):
     code = main(["sensitivity", "--game", "gridworld", "--param", "discount", "--from", "0.9", "--to", "1", "--json"])
     d = json.loads(capsys.readouterr().out, parse_constant=_no_constants)
     assert d["switch_points"] == [iv["from"] for iv in d["intervals"][1:]] and len(d["switch_points"]) == 3
-    assert all(a["policy"] != b["policy"] for a, b in zip(d["intervals"], d["intervals"][1:]))
+    assert all(a["optimal_actions"] != b["optimal_actions"] for a, b in zip(d["intervals"], d["intervals"][1:]))
     assert main(["sensitivity", "--game", "gambler", "--param", "discount", "--from", "0.9", "--to", "1"]) == 0
     assert capsys.readouterr().out.startswith("gambler: discount from 0.9 to 1: 0 switch points")
 

@@ -295,7 +295,12 @@ def test_the_flags_give_what_the_literals_gave():
     assert registry.game_choices(acyclic=True) == ("vi", "gs", "pi", "lp", "bi")
     assert registry.game_choices(two_player=True) == ("vi", "gs", "pi")
     assert registry.game_choices(two_player=True, acyclic=True) == ("vi", "gs", "pi", "bi")
-    assert plan.ALGORITHMS == {"vi": "gs", "vi-sync": "vi", "hpi": "pi", "lp": "lp"} and plan.DEFAULT_ALGORITHM == "hpi"
+    # issue 35 item 21: plan's words mean the registry's methods (vi synchronous); the course's old in-place
+    # "vi" only as the deprecated cs747-vi
+    assert plan.ALGORITHMS == {"vi": "vi", "vi-sync": "vi", "gs": "gs", "cs747-vi": "gs", "pi": "pi", "hpi": "pi",
+                               "lp": "lp"} and plan.DEFAULT_ALGORITHM == "pi"
+    assert all(registry.get(name).id == m for name, m in plan.ALGORITHMS.items() if registry.find(name) is not None)
+    assert list(registry.planner_notes()) == ["cs747-vi"]
     assert iteration.SEED_METHOD == "gs" and setup.METHODS == ("gs", "vi", "pi", "lp") and aima.METHOD == "vi"
     assert registry.ids_where("solver", mixed_q_view=True) == ("gs",)
     assert [m for m in registry.ids("solver") if registry.get(m).synchronous_vi] == ["vi"]

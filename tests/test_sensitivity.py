@@ -36,22 +36,24 @@ def corridor(tmp_path):
 def test_a_closed_form_switch_point(capsys, corridor):
     d = sens_json(capsys, "--game", "gridworld", "--grid", corridor, "--noise", "0", "--param", "discount",
                   "--from", "0.01", "--to", "0.99")
-    start = d["states"].index(d["start"])
+    start = d["states"].index(d["start_label"])
+    assert start == d["start"]
     switches_at_start = [iv["to"] for iv, nxt in zip(d["intervals"], d["intervals"][1:])
-                         if iv["policy"][start] != nxt["policy"][start]]
+                         if iv["optimal_actions"][start] != nxt["optimal_actions"][start]]
     assert switches_at_start == [pytest.approx(0.1, abs=1e-6)]
-    assert d["intervals"][0]["policy"][start] == ["west"] and d["intervals"][-1]["policy"][start] == ["east"]
+    assert d["intervals"][0]["optimal_actions"][start] == ["west"] and d["intervals"][-1]["optimal_actions"][start] == ["east"]
     assert d["switch_points"] == sorted(d["switch_points"])
-    for v in d["values"]:  # V*(start) = max(gamma, 10 gamma^2)
-        assert v["start_value"] == pytest.approx(max(v["x"], 10 * v["x"] ** 2), abs=1e-9)
+    for v in d["start_value_curve"]:  # V*(start) = max(gamma, 10 gamma^2)
+        assert v["start_value"] == pytest.approx(max(v["param_value"], 10 * v["param_value"] ** 2), abs=1e-9)
 
 
 def test_cs188_bridge_noise_switch_point_by_brute_force(capsys):
     """CS188 q2's bridge: crossing pays only for little noise. The located point separates two solves."""
     d = sens_json(capsys, "--game", "gridworld", "--grid", "bridge", "--param", "noise", "--from", "0", "--to", "0.5")
-    start = d["states"].index(d["start"])
+    start = d["states"].index(d["start_label"])
+    assert start == d["start"]
     first = d["switch_points"][0]
-    assert d["intervals"][0]["policy"][start] == ["east"] and d["intervals"][1]["policy"][start] == ["west"]
+    assert d["intervals"][0]["optimal_actions"][start] == ["east"] and d["intervals"][1]["optimal_actions"][start] == ["west"]
 
     def start_actions(noise):
         from mdpviz.models.gridworld import GridSettings, load_map
@@ -87,7 +89,7 @@ def test_each_interval_holds_one_policy_that_two_separate_solves_confirm(capsys,
             m = g.mdp
             got = [[g.action_label(s, int(m.row_action[r])) for r in range(int(m.state_ptr[s]), int(m.state_ptr[s + 1]))
                     if opt[r]] for s in range(m.n_states)]
-            assert got == iv["policy"], x
+            assert got == iv["optimal_actions"], x
 
 
 def test_phase_diagram_regions_are_the_likely_paths(capsys, corridor):

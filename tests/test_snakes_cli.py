@@ -62,11 +62,11 @@ def test_compare_json(capsys):
     names = [s["name"] for s in out["strategies"]]
     assert names == ["optimal", "security", "normal", "risky", "random", "mixed", "custom"]
     security = out["strategies"][1]
-    assert security["exact"] == pytest.approx(17.0)  # hand-derived (see test_snakes_sim)
-    assert abs(security["mean"] - 17.0) < 5 * security["ci"]
+    assert security["exact_mean"] == pytest.approx(17.0)  # hand-derived (see test_snakes_sim)
+    assert abs(security["mean"] - 17.0) < 5 * security["ci_half_width"]
     assert len(security["ci_by_square"]) == 14 and out["games_per_square"] == [3000] + [100] * 13
     expec, _ = markovDecision(LAYOUT_ARR, False)
-    assert out["strategies"][0]["exact"] == pytest.approx(expec[0], abs=1e-9)
+    assert out["strategies"][0]["exact_mean"] == pytest.approx(expec[0], abs=1e-9)
     # the same seed gives the same numbers
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out) == out

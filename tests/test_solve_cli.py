@@ -72,7 +72,7 @@ def test_gridworld_options_are_those_of_its_own_command(capsys):
     d = solve_json(capsys, "--game", "gridworld", "--grid", "bridge", "--noise", "0.1", "--living-reward", "-0.5",
                    "--discount", "0.8", "--tol", "1e-12")
     got = dict(zip(d["states"], d["values"]))
-    for r, row in enumerate(own["values"]):
+    for r, row in enumerate(own["value_grid"]):
         for c, v in enumerate(row):
             if v is not None:
                 assert got[f"(row {r + 1}, col {c + 1})"] == pytest.approx(v, abs=1e-9)
@@ -147,7 +147,7 @@ def test_gridworld_and_plan_take_sweeps(capsys):
     status, out, _ = run(capsys, ["gridworld", "--grid", "book", "--sweeps", "2", "--json"])
     d = json.loads(out)
     assert status == 0 and d["sweeps"] == 2
-    assert d["values"][0][2] == pytest.approx(0.72)  # V_2 next to the +1 exit: 0.9 x 0.8 x 1
+    assert d["value_grid"][0][2] == pytest.approx(0.72)  # V_2 next to the +1 exit: 0.9 x 0.8 x 1
     status, out, _ = run(capsys, ["plan", "--mdp", "continuing-mdp-2-2", "--algorithm", "vi-sync", "--sweeps", "1"])
     from mdpviz.core.cs747 import load_cs747
     from mdpviz.core.examples import resolve_mdp

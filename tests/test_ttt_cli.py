@@ -31,7 +31,7 @@ def test_ttt_opponent_first_json(capsys):
     d = _json(capsys, ["ttt", "--agent", "O", "--first", "opponent", "--games", "3000", "--seed", "1", "--json"])
     assert abs(d["win"] - 866 / 945) < 1e-12 and abs(d["draw"] - 79 / 945) < 1e-12 and d["loss"] == 0
     assert d["fractions"] == {"win": "866/945", "draw": "79/945", "loss": "0"}
-    assert d["states"] == 2100 and d["board_states"] == 2097
+    assert d["n_states"] == 2100 and d["board_states"] == 2097
     assert d["iterations"] == 5
     # value: the mean over the opponent's 9 openings of V of the agent's first position
     assert d["value"] == pytest.approx(365.4, abs=1e-9)
@@ -81,7 +81,7 @@ def test_ttt_bad_arguments(capsys, argv, message):
 def test_risk_ttt_stochastic_json(capsys):
     d = _json(capsys, ["risk-ttt", "--preset", "stochastic", "--json"])
     assert abs(d["value"] - 0.11966164) < 1e-12
-    assert d["states"] == 38742 and d["sweeps"] == 10 and d["seconds"] >= 0
+    assert d["n_states"] == 38742 and d["sweeps"] == 10 and d["seconds"] >= 0
     assert [e["max_change"] for e in d["log"]][:2] == pytest.approx([0.95, 0.9])
     assert d["log"][0]["mean_change"] == pytest.approx(0.29935094203553664, rel=1e-9)
     assert d["log"][-1]["max_change"] == 0.0
@@ -114,7 +114,7 @@ def test_risk_ttt_seeded_presets_are_repeatable(capsys):
 
 def test_risk_ttt_small_exact_board(capsys):
     d = _json(capsys, ["risk-ttt", "--size", "2", "--preset", "half", "--json"])
-    assert d["method"] == "bi" and d["sweeps"] == 5 and d["states"] == 150
+    assert d["method"] == "bi" and d["sweeps"] == 5 and d["n_states"] == 150
 
 
 @pytest.mark.parametrize(
@@ -141,7 +141,7 @@ def test_match_json_with_exact_probabilities(capsys):
                        "--games", "5000", "--seed", "1", "--json"])
     assert d["x"] == "optimal" and d["o"] == "random" and d["games"] == 5000
     assert d["x_wins"] + d["o_wins"] + d["draws"] == pytest.approx(1.0)
-    ex = d["exact"]
+    ex = d["exact_outcomes"]
     assert ex["x_wins"] + ex["o_wins"] + ex["draws"] == pytest.approx(1.0, abs=1e-12)
     for k in ("x_wins", "o_wins", "draws"):
         lo, hi = d["ci"][k]
@@ -155,13 +155,13 @@ def test_match_is_repeatable_and_plays_both_orders(capsys):
     assert a == {**b, "seconds": a["seconds"], "swapped": {**b["swapped"], "seconds": a["swapped"]["seconds"]}}
     assert a["swapped"]["x"] == "classic" and a["swapped"]["o"] == "random"
     # at P = 0 the classic agent never loses, in either seat, and beats random play often
-    assert a["exact"]["x_wins"] == 0.0 and a["swapped"]["exact"]["o_wins"] == 0.0
-    assert a["exact"]["o_wins"] > 0.1 and a["swapped"]["exact"]["x_wins"] > 0.5
+    assert a["exact_outcomes"]["x_wins"] == 0.0 and a["swapped"]["exact_outcomes"]["o_wins"] == 0.0
+    assert a["exact_outcomes"]["o_wins"] > 0.1 and a["swapped"]["exact_outcomes"]["x_wins"] > 0.5
 
 
 def test_match_classic_agents_draw_and_text(capsys):
     d = _json(capsys, ["match", "--preset", "classic", "--x", "optimal", "--o", "optimal", "--games", "1000", "--json"])
-    assert d["draws"] == 1.0 and d["exact"]["draws"] == pytest.approx(1.0, abs=1e-12)
+    assert d["draws"] == 1.0 and d["exact_outcomes"]["draws"] == pytest.approx(1.0, abs=1e-12)
     code = main(["match", "--preset", "half", "--x", "random", "--o", "random", "--games", "1000", "--seed", "3"])
     out, _ = capsys.readouterr()
     assert code == 0 and "X = random, O = random" in out and "exact" in out
@@ -172,10 +172,10 @@ def test_match_with_a_policy_file(capsys, tmp_path):
     f.write_text(json.dumps({"         ": 4}))
     d = _json(capsys, ["match", "--preset", "classic", "--x", str(f), "--o", "random", "--games", "1000",
                        "--seed", "1", "--json"])
-    assert d["x"] == "mine.json" and "exact" in d
+    assert d["x"] == "mine.json" and "exact_outcomes" in d
     d2 = _json(capsys, ["match", "--preset", "classic", "--x", str(f), "--o", "random", "--games", "1000",
                         "--no-exact", "--json"])
-    assert "exact" not in d2
+    assert "exact_outcomes" not in d2
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,74 @@
 
 import argparse
 import math
+import re
+
+
+class UsageError(Exception):
+    """A command-line error argparse found (an unknown option, a value its type refused): its text is the
+    whole one-line message, ``mdpviz: error: <command>: <what>``, printed as is with exit status 2."""
+
+
+def usage_error(prog: str, message: str) -> UsageError:
+    """The one-line error of command ``prog`` ("mdpviz solve", "mdpviz bench core"): ``mdpviz: error:
+    solve: <message>``, the prefix of every other error of mdpviz (scripts and tests look for it), then
+    the command the message is about."""
+    command = prog.removeprefix("mdpviz").strip()
+    return UsageError(f"mdpviz: error: {command + ': ' if command else ''}{message}")
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser with its errors in one line (issue 35, item 21): ``mdpviz: error: <command>:
+    <message>``, exit status 2, no usage block (argparse prints 14-17 lines of usage before its message,
+    while every other error of mdpviz is one line). Every parser of the command line is one of these:
+    the sub-parsers inherit the class (``add_subparsers`` uses the parent's), the benchmarks build theirs
+    with it (a benchmark's error reaches :func:`mdpviz.cli.main` the same way); ``--help`` still shows the
+    usage."""
+
+    def error(self, message: str) -> None:
+        raise usage_error(self.prog, message)
+
+    def format_help(self) -> str:
+        """The help with reST markup (``code``, :mod:`x` roles) of docstrings used as descriptions removed."""
+        return plain(super().format_help())
+
+
+_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
+
+
+def plain(text: str) -> str:
+    """``text`` without reStructuredText's markup: ``:mod:`x``` as x, ````code```` and ```code``` as code (a
+    docstring written for Sphinx, shown as a command's help)."""
+    return _ROLE.sub(r"\1", text).replace("``", "").replace("`", "")
+
+
+class _Spelled(argparse._StoreAction):
+    """argparse's store action that also notes which spelling of the option was typed (:func:`spelled`)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        super().__call__(parser, namespace, values, option_string)
+        spellings = dict(getattr(namespace, "spellings_", {}))
+        spellings[self.dest] = option_string
+        setattr(namespace, "spellings_", spellings)
+
+
+def add_option(parser, flag: str, *aliases: str, **kwargs) -> argparse.Action:
+    """``parser.add_argument(flag, **kwargs)`` plus each of ``aliases`` as a hidden old spelling of the
+    same option (one ``dest``, no help line: ``--gamma`` of ``--discount``), so scripts written with an
+    old spelling keep working while ``--help`` shows one spelling per concept. A message about the value
+    names the spelling typed: :func:`spelled`."""
+    if aliases and "action" not in kwargs:
+        kwargs["action"] = _Spelled
+    action = parser.add_argument(flag, **kwargs)
+    hidden = {k: v for k, v in kwargs.items() if k not in ("help", "default", "required", "dest")}
+    for alias in aliases:
+        parser.add_argument(alias, dest=action.dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **hidden)
+    return action
+
+
+def spelled(args: argparse.Namespace, dest: str, flag: str) -> str:
+    """The spelling of option ``dest`` the user typed (``--gamma`` for ``--discount``), else ``flag``."""
+    return getattr(args, "spellings_", {}).get(dest) or flag
 
 
 def positive_int(text: str) -> int:

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from mdpviz.cli import print_json
-from mdpviz.commands.plan import ALGORITHMS
+from mdpviz.commands.plan import ALGORITHMS, algorithm_help
 from mdpviz.models import attt
 from mdpviz.core.cs747 import read_text_file, format_cs747
 from mdpviz.commands import seed
@@ -80,9 +80,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="among cells of equal value play the lowest (the seed's rule) or the highest index")
     it.add_argument(
         "--algorithm", choices=sorted(ALGORITHMS),
-        default=registry.get(attt.IterationSettings().method).planner_name,  # (the seed's planner, as 'plan' names it)
-        help="planner of each best response, as in 'mdpviz plan' (vi: in-place value iteration, the "
-        "course's; the policies do not depend on it)",
+        default=attt.IterationSettings().method, metavar="NAME",  # (the seed's planner)
+        help="planner of each best response, named as in 'mdpviz plan' (default: in-place value iteration, the "
+        "seed's; the policies do not depend on it): " + algorithm_help(),
     )
     it.add_argument("--max-rounds", type=int, default=100, help="give up after this many rounds (default 100; exit status 1 when they did not converge by then)")
     it.add_argument("--save-dir", default=None, help="write the final p1_policy.txt and p2_policy.txt here")
@@ -168,7 +168,7 @@ def run_iterate(args: argparse.Namespace) -> int:
     o = result.outcome
     if args.json:
         print_json({
-            "start": {"policy": start.source, "player": start.player},
+            "start_policy": {"policy": start.source, "player": start.player},
             "ties": args.ties,
             "algorithm": args.algorithm,
             "rounds": result.rounds,
@@ -176,7 +176,7 @@ def run_iterate(args: argparse.Namespace) -> int:
             "p1_win": o.p1_win,
             "p2_win": o.p2_win,
             "draw": o.draw,
-            "changed": list(result.changed),
+            "changed_per_round": list(result.changed),
             "history": [
                 {"round": r.round, "player": r.player, "changed": r.changed,
                  "p1_win": r.p1_win, "p2_win": r.p2_win, "draw": r.draw}

@@ -14,7 +14,7 @@ import importlib
 import time
 from typing import TYPE_CHECKING, Callable
 
-from mdpviz.commands import positive_int, seed, state_counts, unit_interval
+from mdpviz.commands import ArgumentParser, positive_int, seed, state_counts, unit_interval
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -82,13 +82,13 @@ def bench_core(argv: list[str]) -> int:
     from mdpviz.solvers.policy_iteration import policy_iteration
     from mdpviz.solvers.value_iteration import value_iteration
 
-    p = argparse.ArgumentParser(prog="mdpviz bench core", description=bench_core.__doc__)
+    p = ArgumentParser(prog="mdpviz bench core", description=bench_core.__doc__)
     p.add_argument("--sizes", type=state_counts, default="3000,10000,100000,1000000",
                    help="comma-separated state counts")
     p.add_argument("--discount", type=_open_discount, default=0.95, help="0 < gamma < 1 (default 0.95)")
     p.add_argument("--toolbox-max", type=positive_int, default=3_000,
                    help="largest state count given to pymdptoolbox (it validates densely)")
-    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument("--seed", type=seed, default=0, help="seed of the random models (default 0)")
     args = p.parse_args(argv)
     sizes = args.sizes
     gamma = args.discount

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from mdpviz.commands import positive_float, positive_int, state_counts
+from mdpviz.commands import ArgumentParser, positive_float, positive_int, state_counts
 
 COURSE_FILE = "episodic-mdp-10-5.txt"
 """The 10-state course file of the table (discount near 1: tens of thousands of sweeps)."""
@@ -202,7 +202,7 @@ def rows_processes(tab: Table, path: Path | None, cal_import: float, cal_start: 
             f"`python -c 'import numpy'` {_fmt_s(cal_import)}", t / cal_import, "< 0.5 s", t < 0.5)
     hpi = t
     t = process_seconds(cmd + ["plan", "--mdp", str(path)])
-    tab.add(f"`mdpviz plan --mdp {path.name}` (default algorithm: hpi), whole process", _fmt_s(t),
+    tab.add(f"`mdpviz plan --mdp {path.name}` (default algorithm: pi), whole process", _fmt_s(t),
             f"`python -c 'import numpy'` {_fmt_s(cal_import)}", t / cal_import, "< 1 s", t < 1.0)
     rows_plan_vi(tab, cmd, path, hpi)
 
@@ -213,13 +213,13 @@ def rows_plan_vi(tab: Table, cmd: list[str], path: Path, hpi: float) -> None:
     interpreter (mdpviz/solvers/python_sweeps.py), so it pays for numba only past a budget of work."""
     small = packaged_course_file("continuing-mdp-10-5.txt")
     if small.is_file():  # a few hundred sweeps: no numba at all
-        for algorithm in ("vi", "vi-sync"):
+        for algorithm in ("gs", "vi"):  # in place, synchronous
             t = process_seconds(cmd + ["plan", "--algorithm", algorithm, "--mdp", str(small)])
             tab.add(f"`mdpviz plan --algorithm {algorithm} --mdp {small.name}`, whole process", _fmt_s(t),
                     f"`plan --algorithm hpi` {_fmt_s(hpi)}", t / hpi, "<= 1.5x", t / hpi <= 1.5)
     # discount 1: 20,114 in-place sweeps (within the interpreter's budget) and 57,808 synchronous
     # ones (past it: the interpreter's budget, then numba loaded, then the kernel)
-    for algorithm in ("vi", "vi-sync"):
+    for algorithm in ("gs", "vi"):  # in place, synchronous
         t = process_seconds(cmd + ["plan", "--algorithm", algorithm, "--mdp", str(path)])
         tab.add(f"`mdpviz plan --algorithm {algorithm} --mdp {path.name}`, whole process", _fmt_s(t),
                 f"`plan --algorithm hpi` {_fmt_s(hpi)}", t / hpi, "(information)", None)
@@ -467,13 +467,13 @@ GROUPS = ("course", "process", "gui", "snakes", "learn", "risk4", "checkers", "c
 
 def bench_table(argv: list[str]) -> int:
     """Every row of the speed table (issue 15): absolute figure, same-run reference, ratio, target."""
-    p = argparse.ArgumentParser(prog="mdpviz bench table", description=bench_table.__doc__)
+    p = ArgumentParser(prog="mdpviz bench table", description=bench_table.__doc__)
     p.add_argument("--mdp", default=None, help=f"the course file {COURSE_FILE} (default: the packaged copy)")
     p.add_argument("--sizes", type=state_counts, default="100000,1000000", help="state counts of the large-sweep rows")
     p.add_argument("--calls", type=positive_int, default=300, help="markovDecision calls (default 300)")
     p.add_argument("--skip", default="", help="comma-separated row groups to skip: " + ", ".join(GROUPS))
     p.add_argument("--checkers-timeout", type=positive_float, default=180.0,
-                   help="seconds before `bench checkers` is stopped (default 180)")
+                   help="seconds before mdpviz bench checkers is stopped (default 180)")
     args = p.parse_args(argv)
     skip = {x.strip() for x in args.skip.split(",") if x.strip()}
     unknown = sorted(skip - set(GROUPS))
@@ -748,9 +748,9 @@ def window_jobs(app, w, *, interval_ms: int = 5) -> dict[str, dict]:
 def bench_gui(argv: list[str]) -> int:
     """The window: seconds from `mdpviz` to its first painted window, Run on the course file, and the
     GUI thread's timer gaps during the window's other long jobs (information rows)."""
-    p = argparse.ArgumentParser(prog="mdpviz bench gui", description=bench_gui.__doc__)
+    p = ArgumentParser(prog="mdpviz bench gui", description=bench_gui.__doc__)
     p.add_argument("--mdp", default=None, help=f"the course file {COURSE_FILE} (default: the packaged copy)")
-    p.add_argument("--json", action="store_true", help="print one JSON object (for `mdpviz bench`)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (for mdpviz bench)")
     p.add_argument("--no-jobs", action="store_true",
                    help="skip the information rows: the GUI thread's gaps during the window's other long jobs "
                         "(Step, Run with pi/gs, snakes, tic-tac-toe, Compare, simulation, anti-tic-tac-toe rounds, "

@@ -2,8 +2,8 @@
 
 ::
 
-    mdpviz checkers                                  # the default: 5x5, 1 row, 40 plies, gamma 0.1
-    mdpviz checkers --size 4 --gamma 0.9 --games 10000 --seed 1 --json
+    mdpviz checkers                                  # the default: 5x5, 1 row, 40 plies, discount 0.1
+    mdpviz checkers --size 4 --discount 0.9 --games 10000 --seed 1 --json
     mdpviz checkers --agent white --ply-limit 0      # no ply limit (games may cycle)
     mdpviz bench checkers                            # state counts, time and memory per variant
 
@@ -24,8 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from mdpviz.commands import positive_float, positive_int, seed, unit_interval
+from mdpviz.commands import (ArgumentParser, add_option, positive_float, positive_int, seed, spelled,
+                             unit_interval)
 from mdpviz.cli import print_json
+from mdpviz.models.kit.game.options import DISCOUNT_ALIASES
 from mdpviz.models.checkers import (
     BLACK,
     COLOURS,
@@ -84,7 +86,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-multi-jump", dest="multi_jump", action="store_false",
                    help="a capture is a single jump (default: a piece keeps jumping while it can)")
     p.add_argument("--agent", choices=COLOURS, default=BLACK, help="the agent's colour; black moves first (default black)")
-    p.add_argument("--gamma", type=float, default=DEFAULT_DISCOUNT,
+    add_option(p, "--discount", *DISCOUNT_ALIASES, type=float, default=DEFAULT_DISCOUNT,
                    help=f"discount per agent move (default {DEFAULT_DISCOUNT:g}, the seed's: greedy for material)")
     p.add_argument("--tol", type=positive_float, default=DEFAULT_TOL,
                    help=f"value iteration stops when no value changes by this much (default {DEFAULT_TOL:g})")
@@ -111,10 +113,11 @@ def _check_args(args: argparse.Namespace) -> None:
     from mdpviz.core.chunked import check_games
 
     check_games(args.games, "--games")
-    if not (0.0 <= args.gamma <= 1.0):
-        raise ValueError(f"--gamma must be in [0, 1], got {args.gamma}")
-    if args.gamma >= 1.0 and args.ply_limit is None:
-        raise ValueError("--gamma 1 needs a ply limit: without one games can cycle forever and the "
+    flag = spelled(args, "discount", "--discount")
+    if not (0.0 <= args.discount <= 1.0):
+        raise ValueError(f"{flag} must be in [0, 1], got {args.discount}")
+    if args.discount >= 1.0 and args.ply_limit is None:
+        raise ValueError(f"{flag} 1 needs a ply limit: without one games can cycle forever and the "
                          "undiscounted values are not finite")
     if not (args.tol > 0 and np.isfinite(args.tol)):
         raise ValueError(f"--tol must be a positive number, got {args.tol}")
@@ -137,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     _check_args(args)
     rules = rules_from_args(args)
     t0 = time.perf_counter()
-    cm = compile_checkers(rules, agent=args.agent, discount=args.gamma, max_states=args.max_states,
+    cm = compile_checkers(rules, agent=args.agent, discount=args.discount, max_states=args.max_states,
                           max_transitions=args.max_transitions)
     t1 = time.perf_counter()
     opts = {"tol": args.tol} if registry.get(args.method).value_iteration else {}
@@ -155,11 +158,12 @@ def run(args: argparse.Namespace) -> int:
     t4 = time.perf_counter()
     start_value = float(cm.start_probs @ sol.values[cm.start_states])
     report = {
-        "variant": {**asdict(rules), "agent": args.agent, "gamma": args.gamma, "description": rules.describe()},
+        "variant": {**asdict(rules), "agent": args.agent, "discount": args.discount, "gamma": args.discount,
+                    "description": rules.describe()},
         "method": args.method,
-        "states": cm.n_states,
+        "n_states": cm.n_states,
         "positions": cm.n_positions,
-        "actions": cm.mdp.n_actions,
+        "n_actions": cm.mdp.n_actions,
         "transitions": cm.mdp.n_transitions,
         "sweeps": sol.sweeps,
         "converged": sol.converged,
@@ -168,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         "start_value": start_value,
         "games": args.games,
         "seed": args.seed,
-        "agent": _player(agent, exact_agent),
+        "agent_outcomes": _player(agent, exact_agent),
         "random": _player(rnd, exact_random),
     }
     if args.json:
@@ -180,15 +184,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_report(r: dict, rules: CheckersRules, args: argparse.Namespace) -> None:
     print(f"checkers {rules.describe()}; agent {args.agent} vs a uniformly random opponent")
-    print(f"states {r['states']:,} ({r['positions']:,} positions, {r['actions']} move labels, "
+    print(f"states {r['n_states']:,} ({r['positions']:,} positions, {r['n_actions']} move labels, "
           f"{r['transitions']:,} transitions)")
     t = r["timing"]
-    print(f"{METHOD_NAMES[args.method]}, gamma {args.gamma:g}: {r['sweeps']} sweeps; enumerate {t['enumerate']:.2f} s, "
+    print(f"{METHOD_NAMES[args.method]}, discount {args.discount:g}: {r['sweeps']} sweeps; enumerate {t['enumerate']:.2f} s, "
           f"solve {t['solve']:.2f} s; value of the start {r['start_value']:.4f}")
     print(f"{args.games:,} games each{'' if args.seed is None else f' (seed {args.seed})'}: "
           "simulated rate [95% interval] | exact probability")
-    for who in ("agent", "random"):
-        p = r[who]
+    for who, key in (("agent", "agent_outcomes"), ("random", "random")):
+        p = r[key]
         cells = "  ".join(
             f"{k} {p[k]:.4f} [{p['ci'][k][0]:.4f}, {p['ci'][k][1]:.4f}] | {p['exact'][k]:.4f}"
             for k in ("win", "draw", "loss")
@@ -331,13 +335,14 @@ def _parse_options(text: str) -> list[tuple[bool, bool]]:
 def bench(argv: list[str]) -> int:
     """``mdpviz bench checkers``: reachable states, seconds and peak memory to enumerate and solve
     each variant (one fresh subprocess per variant), and the largest one within the limits."""
-    p = argparse.ArgumentParser(prog="mdpviz bench checkers", description=bench.__doc__)
+    p = ArgumentParser(prog="mdpviz bench checkers", description=bench.__doc__)
     p.add_argument("--boards", default=BENCH_BOARDS, help=f"SIZExROWS list (default {BENCH_BOARDS})")
     p.add_argument("--options", default=BENCH_OPTIONS,
                    help=f"rule options: f forced capture, m multi-jump, - neither (default {BENCH_OPTIONS})")
     p.add_argument("--ply-limits", default=str(CheckersRules().ply_limit),
                    help="comma-separated ply limits, 0 = none (default %(default)s)")
-    p.add_argument("--gamma", type=unit_interval, default=DEFAULT_DISCOUNT, help="discount (default %(default)s)")
+    add_option(p, "--discount", *DISCOUNT_ALIASES, type=unit_interval, default=DEFAULT_DISCOUNT,
+               help="discount (default %(default)s)")
     p.add_argument("--tol", type=positive_float, default=DEFAULT_TOL, help="value-iteration tolerance (default %(default)s)")
     p.add_argument("--max-states", type=positive_int, default=DEFAULT_MAX_STATES, help="state budget (default %(default)s)")
     p.add_argument("--max-transitions", type=positive_int, default=DEFAULT_MAX_TRANSITIONS,
@@ -378,7 +383,7 @@ def _bench_variants(args: argparse.Namespace, boards: list, options: list, limit
     import queue
     from concurrent.futures import ThreadPoolExecutor
 
-    print(f"checkers: enumerate + compile + value iteration (gamma {args.gamma:g}, tol {args.tol:g}), one process "
+    print(f"checkers: enumerate + compile + value iteration (discount {args.discount:g}, tol {args.tol:g}), one process "
           f"per variant (forked from a worker that loaded the numba kernels once), {len(workers)} at a time; limits "
           f"{TIME_LIMIT_S:g} s and {MEMORY_LIMIT_MIB / 1024:g} GiB; budgets "
           f"{args.max_states:,} states, {args.max_transitions:,} transitions", flush=True)
@@ -408,7 +413,7 @@ def _bench_variants(args: argparse.Namespace, boards: list, options: list, limit
                 for limit in limits:
                     rules = CheckersRules(size=size, rows=rows, forced_capture=forced, multi_jump=multi,
                                           ply_limit=limit)  # (each part checked by the parsers above)
-                    spec = json.dumps({"rules": asdict(rules), "discount": args.gamma, "tol": args.tol,
+                    spec = json.dumps({"rules": asdict(rules), "discount": args.discount, "tol": args.tol,
                                        "max_states": args.max_states, "max_transitions": args.max_transitions,
                                        "address_space_gib": args.memory_cap_gib, "timeout": args.timeout})
                     head = f"{size:>4} {rows:>4} {'yes' if forced else 'no':>6} {'yes' if multi else 'no':>5} " \

@@ -184,7 +184,7 @@ def _write_all(args: argparse.Namespace, stage, hg, solved, view, out: Path, wid
         "game": hg.key, "title": hg.title, "figure": args.figure, "files": [str(p) for p in written],
         "width": width, "height": height, "method": solved.method, "tol": solved.tol,
         "discount": mdp.discount, "sweeps": int(last.iteration), "snapshots": len(solved.history),
-        "converged": bool(last.converged), "start_state": hg.state_name(s), "start_value": float(last.values[s]),
+        "converged": bool(last.converged), "start_label": hg.state_name(s), "start_value": float(last.values[s]),
     }
     if comp is not None:
         info["agree"] = comp.agree
@@ -199,7 +199,7 @@ def _write_all(args: argparse.Namespace, stage, hg, solved, view, out: Path, wid
         unit = methods.get(solved.method).count_word
         print(f"{hg.title}: {METHOD_NAMES[solved.method]}, {info['sweeps']} {unit}, "
               f"{'converged' if info['converged'] else 'NOT converged'}; "
-              f"V({info['start_state']}) = {info['start_value']:.10g}")
+              f"V({info['start_label']}) = {info['start_value']:.10g}")
         if comp is not None:
             print(comp.summary)
         kind = {"snapshot": "lesson snapshot", "board": "board", "convergence": "convergence plot",

@@ -46,8 +46,12 @@ def all_options() -> list[tuple[str, list[tuple[str, ModelOption]]]]:
     return list(flags.items())
 
 
-def add_game_options(p: argparse.ArgumentParser, *, game_help: str | None = None) -> None:
-    """``--game``, every game's model options and ``--set`` on ``p``."""
+def add_game_options(p: argparse.ArgumentParser, *, game_help: str | None = None,
+                     own_help: dict[str, str] | None = None) -> None:
+    """``--game``, every game's model options and ``--set`` on ``p``. ``own_help``: flag -> this command's
+    help of a model option it reads for itself too (:data:`SHARED_DESTS`: ``learn``'s ``--seed`` is the
+    seed of its episodes first)."""
+    from mdpviz.commands import add_option
     from mdpviz.models.kit.game.registry import keys
 
     p.add_argument("--game", required=True, metavar="KEY", help=game_help or f"the game: {', '.join(keys())}")
@@ -57,7 +61,9 @@ def add_game_options(p: argparse.ArgumentParser, *, game_help: str | None = None
         if kwargs.get("action") == "store_true":
             kwargs["default"] = False
         helps = list(dict.fromkeys(opt.help for _k, opt in takers))
-        g.add_argument(flag, help=f"{'; '.join(helps)} [{', '.join(k for k, _o in takers)}]", **kwargs)
+        text = (own_help or {}).get(flag) or "; ".join(helps)
+        aliases = tuple(dict.fromkeys(a for _k, opt in takers for a in opt.aliases))
+        add_option(g, flag, *aliases, help=f"{text} [{', '.join(k for k, _o in takers)}]", **kwargs)
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", dest="set_fields",
                    help="any settings field, its value in JSON as a scenario file writes it (repeatable)")
 

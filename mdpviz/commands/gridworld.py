@@ -20,7 +20,8 @@ from mdpviz.models.gridworld import (
 )
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import METHOD_NAMES, Solution, registry, solve
-from mdpviz.commands import positive_float, positive_int
+from mdpviz.commands import add_option, positive_float, positive_int
+from mdpviz.models.kit.game.options import DISCOUNT_ALIASES
 
 MAX_SWEEPS = 100_000
 """Value-iteration sweeps before the command gives up (values that grow without bound never converge)."""
@@ -50,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def add_solver_options(p: argparse.ArgumentParser) -> None:
     """--discount, --method, --tol, --digits and --json (shared with ``mdpviz gym``)."""
-    p.add_argument("--discount", type=float, default=None, help="discount gamma in [0, 1]")
+    add_option(p, "--discount", *DISCOUNT_ALIASES, type=float, default=None, help="discount gamma in [0, 1]")
     p.add_argument("--method", choices=registry.game_choices(), default=registry.DEFAULT_SOLVER,
                    help="solver: vi value iteration (default), gs in-place value iteration, pi policy iteration, "
                    "lp linear programming")
@@ -90,7 +91,9 @@ def grid_report(geom: GridGeometry, mdp: TabularMDP, sol: Solution, *, digits: i
 
 
 def grid_json(geom: GridGeometry, mdp: TabularMDP, sol: Solution) -> dict:
-    return {"values": value_rows(geom, sol.values), "policy": policy_rows(geom, mdp, sol.policy),
+    """The values and the policy as the grid shows them (a row per grid row, null at a wall): ``value_grid``
+    and ``policy_grid``, named apart from the per-state lists ``values`` and ``policy`` of ``mdpviz solve``."""
+    return {"value_grid": value_rows(geom, sol.values), "policy_grid": policy_rows(geom, mdp, sol.policy),
             "rows": geom.rows, "cols": geom.cols}
 
 
@@ -110,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         "grid": args.grid if args.grid.lower().removesuffix("grid") not in BUILTIN_MAPS else grid.name,
         "convention": st.convention, "noise": st.noise, "living_reward": st.living_reward, "discount": st.discount,
         "method": args.method, "sweeps": int(sol.sweeps), "converged": bool(sol.converged),
-        "start": [r0, c0], "start_value": float(sol.values[w.start_state]),
+        "start_cell": [r0, c0], "start_value": float(sol.values[w.start_state]),
     }
     if args.json:
         print_json({**head, **grid_json(w.geometry, w.mdp, sol)})

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from mdpviz.cli import CLIError, print_json
+from mdpviz.commands import spelled
 from mdpviz.commands.gridworld import add_solver_options, grid_json, grid_report, solve_checked
 from mdpviz.solvers import registry
 
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     kwargs = gb.parse_kwargs(args.kw)
     gamma = DEFAULT_DISCOUNT if args.discount is None else args.discount
     if not 0.0 <= gamma <= 1.0:
-        raise ValueError(f"--discount must be in [0, 1], got {gamma}")
+        raise ValueError(f"{spelled(args, 'discount', '--discount')} must be in [0, 1], got {gamma}")
     try:
         env = gb.make_env(args.env, kwargs)
     except gb.GymnasiumMissing as e:
@@ -68,9 +69,9 @@ def run(args: argparse.Namespace) -> int:
         env.close()
     sol = solve_checked(mdp, args)
     n = mdp.n_states - 1  # the environment's states; the last one is the absorbing "terminated"
-    head = {"env": args.env, "kwargs": _jsonable(kwargs), "discount": gamma, "states": n,
+    head = {"env": args.env, "kwargs": _jsonable(kwargs), "discount": gamma, "n_states": n,
             "actions": list(mdp.action_labels or ()), "method": args.method, "sweeps": int(sol.sweeps),
-            "converged": bool(sol.converged), "start_state": start, "start_value": float(sol.values[start])}
+            "converged": bool(sol.converged), "start": start, "start_value": float(sol.values[start])}
     random_start = dist is not None and dist.size == n and int((dist > 0).sum()) > 1
     if random_start:  # Taxi: the start is drawn; its expected value is what a policy earns on average
         head["expected_start_value"] = float(dist @ sol.values[:n])

@@ -20,7 +20,7 @@ import argparse
 import math
 import time
 
-from mdpviz.commands import check_seed, positive_int
+from mdpviz.commands import ArgumentParser, check_seed, positive_int
 from mdpviz.commands.game_args import add_game_options
 
 NOT_METHOD_IDS = {"q": "the JSON field of the learned Q table"}
@@ -59,7 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Monte Carlo control, SARSA, Expected SARSA, Q-learning and Double Q-learning learn Q. The game's model "
         "options are those of its own command; --set FIELD=VALUE sets any settings field.",
     )
-    add_game_options(p)
+    add_game_options(p, own_help={"--seed": "seed of the episodes: every random number of the learner (default 0); "
+                                  "with --game risk_ttt also of its noisy and random risk presets"})
     p.add_argument("--method", required=True, choices=registry.ids("learner"),
                    help=f"{', '.join(predict)} (prediction); {', '.join(control)} (control)")
     p.add_argument("--episodes", type=positive_int, required=True, metavar="N", help="episodes to run")
@@ -236,7 +237,7 @@ def bench(argv: list[str]) -> int:
     10,000 episodes of the 4x3 grid headless (one snapshot per episode, and per 100 episodes)."""
     from mdpviz.commands.bench_table import Table, cpu_model, load_text, rows_learning
 
-    p = argparse.ArgumentParser(prog="mdpviz bench learn", description=bench.__doc__)
+    p = ArgumentParser(prog="mdpviz bench learn", description=bench.__doc__)
     p.add_argument("--updates", type=positive_int, default=2_000_000,
                    help="updates of the compiled loop per measurement (default 2,000,000)")
     args = p.parse_args(argv)

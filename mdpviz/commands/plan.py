@@ -11,11 +11,22 @@ from mdpviz.solvers import registry, solve
 from mdpviz.commands import positive_float, positive_int
 
 ALGORITHMS = registry.planner_names()
-"""--algorithm -> solver id (each registry line's ``planner_name``): the course's vi is the in-place
-(Gauss-Seidel) variant, vi-sync the synchronous one, hpi Howard's policy iteration, lp linear programming."""
+"""--algorithm -> solver id: the registry's ids and aliases (one meaning per word: vi is synchronous value
+iteration here as in ``mdpviz solve``), plus the course planner's names of each line's ``planner_aliases``."""
 
-DEFAULT_ALGORITHM = registry.get(registry.exact_solver()).planner_name
-"""--algorithm's default: the exact solver's name (hpi: policy iteration, exact and fast on every course file)."""
+DEFAULT_ALGORITHM = registry.exact_solver()
+"""--algorithm's default: the exact solver (policy iteration, exact and fast on every course file)."""
+
+
+def algorithm_help() -> str:
+    """--algorithm's help, from the registry: each method's names and title, then the deprecated names."""
+    by_id: dict[str, list[str]] = {}
+    for name, method in ALGORITHMS.items():
+        if name not in registry.planner_notes():
+            by_id.setdefault(method, []).append(name)
+    text = "; ".join(f"{'/'.join(names)}: {registry.title(m)}" + (" (default)" if m == DEFAULT_ALGORITHM else "")
+                     for m, names in by_id.items())
+    return text + "".join(f"; {name}: {note}" for name, note in registry.planner_notes().items())
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,15 +38,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--mdp", required=True, help="the MDP file (course format, or Storm's DRN: mdpviz export-model), "
                    "or the name of a shipped example (mdpviz examples)")
-    p.add_argument(
-        "--algorithm", choices=sorted(ALGORITHMS), default=DEFAULT_ALGORITHM,
-        help="hpi: Howard policy iteration (default: exact, and fast on every course file), vi: in-place "
-        "value iteration (the course's; with discount 1 it can need tens of thousands of sweeps to reach "
-        "--tol, e.g. 20,114 on episodic-mdp-10-5), vi-sync: synchronous value iteration, lp: linear programming",
-    )
-    p.add_argument("--tol", type=positive_float, default=1e-12, help="value-iteration tolerance (default 1e-12)")
+    p.add_argument("--algorithm", choices=sorted(ALGORITHMS), default=DEFAULT_ALGORITHM, metavar="NAME",
+                   help=algorithm_help())
+    p.add_argument("--tol", type=positive_float, default=1e-12,
+                   help="value iteration's stopping tolerance (default 1e-12; with discount 1 value iteration can "
+                   "need tens of thousands of sweeps to reach it)")
     p.add_argument("--sweeps", type=positive_int, default=None, metavar="K",
-                   help="stop after K sweeps (rounds of hpi) and print V_K and its greedy policy")
+                   help="stop after K sweeps (rounds of policy iteration) and print V_K and its greedy policy")
     p.set_defaults(func=run)
 
 

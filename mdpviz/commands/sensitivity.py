@@ -4,17 +4,19 @@
 One setting: the switch points located to 1e-6 (the parameter values where the set of optimal actions
 changes in any state), the policy of each interval between them and V*(start) along the range
 (:mod:`mdpviz.models.kit.teaching.sensitivity`). Two settings: a phase diagram, each grid cell labelled by the
-optimal policy along its likely path from the start. JSON: ``states`` (labels in the model's order),
-``switch_points`` ascending, ``intervals`` (``from``, ``to`` and ``policy``: per state the labels of its
-optimal actions), ``values`` (the grid values and V*(start)); with ``--param2``: ``phase`` (``x``, ``y``,
-``region`` rows and ``regions``). Bad input: one line, exit status 2.
+optimal policy along its likely path from the start. JSON (every key meaning what it means in the other
+commands: :mod:`mdpviz.commands.json_keys`): ``states`` (labels in the model's order), ``start`` (the start
+state's index) and ``start_label``, ``switch_points`` ascending, ``intervals`` (``from``, ``to`` and
+``optimal_actions``: per state the labels of its optimal actions), ``start_value_curve`` (per grid value
+``param_value`` and V*(start) as ``start_value``); with ``--param2``: ``phase`` (``x``, ``y``, ``region``
+rows and ``regions``). Bad input: one line, exit status 2.
 """
 from __future__ import annotations
 
 import argparse
 import math
 
-from mdpviz.commands import positive_float, positive_int
+from mdpviz.commands import add_option, positive_float, positive_int, spelled
 from mdpviz.commands.game_args import add_game_options
 
 
@@ -45,7 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--to2", dest="hi2", type=_finite, default=None, metavar="D")
     p.add_argument("--steps", type=positive_int, default=None,
                    help="grid values (default 101; 41 per axis for a phase diagram)")
-    p.add_argument("--tol", type=positive_float, default=1e-6, help="width to which switch points are located")
+    add_option(p, "--switch-tol", "--tol", type=positive_float, default=1e-6, dest="tol",
+               help="width to which switch points are located (default 1e-6; not a solver's tolerance: each "
+               "grid value is solved exactly)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -81,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         if steps > sv.MAX_STEPS or steps < 2:
             raise ValueError(f"--steps: 2..{sv.MAX_STEPS} grid values (each one a model built and solved), got {steps}")
     if not args.tol >= sv.MIN_TOL:
-        raise ValueError(f"--tol must be at least {sv.MIN_TOL:g} (the width to which a switch point is located), "
+        raise ValueError(f"{spelled(args, 'tol', '--switch-tol')} must be at least {sv.MIN_TOL:g} (the width to which a switch point is located), "
                          f"got {args.tol:g}")
     data = settings_data(key, args)
     progress = reporter()  # a terminal's self-erasing progress line (mdpviz.cli installs it on a tty)
@@ -110,8 +114,13 @@ def run(args: argparse.Namespace) -> int:
     out = {
         "game": key, "param": res.param, "from": args.lo, "to": args.hi, "states": list(res.states),
         "switch_points": list(res.switch_points),
-        "intervals": [{"from": iv.lo, "to": iv.hi, "policy": [list(a) for a in iv.policy]} for iv in res.intervals],
-        "start": res.start, "values": [{"x": float(x), "start_value": float(v)} for x, v in zip(res.xs, res.start_values)],
+        "intervals": [{"from": iv.lo, "to": iv.hi, "optimal_actions": [list(a) for a in iv.policy]}
+                      for iv in res.intervals],
+        # "start" and "values" meant a label and V*(start) along the range until issue 35: renamed, as
+        # solve and learn print the start's index as "start" and the values per state as "values"
+        "start": start, "start_label": res.start,
+        "start_value_curve": [{"param_value": float(x), "start_value": float(v)}
+                              for x, v in zip(res.xs, res.start_values)],
     }
     if args.json:
         print_json(out)

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from mdpviz.commands import positive_int, seed
+from mdpviz.commands import ArgumentParser, positive_int, seed
 from mdpviz.cli import print_json
 from mdpviz.models.snakes import (
     N_SQUARES,
@@ -168,8 +168,8 @@ def _run_compare(args: argparse.Namespace, cfg: SnakesSettings) -> int:
             "games_per_square": [int(g) for g in results[0].games] if results else [],
             "strategies": [
                 {
-                    "name": r.name, "exact": _finite(r.exact[0]), "mean": _finite(r.mean[0]),
-                    "ci": _finite(r.ci[0]), "inside": bool(r.inside[0]),
+                    "name": r.name, "exact_mean": _finite(r.exact[0]), "mean": _finite(r.mean[0]),
+                    "ci_half_width": _finite(r.ci[0]), "inside": bool(r.inside[0]),
                     "exact_by_square": [_finite(x) for x in r.exact],
                     "mean_by_square": [_finite(x) for x in r.mean],
                     "ci_by_square": [_finite(x) for x in r.ci],
@@ -194,10 +194,10 @@ def _run_compare(args: argparse.Namespace, cfg: SnakesSettings) -> int:
 
 def bench(argv: list[str]) -> int:
     """Time markovDecision per call (random layouts) and the simulation of 100,000 games."""
-    p = argparse.ArgumentParser(prog="mdpviz bench snakes", description=bench.__doc__)
+    p = ArgumentParser(prog="mdpviz bench snakes", description=bench.__doc__)
     p.add_argument("--calls", type=positive_int, default=1000, help="markovDecision calls (random layouts, default 1000)")
     p.add_argument("--games", type=int, default=100_000, help="games per simulation (default 100000)")
-    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument("--seed", type=seed, default=0, help="seed of the random layouts and the games (default 0)")
     args = p.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     layouts = rng.integers(0, 5, size=(args.calls, N_SQUARES))

@@ -38,7 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "state. The game's model options are those of its own command; --set FIELD=VALUE sets any "
         "settings field (JSON values, as a scenario file writes them).",
     )
-    add_game_options(p)
+    add_game_options(p, own_help={"--seed": "seed of --order random (default 0); with --game risk_ttt also of its "
+                                  "noisy and random risk presets"})
     solvers = registry.specs("solver")
     evaluator = next((s.id for s in solvers if s.needs_policy), None)
     p.add_argument("--method", choices=[s.id for s in solvers], default=None,
@@ -54,7 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "or state ids")
     p.add_argument("--theta", type=positive_float, default=None, help="prioritized sweeping's threshold (> 0)")
     p.add_argument("--in-place", action="store_true", help="evaluate: Gauss-Seidel sweeps instead of synchronous ones")
-    p.add_argument("--tol", type=positive_float, default=None, help="the iterative methods' tolerance")
+    p.add_argument("--tol", type=positive_float, default=None,
+                   help="the iterative methods' stopping tolerance (mpi and rvi: pymdptoolbox's epsilon)")
     p.add_argument("--ties", choices=("tolerance", "strict"), default=None,
                    help="the greedy policy's tie rule: Q within 1e-9 tie, lowest action (tolerance, default), or "
                    "the strict float maximum (CS188's computeActionFromValues)")
@@ -63,9 +65,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "CS188's iteration k)")
     p.add_argument("--sequence", choices=("standard", "aima"), default=None,
                    help="vi: aima = aima-python's value iteration (U_0 = 0, terminal U = R(s), stop when "
-                   "delta <= epsilon (1 - gamma) / gamma, the sweep before returned)")
-    p.add_argument("--epsilon", type=positive_float, default=None,
-                   help="--sequence aima's epsilon (default 0.001); mpi and rvi's epsilon")
+                   "delta <= E (1 - gamma) / gamma with E its --error-bound, the sweep before returned)")
+    p.add_argument("--error-bound", type=positive_float, default=None, metavar="E",
+                   help="--sequence aima: the largest error allowed in a state's value (AIMA's epsilon; default 0.001)")
+    p.add_argument("--epsilon", type=positive_float, default=None, help=argparse.SUPPRESS)  # old spelling, see _epsilon
     p.add_argument("--action-order", default=None, metavar="A,A,...",
                    help="vi/gs: ties go to the first of these actions (labels or ids), e.g. east,north,west,south")
     p.add_argument("--distribution", action="store_true",
@@ -130,9 +133,14 @@ def solver_options(args: argparse.Namespace, game, method: str) -> dict:
     import numpy as np
 
     opts: dict = {}
-    if args.tol is not None:
-        opts["tol"] = args.tol
-    for name in ("ties", "q_from", "sequence", "epsilon"):  # checked by the solver (one-line ValueErrors)
+    tol, bound = _epsilon(args, method)
+    if tol is not None:
+        opts["tol"] = tol
+    if bound is not None:
+        if getattr(args, "sequence", None) != "aima":
+            raise ValueError("--error-bound applies to --sequence aima only (the other methods stop by --tol)")
+        opts["epsilon"] = bound  # the solver's keyword: AIMA's epsilon
+    for name in ("ties", "q_from", "sequence"):  # checked by the solver (one-line ValueErrors)
         if getattr(args, name, None) is not None:
             opts[name] = getattr(args, name)
     if getattr(args, "action_order", None) is not None:
@@ -168,6 +176,29 @@ def solver_options(args: argparse.Namespace, game, method: str) -> dict:
         else:
             opts["policy"] = np.asarray(read_policy(args.policy, game), dtype=np.int64)
     return opts
+
+
+def _epsilon(args: argparse.Namespace, method: str) -> tuple[float | None, float | None]:
+    """(--tol, --error-bound) with the old ``--epsilon`` read as the one it meant for ``method`` (issue 35,
+    item 21: "epsilon" named three things): AIMA's error bound with ``--sequence aima``, the stopping
+    tolerance of mpi and rvi (pymdptoolbox's epsilon, their ``tol``). ValueError when it means neither, or
+    when it is given beside the option it stands for with another value."""
+    from mdpviz.solvers import registry
+
+    tol, bound, old = args.tol, getattr(args, "error_bound", None), getattr(args, "epsilon", None)
+    if old is None:
+        return tol, bound
+    if getattr(args, "sequence", None) == "aima":
+        if bound is not None and bound != old:
+            raise ValueError(f"--epsilon ({old:g}) is the old spelling of --error-bound ({bound:g}); give one")
+        return tol, old
+    if registry.get(method).tol_as == "epsilon":
+        if tol is not None and tol != old:
+            raise ValueError(f"--epsilon ({old:g}) is {method}'s --tol ({tol:g}); give one")
+        return old, bound
+    takes = "/".join(registry.ids_where("solver", tol_as="epsilon"))
+    raise ValueError(f"--epsilon applies to --sequence aima (now --error-bound) and --method {takes} (their --tol) "
+                     f"only, not {method}; the learners' exploration epsilon is mdpviz learn's --epsilon")
 
 
 def _q_table(game, values) -> list[dict[str, float]]:
@@ -240,7 +271,7 @@ def run(args: argparse.Namespace) -> int:
     opts = dict(default_opts) if method == default_method and args.method is None else {}
     opts.update(solver_options(args, game, method))
     if opts.get("sequence") == "aima" and args.tol is None:
-        opts.pop("tol", None)  # the game's default tolerance: AIMA's sequence stops by its epsilon instead
+        opts.pop("tol", None)  # the game's default tolerance: AIMA's sequence stops by its error bound instead
     last, kept, solution = solve_steps(game.mdp, method, opts, args.sweeps, history=args.history)
     if last is None:
         raise ValueError(f"{registry.title(method)} made no step")

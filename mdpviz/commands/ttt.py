@@ -17,10 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-from mdpviz.commands import positive_float, positive_int, seed
+from mdpviz.commands import ArgumentParser, add_option, positive_float, positive_int, seed
 from mdpviz.core.chunked import check_games
 from mdpviz.cli import print_json
 from mdpviz.models.kit.boards.position import MatchupRow
+from mdpviz.models.kit.game.options import DISCOUNT_ALIASES
 from mdpviz.models.ttt.cli import parse_rewards as _parse_rewards  # (the game's own, shared with --game ttt)
 from mdpviz.models.risk_ttt import (
     AGENT_KINDS,
@@ -90,7 +91,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--first", choices=("opponent", "agent"), default="opponent",
                    help="who moves first (default opponent)")
     p.add_argument("--rewards", default="500,0,-3500", help="win,draw,loss rewards (default 500,0,-3500)")
-    p.add_argument("--gamma", type=float, default=0.9, help="discount per round (default 0.9)")
+    add_option(p, "--discount", *DISCOUNT_ALIASES, type=float, default=0.9, help="discount per round (default 0.9)")
     p.add_argument("--method", choices=TTT_METHODS, default=registry.DEFAULT_SOLVER,
                    help="vi value iteration (default), gs in-place VI, pi policy iteration, lp linear "
                    "programming, bi backward induction")
@@ -117,7 +118,7 @@ def run_ttt(args: argparse.Namespace) -> int:
     win, draw, loss = _parse_rewards(args.rewards)
     check_games(args.games, "--games", allow_zero=True)
     settings = VsRandomSettings(agent=args.agent.upper(), first=args.first, win=win, draw=draw, loss=loss,
-                                discount=float(args.gamma))
+                                discount=float(args.discount))
     game = compile_vs_random(settings)
     sol = run(solver(game.mdp, args.method))
     if not sol.converged:
@@ -126,10 +127,11 @@ def run_ttt(args: argparse.Namespace) -> int:
     start = game.start_probs @ h[game.start_states]
     value = _exact_policy_value(game, sol.policy)
     out: dict = {
-        "agent": settings.agent, "first": settings.first, "rewards": [win, draw, loss], "gamma": settings.discount,
+        "agent": settings.agent, "first": settings.first, "rewards": [win, draw, loss], "discount": settings.discount,
+        "gamma": settings.discount,
         "method": args.method, **_outcome_dict(start),
         "fractions": {name: exact_fraction(v) for name, v in zip(OUTCOMES, start)},
-        "value": value, "states": game.mdp.n_states, "board_states": game.n_board_states, "iterations": sol.sweeps,
+        "value": value, "n_states": game.mdp.n_states, "board_states": game.n_board_states, "iterations": sol.sweeps,
     }
     if args.games:
         counts = simulate_outcomes(game, sol.policy, games=args.games, seed=args.seed)
@@ -170,7 +172,7 @@ def run_ttt(args: argparse.Namespace) -> int:
     print(f"  {'board':<11} {'cell':>4} {'Q':>12} {'win':>9} {'draw':>9} {'loss':>9}")
     for row in openings:
         mark = " <- chosen" if row.get("chosen") else ""
-        print(f"  {row['board']:<11} {row['cell']:>4} {row['q']:>12.6g} {100 * row['win']:>8.3f}% "
+        print(f"  {row['board']:<11} {row['cell']:>4} {row['q_value']:>12.6g} {100 * row['win']:>8.3f}% "
               f"{100 * row['draw']:>8.3f}% {100 * row['loss']:>8.3f}%{mark}")
     if explain is not None:
         print()
@@ -201,12 +203,12 @@ def _opening_table(game: VsRandomGame, values: np.ndarray, policy: np.ndarray, h
         s = int(game.start_states[0])
         for r in range(int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])):
             a = int(mdp.row_action[r])
-            rows.append({"board": game.geometry.text(game.board_of(s)), "cell": a, "q": float(q[r]),
+            rows.append({"board": game.geometry.text(game.board_of(s)), "cell": a, "q_value": float(q[r]),
                          **_outcome_dict(after[r]), "chosen": a == int(policy[s])})
     else:
         for s in game.start_states:
             r = mdp.row_of(int(s), int(policy[s]))
-            rows.append({"board": game.geometry.text(game.board_of(int(s))), "cell": int(policy[s]), "q": float(q[r]),
+            rows.append({"board": game.geometry.text(game.board_of(int(s))), "cell": int(policy[s]), "q_value": float(q[r]),
                          **_outcome_dict(after[r])})
     return rows
 
@@ -274,7 +276,7 @@ def run_risk(args: argparse.Namespace) -> int:
     ]
     value = game.value(sol.values, 0, "X")
     out = {"size": 3, "preset": name, "risk": risk, "method": args.method, "value": value,
-           "fraction": exact_fraction(value), "states": game.n_states, "sweeps": sol.sweeps, "seconds": secs,
+           "fraction": exact_fraction(value), "n_states": game.n_states, "sweeps": sol.sweeps, "seconds": secs,
            "log": log}
     if args.json:
         print_json(out)
@@ -297,10 +299,10 @@ def _fmt_risk(risk: np.ndarray) -> str:
 def _run_risk_exact(args: argparse.Namespace, risk: np.ndarray, name: str) -> int:
     layers = []
     ex = solve_exact(risk, size=args.size, keep_policy=False,
-                     on_layer=lambda st: layers.append({"layer": st.layer, "states": st.states,
+                     on_layer=lambda st: layers.append({"layer": st.layer, "n_states": st.states,
                                                         "terminal": st.terminal, "seconds": st.elapsed}))
     out = {"size": args.size, "preset": name, "risk": risk, "method": LAYERED_METHOD, "value": ex.empty_value,
-           "fraction": exact_fraction(ex.empty_value), "states": ex.n_states, "boards_solved": ex.layered.states,
+           "fraction": exact_fraction(ex.empty_value), "n_states": ex.n_states, "boards_solved": ex.layered.states,
            "sweeps": ex.layered.layers, "seconds": ex.seconds, "log": layers}
     if args.json:
         print_json(out)
@@ -310,7 +312,7 @@ def _run_risk_exact(args: argparse.Namespace, risk: np.ndarray, name: str) -> in
     print(f"backward induction over the number of filled cells: {ex.layered.states:,} boards with X to move "
           f"after X opened; the other turn by colour symmetry: {ex.n_states:,} (board, turn) states")
     for e in layers:
-        print(f"  layer {e['layer']:>2} ({e['states']:>10,} boards, {e['terminal']:>9,} terminal) done at {e['seconds']:.2f} s")
+        print(f"  layer {e['layer']:>2} ({e['n_states']:>10,} boards, {e['terminal']:>9,} terminal) done at {e['seconds']:.2f} s")
     frac = f" = {out['fraction']}" if out["fraction"] not in (None, "0") else ""
     print(f"value of the empty board, X to move: {ex.empty_value:.10g}{frac}  ({ex.seconds:.2f} s)")
     return 0
@@ -362,7 +364,7 @@ def _match_dict(m: MatchupRow) -> dict:
     d = {"x": m.x, "o": m.o, "games": m.games, **{k: float(f[j]) for j, k in enumerate(keys)},
          "ci": {k: [float(lo[j]), float(hi[j])] for j, k in enumerate(keys)}, "seconds": m.seconds}
     if m.exact is not None:
-        d["exact"] = m.exact._asdict()
+        d["exact_outcomes"] = m.exact._asdict()
     return d
 
 
@@ -402,7 +404,7 @@ def bench_risk4(argv: list[str]) -> int:
     import resource
     import tracemalloc
 
-    p = argparse.ArgumentParser(prog="mdpviz bench risk4", description=bench_risk4.__doc__)
+    p = ArgumentParser(prog="mdpviz bench risk4", description=bench_risk4.__doc__)
     p.add_argument("--seed", type=seed, default=1, help="seed of the random risk vector (default 1)")
     p.add_argument("--presets", default="classic,reverse,half,random",
                    help="comma-separated presets to solve (default classic,reverse,half,random)")

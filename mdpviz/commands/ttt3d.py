@@ -22,7 +22,8 @@ from mdpviz.cli import print_json
 from mdpviz.models import ttt3d
 from mdpviz.models.ttt3d import learning as rl
 from mdpviz.models.kit.boards.ttt_board import MARK_CHARS
-from mdpviz.commands import seed
+from mdpviz.commands import ArgumentParser, add_option, seed
+from mdpviz.models.kit.game.options import DISCOUNT_ALIASES
 
 RISK_HELP = (
     "the risk vector: a preset (" + ", ".join(ttt3d.RISK_CHOICES) + "; noisy-* and random are drawn "
@@ -67,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--lr", type=float, default=None,
                    help="learning rate (default per method and approximator: "
                    + ", ".join(f"{m}/{a} {v:g}" for (m, a), v in rl.DEFAULT_LEARNING_RATES.items()) + ")")
-    t.add_argument("--discount", type=float, default=d.discount, help=f"discount per round (default {d.discount})")
+    add_option(t, "--discount", *DISCOUNT_ALIASES, type=float, default=d.discount, help=f"discount per round (default {d.discount})")
     t.add_argument("--epsilon", type=float, default=d.epsilon, help=f"initial exploration (default {d.epsilon})")
     t.add_argument("--epsilon-decay", type=float, default=d.epsilon_decay,
                    help=f"epsilon factor per episode (default {d.epsilon_decay})")
@@ -292,13 +293,13 @@ def run_eval(args: argparse.Namespace) -> int:
 def bench(argv: list[str]) -> int:
     """``mdpviz bench ttt3d``: training speed (episodes per second) and evaluation speed (games per
     second, all games in lockstep) of every method and approximator, with the win rate reached."""
-    p = argparse.ArgumentParser(prog="mdpviz bench ttt3d", description=bench.__doc__)
+    p = ArgumentParser(prog="mdpviz bench ttt3d", description=bench.__doc__)
     p.add_argument("--episodes", type=int, default=2_000, help="training episodes per combination (default 2000)")
     p.add_argument("--games", type=int, default=10_000, help="evaluation games (default 10000)")
     p.add_argument("--risk", default="classic", help=RISK_HELP + " (default classic)")
     p.add_argument("--methods", default="td,q", help="comma-separated methods (default td,q)")
     p.add_argument("--approx", default="linear,quadratic,mlp", help="comma-separated approximators")
-    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument("--seed", type=seed, default=0, help="seed of the training and the games (default 0)")
     args = p.parse_args(argv)
     risk = ttt3d.resolve_risk(args.risk, seed=args.seed)
     base = ttt3d.play_vs_random(None, risk=risk, games=args.games, seed=EVAL_SEED)

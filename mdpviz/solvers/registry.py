@@ -20,7 +20,8 @@ is built::
 Code elsewhere asks a line's flags, never an id: ``registry.get(m).value_iteration`` (the tolerance
 applies), ``.count_word`` ("rounds" / "sweeps"), ``.mixed_q_view`` (the in-place Q view), ``in_compare``
 and ``curve`` (the Compare panel), :func:`game_choices` (the games' own commands), :func:`planner_names`
-(``mdpviz plan``), :data:`DEFAULT_SOLVER` and :func:`exact_solver`. A module that uses a word equal to an
+and :func:`planner_notes` (``mdpviz plan``), :data:`DEFAULT_SOLVER` and :func:`exact_solver`. A module that
+uses a word equal to an
 id in another sense (a JSON field "q") declares it in its own ``NOT_METHOD_IDS = {word: why}``, which the
 registry test's scan reads.
 
@@ -167,9 +168,13 @@ class MethodSpec:
     mixed_q_view: bool = False
     """An in-place sweep: state s is backed up from this sweep's values of the states before it and the
     previous sweep's of the rest (Gauss-Seidel), so the Q view of a sweep mixes two snapshots."""
-    planner_name: str = ""
-    """Its name in the course planner's ``--algorithm`` (``mdpviz plan``, CS 747's names: the course's
-    "vi" is the in-place variant, "hpi" Howard's policy iteration); empty: not offered there."""
+    in_planner: bool = False
+    """Offered by the course planner's ``--algorithm`` (``mdpviz plan``, ``mdpviz attt iterate``) under its id,
+    its :attr:`aliases` and its :attr:`planner_aliases`: the registry's meaning of every word (issue 35, item 21:
+    "vi" is synchronous value iteration there too)."""
+    planner_aliases: tuple[tuple[str, str], ...] = ()
+    """(name, note) pairs: more names the course planner takes for it, e.g. the CS 747 planner's; a note says
+    why a name is deprecated ("" : not deprecated)."""
     worked_example: str = ""
     """A learner: the id of the one-step learner whose update the learning lesson writes out with its
     numbers for this one (Monte Carlo and n-step TD: the one-step update they generalise); empty: its own."""
@@ -285,25 +290,26 @@ ENTRIES: tuple[MethodSpec, ...] = (
     MethodSpec("vi", "value iteration (synchronous)", "solver", "mdpviz.solvers.value_iteration:value_iteration",
                (_SEQUENCE, _ACTION_ORDER), in_panel=True, uses_tol=True, cap_as="max_sweeps", value_iteration=True,
                compiled=True, short="VI sync", in_compare=True, reference_rank=4, curve=("#0072b2", "solid", "o"),
-               in_game_cli=True, planner_name="vi-sync",
+               in_game_cli=True, in_planner=True, planner_aliases=(("vi-sync", ""),),
                lesson="Every Step is one sweep: every state is backed up from the previous sweep's "
                "values, V_(k+1)(s) = max_a \u03a3 p(s\u2032|s,a) [r + \u03b3 V_k(s\u2032)] (Sutton and Barto eq. "
                "4.10). It stops when the largest change of a sweep is below the tolerance."),
     MethodSpec("gs", "value iteration (in place)", "solver", "mdpviz.solvers.value_iteration:gauss_seidel_value_iteration",
                (_ACTION_ORDER,), in_panel=True, uses_tol=True, cap_as="max_sweeps", value_iteration=True, compiled=True,
                short="VI in place", in_compare=True, reference_rank=3, curve=("#e69f00", "dash", "s"),
-               in_game_cli=True, mixed_q_view=True, planner_name="vi",
+               in_game_cli=True, mixed_q_view=True, in_planner=True,
+               planner_aliases=(("cs747-vi", "deprecated: the course planner's old vi (in place); use gs"),),
                lesson="Every Step is one sweep in state order, each state backed up from the values already updated "
                "in this sweep (Gauss-Seidel, Sutton and Barto 4.5): usually fewer sweeps than the synchronous version."),
     MethodSpec("pi", "policy iteration", "solver", "mdpviz.solvers.policy_iteration:policy_iteration", aliases=("hpi",),
                unit="round", in_panel=True, cap_as="max_iterations", exact=True, short="PI", in_compare=True,
-               reference_rank=0, curve=("#009e73", "solid", "t"), in_game_cli=True, planner_name="hpi",
+               reference_rank=0, curve=("#009e73", "solid", "t"), in_game_cli=True, in_planner=True,
                lesson="Policy iteration alternates Evaluate (solve V of the current policy exactly, eq. 4.5 as a "
                "linear system) and Improve (the greedy policy of those values, eq. 4.9) until the policy stops changing."),
     MethodSpec("lp", "linear programming", "solver", "mdpviz.solvers.linear_programming:linear_programming",
                unit="solve", in_panel=True, one_player=True, exact=True, short="LP", in_compare=True, reference_rank=1,
                curve=("#d55e00", "dot", "star"), fits="mdpviz.solvers.compare:lp_fits", in_game_cli=True,
-               planner_name="lp",
+               in_planner=True,
                lesson="Linear programming finds V* in one step: the smallest V with V(s) \u2265 r + \u03b3 \u03a3 p "
                "V(s\u2032) for every action (PuLP/CBC)."),
     MethodSpec("bi", "backward induction", "solver", "mdpviz.solvers.backward_induction:backward_induction_mdp",
@@ -459,8 +465,19 @@ def game_choices(*, two_player: bool = False, acyclic: bool = False) -> tuple[st
 
 
 def planner_names() -> dict[str, str]:
-    """The course planner's ``--algorithm`` names (:attr:`MethodSpec.planner_name`) -> method id."""
-    return {s.planner_name: s.id for s in specs("solver") if s.planner_name}
+    """The course planner's ``--algorithm`` names -> method id: each :attr:`MethodSpec.in_planner` solver's
+    id, aliases and :attr:`~MethodSpec.planner_aliases`, so a word means in ``mdpviz plan`` what it means
+    everywhere else."""
+    out: dict[str, str] = {}
+    for s in specs("solver"):
+        if s.in_planner:
+            out.update({name: s.id for name in (s.id, *s.aliases, *(a for a, _note in s.planner_aliases))})
+    return out
+
+
+def planner_notes() -> dict[str, str]:
+    """The course planner's deprecated names -> why (:attr:`MethodSpec.planner_aliases` with a note)."""
+    return {name: note for s in specs("solver") if s.in_planner for name, note in s.planner_aliases if note}
 
 
 def title(method_id: str) -> str:
@@ -475,5 +492,5 @@ del _spec
 
 
 __all__ = ["DEFAULT_LEARNER", "DEFAULT_SOLVER", "ENTRIES", "KINDS", "LINE_STYLES", "MethodSpec", "Param", "UNITS",
-           "exact_solver", "find", "game_choices", "get", "ids", "ids_where", "is_kind", "planner_names", "register",
+           "exact_solver", "find", "game_choices", "get", "ids", "ids_where", "is_kind", "planner_names", "planner_notes", "register",
            "specs", "title", "unregister"]

@@ -24,7 +24,7 @@ OPTIONS = (
     ModelOption("--no-forced-capture", "captures are optional", switch("forced_capture", False),
                 {"action": "store_true"}),
     ModelOption("--no-multi-jump", "a capture ends the move", switch("multi_jump", False), {"action": "store_true"}),
-    discount("--gamma", "discount per move (as mdpviz checkers)"),
+    discount(),
 )
 """Checkers' model options."""
 

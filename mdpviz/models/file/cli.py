@@ -2,7 +2,7 @@
 :mod:`mdpviz.commands.game_args`; see :mod:`mdpviz.models.kit.game.options`)."""
 from __future__ import annotations
 
-from mdpviz.models.kit.game.options import ModelOption
+from mdpviz.models.kit.game.options import ModelOption, discount
 
 
 def _mdp_file(value: str, key: str, data: dict) -> dict:
@@ -15,6 +15,7 @@ def _mdp_file(value: str, key: str, data: dict) -> dict:
 
 OPTIONS = (
     ModelOption("--mdp", "a course-format MDP file, or the name of a shipped example (as mdpviz plan)", _mdp_file),
+    discount(),
 )
 """The file game's model option."""
 

@@ -28,7 +28,7 @@ OPTIONS = (
                 sets("living_reward", number("--living-reward"))),
     ModelOption("--convention", "cs188 or aima (as mdpviz gridworld)", sets("convention"),
                 {"choices": ("cs188", "aima")}),
-    discount("--discount", "discount gamma in [0, 1] (as mdpviz gridworld)"),
+    discount(),
 )
 """The grid world's model options, in the order they apply (a map's own rules first)."""
 

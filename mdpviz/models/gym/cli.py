@@ -24,7 +24,7 @@ OPTIONS = (
     ModelOption("--env", "a Gymnasium environment id, e.g. FrozenLake-v1 (as mdpviz gym)", _env, {"metavar": "ID"}),
     ModelOption("--kw", "keyword argument of gymnasium.make, KEY=VALUE (repeatable)", _kw,
                 {"action": "append", "metavar": "KEY=VALUE"}),
-    discount("--discount", "discount gamma in [0, 1] (as mdpviz gym)"),
+    discount(),
 )
 """The Gymnasium game's model options, in the order they apply (--kw follows --env)."""
 

@@ -34,7 +34,7 @@ OPTIONS = (
                 {"choices": ("opponent", "agent")}),
     ModelOption("--rewards", "win,draw,loss rewards (as mdpviz ttt)", _rewards),
     ModelOption("--agent", "the agent's mark, X or O (as mdpviz ttt)", sets("agent", lambda v: str(v).upper())),
-    discount("--gamma", "discount per move (as mdpviz ttt)"),
+    discount(),
 )
 """Tic-tac-toe's model options."""
 

@@ -33,6 +33,8 @@ class ModelOption:
     the option."""
     argparse: dict = field(default_factory=dict)
     """Keyword arguments of ``add_argument`` (e.g. ``{"action": "store_true"}``, ``{"choices": ...}``)."""
+    aliases: tuple[str, ...] = ()
+    """Old spellings still taken, hidden from the help (``--gamma`` of ``--discount``: scripts keep working)."""
 
     @property
     def dest(self) -> str:
@@ -72,9 +74,21 @@ def switch(name: str, value: Any) -> Callable[[Any, str, dict], dict]:
     return lambda given, key, data: {name: value}
 
 
-def discount(flag: str, help: str) -> ModelOption:
-    """The discount option of a game whose settings have a ``discount`` field."""
-    return ModelOption(flag, help, sets("discount", number(flag)))
+DISCOUNT_FLAG = "--discount"
+"""The one spelling of the discount on the command line (issue 35, item 21): the settings field's name (scenario
+files, ``--set discount=``, ``sensitivity --param discount``) and the JSON key of every command."""
+
+DISCOUNT_ALIASES = ("--gamma",)
+"""The discount's old spelling (tic-tac-toe's and checkers' commands), still taken, hidden from the help."""
+
+
+def discount(flag: str = DISCOUNT_FLAG, help: str = "the discount gamma per step, in [0, 1]") -> ModelOption:
+    """The discount option of a game whose settings have a ``discount`` field: ``--discount`` (``--gamma``
+    taken too). ``flag``: kept for callers of the old signature; any other spelling than ``--discount`` is
+    refused (one spelling per concept)."""
+    if flag not in (DISCOUNT_FLAG, *DISCOUNT_ALIASES):
+        raise ValueError(f"the discount is spelled {DISCOUNT_FLAG}, not {flag}")
+    return ModelOption(DISCOUNT_FLAG, help, sets("discount", number(DISCOUNT_FLAG)), aliases=DISCOUNT_ALIASES)
 
 
 def cli_module(key: str) -> ModuleType | None:
@@ -97,4 +111,4 @@ def empty_text(key: str) -> str:
     return str(getattr(mod, "EMPTY", "")) if mod is not None else ""
 
 
-__all__ = ["ModelOption", "cli_module", "discount", "empty_text", "number", "options_of", "sets", "switch", "whole"]
+__all__ = ["DISCOUNT_ALIASES", "DISCOUNT_FLAG", "ModelOption", "cli_module", "discount", "empty_text", "number", "options_of", "sets", "switch", "whole"]

@@ -1,0 +1,10 @@
+"""The gambler's problem's command-line model options (read by the shared grammar, :mod:`mdpviz.commands.game_args`;
+see :mod:`mdpviz.models.kit.game.options`): the discount; every other field through ``--set FIELD=VALUE``."""
+from __future__ import annotations
+
+from mdpviz.models.kit.game.options import discount
+
+OPTIONS = (discount(),)
+"""The gambler's problem's model options."""
+
+__all__ = ["OPTIONS"]
