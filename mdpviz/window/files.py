@@ -359,7 +359,7 @@ class FilesPart(QObject):
         from mdpviz.core import modelcheck  # imported when first used
 
         g = self._hub.stage.game
-        ctx = g.session.context()
+        ctx = g.session.game.context()
         mdp = ctx.mdp
         problem = ""
         if mdp is None:

@@ -417,7 +417,13 @@ class StagePart(QObject):
         self.activate(g)
 
     def _on_game_edited(self, g: Game, text: str) -> None:
+        """Game ``g``'s model changed (its session's ``edited``): an edit (said twice when its model is built on
+        the job thread: made, then built), or with no text the end of a compile no edit asked for (the game
+        shown or a scenario opened: the model arrives, nothing was edited)."""
         if g is not self.game:
+            return
+        if not text:
+            self._model_changed("")
             return
         if g.default_method != self._default_methods.get(g.key, methods.DEFAULT_SOLVER):  # e.g. the grid world's 4x4 map: evaluation
             self._show_default_method(g)
