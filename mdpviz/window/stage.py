@@ -363,7 +363,7 @@ class StagePart(QObject):
         if g is self.game:
             return
         if g.default_method != methods.DEFAULT_SOLVER:  # a game's own algorithm (Jack's car rental: policy iteration)
-            self._show_default_method(g)
+            self._hub.files.solver_set_by_game(lambda: self._show_default_method(g))  # (not an edit)
         self.activate(g)
 
     def _show_default_method(self, g: Game) -> None:
