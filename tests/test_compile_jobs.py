@@ -108,14 +108,14 @@ def test_step_and_run_pressed_while_the_model_builds_are_queued(qtbot, window):
     window.solving.update_buttons()
     assert window.solver_panel.step.isEnabled()  # Step can be pressed while the model builds
     window.solving.step()
-    assert "Step starts when the model is built" in window.statusBar().currentMessage()
+    assert "Step starts when the model is compiled" in window.statusBar().currentMessage()
     assert not window.solver_panel.step.isEnabled() and not window.solver_panel.run.isEnabled()  # queued once
     qtbot.waitUntil(lambda: len(window.controller.history) == 1, timeout=30_000)
     assert window.controller.mdp is g.session.mdp() and g.session.settings.circle
     assert g.session.edit(replace(g.session.settings, layout=LAYOUT), "layout")
     with qtbot.waitSignal(window.controller.finished, timeout=60_000):
         window.solving.run_solver()
-        assert "Run starts when the model is built" in window.statusBar().currentMessage()
+        assert "Run starts when the model is compiled" in window.statusBar().currentMessage()
     assert window.controller.solution is not None and window.controller.mdp is g.session.mdp()
 
 

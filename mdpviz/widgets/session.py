@@ -417,8 +417,8 @@ class GameSession(QObject):
     def run_job(self, job: Job) -> bool:
         """Run ``job`` on the window's job thread (its callbacks are called on the GUI thread); if it cannot
         start (another job runs, no window), its ``on_failed`` is told at once and False returned. Asked for
-        while the game's model is being built (:attr:`building`), it waits for the compile to end (True)."""
-        if self.building and self.runner is not None:
+        while the game's model is still to be built, it waits for the compile to end (True)."""
+        if self.game.waiting() and not self.compile_held and self.runner is not None:
             self._deferred.append(job)
             self._request_compile()
             return True

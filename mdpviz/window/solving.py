@@ -158,8 +158,8 @@ class SolvingPart(QObject):
         inspected, and the game's kept solve is shown again if it solved this model with the solver's
         present settings, else a fresh solver is loaded."""
         mdp = self._hub.stage.session.mdp()
-        if mdp is None and self.selected is not None:
-            self.selected = None
+        if mdp is None and self.selected is not None and not self._hub.stage.session.building:
+            self.selected = None  # (while the model is built the inspected state waits for it)
         if self.selected is not None and mdp is not None and self.selected >= mdp.n_states:
             self.selected = None
         kept = self._kept_solves.pop(self._hub.stage.game.key, None)
@@ -228,7 +228,7 @@ class SolvingPart(QObject):
             return False
         self._queued = (self._hub.stage.game.key, what)
         self._hub.status.showMessage(f"{self._hub.stage.game.title}: {'Run' if what == 'run' else 'Step'} starts "
-                                     f"when the model is built.", 8000)
+                                     f"when the model is compiled.", 8000)
         self.update_buttons()
         return True
 
