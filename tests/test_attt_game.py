@@ -286,6 +286,7 @@ def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, mo
     assert "converged" in b.caption_label.text()
     # Reset (the window's) goes back to round 0; the computed rounds are reused by Step at once (no job)
     w.solving.reset_action()
+    wait_model(w, qtbot)
     assert g.astate.rounds == () and g.session.mdp().n_states == 2097 + 3
     w.solving.step()
     assert len(g.astate.rounds) == 1 and not g.rounds.busy and len(threads) == 8

@@ -224,7 +224,7 @@ class SolvingPart(QObject):
     def _queue(self, what: str) -> bool:
         """Step or Run (``what``) pressed while the shown game's model is being built: done once it is built
         (True); False when the model is there (or will not come)."""
-        if self._hub.controller.mdp is not None or not self._hub.stage.session.building:
+        if not self._hub.stage.session.building:  # (an edit built before it is taken: the old model is loaded)
             return False
         self._queued = (self._hub.stage.game.key, what)
         self._hub.status.showMessage(f"{self._hub.stage.game.title}: {'Run' if what == 'run' else 'Step'} starts "
@@ -491,6 +491,8 @@ class SolvingPart(QObject):
         """Show the Bellman backup of ``state`` at the shown sweep (None: clear); a new chain of backups
         starts there."""
         mdp = self._hub.controller.mdp
+        if mdp is None:  # (a model just built, heard by the board before the solver is loaded with it)
+            mdp = self._hub.stage.session.game.mdp()
         if state is not None and (mdp is None or not 0 <= state < mdp.n_states):
             state = None
         self.selected = state

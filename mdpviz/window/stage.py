@@ -422,8 +422,12 @@ class StagePart(QObject):
         shown or a scenario opened: the model arrives, nothing was edited)."""
         if g is not self.game:
             return
-        if not text:
+        if not text:  # (as when the game is shown: the board's position is inspected)
+            self._hub.view.apply_panels()
             self._model_changed("")
+            pos = self._boards[g.key].position if g.key in self._boards else None
+            if pos is not None and pos.state >= 0 and self._hub.solving.selected is None:
+                self._hub.solving.inspect(pos.state)
             return
         if g.default_method != self._default_methods.get(g.key, methods.DEFAULT_SOLVER):  # e.g. the grid world's 4x4 map: evaluation
             self._show_default_method(g)
