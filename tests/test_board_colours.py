@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QSettings
 
+from tests.conftest import wait_model
+
 from mdpviz.app import MainWindow
 from mdpviz.models.kit.game import registry as games
 from mdpviz.models.kit.pictures.colors import DIVERGING, SEQUENTIAL
@@ -38,6 +40,7 @@ def window(qtbot, tmp_path):
     w = MainWindow(dialogs=_Dialogs(), settings=settings)
     qtbot.addWidget(w)
     w.resize(1366, 768)
+    wait_model(w, qtbot)
     yield w
     w.shutdown()
 

@@ -423,7 +423,6 @@ class StagePart(QObject):
         if g is not self.game:
             return
         if not text:  # (as when the game is shown: the board's position is inspected)
-            self._hub.view.apply_panels()
             self._model_changed("")
             pos = self._boards[g.key].position if g.key in self._boards else None
             if pos is not None and pos.state >= 0 and self._hub.solving.selected is None:
