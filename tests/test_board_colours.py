@@ -9,14 +9,13 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QSettings
 
-from tests.conftest import wait_model
-
 from mdpviz.app import MainWindow
 from mdpviz.models.kit.game import registry as games
 from mdpviz.models.kit.pictures.colors import DIVERGING, SEQUENTIAL
 from mdpviz.widgets.board import BoardView
 
 from mdpviz.shot_window import SMALL_MDP  # (the course file of the graph-view picture)
+from tests.conftest import wait_model
 
 
 class _Dialogs:

@@ -250,7 +250,9 @@ def _step(w, qtbot, n: int = 1) -> None:
 def _converge(w, qtbot) -> None:
     wait_model(w, qtbot)
     w.solving.run_solver()
-    qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=30_000)
+    d = w.session.driver  # (anti-tic-tac-toe's Run: rounds, each one's model built on the job thread)
+    qtbot.waitUntil(lambda: (d is None or not d.running()) and not w.session.building
+                    and w.controller.state == "converged", timeout=30_000)
     w.solving._dirty = True
     w.solving.redraw()
 
