@@ -180,7 +180,28 @@ def make_window(qtbot, settings_path: Path, *, dialogs: FakeDialogs | None = Non
         w.show()
     if game is not None:
         w.switch_game(game)
+    wait_model(w, qtbot)
     return w
+
+
+def wait_model(window, qtbot, game=None, *, timeout: int = 60_000):
+    """Wait until the model of ``game`` (a view; default: the shown game) is built, and for the shown game
+    until the solver is loaded with it: every game's model is built by a compile job on the controller's
+    job thread (the board says "building" meanwhile), so what a test asks of a model right after a window
+    opens, a game is shown or an edit is made waits here, for the job's end (no sleep, no time guessed).
+    Returns the model (None: the game has none, or why is its ``mdp_error``)."""
+    g = window.stage.game if game is None else game
+
+    def ready() -> bool:
+        s = g.session
+        if s.building:
+            s.mdp()  # (a game not shown is built when its model is asked for)
+            return False
+        m = s.mdp()
+        return m is None or g is not window.stage.game or window.controller.mdp is m
+
+    qtbot.waitUntil(ready, timeout=timeout)
+    return g.session.mdp()
 
 
 @pytest.fixture

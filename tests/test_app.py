@@ -22,16 +22,17 @@ from mdpviz.models import snakes as sn
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.core.cs747 import load_cs747
 from mdpviz.solvers import solve
-from tests.conftest import LAYOUT, SMALL_MDP, make_window
+from tests.conftest import LAYOUT, SMALL_MDP, make_window, wait_model
 
 
 def snakes(w: MainWindow):
     return w.stage.game_by_key("snakes")
 
 
-def set_layout(w: MainWindow, layout=LAYOUT, circle=False) -> None:
+def set_layout(w: MainWindow, qtbot, layout=LAYOUT, circle=False) -> None:
     g = snakes(w)
     g.session.edit(replace(g.cfg, layout=tuple(layout), circle=circle), "test layout")
+    wait_model(w, qtbot)
 
 
 def run_to_end(qtbot, w: MainWindow, timeout: int = 30_000) -> None:
@@ -71,6 +72,7 @@ def test_constructible_with_no_arguments(qtbot, monkeypatch):
     w = MainWindow()
     qtbot.addWidget(w)
     try:
+        wait_model(w, qtbot)
         assert w.settings.organizationName() == "mdpviz-tests-noargs"  # never the user's "mdpviz"
         assert w.settings.applicationName() == "mdpviz"
         assert w.game.key == "snakes" and w.controller.state == "ready"
@@ -86,7 +88,7 @@ def test_constructible_with_no_arguments(qtbot, monkeypatch):
 
 
 def test_switching_games_keeps_each_games_edits(qtbot, window, small_file):
-    set_layout(window)
+    set_layout(window, qtbot)
     assert window.stage.game_picker.currentText() == "Snakes and ladders"
     window.stage.game_picker.setCurrentIndex(1)
     assert window.game.key == "file" and window.controller.mdp is None
@@ -115,6 +117,7 @@ def test_editing_a_square_changes_the_mdp_and_resets_the_solver(qtbot, window):
     centre = window.board.cell_rect(4).center().toPoint()  # square 5
     qtbot.mouseClick(window.board, Qt.MouseButton.LeftButton, pos=centre)
     assert snakes(window).cfg.layout[4] == 1  # ordinary -> restart
+    wait_model(window, qtbot)
     assert window.controller.mdp is not old
     assert window.controller.history == [] and window.controller.state == "ready"
     window.solving.redraw()
@@ -155,6 +158,7 @@ def test_undo_and_redo_of_edits(qtbot, window):
     assert g.cfg.layout[4] == 3 and g.cfg.layout[8] == 4
     window.act_undo.trigger()
     assert g.cfg.layout[8] == 0 and g.cfg.layout[4] == 3
+    wait_model(window, qtbot)
     assert window.controller.mdp.row_reward[window.controller.mdp.state_ptr[7]:].min() > 0  # no bonus any more
     window.act_undo.trigger()
     assert g.cfg.layout == (0,) * 15
@@ -168,9 +172,11 @@ def test_circle_rule_set_and_dice_editing(qtbot, window):
     g = snakes(window)
     ed = g.editor()
     ed.circle.click()
+    wait_model(window, qtbot)
     assert g.cfg.circle and window.controller.mdp is g.session.mdp()
     ed.rules.setCurrentIndex(ed.rules.findText("special die"))
     assert g.cfg.dice == sn.DEFAULT_DICE + (sn.SPECIAL,)
+    wait_model(window, qtbot)
     assert window.controller.mdp.n_actions == 4 and ed.dice.rowCount() == 4
     ed.rules.setCurrentIndex(ed.rules.findText("statement"))
     assert g.cfg.dice == sn.DEFAULT_DICE
@@ -178,7 +184,7 @@ def test_circle_rule_set_and_dice_editing(qtbot, window):
     ed.dice.item(1, 1).setText("0:1/4, 1:1/4, 2:1/2")
     assert g.cfg.dice[1].faces == ((0, 0.25), (1, 0.25), (2, 0.5))
     assert ed.rules.currentText() == "custom"
-    mdp = window.controller.mdp
+    mdp = wait_model(window, qtbot)
     p_two = sum(p for d, p, _ in mdp.outcomes(0, 1) if d == 2)  # from square 1, die 2 reaches 3 with 1/2
     assert p_two == pytest.approx(0.5)
     # a bad edit is refused with a message and the table shows the die again
@@ -192,7 +198,7 @@ def test_circle_rule_set_and_dice_editing(qtbot, window):
 
 # ---------------------------------------------------------------------------------- solving
 def test_step_advances_one_sweep_and_the_plot_gains_one_point(qtbot, window):
-    set_layout(window)
+    set_layout(window, qtbot)
     assert window.convergence.point_count == 0
     step_once(qtbot, window)
     assert len(window.controller.history) == 1 and window.convergence.point_count == 1
@@ -206,7 +212,7 @@ def test_step_advances_one_sweep_and_the_plot_gains_one_point(qtbot, window):
 
 @pytest.mark.parametrize("circle", [False, True])
 def test_run_converges_and_the_board_shows_markov_decision(qtbot, window, circle):
-    set_layout(window, LAYOUT, circle)
+    set_layout(window, qtbot, LAYOUT, circle)
     window.solver_panel.tolerance.setText("1e-12")
     window.solver_panel.tolerance.editingFinished.emit()
     assert window.controller.options == {"tol": 1e-12}
@@ -225,7 +231,7 @@ def test_run_converges_and_the_board_shows_markov_decision(qtbot, window, circle
 
 @pytest.mark.parametrize("method", ["gs", "pi", "lp"])
 def test_every_algorithm_reaches_markov_decision(qtbot, window, method):
-    set_layout(window)
+    set_layout(window, qtbot)
     window.solver_panel.algorithm.setCurrentIndex(window.solver_panel.algorithm.findData(method))
     assert window.controller.method == method
     run_to_end(qtbot, window)
@@ -236,7 +242,7 @@ def test_every_algorithm_reaches_markov_decision(qtbot, window, method):
 
 
 def test_policy_iteration_evaluate_and_improve_buttons(qtbot, window):
-    set_layout(window)
+    set_layout(window, qtbot)
     p = window.solver_panel
     p.algorithm.setCurrentIndex(p.algorithm.findData("pi"))
     window.solving.redraw()
@@ -259,7 +265,7 @@ def test_policy_iteration_evaluate_and_improve_buttons(qtbot, window):
 
 
 def test_pause_and_speed(qtbot, window):
-    set_layout(window)
+    set_layout(window, qtbot)
     p = window.solver_panel
     p.speed.setCurrentIndex(0)  # 1 sweep per second
     assert window.controller.rate == 1.0
@@ -288,7 +294,7 @@ def test_a_click_on_a_square_inspects_it_in_front(qtbot, window):
 
 
 def test_inspector_numbers_equal_the_solvers_q_values(qtbot, window):
-    set_layout(window)
+    set_layout(window, qtbot)
     for _ in range(5):
         step_once(qtbot, window)
     mdp = window.controller.mdp
@@ -329,7 +335,7 @@ def test_inspector_numbers_equal_the_solvers_q_values(qtbot, window):
 
 
 def test_history_slider_scrubs_back_through_sweeps(qtbot, window):
-    set_layout(window)
+    set_layout(window, qtbot)
     run_to_end(qtbot, window)
     h = window.controller.history
     slider = window.solver_panel.history
@@ -387,7 +393,7 @@ def open_dialog_and_wait(qtbot, window) -> None:
 
 
 def test_bad_file_shows_an_error_and_leaves_the_previous_state(qtbot, window, small_file, tmp_path):
-    set_layout(window)
+    set_layout(window, qtbot)
     bad = tmp_path / "bad.txt"
     bad.write_text(SMALL_MDP.replace("transition 0 1 2 3 1.0", "transition 0 1 2 3 0.7"))
     old_mdp = window.controller.mdp
@@ -415,7 +421,7 @@ def test_bad_file_shows_an_error_and_leaves_the_previous_state(qtbot, window, sm
 
 # ---------------------------------------------------------------------------------- playing it out
 def test_simulation_finishes_within_ci_of_the_exact_value(qtbot, window, tmp_path):
-    set_layout(window)
+    set_layout(window, qtbot)
     run_to_end(qtbot, window)
     sp = window.stage.simulation
     sp.games.setValue(4000)
@@ -462,7 +468,7 @@ def test_security_die_alone_takes_17_turns_whatever_the_layout():
 
 
 def test_simulation_can_be_cancelled(qtbot, window):
-    set_layout(window)
+    set_layout(window, qtbot)
     sp = window.stage.simulation
     sp.games.setValue(1_000_000)
     with qtbot.waitSignal(window.controller.job_cancelled, timeout=60_000):
@@ -474,7 +480,7 @@ def test_simulation_can_be_cancelled(qtbot, window):
 
 
 def test_an_edit_during_a_simulation_discards_its_results(qtbot, window):
-    set_layout(window)
+    set_layout(window, qtbot)
     window.stage.simulation.games.setValue(200_000)
     window.stage.simulation.simulate.click()
     snakes(window).set_square(6, 3)  # the model changes: the job is cancelled and its results dropped
@@ -483,7 +489,7 @@ def test_an_edit_during_a_simulation_discards_its_results(qtbot, window):
 
 
 def test_episode_player_plays_a_game_on_the_board(qtbot, window):
-    set_layout(window)
+    set_layout(window, qtbot)
     run_to_end(qtbot, window)
     player = window.player
     assert [player.strategy.itemText(i) for i in range(player.strategy.count())] == \
@@ -516,7 +522,7 @@ def test_episode_player_plays_a_game_on_the_board(qtbot, window):
 # ---------------------------------------------------------------------------------- scenarios
 def test_save_and_load_round_trip(qtbot, window, small_file, tmp_path):
     g = snakes(window)
-    set_layout(window, LAYOUT, True)
+    set_layout(window, qtbot, LAYOUT, True)
     g.set_die(1, sn.Die("lucky", ((1, 1 / 3), (2, 2 / 3)), 0.25))
     window.files.open_mdp_file(small_file)
     window.solver_panel.discount.setValue(0.75)
@@ -537,7 +543,7 @@ def test_save_and_load_round_trip(qtbot, window, small_file, tmp_path):
         assert snakes(other).cfg == g.cfg
         f = other.stage.game_by_key("file")
         assert f.fstate == window.stage.game_by_key("file").fstate and f.view == "graph"
-        assert f.session.mdp().discount == 0.75
+        assert wait_model(other, qtbot, f).discount == 0.75
         assert other.game.key == "snakes" and other.solver_panel.method == "gs" and other.solver_panel.tol == 1e-7
         assert other.controller.mdp is snakes(other).session.mdp() and not other.files.dirty
         assert other.windowTitle() == "mdpviz \u2014 Snakes and ladders \u2014 scn.json"
@@ -559,7 +565,7 @@ def test_opening_a_scenario_over_unsaved_edits_asks_and_undo_goes_back(qtbot, wi
     d.open_path = str(path)
     window.files.open_scenario_dialog()
     assert d.asked == 0 and not window.files.dirty  # nothing unsaved: nothing to ask
-    set_layout(window)
+    set_layout(window, qtbot)
     edited = g.cfg
     d.unsaved_answer = "cancel"
     window.files.open_scenario_dialog()
@@ -628,7 +634,7 @@ def test_presenter_mode_scales_up_and_back(qtbot, window):
 
 def test_export_figures(qtbot, window, tmp_path):
     window.show()
-    set_layout(window)
+    set_layout(window, qtbot)
     run_to_end(qtbot, window)
     for which in ("board", "convergence"):
         for ext in ("png", "svg"):

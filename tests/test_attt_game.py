@@ -36,7 +36,7 @@ from mdpviz.models.attt import iteration as attt_iteration
 from mdpviz.screenshots import save_attt_screenshots as save_screenshots
 from mdpviz.widgets.games.attt import AtttGame
 from mdpviz.models.kit.boards.position import DECISION, MODEL, PLAY, compact_value, greedy_move, position_view
-from tests.conftest import make_window
+from tests.conftest import make_window, wait_model
 
 COURSE_ROUNDS = (2097, 1556, 374, 322, 40, 36, 0)
 """Boards changed per round from p1_policy1.txt (seed 000's task 3, tests/test_attt.py)."""
@@ -260,6 +260,7 @@ def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, mo
     assert threads == [False]  # solved off the GUI thread
     assert panel.table.rowCount() == 1 and panel.table.item(0, 1).text() == "2,097"
     # the board shows player 2's best response (its MDP against p1_policy1); the window solves it
+    wait_model(w, qtbot)
     assert g.session.mdp().n_states == 2097 + 3 and w.controller.mdp is g.session.mdp()
     qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=10_000)
     g.rounds.pause_ms = 0  # no pause between the rounds of Run
@@ -285,6 +286,7 @@ def test_rounds_step_on_the_job_thread_to_the_course_reference(window, qtbot, mo
     assert "converged" in b.caption_label.text()
     # Reset (the window's) goes back to round 0; the computed rounds are reused by Step at once (no job)
     w.solving.reset_action()
+    wait_model(w, qtbot)
     assert g.astate.rounds == () and g.session.mdp().n_states == 2097 + 3
     w.solving.step()
     assert len(g.astate.rounds) == 1 and not g.rounds.busy and len(threads) == 8
@@ -440,6 +442,7 @@ def test_setup_edits_files_and_errors(window, qtbot, tmp_path, files):
     panel.seed.setValue(5)
     panel.start.activated.emit(2)
     assert g.setup.start_kind == "random" and g.setup.start.player == 2 and g.setup.seed == 5
+    wait_model(w, qtbot)
     assert g.astate.responder == 1 and g.session.mdp().n_states == 2423 + 3
     assert g.board.position.key == "000000000" and g.board.position.chooser == DECISION
     g.rounds.step()
@@ -447,6 +450,7 @@ def test_setup_edits_files_and_errors(window, qtbot, tmp_path, files):
     assert g.astate.rounds[0].player == 1
     # the rules' boards give the same MDP sizes as the course's states files
     panel.reachable.click()
+    wait_model(w, qtbot)
     assert g.setup.p1_boards.lines is None and g.session.mdp().n_states == 2423 + 3 and g.astate.rounds == ()
     # a malformed states file: nothing changes, the message names the file and line
     bad = tmp_path / "bad_states.txt"
@@ -474,6 +478,7 @@ def test_a_policy_lacking_boards_is_reported_and_a_round_fails_cleanly(window, q
     msgs = []
     g.session.message.connect(msgs.append)
     assert g.open_start_policy(short)
+    wait_model(w, qtbot)
     assert g.session.mdp() is None and "no entry for board" in g.session.mdp_error() and "short_policy.txt" in g.session.mdp_error()
     assert "No MDP" in g.editor().next_label.text()
     for _ in range(2):  # a failed round leaves the game usable (and fails again the same way)

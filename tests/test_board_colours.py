@@ -15,6 +15,7 @@ from mdpviz.models.kit.pictures.colors import DIVERGING, SEQUENTIAL
 from mdpviz.widgets.board import BoardView
 
 from mdpviz.shot_window import SMALL_MDP  # (the course file of the graph-view picture)
+from tests.conftest import wait_model
 
 
 class _Dialogs:
@@ -38,6 +39,7 @@ def window(qtbot, tmp_path):
     w = MainWindow(dialogs=_Dialogs(), settings=settings)
     qtbot.addWidget(w)
     w.resize(1366, 768)
+    wait_model(w, qtbot)
     yield w
     w.shutdown()
 

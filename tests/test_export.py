@@ -207,7 +207,15 @@ def test_model_headless_runs_a_games_background_job(qapp):
 
     spec = replace(sn.SPEC, jobs={**sn.SPEC.jobs, "compile": compile_job}, model=replace(sn.SPEC.model, build_key=lambda cfg: cfg))
     g = SnakesGame(GameSession(spec))
-    assert g.session.mdp() is None  # (in a window the job would run on the job thread)
+
+    class Busy:  # a window's controller whose job thread is busy: the compile waits for it
+        current_job = None
+
+        def start_job(self, job):
+            return False
+
+    g.session.runner = Busy()
+    assert g.session.mdp() is None  # (in a window the job runs on the job thread)
     assert ex.model_headless(g).n_states == 15 and ran == [g.session.settings]
 
 

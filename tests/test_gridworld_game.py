@@ -7,7 +7,7 @@ import pytest
 from mdpviz.models import gridworld as gw
 from mdpviz.models.gridworld import arrow_geometry, grid_color_range
 from mdpviz.models.gym import split_kwargs
-from tests.conftest import make_window
+from tests.conftest import make_window, wait_model
 
 
 @pytest.fixture
@@ -76,6 +76,7 @@ def test_edit_cycles_a_cell_goes_stale_and_undoes(qtbot, window):
     board.edit_mode.setChecked(True)
     board.canvas.cell_clicked.emit(0, 0)  # open -> wall
     assert g.settings.grid.cells[0][0] == gw.WALL
+    wait_model(w, qtbot)
     assert len(w.controller.history) == 0  # the solver was reset
     w.solving.redraw()
     assert "stale" in board.canvas.caption
@@ -204,8 +205,11 @@ def test_gym_game_frozenlake_and_taxi(qtbot, window):
     ed.map.setCurrentText("8x8")
     ed.slippery.setChecked(False)
     assert ed.apply_settings()
-    assert g.session.mdp().n_states == 65
-    assert not g.set_environment("FrozenLake-v1", "map_name='9x9'")  # refused, stays on 8x8
+    assert wait_model(w, qtbot).n_states == 65
+    with qtbot.waitSignal(g.session.refused, timeout=30_000):  # imported on the job thread, then refused
+        assert g.set_environment("FrozenLake-v1", "map_name='9x9'")
+    wait_model(w, qtbot)
+    assert g.gstate.kwargs == (("map_name", "'8x8'"), ("is_slippery", "False"))  # stays on 8x8
     assert g.session.mdp().n_states == 65
     assert g.set_environment("Taxi-v4", "")
     run_to_end(qtbot, w)
@@ -227,6 +231,7 @@ def test_gym_game_without_gymnasium_explains(qtbot, window, monkeypatch):
     g = w.game
     g._env = None
     g.session.edit(g.gstate.__class__("CliffWalking-v1", (), 0.9), "cliff")
+    wait_model(w, qtbot)
     assert g.session.mdp() is None and 'pip install "mdpviz[gym]"' in g.session.mdp_error()
 
 
@@ -327,6 +332,7 @@ def test_a_cell_gets_its_own_reward_from_the_cell_menu(qtbot, window):
     key = next(k for k in menu if k.startswith("Open cell with its own reward -0.5"))
     menu[key]()
     assert g.settings.grid.cells[0][0] == ".-0.5"
+    wait_model(w, qtbot)
     s = int(g.geometry().state[0, 0])
     mdp = w.session.mdp()
     assert set(mdp.row_reward[mdp.state_ptr[s]:mdp.state_ptr[s + 1]].round(12)) == {-0.5}

@@ -31,7 +31,7 @@ from mdpviz.widgets.position import (
     tick_labels,
 )
 from mdpviz.models.kit.boards.position import MatchupRow, MoveSpec
-from tests.conftest import wait_laid_out
+from tests.conftest import wait_laid_out, wait_model
 from tests.test_position import Corridor, corridor_mdp
 
 
@@ -268,12 +268,12 @@ def test_the_successor_tags_leave_the_dice_under_the_squares_whole(window, qtbot
 
 
 # ---------------------------------------------------------------------------------- the window
-def test_discount_tooltip_is_the_games_own_note(window):
+def test_discount_tooltip_is_the_games_own_note(window, qtbot):
     w = window
     tip = w.solver_panel.discount.toolTip
     assert w.game.key == "snakes" and tip() == "Turns are counted, not discounted: the discount is 1."
     w.switch_game("risk_ttt")  # a fixed discount without a note of its own: the generic note names it
-    assert w.game.session.mdp().discount == 1.0
+    assert wait_model(w, qtbot).discount == 1.0
     assert tip() == "Fixed by this game: results are not discounted (the discount is 1)."
     w.switch_game("ttt3d")  # no MDP, no discount
     assert tip() == "This game has no discount to edit."
@@ -306,12 +306,13 @@ def test_convergence_dock_is_named_by_the_game(window):
     assert w.convergence_dock.windowTitle() == "Convergence" and w.convergence_dock.accessibleName() == "Convergence"
 
 
-def test_a_boards_job_message_reaches_the_status_bar(window):
+def test_a_boards_job_message_reaches_the_status_bar(window, qtbot):
     w = window
     board = w.stage.game_boards["ttt"]
     board.job_message.emit("a note from the board")
     assert w.statusBar().currentMessage() == "a note from the board"
     w.switch_game("ttt")
+    wait_model(w, qtbot)
     w.statusBar().clearMessage()
     w.game.board.show_token(10**9)  # no such state: the board says so, in the status bar
     n = w.game.session.mdp().n_states

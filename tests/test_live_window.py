@@ -11,7 +11,7 @@ from mdpviz.models.kit.pictures.policy_diff import policy_diff
 from mdpviz.solvers import solve
 from mdpviz.window.live import LIVE_MAX_TRANSITIONS, live_refusal, transitions_text
 
-from .conftest import make_window
+from .conftest import make_window, wait_model
 from .test_live_diff import brute_optimal
 
 
@@ -69,6 +69,7 @@ def test_grid_edit_resolves_and_marks_the_changed_states(qtbot, win):
     solve_first(qtbot, w)
     before = w.session.mdp()
     g.set_living_reward(-2.0)  # an edit: solved at once, no Run pressed
+    wait_model(w, qtbot)
     assert w.controller.state in ("running", "converged")
     wait_diff(qtbot, w)
     after = w.session.mdp()
@@ -144,6 +145,7 @@ def test_a_large_model_falls_back_with_a_sentence(qtbot, win):
     msgs = []
     w.statusBar().messageChanged.connect(msgs.append)
     w.game.set_noise(0.1)
+    wait_model(w, qtbot)
     assert w.controller.state == "ready"  # not run: Run is the user's
     n = w.session.mdp().n_transitions
     assert any(f"{n} transitions: live re-solve is off for this model, press Run" in m for m in msgs)
@@ -165,6 +167,7 @@ def test_live_off_leaves_the_board_unsolved(qtbot, win):
     w.live.set_live_resolve(False)
     w.switch_game("gridworld")
     w.game.set_noise(0.1)
+    wait_model(w, qtbot)
     assert w.controller.state == "ready" and not w.controller.history
 
 

@@ -8,6 +8,8 @@ import math
 import numpy as np
 import pytest
 
+from tests.conftest import wait_model
+
 from mdpviz.models.kit.game.game_model import build_game
 from mdpviz.solvers import evaluate_policy, run, solve, solver
 from mdpviz.widgets.convergence import ConvergencePlot
@@ -79,6 +81,7 @@ def test_hidden_curves_leave_the_legend_and_come_back(qtbot):
 def test_the_window_toggle_draws_the_error_of_its_own_solve(window, qtbot):
     w = window
     w.switch_game("gridworld")
+    wait_model(w, qtbot)
     assert not w.solving.act_bounds.isChecked() and not w.convergence.show_theory
     w.solving.act_bounds.trigger()
     assert w.convergence.show_theory

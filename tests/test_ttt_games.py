@@ -23,7 +23,7 @@ from mdpviz.models.risk_ttt import ExactRiskPositionModel, RiskPositionModel, so
 from mdpviz.models.ttt import VsRandomPositionModel, greedy_policy
 from mdpviz.widgets.games.risk_ttt import RiskTicTacToeGame
 from mdpviz.widgets.games.ttt import TicTacToeGame
-from tests.conftest import FakeDialogs, make_window, wait_laid_out
+from tests.conftest import FakeDialogs, make_window, wait_laid_out, wait_model
 
 
 def _frac(x: float) -> Fraction:
@@ -248,8 +248,11 @@ def _step(w, qtbot, n: int = 1) -> None:
 
 
 def _converge(w, qtbot) -> None:
+    wait_model(w, qtbot)
     w.solving.run_solver()
-    qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=30_000)
+    d = w.session.driver  # (anti-tic-tac-toe's Run: rounds, each one's model built on the job thread)
+    qtbot.waitUntil(lambda: (d is None or not d.running()) and not w.session.building
+                    and w.controller.state == "converged", timeout=30_000)
     w.solving._dirty = True
     w.solving.redraw()
 
@@ -259,6 +262,7 @@ def test_vs_random_loads_steps_and_plays(window, qtbot):
     w.switch_game("ttt")
     b = w.game.board
     assert w.stage.board_stack.currentWidget() is b and w.stage.sim_stack.currentWidget() is w.game.simulation_widget()
+    wait_model(w, qtbot)
     w.solving.redraw()
     assert b.position is not None and b.position.chooser == DECISION  # after the opponent's opening
     assert all(t == "" for t in b.view().texts) and "Not solved" in b.caption_label.text()
@@ -404,6 +408,7 @@ def test_a_4x4_solve_can_be_cancelled_and_leaves_the_app_usable(window, qtbot):
     g = w.game
     ed = g.editor()
     ed.size.setCurrentIndex(ed.size.findData(4))
+    wait_model(w, qtbot)
     assert g.rstate.size == 4 and w.controller.mdp is None
     with qtbot.waitSignal(w.controller.job_progress, timeout=30_000):
         ed.solve_button.click()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.conftest import make_window
+from tests.conftest import make_window, wait_model
 
 
 @pytest.fixture
@@ -41,6 +41,7 @@ def test_switching_games_keeps_each_games_finished_solve(qtbot, win):
     win.switch_game("snakes")
     win.stage.game_by_key("gridworld").session.set_discount(0.5)
     win.switch_game("gridworld")
+    wait_model(win, qtbot)
     assert win.controller.history == [] and win.controller.state == "ready"
 
 
@@ -325,6 +326,7 @@ def test_taxi_is_drawn_as_a_board_of_the_taxis_cells_with_values_and_policy(qtbo
     win.switch_game("gym")
     g = win.game
     assert g.set_environment("Taxi-v4", {})
+    wait_model(win, qtbot)
     qtbot.waitUntil(lambda: win.controller.mdp is not None and win.controller.state == "ready", timeout=30_000)
     run_to_end(qtbot, win)
     board = win.board
@@ -350,6 +352,7 @@ def test_taxi_is_drawn_as_a_board_of_the_taxis_cells_with_values_and_policy(qtbo
     board.grab()
     # another environment: the slice's choosers go
     assert g.set_environment("FrozenLake-v1", {"map_name": "4x4", "is_slippery": True})
+    wait_model(win, qtbot)
     qtbot.waitUntil(lambda: win.controller.mdp is not None and win.controller.mdp.n_states == 17, timeout=30_000)
     win.solving.redraw()
     assert not pas.isVisibleTo(board) and not dest.isVisibleTo(board)

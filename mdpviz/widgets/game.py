@@ -159,8 +159,14 @@ class Game(QObject):
         """The inspector's title of state ``s`` (board games: the position in words)."""
         return self.session.state_name(s)
 
+    def building_text(self) -> str:
+        """What the board says while the model is being built on the job thread ("" when it is not): the
+        compile's progress, or that it builds."""
+        s = self.session
+        return (s.progress_text or f"Building {self.title}\u2026") if s.building else ""
+
     def empty_text(self) -> str:
-        """What the board says when there is no model."""
+        """What the board says when there is no model (and none is being built)."""
         return ""
 
     def source_path(self) -> str | None:

@@ -6,14 +6,17 @@ the one default-solve rule, the start state, the names, strategies, episodes, si
 the display settings, the scenario data and the game's own state machine (its spec's driver). The
 session adds what a window needs and nothing else: the undo stack (every edit goes through
 :meth:`GameSession.edit`), Qt signals saying what changed, and the hand-off of jobs to the window's
-controller, in particular the compile: a game that compiles in its spec's ``jobs["compile"]`` (checkers,
-Jack's car rental) compiles on the window's job thread, never on the GUI thread. Everything that
+controller, in particular the compile: every game with a table builds its model in one compile job
+(:meth:`~mdpviz.models.kit.game.game_model.Game.compile_job`: the spec's ``jobs["compile"]`` where it has one,
+else its build in a generator) on the window's job thread, never on the GUI thread. A model already built
+for the same build key is shown at once, without a job; a newer edit supersedes an older compile; a job of
+the game asked for while its model is being built waits for it. Everything that
 differs per game is the spec's (:mod:`mdpviz.models.kit.game.registry`); how a game is drawn and edited is
 its view's (:mod:`mdpviz.widgets.games`).
 
 Jobs go to a runner the window sets (its controller: ``start_job(job) -> bool``, ``cancel_job()``,
 ``current_job``), which steps them on its job thread and calls their callbacks; without one (a
-session on its own, in a test) a job is refused.
+session on its own, in a test) a job is refused, and the model is built on the calling thread when asked for.
 """
 from __future__ import annotations
 
@@ -26,7 +29,6 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from mdpviz.core.jobs import Job
 from mdpviz.models.kit.game.game_model import BUILT_KEPT, Game
-from mdpviz.models.kit.game.hooks import Context
 from mdpviz.models.kit.game.registry import GameSpec
 from mdpviz.core.mdp import TabularMDP
 
@@ -91,7 +93,7 @@ class _DriverHost:
     def model_changed(self, text: str) -> None:
         s = self._session()
         if s is not None:
-            s.edited.emit(text)
+            s._model_edited(text)
 
     def state_changed(self) -> None:
         s = self._session()
@@ -108,8 +110,10 @@ class GameSession(QObject):
     """One game in the window: its headless :attr:`game`, with an undo stack, signals and job hand-off."""
 
     edited = Signal(str)
-    """The model changed (an edit, undo or redo, a finished compile, a round): the text says what; the
-    window starts the solve again."""
+    """The model changed (an edit, undo or redo, a round, a finished compile): the text says what; the
+    window starts the solve again. An edit whose model is still to be built (:attr:`building`) is told
+    twice: when it is made (the window shows "building") and when its compile ends, with the same text; a
+    compile that no edit asked for (a game shown, a scenario opened) ends with an empty text."""
     changed = Signal()
     """Something shown changed but not the model (a display setting, a job's or the driver's state)."""
     message = Signal(str)
@@ -122,7 +126,7 @@ class GameSession(QObject):
                  game: Game | None = None) -> None:
         super().__init__(parent)
         self.spec = spec
-        self.game = game if game is not None else Game(spec, settings, compile_here=False)
+        self.game = game if game is not None else Game(spec, settings)
         """The headless game (settings, model, names, strategies, lesson, ...): ask it what is not Qt's. A
         window's session makes its own, which compiles in a job on the controller's thread; ``mdpviz export``
         hands in the headless game it has already built (to draw it)."""
@@ -133,12 +137,18 @@ class GameSession(QObject):
         """The game's own state machine (rounds, training), or None."""
         if self.driver is not None:
             self.driver.host = _DriverHost(self)
-        self.runner: Any = None
-        """Where jobs run (the window's controller); None: jobs are refused."""
+        self._runner: Any = None
+        self.game.compile_here = True  # (until a runner is set, see :attr:`runner`)
         self._job: Job | None = None
         self._compiling: Hashable | None = None
         self._held: Hashable | None = None
         self._user_cancel = False
+        self._edit_text = ""
+        """The text of the edit whose model is being built (what :attr:`edited` says when its compile ends)."""
+        self._checking = 0
+        """Edits being built before they are taken (:meth:`edit` ``when_built``)."""
+        self._deferred: list[Job] = []
+        """Jobs of this game asked for while its model was being built: started when the compile ends."""
         self.progress_text = ""
         """The running compile's last progress text."""
         self.progress: tuple[int, int] = (0, 0)
@@ -147,17 +157,56 @@ class GameSession(QObject):
         self._compile_timer.setSingleShot(True)
         self._compile_timer.timeout.connect(self._start_compile)
 
+    @property
+    def runner(self) -> Any:
+        """Where jobs run (the window's controller), the compile among them; None: jobs are refused and the
+        model is built on the calling thread when asked for (a session on its own: a view alone, a test)."""
+        return self._runner
+
+    @runner.setter
+    def runner(self, runner: Any) -> None:
+        self._runner = runner
+        self.game.compile_here = runner is None
+
     # ------------------------------------------------------------------ settings and edits
     @property
     def settings(self) -> Any:
         """The current settings (immutable)."""
         return self.game.settings
 
-    def edit(self, new: Any, text: str) -> bool:
-        """Apply an edit through the undo stack; False if it changes nothing."""
+    def edit(self, new: Any, text: str, *, when_built: bool = False) -> bool:
+        """Apply an edit through the undo stack; False if it changes nothing. ``when_built``: taken only if its
+        settings build (e.g. a Gymnasium environment, which may not exist): built by a compile job on the job
+        thread first (:attr:`building` meanwhile), then applied, or refused saying why (:meth:`refuse`) with
+        the settings as they were (False: refused at once); a model already built for them is applied at once."""
         if new == self.game.settings:
             return False
-        self.undo_stack.push(_Edit(self, self.game.settings, new, text))
+        key = self.game.build_key(new)
+        if not when_built or self.game.is_built(key):
+            self.undo_stack.push(_Edit(self, self.game.settings, new, text))
+            return True
+        self._checking += 1
+
+        def ended() -> None:
+            self._checking -= 1
+
+        def done(built: Any) -> None:
+            ended()
+            self.game.keep(key, built)
+            self.edit(new, text)
+
+        def failed(msg: str) -> None:
+            ended()
+            self.refuse(f"Not applied: {msg}")
+
+        def cancelled() -> None:
+            ended()
+            self.changed.emit()
+
+        if not self.run_job(Job(lambda: self.game.compile_job(new), label=f"{self.spec.title}: building {text}\u2026",
+                                on_done=done, on_failed=failed, on_cancelled=cancelled)):
+            return False
+        self.changed.emit()
         return True
 
     def refuse(self, why: str) -> bool:
@@ -169,6 +218,11 @@ class GameSession(QObject):
 
     def _set(self, settings: Any, text: str) -> None:
         self.game.apply(settings)
+        self._model_edited(text)
+
+    def _model_edited(self, text: str) -> None:
+        """The model input changed by an edit (or the driver's round) said by ``text``: :attr:`edited`."""
+        self._edit_text = text if self.game.waiting() else ""
         self.edited.emit(text)
 
     def load_state(self, settings: Any) -> None:
@@ -187,6 +241,7 @@ class GameSession(QObject):
 
     def _replace(self, settings: Any) -> None:
         self.game.apply(settings)
+        self._edit_text = ""  # (a scenario's settings are not an edit: their compile ends with an empty text)
 
     def set_display(self, name: str, value: Any) -> None:
         """Change a display setting (no undo, no new solve); ``changed`` follows if it is new."""
@@ -207,20 +262,17 @@ class GameSession(QObject):
         return self.game.built()
 
     def mdp(self) -> TabularMDP | None:
-        """The compiled MDP of the current settings (cached), or None when there is none (yet). A game that
-        compiles in a job starts compiling now (soon, on the job thread) if it has not yet."""
+        """The compiled MDP of the current settings (cached), or None when there is none (yet): a model still
+        to be built starts compiling now (soon, on the job thread) if it has not yet. A session without a
+        runner (no window: a view on its own, a test) builds it here, on the calling thread."""
         m = self.game.mdp()
-        if m is None and self.game.compiles_in_job and not self.game.mdp_error():
+        if m is None and self.game.waiting():
             self._request_compile()
         return m
 
     def mdp_error(self) -> str:
         """Why there is no MDP ("" if there is one, or while it compiles)."""
         return self.game.mdp_error()
-
-    def context(self) -> Context:
-        """What the spec's hooks see of the game now."""
-        return self.game.context()
 
     def start_state(self) -> int:
         return self.game.start_state()
@@ -234,8 +286,15 @@ class GameSession(QObject):
     # ------------------------------------------------------------------ compiling in a job
     @property
     def compiling(self) -> bool:
-        """The spec's compile job runs for this game."""
+        """The game's compile job runs."""
         return self._compiling is not None
+
+    @property
+    def building(self) -> bool:
+        """The model of the current settings is being built, or is about to be, on the job thread (not held
+        by a Cancel): the board says so, and Step, Run and the game's jobs wait for it."""
+        return (self.game.waiting() and not self.compile_held) or self._checking > 0
+
 
     @property
     def compile_held(self) -> bool:
@@ -264,7 +323,7 @@ class GameSession(QObject):
             return
         if self._compiling is not None:
             if self._compiling != key:  # an older one is compiling: stop it, then start this one
-                self.cancel_job()
+                self._cancel_running()
             return
         self._compiling = key
         self._user_cancel = False
@@ -286,7 +345,7 @@ class GameSession(QObject):
         """Cancel the running compile; it is not started again until :meth:`build_now`."""
         if self._compiling is not None:
             self._user_cancel = True
-            self.cancel_job()
+            self._cancel_running()
 
     def _on_compile_progress(self, done: int, total: int, text: str) -> None:
         self.progress_text, self.progress = text, (int(done), int(total))
@@ -297,25 +356,31 @@ class GameSession(QObject):
 
     def _on_compiled(self, key: Hashable, built: Any) -> None:
         self._compiling = None
-        if built is None:
-            self._on_compile_cancelled(key)
-            return
-        self.game.keep(key, built)
-        if self._compiled_current(key):
-            m = self.mdp()
-            self.edited.emit(f"compiled {m.n_states:,} states" if m is not None else "compiled")
-        else:
-            self._request_compile()
-        self.changed.emit()
+        self.game.keep(key, built)  # (None is a result: e.g. the file game without a file)
+        self._compile_ended(key)
 
     def _on_compile_failed(self, key: Hashable, msg: str) -> None:
         self._compiling = None
         self.game.fail(key, msg)
+        self._compile_ended(key)
+
+    def _compile_ended(self, key: Hashable) -> None:
+        """A compile ended with a model or why not: the model changed if it is the current settings' (the
+        edit that asked for it is told again), else the current settings' compile starts; then the jobs
+        that waited for it."""
         if self._compiled_current(key):
-            self.edited.emit("compile refused")
+            text, self._edit_text = self._edit_text, ""
+            self.progress_text, self.progress = "", (0, 0)
+            self.edited.emit(text)
         else:
             self._request_compile()
         self.changed.emit()
+        self._run_deferred()
+
+    def _run_deferred(self) -> None:
+        jobs, self._deferred = self._deferred, []
+        for job in jobs:
+            self.run_job(job)
 
     def _on_compile_cancelled(self, key: Hashable) -> None:
         self._compiling = None
@@ -327,6 +392,10 @@ class GameSession(QObject):
         if not self._compiled_current(key):
             self._request_compile()
         self.changed.emit()
+        jobs, self._deferred = self._deferred, []
+        for job in jobs:  # (they waited for the model: it will not come now)
+            if job.on_cancelled is not None:
+                job.on_cancelled()
 
     # ------------------------------------------------------------------ jobs
     def _start(self, job: Job) -> bool:
@@ -347,7 +416,12 @@ class GameSession(QObject):
 
     def run_job(self, job: Job) -> bool:
         """Run ``job`` on the window's job thread (its callbacks are called on the GUI thread); if it cannot
-        start (another job runs, no window), its ``on_failed`` is told at once and False returned."""
+        start (another job runs, no window), its ``on_failed`` is told at once and False returned. Asked for
+        while the game's model is still to be built, it waits for the compile to end (True)."""
+        if self.game.waiting() and not self.compile_held and self.runner is not None:
+            self._deferred.append(job)
+            self._request_compile()
+            return True
         if self._start(job):
             if job.label:
                 self.message.emit(job.label)
@@ -358,14 +432,24 @@ class GameSession(QObject):
         return False
 
     def cancel_job(self) -> None:
-        """Cancel this game's running job (its ``on_cancelled`` follows)."""
+        """Cancel this game's job: those waiting for its compile, else the running one (its ``on_cancelled``
+        follows)."""
+        if self._deferred:
+            jobs, self._deferred = self._deferred, []
+            for job in jobs:
+                if job.on_cancelled is not None:
+                    job.on_cancelled()
+            return
+        self._cancel_running()
+
+    def _cancel_running(self) -> None:
         if self._job is not None and self.runner is not None and self.runner.current_job is self._job:
             self.runner.cancel_job()
 
     @property
     def job_running(self) -> bool:
-        """A job of this game runs."""
-        return self._job is not None
+        """A job of this game runs (or waits for its compile)."""
+        return self._job is not None or bool(self._deferred)
 
     # ------------------------------------------------------------------ scenario data
     def to_dict(self) -> dict[str, Any]:

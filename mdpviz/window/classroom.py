@@ -150,7 +150,8 @@ class ClassroomPart(QObject):
         """The model changed (the hub's ``model_changed``): new lesson text, and a comparison of the
         old model is stale."""
         self._lesson_stale = True
-        if self._hub.docks["lesson"].isVisible():
+        dock = self._hub.docks["lesson"]  # (a tab behind the inspector is "visible" with nothing on screen: a
+        if dock.isVisible() and not dock.visibleRegion().isEmpty():  # model built just after the first paint)
             self.update_lesson()
         if self._hub.stage.built_compare_panel is not None:
             self._hub.stage.built_compare_panel.clear()

@@ -101,6 +101,16 @@ class FilesPart(QObject):
             out["learning"] = p.learning.scenario_settings()
         return out
 
+    def solver_set_by_game(self, change) -> None:
+        """Run ``change``, which puts a game's own first algorithm in the Solver panel as the game is shown
+        (Jack's car rental: policy iteration): not an edit, so solver settings saved before stay saved
+        (issue 35 item 8: a fresh window's game switch marked the scenario unsaved)."""
+        saved = self._solver_settings() == self._saved_solver
+        change()
+        if saved:
+            self._saved_solver = self._solver_settings()
+        self._update_title()
+
     @property
     def dirty(self) -> bool:
         """Unsaved edits in any game, or solver settings changed since the last save or open."""
@@ -359,7 +369,7 @@ class FilesPart(QObject):
         from mdpviz.core import modelcheck  # imported when first used
 
         g = self._hub.stage.game
-        ctx = g.session.context()
+        ctx = g.session.game.context()
         mdp = ctx.mdp
         problem = ""
         if mdp is None:

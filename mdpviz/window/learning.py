@@ -383,7 +383,7 @@ class LearningPart(QObject):
         name = LEARNERS.get(c.method, c.method)
         if mdp is None or gs.mdp() is not mdp or st is None or np.shape(st.values) != (mdp.n_states,):
             cap = (f"{name}: press Step for one episode or Run" if mdp is not None
-                   else (gs.mdp_error() or g.empty_text()))
+                   else (gs.mdp_error() or g.building_text() or g.empty_text()))
             board.set_value_range(None)
             board.show_sweep(None, self._hub.solving.scale, caption=cap)
             self.learning_curves.refresh()

@@ -202,6 +202,8 @@ class LivePart(QObject):
         self.live_diff = None
         self._live_go = False
         self.live_note = ""
+        if self._hub.stage.session.building:  # the edit's model is built on the job thread: the solve to compare
+            return f"Edited ({text}): building the model\u2026"  # with stays (its compile's end is told again)
         if not self._live_applies():  # (a manual Run after the edit shows no diff: the board is as it always was)
             self._live_base = None
             return f"Edited ({text}): the solution is stale and the solver was reset."

@@ -266,8 +266,8 @@ class SensitivityPart(QObject):
         if self._hub.solver_panel.method in LEARNERS:
             self._hub.status.showMessage(f"{shown}: a learner is chosen in the Solver panel; choose a solver and "
                                          "Run to see this policy.", 10000)
-        elif self._hub.controller.mdp is None and self._hub.stage.session.compiling:
-            self._hub.solving.run_solver()  # (a game that compiles in a job) queued until the model is built
+        elif self._hub.controller.mdp is None and self._hub.stage.session.building:
+            self._hub.solving.run_solver()  # (its model is built on the job thread) queued until it is built
         else:
             self._hub.solving.follow_newest()
             self._hub.controller.run(math.inf)

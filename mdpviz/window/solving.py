@@ -77,8 +77,9 @@ class SolvingPart(QObject):
         """``time.perf_counter()`` of the convergence plot's last refresh."""
         self.solve_owner: str | None = None
         """The key of the game whose model the controller was last loaded with."""
-        self._run_queued: str | None = None
-        """The key of the game whose Run was pressed while its model was compiling: it runs once compiled."""
+        self._queued: tuple[str, str] | None = None
+        """(game key, "step" or "run"): Step or Run pressed while that game's model was being built on the
+        job thread (:attr:`~mdpviz.widgets.session.GameSession.building`): done once it is built."""
         self._kept_solves: dict[str, FinishedSolve] = {}
         """Each game's finished solve, kept when another game is shown and shown again when it comes
         back (dropped when its model or the solver's settings no longer match)."""
@@ -157,8 +158,8 @@ class SolvingPart(QObject):
         inspected, and the game's kept solve is shown again if it solved this model with the solver's
         present settings, else a fresh solver is loaded."""
         mdp = self._hub.stage.session.mdp()
-        if mdp is None and self.selected is not None:
-            self.selected = None
+        if mdp is None and self.selected is not None and not self._hub.stage.session.building:
+            self.selected = None  # (while the model is built the inspected state waits for it)
         if self.selected is not None and mdp is not None and self.selected >= mdp.n_states:
             self.selected = None
         kept = self._kept_solves.pop(self._hub.stage.game.key, None)
@@ -172,10 +173,10 @@ class SolvingPart(QObject):
             self._dirty = True
         else:
             self.reset_solver()
-            if self._run_queued is not None and (self._run_queued != self._hub.stage.game.key or not self._hub.stage.session.compiling):
-                queued, self._run_queued = self._run_queued, None
-                if queued == self._hub.stage.game.key and mdp is not None:  # Run was pressed during the compile: run now
-                    self.run_solver()
+            if self._queued is not None and (self._queued[0] != self._hub.stage.game.key or not self._hub.stage.session.building):
+                (key, what), self._queued = self._queued, None
+                if key == self._hub.stage.game.key and mdp is not None:  # pressed while the model was built: now
+                    self.run_solver() if what == "run" else self.step()
         self.chain = BackupChain.start(self.selected)  # a model edit (or another game) clears the chain
         self.model_loaded.emit()
 
@@ -220,10 +221,23 @@ class SolvingPart(QObject):
             self._hub.stage.session.driver.pause()
         self._hub.controller.pause()
 
+    def _queue(self, what: str) -> bool:
+        """Step or Run (``what``) pressed while the shown game's model is being built: done once it is built
+        (True); False when the model is there (or will not come)."""
+        if not self._hub.stage.session.building:  # (an edit built before it is taken: the old model is loaded)
+            return False
+        self._queued = (self._hub.stage.game.key, what)
+        self._hub.status.showMessage(f"{self._hub.stage.game.title}: {'Run' if what == 'run' else 'Step'} starts "
+                                     f"when the model is compiled.", 8000)
+        self.update_buttons()
+        return True
+
     def step(self) -> None:
         """Step: one sweep, or one full round (evaluate + improve) of policy iteration."""
         if self._drives():
             self._hub.stage.session.driver.step()
+            return
+        if self._queue("step"):
             return
         if self._hub.learning.active and self._hub.solver_panel.learning.step_unit == "transition":
             self._hub.learning.step_transition()  # (window/learning.py)
@@ -237,10 +251,7 @@ class SolvingPart(QObject):
         if self._drives():
             self._hub.stage.session.driver.run()
             return
-        if self._hub.controller.mdp is None and self._hub.stage.session.compiling:  # (checkers) queued until the model is built
-            self._run_queued = self._hub.stage.game.key
-            self._hub.status.showMessage(f"{self._hub.stage.game.title}: Run starts when the model is compiled.", 8000)
-            self.update_buttons()
+        if self._queue("run"):  # queued until the model is built
             return
         self._hub.controller.run(self._hub.solver_panel.rate)
 
@@ -337,10 +348,10 @@ class SolvingPart(QObject):
         self.act_run.setEnabled(can or c.state == "running")
         self.act_pause.setEnabled(c.state == "running")
         self.act_reset.setEnabled(has)
-        if not has and self._hub.stage.session.compiling and not self._drives():  # Run may be pressed now: it is queued
-            queued = self._run_queued == self._hub.stage.game.key
-            self.act_run.setEnabled(not queued)
-            self._hub.solver_panel.run.setEnabled(not queued)
+        if not has and self._hub.stage.session.building and not self._drives():  # Step or Run now: queued
+            queued = self._queued is not None and self._queued[0] == self._hub.stage.game.key
+            for b in (self.act_step, self._hub.solver_panel.step, self.act_run, self._hub.solver_panel.run):
+                b.setEnabled(not queued)
         if self._drives():  # the game's own Step (best-response rounds): its buttons follow the game
             d = self._hub.stage.session.driver
             step, running = self._hub.stage.session.mdp() is not None and d.can_step(), d.running()
@@ -415,7 +426,7 @@ class SolvingPart(QObject):
         board.set_value_range(c.value_range if sw is not None else None)
         board.show_history(hist, i)
         board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=gs.game.value_label)),
-                         caption=cap if mdp is not None else (gs.mdp_error() or g.empty_text()),
+                         caption=cap if mdp is not None else (gs.mdp_error() or g.building_text() or g.empty_text()),
                          previous=hist[i - 1] if i > 0 else None,
                          delta=self._hub.classroom.delta_scale() if sw is not None and self._hub.classroom.delta_view else None)
         self._hub.live.draw_live(board, sw, cap)
@@ -443,7 +454,8 @@ class SolvingPart(QObject):
         c = self._hub.controller
         name = registry.title(c.method)
         if c.mdp is None:
-            text = self._hub.stage.session.mdp_error() or self._hub.stage.game.empty_text() or "No model"
+            text = (self._hub.stage.session.mdp_error() or self._hub.stage.game.building_text()
+                    or self._hub.stage.game.empty_text() or "No model")
         elif (sw is None and c.state in ("stepping", "running") and c.method in kernels.KERNEL_METHODS
               and not kernels.ready()):
             # the first start after installing: numba compiles the kernels before the first sweep
@@ -479,6 +491,8 @@ class SolvingPart(QObject):
         """Show the Bellman backup of ``state`` at the shown sweep (None: clear); a new chain of backups
         starts there."""
         mdp = self._hub.controller.mdp
+        if mdp is None:  # (a model just built, heard by the board before the solver is loaded with it)
+            mdp = self._hub.stage.session.game.mdp()
         if state is not None and (mdp is None or not 0 <= state < mdp.n_states):
             state = None
         self.selected = state

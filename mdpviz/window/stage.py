@@ -363,7 +363,7 @@ class StagePart(QObject):
         if g is self.game:
             return
         if g.default_method != methods.DEFAULT_SOLVER:  # a game's own algorithm (Jack's car rental: policy iteration)
-            self._show_default_method(g)
+            self._hub.files.solver_set_by_game(lambda: self._show_default_method(g))  # (not an edit)
         self.activate(g)
 
     def _show_default_method(self, g: Game) -> None:
@@ -417,7 +417,16 @@ class StagePart(QObject):
         self.activate(g)
 
     def _on_game_edited(self, g: Game, text: str) -> None:
+        """Game ``g``'s model changed (its session's ``edited``): an edit (said twice when its model is built on
+        the job thread: made, then built), or with no text the end of a compile no edit asked for (the game
+        shown or a scenario opened: the model arrives, nothing was edited)."""
         if g is not self.game:
+            return
+        if not text:  # (as when the game is shown: the board's position is inspected)
+            self._model_changed("")
+            pos = self._boards[g.key].position if g.key in self._boards else None
+            if pos is not None and pos.state >= 0 and self._hub.solving.selected is None:
+                self._hub.solving.inspect(pos.state)
             return
         if g.default_method != self._default_methods.get(g.key, methods.DEFAULT_SOLVER):  # e.g. the grid world's 4x4 map: evaluation
             self._show_default_method(g)

@@ -177,6 +177,10 @@ class CheckersGame(PositionGame):
             return "Compile cancelled: press Build in the Game panel to enumerate this variant."
         return f"Compiling {self.settings.rules.describe()}\u2026"
 
+    def building_text(self) -> str:
+        """The variant's compile, in the words of :meth:`empty_text` ("" when it is not being built)."""
+        return self.empty_text() if self.session.building else ""
+
     def model_summary(self) -> str:
         """One line: the variant's state count and compile time (or why there is none)."""
         s = self.session

@@ -101,15 +101,16 @@ class GymGame(GridGameBase):
         return "Choose a Gymnasium environment in the Game panel"
 
     def set_environment(self, env_id: str, kwargs_text: str | dict[str, Any]) -> bool:
-        """Switch to ``env_id`` with keyword arguments (``"key=value key=value"`` or a dict); a bad
-        one is refused with a message and leaves the current environment."""
+        """Switch to ``env_id`` with keyword arguments (``"key=value key=value"`` or a dict): imported on the
+        job thread (Gymnasium is never imported on the GUI thread), then an edit; a bad one is refused with a
+        message (the session's ``refused``) and leaves the current environment. False: refused at once (a
+        malformed argument) or nothing to change."""
         try:
             new = gb.state_with_kwargs(self.gstate, env_id, kwargs_text)
-            self.session.game.prime(new, gb.window_import(new))  # checked (and kept) before it becomes an edit
         except ValueError as e:
             return self.session.refuse(f"Not applied: {e}")
         kwt = ", ".join(f"{k}={v}" for k, v in new.kwargs)
-        return self.session.edit(new, f"{new.env_id}" + (f" ({kwt})" if kwt else ""))
+        return self.session.edit(new, f"{new.env_id}" + (f" ({kwt})" if kwt else ""), when_built=True)
 
     def editor(self) -> QWidget:
         if self._editor is None:

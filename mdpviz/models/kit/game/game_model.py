@@ -6,7 +6,9 @@ what a window needs (the undo stack, Qt signals, handing the compile job to its 
 the command line, ``mdpviz export`` and the tests use a :class:`Game` (or the :class:`GameModel` it
 builds) directly. Everything a game answers that is not drawing is here, asked of its spec
 (:mod:`mdpviz.models.kit.game.registry`): the settings and their undo-free :meth:`Game.apply`, the model they
-build (cached by the spec's build key; compiled through the spec's ``jobs["compile"]`` where it has one),
+build (cached by the spec's build key, else by the settings; every game with a table builds in one compile
+job, :meth:`Game.compile_job`: the spec's ``jobs["compile"]`` where it has one, else its build wrapped in a
+generator that yields one progress),
 the one default-solve rule (:func:`solve_defaults`), the start state, the names of states and actions,
 strategies, episodes, the batch simulation, the lesson, the discount, the scenario data and the jobs.
 
@@ -24,7 +26,7 @@ from typing import Any, Hashable, Iterator, Mapping
 
 import numpy as np
 
-from mdpviz.core.jobs import drive
+from mdpviz.core.jobs import JobProgress, drive
 from mdpviz.models.kit.game import registry
 from mdpviz.models.kit.game.hooks import Context
 from mdpviz.models.kit.boards.strategies import walk_strategy_probs
@@ -36,7 +38,8 @@ DEFAULT_SOLVE: tuple[str, Mapping[str, Any]] = (methods.DEFAULT_SOLVER, {"tol": 
 synchronous value iteration to 1e-9, the window's first algorithm."""
 
 BUILT_KEPT = 3
-"""Built models kept per game when its spec builds by a key (so Undo of a checkers variant does not compile again)."""
+"""Built models kept per game besides the current one, by build key (so Undo, or a game shown again, shows its
+model at once without compiling it again)."""
 
 
 def solve_defaults(spec: Any, settings: Any) -> tuple[str, dict[str, Any]]:
@@ -175,12 +178,19 @@ class Game:
 
     @property
     def compiles_in_job(self) -> bool:
-        """The spec compiles in ``jobs["compile"]`` (a job generator: the window runs it off the GUI thread)."""
-        return "compile" in self.spec.jobs
+        """The model is built by a compile job (:meth:`compile_job`): every game with a table (the window runs
+        it on its controller's job thread, never on the GUI thread); False for a game without a table
+        (:attr:`~mdpviz.models.kit.game.registry.GameSpec.no_table`: nothing to build)."""
+        return not self.spec.no_table
 
     def compile_job(self, inp: Any = None) -> Iterator:
-        """The spec's compile job for ``inp`` (default: the current model input): yields progress, returns what it built."""
-        return self.spec.jobs["compile"](self.model_input() if inp is None else inp)
+        """The compile job of ``inp`` (default: the current model input), one rule for every game: the spec's
+        ``jobs["compile"]`` where it has one (its own progress), else :func:`build_job` (its build in a
+        generator that yields one progress). Yields progress, returns what it built."""
+        inp = self.model_input() if inp is None else inp
+        if "compile" in self.spec.jobs:
+            return self.spec.jobs["compile"](inp)
+        return build_job(self.spec, inp)
 
     def is_built(self, key: Hashable) -> bool:
         """What build key ``key`` builds is kept."""
@@ -191,9 +201,10 @@ class Game:
         return key in self._errors
 
     def keep(self, key: Hashable, built: Any) -> None:
-        """Keep ``built`` as what build key ``key`` builds (a compile job's result); the last
-        :data:`BUILT_KEPT` are kept besides the current one's."""
+        """Keep ``built`` as what build key ``key`` builds (a compile job's result; None: nothing, e.g. the
+        file game without a file); the last :data:`BUILT_KEPT` are kept besides the current one's."""
         self._built[key] = built
+        self._errors.pop(key, None)
         self._model = None
         current = self.build_key()
         while len(self._built) > BUILT_KEPT:
@@ -230,37 +241,40 @@ class Game:
         return self._model
 
     def _build(self, inp: Any) -> Any:
-        spec = self.spec
-        if self.compiles_in_job or spec.model.build_key is not None:
-            key = self.build_key(inp)
-            if key in self._errors:
-                raise ValueError(self._errors[key])
-            if key in self._built:
-                return self._built[key]
-            if self.compiles_in_job:
-                if not self.compile_here:
-                    return None  # (the window's session runs the job and calls keep)
-                built = drive(self.compile_job(inp))
-            else:
-                built = spec.model.build(inp)
-            self.keep(key, built)
-            return built
-        return spec.model.build(inp) if spec.model.build is not None else spec.compile(inp)
+        if self.spec.no_table:
+            return None  # (a game without a table: its ``compile`` gives None, nothing is built)
+        key = self.build_key(inp)
+        if key in self._errors:
+            raise ValueError(self._errors[key])
+        if key in self._built:
+            return self._built[key]
+        if not self.compile_here:
+            return None  # (the window's session runs the compile job and calls keep)
+        built = drive(self.compile_job(inp))
+        self.keep(key, built)
+        return built
+
+    def waiting(self) -> bool:
+        """The model of the current settings is still to be built by a compile job run elsewhere (a game made
+        with ``compile_here=False``, until :meth:`keep` or :meth:`fail` of its build key)."""
+        if self.compile_here or not self.compiles_in_job:
+            return False
+        key = self.build_key()
+        return key not in self._built and key not in self._errors
 
     def compile_now(self) -> TabularMDP | None:
         """The MDP, compiled here and now through the spec's compile job if it is not built yet (also for
         a game made with ``compile_here=False``); None when there is none (:meth:`mdp_error` says why)."""
         m = self.mdp()
         key = self.build_key()
-        if m is not None or not self.compiles_in_job or key in self._errors:
+        if m is not None or not self.compiles_in_job or key in self._errors or key in self._built:
             return m
         try:
             built = drive(self.compile_job())
         except ValueError as e:
             self.fail(key, str(e))
             return None
-        if built is not None:
-            self.keep(key, built)
+        self.keep(key, built)
         return self.mdp()
 
     def built(self) -> Any:
@@ -427,6 +441,13 @@ class Game:
         return self.driver is not None and self.driver.solve_after_reset()
 
 
+def build_job(spec: Any, inp: Any) -> Iterator:
+    """The compile job of a game without one of its own: one :class:`~mdpviz.core.jobs.JobProgress`, then
+    its build of ``inp`` (the spec's ``model.build``, else its ``compile``), returned."""
+    yield JobProgress(0, 0, f"Building {spec.title}\u2026")
+    return spec.model.build(inp) if spec.model.build is not None else spec.compile(inp)
+
+
 def build_game(key: str, settings: Any = None) -> GameModel:
     """Game ``key`` (any spelling the registry accepts) built from ``settings`` (default: the game's
     defaults) on the calling thread (a compile job runs to its end here). ValueError: an unknown key
@@ -438,4 +459,4 @@ def build_game(key: str, settings: Any = None) -> GameModel:
     return Game(spec, settings).model()
 
 
-__all__ = ["BUILT_KEPT", "DEFAULT_SOLVE", "Game", "GameModel", "build_game", "mdp_of", "solve_defaults"]
+__all__ = ["BUILT_KEPT", "DEFAULT_SOLVE", "Game", "GameModel", "build_game", "build_job", "mdp_of", "solve_defaults"]
