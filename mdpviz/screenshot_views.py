@@ -92,7 +92,7 @@ def save_learning_screenshots(out: str | Path, key: str) -> list[Path]:
         g = w.game
         if key == "snakes":
             g.session.edit(replace(g.cfg, layout=LAYOUT), "example layout")
-        sw.wait(lambda: w.controller.mdp is not None, what=f"the {key} model")
+        sw.wait_built(f"the {key} model")
         lp = w.solver_panel.learning
         lp.episodes.setValue(episodes)
         lp.seed.setValue(0)

@@ -300,8 +300,7 @@ def save_checkers_screenshots(out: str | Path, *, games: int = 10_000) -> list[P
         sw.shot("checkers-greedy.png")
 
         g.editor().far_button.click()
-        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready",
-                what="the far-sighted model")
+        sw.wait_built("the far-sighted model")
         sw.solve()
         b.click_cell(b.model.moves(b.position)[b.view().greedy].origin)
         sw.shot("checkers-far-sighted.png")

@@ -107,9 +107,23 @@ class ShotWindow:
             self.app.processEvents()
             time.sleep(0.005)
 
-    def reset(self, method: str | None = None) -> None:
-        """Load a fresh solver (``method`` "vi", "gs", "pi" or "lp"; None keeps the panel's) and wait until it is ready."""
+    def model_built(self) -> bool:
+        """The shown game's model is built (every game builds off the GUI thread) and its solver loaded: the
+        controller holds the session's model, not the one before the last edit or switch."""
         w = self.window
+        s = w.stage.session
+        return not s.building and w.controller.mdp is not None and w.controller.mdp is s.mdp()
+
+    def wait_built(self, what: str = "the model") -> None:
+        """Wait until :meth:`model_built` and the solver is ready (or kept converged)."""
+        w = self.window
+        self.wait(lambda: self.model_built() and w.controller.state in ("ready", "converged"), what=what)
+
+    def reset(self, method: str | None = None) -> None:
+        """Load a fresh solver (``method`` "vi", "gs", "pi" or "lp"; None keeps the panel's) on the shown game's
+        built model and wait until it is ready."""
+        w = self.window
+        self.wait(lambda: not w.stage.session.building, what="the model to be built")
         if method is not None:
             w.solver_panel.set_method(method)
         w.solving.reset_solver()
@@ -118,6 +132,7 @@ class ShotWindow:
     def step(self, sweeps: int) -> None:
         """Press Step ``sweeps`` times, each time waiting for its snapshot."""
         w = self.window
+        self.wait(lambda: not w.stage.session.building, what="the model to be built")
         for _ in range(int(sweeps)):
             n = len(w.controller.history)
             w.solving.step()
@@ -127,6 +142,7 @@ class ShotWindow:
     def solve(self) -> None:
         """Press Run and wait for convergence."""
         w = self.window
+        self.wait(lambda: not w.stage.session.building, what="the model to be built")
         w.solving.run_solver()
         self.wait(lambda: w.controller.state == "converged", what="the solver to converge")
         self.redraw()
@@ -277,9 +293,9 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
         w.switch_game("gridworld")
         if w.game.settings.grid.name == "sutton4x4":  # (the previous picture's): another map first, so that
             w.game.set_map(BUILTIN_MAPS["book"])      # the 4x4 map sets its own rules and solver afresh
-            sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the 4x3 grid")
+            sw.wait_built("the 4x3 grid")
         w.game.set_map(BUILTIN_MAPS["sutton4x4"])
-        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the 4x4 grid")
+        sw.wait_built("the 4x4 grid")
         if key == SUTTON_OPTIMAL:
             sw.reset(registry.DEFAULT_SOLVER)
         sw.solve()
@@ -289,7 +305,7 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
     if key == SNAKES_TIES:  # a layout where dice tie: every optimal die drawn under its square
         w.switch_game("snakes")
         w.game.session.edit(replace(w.game.cfg, layout=TIES_LAYOUT, circle=False), "a layout with ties")
-        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what="the snakes model")
+        sw.wait_built("the snakes model")
         sw.reset(w.game.default_method)
         sw.solve()
         w.solving.inspect(8)  # square 9: all three dice are optimal
@@ -298,8 +314,7 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
     if key == TTT_TIES:  # tic-tac-toe after the random opponent took the centre: the four corners tie
         w.switch_game("ttt")
         # (ready, or its solve kept from an earlier picture of the same window: reset below either way)
-        sw.wait(lambda: w.controller.mdp is not None and w.controller.state in ("ready", "converged"),
-                what="the ttt model")
+        sw.wait_built("the ttt model")
         sw.reset(w.game.default_method)
         sw.solve()
         w.stage.show_page("board")
@@ -324,7 +339,7 @@ def prepare_game(sw: ShotWindow, key: str, o: ShotOptions) -> None:
         g.training.start()
         sw.wait(lambda: not g.training.busy, what="the 3D agent's training")
     elif "solver" in g.panels:
-        sw.wait(lambda: w.controller.mdp is not None and w.controller.state == "ready", what=f"the {key} model")
+        sw.wait_built(f"the {key} model")
         if key != "file":
             sw.reset(g.default_method)  # the game's own algorithm (value iteration for most), whatever the previous game left
         sw.solve()

@@ -141,3 +141,19 @@ def test_showing_a_game_or_opening_a_course_file_marks_nothing_unsaved(qtbot, wi
     wait_model(window, qtbot)
     assert window.game.key == "file" and window.controller.mdp is not None
     assert not window.files.dirty and not window.windowTitle().endswith("*")
+
+
+def test_a_game_job_asked_for_while_its_model_builds_runs_when_the_model_arrives(qtbot, window):
+    """Risk tic-tac-toe's exact solve pressed right after a change of board size (its model still building):
+    the solve waits for the compile and then runs; the model arriving is not an edit that cancels it."""
+    window.switch_game("risk_ttt")
+    wait_model(window, qtbot)
+    g = window.game
+    g.set_size(4)
+    assert window.stage.session.building
+    g.solve_exact()
+    ed = g.editor()
+    qtbot.waitUntil(lambda: ed.progress.maximum() > 1 and ed.progress.value() > 0, timeout=120_000)
+    assert g.solving and not window.stage.session.building
+    g.session.cancel_job()
+    qtbot.waitUntil(lambda: not g.solving and not window.controller.job_busy, timeout=60_000)

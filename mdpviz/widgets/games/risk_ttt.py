@@ -110,6 +110,8 @@ class RiskTicTacToeGame(PositionGame):
         """Custom risks of each board size, kept when the board changes size (by side length)."""
         self.solving = False
         """An exact solve runs on the job thread."""
+        self._solving_for: RiskSettings | None = None
+        """The settings the running exact solve is for (an edit to others cancels it)."""
         self.edit_on_board = False
         """Dragging on a cell sets its risk (instead of playing it)."""
         self.session.edited.connect(self._on_edited)
@@ -210,7 +212,9 @@ class RiskTicTacToeGame(PositionGame):
                          f"{size}x{size} board")
 
     def _on_edited(self, _text: str) -> None:
-        if self.solving:
+        # an edit of the board being solved stops its exact solve; the model of the same settings arriving
+        # from its compile (the session tells an edit again when its model is built) does not
+        if self.solving and self.rstate != self._solving_for:
             self.session.cancel_job()
 
     def set_edit_on_board(self, on: bool) -> None:
@@ -236,6 +240,7 @@ class RiskTicTacToeGame(PositionGame):
             return
         size = st.size
         self.solving = True
+        self._solving_for = st
         ed = self.editor()
         ed.show_solving(True, f"Solving {size}x{size} exactly\u2026")
 
