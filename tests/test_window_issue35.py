@@ -1,0 +1,75 @@
+"""The window items of issue 35 (third round of the lecture): presenter mode that stays on the projector,
+single-key shortcuts after an edit, the inspector on the solve the board shows, unvisited states and the
+errors' states while learning, a learner's values on a scale that shows them, and Jack's map, the
+Sensitivity dock and the simulation page readable in presenter mode."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSize
+
+from tests.conftest import FakeDialogs, make_window, wait_laid_out
+
+PROJECTOR = QSize(1280, 720)
+"""The projector's screen (pixels): the window is given this size and must stay within it."""
+
+
+def choose(w, method: str) -> None:
+    p = w.solver_panel
+    p.algorithm.setCurrentIndex(p.algorithm.findData(method))
+    assert w.controller.method == method
+
+
+def ready(qtbot, w) -> None:
+    qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state in ("ready", "converged"), timeout=120_000)
+
+
+def fits(w) -> None:
+    """The window is within the projector's screen (after Qt has laid it out)."""
+    assert w.width() <= PROJECTOR.width() and w.height() <= PROJECTOR.height(), (w.game.key, w.size(), w.minimumSize())
+
+
+@pytest.fixture
+def projector(qtbot, tmp_path):
+    """The window at the projector's size, shown; any error dialog fails the test."""
+    w = make_window(qtbot, tmp_path / "settings.ini", dialogs=FakeDialogs(strict=True),
+                    size=(PROJECTOR.width(), PROJECTOR.height()), show=True)
+    yield w
+    w.shutdown()
+
+
+# ---------------------------------------------------------------------------------- item 1
+def test_presenter_mode_never_grows_the_window_past_the_projector(qtbot, projector):
+    """Issue 35 item 1: Jack's car rental, the gambler, the grid world and Q-learning with presenter mode on
+    took the window to 1,308-1,471 px on a 1,280 x 720 projector (the normal layout's minimum width in the
+    projector's font, met while the docks moved), and presenter on/off cycles left it 1,281 px wide."""
+    w = projector
+    w.switch_game("jack")
+    ready(qtbot, w)
+    with qtbot.waitSignal(w.controller.finished, timeout=120_000):
+        w.solving.run_solver()
+    w.solving.redraw()
+    w.view.set_presenter(True)
+    wait_laid_out(qtbot, w)
+    fits(w)
+    for key in ("gambler", "gridworld"):
+        w.switch_game(key)
+        ready(qtbot, w)
+        wait_laid_out(qtbot, w)
+        fits(w)
+    choose(w, "q")
+    w.solver_panel.step.click()
+    qtbot.waitUntil(lambda: len(w.controller.history) > 0 and w.controller.state != "stepping", timeout=20_000)
+    w.solving.redraw()
+    wait_laid_out(qtbot, w)
+    fits(w)
+    for on in (False, True) * 4:
+        w.view.set_presenter(on)
+        wait_laid_out(qtbot, w)
+        fits(w)
+    w.switch_game("jack")
+    ready(qtbot, w)
+    wait_laid_out(qtbot, w)
+    fits(w)
+    w.view.set_presenter(False)
+    wait_laid_out(qtbot, w)
+    fits(w)
