@@ -73,3 +73,56 @@ def test_presenter_mode_never_grows_the_window_past_the_projector(qtbot, project
     w.view.set_presenter(False)
     wait_laid_out(qtbot, w)
     fits(w)
+
+
+# ---------------------------------------------------------------------------------- item 4
+@pytest.fixture
+def live_grid(qtbot, tmp_path):
+    """The grid world solved, live re-solve on, the window shown and active (its shortcuts are live)."""
+    w = make_window(qtbot, tmp_path / "settings.ini", game="gridworld", size=(1366, 768), show=True, live=True)
+    w.activateWindow()
+    qtbot.waitUntil(lambda: w.isActiveWindow(), timeout=10_000)
+    ready(qtbot, w)
+    with qtbot.waitSignal(w.controller.finished, timeout=60_000):
+        w.solving.run_solver()
+    yield w
+    w.shutdown()
+
+
+def test_b_works_right_after_typing_a_value_and_enter(qtbot, live_grid):
+    """Issue 35 item 4: B and Shift+B did nothing right after typing a value (the field kept the focus and
+    took the key as its text). Enter commits the value and gives the board the focus; B then flips to the
+    solve before the edit and Shift+B to the difference map."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDoubleSpinBox
+
+    w = live_grid
+    box = w.stage.game_scroll.widget().findChild(QDoubleSpinBox, "gridLivingReward")
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus, timeout=5_000)
+    box.selectAll()
+    qtbot.keyClicks(box, "-0.5")
+    with qtbot.waitSignal(w.controller.finished, timeout=60_000):  # the edit, re-solved live
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert w.game.session.settings.living_reward == pytest.approx(-0.5)
+    qtbot.waitUntil(lambda: w.board.hasFocus(), timeout=5_000)
+    qtbot.waitUntil(lambda: w.live.live_diff is not None, timeout=10_000)
+    qtbot.keyClick(w.focusWidget(), Qt.Key.Key_B)
+    assert w.live.diff_mode == "before" and w.live.act_diff_before.isChecked()
+    qtbot.keyClick(w.focusWidget(), Qt.Key.Key_B, Qt.KeyboardModifier.ShiftModifier)
+    assert w.live.diff_mode == "difference"
+
+
+def test_a_click_on_the_board_takes_the_focus_from_a_field(qtbot, live_grid):
+    """Issue 35 item 4: even a click on the board left the focus (and the B key) in the field."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDoubleSpinBox
+
+    w = live_grid
+    box = w.stage.game_scroll.widget().findChild(QDoubleSpinBox, "gridNoise")
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus, timeout=5_000)
+    qtbot.mouseClick(w.board, Qt.MouseButton.LeftButton, pos=w.board.rect().center())
+    assert w.board.hasFocus()
+    qtbot.keyClick(w.focusWidget(), Qt.Key.Key_B)
+    assert w.live.act_diff_before.isChecked()  # (no edit yet: the board says so, but the key reached the window)

@@ -19,6 +19,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QComboBox, QTabBar
 
 from mdpviz.widgets.convergence import set_legend_font
+from mdpviz.widgets.focus import FocusKeeper
 
 from mdpviz.window.hub import Hub
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX, PRESENTER_SCALE
@@ -53,6 +54,9 @@ class ViewPart(QObject):
         the others)."""
         self._hub.stage.central_tabs.currentChanged.connect(self._on_page_changed)
         self._hub.main.installEventFilter(self)
+        self.focus = FocusKeeper(lambda: self._hub.stage.board, self)
+        """The boards take the keyboard focus when clicked, an editor's field gives it back on Enter (so the
+        single-key shortcuts work after an edit: issue 35 item 4)."""
         self._hub.game_shown.connect(self._view_game_shown)
         m = hub.menus.view
         self.act_presenter = hub.action("&Presenter mode", "presenterAction", self.set_presenter, "F5",
@@ -67,7 +71,9 @@ class ViewPart(QObject):
 
     def _view_game_shown(self, _game: object) -> None:
         """Another game is shown (the hub's ``game_shown``): the Game dock fits its editor and its
-        panels show."""
+        panels show; its board and editor hand the keyboard focus back and forth."""
+        self.focus.watch_board(self._hub.stage.board)
+        self.focus.watch_editor(self._hub.stage.editor_stack.currentWidget())
         self._widen_game_dock()
         self.apply_panels()
 
