@@ -126,3 +126,35 @@ def test_a_click_on_the_board_takes_the_focus_from_a_field(qtbot, live_grid):
     assert w.board.hasFocus()
     qtbot.keyClick(w.focusWidget(), Qt.Key.Key_B)
     assert w.live.act_diff_before.isChecked()  # (no edit yet: the board says so, but the key reached the window)
+
+
+# ---------------------------------------------------------------------------------- item 5
+def test_before_and_difference_views_inspect_what_the_board_shows(qtbot, live_grid):
+    """Issue 35 item 5: the "before" and "difference" views kept the inspector on the backup after the edit
+    (the board 4.48, the inspector V = -6.4475 for the same cell). "before": the backup in the model before
+    the edit, with its values (the board's); "difference": V after - V before in its title."""
+    w = live_grid
+    with qtbot.waitSignal(w.controller.finished, timeout=60_000):
+        w.game.set_living_reward(-0.5)
+    qtbot.waitUntil(lambda: w.live.live_diff is not None, timeout=10_000)
+    d = w.live.live_diff
+    s = w.game.session.start_state()
+    w.solving.inspect(s)
+    w.solving.redraw()
+    after = w.inspector.inspection
+    assert after.value == pytest.approx(d.v_after[s])
+    w.live.set_diff_mode("before")
+    w.solving.redraw()
+    before = w.inspector.inspection
+    assert before.value == pytest.approx(d.v_before[s]) and before.value != pytest.approx(after.value)
+    assert before.value == pytest.approx(float(w.board.sweep.values[s]))  # the number the board shows
+    best = [a for a in before.actions if a.best]
+    assert best and best[0].q == pytest.approx(before.value, abs=1e-6)  # the solve before the edit's own backup
+    assert "before the edit" in before.title
+    w.live.set_diff_mode("difference")
+    w.solving.redraw()
+    diff = w.inspector.inspection
+    assert "V after \u2212 V before" in diff.title and f"{float(d.dv[s]):+.4g}" in diff.title
+    w.live.set_diff_mode("after")
+    w.solving.redraw()
+    assert w.inspector.inspection.value == pytest.approx(d.v_after[s])
