@@ -158,3 +158,65 @@ def test_before_and_difference_views_inspect_what_the_board_shows(qtbot, live_gr
     w.live.set_diff_mode("after")
     w.solving.redraw()
     assert w.inspector.inspection.value == pytest.approx(d.v_after[s])
+
+
+# ---------------------------------------------------------------------------------- items 6 and 7
+def test_learning_errors_say_they_are_over_the_visited_states(qtbot, tmp_path):
+    """Issue 35 item 6: the RMS and largest errors took in states the behaviour never visits (CliffWalking's
+    cliff cells, flat near 11): the caption and the Solver panel give them over the visited states, and say so."""
+    import numpy as np
+
+    from mdpviz.window.learning import visited_errors
+
+    w = make_window(qtbot, tmp_path / "settings.ini", game="gridworld")
+    try:
+        ready(qtbot, w)
+        choose(w, "q")
+        for _ in range(2):
+            n = len(w.controller.history)
+            w.solver_panel.step.click()
+            qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=20_000)
+        w.solving.redraw()
+        st, mdp = w.controller.history[-1], w.controller.mdp
+        n, rms, largest = visited_errors(st, mdp)
+        seen = (np.asarray(st.visits) > 0) & ~np.asarray(mdp.terminal)
+        err = (np.asarray(st.values) - st.exact.values)[seen]
+        assert n == int(seen.sum()) > 0 and rms == pytest.approx(float(np.sqrt(np.mean(err ** 2))))
+        assert largest == pytest.approx(float(np.abs(err).max()))
+        status = w.solver_panel.status.text()
+        assert f"over the {n:,} visited states: RMS error {rms:.3g}, largest {largest:.3g}" in status, status
+        assert "over all" in status and "non-terminal states" in status
+    finally:
+        w.shutdown()
+
+
+def test_a_learner_picked_before_is_announced_and_far_values_get_their_own_scale(qtbot, tmp_path):
+    """Issue 35 item 7: after a learning demo, Run on another game trained the learner unannounced, its
+    values (0-6) on the exact scale (230-380) one colour. The switch says which algorithm Run runs; learned
+    values far from the exact scale get one of their own, the exact scale one click away (View menu)."""
+    w = make_window(qtbot, tmp_path / "settings.ini", game="gridworld", show=True)
+    try:
+        ready(qtbot, w)
+        choose(w, "sarsa")
+        w.switch_game("snakes")
+        ready(qtbot, w)
+        qtbot.waitUntil(lambda: "Run trains" in w.statusBar().currentMessage(), timeout=5_000)
+        assert w.solver_panel.method == "sarsa"
+        w.solving.redraw()
+        assert "Run trains" in w.solver_panel.status.text() and "not an exact solver" in w.solver_panel.status.text()
+        # an initial value far below every exact value: the learned values sit far outside the exact scale
+        lp = w.solver_panel.learning
+        lp.initial.setValue(-500.0)
+        ready(qtbot, w)
+        n = len(w.controller.history)
+        w.solver_panel.step.click()
+        qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=20_000)
+        w.solving.redraw()
+        exact = w.solving.scale
+        own = w.learning.shown_scale
+        assert own is not exact and own.lo < exact.lo - (exact.hi - exact.lo), (own, exact)
+        w.learning.act_exact_scale.trigger()  # one click: the exact scale
+        w.solving.redraw()
+        assert w.learning.shown_scale is exact
+    finally:
+        w.shutdown()
