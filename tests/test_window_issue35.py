@@ -220,3 +220,43 @@ def test_a_learner_picked_before_is_announced_and_far_values_get_their_own_scale
         assert w.learning.shown_scale is exact
     finally:
         w.shutdown()
+
+
+# ---------------------------------------------------------------------------------- item 9
+def test_jacks_map_in_presenter_mode_has_axes_over_the_data_and_readable_titles(qtbot, projector):
+    """Issue 35 item 9: Jack's map in presenter mode had an x axis from -25 to 47 for 0..20 cars (a locked
+    aspect ratio in a wide board), 9 px axis titles and a hover line as wide as 696 px."""
+    w = projector
+    w.switch_game("jack")
+    ready(qtbot, w)
+    with qtbot.waitSignal(w.controller.finished, timeout=120_000):
+        w.solving.run_solver()
+    w.view.set_presenter(True)
+    wait_laid_out(qtbot, w)
+    w.solving.mark_dirty()
+    w.solving.redraw()
+    board = w.board
+    n = board.max_cars + 1
+    (x0, x1), (y0, y1) = board.plot.vb.viewRange()
+    assert x0 == pytest.approx(0, abs=0.05) and x1 == pytest.approx(n, abs=0.05), (x0, x1)
+    assert y0 == pytest.approx(0, abs=0.05) and y1 == pytest.approx(n, abs=0.05), (y0, y1)
+    for ax in ("left", "bottom"):
+        assert board.plot.getAxis(ax).label.font().pixelSize() >= 12
+    assert board.hover.minimumSizeHint().width() < 400
+    fits(w)
+    w.view.set_presenter(False)
+    assert board.plot.getAxis("bottom").label.font().pixelSize() >= 12
+
+
+@pytest.mark.parametrize("side", [60, 70, 80, 100])
+def test_q_triangle_numbers_are_at_least_12_px(side):
+    """Issue 35 item 9: the Q triangles' numbers were about 9 px on a projector's 60-80 px cells; fewer
+    decimals where two would be smaller than 12 px (the hover and inspector keep every digit)."""
+    from mdpviz.widgets.games.grid_board import Q_MIN_PX, q_label
+
+    for x in (0.57, -0.04, 0.123, 5.5, -12.25, 250.0):
+        txt, px = q_label(x, side)
+        assert px >= Q_MIN_PX, (x, side, txt, px)
+        assert float(txt) == pytest.approx(x, abs=0.5 * 10 ** -(len(txt.split(".")[1]) if "." in txt else 0) + 1e-9)
+    txt, _ = q_label(0.57, 100)
+    assert txt == "0.57"  # a large cell keeps two decimals

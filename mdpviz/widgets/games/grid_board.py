@@ -71,6 +71,27 @@ def q_number_px(side: float, text: str) -> float:
     return min(side * 0.19, side * 0.46 / (0.64 * max(len(text), 3)))
 
 
+Q_MIN_PX = 12
+"""Smallest pixel size of a Q triangle's number (issue 35 item 9: about 9 px in presenter mode): fewer
+decimals where two would be smaller."""
+
+
+def q_label(x: float, side: float, *, min_px: float = Q_MIN_PX) -> tuple[str, float]:
+    """``(text, pixel size)`` of Q-value ``x`` in its triangle of a ``side``-pixel cell: two decimals below
+    10 (one below 100, none above) when they fit at ``min_px`` or more, else fewer decimals, down to none
+    (the hover and the inspector give every digit)."""
+    mag = abs(x)
+    digits = 2 if mag < 10 else 1 if mag < 100 else 0
+    for d in range(digits, -1, -1):
+        txt = f"{x:.{d}f}"
+        px = q_number_px(side, txt)
+        if px < min_px and min(side * 0.46 / (0.64 * max(len(txt), 3)), side * 0.22) >= min_px:
+            px = float(min_px)  # (the width holds it, and a fifth of the cell is still inside the triangle)
+        if px >= min_px:
+            return txt, px
+    return txt, px
+
+
 def triangle(rect: QRectF, direction: str) -> QPolygonF:
     """The quarter of a cell between its centre and the edge facing ``direction`` (CS188's Q triangles)."""
     c = rect.center()
@@ -354,9 +375,10 @@ class GridCanvas(QWidget):
                 off = 0.25 if dx else 0.32  # a number is wider than tall: east and west sit nearer the centre
                 cen = rect.center() + QPointF(dx * side * off, dy * side * off)
                 box = QRectF(cen.x() - side * 0.25, cen.y() - side * 0.11, side * 0.5, side * 0.22)
-                txt = f"{x:.2f}" if abs(x) < 10 else f"{x:.1f}" if abs(x) < 100 else f"{x:.0f}"
-                # as large as half the cell's width holds (a projector's 80-px cells drew them at 9-10 px)
-                self._text(p, box, txt, self.ink_for(x), q_number_px(side, txt), bold=True)
+                # as large as half the cell's width holds (a projector's 80-px cells drew them at 9-10 px),
+                # 12 px at least with fewer decimals
+                txt, px = q_label(x, side)
+                self._text(p, box, txt, self.ink_for(x), px, bold=True)
         else:
             fill = QColor("#f4f4f4") if v is None else self.color(v)
             p.fillRect(rect, fill)
