@@ -456,8 +456,7 @@ class LearningPart(QObject):
         if mode == "learned" and not self.act_exact_scale.isChecked() and far_from_scale(np.asarray(shown.values)[seen], scale):
             v, exact = np.asarray(shown.values)[seen], scale
             scale = range_scale(float(v.min()), float(v.max()), label=f"{gs.game.value_label} (learned)")
-            own = (f" \u00b7 learned values far from the exact scale ({exact.lo:.3g}..{exact.hi:.3g}): "
-                   "on a scale of their own (View menu: the exact scale)")
+            own = f" \u00b7 own colours: far from the exact {exact.lo:.3g}..{exact.hi:.3g} (View menu)"
         self.shown_scale = scale
         n_diff = int(shown.changed.size)
         when = f"episode {st.episode:,}" + ("" if tv is None else f", transition {tv[2]} of {tv[3]}")
@@ -480,8 +479,8 @@ class LearningPart(QObject):
         n_live = int(np.count_nonzero(~np.asarray(mdp.terminal, dtype=bool)))
         self._hub.solver_panel.show_status(
             f"{when} \u00b7 {st.updates:,} updates \u00b7 return {st.ret:.4g} \u00b7 "
-            f"over the {n_seen:,} visited states: RMS error {rms:.3g}, largest {largest:.3g} "
-            f"(over all {n_live:,} non-terminal states: {st.rms_error:.3g}, {st.max_error:.3g}){agree} \u00b7 \u03b5 {st.epsilon:.3g}")
+            f"RMS error {rms:.3g}, largest {largest:.3g} over the {n_seen:,} visited states (all {n_live:,} "
+            f"non-terminal: {st.rms_error:.3g}, {st.max_error:.3g}){agree} \u00b7 \u03b5 {st.epsilon:.3g}")
         self._hub.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
         self._hub.solving.update_inspection()
 

@@ -49,6 +49,8 @@ class ViewPart(QObject):
         """The Convergence dock is hidden because a results page is shown (it comes back with the board)."""
         self._forced_from: QSize | None = None
         """The window's size before its minimum grew it (put back by :meth:`_undo_forced_growth`)."""
+        self._undoing = False
+        """:meth:`_undo_forced_growth` is resizing the window (not the user)."""
         self.layout_restored = False
         """The saved dock layout was restored (else the default dock sizes apply once shown; read-only for
         the others)."""
@@ -243,6 +245,8 @@ class ViewPart(QObject):
                     if self._forced_from is None:
                         self._forced_from = QSize(old)
                     QTimer.singleShot(0, self, self._undo_forced_growth)
+                elif not self._undoing:  # the user (or a program) chose a size: that one stands
+                    self._forced_from = None
             elif t == QEvent.Type.LayoutRequest and self._forced_from is not None:
                 QTimer.singleShot(0, self, self._undo_forced_growth)
         return False
@@ -265,7 +269,11 @@ class ViewPart(QObject):
         want = QSize(max(min(main.width(), cap.width()), main.minimumWidth()),
                      max(min(main.height(), cap.height()), main.minimumHeight()))
         if want != main.size():
-            main.resize(want)
+            self._undoing = True
+            try:
+                main.resize(want)
+            finally:
+                self._undoing = False
         if want.width() <= cap.width() and want.height() <= cap.height():
             self._forced_from = None  # (else tried again at the layout's next change)
 
