@@ -277,3 +277,70 @@ def test_a_size_chosen_after_a_forced_growth_stands(qtbot, projector):
     ready(qtbot, w)
     wait_laid_out(qtbot, w)
     assert (w.width(), w.height()) == (1920, 1080)
+
+
+def test_cliffwalking_cliff_cells_are_drawn_unvisited_and_left_out_of_the_errors(qtbot, tmp_path):
+    """Issue 35 item 6: learning on CliffWalking, the cliff cells the agent can never stand on kept a learned
+    0.00 drawn in the best colour, entered the RMS and largest error and one was dashed as not optimal. They
+    are hatched grey with "not visited" on hover, never dashed, and the errors are over the visited states."""
+    pytest.importorskip("gymnasium")
+    import numpy as np
+
+    from mdpviz.window.learning import visited_errors
+
+    w = make_window(qtbot, tmp_path / "settings.ini", game="gym")
+    try:
+        assert w.game.set_environment("CliffWalking-v1", "")
+        qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.mdp.n_states == w.game.session.mdp().n_states,
+                        timeout=120_000)
+        choose(w, "q")
+        for _ in range(5):
+            n = len(w.controller.history)
+            w.solver_panel.step.click()
+            qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=20_000)
+        w.solving.redraw()
+        st, mdp = w.controller.history[-1], w.controller.mdp
+        cv = w.board.canvas
+        unvisited = (np.asarray(st.visits) == 0) & ~np.asarray(mdp.terminal)
+        assert unvisited.any() and np.array_equal(cv.unvisited, unvisited)
+        cliff = [s for s in range(37, 47) if s < mdp.n_states]  # the bottom row between start (36) and goal (47)
+        assert all(cv.is_unvisited(s) for s in cliff if not mdp.terminal[s])
+        assert not any(cv.is_unvisited(s) for s in cv.marked)  # no dash on a cell that learned nothing
+        r, c = w.game.geometry().cell_of(cliff[0])
+        assert "not visited" in cv.tooltip(r, c)
+        n_seen, rms, _ = visited_errors(st, mdp)
+        assert f"RMS error {rms:.3g} over the {n_seen:,} visited states" in cv.caption, cv.caption
+        for mode in ("visits", "exact"):  # the visits and the exact view draw every state
+            w.solver_panel.learning.set_mode(mode)
+            w.solving.mark_dirty()
+            w.solving.redraw()
+            assert cv.unvisited is None, mode
+    finally:
+        w.shutdown()
+
+
+def test_a_cell_board_draws_unvisited_states_hatched_with_no_number(qtbot, tmp_path):
+    """Issue 35 item 6 on another board (snakes and ladders' cell board): a square the behaviour never
+    visited has no learned number, no colour of the value scale, "not visited" on hover."""
+    import numpy as np
+
+    w = make_window(qtbot, tmp_path / "settings.ini", game="snakes")
+    try:
+        ready(qtbot, w)
+        choose(w, "q")
+        n = len(w.controller.history)
+        w.solver_panel.step.click()
+        qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=20_000)
+        w.solving.redraw()
+        st, mdp = w.controller.history[-1], w.controller.mdp
+        unvisited = np.flatnonzero((np.asarray(st.visits) == 0) & ~np.asarray(mdp.terminal))
+        assert unvisited.size, "one episode visits every square: no unvisited state to draw"
+        b = w.board
+        for s in unvisited:
+            assert b.is_unvisited(int(s)) and b.cell_text(int(s)) == ("", "")
+            assert "not visited" in b.tooltip_text(int(s))
+            assert b.cell_color(int(s)).name() == "#d9d9d9"
+        visited = np.flatnonzero(np.asarray(st.visits) > 0)
+        assert not any(b.is_unvisited(int(s)) for s in visited)
+    finally:
+        w.shutdown()

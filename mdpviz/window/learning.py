@@ -458,13 +458,23 @@ class LearningPart(QObject):
             scale = range_scale(float(v.min()), float(v.max()), label=f"{gs.game.value_label} (learned)")
             own = f" \u00b7 own colours: far from the exact {exact.lo:.3g}..{exact.hi:.3g} (View menu)"
         self.shown_scale = scale
+        unvisited = ~seen & ~np.asarray(mdp.terminal, dtype=bool) if mode in ("learned", "error") else None
+        if unvisited is not None and unvisited.any():  # a state that learned nothing is not "not optimal"
+            keep = np.asarray(shown.changed)[~unvisited[np.asarray(shown.changed, dtype=np.int64)]]
+            keep.setflags(write=False)
+            ref_pol = np.where(unvisited, shown.policy, ref.policy)
+            ref_pol.setflags(write=False)
+            shown, ref = dataclasses.replace(shown, changed=keep), dataclasses.replace(ref, policy=ref_pol, changed=keep)
         n_diff = int(shown.changed.size)
         when = f"episode {st.episode:,}" + ("" if tv is None else f", transition {tv[2]} of {tv[3]}")
         cap = f"{when} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {rms:.3g} over the {n_seen:,} visited states{own}"
         if st.policy is not None:
             cap += (f" \u00b7 {n_diff} not optimal (dashed)" if mode != "exact" else " \u00b7 optimal policy")
+        if unvisited is not None and unvisited.any():
+            cap += f" \u00b7 {int(unvisited.sum()):,} not visited (hatched)"
         board.set_value_range(c.value_range if mode in ("learned", "exact") else None)
         board.show_sweep(shown, scale, caption=g.board_caption(cap, shown), previous=ref)
+        board.show_unvisited(unvisited if unvisited is not None and unvisited.any() else None)
         self._hub.color_bar.show_scale(board.shown_scale or scale)
         if tv is not None:  # the token stands where the transition led
             board.show_token(self._hub.playing.token_state(int(st.path[tv[2]]), int(st.path[tv[2] - 1])), when)

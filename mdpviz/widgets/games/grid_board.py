@@ -18,7 +18,7 @@ from typing import Any, Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QCheckBox, QHBoxLayout, QLabel, QMenu, QRadioButton, QSizePolicy, QStackedWidget, QToolTip, QVBoxLayout, QWidget,
 )
@@ -34,7 +34,7 @@ from mdpviz.widgets.board_ties import ENDLESS, ENDLESS_MARK
 from mdpviz.models.gridworld import MIN_ARROW_PX, arrow_geometry, grid_color_range  # noqa: F401 (the board's sizes)
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.widgets import named as _named
-from mdpviz.widgets.board import BoardView, ColorBar
+from mdpviz.widgets.board import UNVISITED_FILL, UNVISITED_HATCH, BoardView, ColorBar
 from mdpviz.widgets.chain_marks import paint_chain_mark
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
@@ -160,6 +160,8 @@ class GridCanvas(QWidget):
         self.updated: tuple[int, int] | None = None
         """The cell the shown snapshot backed up alone (asynchronous VI, prioritized sweeping), outlined."""
         self.hidden: Callable[[int], bool] = lambda s: False
+        self.unvisited: np.ndarray | None = None
+        """bool (n_states): states a learner's behaviour never visited, hatched grey with no number (None: none)."""
         self.caption = ""
         self.line_scale = 1.0
         """Factor on outlines and arrows: thicker in the window's presenter and high-contrast modes
@@ -247,6 +249,9 @@ class GridCanvas(QWidget):
         if s < 0:
             return f"{where}: wall"
         lines = [f"{where}" + (f" ({g.label[r][c]})" if g.label[r][c] else "")]
+        if self.is_unvisited(s):
+            return "\n".join(lines + ["not visited: the behaviour has never been here (its learned value is "
+                                       "only the initial one; not in the errors over visited states)"])
         if (r, c) == self.updated:
             lines.append("backed up in this step (the one state it updated)")
         if self.values is not None and not self.hidden(s) and self.change_map:
@@ -258,6 +263,11 @@ class GridCanvas(QWidget):
             for d, q in self.q.get(s, {}).items():
                 lines.append(f"Q({d}) = {q:.6g}")
         return "\n".join(lines)
+
+    def is_unvisited(self, s: int) -> bool:
+        """State ``s`` is drawn as never visited (a learner's view)."""
+        u = self.unvisited
+        return u is not None and 0 <= s < u.size and bool(u[s])
 
     def _value(self, r: int, c: int) -> float | None:
         """The number cell (r, c) shows: its V (an AIMA exit's fixed U = R(s)), or its change dV on the
@@ -352,6 +362,13 @@ class GridCanvas(QWidget):
         if side < TINY_SIDE:  # a huge map: colour only (the tooltip still gives every number)
             v = None if self.values is None else self._value(r, c)
             p.fillRect(rect, QColor("#f4f4f4") if v is None or self.hidden(s) else self.color(v))
+            return
+        if self.is_unvisited(s) and kind == "open":  # a learner never stood here: no learned number to colour
+            p.fillRect(rect, QColor(UNVISITED_FILL))
+            p.fillRect(rect, QBrush(QColor(UNVISITED_HATCH), Qt.BrushStyle.BDiagPattern))
+            p.setPen(QPen(QColor("#555555"), 1))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(rect)
             return
         hidden = self.hidden(s)
         v = None if self.values is None or hidden else self._value(r, c)
@@ -642,6 +659,7 @@ class GridBoard(GameBoard):
         cv.geometry_, cv.mdp = geom, mdp
         cv.set_scale(low, high, div)
         cv.values = None if sw is None else np.asarray(sw.values)
+        cv.unvisited = None  # (a learner's frame marks them after this, see show_unvisited)
         cv.change_map = False
         cv.policy = None if sw is None else np.asarray(sw.policy)
         cv.q = {} if sw is None or mdp is None else gw.q_by_direction(geom, mdp, q_source(sw, previous))
@@ -732,6 +750,16 @@ class GridBoard(GameBoard):
             cell: label for s, label in labels.items() if (cell := geom.cell_of(int(s))) is not None}
         self.table.show_chain(states)
         self.canvas.update()
+
+    def show_unvisited(self, states: Any) -> bool:
+        if self.stack.currentWidget() is not self.canvas:
+            return False
+        cv = self.canvas
+        cv.unvisited = None if states is None else np.asarray(states, dtype=bool)
+        if cv.unvisited is not None:  # (an unvisited cell is not "not optimal": it has learned nothing)
+            cv.marked = tuple(x for x in cv.marked if not cv.is_unvisited(x))
+        cv.update()
+        return True
 
     def show_token(self, state: int | None, text: str = "") -> None:
         """The episode's agent on ``state`` (None: no token)."""
