@@ -309,7 +309,7 @@ def test_cliffwalking_cliff_cells_are_drawn_unvisited_and_left_out_of_the_errors
         r, c = w.game.geometry().cell_of(cliff[0])
         assert "not visited" in cv.tooltip(r, c)
         n_seen, rms, _ = visited_errors(st, mdp)
-        assert f"RMS error {rms:.3g} over the {n_seen:,} visited states" in cv.caption, cv.caption
+        assert f"RMS error {rms:.3g} over {n_seen:,} visited" in cv.caption, cv.caption
         for mode in ("visits", "exact"):  # the visits and the exact view draw every state
             w.solver_panel.learning.set_mode(mode)
             w.solving.mark_dirty()

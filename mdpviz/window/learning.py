@@ -467,11 +467,11 @@ class LearningPart(QObject):
             shown, ref = dataclasses.replace(shown, changed=keep), dataclasses.replace(ref, policy=ref_pol, changed=keep)
         n_diff = int(shown.changed.size)
         when = f"episode {st.episode:,}" + ("" if tv is None else f", transition {tv[2]} of {tv[3]}")
-        cap = f"{when} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {rms:.3g} over the {n_seen:,} visited states{own}"
+        cap = f"{when} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {rms:.3g} over {n_seen:,} visited{own}"
         if st.policy is not None:
             cap += (f" \u00b7 {n_diff} not optimal (dashed)" if mode != "exact" else " \u00b7 optimal policy")
         if unvisited is not None and unvisited.any():
-            cap += f" \u00b7 {int(unvisited.sum()):,} not visited (hatched)"
+            cap += f" \u00b7 {int(unvisited.sum()):,} unvisited (hatched)"
         board.set_value_range(c.value_range if mode in ("learned", "exact") else None)
         board.show_sweep(shown, scale, caption=g.board_caption(cap, shown), previous=ref)
         board.show_unvisited(unvisited if unvisited is not None and unvisited.any() else None)

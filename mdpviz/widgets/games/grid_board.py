@@ -338,7 +338,8 @@ class GridCanvas(QWidget):
         f = QFont(self.font())
         p.setFont(f)
         p.drawText(QRectF(4, self.height() - self.fontMetrics().height() - 6, self.width() - 8,
-                          self.fontMetrics().height() + 4), Qt.AlignmentFlag.AlignCenter, self.caption)
+                          self.fontMetrics().height() + 4), Qt.AlignmentFlag.AlignCenter,
+                   self.fontMetrics().elidedText(self.caption, Qt.TextElideMode.ElideRight, self.width() - 8))
 
     def _text(self, p: QPainter, rect: QRectF, text: str, color: QColor, px: float, *, bold: bool = False) -> None:
         f = QFont(self.font())
@@ -363,14 +364,8 @@ class GridCanvas(QWidget):
             v = None if self.values is None else self._value(r, c)
             p.fillRect(rect, QColor("#f4f4f4") if v is None or self.hidden(s) else self.color(v))
             return
-        if self.is_unvisited(s) and kind == "open":  # a learner never stood here: no learned number to colour
-            p.fillRect(rect, QColor(UNVISITED_FILL))
-            p.fillRect(rect, QBrush(QColor(UNVISITED_HATCH), Qt.BrushStyle.BDiagPattern))
-            p.setPen(QPen(QColor("#555555"), 1))
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.drawRect(rect)
-            return
-        hidden = self.hidden(s)
+        unvisited = self.is_unvisited(s)  # a learner never stood here (CliffWalking's cliff): no number to colour
+        hidden = self.hidden(s) or unvisited
         v = None if self.values is None or hidden else self._value(r, c)
         q = None if hidden else self.q.get(s)
         moves_q = {d: x for d, x in (q or {}).items() if d in DIRS}
@@ -397,8 +392,10 @@ class GridCanvas(QWidget):
                 txt, px = q_label(x, side)
                 self._text(p, box, txt, self.ink_for(x), px, bold=True)
         else:
-            fill = QColor("#f4f4f4") if v is None else self.color(v)
+            fill = QColor(UNVISITED_FILL if unvisited else "#f4f4f4") if v is None else self.color(v)
             p.fillRect(rect, fill)
+            if unvisited:
+                p.fillRect(rect, QBrush(QColor(UNVISITED_HATCH), Qt.BrushStyle.BDiagPattern))
             ink = QColor("#000000") if v is None else self.ink_for(v)
             if v is not None and self.show_values:
                 digits = 2 if side < 90 else 3 if abs(v) < 100 else 1
