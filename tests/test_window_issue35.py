@@ -208,9 +208,10 @@ def test_a_learner_picked_before_is_announced_and_far_values_get_their_own_scale
         lp = w.solver_panel.learning
         lp.initial.setValue(-500.0)
         ready(qtbot, w)
-        n = len(w.controller.history)
-        w.solver_panel.step.click()
-        qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=20_000)
+        for _ in range(3):  # (after one episode every visited value may still be one number: no scale of its own)
+            n = len(w.controller.history)
+            w.solver_panel.step.click()
+            qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=20_000)
         w.solving.redraw()
         exact = w.solving.scale
         own = w.learning.shown_scale
@@ -344,3 +345,18 @@ def test_a_cell_board_draws_unvisited_states_hatched_with_no_number(qtbot, tmp_p
         assert not any(b.is_unvisited(int(s)) for s in visited)
     finally:
         w.shutdown()
+
+
+def test_far_from_scale_is_for_values_outside_not_for_the_first_episodes():
+    """Item 7's rule: SARSA's 0-6 against an exact 230-380 is far; values inside, and the first episodes'
+    one initial value, stay on the exact scale (a colour then means the same as on the exact answer)."""
+    import numpy as np
+
+    from mdpviz.models.kit.pictures.colors import ColorScale
+    from mdpviz.window.learning import far_from_scale
+
+    exact = ColorScale(230.0, 380.0, "V")
+    assert far_from_scale(np.linspace(0, 6, 20), exact)
+    assert not far_from_scale(np.linspace(240, 370, 20), exact)
+    assert not far_from_scale(np.zeros(9), ColorScale(1.0, 7.0, "turns"))  # one initial value: no scale of its own
+    assert not far_from_scale(np.array([0.0, 0.5, 3.0, 5.0, 6.5]), ColorScale(1.0, 7.0, "turns"))

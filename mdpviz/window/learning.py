@@ -206,7 +206,8 @@ def visited_errors(step: LearningStep, mdp: TabularMDP) -> tuple[int, float, flo
 
 FAR_INSIDE = 0.5
 """Learned values are far from the exact scale when fewer than this share of the visited states' values
-lie within it (widened by a tenth of its span each side)."""
+lie within it (widened by a quarter of its span each side) and they are not all one number (the first
+episodes' initial values, which the exact scale shows growing towards it)."""
 
 
 def far_from_scale(values: np.ndarray, scale: ColorScale) -> bool:
@@ -214,9 +215,9 @@ def far_from_scale(values: np.ndarray, scale: ColorScale) -> bool:
     0-6 on tic-tac-toe's exact 230-380)."""
     v = np.asarray(values, dtype=np.float64)
     v = v[np.isfinite(v)]
-    if not v.size or not (math.isfinite(scale.lo) and math.isfinite(scale.hi)):
+    if not v.size or not (math.isfinite(scale.lo) and math.isfinite(scale.hi)) or float(v.max() - v.min()) <= 0:
         return False
-    pad = 0.1 * (scale.hi - scale.lo)
+    pad = 0.25 * (scale.hi - scale.lo)
     inside = (v >= scale.lo - pad) & (v <= scale.hi + pad)
     return float(inside.mean()) < FAR_INSIDE
 
