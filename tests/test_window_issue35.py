@@ -360,3 +360,44 @@ def test_far_from_scale_is_for_values_outside_not_for_the_first_episodes():
     assert not far_from_scale(np.linspace(240, 370, 20), exact)
     assert not far_from_scale(np.zeros(9), ColorScale(1.0, 7.0, "turns"))  # one initial value: no scale of its own
     assert not far_from_scale(np.array([0.0, 0.5, 3.0, 5.0, 6.5]), ColorScale(1.0, 7.0, "turns"))
+
+
+def test_sweep_fields_are_named_in_words():
+    """Issue 35 item 9: the Sensitivity dock named fields by their code names (``dice[0].trigger``)."""
+    from mdpviz.models.kit.game import registry
+    from mdpviz.models.kit.teaching.sweep_fields import field_words, numeric_fields
+
+    assert field_words("living_reward") == "living reward"
+    assert field_words("risk[4]") == "risk 5"
+    assert field_words("request_means[0]") == "request mean 1"
+    assert field_words("dice[0].trigger") == "trigger of die 1"
+    for key in registry.keys():
+        s = registry.get(key)
+        for f in numeric_fields(key, s.to_dict(s.default_settings())):
+            assert "[" not in f.label and "_" not in f.label and "." not in f.label, (key, f.name, f.label)
+
+
+def test_the_sensitivity_dock_after_a_game_switch_and_in_presenter_mode(qtbot, projector):
+    """Issue 35 item 9: after a game switch the dock kept the old game's axes (titles and ranges); in
+    presenter mode it took half of a 720-px projector and left the board 150 px."""
+    w = projector
+    w.switch_game("gridworld")
+    ready(qtbot, w)
+    w.view.set_presenter(True)
+    panel = w.sensitivity.open_sensitivity()
+    panel.set_range("noise", 0.0, 0.5)
+    with qtbot.waitSignal(w.controller.job_finished, timeout=60_000):
+        assert w.sensitivity.run_sensitivity()
+    wait_laid_out(qtbot, w)
+    assert w.board.height() >= 200, w.board.height()
+    fits(w)
+    pi = panel.plot.getPlotItem()
+    assert pi.getAxis("bottom").labelText == "noise"
+    w.switch_game("snakes")
+    ready(qtbot, w)
+    assert pi.getAxis("bottom").labelText == "" and panel.phase_plot.getPlotItem().getAxis("left").labelText == ""
+    (x0, x1), _ = pi.vb.viewRange()
+    assert x1 <= 1.5, (x0, x1)  # no axis of noise's sweep left
+    texts = [panel.param.itemText(i) for i in range(panel.param.count())]
+    assert texts and all("[" not in t and "." not in t for t in texts), texts
+    w.view.set_presenter(False)
