@@ -401,3 +401,48 @@ def test_the_sensitivity_dock_after_a_game_switch_and_in_presenter_mode(qtbot, p
     texts = [panel.param.itemText(i) for i in range(panel.param.count())]
     assert texts and all("[" not in t and "." not in t for t in texts), texts
     w.view.set_presenter(False)
+
+
+def test_one_return_value_is_said_in_words():
+    """Issue 35 item 9: the simulation page wrote "1 values, 80% of games between 0 and 0"."""
+    import numpy as np
+
+    from mdpviz.models.kit.pictures.display import StrategyRow
+    from mdpviz.widgets.simulation import distribution_text, within_text
+
+    row = StrategyRow("optimal", 0.0, 0.0, 0.0, np.zeros(10), returns=(np.array([0.0]), np.array([1.0])))
+    text = distribution_text(row, "reward")
+    assert "every game returns 0" in text and "1 values" not in text and "between 0 and 0" not in text
+    assert "every game returns 0" in within_text(row, "reward")
+    two = StrategyRow("optimal", 0.5, 0.5, 0.1, np.zeros(10), returns=(np.array([0.0, 1.0]), np.array([0.5, 0.5])))
+    assert "2 values" in distribution_text(two, "reward")
+
+
+def test_the_simulation_page_after_a_switch_and_its_legend_in_presenter_mode(qtbot, projector):
+    """Issue 35 item 9: the shared simulation page kept snakes' 10-40 axis after a game switch, and in
+    presenter mode its legend was cut at the plot's edge ("ptimal")."""
+    w = projector
+    w.switch_game("snakes")
+    ready(qtbot, w)
+    with qtbot.waitSignal(w.controller.finished, timeout=60_000):
+        w.solving.run_solver()
+    w.view.set_presenter(True)
+    panel = w.playing.sim_panel
+    panel.games.setValue(500)
+    with qtbot.waitSignal(w.controller.job_finished, timeout=120_000):
+        panel.simulate.click()
+    w.stage.show_page("simulation")
+    wait_laid_out(qtbot, w)
+    sim = w.stage.shared_simulation
+    assert sim is not None and sim.rows
+    view = sim.histogram
+    for _, label in sim.legend.items:  # every entry whole, inside the plot
+        r = view.mapFromScene(label.mapRectToScene(label.item.boundingRect())).boundingRect()
+        assert r.left() >= 0 and r.right() <= view.width(), (label.text, r, view.width())
+    (x0, x1), _ = sim.hist_plot.vb.viewRange()
+    assert x1 > 5  # snakes' turns
+    w.switch_game("gridworld")
+    ready(qtbot, w)
+    (x0, x1), _ = sim.hist_plot.vb.viewRange()
+    assert x1 <= 1.5 and sim.hist_plot.getAxis("bottom").labelText == "", (x0, x1)
+    w.view.set_presenter(False)

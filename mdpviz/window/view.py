@@ -289,6 +289,7 @@ class ViewPart(QObject):
             a.setStyle(tickFont=fnt)
             a.label.setFont(fnt)
         set_legend_font(sim.hist_plot, sim.legend, max(11, int(px * 0.8)))
+        sim.fit_legend()  # (its columns in the new text size)
 
     def _presenter_dock_sizes(self) -> None:
         """Presenter mode: the right-hand column a third of the width, the plot a third of the height, the
