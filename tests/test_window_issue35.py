@@ -446,3 +446,24 @@ def test_the_simulation_page_after_a_switch_and_its_legend_in_presenter_mode(qtb
     (x0, x1), _ = sim.hist_plot.vb.viewRange()
     assert x1 <= 1.5 and sim.hist_plot.getAxis("bottom").labelText == "", (x0, x1)
     w.view.set_presenter(False)
+
+
+def test_a_phase_diagram_says_how_long_it_takes(qtbot):
+    """Issue 35 item 9: the DiscountGrid phase diagram (41 x 41) took 45-49 s with no word of how long: its
+    progress says how long is left from its first cells on."""
+    from mdpviz.models.gridworld import BUILTIN_MAPS
+    from mdpviz.models.kit.game import registry
+    from mdpviz.models.kit.teaching.sensitivity import phase_job, time_left
+    from dataclasses import replace
+
+    assert time_left(2.0, 10, 40) == "6 s" and time_left(60.0, 10, 40) == "3 min"
+    spec = registry.get("gridworld")
+    data = spec.to_dict(replace(spec.default_settings(), grid=BUILTIN_MAPS["discount"]))
+    job = phase_job("gridworld", data, ("noise", "living_reward"), ((0.0, 0.5), (-2.0, 1.0)), steps=3)
+    texts = []
+    try:
+        while True:
+            texts.append(next(job).text)
+    except StopIteration:
+        pass
+    assert "left)" not in texts[0] and all("left)" in t for t in texts[1:]), texts

@@ -188,7 +188,8 @@ class SensitivityPart(QObject):
             params = (req.param, req.param2)
             make = lambda: phase_job(key, data, (req.param, req.param2),  # noqa: E731
                                      ((req.lo, req.hi), (req.lo2, req.hi2)), steps=req.steps)
-            what = f"Phase diagram of {label} and {panel.label_of(req.param2)}"
+            what = (f"Phase diagram of {label} and {panel.label_of(req.param2)} ({req.steps} x {req.steps} = "
+                    f"{req.steps ** 2:,} exact solves; the progress says how long once the first are done)")
 
         def done(result: Sensitivity | Phase | None) -> None:
             panel.show_running(False)
