@@ -186,6 +186,8 @@ def test_learning_errors_say_they_are_over_the_visited_states(qtbot, tmp_path):
         status = w.solver_panel.status.text()
         assert f"RMS error {rms:.3g}, largest {largest:.3g} over the {n:,} visited states" in status, status
         assert "non-terminal: " in status
+        # the learning curves are the learner's own, over every state: their legend says so
+        assert all("all states" in label.text for _, label in w.learning.learning_curves.err_legend.items)
     finally:
         w.shutdown()
 
