@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from functools import lru_cache
@@ -41,6 +41,8 @@ EMPTY_FILL = "#eeeeee"
 SMALL_CELL = 18.0
 """Cells narrower than this many pixels are drawn without text (large grids stay fast to paint)."""
 GOAL_FILL = "#fafafa"
+UNVISITED_FILL, UNVISITED_HATCH = "#d9d9d9", "#8c8c8c"
+"""A state a learner never visited: light grey, hatched in a darker grey (on no value scale)."""
 TEXT_COLOR = "#000000"
 """The colour bar's numbers and label."""
 DIE_STYLES: tuple[tuple[str, str], ...] = (
@@ -117,6 +119,8 @@ class BoardView(TiesPainting, GameBoard):
         self.layout_: BoardLayout = BoardLayout(())
         self.decor: dict[int, CellDecor] = {}
         self.frame: BoardFrame | None = None
+        self.unvisited: np.ndarray | None = None
+        """bool (n_states): states a learner's behaviour never visited (hatched, no number; None: none)."""
         self.scale: ColorScale | None = None
         self.selected: int | None = None
         self.successors: dict[int, float] = {}
@@ -164,6 +168,7 @@ class BoardView(TiesPainting, GameBoard):
         """The values, numbers, badges and highlights of one sweep (None: an unsolved board)."""
         self.frame = frame
         self.scale = scale
+        self.unvisited = None  # (a learner's frame marks them after this: show_unvisited)
         self.caption = frame.caption if frame is not None else ""
         if frame is not None:  # colours of every cell, once per frame (not per paint)
             self._rgb = scale_rgb(scale, frame.fill).reshape(-1, 3)
@@ -245,8 +250,20 @@ class BoardView(TiesPainting, GameBoard):
             self.revealed = set()
             self.update()
 
+    def show_unvisited(self, states: Any) -> bool:
+        self.unvisited = None if states is None else np.asarray(states, dtype=bool)
+        self.update()
+        return True
+
+    def is_unvisited(self, state: int) -> bool:
+        """State ``state`` is drawn as never visited by a learner's behaviour (hatched grey, no number)."""
+        u = self.unvisited
+        return u is not None and 0 <= state < u.size and bool(u[state])
+
     def cell_color(self, state: int) -> QColor:
         """The fill colour of a cell in the current frame (for tests and tooltips)."""
+        if self.is_unvisited(state):
+            return QColor(UNVISITED_FILL)
         if self.is_hidden(state) and not self.decor.get(state, CellDecor()).goal:
             return QColor(EMPTY_FILL)
         if self.frame is None or state >= self.frame.fill.size or np.isnan(self.frame.fill[state]):
@@ -256,7 +273,7 @@ class BoardView(TiesPainting, GameBoard):
 
     def cell_text(self, state: int) -> tuple[str, str]:
         """(value text, badge text) drawn on a cell."""
-        if self.frame is None or state >= len(self.frame.texts):
+        if self.frame is None or state >= len(self.frame.texts) or self.is_unvisited(state):
             return "", ""
         if self.is_hidden(state) and self.frame.texts[state]:
             return "?", ""
@@ -338,6 +355,8 @@ class BoardView(TiesPainting, GameBoard):
         """Full-precision value, action and type of a cell (every colour is also readable as text)."""
         name = self.state_names.get(state, str(state))
         lines = [name]
+        if self.is_unvisited(state):
+            lines.append("not visited: the behaviour has never been here (only the initial value learned)")
         d = self.decor.get(state)
         if d is not None and d.name:
             lines.append(d.name)
@@ -430,6 +449,9 @@ class BoardView(TiesPainting, GameBoard):
         p.setPen(QPen(QColor(self.outline), max(1.0, side * 0.012) * self.line_scale))
         p.setBrush(fill)
         p.drawRoundedRect(rect, side * 0.08, side * 0.08)
+        if self.is_unvisited(c.state):  # never visited by a learner: hatched, on no value scale
+            p.setBrush(QBrush(QColor(UNVISITED_HATCH), Qt.BrushStyle.BDiagPattern))
+            p.drawRoundedRect(rect, side * 0.08, side * 0.08)
         if (self.frame is not None and c.state < self.frame.fill.size and not np.isnan(self.frame.fill[c.state])
                 and not self.is_hidden(c.state)):
             ink = QColor("#000000" if self._black[c.state] else "#ffffff")

@@ -527,7 +527,8 @@ class ConvergencePlot(pg.GraphicsLayoutWidget):
     def _fit_legend(self) -> None:
         """As many columns of legend entries as the plot's width holds (one row when it holds them all),
         at least three: the fewer rows, the taller the curves."""
-        widths = [label.boundingRect().width() + 50 for _, label in self.legend.items]
+        # (the text's own width: a LabelItem's boundingRect can keep a wider one, measured before its font changed)
+        widths = [label.item.boundingRect().width() + 50 for _, label in self.legend.items]
         n = len(widths)
         room = self.width() - 80
         cols = 3

@@ -62,6 +62,13 @@ class GameBoard(QWidget):
         :attr:`shown_scale`). False: the board cannot draw it (the window says so)."""
         return False
 
+    def show_unvisited(self, states: Any) -> bool:
+        """After :meth:`show_sweep` of a learner's snapshot: ``states`` (bool per MDP state; None: none) were
+        never visited by the behaviour, so their learned numbers are only the initial value: drawn as
+        unvisited (hatched grey, "not visited" on hover), not on the value scale. False: the board draws no
+        such mark (the caption's counts still say over which states the errors are)."""
+        return False
+
     def show_history(self, history: Sequence[Any], index: int) -> None:
         """Every recorded snapshot of the current solve and the shown one's index, given before each
         :meth:`show_sweep` (a board that keeps earlier sweeps in view, as figure 4.3's value curves do)."""

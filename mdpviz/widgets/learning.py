@@ -284,8 +284,9 @@ class LearningPanel(QWidget):
 class LearningCurves(QWidget):
     """The learning curves of one learner's snapshots (the convergence dock while a learner runs).
 
-    Three plots over episodes: the error of the learned V to the exact answer (RMS and largest, log
-    scale); the share of states whose learned greedy action is optimal (control); the return of each
+    Three plots over episodes: the error of the learned V to the exact answer (RMS and largest over every
+    non-terminal state, visited or not, as the learner measures them: the legend says so; the window's
+    caption gives them over the visited states, log scale); the share of states whose learned greedy action is optimal (control); the return of each
     episode as a moving average, beside the exact expected return from the start and the exact value of
     the learned greedy policy where it was evaluated. Points are appended as snapshots arrive
     (:meth:`extend`) and drawn at :meth:`refresh` (the window's frame rate).
@@ -304,8 +305,8 @@ class LearningCurves(QWidget):
         self.err_plot = self._plot(0, "error of V (log)", ZeroLogAxis("left"))
         self.err_plot.setLogMode(y=True)
         self.err_legend = legend_above(self.err_plot, columns=2)  # (a legend never over the curves)
-        self.rms_curve = self.err_plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2), name="RMS to exact")
-        self.max_curve = self.err_plot.plot([], [], pen=pg.mkPen("#d62728", width=1.5, style=dash), name="largest")
+        self.rms_curve = self.err_plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2), name="RMS to exact, all states")
+        self.max_curve = self.err_plot.plot([], [], pen=pg.mkPen("#d62728", width=1.5, style=dash), name="largest, all states")
         self.agree_plot = self._plot(1, "greedy action optimal")
         self.agree_plot.setYRange(0.0, 1.0)
         self.agree_legend = legend_above(self.agree_plot, columns=1)  # (what "share" means: one line)

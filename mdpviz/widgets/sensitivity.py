@@ -373,6 +373,12 @@ class SensitivityPanel(QWidget):
         self.chosen = self.chosen_cell = None
         self._draw_sweep()
         self._draw_phase()
+        # no axes of a sweep that is gone (a game switch kept the old game's titles and ranges)
+        for w in (self.plot, self.phase_plot):
+            pi = w.getPlotItem()
+            pi.setLabel("bottom", "")
+            pi.setLabel("left", "")
+            pi.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
         self.table.setRowCount(0)
         self.legend.clear()
         self.set_caption("")

@@ -278,6 +278,25 @@ class SimulationPanel(ResultsPanel):
         self.legend.clear()
         fit_legend_row(self.hist_plot, self.legend)
         self.hist_plot.setLabel("bottom", "")
+        self.hist_plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)  # (no axis of the last game's games)
+
+    def fit_legend(self) -> None:
+        """As many legend columns as the plot's width holds, so that no entry is cut at the plot's edge
+        (presenter mode's larger text cut "optimal" to "ptimal"); at least one."""
+        widths = [label.item.boundingRect().width() + 45 for _, label in self.legend.items]
+        room = self.histogram.width() - 60
+        cols = 1
+        for c in range(min(len(widths), 6), 0, -1):
+            if sum(max(widths[j::c]) for j in range(c)) < room:
+                cols = c
+                break
+        if self.legend.columnCount != cols:
+            self.legend.setColumnCount(cols)
+        fit_legend_row(self.hist_plot, self.legend)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        self.fit_legend()
 
     def show_results(self, rows: Sequence[StrategyRow], *, unit: str, start: str, notes: Sequence[str] = ()) -> None:
         """Draw the histogram and fill the table."""
@@ -309,7 +328,7 @@ class SimulationPanel(ResultsPanel):
         if any(exact_atoms(r) is not None for r in rows):
             self.legend.addItem(pg.PlotDataItem(pen=None, symbol="o", symbolSize=7, symbolBrush="#444444",
                                                 symbolPen=None), "exact distribution")
-        fit_legend_row(self.hist_plot, self.legend)
+        self.fit_legend()
         beyond = sum(int(np.sum(x > hi)) for x in shown)
         tail = (f" The histogram ends at {hi:g} {unit}: {beyond:,} longer games are counted in the fractions "
                 "but not drawn." if beyond else "")
@@ -406,6 +425,8 @@ def distribution_text(row: StrategyRow, unit: str) -> str:
         med, lo, hi = (return_quantile(row, q) for q in (0.5, 0.1, 0.9))
         if med is None or lo is None or hi is None:
             return ""
+        if len(row.returns[0]) == 1 or lo == hi:  # ("1 values, 80% of games between 0 and 0")
+            return f" {row.name} (exact distribution, dots): every game returns {med:.4g}."
         return (f" {row.name} (exact distribution, dots): {len(row.returns[0])} values, median {med:.4g}, "
                 f"80% of games between {lo:.4g} and {hi:.4g}.")
     med, q90 = quantile_of(row.distribution, 0.5), quantile_of(row.distribution, 0.9)
@@ -421,6 +442,8 @@ def within_text(row: StrategyRow, unit: str) -> str:
         if med is None:
             return ""
         v, p = row.returns
+        if len(v) == 1:
+            return f"; exact: every game returns {float(v[0]):.4g}"
         top = np.argsort(-np.asarray(p), kind="stable")[:3]
         likely = ", ".join(f"P({v[i]:.4g}) = {p[i]:.3f}" for i in top)
         return f"; exact: {len(v)} values, median {med:.4g}, most likely {likely}"

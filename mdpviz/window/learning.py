@@ -188,6 +188,41 @@ def partial_step(mdp: TabularMDP, prev: LearningStep | None, step: LearningStep,
                                done=False)
 
 
+def visited_states(step: LearningStep, mdp: TabularMDP) -> np.ndarray:
+    """bool (n_states): the non-terminal states the behaviour has visited so far (the others keep their
+    initial value: the cliff cells of CliffWalking can never be stood on)."""
+    return (np.asarray(step.visits) > 0) & ~np.asarray(mdp.terminal, dtype=bool)
+
+
+def visited_errors(step: LearningStep, mdp: TabularMDP) -> tuple[int, float, float]:
+    """``(visited states, RMS, largest)`` of learned V - exact V over the non-terminal states the behaviour
+    visited (the learner's own ``rms_error`` and ``max_error`` are over every non-terminal state, reachable
+    or not: on CliffWalking they stayed near 11 while the start's value was exact)."""
+    seen = visited_states(step, mdp)
+    err = (np.asarray(step.values, dtype=np.float64) - np.asarray(step.exact.values))[seen]
+    if not err.size:
+        return 0, 0.0, 0.0
+    return int(err.size), float(np.sqrt(np.mean(err ** 2))), float(np.abs(err).max())
+
+
+FAR_INSIDE = 0.5
+"""Learned values are far from the exact scale when fewer than this share of the visited states' values
+lie within it (widened by a quarter of its span each side) and they are not all one number (the first
+episodes' initial values, which the exact scale shows growing towards it)."""
+
+
+def far_from_scale(values: np.ndarray, scale: ColorScale) -> bool:
+    """The values (finite ones) mostly lie outside ``scale``: on it they would all be one end colour (SARSA's
+    0-6 on tic-tac-toe's exact 230-380)."""
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v)]
+    if not v.size or not (math.isfinite(scale.lo) and math.isfinite(scale.hi)) or float(v.max() - v.min()) <= 0:
+        return False
+    pad = 0.25 * (scale.hi - scale.lo)
+    inside = (v >= scale.lo - pad) & (v <= scale.hi + pad)
+    return float(inside.mean()) < FAR_INSIDE
+
+
 def step_size(step_rule: tuple[float, float], n: int) -> float:
     """The step size ``alpha / n^w`` of an entry's ``n``-th update (``step_rule`` = ``(alpha, w)``)."""
     alpha, w = step_rule
@@ -220,6 +255,23 @@ class LearningPart(QObject):
         """The replayed transitions of recorded episodes, by history index (see :meth:`replay_at`)."""
         self._lesson_learning = False
         """The lesson tab shows the learning lesson (see :meth:`_lesson_for_method`)."""
+        self.shown_scale: ColorScale | None = None
+        """The colour scale of the learner's last frame (read by tests)."""
+        self.act_exact_scale = hub.action("Learned values on the &exact answer's scale", "learnedExactScaleAction",
+                                          lambda _on: self._hub.solving.mark_dirty(), checkable=True,
+                                          tip="Draw learned values on the exact answer's colours even when they "
+                                              "lie far outside them (else they get a scale of their own)")
+        hub.menus.view.addAction(self.act_exact_scale)
+        hub.game_shown.connect(self._learning_game_shown)
+
+    def _learning_game_shown(self, game) -> None:
+        """Another game with a learner still picked: the window says plainly that Run trains it (issue 35
+        item 7: after a learning demo, Run on tic-tac-toe trained SARSA unannounced)."""
+        m = self._hub.solver_panel.method
+        if m in LEARNERS:
+            text = (f"{game.title}: Run trains {LEARNERS[m]} from experience (picked before); pick a solver "
+                    "in the Solver panel's Algorithm for the exact answer.")
+            QTimer.singleShot(0, self, lambda: self._hub.status.showMessage(text, 15000))
 
     def _learning_presenter(self, on: bool) -> None:
         self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
@@ -389,7 +441,9 @@ class LearningPart(QObject):
             self.learning_curves.refresh()
             self._hub.solver_panel.show_history(len(hist), i)
             self._hub.solving.update_buttons()
-            self._hub.solver_panel.show_status(f"{name}: ready" if c.state != "failed" else f"{name}: failed: {c.error}")
+            self._hub.solver_panel.show_status(f"{name}: ready \u00b7 Run trains {name} from experience (a learner, "
+                                               "not an exact solver)" if c.state != "failed"
+                                               else f"{name}: failed: {c.error}")
             self._hub.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
             self._hub.solving.update_inspection()
             return
@@ -398,13 +452,31 @@ class LearningPart(QObject):
             st = tv[0]
         shown, ref = learning_view(st, mdp, mode)
         scale = mode_scale(mode, st, self._hub.solving.scale, gs.game.value_label)
+        seen = visited_states(st, mdp)
+        n_seen, rms, largest = visited_errors(st, mdp)
+        own = ""
+        if mode == "learned" and not self.act_exact_scale.isChecked() and far_from_scale(np.asarray(shown.values)[seen], scale):
+            v, exact = np.asarray(shown.values)[seen], scale
+            scale = range_scale(float(v.min()), float(v.max()), label=f"{gs.game.value_label} (learned)")
+            own = f" \u00b7 own colours: far from the exact {exact.lo:.3g}..{exact.hi:.3g} (View menu)"
+        self.shown_scale = scale
+        unvisited = ~seen & ~np.asarray(mdp.terminal, dtype=bool) if mode in ("learned", "error") else None
+        if unvisited is not None and unvisited.any():  # a state that learned nothing is not "not optimal"
+            keep = np.asarray(shown.changed)[~unvisited[np.asarray(shown.changed, dtype=np.int64)]]
+            keep.setflags(write=False)
+            ref_pol = np.where(unvisited, shown.policy, ref.policy)
+            ref_pol.setflags(write=False)
+            shown, ref = dataclasses.replace(shown, changed=keep), dataclasses.replace(ref, policy=ref_pol, changed=keep)
         n_diff = int(shown.changed.size)
         when = f"episode {st.episode:,}" + ("" if tv is None else f", transition {tv[2]} of {tv[3]}")
-        cap = f"{when} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {st.rms_error:.3g}"
+        cap = f"{when} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {rms:.3g} over {n_seen:,} visited{own}"
         if st.policy is not None:
             cap += (f" \u00b7 {n_diff} not optimal (dashed)" if mode != "exact" else " \u00b7 optimal policy")
+        if unvisited is not None and unvisited.any():
+            cap += f" \u00b7 {int(unvisited.sum()):,} unvisited (hatched)"
         board.set_value_range(c.value_range if mode in ("learned", "exact") else None)
         board.show_sweep(shown, scale, caption=g.board_caption(cap, shown), previous=ref)
+        board.show_unvisited(unvisited if unvisited is not None and unvisited.any() else None)
         self._hub.color_bar.show_scale(board.shown_scale or scale)
         if tv is not None:  # the token stands where the transition led
             board.show_token(self._hub.playing.token_state(int(st.path[tv[2]]), int(st.path[tv[2] - 1])), when)
@@ -416,9 +488,11 @@ class LearningPart(QObject):
         self._hub.solver_panel.show_history(len(hist), i)
         self._hub.solving.update_buttons()
         agree = "" if st.policy is None else f" \u00b7 optimal actions {st.greedy_agreement:.0%}"
+        n_live = int(np.count_nonzero(~np.asarray(mdp.terminal, dtype=bool)))
         self._hub.solver_panel.show_status(
             f"{when} \u00b7 {st.updates:,} updates \u00b7 return {st.ret:.4g} \u00b7 "
-            f"RMS error {st.rms_error:.3g}{agree} \u00b7 \u03b5 {st.epsilon:.3g}")
+            f"RMS error {rms:.3g}, largest {largest:.3g} over the {n_seen:,} visited states (all {n_live:,} "
+            f"non-terminal: {st.rms_error:.3g}, {st.max_error:.3g}){agree} \u00b7 \u03b5 {st.epsilon:.3g}")
         self._hub.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
         self._hub.solving.update_inspection()
 

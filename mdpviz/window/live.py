@@ -38,6 +38,8 @@ import numpy as np
 from PySide6.QtCore import QObject
 
 from mdpviz.controller import ValueRange
+from mdpviz.models.kit.pictures.display import (ActionBackup, BackupTerm, Inspection, backup_q, backup_text,
+                                                 greedy_action, merge_terms)
 from mdpviz.models.kit.pictures.policy_diff import PolicyDiff, diff_scale, policy_diff
 from mdpviz.models.kit.pictures.value_range import REFERENCE_MAX_TRANSITIONS, range_scale
 from mdpviz.core.mdp import TabularMDP
@@ -85,6 +87,28 @@ def live_refusal(n_transitions: int, measured: tuple[int, float] | None, *,
             return (f"the last solve took {measured[1]:.2g} s for {transitions_text(measured[0])} "
                     f"(this model: about {predicted:.2g} s): {off}")
     return ""
+
+
+def before_inspection(mdp: TabularMDP, values: np.ndarray, s: int, *, title: str,
+                      action_name: Any = str, unit: str = "") -> Inspection:
+    """The Bellman backup of state ``s`` of ``mdp`` with the values ``values`` (the solve before an edit, in
+    its own model: Sutton and Barto eq. 4.10's Q(s, a) = sum p (r + gamma V(s')) per action)."""
+    v = np.asarray(values, dtype=np.float64)
+    objective = "min" if mdp.sense[s] < 0 else "max"
+    if mdp.terminal[s]:
+        return Inspection(title, float(v[s]), (), objective, mdp.discount, terminal=True, unit=unit)
+    labels = mdp.state_labels
+    name = (lambda t: labels[t] or str(t)) if labels else str  # noqa: E731
+    acts = [int(a) for a in mdp.actions_of(s)]
+    rows = []
+    for a in acts:
+        terms = [BackupTerm(p, r, d, float(v[d])) for d, p, r in mdp.outcomes(s, a)]
+        shown = terms if len(terms) <= 12 else merge_terms(terms)
+        rows.append((a, tuple(shown), backup_q(terms, mdp.discount), backup_text(shown, mdp.discount, state_name=name)))
+    chosen = greedy_action(acts, [q for _, _, q, _ in rows], objective)
+    actions = tuple(ActionBackup(a, action_name(a), q, text, a == chosen, "", shown) for a, shown, q, text in rows)
+    return Inspection(title, float(v[s]), actions, objective, mdp.discount, unit=unit,
+                      source="V of the solve before the edit")
 
 
 @dataclass(frozen=True, eq=False)
@@ -313,6 +337,29 @@ class LivePart(QObject):
         if mode == "difference":
             return f"V after − V before the edit: {what}"
         return f"After the edit: {what}"
+
+    def shown_inspection(self, insp: Inspection | None, s: int | None) -> Inspection | None:
+        """The inspector's page for state ``s`` as the board shows it (issue 35 item 5: the "before" and
+        "difference" views kept the inspector on the backup after the edit, V = -6.4475 beside a board's
+        4.48): "before", the backup of the state in the model before the edit with the values of the solve
+        before it; "difference", the backup after the edit titled with V after - V before. ``insp`` is the
+        page after the edit (what the "after" view shows, returned as it is there)."""
+        d = self._shown_diff(self._hub.solving.shown_sweep())
+        if insp is None or s is None or d is None or self.diff_mode == "after" or not 0 <= s < len(d.before_state):
+            return insp
+        title = self._hub.stage.game.state_title(s)
+        if self.diff_mode == "difference":
+            if not d.compared[s]:
+                return replace(insp, title=f"{insp.title} (new in the edit: no V before it)")
+            return replace(insp, title=f"{insp.title}: V after \u2212 V before = {float(d.dv[s]):+.4g} "
+                                       f"(before the edit {float(d.v_before[s]):.4g})")
+        base = self._live_before
+        b = int(d.before_state[s])
+        if base is None or b < 0:
+            return Inspection(f"{title}: not a state before the edit", 0.0, (), insp.objective, insp.discount,
+                              terminal=True, unit=insp.unit)
+        return before_inspection(base.mdp, base.values, b, title=f"{title} in the solve before the edit",
+                                 action_name=self._hub.stage.session.action_name, unit=insp.unit)
 
     def draw_live(self, board: Any, sw: Sweep | None, caption: str) -> None:
         """After the board drew the shown sweep: the last edit's diff on it (the changed states marked, the

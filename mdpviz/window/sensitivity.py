@@ -37,6 +37,8 @@ MAX_PHASE_STEPS = 201
 """Values per axis of a phase diagram at most (as ``mdpviz sensitivity --steps`` takes them)."""
 SENSITIVITY_HEIGHT = 0.5
 """Share of the window's height the Sensitivity dock takes when opened (its phase diagram needs room)."""
+PRESENTER_SENSITIVITY_HEIGHT = 0.38
+"""The share in presenter mode, as the convergence plot's (half of a 720-px projector left the board 150 px)."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,8 @@ class SensitivityPart(QObject):
         d.show()
         d.raise_()
         if not d.isFloating():
-            self._hub.main.resizeDocks([d], [int(self._hub.main.height() * SENSITIVITY_HEIGHT)], Qt.Orientation.Vertical)
+            share = PRESENTER_SENSITIVITY_HEIGHT if self._hub.view.presenter else SENSITIVITY_HEIGHT
+            self._hub.main.resizeDocks([d], [int(self._hub.main.height() * share)], Qt.Orientation.Vertical)
         return panel
 
     def _on_sensitivity_shown(self, shown: bool) -> None:
@@ -185,7 +188,8 @@ class SensitivityPart(QObject):
             params = (req.param, req.param2)
             make = lambda: phase_job(key, data, (req.param, req.param2),  # noqa: E731
                                      ((req.lo, req.hi), (req.lo2, req.hi2)), steps=req.steps)
-            what = f"Phase diagram of {label} and {panel.label_of(req.param2)}"
+            what = (f"Phase diagram of {label} and {panel.label_of(req.param2)} ({req.steps} x {req.steps} = "
+                    f"{req.steps ** 2:,} exact solves; the progress says how long once the first are done)")
 
         def done(result: Sensitivity | Phase | None) -> None:
             panel.show_running(False)

@@ -624,7 +624,7 @@ class SolvingPart(QObject):
             self._hub.stage.board.show_selection(self.selected)
             self._hub.stage.board.show_chain(())
             return
-        insp = self.inspection()
+        insp = self._hub.live.shown_inspection(self.inspection(), self.selected)  # (the solve the board shows)
         self._hub.inspector.show_inspection(insp)
         mdp = self._hub.controller.mdp
         board = self._hub.stage.board

@@ -19,6 +19,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QComboBox, QTabBar
 
 from mdpviz.widgets.convergence import set_legend_font
+from mdpviz.widgets.focus import FocusKeeper
 
 from mdpviz.window.hub import Hub
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX, PRESENTER_SCALE
@@ -46,10 +47,18 @@ class ViewPart(QObject):
         """Docks hidden because the shown game does not use them (they come back with a game that does)."""
         self._plot_hidden_for_results = False
         """The Convergence dock is hidden because a results page is shown (it comes back with the board)."""
+        self._forced_from: QSize | None = None
+        """The window's size before its minimum grew it (put back by :meth:`_undo_forced_growth`)."""
+        self._undoing = False
+        """:meth:`_undo_forced_growth` is resizing the window (not the user)."""
         self.layout_restored = False
         """The saved dock layout was restored (else the default dock sizes apply once shown; read-only for
         the others)."""
         self._hub.stage.central_tabs.currentChanged.connect(self._on_page_changed)
+        self._hub.main.installEventFilter(self)
+        self.focus = FocusKeeper(lambda: self._hub.stage.board, self)
+        """The boards take the keyboard focus when clicked, an editor's field gives it back on Enter (so the
+        single-key shortcuts work after an edit: issue 35 item 4)."""
         self._hub.game_shown.connect(self._view_game_shown)
         m = hub.menus.view
         self.act_presenter = hub.action("&Presenter mode", "presenterAction", self.set_presenter, "F5",
@@ -64,7 +73,9 @@ class ViewPart(QObject):
 
     def _view_game_shown(self, _game: object) -> None:
         """Another game is shown (the hub's ``game_shown``): the Game dock fits its editor and its
-        panels show."""
+        panels show; its board and editor hand the keyboard focus back and forth."""
+        self.focus.watch_board(self._hub.stage.board)
+        self.focus.watch_editor(self._hub.stage.editor_stack.currentWidget())
         self._widen_game_dock()
         self.apply_panels()
 
@@ -175,6 +186,8 @@ class ViewPart(QObject):
             return
         self.presenter = on
         self._hub.docks["player"].setWindowTitle("Episode" if on else "Episode player")  # a tab title that fits
+        if on:  # the docks move before the font grows: in the projector's font the normal layout's minimum
+            self._move_docks_for_presenter()  # width (1,419 px with Jack's board) grew the window for good
         f = QFont(self._base_font)
         size = f.pointSizeF() if f.pointSizeF() > 0 else 10.0
         f.setPointSizeF(size * (PRESENTER_SCALE if on else 1.0))
@@ -197,16 +210,9 @@ class ViewPart(QObject):
         self._hub.stage.game_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if on
                                                     else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         if on:
-            self._normal_state = self._save_layout()
-            self._normal_hidden = set(self._hidden_by_game)
-            for d in (self._hub.docks["game"], self._hub.docks["player"]):
-                d.setFloating(False)
-                self._hub.main.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
-                self._hub.main.tabifyDockWidget(self._hub.docks["lesson"], d)
-            self._hub.docks["inspector"].raise_()
             QTimer.singleShot(0, self, self._hide_orphan_tab_bars)
             QTimer.singleShot(0, self, self._presenter_dock_sizes)
-        elif self._normal_state is not None:
+        elif self._normal_state is not None:  # (after the font shrank: the normal layout in the normal font)
             self._hub.main.restoreState(self._normal_state)
             self._normal_state = None
             self._after_restore(self._normal_hidden)
@@ -214,6 +220,62 @@ class ViewPart(QObject):
             self._widen_game_dock()  # an editor first shown in presenter mode
         self._hub.settings.setValue("view/presenter", on)
         self._hub.solving.mark_dirty()
+
+    def _move_docks_for_presenter(self) -> None:
+        """Presenter mode's arrangement: the normal layout kept, the game editor and the episode player
+        tabbed beside the lesson in the right-hand column."""
+        self._normal_state = self._save_layout()
+        self._normal_hidden = set(self._hidden_by_game)
+        for d in (self._hub.docks["game"], self._hub.docks["player"]):
+            d.setFloating(False)
+            self._hub.main.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
+            self._hub.main.tabifyDockWidget(self._hub.docks["lesson"], d)
+        self._hub.docks["inspector"].raise_()
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802
+        """The window grown to exactly its new minimum (a font, docks or a game's widgets met on the way: not
+        the user, who never drags a window *up* to its minimum) is put back once its layout allows."""
+        if obj is self._hub.main:
+            t = ev.type()
+            if t == QEvent.Type.Resize:
+                old, new, main = ev.oldSize(), ev.size(), self._hub.main
+                grown_w = old.width() > 0 and new.width() > old.width() and new.width() == main.minimumWidth()
+                grown_h = old.height() > 0 and new.height() > old.height() and new.height() == main.minimumHeight()
+                if (grown_w or grown_h) and main.isVisible():
+                    if self._forced_from is None:
+                        self._forced_from = QSize(old)
+                    QTimer.singleShot(0, self, self._undo_forced_growth)
+                elif not self._undoing:  # the user (or a program) chose a size: that one stands
+                    self._forced_from = None
+            elif t == QEvent.Type.LayoutRequest and self._forced_from is not None:
+                QTimer.singleShot(0, self, self._undo_forced_growth)
+        return False
+
+    def _undo_forced_growth(self) -> None:
+        """Back to the size the window had before its minimum grew it (:meth:`eventFilter`), as far as its
+        minimum allows now; never past the screen's available geometry when the window fit in it (issue 35:
+        presenter mode and game switches took Jack's window to 1,308-1,471 px on a 1,280 x 720 projector)."""
+        before, main = self._forced_from, self._hub.main
+        if before is None or not main.isVisible() or main.isMaximized() or main.isFullScreen():
+            self._forced_from = None
+            return
+        if main.layout() is not None:
+            main.layout().activate()  # the minimum of the layout as it is now, not as it was on the way
+        screen = main.screen()
+        avail = screen.availableGeometry().size() if screen is not None else None
+        cap = QSize(before)
+        if avail is not None and before.width() <= avail.width() and before.height() <= avail.height():
+            cap = cap.boundedTo(avail)
+        want = QSize(max(min(main.width(), cap.width()), main.minimumWidth()),
+                     max(min(main.height(), cap.height()), main.minimumHeight()))
+        if want != main.size():
+            self._undoing = True
+            try:
+                main.resize(want)
+            finally:
+                self._undoing = False
+        if want.width() <= cap.width() and want.height() <= cap.height():
+            self._forced_from = None  # (else tried again at the layout's next change)
 
     def style_simulation(self) -> None:
         """The shared simulation panel's plot text at the size presenter mode set (once the panel is built)."""
@@ -227,6 +289,7 @@ class ViewPart(QObject):
             a.setStyle(tickFont=fnt)
             a.label.setFont(fnt)
         set_legend_font(sim.hist_plot, sim.legend, max(11, int(px * 0.8)))
+        sim.fit_legend()  # (its columns in the new text size)
 
     def _presenter_dock_sizes(self) -> None:
         """Presenter mode: the right-hand column a third of the width, the plot a third of the height, the

@@ -18,7 +18,7 @@ from typing import Any, Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QCheckBox, QHBoxLayout, QLabel, QMenu, QRadioButton, QSizePolicy, QStackedWidget, QToolTip, QVBoxLayout, QWidget,
 )
@@ -35,7 +35,7 @@ from mdpviz.widgets.board_ties import ENDLESS, ENDLESS_MARK
 from mdpviz.models.gridworld import MIN_ARROW_PX, arrow_geometry, grid_color_range  # noqa: F401 (the board's sizes)
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.widgets import named as _named
-from mdpviz.widgets.board import BoardView, ColorBar
+from mdpviz.widgets.board import UNVISITED_FILL, UNVISITED_HATCH, BoardView, ColorBar
 from mdpviz.widgets.chain_marks import paint_chain_mark
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
@@ -70,6 +70,27 @@ def q_number_px(side: float, text: str) -> float:
     and west numbers can be side by side in bold (about 0.64 px of width per px of height and character,
     0.46 of the cell each), at most 0.19 of the cell."""
     return min(side * 0.19, side * 0.46 / (0.64 * max(len(text), 3)))
+
+
+Q_MIN_PX = 12
+"""Smallest pixel size of a Q triangle's number (issue 35 item 9: about 9 px in presenter mode): fewer
+decimals where two would be smaller."""
+
+
+def q_label(x: float, side: float, *, min_px: float = Q_MIN_PX) -> tuple[str, float]:
+    """``(text, pixel size)`` of Q-value ``x`` in its triangle of a ``side``-pixel cell: two decimals below
+    10 (one below 100, none above) when they fit at ``min_px`` or more, else fewer decimals, down to none
+    (the hover and the inspector give every digit)."""
+    mag = abs(x)
+    digits = 2 if mag < 10 else 1 if mag < 100 else 0
+    for d in range(digits, -1, -1):
+        txt = f"{x:.{d}f}"
+        px = q_number_px(side, txt)
+        if px < min_px and min(side * 0.46 / (0.64 * max(len(txt), 3)), side * 0.22) >= min_px:
+            px = float(min_px)  # (the width holds it, and a fifth of the cell is still inside the triangle)
+        if px >= min_px:
+            return txt, px
+    return txt, px
 
 
 def triangle(rect: QRectF, direction: str) -> QPolygonF:
@@ -142,6 +163,8 @@ class GridCanvas(QWidget):
         self.updated: tuple[int, int] | None = None
         """The cell the shown snapshot backed up alone (asynchronous VI, prioritized sweeping), outlined."""
         self.hidden: Callable[[int], bool] = lambda s: False
+        self.unvisited: np.ndarray | None = None
+        """bool (n_states): states a learner's behaviour never visited, hatched grey with no number (None: none)."""
         self.caption = ""
         self.line_scale = 1.0
         """Factor on outlines and arrows: thicker in the window's presenter and high-contrast modes
@@ -229,6 +252,9 @@ class GridCanvas(QWidget):
         if s < 0:
             return f"{where}: wall"
         lines = [f"{where}" + (f" ({g.label[r][c]})" if g.label[r][c] else "")]
+        if self.is_unvisited(s):
+            return "\n".join(lines + ["not visited: the behaviour has never been here (its learned value is "
+                                       "only the initial one; not in the errors over visited states)"])
         if (r, c) == self.updated:
             lines.append("backed up in this step (the one state it updated)")
         if self.values is not None and not self.hidden(s) and self.change_map:
@@ -240,6 +266,11 @@ class GridCanvas(QWidget):
             for d, q in self.q.get(s, {}).items():
                 lines.append(f"Q({d}) = {q:.6g}")
         return "\n".join(lines)
+
+    def is_unvisited(self, s: int) -> bool:
+        """State ``s`` is drawn as never visited (a learner's view)."""
+        u = self.unvisited
+        return u is not None and 0 <= s < u.size and bool(u[s])
 
     def _value(self, r: int, c: int) -> float | None:
         """The number cell (r, c) shows: its V (an AIMA exit's fixed U = R(s)), or its change dV on the
@@ -310,7 +341,8 @@ class GridCanvas(QWidget):
         f = QFont(self.font())
         p.setFont(f)
         p.drawText(QRectF(4, self.height() - self.fontMetrics().height() - 6, self.width() - 8,
-                          self.fontMetrics().height() + 4), Qt.AlignmentFlag.AlignCenter, self.caption)
+                          self.fontMetrics().height() + 4), Qt.AlignmentFlag.AlignCenter,
+                   self.fontMetrics().elidedText(self.caption, Qt.TextElideMode.ElideRight, self.width() - 8))
 
     def _text(self, p: QPainter, rect: QRectF, text: str, color: QColor, px: float, *, bold: bool = False) -> None:
         f = QFont(self.font())
@@ -335,7 +367,8 @@ class GridCanvas(QWidget):
             v = None if self.values is None else self._value(r, c)
             p.fillRect(rect, QColor("#f4f4f4") if v is None or self.hidden(s) else self.color(v))
             return
-        hidden = self.hidden(s)
+        unvisited = self.is_unvisited(s)  # a learner never stood here (CliffWalking's cliff): no number to colour
+        hidden = self.hidden(s) or unvisited
         v = None if self.values is None or hidden else self._value(r, c)
         q = None if hidden else self.q.get(s)
         moves_q = {d: x for d, x in (q or {}).items() if d in DIRS}
@@ -357,12 +390,15 @@ class GridCanvas(QWidget):
                 off = 0.25 if dx else 0.32  # a number is wider than tall: east and west sit nearer the centre
                 cen = rect.center() + QPointF(dx * side * off, dy * side * off)
                 box = QRectF(cen.x() - side * 0.25, cen.y() - side * 0.11, side * 0.5, side * 0.22)
-                txt = f"{x:.2f}" if abs(x) < 10 else f"{x:.1f}" if abs(x) < 100 else f"{x:.0f}"
-                # as large as half the cell's width holds (a projector's 80-px cells drew them at 9-10 px)
-                self._text(p, box, txt, self.ink_for(x), q_number_px(side, txt), bold=True)
+                # as large as half the cell's width holds (a projector's 80-px cells drew them at 9-10 px),
+                # 12 px at least with fewer decimals
+                txt, px = q_label(x, side)
+                self._text(p, box, txt, self.ink_for(x), px, bold=True)
         else:
-            fill = QColor("#f4f4f4") if v is None else self.color(v)
+            fill = QColor(UNVISITED_FILL if unvisited else "#f4f4f4") if v is None else self.color(v)
             p.fillRect(rect, fill)
+            if unvisited:
+                p.fillRect(rect, QBrush(QColor(UNVISITED_HATCH), Qt.BrushStyle.BDiagPattern))
             ink = QColor("#000000") if v is None else self.ink_for(v)
             if v is not None and self.show_values:
                 digits = 2 if side < 90 else 3 if abs(v) < 100 else 1
@@ -623,6 +659,7 @@ class GridBoard(GameBoard):
         cv.geometry_, cv.mdp = geom, mdp
         cv.set_scale(low, high, div)
         cv.values = None if sw is None else np.asarray(sw.values)
+        cv.unvisited = None  # (a learner's frame marks them after this, see show_unvisited)
         cv.change_map = False
         cv.policy = None if sw is None else np.asarray(sw.policy)
         cv.q = {} if sw is None or mdp is None else gw.q_by_direction(geom, mdp, q_source(sw, previous))
@@ -713,6 +750,16 @@ class GridBoard(GameBoard):
             cell: label for s, label in labels.items() if (cell := geom.cell_of(int(s))) is not None}
         self.table.show_chain(states)
         self.canvas.update()
+
+    def show_unvisited(self, states: Any) -> bool:
+        if self.stack.currentWidget() is not self.canvas:
+            return False
+        cv = self.canvas
+        cv.unvisited = None if states is None else np.asarray(states, dtype=bool)
+        if cv.unvisited is not None:  # (an unvisited cell is not "not optimal": it has learned nothing)
+            cv.marked = tuple(x for x in cv.marked if not cv.is_unvisited(x))
+        cv.update()
+        return True
 
     def show_token(self, state: int | None, text: str = "") -> None:
         """The episode's agent on ``state`` (None: no token)."""

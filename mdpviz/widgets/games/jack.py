@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, QRectF
-from PySide6.QtGui import QFontMetricsF
+from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import (QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout,
                                QWidget)
 
@@ -27,6 +27,9 @@ from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.session import GameSession
 
 SPEC = jk.SPEC
+
+AXIS_PX = 12
+"""Pixel size of the map's axis titles and ticks outside presenter mode (scaled by the board's text scale)."""
 
 
 class JackBoard(GameBoard):
@@ -48,11 +51,15 @@ class JackBoard(GameBoard):
         lay.addWidget(self.plot_widget, 1)
         self.hover = _named(QLabel("Point at a state: its cars, V and move (negative: from the second to the first)."),
                             "jackHover", "The state under the mouse")
+        self.hover.setWordWrap(True)  # (one long line was the board's minimum width: 696 px in presenter mode)
         lay.addWidget(self.hover)
         self.plot = self.plot_widget.getPlotItem()
-        self.plot.setLabel("bottom", "cars at the second location")
-        self.plot.setLabel("left", "cars at the first location")
-        self.plot.setAspectLocked(True)
+        self.plot.setLabel("bottom", "cars at the second location", color="#000")
+        self.plot.setLabel("left", "cars at the first location", color="#000")
+        # the axes span the data, 0..max_cars (a locked aspect ratio stretched the x axis over -25..47 for 0..20
+        # in a wide board: issue 35 item 9); the cells are as wide as the board allows
+        self.plot.setAspectLocked(False)
+        self.set_axis_px(AXIS_PX)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.image = pg.ImageItem(axisOrder="row-major")
@@ -123,7 +130,7 @@ class JackBoard(GameBoard):
                                        pen=pg.mkPen("k", width=2), brush=None)
             self.plot.addItem(rings)
             self._extras.append(rings)
-        self.plot.setRange(xRange=(0, n), yRange=(0, n), padding=0.02)
+        self.plot.setRange(xRange=(0, n), yRange=(0, n), padding=0)
         k = len(self.ties)
         tied = (f"  \u25cb: {k} state{'s' if k != 1 else ''} where several moves are optimal (point at one: which)"
                 if k else "")
@@ -139,11 +146,31 @@ class JackBoard(GameBoard):
             iso.setPos(0.5, 0.5)  # data index k is the centre of cell k
             self._extras.append(iso)
         self._gap = self._label_gap()
+        n = moves.shape[0]
+        px_x, px_y = self.plot.vb.viewPixelSize()  # data units per pixel
+        fm = QFontMetricsF(self.font())
+        half_w, half_h = 1.8 * fm.averageCharWidth() * px_x, 0.7 * fm.height() * px_y  # "+4" on its box, halved
         for r, c, move in jk.move_regions(moves, min_gap=self._gap):
             text = pg.TextItem(f"{move:+d}" if move else "0", color="k", anchor=(0.5, 0.5), fill=pg.mkBrush(255, 255, 255, 200))
-            text.setPos(c + 0.5, r + 0.5)
+            # inside the map: a number on an edge cell was cut by the plot's border
+            text.setPos(min(max(c + 0.5, half_w), n - half_w), min(max(r + 0.5, half_h), n - half_h))
             self.plot.addItem(text)
             self._extras.append(text)
+
+    def set_axis_px(self, px: float) -> None:
+        """Axis titles and tick labels ``px`` pixels tall (presenter mode: 9 px titles were unreadable)."""
+        f = QFont()
+        f.setPixelSize(max(1, int(round(px))))
+        for ax in ("left", "bottom"):
+            a = self.plot.getAxis(ax)
+            a.setStyle(tickFont=f)
+            a.label.setFont(f)
+        self.plot.getAxis("left").setWidth(int(px * 3.2))
+        self.axis_px = int(round(px))
+
+    def set_view_style(self, *, text_scale: float = 1.0, line_scale: float = 1.0, outline: str = "#444444") -> None:
+        """Presenter mode's larger text: the axes' titles and ticks scale with it."""
+        self.set_axis_px(AXIS_PX * text_scale)
 
     def _label_gap(self) -> int:
         """Cells kept between two region numbers so that they never print on each other at this size."""

@@ -44,8 +44,27 @@ class SweepField:
 
     @property
     def label(self) -> str:
-        """The name in words, for menus and axis titles ("living reward", "risk[4]")."""
-        return self.name.replace("_", " ")
+        """The name in words, for menus and axis titles (:func:`field_words`: "living reward", "risk 5",
+        "trigger of die 1"); the sweep itself takes :attr:`name`."""
+        return field_words(self.name)
+
+
+SINGULAR = {"dice": "die", "means": "mean", "request_means": "request mean", "return_means": "return mean"}
+"""The one-entry word of a list field (the others: the field's words as they are)."""
+
+
+def field_words(name: str) -> str:
+    """A scenario field's path in words, counting entries from 1 (issue 35 item 9: the dock named fields by
+    their code names, ``dice[0].trigger``): ``living_reward`` "living reward", ``risk[4]`` "risk 5",
+    ``request_means[0]`` "request mean 1", ``dice[0].trigger`` "trigger of die 1"."""
+    words: list[str] = []
+    for part in name.split("."):
+        base, _, rest = part.partition("[")
+        if rest.endswith("]") and rest[:-1].isdigit():
+            words.append(f"{SINGULAR.get(base, base.replace('_', ' '))} {int(rest[:-1]) + 1}")
+        else:
+            words.append(part.replace("_", " "))
+    return " of ".join(reversed(words))
 
 
 def _numbers(data: Any, prefix: str = "") -> list[tuple[str, float, str]]:
@@ -133,4 +152,4 @@ def numeric_fields(key: str, data: dict) -> tuple[SweepField, ...]:
     return tuple(out)
 
 
-__all__ = ["SweepField", "check_range", "default_range", "numeric_fields"]
+__all__ = ["SweepField", "check_range", "default_range", "field_words", "numeric_fields"]
