@@ -34,6 +34,8 @@ def exit_code(argv: list[str]) -> int:
     (["checkers", "--jobs", "0"], "--jobs: must be at least 1"),
     (["checkers", "--timeout", "-1"], "--timeout: must be above 0"),
     (["checkers", "--max-states", "0"], "--max-states: must be at least 1"),
+    (["gui", "--runs", "0"], "--runs must be 1..50"),
+    (["gui", "--first-paint", "--runs", "51"], "--runs must be 1..50"),
 ])
 def test_a_bad_option_is_one_error_line_and_status_2(capsys, argv, says):
     code = exit_code(["bench", *argv])
@@ -50,3 +52,32 @@ def test_a_table_with_every_group_skipped_prints_no_rows(capsys):
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "no rows: every group was skipped" in out
+
+
+def test_first_paint_prints_each_run_the_best_the_load_and_the_cpu(capsys, monkeypatch):
+    """``bench gui --first-paint`` (issue 35 item 11): best of N fresh processes, with uptime before and after
+    and the CPU (the processes are stubbed here: no timing in tests)."""
+    import mdpviz.commands.bench_table as bt
+
+    calls = []
+
+    def fake(bare, *, bytecode=True, runs=3, times=None):
+        calls.append((bare, runs))
+        got = [0.5 + k for k in range(runs)]
+        if times is not None:
+            times.extend(got)
+        return min(got)
+
+    monkeypatch.setattr(bt, "first_paint_seconds", fake)
+    monkeypatch.setattr(bt, "load_text", lambda: "load average: 0.10, 0.20, 0.30")
+    monkeypatch.setattr(bt, "cpu_model", lambda: "a test CPU, 2 CPUs")
+    assert exit_code(["bench", "gui", "--first-paint", "--runs", "4"]) == 0
+    out = capsys.readouterr().out
+    assert calls == [(False, 4), (True, 4)]
+    assert "best of 4 0.50 s" in out and "runs: 0.50, 1.50, 2.50, 3.50 s" in out
+    assert "CPU: a test CPU, 2 CPUs" in out and out.count("load average: 0.10") == 2
+    assert exit_code(["bench", "gui", "--first-paint", "--runs", "2", "--json"]) == 0
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    assert data["first_paint_runs_s"] == [0.5, 1.5] and data["cpu"] == "a test CPU, 2 CPUs"

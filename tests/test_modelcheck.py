@@ -253,6 +253,9 @@ def test_drn_from_storm_and_a_markov_chain():
     d = mc.parse_drn(dtmc, "chain.drn").mdp
     assert solve(d, "pi").values[0] == pytest.approx(4.0)
     assert mc.is_drn(dtmc) and not mc.is_drn("numStates 2\n")
+    # only the lines up to the first one that says are read (issue 35 item 10: asked on the GUI thread)
+    assert mc.is_drn("// c\r\n\n  @type: mdp\n" + "x" * 10) and not mc.is_drn("//a\rnumStates 2")
+    assert not mc.is_drn("") and not mc.is_drn("// only a comment\n\n")
 
 
 # ------------------------------------------------------------------------------------- Storm itself

@@ -42,15 +42,16 @@ RETRY_MS = 150
 class _Edit(QUndoCommand):
     """One edit of a game: swaps the session's immutable settings (undo puts the old ones back)."""
 
-    def __init__(self, session: "GameSession", old: Any, new: Any, text: str) -> None:
+    def __init__(self, session: "GameSession", old: Any, new: Any, text: str, *, new_lesson: bool = False) -> None:
         super().__init__(text)
         self.session, self.old, self.new = session, old, new
+        self.new_lesson = new_lesson
 
     def redo(self) -> None:
-        self.session._set(self.new, self.text())
+        self.session._set(self.new, self.text(), new_lesson=self.new_lesson)
 
     def undo(self) -> None:
-        self.session._set(self.old, f"undid: {self.text()}")
+        self.session._set(self.old, f"undid: {self.text()}", new_lesson=self.new_lesson)
 
 
 class _Opened(_Edit):
@@ -143,6 +144,9 @@ class GameSession(QObject):
         self._compiling: Hashable | None = None
         self._held: Hashable | None = None
         self._user_cancel = False
+        self.new_lesson = False
+        """The last model change told by :attr:`edited` starts a lesson (:meth:`edit`'s ``new_lesson``: a map
+        chosen), it is not an edit to re-solve live and compare (kept until the next change)."""
         self._edit_text = ""
         """The text of the edit whose model is being built (what :attr:`edited` says when its compile ends)."""
         self._checking = 0
@@ -174,8 +178,11 @@ class GameSession(QObject):
         """The current settings (immutable)."""
         return self.game.settings
 
-    def edit(self, new: Any, text: str, *, when_built: bool = False) -> bool:
-        """Apply an edit through the undo stack; False if it changes nothing. ``when_built``: taken only if its
+    def edit(self, new: Any, text: str, *, when_built: bool = False, new_lesson: bool = False) -> bool:
+        """Apply an edit through the undo stack; False if it changes nothing. ``new_lesson``: a choice that
+        starts a lesson (a grid-world map chosen, issue 35 items 2 and 3), not an edit to compare: undoable
+        as an edit, but :attr:`new_lesson` says so while its model arrives (live re-solve leaves it at
+        sweep 0). ``when_built``: taken only if its
         settings build (e.g. a Gymnasium environment, which may not exist): built by a compile job on the job
         thread first (:attr:`building` meanwhile), then applied, or refused saying why (:meth:`refuse`) with
         the settings as they were (False: refused at once); a model already built for them is applied at once."""
@@ -183,7 +190,7 @@ class GameSession(QObject):
             return False
         key = self.game.build_key(new)
         if not when_built or self.game.is_built(key):
-            self.undo_stack.push(_Edit(self, self.game.settings, new, text))
+            self.undo_stack.push(_Edit(self, self.game.settings, new, text, new_lesson=new_lesson))
             return True
         self._checking += 1
 
@@ -193,7 +200,7 @@ class GameSession(QObject):
         def done(built: Any) -> None:
             ended()
             self.game.keep(key, built)
-            self.edit(new, text)
+            self.edit(new, text, new_lesson=new_lesson)
 
         def failed(msg: str) -> None:
             ended()
@@ -216,12 +223,13 @@ class GameSession(QObject):
         self.message.emit(why)
         return False
 
-    def _set(self, settings: Any, text: str) -> None:
+    def _set(self, settings: Any, text: str, *, new_lesson: bool = False) -> None:
         self.game.apply(settings)
-        self._model_edited(text)
+        self._model_edited(text, new_lesson=new_lesson)
 
-    def _model_edited(self, text: str) -> None:
+    def _model_edited(self, text: str, *, new_lesson: bool = False) -> None:
         """The model input changed by an edit (or the driver's round) said by ``text``: :attr:`edited`."""
+        self.new_lesson = new_lesson
         self._edit_text = text if self.game.waiting() else ""
         self.edited.emit(text)
 
@@ -241,6 +249,7 @@ class GameSession(QObject):
 
     def _replace(self, settings: Any) -> None:
         self.game.apply(settings)
+        self.new_lesson = False
         self._edit_text = ""  # (a scenario's settings are not an edit: their compile ends with an empty text)
 
     def set_display(self, name: str, value: Any) -> None:

@@ -226,6 +226,11 @@ class LivePart(QObject):
         self.live_diff = None
         self._live_go = False
         self.live_note = ""
+        if self._hub.stage.session.new_lesson:  # a map chosen (issue 35 items 2, 3): the lesson starts at sweep 0,
+            self._live_base = None  # with Step ready; nothing is compared with the map before
+            if self._hub.stage.session.building:
+                return f"{text[:1].upper()}{text[1:]}: building the model\u2026"
+            return f"{text[:1].upper()}{text[1:]}: a new lesson at sweep 0 (Step or Run)."
         if self._hub.stage.session.building:  # the edit's model is built on the job thread: the solve to compare
             return f"Edited ({text}): building the model\u2026"  # with stays (its compile's end is told again)
         if not self._live_applies():  # (a manual Run after the edit shows no diff: the board is as it always was)

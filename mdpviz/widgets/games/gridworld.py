@@ -30,6 +30,8 @@ class GridWorldGame(GridGameBase):
         super().__init__(session, parent)
         self.new_exit_reward = 1.0
         """Reward of an exit made by a click (the editor's field)."""
+        self._map_settings: dict[str, gw.GridSettings] = {}
+        """The settings each built-in map had when another map was chosen (what it comes back with)."""
 
     @property
     def settings(self) -> gw.GridSettings:
@@ -46,28 +48,45 @@ class GridWorldGame(GridGameBase):
         return self._try(replace(self.settings, convention=conv), f"convention {conv}")
 
     def set_map(self, grid: gw.GridMap, text: str = "") -> bool:
-        """Choose a map; a built-in map of :data:`~mdpviz.models.gridworld.rules.MAP_SETTINGS` (the 4x4
-        grid of Sutton and Barto) also sets its rules and discount."""
-        return self._try(gw.with_map(self.settings, grid), text or f"map {grid.name}")
+        """Choose a map. Another map than the shown one (another name: a built-in map or a map file) starts a
+        new lesson with its own rules (issue 35 item 2: the 4x4 map's noise 0, living reward -1 and discount 1
+        stayed on the book grid): a built-in map comes back as the user left it (its edits stay with it),
+        else with the game's default rules and :data:`~mdpviz.models.gridworld.rules.MAP_SETTINGS`' for it; an
+        undoable step that live re-solve does not compare (see :meth:`GameSession.edit`'s ``new_lesson``).
+        The shown map's own name (its cells edited) is an edit of the map: its rules stay."""
+        cur = self.settings
+        if grid.name == cur.grid.name:
+            return self._try(gw.with_map(cur, grid), text or f"map {grid.name}")
+        if cur.grid.name in gw.BUILTIN_MAPS:
+            self._map_settings[cur.grid.name] = cur
+        kept = self._map_settings.get(grid.name)
+        if kept is not None and grid == gw.BUILTIN_MAPS.get(grid.name):
+            new = kept
+        else:
+            new = gw.with_map(self.session.spec.default_settings(), grid)
+        return self._try(new, text or f"map {grid.name}", new_lesson=True)
 
+    def _edit_map(self, grid: gw.GridMap, text: str) -> bool:
+        """An edit of the shown map's cells or start (its rules stay)."""
+        return self._try(replace(self.settings, grid=grid), text)
 
     def open_map_file(self, path: str | Path) -> bool:
         """Load a map file as an edit; GridFileError (file:line) leaves the current map untouched."""
         return self.set_map(gw.read_grid(path), f"opened {Path(path).name}")
 
-    def _try(self, new: gw.GridSettings, text: str) -> bool:
+    def _try(self, new: gw.GridSettings, text: str, *, new_lesson: bool = False) -> bool:
         """Apply an edit if the new settings are valid; otherwise say why and keep the old ones."""
         try:
             new.validate()
         except ValueError as e:
             return self.session.refuse(f"Not applied: {e}")
-        return self.session.edit(new, text)
+        return self.session.edit(new, text, new_lesson=new_lesson)
 
     def set_cell(self, r: int, c: int, value: gw.Cell) -> bool:
         g = self.settings.grid
         if (r, c) == g.start and not gw.is_open(value):
             return self.session.refuse("The start cell must stay open: move the start first (right-click another cell).")
-        return self.set_map(g.with_cell(r, c, value), f"row {r + 1}, column {c + 1}: {gw.describe_cell(value)}")
+        return self._edit_map(g.with_cell(r, c, value), f"row {r + 1}, column {c + 1}: {gw.describe_cell(value)}")
 
     def cycle_cell(self, r: int, c: int) -> bool:
         """Edit mode's click: open -> wall -> exit (the editor's reward) -> open."""
@@ -77,7 +96,7 @@ class GridWorldGame(GridGameBase):
         g = self.settings.grid
         if not gw.is_open(g.cells[r][c]):
             return self.session.refuse("The start must be an open cell.")
-        return self.set_map(replace(g, start=(r, c)), f"start at row {r + 1}, column {c + 1}")
+        return self._edit_map(replace(g, start=(r, c)), f"start at row {r + 1}, column {c + 1}")
 
     def grid_menu(self, r, c):
         x = self.settings.grid.cells[r][c]
