@@ -460,8 +460,8 @@ def snapshot_facts(game, solved: SolvedGame, index: int = -1) -> list[tuple[str,
     mdp = solved.mdp
     hist = solved.history
     i = _index(hist, index)
-    gs = headless(game)
-    out = [("Game", gs.title), ("Algorithm", METHOD_NAMES.get(solved.method, solved.method))]
+    headless_game = headless(game)
+    out = [("Game", headless_game.title), ("Algorithm", METHOD_NAMES.get(solved.method, solved.method))]
     if solved.tol is not None:
         out.append(("Tolerance", f"{solved.tol:g} (stop when max |\u0394V| of a sweep is below it)"))
     out.append(("Discount \u03b3", f"{mdp.discount:g}"))
@@ -473,8 +473,8 @@ def snapshot_facts(game, solved: SolvedGame, index: int = -1) -> list[tuple[str,
         conv = "converged" if last.converged else "not converged"
         out.append(("Shown", f"snapshot {i + 1} of {len(hist)} ({last.iteration} {unit} in all, {conv})"))
         out.append(("Elapsed", f"{last.elapsed * 1000:.3g} ms since the solver started"))
-        s = int(gs.start_state()) if 0 <= int(gs.start_state()) < mdp.n_states else 0
-        out.append((f"V({gs.state_name(s)})", f"{_fmt(float(sw.values[s]))} {gs.value_label}"))
+        s = int(headless_game.start_state()) if 0 <= int(headless_game.start_state()) < mdp.n_states else 0
+        out.append((f"V({headless_game.state_name(s)})", f"{_fmt(float(sw.values[s]))} {headless_game.value_label}"))
     else:
         out.append(("Shown", "not solved yet"))
     return out

@@ -181,11 +181,11 @@ def rows_course(tab: Table, path: Path) -> None:
     gen.close()
     tab.add("  same, Step path (one frozen snapshot per sweep)", _fmt_s(step), f"bare dense sweep {_fmt_s(ref)}",
             step / ref, "(information)", None)
-    gs = min((solve(mdp, "gs") for _ in range(3)), key=lambda s: s.elapsed)
-    per_gs = gs.elapsed / gs.sweeps
-    tab.add(f"in-place (GS) sweep, same file ({gs.sweeps:,} sweeps in {_fmt_s(gs.elapsed)}; no Python loop)",
+    in_place = min((solve(mdp, "gs") for _ in range(3)), key=lambda s: s.elapsed)
+    per_gs = in_place.elapsed / in_place.sweeps
+    tab.add(f"in-place (GS) sweep, same file ({in_place.sweeps:,} sweeps in {_fmt_s(in_place.elapsed)}; no Python loop)",
             _fmt_s(per_gs), f"synchronous sweep {_fmt_s(per_vi)}", per_gs / per_vi, "<= 3x", per_gs / per_vi <= 3)
-    gap = float(np.abs(gs.values - solve(mdp, "pi").values).max())
+    gap = float(np.abs(in_place.values - solve(mdp, "pi").values).max())
     print(f"  (GS vs policy iteration: max |dV| = {gap:.1e})", flush=True)
     return None
 

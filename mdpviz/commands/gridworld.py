@@ -102,24 +102,24 @@ def run(args: argparse.Namespace) -> int:
     # a built-in map's own rules (Sutton and Barto's 4x4 grid) where the options do not say otherwise
     preset = dict(MAP_SETTINGS.get(grid.name, {})) if args.grid.lower().removesuffix("grid") in BUILTIN_MAPS else {}
     gamma = preset.get("discount", args.default_discount) if args.discount is None else args.discount
-    st = GridSettings(grid=grid, noise=preset.get("noise", 0.2) if args.noise is None else args.noise,
+    settings = GridSettings(grid=grid, noise=preset.get("noise", 0.2) if args.noise is None else args.noise,
                       living_reward=preset.get("living_reward", 0.0) if args.living_reward is None else args.living_reward,
                       discount=gamma, convention=preset.get("convention", "cs188") if args.convention is None
                       else args.convention)
-    w = compile_gridworld(st)
+    w = compile_gridworld(settings)
     sol = solve_checked(w.mdp, args)
     r0, c0 = grid.start
     head = {
         "grid": args.grid if args.grid.lower().removesuffix("grid") not in BUILTIN_MAPS else grid.name,
-        "convention": st.convention, "noise": st.noise, "living_reward": st.living_reward, "discount": st.discount,
+        "convention": settings.convention, "noise": settings.noise, "living_reward": settings.living_reward, "discount": settings.discount,
         "method": args.method, "sweeps": int(sol.sweeps), "converged": bool(sol.converged),
         "start_cell": [r0, c0], "start_value": float(sol.values[w.start_state]),
     }
     if args.json:
         print_json({**head, **grid_json(w.geometry, w.mdp, sol)})
         return 0
-    print(f"grid world {head['grid']} ({grid.rows} x {grid.cols}), {CONVENTION_NAMES[st.convention]}")
-    print(f"noise {st.noise:g}, living reward {st.living_reward:g}, discount {st.discount:g}; "
+    print(f"grid world {head['grid']} ({grid.rows} x {grid.cols}), {CONVENTION_NAMES[settings.convention]}")
+    print(f"noise {settings.noise:g}, living reward {settings.living_reward:g}, discount {settings.discount:g}; "
           f"{METHOD_NAMES[args.method]}, {sol.sweeps} {registry.get(args.method).count_word}; "
           f"V(start row {r0 + 1}, column {c0 + 1}) = {head['start_value']:.{args.digits}f}")
     print("\n".join(grid_report(w.geometry, w.mdp, sol, digits=args.digits)))

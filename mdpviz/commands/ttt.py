@@ -299,8 +299,8 @@ def _fmt_risk(risk: np.ndarray) -> str:
 def _run_risk_exact(args: argparse.Namespace, risk: np.ndarray, name: str) -> int:
     layers = []
     ex = solve_exact(risk, size=args.size, keep_policy=False,
-                     on_layer=lambda st: layers.append({"layer": st.layer, "n_states": st.states,
-                                                        "terminal": st.terminal, "seconds": st.elapsed}))
+                     on_layer=lambda layer: layers.append({"layer": layer.layer, "n_states": layer.states,
+                                                        "terminal": layer.terminal, "seconds": layer.elapsed}))
     out = {"size": args.size, "preset": name, "risk": risk, "method": LAYERED_METHOD, "value": ex.empty_value,
            "fraction": exact_fraction(ex.empty_value), "n_states": ex.n_states, "boards_solved": ex.layered.states,
            "sweeps": ex.layered.layers, "seconds": ex.seconds, "log": layers}

@@ -96,18 +96,18 @@ def check_regular_file(path: str | os.PathLike, problem: Callable[[str], Excepti
     writer comes (for ever, if none does) and a device such as ``/dev/tty`` or ``/dev/zero`` is no
     file of data (issue 35, item 19). The text does not name the file (the caller's exception does)."""
     try:
-        st = os.stat(path)
+        info = os.stat(path)
     except FileNotFoundError:
         raise problem("no such file") from None
     except NotADirectoryError:
         raise problem("no such file (a part of the path is not a folder)") from None
     except OSError as e:
         raise problem(f"cannot be read ({e.strerror or e})") from None
-    if stat.S_ISDIR(st.st_mode):
+    if stat.S_ISDIR(info.st_mode):
         raise problem(f"is a directory, not {_a(what)}")
-    if not stat.S_ISREG(st.st_mode):
-        raise problem(f"is {_kind_of(st.st_mode)}, not a regular file; give the path of {_a(what)}")
-    return st
+    if not stat.S_ISREG(info.st_mode):
+        raise problem(f"is {_kind_of(info.st_mode)}, not a regular file; give the path of {_a(what)}")
+    return info
 
 
 def read_bytes_limited(path: str | os.PathLike, limit: int, problem: Callable[[str], Exception], *,

@@ -353,13 +353,13 @@ def learner(mdp: TabularMDP, method: str = "q", *, exact: ExactAnswer | None = N
         if power and options.get("alpha_power", power) != power:
             raise ValueError(f"alpha {options['alpha']!r} and alpha_power {options['alpha_power']} disagree; give one")
         options["alpha"], options["alpha_power"] = alpha, power or options.get("alpha_power", 0.0)
-    st = LearningSettings(method=method, **options)
+    settings = LearningSettings(method=method, **options)
     loop_code(method)  # (a learner with a loop of its own is started by its registry line's entry point)
-    check_model(mdp, st)
+    check_model(mdp, settings)
     loop = _loop(compiled)
     if exact is None:
-        exact = exact_answer(mdp, st)
-    return _learn(mdp, st, exact, loop)
+        exact = exact_answer(mdp, settings)
+    return _learn(mdp, settings, exact, loop)
 
 
 def loop_code(method: str) -> int:
@@ -371,12 +371,12 @@ def loop_code(method: str) -> int:
     return int(code)
 
 
-def check_model(mdp: TabularMDP, st: LearningSettings) -> None:
+def check_model(mdp: TabularMDP, settings: LearningSettings) -> None:
     """ValueError when ``mdp`` cannot be learned with ``st``: start out of range or terminal."""
-    if not (0 <= st.start < mdp.n_states):
-        raise ValueError(f"start state {st.start} is out of range 0..{mdp.n_states - 1}")
-    if mdp.terminal[st.start]:
-        raise ValueError(f"start state {st.start} is terminal: an episode from it has no step")
+    if not (0 <= settings.start < mdp.n_states):
+        raise ValueError(f"start state {settings.start} is out of range 0..{mdp.n_states - 1}")
+    if mdp.terminal[settings.start]:
+        raise ValueError(f"start state {settings.start} is terminal: an episode from it has no step")
 
 
 def _loop(compiled: bool | None) -> tuple:
@@ -437,57 +437,57 @@ def model_arrays(mdp: TabularMDP) -> dict[str, np.ndarray]:
             "sense": np.ascontiguousarray(mdp.sense, np.float64)}
 
 
-def _learn(mdp: TabularMDP, st: LearningSettings, exact: ExactAnswer, kernels: tuple) -> Generator[LearningStep, None, LearningStep]:
+def _learn(mdp: TabularMDP, settings: LearningSettings, exact: ExactAnswer, kernels: tuple) -> Generator[LearningStep, None, LearningStep]:
     from mdpviz.solvers.learning_loop import CONTROL_FROM
 
     loop, summarise = kernels
-    code = loop_code(st.method)
+    code = loop_code(settings.method)
     arr = model_arrays(mdp)
-    tab = _Tables.new(mdp, st.initial)
-    rng = np.random.default_rng(st.seed)
-    alpha, power = st.step
+    tab = _Tables.new(mdp, settings.initial)
+    rng = np.random.default_rng(settings.seed)
+    alpha, power = settings.step
     pi = np.ascontiguousarray(exact.policy_rows, dtype=np.float64)
     starts = np.flatnonzero(~mdp.terminal).astype(np.int64)
-    n_step = st.n if st.method == "nstep" else 1
-    path_s = np.zeros(st.max_steps + 1, np.int64)
-    path_r = np.zeros(st.max_steps + 1, np.int64)
-    path_g = np.zeros(st.max_steps + 1, np.float64)
+    n_step = settings.n if settings.method == "nstep" else 1
+    path_s = np.zeros(settings.max_steps + 1, np.int64)
+    path_r = np.zeros(settings.max_steps + 1, np.int64)
+    path_g = np.zeros(settings.max_steps + 1, np.float64)
     live = ~np.asarray(mdp.terminal)
     control = code >= CONTROL_FROM
     t0 = time.perf_counter()
     done_eps, updates = 0, 0
     last = None
     sent = None
-    while done_eps < st.episodes:
+    while done_eps < settings.episodes:
         # (a value sent in asks for that many episodes in the next snapshot: the same numbers, see learning_batches)
-        m = min(int(sent) if isinstance(sent, (int, np.integer)) and sent > 0 else st.batch, st.episodes - done_eps)
+        m = min(int(sent) if isinstance(sent, (int, np.integer)) and sent > 0 else settings.batch, settings.episodes - done_eps)
         returns = np.zeros(m)
         lengths = np.zeros(m, np.int64)
         updates += int(loop(code, m, done_eps, arr["state_ptr"], arr["row_ptr"], arr["dst"], arr["cum"],
                             arr["reward"], arr["terminal"], arr["sense"], float(mdp.discount), pi, starts,
-                            int(st.start), bool(st.exploring_starts), alpha, power, st.epsilon, st.epsilon_decay,
-                            st.epsilon_min, n_step, st.max_steps, rng, tab.q, tab.q2, tab.v, tab.n_row,
+                            int(settings.start), bool(settings.exploring_starts), alpha, power, settings.epsilon, settings.epsilon_decay,
+                            settings.epsilon_min, n_step, settings.max_steps, rng, tab.q, tab.q2, tab.v, tab.n_row,
                             tab.n_state, tab.visits, tab.first, path_s, path_r, path_g, returns, lengths))
         prev = done_eps
         done_eps += m
-        last = _snapshot(mdp, st, exact, tab, control, live, done_eps, prev, updates, path_s, path_r, path_g,
+        last = _snapshot(mdp, settings, exact, tab, control, live, done_eps, prev, updates, path_s, path_r, path_g,
                          returns, lengths, t0, summarise, arr)
         sent = yield last
     return last
 
 
-def learned_q(st: LearningSettings, q: np.ndarray, q2: np.ndarray) -> np.ndarray:
+def learned_q(settings: LearningSettings, q: np.ndarray, q2: np.ndarray) -> np.ndarray:
     """The Q a learner shows: its table, or for Double Q-learning the mean of its two tables."""
-    return (q + q2) / 2.0 if st.method == "double-q" else q.copy()
+    return (q + q2) / 2.0 if settings.method == "double-q" else q.copy()
 
 
-def _snapshot(mdp, st, exact, tab, control, live, episode, prev, updates, path_s, path_r, path_g, returns,
+def _snapshot(mdp, settings, exact, tab, control, live, episode, prev, updates, path_s, path_r, path_g, returns,
               lengths, t0, summarise, arr) -> LearningStep:
     t = int(lengths[-1])
     rows = path_r[:t]
     q = policy = None
     if control:
-        q = learned_q(st, tab.q, tab.q2)
+        q = learned_q(settings, tab.q, tab.q2)
     if summarise is not None:  # one compiled pass
         values = np.empty(mdp.n_states)
         best_rows = np.empty(mdp.n_states, np.int64)
@@ -506,15 +506,15 @@ def _snapshot(mdp, st, exact, tab, control, live, episode, prev, updates, path_s
         mx = float(np.abs(err).max()) if err.size else 0.0
     if control:
         policy = np.where(best_rows >= 0, np.asarray(mdp.row_action)[np.maximum(best_rows, 0)], -1)
-        ev = st.eval_every
-        due = episode == st.episodes or (ev > 0 and episode // ev > prev // ev)
-        pv = greedy_policy_value(mdp, best_rows, st.start) if due else None
+        ev = settings.eval_every
+        due = episode == settings.episodes or (ev > 0 and episode // ev > prev // ev)
+        pv = greedy_policy_value(mdp, best_rows, settings.start) if due else None
         row_updates = tab.n_row.copy()
     else:
         agree, pv = math.nan, None
         row_updates = tab.n_state.copy()
     return LearningStep(
-        method=st.method, episode=episode, updates=updates,
+        method=settings.method, episode=episode, updates=updates,
         q=None if q is None else read_only(q), values=read_only(values),
         policy=None if policy is None else read_only(policy.astype(np.int64)),
         visits=read_only(tab.visits.copy()), row_updates=read_only(row_updates),
@@ -522,9 +522,9 @@ def _snapshot(mdp, st, exact, tab, control, live, episode, prev, updates, path_s
         actions=tuple(np.asarray(mdp.row_action)[rows].tolist()),
         rewards=tuple(path_g[:t].tolist()),
         returns=tuple(returns.tolist()), lengths=tuple(lengths.tolist()),
-        epsilon=max(st.epsilon_min, st.epsilon * st.epsilon_decay ** (episode - 1)),
+        epsilon=max(settings.epsilon_min, settings.epsilon * settings.epsilon_decay ** (episode - 1)),
         rms_error=float(rms), max_error=float(mx), greedy_agreement=float(agree), policy_value=pv, exact=exact,
-        elapsed=time.perf_counter() - t0, done=episode == st.episodes)
+        elapsed=time.perf_counter() - t0, done=episode == settings.episodes)
 
 
 def learning_job(mdp: TabularMDP, method: str = "q", **options) -> Generator[object, None, LearningStep]:
@@ -557,11 +557,11 @@ def learning_run(mdp: TabularMDP, method: str, options: dict, *, history_bytes: 
     :func:`mdpviz.solvers.start`) as its reference; the generator is driven by
     :func:`learning_batches`, with batches so large that the snapshots of the run stay within about
     ``history_bytes`` whatever the model's size and the episodes (the same numbers either way)."""
-    st = LearningSettings(method=method, **options)
-    exact = exact_answer(mdp, st)
-    min_batch = max(1, math.ceil(st.episodes * snapshot_bytes(mdp) / (history_bytes / 2)))
+    settings = LearningSettings(method=method, **options)
+    exact = exact_answer(mdp, settings)
+    min_batch = max(1, math.ceil(settings.episodes * snapshot_bytes(mdp) / (history_bytes / 2)))
     gen = registry.get(method).load()(mdp, method, exact=exact, **options)
-    return learning_batches(gen, min_batch=min_batch, episodes=st.episodes), exact
+    return learning_batches(gen, min_batch=min_batch, episodes=settings.episodes), exact
 
 
 def learn(mdp: TabularMDP, method: str = "q", **options) -> tuple[LearningStep, list[LearningStep]]:

@@ -147,15 +147,15 @@ class GaussSeidelEngine:
                 done = self._run_python(k, tol)
                 _spend(done * self._cost)
                 if done < k or done == m or self._stats[0] < tol:  # converged (on the last sweep too), or all done
-                    st = self._stats
-                    return done, float(st[0]), float(st[1]), int(st[2]), int(st[3])
+                    stats = self._stats
+                    return done, float(stats[0]), float(stats[1]), int(stats[2]), int(stats[3])
             self._kernel = self._hand_over(self.v, self.pol, self.v_prev, self.pol_prev)
             if self._kernel is None:  # numba failed to load after all: the interpreter goes on, same numbers
                 more = self._run_python(m - done, tol)
                 _spend(more * self._cost)
                 done += more
-                st = self._stats
-                return done, float(st[0]), float(st[1]), int(st[2]), int(st[3])
+                stats = self._stats
+                return done, float(stats[0]), float(stats[1]), int(stats[2]), int(stats[3])
             self._interpreter = False
         more, delta, total, arg, n_changed = self._kernel.advance(m - done, tol)
         return done + more, delta, total, arg, n_changed

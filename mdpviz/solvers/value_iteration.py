@@ -111,10 +111,10 @@ class _GaussSeidelKernel:
 
     def advance(self, m: int, tol: float) -> tuple[int, float, float, int, int]:
         """Up to ``m`` sweeps: (how many, largest change, summed change, its argmax, changed count)."""
-        st = self.stats
-        done = int(self._fn(*self._args, float(tol), int(m), self.v, self.pol, self.v_prev, self.pol_prev, st,
+        stats = self.stats
+        done = int(self._fn(*self._args, float(tol), int(m), self.v, self.pol, self.v_prev, self.pol_prev, stats,
                             self._qbuf))
-        return done, float(st[0]), float(st[1]), int(st[2]), int(st[3])
+        return done, float(stats[0]), float(stats[1]), int(stats[2]), int(stats[3])
 
 
 def _gauss_seidel_engine(mdp: TabularMDP, v: np.ndarray, tie_tol: float):

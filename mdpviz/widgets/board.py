@@ -328,26 +328,26 @@ class BoardView(TiesPainting, GameBoard):
     # ------------------------------------------------------------------ events
     def mousePressEvent(self, ev) -> None:  # noqa: N802
         if ev.button() == Qt.MouseButton.LeftButton:
-            st = self.state_at(ev.position())
-            if st is not None:
-                if self.is_hidden(st):
-                    self.reveal(st)
-                self.cell_clicked.emit(st)
+            state = self.state_at(ev.position())
+            if state is not None:
+                if self.is_hidden(state):
+                    self.reveal(state)
+                self.cell_clicked.emit(state)
                 return
         super().mousePressEvent(ev)
 
     def contextMenuEvent(self, ev) -> None:  # noqa: N802
-        st = self.state_at(QPointF(ev.pos()))
-        if st is not None:
-            self.cell_menu_requested.emit(st, ev.globalPos())
+        state = self.state_at(QPointF(ev.pos()))
+        if state is not None:
+            self.cell_menu_requested.emit(state, ev.globalPos())
 
     def event(self, ev) -> bool:
         if ev.type() == ev.Type.ToolTip:
-            st = self.state_at(QPointF(ev.pos()))
-            if st is None:
+            state = self.state_at(QPointF(ev.pos()))
+            if state is None:
                 QToolTip.hideText()
             else:
-                QToolTip.showText(ev.globalPos(), self.tooltip_text(st), self)
+                QToolTip.showText(ev.globalPos(), self.tooltip_text(state), self)
             return True
         return super().event(ev)
 

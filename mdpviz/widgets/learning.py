@@ -368,17 +368,17 @@ class LearningCurves(QWidget):
 
     def extend(self, steps: Sequence[LearningStep]) -> None:
         """Append the points of these snapshots (in order)."""
-        for st in steps:
-            self._ep.append(st.episode)
-            self._rms.append(st.rms_error)
-            self._max.append(st.max_error)
-            self._agree.append(st.greedy_agreement)
-            first = st.episode - len(st.returns) + 1
-            self._ret_ep.extend(range(first, st.episode + 1))
-            self._ret.extend(st.returns)
-            if st.policy_value is not None and math.isfinite(st.policy_value):
-                self._pv_ep.append(st.episode)
-                self._pv.append(st.policy_value)
+        for step in steps:
+            self._ep.append(step.episode)
+            self._rms.append(step.rms_error)
+            self._max.append(step.max_error)
+            self._agree.append(step.greedy_agreement)
+            first = step.episode - len(step.returns) + 1
+            self._ret_ep.extend(range(first, step.episode + 1))
+            self._ret.extend(step.returns)
+            if step.policy_value is not None and math.isfinite(step.policy_value):
+                self._pv_ep.append(step.episode)
+                self._pv.append(step.policy_value)
         self.stale = bool(steps) or self.stale
 
     @property

@@ -159,8 +159,8 @@ class FilesPart(QObject):
         except ValueError:
             raise ScenarioError(path, "game", f"unknown game {scn.game!r}") from None
         self._open_solver_settings(scn.solver, path)  # (a bad field refused before any game is changed)
-        for g, st, data in states.values():
-            g.session.open_state(st, f"open {Path(path).name}")  # Undo goes back to what was shown
+        for g, settings, data in states.values():
+            g.session.open_state(settings, f"open {Path(path).name}")  # Undo goes back to what was shown
             g.session.load_display(data, str(path))
         self._saved_solver = self._solver_settings()
         self.scenario_path = Path(path)

@@ -330,9 +330,9 @@ class LearningPart(QObject):
         if not steps:
             return
         if self.learning_curves.exact_return is None and self._hub.controller.mdp is not None:
-            st = steps[0]
+            step = steps[0]
             start = int(self._hub.controller.options.get("start", 0))
-            self.learning_curves.set_exact_return(float(st.exact.values[start]))
+            self.learning_curves.set_exact_return(float(step.exact.values[start]))
         self.learning_curves.extend(steps)
         if self._tr_wait:  # a transition Step: the new episode is shown from its first transition
             self._tr_wait = False
@@ -404,38 +404,38 @@ class LearningPart(QObject):
         """The learning lesson of the current model with the learner's settings (the lesson tab's page)."""
         from mdpviz.models.kit.teaching.learning_lesson import learning_lesson
 
-        gs = self._hub.stage.session
-        mdp = gs.mdp()
+        session = self._hub.stage.session
+        mdp = session.mdp()
         opts = dict(self._hub.controller.options)
         try:
-            st = LearningSettings(method=self._hub.controller.method, **opts)
+            step = LearningSettings(method=self._hub.controller.method, **opts)
         except ValueError:
-            st = LearningSettings(method=self._hub.controller.method)
-        return learning_lesson(mdp, st, title=f"{self._hub.stage.game.title}: learning by {LEARNERS[st.method]}",
-                               start=st.start, state_name=gs.state_name, action_name=gs.action_name)
+            step = LearningSettings(method=self._hub.controller.method)
+        return learning_lesson(mdp, step, title=f"{self._hub.stage.game.title}: learning by {LEARNERS[step.method]}",
+                               start=step.start, state_name=session.state_name, action_name=session.action_name)
 
     # ------------------------------------------------------------------ drawing
     def shown_step(self) -> LearningStep | None:
         """The learner's snapshot the history slider points at (None: none yet, or not learning)."""
         c = self._hub.controller
         i = self._hub.solving.shown_index()
-        st = c.history[i] if i >= 0 else None
-        return st if isinstance(st, LearningStep) else None
+        step = c.history[i] if i >= 0 else None
+        return step if isinstance(step, LearningStep) else None
 
     def draw_frame(self) -> None:
         c = self._hub.controller
-        g, gs = self._hub.stage.game, self._hub.stage.session
+        g, session = self._hub.stage.game, self._hub.stage.session
         mdp = c.mdp
         hist = c.history
         i = self._hub.solving.shown_index()
-        st = self.shown_step()
+        step = self.shown_step()
         lp = self._hub.solver_panel.learning
         mode = lp.mode
         board = self._hub.stage.board
         name = LEARNERS.get(c.method, c.method)
-        if mdp is None or gs.mdp() is not mdp or st is None or np.shape(st.values) != (mdp.n_states,):
+        if mdp is None or session.mdp() is not mdp or step is None or np.shape(step.values) != (mdp.n_states,):
             cap = (f"{name}: press Step for one episode or Run" if mdp is not None
-                   else (gs.mdp_error() or g.building_text() or g.empty_text()))
+                   else (session.mdp_error() or g.building_text() or g.empty_text()))
             board.set_value_range(None)
             board.show_sweep(None, self._hub.solving.scale, caption=cap)
             self.learning_curves.refresh()
@@ -449,15 +449,15 @@ class LearningPart(QObject):
             return
         tv = self.transition_view()
         if tv is not None:
-            st = tv[0]
-        shown, ref = learning_view(st, mdp, mode)
-        scale = mode_scale(mode, st, self._hub.solving.scale, gs.game.value_label)
-        seen = visited_states(st, mdp)
-        n_seen, rms, largest = visited_errors(st, mdp)
+            step = tv[0]
+        shown, ref = learning_view(step, mdp, mode)
+        scale = mode_scale(mode, step, self._hub.solving.scale, session.game.value_label)
+        seen = visited_states(step, mdp)
+        n_seen, rms, largest = visited_errors(step, mdp)
         own = ""
         if mode == "learned" and not self.act_exact_scale.isChecked() and far_from_scale(np.asarray(shown.values)[seen], scale):
             v, exact = np.asarray(shown.values)[seen], scale
-            scale = range_scale(float(v.min()), float(v.max()), label=f"{gs.game.value_label} (learned)")
+            scale = range_scale(float(v.min()), float(v.max()), label=f"{session.game.value_label} (learned)")
             own = f" \u00b7 own colours: far from the exact {exact.lo:.3g}..{exact.hi:.3g} (View menu)"
         self.shown_scale = scale
         unvisited = ~seen & ~np.asarray(mdp.terminal, dtype=bool) if mode in ("learned", "error") else None
@@ -468,9 +468,9 @@ class LearningPart(QObject):
             ref_pol.setflags(write=False)
             shown, ref = dataclasses.replace(shown, changed=keep), dataclasses.replace(ref, policy=ref_pol, changed=keep)
         n_diff = int(shown.changed.size)
-        when = f"episode {st.episode:,}" + ("" if tv is None else f", transition {tv[2]} of {tv[3]}")
+        when = f"episode {step.episode:,}" + ("" if tv is None else f", transition {tv[2]} of {tv[3]}")
         cap = f"{when} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {rms:.3g} over {n_seen:,} visited{own}"
-        if st.policy is not None:
+        if step.policy is not None:
             cap += (f" \u00b7 {n_diff} not optimal (dashed)" if mode != "exact" else " \u00b7 optimal policy")
         if unvisited is not None and unvisited.any():
             cap += f" \u00b7 {int(unvisited.sum()):,} unvisited (hatched)"
@@ -479,24 +479,24 @@ class LearningPart(QObject):
         board.show_unvisited(unvisited if unvisited is not None and unvisited.any() else None)
         self._hub.color_bar.show_scale(board.shown_scale or scale)
         if tv is not None:  # the token stands where the transition led
-            board.show_token(self._hub.playing.token_state(int(st.path[tv[2]]), int(st.path[tv[2] - 1])), when)
+            board.show_token(self._hub.playing.token_state(int(step.path[tv[2]]), int(step.path[tv[2] - 1])), when)
             self._walk = (-2, 0.0)  # (taken away when the view leaves the transitions)
         else:
-            self._walk_token(st)
+            self._walk_token(step)
         self.learning_curves.refresh()
-        self.learning_curves.set_cursor(None if self._hub.solving.view_index is None else st.episode)
+        self.learning_curves.set_cursor(None if self._hub.solving.view_index is None else step.episode)
         self._hub.solver_panel.show_history(len(hist), i)
         self._hub.solving.update_buttons()
-        agree = "" if st.policy is None else f" \u00b7 optimal actions {st.greedy_agreement:.0%}"
+        agree = "" if step.policy is None else f" \u00b7 optimal actions {step.greedy_agreement:.0%}"
         n_live = int(np.count_nonzero(~np.asarray(mdp.terminal, dtype=bool)))
         self._hub.solver_panel.show_status(
-            f"{when} \u00b7 {st.updates:,} updates \u00b7 return {st.ret:.4g} \u00b7 "
+            f"{when} \u00b7 {step.updates:,} updates \u00b7 return {step.ret:.4g} \u00b7 "
             f"RMS error {rms:.3g}, largest {largest:.3g} over the {n_seen:,} visited states (all {n_live:,} "
-            f"non-terminal: {st.rms_error:.3g}, {st.max_error:.3g}){agree} \u00b7 \u03b5 {st.epsilon:.3g}")
+            f"non-terminal: {step.rms_error:.3g}, {step.max_error:.3g}){agree} \u00b7 \u03b5 {step.epsilon:.3g}")
         self._hub.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
         self._hub.solving.update_inspection()
 
-    def _walk_token(self, st: LearningStep) -> None:
+    def _walk_token(self, step: LearningStep) -> None:
         """At a finite Run speed up to ANIMATE_MAX_RATE, the newest episode's path walks on the board's
         token over the episode's share of a second; otherwise no token."""
         c = self._hub.controller
@@ -508,11 +508,11 @@ class LearningPart(QObject):
                 self._walk = (-1, 0.0)
             return
         now = time.perf_counter()
-        if self._walk[0] != st.episode:
-            self._walk = (st.episode, now)
-        k = len(st.path)
+        if self._walk[0] != step.episode:
+            self._walk = (step.episode, now)
+        k = len(step.path)
         i = min(k - 1, int((now - self._walk[1]) * rate * k))
-        board.show_token(self._hub.playing.token_state(int(st.path[i]), int(st.path[max(i - 1, 0)])), f"t={i}")
+        board.show_token(self._hub.playing.token_state(int(step.path[i]), int(step.path[max(i - 1, 0)])), f"t={i}")
         if i < k - 1:
             self._hub.solving.mark_dirty()  # the next frame moves the token on
 
@@ -522,15 +522,15 @@ class LearningPart(QObject):
         the clicked state its learned and exact Q per action (or V) and its visits. None: not learning."""
         c = self._hub.controller
         mdp = c.mdp
-        st = self.shown_step()
-        if not self.active or mdp is None or st is None:
+        step = self.shown_step()
+        if not self.active or mdp is None or step is None:
             return None
-        gs = self._hub.stage.session
+        session = self._hub.stage.session
         i = self._hub.solving.shown_index()
         tv = self.transition_view()
         if tv is not None:  # stepping transitions: the update of the shown one
-            st, upd, words = tv[0], tv[1], ""
-            head = f"episode {st.episode:,}, transition {tv[2]} of {tv[3]}"
+            step, upd, words = tv[0], tv[1], ""
+            head = f"episode {step.episode:,}, transition {tv[2]} of {tv[3]}"
             what = "this transition's update"
         else:
             rep = self.replay_at(i)
@@ -542,44 +542,44 @@ class LearningPart(QObject):
                     rule = LearningSettings(method=c.method, **c.options).step
                 except ValueError:
                     rule = (0.1, 0.0)
-                upd, words = last_update(prev, st, mdp, rule)
-            head = f"episode {st.episode:,}"
+                upd, words = last_update(prev, step, mdp, rule)
+            head = f"episode {step.episode:,}"
             what = "the episode's last transition"
-        parts = [f"<h3>{html.escape(LEARNERS[st.method])}: {head}</h3>",
+        parts = [f"<h3>{html.escape(LEARNERS[step.method])}: {head}</h3>",
                  f"<p><b>Last update</b> ({what}):<br>"]
         if upd is not None:
-            parts.append("<code>" + html.escape(upd.text(lambda s: gs.state_name(s), lambda a: gs.action_name(a)))
+            parts.append("<code>" + html.escape(upd.text(lambda s: session.state_name(s), lambda a: session.action_name(a)))
                          + "</code>")
         else:
             parts.append(html.escape(words))
         parts.append("</p>")
         s = self._hub.solving.selected
         if s is not None and 0 <= s < mdp.n_states:
-            parts.append(f"<p><b>{html.escape(self._hub.stage.game.state_title(s))}</b>: visited {int(st.visits[s]):,} "
-                         f"time{'s' if st.visits[s] != 1 else ''}; learned V {st.values[s]:.4g}, "
-                         f"exact V {st.exact.values[s]:.4g}.</p>")
+            parts.append(f"<p><b>{html.escape(self._hub.stage.game.state_title(s))}</b>: visited {int(step.visits[s]):,} "
+                         f"time{'s' if step.visits[s] != 1 else ''}; learned V {step.values[s]:.4g}, "
+                         f"exact V {step.exact.values[s]:.4g}.</p>")
             if mdp.terminal[s]:
                 parts.append("<p>Terminal: its value is 0, nothing to learn.</p>")
             else:
                 rows = range(int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1]))
                 head = ("<tr><th>action</th><th>learned</th><th>exact</th><th>N</th><th></th></tr>"
-                        if st.q is not None else "<tr><th>action</th><th>exact Q</th><th></th></tr>")
+                        if step.q is not None else "<tr><th>action</th><th>exact Q</th><th></th></tr>")
                 body = []
                 for r in rows:
                     a = int(mdp.row_action[r])
                     mark = []
-                    if st.policy is not None and int(st.policy[s]) == a:
+                    if step.policy is not None and int(step.policy[s]) == a:
                         mark.append("learned greedy")
-                    if st.exact.optimal[r]:
+                    if step.exact.optimal[r]:
                         mark.append("optimal")
-                    cells = [html.escape(gs.action_name(a))]
-                    if st.q is not None:
-                        cells += [f"{st.q[r]:.4g}", f"{st.exact.q[r]:.4g}", f"{int(st.row_updates[r]):,}"]
+                    cells = [html.escape(session.action_name(a))]
+                    if step.q is not None:
+                        cells += [f"{step.q[r]:.4g}", f"{step.exact.q[r]:.4g}", f"{int(step.row_updates[r]):,}"]
                     else:
-                        cells += [f"{st.exact.q[r]:.4g}"]
+                        cells += [f"{step.exact.q[r]:.4g}"]
                     cells.append(", ".join(mark))
                     body.append("<tr>" + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
-                parts.append("<p>Q per action (N: updates of that Q):</p>" if st.q is not None else "<p>Q per action:</p>")
+                parts.append("<p>Q per action (N: updates of that Q):</p>" if step.q is not None else "<p>Q per action:</p>")
                 parts.append("<table cellspacing='4'>" + head + "".join(body) + "</table>")
         else:
             parts.append("<p>Click a state of the board for its learned and exact Q per action and its visits.</p>")

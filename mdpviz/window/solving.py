@@ -409,7 +409,7 @@ class SolvingPart(QObject):
             self._hub.convergence.refresh()
             self._dirty = True  # the board at the next frame
             return
-        g, gs = self._hub.stage.game, self._hub.stage.session
+        g, session = self._hub.stage.game, self._hub.stage.session
         mdp = c.mdp if c.mdp is not None else None
         hist = c.history
         i = self.shown_index()
@@ -425,8 +425,8 @@ class SolvingPart(QObject):
         board = self._hub.stage.board
         board.set_value_range(c.value_range if sw is not None else None)
         board.show_history(hist, i)
-        board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=gs.game.value_label)),
-                         caption=cap if mdp is not None else (gs.mdp_error() or g.building_text() or g.empty_text()),
+        board.show_sweep(sw, None if sw is None else (self.scale or scale_for(0.0, 1.0, label=session.game.value_label)),
+                         caption=cap if mdp is not None else (session.mdp_error() or g.building_text() or g.empty_text()),
                          previous=hist[i - 1] if i > 0 else None,
                          delta=self._hub.classroom.delta_scale() if sw is not None and self._hub.classroom.delta_view else None)
         self._hub.live.draw_live(board, sw, cap)
@@ -549,8 +549,8 @@ class SolvingPart(QObject):
         """The backup of state ``s`` at history index ``index`` (-1: before the first sweep), its terms'
         V(s') linked to their own backups."""
         mdp = self._hub.controller.mdp
-        g, gs = self._hub.stage.game, self._hub.stage.session
-        if gs.mdp() is not mdp:  # the game changed and the solver has not been reset to its model yet
+        g, session = self._hub.stage.game, self._hub.stage.session
+        if session.mdp() is not mdp:  # the game changed and the solver has not been reset to its model yet
             return None
         hist = self._hub.controller.history
         sw = hist[index] if 0 <= index < len(hist) else None
@@ -566,7 +566,7 @@ class SolvingPart(QObject):
             ("(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"))
         title = f"{g.state_title(s)} {when}"  # board games: in words
         if mdp.terminal[s]:
-            return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=gs.game.unit, chain=chain)
+            return Inspection(title, 0.0, (), mdp.objective, mdp.discount, terminal=True, unit=session.game.unit, chain=chain)
         acts = [int(a) for a in mdp.actions_of(s)]
         # each V(s') links to the backup of s' (before the first sweep every V is 0: no chain to follow)
         link = None if sw is None else (lambda t: follow_href(t.next_state) if 0 <= t.next_state < mdp.n_states
@@ -575,7 +575,7 @@ class SolvingPart(QObject):
         rows = []
         qs = []
         for a in acts:
-            terms = gs.game.backup_terms(s, a, src)
+            terms = session.game.backup_terms(s, a, src)
             qs.append(backup_q(terms, mdp.discount))
             shown = terms if len(terms) <= 12 else merge_terms(terms)  # (a merged term still names one s')
             rows.append((a, tuple(shown), backup_text(shown, mdp.discount, state_name=name),
@@ -584,10 +584,10 @@ class SolvingPart(QObject):
         chosen = greedy_action(acts, qs, objective)
         if sw is not None and sw.phase == "evaluate" and sweep_policy:
             chosen = int(sw.policy[s])  # an evaluation evaluates its policy (round 1: the starting one)
-        actions = tuple(ActionBackup(a, gs.action_name(a), q, text, a == chosen, html, shown)
+        actions = tuple(ActionBackup(a, session.action_name(a), q, text, a == chosen, html, shown)
                         for (a, shown, text, html), q in zip(rows, qs))
         return Inspection(title, float(values[s]), actions, objective, mdp.discount,
-                          unit=gs.game.unit if gs.game.unit == "turns" else "", source=source, chain=chain)
+                          unit=session.game.unit if session.game.unit == "turns" else "", source=source, chain=chain)
 
     def _crumb_name(self, s: int) -> str:
         """A state's name in the chain's breadcrumb: as the backups name it (:meth:`_short_name`), or its

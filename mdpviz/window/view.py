@@ -330,9 +330,9 @@ class ViewPart(QObject):
         geo = s.value("window/geometry")
         if isinstance(geo, (QByteArray, bytes)):
             self._hub.main.restoreGeometry(geo)
-        st = s.value("window/state")
-        if isinstance(st, (QByteArray, bytes)):
-            self.layout_restored = bool(self._hub.main.restoreState(st))
+        saved_state = s.value("window/state")
+        if isinstance(saved_state, (QByteArray, bytes)):
+            self.layout_restored = bool(self._hub.main.restoreState(saved_state))
             hidden = s.value("window/hiddenByGame", "")
             self._after_restore(set(str(hidden).split(",")) if hidden else set())
         speed = s.value("solver/speed")

@@ -69,8 +69,8 @@ class Rounds(Driver):
 
     def can_step(self) -> bool:
         """A round can be computed: no round job running, not converged, below the round limit."""
-        st = self.state
-        return not self.busy and not st.converged and len(st.rounds) < int(st.setup.max_rounds)
+        state = self.state
+        return not self.busy and not state.converged and len(state.rounds) < int(state.setup.max_rounds)
 
     def running(self) -> bool:
         return bool(self.auto or self.busy)
@@ -87,28 +87,28 @@ class Rounds(Driver):
     def step(self) -> bool:
         """Compute the next round on the host's job thread (a round already computed for this setup is
         applied at once). False (with a message) if it cannot."""
-        st = self.state
+        state = self.state
         host = self.host
         if self.busy:
             host.note("A best-response round is being computed.")
             return False
-        if st.converged:
+        if state.converged:
             self.auto = False
-            host.note(f"Converged after {len(st.rounds)} rounds: neither policy changes any more.")
+            host.note(f"Converged after {len(state.rounds)} rounds: neither policy changes any more.")
             return False
         if not self.can_step():
             self.auto = False
-            host.note(f"Stopped after {len(st.rounds)} rounds without converging (limit {st.setup.max_rounds}).")
+            host.note(f"Stopped after {len(state.rounds)} rounds without converging (limit {state.setup.max_rounds}).")
             return False
-        setup = st.setup
-        wanted = len(st.rounds) + 1
+        setup = state.setup
+        wanted = len(state.rounds) + 1
         have = self.cached()
         if len(have) >= wanted:
             self._apply(have[:wanted])
             return True
-        if len(have) < len(st.rounds) or self._computed is None or self._computed[0] is not setup:
-            self._computed = (setup, st.rounds)  # e.g. an undo back to the rounds of an earlier setup
-        done = st.rounds
+        if len(have) < len(state.rounds) or self._computed is None or self._computed[0] is not setup:
+            self._computed = (setup, state.rounds)  # e.g. an undo back to the rounds of an earlier setup
+        done = state.rounds
         self.busy = True
         self.progress_text = ""
         host.state_changed()
@@ -123,7 +123,7 @@ class Rounds(Driver):
 
         host.run_job(Job(
             lambda: rounds_job(setup, done=done, stop_after=wanted),
-            label=f"Anti-tic-tac-toe: round {wanted} (player {st.responder}'s best response)\u2026",
+            label=f"Anti-tic-tac-toe: round {wanted} (player {state.responder}'s best response)\u2026",
             on_done=lambda _result: self._on_rounds(setup, wanted, token),
             on_progress=self._on_progress,
             on_failed=failed,

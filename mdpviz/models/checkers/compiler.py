@@ -447,10 +447,10 @@ def compile_checkers(
     state_ply = np.concatenate([state_ply, [-1, -1, -1]]).astype(np.int64)
     mdp = _tabular(n_live + 3, labels, state_ptr, row_action, t_ptr, dst, prob, reward, discount=discount,
                    terminal=(win, draw, loss))
-    st, cnt = np.unique(np.asarray(start_list, dtype=np.int64), return_counts=True)
+    starts, cnt = np.unique(np.asarray(start_list, dtype=np.int64), return_counts=True)
     return CheckersMDP(
         rules=rules, agent=agent, mdp=mdp, state_position=state_position, state_ply=state_ply,
-        start_states=st, start_probs=cnt / cnt.sum(), win=win, draw=draw, loss=loss,
+        start_states=starts, start_probs=cnt / cnt.sum(), win=win, draw=draw, loss=loss,
         n_positions=n_pos, seconds=time.perf_counter() - t0, _keys=keys,
         _position_material=material,
     )

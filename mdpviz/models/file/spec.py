@@ -217,9 +217,9 @@ SPEC = GameSpec(
     compile=compile_file,
     jobs={"simulate": simulate},
     model=ModelHooks(
-        build=lambda st: parse_file_state(st) if st.text else None,  # the file's model with its own discount
-        build_key=lambda st: (st.path, st.text),  # a file is parsed once, whatever the discount
-        mdp_of=lambda st, parsed: with_discount(parsed, st),
+        build=lambda settings: parse_file_state(settings) if settings.text else None,  # the file's model with its own discount
+        build_key=lambda settings: (settings.path, settings.text),  # a file is parsed once, whatever the discount
+        mdp_of=lambda settings, parsed: with_discount(parsed, settings),
         with_discount=_with_discount,
     ),
     names=NameHooks(

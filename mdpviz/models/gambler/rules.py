@@ -65,8 +65,8 @@ def stake_of(action: int) -> int:
 def compile_gambler(settings: GamblerSettings) -> TabularMDP:
     """The gambler's MDP (module docstring): states = capital 0..goal, action k = stake k + 1; built
     with numpy in one pass (no Python loop over states)."""
-    st = settings.validate()
-    goal, p = int(st.goal), float(st.p_heads)
+    valid = settings.validate()
+    goal, p = int(valid.goal), float(valid.p_heads)
     caps = np.arange(1, goal, dtype=np.int64)
     n_stakes = np.minimum(caps, goal - caps)
     src = np.repeat(caps, n_stakes)
@@ -82,7 +82,7 @@ def compile_gambler(settings: GamblerSettings) -> TabularMDP:
     s, a, d, pr, r = (np.concatenate(x) for x in zip(*parts))
     n_actions = goal // 2
     return TabularMDP.from_transitions(
-        goal + 1, n_actions, s, a, d, pr, r, discount=st.discount, terminal=[0, goal],
+        goal + 1, n_actions, s, a, d, pr, r, discount=valid.discount, terminal=[0, goal],
         state_labels=[f"capital {i}" for i in range(goal + 1)],
         action_labels=[f"stake {k + 1}" for k in range(n_actions)], mdptype="episodic",
     )

@@ -17,22 +17,22 @@ from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strat
 from mdpviz.core.mdp import TabularMDP
 
 
-def strategies(st: GamblerSettings, mdp: TabularMDP) -> tuple[str, ...]:
+def strategies(settings: GamblerSettings, mdp: TabularMDP) -> tuple[str, ...]:
     """The strategies the simulation compares: optimal and random stakes."""
     return ("optimal", "random")
 
 
-def start_capital(st: GamblerSettings) -> int:
+def start_capital(settings: GamblerSettings) -> int:
     """Where episodes start: half the goal (capital 50 of 100)."""
-    return int(st.goal) // 2
+    return int(settings.goal) // 2
 
 
-def simulate(st: GamblerSettings, mdp: TabularMDP, policy=None, *, games: int, seed,
+def simulate(settings: GamblerSettings, mdp: TabularMDP, policy=None, *, games: int, seed,
              start: int | None = None) -> Generator[JobProgress, None, SimulationResult]:
     """Optimal and random stakes from half the goal (or ``start``), ``games`` episodes each: the mean
     return is the fraction of games that reached the goal."""
-    start = start_capital(st) if start is None else int(start)
-    return (yield from walk_simulation(mdp, strategies(st, mdp), lambda n, opt: strategy_probs(st, n, mdp, opt),
+    start = start_capital(settings) if start is None else int(start)
+    return (yield from walk_simulation(mdp, strategies(settings, mdp), lambda n, opt: strategy_probs(settings, n, mdp, opt),
                                        policy, games=games, seed=seed, start=start, start_name=f"capital {start}"))
 
 
@@ -45,17 +45,17 @@ TIE_NOTE = ("Many capitals have several optimal stakes (their Q-values are equal
 """The tie rule, in the lesson and the board's caption."""
 
 
-def lesson(st: GamblerSettings, mdp: TabularMDP | None = None, *, start: int | None = None,
+def lesson(settings: GamblerSettings, mdp: TabularMDP | None = None, *, start: int | None = None,
            state_name: Callable[[int], str] | None = None, **_names: Any):
     """The gambler's lesson: Example 4.3 in our words, the Bellman equation with its numbers, the tie rule."""
     from mdpviz.models.kit.teaching.lessons import Block, doc_paragraphs, mdp_lesson, parameters_of
 
     if mdp is None:
         try:
-            mdp = compile_gambler(st)
+            mdp = compile_gambler(settings)
         except ValueError:
             mdp = None
-    p, goal = float(st.p_heads), int(st.goal)
+    p, goal = float(settings.p_heads), int(settings.goal)
     return mdp_lesson(
         mdp,
         title=f"The gambler's problem (p_heads = {p:g}, goal {goal})",
@@ -71,12 +71,12 @@ def lesson(st: GamblerSettings, mdp: TabularMDP | None = None, *, start: int | N
         actions=f"The stake, 1..min(s, {goal} - s) dollars.",
         transitions=f"Heads (probability {p:g}): capital s + stake; tails ({1 - p:g}): capital s \u2212 stake.",
         rewards=f"+1 on reaching {goal}, 0 otherwise: with discount 1, V(s) is the probability of winning from s.",
-        discount_why="nothing is discounted: V(s) is a probability of reaching the goal." if st.discount == 1 else "",
-        parameters=parameters_of(st),
-        start=start_capital(st) if start is None else start,
+        discount_why="nothing is discounted: V(s) is a probability of reaching the goal." if settings.discount == 1 else "",
+        parameters=parameters_of(settings),
+        start=start_capital(settings) if start is None else start,
         state_name=state_name or (lambda s: f"capital {s}"),
         action_name=lambda a: f"stake {gb.stake_of(a)}",
-        where=f"capital {start_capital(st)}",
+        where=f"capital {start_capital(settings)}",
         sources=("mdpviz.models.gambler.rules",),
     )
 
@@ -93,7 +93,7 @@ SPEC = GameSpec(
     jobs={"simulate": simulate},
     model=ModelHooks(
         with_discount=hooks.set_discount,
-        solve_with=lambda st: ("gs", {"tol": 1e-9}),  # Sutton and Barto's value iteration sweeps in place (section 4.4)
+        solve_with=lambda settings: ("gs", {"tol": 1e-9}),  # Sutton and Barto's value iteration sweeps in place (section 4.4)
     ),
     episodes=EpisodeHooks(
         strategies=strategies,

@@ -456,9 +456,9 @@ def move_outcomes(grid: GridMap, r: int, c: int, action: int, noise: float) -> l
 
 def compile_gridworld(settings: GridSettings) -> GridWorld:
     """The grid world's MDP in the chosen convention (module docstring); ValueError on bad settings."""
-    st = settings.validate()
-    g = st.grid
-    aima = st.convention == "aima"
+    valid = settings.validate()
+    g = valid.grid
+    aima = valid.convention == "aima"
     state = np.full((g.rows, g.cols), -1, dtype=np.int64)
     labels: list[str] = []
     n = 0
@@ -482,7 +482,7 @@ def compile_gridworld(settings: GridSettings) -> GridWorld:
     prob: list[float] = []
     rew: list[float] = []
     terminal: list[int] = []
-    gamma = st.discount
+    gamma = valid.discount
     for r in range(g.rows):
         for c in range(g.cols):
             x = g.cells[r][c]
@@ -496,10 +496,10 @@ def compile_gridworld(settings: GridSettings) -> GridWorld:
                     src.append(s), act.append(EXIT), dst.append(done), prob.append(1.0), rew.append(float(x))
                 continue
             for a in (NORTH, EAST, SOUTH, WEST):
-                for (nr, nc), p in move_outcomes(g, r, c, a, st.noise):
+                for (nr, nc), p in move_outcomes(g, r, c, a, valid.noise):
                     d = int(state[nr, nc])
                     y = g.cells[nr][nc]
-                    reward = move_reward(x, st.living_reward)  # CS188: leaving the cell; AIMA: R(s)
+                    reward = move_reward(x, valid.living_reward)  # CS188: leaving the cell; AIMA: R(s)
                     if aima and not isinstance(y, str):
                         reward += gamma * float(y)  # U(terminal) = R(terminal), discounted one step
                     src.append(s), act.append(a), dst.append(d), prob.append(p), rew.append(reward)
@@ -519,7 +519,7 @@ def compile_gridworld(settings: GridSettings) -> GridWorld:
     fixed = {(r, c): float(g.cells[r][c]) for r in range(g.rows) for c in range(g.cols)
              if aima and not isinstance(g.cells[r][c], str)}
     geom = GridGeometry(g.rows, g.cols, state, kind, label, dict(MOVES), None if aima else EXIT, g.start, fixed)
-    return GridWorld(st, mdp, geom, int(state[g.start]))
+    return GridWorld(valid, mdp, geom, int(state[g.start]))
 
 
 # ---------------------------------------------------------------------------------- printing

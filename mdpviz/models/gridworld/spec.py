@@ -26,10 +26,10 @@ from mdpviz.models.kit.boards.grid import max_steps, walk_simulation  # noqa: F4
 from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strategy_probs  # the one shared rule
 
 
-def settings_to_dict(st: GridSettings) -> dict[str, Any]:
+def settings_to_dict(settings: GridSettings) -> dict[str, Any]:
     """The settings as scenario data: the generic codec's, with the grid as its map's text and name."""
     # extra: the grid is stored as the text of parse_grid and its name, not as GridMap's tuples of cells
-    return {"map": st.grid.to_text(), "name": st.grid.name, **to_data(st, skip=("grid",))}
+    return {"map": settings.grid.to_text(), "name": settings.grid.name, **to_data(settings, skip=("grid",))}
 
 
 def settings_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> GridSettings:
@@ -50,7 +50,7 @@ def settings_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenari
 
 
 # ---------------------------------------------------------------------------------- the spec
-def strategies(st: GridSettings, mdp: TabularMDP) -> tuple[str, ...]:
+def strategies(settings: GridSettings, mdp: TabularMDP) -> tuple[str, ...]:
     """The strategies the simulation compares: optimal and random."""
     return ("optimal", "random")
 
@@ -59,17 +59,17 @@ def strategies(st: GridSettings, mdp: TabularMDP) -> tuple[str, ...]:
 
 
 
-def simulate(st: GridSettings, mdp: TabularMDP, policy=None, *, games: int, seed,
+def simulate(settings: GridSettings, mdp: TabularMDP, policy=None, *, games: int, seed,
              start: int | None = None) -> Generator[JobProgress, None, SimulationResult]:
     """Optimal and random from the start cell (or ``start``), ``games`` episodes each, beside their exact values."""
-    world = compile_gridworld(st)
+    world = compile_gridworld(settings)
     start = world.start_state if start is None else int(start)
-    return (yield from walk_simulation(mdp, strategies(st, mdp), lambda n, opt: strategy_probs(st, n, mdp, opt),
+    return (yield from walk_simulation(mdp, strategies(settings, mdp), lambda n, opt: strategy_probs(settings, n, mdp, opt),
                                        policy, games=games, seed=seed, start=start,
-                                       start_name=state_name(world.geometry, st.convention, start)))
+                                       start_name=state_name(world.geometry, settings.convention, start)))
 
 
-def lesson(st: GridSettings, mdp: TabularMDP | None = None, *, start: int | None = None,
+def lesson(settings: GridSettings, mdp: TabularMDP | None = None, *, start: int | None = None,
            state_name: Callable[[int], str] | None = None, **_names: Any):
     """The grid world's lesson: the rules and both conventions (this module's docstring)."""
     from mdpviz.models.gridworld import rules as gw_rules
@@ -78,36 +78,36 @@ def lesson(st: GridSettings, mdp: TabularMDP | None = None, *, start: int | None
 
     world: GridWorld | None
     try:
-        world = compile_gridworld(st)
+        world = compile_gridworld(settings)
     except ValueError:
         world = None
     if start is None:
         start = world.start_state if world is not None else 0
     if state_name is None:
         geom = None if world is None else world.geometry
-        state_name = lambda s: _state_name(geom, st.convention, s)  # noqa: E731
-    other = next(k for k in CONVENTIONS if k != st.convention)
+        state_name = lambda s: _state_name(geom, settings.convention, s)  # noqa: E731
+    other = next(k for k in CONVENTIONS if k != settings.convention)
     return mdp_lesson(
         mdp,
-        title=f"Grid world ({st.grid.name or 'custom'}, {st.convention.upper()} convention)",
+        title=f"Grid world ({settings.grid.name or 'custom'}, {settings.convention.upper()} convention)",
         intro=doc_paragraphs(gw_rules, "A grid world is") + (
             Block("p", "Two conventions are in use; for the same map and settings they give the same values "
                        "and differ in the exit step."),
-            Block("p", f"Shown here: {CONVENTION_RULES[st.convention]}"),
+            Block("p", f"Shown here: {CONVENTION_RULES[settings.convention]}"),
             Block("p", f"The other one: {CONVENTION_RULES[other]}")),
         states=("A state is an open or exit cell" + (" plus the absorbing \u201cexited\u201d state."
-                                                      if st.convention == "cs188" else "; exit cells are terminal.")),
+                                                      if settings.convention == "cs188" else "; exit cells are terminal.")),
         actions=("north, east, south, west from an open cell" + ("; \u201cexit\u201d from an exit cell."
-                                                                 if st.convention == "cs188" else ".")),
-        transitions=f"The intended direction with probability {1 - st.noise:g}, each perpendicular one with "
-                    f"{st.noise / 2:g}; a wall or the edge leaves the agent where it is.",
-        rewards=(f"Living reward {st.living_reward:g} per move from an open cell"
+                                                                 if settings.convention == "cs188" else ".")),
+        transitions=f"The intended direction with probability {1 - settings.noise:g}, each perpendicular one with "
+                    f"{settings.noise / 2:g}; a wall or the edge leaves the agent where it is.",
+        rewards=(f"Living reward {settings.living_reward:g} per move from an open cell"
                  + (f" ({own} cell{'' if own == 1 else 's'} with an own reward, which replaces it there)" if (own := sum(
-                     1 for row in st.grid.cells for x in row if gw_rules.own_reward(x) is not None)) else "")
+                     1 for row in settings.grid.cells for x in row if gw_rules.own_reward(x) is not None)) else "")
                  + "; an exit pays its number"
-                 + (" (with the exit action)." if st.convention == "cs188" else
+                 + (" (with the exit action)." if settings.convention == "cs188" else
                     " as R(s) of its terminal state (a move into it pays R(s) + \u03b3 R(s\u2032)).")),
-        parameters=parameters_of(st, skip=("grid",)),
+        parameters=parameters_of(settings, skip=("grid",)),
         start=start, state_name=state_name,
         action_name=(lambda a: ACTION_NAMES[a]), where="the start cell",
         sources=("mdpviz.models.gridworld.rules",),
@@ -117,8 +117,8 @@ def lesson(st: GridSettings, mdp: TabularMDP | None = None, *, start: int | None
 _state_name = state_name
 
 
-def _compile_mdp(st: GridSettings) -> TabularMDP:
-    return compile_gridworld(st).mdp
+def _compile_mdp(settings: GridSettings) -> TabularMDP:
+    return compile_gridworld(settings).mdp
 
 
 
@@ -134,7 +134,7 @@ SPEC = GameSpec(
     model=ModelHooks(
         build=compile_gridworld,
         with_discount=hooks.set_discount,
-        solve_with=lambda st: (("evaluate", {"tol": 1e-9}) if st.grid.name in NUMBERED_MAPS else ("vi", {"tol": 1e-9})),
+        solve_with=lambda settings: (("evaluate", {"tol": 1e-9}) if settings.grid.name in NUMBERED_MAPS else ("vi", {"tol": 1e-9})),
     ),
     names=NameHooks(
         state_name=lambda ctx, s: state_name(ctx.built.geometry, ctx.settings.convention, s),

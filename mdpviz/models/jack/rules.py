@@ -168,12 +168,12 @@ def location_day(max_cars: int, request_mean: float, return_mean: float) -> tupl
 def compile_jack(settings: JackSettings) -> TabularMDP:
     """Jack's MDP (module docstring), built with numpy: one location's day per location (scipy's
     Poisson), their outer product for every legal (state, move)."""
-    st = settings.validate()
-    N = st.max_cars
+    valid = settings.validate()
+    N = valid.max_cars
     n = N + 1
-    T1, rent1 = location_day(N, float(st.request_means[0]), float(st.return_means[0]))
-    T2, rent2 = location_day(N, float(st.request_means[1]), float(st.return_means[1]))
-    moves = np.arange(-st.max_move, st.max_move + 1)
+    T1, rent1 = location_day(N, float(valid.request_means[0]), float(valid.return_means[0]))
+    T2, rent2 = location_day(N, float(valid.request_means[1]), float(valid.return_means[1]))
+    moves = np.arange(-valid.max_move, valid.max_move + 1)
     ii, jj, mm = np.meshgrid(np.arange(n), np.arange(n), moves, indexing="ij")
     ii, jj, mm = ii.ravel(), jj.ravel(), mm.ravel()
     legal = (mm <= ii) & (-mm <= jj)
@@ -182,11 +182,11 @@ def compile_jack(settings: JackSettings) -> TabularMDP:
     a2 = np.minimum(jj + mm, N)
     paid = np.abs(mm).astype(np.float64)
     cost = np.zeros(ii.size)
-    if st.free_shuttle:
+    if valid.free_shuttle:
         paid = np.where(mm > 0, mm - 1, -mm).astype(np.float64)
-        cost += st.parking_cost * ((a1 > st.parking_limit).astype(np.float64) + (a2 > st.parking_limit))
-    cost += st.move_cost * paid
-    row_reward = st.rental_reward * (rent1[a1] + rent2[a2]) - cost
+        cost += valid.parking_cost * ((a1 > valid.parking_limit).astype(np.float64) + (a2 > valid.parking_limit))
+    cost += valid.move_cost * paid
+    row_reward = valid.rental_reward * (rent1[a1] + rent2[a2]) - cost
     prob = (T1[a1][:, :, None] * T2[a2][:, None, :]).reshape(ii.size, n * n)
     rows = ii.size
     keep = prob > 0.0
@@ -195,9 +195,9 @@ def compile_jack(settings: JackSettings) -> TabularMDP:
     dst = np.tile(np.arange(n * n), rows)[keep.ravel()]
     rew = np.repeat(row_reward, n * n)[keep.ravel()]
     p = prob[keep]
-    n_actions = 2 * st.max_move + 1
+    n_actions = 2 * valid.max_move + 1
     return TabularMDP.from_transitions(
-        n * n, n_actions, src, act, dst, p, rew, discount=st.discount,
+        n * n, n_actions, src, act, dst, p, rew, discount=valid.discount,
         state_labels=[f"{i} cars at the first, {j} at the second" for i in range(n) for j in range(n)],
         action_labels=[f"move {move_of(a):+d}" if move_of(a) else "move 0" for a in range(n_actions)],
         mdptype="continuing",

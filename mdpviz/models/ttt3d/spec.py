@@ -515,16 +515,16 @@ def lesson(state: Ttt3dSettings, mdp: Any = None, **names: Any):
     from mdpviz.models.kit.teaching.lessons import Lesson, doc_paragraphs, fmt_number, parameters_of
 
     state = state if isinstance(state, Ttt3dSettings) else Ttt3dSettings()
-    st = state.settings
-    approx = APPROX_WORDS.get(st.approx, st.approx)
-    if st.approx == "mlp":
-        approx += f" of {st.hidden} ReLU units"
+    settings = state.settings
+    approx = APPROX_WORDS.get(settings.approx, settings.approx)
+    if settings.approx == "mlp":
+        approx += f" of {settings.hidden} ReLU units"
     method = ("TD(0) on the values V(a) of its afterstates (the position after its move and the risk coin; "
-              "Sutton and Barto section 6.8)" if st.method == "td"
+              "Sutton and Barto section 6.8)" if settings.method == "td"
               else "Q-learning on the values Q(s, c) of its moves (Sutton and Barto eq. 6.8)")
     update = ("<p>w \u2190 w + \u03b1 [U \u2212 V(a<sub>t</sub>)] \u2207V(a<sub>t</sub>), with U = R when the "
               "opponent's reply ends the game, else U = \u03b3 u(a<sub>t+1</sub>) (semi-gradient TD(0), "
-              "Sutton and Barto eq. 6.2 and 9.7).</p>" if st.method == "td" else
+              "Sutton and Barto eq. 6.2 and 9.7).</p>" if settings.method == "td" else
               "<p>w \u2190 w + \u03b1 [r + \u03b3 max<sub>c'</sub> Q(s', c') \u2212 Q(s, c)] \u2207Q(s, c) "
               "(semi-gradient Q-learning, Sutton and Barto eq. 6.8).</p>")
     return Lesson(
@@ -538,12 +538,12 @@ def lesson(state: Ttt3dSettings, mdp: Any = None, **names: Any):
                      f"risk (the risk coin; here {risk_text(state.risk)}) the opponent's does; then the opponent (uniformly "
                      "random in training) replies the same way."),
         rewards="+1 when the agent's mark completes a line, \u22121 when the opponent's does, 0 for a draw.",
-        discount=(f"\u03b3 = {fmt_number(st.discount)} per round (the agent's move and the opponent's reply): "
+        discount=(f"\u03b3 = {fmt_number(settings.discount)} per round (the agent's move and the opponent's reply): "
                   "a win sooner is worth more."),
         bellman="<p>Not solved: the agent's weights w are learnt from games. Its update:</p>" + update,
         example="",
         parameters=parameters_of(state),
-        gamma=float(st.discount),
+        gamma=float(settings.discount),
         sources=("mdpviz.models.ttt3d.learning",),
     )
 

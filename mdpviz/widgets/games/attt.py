@@ -131,12 +131,12 @@ class AtttGame(PositionGame):
 
     def board_caption(self, caption: str, sweep: Any) -> str:
         """What the board shows, in the rounds' words (before the solver's own caption)."""
-        st = self.astate
-        if not st.rounds:
-            me = st.responder
+        astate = self.astate
+        if not astate.rounds:
+            me = astate.responder
             return (f"Round 0: player {me}'s MDP against player {3 - me}'s start policy. Step: round 1, "
                     f"player {me}'s best response.")
-        r = st.rounds[-1]
+        r = astate.rounds[-1]
         head = (f"Round {r.round}: player {r.player}'s best response to player {3 - r.player}'s policy"
                 + (" \u2014 converged, neither policy changes any more" if r.converged else ""))
         if sweep is None:
@@ -433,15 +433,15 @@ class AtttPanel(QWidget):
         c = self.changed
         c.blockSignals(True)
         c.clear()
-        st = self.game.astate
-        if index is None or not 0 <= index < len(st.rounds):
+        astate = self.game.astate
+        if index is None or not 0 <= index < len(astate.rounds):
             c.addItem("changed boards: select a round")
             c.setEnabled(False)
             c.blockSignals(False)
             return
-        r = st.rounds[index]
-        changes = round_changes(st, index)
-        first = " (first response: all)" if st.previous_policy(index) is None else ""
+        r = astate.rounds[index]
+        changes = round_changes(astate, index)
+        first = " (first response: all)" if astate.previous_policy(index) is None else ""
         c.addItem(f"round {r.round}: {len(changes):,} P{r.player} boards changed{first}")
         for ch in changes:
             was = f"cell {ch.old_cell}" if ch.old_cell >= 0 else "\u2014"
@@ -463,8 +463,8 @@ class AtttPanel(QWidget):
     # ------------------------------------------------------------------ display
     def refresh(self) -> None:
         g = self.game
-        st = g.astate
-        s = st.setup
+        astate = g.astate
+        s = astate.setup
         self.files_label.setText(f"P1 boards: {describe_boards(s.p1_boards)}<br>P2 boards: "
                                  f"{describe_boards(s.p2_boards)}<br>Start: {s.start_text()}")
         self.course.setEnabled(course_files(g.folder) is not None)
@@ -477,35 +477,35 @@ class AtttPanel(QWidget):
         self.seed.setEnabled(s.start_kind == "random")
         self.ties.setCurrentText(s.ties)
         self.method.setCurrentIndex(METHODS.index(s.method))
-        me = st.responder
-        shown = st.shown_player
+        me = astate.responder
+        shown = astate.shown_player
         if g.rounds.busy:
             text = (f"{g.rounds.progress_text}\u2026" if g.rounds.progress_text else
-                    f"Computing round {len(st.rounds) + 1}: P{me}'s best response\u2026")
-        elif st.converged:
-            text = (f"Converged after {len(st.rounds)} rounds. The board: P{shown}'s final best response to "
+                    f"Computing round {len(astate.rounds) + 1}: P{me}'s best response\u2026")
+        elif astate.converged:
+            text = (f"Converged after {len(astate.rounds)} rounds. The board: P{shown}'s final best response to "
                     f"P{3 - shown}'s final policy.")
-        elif not st.rounds:
+        elif not astate.rounds:
             text = (f"Step (toolbar) computes round 1: P{me}'s best response to P{3 - me}'s start policy; "
                     "Run steps rounds until neither policy changes.")
         else:
-            text = (f"The board: round {len(st.rounds)}, P{shown}'s best response. Step: round "
-                    f"{len(st.rounds) + 1}, P{me}'s best response to P{3 - me}'s current policy.")
+            text = (f"The board: round {len(astate.rounds)}, P{shown}'s best response. Step: round "
+                    f"{len(astate.rounds) + 1}, P{me}'s best response to P{3 - me}'s current policy.")
         if g.session.mdp_error():
             text = f"No MDP: {g.session.mdp_error()}"
         self.next_label.setText(text)
-        pols = st.policies()
+        pols = astate.policies()
         self.export1.setEnabled(pols[1] is not None)
         self.export2.setEnabled(pols[2] is not None)
-        if st.rounds != self._shown_rounds:
-            self._fill_table(st)
+        if astate.rounds != self._shown_rounds:
+            self._fill_table(astate)
 
-    def _fill_table(self, st: AtttState) -> None:
-        self._shown_rounds = st.rounds
+    def _fill_table(self, astate: AtttState) -> None:
+        self._shown_rounds = astate.rounds
         t = self.table
         t.blockSignals(True)
-        t.setRowCount(len(st.rounds))
-        for i, r in enumerate(st.rounds):
+        t.setRowCount(len(astate.rounds))
+        for i, r in enumerate(astate.rounds):
             cells = [f"{r.round}: P{r.player}", f"{r.changed:,}" + (" \u2713" if r.converged else ""),
                      f"{r.p1_win:.4f}", f"{r.p2_win:.4f}", f"{r.draw:.4f}"]
             tip = (round_summary(r) + f" (exact: {r.p1_win!r}, {r.p2_win!r}, {r.draw!r}); "
@@ -516,8 +516,8 @@ class AtttPanel(QWidget):
                 it.setToolTip(tip)
                 t.setItem(i, j, it)
         t.blockSignals(False)
-        if st.rounds:
-            t.selectRow(len(st.rounds) - 1)
+        if astate.rounds:
+            t.selectRow(len(astate.rounds) - 1)
             t.scrollToBottom()
         else:
             self.show_round(None)

@@ -163,7 +163,7 @@ class FileEditor(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        st = self.game.fstate
+        settings = self.game.fstate
         m = self.game.session.mdp()
         if m is None:
             self.summary.setText("No file loaded. Course files list numStates, numActions, end, "
@@ -172,7 +172,7 @@ class FileEditor(QWidget):
             kind = m.mdptype or ("episodic" if m.terminal.any() else "continuing")
             ends = ", ".join(str(int(s)) for s in m.terminal.nonzero()[0][:8]) or "none"
             self.summary.setText(
-                f"<b>{Path(st.path).name}</b><br>{m.n_states} states, {m.n_actions} actions, "
+                f"<b>{Path(settings.path).name}</b><br>{m.n_states} states, {m.n_actions} actions, "
                 f"{m.n_transitions} transitions<br>{kind}, discount {m.discount:g}<br>terminal: {ends}")
         self.start.blockSignals(True)
         self.start.setRange(0, max(0, (m.n_states - 1) if m is not None else 0))

@@ -248,11 +248,11 @@ class GamblerEditor(QWidget):
         self.sync()
 
     def sync(self) -> None:
-        st = self.game.settings
+        settings = self.game.settings
         for w in (self.p_heads, self.goal):
             w.blockSignals(True)
-        self.p_heads.setValue(float(st.p_heads))
-        self.goal.setValue(int(st.goal))
+        self.p_heads.setValue(float(settings.p_heads))
+        self.goal.setValue(int(settings.goal))
         for w in (self.p_heads, self.goal):
             w.blockSignals(False)
 

@@ -677,7 +677,7 @@ class GridBoard(GameBoard):
             at = np.full(mdp.n_states, -1, dtype=np.int64)  # state -> its cell's index in reading order
             at[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
             kinds = [k for row in geom.kind for k in row]
-            ties = {st: acts for st, acts in ties.items() if at[st] >= 0 and kinds[at[st]] == "open"}
+            ties = {s: acts for s, acts in ties.items() if at[s] >= 0 and kinds[at[s]] == "open"}
         cv.ties = ties
         cv.endless = endless_states(mdp, sw.policy) if solved else None
         self.legend.setText(board_legend(cv.ties if solved else None, cv.endless))

@@ -193,17 +193,17 @@ class GridEditor(QWidget):
         self.sync()
 
     def sync(self) -> None:
-        st = self.game.settings
+        settings = self.game.settings
         for w in (self.map, self.convention, self.noise, self.living):
             w.blockSignals(True)
-        i = self.map.findData(st.grid.name if st.grid.name in gw.BUILTIN_MAPS and
-                              st.grid.cells == gw.BUILTIN_MAPS[st.grid.name].cells and
-                              st.grid.start == gw.BUILTIN_MAPS[st.grid.name].start else "")
+        i = self.map.findData(settings.grid.name if settings.grid.name in gw.BUILTIN_MAPS and
+                              settings.grid.cells == gw.BUILTIN_MAPS[settings.grid.name].cells and
+                              settings.grid.start == gw.BUILTIN_MAPS[settings.grid.name].start else "")
         self.map.setCurrentIndex(i)
-        self.convention.setCurrentIndex(self.convention.findData(st.convention))
-        self.convention_note.setText(gw.CONVENTION_NAMES[st.convention] + ".")
-        self.noise.setValue(st.noise)
-        self.living.setValue(st.living_reward)
+        self.convention.setCurrentIndex(self.convention.findData(settings.convention))
+        self.convention_note.setText(gw.CONVENTION_NAMES[settings.convention] + ".")
+        self.noise.setValue(settings.noise)
+        self.living.setValue(settings.living_reward)
         for w in (self.map, self.convention, self.noise, self.living):
             w.blockSignals(False)
 

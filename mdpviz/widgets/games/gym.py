@@ -170,9 +170,9 @@ class GymEditor(QWidget):
         self.slippery.setEnabled(lake)
 
     def sync(self) -> None:
-        st = self.game.gstate
-        self.env.setCurrentText(st.env_id)
-        kw = dict(st.kwargs)
+        settings = self.game.gstate
+        self.env.setCurrentText(settings.env_id)
+        kw = dict(settings.kwargs)
         extra = {k: v for k, v in kw.items() if k not in ("map_name", "is_slippery")}
         if "map_name" in kw:
             self.map.setCurrentText(str(kw["map_name"]).strip("'\""))

@@ -125,7 +125,7 @@ class JackBoard(GameBoard):
         hist = (sweep,) if previous is None else (previous, sweep)
         self.ties = sweep_ties(mdp, hist, len(hist) - 1) if isinstance(sweep, Sweep) else {}
         if self.ties:
-            ij = np.array([divmod(int(st), n) for st in self.ties], dtype=np.float64)  # state = i * n + j
+            ij = np.array([divmod(int(settings), n) for settings in self.ties], dtype=np.float64)  # state = i * n + j
             rings = pg.ScatterPlotItem(x=ij[:, 1] + 0.5, y=ij[:, 0] + 0.5, symbol="o", size=0.55, pxMode=False,
                                        pen=pg.mkPen("k", width=2), brush=None)
             self.plot.addItem(rings)
@@ -318,20 +318,20 @@ class JackEditor(QWidget):
                 self.free_shuttle, self.parking_limit, self.parking_cost]
 
     def sync(self) -> None:
-        st = self.game.settings
+        settings = self.game.settings
         for w in self._boxes():
             w.blockSignals(True)
-        self.max_cars.setValue(st.max_cars)
-        self.max_move.setValue(st.max_move)
-        self.move_cost.setValue(st.move_cost)
-        self.rental_reward.setValue(st.rental_reward)
-        for box, v in zip(self.requests + self.returns, st.request_means + st.return_means):
+        self.max_cars.setValue(settings.max_cars)
+        self.max_move.setValue(settings.max_move)
+        self.move_cost.setValue(settings.move_cost)
+        self.rental_reward.setValue(settings.rental_reward)
+        for box, v in zip(self.requests + self.returns, settings.request_means + settings.return_means):
             box.setValue(float(v))
-        self.free_shuttle.setChecked(bool(st.free_shuttle))
-        self.parking_limit.setValue(st.parking_limit)
-        self.parking_cost.setValue(st.parking_cost)
+        self.free_shuttle.setChecked(bool(settings.free_shuttle))
+        self.parking_limit.setValue(settings.parking_limit)
+        self.parking_cost.setValue(settings.parking_cost)
         for w in (self.parking_limit, self.parking_cost):
-            w.setEnabled(bool(st.free_shuttle))
+            w.setEnabled(bool(settings.free_shuttle))
         for w in self._boxes():
             w.blockSignals(False)
 

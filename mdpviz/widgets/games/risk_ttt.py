@@ -169,11 +169,11 @@ class RiskTicTacToeGame(PositionGame):
                                  f"risk preset {name}")
 
     def set_seed(self, seed: int) -> bool:
-        st = replace(self.rstate, seed=int(seed))
-        if st.preset in ("noisy-classic", "noisy-reverse", "random"):
-            p = rt.risk_preset(st.preset, n_cells=st.size ** 2, seed=st.seed)
-            st = replace(st, risk=tuple(float(x) for x in p))
-        return self.session.edit(st, f"preset seed {seed}")
+        settings = replace(self.rstate, seed=int(seed))
+        if settings.preset in ("noisy-classic", "noisy-reverse", "random"):
+            p = rt.risk_preset(settings.preset, n_cells=settings.size ** 2, seed=settings.seed)
+            settings = replace(settings, risk=tuple(float(x) for x in p))
+        return self.session.edit(settings, f"preset seed {seed}")
 
     def set_risk(self, cell: int, p: float) -> bool:
         """Set P[cell] (an edit; the preset becomes "custom")."""
@@ -234,13 +234,13 @@ class RiskTicTacToeGame(PositionGame):
     # ------------------------------------------------------------------ the exact solve
     def solve_exact(self) -> None:
         """Solve the n x n board exactly on the window's job thread (progress bar, Cancel)."""
-        st = self.rstate
+        settings = self.rstate
         if self.exact_solution() is not None:
             self.session.message.emit("Already solved.")
             return
-        size = st.size
+        size = settings.size
         self.solving = True
-        self._solving_for = st
+        self._solving_for = settings
         ed = self.editor()
         ed.show_solving(True, f"Solving {size}x{size} exactly\u2026")
 
@@ -249,10 +249,10 @@ class RiskTicTacToeGame(PositionGame):
             if sol is None:
                 ed.show_solving(False, "Cancelled.")
                 return
-            if self.rstate != st:
+            if self.rstate != settings:
                 ed.show_solving(False, "The risks changed during the solve: result discarded.")
                 return
-            self._exact = (st, sol)
+            self._exact = (settings, sol)
             ed.show_solving(False, f"Solved: {sol.n_states:,} (board, turn) states in {sol.seconds:.1f} s; "
                                    f"V(empty, X to move) = {sol.empty_value:.6f}")
             self.redraw.emit()
@@ -265,7 +265,7 @@ class RiskTicTacToeGame(PositionGame):
             self.solving = False
             ed.show_solving(False, "Cancelled: the board is usable; solve again at any time.")
 
-        self.session.run_job(Job(lambda: SPEC.jobs["exact_solve"](st),  # stepped on the job thread
+        self.session.run_job(Job(lambda: SPEC.jobs["exact_solve"](settings),  # stepped on the job thread
                                  label=f"Solving {size}x{size} risk tic-tac-toe exactly", on_done=done,
                                  on_progress=lambda d, t, text: ed.show_progress(d, t, text), on_failed=failed,
                                  on_cancelled=cancelled))
@@ -366,25 +366,25 @@ class RiskEditor(QWidget):
             self.spins.append(s)
 
     def refresh(self) -> None:
-        st = self.game.rstate
-        for combo, data in ((self.size, st.size), (self.preset, st.preset)):
+        settings = self.game.rstate
+        for combo, data in ((self.size, settings.size), (self.preset, settings.preset)):
             combo.blockSignals(True)
             combo.setCurrentIndex(combo.findData(data))
             combo.blockSignals(False)
         self.seed.blockSignals(True)
-        self.seed.setValue(int(st.seed))
+        self.seed.setValue(int(settings.seed))
         self.seed.blockSignals(False)
-        if len(self.spins) != st.size ** 2:
-            self._build_spins(st.size)
-        for s, p in zip(self.spins, st.risk):
+        if len(self.spins) != settings.size ** 2:
+            self._build_spins(settings.size)
+        for s, p in zip(self.spins, settings.risk):
             s.blockSignals(True)
             s.setValue(float(p))
             s.blockSignals(False)
-        big = st.size != 3
+        big = settings.size != 3
         self.solve_button.setVisible(big)
         self.cancel_button.setVisible(big)
         self.progress.setVisible(big)
-        self.solve_button.setText(f"Solve {st.size}x{st.size} exactly")
+        self.solve_button.setText(f"Solve {settings.size}x{settings.size} exactly")
         self.solve_button.setEnabled(big and not self.game.solving and self.game.exact_solution() is None)
         if not big:
             self.status.setText("")

@@ -494,8 +494,8 @@ class TrainingPanel(QWidget):
 
     def refresh(self) -> None:
         """Show the game's settings, training state and agent."""
-        st: Ttt3dSettings = self.game.session.settings
-        s = st.settings
+        settings: Ttt3dSettings = self.game.session.settings
+        s = settings.settings
         self._combo(self.method, s.method)
         self._combo(self.approx, s.approx)
         self._spin(self.episodes, s.episodes)
@@ -506,16 +506,16 @@ class TrainingPanel(QWidget):
         self._combo(self.eval_opponent, s.eval_opponent)
         self._spin(self.seed, s.seed)
         custom = self.risk.findData("custom")
-        if isinstance(st.risk, str):
+        if isinstance(settings.risk, str):
             if custom >= 0:
                 self.risk.blockSignals(True)
                 self.risk.removeItem(custom)
                 self.risk.blockSignals(False)
-            self._combo(self.risk, st.risk)
+            self._combo(self.risk, settings.risk)
         else:
             if custom < 0:
                 self.risk.blockSignals(True)
-                self.risk.addItem(risk_text(st.risk), "custom")
+                self.risk.addItem(risk_text(settings.risk), "custom")
                 self.risk.blockSignals(False)
             self._combo(self.risk, "custom")
         self._combo(self.reply, self.game.reply)

@@ -90,13 +90,13 @@ def snakes_moves(steps: Sequence, dice_names: Sequence[str]) -> list[Move]:
     """The throws of ``snakes_sim.play_episode`` as moves (states are squares - 1, total in turns)."""
     out: list[Move] = []
     total = 0.0
-    for st in steps:
-        total += float(st.cost)
-        text = f"die {st.die + 1} ({dice_names[st.die]}) rolled {st.roll}: square {st.square} -> {st.next_square}"
-        if st.event:
-            text += f" ({st.event})"
-        if st.cost != 1.0:
-            text += f", {st.cost:g} turn{'s' if st.cost != 1 else ''}"
-        label = f"die {st.die + 1}: {st.roll}" + (f", {st.event}" if st.event else "")
-        out.append(Move(st.square - 1, st.die, text, st.next_square - 1, float(st.cost), total, label))
+    for step in steps:
+        total += float(step.cost)
+        text = f"die {step.die + 1} ({dice_names[step.die]}) rolled {step.roll}: square {step.square} -> {step.next_square}"
+        if step.event:
+            text += f" ({step.event})"
+        if step.cost != 1.0:
+            text += f", {step.cost:g} turn{'s' if step.cost != 1 else ''}"
+        label = f"die {step.die + 1}: {step.roll}" + (f", {step.event}" if step.event else "")
+        out.append(Move(step.square - 1, step.die, text, step.next_square - 1, float(step.cost), total, label))
     return out

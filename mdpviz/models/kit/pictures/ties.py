@@ -37,7 +37,7 @@ class TiedSets(Mapping[int, tuple[int, ...]]):
         """int64 (k): the states with a tie, ascending."""
         self._ptr = ptr
         self._actions = actions
-        self._index = {int(st): i for i, st in enumerate(states.tolist())}
+        self._index = {int(s): i for i, s in enumerate(states.tolist())}
 
     def __getitem__(self, state: int) -> tuple[int, ...]:
         i = self._index[int(state)]

@@ -93,24 +93,24 @@ def learning_lesson(
 
     from mdpviz.solvers.learning import LEARNERS, LearningSettings
 
-    st = settings if settings is not None else LearningSettings()
+    learning = settings if settings is not None else LearningSettings()
     module = sys.modules[__name__]
     intro: tuple[Block, ...] = ()
     for head in SECTIONS:
         intro += (Block("p", head + ":"),) + doc_section(module, head)
-    name = LEARNERS[st.method]
+    name = LEARNERS[learning.method]
     lesson = mdp_lesson(
         mdp, title=title or f"Learning from experience: {name}", intro=intro,
         transitions="The learner never reads these probabilities: it samples them, one step at a time.",
-        parameters=parameters_of(st), start=start, state_name=state_name, action_name=action_name,
+        parameters=parameters_of(learning), start=start, state_name=state_name, action_name=action_name,
     )
     if mdp is None:
         return lesson
-    example = worked_update(mdp, st, start=start, q=q, state_name=state_name, action_name=action_name)
+    example = worked_update(mdp, learning, start=start, q=q, state_name=state_name, action_name=action_name)
     return dataclasses.replace(lesson, example=lesson.example + example)
 
 
-def worked_update(mdp: TabularMDP, st, *, start: int = 0, q: np.ndarray | None = None,
+def worked_update(mdp: TabularMDP, learning, *, start: int = 0, q: np.ndarray | None = None,
                   state_name: Callable[[int], str] | None = None,
                   action_name: Callable[[int], str] | None = None) -> str:
     """HTML: one update of ``st.method`` (see :data:`EXAMPLE_METHODS`) from ``start``, its first legal
@@ -124,10 +124,10 @@ def worked_update(mdp: TabularMDP, st, *, start: int = 0, q: np.ndarray | None =
         return ""
     sn = state_name or (lambda s: mdp.state_labels[s] if mdp.state_labels else str(s))
     an = action_name or (lambda a: mdp.action_labels[a] if mdp.action_labels else f"action {a}")
-    kind = methods.get(st.method).example_id
-    alpha, power = st.step
-    learner = ExperienceLearner(mdp, kind, alpha=alpha if power == 0 else f"1/n^{power:g}", epsilon=st.epsilon,
-                                initial=st.initial)
+    kind = methods.get(learning.method).example_id
+    alpha, power = learning.step
+    learner = ExperienceLearner(mdp, kind, alpha=alpha if power == 0 else f"1/n^{power:g}", epsilon=learning.epsilon,
+                                initial=learning.initial)
     if q is not None:
         learner.Q[:] = np.asarray(q, dtype=np.float64)
     a = int(mdp.actions_of(start)[0])
@@ -137,9 +137,9 @@ def worked_update(mdp: TabularMDP, st, *, start: int = 0, q: np.ndarray | None =
         a_next = int(mdp.actions_of(d)[0])
     u = learner.update(start, a, r, d, a_next=a_next)
     what = f"{methods.get(kind).short_title}'s"
-    name = LEARNERS[st.method]
+    name = LEARNERS[learning.method]
     how = (f"{name[:1].upper()}{name[1:]} waits for more than one step; the one-step update it generalises"
-           if methods.get(st.method).multi_step else f"{what} update")
+           if methods.get(learning.method).multi_step else f"{what} update")
     after = "" if a_next is None else f", then takes {html.escape(an(a_next))}"
     return (f"<p>One step of experience: in {html.escape(sn(start))} the learner takes {html.escape(an(a))}, "
             f"the game answers with reward {fmt_number(r)} and {html.escape(sn(d))} (probability "
