@@ -451,8 +451,9 @@ def test_each_declared_word_is_used_and_says_why():
     for rel, tree in _trees():
         words, declaration = declared(tree)
         seen += bool(words)
+        docstrings = _docstring_nodes(tree)  # (once per module: asked per constant, the scan was quadratic)
         used = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
-                and id(n) not in declaration and id(n) not in _docstring_nodes(tree)}
+                and id(n) not in declaration and id(n) not in docstrings}
         for word, why in words.items():
             if word not in names:
                 problems.append(f"{rel}: {word!r} is no method id (drop it from {DECLARATION})")
