@@ -68,6 +68,9 @@ POLICIES = ("optimal", "random")
 """The policies a prediction learner can evaluate by name: the exact solver's greedy optimal policy,
 or the uniformly random one over legal actions."""
 
+VISITS = ("first", "every")
+"""Which visits a Monte Carlo learner updates at: the first of each state (or pair) in an episode, or every one."""
+
 MAX_EPISODES = 100_000_000
 """Most episodes one run may ask for (the house's bound on a run's games)."""
 MAX_STEPS_LIMIT = 10_000_000
@@ -118,6 +121,9 @@ class LearningSettings:
     """...down to this floor."""
     n: int = 1
     """Steps of n-step TD (TD(0) is n = 1)."""
+    visits: str = "first"
+    """Monte Carlo (mc, mc-control): update at the "first" visit of a state (or pair) in an episode, or at
+    "every" visit (Sutton and Barto 5.1)."""
     policy: str = "optimal"
     """The policy prediction evaluates: "optimal" (the exact solver's) or "random" (uniform over legal actions)."""
     exploring_starts: bool = False
@@ -135,6 +141,11 @@ class LearningSettings:
     """Episodes per snapshot (the numbers do not depend on it)."""
     eval_every: int = DEFAULT_EVAL_EVERY
     """Episodes between exact evaluations of the learned greedy policy from the start (0: never)."""
+    eval_budget: float = 0.0
+    """With a positive budget b, a due evaluation (but the last) is made only when at least b times its
+    estimated cost (:func:`evaluation_cost`, in updates) has been learned since the one before, so that the
+    evaluations take at most about 1/b of the learning time (deterministic: counted in updates, not timed).
+    0: every ``eval_every`` episodes."""
 
     def __post_init__(self) -> None:
         if self.method not in LEARNERS:
@@ -146,6 +157,9 @@ class LearningSettings:
         for name, hi in (("episodes", MAX_EPISODES), ("max_steps", MAX_STEPS_LIMIT)):
             if getattr(self, name) > hi:
                 raise ValueError(f"{name} must be at most {hi:,}, got {getattr(self, name):,}")
+        if not (isinstance(self.eval_budget, (int, float)) and math.isfinite(self.eval_budget)
+                and self.eval_budget >= 0):
+            raise ValueError(f"eval_budget must be a finite number >= 0, got {self.eval_budget!r}")
         if not isinstance(self.eval_every, (int, np.integer)) or self.eval_every < 0:
             raise ValueError(f"eval_every must be an integer >= 0, got {self.eval_every!r}")
         if self.alpha is not None and not (0.0 < self.alpha <= 1.0):
@@ -158,6 +172,11 @@ class LearningSettings:
                 raise ValueError(f"{name} must be in [0, 1], got {v!r}")
         if not (0.0 < self.epsilon_decay <= 1.0):
             raise ValueError(f"epsilon_decay must be in (0, 1], got {self.epsilon_decay!r}")
+        if self.visits not in VISITS:
+            raise ValueError(f"visits must be one of {', '.join(VISITS)}, got {self.visits!r}")
+        if self.visits != "first" and not registry.get(self.method).takes("visits"):
+            raise ValueError(f"visits applies to {', '.join(registry.ids_where('learner', takes='visits'))} only, "
+                             f"not {self.method}")
         if self.policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {self.policy!r}")
         if not math.isfinite(self.initial):
@@ -241,6 +260,13 @@ def _weights(mdp: TabularMDP, row_probs: np.ndarray):
     return sp.csr_matrix((w, (mdp.row_state, np.arange(mdp.n_rows))), shape=(mdp.n_states, mdp.n_rows))
 
 
+def evaluation_cost(mdp: TabularMDP) -> int:
+    """About what one :func:`greedy_policy_value` of ``mdp`` costs, in updates of the compiled loop: a fixed
+    part (building and factorising or iterating, about 20,000 updates' time) plus 2 per transition (measured
+    on a 10,000-state course file and FrozenLake 8x8; issue 35, item 22)."""
+    return 20_000 + 2 * int(np.asarray(mdp.dst).size)
+
+
 def greedy_policy_value(mdp: TabularMDP, rows: np.ndarray, start: int) -> float:
     """The exact value from ``start`` of the deterministic policy taking row ``rows[s]`` in each state
     (a linear solve); NaN when, with discount 1, it never reaches a terminal state and so has no value."""
@@ -304,6 +330,9 @@ class LearningStep:
     """The exact answer the errors are measured against (the same object in every snapshot)."""
     elapsed: float = 0.0
     """Seconds since the learner started (learning and snapshots, not the exact solve)."""
+    learning_seconds: float = 0.0
+    """Seconds spent in the episode loop so far: learning only (no snapshot, no policy evaluation, no
+    compile: see :func:`prepare_loop`)."""
     done: bool = False
     """True for the last snapshot."""
 
@@ -416,8 +445,10 @@ class _Tables:
 
 
 def model_arrays(mdp: TabularMDP) -> dict[str, np.ndarray]:
-    """The simulator's arrays: CSR pointers, next states, rewards, the cumulative probability of each
-    transition within its row, terminal flags and the sense (+1 max, -1 min) per state."""
+    """The simulator's arrays: CSR pointers, next states, rewards (the mean) and their standard deviation
+    ("noise": one 0 when the model's rewards are exact, :attr:`~mdpviz.core.mdp.TabularMDP.reward_sd`), the
+    cumulative probability of each transition within its row, terminal flags and the sense (+1 max, -1 min)
+    per state."""
     prob = np.asarray(mdp.prob, dtype=np.float64)
     # summed within each row, in order (a global cumsum minus its value at the row's start would
     # carry the rounding of all rows before: a tiny probability could then never be drawn)
@@ -433,6 +464,8 @@ def model_arrays(mdp: TabularMDP) -> dict[str, np.ndarray]:
             "row_ptr": np.ascontiguousarray(mdp.row_ptr, np.int64),
             "dst": np.ascontiguousarray(mdp.dst, np.int64), "cum": np.ascontiguousarray(cum),
             "reward": np.ascontiguousarray(mdp.reward, np.float64),
+            "noise": (np.zeros(1) if getattr(mdp, "reward_sd", None) is None
+                      else np.ascontiguousarray(mdp.reward_sd, np.float64)),
             "terminal": np.ascontiguousarray(mdp.terminal, np.bool_),
             "sense": np.ascontiguousarray(mdp.sense, np.float64)}
 
@@ -454,8 +487,12 @@ def _learn(mdp: TabularMDP, st: LearningSettings, exact: ExactAnswer, kernels: t
     path_g = np.zeros(st.max_steps + 1, np.float64)
     live = ~np.asarray(mdp.terminal)
     control = code >= CONTROL_FROM
+    noisy = bool(np.any(arr["noise"] > 0.0))
+    every_visit = st.visits == "every"
     t0 = time.perf_counter()
     done_eps, updates = 0, 0
+    learning = 0.0  # seconds in the loop
+    memo: dict = {}
     last = None
     sent = None
     while done_eps < st.episodes:
@@ -463,17 +500,64 @@ def _learn(mdp: TabularMDP, st: LearningSettings, exact: ExactAnswer, kernels: t
         m = min(int(sent) if isinstance(sent, (int, np.integer)) and sent > 0 else st.batch, st.episodes - done_eps)
         returns = np.zeros(m)
         lengths = np.zeros(m, np.int64)
+        t_loop = time.perf_counter()
         updates += int(loop(code, m, done_eps, arr["state_ptr"], arr["row_ptr"], arr["dst"], arr["cum"],
-                            arr["reward"], arr["terminal"], arr["sense"], float(mdp.discount), pi, starts,
-                            int(st.start), bool(st.exploring_starts), alpha, power, st.epsilon, st.epsilon_decay,
-                            st.epsilon_min, n_step, st.max_steps, rng, tab.q, tab.q2, tab.v, tab.n_row,
-                            tab.n_state, tab.visits, tab.first, path_s, path_r, path_g, returns, lengths))
+                            arr["reward"], arr["noise"], noisy, arr["terminal"], arr["sense"], float(mdp.discount),
+                            pi, starts, int(st.start), bool(st.exploring_starts), float(alpha), float(power),
+                            float(st.epsilon), float(st.epsilon_decay), float(st.epsilon_min), int(n_step),
+                            every_visit, int(st.max_steps), rng, tab.q, tab.q2, tab.v, tab.n_row, tab.n_state,
+                            tab.visits, tab.first, path_s, path_r, path_g, returns, lengths))
+        learning += time.perf_counter() - t_loop
         prev = done_eps
         done_eps += m
         last = _snapshot(mdp, st, exact, tab, control, live, done_eps, prev, updates, path_s, path_r, path_g,
-                         returns, lengths, t0, summarise, arr)
+                         returns, lengths, t0, summarise, arr, memo, learning)
         sent = yield last
     return last
+
+
+COMPILE_SECONDS_ESTIMATE = 15
+"""About how long numba takes to compile the learning loop the first time (measured 10-16 s on this project's
+2-core machine under load); :func:`prepare_loop` says so before it starts."""
+
+
+def prepare_loop(*, notify=None) -> float:
+    """Compile the learning loop (or load it from numba's cache) ahead of its first use in this process, so
+    that a run's timing is learning alone: the seconds it took (0 when already loaded, or without numba).
+    ``notify(seconds_estimate)`` is called first when numba's cache does not hold the loop (a compile of
+    about :data:`COMPILE_SECONDS_ESTIMATE` seconds follows; the command line says so on stderr)."""
+    from mdpviz.solvers import kernels
+
+    k = kernels.learning_loop()
+    if k is None:
+        return 0.0
+    loop, summarise = k
+    if getattr(loop, "signatures", None) and getattr(summarise, "signatures", None):
+        return 0.0
+    if notify is not None and not (_on_disk(loop) and _on_disk(summarise)):
+        notify(COMPILE_SECONDS_ESTIMATE)
+    t = time.perf_counter()
+    mdp = TabularMDP.from_transitions(2, 1, [0], [0], [1], [1.0], [0.0], discount=1.0, terminal=[1])
+    last = None
+    for last in _learn(mdp, LearningSettings(method="q", episodes=1, eval_every=0), _tiny_exact(mdp), k):
+        pass
+    return time.perf_counter() - t
+
+
+def _on_disk(dispatcher) -> bool:
+    """True when numba's cache file of ``dispatcher`` exists (its index: the loop was compiled before)."""
+    import os
+
+    try:
+        return os.path.exists(dispatcher._cache._cache_file._index_path)
+    except AttributeError:  # another numba version: say nothing
+        return True
+
+
+def _tiny_exact(mdp: TabularMDP) -> ExactAnswer:
+    z = read_only(np.zeros(mdp.n_states))
+    return ExactAnswer(z, read_only(np.zeros(mdp.n_rows)), read_only(np.ones(mdp.n_rows, bool)),
+                       read_only(np.ones(mdp.n_rows)))
 
 
 def learned_q(st: LearningSettings, q: np.ndarray, q2: np.ndarray) -> np.ndarray:
@@ -482,7 +566,7 @@ def learned_q(st: LearningSettings, q: np.ndarray, q2: np.ndarray) -> np.ndarray
 
 
 def _snapshot(mdp, st, exact, tab, control, live, episode, prev, updates, path_s, path_r, path_g, returns,
-              lengths, t0, summarise, arr) -> LearningStep:
+              lengths, t0, summarise, arr, memo, learning) -> LearningStep:
     t = int(lengths[-1])
     rows = path_r[:t]
     q = policy = None
@@ -507,8 +591,15 @@ def _snapshot(mdp, st, exact, tab, control, live, episode, prev, updates, path_s
     if control:
         policy = np.where(best_rows >= 0, np.asarray(mdp.row_action)[np.maximum(best_rows, 0)], -1)
         ev = st.eval_every
-        due = episode == st.episodes or (ev > 0 and episode // ev > prev // ev)
-        pv = greedy_policy_value(mdp, best_rows, st.start) if due else None
+        due = episode == st.episodes or (ev > 0 and episode // ev > prev // ev and (
+            st.eval_budget <= 0 or updates - memo.get("at", 0) >= st.eval_budget * evaluation_cost(mdp)))
+        pv = None
+        if due:  # the same policy as last time: the same value (no second solve)
+            memo["at"] = updates
+            key = best_rows.tobytes()
+            if memo.get("rows") != key:
+                memo["rows"], memo["value"] = key, greedy_policy_value(mdp, best_rows, st.start)
+            pv = memo["value"]
         row_updates = tab.n_row.copy()
     else:
         agree, pv = math.nan, None
@@ -524,7 +615,7 @@ def _snapshot(mdp, st, exact, tab, control, live, episode, prev, updates, path_s
         returns=tuple(returns.tolist()), lengths=tuple(lengths.tolist()),
         epsilon=max(st.epsilon_min, st.epsilon * st.epsilon_decay ** (episode - 1)),
         rms_error=float(rms), max_error=float(mx), greedy_agreement=float(agree), policy_value=pv, exact=exact,
-        elapsed=time.perf_counter() - t0, done=episode == st.episodes)
+        elapsed=time.perf_counter() - t0, learning_seconds=learning, done=episode == st.episodes)
 
 
 def learning_job(mdp: TabularMDP, method: str = "q", **options) -> Generator[object, None, LearningStep]:
@@ -816,6 +907,6 @@ class ExperienceLearner:
 
 
 __all__ = ["BOARD_MODES", "DEFAULT_EVAL_EVERY", "ExactAnswer", "ExperienceLearner", "LEARNERS", "LearningSettings",
-           "LearningStep", "MAX_EPISODES", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "REPLAYABLE", "Update",
-           "exact_answer", "greedy_policy_value", "learn", "learning_run", "loop_code", "learning_batches", "snapshot_bytes", "learned_q", "learner", "learning_job", "model_arrays",
+           "LearningStep", "MAX_EPISODES", "VISITS", "prepare_loop", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "REPLAYABLE", "Update",
+           "evaluation_cost", "exact_answer", "greedy_policy_value", "learn", "learning_run", "loop_code", "learning_batches", "snapshot_bytes", "learned_q", "learner", "learning_job", "model_arrays",
            "parse_alpha", "replay_episode"]
