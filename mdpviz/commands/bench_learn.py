@@ -41,6 +41,13 @@ TARGET_CURVE_SHARE = 0.10
 """Most the curve (snapshots and exact evaluations) may add to the learning time, as a share of it."""
 
 
+def q_learning() -> str:
+    """The id of Q-learning, the learner timed here (the registry's learner of the loop's Q-learning code)."""
+    from mdpviz.solvers import learning_loop, registry
+
+    return registry.ids_where("learner", code=learning_loop.Q_LEARNING)[0]
+
+
 def course_mdp(n_states: int = COURSE_STATES, *, n_actions: int = 4, seed: int = 0, terminal_share: float = 0.02,
                discount: float = 0.95):
     """A seeded random episodic course-file MDP: ``terminal_share`` of the states terminal, each live state
@@ -129,10 +136,10 @@ def numpy_loop_rate(mdp, *, start: int, seconds: float) -> tuple[float, int]:
     """Updates per second of the learners' Python reference loop (``learn --python``: numpy draws)."""
     from mdpviz.solvers.learning import LearningSettings, exact_answer, learner
 
-    exact = exact_answer(mdp, LearningSettings(method="q"))
+    exact = exact_answer(mdp, LearningSettings(method=q_learning()))
 
     def run(episodes: int) -> int:
-        gen = learner(mdp, "q", episodes=episodes, batch=episodes, start=start, exact=exact, compiled=False,
+        gen = learner(mdp, q_learning(), episodes=episodes, batch=episodes, start=start, exact=exact, compiled=False,
                       eval_every=0)
         last = next(gen)
         gen.close()
@@ -157,7 +164,7 @@ def model_of(argv: list[str]):
     from mdpviz.cli import build_parser
     from mdpviz.commands.game_args import game_from_args
 
-    args = build_parser().parse_args(["learn", *argv, "--method", "q", "--episodes", "1"])
+    args = build_parser().parse_args(["learn", *argv, "--method", q_learning(), "--episodes", "1"])
     game = game_from_args(args)
     return game.mdp, game.start_state()
 
@@ -174,7 +181,7 @@ def rows_learn_command(tab, *, course_episodes: int, lake_episodes: int, referen
         runs = []
         for name, model_argv, episodes in cases:
             mdp, start = model_of(model_argv)
-            out = learn_json([*model_argv, "--method", "q", "--episodes", str(episodes), "--seed", "0"])
+            out = learn_json([*model_argv, "--method", q_learning(), "--episodes", str(episodes), "--seed", "0"])
             plain, n_plain = _rate(lambda e: plain_q_learning(mdp, start=start, episodes=e), reference_seconds)
             numpy_rate, n_numpy = numpy_loop_rate(mdp, start=start, seconds=reference_seconds)
             rate = out["updates"] / out["seconds"]
@@ -200,58 +207,11 @@ def rows_learn_command(tab, *, course_episodes: int, lake_episodes: int, referen
         return runs
 
 
-def rows_learning(tab, *, updates: int = 2_000_000) -> None:
-    """The bench rows of issue 25: compiled vs Python updates per second (Q-learning on the 4x3 grid,
-    the same seed: the same updates), and 10,000 episodes of the 4x3 grid headless."""
-    from mdpviz.models.gridworld.rules import GridSettings, compile_gridworld
-    from mdpviz.solvers import kernels
-    from mdpviz.solvers.learning import LearningSettings, exact_answer, learn, learner
-
-    world = compile_gridworld(GridSettings())
-    mdp, start = world.mdp, world.start_state
-    if kernels.learning_loop() is None:
-        tab.add("learning loop, compiled", f"unavailable ({kernels.unavailable_reason()})", "-", None, ">= 50x", False)
-        return
-    exact = exact_answer(mdp, LearningSettings(method="q"))
-    learn(mdp, "q", episodes=10, start=start, exact=exact)  # compile (or load from numba's cache) first
-
-    def rate(compiled: bool, episodes: int) -> tuple[float, int]:
-        gen = learner(mdp, "q", episodes=episodes, batch=episodes, start=start, exact=exact, compiled=compiled,
-                      eval_every=0, seed=1)
-        t = time.perf_counter()
-        last = next(gen)
-        dt = time.perf_counter() - t
-        gen.close()
-        return last.updates / dt, last.updates
-
-    py_eps = 5_000
-    best_py, n_py = max(rate(False, py_eps) for _ in range(3))
-    per_episode = n_py / py_eps
-    best_c, n_c = max(rate(True, max(1, int(updates / per_episode))) for _ in range(3))
-    tab.add(f"learning loop (Q-learning, 4x3 grid, epsilon 0.1): compiled, {n_c:,} updates (best of 3)",
-            f"{best_c / 1e6:.2f} M updates/s", f"the same loop in Python {best_py / 1e3:.0f} k updates/s "
-            f"({n_py:,} updates)", best_c / best_py, ">= 50x and >= 5 M/s", best_c / best_py >= 50 and best_c >= 5e6)
-
-    def whole(batch: int, eval_every: int) -> float:
-        t = time.perf_counter()
-        for _ in learner(mdp, "q", episodes=10_000, batch=batch, start=start, exact=exact, seed=2,
-                         eval_every=eval_every):
-            pass
-        return time.perf_counter() - t
-
-    bare = min(whole(10_000, 0) for _ in range(3))
-    for batch, what in ((1, "a snapshot per episode"), (100, "a snapshot per 100 episodes")):
-        s = min(whole(batch, 100) for _ in range(3))
-        tab.add(f"10,000 episodes of the 4x3 grid headless, Q-learning, {what}, the greedy policy evaluated "
-                "exactly every 100 (best of 3)", f"{s:.3f} s",
-                f"the compiled loop alone, one snapshot {bare * 1e3:.1f} ms", s / bare, "< 1 s", s < 1.0)
-
-
 def bench(argv: list[str]) -> int:
     """``mdpviz learn`` as the user runs it (default curve) on a 10,000-state course file and FrozenLake 8x8,
     against a plain Python loop and the numpy-drawing Python loop timed in the same run; then the compiled
     loop against its Python reference on the 4x3 grid, and 10,000 episodes of it headless."""
-    from mdpviz.commands.bench_table import Table, cpu_model, load_text
+    from mdpviz.commands.bench_table import Table, cpu_model, load_text, rows_learning
 
     p = argparse.ArgumentParser(prog="mdpviz bench learn", description=bench.__doc__)
     p.add_argument("--updates", type=positive_int, default=2_000_000,
@@ -278,5 +238,5 @@ def bench(argv: list[str]) -> int:
     return 0
 
 
-__all__ = ["COURSE_STATES", "bench", "course_mdp", "learn_json", "model_of", "numpy_loop_rate", "plain_q_learning",
-           "rows_learn_command", "rows_learning", "write_course_file"]
+__all__ = ["COURSE_STATES", "bench", "course_mdp", "learn_json", "model_of", "numpy_loop_rate", "plain_q_learning", "q_learning",
+           "rows_learn_command", "write_course_file"]

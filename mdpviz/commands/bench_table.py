@@ -415,6 +415,52 @@ def cpu_model() -> str:
     return f"{name or 'unknown CPU'}, {os.cpu_count()} CPUs"
 
 
+def rows_learning(tab, *, updates: int = 2_000_000) -> None:
+    """The bench rows of issue 25: compiled vs Python updates per second (Q-learning on the 4x3 grid,
+    the same seed: the same updates), and 10,000 episodes of the 4x3 grid headless."""
+    from mdpviz.models.gridworld.rules import GridSettings, compile_gridworld
+    from mdpviz.solvers import kernels
+    from mdpviz.solvers.learning import exact_answer, LearningSettings, learn, learner
+
+    world = compile_gridworld(GridSettings())
+    mdp, start = world.mdp, world.start_state
+    if kernels.learning_loop() is None:
+        tab.add("learning loop, compiled", f"unavailable ({kernels.unavailable_reason()})", "-", None, ">= 50x", False)
+        return
+    exact = exact_answer(mdp, LearningSettings(method="q"))
+    learn(mdp, "q", episodes=10, start=start, exact=exact)  # compile (or load from numba's cache) first
+
+    def rate(compiled: bool, episodes: int) -> tuple[float, int]:
+        gen = learner(mdp, "q", episodes=episodes, batch=episodes, start=start, exact=exact, compiled=compiled,
+                      eval_every=0, seed=1)
+        t = time.perf_counter()
+        last = next(gen)
+        dt = time.perf_counter() - t
+        gen.close()
+        return last.updates / dt, last.updates
+
+    py_eps = 5_000
+    best_py, n_py = max(rate(False, py_eps) for _ in range(3))
+    per_episode = n_py / py_eps
+    best_c, n_c = max(rate(True, max(1, int(updates / per_episode))) for _ in range(3))
+    tab.add(f"learning loop (Q-learning, 4x3 grid, epsilon 0.1): compiled, {n_c:,} updates (best of 3)",
+            f"{best_c / 1e6:.2f} M updates/s", f"the same loop in Python {best_py / 1e3:.0f} k updates/s "
+            f"({n_py:,} updates)", best_c / best_py, ">= 50x and >= 5 M/s", best_c / best_py >= 50 and best_c >= 5e6)
+    def whole(batch: int, eval_every: int) -> float:
+        t = time.perf_counter()
+        for _ in learner(mdp, "q", episodes=10_000, batch=batch, start=start, exact=exact, seed=2,
+                         eval_every=eval_every):
+            pass
+        return time.perf_counter() - t
+
+    bare = min(whole(10_000, 0) for _ in range(3))
+    for batch, what in ((1, "a snapshot per episode"), (100, "a snapshot per 100 episodes")):
+        s = min(whole(batch, 100) for _ in range(3))
+        tab.add(f"10,000 episodes of the 4x3 grid headless, Q-learning, {what}, the greedy policy evaluated "
+                "exactly every 100 (best of 3)", f"{s:.3f} s",
+                f"the compiled loop alone, one snapshot {bare * 1e3:.1f} ms", s / bare, "< 1 s", s < 1.0)
+
+
 GROUPS = ("course", "process", "gui", "snakes", "learn", "risk4", "checkers", "core")
 """The row groups of ``mdpviz bench table``, in the order they run (``--skip`` names them)."""
 
@@ -459,8 +505,6 @@ def bench_table(argv: list[str]) -> int:
     if "snakes" not in skip:
         rows_snakes(tab, args.calls)
     if "learn" not in skip:
-        from mdpviz.commands.bench_learn import rows_learning
-
         print(f"cpu: {cpu_model()}", flush=True)
         rows_learning(tab)
     # Subprocesses before the large in-process rows: Linux carries a process's peak RSS across

@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "learn",
         help="learn any game from experience (TD, Monte Carlo, SARSA, Q-learning) beside its exact answer",
         description="Learn any game of the registry from sampled episodes (the model used only as a simulator) "
-        "and compare with the exact answer: TD(0), n-step TD and first-visit Monte Carlo predict V of a policy; "
+        "and compare with the exact answer: TD(0), n-step TD and Monte Carlo (first or every visit) predict V of a policy; "
         "Monte Carlo control, SARSA, Expected SARSA, Q-learning and Double Q-learning learn Q. The game's model "
         "options are those of its own command; --set FIELD=VALUE sets any settings field.",
     )
@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     from mdpviz.commands.game_args import game_from_args
     from mdpviz.solvers import check_value_scale, registry
     from mdpviz.solvers import start as start_method
-    from mdpviz.solvers.learning import prepare_loop
+    from mdpviz.solvers.learning_warmup import prepare_loop
 
     if not 0 <= args.digits <= 15:
         raise ValueError(f"--digits must be 0..15, got {args.digits}")

@@ -291,7 +291,7 @@ class LearningStep:
     episode: int
     """Episodes done so far (1-based: the episode just finished)."""
     updates: int
-    """Value updates made so far (one per TD step; one per first visit for Monte Carlo)."""
+    """Value updates made so far (one per TD step; one per first visit, or every visit, for Monte Carlo)."""
     q: np.ndarray | None
     """float64 (n_rows), read-only: learned Q per (state, action) row (Double Q-learning: the mean of
     its two tables); None for prediction."""
@@ -332,7 +332,7 @@ class LearningStep:
     """Seconds since the learner started (learning and snapshots, not the exact solve)."""
     learning_seconds: float = 0.0
     """Seconds spent in the episode loop so far: learning only (no snapshot, no policy evaluation, no
-    compile: see :func:`prepare_loop`)."""
+    compile: see :func:`mdpviz.solvers.learning_warmup.prepare_loop`)."""
     done: bool = False
     """True for the last snapshot."""
 
@@ -465,7 +465,7 @@ def model_arrays(mdp: TabularMDP) -> dict[str, np.ndarray]:
             "dst": np.ascontiguousarray(mdp.dst, np.int64), "cum": np.ascontiguousarray(cum),
             "reward": np.ascontiguousarray(mdp.reward, np.float64),
             "noise": (np.zeros(1) if getattr(mdp, "reward_sd", None) is None
-                      else np.ascontiguousarray(mdp.reward_sd, np.float64)),
+                      else np.array(mdp.reward_sd, dtype=np.float64)),  # (a writable copy: one compiled signature)
             "terminal": np.ascontiguousarray(mdp.terminal, np.bool_),
             "sense": np.ascontiguousarray(mdp.sense, np.float64)}
 
@@ -514,50 +514,6 @@ def _learn(mdp: TabularMDP, st: LearningSettings, exact: ExactAnswer, kernels: t
                          returns, lengths, t0, summarise, arr, memo, learning)
         sent = yield last
     return last
-
-
-COMPILE_SECONDS_ESTIMATE = 15
-"""About how long numba takes to compile the learning loop the first time (measured 10-16 s on this project's
-2-core machine under load); :func:`prepare_loop` says so before it starts."""
-
-
-def prepare_loop(*, notify=None) -> float:
-    """Compile the learning loop (or load it from numba's cache) ahead of its first use in this process, so
-    that a run's timing is learning alone: the seconds it took (0 when already loaded, or without numba).
-    ``notify(seconds_estimate)`` is called first when numba's cache does not hold the loop (a compile of
-    about :data:`COMPILE_SECONDS_ESTIMATE` seconds follows; the command line says so on stderr)."""
-    from mdpviz.solvers import kernels
-
-    k = kernels.learning_loop()
-    if k is None:
-        return 0.0
-    loop, summarise = k
-    if getattr(loop, "signatures", None) and getattr(summarise, "signatures", None):
-        return 0.0
-    if notify is not None and not (_on_disk(loop) and _on_disk(summarise)):
-        notify(COMPILE_SECONDS_ESTIMATE)
-    t = time.perf_counter()
-    mdp = TabularMDP.from_transitions(2, 1, [0], [0], [1], [1.0], [0.0], discount=1.0, terminal=[1])
-    last = None
-    for last in _learn(mdp, LearningSettings(method="q", episodes=1, eval_every=0), _tiny_exact(mdp), k):
-        pass
-    return time.perf_counter() - t
-
-
-def _on_disk(dispatcher) -> bool:
-    """True when numba's cache file of ``dispatcher`` exists (its index: the loop was compiled before)."""
-    import os
-
-    try:
-        return os.path.exists(dispatcher._cache._cache_file._index_path)
-    except AttributeError:  # another numba version: say nothing
-        return True
-
-
-def _tiny_exact(mdp: TabularMDP) -> ExactAnswer:
-    z = read_only(np.zeros(mdp.n_states))
-    return ExactAnswer(z, read_only(np.zeros(mdp.n_rows)), read_only(np.ones(mdp.n_rows, bool)),
-                       read_only(np.ones(mdp.n_rows)))
 
 
 def learned_q(st: LearningSettings, q: np.ndarray, q2: np.ndarray) -> np.ndarray:
@@ -907,6 +863,6 @@ class ExperienceLearner:
 
 
 __all__ = ["BOARD_MODES", "DEFAULT_EVAL_EVERY", "ExactAnswer", "ExperienceLearner", "LEARNERS", "LearningSettings",
-           "LearningStep", "MAX_EPISODES", "VISITS", "prepare_loop", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "REPLAYABLE", "Update",
+           "LearningStep", "MAX_EPISODES", "VISITS", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "REPLAYABLE", "Update",
            "evaluation_cost", "exact_answer", "greedy_policy_value", "learn", "learning_run", "loop_code", "learning_batches", "snapshot_bytes", "learned_q", "learner", "learning_job", "model_arrays",
            "parse_alpha", "replay_episode"]
