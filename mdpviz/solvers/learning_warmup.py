@@ -15,8 +15,8 @@ from mdpviz.solvers import registry
 from mdpviz.solvers.learning import ExactAnswer, LearningSettings, _learn
 
 
-COMPILE_SECONDS_ESTIMATE = 15
-"""About how long numba takes to compile the learning loop the first time (measured 10-16 s on this project's
+COMPILE_SECONDS_ESTIMATE = 10
+"""About how long numba takes to compile the learning loop the first time (measured 5.5 s at load 2.8 and 15.9 s under a heavier load on this project's
 2-core machine under load); :func:`prepare_loop` says so before it starts."""
 
 

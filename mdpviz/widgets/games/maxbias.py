@@ -1,5 +1,5 @@
 """Maximization bias (Example 6.7) in the window (rules in :mod:`mdpviz.models.maxbias`): its three states
-in a row on a cell board (A, B, the end), the policy's action as a badge, and an editor for B's actions and
+in a row on a cell board (B, A, the end, as the book draws them), the policy's action as a badge (A's as arrows), and an editor for B's actions and
 the distribution of their rewards (the discount is the Solver panel's)."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ SPEC = mb.SPEC
 
 
 class MaxBiasGame(Game):
-    """Example 6.7: A, B and the end on one row (A's right and left, B's many noisy actions)."""
+    """Example 6.7: B, A and the end on one row (A's right and left, B's many noisy actions)."""
 
     spec = SPEC
 
@@ -39,10 +39,14 @@ class MaxBiasGame(Game):
     def board_layout(self, mdp, policy) -> BoardLayout:
         if mdp is None:
             return BoardLayout(())
-        # the end in the middle: right goes there from A, and every action of B
-        places = {mb.A: 0.0, mb.END: 1.0, mb.B: 2.0}
+        # as the book draws it: B, A, the end in a row (left from A goes to B, right to the end)
+        places = {mb.B: 0.0, mb.A: 1.0, mb.END: 2.0}
         labels = ("A", "B", "end")
         return BoardLayout(tuple(Cell(s, places[s], 0.0, label=labels[s]) for s in range(mdp.n_states)), (), "grid")
+
+    def badge(self, a: int, mdp) -> str:
+        """A's actions as arrows (left to B, right to the end, as drawn); B's by name."""
+        return {mb.RIGHT: "\u2192", mb.LEFT: "\u2190"}.get(int(a)) or super().badge(a, mdp)
 
     def decor(self):
         return {mb.END: CellDecor("", "#555555", "end", goal=True)}
