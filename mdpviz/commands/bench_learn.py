@@ -1,7 +1,7 @@
 """``mdpviz bench learn``: the learners' speed as the user meets it (issue 25; issue 35, item 22).
 
 What is timed is ``mdpviz learn ... --json`` itself, in a process of its own, with its default curve (a
-snapshot every episodes / 100 episodes, the learned greedy policy's exact value at 10 of them): its
+snapshot every episodes / 100 episodes, the learned greedy policy's exact value at up to 10 of them): its
 ``seconds`` (the episode loop only), ``compile_seconds`` and ``seconds_with_curve`` (loop, snapshots and
 evaluations). Two models: a 10,000-state course file written by :func:`course_mdp` (seeded: the same file
 on every machine) and Gymnasium's FrozenLake 8x8. Each is set beside two references timed in the same
@@ -201,7 +201,9 @@ def rows_learn_command(tab, *, course_episodes: int, lake_episodes: int, referen
             tab.add(f"same run against `learn --python` (the loop's source run by Python, numpy draws)",
                     f"{rate / 1e6:.2f} M updates/s", f"{numpy_rate / 1e3:.0f} k updates/s ({n_numpy:,} updates)",
                     rate / numpy_rate, "(information)", None)
-            tab.add(f"same run: the curve (100 snapshots, the greedy policy's exact value at 10 of them)",
+            evaluated = sum("policy_value" in c for c in out["curve"])
+            tab.add(f"same run: the curve ({len(out['curve'])} snapshots, the greedy policy's exact value at "
+                    f"{evaluated} of them)",
                     f"{out['seconds_with_curve'] - out['seconds']:.3f} s",
                     f"learning alone (`seconds`) {out['seconds']:.3f} s", curve,
                     f"<= {TARGET_CURVE_SHARE:g}", curve <= TARGET_CURVE_SHARE)

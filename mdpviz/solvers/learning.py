@@ -388,6 +388,8 @@ def learner(mdp: TabularMDP, method: str = "q", *, exact: ExactAnswer | None = N
     loop = _loop(compiled)
     if exact is None:
         exact = exact_answer(mdp, st)
+    if st.is_control and st.eval_every:  # the evaluations' solvers, imported now: not in the curve's time
+        import scipy.sparse.linalg  # noqa: F401
     return _learn(mdp, st, exact, loop)
 
 
