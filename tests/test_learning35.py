@@ -129,6 +129,7 @@ def test_prepare_loop_says_so_only_when_the_cache_lacks_the_loop(monkeypatch):
             self.signatures.append("done")
             return self.fn(*args)
 
+    monkeypatch.setattr(W, "LOAD_SECONDS_AT_MOST", 1e6)  # (the timer's line is not what is tested here)
     said = []
     for on_disk, expect in ((True, []), (False, [W.COMPILE_SECONDS_ESTIMATE])):
         fake = (Dispatcher(learning_loop.run_episodes), Dispatcher(learning_loop.summarise))
@@ -432,3 +433,30 @@ def test_every_other_game_draws_no_reward_noise():
     assert mdp.reward_sd is None
     arr = L.model_arrays(mdp)
     assert arr["noise"].shape == (1,) and not arr["noise"].any()
+
+
+def test_prepare_loop_says_so_when_a_cached_loop_is_compiled_after_all(monkeypatch):
+    """The cache's index exists, yet numba compiles (other argument types): the line comes from a timer
+    (here set to go off at once, and the tiny run made to wait for it: no timing involved)."""
+    import threading
+
+    from mdpviz.solvers import kernels, learning_loop
+
+    said = threading.Event()
+
+    class Slow:
+        def __init__(self, fn):
+            self.fn, self.signatures = fn, []
+
+        def __call__(self, *args):
+            assert said.wait(60), "the timer did not call notify"
+            self.signatures.append("done")
+            return self.fn(*args)
+
+    fake = (Slow(learning_loop.run_episodes), Slow(learning_loop.summarise))
+    monkeypatch.setattr(kernels, "learning_loop", lambda: fake)
+    monkeypatch.setattr(W, "_on_disk", lambda d: True)
+    monkeypatch.setattr(W, "LOAD_SECONDS_AT_MOST", 0.0)
+    got = []
+    W.prepare_loop(notify=lambda s: (got.append(s), said.set()))
+    assert got == [W.COMPILE_SECONDS_ESTIMATE]
