@@ -27,6 +27,9 @@ def exit_code(argv: list[str]) -> int:
     (["core", "--discount", "1"], "strictly between 0 and 1"),
     (["core", "--toolbox-max", "-5"], "--toolbox-max: must be at least 1"),
     (["snakes", "--calls", "0"], "--calls: must be at least 1"),
+    (["learn", "--course-episodes", "0"], "--course-episodes: must be at least 1"),
+    (["learn", "--lake-episodes", "x"], "--lake-episodes"),
+    (["learn", "--reference-seconds", "0"], "--reference-seconds: must be in [0.05, 600]"),
     (["checkers", "--boards", "3x1"], "--boards: 3x1: checkers board size must be 4..8"),
     (["checkers", "--boards", "5x3"], "--boards: 5x3: checkers rows of men"),
     (["checkers", "--gamma", "5"], "--gamma: must be in [0, 1]"),
@@ -81,3 +84,24 @@ def test_first_paint_prints_each_run_the_best_the_load_and_the_cpu(capsys, monke
 
     data = json.loads(capsys.readouterr().out)
     assert data["first_paint_runs_s"] == [0.5, 1.5] and data["cpu"] == "a test CPU, 2 CPUs"
+
+
+def test_the_learning_bench_times_a_seeded_course_file_and_a_plain_python_loop(tmp_path):
+    """What ``bench learn`` times, without timing it: the same seeded course file everywhere, read back as
+    the user's ``--mdp`` reads it, and the plain Python reference loop's updates, the same for one seed."""
+    import numpy as np
+
+    from mdpviz.commands.bench_learn import course_mdp, plain_q_learning, q_learning, write_course_file
+    from mdpviz.core.cs747 import load_cs747
+    from mdpviz.solvers import registry
+
+    a, b = course_mdp(200, seed=3), course_mdp(200, seed=3)
+    assert a.n_states == 200 and a.terminal.sum() == 4
+    for name in ("dst", "prob", "reward", "row_ptr", "state_ptr"):
+        assert np.array_equal(getattr(a, name), getattr(b, name))
+    back = load_cs747(write_course_file(tmp_path, n_states=200, seed=3))
+    assert np.array_equal(back.dst, a.dst) and np.array_equal(back.reward, a.reward)
+    start = int(np.flatnonzero(~a.terminal)[0])
+    n = plain_q_learning(a, start=start, episodes=30)
+    assert n > 30 and n == plain_q_learning(a, start=start, episodes=30)
+    assert registry.get(q_learning()).title == "Q-learning"

@@ -172,7 +172,7 @@ BENCHES: dict[str, str] = {
     "risk4": "mdpviz.commands.ttt:bench_risk4",
     "ttt3d": "mdpviz.commands.ttt3d:bench",
     "checkers": "mdpviz.commands.checkers:bench",
-    "learn": "mdpviz.commands.learn:bench",
+    "learn": "mdpviz.commands.bench_learn:bench",
 }
 """Benchmark name -> "module:function"; the function takes argv and returns the exit status.
 Modules are imported only when their benchmark runs."""

@@ -143,9 +143,24 @@ def headless_game_from_args(args: argparse.Namespace, *, verb: str = "solve"):
     except ScenarioError as e:
         raise ValueError(f"--game {key}: {e.where.removeprefix(f'games.{key}.')}: {e.problem}") from None
     game = Game(spec, settings)
+    game.load_display(data, SET_WHERE)  # display settings given by --set (the course file's start=K)
     if game.mdp() is None and not game.mdp_error() and empty_text(key):
         raise ValueError(empty_text(key))
+    _check_start(game, data, key)
     return game
+
+
+def _check_start(game, data: dict, key: str) -> None:
+    """ValueError when ``--set start=K`` names no state of the model (a game whose start is a display setting
+    would otherwise fall back to its default start without a word)."""
+    if "start" not in game.spec.display.keys or data.get("start") is None:
+        return
+    k = data["start"]
+    mdp = game.mdp()
+    if mdp is None:
+        return
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < mdp.n_states:
+        raise ValueError(f"--set start: {k!r} is not a state of --game {key} (give an integer 0..{mdp.n_states - 1})")
 
 
 def game_from_args(args: argparse.Namespace):

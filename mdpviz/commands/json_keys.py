@@ -27,6 +27,7 @@ KEYS: dict[str, tuple[str, str]] = {
     "gamma": ("the discount's old key (deprecated: read discount)", "float"),
     "seed": ("the seed of the random numbers (null: fresh randomness)", "int|null"),
     "seconds": ("wall-clock seconds of the run's main work", "float"),
+    "compile_seconds": ("seconds spent preparing the compiled learning loop before learning (numba compiles it on first use, else loads it from its cache)", "float"),
     "seconds_with_curve": ("seconds of learning including the curve's exact evaluations", "float"),
     "train_seconds": ("seconds of training", "float"),
     "settings": ("the run's settings, by field", "object"),

@@ -4,15 +4,19 @@ Any game of the registry with a table (its model options as its own command take
 :mod:`mdpviz.commands.game_args`) is learned by one of the registry's learners (:mod:`mdpviz.solvers.registry`),
 the model used only as a simulator, and the result is set beside the exact answer solved by the
 project's own solver: V* for control, V of the evaluated policy for prediction. ``--json`` prints
-``method``, ``episodes``, ``updates``, ``seconds`` (learning time, the exact solve not counted),
+``method``, ``episodes``, ``updates``, ``seconds`` (learning time only: the episode loop, without the exact
+solve, the curve's snapshots and evaluations, or the compile), ``compile_seconds`` (compiling the loop, or
+loading it from numba's cache, on its first use in the process; 0 when it was loaded already or with
+``--python``), ``seconds_with_curve`` (the whole run: learning, snapshots and evaluations),
 ``states`` (labels, the model's order), ``values`` (learned V per state; control: the greedy value of
 Q), ``q`` (per state, action label -> learned Q; control), ``policy`` (learned greedy action label
 per state, null when terminal; control), ``exact``, ``rms_error``, ``max_error``, ``greedy_agreement``
 (control), ``policy_value`` (the exact value of the learned greedy policy from the start; control)
 and ``curve`` (a list of {episode, rms_error, return}: every ``--every`` episodes, the return
-averaged over those episodes). Bad input: one line, exit status 2.
+averaged over those episodes; control adds ``greedy_agreement``, and ``policy_value`` every
+``--eval-every`` episodes and at the last). Bad input: one line, exit status 2.
 
-``mdpviz bench learn`` measures the compiled loop against the same loop run by Python.
+``mdpviz bench learn`` (:mod:`mdpviz.commands.bench_learn`) measures this command as the user runs it.
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ import argparse
 import math
 import time
 
-from mdpviz.commands import ArgumentParser, check_seed, positive_int
+from mdpviz.commands import check_seed, positive_int
 from mdpviz.commands.game_args import add_game_options
 
 NOT_METHOD_IDS = {"q": "the JSON field of the learned Q table"}
@@ -32,6 +36,15 @@ INITIAL_LIMIT = 1e15
 
 CURVE_POINTS = 100
 """Points of the JSON curve when ``--every`` is not given (one per episodes // 100 episodes)."""
+
+EVAL_POINTS = 10
+"""Most curve points with the learned greedy policy's exact value when ``--eval-every`` is not given (each
+is a linear solve of the model: on a 10,000-state model about as long as 200,000 updates; issue 35, item 22)."""
+
+EVAL_BUDGET = 20.0
+"""When ``--eval-every`` is not given, a curve point's evaluation is skipped unless 20 evaluations' worth of
+updates (:func:`~mdpviz.solvers.learning.evaluation_cost`) were learned since the last one, so the evaluations
+cost at most about a twentieth of the learning time (the last episode is always evaluated)."""
 
 
 def _unit(flag: str):
@@ -55,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "learn",
         help="learn any game from experience (TD, Monte Carlo, SARSA, Q-learning) beside its exact answer",
         description="Learn any game of the registry from sampled episodes (the model used only as a simulator) "
-        "and compare with the exact answer: TD(0), n-step TD and first-visit Monte Carlo predict V of a policy; "
+        "and compare with the exact answer: TD(0), n-step TD and Monte Carlo (first or every visit) predict V of a policy; "
         "Monte Carlo control, SARSA, Expected SARSA, Q-learning and Double Q-learning learn Q. The game's model "
         "options are those of its own command; --set FIELD=VALUE sets any settings field.",
     )
@@ -82,6 +95,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="cap on the steps of an episode (default 1000)")
     p.add_argument("--every", type=positive_int, default=None, metavar="K",
                    help=f"a curve point every K episodes (default: episodes / {CURVE_POINTS})")
+    p.add_argument("--eval-every", type=positive_int, default=None, metavar="K",
+                   help=f"control: the learned greedy policy's exact value every K episodes and at the last (default: "
+                   f"at most every {CURVE_POINTS // EVAL_POINTS}th curve point, where the learning since the last "
+                   f"evaluation took at least {EVAL_BUDGET:g} times as long as one: counted in updates, not timed)")
+    p.add_argument("--visits", choices=("first", "every"), default=None,
+                   help="Monte Carlo (mc, mc-control): update at the first visit of each state (or pair) in an "
+                   "episode, or at every visit (default first)")
     p.add_argument("--python", action="store_true", help="run the Python reference loop, not the compiled one")
     p.add_argument("--digits", type=int, default=4, help="decimals printed (default 4; --json prints all)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -109,6 +129,9 @@ def learner_options(args: argparse.Namespace) -> dict:
     if args.policy is not None and not spec.takes("policy"):
         raise ValueError(f"--policy applies to the prediction methods only "
                          f"({', '.join(registry.ids_where('learner', takes='policy'))}), not {method}")
+    if args.visits is not None and not spec.takes("visits"):
+        raise ValueError(f"--visits applies to --method {' or '.join(registry.ids_where('learner', takes='visits'))} "
+                         f"only, not {method}")
     if args.n is not None and not spec.takes("n"):
         raise ValueError(f"--n applies to --method {' or '.join(registry.ids_where('learner', takes='n'))} only, "
                          f"not {method}")
@@ -116,7 +139,7 @@ def learner_options(args: argparse.Namespace) -> dict:
         raise ValueError(f"--initial must be a finite number between -{INITIAL_LIMIT:g} and {INITIAL_LIMIT:g}, got "
                          f"{args.initial:g} (beyond that a reward no longer changes the sum: float64 keeps 15-16 "
                          "digits)")
-    for name in ("epsilon", "epsilon_decay", "epsilon_min", "n", "policy", "initial", "max_steps"):
+    for name in ("epsilon", "epsilon_decay", "epsilon_min", "n", "policy", "initial", "max_steps", "visits"):
         v = getattr(args, name)
         if v is not None:
             opts[name] = v
@@ -132,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
     from mdpviz.commands.game_args import game_from_args
     from mdpviz.solvers import check_value_scale, registry
     from mdpviz.solvers import start as start_method
+    from mdpviz.solvers.learning_warmup import prepare_loop
 
     if not 0 <= args.digits <= 15:
         raise ValueError(f"--digits must be 0..15, got {args.digits}")
@@ -141,8 +165,11 @@ def run(args: argparse.Namespace) -> int:
     check_value_scale(mdp)  # rewards of 1e307: the exact values (and the learned ones) would overflow
     start = game.start_state()
     every = args.every or max(1, args.episodes // CURVE_POINTS)
-    gen = start_method(args.method, mdp, start=start, batch=every, eval_every=every,
-                  compiled=False if args.python else None, **opts)
+    eval_every = args.eval_every or every * max(1, CURVE_POINTS // EVAL_POINTS)
+    compile_seconds = 0.0 if args.python else prepare_loop(notify=_say_compiling)
+    gen = start_method(args.method, mdp, start=start, batch=every, eval_every=eval_every,
+                       eval_budget=0.0 if args.eval_every else EVAL_BUDGET,
+                       compiled=False if args.python else None, **opts)
     curve, last = [], None
     t0 = time.perf_counter()
     for snap in gen:
@@ -157,7 +184,8 @@ def run(args: argparse.Namespace) -> int:
     control = last.q is not None
     out = {
         "game": game.key, "method": args.method, "method_name": registry.title(args.method), "episodes": last.episode,
-        "updates": last.updates, "seconds": last.elapsed, "seconds_with_curve": wall,
+        "updates": last.updates, "seconds": last.learning_seconds, "compile_seconds": compile_seconds,
+        "seconds_with_curve": wall,
         "objective": mdp.objective, "discount": float(mdp.discount), "start": start, "start_label": labels[start],
         "seed": opts.get("seed", 0), "states": labels, "values": [float(v) for v in last.values],
         "exact": [float(v) for v in last.exact.values], "visits": [int(v) for v in last.visits],
@@ -176,6 +204,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     _print_text(game, last, out, args.digits)
     return 0
+
+
+def _say_compiling(seconds: float) -> None:
+    """The line on stderr while numba compiles the learning loop (its first use on this installation)."""
+    import sys
+
+    print(f"compiling the learning loop (first use, about {seconds:.0f} s)...", file=sys.stderr, flush=True)
 
 
 def _check_finite(last, args: argparse.Namespace) -> None:
@@ -229,22 +264,3 @@ def _print_text(game, last, out: dict, d: int) -> None:
             ok = bool(optimal[mdp.row_of(s, a)])
             row += f"  {out['policy'][s]}" + ("" if ok else "  (not optimal)")
         print(row)
-
-
-# ------------------------------------------------------------------------------------ bench
-def bench(argv: list[str]) -> int:
-    """Updates per second of the compiled learning loop against the same loop run by Python, and
-    10,000 episodes of the 4x3 grid headless (one snapshot per episode, and per 100 episodes)."""
-    from mdpviz.commands.bench_table import Table, cpu_model, load_text, rows_learning
-
-    p = ArgumentParser(prog="mdpviz bench learn", description=bench.__doc__)
-    p.add_argument("--updates", type=positive_int, default=2_000_000,
-                   help="updates of the compiled loop per measurement (default 2,000,000)")
-    args = p.parse_args(argv)
-    print(f"uptime: {load_text()}", flush=True)
-    print(f"cpu: {cpu_model()}", flush=True)
-    tab = Table()
-    rows_learning(tab, updates=args.updates)
-    tab.print()
-    print(f"uptime: {load_text()}")
-    return 0

@@ -101,6 +101,10 @@ class TabularMDP:
     """Optional display name per action id."""
     mdptype: str = field(default="")
     """"episodic" or "continuing" as given by a course file; inferred from terminal states if empty."""
+    reward_sd: np.ndarray | None = field(default=None, repr=False)
+    """Optional float64 (n_transitions): the standard deviation of each transition's reward (None: every
+    reward is exact). ``reward`` is then the mean, which the solvers use; the learners' simulator draws
+    N(mean, sd^2) where sd > 0 (Sutton and Barto's example 6.7). Kept by ``dataclasses.replace``."""
 
     # ------------------------------------------------------------------ construction
     @classmethod

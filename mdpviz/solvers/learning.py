@@ -68,6 +68,9 @@ POLICIES = ("optimal", "random")
 """The policies a prediction learner can evaluate by name: the exact solver's greedy optimal policy,
 or the uniformly random one over legal actions."""
 
+VISITS = ("first", "every")
+"""Which visits a Monte Carlo learner updates at: the first of each state (or pair) in an episode, or every one."""
+
 MAX_EPISODES = 100_000_000
 """Most episodes one run may ask for (the house's bound on a run's games)."""
 MAX_STEPS_LIMIT = 10_000_000
@@ -118,6 +121,9 @@ class LearningSettings:
     """...down to this floor."""
     n: int = 1
     """Steps of n-step TD (TD(0) is n = 1)."""
+    visits: str = "first"
+    """Monte Carlo (mc, mc-control): update at the "first" visit of a state (or pair) in an episode, or at
+    "every" visit (Sutton and Barto 5.1)."""
     policy: str = "optimal"
     """The policy prediction evaluates: "optimal" (the exact solver's) or "random" (uniform over legal actions)."""
     exploring_starts: bool = False
@@ -135,6 +141,11 @@ class LearningSettings:
     """Episodes per snapshot (the numbers do not depend on it)."""
     eval_every: int = DEFAULT_EVAL_EVERY
     """Episodes between exact evaluations of the learned greedy policy from the start (0: never)."""
+    eval_budget: float = 0.0
+    """With a positive budget b, a due evaluation (but the last) is made only when at least b times its
+    estimated cost (:func:`evaluation_cost`, in updates) has been learned since the one before, so that the
+    evaluations take at most about 1/b of the learning time (deterministic: counted in updates, not timed).
+    0: every ``eval_every`` episodes."""
 
     def __post_init__(self) -> None:
         if self.method not in LEARNERS:
@@ -146,6 +157,9 @@ class LearningSettings:
         for name, hi in (("episodes", MAX_EPISODES), ("max_steps", MAX_STEPS_LIMIT)):
             if getattr(self, name) > hi:
                 raise ValueError(f"{name} must be at most {hi:,}, got {getattr(self, name):,}")
+        if not (isinstance(self.eval_budget, (int, float)) and math.isfinite(self.eval_budget)
+                and self.eval_budget >= 0):
+            raise ValueError(f"eval_budget must be a finite number >= 0, got {self.eval_budget!r}")
         if not isinstance(self.eval_every, (int, np.integer)) or self.eval_every < 0:
             raise ValueError(f"eval_every must be an integer >= 0, got {self.eval_every!r}")
         if self.alpha is not None and not (0.0 < self.alpha <= 1.0):
@@ -158,6 +172,11 @@ class LearningSettings:
                 raise ValueError(f"{name} must be in [0, 1], got {v!r}")
         if not (0.0 < self.epsilon_decay <= 1.0):
             raise ValueError(f"epsilon_decay must be in (0, 1], got {self.epsilon_decay!r}")
+        if self.visits not in VISITS:
+            raise ValueError(f"visits must be one of {', '.join(VISITS)}, got {self.visits!r}")
+        if self.visits != "first" and not registry.get(self.method).takes("visits"):
+            raise ValueError(f"visits applies to {', '.join(registry.ids_where('learner', takes='visits'))} only, "
+                             f"not {self.method}")
         if self.policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {self.policy!r}")
         if not math.isfinite(self.initial):
@@ -241,6 +260,13 @@ def _weights(mdp: TabularMDP, row_probs: np.ndarray):
     return sp.csr_matrix((w, (mdp.row_state, np.arange(mdp.n_rows))), shape=(mdp.n_states, mdp.n_rows))
 
 
+def evaluation_cost(mdp: TabularMDP) -> int:
+    """About what one :func:`greedy_policy_value` of ``mdp`` costs, in updates of the compiled loop: a fixed
+    part (building and factorising or iterating, about 20,000 updates' time) plus 2 per transition (measured
+    on a 10,000-state course file and FrozenLake 8x8; issue 35, item 22)."""
+    return 20_000 + 2 * int(np.asarray(mdp.dst).size)
+
+
 def greedy_policy_value(mdp: TabularMDP, rows: np.ndarray, start: int) -> float:
     """The exact value from ``start`` of the deterministic policy taking row ``rows[s]`` in each state
     (a linear solve); NaN when, with discount 1, it never reaches a terminal state and so has no value."""
@@ -265,7 +291,7 @@ class LearningStep:
     episode: int
     """Episodes done so far (1-based: the episode just finished)."""
     updates: int
-    """Value updates made so far (one per TD step; one per first visit for Monte Carlo)."""
+    """Value updates made so far (one per TD step; one per first visit, or every visit, for Monte Carlo)."""
     q: np.ndarray | None
     """float64 (n_rows), read-only: learned Q per (state, action) row (Double Q-learning: the mean of
     its two tables); None for prediction."""
@@ -304,6 +330,9 @@ class LearningStep:
     """The exact answer the errors are measured against (the same object in every snapshot)."""
     elapsed: float = 0.0
     """Seconds since the learner started (learning and snapshots, not the exact solve)."""
+    learning_seconds: float = 0.0
+    """Seconds spent in the episode loop so far: learning only (no snapshot, no policy evaluation, no
+    compile: see :func:`mdpviz.solvers.learning_warmup.prepare_loop`)."""
     done: bool = False
     """True for the last snapshot."""
 
@@ -359,6 +388,8 @@ def learner(mdp: TabularMDP, method: str = "q", *, exact: ExactAnswer | None = N
     loop = _loop(compiled)
     if exact is None:
         exact = exact_answer(mdp, settings)
+    if settings.is_control and settings.eval_every:  # the evaluations' solvers, imported now: not in the curve's time
+        import scipy.sparse.linalg  # noqa: F401
     return _learn(mdp, settings, exact, loop)
 
 
@@ -372,7 +403,7 @@ def loop_code(method: str) -> int:
 
 
 def check_model(mdp: TabularMDP, settings: LearningSettings) -> None:
-    """ValueError when ``mdp`` cannot be learned with ``st``: start out of range or terminal."""
+    """ValueError when ``mdp`` cannot be learned with ``settings``: start out of range or terminal."""
     if not (0 <= settings.start < mdp.n_states):
         raise ValueError(f"start state {settings.start} is out of range 0..{mdp.n_states - 1}")
     if mdp.terminal[settings.start]:
@@ -416,8 +447,10 @@ class _Tables:
 
 
 def model_arrays(mdp: TabularMDP) -> dict[str, np.ndarray]:
-    """The simulator's arrays: CSR pointers, next states, rewards, the cumulative probability of each
-    transition within its row, terminal flags and the sense (+1 max, -1 min) per state."""
+    """The simulator's arrays: CSR pointers, next states, rewards (the mean) and their standard deviation
+    ("noise": one 0 when the model's rewards are exact, :attr:`~mdpviz.core.mdp.TabularMDP.reward_sd`), the
+    cumulative probability of each transition within its row, terminal flags and the sense (+1 max, -1 min)
+    per state."""
     prob = np.asarray(mdp.prob, dtype=np.float64)
     # summed within each row, in order (a global cumsum minus its value at the row's start would
     # carry the rounding of all rows before: a tiny probability could then never be drawn)
@@ -433,6 +466,8 @@ def model_arrays(mdp: TabularMDP) -> dict[str, np.ndarray]:
             "row_ptr": np.ascontiguousarray(mdp.row_ptr, np.int64),
             "dst": np.ascontiguousarray(mdp.dst, np.int64), "cum": np.ascontiguousarray(cum),
             "reward": np.ascontiguousarray(mdp.reward, np.float64),
+            "noise": (np.zeros(1) if getattr(mdp, "reward_sd", None) is None
+                      else np.array(mdp.reward_sd, dtype=np.float64)),  # (a writable copy: one compiled signature)
             "terminal": np.ascontiguousarray(mdp.terminal, np.bool_),
             "sense": np.ascontiguousarray(mdp.sense, np.float64)}
 
@@ -454,8 +489,12 @@ def _learn(mdp: TabularMDP, settings: LearningSettings, exact: ExactAnswer, kern
     path_g = np.zeros(settings.max_steps + 1, np.float64)
     live = ~np.asarray(mdp.terminal)
     control = code >= CONTROL_FROM
+    noisy = bool(np.any(arr["noise"] > 0.0))
+    every_visit = settings.visits == "every"
     t0 = time.perf_counter()
     done_eps, updates = 0, 0
+    learning = 0.0  # seconds in the loop
+    memo: dict = {}
     last = None
     sent = None
     while done_eps < settings.episodes:
@@ -463,15 +502,18 @@ def _learn(mdp: TabularMDP, settings: LearningSettings, exact: ExactAnswer, kern
         m = min(int(sent) if isinstance(sent, (int, np.integer)) and sent > 0 else settings.batch, settings.episodes - done_eps)
         returns = np.zeros(m)
         lengths = np.zeros(m, np.int64)
+        t_loop = time.perf_counter()
         updates += int(loop(code, m, done_eps, arr["state_ptr"], arr["row_ptr"], arr["dst"], arr["cum"],
-                            arr["reward"], arr["terminal"], arr["sense"], float(mdp.discount), pi, starts,
-                            int(settings.start), bool(settings.exploring_starts), alpha, power, settings.epsilon, settings.epsilon_decay,
-                            settings.epsilon_min, n_step, settings.max_steps, rng, tab.q, tab.q2, tab.v, tab.n_row,
-                            tab.n_state, tab.visits, tab.first, path_s, path_r, path_g, returns, lengths))
+                            arr["reward"], arr["noise"], noisy, arr["terminal"], arr["sense"], float(mdp.discount),
+                            pi, starts, int(settings.start), bool(settings.exploring_starts), float(alpha), float(power),
+                            float(settings.epsilon), float(settings.epsilon_decay), float(settings.epsilon_min), int(n_step),
+                            every_visit, int(settings.max_steps), rng, tab.q, tab.q2, tab.v, tab.n_row, tab.n_state,
+                            tab.visits, tab.first, path_s, path_r, path_g, returns, lengths))
+        learning += time.perf_counter() - t_loop
         prev = done_eps
         done_eps += m
         last = _snapshot(mdp, settings, exact, tab, control, live, done_eps, prev, updates, path_s, path_r, path_g,
-                         returns, lengths, t0, summarise, arr)
+                         returns, lengths, t0, summarise, arr, memo, learning)
         sent = yield last
     return last
 
@@ -482,7 +524,7 @@ def learned_q(settings: LearningSettings, q: np.ndarray, q2: np.ndarray) -> np.n
 
 
 def _snapshot(mdp, settings, exact, tab, control, live, episode, prev, updates, path_s, path_r, path_g, returns,
-              lengths, t0, summarise, arr) -> LearningStep:
+              lengths, t0, summarise, arr, memo, learning) -> LearningStep:
     t = int(lengths[-1])
     rows = path_r[:t]
     q = policy = None
@@ -507,8 +549,15 @@ def _snapshot(mdp, settings, exact, tab, control, live, episode, prev, updates, 
     if control:
         policy = np.where(best_rows >= 0, np.asarray(mdp.row_action)[np.maximum(best_rows, 0)], -1)
         ev = settings.eval_every
-        due = episode == settings.episodes or (ev > 0 and episode // ev > prev // ev)
-        pv = greedy_policy_value(mdp, best_rows, settings.start) if due else None
+        due = episode == settings.episodes or (ev > 0 and episode // ev > prev // ev and (
+            settings.eval_budget <= 0 or updates - memo.get("at", 0) >= settings.eval_budget * evaluation_cost(mdp)))
+        pv = None
+        if due:  # the same policy as last time: the same value (no second solve)
+            memo["at"] = updates
+            key = best_rows.tobytes()
+            if memo.get("rows") != key:
+                memo["rows"], memo["value"] = key, greedy_policy_value(mdp, best_rows, settings.start)
+            pv = memo["value"]
         row_updates = tab.n_row.copy()
     else:
         agree, pv = math.nan, None
@@ -524,7 +573,7 @@ def _snapshot(mdp, settings, exact, tab, control, live, episode, prev, updates, 
         returns=tuple(returns.tolist()), lengths=tuple(lengths.tolist()),
         epsilon=max(settings.epsilon_min, settings.epsilon * settings.epsilon_decay ** (episode - 1)),
         rms_error=float(rms), max_error=float(mx), greedy_agreement=float(agree), policy_value=pv, exact=exact,
-        elapsed=time.perf_counter() - t0, done=episode == settings.episodes)
+        elapsed=time.perf_counter() - t0, learning_seconds=learning, done=episode == settings.episodes)
 
 
 def learning_job(mdp: TabularMDP, method: str = "q", **options) -> Generator[object, None, LearningStep]:
@@ -816,6 +865,6 @@ class ExperienceLearner:
 
 
 __all__ = ["BOARD_MODES", "DEFAULT_EVAL_EVERY", "ExactAnswer", "ExperienceLearner", "LEARNERS", "LearningSettings",
-           "LearningStep", "MAX_EPISODES", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "REPLAYABLE", "Update",
-           "exact_answer", "greedy_policy_value", "learn", "learning_run", "loop_code", "learning_batches", "snapshot_bytes", "learned_q", "learner", "learning_job", "model_arrays",
+           "LearningStep", "MAX_EPISODES", "VISITS", "MAX_STEPS_LIMIT", "POLICIES", "PREDICTION", "REPLAYABLE", "Update",
+           "evaluation_cost", "exact_answer", "greedy_policy_value", "learn", "learning_run", "loop_code", "learning_batches", "snapshot_bytes", "learned_q", "learner", "learning_job", "model_arrays",
            "parse_alpha", "replay_episode"]

@@ -18,8 +18,9 @@ The updates (Sutton and Barto, 2nd edition):
 
 * TD(0), eq. 6.2: ``V(S) <- V(S) + alpha [R + gamma V(S') - V(S)]``; n-step TD, eq. 7.2 (TD(0)
   is n = 1);
-* first-visit Monte Carlo, section 5.1 (prediction) and 5.4 (control of epsilon-soft policies;
-  5.3 with exploring starts): ``V(S_t) <- V(S_t) + alpha [G_t - V(S_t)]`` at the first visit;
+* first-visit (or every-visit) Monte Carlo, section 5.1 (prediction) and 5.4 (control of epsilon-soft
+  policies; 5.3 with exploring starts): ``V(S_t) <- V(S_t) + alpha [G_t - V(S_t)]`` at the first visit
+  (or at every visit);
 * SARSA, eq. 6.7: target ``R + gamma Q(S', A')``; Expected SARSA, eq. 6.9: target
   ``R + gamma sum_a pi(a | S') Q(S', a)`` under the epsilon-greedy policy; Q-learning, eq. 6.8:
   target ``R + gamma max_a Q(S', a)``; Double Q-learning, section 6.7: a fair coin picks the
@@ -30,6 +31,7 @@ by the step cap is not terminal: its last targets bootstrap from the state where
 """
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -107,23 +109,32 @@ def greedy_row(q, q2, both, r0, r1, sg) -> int:
 
 
 @register_jitable
-def choose_row(rng, q, q2, both, r0, r1, sg, eps) -> int:
-    """Epsilon-greedy over the rows ``r0:r1``: with probability ``eps`` a uniformly random legal
-    action, else a greedy one (best ``sg * Q``), exact ties broken uniformly at random."""
-    k = r1 - r0
-    if eps > 0.0 and rng.random() < eps:
-        return r0 + min(int(rng.random() * k), k - 1)
+def scan_rows(q, q2, both, r0, r1, sg):
+    """One pass over the rows ``r0:r1``: ``(best, count, first)``, the best ``sg * Q``, how many rows
+    reach it exactly and the first of them (so ``sg * best`` is ``max_a`` / ``min_a`` Q of the state)."""
     best = -np.inf
     count = 0
+    first = r0
     for r in range(r0, r1):
         v = sg * row_value(q, q2, both, r)
         if v > best:
             best = v
             count = 1
+            first = r
         elif v == best:
             count += 1
+    return best, count, first
+
+
+@register_jitable
+def pick_row(rng, q, q2, both, r0, r1, sg, eps, best, count, first) -> int:
+    """Epsilon-greedy over the rows ``r0:r1`` given their :func:`scan_rows`: with probability ``eps`` a
+    uniformly random legal action, else a greedy one (best ``sg * Q``), exact ties broken uniformly at random."""
+    k = r1 - r0
+    if eps > 0.0 and rng.random() < eps:
+        return r0 + min(int(rng.random() * k), k - 1)
     if count == 1:
-        return greedy_row(q, q2, both, r0, r1, sg)
+        return first
     j = min(int(rng.random() * count), count - 1)
     for r in range(r0, r1):
         if sg * row_value(q, q2, both, r) == best:
@@ -131,6 +142,14 @@ def choose_row(rng, q, q2, both, r0, r1, sg, eps) -> int:
                 return r
             j -= 1
     return r1 - 1
+
+
+@register_jitable
+def choose_row(rng, q, q2, both, r0, r1, sg, eps) -> int:
+    """Epsilon-greedy over the rows ``r0:r1``: with probability ``eps`` a uniformly random legal
+    action, else a greedy one (best ``sg * Q``), exact ties broken uniformly at random."""
+    best, count, first = scan_rows(q, q2, both, r0, r1, sg)
+    return pick_row(rng, q, q2, both, r0, r1, sg, eps, best, count, first)
 
 
 @register_jitable
@@ -183,15 +202,24 @@ def q_target(method, q, q2, r_next, state_ptr, sense, terminal, gamma, reward, s
 
 
 @register_jitable
+def normal(rng) -> float:
+    """A standard normal number from two ``rng.random()`` draws (Box-Muller), so that the compiled loop and
+    Python draw the same numbers (numba's own normal sampler differs from numpy's)."""
+    u1 = rng.random()
+    u2 = rng.random()
+    return math.sqrt(-2.0 * math.log(1.0 - u1)) * math.cos(2.0 * math.pi * u2)
+
+
+@register_jitable
 def td_update(table, i, target, alpha) -> float:
     """``table[i] <- table[i] + alpha (target - table[i])``, the update every learner makes; the new value."""
     table[i] = table[i] + alpha * (target - table[i])
     return table[i]
 
 
-def run_episodes(method, n_episodes, first_episode, state_ptr, row_ptr, dst, cum, reward, terminal, sense, gamma,
-                 pi, starts, start, exploring, alpha, power, eps0, eps_decay, eps_min, n_step, max_steps,
-                 rng, q, q2, v, n_row, n_state, visits, first, path_s, path_r, path_g, returns, lengths):
+def run_episodes(method, n_episodes, first_episode, state_ptr, row_ptr, dst, cum, reward, noise, noisy, terminal,
+                 sense, gamma, pi, starts, start, exploring, alpha, power, eps0, eps_decay, eps_min, n_step, every_visit,
+                 max_steps, rng, q, q2, v, n_row, n_state, visits, first, path_s, path_r, path_g, returns, lengths):
     """Run ``n_episodes`` episodes of ``method`` (a code above) in place; the number of updates made.
 
     Episode ``first_episode + i`` explores with ``max(eps_min, eps0 * eps_decay**k)``; it starts in
@@ -202,6 +230,10 @@ def run_episodes(method, n_episodes, first_episode, state_ptr, row_ptr, dst, cum
     scratch. Per episode: ``returns[i]`` (discounted return from its start) and ``lengths[i]``
     (steps); ``path_s``/``path_r``/``path_g`` (max_steps + 1) hold the last episode's states, rows
     and rewards. ``pi`` (row probabilities) is the policy that prediction methods follow.
+    With ``noisy``, a transition ``j`` whose ``noise[j]`` (a standard deviation) is positive pays a reward
+    drawn from N(``reward[j]``, ``noise[j]``^2) (:func:`normal`; the model's reward is the mean, which the
+    exact answer uses); without it ``noise`` is not read and no extra number is drawn. ``every_visit``:
+    Monte Carlo updates at every visit (S&B 5.1's every-visit MC), not the first only.
     """
     updates = 0
     control = method >= CONTROL_FROM
@@ -231,6 +263,8 @@ def run_episodes(method, n_episodes, first_episode, state_ptr, row_ptr, dst, cum
             j = sample_next(rng, row_ptr, cum, row)
             s2 = dst[j]
             rew = reward[j]
+            if noisy and noise[j] > 0.0:
+                rew += noise[j] * normal(rng)
             path_r[t] = row
             path_g[t] = rew
             path_s[t + 1] = s2
@@ -246,7 +280,17 @@ def run_episodes(method, n_episodes, first_episode, state_ptr, row_ptr, dst, cum
                 r0 = state_ptr[s2]
                 r1 = state_ptr[s2 + 1]
                 if control:
-                    row2 = choose_row(rng, q, q2, double, r0, r1, sense[s2], eps)
+                    sg = sense[s2]
+                    best, count, top = scan_rows(q, q2, double, r0, r1, sg)
+                    row2 = pick_row(rng, q, q2, double, r0, r1, sg, eps, best, count, top)
+                    if method == Q_LEARNING:
+                        # the target's max_a Q(S', a) is this scan's (Q unchanged since): the same number
+                        n_row[row] += 1
+                        td_update(q, row, rew + gamma * (sg * best), step_size(alpha, power, n_row[row]))
+                        updates += 1
+                        s = s2
+                        row = row2
+                        continue
                 else:
                     row2 = sample_row(rng, state_ptr, pi, s2)
             if method >= SARSA:
@@ -275,7 +319,7 @@ def run_episodes(method, n_episodes, first_episode, state_ptr, row_ptr, dst, cum
                                         alpha, power)
         elif method == MC or method == MC_CONTROL:
             updates += mc_updates(method == MC_CONTROL, q, v, n_row, n_state, first, path_s, path_r, path_g, t,
-                                  gamma, alpha, power)
+                                  gamma, alpha, power, every_visit)
         returns[i] = ret
         lengths[i] = t
     return updates
@@ -301,10 +345,12 @@ def nstep_update(v, n_state, path_s, path_g, tau, t, n, gamma, terminal, done, a
 
 
 @register_jitable
-def mc_updates(control, q, v, n_row, n_state, first, path_s, path_r, path_g, t, gamma, alpha, power) -> int:
-    """First-visit Monte Carlo (S&B 5.1, 5.4) over an episode of ``t`` steps: walking back,
-    ``G <- gamma G + R_{k+1}``, and at the first visit of S_k (prediction) or of (S_k, A_k)
-    (control) ``value <- value + alpha [G - value]``; the number of updates."""
+def mc_updates(control, q, v, n_row, n_state, first, path_s, path_r, path_g, t, gamma, alpha, power,
+               every_visit) -> int:
+    """First-visit (or, with ``every_visit``, every-visit) Monte Carlo (S&B 5.1, 5.4) over an episode of
+    ``t`` steps: walking back, ``G <- gamma G + R_{k+1}``, and at the first visit of S_k (prediction)
+    or of (S_k, A_k) (control), or at every visit, ``value <- value + alpha [G - value]``; the number
+    of updates. Every-visit updates are made walking back, so a later visit's return is taken first."""
     n = 0
     for k in range(t):  # first visits: the earliest time of each state (or row)
         key = path_r[k] if control else path_s[k]
@@ -314,7 +360,7 @@ def mc_updates(control, q, v, n_row, n_state, first, path_s, path_r, path_g, t, 
     for k in range(t - 1, -1, -1):
         g = gamma * g + path_g[k]
         key = path_r[k] if control else path_s[k]
-        if first[key] == k:
+        if every_visit or first[key] == k:
             if control:
                 n_row[key] += 1
                 td_update(q, key, g, step_size(alpha, power, n_row[key]))

@@ -274,6 +274,8 @@ _EXPLORE = Param("exploring_starts", bool, False, help="each episode starts in a
 _CONTROL = (_EPS, _EPS_DECAY, _EPS_MIN, _EXPLORE)
 _PREDICT = (Param("policy", str, "optimal", choices=("optimal", "random"), help="the policy prediction evaluates"),)
 _N = Param("n", int, 1, low=1, help="steps of n-step TD")
+_VISITS = Param("visits", str, "first", choices=("first", "every"),
+                help="Monte Carlo: update at the first visit of each state (or pair) in an episode, or at every visit")
 
 _LOOP = "mdpviz.solvers.learning:learner"
 
@@ -350,9 +352,9 @@ ENTRIES: tuple[MethodSpec, ...] = (
     _learner("td0", "TD(0) prediction", 0, _PREDICT, prediction=True, replayable=True, short="TD(0)"),
     _learner("nstep", "n-step TD prediction", 1, (*_PREDICT, _N), prediction=True, worked_example="td0",
              multi_step=True, targets="n-step returns"),
-    _learner("mc", "first-visit Monte Carlo prediction", 2, _PREDICT, prediction=True, worked_example="td0",
+    _learner("mc", "Monte Carlo prediction", 2, (*_PREDICT, _VISITS), prediction=True, worked_example="td0",
              multi_step=True, targets="returns"),
-    _learner("mc-control", "Monte Carlo control (epsilon-soft, first visit)", 3, _CONTROL, worked_example="q",
+    _learner("mc-control", "Monte Carlo control (epsilon-soft)", 3, (*_CONTROL, _VISITS), worked_example="q",
              multi_step=True, targets="returns"),
     _learner("sarsa", "SARSA", 4, _CONTROL, replayable=True, needs_next_action=True),
     _learner("expected-sarsa", "Expected SARSA", 5, _CONTROL, replayable=True),

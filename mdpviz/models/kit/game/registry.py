@@ -200,6 +200,7 @@ ENTRIES: tuple[tuple[str, str], ...] = (
     ("gym", "Gymnasium environment"),
     ("jack", "Jack's car rental"),
     ("gambler", "Gambler's problem"),
+    ("maxbias", "Maximization bias"),
 )
 """The games in picker order, one line each: (key, title). Game ``key`` lives in the folder
 ``mdpviz/models/<key>/``, its :class:`GameSpec` is ``SPEC`` in ``mdpviz/models/<key>/spec.py`` (imported
@@ -224,6 +225,7 @@ ALIASES: dict[str, str] = {
     "gymnasium": "gym", "mdp": "file",
     "anti-tictactoe": "attt", "draughts": "checkers",
     "gamblers-problem": "gambler", "car-rental": "jack", "jacks-car-rental": "jack",
+    "maximization-bias": "maxbias", "example-6.7": "maxbias",
 }
 """Old and loose spellings of keys (compared after :func:`normalise_key`)."""
 

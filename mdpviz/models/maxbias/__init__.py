@@ -1,0 +1,5 @@
+"""Maximization bias (Sutton and Barto, Example 6.7): one game of the registry. ``rules.py`` is the game,
+``spec.py`` its registry entry (:data:`SPEC`, lesson, simulation). Plain numpy; never imports Qt."""
+from mdpviz.models.kit.game.package import game_package
+
+__getattr__, __dir__ = game_package(__name__)
