@@ -79,12 +79,16 @@ class BoardLayout:
 
     def bounds(self) -> tuple[float, float, float, float]:
         """(x0, y0, x1, y1) enclosing every cell and the room under it for glyphs, board units."""
+        cached = self.__dict__.get("_bounds")
+        if cached is not None:  # a frozen layout: computed once (every paint and hover asks)
+            return cached
         if not self.cells:
             return (0.0, 0.0, 1.0, 1.0)
         x0 = min(c.x - c.size / 2 for c in self.cells)
         y0 = min(c.y - c.size / 2 for c in self.cells)
         x1 = max(c.x + c.size / 2 for c in self.cells)
         y1 = max(c.y + c.size / 2 for c in self.cells) + self.glyph_room
+        self.__dict__["_bounds"] = (x0, y0, x1, y1)
         return (x0, y0, x1, y1)
 
     def glyph_rect(self, cell: Cell) -> tuple[float, float, float, float]:

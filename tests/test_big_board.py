@@ -1,0 +1,104 @@
+"""Issue 35 item 10: a big board is painted as one image (no cell-by-cell painting, no timing asked),
+a hovered point still maps to its state and value, and a file over a reader's budget says the budget."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF
+
+from mdpviz.core.files import read_bytes_limited
+from mdpviz.widgets.board import BoardView
+from mdpviz.widgets.board_image import IMAGE_MIN_STATES, lattice_of
+from mdpviz.widgets.geometry import grid_layout
+from tests.conftest import wait_model
+
+
+def _course_file(path: Path, n: int) -> Path:
+    lines = [f"numStates {n}", "numActions 2", "end -1"]
+    for s in range(n):
+        lines.append(f"transition {s} 0 {(s + 1) % n} {s % 7} 1")
+        lines.append(f"transition {s} 1 {(s * 7 + 3) % n} 0.5 1")
+    lines += ["mdptype continuing", "discount 0.9"]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_20000_state_course_file_paints_as_one_image(window, qtbot, tmp_path, monkeypatch):
+    calls = {"cell": 0, "outlines": 0}
+    paint_cell, paint_outlines = BoardView._paint_cell, BoardView._paint_outlines
+
+    def count_cell(self, *a, **k):
+        calls["cell"] += 1
+        return paint_cell(self, *a, **k)
+
+    def count_outlines(self, *a, **k):
+        calls["outlines"] += 1
+        return paint_outlines(self, *a, **k)
+
+    monkeypatch.setattr(BoardView, "_paint_cell", count_cell)
+    monkeypatch.setattr(BoardView, "_paint_outlines", count_outlines)
+    p = _course_file(tmp_path / "big.txt", 20_000)
+    assert window.files.open_mdp_file_in_background(p)
+    g = window.stage.game_by_key("file")
+    qtbot.waitUntil(lambda: g.fstate.path == str(p), timeout=120_000)
+    mdp = wait_model(window, qtbot)
+    assert mdp.n_states == 20_000
+    window.solver_panel.step.click()  # one sweep: the board gets a frame of values on a colour scale
+    qtbot.waitUntil(lambda: len(window.controller.history) > 0 and window.controller.state != "stepping",
+                    timeout=120_000)
+    window.solving.redraw()
+    board = window.board
+    assert isinstance(board, BoardView) and board.uses_image()
+    board.resize(800, 600)
+    before = board.image_paints
+    board.grab()  # paints now
+    assert board.image_paints == before + 1
+    assert calls["cell"] == 0 and calls["outlines"] == 0
+    # a point over a cell maps to that cell's state, and the tooltip shows its value
+    for state in (0, 137, 19_999):
+        r = board.cell_rect(state)
+        assert not r.isEmpty()
+        assert board.state_at(r.center()) == state
+        assert board.frame is not None, "the open file's board shows a frame"
+        if not np.isnan(board.frame.fill[state]):
+            assert f"value {board.frame.values[state]:.10g}" in board.tooltip_text(state)
+    assert board.state_at(QPointF(1, 1)) is None
+    assert window.dialogs.errors == []
+
+
+def test_the_image_is_the_frames_colours(qtbot):
+    from mdpviz.models.kit.pictures.colors import ColorScale  # noqa: F401  (the scale type the board gets)
+
+    b = BoardView()
+    qtbot.addWidget(b)
+    n = IMAGE_MIN_STATES + 1
+    b.set_board(grid_layout(n))
+    lat = lattice_of(b.layout_)
+    assert lat is not None and (lat.states >= 0).sum() == n
+    b._rgb = np.stack([np.arange(n) % 256] * 3, axis=1)  # what show_frame computes from the scale
+    rgba = b._image_rgba(lat)
+    rows, cols = lat.states.shape
+    for s in (0, 5, n - 1):
+        row, col = np.argwhere(lat.states == s)[0]
+        c = b.cell_color(s)  # no frame: the empty fill, as the cell-by-cell painter draws it
+        assert tuple(rgba[row, col, :3]) == (c.red(), c.green(), c.blue()) and rgba[row, col, 3] == 255
+    assert rows * cols >= n
+
+
+def test_small_boards_are_still_painted_cell_by_cell(qtbot):
+    b = BoardView()
+    qtbot.addWidget(b)
+    b.resize(600, 400)
+    b.set_board(grid_layout(12))
+    assert not b.uses_image()
+    b.grab()
+    assert b.image_paints == 0
+
+
+def test_a_file_over_the_budget_names_the_budget_in_mb(tmp_path):
+    p = tmp_path / "big.txt"
+    p.write_bytes(b"x" * (3 * 1024 * 1024 + 1))
+    with pytest.raises(ValueError, match=r"over the 3 MB budget"):
+        read_bytes_limited(p, 3 * 1024 * 1024, ValueError, what="course file")
