@@ -2,6 +2,7 @@
 a hovered point still maps to its state and value, and a file over a reader's budget says the budget."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +38,17 @@ def test_a_20000_state_course_file_paints_as_one_image(window, qtbot, tmp_path, 
         calls["outlines"] += 1
         return paint_outlines(self, *a, **k)
 
+    from mdpviz.widgets import geometry
+
+    built_on = []  # which thread laid the 20,000 cells out: the job's, not the GUI thread
+    lay_out = geometry._grid_layout
+
+    def record(n, *a, **k):
+        built_on.append((n, threading.current_thread() is threading.main_thread()))
+        return lay_out(n, *a, **k)
+
+    geometry._plain_grid_layout.cache_clear()
+    monkeypatch.setattr(geometry, "_grid_layout", record)
     monkeypatch.setattr(BoardView, "_paint_cell", count_cell)
     monkeypatch.setattr(BoardView, "_paint_outlines", count_outlines)
     p = _course_file(tmp_path / "big.txt", 20_000)
@@ -65,6 +77,8 @@ def test_a_20000_state_course_file_paints_as_one_image(window, qtbot, tmp_path, 
         if not np.isnan(board.frame.fill[state]):
             assert f"value {board.frame.values[state]:.10g}" in board.tooltip_text(state)
     assert board.state_at(QPointF(1, 1)) is None
+    assert [on_gui for n, on_gui in built_on if n == 20_000] == [False]  # once, on the job thread
+    assert "_lattice" in board.layout_.__dict__ and board.layout_ is geometry.grid_layout(20_000)
     assert window.dialogs.errors == []
 
 

@@ -41,7 +41,14 @@ class Lattice:
 
 def lattice_of(layout: BoardLayout) -> Lattice | None:
     """The lattice of a grid layout whose cells all have one size and sit on integer steps from the first
-    (what :func:`~mdpviz.widgets.geometry.grid_layout` makes), else None (drawn cell by cell)."""
+    (what :func:`~mdpviz.widgets.geometry.grid_layout` makes), else None (drawn cell by cell). Computed
+    once per (frozen) layout, kept on it: the job that reads a big file computes it off the GUI thread."""
+    if "_lattice" not in layout.__dict__:
+        layout.__dict__["_lattice"] = _lattice_of(layout)
+    return layout.__dict__["_lattice"]
+
+
+def _lattice_of(layout: BoardLayout) -> Lattice | None:
     cells = layout.cells
     if layout.kind != "grid" or not cells or layout.arrows:
         return None
@@ -67,13 +74,8 @@ class ImagePainting:
     """How many paints went through the image path (tests read it; no timing)."""
 
     def _lattice(self) -> Lattice | None:
-        """The current layout's lattice, computed once per layout."""
-        key = id(self.layout_)
-        cached = getattr(self, "_lattice_cache", None)
-        if cached is None or cached[0] != key or cached[1] is not self.layout_:
-            cached = (key, self.layout_, lattice_of(self.layout_))
-            self._lattice_cache = cached
-        return cached[2]
+        """The current layout's lattice (computed once per layout)."""
+        return lattice_of(self.layout_)
 
     def uses_image(self) -> bool:
         """The board is painted as one image now (big, or cells too small for anything but colour)."""
