@@ -57,9 +57,8 @@ def test_a_20000_state_course_file_paints_as_one_image(window, qtbot, tmp_path, 
     qtbot.waitUntil(lambda: g.fstate.path == str(p), timeout=120_000)
     mdp = wait_model(window, qtbot)
     assert mdp.n_states == 20_000
-    window.solver_panel.step.click()  # one sweep: the board gets a frame of values on a colour scale
-    qtbot.waitUntil(lambda: len(window.controller.history) > 0 and window.controller.state != "stepping",
-                    timeout=120_000)
+    with qtbot.waitSignal(window.controller.finished, timeout=120_000):  # solved: values on their scale
+        window.solver_panel.run.click()
     window.solving.redraw()
     board = window.board
     assert isinstance(board, BoardView) and board.uses_image()
@@ -77,14 +76,20 @@ def test_a_20000_state_course_file_paints_as_one_image(window, qtbot, tmp_path, 
         if not np.isnan(board.frame.fill[state]):
             assert f"value {board.frame.values[state]:.10g}" in board.tooltip_text(state)
     assert board.state_at(QPointF(1, 1)) is None
+    # each pixel of the image is its cell's colour on the frame's scale (the per-cell painter's colour)
+    lat = lattice_of(board.layout_)
+    rgba = board._image_rgba(lat)
+    for state in (0, 1, 6, 999, 19_999):
+        row, col = np.argwhere(lat.states == state)[0]
+        c = board.cell_color(state)
+        assert tuple(int(v) for v in rgba[row, col]) == (c.red(), c.green(), c.blue(), 255)
+    assert len({tuple(rgba[0, col, :3]) for col in range(7)}) > 1  # rewards 0..6: not one colour
     assert [on_gui for n, on_gui in built_on if n == 20_000] == [False]  # once, on the job thread
     assert "_lattice" in board.layout_.__dict__ and board.layout_ is geometry.grid_layout(20_000)
     assert window.dialogs.errors == []
 
 
 def test_the_image_is_the_frames_colours(qtbot):
-    from mdpviz.models.kit.pictures.colors import ColorScale  # noqa: F401  (the scale type the board gets)
-
     b = BoardView()
     qtbot.addWidget(b)
     n = IMAGE_MIN_STATES + 1

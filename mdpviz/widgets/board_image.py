@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QImage, QPainter
 
 from mdpviz.widgets.geometry import BoardLayout
 
