@@ -89,21 +89,33 @@ def test_a_20000_state_course_file_paints_as_one_image(window, qtbot, tmp_path, 
     assert window.dialogs.errors == []
 
 
-def test_the_image_is_the_frames_colours(qtbot):
+def test_the_image_is_the_colour_of_each_cell(qtbot):
+    from mdpviz.widgets.board import CellDecor
+
     b = BoardView()
     qtbot.addWidget(b)
     n = IMAGE_MIN_STATES + 1
-    b.set_board(grid_layout(n))
+    b.set_board(grid_layout(n), {3: CellDecor("", "#555555", "end", goal=True)})
     lat = lattice_of(b.layout_)
     assert lat is not None and (lat.states >= 0).sum() == n
-    b._rgb = np.stack([np.arange(n) % 256] * 3, axis=1)  # what show_frame computes from the scale
-    rgba = b._image_rgba(lat)
-    rows, cols = lat.states.shape
-    for s in (0, 5, n - 1):
-        row, col = np.argwhere(lat.states == s)[0]
-        c = b.cell_color(s)  # no frame: the empty fill, as the cell-by-cell painter draws it
-        assert tuple(rgba[row, col, :3]) == (c.red(), c.green(), c.blue()) and rgba[row, col, 3] == 255
-    assert rows * cols >= n
+
+    def pixels_are_cell_colours() -> None:
+        rgba = b._image_rgba(lat)
+        for s in [3, 5, n - 1, *range(0, n, 97)]:  # (3: the goal, 5: unvisited)
+            row, col = np.argwhere(lat.states == s)[0]
+            c = b.cell_color(s)
+            assert tuple(int(v) for v in rgba[row, col]) == (c.red(), c.green(), c.blue(), 255), s
+        assert (rgba[..., 3] == 0).sum() == lat.states.size - n  # no cell: transparent
+
+    pixels_are_cell_colours()  # unsolved: empty cells, the goal in its own fill
+    unvisited = np.zeros(n, dtype=bool)
+    unvisited[::5] = True
+    b.show_unvisited(unvisited)
+    pixels_are_cell_colours()
+    b.set_predict_mode(True)
+    b.reveal(97)
+    pixels_are_cell_colours()
+    assert b.uses_image()
 
 
 def test_small_boards_are_still_painted_cell_by_cell(qtbot):

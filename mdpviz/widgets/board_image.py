@@ -15,9 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QColor, QImage, QPainter
 
 from mdpviz.widgets.geometry import BoardLayout
+
+def _rgb_of(name: str) -> tuple[int, int, int]:
+    c = QColor(name)
+    return c.red(), c.green(), c.blue()
+
 
 IMAGE_MIN_STATES = 2000
 """Boards with more states than this are painted as one image (whatever the cells' size)."""
@@ -68,7 +73,8 @@ def _lattice_of(layout: BoardLayout) -> Lattice | None:
 
 class ImagePainting:
     """The one-image path of :class:`~mdpviz.widgets.board.BoardView` (uses its layout, frame, colours
-    ``_rgb``, ``cell_color`` and ``_paint_outlines``)."""
+    ``_rgb``, decorations, predict and unvisited marks, and ``_paint_outlines``); each pixel is the
+    colour :meth:`~mdpviz.widgets.board.BoardView.cell_color` gives its cell."""
 
     image_paints = 0
     """How many paints went through the image path (tests read it; no timing)."""
@@ -94,25 +100,33 @@ class ImagePainting:
         out = np.zeros((rows, cols, 4), dtype=np.uint8)
         st = lat.states
         has = st >= 0
+        from mdpviz.widgets.board import EMPTY_FILL, GOAL_FILL, UNVISITED_FILL  # (board.py imports this module)
+
         n = len(self.layout_.cells)
         rgb = np.empty((n, 3), dtype=np.uint8)
-        empty = np.ones(n, dtype=bool)
+        empty = np.ones(n, dtype=bool)  # no value on the scale (no frame, or a terminal state)
         frame = self.frame
         if frame is not None and self._rgb.shape[0] > 0:
             m = min(n, self._rgb.shape[0], frame.fill.size)
             rgb[:m] = self._rgb[:m]
             empty[:m] = np.isnan(np.asarray(frame.fill[:m], dtype=np.float64))
-        special = np.flatnonzero(empty)
+        goal = np.zeros(n, dtype=bool)
+        for s, d in self.decor.items():  # (decorations: a few cells, or the terminal states)
+            if d.goal and 0 <= s < n:
+                goal[s] = True
+        hidden = np.zeros(n, dtype=bool)
+        if self.predict:  # as cell_color: a hidden cell is empty unless it is a goal
+            hidden[:] = True
+            shown = [s for s in self.revealed if 0 <= s < n]
+            hidden[shown] = False
+        rgb[empty & goal] = _rgb_of(GOAL_FILL)
+        rgb[empty & ~goal] = _rgb_of(EMPTY_FILL)
+        rgb[hidden & ~goal] = _rgb_of(EMPTY_FILL)
         if self.unvisited is not None:
-            special = np.union1d(special, np.flatnonzero(self.unvisited[:n]))
-        if self.predict:
-            special = np.arange(n)
-        for s in special[:IMAGE_MIN_STATES * 4]:  # the few cells off the scale (all if predicting)
-            c = self.cell_color(int(s))
-            rgb[s] = (c.red(), c.green(), c.blue())
-        if special.size > IMAGE_MIN_STATES * 4:  # an unsolved big board: one grey, not 50,000 QColors
-            c = self.cell_color(int(special[-1]))
-            rgb[special[IMAGE_MIN_STATES * 4:]] = (c.red(), c.green(), c.blue())
+            u = np.zeros(n, dtype=bool)
+            k = min(n, self.unvisited.size)
+            u[:k] = self.unvisited[:k]
+            rgb[u] = _rgb_of(UNVISITED_FILL)
         idx = np.where(has, st, 0)
         out[..., :3] = rgb[np.clip(idx, 0, n - 1)]
         out[..., 3] = np.where(has, 255, 0)
