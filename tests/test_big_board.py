@@ -133,3 +133,14 @@ def test_a_file_over_the_budget_names_the_budget_in_mb(tmp_path):
     p.write_bytes(b"x" * (3 * 1024 * 1024 + 1))
     with pytest.raises(ValueError, match=r"over the 3 MB budget"):
         read_bytes_limited(p, 3 * 1024 * 1024, ValueError, what="course file")
+
+
+def test_a_course_file_over_the_readers_budget_names_it(tmp_path, monkeypatch):
+    from mdpviz.core.cs747 import MDPFileError, load_cs747
+
+    monkeypatch.setattr("mdpviz.core.cs747.MAX_TEXT_BYTES", 1024 * 1024)
+    p = _course_file(tmp_path / "big.txt", 60_000)  # about 2 MB
+    with pytest.raises(MDPFileError) as e:
+        load_cs747(p)
+    assert str(p) in str(e.value) and "over the 1 MB budget" in str(e.value)
+    assert "\n" not in str(e.value)
