@@ -30,7 +30,7 @@ from mdpviz.models.kit.pictures.chain import outline_labels
 from mdpviz.models.kit.pictures.display import BoardFrame
 from mdpviz.models.kit.boards.position import compact_value as compact_q
 from mdpviz.widgets.chain_marks import paint_chain_mark
-from mdpviz.widgets.board_image import ImagePainting
+from mdpviz.widgets.board_image import EMPTY_FILL, GOAL_FILL, UNVISITED_FILL, UNVISITED_HATCH, ImagePainting
 from mdpviz.widgets.board_ties import TiesPainting
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform, wrap_caption
@@ -38,12 +38,8 @@ from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_
 SELECTED = "#000000"
 SUCCESSOR = "#56b4e9"  # Okabe-Ito sky blue
 TOKEN = "#cc79a7"  # Okabe-Ito reddish purple
-EMPTY_FILL = "#eeeeee"
 SMALL_CELL = 18.0
 """Cells narrower than this many pixels are drawn without text (large grids stay fast to paint)."""
-GOAL_FILL = "#fafafa"
-UNVISITED_FILL, UNVISITED_HATCH = "#d9d9d9", "#8c8c8c"
-"""A state a learner never visited: light grey, hatched in a darker grey (on no value scale)."""
 TEXT_COLOR = "#000000"
 """The colour bar's numbers and label."""
 DIE_STYLES: tuple[tuple[str, str], ...] = (

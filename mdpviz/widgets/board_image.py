@@ -24,6 +24,13 @@ def _rgb_of(name: str) -> tuple[int, int, int]:
     return c.red(), c.green(), c.blue()
 
 
+EMPTY_FILL = "#eeeeee"
+"""A cell with no value to show (unsolved, or hidden in predict mode)."""
+GOAL_FILL = "#fafafa"
+"""A goal / terminal cell."""
+UNVISITED_FILL, UNVISITED_HATCH = "#d9d9d9", "#8c8c8c"
+"""A state a learner never visited: light grey, hatched in a darker grey (on no value scale)."""
+
 IMAGE_MIN_STATES = 2000
 """Boards with more states than this are painted as one image (whatever the cells' size)."""
 IMAGE_CELL_PX = 4.0
@@ -100,8 +107,6 @@ class ImagePainting:
         out = np.zeros((rows, cols, 4), dtype=np.uint8)
         st = lat.states
         has = st >= 0
-        from mdpviz.widgets.board import EMPTY_FILL, GOAL_FILL, UNVISITED_FILL  # (board.py imports this module)
-
         n = len(self.layout_.cells)
         rgb = np.empty((n, 3), dtype=np.uint8)
         empty = np.ones(n, dtype=bool)  # no value on the scale (no frame, or a terminal state)
