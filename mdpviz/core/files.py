@@ -135,7 +135,8 @@ def read_bytes_limited(path: str | os.PathLike, limit: int, problem: Callable[[s
                 if stop_at_nul and b"\0" in chunk:
                     break
                 if total > limit:
-                    raise problem(f"larger than the {limit:,} bytes this reader accepts for a {what}")
+                    raise problem(f"over the {limit / 2**20:.3g} MB budget: larger than the {limit:,} bytes this reader "
+                                  f"accepts for a {what}")
     except FileNotFoundError:
         raise problem("no such file") from None
     except IsADirectoryError:

@@ -30,6 +30,7 @@ from mdpviz.models.kit.pictures.chain import outline_labels
 from mdpviz.models.kit.pictures.display import BoardFrame
 from mdpviz.models.kit.boards.position import compact_value as compact_q
 from mdpviz.widgets.chain_marks import paint_chain_mark
+from mdpviz.widgets.board_image import EMPTY_FILL, GOAL_FILL, UNVISITED_FILL, UNVISITED_HATCH, ImagePainting
 from mdpviz.widgets.board_ties import TiesPainting
 from mdpviz.widgets.game_board import GameBoard
 from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_at, fit_transform, wrap_caption
@@ -37,12 +38,8 @@ from mdpviz.widgets.geometry import BoardLayout, arrow_head, arrow_points, cell_
 SELECTED = "#000000"
 SUCCESSOR = "#56b4e9"  # Okabe-Ito sky blue
 TOKEN = "#cc79a7"  # Okabe-Ito reddish purple
-EMPTY_FILL = "#eeeeee"
 SMALL_CELL = 18.0
 """Cells narrower than this many pixels are drawn without text (large grids stay fast to paint)."""
-GOAL_FILL = "#fafafa"
-UNVISITED_FILL, UNVISITED_HATCH = "#d9d9d9", "#8c8c8c"
-"""A state a learner never visited: light grey, hatched in a darker grey (on no value scale)."""
 TEXT_COLOR = "#000000"
 """The colour bar's numbers and label."""
 DIE_STYLES: tuple[tuple[str, str], ...] = (
@@ -101,7 +98,7 @@ class CellDecor:
     """Draw as the goal / a terminal state."""
 
 
-class BoardView(TiesPainting, GameBoard):
+class BoardView(ImagePainting, TiesPainting, GameBoard):
     """Paints a board of cells; emits ``cell_clicked`` / ``cell_menu_requested`` with the state."""
 
     cell_clicked = Signal(int)
@@ -314,6 +311,8 @@ class BoardView(TiesPainting, GameBoard):
     def state_at(self, pos: QPointF) -> int | None:
         """The state of the cell under widget position ``pos``, or None."""
         s, ox, oy = self._transform()
+        if self._lattice() is not None:  # a grid: the lattice answers in O(1)
+            return self._image_state_at((pos.x() - ox) / s, (pos.y() - oy) / s)
         return cell_at(self.layout_, (pos.x() - ox) / s, (pos.y() - oy) / s)
 
     def cell_rect(self, state: int) -> QRectF:
@@ -389,8 +388,11 @@ class BoardView(TiesPainting, GameBoard):
             p.drawText(QRectF(8, 2, self.width() - 16, self._caption_height()),
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, "\n".join(self.caption_lines()))
         self._paint_arrows(p, s, ox, oy)
-        for c in cells:
-            self._paint_cell(p, c, s, ox, oy)
+        if self.uses_image():  # a big board: one picture, not 50,000 cells (board_image.py)
+            self._paint_image(p, s, ox, oy)
+        else:
+            for c in cells:
+                self._paint_cell(p, c, s, ox, oy)
         for state, label in self.chain_labels.items():  # after every cell: a number over a neighbour stays on top
             rect = self.cell_rect(state)
             if not rect.isEmpty():

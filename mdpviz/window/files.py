@@ -268,6 +268,8 @@ class FilesPart(QObject):
         """Read and check an MDP file on the job thread (progress and Cancel in the status bar), then
         open it; a bad file is one message and nothing changes. False if another job is running."""
         from mdpviz.models.file.spec import read_file_job  # the game's module, imported when first used
+        from mdpviz.widgets.board_image import lattice_of
+        from mdpviz.widgets.geometry import warm_grid_layout
 
         g = self._hub.stage.game_by_key("file")
         name = Path(path).name
@@ -288,7 +290,13 @@ class FilesPart(QObject):
         def progress(done_: int, total: int, text: str) -> None:
             self._show_load_progress(done_, total, text)
 
-        job = Job(lambda: read_file_job(path), label=f"Opening {name}\u2026", on_done=done, on_progress=progress,
+        def read_and_lay_out():
+            result = yield from read_file_job(path)
+            if result is not None and result[1] is not None:  # the board's cells, here, not on the GUI thread
+                lattice_of(warm_grid_layout(result[1].n_states))
+            return result
+
+        job = Job(read_and_lay_out, label=f"Opening {name}\u2026", on_done=done, on_progress=progress,
                   on_failed=failed, on_cancelled=lambda: done(None))
         if not self._hub.playing.start_game_job(job):
             return False

@@ -96,11 +96,10 @@ class FileGame(Game):
     def board_layout(self, mdp, policy) -> BoardLayout:
         if mdp is None:
             return BoardLayout(())
-        labels = [str(s) for s in range(mdp.n_states)]
-        if self.view == "graph" and mdp.n_states <= GRAPH_MAX_STATES:
+        if self.view == "graph" and mdp.n_states <= GRAPH_MAX_STATES:  # (labelled with the state numbers)
             edges = policy_edges(mdp, policy)
-            return graph_layout(mdp.n_states, edges, labels=labels)
-        return grid_layout(mdp.n_states, labels=labels)
+            return graph_layout(mdp.n_states, edges)
+        return grid_layout(mdp.n_states)  # (labelled with the state numbers: the cached layout)
 
     def decor(self):
         m = self.session.mdp()
