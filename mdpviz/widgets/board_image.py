@@ -105,8 +105,8 @@ class ImagePainting:
         unvisited cells as :meth:`cell_color` draws them), transparent where there is no cell."""
         rows, cols = lat.states.shape
         out = np.zeros((rows, cols, 4), dtype=np.uint8)
-        st = lat.states
-        has = st >= 0
+        cell_state = lat.states
+        has = cell_state >= 0
         n = len(self.layout_.cells)
         rgb = np.empty((n, 3), dtype=np.uint8)
         empty = np.ones(n, dtype=bool)  # no value on the scale (no frame, or a terminal state)
@@ -132,7 +132,7 @@ class ImagePainting:
             k = min(n, self.unvisited.size)
             u[:k] = self.unvisited[:k]
             rgb[u] = _rgb_of(UNVISITED_FILL)
-        idx = np.where(has, st, 0)
+        idx = np.where(has, cell_state, 0)
         out[..., :3] = rgb[np.clip(idx, 0, n - 1)]
         out[..., 3] = np.where(has, 255, 0)
         return out
