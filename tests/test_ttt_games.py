@@ -458,7 +458,7 @@ def test_the_board_dominates_its_tab_and_its_texts_are_whole(window, qtbot, key)
     w.switch_game(key)
     _converge(w, qtbot)
     b = w.game.board
-    assert "Exact from here" in b.outcome_label.text()
+    qtbot.waitUntil(lambda: "Exact from here" in b.outcome_label.text())  # worked out at the next turn
     big = _board_fits(w, qtbot, (1920, 1080))
     laptop = _board_fits(w, qtbot, (1366, 768))
     w.view.set_presenter(True)
@@ -475,3 +475,24 @@ def test_the_board_dominates_its_tab_and_its_texts_are_whole(window, qtbot, key)
         assert title.startswith("empty board, X to move") and "|" not in title
     else:  # the responder's board: the start or the position after P1's opening move
         assert "to move" in title and w.game.session.state_name(b.position.state) not in title
+
+
+def test_the_exact_outcome_line_is_worked_out_after_the_frame_for_the_newest_values_only(window, qtbot, monkeypatch):
+    """Issue 35 item 8: the outcome line (a whole-game evaluation) ran inside every frame's board refresh;
+    now a refresh only asks for it, and the next turn of the event loop works it out once, for the
+    newest values, however many refreshes came before."""
+    w = window
+    w.switch_game("risk_ttt")
+    _converge(w, qtbot)
+    b = w.game.board
+    qtbot.waitUntil(lambda: "Exact from here" in b.outcome_label.text())
+    model = type(b.model)
+    calls: list = []
+    real = model.outcome_probabilities
+    monkeypatch.setattr(model, "outcome_probabilities", lambda self, pos, values: calls.append(values) or real(self, pos, values))
+    b.outcome_label.setText("")
+    for _ in range(3):
+        b._refresh()
+    assert calls == []  # not in the refresh
+    qtbot.waitUntil(lambda: "Exact from here" in b.outcome_label.text())
+    assert len(calls) == 1 and calls[0] is b.values
