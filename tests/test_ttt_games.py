@@ -458,7 +458,10 @@ def test_the_board_dominates_its_tab_and_its_texts_are_whole(window, qtbot, key)
     w.switch_game(key)
     _converge(w, qtbot)
     b = w.game.board
-    qtbot.waitUntil(lambda: "Exact from here" in b.outcome_label.text())  # worked out at the next turn
+    from mdpviz.widgets.position.board import OUTCOME_PENDING
+
+    qtbot.waitUntil(lambda: "Exact from here" in b.outcome_label.text()
+                    and b.outcome_label.text() != OUTCOME_PENDING)  # worked out once the values hold still
     big = _board_fits(w, qtbot, (1920, 1080))
     laptop = _board_fits(w, qtbot, (1366, 768))
     w.view.set_presenter(True)
@@ -479,13 +482,16 @@ def test_the_board_dominates_its_tab_and_its_texts_are_whole(window, qtbot, key)
 
 def test_the_exact_outcome_line_is_worked_out_after_the_frame_for_the_newest_values_only(window, qtbot, monkeypatch):
     """Issue 35 item 8: the outcome line (a whole-game evaluation) ran inside every frame's board refresh;
-    now a refresh only asks for it, and the next turn of the event loop works it out once, for the
-    newest values, however many refreshes came before."""
+    now a refresh only asks for it (the line says it is pending), and it is worked out once when the
+    values hold still, for the newest values, however many refreshes came before."""
+    from mdpviz.widgets.position.board import OUTCOME_PENDING
+
     w = window
     w.switch_game("risk_ttt")
     _converge(w, qtbot)
     b = w.game.board
-    qtbot.waitUntil(lambda: "Exact from here" in b.outcome_label.text())
+    done = lambda: "Exact from here" in b.outcome_label.text() and b.outcome_label.text() != OUTCOME_PENDING  # noqa: E731
+    qtbot.waitUntil(done)
     model = type(b.model)
     calls: list = []
     real = model.outcome_probabilities
@@ -493,6 +499,6 @@ def test_the_exact_outcome_line_is_worked_out_after_the_frame_for_the_newest_val
     b.outcome_label.setText("")
     for _ in range(3):
         b._refresh()
-    assert calls == []  # not in the refresh
-    qtbot.waitUntil(lambda: "Exact from here" in b.outcome_label.text())
+    assert calls == [] and b.outcome_label.text() == OUTCOME_PENDING  # not in the refresh
+    qtbot.waitUntil(done)
     assert len(calls) == 1 and calls[0] is b.values

@@ -45,6 +45,14 @@ from mdpviz.widgets.position.side import PositionSide
 
 
 # ---------------------------------------------------------------------------------- the board
+OUTCOME_DELAY_MS = 200
+"""The exact outcome line waits until the shown values have held still this long (a Run's frames come
+every ~33 ms: it is worked out once when they stop, not in every frame)."""
+
+OUTCOME_PENDING = "Exact from here (greedy play): \u2026 (worked out when the values hold still)"
+"""The outcome line while it waits."""
+
+
 class PositionBoard(GameBoard):
     """One position of a board game with the walk's controls (see the module docstring).
 
@@ -59,12 +67,13 @@ class PositionBoard(GameBoard):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("positionBoard")
-        # the exact outcome line is worked out at the event loop's next turn, for the newest values only
-        # (issue 35 item 8: a whole-game evaluation, ~20 ms on risk tic-tac-toe, in every learning frame)
+        # the exact outcome line is worked out once the shown values hold still for OUTCOME_DELAY_MS, for
+        # the newest values only (issue 35 item 8: a whole-game evaluation, 20-70 ms on risk tic-tac-toe,
+        # ran in every frame of a learner's Run, on the GUI thread)
         self._outcome_args: tuple | None = None
         self._outcome_timer = QTimer(self)
         self._outcome_timer.setSingleShot(True)
-        self._outcome_timer.setInterval(0)
+        self._outcome_timer.setInterval(OUTCOME_DELAY_MS)
         self._outcome_timer.timeout.connect(self._show_outcomes)
         self.setAccessibleName("Board game position")
         self._model_fn = model
@@ -779,7 +788,8 @@ class PositionBoard(GameBoard):
         before = self.change is not None and self.change.mode == "before"  # (today's rules, yesterday's values)
         if not hidden and not before and self.values is not None and not pos.terminal:
             self._outcome_args = (m, pos, self.values)
-            self._outcome_timer.start()
+            self._outcome_timer.start()  # (again: a newer refresh moves it on)
+            self.outcome_label.setText(OUTCOME_PENDING)
         else:
             self._outcome_args = None
             self._outcome_timer.stop()
@@ -794,7 +804,7 @@ class PositionBoard(GameBoard):
 
     def _show_outcomes(self) -> None:
         """The exact outcome probabilities from the shown position under greedy play of the shown values
-        (a turn of the event loop after the refresh that asked for them; the newest request only)."""
+        (:data:`OUTCOME_DELAY_MS` after the last refresh that asked for them; the newest request only)."""
         if self._outcome_args is None:
             return
         m, pos, values = self._outcome_args
