@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import re
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Generator
 
@@ -484,6 +485,20 @@ def model_arrays(mdp: TabularMDP) -> dict[str, np.ndarray]:
             "sense": np.ascontiguousarray(mdp.sense, np.float64)}
 
 
+_REPLAY_ARRAYS: list = [None, None]
+"""(weak reference to the last model replayed, its :func:`model_arrays`): the window replays an episode
+in every frame of a Run (issue 35 item 8: rebuilding them took 15-30 ms a frame on checkers)."""
+
+
+def _replay_arrays(mdp: TabularMDP) -> dict[str, np.ndarray]:
+    """:func:`model_arrays` of ``mdp``, kept for the last model (only read by :func:`replay_episode`)."""
+    ref, arr = _REPLAY_ARRAYS
+    if ref is None or ref() is not mdp:
+        arr = model_arrays(mdp)
+        _REPLAY_ARRAYS[:] = [weakref.ref(mdp), arr]
+    return arr
+
+
 def _learn(mdp: TabularMDP, settings: LearningSettings, exact: ExactAnswer, kernels: tuple) -> Generator[LearningStep, None, LearningStep]:
     from mdpviz.solvers.learning_loop import CONTROL_FROM
 
@@ -692,7 +707,7 @@ def replay_episode(mdp: TabularMDP, prev: LearningStep | None, step: LearningSte
     if method not in REPLAYABLE or step.episode - (0 if prev is None else prev.episode) != 1:
         return None
     control = method != "td0"
-    arr = model_arrays(mdp)
+    arr = _replay_arrays(mdp)
     terminal = arr["terminal"]
     if prev is None:
         table = (np.full(mdp.n_rows, float(settings.initial)) if control
