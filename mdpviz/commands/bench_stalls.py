@@ -122,3 +122,17 @@ def run(*, as_json: bool, cases: tuple[str, ...] | None = None) -> int:
     sys.stdout.flush()
     os._exit(0)  # the window is still open: no teardown to wait for (or to print errors)
     return 0 if all(math.isfinite(g["max_gap_ms"]) for g in out.values()) else 1
+
+
+def bench_gui(argv: list[str]) -> int:
+    """``mdpviz bench gui``: with ``--stalls`` (and ``--json``), :func:`run`; else
+    :func:`mdpviz.commands.bench_table.bench_gui` (whose parser documents ``--stalls``)."""
+    from mdpviz.commands.bench_table import bench_gui as rest
+
+    if "--stalls" in argv and "-h" not in argv and "--help" not in argv:
+        others = [a for a in argv if a not in ("--stalls", "--json")]
+        if others:  # the other options are the first paint's and Run's: one error line, exit 2
+            print(f"mdpviz bench gui: error: --stalls takes only --json, got {' '.join(others)}", file=sys.stderr)
+            return 2
+        return run(as_json="--json" in argv)
+    return rest(argv)

@@ -766,10 +766,8 @@ def bench_gui(argv: list[str]) -> int:
                         "SARSA on risk tic-tac-toe and checkers, and stepping policy iteration on Jack's car rental "
                         "(issue 35 item 8; with the load and the CPU)")
     args = p.parse_args(argv)
-    if args.stalls:
-        from mdpviz.commands.bench_stalls import run
-
-        return run(as_json=args.json)
+    if args.stalls:  # (handled by mdpviz.commands.bench_stalls.bench_gui, which runs before this parser)
+        p.error("--stalls is measured by mdpviz.commands.bench_stalls.bench_gui")
     if not 1 <= args.runs <= 50:
         print(f"mdpviz bench gui: error: --runs must be 1..50, got {args.runs}", file=sys.stderr)
         return 2
