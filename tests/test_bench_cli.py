@@ -105,3 +105,31 @@ def test_the_learning_bench_times_a_seeded_course_file_and_a_plain_python_loop(t
     n = plain_q_learning(a, start=start, episodes=30)
     assert n > 30 and n == plain_q_learning(a, start=start, episodes=30)
     assert registry.get(q_learning()).title == "Q-learning"
+
+
+def test_bench_gui_stalls_is_an_option_and_waits_for_the_last_frames(monkeypatch, capsys):
+    """``bench gui --stalls`` (issue 35 item 8) is listed in the help; its cases end only once the job is
+    done and the frames after it have been drawn (their gaps count too): ``_after`` holds on after
+    ``done`` first turns true, and starts again if it turns false."""
+    from mdpviz.commands import bench_stalls
+
+    assert exit_code(["bench", "gui", "--help"]) == 0
+    assert "--stalls" in capsys.readouterr().out
+    assert exit_code(["bench", "gui", "--stalls", "--runs", "2"]) == 2  # one line, before any window opens
+    assert capsys.readouterr().err.strip().count("\n") == 0
+    now = [0.0]
+    monkeypatch.setattr(bench_stalls.time, "perf_counter", lambda: now[0])
+    state = [False]
+    check = bench_stalls._after(lambda: state[0], 1.0)
+    assert not check()
+    state[0] = True
+    assert not check()
+    now[0] = 0.5
+    assert not check()
+    state[0] = False
+    assert not check()
+    state[0] = True
+    now[0] = 1.2
+    assert not check()  # the second time it turned true starts the wait again
+    now[0] = 2.2
+    assert check()

@@ -396,6 +396,11 @@ def test_a_snapshot_gives_each_board_view_and_the_states_that_differ_from_the_op
     assert not differs[mdp.terminal].any()
     assert 1 - differs[~mdp.terminal].mean() == pytest.approx(last.greedy_agreement)
     assert differs.any()  # 30 episodes are not enough everywhere
+    # the vectorised lookup of each state's row finds what row_of finds, state by state
+    live = np.flatnonzero(last.policy >= 0)
+    one_by_one = np.zeros(mdp.n_states, dtype=bool)
+    one_by_one[live] = [not last.exact.optimal[mdp.row_of(int(s), int(last.policy[s]))] for s in live]
+    np.testing.assert_array_equal(differs, one_by_one)
     with pytest.raises(ValueError, match="board mode"):
         last.shown("colour")
     td, _ = learn(mdp, "td0", episodes=5, start=w.start_state, batch=5)

@@ -317,3 +317,22 @@ def test_replayed_transitions_end_on_the_learners_numbers(key, method, alpha):
         for table, upd in rep:  # each update as the textbook writes it
             assert upd.new == pytest.approx(upd.old + upd.alpha * (upd.target - upd.old))
     assert replay_episode(g.mdp, None, steps[0], LearningSettings(method="mc", **opts)) is None
+
+
+def test_replaying_episodes_builds_the_models_arrays_once(monkeypatch):
+    """Issue 35 item 8: the window replays the shown episode in every frame of a Run; the model's
+    simulator arrays are built once per model, not per replay (15-30 ms a frame on checkers)."""
+    from mdpviz.models.kit.game.game_model import build_game
+    from mdpviz.solvers import learning as lmod
+
+    g = build_game("gridworld")
+    opts = dict(episodes=4, start=g.start_state(), max_steps=200, epsilon=0.3, seed=1)
+    steps = list(learner(g.mdp, "q", **opts))
+    built: list = []
+    real = lmod.model_arrays
+    monkeypatch.setattr(lmod, "model_arrays", lambda mdp: built.append(mdp) or real(mdp))
+    monkeypatch.setattr(lmod, "_REPLAY_ARRAYS", [None, None])
+    st = lmod.LearningSettings(method="q", **opts)
+    for i, step in enumerate(steps):
+        assert lmod.replay_episode(g.mdp, steps[i - 1] if i else None, step, st) is not None
+    assert built == [g.mdp]

@@ -458,7 +458,10 @@ def test_the_board_dominates_its_tab_and_its_texts_are_whole(window, qtbot, key)
     w.switch_game(key)
     _converge(w, qtbot)
     b = w.game.board
-    assert "Exact from here" in b.outcome_label.text()
+    from mdpviz.widgets.position.board import OUTCOME_PENDING
+
+    qtbot.waitUntil(lambda: "Exact from here" in b.outcome_label.text()
+                    and b.outcome_label.text() != OUTCOME_PENDING)  # worked out once the values hold still
     big = _board_fits(w, qtbot, (1920, 1080))
     laptop = _board_fits(w, qtbot, (1366, 768))
     w.view.set_presenter(True)
@@ -475,3 +478,27 @@ def test_the_board_dominates_its_tab_and_its_texts_are_whole(window, qtbot, key)
         assert title.startswith("empty board, X to move") and "|" not in title
     else:  # the responder's board: the start or the position after P1's opening move
         assert "to move" in title and w.game.session.state_name(b.position.state) not in title
+
+
+def test_the_exact_outcome_line_is_worked_out_after_the_frame_for_the_newest_values_only(window, qtbot, monkeypatch):
+    """Issue 35 item 8: the outcome line (a whole-game evaluation) ran inside every frame's board refresh;
+    now a refresh only asks for it (the line says it is pending), and it is worked out once when the
+    values hold still, for the newest values, however many refreshes came before."""
+    from mdpviz.widgets.position.board import OUTCOME_PENDING
+
+    w = window
+    w.switch_game("risk_ttt")
+    _converge(w, qtbot)
+    b = w.game.board
+    done = lambda: "Exact from here" in b.outcome_label.text() and b.outcome_label.text() != OUTCOME_PENDING  # noqa: E731
+    qtbot.waitUntil(done)
+    model = type(b.model)
+    calls: list = []
+    real = model.outcome_probabilities
+    monkeypatch.setattr(model, "outcome_probabilities", lambda self, pos, values: calls.append(values) or real(self, pos, values))
+    b.outcome_label.setText("")
+    for _ in range(3):
+        b._refresh()
+    assert calls == [] and b.outcome_label.text() == OUTCOME_PENDING  # not in the refresh
+    qtbot.waitUntil(done)
+    assert len(calls) == 1 and calls[0] is b.values

@@ -166,7 +166,7 @@ def bench_core(argv: list[str]) -> int:
 
 BENCHES: dict[str, str] = {
     "table": "mdpviz.commands.bench_table:bench_table",
-    "gui": "mdpviz.commands.bench_table:bench_gui",
+    "gui": "mdpviz.commands.bench_stalls:bench_gui",
     "core": "mdpviz.commands.bench:bench_core",
     "snakes": "mdpviz.commands.snakes:bench",
     "risk4": "mdpviz.commands.ttt:bench_risk4",

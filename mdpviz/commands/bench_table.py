@@ -761,7 +761,13 @@ def bench_gui(argv: list[str]) -> int:
                    help="first paint: the best of N fresh processes (default 3; 1..50)")
     p.add_argument("--first-paint", action="store_true",
                    help="measure only the first painted window (each run's seconds, the best, the load and CPU)")
+    p.add_argument("--stalls", action="store_true",
+                   help="measure only the GUI thread's longest event-loop gap while training the 3D agent, running "
+                        "SARSA on risk tic-tac-toe and checkers, and stepping policy iteration on Jack's car rental "
+                        "(issue 35 item 8; with the load and the CPU)")
     args = p.parse_args(argv)
+    if args.stalls:  # (handled by mdpviz.commands.bench_stalls.bench_gui, which runs before this parser)
+        p.error("--stalls is measured by mdpviz.commands.bench_stalls.bench_gui")
     if not 1 <= args.runs <= 50:
         print(f"mdpviz bench gui: error: --runs must be 1..50, got {args.runs}", file=sys.stderr)
         return 2

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import re
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Generator
 
@@ -360,9 +361,21 @@ class LearningStep:
         out = np.zeros(mdp.n_states, dtype=bool)
         if self.policy is None:
             return out
-        live = np.flatnonzero(self.policy >= 0)
-        rows = np.array([mdp.row_of(int(s), int(self.policy[s])) for s in live], dtype=np.int64)
-        out[live] = ~self.exact.optimal[rows] if rows.size else False
+        live = np.flatnonzero(np.asarray(self.policy) >= 0)
+        if not live.size:
+            return out
+        # each (state, action)'s row at once (issue 35 item 8: a Python row_of per state took ~100 ms a
+        # frame on risk tic-tac-toe, on the GUI thread): the rows are sorted by state, then action, so
+        # state * k + action is sorted and one searchsorted finds them all
+        k = int(max(int(np.max(mdp.row_action)) if mdp.n_rows else 0, int(np.max(self.policy))) + 1)
+        keys = np.asarray(mdp.row_state, dtype=np.int64) * k + np.asarray(mdp.row_action, dtype=np.int64)
+        want = live.astype(np.int64) * k + np.asarray(self.policy, dtype=np.int64)[live]
+        rows = np.minimum(np.searchsorted(keys, want), max(keys.size - 1, 0))
+        bad = keys[rows] != want if keys.size else np.ones(live.size, dtype=bool)
+        if bad.any():
+            s = int(live[np.argmax(bad)])
+            raise ValueError(f"action {int(self.policy[s])} is not legal in state {s}")
+        out[live] = ~np.asarray(self.exact.optimal)[rows]
         return out
 
 
@@ -470,6 +483,20 @@ def model_arrays(mdp: TabularMDP) -> dict[str, np.ndarray]:
                       else np.array(mdp.reward_sd, dtype=np.float64)),  # (a writable copy: one compiled signature)
             "terminal": np.ascontiguousarray(mdp.terminal, np.bool_),
             "sense": np.ascontiguousarray(mdp.sense, np.float64)}
+
+
+_REPLAY_ARRAYS: list = [None, None]
+"""(weak reference to the last model replayed, its :func:`model_arrays`): the window replays an episode
+in every frame of a Run (issue 35 item 8: rebuilding them took 15-30 ms a frame on checkers)."""
+
+
+def _replay_arrays(mdp: TabularMDP) -> dict[str, np.ndarray]:
+    """:func:`model_arrays` of ``mdp``, kept for the last model (only read by :func:`replay_episode`)."""
+    ref, arr = _REPLAY_ARRAYS
+    if ref is None or ref() is not mdp:
+        arr = model_arrays(mdp)
+        _REPLAY_ARRAYS[:] = [weakref.ref(mdp), arr]
+    return arr
 
 
 def _learn(mdp: TabularMDP, settings: LearningSettings, exact: ExactAnswer, kernels: tuple) -> Generator[LearningStep, None, LearningStep]:
@@ -680,7 +707,7 @@ def replay_episode(mdp: TabularMDP, prev: LearningStep | None, step: LearningSte
     if method not in REPLAYABLE or step.episode - (0 if prev is None else prev.episode) != 1:
         return None
     control = method != "td0"
-    arr = model_arrays(mdp)
+    arr = _replay_arrays(mdp)
     terminal = arr["terminal"]
     if prev is None:
         table = (np.full(mdp.n_rows, float(settings.initial)) if control

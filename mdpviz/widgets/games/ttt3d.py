@@ -34,7 +34,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QRectF, Qt
+from PySide6.QtCore import QObject, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QComboBox,
@@ -551,6 +551,12 @@ class Ttt3dGame(PositionGame):
         self._curve: LearningCurvePlot | None = None
         self._shown_records: tuple[int, int] | None = None
         self._panel: TrainingPanel | None = None
+        # while training runs, the curve and the cube follow a progress record at a later turn of the
+        # event loop than the panel (issue 35 item 8: all three in one turn stalled it 100-200 ms)
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(self._follow_training)
         self.session.edited.connect(lambda _t: self._refresh_board())
         self.session.changed.connect(self._on_changed)
 
@@ -620,7 +626,15 @@ class Ttt3dGame(PositionGame):
         return cap
 
     def _on_changed(self) -> None:
-        """The training moved on (a point, its start or end, a loaded agent): the curve and the cube follow."""
+        """The training moved on (a point, its start or end, a loaded agent): the curve and the cube follow
+        (at the event loop's next turn while training runs, at once else)."""
+        if self.training.busy:
+            self._later.start()
+            return
+        self._later.stop()
+        self._follow_training()
+
+    def _follow_training(self) -> None:
         t = self.training
         shown = (t.run_id, len(t.records))
         if shown != self._shown_records:

@@ -45,6 +45,14 @@ from mdpviz.widgets.position.side import PositionSide
 
 
 # ---------------------------------------------------------------------------------- the board
+OUTCOME_DELAY_MS = 200
+"""The exact outcome line waits until the shown values have held still this long (a Run's frames come
+every ~33 ms: it is worked out once when they stop, not in every frame)."""
+
+OUTCOME_PENDING = "Exact from here (greedy play): \u2026 (worked out when the values hold still)"
+"""The outcome line while it waits."""
+
+
 class PositionBoard(GameBoard):
     """One position of a board game with the walk's controls (see the module docstring).
 
@@ -59,6 +67,14 @@ class PositionBoard(GameBoard):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("positionBoard")
+        # the exact outcome line is worked out once the shown values hold still for OUTCOME_DELAY_MS, for
+        # the newest values only (issue 35 item 8: a whole-game evaluation, 20-70 ms on risk tic-tac-toe,
+        # ran in every frame of a learner's Run, on the GUI thread)
+        self._outcome_args: tuple | None = None
+        self._outcome_timer = QTimer(self)
+        self._outcome_timer.setSingleShot(True)
+        self._outcome_timer.setInterval(OUTCOME_DELAY_MS)
+        self._outcome_timer.timeout.connect(self._show_outcomes)
         self.setAccessibleName("Board game position")
         self._model_fn = model
         self._painter_fn = painter
@@ -769,14 +785,15 @@ class PositionBoard(GameBoard):
         if change_text:  # what the last edit changed here, under the caption (read first, even on a projector)
             self.caption_label.setText(f"{self.caption}\n{change_text}" if self.caption else change_text)
         self.value_label.setText(self.position_value_text(pos, view))
-        probs = None
         before = self.change is not None and self.change.mode == "before"  # (today's rules, yesterday's values)
         if not hidden and not before and self.values is not None and not pos.terminal:
-            try:
-                probs = m.outcome_probabilities(pos, self.values)
-            except ValueError:
-                probs = None
-        self.outcome_label.setText(f"Exact from here (greedy play): {outcome_text(probs)}" if probs else "")
+            self._outcome_args = (m, pos, self.values)
+            self._outcome_timer.start()  # (again: a newer refresh moves it on)
+            self.outcome_label.setText(OUTCOME_PENDING)
+        else:
+            self._outcome_args = None
+            self._outcome_timer.stop()
+            self.outcome_label.setText("")
         if self.walk is not None:
             tied = view is not None and bool(view.tied_cells)  # every optimal move is starred: say so
             self.visited_label.setText(self.path_text() + (
@@ -784,6 +801,20 @@ class PositionBoard(GameBoard):
         self._fill_table(view, hidden or yours_vs_model)
         self._fill_backup(pos, view, hidden)
         self._arrange()  # the texts' lengths changed: the side panel may need more width
+
+    def _show_outcomes(self) -> None:
+        """The exact outcome probabilities from the shown position under greedy play of the shown values
+        (:data:`OUTCOME_DELAY_MS` after the last refresh that asked for them; the newest request only)."""
+        if self._outcome_args is None:
+            return
+        m, pos, values = self._outcome_args
+        self._outcome_args = None
+        try:
+            probs = m.outcome_probabilities(pos, values)
+        except ValueError:
+            probs = None
+        self.outcome_label.setText(f"Exact from here (greedy play): {outcome_text(probs)}" if probs else "")
+        self._arrange()  # the text's length changed: the side panel may need more width
 
     def position_value_text(self, pos: Position, view: PositionView | None) -> str:
         """The line about the shown position's value (a game's board may word it its own way)."""
