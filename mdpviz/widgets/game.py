@@ -71,6 +71,8 @@ class Game(QObject):
         self.session = session if session is not None else GameSession(self.spec, self.initial_settings(), self)
         """The game itself (settings, undo stack, model, jobs): what this view draws and edits."""
         self.session.refused.connect(lambda _why: self.refresh_editor())  # a refused edit: the fields show the settings again
+        self._cell_board: GameBoard | None = None
+        """The default board (see :meth:`board_widget`), built on first use."""
 
     def initial_settings(self) -> Any:
         """The settings a new window starts the game with (the spec's defaults)."""
@@ -88,9 +90,14 @@ class Game(QObject):
 
     # ------------------------------------------------------------------ the board
     def board_widget(self) -> GameBoard:
-        """The game's board (built once, on first use): its own widget, or a
-        :class:`~mdpviz.widgets.cell_board.CellBoard` laid out by the methods below."""
-        raise NotImplementedError
+        """The game's board (built once, on first use): by default a
+        :class:`~mdpviz.widgets.cell_board.CellBoard` laid out by the methods below; a game with a board of
+        its own (a position board, a grid board, a plot) overrides this."""
+        if self._cell_board is None:
+            from mdpviz.widgets.cell_board import CellBoard
+
+            self._cell_board = CellBoard(self)
+        return self._cell_board
 
     def board_layout(self, mdp: TabularMDP | None, policy: np.ndarray | None) -> BoardLayout:
         """Where a cell board puts the cells of ``mdp`` (and arrows, e.g. of ``policy`` in a graph view);

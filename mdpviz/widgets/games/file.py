@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QPushButton, QSpin
 from mdpviz.models.file import spec as mf
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import CellDecor
-from mdpviz.widgets.cell_board import CellBoard
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.geometry import GRAPH_MAX_STATES, BoardLayout, graph_layout, grid_layout, policy_edges
@@ -28,7 +27,6 @@ class FileGame(Game):
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
         super().__init__(session, parent)
         self._editor: QWidget | None = None
-        self._board: CellBoard | None = None
         self._path = self.session.settings.path
         self.session.edited.connect(self._on_edited)
 
@@ -86,12 +84,6 @@ class FileGame(Game):
         changed = int(state) != self.session.start_state()
         self.session.set_display("start", int(state))
         return changed
-
-    def board_widget(self) -> CellBoard:
-        """The states on a cell board (built on first use): a grid, or a graph of the policy's moves."""
-        if self._board is None:
-            self._board = CellBoard(self)
-        return self._board
 
     def board_layout(self, mdp, policy) -> BoardLayout:
         if mdp is None:

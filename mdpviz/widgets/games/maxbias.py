@@ -9,7 +9,6 @@ from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QWi
 from mdpviz.models import maxbias as mb
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import CellDecor
-from mdpviz.widgets.cell_board import CellBoard
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.geometry import BoardLayout, Cell
 from mdpviz.widgets.session import GameSession
@@ -25,16 +24,10 @@ class MaxBiasGame(Game):
     def __init__(self, session: GameSession | None = None, parent: QObject | None = None) -> None:
         super().__init__(session, parent)
         self._editor: MaxBiasEditor | None = None
-        self._board: CellBoard | None = None
 
     @property
     def settings(self) -> mb.MaxBiasSettings:
         return self.session.settings
-
-    def board_widget(self) -> CellBoard:
-        if self._board is None:
-            self._board = CellBoard(self)
-        return self._board
 
     def board_layout(self, mdp, policy) -> BoardLayout:
         if mdp is None:

@@ -17,7 +17,6 @@ from mdpviz.models.kit.pictures.display import format_faces, format_prob, parse_
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import CellDecor
-from mdpviz.widgets.cell_board import CellBoard
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.geometry import BoardLayout, snakes_layout
@@ -41,19 +40,12 @@ class SnakesGame(Game):
         self.edit_mode = False
         """True: a left click cycles the square's type; False: it inspects the square."""
         self._editor: QWidget | None = None
-        self._board: CellBoard | None = None
         self._layout = snakes_layout(sn.next_squares)
 
     @property
     def cfg(self) -> sn.SnakesSettings:
         """The settings being edited (the session's)."""
         return self.session.settings
-
-    def board_widget(self) -> CellBoard:
-        """The squares on a cell board (built on first use), a die face under each."""
-        if self._board is None:
-            self._board = CellBoard(self)
-        return self._board
 
     def board_layout(self, mdp, policy) -> BoardLayout:
         return self._layout
