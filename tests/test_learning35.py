@@ -18,25 +18,15 @@ import json
 import numpy as np
 import pytest
 
-from mdpviz.cli import main
 from mdpviz.core.cs747 import load_cs747
 from mdpviz.core.examples import resolve_mdp
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import learning as L
 from mdpviz.solvers import learning_warmup as W
-from mdpviz.solvers.learning import LearningSettings, exact_answer, learn, learner
+from mdpviz.solvers.learning import LearningSettings, exact_answer, learner
 
 
-def run(capsys, argv):
-    status = main(argv)
-    out = capsys.readouterr()
-    return status, out.out, out.err
-
-
-def learn_json(capsys, *argv):
-    status, out, err = run(capsys, ["learn", *argv, "--json"])
-    assert status == 0, err
-    return json.loads(out)
+from tests.test_learn_cli import learn_json, run  # the command run in-process, and its JSON
 
 
 def random_walk() -> TabularMDP:
