@@ -15,7 +15,7 @@ from mdpviz.models.kit.game import registry
 from mdpviz.models.kit.teaching import sensitivity as sv
 from mdpviz.models.kit.game.game_model import build_game
 from mdpviz.models.kit.teaching.sweep_fields import check_range, numeric_fields
-from tests.conftest import make_window
+from tests.conftest import make_window, wait_model
 
 
 def grid_data(name: str, **kw) -> dict:
@@ -199,6 +199,8 @@ def test_a_thousand_switch_points_are_drawn_and_labelled_where_there_is_room(qtb
 def test_cancel_stops_the_sweep(qtbot, window):
     w = window
     w.game.set_map(BUILTIN_MAPS["discount"])
+    # the new map's compile job first: started behind the sweep, it would run the moment the sweep ends
+    wait_model(w, qtbot)
     panel = w.sensitivity.open_sensitivity()
     panel.set_range("noise", 0.0, 0.5, second=("living_reward", -2.0, 1.0))
     panel.steps.setValue(201)  # tens of seconds of work: the cancel lands long before its end
@@ -213,6 +215,7 @@ def test_cancel_stops_the_sweep(qtbot, window):
 
 def test_a_bad_range_is_refused_in_one_line(qtbot, window):
     w = window
+    wait_model(w, qtbot)  # (no compile job left running: what is checked is that no sweep starts)
     panel = w.sensitivity.open_sensitivity()
     panel.set_range("noise", 0.4, 0.1)
     assert not w.sensitivity.run_sensitivity()
