@@ -185,6 +185,16 @@ KEYS: dict[str, tuple[str, str]] = {
     "optimal_actions": ("per state, the labels of its optimal actions", "list[list[str]]"),
     "start_value_curve": ("V*(start) at each grid value of the setting", "list[object]"),
     "param_value": ("the setting's value", "float"),
+    # --- function approximation (mdpviz learn --method gradient-mc|semi-td|...; issue 36)
+    "features": ("the features as given (--features: tabular, aggregate:G, tiles:T:W, poly:K, fourier:K, file:PATH, game)", "str"),
+    "n_features": ("how many features x(s) has (the length of the state weight vector)", "int"),
+    "weights": ("the weight vector w (control: one block of n_features per action)", "list[float]"),
+    "mu": ("the on-policy distribution per state (off-policy: the behaviour's), summing to 1", "list[float]"),
+    "ve": ("the mean squared value error sum_s mu(s) (v_hat(s) - v(s))^2 (Sutton and Barto eq. 9.1; null: not finite)", "float|null"),
+    "fixed_points": ("mc: the best fit (min VE, where gradient MC converges), td: the TD fixed point (where semi-gradient TD and LSTD converge; null: it does not exist), each {weights, values, ve}", "object"),
+    "td_note": ("why the TD fixed point does not exist", "str"),
+    "bound": ("VE(best fit) / (1 - gamma), the bound on the TD fixed point's VE (eq. 9.14; null at discount 1)", "float|null"),
+    "expected": ("true: the expected update was run (no sampling), each episode one step", "bool"),
     # --- export
     "title": ("the game's title", "str"),
     "figure": ("what was drawn", "str"),

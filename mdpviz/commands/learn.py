@@ -24,7 +24,7 @@ import argparse
 import math
 import time
 
-from mdpviz.commands import check_seed, positive_int
+from mdpviz.commands import check_seed, learn_approx, positive_int
 from mdpviz.commands.game_args import add_game_options
 
 NOT_METHOD_IDS = {"q": "the JSON field of the learned Q table"}
@@ -74,8 +74,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_game_options(p, own_help={"--seed": "seed of the episodes: every random number of the learner (default 0); "
                                   "with --game risk_ttt also of its noisy and random risk presets"})
-    p.add_argument("--method", required=True, choices=registry.ids("learner"),
-                   help=f"{', '.join(predict)} (prediction); {', '.join(control)} (control)")
+    approx = registry.ids("approximation")
+    p.add_argument("--method", required=True, choices=registry.ids("learner") + approx,
+                   help=f"{', '.join(predict)} (prediction); {', '.join(control)} (control); with linear function "
+                   f"approximation (--features): {', '.join(approx)}")
     p.add_argument("--episodes", type=positive_int, required=True, metavar="N", help="episodes to run")
     p.add_argument("--alpha", default=None, metavar="A|1/n|1/n^w",
                    help="step size: a constant in (0, 1], 1/n (sample average) or 1/n^w (default: 1/n for "
@@ -105,6 +107,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--python", action="store_true", help="run the Python reference loop, not the compiled one")
     p.add_argument("--digits", type=int, default=4, help="decimals printed (default 4; --json prints all)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    learn_approx.add_options(p)
     p.set_defaults(func=run)
 
 
@@ -160,11 +163,19 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.digits <= 15:
         raise ValueError(f"--digits must be 0..15, got {args.digits}")
     opts = learner_options(args)
+    every = args.every or max(1, args.episodes // CURVE_POINTS)
+    if learn_approx.is_approximation(args.method):
+        out = learn_approx.run_approx(args, opts, every=every)
+        if args.json:
+            print_json(out)
+        else:
+            learn_approx.print_text(out, args.digits)
+        return 0
+    learn_approx.check_not_approximation(args)
     game = game_from_args(args)
     mdp = game.mdp
     check_value_scale(mdp)  # rewards of 1e307: the exact values (and the learned ones) would overflow
     start = game.start_state()
-    every = args.every or max(1, args.episodes // CURVE_POINTS)
     eval_every = args.eval_every or every * max(1, CURVE_POINTS // EVAL_POINTS)
     compile_seconds = 0.0 if args.python else prepare_loop(notify=_say_compiling)
     gen = start_method(args.method, mdp, start=start, batch=every, eval_every=eval_every,
