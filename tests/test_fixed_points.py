@@ -373,7 +373,8 @@ def test_expected_updates_refuse_bad_options_in_one_line():
     mdp, X, target, _ = baird()
     mu = np.full(7, 1 / 7)
     for kwargs, word in (({"method": "q"}, "method"), ({"method": "tdc", "beta": 0.0}, "beta"),
-                         ({"method": "off-td", "alpha": -1.0}, "alpha"), ({"method": "off-td", "w0": [1, 2]}, "initial")):
+                         ({"method": "off-td", "alpha": -1.0}, "alpha"),
+                         ({"method": "off-td", "w0": [1, 2]}, "initial")):
         opts = {"w0": W0, "alpha": 0.01, "steps": 2, **kwargs}
         with pytest.raises(ValueError, match=word):
             list(expected_updates(mdp, X, target, mu, **opts))

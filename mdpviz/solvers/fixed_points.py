@@ -407,6 +407,7 @@ def expected_updates(mdp: TabularMDP, X: np.ndarray, target_rows: np.ndarray, mu
 
 __all__ = [
     "ApproxAnswer", "EXPECTED_RULES", "ExpectedStep", "FixedPoint", "approximation_answer", "best_fit",
-    "expected_updates", "on_policy_distribution", "policy_chain", "policy_values", "projected_bellman_error", "td_fixed_point",
+    "expected_updates", "on_policy_distribution", "policy_chain", "policy_values", "projected_bellman_error",
+    "td_fixed_point",
     "value_error",
 ]
