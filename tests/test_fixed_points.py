@@ -253,16 +253,16 @@ def test_bound_holds_on_many_random_cases():
 
 
 def test_unreached_tabular_states_get_weight_zero_not_an_error():
-    mdp = random_walk(5, 1)
-    # from state 5 (next to the right end) with the walk, every state is reachable; build a chain where
-    # state 1 is never reached: 2 -> 3 -> terminal
+    # a chain 0 -> 1 -> 2 -> terminal 3 started at 1: state 0 is never visited (mu 0), its feature never seen
     m = TabularMDP.from_transitions(4, 1, [0, 1, 2], [0, 0, 0], [1, 2, 3], [1, 1, 1], [0, 0, 1.0], discount=1.0,
                                     terminal=[3])
     X = np.asarray(feature_matrix("tabular", m))
     ans = approximation_answer(m, X, np.ones(m.n_rows), start=1)
-    assert ans.mu[0] == 0 and ans.td is not None
-    np.testing.assert_allclose(ans.td.values[:3], [0, 1, 1])
-    assert ans.td.weights[0] == 0.0 and mdp.n_states == 7
+    np.testing.assert_allclose(ans.mu, [0, 0.5, 0.5, 0])
+    assert ans.td is not None and ans.td_note == ""
+    np.testing.assert_allclose(ans.td.values[1:3], [1, 1])
+    np.testing.assert_allclose(ans.best.values[1:3], [1, 1])
+    assert ans.td.weights[0] == 0.0 and ans.best.weights[0] == 0.0
 
 
 def test_a_singular_td_system_is_refused_in_one_line():

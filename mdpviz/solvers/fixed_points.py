@@ -66,6 +66,19 @@ def policy_chain(mdp: TabularMDP, policy_rows: np.ndarray) -> tuple[sp.csr_matri
     return P, r
 
 
+def _reachable(G: sp.csr_matrix, sources: np.ndarray) -> np.ndarray:
+    """bool (n): the nodes reachable in the graph G (an edge i -> j where G[i, j] != 0) from any of
+    ``sources`` (bool mask), by one breadth-first search from an added node linked to every source."""
+    n = G.shape[0]
+    src = np.flatnonzero(sources)
+    link = sp.csr_matrix((np.ones(src.size), (np.zeros(src.size, dtype=np.int64), src)), shape=(1, n + 1))
+    aug = sp.vstack([sp.hstack([G, sp.csr_matrix((n, 1))]), link]).tocsr()
+    order = breadth_first_order(aug, n, directed=True, return_predecessors=False)
+    seen = np.zeros(n + 1, dtype=bool)
+    seen[order] = True
+    return seen[:n]
+
+
 def _closed_classes(P: sp.csr_matrix, states: np.ndarray) -> list[np.ndarray]:
     """The closed communicating classes of the chain P restricted to ``states`` (closed under P)."""
     sub = P[states][:, states]
@@ -117,18 +130,11 @@ def on_policy_distribution(mdp: TabularMDP, policy_rows: np.ndarray, *, start: i
             raise ValueError(f"start: state {start} is terminal")
         h[start] = 1.0
     # the states reachable from where episodes begin
-    seen = np.zeros(n, dtype=bool)
-    for s in np.flatnonzero(h > 0):
-        if not seen[s]:
-            seen[breadth_first_order(P, int(s), directed=True, return_predecessors=False)] = True
-    reach = np.flatnonzero(seen)
+    reach = np.flatnonzero(_reachable(P, h > 0))
     if terminal[reach].any():
         live = reach[~terminal[reach]]
         # every live reachable state must reach a terminal one (else the expected visits are infinite)
-        back = np.zeros(n, dtype=bool)
-        PT = P.T.tocsr()
-        for t in reach[terminal[reach]]:
-            back[breadth_first_order(PT, int(t), directed=True, return_predecessors=False)] = True
+        back = _reachable(P.T.tocsr(), terminal)
         stuck = live[~back[live]]
         if stuck.size:
             raise ValueError(f"on-policy distribution: the policy never ends the episodes that reach state "
@@ -209,7 +215,7 @@ def best_fit(X: np.ndarray, v: np.ndarray, mu: np.ndarray) -> FixedPoint:
     DX = Xm.multiply(mu[:, None]).tocsr() if sp.issparse(Xm) else X * mu[:, None]
     G = _dense(Xm.T @ DX)
     c = np.asarray(DX.T @ v).reshape(-1)
-    w = la.lstsq(G, c, cond=1e-12, lapack_driver="gelsd")[0]
+    w = la.lstsq(G, c, cond=1e-12, lapack_driver="gelsy")[0]
     return _fixed(X, w, v, mu)
 
 
@@ -250,10 +256,12 @@ def td_fixed_point(mdp: TabularMDP, X: np.ndarray, target_rows: np.ndarray, mu: 
                 warnings.simplefilter("error", la.LinAlgWarning)
                 w[idx] = la.solve(As, bs)
         except (la.LinAlgError, la.LinAlgWarning):
-            Xs = X[:, idx] * np.sqrt(mu)[:, None]
-            rank_x = int(np.linalg.matrix_rank(Xs))
+            # the rank of the features under mu, sqrt(D) X, from the eigenvalues of X^T D X (d x d, cheap)
+            G = (X[:, idx] * mu[:, None]).T @ X[:, idx]
+            eig = np.linalg.eigvalsh((G + G.T) / 2)
+            rank_x = int(np.count_nonzero(eig > max(eig.max(), 0.0) * idx.size * 1e-13))
             rank_a = int(np.linalg.matrix_rank(As, tol=np.abs(As).max() * max(As.shape) * 1e-12))
-            ws = la.lstsq(As, bs, cond=1e-12, lapack_driver="gelsd")[0]
+            ws = la.lstsq(As, bs, cond=1e-12, lapack_driver="gelsy")[0]
             resid = np.linalg.norm(As @ ws - bs)
             if rank_a < rank_x or resid > 1e-8 * max(1.0, float(np.linalg.norm(bs))):
                 raise ValueError(f"the TD fixed point does not exist: A is singular (rank {rank_a} of {idx.size} "
