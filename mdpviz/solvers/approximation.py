@@ -683,7 +683,8 @@ def _expected(mdp, settings, X, pi, answer, w0) -> Generator[ApproxStep, int | N
     t0 = time.perf_counter()
     alpha = float(settings.alpha) if settings.alpha is not None else default_alpha(X)
     gen = expected_updates(mdp, X, pi, answer.mu, method=settings.method, w0=np.array(w0), alpha=alpha,
-                           beta=float(settings.beta) if settings.method == "tdc" else 0.0, steps=settings.episodes)
+                           beta=float(settings.beta) if settings.method == "tdc" else 0.0, steps=settings.episodes,
+                           v=np.asarray(answer.v, dtype=np.float64))
     visits = read_only(np.zeros(mdp.n_states, np.int64))
     last = None
     learning = 0.0
