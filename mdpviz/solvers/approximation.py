@@ -53,6 +53,10 @@ DEFAULT_ALPHA_SCALE = 0.1
 LSTD_MAX_FEATURES = 4000
 """Most features LSTD keeps its d x d matrix A_hat for (4000: 128 MB)."""
 
+LSTD_DENSE_SOLVE = 200
+"""Above this many features LSTD's snapshot solves A_hat w = b_hat as a sparse system (a dense solve of
+1000 one-hot features took about 0.1 s a snapshot)."""
+
 MAX_EPISODES = 100_000_000
 MAX_STEPS_LIMIT = 10_000_000
 
@@ -544,13 +548,17 @@ class _Run:
     last: np.ndarray
     rng: np.random.Generator
     alpha: float
+    xs: Any = None
+    """X as a scipy CSR matrix (the snapshots' v_hat = X w), built once."""
 
 
 def _new_run(mdp: TabularMDP, settings: ApproxSettings, X: np.ndarray, w0: np.ndarray) -> _Run:
     d = X.shape[1]
     lstd = settings.method == "lstd"
     tdc = settings.method == "tdc"
-    return _Run(arr=model_arrays(mdp), x=feature_rows(X), w=np.array(w0, dtype=np.float64),
+    import scipy.sparse as sp
+
+    return _Run(arr=model_arrays(mdp), x=feature_rows(X), xs=sp.csr_matrix(X), w=np.array(w0, dtype=np.float64),
                 h=np.zeros(d if tdc else 1), amat=np.zeros((d, d) if lstd else (1, 1)),
                 bvec=np.zeros(d if lstd else 1), qbuf=np.zeros(max(1, mdp.n_rows)),
                 visits=np.zeros(mdp.n_states, np.int64), carry=np.full(2, -1, np.int64),
@@ -584,6 +592,20 @@ def _run_loop(loop, mdp, settings, X, pi, bpi, w0, *, run: _Run | None = None, e
 def lstd_weights(amat: np.ndarray, bvec: np.ndarray, eps: float) -> np.ndarray:
     """LSTD's weights (section 9.8): ``w = (eps I + A_hat)^-1 b_hat`` (a least-squares solution when singular)."""
     a = amat + eps * np.eye(amat.shape[0])
+    if a.shape[0] > LSTD_DENSE_SOLVE:  # one-hot, aggregated or tiled features: A_hat is sparse
+        import warnings
+
+        import scipy.sparse as sp
+        import scipy.sparse.linalg as spla
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", spla.MatrixRankWarning)
+            try:
+                w = spla.spsolve(sp.csc_matrix(a), bvec)
+                if np.all(np.isfinite(w)):
+                    return np.asarray(w, dtype=np.float64)
+            except (spla.MatrixRankWarning, RuntimeError):
+                pass
     try:
         return np.linalg.solve(a, bvec)
     except np.linalg.LinAlgError:
@@ -610,20 +632,20 @@ def _learn(mdp, settings, X, pi, bpi, answer, w0, loop) -> Generator[ApproxStep,
     return last
 
 
-def q_of(mdp: TabularMDP, X: np.ndarray, w: np.ndarray) -> np.ndarray:
+def q_of(mdp: TabularMDP, X: Any, w: np.ndarray) -> np.ndarray:
     """q_hat per row: ``w[a * d:(a + 1) * d] . x(s)`` for each (s, a) row (section 10.1's stacked features)."""
     import scipy.sparse as sp
 
     d = X.shape[1]
-    per_action = sp.csr_matrix(X) @ np.asarray(w).reshape(mdp.n_actions, d).T  # (n_states, n_actions)
+    per_action = (X if sp.issparse(X) else sp.csr_matrix(X)) @ np.asarray(w).reshape(mdp.n_actions, d).T  # (n_states, n_actions)
     return np.asarray(per_action)[np.asarray(mdp.row_state), np.asarray(mdp.row_action)]
 
 
-def values_of(mdp: TabularMDP, X: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """v_hat per state, ``X w`` (0 at terminal states)."""
+def values_of(mdp: TabularMDP, X: Any, w: np.ndarray) -> np.ndarray:
+    """v_hat per state, ``X w`` (0 at terminal states; X dense or scipy sparse)."""
     import scipy.sparse as sp
 
-    return np.where(mdp.terminal, 0.0, sp.csr_matrix(X) @ np.asarray(w))
+    return np.where(mdp.terminal, 0.0, (X if sp.issparse(X) else sp.csr_matrix(X)) @ np.asarray(w))
 
 
 def _value_error(values: np.ndarray, answer) -> float:
@@ -654,12 +676,12 @@ def _snapshot(mdp, settings, X, run, answer, episode, updates, returns, lengths,
     if settings.is_control:
         from mdpviz.solvers.sweep import greedy
 
-        q = q_of(mdp, X, w)
+        q = q_of(mdp, run.xs, w)
         values, best_rows = greedy(mdp, q, tie_tol=0.0)
         values = np.where(mdp.terminal, 0.0, values)
         policy = np.where(best_rows >= 0, np.asarray(mdp.row_action)[np.maximum(best_rows, 0)], -1).astype(np.int64)
     else:
-        values = values_of(mdp, X, w)
+        values = values_of(mdp, run.xs, w)
     rows = run.path_r[:t]
     return ApproxStep(
         method=settings.method, episode=episode, updates=updates, features=settings.features,
@@ -685,6 +707,9 @@ def _expected(mdp, settings, X, pi, answer, w0) -> Generator[ApproxStep, int | N
     gen = expected_updates(mdp, X, pi, answer.mu, method=settings.method, w0=np.array(w0), alpha=alpha,
                            beta=float(settings.beta) if settings.method == "tdc" else 0.0, steps=settings.episodes,
                            v=np.asarray(answer.v, dtype=np.float64))
+    import scipy.sparse as sp
+
+    xs = sp.csr_matrix(X)
     visits = read_only(np.zeros(mdp.n_states, np.int64))
     last = None
     learning = 0.0
@@ -701,7 +726,7 @@ def _expected(mdp, settings, X, pi, answer, w0) -> Generator[ApproxStep, int | N
         aux = getattr(item, "aux", None)
         if k % settings.batch and k != settings.episodes:
             continue
-        values = values_of(mdp, X, w)
+        values = values_of(mdp, xs, w)
         last = ApproxStep(
             method=settings.method, episode=k, updates=k, features=settings.features, n_features=int(X.shape[1]),
             weights=read_only(w), values=read_only(values), q=None, policy=None, visits=visits,
