@@ -66,6 +66,19 @@ def policy_chain(mdp: TabularMDP, policy_rows: np.ndarray) -> tuple[sp.csr_matri
     return P, r
 
 
+def _reachable(G: sp.csr_matrix, sources: np.ndarray) -> np.ndarray:
+    """bool (n): the nodes reachable in the graph G (an edge i -> j where G[i, j] != 0) from any of
+    ``sources`` (bool mask), by one breadth-first search from an added node linked to every source."""
+    n = G.shape[0]
+    src = np.flatnonzero(sources)
+    link = sp.csr_matrix((np.ones(src.size), (np.zeros(src.size, dtype=np.int64), src)), shape=(1, n + 1))
+    aug = sp.vstack([sp.hstack([G, sp.csr_matrix((n, 1))]), link]).tocsr()
+    order = breadth_first_order(aug, n, directed=True, return_predecessors=False)
+    seen = np.zeros(n + 1, dtype=bool)
+    seen[order] = True
+    return seen[:n]
+
+
 def _closed_classes(P: sp.csr_matrix, states: np.ndarray) -> list[np.ndarray]:
     """The closed communicating classes of the chain P restricted to ``states`` (closed under P)."""
     sub = P[states][:, states]
@@ -117,18 +130,11 @@ def on_policy_distribution(mdp: TabularMDP, policy_rows: np.ndarray, *, start: i
             raise ValueError(f"start: state {start} is terminal")
         h[start] = 1.0
     # the states reachable from where episodes begin
-    seen = np.zeros(n, dtype=bool)
-    for s in np.flatnonzero(h > 0):
-        if not seen[s]:
-            seen[breadth_first_order(P, int(s), directed=True, return_predecessors=False)] = True
-    reach = np.flatnonzero(seen)
+    reach = np.flatnonzero(_reachable(P, h > 0))
     if terminal[reach].any():
         live = reach[~terminal[reach]]
         # every live reachable state must reach a terminal one (else the expected visits are infinite)
-        back = np.zeros(n, dtype=bool)
-        PT = P.T.tocsr()
-        for t in reach[terminal[reach]]:
-            back[breadth_first_order(PT, int(t), directed=True, return_predecessors=False)] = True
+        back = _reachable(P.T.tocsr(), terminal)
         stuck = live[~back[live]]
         if stuck.size:
             raise ValueError(f"on-policy distribution: the policy never ends the episodes that reach state "
@@ -209,7 +215,7 @@ def best_fit(X: np.ndarray, v: np.ndarray, mu: np.ndarray) -> FixedPoint:
     DX = Xm.multiply(mu[:, None]).tocsr() if sp.issparse(Xm) else X * mu[:, None]
     G = _dense(Xm.T @ DX)
     c = np.asarray(DX.T @ v).reshape(-1)
-    w = la.lstsq(G, c, cond=1e-12, lapack_driver="gelsd")[0]
+    w = la.lstsq(G, c, cond=1e-12, lapack_driver="gelsy")[0]
     return _fixed(X, w, v, mu)
 
 
@@ -250,10 +256,12 @@ def td_fixed_point(mdp: TabularMDP, X: np.ndarray, target_rows: np.ndarray, mu: 
                 warnings.simplefilter("error", la.LinAlgWarning)
                 w[idx] = la.solve(As, bs)
         except (la.LinAlgError, la.LinAlgWarning):
-            Xs = X[:, idx] * np.sqrt(mu)[:, None]
-            rank_x = int(np.linalg.matrix_rank(Xs))
+            # the rank of the features under mu, sqrt(D) X, from the eigenvalues of X^T D X (d x d, cheap)
+            G = (X[:, idx] * mu[:, None]).T @ X[:, idx]
+            eig = np.linalg.eigvalsh((G + G.T) / 2)
+            rank_x = int(np.count_nonzero(eig > max(eig.max(), 0.0) * idx.size * 1e-13))
             rank_a = int(np.linalg.matrix_rank(As, tol=np.abs(As).max() * max(As.shape) * 1e-12))
-            ws = la.lstsq(As, bs, cond=1e-12, lapack_driver="gelsd")[0]
+            ws = la.lstsq(As, bs, cond=1e-12, lapack_driver="gelsy")[0]
             resid = np.linalg.norm(As @ ws - bs)
             if rank_a < rank_x or resid > 1e-8 * max(1.0, float(np.linalg.norm(bs))):
                 raise ValueError(f"the TD fixed point does not exist: A is singular (rank {rank_a} of {idx.size} "
@@ -332,6 +340,20 @@ class ExpectedStep:
     """TDC's second weight vector (the book's v, eq. 11.7), read-only; None for semi-gradient TD."""
     ve: float
     """VE (eq. 9.1) of X w against the target's true v under mu."""
+    pbe: float = float("nan")
+    """The projected Bellman error PBE(w) (eq. 11.22) of w under mu: what TDC drives to 0 (figure 11.5)."""
+
+
+def projected_bellman_error(mdp: TabularMDP, X: np.ndarray, target_rows: np.ndarray, mu: np.ndarray,
+                            w: np.ndarray) -> float:
+    """PBE(w) = ||Pi delta_w||^2_mu = (X^T D delta_w)^T (X^T D X)^+ (X^T D delta_w) (eq. 11.22, with the
+    pseudo-inverse when features repeat), delta_w = r_pi + gamma P_pi X w - X w the expected TD error."""
+    P, r = policy_chain(mdp, target_rows)
+    X = np.asarray(X, dtype=np.float64)
+    mu = np.asarray(mu, dtype=np.float64)
+    vals = X @ np.asarray(w, dtype=np.float64)
+    g = (X * mu[:, None]).T @ (r + mdp.discount * (P @ vals) - vals)
+    return float(g @ (np.linalg.pinv((X * mu[:, None]).T @ X) @ g))
 
 
 def expected_updates(mdp: TabularMDP, X: np.ndarray, target_rows: np.ndarray, mu: np.ndarray, *, method: str,
@@ -345,7 +367,9 @@ def expected_updates(mdp: TabularMDP, X: np.ndarray, target_rows: np.ndarray, mu
     right): with E[rho delta x] = X^T D (r_pi + gamma P_pi X w - X w), E[rho x' x^T] = (P_pi X)^T D X and
     E[x x^T] = X^T D X, w <- w + alpha (E[rho delta x] - gamma E[rho x' x^T] u) and
     u <- u + beta (E[rho delta x] - E[x x^T] u), u (the book's v) from 0. ``v``: the target's true values for
-    VE (solved from the model when None)."""
+    VE (solved from the model when None). Each step also carries PBE(w) (eq. 11.22): on Baird's counterexample
+    expected TDC drives the PBE to 0 while VE stays near 2^2 after 1000 steps and falls only very slowly (the
+    book's section 11.7 on figure 11.5)."""
     rule = EXPECTED_RULES.get(method)
     if rule is None:
         raise ValueError(f"method: the expected update is defined for {', '.join(EXPECTED_RULES)}, not {method!r}")
@@ -373,6 +397,7 @@ def expected_updates(mdp: TabularMDP, X: np.ndarray, target_rows: np.ndarray, mu
     M = DX.T @ X - gamma * (DX.T @ PX)
     C = DX.T @ X  # E[x x^T]
     Cx = PX.T @ DX  # E[rho x' x^T] = (P X)^T D X
+    Cinv = np.linalg.pinv(C)
     u = np.zeros(d)
     for k in range(1, steps + 1):
         g = c - M @ w
@@ -384,11 +409,13 @@ def expected_updates(mdp: TabularMDP, X: np.ndarray, target_rows: np.ndarray, mu
             u = u + beta * (g - C @ u)
             w = w_new
             aux = read_only(u.copy())
-        yield ExpectedStep(k, read_only(w.copy()), aux, value_error(X @ w, v, mu))
+        g = c - M @ w
+        yield ExpectedStep(k, read_only(w.copy()), aux, value_error(X @ w, v, mu), float(g @ (Cinv @ g)))
 
 
 __all__ = [
     "ApproxAnswer", "EXPECTED_RULES", "ExpectedStep", "FixedPoint", "approximation_answer", "best_fit",
-    "expected_updates", "on_policy_distribution", "policy_chain", "policy_values", "td_fixed_point",
+    "expected_updates", "on_policy_distribution", "policy_chain", "policy_values", "projected_bellman_error",
+    "td_fixed_point",
     "value_error",
 ]
