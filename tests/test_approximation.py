@@ -238,7 +238,7 @@ def test_the_expected_mode_is_the_expected_update_one_snapshot_per_step(method):
     ref = list(expected_updates(mdp, X, target, steps[0].answer.mu, method=method, w0=np.array(BAIRD_W0, float),
                                 steps=50, beta=kw.get("beta", 0.0), alpha=kw["alpha"]))
     assert all(np.array_equal(s.weights, r.weights) for s, r in zip(steps, ref))
-    assert np.isclose(steps[-1].ve, ref[-1].ve)
+    assert np.isclose(steps[-1].ve, ref[-1].ve) and np.isclose(steps[-1].pbe, ref[-1].pbe)
     assert np.allclose(steps[0].answer.mu, 1 / 7)  # the behaviour's distribution: uniform on Baird
 
 

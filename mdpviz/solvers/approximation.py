@@ -302,6 +302,9 @@ class ApproxStep:
     """True for the last snapshot."""
     aux: np.ndarray | None = field(default=None, repr=False)
     """TDC's second weight vector v (read-only), else None."""
+    pbe: float = math.nan
+    """The expected mode: the projected Bellman error of w (eq. 11.22, figure 11.5), from
+    :class:`~mdpviz.solvers.fixed_points.ExpectedStep`; NaN for a sampled snapshot."""
 
     @property
     def rms_ve(self) -> float:
@@ -733,7 +736,8 @@ def _expected(mdp, settings, X, pi, answer, w0) -> Generator[ApproxStep, int | N
             ve=_value_error(values, answer), answer=answer, last_update=None, path=(), actions=(), rewards=(),
             returns=(), lengths=(), epsilon=0.0, expected=True, elapsed=time.perf_counter() - t0,
             learning_seconds=learning, done=k == settings.episodes,
-            aux=None if aux is None else read_only(np.array(aux, dtype=np.float64)))
+            aux=None if aux is None else read_only(np.array(aux, dtype=np.float64)),
+            pbe=float(getattr(item, "pbe", math.nan)))
         yield last
         if k >= settings.episodes:
             break
