@@ -30,6 +30,8 @@ def exit_code(argv: list[str]) -> int:
     (["learn", "--course-episodes", "0"], "--course-episodes: must be at least 1"),
     (["learn", "--lake-episodes", "x"], "--lake-episodes"),
     (["learn", "--reference-seconds", "0"], "--reference-seconds: must be in [0.05, 600]"),
+    (["approx", "--seconds", "0"], "--seconds: must be in [0.05, 600]"),
+    (["approx", "--repeat", "0"], "--repeat: must be at least 1"),
     (["checkers", "--boards", "3x1"], "--boards: 3x1: checkers board size must be 4..8"),
     (["checkers", "--boards", "5x3"], "--boards: 5x3: checkers rows of men"),
     (["checkers", "--gamma", "5"], "--gamma: must be in [0, 1]"),

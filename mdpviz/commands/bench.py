@@ -173,6 +173,7 @@ BENCHES: dict[str, str] = {
     "ttt3d": "mdpviz.commands.ttt3d:bench",
     "checkers": "mdpviz.commands.checkers:bench",
     "learn": "mdpviz.commands.bench_learn:bench",
+    "approx": "mdpviz.commands.bench_approx:bench",
 }
 """Benchmark name -> "module:function"; the function takes argv and returns the exit status.
 Modules are imported only when their benchmark runs."""
