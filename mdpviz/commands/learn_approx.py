@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-NOT_METHOD_IDS = {"q": "the JSON field of the learned Q table"}
+NOT_METHOD_IDS = {"q": "the JSON field of the learned Q table",
+                  "mc": "the JSON key of the best fit in fixed_points (where gradient Monte Carlo converges: issue 36's name)"}
 """Words of this module that are not method ids (the registry test's scan reads this declaration)."""
 
 
@@ -35,7 +36,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="off-td, tdc, semi-td: run the expected update (no sampling; each 'episode' is one step)")
     p.add_argument("--beta", type=float, default=None, help="tdc: the step size of its second weight vector")
     p.add_argument("--behaviour", choices=("random", "game"), default=None,
-                   help="off-td, tdc: the behaviour policy: uniformly random, or the game's own (Baird's 6/7 dashed)")
+                   help="off-td, tdc: the behaviour policy: uniformly random, or the game's own (Baird's 6/7 dashed; "
+                   "the default when the game has one)")
 
 
 def is_approximation(method: str) -> bool:
@@ -66,6 +68,11 @@ def approx_options(args: argparse.Namespace, base: dict[str, Any]) -> dict[str, 
 
     spec = registry.get(args.method)
     opts = dict(base)
+    if opts.pop("alpha_power", 0.0):
+        raise ValueError(f"--alpha of {args.method} is a constant step size (1/n is the tabular learners')")
+    if "initial" in opts:
+        raise ValueError(f"--initial applies to the tabular learners; {args.method}'s weights start at 0 "
+                         "(or at the game's own initial weights with --features game)")
     for flag, name, value in (("--beta", "beta", args.beta), ("--behaviour", "behaviour", args.behaviour),
                               ("--expected", "expected", True if args.expected else None)):
         if value is None:
@@ -79,49 +86,24 @@ def approx_options(args: argparse.Namespace, base: dict[str, Any]) -> dict[str, 
     return opts
 
 
-def game_inputs(game) -> dict[str, Any]:
-    """What the game gives the features and the policies: coordinates, its own features, its default
-    features, its target and behaviour policies (each absent when the game has none)."""
-    hooks, mdp, settings = game.spec.model, game.mdp, game.settings
-    out: dict[str, Any] = {}
-    if getattr(hooks, "coordinates", None) is not None:
-        out["coords"] = hooks.coordinates(settings, mdp)
-    if getattr(hooks, "features", None) is not None:
-        out["game_features"] = np.asarray(hooks.features(settings, mdp), dtype=np.float64)
-    if getattr(hooks, "policies", None) is not None:
-        pol = hooks.policies(settings, mdp)
-        for key, name in (("target", "target_rows"), ("behaviour", "behaviour_rows")):
-            if key in pol:
-                out[name] = np.asarray(pol[key], dtype=np.float64)
-    return out
-
-
-def default_features(game) -> str:
-    """The features a game starts with (its spec's ``model.default_features``, else tabular)."""
-    return getattr(game.spec.model, "default_features", "") or "tabular"
-
-
 def run_approx(args: argparse.Namespace, base: dict[str, Any], *, every: int) -> dict[str, Any]:
     """Learn with ``args.method`` and return the JSON object ``mdpviz learn --json`` prints."""
     from mdpviz.commands.game_args import game_from_args
     from mdpviz.solvers import check_value_scale, registry
     from mdpviz.solvers import start as start_method
 
+    from mdpviz.models.kit.teaching.approx_inputs import approx_inputs
+
     opts = approx_options(args, base)
     game = game_from_args(args)
     mdp = game.mdp
     check_value_scale(mdp)
     start = game.start_state()
-    features = args.features or default_features(game)
-    inputs = game_inputs(game)
-    if args.behaviour != "game":
-        inputs.pop("behaviour_rows", None)
-    elif "behaviour_rows" not in inputs:
-        raise ValueError(f"--behaviour game: {game.spec.title} has no behaviour policy of its own; use random")
-    else:
-        opts.pop("behaviour", None)
-    gen = start_method(args.method, mdp, features=features, start=start, batch=every,
-                       compiled=False if args.python else None, **inputs, **opts)
+    if args.features is not None:
+        opts["features"] = args.features
+    opts = approx_inputs(game.spec, game.settings, mdp, args.method, opts)
+    features = opts["features"]
+    gen = start_method(args.method, mdp, start=start, batch=every, compiled=False if args.python else None, **opts)
     spec = registry.get(args.method)
     off_policy = spec.takes("behaviour")
     curve: list[dict[str, Any]] = []
@@ -132,6 +114,8 @@ def run_approx(args: argparse.Namespace, base: dict[str, Any], *, every: int) ->
         point: dict[str, Any] = {"episode": snap.episode, "ve": _finite(snap.ve)}
         if snap.returns:
             point["return"] = float(sum(snap.returns) / len(snap.returns))
+        if snap.expected and math.isfinite(snap.pbe):
+            point["pbe"] = float(snap.pbe)
         if off_policy:
             point["weights"] = [float(w) for w in snap.weights]
         curve.append(point)
@@ -212,5 +196,4 @@ def _check_finite(last) -> None:
                          "smaller --alpha to watch them grow")
 
 
-__all__ = ["add_options", "approx_options", "check_not_approximation", "default_features", "game_inputs",
-           "is_approximation", "print_text", "run_approx"]
+__all__ = ["add_options", "approx_options", "check_not_approximation", "is_approximation", "print_text", "run_approx"]

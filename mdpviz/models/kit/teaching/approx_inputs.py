@@ -1,0 +1,51 @@
+"""What a game gives a learner with function approximation, headless: one function for the window and the CLI.
+
+A game's :class:`~mdpviz.models.kit.game.registry.ModelHooks` may say what its states' coordinates are (tile
+coding, polynomials and Fourier features are built over them), give features of its own (Baird's eight
+weights, Example 11.1) with the weights the book starts them from, and give a target and a behaviour policy
+(Baird's: always solid; dashed 6/7, solid 1/7). :func:`approx_inputs` adds them to a learner's options, so that
+``mdpviz learn --game baird --method off-td`` and the window's Run learn the same thing. Never imports Qt.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mdpviz.core.mdp import TabularMDP
+
+
+def default_features(spec: Any) -> str:
+    """The features a game starts with (its ``model.default_features``, else "tabular")."""
+    return getattr(spec.model, "default_features", "") or "tabular"
+
+
+def approx_inputs(spec: Any, settings: Any, mdp: TabularMDP, method: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` of learner ``method`` (kind "approximation") with what the game gives: ``features`` (its
+    default when not given), ``coords``, ``game_features`` and, for the game's own features, its
+    ``initial_weights`` (unless given); for a prediction method the game's ``target_rows``, and for an
+    off-policy one its ``behaviour_rows`` with ``behaviour="game"`` unless the options ask for "random"."""
+    from mdpviz.solvers import registry
+
+    hooks = spec.model
+    m = registry.get(method)
+    out = dict(options)
+    out.setdefault("features", default_features(spec))
+    if getattr(hooks, "coordinates", None) is not None:
+        out["coords"] = hooks.coordinates(settings, mdp)
+    if getattr(hooks, "features", None) is not None:
+        out["game_features"] = np.asarray(hooks.features(settings, mdp), dtype=np.float64)
+        if (str(out["features"]).strip() == "game" and out.get("initial_weights") is None
+                and getattr(hooks, "initial_weights", None) is not None):
+            out["initial_weights"] = [float(w) for w in hooks.initial_weights(settings, mdp)]
+    if getattr(hooks, "policies", None) is not None and m.prediction:
+        given = hooks.policies(settings, mdp)
+        if "target" in given and out.get("policy") is None:
+            out["target_rows"] = np.asarray(given["target"], dtype=np.float64)
+        if "behaviour" in given and m.takes("behaviour") and out.get("behaviour") != "random":
+            out["behaviour_rows"] = np.asarray(given["behaviour"], dtype=np.float64)
+            out["behaviour"] = "game"
+    return out
+
+
+__all__ = ["approx_inputs", "default_features"]
