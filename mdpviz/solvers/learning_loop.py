@@ -78,13 +78,25 @@ def sample_row(rng, state_ptr, pi, s) -> int:
 
 @register_jitable
 def sample_next(rng, row_ptr, cum, r) -> int:
-    """The transition of row ``r`` drawn with its probabilities (``cum``: cumulative within the row)."""
+    """The transition of row ``r`` drawn with its probabilities (``cum``: cumulative within the row): the
+    first ``j`` with ``u < cum[j]`` (the last when there is none). A row of many outcomes (the random walk's 200
+    jumps, a dice game's) is searched by bisection, which finds that same ``j`` (``cum`` does not decrease
+    within a row), so the numbers do not depend on the search."""
     u = rng.random()
-    j1 = row_ptr[r + 1]
-    for j in range(row_ptr[r], j1 - 1):
+    lo = row_ptr[r]
+    hi = row_ptr[r + 1] - 1
+    if hi - lo > 8:
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if u < cum[mid]:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+    for j in range(lo, hi):
         if u < cum[j]:
             return j
-    return j1 - 1
+    return hi
 
 
 @register_jitable
