@@ -286,6 +286,30 @@ def _learner(id: str, title: str, code: int, params: tuple[Param, ...], **flags:
                       code=code, **flags)
 
 
+_APPROX = "mdpviz.solvers.approximation:approx_learner"
+_FEATURES = Param("features", str, "tabular",
+                  help="the features: tabular, aggregate:G, tiles:T:W, poly:K, fourier:K, file:PATH or game")
+_A_ALPHA = Param("alpha", float, None, low=0.0, high=1.0,
+                 help="constant step size of the weights (default 0.1 / mean x^T x, S&B eq. 9.19)")
+_A_POLICY = Param("policy", str, "optimal", choices=("optimal", "random"), help="the policy evaluated")
+_TARGET = Param("policy", str, "optimal", choices=("optimal", "random"),
+                help="the target policy evaluated (a game's own target is passed by the game)")
+_BEHAVIOUR = Param("behaviour", str, "random", choices=("random", "game"),
+                   help="the policy followed: uniform over legal actions, or the game's own (Baird's 6/7 dashed)")
+_EXPECTED = Param("expected", bool, False, help="run the expected update (no sampling), one snapshot per step")
+_BETA = Param("beta", float, 0.05, low=0.0, high=1.0, help="TDC's step size of its second weight vector")
+_INIT_W = Param("initial_weights", list, None, help="the weights at the start (default all 0)")
+_LSTD_EPS = Param("lstd_epsilon", float, 1e-3, low=0.0, help="LSTD's ridge: A_hat starts as epsilon I")
+_A_N = Param("n", int, 1, low=1, help="steps of the n-step update")
+_A_CONTROL = (_EPS, _EPS_DECAY, _EPS_MIN)
+
+
+def _approx(id: str, title: str, code: int, params: tuple[Param, ...], lesson: str, **flags: Any) -> MethodSpec:
+    """A learner with linear function approximation (code ``code`` of :mod:`mdpviz.solvers.approx_loop`)."""
+    return MethodSpec(id, title, "approximation", _APPROX, params, unit="episode", needs_start=True, tol_as=None,
+                      code=code, lesson=lesson, **flags)
+
+
 # ---------------------------------------------------------------------------------- the methods
 # (loop codes: mdpviz.solvers.learning_loop's TD0 = 0, NSTEP, MC, MC_CONTROL, SARSA, EXPECTED_SARSA, Q_LEARNING, DOUBLE_Q = 7)
 ENTRIES: tuple[MethodSpec, ...] = (
@@ -360,6 +384,42 @@ ENTRIES: tuple[MethodSpec, ...] = (
     _learner("expected-sarsa", "Expected SARSA", 5, _CONTROL, replayable=True),
     _learner("q", "Q-learning", 6, _CONTROL, replayable=True),
     _learner("double-q", "Double Q-learning", 7, _CONTROL, worked_example="q", targets="from the other table"),
+    # (approximation loop codes: mdpviz.solvers.approx_loop's GRADIENT_MC = 0, SEMI_TD, SEMI_NSTEP, LSTD, OFF_TD,
+    # TDC, SEMI_SARSA, SEMI_NSTEP_SARSA = 7; unique within the kind)
+    _approx("gradient-mc", "gradient Monte Carlo", 0, (_FEATURES, _A_ALPHA, _A_POLICY, _INIT_W),
+            "Gradient Monte Carlo (Sutton and Barto eq. 9.5 with U = G_t): after each episode, w <- w + \u03b1 "
+            "[G_t - v\u0302(S_t, w)] x(S_t) at every step. It converges to the best fit: the weights that "
+            "minimise the \u03bc-weighted value error VE.", prediction=True, multi_step=True, targets="returns"),
+    _approx("semi-td", "semi-gradient TD(0)", 1, (_FEATURES, _A_ALPHA, _A_POLICY, _INIT_W, _EXPECTED),
+            "Semi-gradient TD(0) (eq. 9.7): w <- w + \u03b1 [R + \u03b3 v\u0302(S\u2032, w) - v\u0302(S, w)] x(S). "
+            "It converges to the TD fixed point w_TD = A\u207b\u00b9 b (eq. 9.12), not to the best fit; its VE is "
+            "at most VE(best) / (1 - \u03b3) (eq. 9.14).", prediction=True, short="semi-gradient TD"),
+    _approx("semi-nstep", "n-step semi-gradient TD", 2, (_FEATURES, _A_ALPHA, _A_POLICY, _INIT_W, _A_N),
+            "n-step semi-gradient TD (eq. 9.15): the target is the n-step return bootstrapped from "
+            "v\u0302(S_(t+n), w); n = 1 is semi-gradient TD(0).", prediction=True, multi_step=True,
+            targets="n-step returns"),
+    _approx("lstd", "least-squares TD (LSTD)", 3, (_FEATURES, _A_POLICY, _LSTD_EPS),
+            "LSTD (section 9.8): A\u0302 = \u03b5I + \u03a3 x_t (x_t - \u03b3 x_(t+1))\u1d40 and b\u0302 = "
+            "\u03a3 R_(t+1) x_t from the episodes, w = A\u0302\u207b\u00b9 b\u0302: the TD fixed point estimated "
+            "from data, with no step size.", prediction=True, short="LSTD"),
+    _approx("semi-sarsa", "episodic semi-gradient SARSA", 6, (_FEATURES, _A_ALPHA, *_A_CONTROL, _INIT_W),
+            "Episodic semi-gradient SARSA (eq. 10.1): w <- w + \u03b1 [R + \u03b3 q\u0302(S\u2032, A\u2032, w) - "
+            "q\u0302(S, A, w)] x(S, A), acting \u03b5-greedily in q\u0302 (section 10.1).", short="semi-gradient SARSA",
+            needs_next_action=True),
+    _approx("semi-nstep-sarsa", "n-step semi-gradient SARSA", 7, (_FEATURES, _A_ALPHA, *_A_CONTROL, _INIT_W, _A_N),
+            "n-step semi-gradient SARSA (eq. 10.4): the target is the n-step return bootstrapped from "
+            "q\u0302(S_(t+n), A_(t+n), w).", multi_step=True, needs_next_action=True, targets="n-step returns"),
+    _approx("off-td", "off-policy semi-gradient TD(0)", 4,
+            (_FEATURES, _A_ALPHA, _TARGET, _BEHAVIOUR, _INIT_W, _EXPECTED),
+            "Off-policy semi-gradient TD(0) (eq. 11.2): w <- w + \u03b1 \u03c1 \u03b4 x(S), \u03c1 = "
+            "\u03c0(A|S) / b(A|S). Bootstrapping, function approximation and off-policy training together (the "
+            "deadly triad) can make it diverge (Baird's counterexample, figure 11.2).", prediction=True,
+            short="off-policy TD"),
+    _approx("tdc", "TDC (gradient-corrected TD)", 5,
+            (_FEATURES, _A_ALPHA, _TARGET, _BEHAVIOUR, _INIT_W, _EXPECTED, _BETA),
+            "TDC (section 11.7): w <- w + \u03b1 \u03c1 (\u03b4 x - \u03b3 x\u2032 x\u1d40v), v <- v + \u03b2 "
+            "\u03c1 (\u03b4 - v\u1d40x) x. A true gradient method for the projected Bellman error: it converges "
+            "off-policy where semi-gradient TD diverges (figure 11.5).", prediction=True, short="TDC"),
 )
 """Every method, in the order the command line, the panel and the lesson list them: one line each."""
 
