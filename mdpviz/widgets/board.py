@@ -419,7 +419,7 @@ class BoardView(ImagePainting, TiesPainting, GameBoard):
             if graph:
                 col.setAlphaF(0.25 + 0.75 * min(max(a.weight, 0.0), 1.0))
                 width = max(1.0, s * (0.01 + 0.07 * a.weight)) * self.line_scale
-            pen = QPen(col, width)
+            pen = QPen(col, width, Qt.PenStyle.DashLine if a.dashed else Qt.PenStyle.SolidLine)
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             p.setPen(pen)
             p.setBrush(Qt.BrushStyle.NoBrush)

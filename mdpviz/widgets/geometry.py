@@ -61,6 +61,8 @@ class Arrow:
     """Probability (0..1) the arrow stands for; drawn as its width and opacity."""
     bend: float = 0.0
     """Sideways offset of the curve's control point, as a fraction of the arrow's length."""
+    dashed: bool = False
+    """Drawn dashed (figure 11.1's dashed action; solid otherwise)."""
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from typing import Any, Callable, Generator
+
+import numpy as np
 from mdpviz.core.files import ScenarioError
 from mdpviz.models.kit.game.codec import as_object, from_data, to_data
 from mdpviz.models.kit.game import hooks
@@ -122,6 +124,24 @@ def _compile_mdp(settings: GridSettings) -> TabularMDP:
 
 
 
+def grid_coordinates(settings: Any, mdp: TabularMDP):
+    """The states' two coordinates, (row, column) of their cell counted from 1 as the labels write them, scaled
+    from [1, rows] and [1, columns]; CS188's "exited" state has none (a row of NaN). What tile coding and the
+    board's blocks of state aggregation are built over (Sutton and Barto section 9.5)."""
+    from mdpviz.models.gridworld.rules import WALL
+    from mdpviz.solvers.features import Coordinates  # (lazily: the features module is the solvers' layer)
+
+    g = settings.validate().grid
+    cells = [(r + 1.0, c + 1.0) for r in range(g.rows) for c in range(g.cols) if g.cells[r][c] != WALL]
+    values = np.full((mdp.n_states, 2), np.nan)
+    values[:len(cells)] = np.array(cells, dtype=np.float64).reshape(-1, 2)
+    low = np.array([1.0, 1.0])
+    high = np.array([float(max(g.rows, 2)), float(max(g.cols, 2))])
+    for a in (values, low, high):
+        a.setflags(write=False)
+    return Coordinates(("row", "column"), values, low, high)
+
+
 SPEC = GameSpec(
     key="gridworld",
     title="Grid world",
@@ -135,6 +155,7 @@ SPEC = GameSpec(
         build=compile_gridworld,
         with_discount=hooks.set_discount,
         solve_with=lambda settings: (("evaluate", {"tol": 1e-9}) if settings.grid.name in NUMBERED_MAPS else ("vi", {"tol": 1e-9})),
+        coordinates=lambda settings, mdp: grid_coordinates(settings, mdp),
     ),
     names=NameHooks(
         state_name=lambda ctx, s: state_name(ctx.built.geometry, ctx.settings.convention, s),

@@ -101,6 +101,19 @@ def lesson(cfg: SnakesSettings, mdp: TabularMDP | None = None, **_names: Any) ->
     return snakes_lesson(cfg, mdp)
 
 
+def square_coordinates(settings: Any, mdp: TabularMDP):
+    """The states' one coordinate, their square 1 .. 15 (state s is square s + 1), scaled from [1, 15]; the
+    last square, terminal, has none (a row of NaN)."""
+    from mdpviz.solvers.features import Coordinates  # (lazily: the features module is the solvers' layer)
+
+    values = np.arange(1, mdp.n_states + 1, dtype=np.float64).reshape(-1, 1)
+    values[np.asarray(mdp.terminal)] = np.nan
+    low, high = np.array([1.0]), np.array([float(max(mdp.n_states, 2))])
+    for a in (values, low, high):
+        a.setflags(write=False)
+    return Coordinates(("square",), values, low, high)
+
+
 SPEC = GameSpec(
     key="snakes",
     title="Snakes and ladders",
@@ -112,6 +125,7 @@ SPEC = GameSpec(
     jobs={"simulate": simulation},
     model=ModelHooks(
         discount_note="Turns are counted, not discounted: the discount is 1.",
+        coordinates=lambda settings, mdp: square_coordinates(settings, mdp),
     ),
     names=NameHooks(
         state_name=_state_name,

@@ -75,6 +75,22 @@ class ModelHooks:
     None: the game fixes its discount."""
     discount_note: str = ""
     """Why the discount is fixed (the discount field's tooltip; "": a note naming the fixed value)."""
+    coordinates: Callable[[Any, TabularMDP], Any] | None = None
+    """``coordinates(settings, mdp)``: the states' :class:`~mdpviz.solvers.features.Coordinates` (grid world: row
+    and column; random walk: position; mountain car: position and velocity; snakes: square), what tile coding,
+    polynomials and Fourier features are built over (Sutton and Barto section 9.5); None: the game has none
+    (tabular, aggregation and a features file only)."""
+    features: Callable[[Any, TabularMDP], Any] | None = None
+    """``features(settings, mdp)``: the game's own feature matrix, float64 (n_states, d) (the "game" kind of
+    features: Baird's counterexample's eight weights, Example 11.1); None: the game has none."""
+    default_features: str = ""
+    """The Features picker's first choice for this game (e.g. "tiles:8:0.125"); "": "tabular"."""
+    policies: Callable[[Any, TabularMDP], Mapping[str, Any]] | None = None
+    """``policies(settings, mdp)``: the game's own policies as row probabilities, float64 (n_rows) each, by name
+    (Baird: {"target": always solid, "behaviour": dashed 6/7, solid 1/7}); None: the game names none."""
+    initial_weights: Callable[[Any, TabularMDP], Any] | None = None
+    """``initial_weights(settings, mdp)``: the weights the book starts the game's own features from, float64
+    (d) (Baird: (1, 1, 1, 1, 1, 1, 10, 1)); None: zeros."""
 
 
 @dataclass(frozen=True)
@@ -201,6 +217,9 @@ ENTRIES: tuple[tuple[str, str], ...] = (
     ("jack", "Jack's car rental"),
     ("gambler", "Gambler's problem"),
     ("maxbias", "Maximization bias"),
+    ("randomwalk", "Random walk (1000 states)"),
+    ("baird", "Baird's counterexample"),
+    ("mountaincar", "Mountain car"),
 )
 """The games in picker order, one line each: (key, title). Game ``key`` lives in the folder
 ``mdpviz/models/<key>/``, its :class:`GameSpec` is ``SPEC`` in ``mdpviz/models/<key>/spec.py`` (imported
@@ -226,6 +245,9 @@ ALIASES: dict[str, str] = {
     "anti-tictactoe": "attt", "draughts": "checkers",
     "gamblers-problem": "gambler", "car-rental": "jack", "jacks-car-rental": "jack",
     "maximization-bias": "maxbias", "example-6.7": "maxbias",
+    "random-walk": "randomwalk", "example-9.1": "randomwalk",
+    "baird-counterexample": "baird", "bairds-counterexample": "baird", "example-11.1": "baird",
+    "mountain-car": "mountaincar", "example-10.1": "mountaincar",
 }
 """Old and loose spellings of keys (compared after :func:`normalise_key`)."""
 

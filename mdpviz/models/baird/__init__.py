@@ -1,0 +1,5 @@
+"""Baird's counterexample (Sutton and Barto, Example 11.1): one game of the registry. ``rules.py`` is the game,
+``spec.py`` its registry entry (:data:`SPEC`, lesson, features, policies). Plain numpy; never imports Qt."""
+from mdpviz.models.kit.game.package import game_package
+
+__getattr__, __dir__ = game_package(__name__)

@@ -1,0 +1,11 @@
+"""Baird's counterexample's command-line model options (read by the shared grammar,
+:mod:`mdpviz.commands.game_args`; see :mod:`mdpviz.models.kit.game.options`): the discount; every other field
+(``behaviour_dashed``, ``initial_weights``) through ``--set FIELD=VALUE``."""
+from __future__ import annotations
+
+from mdpviz.models.kit.game.options import discount
+
+OPTIONS = (discount(),)
+"""Baird's counterexample's model options."""
+
+__all__ = ["OPTIONS"]
