@@ -29,7 +29,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHBoxLayout, QToolTip, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QSplitter, QTabWidget, QToolTip, QWidget
 
 from mdpviz.models.kit.pictures.colors import SEQUENTIAL, ColorScale, fitted_scale, format_value
 from mdpviz.widgets.board import ColorBar, scale_colormap
@@ -699,6 +699,143 @@ class SurfaceView(QWidget):
         self.color_bar.set_font_size(self.px)
 
 
-__all__ = ["APPROX", "BEST", "CURVE_STYLES", "ErrorCurve", "FunctionPlot", "SurfaceView", "TD", "TRUE",
+def surface_grid(coords: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(xs, ys, grid)``: the distinct first and second coordinates of the states (``coords``: (n_states, 2),
+    a row of NaN for a state without coordinates) and ``values`` placed on that grid (NaN where no state is)."""
+    c = np.asarray(coords, dtype=np.float64)
+    ok = np.isfinite(c).all(axis=1)
+    xs, ys = np.unique(c[ok, 0]), np.unique(c[ok, 1])
+    grid = np.full((xs.size, ys.size), np.nan)
+    grid[np.searchsorted(xs, c[ok, 0]), np.searchsorted(ys, c[ok, 1])] = np.asarray(values, dtype=np.float64)[ok]
+    return xs, ys, grid
+
+
+class ApproxCurves(QWidget):
+    """The plots of a learner with function approximation (the convergence dock's page while one runs): the
+    root VE over episodes on the left (:class:`ErrorCurve`), and in tabs on the right the values over a
+    one-dimensional state (:class:`FunctionPlot`) or a two-dimensional one (:class:`SurfaceView`), the
+    weights (:class:`WeightsView`) and, for the off-policy learners, the weights over steps
+    (:class:`WeightsCurve`). :meth:`extend` records snapshots (:class:`~mdpviz.solvers.approximation.ApproxStep`),
+    :meth:`refresh` draws them with the shown one (the history slider's)."""
+
+    MAX_WEIGHT_ROWS = 20_000
+    """Weight vectors kept for the weights-over-steps plot (a longer run keeps every other one)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("approxCurves")
+        self.setAccessibleName("Function approximation plots")
+        self.error = ErrorCurve()
+        self.function = FunctionPlot()
+        self.surface = SurfaceView()
+        self.weights = WeightsView()
+        self.weights_curve = WeightsCurve()
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("approxTabs")
+        self.tabs.setAccessibleName("Function approximation plots")
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.error)
+        split.addWidget(self.tabs)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(split)
+        self.reset()
+
+    def reset(self, *, coords: np.ndarray | None = None, names: Sequence[str] = (), off_policy: bool = False,
+              expected: bool = False, step: bool = False, cost: bool = False) -> None:
+        """Forget every point (a new learner). ``coords``: the states' coordinates (n_states x 1: the values
+        plot; x 2: the surface), ``names``: the coordinates' names; ``off_policy``: the weights over steps
+        are drawn (``expected``: the run is the expected update); ``step``: the approximation is a staircase
+        (aggregation); ``cost``: the surface shows the cost-to-go, -v."""
+        self.coords = None if coords is None else np.asarray(coords, dtype=np.float64)
+        self.names = tuple(names)
+        self.off_policy, self.expected_run, self.step, self.cost = off_policy, expected, step, cost
+        self._ep: list[float] = []
+        self._ve: list[float] = []
+        self._x: list[float] = []
+        self._w: list[np.ndarray] = []
+        self._every = 1
+        self.expected_rows: np.ndarray | None = None
+        """The expected update's weights at each step of :attr:`_x` (set by the window; None: not drawn)."""
+        self.shown = None
+        self.stale = True
+        d = 0 if self.coords is None else self.coords.shape[1]
+        pages = [(self.function, "values") if d == 1 else (self.surface, "cost-to-go" if cost else "values")
+                 ] if d in (1, 2) else []
+        if off_policy:
+            pages.append((self.weights_curve, "weights over steps"))
+        pages.append((self.weights, "weights"))
+        if [self.tabs.widget(i) for i in range(self.tabs.count())] != [w for w, _ in pages]:
+            self.tabs.clear()
+            for w, title in pages:
+                self.tabs.addTab(w, title)
+
+    def extend(self, steps: Sequence) -> None:
+        """Record these snapshots' VE and (off-policy) weights, in order."""
+        for s in steps:
+            self._ep.append(float(s.episode))
+            self._ve.append(float(s.ve))
+            if self.off_policy and len(self._ep) % self._every == 0:
+                self._x.append(float(s.episode if self.expected_run else s.updates))
+                self._w.append(np.asarray(s.weights, dtype=np.float64))
+                if len(self._w) > self.MAX_WEIGHT_ROWS:
+                    self._x, self._w, self._every = self._x[::2], self._w[::2], 2 * self._every
+        self.stale = self.stale or bool(steps)
+
+    @property
+    def weight_steps(self) -> np.ndarray:
+        """The x of the weights over steps: updates made (the expected update: its steps)."""
+        return np.asarray(self._x, dtype=np.float64)
+
+    def show_step(self, step) -> None:
+        """The snapshot the history slider shows (its values, weights and the exact answers)."""
+        if step is not self.shown:
+            self.shown, self.stale = step, True
+
+    def refresh(self) -> None:
+        """Draw what changed since the last call."""
+        if not self.stale:
+            return
+        self.stale = False
+        s = self.shown
+        a = None if s is None else s.answer
+        self.error.show_error(np.asarray(self._ep), np.asarray(self._ve), None if a is None else a.best.ve,
+                              None if a is None or a.td is None else a.td.ve, td_note="" if a is None else a.td_note)
+        if s is None:
+            return
+        self.weights.show_weights(s.weights)
+        if self.off_policy and self._w:
+            w = np.vstack(self._w)
+            e = self.expected_rows
+            sampled = w if not self.expected_run else np.full_like(w, np.nan)
+            expected = w if self.expected_run else (e if e is not None and e.shape == w.shape else None)
+            self.weights_curve.show_curves(self.weight_steps, sampled, expected)
+        d = 0 if self.coords is None else self.coords.shape[1]
+        if d == 1:
+            curves = {TRUE: a.v, APPROX: s.values, BEST: a.best.values}
+            if a.td is not None:
+                curves[TD] = a.td.values
+            self.function.show_function(self.coords[:, 0], curves, a.mu, self.step,
+                                        x_label=self.names[0] if self.names else "state")
+        elif d == 2:
+            sign = -1.0 if self.cost else 1.0
+            xs, ys, grid = surface_grid(self.coords, sign * np.asarray(s.values))
+            names = (*self.names, "", "")[:2] if self.names else ("x", "y")
+            label = "cost-to-go \u2212v\u0302" if self.cost else "v\u0302"
+            v = sign * np.asarray(a.v, dtype=np.float64)
+            v = v[np.isfinite(v)]
+            scale = fitted_scale(float(v.min()), float(v.max()), label=label) if v.size else None  # the exact one's: fixed
+            self.surface.show_surface(grid, xs, ys, (names[0], names[1], label), scale=scale,
+                                      title=f"after episode {s.episode:,}")
+
+    def set_font_size(self, px: int) -> None:
+        """Every plot's text ``px`` pixels high (presenter mode)."""
+        for w in (self.error, self.function, self.surface, self.weights, self.weights_curve):
+            w.set_font_size(px)
+
+
+__all__ = ["APPROX", "ApproxCurves", "BEST", "CURVE_STYLES", "ErrorCurve", "FunctionPlot", "SurfaceView", "TD", "TRUE",
            "WEIGHT_COLORS", "WeightsCurve", "WeightsView", "cell_edges", "data_range", "finite_or_nan", "root_ve",
-           "staircase"]
+           "staircase", "surface_grid"]
