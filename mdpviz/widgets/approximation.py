@@ -29,7 +29,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHBoxLayout, QSplitter, QTabWidget, QToolTip, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QTabWidget, QToolTip, QWidget
 
 from mdpviz.models.kit.pictures.colors import SEQUENTIAL, ColorScale, fitted_scale, format_value
 from mdpviz.widgets.board import ColorBar, scale_colormap
@@ -260,7 +260,7 @@ class FunctionPlot(_Plot):
         right = self.plot.getAxis("right")
         dark_axes(self.plot)
         right.linkToView(self.mu_box)
-        right.setLabel("\u03bc")
+        right.setLabel("\u03bc: share of time")
         self.plot.scene().addItem(self.mu_box)
         self.mu_box.setXLink(self.plot)
         self.mu_box.setZValue(self.plot.vb.zValue() - 1)  # behind the curves
@@ -327,7 +327,7 @@ class FunctionPlot(_Plot):
         self.plot.setLabel("left", y_label)
         entries = [(self.curve_items[name], name) for name in ys]
         if m is not None:
-            entries.append((self.mu_item, "\u03bc: share of time (right axis)"))
+            entries.append((self.mu_item, "\u03bc (right axis)"))
         self._set_legend(entries)
         e = cell_edges(xs_k) if xs_k.size else np.array([0.0, 1.0])
         self.plot.setXRange(float(e[0]), float(e[-1]), padding=0)
@@ -711,11 +711,10 @@ def surface_grid(coords: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np
 
 
 class ApproxCurves(QWidget):
-    """The plots of a learner with function approximation (the convergence dock's page while one runs): the
-    root VE over episodes on the left (:class:`ErrorCurve`), and in tabs on the right the values over a
-    one-dimensional state (:class:`FunctionPlot`) or a two-dimensional one (:class:`SurfaceView`), the
-    weights (:class:`WeightsView`) and, for the off-policy learners, the weights over steps
-    (:class:`WeightsCurve`). :meth:`extend` records snapshots (:class:`~mdpviz.solvers.approximation.ApproxStep`),
+    """The plots of a learner with function approximation (the convergence dock's page while one runs), in
+    tabs: the values over a one-dimensional state (:class:`FunctionPlot`) or a two-dimensional one
+    (:class:`SurfaceView`), for the off-policy learners the weights over steps (:class:`WeightsCurve`), the
+    root VE over episodes (:class:`ErrorCurve`) and the weights (:class:`WeightsView`). :meth:`extend` records snapshots (:class:`~mdpviz.solvers.approximation.ApproxStep`),
     :meth:`refresh` draws them with the shown one (the history slider's)."""
 
     MAX_WEIGHT_ROWS = 20_000
@@ -733,14 +732,11 @@ class ApproxCurves(QWidget):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("approxTabs")
         self.tabs.setAccessibleName("Function approximation plots")
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.error)
-        split.addWidget(self.tabs)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
+        # tabs, not plots side by side: in a dock 220-260 px high (1366 x 768, presenter 1280 x 720) half a
+        # width left a legend of five rows and a strip of data
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(split)
+        lay.addWidget(self.tabs)
         self.reset()
 
     def reset(self, *, coords: np.ndarray | None = None, names: Sequence[str] = (), off_policy: bool = False,
@@ -766,7 +762,7 @@ class ApproxCurves(QWidget):
                  ] if d in (1, 2) else []
         if off_policy:
             pages.append((self.weights_curve, "weights over steps"))
-        pages.append((self.weights, "weights"))
+        pages += [(self.error, "\u221aVE"), (self.weights, "weights")]
         if [self.tabs.widget(i) for i in range(self.tabs.count())] != [w for w, _ in pages]:
             self.tabs.clear()
             for w, title in pages:

@@ -143,8 +143,12 @@ class LearningPanel(QWidget):
         self.explore.setToolTip("Control: every episode starts in a random state with a random first action")
         self.initial = self._spin("learningInitial", "Initial value", -1e6, 1e6, d.initial, 0.5, 2)
         self.initial.setToolTip("Initial Q (or V); a high value is optimistic and makes the greedy policy explore")
+        self.expected = _named(QCheckBox("expected update"), "learningExpected", "Expected update")
+        self.expected.setToolTip("Off-policy TD, TDC and semi-gradient TD: run the expected update (no sampling; "
+                                 "one step per episode), as the book's figures 11.2 and 11.5 draw it")
         row = QHBoxLayout()
         row.addWidget(self.explore)
+        row.addWidget(self.expected)
         row.addWidget(self.initial, 1)
         form.addRow("Start", row)
         self.max_steps = _named(QSpinBox(), "learningMaxSteps", "Max steps per episode")
@@ -176,6 +180,7 @@ class LearningPanel(QWidget):
             w.valueChanged.connect(lambda _v: self.settings_changed.emit())
         self.policy.currentIndexChanged.connect(lambda _i: self.settings_changed.emit())
         self.explore.toggled.connect(lambda _on: self.settings_changed.emit())
+        self.expected.toggled.connect(lambda _on: self.settings_changed.emit())
 
     def _spin(self, name: str, label: str, lo: float, hi: float, value: float, step: float,
               decimals: int) -> QDoubleSpinBox:
@@ -266,6 +271,9 @@ class LearningPanel(QWidget):
         self.n.setEnabled(takes("n"))
         approx = method in APPROXIMATORS
         self.features.setEnabled(approx)
+        self.expected.setEnabled(takes("expected"))
+        self.alpha.setPlaceholderText("default: 0.1 / mean x\u1d40x (constant)" if approx else
+                                      "default: 0.1 (Monte Carlo: 1/n)")
         for w in (self.explore, self.initial):
             w.setEnabled(w.isEnabled() and not approx)
         modes, labels = (APPROX_MODES, APPROX_MODE_LABELS) if approx else (BOARD_MODES, MODE_LABELS)
@@ -357,6 +365,8 @@ class LearningPanel(QWidget):
         spec = registry.get(method)
         out = {k: v for k, v in opts.items() if spec.takes(k) or k in ("episodes", "max_steps", "seed", "start")}
         out["features"] = self._features_text
+        if spec.takes("expected"):
+            out["expected"] = bool(self.expected.isChecked())
         if self._alpha_text:
             a, power = parse_alpha(self._alpha_text)
             if power:

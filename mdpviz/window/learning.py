@@ -53,6 +53,9 @@ MODE_WORDS = {"learned": "learned V", "exact": "exact V", "error": "learned \u22
 STATE_WORDS = {"converged": "done", "stopped": "done"}
 """The status bar's word for a controller state, where a learner's differs from a solver's."""
 
+EXPECTED_MAX_STEPS = 100_000
+"""The expected update is drawn beside a sampled off-policy run up to this many steps (figure 11.2)."""
+
 ANIMATE_MAX_RATE = 10.0
 """Run speeds (episodes per second) up to this walk each episode's path on the board's token."""
 
@@ -269,6 +272,7 @@ class LearningPart(QObject):
         self._walk = (-1, 0.0)
         """(episode whose path the token walks, when it began) at a finite speed."""
         self._tr: tuple[int, int] | None = None
+        self._expected: tuple | None = None
         """Stepping one transition at a time: (history index of the episode, transitions shown)."""
         self._tr_wait = False
         """A transition Step asked the learner for the next episode."""
@@ -393,6 +397,7 @@ class LearningPart(QObject):
                                  names=() if coords is None else coords.names, off_policy=spec.takes("behaviour"),
                                  expected=bool(opts.get("expected")), cost=cost,
                                  step=str(opts.get("features", "")).startswith("aggregate"))
+        self._expected: tuple | None = None  # (generator, weights per step) of the expected update beside it
         self._hub.conv_stack.setCurrentWidget(self.approx_curves)
         self._hub.docks["convergence"].setWindowTitle("Function approximation")
         self._hub.docks["convergence"].setAccessibleName("Function approximation")
@@ -602,17 +607,24 @@ class LearningPart(QObject):
                       iteration=step.episode, delta=step.rms_ve, mean_delta=step.rms_ve, delta_state=-1,
                       elapsed=step.elapsed)
         scale = approx_scale(mode, step, mdp, session.game.value_label)
+        own = ""
+        if mode == "approximate" and not self.act_exact_scale.isChecked() and far_from_scale(values[~term], scale):
+            v, exact = values[~term], scale  # (Baird's diverging weights: values in the hundreds on a 0..1 scale)
+            scale = range_scale(float(v.min()), float(v.max()), label=f"{session.game.value_label} (approximate)")
+            own = f" \u00b7 own colours: far from the exact {exact.lo:.3g}..{exact.hi:.3g} (View menu)"
         self.shown_scale = scale
         td = "none" if a.td is None else f"{math.sqrt(max(a.td.ve, 0.0)):.3g}"
         cap = (f"episode {step.episode:,} \u00b7 {APPROX_MODE_LABELS[mode]} \u00b7 \u221aVE {step.rms_ve:.3g} "
                f"(best fit {math.sqrt(max(a.best.ve, 0.0)):.3g}, TD fixed point {td}) \u00b7 {step.n_features} features")
         if mode == "td" and a.td is None:
             cap += f" \u00b7 no TD fixed point: {a.td_note}"
+        cap += own
         board.set_value_range(None)
-        board.show_sweep(shown, scale, caption=g.board_caption(cap, shown))
+        board.show_sweep(shown, scale, caption=g.board_caption(cap, shown), previous=shown)  # (nothing marked changed)
         board.show_unvisited(None)
         self._hub.color_bar.show_scale(board.shown_scale or scale)
         self.approx_curves.show_step(step)
+        self._expected_beside(step)
         self.approx_curves.refresh()
         self._hub.solver_panel.show_history(len(c.history), i)
         self._hub.solving.update_buttons()
@@ -622,6 +634,34 @@ class LearningPart(QObject):
         self._hub.state_label.setText(f"{g.title} \u00b7 {registry.title(c.method)} \u00b7 "
                                       f"{STATE_WORDS.get(c.state, c.state)}")
         self._hub.solving.update_inspection()
+
+    def _expected_beside(self, step: ApproxStep) -> None:
+        """Beside a sampled off-policy run with the game's target policy (Baird's), the expected update from the
+        same weights with the same step sizes (:func:`~mdpviz.solvers.fixed_points.expected_updates`), at each
+        drawn step: figure 11.2's two panels in one plot."""
+        from mdpviz.solvers.approximation import default_alpha
+        from mdpviz.solvers.fixed_points import expected_updates
+
+        cur, c = self.approx_curves, self._hub.controller
+        x = cur.weight_steps
+        if not cur.off_policy or cur.expected_run or "target_rows" not in c.options or not x.size:
+            return
+        need = int(x.max())
+        if need > EXPECTED_MAX_STEPS:
+            return
+        if self._expected is None:
+            a, o = step.answer, c.options
+            w0 = np.asarray(o.get("initial_weights") or np.zeros(step.n_features), dtype=np.float64)
+            gen = expected_updates(c.mdp, a.X, o["target_rows"], a.mu, method=c.method, w0=w0,
+                                   alpha=float(o.get("alpha") or default_alpha(np.asarray(a.X))),
+                                   beta=float(o.get("beta", 0.05)), steps=EXPECTED_MAX_STEPS, v=a.v)
+            self._expected = (gen, [w0])
+        gen, rows = self._expected
+        if len(rows) <= need:
+            rows.extend(np.asarray(e.weights, dtype=np.float64) for _, e in zip(range(need + 1 - len(rows)), gen))
+        if cur.expected_rows is None or len(cur.expected_rows) != x.size:
+            cur.expected_rows = np.vstack([rows[min(int(k), len(rows) - 1)] for k in x])
+            cur.stale = True
 
     def _approx_inspection_html(self, step: ApproxStep) -> str:
         """The inspector's page of a learner with function approximation: its last weight update with its
@@ -634,8 +674,9 @@ class LearningPart(QObject):
             parts.append("<code>" + html.escape(upd.text(session.state_name, session.action_name)) + "</code>")
             parts.append(f"<br>\u03b4 = {upd.delta:.4g}")
         else:
+            lstd = registry.get(step.method).takes("lstd_epsilon")  # (LSTD: no step size, a solve)
             parts.append("none written: " + ("the expected update (no sample)" if step.expected else
-                                             "LSTD solves A\u0302 w = b\u0302" if step.method == "lstd" else "no step yet"))
+                                             "LSTD solves A\u0302 w = b\u0302" if lstd else "no step yet"))
         parts.append("</p>")
         s = self._hub.solving.selected
         mdp = self._hub.controller.mdp
