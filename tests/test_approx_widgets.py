@@ -248,3 +248,12 @@ def test_each_plot_paints_at_presenter_size_in_a_dock(qtbot, kind):
         legend = w.legend.sceneBoundingRect()
         data = w.plot.vb.sceneBoundingRect()
         assert legend.bottom() <= data.top() + 1 or not w.legend.items
+
+
+def test_surface_grid_places_each_state_at_its_coordinates():
+    from mdpviz.widgets.approximation import surface_grid
+
+    coords = np.array([[0.0, 1.0], [1.0, 1.0], [0.0, 2.0], [np.nan, np.nan]])
+    xs, ys, grid = surface_grid(coords, np.array([5.0, 6.0, 7.0, 99.0]))
+    assert list(xs) == [0.0, 1.0] and list(ys) == [1.0, 2.0]
+    assert grid[0, 0] == 5.0 and grid[1, 0] == 6.0 and grid[0, 1] == 7.0 and np.isnan(grid[1, 1])
