@@ -30,6 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from mdpviz.solvers import registry
+from mdpviz.solvers.approximation import BOARD_MODES as APPROX_MODES
+from mdpviz.solvers.approximation import ApproxSettings
+from mdpviz.solvers.features import parse_features
 from mdpviz.solvers.learning import (
     BOARD_MODES,
     LEARNERS,
@@ -44,6 +47,19 @@ from mdpviz.widgets.convergence import IntegerAxis, RoomyAxis, ZeroLogAxis, fit_
 MODE_LABELS = {"learned": "learned values", "exact": "exact values", "error": "error: learned \u2212 exact",
                "visits": "visit counts"}
 """The board toggle's choices (one per :data:`~mdpviz.solvers.learning.BOARD_MODES`)."""
+APPROX_MODE_LABELS = {"approximate": "approximate values", "exact": "exact values", "td": "TD fixed point",
+                      "best": "best fit", "error": "error: approximate \u2212 exact", "visits": "visit counts"}
+"""The board toggle's choices for a learner with function approximation (:data:`~mdpviz.solvers.approximation.BOARD_MODES`)."""
+APPROXIMATORS = registry.ids_where("approximation")
+"""The learners with linear function approximation (issue 36), listed after the tabular learners."""
+FEATURE_EXAMPLES = {"tabular": "tabular", "aggregate": "aggregate:10", "tiles": "tiles:8:0.125", "poly": "poly:5",
+                    "fourier": "fourier:5", "file": "file:features.csv", "game": "game"}
+"""The Features picker's entry of each kind (its numbers editable in place)."""
+
+
+def learns(method: str | None) -> bool:
+    """True for a learner from experience: tabular (:data:`LEARNERS`) or with function approximation."""
+    return method in LEARNERS or method in APPROXIMATORS
 
 MOVING_AVERAGE = 100
 """Episodes in the moving average of the return curve."""
@@ -94,6 +110,14 @@ class LearningPanel(QWidget):
         self.alpha.setToolTip("Step size: a number in (0, 1], 1/n (sample averages) or 1/n^w (e.g. 1/n^0.8); "
                               "n counts the updates of that entry")
         form.addRow("Step size \u03b1", self.alpha)
+        self.features = _named(QComboBox(), "learningFeatures", "Features")
+        self.features.setEditable(True)
+        self.features.setToolTip("Function approximation: the features x(s), a kind and its numbers (aggregate:G "
+                                 "groups, tiles:T:W tilings and width, poly:K, fourier:K, file:PATH of a CSV); edit "
+                                 "the numbers in place")
+        form.addRow("Features", self.features)
+        self._features_text = "tabular"
+        self.set_feature_kinds(("tabular", "aggregate", "file"))
         self.epsilon = self._spin("learningEpsilon", "Epsilon", 0.0, 1.0, d.epsilon, 0.05, 3)
         self.epsilon.setToolTip("Probability of a random legal action (control)")
         self.decay = self._spin("learningDecay", "Epsilon decay", 0.5, 1.0, d.epsilon_decay, 0.001, 4)
@@ -119,8 +143,12 @@ class LearningPanel(QWidget):
         self.explore.setToolTip("Control: every episode starts in a random state with a random first action")
         self.initial = self._spin("learningInitial", "Initial value", -1e6, 1e6, d.initial, 0.5, 2)
         self.initial.setToolTip("Initial Q (or V); a high value is optimistic and makes the greedy policy explore")
+        self.expected = _named(QCheckBox("expected update"), "learningExpected", "Expected update")
+        self.expected.setToolTip("Off-policy TD, TDC and semi-gradient TD: run the expected update (no sampling; "
+                                 "one step per episode), as the book's figures 11.2 and 11.5 draw it")
         row = QHBoxLayout()
         row.addWidget(self.explore)
+        row.addWidget(self.expected)
         row.addWidget(self.initial, 1)
         form.addRow("Start", row)
         self.max_steps = _named(QSpinBox(), "learningMaxSteps", "Max steps per episode")
@@ -143,6 +171,8 @@ class LearningPanel(QWidget):
         self._mode = "learned"
         self.mode_picker.currentIndexChanged.connect(self._on_mode)
         self.alpha.editingFinished.connect(self._on_alpha)
+        self.features.lineEdit().editingFinished.connect(self._on_features)
+        self.features.activated.connect(lambda _i: self._on_features())
         self._alpha_text = ""
         for w in (self.epsilon, self.decay, self.floor, self.initial):
             w.valueChanged.connect(lambda _v: self.settings_changed.emit())
@@ -150,6 +180,7 @@ class LearningPanel(QWidget):
             w.valueChanged.connect(lambda _v: self.settings_changed.emit())
         self.policy.currentIndexChanged.connect(lambda _i: self.settings_changed.emit())
         self.explore.toggled.connect(lambda _on: self.settings_changed.emit())
+        self.expected.toggled.connect(lambda _on: self.settings_changed.emit())
 
     def _spin(self, name: str, label: str, lo: float, hi: float, value: float, step: float,
               decimals: int) -> QDoubleSpinBox:
@@ -176,6 +207,36 @@ class LearningPanel(QWidget):
                 return
         self._alpha_text = text
         self.settings_changed.emit()
+
+    def set_feature_kinds(self, kinds, default: str = "") -> None:
+        """The kinds of features the game offers (:func:`~mdpviz.solvers.features.kinds_for`), ``default``
+        (e.g. "tiles:8:0.125"; "": "tabular") chosen."""
+        first = default or "tabular"
+        items = [first] + [FEATURE_EXAMPLES[k] for k in kinds if FEATURE_EXAMPLES[k] != first]
+        self.features.blockSignals(True)
+        self.features.clear()
+        self.features.addItems(items)
+        self.features.setCurrentIndex(0)
+        self.features.blockSignals(False)
+        self._features_text = first
+
+    def _on_features(self) -> None:
+        text = self.features.currentText().strip()
+        if text == self._features_text:
+            return
+        try:
+            parse_features(text)
+        except ValueError as e:
+            self.features.setEditText(self._features_text)
+            self.invalid_input.emit(str(e))
+            return
+        self._features_text = text
+        self.settings_changed.emit()
+
+    @property
+    def features_text(self) -> str:
+        """The Features picker's spec (checked by :func:`~mdpviz.solvers.features.parse_features`)."""
+        return self._features_text
 
     def _on_mode(self, i: int) -> None:
         m = str(self.mode_picker.itemData(i))
@@ -208,6 +269,21 @@ class LearningPanel(QWidget):
             w.setEnabled(takes(name))
         self.policy.setEnabled(takes("policy"))
         self.n.setEnabled(takes("n"))
+        approx = method in APPROXIMATORS
+        self.features.setEnabled(approx)
+        self.expected.setEnabled(takes("expected"))
+        self.alpha.setPlaceholderText("default: 0.1 / mean x\u1d40x (constant)" if approx else
+                                      "default: 0.1 (Monte Carlo: 1/n)")
+        for w in (self.explore, self.initial):
+            w.setEnabled(w.isEnabled() and not approx)
+        modes, labels = (APPROX_MODES, APPROX_MODE_LABELS) if approx else (BOARD_MODES, MODE_LABELS)
+        if tuple(self.mode_picker.itemData(i) for i in range(self.mode_picker.count())) != tuple(modes):
+            self.mode_picker.blockSignals(True)
+            self.mode_picker.clear()
+            for m in modes:
+                self.mode_picker.addItem(labels[m], m)
+            self.mode_picker.blockSignals(False)
+            self._on_mode(0)
 
     def scenario_settings(self) -> dict:
         """The learner's settings as a scenario saves them (plain JSON: the step size as its text)."""
@@ -275,10 +351,29 @@ class LearningPanel(QWidget):
                       "n": int(self.n.value()), "policy": str(self.policy.currentData()),
                       "exploring_starts": bool(self.explore.isChecked()), "max_steps": int(self.max_steps.value()),
                       "initial": float(self.initial.value()), "seed": int(self.seed.value()), "start": int(start)}
+        if method in APPROXIMATORS:
+            return self._approx_options(method, opts)
         if self._alpha_text:
             opts["alpha"], opts["alpha_power"] = parse_alpha(self._alpha_text)
         LearningSettings(method=method, **opts)  # checked here: a bad field is one line in the status bar
         return opts
+
+
+    def _approx_options(self, method: str, opts: dict) -> dict:
+        """The options of a learner with function approximation (its registry line's parameters among the
+        panel's fields, and the Features picker's spec); ValueError when they do not make a valid learner."""
+        spec = registry.get(method)
+        out = {k: v for k, v in opts.items() if spec.takes(k) or k in ("episodes", "max_steps", "seed", "start")}
+        out["features"] = self._features_text
+        if spec.takes("expected"):
+            out["expected"] = bool(self.expected.isChecked())
+        if self._alpha_text:
+            a, power = parse_alpha(self._alpha_text)
+            if power:
+                raise ValueError(f"step size {self._alpha_text!r}: the weights take a constant step size")
+            out["alpha"] = a
+        ApproxSettings(method=method, **out)
+        return out
 
 
 class LearningCurves(QWidget):
@@ -428,7 +523,8 @@ class LearningCurves(QWidget):
             self.exact_line.setValue(self.exact_return)
 
 
-__all__ = ["LEARNERS", "LearningCurves", "add_learners", "LearningPanel", "MODE_LABELS", "MOVING_AVERAGE", "moving_average"]
+__all__ = ["APPROXIMATORS", "APPROX_MODE_LABELS", "LEARNERS", "LearningCurves", "add_learners", "LearningPanel", "MODE_LABELS",
+           "MOVING_AVERAGE", "learns", "moving_average"]
 
 
 def add_learners(combo: QComboBox) -> None:
@@ -447,3 +543,11 @@ def add_learners(combo: QComboBox) -> None:
         combo.addItem(name, key)
         combo.setItemData(combo.count() - 1, f"{name}: learns from sampled episodes, beside the exact answer",
                           Qt.ItemDataRole.ToolTipRole)
+    combo.addItem("\u2014 function approximation \u2014", None)
+    if isinstance(model, QStandardItemModel):
+        item = model.item(combo.count() - 1)
+        item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsSelectable & ~Qt.ItemFlag.ItemIsEnabled)
+    for key in APPROXIMATORS:
+        combo.addItem(registry.title(key), key)
+        combo.setItemData(combo.count() - 1, f"{registry.title(key)}: linear in the Features picker's features, "
+                          "beside the exact answer and the fixed points", Qt.ItemDataRole.ToolTipRole)

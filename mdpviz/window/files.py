@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QProgressBar, QPushButton, QWidget
 from mdpviz.models.kit.game.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.widgets.convergence import render_svg
 from mdpviz.core.jobs import Job
-from mdpviz.solvers.learning import LEARNERS
+from mdpviz.widgets.learning import learns
 from mdpviz.window.hub import Hub
 
 
@@ -97,7 +97,7 @@ class FilesPart(QObject):
         opts = p.scenario_options()
         if opts:
             out["options"] = opts
-        if p.method in LEARNERS:
+        if learns(p.method):
             out["learning"] = p.learning.scenario_settings()
         return out
 

@@ -39,8 +39,11 @@ from mdpviz.solvers.learning import (
     Update,
     replay_episode,
 )
+from mdpviz.solvers.approximation import ApproxStep
+from mdpviz.solvers.features import kinds_for
 from mdpviz.solvers.sweep import greedy
-from mdpviz.widgets.learning import LearningCurves
+from mdpviz.widgets.approximation import ApproxCurves
+from mdpviz.widgets.learning import APPROX_MODE_LABELS, APPROXIMATORS, LearningCurves, learns
 from mdpviz.window.hub import Hub
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
 
@@ -49,6 +52,9 @@ MODE_WORDS = {"learned": "learned V", "exact": "exact V", "error": "learned \u22
 
 STATE_WORDS = {"converged": "done", "stopped": "done"}
 """The status bar's word for a controller state, where a learner's differs from a solver's."""
+
+EXPECTED_MAX_STEPS = 100_000
+"""The expected update is drawn beside a sampled off-policy run up to this many steps (figure 11.2)."""
 
 ANIMATE_MAX_RATE = 10.0
 """Run speeds (episodes per second) up to this walk each episode's path on the board's token."""
@@ -109,6 +115,21 @@ def mode_scale(mode: str, step: LearningStep, values_scale: ColorScale | None, l
         return ColorScale(-w / 2, w / 2, f"{label}: learned \u2212 exact", DIVERGING)
     hi = float(np.max(step.visits)) if np.size(step.visits) else 1.0
     return ColorScale(0.0, max(hi, 1.0), "visits", SEQUENTIAL)
+
+
+def approx_scale(mode: str, step: ApproxStep, mdp: TabularMDP, label: str) -> ColorScale:
+    """The colour scale of a function-approximation view: the true values' (over the non-terminal states) for
+    the approximate, exact, TD fixed point and best fit values (one colour, one value, fixed for the run), a
+    diverging one as wide as their span for the error, 0 .. most visits for the visits."""
+    v = np.asarray(step.answer.v, dtype=np.float64)[~np.asarray(mdp.terminal, dtype=bool)]
+    v = v[np.isfinite(v)]
+    lo, hi = (float(v.min()), float(v.max())) if v.size else (0.0, 1.0)
+    if mode == "error":
+        w = hi - lo if hi > lo else 1.0
+        return ColorScale(-w / 2, w / 2, f"{label}: approximate \u2212 exact", DIVERGING)
+    if mode == "visits":
+        return ColorScale(0.0, max(float(np.max(step.visits)) if np.size(step.visits) else 1.0, 1.0), "visits", SEQUENTIAL)
+    return range_scale(lo, hi, label=label)
 
 
 def last_update(prev: LearningStep | None, step: LearningStep, mdp: TabularMDP,
@@ -239,6 +260,9 @@ class LearningPart(QObject):
         self.learning_curves = LearningCurves()
         """The convergence dock's page while a learner is loaded."""
         self._hub.conv_stack.addWidget(self.learning_curves)
+        self.approx_curves = ApproxCurves()
+        """The convergence dock's page while a learner with function approximation is loaded."""
+        self._hub.conv_stack.addWidget(self.approx_curves)
         lp = self._hub.solver_panel.learning
         lp.settings_changed.connect(self._on_learning_settings)
         lp.mode_changed.connect(lambda _m: self._hub.solving.mark_dirty())
@@ -248,6 +272,7 @@ class LearningPart(QObject):
         self._walk = (-1, 0.0)
         """(episode whose path the token walks, when it began) at a finite speed."""
         self._tr: tuple[int, int] | None = None
+        self._expected: tuple | None = None
         """Stepping one transition at a time: (history index of the episode, transitions shown)."""
         self._tr_wait = False
         """A transition Step asked the learner for the next episode."""
@@ -268,13 +293,19 @@ class LearningPart(QObject):
         """Another game with a learner still picked: the window says plainly that Run trains it (issue 35
         item 7: after a learning demo, Run on tic-tac-toe trained SARSA unannounced)."""
         m = self._hub.solver_panel.method
-        if m in LEARNERS:
-            text = (f"{game.title}: Run trains {LEARNERS[m]} from experience (picked before); pick a solver "
+        hooks = self._hub.stage.session.spec.model
+        self._hub.solver_panel.learning.set_feature_kinds(
+            kinds_for(True if getattr(hooks, "coordinates", None) else None,  # (only whether it has coordinates)
+                      game_features=getattr(hooks, "features", None) is not None),
+            getattr(hooks, "default_features", ""))
+        if learns(m):
+            text = (f"{game.title}: Run trains {registry.title(m)} from experience (picked before); pick a solver "
                     "in the Solver panel's Algorithm for the exact answer.")
             QTimer.singleShot(0, self, lambda: self._hub.status.showMessage(text, 15000))
 
     def _learning_presenter(self, on: bool) -> None:
         self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
+        self.approx_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
         if self.active:
             QTimer.singleShot(0, self, self._fit_solver_dock)
 
@@ -290,32 +321,62 @@ class LearningPart(QObject):
     @property
     def active(self) -> bool:
         """True while the controller holds a learner (not a solver)."""
-        return self._hub.controller.method in LEARNERS
+        return learns(self._hub.controller.method)
+
+    @property
+    def approx_active(self) -> bool:
+        """True while the controller holds a learner with function approximation."""
+        return self._hub.controller.method in APPROXIMATORS
 
     def learning_options(self) -> dict:
         """The learner's options from the solver panel (fields of LearningSettings; checked by the load)."""
         lp = self._hub.solver_panel.learning
         m = self._hub.solver_panel.method
         try:
-            return lp.options(m, self._hub.stage.session.start_state())
+            opts = lp.options(m, self._hub.stage.session.start_state())
+            return self._game_inputs(m, opts) if m in APPROXIMATORS else opts
         except ValueError as e:
             self._hub.status.showMessage(str(e), 8000)
             return {"start": self._hub.stage.session.start_state()}
 
+    def _game_inputs(self, method: str, opts: dict) -> dict:
+        """A learner with function approximation's options with what the game gives (its ModelHooks): the
+        states' coordinates, its own features and their initial weights, its target and behaviour policies."""
+        session = self._hub.stage.session
+        mdp, hooks, settings = session.mdp(), session.spec.model, session.settings
+        if mdp is None:
+            return opts
+        out = dict(opts)
+        if getattr(hooks, "coordinates", None) is not None:
+            out["coords"] = hooks.coordinates(settings, mdp)
+        if getattr(hooks, "features", None) is not None:
+            out["game_features"] = hooks.features(settings, mdp)
+            if out.get("features") == "game" and getattr(hooks, "initial_weights", None) is not None:
+                out["initial_weights"] = [float(w) for w in hooks.initial_weights(settings, mdp)]
+        if getattr(hooks, "policies", None) is not None and registry.get(method).prediction:
+            given = hooks.policies(settings, mdp)
+            if "target" in given:
+                out["target_rows"] = given["target"]
+            if "behaviour" in given and registry.get(method).takes("behaviour"):
+                out["behaviour_rows"] = given["behaviour"]
+        return out
+
     def _on_learning_settings(self) -> None:
-        if self._hub.solver_panel.method in LEARNERS:
+        if learns(self._hub.solver_panel.method):
             self._hub.solving.reset_solver()
 
     def _learning_reset(self) -> None:
         """A new solve or learner: the convergence dock shows the curves of a learner, the game's plot else."""
-        if self.active:
+        if self.approx_active:
+            self._approx_reset()
+        elif self.active:
             ctrl = self._hub.solver_panel.method not in PREDICTION
             self.learning_curves.reset(control=ctrl)
             self._hub.conv_stack.setCurrentWidget(self.learning_curves)
             self._hub.docks["convergence"].setWindowTitle("Learning curves")
             self._hub.docks["convergence"].setAccessibleName("Learning curves")
             QTimer.singleShot(0, self, self._fit_solver_dock)
-        elif self._hub.conv_stack.currentWidget() is self.learning_curves:
+        elif self._hub.conv_stack.currentWidget() in (self.learning_curves, self.approx_curves):
             g = self._hub.stage.game
             self._hub.conv_stack.setCurrentWidget(self._hub.stage.plot_of(g.key))
             self._hub.docks["convergence"].setWindowTitle(g.convergence_title)
@@ -324,8 +385,31 @@ class LearningPart(QObject):
         self._tr, self._tr_wait, self._replays = None, False, {}
         self._lesson_for_method()
 
+    def _approx_reset(self) -> None:
+        """A learner with function approximation: its plots in the convergence dock, set for the game's
+        coordinates (one: the values over them; two: the surface) and the method (off-policy: the weights
+        over steps)."""
+        c = self._hub.controller
+        spec, opts, mdp = registry.get(c.method), c.options, c.mdp
+        coords = opts.get("coords")
+        cost = mdp is not None and not spec.prediction and bool(np.all(np.asarray(mdp.reward) <= 0))
+        self.approx_curves.reset(coords=None if coords is None else coords.values,
+                                 names=() if coords is None else coords.names, off_policy=spec.takes("behaviour"),
+                                 expected=bool(opts.get("expected")), cost=cost,
+                                 step=str(opts.get("features", "")).startswith("aggregate"))
+        self._expected: tuple | None = None  # (generator, weights per step) of the expected update beside it
+        self._hub.conv_stack.setCurrentWidget(self.approx_curves)
+        self._hub.docks["convergence"].setWindowTitle("Function approximation")
+        self._hub.docks["convergence"].setAccessibleName("Function approximation")
+        QTimer.singleShot(0, self, self._fit_solver_dock)
+
     def take_steps(self, steps: tuple) -> None:
         """Snapshots arrived: the curves take their points (drawn at the next frame)."""
+        approx = tuple(s for s in steps if isinstance(s, ApproxStep))
+        if approx:
+            self.approx_curves.extend(approx)
+            self._tr_wait = False  # (one episode at a time: no transitions to replay)
+            return
         steps = tuple(s for s in steps if isinstance(s, LearningStep))
         if not steps:
             return
@@ -404,6 +488,10 @@ class LearningPart(QObject):
         """The learning lesson of the current model with the learner's settings (the lesson tab's page)."""
         from mdpviz.models.kit.teaching.learning_lesson import learning_lesson
 
+        if self.approx_active:  # the game's lesson says what each method converges to (issue 36 item 7)
+            from mdpviz.export import game_lesson
+
+            return game_lesson(self._hub.stage.game)
         session = self._hub.stage.session
         mdp = session.mdp()
         opts = dict(self._hub.controller.options)
@@ -420,7 +508,7 @@ class LearningPart(QObject):
         c = self._hub.controller
         i = self._hub.solving.shown_index()
         step = c.history[i] if i >= 0 else None
-        return step if isinstance(step, LearningStep) else None
+        return step if isinstance(step, (LearningStep, ApproxStep)) else None
 
     def draw_frame(self) -> None:
         c = self._hub.controller
@@ -432,7 +520,7 @@ class LearningPart(QObject):
         lp = self._hub.solver_panel.learning
         mode = lp.mode
         board = self._hub.stage.board
-        name = LEARNERS.get(c.method, c.method)
+        name = LEARNERS.get(c.method) or registry.title(c.method)
         if mdp is None or session.mdp() is not mdp or step is None or np.shape(step.values) != (mdp.n_states,):
             cap = (f"{name}: press Step for one episode or Run" if mdp is not None
                    else (session.mdp_error() or g.building_text() or g.empty_text()))
@@ -446,6 +534,9 @@ class LearningPart(QObject):
                                                else f"{name}: failed: {c.error}")
             self._hub.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
             self._hub.solving.update_inspection()
+            return
+        if isinstance(step, ApproxStep):
+            self._draw_approx(step, i)
             return
         tv = self.transition_view()
         if tv is not None:
@@ -496,6 +587,111 @@ class LearningPart(QObject):
         self._hub.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
         self._hub.solving.update_inspection()
 
+    def _draw_approx(self, step: ApproxStep, i: int) -> None:
+        """A frame of a learner with function approximation: the board shows the view the solver panel picks
+        (approximate, exact, TD fixed point, best fit, error, visits) on the true values' colour scale, with
+        the greedy policy of q_hat (control); the plots take the shown snapshot."""
+        c, g, session = self._hub.controller, self._hub.stage.game, self._hub.stage.session
+        mdp, mode, board = c.mdp, self._hub.solver_panel.learning.mode, self._hub.stage.board
+        term = np.asarray(mdp.terminal, dtype=bool)
+        values = np.array(step.shown(mode), dtype=np.float64)
+        missing = ~np.isfinite(values)  # (the TD fixed point when it does not exist)
+        values[missing | (term if mode != "visits" else False)] = 0.0
+        policy = (np.full(mdp.n_states, -1, dtype=np.int64) if step.policy is None or mode in ("exact", "td", "best")
+                  else np.array(step.policy, dtype=np.int64))
+        changed = np.zeros(0, dtype=np.int64)
+        for a in (values, policy, changed):
+            a.setflags(write=False)
+        a = step.answer
+        shown = Sweep(values=values, policy=policy, changed=changed, method=step.method, phase="episode",
+                      iteration=step.episode, delta=step.rms_ve, mean_delta=step.rms_ve, delta_state=-1,
+                      elapsed=step.elapsed)
+        scale = approx_scale(mode, step, mdp, session.game.value_label)
+        own = ""
+        if mode == "approximate" and not self.act_exact_scale.isChecked() and far_from_scale(values[~term], scale):
+            v, exact = values[~term], scale  # (Baird's diverging weights: values in the hundreds on a 0..1 scale)
+            scale = range_scale(float(v.min()), float(v.max()), label=f"{session.game.value_label} (approximate)")
+            own = f" \u00b7 own colours: far from the exact {exact.lo:.3g}..{exact.hi:.3g} (View menu)"
+        self.shown_scale = scale
+        td = "none" if a.td is None else f"{math.sqrt(max(a.td.ve, 0.0)):.3g}"
+        cap = (f"episode {step.episode:,} \u00b7 {APPROX_MODE_LABELS[mode]} \u00b7 \u221aVE {step.rms_ve:.3g} "
+               f"(best fit {math.sqrt(max(a.best.ve, 0.0)):.3g}, TD fixed point {td}) \u00b7 {step.n_features} features")
+        if mode == "td" and a.td is None:
+            cap += f" \u00b7 no TD fixed point: {a.td_note}"
+        cap += own
+        board.set_value_range(None)
+        board.show_sweep(shown, scale, caption=g.board_caption(cap, shown), previous=shown)  # (nothing marked changed)
+        board.show_unvisited(None)
+        self._hub.color_bar.show_scale(board.shown_scale or scale)
+        self.approx_curves.show_step(step)
+        self._expected_beside(step)
+        self.approx_curves.refresh()
+        self._hub.solver_panel.show_history(len(c.history), i)
+        self._hub.solving.update_buttons()
+        self._hub.solver_panel.show_status(f"episode {step.episode:,} \u00b7 {step.updates:,} updates \u00b7 "
+                                           f"{step.features}: {step.n_features} features \u00b7 \u221aVE {step.rms_ve:.3g}"
+                                           + (f" \u00b7 \u03b5 {step.epsilon:.3g}" if step.policy is not None else ""))
+        self._hub.state_label.setText(f"{g.title} \u00b7 {registry.title(c.method)} \u00b7 "
+                                      f"{STATE_WORDS.get(c.state, c.state)}")
+        self._hub.solving.update_inspection()
+
+    def _expected_beside(self, step: ApproxStep) -> None:
+        """Beside a sampled off-policy run with the game's target policy (Baird's), the expected update from the
+        same weights with the same step sizes (:func:`~mdpviz.solvers.fixed_points.expected_updates`), at each
+        drawn step: figure 11.2's two panels in one plot."""
+        from mdpviz.solvers.approximation import default_alpha
+        from mdpviz.solvers.fixed_points import expected_updates
+
+        cur, c = self.approx_curves, self._hub.controller
+        x = cur.weight_steps
+        if not cur.off_policy or cur.expected_run or "target_rows" not in c.options or not x.size:
+            return
+        need = int(x.max())
+        if need > EXPECTED_MAX_STEPS:
+            return
+        if self._expected is None:
+            a, o = step.answer, c.options
+            w0 = np.asarray(o.get("initial_weights") or np.zeros(step.n_features), dtype=np.float64)
+            gen = expected_updates(c.mdp, a.X, o["target_rows"], a.mu, method=c.method, w0=w0,
+                                   alpha=float(o.get("alpha") or default_alpha(np.asarray(a.X))),
+                                   beta=float(o.get("beta", 0.05)), steps=EXPECTED_MAX_STEPS, v=a.v)
+            self._expected = (gen, [w0])
+        gen, rows = self._expected
+        if len(rows) <= need:
+            rows.extend(np.asarray(e.weights, dtype=np.float64) for _, e in zip(range(need + 1 - len(rows)), gen))
+        if cur.expected_rows is None or len(cur.expected_rows) != x.size:
+            cur.expected_rows = np.vstack([rows[min(int(k), len(rows) - 1)] for k in x])
+            cur.stale = True
+
+    def _approx_inspection_html(self, step: ApproxStep) -> str:
+        """The inspector's page of a learner with function approximation: its last weight update with its
+        numbers (w <- w + alpha rho delta x) and the clicked state's values beside the exact answers."""
+        session, a = self._hub.stage.session, step.answer
+        parts = [f"<h3>{html.escape(registry.title(step.method))}: episode {step.episode:,}</h3>",
+                 "<p><b>Last weight update</b>:<br>"]
+        upd = step.last_update
+        if upd is not None:
+            parts.append("<code>" + html.escape(upd.text(session.state_name, session.action_name)) + "</code>")
+            parts.append(f"<br>\u03b4 = {upd.delta:.4g}")
+        else:
+            lstd = registry.get(step.method).takes("lstd_epsilon")  # (LSTD: no step size, a solve)
+            parts.append("none written: " + ("the expected update (no sample)" if step.expected else
+                                             "LSTD solves A\u0302 w = b\u0302" if lstd else "no step yet"))
+        parts.append("</p>")
+        s = self._hub.solving.selected
+        mdp = self._hub.controller.mdp
+        if s is not None and mdp is not None and 0 <= s < mdp.n_states:
+            td = "none" if a.td is None else f"{a.td.values[s]:.4g}"
+            x = np.asarray(a.X)[s]
+            nz = np.flatnonzero(x)
+            feats = ", ".join(f"{j}: {x[j]:.3g}" for j in nz[:8]) + (" ..." if nz.size > 8 else "")
+            parts.append(f"<p><b>{html.escape(self._hub.stage.game.state_title(s))}</b>: visited {int(step.visits[s]):,} "
+                         f"times; approximate {step.values[s]:.4g}, exact {a.v[s]:.4g}, best fit {a.best.values[s]:.4g}, "
+                         f"TD fixed point {td}; \u03bc {a.mu[s]:.4g}; x(s) = {{{html.escape(feats)}}}</p>")
+        else:
+            parts.append("<p>Click a state of the board for its approximate and exact values and its features.</p>")
+        return "".join(parts)
+
     def _walk_token(self, step: LearningStep) -> None:
         """At a finite Run speed up to ANIMATE_MAX_RATE, the newest episode's path walks on the board's
         token over the episode's share of a second; otherwise no token."""
@@ -525,6 +721,8 @@ class LearningPart(QObject):
         step = self.shown_step()
         if not self.active or mdp is None or step is None:
             return None
+        if isinstance(step, ApproxStep):
+            return self._approx_inspection_html(step)
         session = self._hub.stage.session
         i = self._hub.solving.shown_index()
         tv = self.transition_view()

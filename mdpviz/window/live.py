@@ -44,7 +44,7 @@ from mdpviz.models.kit.pictures.policy_diff import PolicyDiff, diff_scale, polic
 from mdpviz.models.kit.pictures.value_range import REFERENCE_MAX_TRANSITIONS, range_scale
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import Sweep, kernels
-from mdpviz.solvers.learning import LEARNERS
+from mdpviz.widgets.learning import learns
 from mdpviz.window.hub import Hub
 
 LIVE_MAX_TRANSITIONS = REFERENCE_MAX_TRANSITIONS
@@ -212,7 +212,7 @@ class LivePart(QObject):
 
     def _live_applies(self) -> bool:
         """Live re-solve applies to the shown game and solver (not a learner, nor a game whose Step is its own)."""
-        return (self.live_resolve and not self._hub.stage.session.game.drives_steps and self._hub.solver_panel.method not in LEARNERS
+        return (self.live_resolve and not self._hub.stage.session.game.drives_steps and not learns(self._hub.solver_panel.method)
                 and not self._hub.learning.active and self._hub.stage.session.mdp() is not None)
 
     def edit_message(self, text: str) -> str:
@@ -281,7 +281,7 @@ class LivePart(QObject):
         the edit."""
         c = self._hub.controller
         elapsed = getattr(sol, "elapsed", None)
-        if (self._live_timed and c.mdp is not None and c.method not in LEARNERS and elapsed is not None
+        if (self._live_timed and c.mdp is not None and not learns(c.method) and elapsed is not None
                 and math.isfinite(elapsed)):
             self._live_measured = (c.mdp.n_transitions, float(elapsed))
         base = self._live_base

@@ -28,7 +28,7 @@ from mdpviz.core.jobs import Job
 from mdpviz.models.kit.game import registry
 from mdpviz.models.kit.teaching.sensitivity import Phase, Sensitivity, phase_job, sensitivity_job, value_of, with_value
 from mdpviz.models.kit.teaching.sweep_fields import check_range, numeric_fields
-from mdpviz.solvers.learning import LEARNERS
+from mdpviz.widgets.learning import learns
 from mdpviz.widgets.sensitivity import SensitivityPanel, SweepRequest, region_letter
 from mdpviz.window.hub import Hub
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
@@ -267,7 +267,7 @@ class SensitivityPart(QObject):
         back = ", ".join(f"{panel.label_of(p)} = {v:g}" for p, v in before)
         caption = f"The board: {shown} ({where}). Undo (Ctrl+Z): back to {back}."
         panel.set_caption(caption)
-        if self._hub.solver_panel.method in LEARNERS:
+        if learns(self._hub.solver_panel.method):
             self._hub.status.showMessage(f"{shown}: a learner is chosen in the Solver panel; choose a solver and "
                                          "Run to see this policy.", 10000)
         elif self._hub.controller.mdp is None and self._hub.stage.session.building:

@@ -24,6 +24,7 @@ from mdpviz.export import sweep_caption_of
 from mdpviz.models.kit.pictures.value_range import range_scale
 from mdpviz.solvers import Solution, Sweep, kernels, registry
 from mdpviz.solvers.learning import LEARNERS, LearningStep
+from mdpviz.widgets.learning import learns
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.models.kit.pictures.colors import ColorScale, scale_for
 from mdpviz.models.kit.pictures.chain import BackupChain, follow_href, parse_href
@@ -185,7 +186,7 @@ class SolvingPart(QObject):
         """The options of the Solver panel's choices: the tolerance (AIMA's sequence: its epsilon), the
         method's own options and the conventions in force; a learner's settings (window/learning.py)."""
         p = self._hub.solver_panel
-        if p.method in LEARNERS:
+        if learns(p.method):
             return self._hub.learning.learning_options()
         opts = p.options()
         if uses_tolerance(p.method):
@@ -200,14 +201,14 @@ class SolvingPart(QObject):
         self._hub.color_bar.show_scale(self.scale)
         self.solve_owner = self._hub.stage.game.key
         self._hub.controller.reset(mdp, self._hub.solver_panel.method, **self.solver_options())
-        if mdp is not None and self._hub.stage.session.game.solve_after_reset() and self._hub.solver_panel.method not in LEARNERS:
+        if mdp is not None and self._hub.stage.session.game.solve_after_reset() and not learns(self._hub.solver_panel.method):
             self._hub.controller.run(math.inf)  # the game's Step already decided: show that solve (anti-tic-tac-toe)
         self._dirty = True
 
     # A game whose Step is its own (anti-tic-tac-toe's best-response rounds) has a driver that says so
     # (GameSession.drives_steps); the window's one Step, Run, Pause and Reset then drive it.
     def _drives(self) -> bool:
-        return self._hub.stage.session.game.drives_steps and self._hub.solver_panel.method not in LEARNERS  # (a learner: the window's Step)
+        return self._hub.stage.session.game.drives_steps and not learns(self._hub.solver_panel.method)  # (a learner: the window's Step)
 
     def reset_action(self) -> None:
         """The Reset button: the game's own reset (rounds back to 0) or a fresh solver."""
@@ -325,6 +326,9 @@ class SolvingPart(QObject):
         if isinstance(sol, LearningStep):
             self._hub.status.showMessage(f"{LEARNERS[sol.method]}: {sol.episode:,} episodes learned, RMS error "
                                          f"{sol.rms_error:.3g}", 8000)
+        elif not isinstance(sol, Solution):  # a learner with function approximation's last snapshot
+            self._hub.status.showMessage(f"{registry.title(sol.method)}: {sol.episode:,} episodes learned, "
+                                         f"\u221aVE {sol.rms_ve:.3g}", 8000)
         else:
             what = "converged" if sol.converged else "stopped (sweep limit)"
             self._hub.status.showMessage(f"{registry.title(sol.method)} {what} after {sol.sweeps} "
