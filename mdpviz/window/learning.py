@@ -340,26 +340,14 @@ class LearningPart(QObject):
             return {"start": self._hub.stage.session.start_state()}
 
     def _game_inputs(self, method: str, opts: dict) -> dict:
-        """A learner with function approximation's options with what the game gives (its ModelHooks): the
-        states' coordinates, its own features and their initial weights, its target and behaviour policies."""
+        """A learner with function approximation's options with what the game gives (its ModelHooks: the
+        states' coordinates, its own features and their initial weights, its target and behaviour policies),
+        as ``mdpviz learn`` adds them (:func:`~mdpviz.models.kit.teaching.approx_inputs.approx_inputs`)."""
+        from mdpviz.models.kit.teaching.approx_inputs import approx_inputs
+
         session = self._hub.stage.session
-        mdp, hooks, settings = session.mdp(), session.spec.model, session.settings
-        if mdp is None:
-            return opts
-        out = dict(opts)
-        if getattr(hooks, "coordinates", None) is not None:
-            out["coords"] = hooks.coordinates(settings, mdp)
-        if getattr(hooks, "features", None) is not None:
-            out["game_features"] = hooks.features(settings, mdp)
-            if out.get("features") == "game" and getattr(hooks, "initial_weights", None) is not None:
-                out["initial_weights"] = [float(w) for w in hooks.initial_weights(settings, mdp)]
-        if getattr(hooks, "policies", None) is not None and registry.get(method).prediction:
-            given = hooks.policies(settings, mdp)
-            if "target" in given:
-                out["target_rows"] = given["target"]
-            if "behaviour" in given and registry.get(method).takes("behaviour"):
-                out["behaviour_rows"] = given["behaviour"]
-        return out
+        mdp = session.mdp()
+        return opts if mdp is None else approx_inputs(session.spec, session.settings, mdp, method, opts)
 
     def _on_learning_settings(self) -> None:
         if learns(self._hub.solver_panel.method):

@@ -24,7 +24,9 @@ def approx_inputs(spec: Any, settings: Any, mdp: TabularMDP, method: str, option
     """``options`` of learner ``method`` (kind "approximation") with what the game gives: ``features`` (its
     default when not given), ``coords``, ``game_features`` and, for the game's own features, its
     ``initial_weights`` (unless given); for a prediction method the game's ``target_rows``, and for an
-    off-policy one its ``behaviour_rows`` with ``behaviour="game"`` unless the options ask for "random"."""
+    off-policy one its ``behaviour_rows`` with ``behaviour="game"``: the game's own policies unless the options
+    ask for the "random" one (its target stands for the default "optimal": on Baird's counterexample every
+    policy is optimal, its rewards being 0, and the book's target is "always solid")."""
     from mdpviz.solvers import registry
 
     hooks = spec.model
@@ -40,7 +42,7 @@ def approx_inputs(spec: Any, settings: Any, mdp: TabularMDP, method: str, option
             out["initial_weights"] = [float(w) for w in hooks.initial_weights(settings, mdp)]
     if getattr(hooks, "policies", None) is not None and m.prediction:
         given = hooks.policies(settings, mdp)
-        if "target" in given and out.get("policy") is None:
+        if "target" in given and out.get("policy") != "random":
             out["target_rows"] = np.asarray(given["target"], dtype=np.float64)
         if "behaviour" in given and m.takes("behaviour") and out.get("behaviour") != "random":
             out["behaviour_rows"] = np.asarray(given["behaviour"], dtype=np.float64)
