@@ -89,3 +89,25 @@ def test_the_file_format_takes_every_method_and_checks_the_objects():
         assert parse_scenario(json.dumps({**base, "solver": {"method": m}})).solver["method"] == m
     with pytest.raises(ScenarioError, match="must be an object"):
         parse_scenario(json.dumps({**base, "solver": {"method": "vi", "options": []}}))
+
+
+def test_an_approximation_learners_features_come_back(window, tmp_path):
+    """Issue 36: the Features picker's spec and the expected-update box are saved with the learner."""
+    p = window.solver_panel
+    window.switch_game("randomwalk")
+    p.set_method("off-td")
+    lp = p.learning
+    lp.set_features("aggregate:20")
+    lp.expected.setChecked(True)
+    path = window.files.save_scenario(tmp_path / "walk.json")
+    doc = json.loads(path.read_text())
+    assert doc["solver"]["method"] == "off-td"
+    assert doc["solver"]["learning"]["features"] == "aggregate:20" and doc["solver"]["learning"]["expected"] is True
+    lp.set_features("tabular")
+    lp.expected.setChecked(False)
+    window.files.load_scenario(path)
+    assert p.method == "off-td" and lp.features_text == "aggregate:20" and lp.expected.isChecked()
+    with pytest.raises(ValueError, match="^features:"):
+        lp.set_scenario_settings({"features": "tiles:x"})
+    with pytest.raises(ValueError, match="^expected:"):
+        lp.set_scenario_settings({"expected": "yes"})

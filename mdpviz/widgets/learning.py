@@ -233,6 +233,21 @@ class LearningPanel(QWidget):
         self._features_text = text
         self.settings_changed.emit()
 
+    def set_features(self, text: str) -> None:
+        """Choose the features ``text`` (ValueError starting "features:" when it is not a spec)."""
+        parse_features(text)
+        if text != self._features_text:
+            self._show_features(text)
+            self.settings_changed.emit()
+
+    def _show_features(self, text: str) -> None:
+        self.features.blockSignals(True)
+        if self.features.findText(text) < 0:
+            self.features.addItem(text)
+        self.features.setCurrentIndex(self.features.findText(text))
+        self.features.blockSignals(False)
+        self._features_text = text
+
     @property
     def features_text(self) -> str:
         """The Features picker's spec (checked by :func:`~mdpviz.solvers.features.parse_features`)."""
@@ -291,7 +306,8 @@ class LearningPanel(QWidget):
                      "epsilon_decay": float(self.decay.value()), "epsilon_min": float(self.floor.value()),
                      "n": int(self.n.value()), "policy": str(self.policy.currentData()),
                      "exploring_starts": bool(self.explore.isChecked()), "max_steps": int(self.max_steps.value()),
-                     "initial": float(self.initial.value()), "seed": int(self.seed.value())}
+                     "initial": float(self.initial.value()), "seed": int(self.seed.value()),
+                     "features": self._features_text, "expected": bool(self.expected.isChecked())}
         if self._alpha_text:
             out["alpha"] = self._alpha_text
         return out
@@ -304,7 +320,7 @@ class LearningPanel(QWidget):
                  "epsilon_decay": (self.decay, d.epsilon_decay, float), "epsilon_min": (self.floor, d.epsilon_min, float),
                  "n": (self.n, d.n, int), "max_steps": (self.max_steps, d.max_steps, int),
                  "initial": (self.initial, d.initial, float), "seed": (self.seed, d.seed, int)}
-        unknown = sorted(set(data) - set(spins) - {"policy", "exploring_starts", "alpha"})
+        unknown = sorted(set(data) - set(spins) - {"policy", "exploring_starts", "alpha", "features", "expected"})
         if unknown:
             raise ValueError(f"{unknown[0]}: not a setting of the learners")
         values = {}
@@ -321,6 +337,13 @@ class LearningPanel(QWidget):
         explore = data.get("exploring_starts", False)
         if not isinstance(explore, bool):
             raise ValueError(f"exploring_starts: must be true or false, got {explore!r}")
+        features = data.get("features", self._features_text)
+        if not isinstance(features, str):
+            raise ValueError(f"features: must be a string such as \"tiles:8:0.125\", got {features!r}")
+        parse_features(features)  # (its ValueError starts "features:")
+        expected = data.get("expected", False)
+        if not isinstance(expected, bool):
+            raise ValueError(f"expected: must be true or false, got {expected!r}")
         alpha = data.get("alpha", "")
         if not isinstance(alpha, str):
             raise ValueError(f"alpha: must be a string such as \"0.1\" or \"1/n^0.8\", got {alpha!r}")
@@ -328,7 +351,7 @@ class LearningPanel(QWidget):
             a, _w = parse_alpha(alpha)
             if not 0 < a <= 1:
                 raise ValueError(f"alpha: step size {alpha!r}: give a number in (0, 1], 1/n or 1/n^w")
-        widgets = [w for w, _d, _k in spins.values()] + [self.policy, self.explore]
+        widgets = [w for w, _d, _k in spins.values()] + [self.policy, self.explore, self.expected, self.features]
         for w in widgets:  # one change signal at the end, not one reset per field
             w.blockSignals(True)
         try:
@@ -336,6 +359,8 @@ class LearningPanel(QWidget):
                 w.setValue(values[key])
             self.policy.setCurrentIndex(self.policy.findData(policy))
             self.explore.setChecked(explore)
+            self.expected.setChecked(expected)
+            self._show_features(features)
             self.alpha.setText(alpha)
             self._alpha_text = alpha
         finally:

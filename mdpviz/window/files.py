@@ -165,6 +165,10 @@ class FilesPart(QObject):
         self._saved_solver = self._solver_settings()
         self.scenario_path = Path(path)
         self._hub.scenario_loaded.emit(target)
+        features = dict(scn.solver.get("learning", {})).get("features")
+        if isinstance(features, str):  # (showing the game offered its own features first: the scenario's win)
+            self._hub.solver_panel.learning.set_features(features)
+            self._saved_solver = self._solver_settings()
         self._hub.status.showMessage(f"Opened {path}", 5000)
 
     def _open_solver_settings(self, solver: dict, path: str | Path) -> None:
