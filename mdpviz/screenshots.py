@@ -32,6 +32,8 @@ methods and saves every game's pictures into one folder (default ``assets/screen
   the three sizes), ``sensitivity-phase.png`` (the Sensitivity dock's phase diagram of the discount
   grid) and ``sensitivity/{bridge,phase}-<size>.png`` at the three sizes;
 * ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed);
+* ``randomwalk``, ``baird``, ``mountaincar``: the book's figures 9.1, 11.2 and 10.1 as the window draws them,
+  ``approximation/<size>/figure-*.png`` at the three sizes (:mod:`mdpviz.screenshot_approx`);
 * learning in progress (:data:`LEARNING_SHOTS`: ``gridworld``, ``snakes``, ``ttt``):
   ``learning/<size>/<game>.png`` at the three sizes, Q-learning a few hundred episodes in;
 * the inspector's chain of backups (:data:`CHAIN_SHOTS`: ``snakes``, ``gridworld``):
@@ -379,6 +381,14 @@ def _gym(out: Path, o: ShotOptions) -> list[Path]:
     return save_gym_screenshots(out)
 
 
+def _approximation(key: str) -> Callable[[Path, ShotOptions], list[Path]]:
+    def take_figure(out: Path, o: ShotOptions) -> list[Path]:
+        from mdpviz.screenshot_approx import save_approximation_screenshots
+
+        return save_approximation_screenshots(out, key)
+    return take_figure
+
+
 SCREENSHOTS: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {
     "snakes": _snakes,
     "file": _file,
@@ -389,6 +399,9 @@ SCREENSHOTS: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {
     "ttt3d": _ttt3d,
     "gridworld": _gridworld,
     "gym": _gym,
+    "randomwalk": _approximation("randomwalk"),
+    "baird": _approximation("baird"),
+    "mountaincar": _approximation("mountaincar"),
 }
 """The README gallery's recipe of each game that has one, by game key. Every registered game is
 photographed at the three sizes (:func:`save_size_screenshots`) whether it has a recipe or not."""
