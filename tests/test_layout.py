@@ -100,6 +100,12 @@ def test_plot_has_one_point_per_sweep_final_sweep_included(qtbot, window, key, t
     assert lo < np.log10(y).min() and np.log10(y).max() < hi
 
 
+SOLVED_IN_ONE_SWEEP = {
+    "baird": "Baird's counterexample pays 0 on every transition (Example 11.1): V = 0, the first sweep converges",
+}
+"""Games whose default solve ends after its first sweep, so no shorter run exists (checked: all values 0)."""
+
+
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_plot_range_follows_the_current_run(qtbot, window, key, tmp_path):
     w = window
@@ -115,6 +121,10 @@ def test_plot_range_follows_the_current_run(qtbot, window, key, tmp_path):
         w.convergence.refresh()
     hist = w.controller.history
     long_run = len(hist)
+    if key in SOLVED_IN_ONE_SWEEP:  # no shorter run to draw: the one sweep is drawn, at its number
+        assert long_run == 1 and not np.any(np.asarray(hist[-1].values)), SOLVED_IN_ONE_SWEEP[key]
+        assert w.convergence.x_range == (0.5, 1.5)
+        return
     # the axis ends at the last sweep: its number, or the step count where steps share a round's number
     assert w.convergence.x_range == (0.5, max(long_run, hist[-1].iteration) + 0.5)
     if w.session.game.drives_steps:

@@ -49,8 +49,8 @@ LESSON_METHODS = (
     "for the upper states, w_7 = -2 w_8), so A is singular and TD diverges although exact answers are at hand.",
     "TDC (gradient-corrected TD, section 11.7, eq. 11.7-11.8) follows the true gradient of the projected "
     "Bellman error with a second set of weights learning its correction (step size beta): its expected update "
-    "converges, the projected Bellman error and VE fall towards 0 (figure 11.5), and the weights settle on one "
-    "w with v = 0 everywhere.",
+    "converges and its weights stay bounded: the projected Bellman error falls to 0 while VE falls far more "
+    "slowly (figure 11.5). Its second step size beta must be larger than alpha for that.",
     "Trained on-policy, the same features are safe: gradient Monte Carlo and semi-gradient TD (or LSTD) "
     "evaluating the behaviour policy from its own experience converge (section 9.4), to the best fit and to "
     "the TD fixed point, both v = 0 here. With every reward 0 there is nothing to control: semi-gradient SARSA "

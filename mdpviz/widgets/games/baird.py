@@ -50,8 +50,8 @@ class BairdGame(Game):
 
     def board_caption(self, caption: str, sweep) -> str:
         b = float(self.settings.behaviour_dashed)
-        return (f"{caption}  Solid arrows: the solid action (to state 7); dashed: the dashed action (to one of "
-                f"the upper six, 1/6 each). Behaviour: dashed {b:.3g}, solid {1 - b:.3g}; target: always solid.").strip()
+        return (f"{caption}  Solid: to 7; dashed: to 1-6 (1/6 each). Behaviour dashed {b:.3g}; "
+                "target solid.").strip()
 
     def editor(self) -> QWidget:
         if self._editor is None:

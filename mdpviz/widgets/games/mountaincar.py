@@ -48,8 +48,7 @@ class MountainCarGame(Game):
         return {mc.goal_state(self.settings): CellDecor("", "#555555", "goal (position 0.5)", goal=True)}
 
     def board_caption(self, caption: str, sweep) -> str:
-        return (f"{caption}  Position -1.2 \u2192 0.5 across, velocity -0.07 \u2192 0.07 upwards; the goal at the "
-                "right. The cost-to-go of figure 10.1 is minus these values.").strip()
+        return f"{caption}  Position -1.2 \u2192 0.5 across, velocity -0.07 \u2192 0.07 up.".strip()
 
     def editor(self) -> QWidget:
         if self._editor is None:
