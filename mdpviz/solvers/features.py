@@ -193,7 +193,7 @@ def check_matrix_size(rows: int, cols: int, what: str = "feature matrix") -> Non
     size = int(rows) * int(cols) * 8
     if size > MATRIX_BUDGET_BYTES:
         raise ValueError(f"features: the {what} would be {rows:,} x {cols:,} = {size / 1e6:,.0f} MB, over the "
-                         f"budget of {MATRIX_BUDGET_BYTES / 1e6:,.0f} MB (choose fewer features)")
+                         f"budget of {MATRIX_BUDGET_BYTES / 1e6:,.0f} MB (choose fewer features, e.g. aggregate:G)")
 
 
 # ====================================================================== the kinds
