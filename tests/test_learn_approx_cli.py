@@ -132,3 +132,33 @@ def test_bad_approximation_options_are_one_line(capsys, argv, words):
                                     *argv])
     assert status == 2 and out == ""
     assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_mountain_car_semi_sarsa_with_8_tilings_reaches_the_goal_in_under_200_steps(capsys):
+    """Issue 36's check (figure 10.1's setting: 8 tilings, alpha 0.5/8, epsilon 0, weights from 0 so every
+    action looks good until tried): fewer than 200 steps per episode on average over episodes 400-500, and no
+    fewer than the optimal policy of the same grid needs in expectation (less sampling noise)."""
+    d = learn_json(capsys, "--game", "mountaincar", "--method", "semi-sarsa", "--features", "tiles:8:0.125",
+                   "--alpha", "0.0625", "--epsilon", "0", "--episodes", "500", "--max-steps", "5000", "--every", "1")
+    steps = np.array([-c["return"] for c in d["curve"] if c["episode"] > 400])
+    optimal = -d["exact"][d["start"]]  # V*(start) by value iteration on the same grid: minus the expected steps
+    assert len(steps) == 100 and steps.mean() < 200, steps.mean()
+    assert steps.mean() > 0.9 * optimal, (steps.mean(), optimal)
+    assert d["features"] == "tiles:8:0.125" and d["n_features"] * 3 == len(d["weights"])
+
+
+def test_bairds_own_policies_and_weights_are_the_default(capsys):
+    """Without --behaviour, Baird's off-policy learners follow its behaviour (dashed 6/7) and evaluate its
+    target (always solid) from the book's weights: the first expected step is the book's DP update written out
+    here by hand (w <- w + alpha/7 sum_s (gamma v(7) - v(s)) x(s), v(7) = w7 + 2 w8)."""
+    d = learn_json(capsys, "--game", "baird", "--method", "off-td", "--expected", "--alpha", "0.01",
+                   "--episodes", "1", "--every", "1")
+    w = np.array([1, 1, 1, 1, 1, 1, 10, 1], dtype=float)
+    X = np.zeros((7, 8))
+    for i in range(6):
+        X[i, i], X[i, 7] = 2.0, 1.0
+    X[6, 6], X[6, 7] = 1.0, 2.0
+    v = X @ w
+    step = sum((0.99 * v[6] - v[s]) * X[s] for s in range(7)) / 7.0
+    np.testing.assert_allclose(d["weights"], w + 0.01 * step, rtol=1e-12)
+    assert d["mu"] == pytest.approx([1 / 7] * 7)
