@@ -7,7 +7,8 @@ randomwalk,baird,mountaincar``:
   (where it goes) and the TD fixed point, mu below (the values tab);
 * ``approximation/<size>/figure-11.2.png``: Baird's counterexample, off-policy semi-gradient TD with the
   book's features and initial weights (alpha 0.01), the weights over 1000 steps, sampled, with the expected
-  update dashed beside them (the weights-over-steps tab);
+  update dashed beside them (the weights-over-steps tab); ``figure-11.5.png``: TDC on it (alpha 0.005, beta
+  0.05: the learners' default), the roots of VE and of the projected Bellman error over the steps (the root-VE tab);
 * ``approximation/<size>/figure-10.1.png``: mountain car, semi-gradient SARSA with 8 tilings, the learned
   cost-to-go over position x velocity after 500 episodes (the cost-to-go tab).
 """
@@ -18,21 +19,29 @@ from typing import Any
 
 from mdpviz.shot_window import screenshot_window
 
-FIGURES: dict[str, dict[str, Any]] = {
-    "randomwalk": {"name": "figure-9.1", "method": "gradient-mc", "features": "aggregate:10", "alpha": "0.00002",
-                   "episodes": 100_000, "max_steps": 10_000, "tab": "values"},
-    "baird": {"name": "figure-11.2", "method": "off-td", "features": "game", "alpha": "0.01", "episodes": 1000,
-              "max_steps": 1, "tab": "weights over steps"},
-    "mountaincar": {"name": "figure-10.1", "method": "semi-sarsa", "features": "tiles:8:0.125", "alpha": "0.0625",
-                    "episodes": 500, "max_steps": 5000, "epsilon": 0.0, "tab": "cost-to-go"},
+FIGURES: dict[str, tuple[dict[str, Any], ...]] = {
+    "randomwalk": ({"name": "figure-9.1", "method": "gradient-mc", "features": "aggregate:10", "alpha": "0.00002",
+                    "episodes": 100_000, "max_steps": 10_000, "tab": "values"},),
+    "baird": ({"name": "figure-11.2", "method": "off-td", "features": "game", "alpha": "0.01", "episodes": 1000,
+               "max_steps": 1, "tab": "weights over steps"},
+              {"name": "figure-11.5", "method": "tdc", "features": "game", "alpha": "0.005",
+               "episodes": 1000, "max_steps": 1, "tab": "\u221aVE"}),
+    "mountaincar": ({"name": "figure-10.1", "method": "semi-sarsa", "features": "tiles:8:0.125", "alpha": "0.0625",
+                     "episodes": 500, "max_steps": 5000, "epsilon": 0.0, "tab": "cost-to-go"},),
 }
 """Each game's figure: the learner, its features and options as the book gives them, and the tab shown."""
 
 
 def save_approximation_screenshots(out: str | Path, key: str) -> list[Path]:
-    """``approximation/<size>/<figure>.png`` of game ``key`` (a key of :data:`FIGURES`) at every size."""
-    fig = FIGURES[key]
-    with screenshot_window(Path(out)) as sw:
+    """``approximation/<size>/<figure>.png`` of each figure of game ``key`` (a key of :data:`FIGURES`) at every size."""
+    saved: list[Path] = []
+    for fig in FIGURES[key]:
+        saved += _save_figure(Path(out), key, fig)
+    return saved
+
+
+def _save_figure(out: Path, key: str, fig: dict[str, Any]) -> list[Path]:
+    with screenshot_window(out) as sw:
         w = sw.window
         w.switch_game(key)
         sw.wait_built(f"the {key} model")

@@ -190,6 +190,20 @@ def test_error_curve_zero_empty_and_non_finite(qtbot):
     assert w.best_line.isVisible() and not w.td_line.isVisible()
 
 
+def test_error_curve_draws_the_projected_bellman_error_as_figure_11_5(qtbot):
+    w = ErrorCurve()
+    qtbot.addWidget(w)
+    ep = np.array([1.0, 2.0, 3.0])
+    w.show_error(ep, np.array([4.0, 4.0, 3.61]), 0.0, 0.0, pbe=np.array([0.25, 0.01, np.nan]))
+    x, y = finite_xy(w.pbe_curve)
+    assert list(x) == [1.0, 2.0] and np.allclose(y, [0.5, 0.1])
+    assert any(t == "\u221aPBE" for t in legend_texts(w))
+    w.show_error(ep, np.array([4.0, 4.0, 3.61]), 0.0, 0.0)  # no PBE (control): no curve, no legend entry
+    assert finite_xy(w.pbe_curve)[1].size == 0 and not any("PBE" in t for t in legend_texts(w))
+    with pytest.raises(ValueError, match="pbe"):
+        w.show_error(ep, np.ones(3), None, None, pbe=np.ones(2))
+
+
 # ---------------------------------------------------------------------------------- SurfaceView
 def test_surface_view_colours_cells_by_value_and_leaves_non_finite_blank(qtbot):
     w = SurfaceView()

@@ -13,6 +13,8 @@ approx_loop.py), checked against exact targets, not "it went down":
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -326,3 +328,42 @@ def test_a_bad_option_is_one_line_naming_it(method, options, says):
         approx_learner(mdp, method, **options)
     text = str(e.value)
     assert says in text and "\n" not in text, text
+
+
+def test_sampled_prediction_snapshots_carry_the_projected_bellman_error():
+    """Figure 11.5 (left): sampled TDC on Baird drives the PBE towards 0 while VE stays near 2^2; each
+    snapshot's pbe is fixed_points.projected_bellman_error of its weights (computed apart here)."""
+    from mdpviz.models.kit.game.game_model import build_game
+    from mdpviz.models.kit.teaching.approx_inputs import approx_inputs
+    from mdpviz.solvers.fixed_points import projected_bellman_error
+
+    game = build_game("baird")
+    opts = approx_inputs(game.spec, game.settings, game.mdp, "tdc",
+                         {"episodes": 1000, "max_steps": 1, "alpha": 0.005, "beta": 0.05, "batch": 100})
+    steps = list(approx_learner(game.mdp, "tdc", start=game.start_state(), **opts))
+    a = steps[-1].answer
+    for s in (steps[0], steps[-1]):
+        assert s.pbe == pytest.approx(projected_bellman_error(game.mdp, a.X, opts["target_rows"], a.mu, s.weights),
+                                      rel=1e-9, abs=1e-12)
+    assert steps[-1].pbe < 0.05 * steps[0].pbe and 1.0 < math.sqrt(steps[-1].ve) < 3.0
+    control = list(approx_learner(game.mdp, "semi-sarsa", start=game.start_state(), episodes=3, max_steps=5,
+                                  features="tabular"))
+    assert all(math.isnan(s.pbe) for s in control)
+
+
+def test_the_inspectors_line_names_the_action_and_rho_off_policy_and_the_state_action_for_control():
+    from mdpviz.models.kit.game.game_model import build_game
+    from mdpviz.models.kit.teaching.approx_inputs import approx_inputs
+
+    game = build_game("baird")
+    names = (game.state_labels(), lambda a: game.action_label(0, a))
+    opts = approx_inputs(game.spec, game.settings, game.mdp, "tdc", {"episodes": 20, "max_steps": 1})
+    u = list(approx_learner(game.mdp, "tdc", start=game.start_state(), **opts))[-1].last_update
+    text = u.text(lambda s: names[0][s], names[1])
+    action = names[1](u.action)
+    assert text.startswith(f"A = {action}, \u03c1 = \u03c0/b = ") and f",{action})" not in text
+    assert f"x({names[0][u.state]}) = {{" in text
+    assert ("TDC's correction" in text) == (u.correction != 0.0)
+    control = list(approx_learner(game.mdp, "semi-sarsa", start=0, episodes=3, max_steps=3))[-1].last_update
+    ctext = control.text(lambda s: names[0][s], names[1])
+    assert ctext.startswith("w <- w + ") and f"x({names[0][control.state]},{names[1](control.action)})" in ctext

@@ -192,7 +192,7 @@ KEYS: dict[str, tuple[str, str]] = {
     "mu": ("the on-policy distribution per state (off-policy: the behaviour's), summing to 1", "list[float]"),
     "ve": ("the mean squared value error sum_s mu(s) (v_hat(s) - v(s))^2 (Sutton and Barto eq. 9.1; null: not finite)", "float|null"),
     "fixed_points": ("mc: the best fit (min VE, where gradient MC converges), td: the TD fixed point (where semi-gradient TD and LSTD converge; null: it does not exist), each {weights, values, ve}", "object"),
-    "pbe": ("the mean squared projected Bellman error of the weights (Sutton and Barto section 11.4; the expected update's)", "float"),
+    "pbe": ("the mean squared projected Bellman error of the weights (Sutton and Barto section 11.4; prediction methods)", "float"),
     "td_note": ("why the TD fixed point does not exist", "str"),
     "bound": ("VE(best fit) / (1 - gamma), the bound on the TD fixed point's VE (eq. 9.14; null at discount 1)", "float|null"),
     "expected": ("true: the expected update was run (no sampling), each episode one step", "bool"),

@@ -114,7 +114,7 @@ def run_approx(args: argparse.Namespace, base: dict[str, Any], *, every: int) ->
         point: dict[str, Any] = {"episode": snap.episode, "ve": _finite(snap.ve)}
         if snap.returns:
             point["return"] = float(sum(snap.returns) / len(snap.returns))
-        if snap.expected and math.isfinite(snap.pbe):
+        if math.isfinite(snap.pbe):
             point["pbe"] = float(snap.pbe)
         if off_policy:
             point["weights"] = [float(w) for w in snap.weights]

@@ -52,6 +52,9 @@ DEFAULT_ALPHA_SCALE = 0.1
 (section 9.6, eq. 9.19, with tau = 10): 0.1 with one-hot or aggregated features, 0.1 / T with T tilings."""
 LSTD_MAX_FEATURES = 4000
 """Most features LSTD keeps its d x d matrix A_hat for (4000: 128 MB)."""
+PBE_MAX_FEATURES = 500
+"""Most features for which a sampled prediction snapshot carries its projected Bellman error (a pseudo-inverse
+of X^T D X, d x d, once per run; each snapshot then costs one product with the chain)."""
 
 LSTD_DENSE_SOLVE = 200
 """Above this many features LSTD's snapshot solves A_hat w = b_hat as a sparse system (a dense solve of
@@ -236,18 +239,28 @@ class WeightUpdate:
     x: tuple[float, ...]
     """Their values."""
     correction: float = 0.0
-    """TDC: x^T v, the correction's factor (w also moves by -alpha rho gamma (x^T v) x'); 0 otherwise."""
+    """TDC: x(S)^T v, the correction's factor (w also moves by -alpha rho gamma (x(S)^T v) x(S')); 0 otherwise."""
+    stacked: bool = False
+    """The features are x(S, A) (control: a block per action); False: x(S), the action only weighs by rho."""
 
     def text(self, state_name: Callable[[int], str] = str, action_name: Callable[[int], str] = str) -> str:
-        """The update with its numbers: "w <- w + 0.1 x 1 x (0.52 - 0.4) x(s3), x(s3) = {3: 1}"."""
+        """The update with its numbers, e.g. "w <- w + 0.1 x (0.52 - 0.4) x(s3); x(s3) = {3: 1}" (off-policy:
+        "A = dashed, rho = pi/b = 7: w <- w + 0.01 x 7 x (...) x(s)"; TDC adds its correction term)."""
         f = lambda v: f"{v:.4g}"  # noqa: E731
-        where = state_name(self.state) if self.action < 0 else f"{state_name(self.state)},{action_name(self.action)}"
+        state = state_name(self.state)
+        where = f"{state},{action_name(self.action)}" if self.stacked and self.action >= 0 else state
         xs = ", ".join(f"{i}: {f(v)}" for i, v in zip(self.active[:8], self.x[:8]))
         more = f", ... ({len(self.active)} active)" if len(self.active) > 8 else ""
-        rho = "" if self.rho == 1.0 else f" x {f(self.rho)}"
-        tdc = "" if self.correction == 0.0 else f" (TDC: and - alpha rho gamma x {f(self.correction)} x(S'))"
-        return (f"w <- w + {f(self.alpha)}{rho} x ({f(self.target)} - {f(self.estimate)}) x({where}), "
-                f"x({where}) = {{{xs}{more}}}{tdc}")
+        head = ""
+        if not self.stacked and self.action >= 0:  # off-policy: the action taken weighs the update by rho
+            head = f"A = {action_name(self.action)}, \u03c1 = \u03c0/b = {f(self.rho)}: "
+        rho = "" if self.rho == 1.0 and not head else f" x {f(self.rho)}"
+        tdc = ""
+        if self.correction != 0.0 and self.next_state >= 0:
+            tdc = (f" - {f(self.alpha)}{rho} x \u03b3 x {f(self.correction)} x(S\u2032 = {state_name(self.next_state)})"
+                   f" (TDC's correction: x(S)\u1d40v = {f(self.correction)})")
+        return (f"{head}w <- w + {f(self.alpha)}{rho} x ({f(self.target)} - {f(self.estimate)}) x({where}){tdc}; "
+                f"x({where}) = {{{xs}{more}}}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -303,8 +316,9 @@ class ApproxStep:
     aux: np.ndarray | None = field(default=None, repr=False)
     """TDC's second weight vector v (read-only), else None."""
     pbe: float = math.nan
-    """The expected mode: the projected Bellman error of w (eq. 11.22, figure 11.5), from
-    :class:`~mdpviz.solvers.fixed_points.ExpectedStep`; NaN for a sampled snapshot."""
+    """The projected Bellman error of w (eq. 11.22, figure 11.5): the expected mode's from
+    :class:`~mdpviz.solvers.fixed_points.ExpectedStep`, a sampled prediction snapshot's computed from the model
+    (up to :data:`PBE_MAX_FEATURES` features); NaN for control and beyond that."""
 
     @property
     def rms_ve(self) -> float:
@@ -618,6 +632,11 @@ def lstd_weights(amat: np.ndarray, bvec: np.ndarray, eps: float) -> np.ndarray:
 def _learn(mdp, settings, X, pi, bpi, answer, w0, loop) -> Generator[ApproxStep, int | None, ApproxStep]:
     t0 = time.perf_counter()
     run = _new_run(mdp, settings, X, w0)
+    pbe = None
+    if not settings.is_control and X.shape[1] <= PBE_MAX_FEATURES:  # (each snapshot's PBE: figure 11.5's curve)
+        from mdpviz.solvers.fixed_points import pbe_function
+
+        pbe = pbe_function(mdp, X, pi, answer.mu)
     done_eps, updates = 0, 0
     learning = 0.0
     last = None
@@ -630,7 +649,7 @@ def _learn(mdp, settings, X, pi, bpi, answer, w0, loop) -> Generator[ApproxStep,
         learning += time.perf_counter() - t_loop
         updates += n
         done_eps += m
-        last = _snapshot(mdp, settings, X, run, answer, done_eps, updates, returns, lengths, t0, learning)
+        last = _snapshot(mdp, settings, X, run, answer, done_eps, updates, returns, lengths, t0, learning, pbe)
         sent = yield last
     return last
 
@@ -669,10 +688,10 @@ def _last_update(mdp: TabularMDP, settings: ApproxSettings, run: _Run) -> Weight
     return WeightUpdate(state=s, action=action, reward=float(rec[2]), next_state=int(rec[3]), target=float(rec[4]),
                         estimate=float(rec[5]), delta=float(rec[6]), alpha=float(rec[7]), rho=float(rec[8]),
                         active=tuple((x_idx[sl] + off).tolist()), x=tuple(x_val[sl].tolist()),
-                        correction=float(rec[9]))
+                        correction=float(rec[9]), stacked=bool(settings.is_control))
 
 
-def _snapshot(mdp, settings, X, run, answer, episode, updates, returns, lengths, t0, learning) -> ApproxStep:
+def _snapshot(mdp, settings, X, run, answer, episode, updates, returns, lengths, t0, learning, pbe=None) -> ApproxStep:
     t = int(lengths[-1])
     q = policy = None
     w = lstd_weights(run.amat, run.bvec, settings.lstd_epsilon) if settings.method == "lstd" else run.w.copy()
@@ -697,7 +716,8 @@ def _snapshot(mdp, settings, X, run, answer, episode, updates, returns, lengths,
         epsilon=(max(settings.epsilon_min, settings.epsilon * settings.epsilon_decay ** (episode - 1))
                  if settings.is_control else 0.0),
         expected=False, elapsed=time.perf_counter() - t0, learning_seconds=learning,
-        done=episode == settings.episodes, aux=read_only(run.h.copy()) if settings.method == "tdc" else None)
+        done=episode == settings.episodes, aux=read_only(run.h.copy()) if settings.method == "tdc" else None,
+        pbe=math.nan if pbe is None else pbe(w))
 
 
 def _expected(mdp, settings, X, pi, answer, w0) -> Generator[ApproxStep, int | None, ApproxStep]:

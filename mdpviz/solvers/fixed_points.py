@@ -348,12 +348,24 @@ def projected_bellman_error(mdp: TabularMDP, X: np.ndarray, target_rows: np.ndar
                             w: np.ndarray) -> float:
     """PBE(w) = ||Pi delta_w||^2_mu = (X^T D delta_w)^T (X^T D X)^+ (X^T D delta_w) (eq. 11.22, with the
     pseudo-inverse when features repeat), delta_w = r_pi + gamma P_pi X w - X w the expected TD error."""
+    return pbe_function(mdp, X, target_rows, mu)(w)
+
+
+def pbe_function(mdp: TabularMDP, X: np.ndarray, target_rows: np.ndarray, mu: np.ndarray):
+    """``pbe(w)``: :func:`projected_bellman_error` of many weight vectors, the chain, X^T D and (X^T D X)^+
+    computed once (a learner's snapshots: figure 11.5's sampled curve)."""
     P, r = policy_chain(mdp, target_rows)
     X = np.asarray(X, dtype=np.float64)
     mu = np.asarray(mu, dtype=np.float64)
-    vals = X @ np.asarray(w, dtype=np.float64)
-    g = (X * mu[:, None]).T @ (r + mdp.discount * (P @ vals) - vals)
-    return float(g @ (np.linalg.pinv((X * mu[:, None]).T @ X) @ g))
+    xd = (X * mu[:, None]).T
+    m = np.linalg.pinv(xd @ X)
+    gamma = float(mdp.discount)
+
+    def pbe(w: np.ndarray) -> float:
+        vals = X @ np.asarray(w, dtype=np.float64)
+        g = xd @ (r + gamma * (P @ vals) - vals)
+        return float(g @ (m @ g))
+    return pbe
 
 
 def expected_updates(mdp: TabularMDP, X: np.ndarray, target_rows: np.ndarray, mu: np.ndarray, *, method: str,

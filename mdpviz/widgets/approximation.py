@@ -66,6 +66,8 @@ MU_BRUSH = (0, 0, 0, 40)
 MU_PEN = "#888888"
 
 ERROR_COLOR, BEST_COLOR, TD_COLOR = "#0072b2", "#d55e00", "#009e73"
+PBE_COLOR = "#cc79a7"
+"""The root of the projected Bellman error's curve (figure 11.5; Okabe-Ito's reddish purple)."""
 """The learner's root VE, the best fit's and the TD fixed point's lines."""
 
 BAR_COLOR = "#0072b2"
@@ -493,7 +495,7 @@ class ErrorCurve(_Plot):
     """The root of the value error, sqrt(VE) (eq. 9.1), over episodes on a log scale, with the best fit's
     (where gradient Monte Carlo converges) and the TD fixed point's (semi-gradient TD, LSTD: eq. 9.12)
     as horizontal lines, their numbers in the legend. A zero (tabular features fit exactly) is drawn at
-    a "0" tick two decades below the rest, as the convergence plot draws a zero change."""
+    a "0" tick one decade below the rest (the convergence plot draws a zero change two below)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         self.left_axis = ZeroLogAxis("left")
@@ -505,6 +507,7 @@ class ErrorCurve(_Plot):
         self.plot.setLabel("left", "\u221aVE")
         self.plot.setLabel("bottom", "episode")
         self.curve = self.plot.plot([], [], pen=pg.mkPen(ERROR_COLOR, width=2), connect="finite")
+        self.pbe_curve = self.plot.plot([], [], pen=pg.mkPen(PBE_COLOR, width=2), connect="finite")
         self.best_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(BEST_COLOR, width=2, style=Qt.PenStyle.DashLine))
         self.td_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(TD_COLOR, width=2, style=Qt.PenStyle.DotLine))
         for line in (self.best_line, self.td_line):
@@ -520,29 +523,36 @@ class ErrorCurve(_Plot):
         self.show_error(np.zeros(0), np.zeros(0), None, None)
 
     def show_error(self, episodes, ve, best_ve: float | None, td_ve: float | None, *,
-                   x_label: str = "episode", td_note: str = "") -> None:
+                   x_label: str = "episode", td_note: str = "", pbe=None) -> None:
         """Draw sqrt(``ve``) over ``episodes`` and lines at sqrt(``best_ve``) and sqrt(``td_ve``) (None or
-        NaN: no line; ``td_note`` then says why there is no TD fixed point, e.g. "A is singular")."""
+        NaN: no line; ``td_note`` then says why there is no TD fixed point, e.g. "A is singular"); ``pbe``
+        (one per episode, NaN where unknown): sqrt(PBE) beside it, as figure 11.5 draws TDC's."""
         x = finite_or_nan(episodes)
         r = root_ve(finite_or_nan(ve))
         if r.shape != x.shape:
             raise ValueError(f"ve: {r.size} values for {x.size} episodes")
+        p = np.full(x.shape, np.nan) if pbe is None else root_ve(finite_or_nan(pbe))
+        if p.shape != x.shape:
+            raise ValueError(f"pbe: {p.size} values for {x.size} episodes")
         b, t = _scalar(best_ve), _scalar(td_ve)
         b = None if b is None or b < 0 else math.sqrt(b)
         t = None if t is None or t < 0 else math.sqrt(t)
         self.episodes, self.root, self.best_root, self.td_root = x, r, b, t
-        levels = np.concatenate([r, [v for v in (b, t) if v is not None]])
+        levels = np.concatenate([r, p, [v for v in (b, t) if v is not None]])
         positive = levels[np.isfinite(levels) & (levels > 0)]
         lo = math.floor(math.log10(positive.min())) if positive.size else -1
         hi = math.ceil(math.log10(positive.max())) if positive.size else 0
         hi = max(hi, lo + 1)
         zero = bool(np.any(levels == 0))
-        self.zero_level = float(lo - 2) if zero else None
+        self.zero_level = float(lo - 1) if zero else None  # (one decade below: a short dock in presenter mode keeps its labels)
         self.left_axis.zero_level = self.zero_level
         floor = 10.0 ** self.zero_level if zero else np.nan
         shown = np.where(r == 0, floor, r)
         self.curve.setData(x, shown, connect="finite")
+        self.pbe_curve.setData(x, np.where(p == 0, floor, p), connect="finite")
         entries: list = [(self.curve, "\u221aVE of the learner")] if x.size else []
+        if np.isfinite(p).any():
+            entries.append((self.pbe_curve, "\u221aPBE"))
         for line, sample, v, name in ((self.best_line, self._best_sample, b, "best fit"),
                                       (self.td_line, self._td_sample, t, "TD fixed point")):
             line.setVisible(v is not None)
@@ -563,6 +573,7 @@ class ErrorCurve(_Plot):
     def _restyle(self) -> None:
         w = self.line_width
         self.curve.setPen(pg.mkPen(ERROR_COLOR, width=w))
+        self.pbe_curve.setPen(pg.mkPen(PBE_COLOR, width=w))
         for line, sample, color, style in ((self.best_line, self._best_sample, BEST_COLOR, Qt.PenStyle.DashLine),
                                            (self.td_line, self._td_sample, TD_COLOR, Qt.PenStyle.DotLine)):
             pen = pg.mkPen(color, width=w, style=style)
@@ -750,6 +761,7 @@ class ApproxCurves(QWidget):
         self.off_policy, self.expected_run, self.step, self.cost = off_policy, expected, step, cost
         self._ep: list[float] = []
         self._ve: list[float] = []
+        self._pbe: list[float] = []
         self._x: list[float] = []
         self._w: list[np.ndarray] = []
         self._every = 1
@@ -773,6 +785,7 @@ class ApproxCurves(QWidget):
         for s in steps:
             self._ep.append(float(s.episode))
             self._ve.append(float(s.ve))
+            self._pbe.append(float(getattr(s, "pbe", math.nan)))
             if self.off_policy and len(self._ep) % self._every == 0:
                 self._x.append(float(s.episode if self.expected_run else s.updates))
                 self._w.append(np.asarray(s.weights, dtype=np.float64))
@@ -798,7 +811,8 @@ class ApproxCurves(QWidget):
         s = self.shown
         a = None if s is None else s.answer
         self.error.show_error(np.asarray(self._ep), np.asarray(self._ve), None if a is None else a.best.ve,
-                              None if a is None or a.td is None else a.td.ve, td_note="" if a is None else a.td_note)
+                              None if a is None or a.td is None else a.td.ve, td_note="" if a is None else a.td_note,
+                              pbe=np.asarray(self._pbe))
         if s is None:
             return
         self.weights.show_weights(s.weights)
