@@ -196,6 +196,18 @@ KEYS: dict[str, tuple[str, str]] = {
     "td_note": ("why the TD fixed point does not exist", "str"),
     "bound": ("VE(best fit) / (1 - gamma), the bound on the TD fixed point's VE (eq. 9.14; null at discount 1)", "float|null"),
     "expected": ("true: the expected update was run (no sampling), each episode one step", "bool"),
+    # --- policy gradients (mdpviz learn --method reinforce|...; mdpviz gradient; issue 37)
+    "theta": ("the policy's preference weights theta, h(s, a) = theta . x(s, a)", "list[float]"),
+    "policy_probs": ("per state, action label -> the softmax policy's probability (terminal: {})", "list[map]"),
+    "J": ("the exact value of the policy from the start (continuing models: its average reward per step; null: undefined)", "float|null"),
+    "J_best": ("the best value a policy of these features reaches from the start (null: undefined)", "float|null"),
+    "J_best_how": ("how J_best was found (V*(start) for tabular features; else the best of exact-gradient ascents)", "str"),
+    "gradient": ("the exact gradient of J with respect to theta (the policy-gradient theorem; null: not computed)", "list[float]|null"),
+    "critic": ("the weights of the learned baseline or critic over the state features", "list[float]"),
+    "avg_reward": ("the average-reward actor-critic's estimate of the reward per step", "float|null"),
+    "samples": ("how many episodes were sampled", "int"),
+    "without_baseline": ("the sampled one-episode REINFORCE estimates: their mean, variance (trace of the covariance), cosine with the exact gradient, standard error", "object"),
+    "with_baseline": ("the same with the exact v_pi(S_t) subtracted from each return (section 13.4's baseline)", "object"),
     # --- export
     "title": ("the game's title", "str"),
     "figure": ("what was drawn", "str"),

@@ -24,7 +24,7 @@ import argparse
 import math
 import time
 
-from mdpviz.commands import check_seed, learn_approx, positive_int
+from mdpviz.commands import check_seed, learn_approx, learn_pg, positive_int
 from mdpviz.commands.game_args import add_game_options
 
 NOT_METHOD_IDS = {"q": "the JSON field of the learned Q table"}
@@ -74,10 +74,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_game_options(p, own_help={"--seed": "seed of the episodes: every random number of the learner (default 0); "
                                   "with --game risk_ttt also of its noisy and random risk presets"})
-    approx = registry.ids("approximation")
-    p.add_argument("--method", required=True, choices=registry.ids("learner") + approx,
+    approx, pg = registry.ids("approximation"), registry.ids("policy-gradient")
+    p.add_argument("--method", required=True, choices=registry.ids("learner") + approx + pg,
                    help=f"{', '.join(predict)} (prediction); {', '.join(control)} (control); with linear function "
-                   f"approximation (--features): {', '.join(approx)}")
+                   f"approximation (--features): {', '.join(approx)}"
+                   + (f"; policy gradients (--features, --alpha-theta, --alpha-w): {', '.join(pg)}" if pg else ""))
     p.add_argument("--episodes", type=positive_int, required=True, metavar="N", help="episodes to run")
     p.add_argument("--alpha", default=None, metavar="A|1/n|1/n^w",
                    help="step size: a constant in (0, 1], 1/n (sample average) or 1/n^w (default: 1/n for "
@@ -108,6 +109,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--digits", type=int, default=4, help="decimals printed (default 4; --json prints all)")
     p.add_argument("--json", action="store_true", help="print JSON")
     learn_approx.add_options(p)
+    learn_pg.add_options(p)
     p.set_defaults(func=run)
 
 
@@ -164,6 +166,17 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--digits must be 0..15, got {args.digits}")
     opts = learner_options(args)
     every = args.every or max(1, args.episodes // CURVE_POINTS)
+    if learn_pg.is_policy_gradient(args.method):
+        for flag, value in (("--expected", args.expected or None), ("--beta", args.beta), ("--behaviour", args.behaviour)):
+            if value is not None:
+                raise ValueError(f"{flag} applies to the approximation methods, not {args.method}")
+        out = learn_pg.run_pg(args, opts, every=every)
+        if args.json:
+            print_json(out)
+        else:
+            learn_pg.print_text(out, args.digits)
+        return 0
+    learn_pg.check_not_policy_gradient(args)
     if learn_approx.is_approximation(args.method):
         out = learn_approx.run_approx(args, opts, every=every)
         if args.json:
