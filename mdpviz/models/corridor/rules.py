@@ -9,7 +9,7 @@ discounted, so the value of a policy is minus the expected number of steps to th
 With the book's features every state looks the same to the agent: x(s, right) = (1, 0) and x(s, left) = (0, 1)
 in every state, so a policy can only choose one probability p of going right, the same in every state. The
 value of that policy from S, by one linear solve of the Bellman equations (eq. 3.14), is
-J(p) = (2p - 4) / (p (1 - p)): figure 13.1's curve. It is best at p = 2 - sqrt 2 (about 0.586), where
+J(p) = (2p - 4) / (p (1 - p)): the curve Example 13.1 draws. It is best at p = 2 - sqrt 2 (about 0.586), where
 J = -(6 + 4 sqrt 2) (about -11.657). An epsilon-greedy policy can only be near p = 0 or p = 1: with
 epsilon 0.1, p = 0.05 gives -82.1 and p = 0.95 gives -44.2, far worse. Only a policy that learns its
 probabilities, as the policy-gradient methods of chapter 13 do, finds the best stochastic policy.
@@ -42,10 +42,10 @@ STEP_REWARD = -1.0
 MAX_STATES = 50
 """Most non-terminal states the corridor may have (the lesson's numbers stay exact)."""
 BOOK_P_RIGHT = 0.05
-"""The probability of right the book starts its learners from (figure 13.1: the epsilon-greedy-left policy
+"""The probability of right the learners start from (the epsilon-greedy-left policy of Example 13.1's graph,
 with epsilon 0.1)."""
 BOOK_EPSILON = 0.1
-"""The epsilon of figure 13.1's two epsilon-greedy policies (p = epsilon/2 and 1 - epsilon/2)."""
+"""The epsilon of Example 13.1's two epsilon-greedy policies (p = epsilon/2 and 1 - epsilon/2)."""
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ def value_of_right_probability(settings: CorridorSettings, p: float) -> float:
 
 
 def best_right_probability(settings: CorridorSettings) -> tuple[float, float]:
-    """(p, J(p)): the best probability of right for a policy that cannot tell the states apart (figure 13.1's
+    """(p, J(p)): the best probability of right for a policy that cannot tell the states apart (Example 13.1's
     maximum: 2 - sqrt 2 and -(6 + 4 sqrt 2) on the book's corridor), by a bounded scalar search over (0, 1)."""
     from scipy.optimize import minimize_scalar
 

@@ -43,7 +43,7 @@ def features(settings: CorridorSettings, mdp: TabularMDP) -> np.ndarray:
 def initial_weights(settings: CorridorSettings, mdp: TabularMDP) -> np.ndarray:
     """The policy weights the book starts from, theta = (theta_right, theta_left) = (0, ln 19) over
     :func:`action_features`: the softmax gives right the probability 1 / (1 + 19) = 0.05 in every state, the
-    epsilon-greedy-left policy of figure 13.1 (epsilon 0.1)."""
+    epsilon-greedy-left policy of Example 13.1 (epsilon 0.1)."""
     p = cr.BOOK_P_RIGHT
     theta = np.array([0.0, math.log((1.0 - p) / p)])
     theta.setflags(write=False)
@@ -51,7 +51,7 @@ def initial_weights(settings: CorridorSettings, mdp: TabularMDP) -> np.ndarray:
 
 
 def _lesson_numbers(settings: CorridorSettings) -> str:
-    """Figure 13.1's numbers for these settings: the two epsilon-greedy policies, the best stochastic one."""
+    """Example 13.1's numbers for these settings: the two epsilon-greedy policies, the best stochastic one."""
     e = cr.BOOK_EPSILON
     lo, hi = cr.value_of_right_probability(settings, e / 2), cr.value_of_right_probability(settings, 1 - e / 2)
     p, j = cr.best_right_probability(settings)
@@ -75,12 +75,12 @@ LESSON_METHODS = (
     "the point of the example: when states look alike (state aliasing) a stochastic policy can beat every "
     "deterministic one, whereas a fully observed MDP always has a deterministic optimal policy.",
 )
-"""What the corridor teaches (figure 13.1), and the tabular answer (the lesson; issue 37, item 4)."""
+"""What the corridor teaches (Example 13.1, figures 13.1 and 13.2), and the tabular answer (the lesson; issue 37, item 4)."""
 
 
 def lesson(settings: CorridorSettings, mdp: TabularMDP | None = None, *, start: int | None = None,
            state_name: Callable[[int], str] | None = None, **_names: Any):
-    """Example 13.1 in our words, figure 13.1's numbers for the current settings, the model's facts."""
+    """Example 13.1 in our words, its numbers for the current settings, the model's facts."""
     from mdpviz.models.kit.teaching.lessons import Block, doc_paragraphs, mdp_lesson, parameters_of
 
     if mdp is None:

@@ -17,7 +17,7 @@ from mdpviz.widgets.session import GameSession
 
 SPEC = cr.SPEC
 
-SPACING = 1.7
+SPACING = 1.5
 """Distance between the centres of neighbouring cells (board units): room between them for two arrows."""
 BEND = 0.22
 """How far the two arrows between neighbours are bent apart (a fraction of their length)."""
