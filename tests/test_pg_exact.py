@@ -217,3 +217,127 @@ def test_an_improper_model_with_discount_one_is_refused():
         pg.evaluate_policy(mdp, np.eye(3), np.zeros(3), start=0)
     with pytest.raises(ValueError, match="start: state 3 is terminal"):
         pg.evaluate_policy(corridor(), book_features(corridor()), np.zeros(2), start=3)
+
+
+# ------------------------------------------------------------------------------------ a grid world
+def grid_coordinates(mdp: TabularMDP):
+    """(row, column) of each grid-world state from its label "(r,c) ..."; the terminal "exited" has none."""
+    from mdpviz.solvers.features import Coordinates
+
+    values = np.full((mdp.n_states, 2), np.nan)
+    for s, label in enumerate(mdp.state_labels):
+        if label.startswith("("):
+            r, c = label[1:label.index(")")].split(",")
+            values[s] = (float(r), float(c))
+    return Coordinates(("row", "column"), values, np.nanmin(values, axis=0), np.nanmax(values, axis=0))
+
+
+@pytest.fixture(scope="module")
+def grid():
+    from mdpviz.models.kit.game.game_model import build_game
+
+    g = build_game("gridworld")
+    return g.mdp, g.start_state()
+
+
+@pytest.mark.parametrize("spec", ["tabular", "tiles:4:0.5"])
+def test_exact_gradient_matches_finite_differences_on_the_grid_world(grid, spec):
+    mdp, start = grid
+    coords = grid_coordinates(mdp) if spec != "tabular" else None
+    X = action_features(feature_matrix(spec, mdp, coords=coords), mdp)
+    theta = np.random.default_rng(7).normal(size=X.shape[1])
+    pv = pg.evaluate_policy(mdp, X, theta, start=start)
+    assert pv.J == pytest.approx(dense_value(mdp, pv.pi)[start], rel=1e-10)
+    assert_gradient_matches(pv, finite_difference(mdp, X, theta, start=start))
+
+
+def test_best_value_on_the_grid_world_is_v_star_and_the_ascents_approach_it(grid):
+    from mdpviz.solvers.policy_iteration import policy_iteration
+    from mdpviz.solvers.sweep import run
+
+    mdp, start = grid
+    X = action_features(feature_matrix("tabular", mdp), mdp)
+    v_star = float(run(policy_iteration(mdp)).values[start])
+    best, how = pg.best_value(mdp, X, start=start, tabular=True)
+    assert best == pytest.approx(v_star, abs=1e-9) and "V*(start)" in how
+    # the exact-gradient ascents over the same tabular softmax reach it from below
+    ascent, how = pg.best_value(mdp, X, start=start, tabular=False, restarts=2)
+    assert "local optimum" in how and ascent <= v_star + 1e-9 and ascent == pytest.approx(v_star, abs=1e-3)
+
+
+# ------------------------------------------------------------------------------------ the corridor's best values
+def test_corridor_best_values_are_the_books():
+    mdp = corridor()
+    X = book_features(mdp)
+    best, how = pg.best_value(mdp, X, start=0, tabular=False)
+    assert best == pytest.approx(-(6 + 4 * math.sqrt(2)), abs=1e-6) and "8 exact-gradient ascents" in how
+    # at p(right) = 2 - sqrt 2 the gradient vanishes and J is that best
+    p = 2 - math.sqrt(2)
+    pv = pg.evaluate_policy(mdp, X, np.array([math.log(p / (1 - p)), 0.0]), start=0)
+    assert pv.J == pytest.approx(best, abs=1e-9) and np.abs(pv.gradient).max() < 1e-8
+    Xt = action_features(feature_matrix("tabular", mdp), mdp)
+    best, how = pg.best_value(mdp, Xt, start=0, tabular=True)
+    assert best == pytest.approx(-3.0, abs=1e-9) and how == "the optimal value V*(start)"
+    # every epsilon-greedy policy is worse than the best stochastic one (figure 13.1)
+    for eps in (0.05, 0.1, 0.2):
+        assert max(corridor_j(eps / 2), corridor_j(1 - eps / 2)) < best - 0.1
+    with pytest.raises(ValueError, match="restarts"):
+        pg.best_value(mdp, X, start=0, tabular=False, restarts=0)
+
+
+# ------------------------------------------------------------------------------------ REINFORCE estimates
+@pytest.mark.parametrize("model", ["corridor", "random"])
+def test_reinforce_estimates_are_unbiased_and_the_baseline_lowers_their_variance(model):
+    if model == "corridor":
+        mdp = corridor()
+        X = book_features(mdp)
+        theta, start = np.array([0.4, -0.3]), 0
+    else:
+        mdp = random_episodic(11, n_states=6, n_actions=3, discount=0.9, end=0.3)
+        X = np.random.default_rng(12).normal(size=(mdp.n_rows, 3))
+        theta, start = np.array([0.5, -0.5, 0.2]), 0
+    pv = pg.evaluate_policy(mdp, X, theta, start=start)
+    plain = pg.reinforce_estimates(mdp, X, theta, start=start, samples=4000, seed=1, baseline=None)
+    based = pg.reinforce_estimates(mdp, X, theta, start=start, samples=4000, seed=2, baseline=pv.v)
+    assert plain.shape == (4000, X.shape[1])
+    s_plain = pg.estimate_stats(plain, pv.gradient)
+    s_based = pg.estimate_stats(based, pv.gradient)
+    for stats in (s_plain, s_based):
+        assert np.all(np.abs(stats.mean - pv.gradient) <= 4 * stats.standard_error)
+        assert stats.cosine > 0.9
+    assert s_based.variance < s_plain.variance
+    # the same seed gives the same estimates
+    np.testing.assert_array_equal(plain, pg.reinforce_estimates(mdp, X, theta, start=start, samples=4000, seed=1,
+                                                                baseline=None))
+
+
+def test_one_reinforce_estimate_is_the_books_sum_for_its_episode():
+    """With tabular preferences of 40 for right in states 0 and 2 and left in state 1, every episode is right,
+    left, right (the others' probability is e^-40); its estimate is sum_t (G_t - b(S_t)) grad ln pi(A_t|S_t)
+    with G_t = -(3 - t), written out here."""
+    mdp = corridor()
+    X = action_features(feature_matrix("tabular", mdp), mdp)
+    theta = np.zeros(X.shape[1])
+    for s, a in ((0, 1), (1, 0), (2, 1)):
+        theta[a * 3 + s] = 40.0  # action_features: action a's block of the 3 one-hot state columns
+    pi = pg.softmax_rows(mdp, X, theta)
+    g = pg.grad_log_pi(mdp, X, pi)
+    rows = [mdp.row_of(0, 1), mdp.row_of(1, 0), mdp.row_of(2, 1)]
+    b = np.array([0.5, -1.0, 2.0, 0.0])
+    want = sum((-(3 - t) - b[s]) * g[r] for t, (s, r) in enumerate(zip((0, 1, 2), rows)))
+    got = pg.reinforce_estimates(mdp, X, theta, start=0, samples=3, seed=0, baseline=b)
+    np.testing.assert_allclose(got, np.tile(want, (3, 1)), rtol=1e-12, atol=1e-30)
+
+
+def test_estimate_input_is_checked():
+    mdp = corridor()
+    X = book_features(mdp)
+    with pytest.raises(ValueError, match="samples"):
+        pg.reinforce_estimates(mdp, X, np.zeros(2), start=0, samples=0, seed=0, baseline=None)
+    with pytest.raises(ValueError, match="baseline"):
+        pg.reinforce_estimates(mdp, X, np.zeros(2), start=0, samples=5, seed=0, baseline=np.zeros(3))
+    with pytest.raises(ValueError, match="max_steps"):
+        pg.reinforce_estimates(mdp, X, np.array([-8.0, 0.0]), start=0, samples=50, seed=0, baseline=None,
+                               max_steps=20)
+    with pytest.raises(ValueError, match="exact_gradient"):
+        pg.estimate_stats(np.zeros((4, 2)), np.zeros(3))

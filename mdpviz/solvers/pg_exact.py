@@ -381,7 +381,8 @@ def best_value(mdp: TabularMDP, Xsa: np.ndarray, *, start: int, tabular: bool, f
 
     ``tabular``: V*(start) of the model the learner faces (the fixed rows folded into their states' one
     outcome) by value iteration (eq. 4.10): softmax policies come as close to it as one likes ("the optimal
-    value V*(start)"). Otherwise the best of exact-gradient ascents on sign * J (eq. 13.5's gradient, L-BFGS
+    value V*(start)"); for the average form the optimal average reward r* by relative value iteration on the
+    aperiodic transform ("the optimal average reward r*"; when that does not settle, the ascents below). Otherwise the best of exact-gradient ascents on sign * J (eq. 13.5's gradient, L-BFGS
     with its line search) from theta = 0 and ``restarts - 1`` seeded random starts: a local optimum, so a
     lower bound of the best for a maximiser (an upper bound for a minimiser). On the short corridor with the
     book's features it is -(6 + 4 sqrt 2) at p(right) = 2 - sqrt 2 (Example 13.1)."""
@@ -389,16 +390,22 @@ def best_value(mdp: TabularMDP, Xsa: np.ndarray, *, start: int, tabular: bool, f
     mask, probs = _check_fixed(mdp, fixed, fixed_probs)
     X, _ = _check_features(mdp, Xsa)
     sign = 1.0 if mdp.objective == "max" else -1.0
-    if tabular:
+    form = _form_of(mdp, start, mask, probs, "auto")
+    if tabular and form == "start":
         return _optimal_value(mdp, mask, probs, start), "the optimal value V*(start)"
+    if tabular:
+        gain = _optimal_gain(mdp, mask, probs, start)
+        if gain is not None:
+            return gain, "the optimal average reward r*"
     if not isinstance(restarts, (int, np.integer)) or isinstance(restarts, bool) or not 1 <= restarts <= BEST_RESTARTS_MAX:
         raise ValueError(f"restarts must be a whole number in 1..{BEST_RESTARTS_MAX}, got {restarts!r}")
     from scipy.optimize import minimize
 
-    form = _form_of(mdp, start, mask, probs, "auto")
-
     def f(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        pv = evaluate_policy(mdp, X, theta, start=start, fixed=fixed, fixed_probs=fixed_probs, form=form)
+        try:
+            pv = evaluate_policy(mdp, X, theta, start=start, fixed=fixed, fixed_probs=fixed_probs, form=form)
+        except ValueError:  # a probability underflowed to 0 far out and the policy no longer ends: step back
+            return math.inf, np.zeros(theta.size)
         return -sign * pv.J, -sign * np.asarray(pv.gradient)
 
     rng = np.random.default_rng(seed)
@@ -417,22 +424,184 @@ def best_value(mdp: TabularMDP, Xsa: np.ndarray, *, start: int, tabular: bool, f
 
 
 def _optimal_value(mdp: TabularMDP, mask: np.ndarray, probs: np.ndarray, start: int) -> float:
-    """V*(start) of the model with the fixed rows folded in (each fixed state keeps one action whose
-    outcomes are the fixed mixture), by value iteration to 1e-12 (eq. 4.10)."""
+    """V*(start) of the model the learner faces (:func:`_folded`) by value iteration to 1e-12 (eq. 4.10)."""
     from mdpviz.solvers.sweep import run
     from mdpviz.solvers.value_iteration import value_iteration
 
-    model = mdp
-    if mask.any():
-        t = mdp.to_transitions()
-        row_of_t = np.repeat(np.arange(mdp.n_rows), np.diff(mdp.row_ptr))
-        fixed_t = mask[row_of_t]
-        keep = ~fixed_t | (probs[row_of_t] > 0)
-        weight = np.where(fixed_t, probs[row_of_t], 1.0)[keep]
-        action = np.where(fixed_t, 0, t["action"])[keep]
-        model = TabularMDP.from_transitions(
-            mdp.n_states, mdp.n_actions, t["src"][keep], action, t["dst"][keep], t["prob"][keep] * weight,
-            t["reward"][keep], discount=mdp.discount, terminal=np.flatnonzero(mdp.terminal),
-            objective=mdp.objective, mdptype=mdp.mdptype)
-    sol = run(value_iteration(model, tol=1e-12, max_sweeps=1_000_000))
+    sol = run(value_iteration(_folded(mdp, mask, probs), tol=1e-12, max_sweeps=1_000_000))
     return float(np.asarray(sol.values)[start])
+
+
+def _optimal_gain(mdp: TabularMDP, mask: np.ndarray, probs: np.ndarray, start: int,
+                  max_iterations: int = 200_000) -> float | None:
+    """The best average reward from ``start`` (section 10.3) by relative value iteration on the aperiodic
+    transform P' = (1 - tau) I + tau P, r' = tau r (Puterman section 8.5.4: same policies, gain tau g) over the
+    states the start reaches, to a span of 1e-12; None when it does not settle (a multichain optimum)."""
+    model = _folded(mdp, mask, probs)
+    P, _ = _chain(model, np.ones(model.n_rows))
+    reach = _reach(P, start)
+    tau = 0.5
+    rows = np.flatnonzero(reach[model.row_state])
+    rs = np.asarray(model.row_state)[rows]
+    M = model.matrix[rows]
+    rr = np.asarray(model.row_reward)[rows]
+    has = np.unique(rs)
+    starts = np.searchsorted(rs, has)
+    h = np.zeros(model.n_states)
+    for _ in range(int(max_iterations)):
+        q = tau * rr + (1.0 - tau) * h[rs] + tau * (M @ h)
+        best = np.maximum.reduceat(q, starts) if model.objective == "max" else np.minimum.reduceat(q, starts)
+        change = best - h[has]
+        if float(change.max() - change.min()) < 1e-12:
+            return float(change.mean()) / tau
+        h[has] = best - best[0]
+    return None
+
+
+def _folded(mdp: TabularMDP, mask: np.ndarray, probs: np.ndarray) -> TabularMDP:
+    """The one-player model the learner faces: each fixed state keeps one action (id 0) whose outcomes are
+    the fixed mixture of its rows."""
+    if not mask.any():
+        return mdp
+    t = mdp.to_transitions()
+    row_of_t = np.repeat(np.arange(mdp.n_rows), np.diff(mdp.row_ptr))
+    fixed_t = mask[row_of_t]
+    keep = ~fixed_t | (probs[row_of_t] > 0)
+    weight = np.where(fixed_t, probs[row_of_t], 1.0)[keep]
+    action = np.where(fixed_t, 0, t["action"])[keep]
+    return TabularMDP.from_transitions(
+        mdp.n_states, mdp.n_actions, t["src"][keep], action, t["dst"][keep], t["prob"][keep] * weight,
+        t["reward"][keep], discount=mdp.discount, terminal=np.flatnonzero(mdp.terminal), objective=mdp.objective,
+        mdptype=mdp.mdptype, state_labels=mdp.state_labels, action_labels=mdp.action_labels)
+
+
+# ====================================================================== sampled REINFORCE estimates
+@dataclass(frozen=True)
+class EstimateStats:
+    """The statistics of N one-episode gradient estimates at one theta."""
+
+    samples: int
+    """N, the number of episodes."""
+    mean: np.ndarray
+    """float64 (d): the sample mean of the estimates."""
+    variance: float
+    """The trace of the sample covariance (ddof 1): the summed variance of one estimate's components."""
+    cosine: float
+    """cos of the angle between the sample mean and the exact gradient (NaN when either is 0)."""
+    standard_error: np.ndarray
+    """float64 (d): the standard error of the mean per component, sd / sqrt(N)."""
+
+
+def reinforce_estimates(mdp: TabularMDP, Xsa: np.ndarray, theta: np.ndarray, *, start: int, samples: int, seed: int,
+                        baseline: np.ndarray | None, fixed: np.ndarray | None = None,
+                        fixed_probs: np.ndarray | None = None, max_steps: int = 10_000) -> np.ndarray:
+    """float64 (samples, d): one REINFORCE estimate of grad J per sampled episode from ``start``,
+    sum_t gamma^t (G_t - b(S_t)) grad ln pi(A_t|S_t, theta) (eq. 13.8 with the gamma^t of the box on page 328;
+    eq. 13.11 with the baseline b over the states, 0 without). Its mean is the exact gradient (eq. 13.5), with
+    or without a baseline (eq. 13.10). Steps at the opponent's (fixed) rows add nothing (grad ln pi = 0 there).
+
+    The episodes run side by side (one numpy step for all of them) with a seeded ``numpy.random.Generator``;
+    the sum is accumulated online as sum_k gamma^k R_{k+1} sum_{t<=k} grad ln pi_t - sum_t gamma^t b(S_t)
+    grad ln pi_t (the same sum, regrouped), so no episode is stored. Rewards with a standard deviation
+    (``mdp.reward_sd``) are drawn from N(mean, sd^2) as the learners draw them. ValueError for a continuing
+    model (no episode ends) or when an episode runs past ``max_steps`` steps."""
+    start = _check_start(mdp, start)
+    mask, probs = _check_fixed(mdp, fixed, fixed_probs)
+    X, th = _check_features(mdp, Xsa, theta)
+    for name, val, hi in (("samples", samples, 10_000_000), ("max_steps", max_steps, 100_000_000)):
+        if not isinstance(val, (int, np.integer)) or isinstance(val, bool) or not 1 <= val <= hi:
+            raise ValueError(f"{name} must be a whole number in 1..{hi:,}, got {val!r}")
+    n, d = int(samples), X.shape[1]
+    from mdpviz.solvers.features import check_matrix_size
+
+    check_matrix_size(n, d, "table of gradient estimates")
+    if _form_of(mdp, start, mask, probs, "auto") != "start":
+        raise ValueError("model: REINFORCE needs episodes, and no terminal state is reachable from the start")
+    b = np.zeros(mdp.n_states)
+    if baseline is not None:
+        b = np.asarray(baseline, dtype=np.float64).reshape(-1)
+        if b.shape != (mdp.n_states,) or not np.all(np.isfinite(b[~np.asarray(mdp.terminal)])):
+            raise ValueError(f"baseline: needs one finite number per state ({mdp.n_states}), got {b.size}")
+        b = np.where(np.asarray(mdp.terminal), 0.0, b)
+    pi = policy_rows(mdp, X, th, fixed=fixed, fixed_probs=fixed_probs)
+    g = np.array(grad_log_pi(mdp, X, pi))
+    g[mask] = 0.0
+    rs = np.asarray(mdp.row_state)
+    # cumulative probabilities offset by the state (rows) and by the row (transitions): one searchsorted
+    # draws every episode's action, another every outcome; each state's (row's) last entry is exactly 1
+    key_rows = _offset_cumsum(pi, np.asarray(mdp.state_ptr), rs)
+    row_of_t = np.repeat(np.arange(mdp.n_rows), np.diff(mdp.row_ptr))
+    key_t = _offset_cumsum(np.asarray(mdp.prob), np.asarray(mdp.row_ptr), row_of_t)
+    sd = None if mdp.reward_sd is None else np.asarray(mdp.reward_sd, dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    gamma = float(mdp.discount)
+    terminal = np.asarray(mdp.terminal)
+    state = np.full(n, start, dtype=np.int64)
+    active = np.arange(n)
+    trace = np.zeros((n, d))  # sum_{t<=k} grad ln pi(A_t|S_t)
+    out = np.zeros((n, d))
+    discount_t = 1.0
+    for _ in range(int(max_steps)):
+        s = state[active]
+        u = rng.random(active.size)
+        row = np.searchsorted(key_rows, s + u, side="right")
+        row = np.clip(row, mdp.state_ptr[s], mdp.state_ptr[s + 1] - 1)
+        u = rng.random(active.size)
+        t = np.searchsorted(key_t, row + u, side="right")
+        t = np.clip(t, mdp.row_ptr[row], mdp.row_ptr[row + 1] - 1)
+        reward = np.asarray(mdp.reward)[t]
+        if sd is not None:
+            noisy = sd[t] > 0
+            if noisy.any():
+                reward = reward.copy()
+                reward[noisy] += sd[t][noisy] * rng.standard_normal(int(noisy.sum()))
+        gt = g[row]
+        trace[active] += gt
+        out[active] += discount_t * (reward[:, None] * trace[active] - b[s][:, None] * gt)
+        nxt = np.asarray(mdp.dst)[t]
+        state[active] = nxt
+        active = active[~terminal[nxt]]
+        discount_t *= gamma
+        if active.size == 0:
+            return read_only(out)
+    raise ValueError(f"max_steps: {active.size} of the {n} episodes ran past {int(max_steps):,} steps (the policy "
+                     f"rarely ends them; raise max_steps)")
+
+
+def _offset_cumsum(p: np.ndarray, ptr: np.ndarray, owner: np.ndarray) -> np.ndarray:
+    """owner + the cumulative sum of ``p`` within each owner's segment (ptr), the last of each segment set to
+    exactly owner + 1: searchsorted(key, owner + u, "right") for u in [0, 1) picks an index with probability p."""
+    p = np.asarray(p, dtype=np.float64)
+    c = np.cumsum(p)
+    first = ptr[:-1][owner] if owner.size else owner
+    before = np.concatenate(([0.0], c))[first]
+    within = c - before
+    last = np.zeros(p.size, dtype=bool)
+    ends = ptr[1:][np.diff(ptr) > 0] - 1
+    last[ends] = True
+    within = np.where(last, 1.0, np.minimum(within, 1.0))
+    return owner.astype(np.float64) + within
+
+
+def estimate_stats(estimates: np.ndarray, exact_gradient: np.ndarray) -> EstimateStats:
+    """The sample mean of the estimates (samples x d), the trace of their sample covariance (ddof 1), the
+    cosine between the mean and the exact gradient, and each component's standard error sd / sqrt(N)."""
+    E = np.asarray(estimates, dtype=np.float64)
+    if E.ndim != 2 or E.shape[0] < 2:
+        raise ValueError(f"estimates: need a (samples >= 2, d) table, got {E.shape}")
+    exact = np.asarray(exact_gradient, dtype=np.float64).reshape(-1)
+    if exact.shape != (E.shape[1],):
+        raise ValueError(f"exact_gradient: {exact.size} numbers for {E.shape[1]} components")
+    n = E.shape[0]
+    mean = E.mean(axis=0)
+    var = E.var(axis=0, ddof=1)
+    na, nb = float(np.linalg.norm(mean)), float(np.linalg.norm(exact))
+    cosine = float(mean @ exact) / (na * nb) if na > 0 and nb > 0 else math.nan
+    return EstimateStats(samples=n, mean=read_only(mean), variance=float(var.sum()), cosine=cosine,
+                         standard_error=read_only(np.sqrt(var / n)))
+
+
+__all__ = [
+    "EstimateStats", "FORMS", "PolicyValue", "best_value", "estimate_stats", "evaluate_policy", "grad_log_pi",
+    "opponent_policy", "opponent_rows", "policy_rows", "reinforce_estimates", "softmax_rows",
+]
