@@ -341,3 +341,137 @@ def test_estimate_input_is_checked():
                                max_steps=20)
     with pytest.raises(ValueError, match="exact_gradient"):
         pg.estimate_stats(np.zeros((4, 2)), np.zeros(3))
+
+
+# ------------------------------------------------------------------------------------ continuing models
+def random_continuing(seed: int, *, n_states: int = 5, n_actions: int = 2, discount: float = 0.9) -> TabularMDP:
+    """A random continuing MDP (no terminal state): every action moves to 1-3 random states, the first of
+    them the next state in a cycle (so every softmax policy's chain is irreducible)."""
+    rng = np.random.default_rng(seed)
+    src, act, dst, prob, rew = [], [], [], [], []
+    for s in range(n_states):
+        for a in range(n_actions):
+            outs = np.unique(np.r_[(s + 1) % n_states, rng.choice(n_states, size=int(rng.integers(0, 3)))])
+            for d, pp in zip(outs, rng.dirichlet(np.ones(outs.size))):
+                src.append(s); act.append(a); dst.append(int(d)); prob.append(pp); rew.append(rng.normal())
+    return TabularMDP.from_transitions(n_states, n_actions, src, act, dst, prob, rew, discount=discount)
+
+
+def dense_chain(mdp: TabularMDP, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    n = mdp.n_states
+    P, r = np.zeros((n, n)), np.zeros(n)
+    for row in range(mdp.n_rows):
+        s = int(mdp.row_state[row])
+        for t in range(int(mdp.row_ptr[row]), int(mdp.row_ptr[row + 1])):
+            P[s, int(mdp.dst[t])] += pi[row] * mdp.prob[t]
+            r[s] += pi[row] * mdp.prob[t] * mdp.reward[t]
+    return P, r
+
+
+def cesaro_gain(P: np.ndarray, r: np.ndarray, start: int, steps: int = 20_000) -> float:
+    """(1/T) sum_k e_start P^k r: the long-run reward per step, by brute force."""
+    x = np.zeros(P.shape[0])
+    x[start] = 1.0
+    total = 0.0
+    for _ in range(steps):
+        total += x @ r
+        x = x @ P
+    return total / steps
+
+
+def test_average_reward_form_on_a_continuing_model():
+    mdp = random_continuing(21)
+    X = np.random.default_rng(22).normal(size=(mdp.n_rows, 3))
+    theta = np.array([0.7, -0.4, 1.1])
+    pv = pg.evaluate_policy(mdp, X, theta, start=0)
+    assert pv.form == "average"
+    P, r = dense_chain(mdp, pv.pi)
+    assert pv.J == pytest.approx(cesaro_gain(P, r, 0), abs=2e-3)
+    np.testing.assert_allclose(pv.visits @ P, pv.visits, atol=1e-12)
+    assert pv.visits.sum() == pytest.approx(1.0)
+    # the differential values solve eq. 13.17 with mu . v = 0
+    np.testing.assert_allclose(pv.v, r - pv.J + P @ pv.v, atol=1e-10)
+    assert pv.visits @ pv.v == pytest.approx(0.0, abs=1e-12)
+    assert_gradient_matches(pv, finite_difference(mdp, X, theta, start=0))
+
+
+def test_discounted_start_form_on_a_continuing_model():
+    mdp = random_continuing(23, discount=0.8)
+    X = np.random.default_rng(24).normal(size=(mdp.n_rows, 3))
+    theta = np.array([-0.3, 0.9, 0.2])
+    pv = pg.evaluate_policy(mdp, X, theta, start=2, form="start")
+    assert pv.form == "start"
+    assert pv.J == pytest.approx(dense_value(mdp, pv.pi)[2], rel=1e-10)
+    assert pv.visits.sum() == pytest.approx(1.0 / (1.0 - 0.8))  # sum_k gamma^k: no episode ends
+    assert_gradient_matches(pv, finite_difference(mdp, X, theta, start=2, form="start"))
+    with pytest.raises(ValueError, match="REINFORCE needs episodes"):
+        pg.reinforce_estimates(mdp, X, theta, start=0, samples=4, seed=0, baseline=None)
+    with pytest.raises(ValueError, match="average reward needs a continuing model"):
+        pg.evaluate_policy(corridor(), book_features(corridor()), np.zeros(2), start=0, form="average")
+
+
+def test_best_average_reward_with_tabular_features_is_the_best_deterministic_policys():
+    import itertools
+
+    mdp = random_continuing(25, n_states=4, n_actions=2)
+    X = action_features(feature_matrix("tabular", mdp), mdp)
+    best, how = pg.best_value(mdp, X, start=0, tabular=True)
+    assert how == "the optimal average reward r*"
+    gains = []
+    for choice in itertools.product(range(2), repeat=4):
+        pi = np.zeros(mdp.n_rows)
+        for s, a in enumerate(choice):
+            pi[mdp.row_of(s, a)] = 1.0
+        gains.append(cesaro_gain(*dense_chain(mdp, pi), 0, steps=4000))
+    assert best == pytest.approx(max(gains), abs=5e-3)
+
+
+def test_a_start_reaching_two_closed_classes_is_refused():
+    # 0 -> 1 or 2 by its action; 1 and 2 each loop on themselves
+    mdp = TabularMDP.from_transitions(3, 2, [0, 0, 1, 2], [0, 1, 0, 0], [1, 2, 1, 2], np.ones(4), [0, 0, 1, 2],
+                                      discount=0.9)
+    with pytest.raises(ValueError, match="reaches 2"):
+        pg.evaluate_policy(mdp, np.eye(4), np.zeros(4), start=0)
+
+
+# ------------------------------------------------------------------------------------ two players
+def two_player(seed: int) -> TabularMDP:
+    base = random_episodic(seed, n_states=7, n_actions=3, discount=0.9, end=0.2)
+    t = base.to_transitions()
+    mover = np.where(np.arange(base.n_states) % 2 == 0, 1, -1)
+    return TabularMDP.from_transitions(base.n_states, base.n_actions, t["src"], t["action"], t["dst"], t["prob"],
+                                       t["reward"], discount=0.9, terminal=[base.n_states - 1], mover=mover)
+
+
+def test_two_players_the_opponent_keeps_the_exact_minimax_policy():
+    from mdpviz.solvers.sweep import run
+    from mdpviz.solvers.value_iteration import value_iteration
+
+    mdp = two_player(31)
+    assert mdp.is_two_player
+    fixed, probs = pg.opponent_policy(mdp)
+    np.testing.assert_array_equal(fixed, np.asarray(mdp.mover)[mdp.row_state] == -1)
+    np.testing.assert_array_equal(pg.opponent_rows(random_episodic(1)), False)
+    X = np.random.default_rng(32).normal(size=(mdp.n_rows, 4))
+    theta = np.array([0.2, -0.6, 1.0, 0.3])
+    pv = pg.evaluate_policy(mdp, X, theta, start=0, fixed=fixed, fixed_probs=probs)
+    np.testing.assert_array_equal(pv.pi[fixed], probs[fixed])
+    np.testing.assert_allclose(pv.pi[~fixed], pg.softmax_rows(mdp, X, theta)[~fixed])
+    assert pv.J == pytest.approx(dense_value(mdp, pv.pi)[0], rel=1e-10)
+    assert_gradient_matches(pv, finite_difference(mdp, X, theta, start=0, fixed=fixed, fixed_probs=probs))
+    # against the minimax opponent the best tabular response is worth the game's value V*(start)
+    Xt = action_features(feature_matrix("tabular", mdp), mdp)
+    game_value = float(run(value_iteration(mdp, tol=1e-12, max_sweeps=100_000)).values[0])
+    best, _ = pg.best_value(mdp, Xt, start=0, tabular=True, fixed=fixed, fixed_probs=probs)
+    assert best == pytest.approx(game_value, abs=1e-9)
+    # the sampled estimates agree with the exact gradient with the opponent fixed
+    E = pg.reinforce_estimates(mdp, X, theta, start=0, samples=3000, seed=5, baseline=pv.v, fixed=fixed,
+                               fixed_probs=probs)
+    stats = pg.estimate_stats(E, pv.gradient)
+    assert np.all(np.abs(stats.mean - pv.gradient) <= 4 * stats.standard_error)
+    with pytest.raises(ValueError, match="fixed: state"):
+        bad = np.array(fixed)
+        bad[np.flatnonzero(bad)[0]] = False
+        pg.policy_rows(mdp, X, theta, fixed=bad, fixed_probs=probs)
+    with pytest.raises(ValueError, match="fixed_probs: needed"):
+        pg.policy_rows(mdp, X, theta, fixed=fixed)
