@@ -475,3 +475,16 @@ def test_two_players_the_opponent_keeps_the_exact_minimax_policy():
         pg.policy_rows(mdp, X, theta, fixed=bad, fixed_probs=probs)
     with pytest.raises(ValueError, match="fixed_probs: needed"):
         pg.policy_rows(mdp, X, theta, fixed=fixed)
+
+
+def test_sampling_keys_draw_each_row_with_its_probability():
+    # segments [0.5, 0.5, 0] and [0, 1] and [0.2, 0.3, 0.5]: u uniform on a grid picks each with its share
+    p = np.array([0.5, 0.5, 0.0, 0.0, 1.0, 0.2, 0.3, 0.5])
+    ptr = np.array([0, 3, 5, 8])
+    owner = np.repeat(np.arange(3), np.diff(ptr))
+    key = pg._offset_cumsum(p, ptr, owner)
+    u = (np.arange(100_000) + 0.5) / 100_000
+    for seg in range(3):
+        picked = np.searchsorted(key, seg + u, side="right")
+        share = np.bincount(picked, minlength=p.size)[ptr[seg]:ptr[seg + 1]] / u.size
+        np.testing.assert_allclose(share, p[ptr[seg]:ptr[seg + 1]], atol=1e-4)

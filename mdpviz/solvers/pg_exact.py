@@ -281,13 +281,15 @@ def evaluate_policy(mdp: TabularMDP, Xsa: np.ndarray, theta: np.ndarray, *, star
         J, v, q, visits = _start_form(mdp, pi, start)
     else:
         J, v, q, visits = _average_form(mdp, pi, start)
-    g = grad_log_pi(mdp, X, pi)
     rs = mdp.row_state
     learner = ~mask & (visits[rs] > 0)
     adv = np.zeros(mdp.n_rows)
     adv[learner] = q[learner] - v[rs[learner]]
     weight = np.where(learner, visits[rs] * pi * adv, 0.0)
-    gradient = g.T @ weight
+    # sum_r weight_r grad ln pi_r = sum_r weight_r (x_r - sum_b pi_b x_b) = X^T (weight - pi W(s_r)) with W(s) the
+    # state's total weight (0 up to round-off, eq. 13.10): the (n_rows x d) eligibilities are never formed
+    per_state = np.bincount(rs, weights=weight, minlength=mdp.n_states)
+    gradient = X.T @ (weight - pi * per_state[rs])
     return PolicyValue(theta=read_only(th.copy()), pi=pi, J=float(J), v=read_only(v), q=read_only(q),
                        visits=read_only(visits), gradient=read_only(np.asarray(gradient, dtype=np.float64)),
                        sign=sign, form=form)
@@ -569,17 +571,20 @@ def reinforce_estimates(mdp: TabularMDP, Xsa: np.ndarray, theta: np.ndarray, *, 
 
 
 def _offset_cumsum(p: np.ndarray, ptr: np.ndarray, owner: np.ndarray) -> np.ndarray:
-    """owner + the cumulative sum of ``p`` within each owner's segment (ptr), the last of each segment set to
-    exactly owner + 1: searchsorted(key, owner + u, "right") for u in [0, 1) picks an index with probability p."""
+    """owner + the cumulative sum of ``p`` within each owner's segment (ptr), the segment's last positive entry
+    (and any after it) set to exactly owner + 1: searchsorted(key, owner + u, "right") for u in [0, 1) picks
+    an index with probability p."""
     p = np.asarray(p, dtype=np.float64)
     c = np.cumsum(p)
     first = ptr[:-1][owner] if owner.size else owner
     before = np.concatenate(([0.0], c))[first]
     within = c - before
-    last = np.zeros(p.size, dtype=bool)
-    ends = ptr[1:][np.diff(ptr) > 0] - 1
-    last[ends] = True
-    within = np.where(last, 1.0, np.minimum(within, 1.0))
+    # from each segment's last positive entry on, exactly 1: a zero-probability entry after it is never drawn
+    idx = np.arange(p.size)
+    has = np.flatnonzero(np.diff(ptr) > 0)
+    last_positive = np.full(ptr.size - 1, -1)
+    last_positive[has] = np.maximum.reduceat(np.where(p > 0, idx, -1), ptr[:-1][has])
+    within = np.where(idx >= last_positive[owner], 1.0, np.minimum(within, 1.0))
     return owner.astype(np.float64) + within
 
 
