@@ -6,15 +6,15 @@ pi(a|s, theta) = exp h(s, a) / sum_b exp h(s, b) over the state's legal actions.
 computes, at a given theta:
 
 * J(theta): the exact value of the stochastic policy from the start state (eq. 13.4, one linear solve);
-  for a continuing model (no terminal state reachable from the start) the average reward r(pi) (eq. 13.15);
+  for a continuing model (no terminal state reachable from the start) the average reward r(pi) (section 13.6);
 * its exact gradient from the policy-gradient theorem (eq. 13.5): grad J = sum_s eta(s) sum_a q_pi(s, a)
   grad pi(a|s), written with grad pi = pi grad ln pi (eq. 13.6-13.9) and, for the softmax, grad ln pi(a|s) =
   x(s, a) - sum_b pi(b|s) x(s, b) (exercise 13.3). eta(s) = sum_k gamma^k Pr(S_k = s | S_0 = start) are the
-  discounted expected visits (the box on page 199: the discounted case puts gamma^k in eta); continuing:
+  discounted expected visits (the box of section 9.2, with gamma^k in eta for the discounted case); continuing:
   the stationary distribution mu and the differential action values (section 13.6);
 * the best value any policy of the features reaches from the start (:func:`best_value`);
 * one-episode REINFORCE estimates of the gradient with or without a baseline (eq. 13.8 with gamma^t as in
-  the box on page 328, and eq. 13.11), and their statistics (:func:`estimate_stats`).
+  REINFORCE's box in section 13.3, and eq. 13.11), and their statistics (:func:`estimate_stats`).
 
 Objectives and players: the learner maximises J for objective "max" and minimises it for "min" (costs), i.e.
 it ascends sign * J with sign = +1 / -1 (:attr:`PolicyValue.sign`); the gradients here are always of J itself.
@@ -37,7 +37,7 @@ from mdpviz.core.mdp import TabularMDP, read_only
 
 FORMS = ("auto", "start", "average")
 """What J is: "start": the discounted value of the start state v_pi(start) (eq. 13.4); "average": the average
-reward r(pi) (eq. 13.15); "auto": "average" for a continuing model (no terminal state reachable from the start),
+reward r(pi) (section 13.6); "auto": "average" for a continuing model (no terminal state reachable from the start),
 else "start"."""
 
 BEST_RESTARTS_MAX = 1_000
@@ -51,7 +51,8 @@ def _live_starts(mdp: TabularMDP) -> tuple[np.ndarray, np.ndarray]:
     return has, np.asarray(mdp.state_ptr)[:-1][has]
 
 
-def _check_features(mdp: TabularMDP, Xsa: np.ndarray, theta: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+def _check_features(mdp: TabularMDP, Xsa: np.ndarray,
+                    theta: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     X = np.asarray(Xsa, dtype=np.float64)
     if X.ndim != 2 or X.shape[0] != mdp.n_rows:
         raise ValueError(f"features: Xsa is {X.shape}, not (n_rows={mdp.n_rows}, d)")
@@ -127,7 +128,8 @@ def opponent_policy(mdp: TabularMDP) -> tuple[np.ndarray | None, np.ndarray | No
     return opponent_rows(mdp, probs), read_only(probs.copy())
 
 
-def _check_fixed(mdp: TabularMDP, fixed: np.ndarray | None, fixed_probs: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+def _check_fixed(mdp: TabularMDP, fixed: np.ndarray | None,
+                 fixed_probs: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """(bool mask n_rows, float probabilities n_rows) with whole states fixed and each fixed state's
     probabilities summing to 1."""
     if fixed is None:
@@ -181,9 +183,9 @@ class PolicyValue:
     """float64 (n_rows): the row probabilities played (the learner's softmax, the opponent's fixed rows)."""
     J: float
     """The performance measure: v_pi(start) (eq. 13.4, discounted by the model's discount), or for the average
-    form the average reward r(pi) (eq. 13.15); in the model's unit (reward, or cost with objective "min")."""
+    form the average reward r(pi) (section 13.6); in the model's unit (reward, or cost with objective "min")."""
     v: np.ndarray
-    """float64 (n_states): v_pi (eq. 4.4); average form: the differential values (eq. 13.17) with
+    """float64 (n_states): v_pi (eq. 4.4); average form: the differential values (section 13.6) with
     sum_s mu(s) v(s) = 0, NaN at the states the start never reaches."""
     q: np.ndarray
     """float64 (n_rows): q_pi(s, a) = sum_s' p (r + gamma v(s')); average form: the differential action values
@@ -258,16 +260,16 @@ def evaluate_policy(mdp: TabularMDP, Xsa: np.ndarray, theta: np.ndarray, *, star
 
     Start form (episodic models, and any model with ``form="start"``): v_pi by one linear solve
     (I - gamma P_pi) v = r_pi (eq. 4.4, :func:`mdpviz.solvers.policy_iteration.evaluate_weights`), J = v(start)
-    (eq. 13.4); eta from (I - gamma P_pi^T) eta = e_start (eq. 9.2 with gamma^k, the discounted case of the box
-    on page 199); grad J = sum_s eta(s) sum_a pi(a|s) (q(s, a) - v(s)) grad ln pi(a|s) (eq. 13.5 with
+    (eq. 13.4); eta from (I - gamma P_pi^T) eta = e_start (eq. 9.2 with gamma^k, as the box of section 9.2
+    counts discounted visits); grad J = sum_s eta(s) sum_a pi(a|s) (q(s, a) - v(s)) grad ln pi(a|s) (eq. 13.5 with
     grad pi = pi grad ln pi; subtracting v(s) changes nothing since sum_a pi grad ln pi = 0, eq. 13.10, and keeps
     the sum accurate). With discount 1 a policy that never ends some episodes has no value: ValueError naming a
     state (a softmax plays every action, so this is a property of the model and the fixed rows).
 
     Average form (continuing models: no terminal state reachable from the start, section 13.6): the start's
     states must reach one closed class (a unichain from the start), whose stationary distribution mu gives
-    J = r(pi) = sum_s mu(s) sum_a pi(a|s) r(s, a) (eq. 13.15), the differential values from
-    v(s) = sum_a pi (r(s, a) - r(pi) + sum_s' p v(s')) (eq. 13.17) with mu . v = 0, and
+    J = r(pi) = sum_s mu(s) sum_a pi(a|s) r(s, a) (section 13.6), the differential values from
+    v(s) = sum_a pi (r(s, a) - r(pi) + sum_s' p v(s')) (section 13.6) with mu . v = 0, and
     grad r(pi) = sum_s mu(s) sum_a pi(a|s) q(s, a) grad ln pi(a|s) (eq. 13.5 in the average-reward case).
 
     Only the learner's rows contribute to the gradient: the ``fixed`` rows keep ``fixed_probs``."""
@@ -384,7 +386,8 @@ def best_value(mdp: TabularMDP, Xsa: np.ndarray, *, start: int, tabular: bool, f
     ``tabular``: V*(start) of the model the learner faces (the fixed rows folded into their states' one
     outcome) by value iteration (eq. 4.10): softmax policies come as close to it as one likes ("the optimal
     value V*(start)"); for the average form the optimal average reward r* by relative value iteration on the
-    aperiodic transform ("the optimal average reward r*"; when that does not settle, the ascents below). Otherwise the best of exact-gradient ascents on sign * J (eq. 13.5's gradient, L-BFGS
+    aperiodic transform ("the optimal average reward r*"; when that does not settle, the ascents below).
+    Otherwise the best of exact-gradient ascents on sign * J (eq. 13.5's gradient, L-BFGS
     with its line search) from theta = 0 and ``restarts - 1`` seeded random starts: a local optimum, so a
     lower bound of the best for a maximiser (an upper bound for a minimiser). On the short corridor with the
     book's features it is -(6 + 4 sqrt 2) at p(right) = 2 - sqrt 2 (Example 13.1)."""
@@ -399,7 +402,8 @@ def best_value(mdp: TabularMDP, Xsa: np.ndarray, *, start: int, tabular: bool, f
         gain = _optimal_gain(mdp, mask, probs, start)
         if gain is not None:
             return gain, "the optimal average reward r*"
-    if not isinstance(restarts, (int, np.integer)) or isinstance(restarts, bool) or not 1 <= restarts <= BEST_RESTARTS_MAX:
+    whole = isinstance(restarts, (int, np.integer)) and not isinstance(restarts, bool)
+    if not whole or not 1 <= restarts <= BEST_RESTARTS_MAX:
         raise ValueError(f"restarts must be a whole number in 1..{BEST_RESTARTS_MAX}, got {restarts!r}")
     from scipy.optimize import minimize
 
@@ -498,7 +502,7 @@ def reinforce_estimates(mdp: TabularMDP, Xsa: np.ndarray, theta: np.ndarray, *, 
                         baseline: np.ndarray | None, fixed: np.ndarray | None = None,
                         fixed_probs: np.ndarray | None = None, max_steps: int = 10_000) -> np.ndarray:
     """float64 (samples, d): one REINFORCE estimate of grad J per sampled episode from ``start``,
-    sum_t gamma^t (G_t - b(S_t)) grad ln pi(A_t|S_t, theta) (eq. 13.8 with the gamma^t of the box on page 328;
+    sum_t gamma^t (G_t - b(S_t)) grad ln pi(A_t|S_t, theta) (eq. 13.8 with the gamma^t of the pseudocode box of section 13.3;
     eq. 13.11 with the baseline b over the states, 0 without). Its mean is the exact gradient (eq. 13.5), with
     or without a baseline (eq. 13.10). Steps at the opponent's (fixed) rows add nothing (grad ln pi = 0 there).
 
