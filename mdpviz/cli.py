@@ -36,6 +36,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.sensitivity",
     "mdpviz.commands.export_model",
     "mdpviz.commands.learn",
+    "mdpviz.commands.gradient",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 
@@ -67,6 +68,8 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
                      "mdpviz's values"),
     "learn": ("mdpviz.commands.learn",
               "learn any game from experience (TD, Monte Carlo, SARSA, Q-learning) beside its exact answer"),
+    "gradient": ("mdpviz.commands.gradient",
+                 "the exact policy gradient at a theta beside sampled REINFORCE estimates, with and without baseline"),
 }
 """Subcommand -> (module that registers it, its one-line help), in the order of ``mdpviz --help``.
 ``main`` imports only the module of the command it runs (the others pull in numpy, scipy, Qt...);

@@ -154,14 +154,23 @@ def _finite(x: float | None) -> float | None:
     return None if x is None or not math.isfinite(x) else float(x)
 
 
+SHOWN = 12
+"""Components of a vector the text output prints (--json prints them all)."""
+
+
+def _vector(v: list[float], d: int) -> str:
+    more = f", ... ({len(v)} in all; --json prints every one)" if len(v) > SHOWN else ""
+    return ", ".join(f"{g:.{d}g}" for g in v[:SHOWN]) + more
+
+
 def _print_text(out: dict[str, Any], d: int) -> None:
     print(f"{out['game']}: {out['features']} features ({out['n_features']} preferences), exact J from "
           f"{out['start_label']} = {out['J']}")
-    print("exact gradient: " + ", ".join(f"{g:.{d}g}" for g in out["gradient"]))
+    print("exact gradient: " + _vector(out["gradient"], d))
     for key, name in (("without_baseline", "REINFORCE"), ("with_baseline", "REINFORCE with the exact v_pi baseline")):
         e = out[key]
         cos = "undefined" if e["cosine"] is None else f"{e['cosine']:.{d}f}"
-        print(f"{name}, {out['samples']:,} episodes: mean " + ", ".join(f"{g:.{d}g}" for g in e["mean"])
+        print(f"{name}, {out['samples']:,} episodes: mean " + _vector(e["mean"], d)
               + f"; variance (trace) {e['variance']:.{d}g}; cosine with the exact gradient {cos}")
 
 
