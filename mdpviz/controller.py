@@ -272,7 +272,7 @@ class SolverWorker(QObject):
             if registry.get(method).is_learner:  # one snapshot per episode, on the exact answer's scale
                 self._gen, rng = learning_start(mdp, method, options)
                 self._record_all = learning_record_all(mdp)
-            elif registry.get(method).kind == "approximation":  # (the window colours by each snapshot's answer)
+            elif registry.get(method).kind in ("approximation", "policy-gradient"):  # (the window colours by each snapshot's answer)
                 self._gen, rng = start(method, mdp, **options), None
                 self._record_all = learning_record_all(mdp)
             else:

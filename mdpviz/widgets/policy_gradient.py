@@ -22,7 +22,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QHBoxLayout, QTabWidget, QWidget
 
 from mdpviz.widgets.approximation import NAMED_TICKS_MAX, _Plot, _scalar, data_range, finite_or_nan
 from mdpviz.widgets.convergence import IntegerAxis, RoomyAxis, fit_legend_row
@@ -352,4 +352,95 @@ class PolicyCurve(_PGPlot):
         self.best_point.setSize(max(12, int(self.px * 0.75)))
 
 
-__all__ = ["GradientView", "JCurve", "PolicyCurve", "bar_offsets"]
+class PGCurves(QWidget):
+    """The plots of a policy-gradient learner (the convergence dock's page while one runs), in tabs: J over
+    episodes (:class:`JCurve`), the gradient view at the shown snapshot's theta (:class:`GradientView`, its
+    sampled estimates given by the window's job through :meth:`show_estimates`) and, when the policy is one
+    probability (the short corridor), figure 13.1 (:class:`PolicyCurve`). :meth:`extend` records snapshots
+    (:class:`~mdpviz.solvers.policy_gradient.PGStep`), :meth:`refresh` draws them with the shown one."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("pgCurves")
+        self.setAccessibleName("Policy gradient plots")
+        self.j_curve = JCurve()
+        self.gradient = GradientView()
+        self.policy_curve = PolicyCurve()
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("pgTabs")
+        self.tabs.setAccessibleName("Policy gradient plots")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.tabs)
+        self.reset()
+
+    def reset(self, *, curve: tuple[np.ndarray, np.ndarray] | None = None, action: str = "right") -> None:
+        """Forget every point (a new learner); ``curve``: figure 13.1's (p, J(p)) when the policy is one
+        probability (of ``action``), else None (no such tab)."""
+        self.curve = curve
+        self.action = action
+        self._ep: list[float] = []
+        self._j: list[float] = []
+        self.shown = None
+        self.current_p: float | None = None
+        self.estimates = None
+        self.stale = True
+        pages = [(self.j_curve, "J(\u03b8)"), (self.gradient, "gradient")]
+        if curve is not None:
+            pages.append((self.policy_curve, "figure 13.1"))
+        if [self.tabs.widget(i) for i in range(self.tabs.count())] != [w for w, _ in pages]:
+            self.tabs.clear()
+            for w, title in pages:
+                self.tabs.addTab(w, title)
+
+    def extend(self, steps: Sequence) -> None:
+        """Record these snapshots' exact J (NaN where not evaluated), in order."""
+        for s in steps:
+            self._ep.append(float(s.episode))
+            self._j.append(float(s.J))
+        self.stale = self.stale or bool(steps)
+
+    def show_step(self, step, *, current_p: float | None = None) -> None:
+        """The snapshot the history slider shows, and its probability of :attr:`action` (figure 13.1)."""
+        if step is not self.shown or current_p != self.current_p:
+            self.shown, self.current_p, self.stale = step, current_p, True
+
+    def show_estimates(self, result) -> None:
+        """The gradient job's result (``theta``, ``exact``, ``stats``: name -> EstimateStats, ``episode``), or
+        None: the exact gradient of the shown snapshot only."""
+        self.estimates = result
+        self.stale = True
+
+    def refresh(self) -> None:
+        """Draw what changed since the last call."""
+        if not self.stale:
+            return
+        self.stale = False
+        s = self.shown
+        self.j_curve.show_j(np.asarray(self._ep), np.asarray(self._j), None if s is None else s.J_best,
+                            best_how="" if s is None else s.J_best_how)
+        if self.curve is not None:
+            self.policy_curve.show_curve(*self.curve, self.current_p, x_label=f"probability of {self.action}")
+        r = self.estimates
+        if r is not None and s is not None and np.array_equal(r.theta, s.theta):
+            stats = r.stats
+            self.gradient.show_gradient(r.exact, {k: v.mean for k, v in stats.items()},
+                                        {k: v.standard_error for k, v in stats.items()},
+                                        {k: v.variance for k, v in stats.items()},
+                                        cosines={k: v.cosine for k, v in stats.items()},
+                                        note=f"{r.samples:,} episodes each at episode {s.episode:,}'s \u03b8, "
+                                             "\u00b1 1 standard error")
+        else:
+            g = None if s is None else s.gradient
+            self.gradient.show_gradient(np.zeros(0) if g is None else g, {}, {}, {},
+                                        note="" if s is None else ("exact gradient; sampling REINFORCE estimates"
+                                                                   if g is not None else "not evaluated at this "
+                                                                   "snapshot"))
+
+    def set_font_size(self, px: int) -> None:
+        """Every plot's text ``px`` pixels high (presenter mode)."""
+        for w in (self.j_curve, self.gradient, self.policy_curve):
+            w.set_font_size(px)
+
+
+__all__ = ["GradientView", "JCurve", "PGCurves", "PolicyCurve", "bar_offsets"]
