@@ -277,5 +277,7 @@ def test_snakes_gives_the_square():
 def test_no_other_game_names_features_of_its_own():
     for key in registry.keys():
         spec = registry.get(key)
-        if key != "baird":
+        if key not in ("baird", "corridor"):  # (the corridor's, Example 13.1's, are checked in test_corridor.py)
             assert spec.model.features is None and spec.model.policies is None and spec.model.initial_weights is None
+        if key != "corridor":
+            assert spec.model.action_features is None

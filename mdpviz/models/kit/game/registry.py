@@ -90,7 +90,13 @@ class ModelHooks:
     (Baird: {"target": always solid, "behaviour": dashed 6/7, solid 1/7}); None: the game names none."""
     initial_weights: Callable[[Any, TabularMDP], Any] | None = None
     """``initial_weights(settings, mdp)``: the weights the book starts the game's own features from, float64
-    (d) (Baird: (1, 1, 1, 1, 1, 1, 10, 1)); None: zeros."""
+    (d) (Baird: (1, 1, 1, 1, 1, 1, 10, 1)); for a game with :attr:`action_features`, the policy's weights theta
+    over those (the short corridor: (0, ln 19), right with probability 0.05); None: zeros."""
+    action_features: Callable[[Any, TabularMDP], Any] | None = None
+    """``action_features(settings, mdp)``: the game's own state-action features, float64 (n_rows, d), one row per
+    (state, action) row of ``mdp`` (Example 13.1: x(s, right) = (1, 0), x(s, left) = (0, 1) in every state): the
+    policy-gradient learners' "game" features (h(s, a) = theta . x(s, a), eq. 13.3); None: the game's
+    :attr:`features` stacked by action, if it has them."""
 
 
 @dataclass(frozen=True)
@@ -220,6 +226,7 @@ ENTRIES: tuple[tuple[str, str], ...] = (
     ("randomwalk", "Random walk (1000 states)"),
     ("baird", "Baird's counterexample"),
     ("mountaincar", "Mountain car"),
+    ("corridor", "Short corridor (Example 13.1)"),
 )
 """The games in picker order, one line each: (key, title). Game ``key`` lives in the folder
 ``mdpviz/models/<key>/``, its :class:`GameSpec` is ``SPEC`` in ``mdpviz/models/<key>/spec.py`` (imported
@@ -248,6 +255,7 @@ ALIASES: dict[str, str] = {
     "random-walk": "randomwalk", "example-9.1": "randomwalk",
     "baird-counterexample": "baird", "bairds-counterexample": "baird", "example-11.1": "baird",
     "mountain-car": "mountaincar", "example-10.1": "mountaincar",
+    "short-corridor": "corridor", "example-13.1": "corridor",
 }
 """Old and loose spellings of keys (compared after :func:`normalise_key`)."""
 

@@ -41,8 +41,10 @@ def approx_inputs(spec: Any, settings: Any, mdp: TabularMDP, method: str, option
     if getattr(hooks, "features", None) is not None:
         out["game_features"] = np.asarray(hooks.features(settings, mdp), dtype=np.float64)
         if (str(out["features"]).strip() == "game" and out.get("initial_weights") is None and m.prediction
-                and m.takes("initial_weights") and getattr(hooks, "initial_weights", None) is not None):
-            # (the book's weights are a state-value vector: control learns one block per action, from 0)
+                and m.takes("initial_weights") and getattr(hooks, "initial_weights", None) is not None
+                and getattr(hooks, "action_features", None) is None):
+            # (the book's weights are a state-value vector: control learns one block per action, from 0; a game
+            # with state-action features of its own gives the policy's theta there: the short corridor's)
             out["initial_weights"] = [float(w) for w in hooks.initial_weights(settings, mdp)]
     if m.kind == "policy-gradient" and getattr(hooks, "action_features", None) is not None:
         # (issue 37: the game's own state-action features, Example 13.1's, and the policy it starts from)
