@@ -758,8 +758,8 @@ class SolverController(QObject):
 
     def _widen_range(self, sweeps: tuple) -> None:
         """Without a reference, the range is the values seen so far: widened when a sweep exceeds
-        it (``range_ready`` again), never shrunk within the solve."""
-        if not sweeps or self.mdp is None or (self.value_range is not None and self.value_range.source == "reference"):
+        it (``range_ready`` again), never shrunk within the solve. (A policy-gradient snapshot has no values.)"""
+        if not sweeps or not hasattr(sweeps[0], "values") or self.mdp is None or (self.value_range is not None and self.value_range.source == "reference"):
             return
         rng = seen_range(sweeps, self.mdp.terminal, self.value_range)
         if rng is not self.value_range:
