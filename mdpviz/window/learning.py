@@ -547,7 +547,7 @@ class LearningPart(QObject):
             self._draw_approx(step, i)
             return
         if isinstance(step, PGStep):
-            self.pg.draw(step, i, mode)
+            self.pg.draw(step, i, mode, state_word=STATE_WORDS.get(c.state, c.state))
             return
         tv = self.transition_view()
         if tv is not None:

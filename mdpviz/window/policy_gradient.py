@@ -225,10 +225,9 @@ class PGView(QObject):
                       iteration=step.episode, delta=0.0, mean_delta=0.0, delta_state=-1, elapsed=step.elapsed)
         return shown, scale, words
 
-    def draw(self, step, i: int, mode: str) -> None:
-        """A frame: the board in view ``mode``, the dock's plots at the shown snapshot, the status lines."""
-        from mdpviz.window.learning import STATE_WORDS
-
+    def draw(self, step, i: int, mode: str, *, state_word: str) -> None:
+        """A frame: the board in view ``mode``, the dock's plots at the shown snapshot, the status lines
+        (``state_word``: the controller's state as the status bar says it)."""
         c, g, board = self._hub.controller, self._hub.stage.game, self._hub.stage.board
         shown, scale, words = self.board_view(step, mode)
         J = "not evaluated" if not math.isfinite(step.J) else f"{step.J:.5g}"
@@ -246,7 +245,7 @@ class PGView(QObject):
             f"episode {step.episode:,} \u00b7 {step.updates:,} updates \u00b7 J {J}, best {step.J_best:.5g} "
             f"({step.J_best_how}) \u00b7 {step.features}: {step.n_features} parameters")
         self._hub.state_label.setText(f"{g.title} \u00b7 {registry.title(c.method)} \u00b7 "
-                                      f"{STATE_WORDS.get(c.state, c.state)}")
+                                      f"{state_word}")
         self._hub.solving.update_inspection()
 
     def _sample(self, step) -> None:
