@@ -120,6 +120,8 @@ class LearningPanel(QWidget):
         self.alpha_theta.setToolTip("Policy gradient: the policy's step size \u03b1\u03b8 (a positive number; "
                                     "empty: the learner's default)")
         self.alpha_w.setToolTip("Policy gradient: the baseline's or critic's step size \u03b1w (empty: the default)")
+        self.alpha_theta.setPlaceholderText("\u03b1\u03b8: default")
+        self.alpha_w.setPlaceholderText("\u03b1w: default")
         self.pg_alphas = QWidget()
         row = QHBoxLayout(self.pg_alphas)
         row.setContentsMargins(0, 0, 0, 0)
