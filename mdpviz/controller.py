@@ -272,7 +272,7 @@ class SolverWorker(QObject):
             if registry.get(method).is_learner:  # one snapshot per episode, on the exact answer's scale
                 self._gen, rng = learning_start(mdp, method, options)
                 self._record_all = learning_record_all(mdp)
-            elif registry.get(method).kind == "approximation":  # (the window colours by each snapshot's answer)
+            elif registry.get(method).kind in ("approximation", "policy-gradient"):  # (the window colours by each snapshot's answer)
                 self._gen, rng = start(method, mdp, **options), None
                 self._record_all = learning_record_all(mdp)
             else:
@@ -758,8 +758,8 @@ class SolverController(QObject):
 
     def _widen_range(self, sweeps: tuple) -> None:
         """Without a reference, the range is the values seen so far: widened when a sweep exceeds
-        it (``range_ready`` again), never shrunk within the solve."""
-        if not sweeps or self.mdp is None or (self.value_range is not None and self.value_range.source == "reference"):
+        it (``range_ready`` again), never shrunk within the solve. (A policy-gradient snapshot has no values.)"""
+        if not sweeps or not hasattr(sweeps[0], "values") or self.mdp is None or (self.value_range is not None and self.value_range.source == "reference"):
             return
         rng = seen_range(sweeps, self.mdp.terminal, self.value_range)
         if rng is not self.value_range:

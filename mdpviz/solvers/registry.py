@@ -310,6 +310,28 @@ def _approx(id: str, title: str, code: int, params: tuple[Param, ...], lesson: s
                       code=code, lesson=lesson, **flags)
 
 
+_PG = "mdpviz.solvers.policy_gradient:pg_learner"
+_PG_FEATURES = Param("features", str, "tabular",
+                     help="the policy's features x(s, a): a state feature spec stacked by action, or game (the "
+                     "game's own)")
+_INIT_THETA = Param("initial_theta", list, None, help="theta at the start (default all 0: the uniform policy)")
+
+
+def _alpha_theta(default: float) -> Param:
+    return Param("alpha_theta", float, default, low=0.0, high=1.0, help=f"step size of theta (default {default:g})")
+
+
+def _alpha_w(default: float) -> Param:
+    return Param("alpha_w", float, default, low=0.0, high=1.0,
+                 help=f"step size of the baseline's / critic's weights w (default {default:g})")
+
+
+def _pg(id: str, title: str, code: int, params: tuple[Param, ...], lesson: str, **flags: Any) -> MethodSpec:
+    """A policy-gradient learner (code ``code`` of :mod:`mdpviz.solvers.pg_loop`)."""
+    return MethodSpec(id, title, "policy-gradient", _PG, (_PG_FEATURES, *params, _INIT_THETA), unit="episode",
+                      needs_start=True, tol_as=None, code=code, lesson=lesson, **flags)
+
+
 # ---------------------------------------------------------------------------------- the methods
 # (loop codes: mdpviz.solvers.learning_loop's TD0 = 0, NSTEP, MC, MC_CONTROL, SARSA, EXPECTED_SARSA, Q_LEARNING, DOUBLE_Q = 7)
 ENTRIES: tuple[MethodSpec, ...] = (
@@ -420,6 +442,31 @@ ENTRIES: tuple[MethodSpec, ...] = (
             "TDC (section 11.7): w <- w + \u03b1 \u03c1 (\u03b4 x - \u03b3 x\u2032 x\u1d40v), v <- v + \u03b2 "
             "\u03c1 (\u03b4 - v\u1d40x) x. A true gradient method for the projected Bellman error: it converges "
             "off-policy where semi-gradient TD diverges (figure 11.5).", prediction=True, short="TDC"),
+    # (policy-gradient loop codes: mdpviz.solvers.pg_loop's REINFORCE = 0, REINFORCE_BASELINE, ACTOR_CRITIC,
+    # AVG_ACTOR_CRITIC = 3; the step sizes' defaults are the book's: 2^-12 for REINFORCE on the corridor (figure
+    # 13.1), 2^-9 and 2^-6 with a baseline (figure 13.2))
+    _pg("reinforce", "REINFORCE (Monte Carlo policy gradient)", 0, (_alpha_theta(2.0 ** -12),),
+        "REINFORCE (Sutton and Barto 13.3): after each episode, \u03b8 <- \u03b8 + \u03b1 \u03b3^t G_t "
+        "\u2207ln \u03c0(A_t|S_t, \u03b8) for t = 0, 1, ..., with the soft-max policy of the preferences "
+        "\u03b8\u1d40x(s, a). Its steps follow the gradient of J in expectation, with a high variance.",
+        multi_step=True, targets="returns", short="REINFORCE"),
+    _pg("reinforce-baseline", "REINFORCE with baseline", 1, (_alpha_theta(2.0 ** -9), _alpha_w(2.0 ** -6)),
+        "REINFORCE with baseline (13.4): \u03b4 = G_t - v\u0302(S_t, w), w <- w + \u03b1_w \u03b4 x(S_t), "
+        "\u03b8 <- \u03b8 + \u03b1_\u03b8 \u03b3^t \u03b4 \u2207ln \u03c0(A_t|S_t, \u03b8). The baseline "
+        "leaves the expected step unchanged and lowers its variance.", multi_step=True, targets="returns",
+        short="REINFORCE + baseline"),
+    _pg("actor-critic", "one-step actor-critic", 2, (_alpha_theta(2.0 ** -9), _alpha_w(2.0 ** -6)),
+        "One-step actor-critic (13.5): \u03b4 = R + \u03b3 v\u0302(S\u2032, w) - v\u0302(S, w), w <- w + "
+        "\u03b1_w \u03b4 x(S), \u03b8 <- \u03b8 + \u03b1_\u03b8 I \u03b4 \u2207ln \u03c0(A|S, \u03b8), "
+        "I <- \u03b3 I: the critic's TD error replaces the return (lower variance, some bias).",
+        short="actor-critic"),
+    _pg("avg-actor-critic", "actor-critic (average reward)", 3,
+        (_alpha_theta(2.0 ** -9), _alpha_w(2.0 ** -6),
+         Param("avg_alpha", float, 2.0 ** -6, low=0.0, high=1.0,
+               help="step size of the average reward's estimate R_bar (default 2^-6)")),
+        "Actor-critic for continuing tasks (13.6, one-step): \u03b4 = R - R\u0304 + v\u0302(S\u2032, w) - "
+        "v\u0302(S, w), R\u0304 <- R\u0304 + \u03b1_R\u0304 \u03b4, then w and \u03b8 as the actor-critic: "
+        "it climbs the average reward r(\u03c0).", short="average-reward actor-critic"),
 )
 """Every method, in the order the command line, the panel and the lesson list them: one line each."""
 

@@ -52,6 +52,11 @@ APPROX_MODE_LABELS = {"approximate": "approximate values", "exact": "exact value
 """The board toggle's choices for a learner with function approximation (:data:`~mdpviz.solvers.approximation.BOARD_MODES`)."""
 APPROXIMATORS = registry.ids_where("approximation")
 """The learners with linear function approximation (issue 36), listed after the tabular learners."""
+POLICY_GRADIENTS = registry.ids_where("policy-gradient")
+"""The policy-gradient learners (issue 37), listed after the approximation ones; they take the Features picker's
+features (stacked per action) and two step sizes, alpha_theta and alpha_w."""
+PG_MODE_LABELS = {"probability": "policy probabilities", "value": "exact v\u03c0 of the policy", "visits": "visit counts"}
+"""The board toggle's choices for a policy-gradient learner (see :class:`mdpviz.window.policy_gradient.PGView`)."""
 FEATURE_EXAMPLES = {"tabular": "tabular", "aggregate": "aggregate:10", "tiles": "tiles:8:0.125", "poly": "poly:5",
                     "fourier": "fourier:5", "file": "file:features.csv", "game": "game"}
 """The Features picker's entry of each kind (its numbers editable in place)."""
@@ -59,7 +64,7 @@ FEATURE_EXAMPLES = {"tabular": "tabular", "aggregate": "aggregate:10", "tiles": 
 
 def learns(method: str | None) -> bool:
     """True for a learner from experience: tabular (:data:`LEARNERS`) or with function approximation."""
-    return method in LEARNERS or method in APPROXIMATORS
+    return method in LEARNERS or method in APPROXIMATORS or method in POLICY_GRADIENTS
 
 MOVING_AVERAGE = 100
 """Episodes in the moving average of the return curve."""
@@ -110,6 +115,21 @@ class LearningPanel(QWidget):
         self.alpha.setToolTip("Step size: a number in (0, 1], 1/n (sample averages) or 1/n^w (e.g. 1/n^0.8); "
                               "n counts the updates of that entry")
         form.addRow("Step size \u03b1", self.alpha)
+        self.alpha_theta = _named(QLineEdit(""), "learningAlphaTheta", "Policy step size alpha theta")
+        self.alpha_w = _named(QLineEdit(""), "learningAlphaW", "Critic step size alpha w")
+        self.alpha_theta.setToolTip("Policy gradient: the policy's step size \u03b1\u03b8 (a positive number; "
+                                    "empty: the learner's default)")
+        self.alpha_w.setToolTip("Policy gradient: the baseline's or critic's step size \u03b1w (empty: the default)")
+        self.alpha_theta.setPlaceholderText("\u03b1\u03b8: default")
+        self.alpha_w.setPlaceholderText("\u03b1w: default")
+        self.pg_alphas = QWidget()
+        row = QHBoxLayout(self.pg_alphas)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.alpha_theta)
+        row.addWidget(self.alpha_w)
+        form.addRow("\u03b1\u03b8, \u03b1w", self.pg_alphas)
+        self._form = form
+        form.setRowVisible(self.pg_alphas, False)
         self.features = _named(QComboBox(), "learningFeatures", "Features")
         self.features.setEditable(True)
         self.features.setToolTip("Function approximation: the features x(s), a kind and its numbers (aggregate:G "
@@ -174,6 +194,9 @@ class LearningPanel(QWidget):
         self.features.lineEdit().editingFinished.connect(self._on_features)
         self.features.activated.connect(lambda _i: self._on_features())
         self._alpha_text = ""
+        for w in (self.alpha_theta, self.alpha_w):
+            w.editingFinished.connect(self._on_pg_alpha)
+        self._pg_alphas = ("", "")
         for w in (self.epsilon, self.decay, self.floor, self.initial):
             w.valueChanged.connect(lambda _v: self.settings_changed.emit())
         for w in (self.n, self.max_steps, self.seed, self.episodes):
@@ -206,6 +229,22 @@ class LearningPanel(QWidget):
                 self.invalid_input.emit(str(e))
                 return
         self._alpha_text = text
+        self.settings_changed.emit()
+
+    def _on_pg_alpha(self) -> None:
+        texts = (self.alpha_theta.text().strip(), self.alpha_w.text().strip())
+        if texts == self._pg_alphas:
+            return
+        for name, text in zip(("alpha_theta", "alpha_w"), texts):
+            try:
+                if text and not float(text) > 0:
+                    raise ValueError
+            except ValueError:
+                self.alpha_theta.setText(self._pg_alphas[0])
+                self.alpha_w.setText(self._pg_alphas[1])
+                self.invalid_input.emit(f"{name}: give a positive number, got {text!r}")
+                return
+        self._pg_alphas = texts
         self.settings_changed.emit()
 
     def set_feature_kinds(self, kinds, default: str = "") -> None:
@@ -284,14 +323,18 @@ class LearningPanel(QWidget):
             w.setEnabled(takes(name))
         self.policy.setEnabled(takes("policy"))
         self.n.setEnabled(takes("n"))
-        approx = method in APPROXIMATORS
+        pg = method in POLICY_GRADIENTS
+        approx = method in APPROXIMATORS or pg
         self.features.setEnabled(approx)
+        self._form.setRowVisible(self.pg_alphas, pg)
+        self._form.setRowVisible(self.alpha, not pg)
         self.expected.setEnabled(takes("expected"))
         self.alpha.setPlaceholderText("default: 0.1 / mean x\u1d40x (constant)" if approx else
                                       "default: 0.1 (Monte Carlo: 1/n)")
         for w in (self.explore, self.initial):
             w.setEnabled(w.isEnabled() and not approx)
-        modes, labels = (APPROX_MODES, APPROX_MODE_LABELS) if approx else (BOARD_MODES, MODE_LABELS)
+        modes, labels = ((tuple(PG_MODE_LABELS), PG_MODE_LABELS) if pg else (APPROX_MODES, APPROX_MODE_LABELS)
+                         if approx else (BOARD_MODES, MODE_LABELS))
         if tuple(self.mode_picker.itemData(i) for i in range(self.mode_picker.count())) != tuple(modes):
             self.mode_picker.blockSignals(True)
             self.mode_picker.clear()
@@ -378,6 +421,8 @@ class LearningPanel(QWidget):
                       "initial": float(self.initial.value()), "seed": int(self.seed.value()), "start": int(start)}
         if method in APPROXIMATORS:
             return self._approx_options(method, opts)
+        if method in POLICY_GRADIENTS:
+            return self._pg_options(method, opts)
         if self._alpha_text:
             opts["alpha"], opts["alpha_power"] = parse_alpha(self._alpha_text)
         LearningSettings(method=method, **opts)  # checked here: a bad field is one line in the status bar
@@ -398,6 +443,21 @@ class LearningPanel(QWidget):
                 raise ValueError(f"step size {self._alpha_text!r}: the weights take a constant step size")
             out["alpha"] = a
         ApproxSettings(method=method, **out)
+        return out
+
+
+    def _pg_options(self, method: str, opts: dict) -> dict:
+        """The options of a policy-gradient learner: its registry line's parameters among the panel's fields,
+        the Features picker's spec and the two step sizes; ValueError when they do not make a valid learner."""
+        from mdpviz.solvers.policy_gradient import PGSettings
+
+        spec = registry.get(method)
+        out = {k: v for k, v in opts.items() if spec.takes(k) or k in ("episodes", "max_steps", "seed", "start")}
+        out["features"] = self._features_text
+        for key, text in zip(("alpha_theta", "alpha_w"), self._pg_alphas):
+            if text and spec.takes(key):
+                out[key] = float(text)
+        PGSettings(method=method, **out)
         return out
 
 
@@ -548,7 +608,7 @@ class LearningCurves(QWidget):
             self.exact_line.setValue(self.exact_return)
 
 
-__all__ = ["APPROXIMATORS", "APPROX_MODE_LABELS", "LEARNERS", "LearningCurves", "add_learners", "LearningPanel", "MODE_LABELS",
+__all__ = ["APPROXIMATORS", "APPROX_MODE_LABELS", "PG_MODE_LABELS", "POLICY_GRADIENTS", "LEARNERS", "LearningCurves", "add_learners", "LearningPanel", "MODE_LABELS",
            "MOVING_AVERAGE", "learns", "moving_average"]
 
 
@@ -576,3 +636,11 @@ def add_learners(combo: QComboBox) -> None:
         combo.addItem(registry.title(key), key)
         combo.setItemData(combo.count() - 1, f"{registry.title(key)}: linear in the Features picker's features, "
                           "beside the exact answer and the fixed points", Qt.ItemDataRole.ToolTipRole)
+    combo.addItem("\u2014 policy gradient \u2014", None)
+    if isinstance(model, QStandardItemModel):
+        item = model.item(combo.count() - 1)
+        item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsSelectable & ~Qt.ItemFlag.ItemIsEnabled)
+    for key in POLICY_GRADIENTS:
+        combo.addItem(registry.title(key), key)
+        combo.setItemData(combo.count() - 1, f"{registry.title(key)}: a softmax policy over the Features picker's "
+                          "features, beside its exact value and gradient", Qt.ItemDataRole.ToolTipRole)

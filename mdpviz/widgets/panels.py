@@ -364,7 +364,7 @@ class SolverPanel(QWidget):
     def show_learning(self, method: str) -> None:
         """Show the learner's settings when ``method`` is a learner, in place of the solvers' tolerance and
         conventions (a learner has neither), and call the speeds episodes per second."""
-        on = registry.is_kind(method, "learner") or registry.is_kind(method, "approximation")
+        on = any(registry.is_kind(method, k) for k in ("learner", "approximation", "policy-gradient"))
         self.learning_scroll.setVisible(on)
         self._form.setRowVisible(self._tol_row, not on)
         self._form.setRowVisible(self._conv_row, not on)

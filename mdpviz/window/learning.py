@@ -40,10 +40,11 @@ from mdpviz.solvers.learning import (
     replay_episode,
 )
 from mdpviz.solvers.approximation import ApproxStep
+from mdpviz.solvers.policy_gradient import PGStep
 from mdpviz.solvers.features import kinds_for
 from mdpviz.solvers.sweep import greedy
 from mdpviz.widgets.approximation import ApproxCurves
-from mdpviz.widgets.learning import APPROX_MODE_LABELS, APPROXIMATORS, LearningCurves, learns
+from mdpviz.widgets.learning import APPROX_MODE_LABELS, APPROXIMATORS, POLICY_GRADIENTS, LearningCurves, learns
 from mdpviz.window.hub import Hub
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
 
@@ -263,6 +264,10 @@ class LearningPart(QObject):
         self.approx_curves = ApproxCurves()
         """The convergence dock's page while a learner with function approximation is loaded."""
         self._hub.conv_stack.addWidget(self.approx_curves)
+        from mdpviz.window.policy_gradient import PGView
+
+        self.pg = PGView(hub)
+        """Draws a policy-gradient learner's snapshots (its plots: ``pg.curves``, the dock's page then)."""
         lp = self._hub.solver_panel.learning
         lp.settings_changed.connect(self._on_learning_settings)
         lp.mode_changed.connect(lambda _m: self._hub.solving.mark_dirty())
@@ -296,7 +301,8 @@ class LearningPart(QObject):
         hooks = self._hub.stage.session.spec.model
         self._hub.solver_panel.learning.set_feature_kinds(
             kinds_for(True if getattr(hooks, "coordinates", None) else None,  # (only whether it has coordinates)
-                      game_features=getattr(hooks, "features", None) is not None),
+                      game_features=getattr(hooks, "features", None) is not None
+                      or getattr(hooks, "action_features", None) is not None),
             getattr(hooks, "default_features", ""))
         if learns(m):
             text = (f"{game.title}: Run trains {registry.title(m)} from experience (picked before); pick a solver "
@@ -306,6 +312,7 @@ class LearningPart(QObject):
     def _learning_presenter(self, on: bool) -> None:
         self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
         self.approx_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
+        self.pg.curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
         if self.active:
             QTimer.singleShot(0, self, self._fit_solver_dock)
 
@@ -328,13 +335,18 @@ class LearningPart(QObject):
         """True while the controller holds a learner with function approximation."""
         return self._hub.controller.method in APPROXIMATORS
 
+    @property
+    def pg_active(self) -> bool:
+        """True while the controller holds a policy-gradient learner."""
+        return self._hub.controller.method in POLICY_GRADIENTS
+
     def learning_options(self) -> dict:
         """The learner's options from the solver panel (fields of LearningSettings; checked by the load)."""
         lp = self._hub.solver_panel.learning
         m = self._hub.solver_panel.method
         try:
             opts = lp.options(m, self._hub.stage.session.start_state())
-            return self._game_inputs(m, opts) if m in APPROXIMATORS else opts
+            return self._game_inputs(m, opts) if m in APPROXIMATORS or m in POLICY_GRADIENTS else opts
         except ValueError as e:
             self._hub.status.showMessage(str(e), 8000)
             return {"start": self._hub.stage.session.start_state()}
@@ -357,6 +369,9 @@ class LearningPart(QObject):
         """A new solve or learner: the convergence dock shows the curves of a learner, the game's plot else."""
         if self.approx_active:
             self._approx_reset()
+        elif self.pg_active:
+            self.pg.reset()
+            QTimer.singleShot(0, self, self._fit_solver_dock)
         elif self.active:
             ctrl = self._hub.solver_panel.method not in PREDICTION
             self.learning_curves.reset(control=ctrl)
@@ -364,7 +379,7 @@ class LearningPart(QObject):
             self._hub.docks["convergence"].setWindowTitle("Learning curves")
             self._hub.docks["convergence"].setAccessibleName("Learning curves")
             QTimer.singleShot(0, self, self._fit_solver_dock)
-        elif self._hub.conv_stack.currentWidget() in (self.learning_curves, self.approx_curves):
+        elif self._hub.conv_stack.currentWidget() in (self.learning_curves, self.approx_curves, self.pg.curves):
             g = self._hub.stage.game
             self._hub.conv_stack.setCurrentWidget(self._hub.stage.plot_of(g.key))
             self._hub.docks["convergence"].setWindowTitle(g.convergence_title)
@@ -393,6 +408,11 @@ class LearningPart(QObject):
 
     def take_steps(self, steps: tuple) -> None:
         """Snapshots arrived: the curves take their points (drawn at the next frame)."""
+        pg = tuple(s for s in steps if isinstance(s, PGStep))
+        if pg:
+            self.pg.curves.extend(pg)
+            self._tr_wait = False
+            return
         approx = tuple(s for s in steps if isinstance(s, ApproxStep))
         if approx:
             self.approx_curves.extend(approx)
@@ -476,7 +496,7 @@ class LearningPart(QObject):
         """The learning lesson of the current model with the learner's settings (the lesson tab's page)."""
         from mdpviz.models.kit.teaching.learning_lesson import learning_lesson
 
-        if self.approx_active:  # the game's lesson says what each method converges to (issue 36 item 7)
+        if self.approx_active or self.pg_active:  # the game's lesson says what each method converges to (issue 36 item 7)
             from mdpviz.export import game_lesson
 
             return game_lesson(self._hub.stage.game)
@@ -496,7 +516,7 @@ class LearningPart(QObject):
         c = self._hub.controller
         i = self._hub.solving.shown_index()
         step = c.history[i] if i >= 0 else None
-        return step if isinstance(step, (LearningStep, ApproxStep)) else None
+        return step if isinstance(step, (LearningStep, ApproxStep, PGStep)) else None
 
     def draw_frame(self) -> None:
         c = self._hub.controller
@@ -509,7 +529,7 @@ class LearningPart(QObject):
         mode = lp.mode
         board = self._hub.stage.board
         name = LEARNERS.get(c.method) or registry.title(c.method)
-        if mdp is None or session.mdp() is not mdp or step is None or np.shape(step.values) != (mdp.n_states,):
+        if mdp is None or session.mdp() is not mdp or step is None or np.shape(step.visits if isinstance(step, PGStep) else step.values) != (mdp.n_states,):
             cap = (f"{name}: press Step for one episode or Run" if mdp is not None
                    else (session.mdp_error() or g.building_text() or g.empty_text()))
             board.set_value_range(None)
@@ -525,6 +545,9 @@ class LearningPart(QObject):
             return
         if isinstance(step, ApproxStep):
             self._draw_approx(step, i)
+            return
+        if isinstance(step, PGStep):
+            self.pg.draw(step, i, mode, state_word=STATE_WORDS.get(c.state, c.state))
             return
         tv = self.transition_view()
         if tv is not None:
@@ -711,6 +734,8 @@ class LearningPart(QObject):
             return None
         if isinstance(step, ApproxStep):
             return self._approx_inspection_html(step)
+        if isinstance(step, PGStep):
+            return self.pg.inspection_html(step)
         session = self._hub.stage.session
         i = self._hub.solving.shown_index()
         tv = self.transition_view()

@@ -326,9 +326,9 @@ class SolvingPart(QObject):
         if isinstance(sol, LearningStep):
             self._hub.status.showMessage(f"{LEARNERS[sol.method]}: {sol.episode:,} episodes learned, RMS error "
                                          f"{sol.rms_error:.3g}", 8000)
-        elif not isinstance(sol, Solution):  # a learner with function approximation's last snapshot
-            self._hub.status.showMessage(f"{registry.title(sol.method)}: {sol.episode:,} episodes learned, "
-                                         f"\u221aVE {sol.rms_ve:.3g}", 8000)
+        elif not isinstance(sol, Solution):  # a learner with function approximation's (or policy gradient's) last snapshot
+            last = f"\u221aVE {sol.rms_ve:.3g}" if hasattr(sol, "rms_ve") else f"J {sol.J:.5g} (best {sol.J_best:.5g})"
+            self._hub.status.showMessage(f"{registry.title(sol.method)}: {sol.episode:,} episodes learned, {last}", 8000)
         else:
             what = "converged" if sol.converged else "stopped (sweep limit)"
             self._hub.status.showMessage(f"{registry.title(sol.method)} {what} after {sol.sweeps} "

@@ -21,12 +21,15 @@ def default_features(spec: Any) -> str:
 
 
 def approx_inputs(spec: Any, settings: Any, mdp: TabularMDP, method: str, options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` of learner ``method`` (kind "approximation") with what the game gives: ``features`` (its
+    """``options`` of learner ``method`` (kind "approximation" or "policy-gradient") with what the game gives: ``features`` (its
     default when not given), ``coords``, ``game_features`` and, for the game's own features, its
     ``initial_weights`` (unless given); for a prediction method the game's ``target_rows``, and for an
     off-policy one its ``behaviour_rows`` with ``behaviour="game"``: the game's own policies unless the options
     ask for the "random" one (its target stands for the default "optimal": on Baird's counterexample every
-    policy is optimal, its rewards being 0, and the book's target is "always solid")."""
+    policy is optimal, its rewards being 0, and the book's target is "always solid"). A policy-gradient learner
+    (kind "policy-gradient") also gets the game's ``game_action_features`` (its state-action features x(s, a)) and,
+    for its "game" features, ``initial_theta`` from its ``initial_weights`` (the corridor's epsilon-greedy-left
+    start, Example 13.1) unless given."""
     from mdpviz.solvers import registry
 
     hooks = spec.model
@@ -43,6 +46,12 @@ def approx_inputs(spec: Any, settings: Any, mdp: TabularMDP, method: str, option
             # (the book's weights are a state-value vector: control learns one block per action, from 0; a game
             # with state-action features of its own gives the policy's theta there: the short corridor's)
             out["initial_weights"] = [float(w) for w in hooks.initial_weights(settings, mdp)]
+    if m.kind == "policy-gradient" and getattr(hooks, "action_features", None) is not None:
+        # (issue 37: the game's own state-action features, Example 13.1's, and the policy it starts from)
+        out["game_action_features"] = np.asarray(hooks.action_features(settings, mdp), dtype=np.float64)
+        if (str(out["features"]).strip() == "game" and out.get("initial_theta") is None
+                and getattr(hooks, "initial_weights", None) is not None):
+            out["initial_theta"] = [float(w) for w in hooks.initial_weights(settings, mdp)]
     if getattr(hooks, "policies", None) is not None and m.prediction:
         given = hooks.policies(settings, mdp)
         if "target" in given and out.get("policy") != "random":
