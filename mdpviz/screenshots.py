@@ -34,6 +34,8 @@ methods and saves every game's pictures into one folder (default ``assets/screen
 * ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed);
 * ``randomwalk``, ``baird``, ``mountaincar``: the book's figures 9.1, 11.2 and 10.1 as the window draws them,
   ``approximation/<size>/figure-*.png`` at the three sizes (:mod:`mdpviz.screenshot_approx`);
+* ``corridor``: policy gradients on the short corridor, ``policy-gradient/<size>/{figure-13.1,gradient-view,
+  j-curve}.png`` at the three sizes (:mod:`mdpviz.screenshot_pg`);
 * learning in progress (:data:`LEARNING_SHOTS`: ``gridworld``, ``snakes``, ``ttt``):
   ``learning/<size>/<game>.png`` at the three sizes, Q-learning a few hundred episodes in;
 * the inspector's chain of backups (:data:`CHAIN_SHOTS`: ``snakes``, ``gridworld``):
@@ -381,6 +383,12 @@ def _gym(out: Path, o: ShotOptions) -> list[Path]:
     return save_gym_screenshots(out)
 
 
+def _policy_gradient(out: Path, o: ShotOptions) -> list[Path]:
+    from mdpviz.screenshot_pg import save_pg_screenshots
+
+    return save_pg_screenshots(out)
+
+
 def _approximation(key: str) -> Callable[[Path, ShotOptions], list[Path]]:
     def take_figure(out: Path, o: ShotOptions) -> list[Path]:
         from mdpviz.screenshot_approx import save_approximation_screenshots
@@ -402,6 +410,7 @@ SCREENSHOTS: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {
     "randomwalk": _approximation("randomwalk"),
     "baird": _approximation("baird"),
     "mountaincar": _approximation("mountaincar"),
+    "corridor": _policy_gradient,
 }
 """The README gallery's recipe of each game that has one, by game key. Every registered game is
 photographed at the three sizes (:func:`save_size_screenshots`) whether it has a recipe or not."""

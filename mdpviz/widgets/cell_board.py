@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 from mdpviz.models.kit.pictures.colors import ColorScale
 from mdpviz.models.kit.pictures.display import board_frame, board_q
 from mdpviz.models.kit.pictures.ties import endless_states, sweep_ties
+from mdpviz.solvers import registry
 from mdpviz.solvers.sweep import Sweep
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.widgets.board import BoardView
@@ -114,7 +115,9 @@ class CellBoard(BoardView):
             self.update()
             return
         hist = (sweep,) if previous is None else (previous, sweep)
-        solved = isinstance(sweep, Sweep)  # a solver's snapshot (a learner's draws its learned policy only)
+        # a solver's snapshot (a learner's draws its learned policy only); a policy-gradient run's values are its
+        # actions' probabilities, not values to back up: no tied actions, no "never ends" marks from them
+        solved = isinstance(sweep, Sweep) and not registry.is_kind(sweep.method, "policy-gradient")
         frame = board_frame(
             sweep.values, sweep.policy, scale=scale, terminal=mdp.terminal, badge=lambda a: self.game.badge(a, mdp),
             prev_values=None if previous is None else previous.values,
