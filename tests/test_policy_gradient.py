@@ -322,3 +322,22 @@ def test_on_two_players_the_learner_moves_at_the_maximisers_states_against_the_e
     theirs = np.flatnonzero(np.asarray(Xsa)[rows_opp].any(axis=0) & ~np.asarray(Xsa)[~rows_opp].any(axis=0))
     assert theirs.size and np.all(np.asarray(last.theta)[theirs] == 0.0)
     assert last.policy[mdp.row_of(0, 1)] > 0.9 and last.J > 1.9  # it learned b (2 beats the 1 after a)
+
+
+# ------------------------------------------------------------------------------------ the bench row
+def test_the_bench_row_runs_and_its_options_are_one_error_line(capsys):
+    from mdpviz.cli import main
+    from mdpviz.commands.bench_pg import rows_pg
+    from mdpviz.commands.bench_table import Table
+
+    for argv, says in ((["bench", "pg", "--seconds", "0"], "--seconds: must be in [0.05, 600]"),
+                       (["bench", "pg", "--repeat", "0"], "--repeat: must be at least 1")):
+        try:
+            code = main(argv)
+        except SystemExit as e:  # argparse's own errors
+            code = int(e.code)
+        assert code == 2 and says in capsys.readouterr().err
+    if compiled_loop() is None:
+        return
+    out = rows_pg(Table(), seconds=0.05, repeat=1, games=("corridor",))  # (no timing is checked)
+    assert [r["game"] for r in out] == ["corridor"] and out[0]["updates"] > 0 and out[0]["reference_rate"] > 0
