@@ -94,19 +94,26 @@ def choose(rng, state_ptr, xa_ptr, xa_idx, xa_val, theta, learner, fixed_probs, 
 
 
 @register_jitable
-def policy_step(xa_ptr, xa_idx, xa_val, theta, out, upi, state_ptr, s, row, step) -> None:
-    """``out <- out + step grad ln pi(A|S, theta)`` with A the action of ``row``: ``step`` times x(s, a) minus
-    ``step`` times sum_b pi(b|s) x(s, b) (eq. 13.9's softmax form). pi(.|s, theta) is computed first (into
-    ``upi``, where the inspector reads it), so ``out`` may be theta itself (a step of theta) or a separate sum."""
-    r0 = state_ptr[s]
-    r1 = state_ptr[s + 1]
-    softmax_into(xa_ptr, xa_idx, xa_val, theta, r0, r1, upi)
+def add_grad(xa_ptr, xa_idx, xa_val, probs, out, r0, r1, row, step) -> None:
+    """``out <- out + step grad ln pi(A|S)`` with A the action of ``row`` among the rows ``r0:r1`` of S, whose
+    probabilities pi(b|S) are ``probs[r0:r1]``: ``step`` times x(s, a) minus ``step`` times sum_b pi(b|s) x(s, b)
+    (eq. 13.9's softmax form)."""
     for b in range(r0, r1):
-        c = step * upi[b]
+        c = step * probs[b]
         for k in range(xa_ptr[b], xa_ptr[b + 1]):
             out[xa_idx[k]] = out[xa_idx[k]] - c * xa_val[k]
     for k in range(xa_ptr[row], xa_ptr[row + 1]):
         out[xa_idx[k]] = out[xa_idx[k]] + step * xa_val[k]
+
+
+@register_jitable
+def policy_step(xa_ptr, xa_idx, xa_val, theta, out, upi, state_ptr, s, row, step) -> None:
+    """``out <- out + step grad ln pi(A|S, theta)`` (:func:`add_grad`) with pi(.|s, theta) computed first (into
+    ``upi``, where the inspector reads it), so ``out`` may be theta itself (a step of theta)."""
+    r0 = state_ptr[s]
+    r1 = state_ptr[s + 1]
+    softmax_into(xa_ptr, xa_idx, xa_val, theta, r0, r1, upi)
+    add_grad(xa_ptr, xa_idx, xa_val, upi, out, r0, r1, row, step)
 
 
 @register_jitable
@@ -123,14 +130,14 @@ def record(last, s, row, t, target, baseline, delta, alpha, gamma_t) -> None:
 
 
 @register_jitable
-def reinforce_sweep(method, t, gamma, sign, state_ptr, learner, xa_ptr, xa_idx, xa_val, theta, dtheta, upi, x_ptr,
+def reinforce_sweep(method, t, gamma, sign, state_ptr, learner, xa_ptr, xa_idx, xa_val, theta, pbuf, upi, x_ptr,
                     x_idx, x_val, w, alpha_theta, alpha_w, path_s, path_r, path_g, path_u, last) -> int:
     """REINFORCE (section 13.3) or, with ``method`` REINFORCE_BASELINE, REINFORCE with baseline (13.4) over an
     episode of ``t`` steps: the returns G_k walking back (into ``path_u``), then for k = 0 .. t-1 in order the
-    step of w (the baseline moving as it goes, as in the book's box) and the term ``alpha_theta gamma^k delta_k
-    grad ln pi(A_k|S_k, theta)`` summed into ``dtheta`` (all zeros before and after), each gradient taken at the
-    theta that chose the episode's actions; theta moves by the sum at the end. The number of updates (one per
-    step of the episode).
+    step of w (the baseline moving as it goes, as in the book's box) and the step ``alpha_theta gamma^k delta_k
+    grad ln pi(A_k|S_k, theta)`` of theta, each gradient taken at the theta that chose the episode's actions
+    (whose probabilities are still in ``pbuf`` at the rows of each state the learner moved in). The number of
+    updates (one per step of the episode).
 
     Why the episode's theta, not theta moving within the sweep (the box of section 13.3 reads
     ``grad ln pi(A_t|S_t, theta)`` with the theta of the previous step): each term is then the estimate of eq.
@@ -143,6 +150,7 @@ def reinforce_sweep(method, t, gamma, sign, state_ptr, learner, xa_ptr, xa_idx, 
         g = gamma * g + path_g[k]
         path_u[k] = g
     gamma_k = 1.0
+    s_last = -1
     for k in range(t):
         sk = path_s[k]
         delta = path_u[k]
@@ -152,31 +160,26 @@ def reinforce_sweep(method, t, gamma, sign, state_ptr, learner, xa_ptr, xa_idx, 
             delta = path_u[k] - b
             add(x_ptr, x_idx, x_val, w, sk, 0, alpha_w * delta)
         if learner[sk]:
-            policy_step(xa_ptr, xa_idx, xa_val, theta, dtheta, upi, state_ptr, sk, path_r[k],
-                        alpha_theta * sign * gamma_k * delta)
+            add_grad(xa_ptr, xa_idx, xa_val, pbuf, theta, state_ptr[sk], state_ptr[sk + 1], path_r[k],
+                     alpha_theta * sign * gamma_k * delta)
             record(last, sk, path_r[k], k, path_u[k], b, delta, alpha_theta, gamma_k)
+            s_last = sk
         gamma_k *= gamma
-    for k in range(t):  # theta += dtheta, each touched component once (then 0 again)
-        sk = path_s[k]
-        if learner[sk]:
-            for r in range(state_ptr[sk], state_ptr[sk + 1]):
-                for m in range(xa_ptr[r], xa_ptr[r + 1]):
-                    i = xa_idx[m]
-                    theta[i] = theta[i] + dtheta[i]
-                    dtheta[i] = 0.0
+    if s_last >= 0:  # the probabilities of the last step, for the inspector
+        for r in range(state_ptr[s_last], state_ptr[s_last + 1]):
+            upi[r] = pbuf[r]
     return t
 
 
 def run_pg(method, n_episodes, state_ptr, row_ptr, dst, cum, reward, noise, noisy, terminal, learner, fixed_probs,
-           gamma, sign, start, continuing, carry, xa_ptr, xa_idx, xa_val, theta, dtheta, x_ptr, x_idx, x_val, w, avg,
+           gamma, sign, start, continuing, carry, xa_ptr, xa_idx, xa_val, theta, x_ptr, x_idx, x_val, w, avg,
            alpha_theta, alpha_w, avg_alpha, max_steps, rng, pbuf, upi, visits, path_s, path_r, path_g, path_u,
            returns, lengths, last):
     """Run ``n_episodes`` episodes of ``method`` (a code above) in place; the number of updates made (one per
     step).
 
     An episode starts in ``start`` (a continuing model: where the last stopped, ``carry[0]``, -1 before the
-    first) and stops in a terminal state or after ``max_steps`` steps. ``theta`` (the policy's parameters; ``dtheta``,
-    as long, all zeros: REINFORCE's sum of an episode's steps),
+    first) and stops in a terminal state or after ``max_steps`` steps. ``theta`` (the policy's parameters),
     ``w`` (the critic's weights), ``avg`` (``avg[0]``: R_bar of the average-reward actor-critic) and
     ``visits`` are updated in place; ``pbuf`` (n_rows) is scratch, ``upi`` (n_rows) keeps pi(.|S) of each
     step of theta at the rows of S. Per episode: ``returns[i]`` (the discounted return; continuing: the mean
@@ -240,7 +243,7 @@ def run_pg(method, n_episodes, state_ptr, row_ptr, dst, cum, reward, noise, nois
             s = s2
         if reinforce:
             updates += reinforce_sweep(method, t, gamma, sign, state_ptr, learner, xa_ptr, xa_idx, xa_val, theta,
-                                       dtheta, upi, x_ptr, x_idx, x_val, w, alpha_theta, alpha_w, path_s, path_r,
+                                       pbuf, upi, x_ptr, x_idx, x_val, w, alpha_theta, alpha_w, path_s, path_r,
                                        path_g, path_u, last)
         if continuing and not done:
             carry[0] = s
@@ -272,9 +275,10 @@ def plain_reinforce(xa_rows, *, state_ptr, row_ptr, dst, cum, reward, terminal, 
 
     for _ in range(episodes):
         s = start
-        states, rows, rewards = [], [], []
+        states, rows, rewards, dists = [], [], [], []
         for _t in range(max_steps):
             p = probs(s)
+            dists.append(p)
             u = rnd()
             acc = 0.0
             r0 = state_ptr[s]
@@ -302,7 +306,7 @@ def plain_reinforce(xa_rows, *, state_ptr, row_ptr, dst, cum, reward, terminal, 
         gk = 1.0
         change = [0.0] * len(theta)  # each gradient at the episode's theta (see pg_loop.reinforce_sweep)
         for k, (sk, row) in enumerate(zip(states, rows)):
-            p = probs(sk)
+            p = dists[k]
             step = alpha * gk * returns[k]
             for b, pb in enumerate(p):
                 for i, v in xa_rows[state_ptr[sk] + b]:

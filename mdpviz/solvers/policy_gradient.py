@@ -398,7 +398,6 @@ class _Run:
     xa: tuple
     x: tuple
     theta: np.ndarray
-    dtheta: np.ndarray
     w: np.ndarray
     avg: np.ndarray
     carry: np.ndarray
@@ -428,7 +427,7 @@ def _new_run(mdp: TabularMDP, settings: PGSettings, Xsa: np.ndarray, X: np.ndarr
         learner &= ~on
     Xw = X if X is not None else np.zeros((mdp.n_states, 1))
     return _Run(arr=model_arrays(mdp), xa=feature_rows(Xsa), x=feature_rows(Xw),
-                theta=np.array(theta0, dtype=np.float64), dtheta=np.zeros(len(theta0)), w=np.zeros(Xw.shape[1]),
+                theta=np.array(theta0, dtype=np.float64), w=np.zeros(Xw.shape[1]),
                 avg=np.zeros(1),
                 carry=np.full(1, -1, np.int64), learner=np.ascontiguousarray(learner),
                 fixed_probs=(np.zeros(max(1, mdp.n_rows)) if fixed_probs is None
@@ -457,8 +456,9 @@ def _run_loop(loop, mdp, settings, run: _Run, episodes: int) -> tuple[int, np.nd
     noisy = bool(np.any(a["noise"] > 0.0))
     updates = int(loop(settings.code, episodes, a["state_ptr"], a["row_ptr"], a["dst"], a["cum"], a["reward"],
                        a["noise"], noisy, a["terminal"], run.learner, run.fixed_probs, float(mdp.discount),
-                       _sign(mdp), int(settings.start), run.continuing, run.carry, *run.xa, run.theta, run.dtheta,
-                       *run.x, run.w, run.avg, settings.step("alpha_theta"), settings.step("alpha_w"), settings.step("avg_alpha"),
+                       _sign(mdp), int(settings.start), run.continuing, run.carry, *run.xa, run.theta, *run.x,
+                       run.w, run.avg, settings.step("alpha_theta"), settings.step("alpha_w"),
+                       settings.step("avg_alpha"),
                        int(settings.max_steps), run.rng, run.pbuf, run.upi, run.visits, run.path_s, run.path_r,
                        run.path_g, run.path_u, returns, lengths, run.last))
     return updates, returns, lengths
