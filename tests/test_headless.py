@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES_OWN_COMMANDS = {"snakes.py", "ttt.py", "checkers.py", "attt.py", "ttt3d.py", "gridworld.py", "gym.py"}
 """The games' own commands, which may name their game."""
 
-BENCHMARKS = {"bench.py", "bench_table.py", "bench_learn.py", "bench_stalls.py"}
+BENCHMARKS = {"bench.py", "bench_table.py", "bench_learn.py", "bench_stalls.py", "bench_pg.py"}
 """The benchmarks time named games (their groups "snakes", "checkers" run those games' own ``bench``
 commands, and the GUI rows switch to named games): left to the lead (issue 34 item 1 gives methods a
 registry; benchmarks could be listed by the games' own command modules the same way)."""
