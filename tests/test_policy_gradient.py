@@ -178,7 +178,7 @@ def test_actor_critic_is_the_book_update_with_I_and_the_critic_moving_each_step(
     assert isinstance(up, ThetaUpdate) and up.t == len(snap.actions) - 1
     assert up.gamma_t == pytest.approx(mdp.discount ** up.t, rel=1e-14)
     assert up.delta == pytest.approx(up.G_or_target - up.baseline)
-    assert "\u03b8 <- \u03b8 + 0.2" in up.text() and "\u2207ln \u03c0" in up.text()
+    assert "\u03b8 <- \u03b8 + \u03b1 \u03b3^t (target - b)" in up.text() and "= 0.2 x " in up.text() and "\u2207ln \u03c0" in up.text()
 
 
 def test_the_inspectors_gradient_is_grad_log_pi_at_the_theta_of_the_episode():

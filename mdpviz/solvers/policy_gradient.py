@@ -178,15 +178,18 @@ class ThetaUpdate:
     """What ``G_or_target`` is called in the text ("G" or "target")."""
 
     def text(self, state_name: Callable[[int], str] = str, action_name: Callable[[int], str] = str) -> str:
-        """The update with its numbers, e.g. "theta <- theta + 0.000244 x 1 x (-12 - 0) x grad ln pi(right|s0);
-        grad ln pi = {0: 0.95, 1: -0.95}"."""
+        """The update with its numbers, e.g. "theta <- theta + alpha gamma^t (G) grad ln pi(A|S) = 0.000244 x 1 x
+        (-12) x grad ln pi(right|s0), t = 0; grad ln pi = {0: 0.95, 1: -0.95}" (with a baseline or a critic:
+        "(G - b)" or "(delta - b)" as the method's target is named, its numbers beside)."""
         f = lambda v: f"{v:.4g}"  # noqa: E731
         op = "+" if self.sign >= 0 else "-"
         where = f"{action_name(self.action)}|{state_name(self.state)}"
         g = ", ".join(f"{i}: {f(v)}" for i, v in self.grad_log_pi[:8])
         more = f", ... ({len(self.grad_log_pi)} nonzero)" if len(self.grad_log_pi) > 8 else ""
-        return (f"\u03b8 <- \u03b8 {op} {f(self.alpha)} x \u03b3^{self.t} ({f(self.gamma_t)}) x ({self.target_name} "
-                f"{f(self.G_or_target)} - b {f(self.baseline)}) x \u2207ln \u03c0({where}); "
+        base = "" if self.baseline == 0.0 and self.target_name == "G" else f" - {f(self.baseline)}"
+        what = f"{self.target_name} - b" if base else self.target_name
+        return (f"\u03b8 <- \u03b8 {op} \u03b1 \u03b3^t ({what}) \u2207ln \u03c0(A|S) = {f(self.alpha)} x "
+                f"{f(self.gamma_t)} x ({f(self.G_or_target)}{base}) x \u2207ln \u03c0({where}), t = {self.t}; "
                 f"\u2207ln \u03c0 = {{{g}{more}}}")
 
 
