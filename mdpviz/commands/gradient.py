@@ -165,7 +165,7 @@ def _vector(v: list[float], d: int) -> str:
 
 def _print_text(out: dict[str, Any], d: int) -> None:
     print(f"{out['game']}: {out['features']} features ({out['n_features']} preferences), exact J from "
-          f"{out['start_label']} = {out['J']}")
+          f"{out['start_label']} = " + ("undefined" if out["J"] is None else f"{out['J']:.{d}f}"))
     print("exact gradient: " + _vector(out["gradient"], d))
     for key, name in (("without_baseline", "REINFORCE"), ("with_baseline", "REINFORCE with the exact v_pi baseline")):
         e = out[key]
