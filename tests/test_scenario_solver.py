@@ -111,3 +111,24 @@ def test_an_approximation_learners_features_come_back(window, tmp_path):
         lp.set_scenario_settings({"features": "tiles:x"})
     with pytest.raises(ValueError, match="^expected:"):
         lp.set_scenario_settings({"expected": "yes"})
+
+
+def test_a_policy_gradient_learners_step_sizes_come_back(window, tmp_path):
+    """Issue 37: alpha_theta and alpha_w are saved with the learner and restored."""
+    p = window.solver_panel
+    window.switch_game("corridor")
+    p.set_method("reinforce-baseline")
+    lp = p.learning
+    lp.alpha_theta.setText("0.001953125")
+    lp.alpha_w.setText("0.015625")
+    lp.alpha_theta.editingFinished.emit()
+    path = window.files.save_scenario(tmp_path / "corridor.json")
+    doc = json.loads(path.read_text())
+    assert doc["solver"]["method"] == "reinforce-baseline"
+    assert doc["solver"]["learning"]["alpha_theta"] == "0.001953125" and doc["solver"]["learning"]["alpha_w"] == "0.015625"
+    lp.set_scenario_settings({})
+    assert lp.alpha_theta.text() == "" and lp.alpha_w.text() == ""
+    window.files.load_scenario(path)
+    assert p.method == "reinforce-baseline" and lp.alpha_theta.text() == "0.001953125" and lp.alpha_w.text() == "0.015625"
+    with pytest.raises(ValueError, match="^alpha_theta:"):
+        lp.set_scenario_settings({"alpha_theta": "2"})

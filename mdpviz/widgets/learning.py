@@ -353,6 +353,9 @@ class LearningPanel(QWidget):
                      "features": self._features_text, "expected": bool(self.expected.isChecked())}
         if self._alpha_text:
             out["alpha"] = self._alpha_text
+        for key, text in zip(("alpha_theta", "alpha_w"), self._pg_alphas):
+            if text:
+                out[key] = text
         return out
 
     def set_scenario_settings(self, data: dict) -> None:
@@ -363,7 +366,8 @@ class LearningPanel(QWidget):
                  "epsilon_decay": (self.decay, d.epsilon_decay, float), "epsilon_min": (self.floor, d.epsilon_min, float),
                  "n": (self.n, d.n, int), "max_steps": (self.max_steps, d.max_steps, int),
                  "initial": (self.initial, d.initial, float), "seed": (self.seed, d.seed, int)}
-        unknown = sorted(set(data) - set(spins) - {"policy", "exploring_starts", "alpha", "features", "expected"})
+        unknown = sorted(set(data) - set(spins) - {"policy", "exploring_starts", "alpha", "features", "expected",
+                                                   "alpha_theta", "alpha_w"})
         if unknown:
             raise ValueError(f"{unknown[0]}: not a setting of the learners")
         values = {}
@@ -387,6 +391,13 @@ class LearningPanel(QWidget):
         expected = data.get("expected", False)
         if not isinstance(expected, bool):
             raise ValueError(f"expected: must be true or false, got {expected!r}")
+        pg_alphas = tuple(data.get(key, "") for key in ("alpha_theta", "alpha_w"))
+        for key, text in zip(("alpha_theta", "alpha_w"), pg_alphas):
+            try:
+                if not isinstance(text, str) or (text and not 0 < float(text) <= 1):
+                    raise ValueError
+            except ValueError:
+                raise ValueError(f"{key}: must be a string holding a step size in (0, 1], got {text!r}") from None
         alpha = data.get("alpha", "")
         if not isinstance(alpha, str):
             raise ValueError(f"alpha: must be a string such as \"0.1\" or \"1/n^0.8\", got {alpha!r}")
@@ -394,7 +405,8 @@ class LearningPanel(QWidget):
             a, _w = parse_alpha(alpha)
             if not 0 < a <= 1:
                 raise ValueError(f"alpha: step size {alpha!r}: give a number in (0, 1], 1/n or 1/n^w")
-        widgets = [w for w, _d, _k in spins.values()] + [self.policy, self.explore, self.expected, self.features]
+        widgets = [w for w, _d, _k in spins.values()] + [self.policy, self.explore, self.expected, self.features,
+                                                          self.alpha_theta, self.alpha_w]
         for w in widgets:  # one change signal at the end, not one reset per field
             w.blockSignals(True)
         try:
@@ -404,6 +416,9 @@ class LearningPanel(QWidget):
             self.explore.setChecked(explore)
             self.expected.setChecked(expected)
             self._show_features(features)
+            self.alpha_theta.setText(pg_alphas[0])
+            self.alpha_w.setText(pg_alphas[1])
+            self._pg_alphas = pg_alphas
             self.alpha.setText(alpha)
             self._alpha_text = alpha
         finally:

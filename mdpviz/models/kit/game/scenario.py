@@ -148,7 +148,7 @@ def parse_scenario(text: str, path: str | os.PathLike = "<text>") -> Scenario:
     solver = doc.get("solver", {})
     if not isinstance(solver, dict):
         raise ScenarioError(path, "solver", "must be an object")
-    methods = (*registry.ids("solver"), *registry.ids("learner"), *registry.ids("approximation"))
+    methods = registry.ids()  # (every kind: whether this window offers it is the Solver panel's check)
     if "method" in solver and solver["method"] not in methods:
         raise ScenarioError(path, "solver.method", f"unknown method {solver['method']!r} ({', '.join(methods)})")
     for key in ("options", "learning"):
