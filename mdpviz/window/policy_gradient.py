@@ -243,7 +243,15 @@ class PGView(QObject):
         """A frame: the board in view ``mode``, the dock's plots at the shown snapshot, the status lines
         (``state_word``: the controller's state as the status bar says it)."""
         c, g, board = self._hub.controller, self._hub.stage.game, self._hub.stage.board
+        from mdpviz.widgets.position.board import PositionBoard
+
+        note = ""
+        if isinstance(board, PositionBoard) and mode == "probability":
+            # a position board draws each move by the value of the position it leads to: a probability per
+            # state there would read as a value, so it shows v_pi, and each move's probability is the inspector's
+            mode, note = "value", " (on a position board: click the position for each move's probability)"
         shown, scale, words = self.board_view(step, mode)
+        words += note
         J = "not evaluated" if not math.isfinite(step.J) else f"{step.J:.5g}"
         cap = f"episode {step.episode:,} \u00b7 {words} \u00b7 J {J} (best {step.J_best:.5g})"
         board.set_value_range(None)
