@@ -126,7 +126,10 @@ class JCurve(_PGPlot):
         self.best_line.setVisible(b is not None)
         if b is not None:
             self.best_line.setPos(b)
-            entries.append((self._best_sample, f"best J {_fmt(b, 5)}" + (f" ({best_how})" if best_how else "")))
+            # (the legend names the kind of answer, "a local optimum (a lower bound)"; the whole story, how many
+            # ascents of how many evaluations, is the Solver panel's status line: a long legend ran off the plot)
+            short = best_how.rpartition(": ")[2] if best_how else ""
+            entries.append((self._best_sample, f"best J {_fmt(b, 5)}" + (f" ({short})" if short else "")))
         elif x.size:
             entries.append((self._note, "best J: not known"))
         self._set_legend(entries)
