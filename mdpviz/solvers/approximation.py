@@ -26,7 +26,6 @@ next continues from where the last stopped. Never imports Qt.
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Generator
@@ -35,6 +34,7 @@ import numpy as np
 
 from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers import registry
+from mdpviz.solvers.kernels import CompiledLoop
 
 KIND = "approximation"
 """The registry kind of these learners."""
@@ -345,43 +345,18 @@ class ApproxStep:
 
 
 # ====================================================================== the compiled loop
-_lock = threading.Lock()
-_state: dict[str, Any] = {}
+LOOP = CompiledLoop("mdpviz.solvers._numba_approx:run_approx", "mdpviz.solvers.approx_loop:run_approx", "approximation loop")
+"""The family's loop: the numba module is imported on first use only."""
 
 
 def compiled_loop() -> Callable | None:
     """The compiled loop (:mod:`mdpviz.solvers._numba_approx`), or None when numba is missing or turned off
     (then the same loop runs in Python). numba's cache directory is chosen as for the sweep kernels."""
-    from mdpviz.solvers import kernels
-
-    if kernels.kernels() is None:
-        return None
-    if "loop" not in _state:
-        with _lock:
-            if "loop" not in _state:
-                try:
-                    from mdpviz.solvers import _numba_approx
-
-                    _state["loop"] = _numba_approx.run_approx
-                except Exception as e:  # noqa: BLE001 - a broken numba install must not break learning
-                    _state["loop"] = None
-                    _state["error"] = f"{type(e).__name__}: {e}"
-    return _state["loop"]
+    return LOOP.loop()
 
 
 def _loop(compiled: bool | None) -> Callable:
-    if compiled is not False:
-        loop = compiled_loop()
-        if loop is not None:
-            return loop
-        if compiled:
-            from mdpviz.solvers import kernels
-
-            raise ValueError("compiled: the compiled approximation loop is unavailable: "
-                             + (kernels.unavailable_reason() or _state.get("error", "numba could not compile it")))
-    from mdpviz.solvers.approx_loop import run_approx
-
-    return run_approx
+    return LOOP.pick(compiled)
 
 
 def prepare_loop() -> float:

@@ -167,6 +167,56 @@ def learning_loop() -> Any | None:
     return _state["learn"]
 
 # ---------------------------------------------------------------------------- model arrays
+class CompiledLoop:
+    """A learner family's episode loop, written once (``python``: ``"module:function"``, the reference) and
+    compiled by numba in its own module (``compiled``: ``"module:function"``), loaded once, thread-safely, on
+    first use. :meth:`loop` is the compiled one or None (numba missing or turned off, or it failed: then
+    :attr:`error` says why); :meth:`pick` chooses for a learner's ``compiled`` option."""
+
+    def __init__(self, compiled: str, python: str, what: str) -> None:
+        self._compiled, self._python, self.what = compiled, python, what
+        self._lock = threading.Lock()
+        self._state: dict[str, Any] = {}
+
+    @property
+    def error(self) -> str:
+        """Why the compiled loop could not be loaded ("" when it could, or was not tried)."""
+        return self._state.get("error", "")
+
+    def loop(self) -> Any | None:
+        """The compiled loop, or None."""
+        if kernels() is None:
+            return None
+        if "loop" not in self._state:
+            with self._lock:
+                if "loop" not in self._state:
+                    try:
+                        self._state["loop"] = _function(self._compiled)
+                    except Exception as e:  # noqa: BLE001 - a broken numba install must not break learning
+                        self._state["loop"] = None
+                        self._state["error"] = f"{type(e).__name__}: {e}"
+        return self._state["loop"]
+
+    def pick(self, compiled: bool | None) -> Any:
+        """The loop a learner runs: compiled when available (``compiled`` None), compiled or a ValueError naming
+        why not (True), the Python reference (False, or None without numba)."""
+        if compiled is not False:
+            loop = self.loop()
+            if loop is not None:
+                return loop
+            if compiled:
+                raise ValueError(f"compiled: the compiled {self.what} is unavailable: "
+                                 + (unavailable_reason() or self.error or "numba could not compile it"))
+        return _function(self._python)
+
+
+def _function(entry: str) -> Any:
+    import importlib
+
+    module, _, attr = entry.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
 @dataclass(frozen=True, eq=False)
 class KernelModel:
     """A model's arrays in the one set of dtypes the kernels are compiled for (all read-only)."""
