@@ -99,3 +99,19 @@ def test_reinforce_on_the_corridor_in_the_window(corridor):
     for name in (NO_BASELINE, WITH_BASELINE):
         assert np.allclose(curves.gradient.bar_heights(name), r.stats[name].mean)
     assert r.stats[WITH_BASELINE].variance < r.stats[NO_BASELINE].variance  # the baseline lowers the variance
+
+
+def test_a_policy_gradient_frame_draws_no_ties_or_endless_marks_from_its_probabilities():
+    """Issue 37: a frame of a policy-gradient run carries each state's most likely action's probability in
+    ``values``; ties and "never ends" marks computed from them (as from a solver's values) were drawn on the
+    corridor and the grid world. :func:`backed_up` says which frames are values to back up."""
+    import numpy as np
+
+    from mdpviz.models.kit.pictures.ties import backed_up
+    from mdpviz.solvers.sweep import Sweep
+
+    common = dict(values=np.zeros(3), policy=np.zeros(3, dtype=np.int64), changed=np.zeros(0, dtype=np.int64),
+                  phase="episode", iteration=1, delta=0.0, mean_delta=0.0, delta_state=-1, elapsed=0.0)
+    assert not backed_up(Sweep(method="reinforce", **common))
+    assert backed_up(Sweep(method="vi", **common)) and backed_up(Sweep(method="q", **common))
+    assert not backed_up(None)

@@ -18,9 +18,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 
 from mdpviz.models.kit.pictures.colors import ColorScale
 from mdpviz.models.kit.pictures.display import board_frame, board_q
-from mdpviz.models.kit.pictures.ties import endless_states, sweep_ties
-from mdpviz.solvers import registry
-from mdpviz.solvers.sweep import Sweep
+from mdpviz.models.kit.pictures.ties import backed_up, endless_states, sweep_ties
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.widgets.board import BoardView
 from mdpviz.widgets.delta import change_frame, delta_frame
@@ -117,7 +115,7 @@ class CellBoard(BoardView):
         hist = (sweep,) if previous is None else (previous, sweep)
         # a solver's snapshot (a learner's draws its learned policy only); a policy-gradient run's values are its
         # actions' probabilities, not values to back up: no tied actions, no "never ends" marks from them
-        solved = isinstance(sweep, Sweep) and not registry.is_kind(sweep.method, "policy-gradient")
+        solved = backed_up(sweep)
         frame = board_frame(
             sweep.values, sweep.policy, scale=scale, terminal=mdp.terminal, badge=lambda a: self.game.badge(a, mdp),
             prev_values=None if previous is None else previous.values,

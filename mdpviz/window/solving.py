@@ -28,7 +28,7 @@ from mdpviz.widgets.learning import learns
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.models.kit.pictures.colors import ColorScale, scale_for
 from mdpviz.models.kit.pictures.chain import BackupChain, follow_href, parse_href
-from mdpviz.models.kit.pictures.ties import endless_states, endless_text
+from mdpviz.models.kit.pictures.ties import backed_up, endless_states, endless_text
 from mdpviz.models.kit.pictures.display import (
     ActionBackup,
     Inspection,
@@ -480,7 +480,7 @@ class SolvingPart(QObject):
             if c.state == "running":
                 seen = (None, None, "")
             elif seen[0] is not c.mdp or seen[1] is not sw:
-                endless = endless_states(c.mdp, sw.policy) if isinstance(sw, Sweep) else None
+                endless = endless_states(c.mdp, sw.policy) if backed_up(sw) else None
                 seen = (c.mdp, sw, endless_text(endless, self._hub.stage.session.state_name))
                 self._endless_seen = seen
             if seen[2]:

@@ -28,9 +28,8 @@ from mdpviz.models.kit.pictures.colors import (COLORMAP, DIVERGING, DIVERGING_CO
                                      black_text)
 from mdpviz.models.kit.pictures.chain import outline_labels
 from mdpviz.models.kit.pictures.display import board_frame
-from mdpviz.models.kit.pictures.ties import board_legend, endless_states, sweep_ties
+from mdpviz.models.kit.pictures.ties import backed_up, board_legend, endless_states, sweep_ties
 from mdpviz.solvers import registry as methods
-from mdpviz.solvers.sweep import Sweep
 from mdpviz.widgets.board_ties import ENDLESS, ENDLESS_MARK
 from mdpviz.models.gridworld import MIN_ARROW_PX, arrow_geometry, grid_color_range  # noqa: F401 (the board's sizes)
 from mdpviz.core.mdp import TabularMDP
@@ -669,7 +668,7 @@ class GridBoard(GameBoard):
         cv.marked = tuple(int(x) for x in sw.changed) if sw is not None and sw.phase == "episode" else ()
         # every optimal action, from the values the inspector backs up from (the shown ones: this board draws
         # greedy moves of the shown values); the cells the drawn policy never ends from (discount 1)
-        solved = isinstance(sw, Sweep) and mdp is not None and np.shape(sw.values) == (mdp.n_states,)
+        solved = backed_up(sw) and mdp is not None and np.shape(sw.values) == (mdp.n_states,)
         ties = sweep_ties(mdp, (sw,), 0, greedy_of_shown=True) if solved else {}
         # the arrows of open cells only (an exit, a hole or a goal draws none: its one-way ties are not counted)
         if ties:
@@ -703,7 +702,7 @@ class GridBoard(GameBoard):
             low, high, _ = self._range
             # the shared board marks changed cells against the previous sweep; the board here has only the
             # shown one, so nothing is marked (the convergence plot counts the changes)
-            solved = isinstance(sw, Sweep) and np.shape(sw.values) == (mdp.n_states,)
+            solved = backed_up(sw) and np.shape(sw.values) == (mdp.n_states,)
             t.show_frame(board_frame(sw.values, sw.policy, scale=ColorScale(low, high), terminal=mdp.terminal,
                                      badge=lambda a: self.game.badge(a, mdp), caption=caption,
                                      prev_values=sw.values, prev_policy=sw.policy,

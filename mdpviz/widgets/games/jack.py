@@ -16,8 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayo
 
 from mdpviz.models import jack as jk
 from mdpviz.models.kit.pictures.colors import ColorScale
-from mdpviz.models.kit.pictures.ties import sweep_ties
-from mdpviz.solvers.sweep import Sweep
+from mdpviz.models.kit.pictures.ties import backed_up, sweep_ties
 from mdpviz.widgets import named as _named
 from mdpviz.models.kit.pictures.chain import outline_labels
 from mdpviz.widgets.board import scale_rgb
@@ -123,7 +122,7 @@ class JackBoard(GameBoard):
             self.moves = None
         # every optimal move, backed up as the contour's and the inspector's are: a ring on each state with a tie
         hist = (sweep,) if previous is None else (previous, sweep)
-        self.ties = sweep_ties(mdp, hist, len(hist) - 1) if isinstance(sweep, Sweep) else {}
+        self.ties = sweep_ties(mdp, hist, len(hist) - 1) if backed_up(sweep) else {}
         if self.ties:
             ij = np.array([divmod(int(settings), n) for settings in self.ties], dtype=np.float64)  # state = i * n + j
             rings = pg.ScatterPlotItem(x=ij[:, 1] + 0.5, y=ij[:, 0] + 0.5, symbol="o", size=0.55, pxMode=False,

@@ -53,6 +53,16 @@ class TiedSets(Mapping[int, tuple[int, ...]]):
         return f"TiedSets({dict(self)!r})"
 
 
+def backed_up(sweep: Any) -> bool:
+    """True when ``sweep``'s values are values to back up (a solver's or a value learner's :class:`Sweep`), so
+    that the ties of its greedy actions and the states its policy never ends from mean something; False for
+    a policy-gradient run's frame, whose "values" are its actions' probabilities (issue 37)."""
+    from mdpviz.solvers import registry
+    from mdpviz.solvers.sweep import Sweep
+
+    return isinstance(sweep, Sweep) and not registry.is_kind(getattr(sweep, "method", None), "policy-gradient")
+
+
 def tied_sets(mdp: Any, q_rows: np.ndarray, *, tie_tol: float = TIE_TOL) -> TiedSets:
     """{state: its optimal action ids, ascending} for every state where two or more actions are optimal
     under the solvers' tie rule (:func:`~mdpviz.solvers.sweep.optimal_rows`) with the row Q-values
@@ -138,5 +148,5 @@ def endless_text(endless: np.ndarray | None, name: Callable[[int], str], *, limi
     return f"the policy never ends from {n} state{'s' if n != 1 else ''}: {names}{more}"
 
 
-__all__ = ["ENDLESS_MAX_STATES", "TiedSets", "board_legend", "endless_states", "endless_text", "state_ties", "sweep_ties", "tied_sets",
+__all__ = ["ENDLESS_MAX_STATES", "TiedSets", "backed_up", "board_legend", "endless_states", "endless_text", "state_ties", "sweep_ties", "tied_sets",
            "ties_legend"]
