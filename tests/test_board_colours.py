@@ -57,6 +57,7 @@ def open_game(qtbot, w: MainWindow, key: str, tmp_path: Path):
         p = tmp_path / "small.txt"
         p.write_text(SMALL_MDP)
         g.open_file(p)
+    wait_model(w, qtbot)  # (the shown game's own model: the first game's is loaded and ready already)
     qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state == "ready", timeout=60_000)
     return g
 

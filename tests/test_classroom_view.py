@@ -15,7 +15,7 @@ from mdpviz.models.kit.game import registry as games
 from mdpviz.models.kit.pictures.colors import DIVERGING, SEQUENTIAL, ColorScale
 from mdpviz.widgets.board import ColorBar
 from mdpviz.widgets.position import LayersPainter
-from tests.conftest import FakeDialogs, make_window, wait_laid_out
+from tests.conftest import FakeDialogs, make_window, wait_laid_out, wait_model
 
 LAPTOP = (1366, 768)
 PROJECTOR = (1280, 720)
@@ -109,6 +109,7 @@ def settle(qtbot, w, size) -> None:
 def test_window_colour_bar_is_clear_at_every_size(qtbot, window):
     w = window
     w.switch_game("snakes")
+    wait_model(w, qtbot)  # (the shown game's own model: the first game's is loaded and ready already)
     qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state == "ready", timeout=60_000)
     with qtbot.waitSignal(w.controller.finished, timeout=60_000):
         w.solving.run_solver()

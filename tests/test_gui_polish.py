@@ -352,6 +352,7 @@ def test_presenter_mode_shows_whole_moves_beside_the_board(qtbot, window, key):
     w = window
     w.show()
     w.switch_game(key)
+    wait_model(w, qtbot)  # (the shown game's own model: the first game's is loaded and ready already)
     qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state == "ready", timeout=60_000)
     w.solving.run_solver()
     qtbot.waitUntil(lambda: w.controller.state == "converged", timeout=60_000)

@@ -15,7 +15,7 @@ from mdpviz.core.jobs import drive
 from mdpviz.widgets.game import PANELS
 from mdpviz.widgets.games import default_games
 from mdpviz.models.kit.game.registry import keys
-from tests.conftest import FakeDialogs, make_window, wait_laid_out
+from tests.conftest import FakeDialogs, make_window, wait_laid_out, wait_model
 
 GAME_KEYS = list(keys())  # every registered game
 
@@ -59,7 +59,11 @@ def show_game(qtbot, w: MainWindow, key: str, tmp_path: Path, *, wait: bool = Tr
         return False
     if not wait:  # the layout does not depend on the model (checkers compiles on the job thread meanwhile)
         return True
-    qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state == "ready", timeout=120_000)
+    # the shown game's own model, built and loaded (the window's first game is loaded and "ready" already: a
+    # solve asked for before the switch's compile ends ran on it, and the new model's load then reset the run)
+    wait_model(w, qtbot)
+    qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.mdp is w.game.session.mdp()
+                    and w.controller.state == "ready", timeout=120_000)
     return True
 
 

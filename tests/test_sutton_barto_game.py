@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mdpviz.models.jack import move_grid
-from tests.conftest import make_window
+from tests.conftest import make_window, wait_model
 
 
 @pytest.fixture
@@ -17,6 +17,7 @@ def window(qtbot, tmp_path):
 
 
 def ready(qtbot, w):
+    wait_model(w, qtbot)  # (the shown game's own model: the first game's is loaded and ready already)
     qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state == "ready", timeout=60_000)
 
 

@@ -11,7 +11,7 @@ import pytest
 from mdpviz.models.gridworld import BUILTIN_MAPS
 from mdpviz.models.kit.pictures.ties import tied_sets
 from mdpviz.solvers.endless import never_ends
-from tests.conftest import make_window
+from tests.conftest import make_window, wait_model
 from tests.test_ties import brute_force_ties
 
 
@@ -23,6 +23,7 @@ def window(qtbot, tmp_path):
 
 
 def ready(qtbot, w):
+    wait_model(w, qtbot)  # (the shown game's own model: the first game's is loaded and ready already)
     qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state == "ready", timeout=60_000)
 
 

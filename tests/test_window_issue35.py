@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSize
 
-from tests.conftest import FakeDialogs, make_window, wait_laid_out
+from tests.conftest import FakeDialogs, make_window, wait_laid_out, wait_model
 
 PROJECTOR = QSize(1280, 720)
 """The projector's screen (pixels): the window is given this size and must stay within it."""
@@ -20,6 +20,7 @@ def choose(w, method: str) -> None:
 
 
 def ready(qtbot, w) -> None:
+    wait_model(w, qtbot)  # (the shown game's own model: the first game's is loaded and ready already)
     qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state in ("ready", "converged"), timeout=120_000)
 
 
