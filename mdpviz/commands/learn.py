@@ -190,10 +190,12 @@ def run(args: argparse.Namespace) -> int:
     check_value_scale(mdp)  # rewards of 1e307: the exact values (and the learned ones) would overflow
     start = game.start_state()
     eval_every = args.eval_every or every * max(1, CURVE_POINTS // EVAL_POINTS)
-    compile_seconds = 0.0 if args.python else prepare_loop(notify=_say_compiling)
+    # the generator checks every option and the start first (ValueError: one line), then the loop is compiled:
+    # a bad input is never preceded by the "compiling" line, however long loading numba's cache takes
     gen = start_method(args.method, mdp, start=start, batch=every, eval_every=eval_every,
                        eval_budget=0.0 if args.eval_every else EVAL_BUDGET,
                        compiled=False if args.python else None, **opts)
+    compile_seconds = 0.0 if args.python else prepare_loop(notify=_say_compiling)
     curve, last = [], None
     t0 = time.perf_counter()
     for snap in gen:
