@@ -50,6 +50,7 @@ def test_the_random_walk_with_aggregation_prints_its_fixed_points(capsys):
                    "--episodes", "300", "--seed", "3")
     n = len(d["states"])
     assert d["features"] == "aggregate:10" and d["n_features"] == 10 and len(d["weights"]) == 10
+    assert d["compile_seconds"] >= 0.0 and d["seconds"] >= 0.0  # (the loop prepared apart: seconds is learning alone)
     assert len(d["values"]) == len(d["exact"]) == len(d["mu"]) == n
     mu, v, vhat = np.asarray(d["mu"]), np.asarray(d["exact"]), np.asarray(d["values"])
     assert mu.sum() == pytest.approx(1.0) and (mu >= 0).all()

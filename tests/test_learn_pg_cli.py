@@ -36,6 +36,7 @@ def test_reinforce_on_the_corridor_prints_the_exact_j_and_gradient_of_its_policy
     xsa = game.spec.model.action_features(game.settings, game.mdp)
     pv = evaluate_policy(game.mdp, xsa, np.asarray(d["theta"]), start=d["start"])
     assert d["features"] == "game" and d["n_features"] == 2 and len(d["theta"]) == 2
+    assert d["compile_seconds"] >= 0.0
     assert d["J"] == pytest.approx(pv.J, rel=1e-9) and np.allclose(d["gradient"], pv.gradient, rtol=1e-7)
     assert d["J_best"] == pytest.approx(-(6 + 4 * math.sqrt(2)), abs=1e-6)
     for s, probs in enumerate(d["policy_probs"]):

@@ -86,24 +86,38 @@ def approx_options(args: argparse.Namespace, base: dict[str, Any]) -> dict[str, 
     return opts
 
 
-def run_approx(args: argparse.Namespace, base: dict[str, Any], *, every: int) -> dict[str, Any]:
-    """Learn with ``args.method`` and return the JSON object ``mdpviz learn --json`` prints."""
+def start_run(args: argparse.Namespace, opts: dict[str, Any], *, every: int):
+    """``(game, start, options, generator, compile_seconds)`` of a learner with features (this module's methods and
+    :mod:`mdpviz.commands.learn_pg`'s): the game built, its own inputs added (coordinates, features, policies:
+    :func:`~mdpviz.models.kit.teaching.approx_inputs.approx_inputs`), the generator made (every option checked:
+    ValueError), then the family's compiled loop prepared apart, so that ``seconds`` is learning alone."""
+    import importlib
+
     from mdpviz.commands.game_args import game_from_args
+    from mdpviz.models.kit.teaching.approx_inputs import approx_inputs
     from mdpviz.solvers import check_value_scale, registry
     from mdpviz.solvers import start as start_method
 
-    from mdpviz.models.kit.teaching.approx_inputs import approx_inputs
-
-    opts = approx_options(args, base)
     game = game_from_args(args)
     mdp = game.mdp
     check_value_scale(mdp)
     start = game.start_state()
     if args.features is not None:
-        opts["features"] = args.features
+        opts = {**opts, "features": args.features}
     opts = approx_inputs(game.spec, game.settings, mdp, args.method, opts)
-    features = opts["features"]
     gen = start_method(args.method, mdp, start=start, batch=every, compiled=False if args.python else None, **opts)
+    family = importlib.import_module(registry.get(args.method).entry_point.partition(":")[0])
+    compile_seconds = 0.0 if args.python else float(family.prepare_loop())
+    return game, start, opts, gen, compile_seconds
+
+
+def run_approx(args: argparse.Namespace, base: dict[str, Any], *, every: int) -> dict[str, Any]:
+    """Learn with ``args.method`` and return the JSON object ``mdpviz learn --json`` prints."""
+    from mdpviz.solvers import registry
+
+    game, start, opts, gen, compile_seconds = start_run(args, approx_options(args, base), every=every)
+    mdp = game.mdp
+    features = opts["features"]
     spec = registry.get(args.method)
     off_policy = spec.takes("behaviour")
     curve: list[dict[str, Any]] = []
@@ -125,7 +139,8 @@ def run_approx(args: argparse.Namespace, base: dict[str, Any], *, every: int) ->
     ans = last.answer
     out: dict[str, Any] = {
         "game": game.key, "method": spec.id, "method_name": spec.title, "episodes": last.episode,
-        "updates": last.updates, "seconds": last.learning_seconds, "seconds_with_curve": wall,
+        "updates": last.updates, "seconds": last.learning_seconds, "compile_seconds": compile_seconds,
+        "seconds_with_curve": wall,
         "objective": mdp.objective, "discount": float(mdp.discount), "start": start, "start_label": labels[start],
         "seed": opts.get("seed", 0), "expected": bool(last.expected),
         "features": features, "n_features": int(last.n_features), "weights": _floats(last.weights),
@@ -196,4 +211,4 @@ def _check_finite(last) -> None:
                          "smaller --alpha to watch them grow")
 
 
-__all__ = ["add_options", "approx_options", "check_not_approximation", "is_approximation", "print_text", "run_approx"]
+__all__ = ["add_options", "approx_options", "start_run", "check_not_approximation", "is_approximation", "print_text", "run_approx"]

@@ -73,20 +73,11 @@ def pg_options(args: argparse.Namespace, base: dict[str, Any]) -> dict[str, Any]
 
 def run_pg(args: argparse.Namespace, base: dict[str, Any], *, every: int) -> dict[str, Any]:
     """Learn with ``args.method`` and return the JSON object ``mdpviz learn --json`` prints."""
-    from mdpviz.commands.game_args import game_from_args
-    from mdpviz.models.kit.teaching.approx_inputs import approx_inputs
-    from mdpviz.solvers import check_value_scale, registry
-    from mdpviz.solvers import start as start_method
+    from mdpviz.commands.learn_approx import start_run
+    from mdpviz.solvers import registry
 
-    opts = pg_options(args, base)
-    game = game_from_args(args)
+    game, start, opts, gen, compile_seconds = start_run(args, pg_options(args, base), every=every)
     mdp = game.mdp
-    check_value_scale(mdp)
-    start = game.start_state()
-    if args.features is not None:
-        opts["features"] = args.features
-    opts = approx_inputs(game.spec, game.settings, mdp, args.method, opts)
-    gen = start_method(args.method, mdp, start=start, batch=every, compiled=False if args.python else None, **opts)
     spec = registry.get(args.method)
     curve: list[dict[str, Any]] = []
     last = None
@@ -108,7 +99,8 @@ def run_pg(args: argparse.Namespace, base: dict[str, Any], *, every: int) -> dic
                      {game.action_label(s, int(mdp.row_action[r])): float(last.policy[r]) for r in range(r0, r1)})
     out: dict[str, Any] = {
         "game": game.key, "method": spec.id, "method_name": spec.title, "episodes": last.episode,
-        "updates": last.updates, "seconds": last.learning_seconds, "seconds_with_curve": wall,
+        "updates": last.updates, "seconds": last.learning_seconds, "compile_seconds": compile_seconds,
+        "seconds_with_curve": wall,
         "objective": mdp.objective, "discount": float(mdp.discount), "start": start, "start_label": labels[start],
         "seed": opts.get("seed", 0), "features": opts["features"], "n_features": int(last.n_features),
         "states": labels, "theta": _floats(last.theta), "policy_probs": probs, "J": _finite(last.J),

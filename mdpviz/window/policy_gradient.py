@@ -52,10 +52,19 @@ def most_likely(mdp: TabularMDP, policy: np.ndarray) -> tuple[np.ndarray, np.nda
     ptr = np.asarray(mdp.state_ptr)
     acts = np.full(mdp.n_states, -1, dtype=np.int64)
     probs = np.zeros(mdp.n_states)
-    for s in np.flatnonzero(ptr[1:] > ptr[:-1]):
-        lo, hi = int(ptr[s]), int(ptr[s + 1])
-        r = lo + int(np.argmax(pi[lo:hi]))
-        acts[s], probs[s] = int(mdp.row_action[r]), float(pi[r])
+    live = np.flatnonzero(ptr[1:] > ptr[:-1])
+    if live.size:
+        # one pass for every state (a frame on the GUI thread: a Python argmax per state took 30 ms on risk
+        # tic-tac-toe): each state's best probability, then its first row reaching it (rows of a state are
+        # contiguous and in action order, so the first is the lowest action id among ties)
+        best = np.maximum.reduceat(pi, ptr[live])
+        rows_state = np.asarray(mdp.row_state)
+        owner_best = np.full(mdp.n_states, np.inf)
+        owner_best[live] = best
+        hit = np.flatnonzero(pi == owner_best[rows_state])
+        first = hit[np.unique(rows_state[hit], return_index=True)[1]]
+        acts[rows_state[first]] = np.asarray(mdp.row_action)[first]
+        probs[live] = best
     return acts, probs
 
 
