@@ -34,6 +34,8 @@ from the state (and the action already chosen there) where the last stopped (``c
 """
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from mdpviz.solvers.learning_loop import (choose_row, normal, pick_row, register_jitable, sample_next, sample_row,
                                           scan_rows)
 
@@ -333,8 +335,7 @@ def plain_semi_td(x_rows, *, state_ptr, row_ptr, dst, cum, reward, terminal, pi,
         for _t in range(max_steps):
             u = rnd()
             j, end = row_ptr[row], row_ptr[row + 1] - 1
-            while j < end and u >= cum[j]:
-                j += 1
+            j = bisect_right(cum, u, j, end)  # (the first j with u < cum[j], else the row's last, by bisection)
             s2, r = dst[j], reward[j]
             xs = x_rows[s]
             v = sum(val * w[i] for i, val in xs)

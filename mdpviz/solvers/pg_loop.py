@@ -37,6 +37,8 @@ biased); the actor-critics have already bootstrapped at every step.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import math
 
 from mdpviz.solvers.approx_loop import add, dot
@@ -290,8 +292,7 @@ def plain_reinforce(xa_rows, *, state_ptr, row_ptr, dst, cum, reward, terminal, 
                     break
             u = rnd()
             j, end = row_ptr[row], row_ptr[row + 1] - 1
-            while j < end and u >= cum[j]:
-                j += 1
+            j = bisect_right(cum, u, j, end)  # (the first j with u < cum[j], else the row's last, by bisection)
             states.append(s)
             rows.append(row)
             rewards.append(reward[j])
