@@ -261,13 +261,10 @@ class LearningPart(QObject):
         self.learning_curves = LearningCurves()
         """The convergence dock's page while a learner is loaded."""
         self._hub.conv_stack.addWidget(self.learning_curves)
-        self.approx_curves = ApproxCurves()
-        """The convergence dock's page while a learner with function approximation is loaded."""
-        self._hub.conv_stack.addWidget(self.approx_curves)
-        from mdpviz.window.policy_gradient import PGView
-
-        self.pg = PGView(hub)
-        """Draws a policy-gradient learner's snapshots (its plots: ``pg.curves``, the dock's page then)."""
+        self._approx_curves: ApproxCurves | None = None
+        self._pg = None
+        self._plot_px = PLOT_PX
+        """The plots' font size (the projector's in presenter mode), for the pages built later."""
         lp = self._hub.solver_panel.learning
         lp.settings_changed.connect(self._on_learning_settings)
         lp.mode_changed.connect(lambda _m: self._hub.solving.mark_dirty())
@@ -309,10 +306,34 @@ class LearningPart(QObject):
                     "in the Solver panel's Algorithm for the exact answer.")
             QTimer.singleShot(0, self, lambda: self._hub.status.showMessage(text, 15000))
 
+    @property
+    def approx_curves(self) -> ApproxCurves:
+        """The convergence dock's page while a learner with function approximation is loaded (built on first
+        use: its seven plots cost a third of a window's construction, and most lessons never show them)."""
+        if self._approx_curves is None:
+            self._approx_curves = ApproxCurves()
+            self._approx_curves.set_font_size(self._plot_px)
+            self._hub.conv_stack.addWidget(self._approx_curves)
+        return self._approx_curves
+
+    @property
+    def pg(self):
+        """Draws a policy-gradient learner's snapshots (its plots: ``pg.curves``, the dock's page then; built
+        on first use, as :attr:`approx_curves`)."""
+        if self._pg is None:
+            from mdpviz.window.policy_gradient import PGView
+
+            self._pg = PGView(self._hub)
+            self._pg.curves.set_font_size(self._plot_px)
+        return self._pg
+
     def _learning_presenter(self, on: bool) -> None:
-        self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
-        self.approx_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
-        self.pg.curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
+        self._plot_px = PRESENTER_PLOT_PX if on else PLOT_PX
+        self.learning_curves.set_font_size(self._plot_px)
+        if self._approx_curves is not None:
+            self._approx_curves.set_font_size(self._plot_px)
+        if self._pg is not None:
+            self._pg.curves.set_font_size(self._plot_px)
         if self.active:
             QTimer.singleShot(0, self, self._fit_solver_dock)
 
@@ -379,7 +400,8 @@ class LearningPart(QObject):
             self._hub.docks["convergence"].setWindowTitle("Learning curves")
             self._hub.docks["convergence"].setAccessibleName("Learning curves")
             QTimer.singleShot(0, self, self._fit_solver_dock)
-        elif self._hub.conv_stack.currentWidget() in (self.learning_curves, self.approx_curves, self.pg.curves):
+        elif self._hub.conv_stack.currentWidget() in (self.learning_curves, self._approx_curves,
+                                                      None if self._pg is None else self._pg.curves):
             g = self._hub.stage.game
             self._hub.conv_stack.setCurrentWidget(self._hub.stage.plot_of(g.key))
             self._hub.docks["convergence"].setWindowTitle(g.convergence_title)
