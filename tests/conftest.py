@@ -188,6 +188,15 @@ def make_window(qtbot, settings_path: Path, *, dialogs: FakeDialogs | None = Non
     return w
 
 
+def open_scenario_via_menu(window, qtbot, path=None, *, timeout: int = 60_000) -> None:
+    """File > Open scenario (the fake dialog answers ``path``, if given) and wait until the job thread has
+    read and checked it and the window has shown it, or said why not."""
+    if path is not None:
+        window.dialogs.open_path = str(path)
+    window.files.open_scenario_dialog()
+    qtbot.waitUntil(lambda: not window.files.opening_scenario, timeout=timeout)
+
+
 def wait_model(window, qtbot, game=None, *, timeout: int = 60_000):
     """Wait until the model of ``game`` (a view; default: the shown game) is built, and for the shown game
     until the solver is loaded with it: every game's model is built by a compile job on the controller's

@@ -22,7 +22,7 @@ from mdpviz.models import snakes as sn
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.core.cs747 import load_cs747
 from mdpviz.solvers import solve
-from tests.conftest import LAYOUT, SMALL_MDP, make_window, wait_model
+from tests.conftest import LAYOUT, SMALL_MDP, make_window, open_scenario_via_menu, wait_model
 
 
 def snakes(w: MainWindow):
@@ -551,7 +551,7 @@ def test_save_and_load_round_trip(qtbot, window, small_file, tmp_path):
         bad = tmp_path / "bad.json"
         bad.write_text(path.read_text().replace('"circle": true', '"circle": "maybe"'))
         other.dialogs.open_path = str(bad)
-        other.files.open_scenario_dialog()
+        open_scenario_via_menu(other, qtbot)
         assert other.dialogs.errors and "games.snakes.circle" in other.dialogs.errors[-1][1]
         assert snakes(other).cfg == g.cfg
     finally:
@@ -563,21 +563,21 @@ def test_opening_a_scenario_over_unsaved_edits_asks_and_undo_goes_back(qtbot, wi
     path = window.files.save_scenario(tmp_path / "a.json")  # the defaults
     first = g.cfg
     d.open_path = str(path)
-    window.files.open_scenario_dialog()
+    open_scenario_via_menu(window, qtbot)
     assert d.asked == 0 and not window.files.dirty  # nothing unsaved: nothing to ask
     set_layout(window, qtbot)
     edited = g.cfg
     d.unsaved_answer = "cancel"
-    window.files.open_scenario_dialog()
+    open_scenario_via_menu(window, qtbot)
     assert d.asked == 1 and g.cfg == edited and window.files.dirty  # cancelled: the edits stay
     d.unsaved_answer = "discard"
-    window.files.open_scenario_dialog()
+    open_scenario_via_menu(window, qtbot)
     assert d.asked == 2 and g.cfg == first and not window.files.dirty
     assert window.undo_group.undoText() == "open a.json"
     window.undo_group.undo()  # back to what the window showed before opening
     assert g.cfg == edited and window.files.dirty and window.controller.mdp is g.session.mdp()
     d.unsaved_answer = "save"  # saved to the scenario's file, then opened again: the edits are kept
-    window.files.open_scenario_dialog()
+    open_scenario_via_menu(window, qtbot)
     assert d.asked == 3 and g.cfg == edited and not window.files.dirty and not d.errors
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from mdpviz.core.examples import MDP_DIR, mdp_examples
 from mdpviz.models.kit.game.scenario import Scenario, load_scenario, save_scenario
+from tests.conftest import open_scenario_via_menu
 
 
 def _scenario_doc(**over) -> dict:
@@ -20,13 +21,12 @@ def _scenario_doc(**over) -> dict:
     return d
 
 
-def open_scenario_through_the_menu(window, path: Path) -> None:
-    window.dialogs.open_path = str(path)
-    window.files.open_scenario_dialog()  # never raises: every failure is one message
+def open_scenario_through_the_menu(window, path: Path, qtbot) -> None:
+    open_scenario_via_menu(window, qtbot, path)  # never raises: every failure is one message
 
 
 @pytest.mark.parametrize("case", ["deep", "long-version", "huge-model", "binary", "deep-game"])
-def test_bad_scenarios_are_one_message_and_change_nothing(window, tmp_path, case, capsys):
+def test_bad_scenarios_are_one_message_and_change_nothing(window, qtbot, tmp_path, case, capsys):
     p = tmp_path / f"{case}.json"
     if case == "deep":
         p.write_text("[" * 100_000 + "]" * 100_000)
@@ -42,7 +42,7 @@ def test_bad_scenarios_are_one_message_and_change_nothing(window, tmp_path, case
         p.write_text('{"format": "mdpviz-scenario", "version": 1, "game": "snakes", "games": {"snakes": '
                      + '{"dice": ' + "[" * 50_000 + "]" * 50_000 + "}}}")
     before = window.files.scenario().to_json()
-    open_scenario_through_the_menu(window, p)
+    open_scenario_through_the_menu(window, p, qtbot)
     assert len(window.dialogs.errors) == 1
     title, msg = window.dialogs.errors[0]
     assert title == "Cannot open scenario" and str(p) in msg and "\n" not in msg

@@ -18,12 +18,13 @@ from __future__ import annotations
 import math
 import os
 import warnings
+from array import array
 from pathlib import Path
 from typing import Generator
 
 import numpy as np
 
-from mdpviz.core.files import MAX_TEXT_BYTES, read_bytes_limited
+from mdpviz.core.files import MAX_TEXT_BYTES, iter_lines, read_bytes_limited
 from mdpviz.core.jobs import JobProgress, drive
 from mdpviz.core.mdp import PROB_TOL, TabularMDP, check_state_budget
 
@@ -78,13 +79,16 @@ def parse_cs747_job(text: str, path: str | os.PathLike = "<text>") -> Generator[
     :data:`PROGRESS_LINES` lines (a chance to cancel: the window parses on its job thread) and
     returns the model."""
     header: dict[str, tuple[int, list[str]]] = {}
-    t_lines: list[int] = []
-    t_fields: list[list[str]] = []
-    lines = text.splitlines()
+    # The transitions' fields converted as they are read, into compact arrays (a list of five strings per line
+    # took ~15 times the file's size in memory); a field that does not convert is a 0 here and the line is
+    # checked again, word for word, once the header is known (the first bad line's message is as before).
+    t_lines, t_ints, t_nums = array("q"), array("q"), array("d")
+    first_unread: int | None = None
+    n_lines = max(text.count("\n"), 1)
     name = Path(str(path)).name
-    for no, raw in enumerate(lines, start=1):
+    for no, raw in enumerate(iter_lines(text), start=1):
         if no % PROGRESS_LINES == 0:
-            yield JobProgress(no, 2 * len(lines), f"Reading {name}: line {no:,} of {len(lines):,}")
+            yield JobProgress(no, 2 * n_lines, f"Reading {name}: line {no:,} of {n_lines:,}")
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -94,7 +98,16 @@ def parse_cs747_job(text: str, path: str | os.PathLike = "<text>") -> Generator[
             if len(parts) != 6:
                 raise MDPFileError(path, no, f"a transition needs 5 fields 's a s2 reward prob', got {len(parts) - 1}")
             t_lines.append(no)
-            t_fields.append(parts[1:])
+            try:
+                t_ints.extend((int(parts[1]), int(parts[2]), int(parts[3])))
+                t_nums.extend((float(parts[4]), float(parts[5])))
+            except (ValueError, OverflowError):
+                if first_unread is None:
+                    first_unread = len(t_lines) - 1
+                del t_ints[3 * (len(t_lines) - 1):]
+                del t_nums[2 * (len(t_lines) - 1):]
+                t_ints.extend((0, 0, 0))
+                t_nums.extend((0.0, 0.0))
         elif key in HEADERS:
             if key in header:
                 raise MDPFileError(path, no, f"'{key}' repeated (first given on line {header[key][0]})")
@@ -156,40 +169,58 @@ def parse_cs747_job(text: str, path: str | os.PathLike = "<text>") -> Generator[
         raise MDPFileError(path, no, f"discount {discount:g} is outside [0, 1]")
 
     m = len(t_lines)
-    src = np.empty(m, np.int64)
-    act = np.empty(m, np.int64)
-    dst = np.empty(m, np.int64)
-    rew = np.empty(m, np.float64)
-    prob = np.empty(m, np.float64)
+    yield JobProgress(n_lines, n_lines + 1, f"Checking {name}: {m:,} transitions")
+    ints3 = np.frombuffer(t_ints, dtype=np.int64).reshape(m, 3)
+    nums2 = np.frombuffer(t_nums, dtype=np.float64).reshape(m, 2)
+    src, act, dst = (np.array(ints3[:, j]) for j in range(3))
+    rew, prob = (np.array(nums2[:, j]) for j in range(2))
+    del ints3, nums2, t_ints, t_nums
+    # The first transition that breaks a rule (a field that is not a number, out of range, not finite, a
+    # probability outside [0, 1]) is read again field by field below, for its exact message.
+    bad = ((src < 0) | (src >= n_states) | (act < 0) | (act >= n_actions) | (dst < 0) | (dst >= n_states)
+           | ~np.isfinite(rew) | ~np.isfinite(prob) | (prob < 0.0) | (prob > 1.0))
+    first_bad = int(np.argmax(bad)) if bad.any() else None
+    if first_unread is not None and (first_bad is None or first_unread < first_bad):
+        first_bad = first_unread
+    if first_bad is not None:
+        no = int(t_lines[first_bad])
+        raw = next(r for k, r in enumerate(iter_lines(text), start=1) if k == no)
+        _check_transition(raw.split("#", 1)[0].split()[1:], no, path, n_states, n_actions)
+        raise MDPFileError(path, no, "this transition is malformed")  # (not reached: the check names why)
+    prob = _check_sums(src, act, prob, t_lines, n_states, n_actions, path)
+    return _build(n_states, n_actions, src, act, dst, prob, rew, ends, discount, mdptype, path)
+
+
+def _check_transition(f: list[str], no: int, path, n_states: int, n_actions: int) -> None:
+    """A transition line's fields ``s a s2 reward prob`` checked in order (MDPFileError naming the first
+    rule they break)."""
     names = ("state", "action", "next state", "reward", "probability")
     limits = (n_states, n_actions, n_states)
-    for i, (no, f) in enumerate(zip(t_lines, t_fields)):
-        if i % PROGRESS_LINES == 0 and i:
-            yield JobProgress(len(lines) + i, len(lines) + m, f"Checking {name}: transition {i:,} of {m:,}")
-        ints = []
-        for j in range(3):
-            try:
-                v = int(f[j])
-            except ValueError:
-                raise MDPFileError(path, no, f"{names[j]} must be an integer, got '{f[j]}'") from None
-            if not 0 <= v < limits[j]:
-                raise MDPFileError(path, no, f"{names[j]} {v} is out of range 0..{limits[j] - 1}")
-            ints.append(v)
-        nums = []
-        for j in (3, 4):
-            try:
-                x = float(f[j])
-            except ValueError:
-                raise MDPFileError(path, no, f"{names[j]} must be a number, got '{f[j]}'") from None
-            if not math.isfinite(x):
-                raise MDPFileError(path, no, f"{names[j]} must be finite, got '{f[j]}'")
-            nums.append(x)
-        if not 0.0 <= nums[1] <= 1.0:
-            raise MDPFileError(path, no, f"probability {f[4]} is outside [0, 1]")
-        src[i], act[i], dst[i] = ints
-        rew[i], prob[i] = nums
+    for j in range(3):
+        try:
+            v = int(f[j])
+        except ValueError:
+            raise MDPFileError(path, no, f"{names[j]} must be an integer, got '{f[j]}'") from None
+        if not 0 <= v < limits[j]:
+            raise MDPFileError(path, no, f"{names[j]} {v} is out of range 0..{limits[j] - 1}")
+    nums = []
+    for j in (3, 4):
+        try:
+            x = float(f[j])
+        except ValueError:
+            raise MDPFileError(path, no, f"{names[j]} must be a number, got '{f[j]}'") from None
+        if not math.isfinite(x):
+            raise MDPFileError(path, no, f"{names[j]} must be finite, got '{f[j]}'")
+        nums.append(x)
+    if not 0.0 <= nums[1] <= 1.0:
+        raise MDPFileError(path, no, f"probability {f[4]} is outside [0, 1]")
 
-    # Per (state, action) sums, reported at the first line of the offending pair.
+
+def _check_sums(src: np.ndarray, act: np.ndarray, prob: np.ndarray, t_lines, n_states: int, n_actions: int,
+                path) -> np.ndarray:
+    """The probabilities, each (state, action)'s summing to 1: MDPFileError at the first line of a pair whose
+    sum is off by more than the renormalising tolerance; rescaled, with a warning, within it."""
+    m = len(src)
     if m:
         key = src * n_actions + act
         uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
@@ -211,7 +242,13 @@ def parse_cs747_job(text: str, path: str | os.PathLike = "<text>") -> Generator[
             warnings.warn(RenormalisedWarning(
                 f"{path}: probabilities of {off.size} (state, action) pair{'s' if off.size > 1 else ''} "
                 f"summed to within {RENORMALISE_TOL:g} of 1 and were rescaled to 1 (first: state {s}, "
-                f"action {a}, line {t_lines[first[b]]}, sum {sums[b]:.12g})"), stacklevel=2)
+                f"action {a}, line {t_lines[first[b]]}, sum {sums[b]:.12g})"), stacklevel=3)
+    return prob
+
+
+def _build(n_states: int, n_actions: int, src, act, dst, prob, rew, ends, discount: float, mdptype: str,
+           path) -> TabularMDP:
+    """The model of checked transitions (MDPFileError for what :meth:`TabularMDP.from_transitions` refuses)."""
     try:
         return TabularMDP.from_transitions(
             n_states, n_actions, src, act, dst, prob, rew,

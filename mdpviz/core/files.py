@@ -209,6 +209,22 @@ def read_json_file(path: str | os.PathLike, *, error: Callable[[str], Exception]
     return parse_json_text(read_text_limited(path, error), path, error)
 
 
+LINE_CHUNK = 1 << 20
+"""Characters split into lines at a time by :func:`iter_lines`."""
+
+
+def iter_lines(text: str, *, chunk: int = LINE_CHUNK):
+    """The lines of ``text`` exactly as ``text.splitlines()`` gives them, made a chunk at a time: a 200 MB
+    model file split at once is a list of millions of strings (about 70 bytes each), which the readers
+    never need all at once. Each chunk ends just after a newline (a ``\\r\\n`` is never cut)."""
+    pos, n = 0, len(text)
+    while pos < n:
+        end = text.find("\n", min(pos + chunk, n) - 1)
+        end = n if end < 0 else end + 1
+        yield from text[pos:end].splitlines()
+        pos = end
+
+
 def check_writable(path: str | Path, what: str) -> Path:
     """``path`` as a file that can be written, checked before any work (so a bad ``--csv`` does not
     leave the figure written beside an error): ValueError naming the file when it is a folder, or its

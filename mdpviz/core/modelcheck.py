@@ -33,6 +33,7 @@ import math
 import os
 import re
 import warnings
+from array import array
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -43,7 +44,7 @@ import numpy as np
 from mdpviz.core.cs747 import (
     PROGRESS_LINES, RENORMALISE_TOL, MDPFileError, RenormalisedWarning, parse_cs747, read_text_file,
 )
-from mdpviz.core.files import write_text
+from mdpviz.core.files import iter_lines, write_text
 from mdpviz.core.jobs import JobProgress, drive
 from mdpviz.core.mdp import PROB_TOL, TabularMDP, check_state_budget
 
@@ -514,21 +515,25 @@ def parse_drn_job(text: str, path: str | os.PathLike = "<text>") -> Generator[Jo
     they first appear (an unnamed choice, ``__NOLABEL__``, by its place in its state); states labelled
     ``done`` are terminal; a ``//`` comment right after a state line names the state; the discount and
     objective come from an mdpviz comment (``// mdpviz: discount=0.9 objective=min``), else 1 and max."""
-    lines = text.splitlines()
+    # The lines one chunk at a time (a 195 MB file split at once, with a Python list per transition field,
+    # took 2.6 GB): the header's lines are kept for its reader, the model's are read as they come.
+    it = iter_lines(text)
+    head: list[str] = []
+    for raw in it:
+        head.append(raw)
+        if raw.strip() == "@model":
+            break
+    n_text_lines = max(text.count("\n"), 1)
     name = Path(str(path)).name
-    h = _read_header(lines, path)
+    h = _read_header(head, path)
     n_states, n_choices, reward_names, model_line = h.n_states, h.n_choices, h.reward_names, h.model_line
     discount, objective, mtype = h.discount, h.objective, h.mtype
     nondet = mtype == "MDP"
 
     # The model: flat transitions, one row per (state, choice).
-    src: list[int] = []
-    dst: list[int] = []
-    prob: list[float] = []
-    row_rew: list[float] = []  # per row: state reward + action reward
-    row_line: list[int] = []
-    row_state: list[int] = []
-    row_act: list[int] = []
+    src, dst, prob = array("q"), array("q"), array("d")
+    row_rew = array("d")  # per row: state reward + action reward
+    row_line, row_state, row_act = array("q"), array("q"), array("q")
     ids: dict[str, int] = {}
     labels: list[str | None] = [None] * n_states
     terminal: list[int] = []
@@ -542,10 +547,9 @@ def parse_drn_job(text: str, path: str | os.PathLike = "<text>") -> Generator[Jo
     after_state = False
     is_term = False
     n_lines = 0  # choices read (what @nr_choices counts)
-    for i in range(model_line, len(lines)):
-        no, raw = i + 1, lines[i]
+    for no, raw in enumerate(it, start=model_line + 1):
         if no % PROGRESS_LINES == 0:
-            yield JobProgress(no, len(lines), f"Reading {name}: line {no:,} of {len(lines):,}")
+            yield JobProgress(min(no, n_text_lines), n_text_lines, f"Reading {name}: line {no:,} of {n_text_lines:,}")
         if raw.startswith("//"):
             if after_state and state >= 0 and labels[state] is None:
                 lab = raw[2:].strip()
@@ -657,8 +661,9 @@ def parse_drn_job(text: str, path: str | os.PathLike = "<text>") -> Generator[Jo
     if local == 0 and not is_term:
         raise MDPFileError(path, state_line, f"state {state} has no action and is not labelled done")
 
-    rows = np.asarray(src, dtype=np.int64)
-    pr = np.asarray(prob, dtype=np.float64)
+    rows = np.frombuffer(src, dtype=np.int64) if len(src) else np.zeros(0, np.int64)
+    pr = np.frombuffer(prob, dtype=np.float64) if len(prob) else np.zeros(0)
+    dst = np.frombuffer(dst, dtype=np.int64) if len(dst) else np.zeros(0, np.int64)
     n_rows = len(row_state)
     sums = np.bincount(rows, weights=pr, minlength=n_rows) if n_rows else np.zeros(0)
     bad = np.flatnonzero(np.abs(sums - 1.0) > RENORMALISE_TOL)
@@ -672,7 +677,7 @@ def parse_drn_job(text: str, path: str | os.PathLike = "<text>") -> Generator[Jo
         warnings.warn(RenormalisedWarning(
             f"{path}: probabilities of {off.size} action{'s' if off.size > 1 else ''} summed to within "
             f"{RENORMALISE_TOL:g} of 1 and were rescaled to 1 (first: line {row_line[int(off[0])]})"), stacklevel=2)
-    rs = np.asarray(row_state, dtype=np.int64)
+    rs = np.asarray(row_state, dtype=np.int64)  # (copies of the arrays: no view may keep them from growing)
     ra = np.asarray(row_act, dtype=np.int64)
     rr = np.asarray(row_rew, dtype=np.float64)
     # Rewards per (state, action), given to every transition of the row: the expected reward is the same.
@@ -703,7 +708,7 @@ def load_model_file(path: str | os.PathLike) -> TabularMDP:
 
 def drn_start(text: str, path: str | os.PathLike = "<text>") -> int | None:
     """The state labelled ``init`` in DRN text (None: none), without building the model."""
-    for raw in text.splitlines():
+    for raw in iter_lines(text):
         line = raw.strip()
         if line.startswith("state ") and not raw.startswith("//"):
             if any((m.group(1) or m.group(2)) == "init" for m in _LABEL.finditer(line[6:].partition(" ")[2])):

@@ -15,15 +15,48 @@ import json
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QProgressBar, QPushButton, QWidget
 
 from mdpviz.models.kit.game.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.widgets.convergence import render_svg
-from mdpviz.core.jobs import Job
+from mdpviz.core.jobs import Job, JobProgress, drive
+from mdpviz.models.kit.game import registry as game_registry
+from mdpviz.models.kit.game.game_model import read_game_dict
 from mdpviz.widgets.learning import learns
 from mdpviz.window.hub import Hub
+
+
+def read_scenario_job(path: str | Path, keys, *, one_line: bool = False):
+    """Read a scenario file and check every game's settings in it (any thread: no widget is touched; a game
+    with a course file parses it to check it): a job generator returning ``(scenario, {key: (settings,
+    data)})``. ScenarioError names the field; ``one_line``: any other failure (too big, too deep, unreadable)
+    also as one line naming the file, as the job's failure message."""
+    name = Path(path).name
+    try:
+        yield JobProgress(0, 0, f"Reading {name}\u2026")
+        scn = load_scenario(path)
+        states = {}
+        for i, (key, data) in enumerate(scn.games.items()):
+            if key not in keys:
+                raise ScenarioError(path, f"games.{key}", "unknown game")
+            yield JobProgress(i, len(scn.games), f"Checking {name}: {game_registry.title(key)}\u2026")
+            try:
+                states[key] = (read_game_dict(game_registry.get(key), data, str(path)), data)
+            except ScenarioError:
+                raise
+            except (ValueError, MemoryError, RecursionError) as e:  # a game's own check: still one message
+                raise ScenarioError(path, f"games.{key}", str(e) or type(e).__name__) from None
+        if scn.game not in keys:
+            raise ScenarioError(path, "game", f"unknown game {scn.game!r}")
+        return scn, states
+    except ScenarioError:
+        raise
+    except (ValueError, MemoryError, RecursionError, OSError) as e:
+        if not one_line:
+            raise
+        raise ValueError(f"{path}: {e or type(e).__name__}") from None
 
 
 class FilesPart(QObject):
@@ -39,6 +72,8 @@ class FilesPart(QObject):
         self._saved_solver = self._solver_settings()
         """The solver settings when last saved or opened; others are unsaved edits (see :attr:`dirty`)."""
         self._load_bar: QProgressBar | None = None
+        self.opening_scenario = False
+        """A scenario chosen in File > Open is being read and checked (on the job thread)."""
         """The status bar's progress of opening an MDP file (built the first time one is opened)."""
         self._load_cancel: QPushButton | None = None
         """The Cancel button beside :attr:`_load_bar`."""
@@ -140,26 +175,54 @@ class FilesPart(QObject):
         return p
 
     def load_scenario(self, path: str | Path) -> None:
-        """Load a scenario; any error leaves every game as it was (ScenarioError)."""
-        scn = load_scenario(path)
-        states = {}
-        for key, data in scn.games.items():
+        """Load a scenario now, the GUI thread waiting (scripts, tests); any error leaves every game as it was
+        (ScenarioError). File > Open reads and checks it on the job thread (:meth:`open_scenario_in_background`)."""
+        scn, states = drive(read_scenario_job(path, self._hub.stage.games.keys))
+        self._apply_scenario(path, scn, states)
+
+    def open_scenario_in_background(self, path: str | Path) -> None:
+        """Read and check a scenario on the job thread (progress and Cancel in the status bar: a scenario
+        embedding a 45 MB course file took seconds to check, the window frozen), then show it; a bad file is
+        one message and nothing changes. Asked while another job runs (a game's compile), it starts when that
+        job ends."""
+        name = Path(path).name
+        self.opening_scenario = True
+        if self._hub.controller.job_busy:
+            self._hub.status.showMessage(f"Opening {name} after the running job\u2026")
+            QTimer.singleShot(50, self, lambda: self.open_scenario_in_background(path))
+            return
+
+        def done(result) -> None:
+            self._hide_load_progress()
+            if result is None:
+                self.opening_scenario = False
+                self._hub.status.showMessage(f"Opening {name} cancelled.", 5000)
+                return
             try:
-                g = self._hub.stage.game_by_key(key)
-            except ValueError:
-                raise ScenarioError(path, f"games.{key}", "unknown game") from None
-            try:
-                states[key] = (g, g.session.load_dict(data, str(path)), data)
-            except ScenarioError:
-                raise
-            except (ValueError, MemoryError, RecursionError) as e:  # a game's own check: still one message
-                raise ScenarioError(path, f"games.{key}", str(e) or type(e).__name__) from None
-        try:
-            target = self._hub.stage.game_by_key(scn.game)
-        except ValueError:
-            raise ScenarioError(path, "game", f"unknown game {scn.game!r}") from None
+                self._apply_scenario(path, *result)
+            except (ValueError, MemoryError, RecursionError, OSError) as e:
+                failed(str(e) if isinstance(e, ScenarioError) else f"{path}: {e or type(e).__name__}")
+            self.opening_scenario = False
+
+        def failed(msg: str) -> None:
+            self._hide_load_progress()
+            self.opening_scenario = False
+            self._hub.dialogs.error("Cannot open scenario", msg)
+
+        job = Job(lambda: read_scenario_job(path, self._hub.stage.games.keys, one_line=True),
+                  label=f"Opening {name}\u2026", on_done=done,
+                  on_progress=lambda d, t, text: self._show_load_progress(d, t, text),
+                  on_failed=failed, on_cancelled=lambda: done(None))
+        if self._hub.playing.start_game_job(job):
+            self._show_load_progress(0, 0, f"Opening {name}\u2026")
+
+    def _apply_scenario(self, path: str | Path, scn: Scenario, states: dict) -> None:
+        """Show a scenario read and checked by :func:`read_scenario_job` (the solver settings may still be
+        refused, ScenarioError, before any game is changed)."""
+        target = self._hub.stage.game_by_key(scn.game)
         self._open_solver_settings(scn.solver, path)  # (a bad field refused before any game is changed)
-        for g, settings, data in states.values():
+        for key, (settings, data) in states.items():
+            g = self._hub.stage.game_by_key(key)
             g.session.open_state(settings, f"open {Path(path).name}")  # Undo goes back to what was shown
             g.session.load_display(data, str(path))
         self._saved_solver = self._solver_settings()
@@ -206,12 +269,7 @@ class FilesPart(QObject):
         if not path:
             return
         self._hub.view.remember_dir("scenario", path)
-        try:
-            self.load_scenario(path)
-        except ScenarioError as e:
-            self._hub.dialogs.error("Cannot open scenario", str(e))
-        except (ValueError, MemoryError, RecursionError, OSError) as e:  # a game's own check, or too big
-            self._hub.dialogs.error("Cannot open scenario", f"{path}: {e or type(e).__name__}")
+        self.open_scenario_in_background(path)
 
     def save_scenario_dialog(self, ask: bool = False) -> bool:
         path = self.scenario_path

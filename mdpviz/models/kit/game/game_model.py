@@ -418,9 +418,7 @@ class Game:
     def read_dict(self, data: dict[str, Any], path: str) -> Any:
         """The settings described by scenario data (validated, with the display settings: ScenarioError
         naming the field); nothing changes here (see :meth:`apply`, :meth:`load_display`)."""
-        if self.spec.display.settings is not None:
-            self.spec.display.settings(data, path)
-        return self.spec.from_dict(data, path)
+        return read_game_dict(self.spec, data, path)
 
     def load_display(self, data: dict[str, Any], path: str = "") -> None:
         """Take the display settings stored in scenario data (checked by :meth:`read_dict` before)."""
@@ -441,6 +439,14 @@ class Game:
         return self.driver is not None and self.driver.solve_after_reset()
 
 
+def read_game_dict(spec: Any, data: dict[str, Any], path: str) -> Any:
+    """The settings of game ``spec`` described by its scenario data (validated, the display settings
+    checked too: ScenarioError naming the field); pure, so any thread may check a scenario."""
+    if spec.display.settings is not None:
+        spec.display.settings(data, path)
+    return spec.from_dict(data, path)
+
+
 def build_job(spec: Any, inp: Any) -> Iterator:
     """The compile job of a game without one of its own: one :class:`~mdpviz.core.jobs.JobProgress`, then
     its build of ``inp`` (the spec's ``model.build``, else its ``compile``), returned."""
@@ -459,4 +465,4 @@ def build_game(key: str, settings: Any = None) -> GameModel:
     return Game(spec, settings).model()
 
 
-__all__ = ["BUILT_KEPT", "DEFAULT_SOLVE", "Game", "GameModel", "build_game", "build_job", "mdp_of", "solve_defaults"]
+__all__ = ["BUILT_KEPT", "DEFAULT_SOLVE", "Game", "GameModel", "build_game", "build_job", "mdp_of", "read_game_dict", "solve_defaults"]
