@@ -470,3 +470,40 @@ def test_a_phase_diagram_says_how_long_it_takes(qtbot):
     except StopIteration:
         pass
     assert "left)" not in texts[0] and all("left)" in t for t in texts[1:]), texts
+
+
+def test_a_position_board_draws_an_unvisited_position_hatched_with_no_number(qtbot, tmp_path):
+    """Issue 35 item 6 on the position boards (tic-tac-toe): a position the behaviour never visited shows its
+    legal moves hatched, no learned number, no greedy star and says so; a visited one is drawn as before."""
+    import numpy as np
+
+    from mdpviz.models.kit.boards.position_display import NOT_VISITED
+
+    w = make_window(qtbot, tmp_path / "settings.ini", game="ttt", size=(1366, 768), show=True)
+    try:
+        ready(qtbot, w)
+        choose(w, "q")
+        n = len(w.controller.history)
+        w.solver_panel.step.click()
+        qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=20_000)
+        w.solving.redraw()
+        step, mdp, b = w.controller.history[-1], w.controller.mdp, w.board
+        unvisited = (np.asarray(step.visits) == 0) & ~np.asarray(mdp.terminal)
+        assert np.array_equal(b.unvisited, unvisited)
+        s = int(np.flatnonzero(unvisited)[0])
+        b.show_token(s)
+        assert b.position.state == s and b.canvas.hatched and b.value_label.text() == NOT_VISITED
+        assert not any(b.view().texts) and b.view().greedy_cell < 0 and np.isnan(b.view().fill).all()
+        assert any("not visited" in tip for tip in b.view().tips)
+        seen = int(np.flatnonzero((np.asarray(step.visits) > 0) & ~np.asarray(mdp.terminal))[0])
+        b.show_token(seen)
+        assert b.position.state == seen and not b.canvas.hatched and any(b.view().texts)
+        assert b.value_label.text() != NOT_VISITED
+        # the error plot's legend is whole at a laptop's size (its first words were cut at the dock's edge)
+        curves = w.learning.learning_curves
+        qtbot.waitUntil(lambda: curves.err_legend.columnCount == 1 or curves.err_legend.mapRectToScene(
+            curves.err_legend.boundingRect()).left() >= 0)
+        leg = curves.err_legend.mapRectToScene(curves.err_legend.boundingRect())
+        assert leg.left() >= 0 and leg.right() <= curves.view.width() + 1
+    finally:
+        w.shutdown()

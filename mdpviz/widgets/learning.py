@@ -16,7 +16,7 @@ from typing import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -593,6 +593,21 @@ class LearningCurves(QWidget):
         for p, leg in self._legends():
             set_axes_font((p,), px)
             set_legend_font(p, leg, max(11, int(px * 0.8)))
+        self._fit_err_legend()
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        QTimer.singleShot(0, self, self._fit_err_legend)  # (once the plots have their new widths)
+
+    def _fit_err_legend(self) -> None:
+        """The error plot's two entries side by side where the plot is wide enough, else one above the other
+        (at 1366x768 the row was wider than the plot and its first words were cut at the dock's edge)."""
+        leg = self.err_legend
+        leg.setColumnCount(2)
+        wide = leg.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize).width()
+        if wide > self.err_plot.width() - 4:
+            leg.setColumnCount(1)
+        fit_legend_row(self.err_plot, leg)
 
     def _legends(self) -> tuple:
         return ((self.err_plot, self.err_legend), (self.agree_plot, self.agree_legend), (self.ret_plot, self.ret_legend))

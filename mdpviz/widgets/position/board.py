@@ -34,7 +34,8 @@ from mdpviz.models.kit.boards.position import (
     outcome_text,
     position_view,
 )
-from mdpviz.models.kit.boards.position_display import html_escape, moves_range, table_rows, walk_path_text, walk_words
+from mdpviz.models.kit.boards.position_display import (NOT_VISITED, html_escape, moves_range, table_rows, unvisited_view,
+                                                       walk_path_text, walk_words)
 from mdpviz.solvers import Sweep
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.game_board import GameBoard
@@ -104,6 +105,7 @@ class PositionBoard(GameBoard):
         self._seen: dict[Any, tuple[float, float]] = {}
         self._fill_key: Any = None  # what the moves table shows (refilled only when it changes)
         self.change: ShownChange | None = None
+        self.unvisited: np.ndarray | None = None  # states a learner's behaviour never visited (show_unvisited)
         """The last edit's diff as the window shows it (:meth:`show_change`; None: none), kept while the walk
         goes on, so that every position walked to shows what the edit changed there."""
 
@@ -295,6 +297,7 @@ class PositionBoard(GameBoard):
         """The values of one sweep (None: no sweep yet; the model's default values are shown, if any).
         A position shows its moves' values: no change from ``previous``, no delta view."""
         self.change = None  # (the window hands the last edit's diff again after this, see show_change)
+        self.unvisited = None  # (a learner's frame marks them after this: show_unvisited)
         self.show_values(None if sweep is None else np.asarray(sweep.values), scale, caption=caption)
 
     def show_values(self, values: Any, scale: ColorScale | None, *, caption: str = "") -> None:
@@ -315,6 +318,15 @@ class PositionBoard(GameBoard):
         self.change = ShownChange(diff, mode, scale)
         self._fill_key = None
         self._refresh()
+        return True
+
+    def show_unvisited(self, states: Any) -> bool:
+        """States a learner's behaviour never visited (bool per state; None: none): such a position is shown
+        with its legal moves hatched, no numbers and no value colours, and says so (issue 35 item 6)."""
+        self.unvisited = u = None if states is None else np.asarray(states, dtype=bool)
+        pos = self.position  # (redrawn only when the shown position is, or was drawn, unvisited)
+        if self.canvas.hatched or (pos is not None and u is not None and 0 <= pos.state < u.size and u[pos.state]):
+            self._refresh()
         return True
 
     def set_value_range(self, rng: Any) -> None:
@@ -770,13 +782,18 @@ class PositionBoard(GameBoard):
             self.last_text = str(e)
             view = None
             scale = None
+        u = self.unvisited
+        here = view is not None and u is not None and 0 <= pos.state < u.size and bool(u[pos.state])
+        if here:
+            view = unvisited_view(view)
         self._view = view
         last = self.walk.last_ply() if self.walk is not None else None
         last_cells = ()
         if last is not None:
             mv = [mm for mm in m.moves(last.before) if mm.action == last.action] if not last.before.terminal else []
             last_cells = tuple(c for mm in mv for c in (mm.cell, mm.origin) if c >= 0)
-        self.canvas.show_position(pos, view, last_cells=last_cells, origin=self.origin, scale=scale, changed=marked)
+        self.canvas.show_position(pos, view, last_cells=last_cells, origin=self.origin, scale=scale, changed=marked,
+                                  hatched=here)
         # whose turn and what happened
         turn = m.describe(pos)
         if not pos.terminal and self.walk is not None and self.walk.mode == PLAY:
@@ -784,7 +801,7 @@ class PositionBoard(GameBoard):
         self.status.setText(self.edit_text or (f"{self.last_text}  {turn}".strip() if self.last_text else turn))
         if change_text:  # what the last edit changed here, under the caption (read first, even on a projector)
             self.caption_label.setText(f"{self.caption}\n{change_text}" if self.caption else change_text)
-        self.value_label.setText(self.position_value_text(pos, view))
+        self.value_label.setText(NOT_VISITED if here else self.position_value_text(pos, view))
         before = self.change is not None and self.change.mode == "before"  # (today's rules, yesterday's values)
         if not hidden and not before and self.values is not None and not pos.terminal:
             self._outcome_args = (m, pos, self.values)

@@ -6,12 +6,13 @@ from typing import Callable, Sequence
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from mdpviz.models.kit.pictures.colors import HIGHLIGHT, ColorScale, black_text
 from mdpviz.models.kit.boards.position import Position, PositionView
 from mdpviz.widgets.board import scale_rgb
+from mdpviz.widgets.board_image import UNVISITED_HATCH
 from mdpviz.widgets.position.painters import GREEDY_COLOR, LAST_MOVE, LEGAL_FILL, ORIGIN_COLOR, BoardPainter
 
 
@@ -35,6 +36,7 @@ class PositionCanvas(QWidget):
         self.view: PositionView | None = None
         self.last_cells: tuple[int, ...] = ()
         self.origin = -1
+        self.hatched = False
         self.message = ""
         self.text_scale = 1.0
         self.drag_handler: Callable[[int, float, bool], None] | None = None
@@ -51,8 +53,10 @@ class PositionCanvas(QWidget):
 
     def show_position(self, pos: Position | None, view: PositionView | None, *, last_cells: Sequence[int] = (),
                       origin: int = -1, message: str = "", scale: ColorScale | None = None,
-                      changed: Sequence[int] = ()) -> None:
+                      changed: Sequence[int] = (), hatched: bool = False) -> None:
+        """``hatched``: the position was never visited by a learner's behaviour (its legal moves hatched)."""
         self.position, self.view = pos, view
+        self.hatched = hatched
         self.scale = scale
         self.changed = tuple(int(c) for c in changed)
         self.last_cells = tuple(int(c) for c in last_cells if c >= 0)
@@ -106,6 +110,9 @@ class PositionCanvas(QWidget):
             qp.setPen(QPen(QColor("#555555"), 1.0))
             qp.setBrush(self.fill_color(c))
             qp.drawRect(r)
+            if self.hatched and v is not None and c < v.legal.size and v.legal[c]:  # never visited: no values
+                qp.setBrush(QBrush(QColor(UNVISITED_HATCH), Qt.BrushStyle.BDiagPattern))
+                qp.drawRect(r)
             code = int(pos.cells[c])
             if code:
                 self.painter_.paint_piece(qp, r, c, code)

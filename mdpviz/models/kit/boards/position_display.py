@@ -143,7 +143,29 @@ def legend_html(labels: Sequence[str], *, exact: bool) -> str:
             + "</span>")
 
 
+NOT_VISITED = "Not visited: the behaviour has never been at this position (its numbers are only the initial value)."
+"""What a position board says of a position a learner never visited (issue 35 item 6)."""
+
+
+def unvisited_view(view: Any) -> Any:
+    """``view`` (a :class:`~mdpviz.models.kit.boards.position.PositionView`) of a position the behaviour never
+    visited: no value colours, numbers, greedy star or value, as the cell boards hatch such states (its learned
+    numbers are only the initial value, on no value scale); the legal moves stay marked."""
+    import dataclasses
+
+    import numpy as np
+
+    nan = np.full(np.shape(view.fill), np.nan)
+    qs = np.full(np.shape(view.qs), np.nan)
+    for a in (nan, qs):
+        a.setflags(write=False)
+    tips = tuple("not visited" if legal else tip for tip, legal in zip(view.tips, view.legal))
+    return dataclasses.replace(view, qs=qs, greedy=-1, fill=nan, texts=("",) * len(view.texts), tips=tips,
+                               greedy_cell=-1, greedy_origin=-1, value=float("nan"), tied_cells=())
+
+
 __all__ = [
+    "NOT_VISITED", "unvisited_view",
     "AXIS_FONT_PT", "MAX_NAMED_BARS", "OUTCOME_COLORS", "TABLE_HEADER", "html_escape", "legend_html",
     "moves_range", "table_rows", "terminal_words", "tick_labels", "walk_path_text", "walk_words",
 ]
