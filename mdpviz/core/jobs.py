@@ -95,4 +95,72 @@ def run_here(job: Job, *, cancelled: Callable[[], bool] | None = None) -> Any:
     return result
 
 
-__all__ = ["Job", "JobProgress", "drive", "error_text", "run_here"]
+CHILD_POLL_S = 0.1
+"""How often :func:`in_child_process` looks for the child's next item (yielding a checkpoint meanwhile)."""
+
+
+def _child_main(out: Any, make: Callable[..., Iterator[Any]], args: tuple) -> None:
+    """The child process of :func:`in_child_process`: step ``make(*args)`` and send what it yields."""
+    try:
+        gen = make(*args)
+        while True:
+            try:
+                item = next(gen)
+            except StopIteration as stop:
+                out.put(("return", stop.value))
+                return
+            if item is not None:
+                out.put(("yield", item))
+    except Exception as e:  # noqa: BLE001 - sent as one line, raised in the parent as a ValueError
+        out.put(("error", error_text(e)))
+
+
+def in_child_process(make: Callable[..., Iterator[Any]], *args: Any) -> Iterator[Any]:
+    """The job generator ``make(*args)`` run in a child process (started fresh, "spawn"): this generator
+    yields what it yields (and a checkpoint every :data:`CHILD_POLL_S` while it waits, so the job can be
+    cancelled at any time) and returns its result; its error is raised here as a ValueError of one line.
+    Closing this generator ends the child. For a long pure-Python job beside the window: in a thread of
+    the window's process it holds the interpreter lock most of the time, and the GUI thread waited for it
+    (issue 35 item 8: gaps of 108-216 ms while the 3D agent trained). ``make`` and ``args`` must pickle."""
+    import multiprocessing as mp
+    import os
+    import queue
+    import sys
+
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if getattr(getattr(main, "__spec__", None), "name", None) is None and path and not os.path.exists(path):
+        return (yield from make(*args))  # a script read from stdin: a spawned child could not import it again
+    ctx = mp.get_context("spawn")
+    out = ctx.Queue()
+    child = ctx.Process(target=_child_main, args=(out, make, args), daemon=True, name="mdpviz-job")
+    child.start()
+    try:
+        while True:
+            try:
+                kind, item = out.get(timeout=CHILD_POLL_S)
+            except queue.Empty:
+                if not child.is_alive():
+                    try:  # (its last item may have arrived just as it ended)
+                        kind, item = out.get(timeout=CHILD_POLL_S)
+                    except queue.Empty:
+                        raise RuntimeError(f"the job's process ended with code {child.exitcode} "
+                                           "and no result") from None
+                else:
+                    yield None
+                    continue
+            if kind == "yield":
+                yield item
+            elif kind == "return":
+                return item
+            else:
+                raise ValueError(item)
+    finally:
+        if child.is_alive():
+            child.terminate()
+        child.join(5.0)
+        out.close()
+        out.cancel_join_thread()
+
+
+__all__ = ["Job", "JobProgress", "drive", "error_text", "in_child_process", "run_here"]

@@ -15,7 +15,7 @@ from typing import Any, Generator
 
 import numpy as np
 
-from mdpviz.core.jobs import Job, JobProgress
+from mdpviz.core.jobs import Job, JobProgress, in_child_process
 from mdpviz.models.kit.game.driver import Driver
 from mdpviz.core.simulate import proportion_ci
 from mdpviz.models.ttt3d import learning as rl
@@ -134,7 +134,7 @@ class Training(Driver):
             host.state_changed()
 
         return host.run_job(Job(
-            lambda: training_job(ts, risk),
+            lambda: in_child_process(training_job, ts, risk),  # (beside the window: see in_child_process)
             label=f"Training the 3D tic-tac-toe agent ({ts.episodes:,} games)",
             on_done=lambda _agent: finish("Trained."),
             on_failed=lambda msg: finish(f"Training failed: {msg}."),

@@ -27,7 +27,10 @@ def game_package(package: str) -> tuple[Callable[[str], Any], Callable[[], list[
 
     def __getattr__(name: str) -> Any:
         if not name.startswith("__"):
-            for sub in submodules(package):
+            mods = submodules(package)
+            if name in mods:  # ``from <package> import rules``: that module itself, before any other is imported
+                return importlib.import_module(f"{package}.{name}")  # (spec first made a cycle in a fresh process)
+            for sub in mods:
                 found = vars(importlib.import_module(f"{package}.{sub}"))
                 if name in found:
                     return found[name]
