@@ -216,6 +216,26 @@ KEYS: dict[str, tuple[str, str]] = {
     "height": ("height in pixels", "int"),
     "tol": ("the stopping tolerance", "float|null"),
     "snapshots": ("snapshots recorded", "int"),
+    # --- the bandit testbed (mdpviz bandit, issue 39; Sutton and Barto ch. 2)
+    "arms": ("the number of arms of the bandit", "int"),
+    "bernoulli": ("Bernoulli arms (p ~ Beta(prior) per run) rather than Gaussian ones (q* ~ N(arm_mean, 1))", "bool"),
+    "arm_mean": ("the mean of the Gaussian arms' true values (null: Bernoulli arms)", "float|null"),
+    "prior": ("the Beta(a, b) prior of the Bernoulli arms' success probabilities, [a, b] (null: Gaussian arms)", "list[float]|null"),
+    "drift": ("the standard deviation of each true value's random-walk step per time step (0: stationary)", "float"),
+    "runs": ("independent runs of the testbed averaged", "int"),
+    "steps": ("time steps (pulls) per run", "int"),
+    "options": ("the method's parameters as run, by name (its registry defaults filled in)", "object"),
+    "average_reward": ("the reward at each time step, averaged over the runs (Sutton and Barto figure 2.2)", "list[float]"),
+    "average_reward_se": ("the standard error of average_reward at each time step (null: one run)", "list[float|null]"),
+    "optimal_action": ("the fraction of the runs that pulled an optimal arm at each time step (1 = 100%)", "list[float]"),
+    "total_reward": ("the runs' mean total reward over the steps", "float"),
+    "total_reward_se": ("the standard error of total_reward (null: one run)", "float|null"),
+    "regret": ("per time step, the Bayes-optimal policy's expected reward minus average_reward (Bernoulli arms; null: not measured)", "list[float]|null"),
+    "total_regret": ("the sum of regret over the steps (null: not measured)", "float|null"),
+    "parameter_study": ("one entry per method of the parameter study (figure 2.6)", "list[object]"),
+    "param_values": ("the values of the method's parameter swept (powers of 2)", "list[float]"),
+    "study_reward": ("the average reward over the first steps at each of param_values", "list[float]"),
+    "study_reward_se": ("the standard error of study_reward at each value (null: one run)", "list[float|null]"),
 }
 """JSON key -> (what it means, its type), for every command's ``--json``."""
 
