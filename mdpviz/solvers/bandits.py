@@ -69,6 +69,8 @@ has one: :data:`mdpviz.solvers.bandit_exact.BELIEF_BUDGET`)."""
 class Testbed:
     """The k-armed testbed: which arms, how they are drawn, whether they drift (see the module docstring)."""
 
+    __test__ = False  # (not a pytest class)
+
     arms: int = 10
     """Number of arms k (2 or more)."""
     bernoulli: bool = False
