@@ -54,7 +54,7 @@ def simple_epsilon_greedy(epsilon: float, runs: int, steps: int, seed: int) -> t
 
 @pytest.fixture(scope="module")
 def eps01() -> bandits.TestbedResult:
-    return run_testbed(bandits._id(bandits.epsilon_greedy), Testbed(), runs=RUNS, steps=STEPS, seed=SEED, epsilon=0.1)
+    return run_testbed(bandits.method_of(bandits.epsilon_greedy), Testbed(), runs=RUNS, steps=STEPS, seed=SEED, epsilon=0.1)
 
 
 def late_mean_and_se(per_run: np.ndarray) -> tuple[float, float]:
@@ -85,7 +85,7 @@ def test_figure_2_2_agrees_with_a_separate_simulation(eps01):
 
 
 def test_figure_2_4_ucb_beats_epsilon_greedy_on_the_same_problems(eps01):
-    u = run_testbed(bandits._id(bandits.ucb), Testbed(), runs=RUNS, steps=STEPS, seed=SEED, c=2.0)
+    u = run_testbed(bandits.method_of(bandits.ucb), Testbed(), runs=RUNS, steps=STEPS, seed=SEED, c=2.0)
     diff = (u.run_totals - eps01.run_totals) / STEPS  # the same true values per run (one seed): a paired difference
     mean, se = late_mean_and_se(diff)
     assert mean > 4 * se and mean > 0.05, (mean, se)
@@ -94,8 +94,8 @@ def test_figure_2_4_ucb_beats_epsilon_greedy_on_the_same_problems(eps01):
 
 def test_figure_2_3_optimistic_greedy_beats_realistic_epsilon_greedy_late():
     runs = 1000
-    opt = run_testbed(bandits._id(bandits.optimistic), Testbed(), runs=runs, steps=STEPS, seed=3)
-    real = run_testbed(bandits._id(bandits.epsilon_greedy), Testbed(), runs=runs, steps=STEPS, seed=3, epsilon=0.1,
+    opt = run_testbed(bandits.method_of(bandits.optimistic), Testbed(), runs=runs, steps=STEPS, seed=3)
+    real = run_testbed(bandits.method_of(bandits.epsilon_greedy), Testbed(), runs=runs, steps=STEPS, seed=3, epsilon=0.1,
                        alpha=0.1)
     assert opt.options == {"initial": 5.0, "epsilon": 0.0, "alpha": 0.1}  # the book's figure 2.3
     late = slice(500, 1000)
@@ -109,7 +109,7 @@ def test_figure_2_3_optimistic_greedy_beats_realistic_epsilon_greedy_late():
 
 def test_figure_2_5_the_baseline_matters_at_mean_4():
     runs, tb = 500, Testbed(mean=4.0)
-    gid = bandits._id(bandits.gradient_bandit)
+    gid = bandits.method_of(bandits.gradient_bandit)
     with_b = run_testbed(gid, tb, runs=runs, steps=STEPS, seed=5, alpha=0.1)
     without = run_testbed(gid, tb, runs=runs, steps=STEPS, seed=5, alpha=0.1, baseline=False)
     a, b = with_b.optimal_action[LATE].mean(), without.optimal_action[LATE].mean()
@@ -122,7 +122,7 @@ def _steps(method, tb, steps, **options):
 
 
 def test_sample_averages_are_eq_2_3_and_their_standard_error():
-    snaps = _steps(bandits._id(bandits.epsilon_greedy), Testbed(), 60, epsilon=0.3)
+    snaps = _steps(bandits.method_of(bandits.epsilon_greedy), Testbed(), 60, epsilon=0.3)
     sums, counts = np.zeros(10), np.zeros(10, dtype=int)
     for s in snaps:
         sums[s.last_arm] += s.last_reward
@@ -138,7 +138,7 @@ def test_sample_averages_are_eq_2_3_and_their_standard_error():
 
 
 def test_the_gradient_bandit_is_eq_2_12():
-    gid = bandits._id(bandits.gradient_bandit)
+    gid = bandits.method_of(bandits.gradient_bandit)
     for baseline in (True, False):
         snaps = _steps(gid, Testbed(), 30, alpha=0.25, baseline=baseline)
         H = np.zeros(10)
@@ -158,7 +158,7 @@ def test_the_gradient_bandit_is_eq_2_12():
 
 
 def test_ucb_tries_every_arm_first_then_follows_eq_2_10():
-    snaps = _steps(bandits._id(bandits.ucb), Testbed(arms=5), 12, c=1.5)
+    snaps = _steps(bandits.method_of(bandits.ucb), Testbed(arms=5), 12, c=1.5)
     assert np.array_equal(snaps[4].counts, np.ones(5))  # five steps, five different arms
     assert len({s.last_arm for s in snaps[:5]}) == 5
     for prev, s in zip(snaps[4:], snaps[5:]):
@@ -168,7 +168,7 @@ def test_ucb_tries_every_arm_first_then_follows_eq_2_10():
 
 
 def test_thompson_keeps_the_beta_posterior_of_bernoulli_arms():
-    snaps = _steps(bandits._id(bandits.thompson), Testbed(arms=3, bernoulli=True, prior=(2.0, 3.0)), 40)
+    snaps = _steps(bandits.method_of(bandits.thompson), Testbed(arms=3, bernoulli=True, prior=(2.0, 3.0)), 40)
     s_count, n = np.zeros(3), np.zeros(3)
     for s in snaps:
         assert s.last_reward in (0.0, 1.0)
@@ -182,17 +182,17 @@ def test_thompson_keeps_the_beta_posterior_of_bernoulli_arms():
 def test_one_seed_gives_every_method_the_same_problems_and_the_same_numbers():
     tb = Testbed(arms=4)
     first = [next(start_bandit(m, tb, runs=5, steps=3, seed=2)).true_values for m in registry.ids("bandit")
-             if m != bandits._id(bandits.bayes_optimal_policy)]
+             if m != bandits.method_of(bandits.bayes_optimal_policy)]
     assert all(np.array_equal(first[0], v) for v in first[1:])
-    a = run_testbed(bandits._id(bandits.ucb), tb, runs=50, steps=30, seed=9)
-    b = run_testbed(bandits._id(bandits.ucb), tb, runs=50, steps=30, seed=9)
-    c = run_testbed(bandits._id(bandits.ucb), tb, runs=50, steps=30, seed=10)
+    a = run_testbed(bandits.method_of(bandits.ucb), tb, runs=50, steps=30, seed=9)
+    b = run_testbed(bandits.method_of(bandits.ucb), tb, runs=50, steps=30, seed=9)
+    c = run_testbed(bandits.method_of(bandits.ucb), tb, runs=50, steps=30, seed=10)
     assert np.array_equal(a.average_reward, b.average_reward) and not np.array_equal(a.average_reward, c.average_reward)
 
 
 def test_drift_moves_the_true_values_from_an_equal_start():
     tb = Testbed(arms=10, drift=0.5, equal_start=True, mean=1.0)
-    snaps = list(start_bandit(bandits._id(bandits.epsilon_greedy), tb, runs=2, steps=100, seed=4))
+    snaps = list(start_bandit(bandits.method_of(bandits.epsilon_greedy), tb, runs=2, steps=100, seed=4))
     # after t steps each true value has moved by N(0, 0.5^2 t): after 100 steps, about 5 away from 1 (sd)
     assert np.all(np.abs(snaps[0].true_values - 1.0) < 5 * 0.5)
     spread = np.std(snaps[-1].true_values - 1.0)
@@ -200,12 +200,12 @@ def test_drift_moves_the_true_values_from_an_equal_start():
 
 
 def test_the_parameter_study_points_are_the_testbeds_runs():
-    grid = {bandits._id(bandits.ucb): ("c", (-1, 1)), bandits._id(bandits.epsilon_greedy): ("epsilon", (-3, -2))}
+    grid = {bandits.method_of(bandits.ucb): ("c", (-1, 1)), bandits.method_of(bandits.epsilon_greedy): ("epsilon", (-3, -2))}
     study = bandits.parameter_study(Testbed(arms=5), runs=40, steps=50, seed=6, grid=grid)
     assert [c.method for c in study.curves] == list(grid)
     ucb_curve = study.curves[0]
     assert np.allclose(ucb_curve.values, [0.5, 1.0, 2.0])
-    one = run_testbed(bandits._id(bandits.ucb), Testbed(arms=5), runs=40, steps=50, seed=6, c=2.0)
+    one = run_testbed(bandits.method_of(bandits.ucb), Testbed(arms=5), runs=40, steps=50, seed=6, c=2.0)
     assert ucb_curve.average_reward[2] == pytest.approx(one.total_reward / 50, abs=1e-12)
     assert bandits.STUDY_GRID  # the figure's default grid names methods that take those parameters
     assert all(registry.get(m).takes(p) for m, (p, _k) in bandits.STUDY_GRID.items())
@@ -233,7 +233,7 @@ def test_the_command_prints_the_curves_with_keys_in_the_table(capsys):
     assert status == 0, err
     doc = json.loads(out)
     assert problems(doc, "bandit") == []
-    assert doc["method"] == bandits._id(bandits.gradient_bandit) and doc["options"] == {"alpha": 0.1, "baseline": False}
+    assert doc["method"] == bandits.method_of(bandits.gradient_bandit) and doc["options"] == {"alpha": 0.1, "baseline": False}
     assert len(doc["average_reward"]) == len(doc["optimal_action"]) == 20 and doc["regret"] is None
     same = run_testbed(doc["method"], Testbed(arms=5, mean=4.0), runs=30, steps=20, seed=1, baseline=False)
     assert np.allclose(doc["average_reward"], same.average_reward)

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Generator, Iterator
+from typing import Any, Callable, Generator, Iterator, Sequence
 
 import numpy as np
 
@@ -455,6 +455,11 @@ class TestbedResult:
 
 # ------------------------------------------------------------------------------------- the methods
 Gen = Generator[BanditStep, None, TestbedResult]
+"""A method's generator: one :class:`BanditStep` per step (with ``snapshots=False``: the step reached, an int,
+every :data:`CHECKPOINT` steps), returning the :class:`TestbedResult`."""
+
+CHECKPOINT = 50
+"""Without snapshots, a method's generator yields the step reached every this many steps (progress, cancel)."""
 
 
 def _simulate(method: str, make: Callable[[np.random.Generator], _Agent], tb: Testbed, *, runs: int, steps: int,
@@ -484,7 +489,10 @@ def _simulate(method: str, make: Callable[[np.random.Generator], _Agent], tb: Te
         opt[t - 1] = best.mean()
         totals += rewards
         arms_env.drift()
-        if snapshots:
+        if not snapshots:
+            if t % CHECKPOINT == 0:
+                yield t  # (a place to report progress or cancel)
+        else:
             est, unc = agent.shown()
             yield BanditStep(method, t, read_only(chosen), read_only(rewards), ro_avg[:t], ro_opt[:t],
                              read_only(arms_env.values[:, 0].copy()), read_only(np.asarray(est, dtype=float)),
@@ -499,7 +507,7 @@ def epsilon_greedy(tb: Testbed, *, runs: int, steps: int, seed: int | None = 0, 
     """Epsilon-greedy action selection (Sutton and Barto 2.2-2.4) with sample averages (eq. 2.3) or a constant
     step size ``alpha`` (eq. 2.5) from Q_1 = ``initial``."""
     opts = dict(epsilon=epsilon, alpha=alpha, initial=initial)
-    return _simulate(_id(epsilon_greedy), lambda rng: _EpsilonGreedy(tb, runs, rng, **opts), tb, runs=runs,
+    return _simulate(method_of(epsilon_greedy), lambda rng: _EpsilonGreedy(tb, runs, rng, **opts), tb, runs=runs,
                      steps=steps, seed=seed, options=opts, snapshots=snapshots)
 
 
@@ -508,7 +516,7 @@ def optimistic(tb: Testbed, *, runs: int, steps: int, seed: int | None = 0, init
     """Optimistic initial values (Sutton and Barto 2.6, figure 2.3): greedy from Q_1 = ``initial`` with a
     constant step size 0.1; the disappointment of every arm's first pulls drives early exploration."""
     opts = dict(initial=initial, epsilon=epsilon, alpha=alpha)
-    return _simulate(_id(optimistic), lambda rng: _EpsilonGreedy(tb, runs, rng, **opts), tb, runs=runs, steps=steps,
+    return _simulate(method_of(optimistic), lambda rng: _EpsilonGreedy(tb, runs, rng, **opts), tb, runs=runs, steps=steps,
                      seed=seed, options=opts, snapshots=snapshots)
 
 
@@ -517,7 +525,7 @@ def ucb(tb: Testbed, *, runs: int, steps: int, seed: int | None = 0, c: float = 
     """Upper-confidence-bound action selection (Sutton and Barto 2.7, eq. 2.10, figure 2.4):
     A_t = argmax_a [Q_t(a) + c sqrt(ln t / N_t(a))], an arm with N_t(a) = 0 being maximising."""
     opts = dict(c=c, alpha=alpha, initial=initial)
-    return _simulate(_id(ucb), lambda rng: _UCB(tb, runs, rng, **opts), tb, runs=runs, steps=steps, seed=seed,
+    return _simulate(method_of(ucb), lambda rng: _UCB(tb, runs, rng, **opts), tb, runs=runs, steps=steps, seed=seed,
                      options=opts, snapshots=snapshots)
 
 
@@ -527,7 +535,7 @@ def gradient_bandit(tb: Testbed, *, runs: int, steps: int, seed: int | None = 0,
     preferences H updated by stochastic gradient ascent on the expected reward, with the average-reward
     baseline or none."""
     opts = dict(alpha=alpha, baseline=bool(baseline))
-    return _simulate(_id(gradient_bandit), lambda rng: _Gradient(tb, runs, rng, **opts), tb, runs=runs, steps=steps,
+    return _simulate(method_of(gradient_bandit), lambda rng: _Gradient(tb, runs, rng, **opts), tb, runs=runs, steps=steps,
                      seed=seed, options=opts, snapshots=snapshots)
 
 
@@ -537,7 +545,7 @@ def thompson(tb: Testbed, *, runs: int, steps: int, seed: int | None = 0, prior_
     largest draw pulled. Bernoulli arms: Beta(a + successes, b + failures) from the testbed's prior; Gaussian
     arms: the normal posterior N((m0/s0^2 + sum R) / (1/s0^2 + n), 1 / (1/s0^2 + n)) (unit reward variance)."""
     opts = dict(prior_mean=prior_mean, prior_sd=prior_sd)
-    return _simulate(_id(thompson), lambda rng: _Thompson(tb, runs, rng, **opts), tb, runs=runs, steps=steps, seed=seed,
+    return _simulate(method_of(thompson), lambda rng: _Thompson(tb, runs, rng, **opts), tb, runs=runs, steps=steps, seed=seed,
                      options=opts, snapshots=snapshots)
 
 
@@ -551,12 +559,12 @@ def bayes_optimal_policy(tb: Testbed, *, runs: int, steps: int, seed: int | None
         agent.rng = rng
         return agent
 
-    return _simulate(_id(bayes_optimal_policy), make, tb, runs=runs, steps=steps, seed=seed, options={},
+    return _simulate(method_of(bayes_optimal_policy), make, tb, runs=runs, steps=steps, seed=seed, options={},
                      snapshots=snapshots)
 
 
-def _id(fn: Callable[..., Any]) -> str:
-    """The registry id whose entry point is ``fn`` (the registry spells ids; this module does not need to)."""
+def method_of(fn: Callable[..., Any]) -> str:
+    """The registry id whose entry point is ``fn`` (one of this module's methods; the registry spells the ids)."""
     target = f"{__name__}:{fn.__name__}"
     return next(s.id for s in registry.specs(KIND) if s.entry_point == target)
 
@@ -694,26 +702,60 @@ def study_grid(grid: dict[str, tuple[str, tuple[int, int]]] | None = None) -> di
 
 def parameter_study_job(tb: Testbed | None = None, *, runs: int = 2000, steps: int = 1000, seed: int | None = 0,
                         grid: dict[str, tuple[str, tuple[int, int]]] | None = None) -> Iterator[Any]:
-    """:func:`parameter_study` as a job generator (yields :class:`~mdpviz.core.jobs.JobProgress` after every point;
-    returns the :class:`ParameterStudy`)."""
+    """:func:`parameter_study` as a job generator (yields :class:`~mdpviz.core.jobs.JobProgress` every
+    :data:`CHECKPOINT` steps of every point; returns the :class:`ParameterStudy`)."""
     tb = tb or Testbed()
     sweep = study_grid(grid)
     check_size(tb, runs, steps)
-    total = sum(len(v) for _p, v in sweep.values())
+    total = sum(len(v) for _p, v in sweep.values()) * steps
     done = 0
     curves = []
     yield JobProgress(0, total, "parameter study")
     for method, (param, values) in sweep.items():
         ys, ses = [], []
         for v in values:
-            res = run_testbed(method, tb, runs=runs, steps=steps, seed=seed, regret=False, **{param: float(v)})
+            label = f"{registry.get(method).short_title} {param} = {v:g}"
+            gen = start_bandit(method, tb, runs=runs, steps=steps, seed=seed, snapshots=False, **{param: float(v)})
+            res = yield from _progress(gen, done, total, label)
+            done += steps
             per_run = res.run_totals / steps
             ys.append(float(per_run.mean()))
             ses.append(float(per_run.std(ddof=1) / math.sqrt(runs)) if runs > 1 else math.nan)
-            done += 1
-            yield JobProgress(done, total, f"{registry.get(method).short_title} {param} = {v:g}")
         curves.append(StudyCurve(method, param, read_only(values), read_only(np.array(ys)), read_only(np.array(ses))))
     return ParameterStudy(tb, runs, steps, seed, tuple(curves))
+
+
+def _progress(gen: Gen, done: int, total: int, label: str) -> Generator[JobProgress, None, TestbedResult]:
+    """Step a method's generator (without snapshots), yielding its progress as a job's; returns its result."""
+    while True:
+        try:
+            t = next(gen)
+        except StopIteration as stop:
+            return stop.value
+        yield JobProgress(done + int(t), total, label)
+
+
+def testbed_job(tb: Testbed, methods: Sequence[tuple[str, dict[str, Any]]], *, runs: int, steps: int,
+                seed: int | None = 0) -> Iterator[Any]:
+    """A job generator running each (method, options) of ``methods`` on ``tb`` to the end, one after the other
+    from the same seed (the same problems), with regret for Bernoulli arms within the belief budget; yields
+    :class:`~mdpviz.core.jobs.JobProgress`, returns the tuple of :class:`TestbedResult`. Every option is checked
+    before any run (ValueError)."""
+    check_size(tb, runs, steps)
+    for method, options in methods:
+        method_options(method, options)
+    want = tb.bernoulli and tb.drift == 0 and _within_budget(tb.arms, steps)
+    total = len(methods) * steps
+    yield JobProgress(0, total, "the exact Bayes-optimal rewards" if want else "testbed")
+    reference = bayes_reward_per_step(tb.arms, steps, tb.prior) if want else None
+    out = []
+    for i, (method, options) in enumerate(methods):
+        gen = start_bandit(method, tb, runs=runs, steps=steps, seed=seed, snapshots=False, **options)
+        res = yield from _progress(gen, i * steps, total, registry.get(method).short_title)
+        if reference is not None:
+            res = replace(res, regret=read_only(reference - res.average_reward))
+        out.append(res)
+    return tuple(out)
 
 
 def parameter_study(tb: Testbed | None = None, *, runs: int = 2000, steps: int = 1000, seed: int | None = 0,
@@ -728,7 +770,7 @@ def parameter_study(tb: Testbed | None = None, *, runs: int = 2000, steps: int =
             return stop.value
 
 
-__all__ = ["BELIEF_BUDGET", "BanditStep", "KIND", "ParameterStudy", "STUDY_GRID", "StudyCurve", "Testbed",
+__all__ = ["BELIEF_BUDGET", "BanditStep", "CHECKPOINT", "KIND", "ParameterStudy", "STUDY_GRID", "StudyCurve", "Testbed",
            "TestbedResult", "bayes_optimal_policy", "bayes_policy", "bayes_reward_per_step", "check_belief_budget",
-           "check_size", "drain", "epsilon_greedy", "gradient_bandit", "method_options", "optimistic",
-           "parameter_study", "parameter_study_job", "run_testbed", "start_bandit", "study_grid", "thompson", "ucb"]
+           "check_size", "drain", "epsilon_greedy", "gradient_bandit", "method_of", "method_options", "optimistic",
+           "parameter_study", "parameter_study_job", "run_testbed", "start_bandit", "study_grid", "testbed_job", "thompson", "ucb"]
