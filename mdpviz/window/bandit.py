@@ -127,11 +127,16 @@ class BanditPart(QObject):
         self._stepped = None
 
     def _request(self) -> BanditRequest | None:
+        """The panel's request, its fields and the method's options checked here (one line in the panel when
+        refused: None)."""
         try:
-            return self.panel.request()
+            req = self.panel.request()
+            bandits.method_options(req.method, req.options)
+            bandits.check_size(req.testbed, req.runs, req.steps)
         except ValueError as e:
             self.panel.message.setText(str(e))
             return None
+        return req
 
     def step(self) -> bool:
         """One pull of every run of the chosen method; the first Step of a run builds its generator as a job
