@@ -216,6 +216,17 @@ KEYS: dict[str, tuple[str, str]] = {
     "height": ("height in pixels", "int"),
     "tol": ("the stopping tolerance", "float|null"),
     "snapshots": ("snapshots recorded", "int"),
+    # --- bandits: the exact modes (mdpviz bandit --exact / --gittins)
+    "arms": ("how many arms the bandit has", "int"),
+    "horizon": ("how many pulls the bandit lasts", "int"),
+    "prior": ("the Beta(a, b) prior of every arm's success probability, as [a, b]", "list[float]"),
+    "first_action": ("every Bayes-optimal first pull, arm numbers from 1 (tied arms all listed)", "list[int]"),
+    "reward_per_step": ("the expected reward of each pull under the Bayes-optimal policy, from the first", "list[float]"),
+    "index": ("the Gittins index (reward per pull) of Beta(a, b), a list per a of the values per b", "list[list[float]]"),
+    "a": ("the Beta prior's first parameter (successes + a) along the table's rows", "list[int]"),
+    "b": ("the Beta prior's second parameter (failures + b) along the table's columns", "list[int]"),
+    "depth": ("how many pulls the Gittins index looks ahead (its truncation)", "int"),
+    "error_bound": ("the truncation's bound on how far each index lies below the untruncated one", "float"),
 }
 """JSON key -> (what it means, its type), for every command's ``--json``."""
 
