@@ -463,6 +463,17 @@ def gittins_index(a: float, b: float, discount: float, *, method: str = "calibra
     raise ValueError(f"--method must be one of {', '.join(GITTINS_METHODS)}, got {method!r}")
 
 
+def gittins_indices(a, b, discount: float, *, depth: int | None = None, tol: float = 1e-10) -> np.ndarray:
+    """float64: the Gittins index of Beta(a[c], b[c]) for each cell c of the arrays ``a`` and ``b`` (same shape),
+    by calibration, all cells at once (a row of the window's heatmap per job step)."""
+    g = check_discount(discount, strict=True)
+    a_ = np.asarray(a, dtype=np.float64)
+    b_ = np.asarray(b, dtype=np.float64)
+    if a_.shape != b_.shape or not (np.all(np.isfinite(a_)) and np.all(a_ > 0) and np.all(np.isfinite(b_)) and np.all(b_ > 0)):
+        raise ValueError("a and b must be arrays of one shape of numbers > 0")
+    return _calibration(a_.ravel(), b_.ravel(), g, _depth(g, depth), tol).reshape(a_.shape)
+
+
 def gittins_table(discount: float, max_count: int, *, method: str = "calibration", depth: int | None = None,
                   tol: float = 1e-10) -> np.ndarray:
     """float64 (max_count, max_count): the Gittins index of Beta(a, b) at [a - 1, b - 1] for a, b in
@@ -481,5 +492,5 @@ def gittins_table(discount: float, max_count: int, *, method: str = "calibration
 
 __all__ = ["BayesOptimal", "Beliefs", "GITTINS_ERROR", "GITTINS_METHODS", "MAX_BELIEF_STATES", "MAX_GITTINS_DEPTH",
            "action_labels", "bayes_optimal", "belief_mdp", "belief_size", "beliefs", "check_belief_size",
-           "check_discount", "check_prior", "gittins_index", "gittins_table", "restart_mdp", "success_probability",
+           "check_discount", "check_prior", "gittins_index", "gittins_indices", "gittins_table", "restart_mdp", "success_probability",
            "truncation_depth", "truncation_error"]
