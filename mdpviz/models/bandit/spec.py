@@ -1,8 +1,10 @@
 """The Bernoulli bandit's belief MDP as the registry sees it: lesson, the Gittins job and :data:`SPEC`.
 
 Scenario data is the generic codec's over :class:`~mdpviz.models.bandit.rules.BanditSettings` (``arms``,
-``horizon``, ``prior`` as a list [a, b], ``discount``). The game is solved by backward induction when nothing
-else is asked (one Step per layer of pulls, from the last). Plain numpy; never imports Qt.
+``horizon``, ``prior`` as a list [a, b], ``discount``). The game is solved when nothing
+else is asked by value iteration, the window's first solver: on this acyclic model its sweep k makes every belief
+within k pulls of the horizon exact, so ``horizon`` sweeps solve it (backward induction, ``mdpviz solve --method``
+with the registry's acyclic exact solver, does it one layer per step). Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
@@ -17,13 +19,6 @@ from mdpviz.models.kit.game import hooks
 from mdpviz.models.kit.game.registry import (DisplayHooks, EpisodeHooks, GameSpec, JobProgress, ModelHooks, NameHooks,
                                               SEQUENTIAL)
 from mdpviz.solvers import bandit_exact as be
-from mdpviz.solvers import registry as methods
-
-
-def solve_with(settings: BanditSettings) -> tuple[str, dict]:
-    """Backward induction (the registry's exact solver for models without cycles): one Step per pull, the
-    last pull's beliefs first, each belief's value final once computed."""
-    return methods.ids_where("solver", exact=True, needs_acyclic=True)[0], {}
 
 
 def gittins_job(discount: float, max_count: int, *, tol: float = 1e-7) -> Generator[JobProgress, None, np.ndarray]:
@@ -63,8 +58,9 @@ def lesson(settings: BanditSettings, mdp: TabularMDP | None = None, *, start: in
             Block("p", "Sutton and Barto's chapter 2 compares heuristics (epsilon-greedy, UCB, gradient bandits, "
                        "Thompson sampling); section 2.7 notes that the Bayes-optimal balance of exploring and "
                        "exploiting is computable in principle over the posteriors, and that is what this model "
-                       "does. Step backward induction: each Step solves one layer of pulls, the last first. The "
-                       "tree colours each belief by its value and marks its Bayes-optimal pull."),
+                       "does. Step value iteration: sweep k makes exact every belief at most k pulls from the "
+                       "horizon (the tree's rows fill in from the bottom), so the horizon's number of sweeps "
+                       "solves it. The tree colours each belief by its value and marks its Bayes-optimal pull."),
             Block("p", "The Gittins tab gives, for a discount gamma < 1 and no horizon, the index of an arm "
                        "whose posterior is Beta(a, b): the sure reward per pull at which one would be indifferent "
                        "between it and the unknown arm. Pulling the arm of highest index is optimal (Gittins' "
@@ -99,11 +95,11 @@ SPEC = GameSpec(
     default_settings=BanditSettings,
     compile=compile_bandit,
     jobs={"gittins": gittins_job},
-    model=ModelHooks(with_discount=hooks.set_discount, solve_with=solve_with),
+    model=ModelHooks(with_discount=hooks.set_discount),
     names=NameHooks(state_name=_state_name),
     episodes=EpisodeHooks(start_state=lambda ctx: 0),
     display=DisplayHooks(color_kind=SEQUENTIAL, lesson=lesson),
 )
 """The Bernoulli bandit's belief MDP (issue 39) in the registry."""
 
-__all__ = ["SPEC", "gittins_job", "lesson", "solve_with"]
+__all__ = ["SPEC", "gittins_job", "lesson"]

@@ -4,7 +4,8 @@
   on the window's colour scale, and from each the Bayes-optimal pull drawn in its arm's colour (solid to the
   success, dashed to the failure); the other pulls are faint grey. Two arms over up to 6 pulls are drawn whole;
   beyond, the tree below a root belief as deep as stays readable (click a belief to make it the root; "Prior"
-  goes back). Step backward induction and the rows fill in from the last pull up.
+  goes back). Step value iteration and the rows come right from the last pull up: sweep k makes every belief
+  within k pulls of the horizon exact.
 * **Gittins index**: the index of a Beta(a, b) arm at a discount as a heatmap over (a, b), each cell's number
   printed, computed as a job of the window (progress and cancel): :func:`mdpviz.models.bandit.spec.gittins_job`.
 """
@@ -35,7 +36,7 @@ ARM_COLORS = ("#e69f00", "#0072b2", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", 
 FAINT = "#c8c8c8"
 """The pulls that are not Bayes-optimal."""
 PENDING = "#eeeeee"
-"""A belief not backed up yet (backward induction has not reached its row)."""
+"""A belief with no pull backed up yet (backward induction, one row per Step, has not reached it)."""
 GITTINS_DISCOUNT = 0.9
 """The heatmap's first discount (Gittins' table)."""
 GITTINS_COUNT = 10
@@ -219,12 +220,14 @@ class GittinsHeatmap(QWidget):
         lay.addLayout(row)
         self.plot_widget = _named(pg.PlotWidget(background="w"), "gittinsHeatmap", "Gittins index heatmap")
         self.plot = self.plot_widget.getPlotItem()
-        self.plot.setLabel("bottom", "b (failures + prior b)", color="#000")
-        self.plot.setLabel("left", "a (successes + prior a)", color="#000")
+        self.plot.setLabel("bottom", "b = prior b + failures", color="#000")
+        self.plot.setLabel("left", "a", color="#000")  # (short: a presenter-mode board is a few lines tall)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
+        self.plot.vb.sigResized.connect(lambda *_: self._fit_numbers())
+        self.plot_widget.scene().sigMouseMoved.connect(self._on_hover)
         self.bar: Any = None
         lay.addWidget(self.plot_widget, 1)
         self.status = _named(QLabel("Press Compute (or open this tab) for the Gittins index of every Beta(a, b)."),
@@ -252,8 +255,9 @@ class GittinsHeatmap(QWidget):
             self.running = False
             self.compute.setText("Compute")
             self.show_table(np.asarray(table), g)
-            self.status.setText(f"Gittins index of Beta(a, b) at discount {g:g} (calibration, within 1e-6): above the "
-                                f"mean a / (a + b) by what more pulls would teach. Beta(1, 1): {float(table[0, 0]):.4f}.")
+            self.status.setText(f"Gittins index of Beta(a, b), a = prior a + successes, at discount {g:g} (calibration, "
+                                f"within 1e-6): above the mean a / (a + b) by what more pulls would teach. Beta(1, 1): "
+                                f"{float(table[0, 0]):.4f}. Point at a cell for its number.")
 
         def stopped(text: str) -> None:
             self.running = False
@@ -277,7 +281,7 @@ class GittinsHeatmap(QWidget):
         for t in self._texts:
             self.plot.removeItem(t)
         self._texts = []
-        if m <= NUMBERS_UP_TO:
+        if m <= NUMBERS_UP_TO:  # shown while the cells are large enough to hold them (_fit_numbers)
             for i in range(m):
                 for j in range(m):
                     v = float(table[i, j])
@@ -295,6 +299,29 @@ class GittinsHeatmap(QWidget):
         ticks = [[(k, str(k)) for k in range(1, m + 1, 1 if m <= 12 else 2)]]
         self.plot.getAxis("bottom").setTicks(ticks)
         self.plot.getAxis("left").setTicks(ticks)
+        self._fit_numbers()
+
+    def _on_hover(self, pos: Any) -> None:
+        """Every cell's number in the status line when pointed at (the colours alone are not the numbers)."""
+        if self.table is None or not self.plot.sceneBoundingRect().contains(pos):
+            return
+        p = self.plot.vb.mapSceneToView(pos)
+        a, b = int(round(p.y())), int(round(p.x()))
+        m = self.table.shape[0]
+        if 1 <= a <= m and 1 <= b <= m:
+            g = self.shown_for[0] if self.shown_for else 0.0
+            self.status.setText(f"Beta({a}, {b}) at discount {g:g}: Gittins index {float(self.table[a - 1, b - 1]):.4f}, "
+                                f"mean {a / (a + b):.4f}.")
+
+    def _fit_numbers(self) -> None:
+        """The cells' numbers shown only while a cell is at least 15 px tall and 38 px wide."""
+        if self.table is None or not self._texts:
+            return
+        m = self.table.shape[0]
+        rect = self.plot.vb.boundingRect()
+        fits = rect.height() / m >= 15 and rect.width() / m >= 38
+        for t in self._texts:
+            t.setVisible(fits)
 
 
 class BanditBoard(GameBoard):
@@ -335,8 +362,8 @@ class BanditBoard(GameBoard):
             self.tree.root = 0
         self.tree.redraw()
         if sweep is None or mdp is None or len(sweep.values) != mdp.n_states:
-            self.caption.setText(caption or "Not solved yet: press Step (backward induction: one pull's beliefs per "
-                                            "Step, the last first) or Run.")
+            self.caption.setText(caption or "Not solved yet: press Step (value iteration: sweep k makes every "
+                                            "belief k pulls from the horizon exact) or Run.")
             return
         self.caption.setText(f"{caption}  V(prior) = {float(sweep.values[0]):.4f}: the Bayes-optimal expected "
                              f"total reward.")
@@ -407,8 +434,8 @@ class BanditEditor(QWidget):
         self.b.setToolTip("Beta(a, b) prior of every arm: b counts as b failures seen before the first pull")
         form.addRow("Prior a", self.a)
         form.addRow("Prior b", self.b)
-        help_ = QLabel("The belief MDP: a state is what the agent has seen. Step backward induction from the last "
-                       "pull; the tree marks each belief's Bayes-optimal pull.")
+        help_ = QLabel("The belief MDP: a state is what the agent has seen. Step value iteration: the horizon's "
+                       "number of sweeps solves it; the tree marks each belief's Bayes-optimal pull.")
         help_.setWordWrap(True)
         form.addRow(help_)
         self.arms.editingFinished.connect(lambda: self.game.set_settings(arms=int(self.arms.value())))
