@@ -20,6 +20,8 @@ from typing import Any
 
 from mdpviz.commands import positive_int
 
+DEFAULT_ARMS = 2
+"""``--exact``'s arms when ``--arms`` is not given."""
 DEFAULT_HORIZON = 8
 """``--horizon``'s default: 2 arms over 8 pulls is 495 beliefs."""
 DEFAULT_DISCOUNT_EXACT = 1.0
@@ -44,7 +46,8 @@ def add_exact_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--gittins", action="store_true",
                        help="the Gittins index of Beta(a, b) arms at --discount, a table over a, b = 1..--max-count")
     if not _has(parser, "--arms"):
-        group.add_argument("--arms", type=positive_int, default=2, metavar="K", help="number of arms (default 2)")
+        group.add_argument("--arms", type=positive_int, default=None, metavar="K",
+                           help=f"number of arms (--exact: default {DEFAULT_ARMS})")
     if not _has(parser, "--bernoulli"):
         group.add_argument("--bernoulli", action="store_true", help="Bernoulli arms (the exact modes' only kind)")
     if not _has(parser, "--horizon"):
@@ -100,8 +103,10 @@ def run_exact(args: argparse.Namespace) -> dict[str, Any] | None:
             raise ValueError("--max-count and --depth belong to --gittins, not --exact")
         horizon = DEFAULT_HORIZON if getattr(args, "horizon", None) is None else args.horizon
         g = be.check_discount(DEFAULT_DISCOUNT_EXACT if discount is None else discount)
-        n = be.check_belief_size(getattr(args, "arms", 2), horizon)
-        bo = be.bayes_optimal(int(args.arms), int(horizon), prior=prior, discount=g)
+        arms = getattr(args, "arms", None)
+        arms = DEFAULT_ARMS if arms is None else arms  # (the testbed's --arms defaults to None: its own 10)
+        n = be.check_belief_size(arms, horizon)
+        bo = be.bayes_optimal(int(arms), int(horizon), prior=prior, discount=g)
         return {"method": "bayes-optimal exact", "arms": bo.arms, "horizon": bo.horizon, "prior": list(bo.prior),
                 "discount": bo.discount, "n_states": n, "value": bo.value,
                 "first_action": [a + 1 for a in bo.first_action], "reward_per_step": bo.reward_per_step.tolist(),
@@ -142,4 +147,4 @@ def exact_text(result: dict[str, Any], *, digits: int = 4) -> str:
                       head, *rows])
 
 
-__all__ = ["DEFAULT_HORIZON", "DEFAULT_MAX_COUNT", "add_exact_options", "exact_text", "parse_prior", "run_exact"]
+__all__ = ["DEFAULT_ARMS", "DEFAULT_HORIZON", "DEFAULT_MAX_COUNT", "add_exact_options", "exact_text", "parse_prior", "run_exact"]
