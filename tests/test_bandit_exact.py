@@ -171,3 +171,23 @@ def test_bad_options_are_one_line_naming_the_option(argv, names):
     with pytest.raises(ValueError) as err:
         cmd.run_exact(parser().parse_args(argv))
     assert names in str(err.value) and "\n" not in str(err.value)
+
+
+def test_mdpviz_bandit_runs_the_exact_modes_end_to_end(capsys):
+    """Through ``mdpviz bandit`` (the testbed's command, which calls the exact part's options and run)."""
+    import json
+
+    from mdpviz.cli import main
+
+    assert main(["bandit", "--bernoulli", "--arms", "2", "--horizon", "4", "--prior", "2,1", "--exact", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["value"] == pytest.approx(brute_force(2, 4, (2.0, 1.0), 1.0)[0]((0, 0, 0, 0)), abs=1e-12)
+    assert doc["first_action"] == [1, 2] and problems(doc, "bandit --exact") == []
+    assert main(["bandit", "--gittins", "--discount", "0.9", "--max-count", "2", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert round(doc["index"][0][0], 4) == 0.7029 and problems(doc, "bandit --gittins") == []
+    for argv in (["--exact", "--arms", "3", "--horizon", "90"], ["--gittins", "--discount", "1"],
+                 ["--exact", "--gittins"], ["--exact", "--prior", "1,-1"]):
+        assert main(["bandit", *argv]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("mdpviz: error:") and err.count("\n") == 1, err

@@ -77,6 +77,8 @@ class BeliefTreePlot(QWidget):
         """The tree's root belief (0: the prior)."""
         self.tree: bd.BeliefTree | None = None
         self.selected: int | None = None
+        self.node_colors: list[str] = []
+        """The fill of each drawn belief ("#rrggbb", in the tree's order; :data:`PENDING`: not backed up)."""
         self.plot_widget.scene().sigMouseMoved.connect(self._on_hover)
         self.plot_widget.scene().sigMouseClicked.connect(self._on_click)
 
@@ -114,9 +116,10 @@ class BeliefTreePlot(QWidget):
         # the beliefs, coloured by value (not yet backed up: pale)
         if values is not None and scale is not None:
             rgb = scale_rgb(scale, scale.normalise(values))
-            brushes = [pg.mkBrush(*c) if p >= 0 else pg.mkBrush(PENDING) for c, p in zip(rgb.tolist(), policy)]
+            self.node_colors = ["#%02x%02x%02x" % tuple(c) if p >= 0 else PENDING for c, p in zip(rgb.tolist(), policy)]
         else:
-            brushes = [pg.mkBrush(PENDING)] * tree.states.size
+            self.node_colors = [PENDING] * tree.states.size
+        brushes = [pg.mkBrush(c) for c in self.node_colors]
         widest = int(np.bincount(tree.row).max())
         size = float(np.clip(520.0 / widest, 8.0, 30.0))
         self.plot.addItem(pg.ScatterPlotItem(tree.x, y, size=size, brush=brushes, pen=pg.mkPen("#444444", width=1)))
