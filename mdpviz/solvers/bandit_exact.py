@@ -336,7 +336,8 @@ def _bayes_optimal(arms: int, horizon: int, prior: tuple[float, float], discount
     arm = np.asarray(sol.policy, dtype=np.int64)
     # every tied first arm: Q of the prior's rows, the solvers' tie rule
     rows = np.arange(int(mdp.state_ptr[0]), int(mdp.state_ptr[1]))
-    q = mdp.q_values(values, rows)
+    q = np.array([float(np.sum(mdp.prob[lo:hi] * (mdp.reward[lo:hi] + discount * values[mdp.dst[lo:hi]])))
+                  for lo, hi in zip(mdp.row_ptr[rows], mdp.row_ptr[rows + 1])])  # eq. 4.10's Q at the prior
     best = float(q.max())
     first = tuple(int(mdp.row_action[r]) for r, v in zip(rows, q) if v >= best - TIE_TOL * (1.0 + abs(best)))
     # the expected reward of each pull: the distribution over beliefs pushed forward under the policy
