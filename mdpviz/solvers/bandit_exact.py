@@ -228,13 +228,12 @@ def beliefs(arms: int, horizon: int) -> Beliefs:
                    binom=read_only(binom))
 
 
-def success_probability(counts: np.ndarray, arm: int | np.ndarray, prior: tuple[float, float]) -> np.ndarray:
-    """The posterior mean (a + s_i) / (a + b + s_i + f_i) of ``arm`` in each belief of ``counts`` (n, 2k)."""
+def success_probability(counts: np.ndarray, arm: int, prior: tuple[float, float]) -> np.ndarray:
+    """float64 (n): the posterior mean (a + s_i) / (a + b + s_i + f_i) of arm ``arm`` (from 0) in each belief of
+    ``counts`` (n, 2k): the probability that pulling it now succeeds."""
     a, b = prior
     c = np.asarray(counts, dtype=np.float64)
-    arm = np.asarray(arm, dtype=np.int64)
-    s = np.take_along_axis(c, (2 * arm).reshape(-1, 1) if arm.ndim else np.full((len(c), 1), 2 * int(arm)), axis=1)[:, 0]
-    f = np.take_along_axis(c, (2 * arm + 1).reshape(-1, 1) if arm.ndim else np.full((len(c), 1), 2 * int(arm) + 1), axis=1)[:, 0]
+    s, f = c[:, 2 * int(arm)], c[:, 2 * int(arm) + 1]
     return (a + s) / (a + b + s + f)
 
 
