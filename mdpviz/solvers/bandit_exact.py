@@ -213,7 +213,7 @@ class Beliefs:
                 f"f=({','.join(str(int(x)) for x in c[1::2])})")
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4)
 def beliefs(arms: int, horizon: int) -> Beliefs:
     """Every belief of ``arms`` arms over ``horizon`` pulls, numbered (see the module docstring)."""
     check_belief_size(arms, horizon, names=("arms", "horizon"))
@@ -318,7 +318,7 @@ def bayes_optimal(arms: int, horizon: int, *, prior: tuple[float, float] = (1.0,
                   discount: float = 1.0) -> BayesOptimal:
     """The Bayes-optimal policy of a ``arms``-armed Bernoulli bandit with Beta(``prior``) arms over
     ``horizon`` pulls: the belief MDP (:func:`belief_mdp`) solved exactly by the project's backward induction
-    (Sutton and Barto eq. 4.10 from the horizon back). The last few answers are kept. ValueError naming
+    (Sutton and Barto eq. 4.10 from the horizon back). The last two answers are kept. ValueError naming
     --arms, --horizon, --prior or --discount (the belief MDP may have at most :data:`MAX_BELIEF_STATES`)."""
     check_belief_size(arms, horizon)
     pr = check_prior(prior)
@@ -326,7 +326,7 @@ def bayes_optimal(arms: int, horizon: int, *, prior: tuple[float, float] = (1.0,
     return _bayes_optimal(int(arms), int(horizon), pr, g)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=2)  # (at the budget one answer holds about 70 MB of arrays)
 def _bayes_optimal(arms: int, horizon: int, prior: tuple[float, float], discount: float) -> BayesOptimal:
     mdp = belief_mdp(arms, horizon, prior=prior, discount=discount)
     bel = beliefs(arms, horizon)
