@@ -1,7 +1,7 @@
 """Exact answers for the Bernoulli bandit: the Bayes-optimal policy of its belief MDP, and the Gittins index.
 
-**The belief MDP** (Sutton and Barto section 2.7's closing remark on the "Bayes-optimal" solution, and
-Gittins, Glazebrook and Weber, *Multi-armed Bandit Allocation Indices*, 2nd ed., section 1.3). Arm i pays 1
+**The belief MDP** (Sutton and Barto section 2.10, which describes this computation over posteriors and the
+Gittins index; Gittins, Glazebrook and Weber, *Multi-armed Bandit Allocation Indices*, 2nd ed. 2011). Arm i pays 1
 with an unknown probability p_i, a priori Beta(a, b) and independent across arms. After s_i successes and
 f_i failures of arm i its posterior is Beta(a + s_i, b + f_i), so the counts are a sufficient statistic: a
 *belief* is the vector (s_1, f_1, ..., s_k, f_k), and the number of pulls so far is t = sum of the counts.
@@ -27,8 +27,8 @@ lexicographic order; :func:`belief_index` maps counts to the state number by the
 vectorised, so the testbed can look up the Bayes-optimal arm of 2,000 runs at once. There are
 C(horizon + 2 arms, 2 arms) beliefs (:func:`belief_size`); :data:`MAX_BELIEF_STATES` bounds them.
 
-**The Gittins index** of a Beta(a, b) arm at discount gamma < 1 (Gittins, Glazebrook and Weber, ch. 2 and
-table 8.x): the constant reward rate lambda of a known arm at which one is indifferent between retiring on
+**The Gittins index** of a Beta(a, b) arm at discount gamma < 1 (Gittins, Glazebrook and Weber, whose tables
+give Beta(1, 1) at gamma 0.9 as 0.7029): the constant reward rate lambda of a known arm at which one is indifferent between retiring on
 it forever and pulling the unknown arm (then retiring whenever one likes). Two independent methods:
 
 * ``"calibration"`` (Gittins' own, by bisection on a retirement reward): for a given lambda, backward
@@ -477,7 +477,7 @@ def gittins_indices(a, b, discount: float, *, depth: int | None = None, tol: flo
 def gittins_table(discount: float, max_count: int, *, method: str = "calibration", depth: int | None = None,
                   tol: float = 1e-10) -> np.ndarray:
     """float64 (max_count, max_count): the Gittins index of Beta(a, b) at [a - 1, b - 1] for a, b in
-    1..max_count (the table of Gittins, Glazebrook and Weber's chapter 8), each as :func:`gittins_index`
+    1..max_count (as Gittins, Glazebrook and Weber tabulate it), each as :func:`gittins_index`
     (calibration: every cell at once)."""
     g = check_discount(discount, strict=True)
     m = _whole("--max-count", max_count, 1)

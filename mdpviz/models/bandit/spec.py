@@ -56,7 +56,7 @@ def lesson(settings: BanditSettings, mdp: TabularMDP | None = None, *, start: in
         title=f"Bernoulli bandit as a belief MDP ({k} arms, {h} pulls, Beta({a:g}, {b:g}) prior)",
         intro=doc_paragraphs(bd, "A k-armed bandit", "So a state is", "The transitions pay") + (
             Block("p", "Sutton and Barto's chapter 2 compares heuristics (epsilon-greedy, UCB, gradient bandits, "
-                       "Thompson sampling); section 2.7 notes that the Bayes-optimal balance of exploring and "
+                       "Thompson sampling); section 2.10 notes that the Bayes-optimal balance of exploring and "
                        "exploiting is computable in principle over the posteriors, and that is what this model "
                        "does. Step value iteration: sweep k makes exact every belief at most k pulls from the "
                        "horizon (the tree's rows fill in from the bottom), so the horizon's number of sweeps "
