@@ -236,6 +236,15 @@ KEYS: dict[str, tuple[str, str]] = {
     "param_values": ("the values of the method's parameter swept (powers of 2)", "list[float]"),
     "study_reward": ("the average reward over the first steps at each of param_values", "list[float]"),
     "study_reward_se": ("the standard error of study_reward at each value (null: one run)", "list[float|null]"),
+    # --- bandits: the exact modes (mdpviz bandit --exact / --gittins)
+    "horizon": ("how many pulls the bandit lasts", "int"),
+    "first_action": ("every Bayes-optimal first pull, arm numbers from 1 (tied arms all listed)", "list[int]"),
+    "reward_per_step": ("the expected reward of each pull under the Bayes-optimal policy, from the first", "list[float]"),
+    "index": ("the Gittins index (reward per pull) of Beta(a, b), a list per a of the values per b", "list[list[float]]"),
+    "a": ("the Beta prior's first parameter (successes + a) along the table's rows", "list[int]"),
+    "b": ("the Beta prior's second parameter (failures + b) along the table's columns", "list[int]"),
+    "depth": ("how many pulls the Gittins index looks ahead (its truncation)", "int"),
+    "error_bound": ("the truncation's bound on how far each index lies below the untruncated one", "float"),
 }
 """JSON key -> (what it means, its type), for every command's ``--json``."""
 
