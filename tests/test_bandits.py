@@ -220,6 +220,40 @@ def test_a_bad_testbed_is_one_line_naming_the_option(bad, match):
         Testbed(**bad)
 
 
+# ------------------------------------------------------------------------------ regret against the exact answer
+def test_the_bayes_optimal_policy_earns_its_exact_value_and_thompson_has_regret():
+    """Two Bernoulli arms, Beta(1, 1), 12 pulls: the simulated Bayes-optimal policy's total reward agrees with the
+    belief MDP's exact value (bandit_exact.bayes_optimal) within 4 standard errors, its regret is 0 within them,
+    and Thompson sampling, which is not Bayes-optimal, loses reward to it on the same problems."""
+    from mdpviz.solvers.bandit_exact import bayes_optimal
+
+    tb, runs, steps = Testbed(arms=2, bernoulli=True), 4000, 12
+    exact = bayes_optimal(2, steps, prior=(1.0, 1.0))
+    bo = run_testbed(bandits.method_of(bandits.bayes_optimal_policy), tb, runs=runs, steps=steps, seed=8)
+    assert abs(bo.total_reward - exact.value) < 4 * bo.total_reward_se, (bo.total_reward, exact.value)
+    assert np.allclose(bo.regret, exact.reward_per_step - bo.average_reward)
+    assert abs(bo.regret.sum()) < 4 * bo.total_reward_se
+    ts = run_testbed(bandits.method_of(bandits.thompson), tb, runs=runs, steps=steps, seed=8)
+    paired = ts.run_totals - bo.run_totals  # the same arms per run (one seed)
+    se = paired.std(ddof=1) / math.sqrt(runs)
+    assert ts.regret.sum() == pytest.approx(exact.value - ts.total_reward, abs=1e-9)
+    assert -paired.mean() > 3 * se and ts.regret.sum() > 0.1, (paired.mean(), se)
+    # the first pull knows nothing: every policy earns the prior's mean 1/2 (regret 0 within its error)
+    assert abs(ts.regret[0]) < 4 * 0.5 / math.sqrt(runs) and exact.reward_per_step[0] == pytest.approx(0.5)
+
+
+def test_regret_is_refused_past_the_belief_budget_in_one_line():
+    with pytest.raises(ValueError, match="--arms 10 with --steps 1000.*--no-regret"):
+        run_testbed(bandits.method_of(bandits.ucb), Testbed(bernoulli=True), runs=10, steps=1000, regret=True)
+    # not asked (None: where the budget allows) or refused: a Bernoulli run past the budget has no regret
+    for regret in (None, False):
+        assert run_testbed(bandits.method_of(bandits.ucb), Testbed(bernoulli=True), runs=10, steps=50,
+                           regret=regret).regret is None
+    assert run_testbed(bandits.method_of(bandits.ucb), Testbed(arms=2, bernoulli=True), runs=10, steps=5).regret.shape == (5,)
+    with pytest.raises(ValueError, match="stationary Bernoulli"):
+        run_testbed(bandits.method_of(bandits.ucb), Testbed(), runs=10, steps=5, regret=True)
+
+
 # ------------------------------------------------------------------------------ the command line
 def run_cli(capsys, *argv):
     status = main(["bandit", *argv])
@@ -243,6 +277,16 @@ def test_the_command_prints_the_curves_with_keys_in_the_table(capsys):
     assert problems(doc, "bandit --study") == [] and len(doc["parameter_study"]) == len(bandits.STUDY_GRID)
     status, out, err = run_cli(capsys, "--runs", "20", "--steps", "10")
     assert status == 0 and "step      10" in out and "optimal action" in out
+    status, out, err = run_cli(capsys, "--bernoulli", "--arms", "2", "--prior", "2,1", "--method", "thomp",
+                               "--runs", "50", "--steps", "6", "--json")
+    assert status == 0, err
+    doc = json.loads(out)
+    assert problems(doc, "bandit --bernoulli") == [] and doc["prior"] == [2.0, 1.0] and len(doc["regret"]) == 6
+    from mdpviz.solvers.bandit_exact import bayes_optimal
+
+    best = bayes_optimal(2, 6, prior=(2.0, 1.0)).reward_per_step
+    assert np.allclose(doc["regret"], best - np.array(doc["average_reward"]))
+    assert doc["total_regret"] == pytest.approx(sum(doc["regret"]))
 
 
 @pytest.mark.parametrize("argv, words", [
@@ -257,6 +301,9 @@ def test_the_command_prints_the_curves_with_keys_in_the_table(capsys):
     (["--drift", "-1"], "--drift"),
     (["--runs", "1000000", "--steps", "1000000"], "--runs"),
     (["--study", "--method", "ucb"], "--study"),
+    (["--bernoulli", "--steps", "1000"], "--no-regret"),
+    (["--method", "bayes"], "--bernoulli"),
+    (["--bernoulli", "--drift", "0.1", "--arms", "2"], "--drift"),
     (["--seed", "-1"], "seed"),
 ])
 def test_bad_options_are_one_line_exit_2(capsys, argv, words):

@@ -301,14 +301,8 @@ def _print_study(out: dict[str, Any], d: int) -> None:
 
 
 def _print_exact(out: dict[str, Any], d: int) -> None:
-    """The exact modes' answer as text: the exact part's own printer when it has one, else its keys."""
-    hooks = _exact_hooks()
-    printer = getattr(hooks, "print_exact", None)
-    if printer is not None:
-        printer(out, d)
-        return
-    for k, v in out.items():
-        print(f"{k}: {v}")
+    """The exact modes' answer as text (the exact part's own lines)."""
+    print(_exact_hooks().exact_text(out, digits=d))
 
 
 __all__ = ["ARMS", "OPTION_FLAGS", "method_options", "prior_pair", "register", "resolve_method", "run",

@@ -59,9 +59,6 @@ MAX_CELLS = 200_000_000
 """Most runs x steps a run of the testbed takes (about a minute of the slowest method)."""
 MAX_RUN_ARMS = 20_000_000
 """Most runs x arms (the estimates and counts kept, 8 bytes each, several arrays)."""
-BELIEF_BUDGET = 2_000_000
-"""Most belief states the Bayes-optimal policy and ``regret`` may ask for (the exact part's own budget when it
-has one: :data:`mdpviz.solvers.bandit_exact.BELIEF_BUDGET`)."""
 
 
 # ------------------------------------------------------------------------------------- the problem
@@ -309,19 +306,10 @@ class _BayesOptimal(_Agent):
                              "the belief MDP is over their success and failure counts")
         self.policy = bayes_policy(tb.arms, steps, tb.prior, flag="--steps")
         self.S = np.zeros((tb.arms, runs), dtype=np.int64)
-        self.cache: dict[bytes, int] = {}
 
     def choose(self, t: int) -> np.ndarray:
-        out = np.empty(self.rows.shape[0], dtype=np.int64)
-        F = self.N - self.S
-        for r in self.rows:  # many runs share a belief: one look-up each
-            s, f = self.S[:, r], F[:, r]
-            key = s.tobytes() + f.tobytes()
-            arm = self.cache.get(key)
-            if arm is None:
-                arm = self.cache[key] = int(self.policy(tuple(int(v) for v in s), tuple(int(v) for v in f), t - 1))
-            out[r] = arm
-        return out
+        """The exact solution's arm at every run's belief (its counts after t - 1 pulls), all runs at once."""
+        return np.asarray(self.policy(self.S.T, (self.N - self.S).T, t - 1), dtype=np.int64)
 
     def learn(self, arms: np.ndarray, rewards: np.ndarray, t: int) -> None:
         super().learn(arms, rewards, t)
@@ -346,14 +334,9 @@ def _exact_module() -> Any:
 
 def check_belief_budget(arms: int, horizon: int, *, flag: str = "--steps") -> int:
     """The belief MDP's number of states for ``arms`` Bernoulli arms over ``horizon`` pulls; ValueError naming
-    ``--arms`` and ``flag`` when it is over the budget (:data:`BELIEF_BUDGET`)."""
-    exact = _exact_module()
-    budget = int(getattr(exact, "BELIEF_BUDGET", BELIEF_BUDGET))
-    size = int(exact.belief_size(arms, horizon))
-    if size > budget:
-        raise ValueError(f"--arms {arms} and {flag} {horizon}: the belief MDP has {size:,} states, over the budget "
-                         f"of {budget:,}; take fewer --arms or {flag}")
-    return size
+    ``--arms`` and ``flag`` when it is over the exact part's budget
+    (:func:`mdpviz.solvers.bandit_exact.check_belief_size`)."""
+    return int(_exact_module().check_belief_size(arms, horizon, names=("--arms", flag)))
 
 
 def bayes_policy(arms: int, horizon: int, prior: tuple[float, float], *, flag: str = "--steps") -> Callable[..., int]:
@@ -626,7 +609,12 @@ def run_testbed(method: str, tb: Testbed | None = None, *, runs: int = 2000, ste
                          "(--bernoulli, no --drift)")
     if want is None:
         want = tb.bernoulli and tb.drift == 0 and _within_budget(tb.arms, steps)
-    reference = bayes_reward_per_step(tb.arms, steps, tb.prior) if want else None  # refused before any run
+    try:
+        reference = bayes_reward_per_step(tb.arms, steps, tb.prior) if want else None  # refused before any run
+    except ValueError as e:
+        if method == method_of(bayes_optimal_policy):
+            raise
+        raise ValueError(f"regret: {e}; or skip the regret (--no-regret)") from None
     gen = start_bandit(method, tb, runs=runs, steps=steps, seed=seed, snapshots=False, **options)
     result = drain(gen)
     if reference is not None:
@@ -770,7 +758,7 @@ def parameter_study(tb: Testbed | None = None, *, runs: int = 2000, steps: int =
             return stop.value
 
 
-__all__ = ["BELIEF_BUDGET", "BanditStep", "CHECKPOINT", "KIND", "ParameterStudy", "STUDY_GRID", "StudyCurve", "Testbed",
+__all__ = ["BanditStep", "CHECKPOINT", "KIND", "ParameterStudy", "STUDY_GRID", "StudyCurve", "Testbed",
            "TestbedResult", "bayes_optimal_policy", "bayes_policy", "bayes_reward_per_step", "check_belief_budget",
            "check_size", "drain", "epsilon_greedy", "gradient_bandit", "method_of", "method_options", "optimistic",
            "parameter_study", "parameter_study_job", "run_testbed", "start_bandit", "study_grid", "testbed_job", "thompson", "ucb"]
