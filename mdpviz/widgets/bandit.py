@@ -186,8 +186,8 @@ def legend_html(entries: Sequence[tuple[str, tuple[str, Qt.PenStyle, str]]]) -> 
     """One legend for the panels side by side: each entry's line sample in its colour, then its text."""
     from html import escape
 
-    return " &nbsp;&nbsp; ".join(f'<span style="color:{c}; font-weight:bold">{GLYPHS.get(st, GLYPHS[Qt.PenStyle.SolidLine])}</span>'
-                                 f"&nbsp;{escape(text)}" for text, (c, st, _sym) in entries)
+    return " &nbsp;&nbsp; ".join(f'<span style="color:{c}; font-weight:bold">{GLYPHS.get(pen, GLYPHS[Qt.PenStyle.SolidLine])}</span>'
+                                 f"&nbsp;{escape(text)}" for text, (c, pen, _sym) in entries)
 
 
 class _LabelledPlot(_PGPlot):

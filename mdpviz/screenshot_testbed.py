@@ -1,4 +1,5 @@
-"""The README pictures of the bandit testbed (issue 39), taken by ``python -m mdpviz.screenshot_bandits [--out DIR]``
+"""The README pictures of the bandit testbed (issue 39), taken by ``python -m mdpviz.screenshots --games bandit``
+(with the game's own, :mod:`mdpviz.screenshot_bandit`) or alone by ``python -m mdpviz.screenshot_testbed [--out DIR]``
 (default ``assets/screenshots``), at the three sizes of :data:`~mdpviz.shot_window.SIZES`, in ``bandits/<size>/``:
 
 * ``figure-2.2.png``: the Bandit dock's curves of the book's figure 2.2 on the 10-armed Gaussian testbed (2,000 runs
@@ -23,7 +24,7 @@ ARM_STEPS = 100
 """Steps of the arms picture."""
 
 
-def save_bandit_screenshots(out: str | Path) -> list[Path]:
+def save_testbed_screenshots(out: str | Path) -> list[Path]:
     """The pictures of the module docstring, at every size."""
     with screenshot_window(Path(out), timeout=600.0) as sw:
         w = sw.window
@@ -65,15 +66,15 @@ def save_bandit_screenshots(out: str | Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m mdpviz.screenshot_bandits", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m mdpviz.screenshot_testbed", description=__doc__.split("\n")[0])
     p.add_argument("--out", default="assets/screenshots", help="the folder (default assets/screenshots)")
     args = p.parse_args(argv)
-    for path in save_bandit_screenshots(args.out):
+    for path in save_testbed_screenshots(args.out):
         print(path)
     return 0
 
 
-__all__ = ["ARM_STEPS", "main", "save_bandit_screenshots"]
+__all__ = ["ARM_STEPS", "main", "save_testbed_screenshots"]
 
 
 if __name__ == "__main__":  # pragma: no cover
