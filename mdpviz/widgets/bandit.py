@@ -77,13 +77,23 @@ def curve_style(method: str, nth: int = 0) -> tuple[str, Qt.PenStyle, str]:
     return colour, PEN_STYLES[style], symbol
 
 
-def result_label(res: TestbedResult) -> str:
-    """A curve's legend text: the method's short name, its first parameter and any other that differs from its
-    default ("ε-greedy ε=0.01", "UCB c=2", "gradient α=0.1 baseline=off")."""
+def result_label(res: TestbedResult, varied: Sequence[str] = ()) -> str:
+    """A curve's legend text: the method's short name, then its parameters named in ``varied`` (those that differ
+    between the curves of this method shown together) and any other that differs from its default
+    ("ε-greedy ε=0.01", "gradient baseline=off")."""
     spec = registry.get(res.method)
-    shown = [f"{_greek(p.name)}={_short(res.options.get(p.name))}" for i, p in enumerate(spec.params)
-             if i == 0 or res.options.get(p.name) != p.default]
+    shown = [f"{_greek(p.name)}={_short(res.options.get(p.name))}" for p in spec.params
+             if p.name in varied or res.options.get(p.name) != p.default]
     return " ".join([spec.short_title, *shown])
+
+
+def varied_params(results: Sequence[TestbedResult]) -> dict[str, tuple[str, ...]]:
+    """Per method, the parameters whose values differ between its ``results`` (figure 2.2's epsilon)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for method in dict.fromkeys(r.method for r in results):
+        mine = [r.options for r in results if r.method == method]
+        out[method] = tuple(p.name for p in registry.get(method).params if len({repr(o.get(p.name)) for o in mine}) > 1)
+    return out
 
 
 def _greek(name: str) -> str:
@@ -293,11 +303,12 @@ class TestbedCurves(QWidget):
         stepped run's curves so far (``running``, drawn dashed in its method's colour)."""
         self.results = list(results)
         seen: dict[str, int] = {}
+        varied = varied_params(self.results)
         rows = []
         for res in self.results:
             nth = seen.get(res.method, 0)
             seen[res.method] = nth + 1
-            rows.append((res, result_label(res), curve_style(res.method, nth)))
+            rows.append((res, result_label(res, varied[res.method]), curve_style(res.method, nth)))
         lines_r = [(r.average_reward, text, style) for r, text, style in rows]
         lines_o = [(r.optimal_action, text, style) for r, text, style in rows]
         lines_g = [(np.cumsum(r.regret), text, style) for r, text, style in rows if r.regret is not None]
@@ -632,4 +643,4 @@ class BanditPanel(QWidget):
 
 
 __all__ = ["ArmBars", "BanditPanel", "BanditRequest", "Log2Axis", "ParamFields", "StudyPlot", "TestbedCurves",
-           "curve_style", "fraction_label", "result_label"]
+           "curve_style", "fraction_label", "legend_html", "result_label", "varied_params"]
