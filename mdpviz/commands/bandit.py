@@ -284,13 +284,18 @@ def _print_testbed(out: dict[str, Any], d: int) -> None:
     steps = out["steps"]
     for t in sorted({t for t in CHECKPOINTS if t <= steps} | {steps}):
         line = (f"  step {t:>7,}: average reward {out['average_reward'][t - 1]:.{d}f} "
-                f"(+- {out['average_reward_se'][t - 1]:.{d}f}), optimal action {100 * out['optimal_action'][t - 1]:.1f}%")
+                f"(+- {_se(out['average_reward_se'][t - 1], d)}), optimal action {100 * out['optimal_action'][t - 1]:.1f}%")
         if out["regret"] is not None:
             line += f", regret {out['regret'][t - 1]:.{d}f}"
         print(line)
-    print(f"total reward per run {out['total_reward']:.{d}f} (+- {out['total_reward_se']:.{d}f})"
+    print(f"total reward per run {out['total_reward']:.{d}f} (+- {_se(out['total_reward_se'], d)})"
           + ("" if out["total_regret"] is None else
              f"; total regret against the Bayes-optimal policy {out['total_regret']:.{d}f}"))
+
+
+def _se(v: float | None, d: int) -> str:
+    """A standard error as text ("n/a" for one run: no spread to measure)."""
+    return "n/a" if v is None or not math.isfinite(v) else f"{v:.{d}f}"
 
 
 def _print_study(out: dict[str, Any], d: int) -> None:

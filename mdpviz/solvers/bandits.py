@@ -57,7 +57,7 @@ MAX_ARMS = 1000
 """Most arms a testbed takes."""
 MAX_CELLS = 200_000_000
 """Most runs x steps a run of the testbed takes (about a minute of the slowest method)."""
-MAX_RUN_ARMS = 20_000_000
+MAX_RUN_ARMS = 5_000_000
 """Most runs x arms (the estimates and counts kept, 8 bytes each, several arrays)."""
 
 
