@@ -105,6 +105,21 @@ def cancel_stops_a_job_and_a_bad_field_is_one_line(w, bot):
     panel.params.fields["epsilon"].setText("2")
     assert not part.step() and "epsilon must be at most 1" in panel.message.text()
     panel.params.fields["epsilon"].setText("")
+    # Bernoulli arms with a prior of the panel's: the regret panel shows, against the exact Bayes-optimal policy
+    part.clear()
+    panel.kind.setCurrentIndex(1)
+    panel.arms.setValue(2)
+    panel.prior.setText("2, 1")
+    panel.prior.editingFinished.emit()
+    assert part.run()
+    idle(w, bot)
+    (res,) = part.results
+    assert res.testbed.prior == (2.0, 1.0) and res.regret is not None and not panel.curves.regret.isHidden()
+    from mdpviz.solvers.bandit_exact import bayes_optimal
+
+    assert np.allclose(res.regret, bayes_optimal(2, 30, prior=(2.0, 1.0)).reward_per_step - res.average_reward)
+    panel.prior.setText("2")
+    assert not part.run() and panel.message.text() == "--prior must be two numbers A,B above 0 (the Beta prior), got (2.0,)"
 
 
 def presenter_mode_enlarges_the_plots_text(w, _bot):

@@ -499,17 +499,25 @@ class BanditPanel(QWidget):
         for w, name in ((self.arms, "arms"), (self.kind, "arm kind"), (self.mean, "mean"), (self.drift, "drift"),
                         (self.method, "method"), (self.runs, "runs"), (self.steps, "steps"), (self.seed, "seed")):
             w.setAccessibleName(name)
+        self.prior = QLineEdit("1, 1", objectName="banditPrior", enabled=False)
+        self.prior.setToolTip("Bernoulli arms: each p ~ Beta(a, b), written a, b (Thompson sampling, the Bayes-optimal "
+                              "policy and the regret use it too)")
+        self.equal_start = QCheckBox("start equal", objectName="banditEqualStart")
+        self.equal_start.setToolTip("every true value starts equal, then drifts (exercise 2.5)")
+        for w, name in ((self.prior, "prior"), (self.equal_start, "start equal")):
+            w.setAccessibleName(name)
         rows = (("arms", self.arms, "runs", self.runs), ("arms are", self.kind, "steps", self.steps),
-                ("mean", self.mean, "seed", self.seed), ("drift", self.drift, None, None))
+                ("mean", self.mean, "seed", self.seed), ("drift", self.drift, "prior", self.prior))
         for r, (l1, w1, l2, w2) in enumerate(rows):
             grid.addWidget(QLabel(l1), r, 0)
             grid.addWidget(w1, r, 1)
             if l2:
                 grid.addWidget(QLabel(l2), r, 2)
                 grid.addWidget(w2, r, 3)
-        grid.addWidget(QLabel("method"), 4, 0)
-        grid.addWidget(self.method, 4, 1, 1, 3)
-        grid.addWidget(self.params, 5, 0, 1, 4)
+        grid.addWidget(self.equal_start, 4, 1, 1, 3)
+        grid.addWidget(QLabel("method"), 5, 0)
+        grid.addWidget(self.method, 5, 1, 1, 3)
+        grid.addWidget(self.params, 6, 0, 1, 4)
         self.step = QPushButton("Step", objectName="banditStep", toolTip="one pull of every run (the bars: run 1)")
         self.run = QPushButton("Run", objectName="banditRun", toolTip="the method over all the runs and steps: "
                                "its curves join the ones shown")
@@ -523,12 +531,12 @@ class BanditPanel(QWidget):
         for i, b in enumerate((self.step, self.run, self.figure, self.study, self.clear_button, self.cancel)):
             b.setAccessibleName(b.text())
             buttons.addWidget(b, i // 3, i % 3)
-        grid.addLayout(buttons, 6, 0, 1, 4)
+        grid.addLayout(buttons, 7, 0, 1, 4)
         self.progress = QProgressBar(objectName="banditProgress", minimum=0, maximum=100, value=0, visible=False)
-        grid.addWidget(self.progress, 7, 0, 1, 4)
+        grid.addWidget(self.progress, 8, 0, 1, 4)
         self.message = QLabel("", objectName="banditMessage", wordWrap=True)
-        grid.addWidget(self.message, 8, 0, 1, 4)
-        grid.setRowStretch(9, 1)
+        grid.addWidget(self.message, 9, 0, 1, 4)
+        grid.setRowStretch(10, 1)
         self.controls = QScrollArea(objectName="banditControls")
         self.controls.setWidget(controls)
         self.controls.setWidgetResizable(True)
@@ -560,6 +568,8 @@ class BanditPanel(QWidget):
         self.kind.currentIndexChanged.connect(self._kind_changed)
         for w in (self.arms, self.mean, self.drift, self.runs, self.steps, self.seed):
             w.valueChanged.connect(lambda _v: self.settings_changed.emit())
+        self.prior.editingFinished.connect(self.settings_changed)
+        self.equal_start.toggled.connect(lambda _on: self.settings_changed.emit())
         self.step.clicked.connect(self.step_requested)
         self.run.clicked.connect(self.run_requested)
         self.figure.clicked.connect(self.figure_requested)
@@ -576,6 +586,7 @@ class BanditPanel(QWidget):
 
     def _kind_changed(self) -> None:
         self.mean.setEnabled(self.kind.currentIndex() == 0)
+        self.prior.setEnabled(self.kind.currentIndex() == 1)
         self.settings_changed.emit()
 
     @property
@@ -590,8 +601,14 @@ class BanditPanel(QWidget):
     def testbed(self) -> Testbed:
         """The testbed the controls describe (ValueError when refused)."""
         bern = self.kind.currentIndex() == 1
+        prior = (1.0, 1.0)
+        if bern:
+            try:
+                prior = tuple(float(v) for v in self.prior.text().replace(" ", "").split(","))
+            except ValueError:
+                raise ValueError(f"prior: {self.prior.text()!r} is not two numbers a, b") from None
         return Testbed(arms=self.arms.value(), bernoulli=bern, mean=0.0 if bern else self.mean.value(),
-                       drift=self.drift.value())
+                       drift=self.drift.value(), prior=prior, equal_start=self.equal_start.isChecked())
 
     def request(self) -> BanditRequest:
         """What the controls ask to run (ValueError naming a refused field)."""
