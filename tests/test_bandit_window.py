@@ -20,7 +20,14 @@ def idle(w, bot) -> None:
 
 def test_the_bandit_dock(window, qtbot):
     w, bot = window, qtbot
-    panel = w.hub.bandit.open_bandit()
+    # its shortcut is no other action's (a second Ctrl+Shift+B made both ambiguous: neither fired)
+    from PySide6.QtGui import QAction
+
+    keys = [k.toString() for a in w.findChildren(QAction) for k in a.shortcuts() if not k.isEmpty()]
+    mine = w.hub.bandit.act_bandit.shortcut().toString()
+    assert mine and keys.count(mine) == 1
+    w.hub.bandit.act_bandit.trigger()
+    panel = w.hub.bandit.panel
     assert not w.hub.bandit.bandit_dock.isHidden()  # (the window itself is not shown in the tests)
     panel.arms.setValue(5)
     panel.runs.setValue(40)

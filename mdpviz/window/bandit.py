@@ -48,7 +48,7 @@ class BanditPart(QObject):
         super().__init__(hub)
         self._hub = hub
         self.act_bandit = hub.action("&Bandit testbed (Sutton and Barto ch. 2)\u2026", "banditAction",
-                                     self.open_bandit, "Ctrl+Shift+B",
+                                     self.open_bandit, "Ctrl+Shift+K",
                                      tip="The k-armed testbed: arms, figure 2.2's curves, the parameter study")
         hub.menus.view.addAction(self.act_bandit)
         self._panel: BanditPanel | None = None
