@@ -36,6 +36,7 @@ from mdpviz.widgets.lesson import LessonPanel
 from mdpviz.widgets.panels import Inspector, SolverPanel
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.simulation import EpisodePlayer
+from mdpviz.window.bandit import BanditPart
 from mdpviz.window.classroom import ClassroomPart
 from mdpviz.window.files import FilesPart
 from mdpviz.window.hub import Hub, Menus, keyed_tooltip
@@ -66,6 +67,7 @@ PARTS = (
     ("classroom", ClassroomPart),
     ("sensitivity", SensitivityPart),
     ("live", LivePart),
+    ("bandit", BanditPart),
 )
 """The window's parts after the stage, by name, in the order the window builds them (each one's
 ``__init__(hub)``); a new dock is its part module plus one line here. The order places their actions in

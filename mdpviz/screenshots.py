@@ -36,6 +36,9 @@ methods and saves every game's pictures into one folder (default ``assets/screen
   ``approximation/<size>/figure-*.png`` at the three sizes (:mod:`mdpviz.screenshot_approx`);
 * ``corridor``: policy gradients on the short corridor, ``policy-gradient/<size>/{figure-13.1,gradient-view,
   j-curve}.png`` at the three sizes (:mod:`mdpviz.screenshot_pg`);
+* ``bandit``: the belief tree and the Gittins heatmap, ``bandits/<size>/{belief-tree,gittins-heatmap}.png`` at
+  the three sizes (:mod:`mdpviz.screenshot_bandit`), and the Bandit testbed dock's figures 2.2 and 2.6 and arms,
+  ``bandits/<size>/{figure-2.2,figure-2.6,arms}.png`` (:mod:`mdpviz.screenshot_testbed`);
 * learning in progress (:data:`LEARNING_SHOTS`: ``gridworld``, ``snakes``, ``ttt``):
   ``learning/<size>/<game>.png`` at the three sizes, Q-learning a few hundred episodes in;
 * the inspector's chain of backups (:data:`CHAIN_SHOTS`: ``snakes``, ``gridworld``):
@@ -389,6 +392,13 @@ def _policy_gradient(out: Path, o: ShotOptions) -> list[Path]:
     return save_pg_screenshots(out)
 
 
+def _bandit(out: Path, o: ShotOptions) -> list[Path]:
+    from mdpviz.screenshot_bandit import save_bandit_screenshots
+    from mdpviz.screenshot_testbed import save_testbed_screenshots
+
+    return save_bandit_screenshots(out) + save_testbed_screenshots(out)
+
+
 def _approximation(key: str) -> Callable[[Path, ShotOptions], list[Path]]:
     def take_figure(out: Path, o: ShotOptions) -> list[Path]:
         from mdpviz.screenshot_approx import save_approximation_screenshots
@@ -411,6 +421,7 @@ SCREENSHOTS: dict[str, Callable[[Path, ShotOptions], list[Path]]] = {
     "baird": _approximation("baird"),
     "mountaincar": _approximation("mountaincar"),
     "corridor": _policy_gradient,
+    "bandit": _bandit,
 }
 """The README gallery's recipe of each game that has one, by game key. Every registered game is
 photographed at the three sizes (:func:`save_size_screenshots`) whether it has a recipe or not."""

@@ -41,10 +41,10 @@ KINDS = ("solver", "learner", "approximation", "policy-gradient", "planning", "b
 per step), "learner" (from sampled episodes: one :class:`~mdpviz.solvers.learning.LearningStep` per
 episode), and the kinds later issues add (function approximation, policy gradient, planning, bandits)."""
 
-UNITS = ("sweep", "round", "state", "layer", "solve", "episode")
+UNITS = ("sweep", "round", "state", "layer", "solve", "episode", "pull")
 """What one step of a method is: a sweep over every state, a round of policy iteration (evaluate and
 improve), one state's backup, one layer of backward induction, the whole solve (one linear program),
-one episode."""
+one episode, one pull of every run of the bandit testbed (a time step)."""
 
 LINE_STYLES = ("solid", "dash", "dot", "dashdot")
 """The line styles a method's :attr:`MethodSpec.curve` may name (the Compare plot maps them to Qt's pens)."""
@@ -332,6 +332,18 @@ def _pg(id: str, title: str, code: int, params: tuple[Param, ...], lesson: str, 
                       needs_start=True, tol_as=None, code=code, lesson=lesson, **flags)
 
 
+_BANDITS = "mdpviz.solvers.bandits"
+_B_ALPHA = Param("alpha", float, None, low=0.0, high=1.0,
+                 help="constant step size of the estimates (default: sample averages, 1/n)")
+_B_INITIAL = Param("initial", float, 0.0, help="the estimates' initial value Q_1 (default 0)")
+
+
+def _bandit(id: str, title: str, function: str, params: tuple[Param, ...], lesson: str, **flags: Any) -> MethodSpec:
+    """A method of the k-armed testbed (:mod:`mdpviz.solvers.bandits`: one snapshot per time step)."""
+    return MethodSpec(id, title, "bandit", f"{_BANDITS}:{function}", params, unit="pull", tol_as=None,
+                      needs_table=False, lesson=lesson, **flags)
+
+
 # ---------------------------------------------------------------------------------- the methods
 # (loop codes: mdpviz.solvers.learning_loop's TD0 = 0, NSTEP, MC, MC_CONTROL, SARSA, EXPECTED_SARSA, Q_LEARNING, DOUBLE_Q = 7)
 ENTRIES: tuple[MethodSpec, ...] = (
@@ -467,6 +479,43 @@ ENTRIES: tuple[MethodSpec, ...] = (
         "Actor-critic for continuing tasks (13.6, one-step): \u03b4 = R - R\u0304 + v\u0302(S\u2032, w) - "
         "v\u0302(S, w), R\u0304 <- R\u0304 + \u03b1_R\u0304 \u03b4, then w and \u03b8 as the actor-critic: "
         "it climbs the average reward r(\u03c0).", short="average-reward actor-critic"),
+    # (the k-armed testbed of Sutton and Barto ch. 2, issue 39: defaults are the book's figures' settings)
+    _bandit("eps-greedy", "epsilon-greedy (sample averages or constant step)", "epsilon_greedy",
+            (Param("epsilon", float, 0.1, low=0.0, high=1.0, help="probability of a uniformly random arm (default 0.1)"),
+             _B_ALPHA, _B_INITIAL),
+            "Epsilon-greedy (Sutton and Barto 2.2-2.4): the arm of largest Q (ties at random) with probability "
+            "1 - \u03b5, else a random arm; Q(A) += (R - Q(A)) / N(A) (eq. 2.3) or \u03b1 (R - Q(A)) (eq. 2.5).",
+            short="\u03b5-greedy", curve=("#0072b2", "solid", "o")),
+    _bandit("optimistic", "optimistic initial values (greedy)", "optimistic",
+            (Param("initial", float, 5.0, help="the optimistic initial estimate Q_1 (default 5, figure 2.3)"),
+             Param("epsilon", float, 0.0, low=0.0, high=1.0, help="probability of a random arm (default 0: greedy)"),
+             Param("alpha", float, 0.1, low=0.0, high=1.0, help="constant step size (default 0.1, figure 2.3)")),
+            "Optimistic initial values (2.6, figure 2.3): greedy from Q_1 = 5 with \u03b1 = 0.1; every arm "
+            "disappoints at first, so the greedy choice explores all of them early.",
+            short="optimistic", curve=("#e69f00", "dash", "s")),
+    _bandit("ucb", "upper confidence bound (UCB)", "ucb",
+            (Param("c", float, 2.0, low=0.0, help="the exploration constant c (default 2, figure 2.4)"), _B_ALPHA,
+             _B_INITIAL),
+            "UCB (2.7, eq. 2.10): A_t = argmax_a [Q_t(a) + c \u221a(ln t / N_t(a))], an arm never pulled first: "
+            "the bonus shrinks as an arm is pulled, so uncertain arms are tried.",
+            short="UCB", curve=("#009e73", "dot", "t")),
+    _bandit("gradient-bandit", "gradient bandit (soft-max preferences)", "gradient_bandit",
+            (Param("alpha", float, 0.1, low=0.0, high=64.0, help="step size of the preferences (default 0.1)"),
+             Param("baseline", bool, True, help="the average reward as baseline (False: none, figure 2.5)")),
+            "The gradient bandit (2.8, eq. 2.12): \u03c0 = soft-max(H); H(A_t) += \u03b1 (R_t - R\u0304_t) "
+            "(1 - \u03c0(A_t)) and H(a) -= \u03b1 (R_t - R\u0304_t) \u03c0(a) for the others, the baseline "
+            "R\u0304_t the average reward so far: stochastic gradient ascent on the expected reward.",
+            short="gradient", curve=("#d55e00", "dashdot", "d")),
+    _bandit("thompson", "Thompson sampling", "thompson",
+            (Param("prior_mean", float, 0.0, help="Gaussian arms: the prior mean of each q*(a) (default 0)"),
+             Param("prior_sd", float, 1.0, low=1e-6, help="Gaussian arms: the prior standard deviation (default 1)")),
+            "Thompson sampling: each step draws every arm's value from its posterior (Beta(a + s, b + f) for "
+            "Bernoulli arms, a normal posterior with unit reward variance for Gaussian ones) and pulls the largest.",
+            short="Thompson", curve=("#cc79a7", "solid", "star")),
+    _bandit("bayes-optimal", "Bayes-optimal (exact, Bernoulli arms)", "bayes_optimal_policy", (),
+            "The Bayes-optimal policy: the optimal arm of the belief MDP over the success and failure counts of "
+            "Bernoulli arms with a Beta prior, solved exactly by backward induction over the horizon.",
+            short="Bayes-optimal", curve=("#000000", "dash", "x")),
 )
 """Every method, in the order the command line, the panel and the lesson list them: one line each."""
 

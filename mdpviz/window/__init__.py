@@ -32,6 +32,8 @@ The hub's signals: ``game_shown`` and ``model_changed`` (emitted by the stage), 
   ``presenter_changed``.
 - :mod:`~mdpviz.window.live`: live re-solve and the policy diff; hears the solving part's
   ``model_loaded`` and ``solve_finished`` and the hub's ``game_shown``.
+- :mod:`~mdpviz.window.bandit`: the Bandit testbed dock (Sutton and Barto ch. 2: arms, figure 2.2's curves,
+  the parameter study); hears ``presenter_changed``.
 
 :mod:`~mdpviz.window.parts` holds constants, dialogs and helpers. A new dock is its part module plus
 one line in :data:`mdpviz.app.PARTS`.

@@ -227,6 +227,7 @@ ENTRIES: tuple[tuple[str, str], ...] = (
     ("baird", "Baird's counterexample"),
     ("mountaincar", "Mountain car"),
     ("corridor", "Short corridor (Example 13.1)"),
+    ("bandit", "Bernoulli bandit (belief MDP)"),
 )
 """The games in picker order, one line each: (key, title). Game ``key`` lives in the folder
 ``mdpviz/models/<key>/``, its :class:`GameSpec` is ``SPEC`` in ``mdpviz/models/<key>/spec.py`` (imported
@@ -256,6 +257,7 @@ ALIASES: dict[str, str] = {
     "baird-counterexample": "baird", "bairds-counterexample": "baird", "example-11.1": "baird",
     "mountain-car": "mountaincar", "example-10.1": "mountaincar",
     "short-corridor": "corridor", "example-13.1": "corridor",
+    "bernoulli-bandit": "bandit", "belief-bandit": "bandit",
 }
 """Old and loose spellings of keys (compared after :func:`normalise_key`)."""
 
