@@ -65,6 +65,9 @@ def read_text_file(path: str | os.PathLike) -> str:
         raise MDPFileError(path, None, f"is not a text file (invalid UTF-8 at offset {e.start})") from None
 
 
+NOT_METHOD_IDS = {"q": "the typecode of array(\"q\"): 64-bit integers, not Q-learning"}
+"""Words equal to a method id used here in another sense (read by the registry test's scan)."""
+
 PROGRESS_LINES = 65_536
 """Lines parsed between two progress reports / cancel checks of :func:`parse_cs747`."""
 

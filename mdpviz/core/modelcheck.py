@@ -48,6 +48,10 @@ from mdpviz.core.files import iter_lines, write_text
 from mdpviz.core.jobs import JobProgress, drive
 from mdpviz.core.mdp import PROB_TOL, TabularMDP, check_state_budget
 
+
+NOT_METHOD_IDS = {"q": "the typecode of array(\"q\"): 64-bit integers, not Q-learning"}
+"""Words equal to a method id used here in another sense (read by the registry test's scan)."""
+
 FORMATS = ("drn", "prism")
 """The export formats: Storm's one-file DRN, PRISM's explicit files."""
 
