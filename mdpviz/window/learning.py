@@ -258,9 +258,7 @@ class LearningPart(QObject):
         """Build the learning curves in the convergence dock's stack and connect the learner's settings."""
         super().__init__(hub)
         self._hub = hub
-        self.learning_curves = LearningCurves()
-        """The convergence dock's page while a learner is loaded."""
-        self._hub.conv_stack.addWidget(self.learning_curves)
+        self._learning_curves: LearningCurves | None = None
         self._approx_curves: ApproxCurves | None = None
         self._pg = None
         self._plot_px = PLOT_PX
@@ -307,6 +305,15 @@ class LearningPart(QObject):
             QTimer.singleShot(0, self, lambda: self._hub.status.showMessage(text, 15000))
 
     @property
+    def learning_curves(self) -> LearningCurves:
+        """The convergence dock's page while a learner is loaded (built on first use, as the others)."""
+        if self._learning_curves is None:
+            self._learning_curves = LearningCurves()
+            self._learning_curves.set_font_size(self._plot_px)
+            self._hub.conv_stack.addWidget(self._learning_curves)
+        return self._learning_curves
+
+    @property
     def approx_curves(self) -> ApproxCurves:
         """The convergence dock's page while a learner with function approximation is loaded (built on first
         use: its seven plots cost a third of a window's construction, and most lessons never show them)."""
@@ -329,7 +336,8 @@ class LearningPart(QObject):
 
     def _learning_presenter(self, on: bool) -> None:
         self._plot_px = PRESENTER_PLOT_PX if on else PLOT_PX
-        self.learning_curves.set_font_size(self._plot_px)
+        if self._learning_curves is not None:
+            self._learning_curves.set_font_size(self._plot_px)
         if self._approx_curves is not None:
             self._approx_curves.set_font_size(self._plot_px)
         if self._pg is not None:
@@ -400,7 +408,7 @@ class LearningPart(QObject):
             self._hub.docks["convergence"].setWindowTitle("Learning curves")
             self._hub.docks["convergence"].setAccessibleName("Learning curves")
             QTimer.singleShot(0, self, self._fit_solver_dock)
-        elif self._hub.conv_stack.currentWidget() in (self.learning_curves, self._approx_curves,
+        elif self._hub.conv_stack.currentWidget() in (self._learning_curves, self._approx_curves,
                                                       None if self._pg is None else self._pg.curves):
             g = self._hub.stage.game
             self._hub.conv_stack.setCurrentWidget(self._hub.stage.plot_of(g.key))
