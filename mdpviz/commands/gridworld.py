@@ -1,7 +1,7 @@
 """``mdpviz gridworld``: a grid world solved from the command line.
 
 ``mdpviz gridworld --grid book|bridge|discount|cliff|maze|FILE [--discount G] [--noise P]
-[--living-reward R] [--convention cs188|aima] [--json]`` prints the values (one row of the grid
+[--living-reward R] [--convention cs188|aima|sutton] [--json]`` prints the values (one row of the grid
 per line, walls blank) and the optimal policy as arrows. ``--json`` gives ``values`` as rows from
 the top with null for walls, and ``policy`` likewise (arrows, "exit", null for walls and terminal
 cells). A map file has one row per line: ``#`` wall, ``S`` start, ``.`` open, numbers for exits
@@ -45,7 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="reward of every move from an open cell (AIMA's R(s); default 0, -1 on sutton4x4)")
     p.add_argument("--convention", choices=CONVENTIONS, default=None,
                    help="cs188: an exit cell's one action 'exit' pays its reward (default); aima: R(s) per "
-                   "state, exit cells are terminal (sutton4x4's default)")
+                   "state, exit cells are terminal (sutton4x4's default); sutton: exit cells are terminal and the "
+                   "move into one pays its number (the chapter 8 mazes' default)")
     p.set_defaults(func=run, default_discount=0.9)
 
 

@@ -144,7 +144,8 @@ class GridEditor(QWidget):
         form.addRow(self.open)
         self.convention = _named(QComboBox(), "gridConvention", "Convention")
         for k in gw.CONVENTIONS:
-            self.convention.addItem({"cs188": "CS188 (exit action)", "aima": "Russell-Norvig (R(s), terminals)"}[k], k)
+            self.convention.addItem({"cs188": "CS188 (exit action)", "aima": "Russell-Norvig (R(s), terminals)",
+                                    "sutton": "Sutton-Barto (+exit on arrival)"}[k], k)
         # as narrow as eight letters (the longer name is cut in the box, whole in its list): a box as wide
         # as "Russell-Norvig (R(s), terminals)" cut the editor in presenter mode's right-hand column
         self.convention.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
