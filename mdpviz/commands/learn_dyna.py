@@ -19,6 +19,9 @@ import math
 import time
 from typing import Any
 
+NOT_METHOD_IDS = {"q": "the JSON field of the learned Q table"}
+"""Words of this module that are not method ids (the registry test's scan reads this declaration)."""
+
 CURVE_EVERY_EPISODES = 10_000
 """Up to this many episodes (or with ``--total-steps``) the curve has a point per episode (figure 8.2); beyond, one
 per episodes / 100."""
@@ -85,7 +88,6 @@ def run_dyna(args: argparse.Namespace, base: dict[str, Any], *, every: int | Non
     import numpy as np
 
     from mdpviz.commands.game_args import game_from_args
-    from mdpviz.commands.learn import _check_finite, _finite, _q_table
     from mdpviz.solvers import check_value_scale, registry
     from mdpviz.models.kit.game.hooks import world_change
     from mdpviz.solvers.dyna import dyna_learner
@@ -116,7 +118,9 @@ def run_dyna(args: argparse.Namespace, base: dict[str, Any], *, every: int | Non
             point["policy_value"] = _finite(snap.policy_value)
         curve.append(point)
     wall = time.perf_counter() - t0
-    _check_finite(last, args)
+    if not (np.all(np.isfinite(np.asarray(last.q))) and math.isfinite(last.rms_error)):
+        raise ValueError(f"the learned Q overflowed (not finite) after {last.episode} episodes: lower --initial, "
+                         "--kappa or scale the rewards down")
     labels = game.state_labels()
     out: dict[str, Any] = {
         "game": game.key, "method": spec.id, "method_name": spec.title, "episodes": last.episode,
@@ -131,13 +135,19 @@ def run_dyna(args: argparse.Namespace, base: dict[str, Any], *, every: int | Non
         "exact": [float(v) for v in last.exact.values],
         "exact_before": None if change is None else [float(v) for v in _first_exact(mdp)],
         "visits": [int(v) for v in last.visits], "rms_error": last.rms_error, "max_error": last.max_error,
-        "q": _q_table(game, last.q),
+        "q": [{} if mdp.terminal[s] else {game.action_label(s, int(mdp.row_action[r])): float(last.q[r])
+                                           for r in range(int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1]))}
+              for s in range(mdp.n_states)],
         "policy": [None if mdp.terminal[s] or a < 0 else game.action_label(s, int(a)) for s, a in enumerate(last.policy)],
         "greedy_agreement": last.greedy_agreement, "policy_value": _finite(last.policy_value),
         "exact_start_value": float(last.exact.values[start]),
         "curve": curve,
     }
     return out
+
+
+def _finite(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)
 
 
 def _first_exact(mdp):

@@ -30,8 +30,12 @@ from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strat
 
 def settings_to_dict(settings: GridSettings) -> dict[str, Any]:
     """The settings as scenario data: the generic codec's, with the grid as its map's text and name."""
-    # extra: the grid is stored as the text of parse_grid and its name, not as GridMap's tuples of cells
-    return {"map": settings.grid.to_text(), "name": settings.grid.name, **to_data(settings, skip=("grid",))}
+    # extra: the grid is stored as the text of parse_grid and its name, not as GridMap's tuples of cells; a world
+    # that never changes writes no switch_map / switch_after (the scenarios written before them stay byte-identical)
+    data = to_data(settings, skip=("grid",))
+    if not settings.switch_map and not settings.switch_after:
+        data.pop("switch_map", None), data.pop("switch_after", None)
+    return {"map": settings.grid.to_text(), "name": settings.grid.name, **data}
 
 
 def settings_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> GridSettings:
