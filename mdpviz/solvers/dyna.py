@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Generator
 
 import numpy as np
@@ -217,7 +217,6 @@ def _run(mdp: TabularMDP, settings: DynaSettings, exact: ExactAnswer, switch_mdp
     ptr = np.asarray(mdp.state_ptr).tolist()
     sense = np.asarray(mdp.sense, dtype=np.float64).tolist()
     term = np.asarray(mdp.terminal).tolist()
-    row_state = np.asarray(mdp.row_state).tolist()
     row_action = np.asarray(mdp.row_action).tolist()
     q = [float(settings.initial)] * mdp.n_rows
     gamma, alpha, eps, n = float(mdp.discount), float(settings.alpha), float(settings.epsilon), settings.planning_steps
@@ -371,6 +370,22 @@ def _snapshot(mdp, settings, exact, q, episode, prev, updates, visits, row_updat
         elapsed=time.perf_counter() - t0, learning_seconds=learning, done=done, **extra)
 
 
+def planning_run(mdp: TabularMDP, method: str, options: dict, *, history_bytes: int
+                 ) -> tuple[Generator[DynaStep, int | None, DynaStep], ExactAnswer]:
+    """A planning method as the window runs it (as :func:`~mdpviz.solvers.learning.learning_run` a learner):
+    ``(generator, the first world's exact answer)``, solved once here; the generator driven by
+    :func:`~mdpviz.solvers.learning.learning_batches` with batches that keep the run's snapshots within about
+    ``history_bytes`` (the same numbers whatever the batches)."""
+    from mdpviz.solvers.learning import learning_batches, snapshot_bytes
+
+    ref = LearningSettings(method=registry.ids_where("learner", prediction=False)[0])
+    exact = exact_answer(mdp, ref)
+    episodes = int(options.get("episodes", DynaSettings.episodes))
+    min_batch = max(1, math.ceil(episodes * (snapshot_bytes(mdp) + mdp.n_rows) / (history_bytes / 2)))
+    gen = dyna_learner(mdp, method, exact=exact, **options)
+    return learning_batches(gen, min_batch=min_batch, episodes=episodes), exact
+
+
 def steps_per_episode(steps: list[DynaStep]) -> list[int]:
     """The real steps of every episode of a run's snapshots, in order (figure 8.2's y axis)."""
     return [n for s in steps for n in s.lengths]
@@ -394,4 +409,4 @@ def cumulative_at(steps: list[DynaStep], at: int) -> float:
 
 
 __all__ = ["DEFAULT_MAX_STEPS", "DynaSettings", "DynaStep", "KIND", "MAX_PLANNING_STEPS", "cumulative_at",
-           "cumulative_curve", "dyna_learner", "steps_per_episode"]
+           "cumulative_curve", "dyna_learner", "planning_run", "steps_per_episode"]

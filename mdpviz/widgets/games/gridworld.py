@@ -202,7 +202,9 @@ class GridEditor(QWidget):
                               settings.grid.start == gw.BUILTIN_MAPS[settings.grid.name].start else "")
         self.map.setCurrentIndex(i)
         self.convention.setCurrentIndex(self.convention.findData(settings.convention))
-        self.convention_note.setText(gw.CONVENTION_NAMES[settings.convention] + ".")
+        self.convention_note.setText(gw.CONVENTION_NAMES[settings.convention] + "." + (
+            f" After {settings.switch_after:,} real steps of a learner the world becomes the map {settings.switch_map}."
+            if settings.switch_map and settings.switch_after else ""))
         self.noise.setValue(settings.noise)
         self.living.setValue(settings.living_reward)
         for w in (self.map, self.convention, self.noise, self.living):
