@@ -48,9 +48,9 @@ class DynaView(QObject):
     def __init__(self, hub: Any) -> None:
         super().__init__(hub)
         self._hub = hub
-        self.curves = DynaCurves()
+        self.plan_curves = DynaCurves()
         """The convergence dock's page while a planning method is loaded."""
-        hub.conv_stack.addWidget(self.curves)
+        hub.conv_stack.addWidget(self.plan_curves)
         self._game = ""
         self.marks_shown = False
         """The board drew the model's marks at the last frame (the status line then says what they are)."""
@@ -60,15 +60,15 @@ class DynaView(QObject):
         game = self._hub.stage.game
         where = f"{game.key}:{getattr(getattr(self._hub.stage.session.settings, 'grid', None), 'name', '')}"
         if where != self._game:
-            self.curves.forget_runs()
+            self.plan_curves.forget_runs()
             self._game = where
-        self.curves.reset(run_label(method, options), switch_after=int(options.get("switch_after", 0) or 0))
-        self._hub.conv_stack.setCurrentWidget(self.curves)
+        self.plan_curves.reset(run_label(method, options), switch_after=int(options.get("switch_after", 0) or 0))
+        self._hub.conv_stack.setCurrentWidget(self.plan_curves)
         self._hub.docks["convergence"].setWindowTitle("Planning curves")
         self._hub.docks["convergence"].setAccessibleName("Planning curves")
 
     def extend(self, steps: tuple) -> None:
-        self.curves.extend(tuple(s for s in steps if isinstance(s, DynaStep)))
+        self.plan_curves.extend(tuple(s for s in steps if isinstance(s, DynaStep)))
 
     @staticmethod
     def caption(step: DynaStep) -> str:
@@ -80,8 +80,8 @@ class DynaView(QObject):
         """After the board showed ``step`` as a learner's: its model's marks (once the world changed, on the map
         after the change) and the curves."""
         self.marks_shown = self._hub.stage.board.show_model(step.known, step.tried, step.planned, switched=step.switched)
-        self.curves.refresh()
-        self.curves.set_cursor(cursor)
+        self.plan_curves.refresh()
+        self.plan_curves.set_cursor(cursor)
 
     def status(self, step: DynaStep) -> str:
         """The status line's words on the planning."""

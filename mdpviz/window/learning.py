@@ -272,7 +272,7 @@ class LearningPart(QObject):
         from mdpviz.window.dyna import DynaView
 
         self.dyna = DynaView(hub)
-        """Draws what a planning method (Dyna) adds to a learner's frame (its curves: ``dyna.curves``)."""
+        """Draws what a planning method (Dyna) adds to a learner's frame (its curves: ``dyna.plan_curves``)."""
         lp = self._hub.solver_panel.learning
         lp.settings_changed.connect(self._on_learning_settings)
         lp.mode_changed.connect(lambda _m: self._hub.solving.mark_dirty())
@@ -318,7 +318,7 @@ class LearningPart(QObject):
         self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
         self.approx_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
         self.pg.curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
-        self.dyna.curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
+        self.dyna.plan_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
         if self.active:
             QTimer.singleShot(0, self, self._fit_solver_dock)
 
@@ -395,7 +395,7 @@ class LearningPart(QObject):
             self._hub.docks["convergence"].setAccessibleName("Learning curves")
             QTimer.singleShot(0, self, self._fit_solver_dock)
         elif self._hub.conv_stack.currentWidget() in (self.learning_curves, self.approx_curves, self.pg.curves,
-                                                      self.dyna.curves):
+                                                      self.dyna.plan_curves):
             g = self._hub.stage.game
             self._hub.conv_stack.setCurrentWidget(self._hub.stage.plot_of(g.key))
             self._hub.docks["convergence"].setWindowTitle(g.convergence_title)
