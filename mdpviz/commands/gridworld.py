@@ -36,7 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "('#' wall, 'S' start, '.' open, numbers for exits, cells separated by spaces).",
     )
     p.add_argument("--grid", required=True, metavar="book|bridge|discount|cliff|maze|sutton4x4|FILE",
-                   help="a built-in map or a map file")
+                   help="a built-in map or a map file (also Sutton and Barto's chapter 8 mazes: dyna, blocking, "
+                   "shortcut, blocking-after, shortcut-after; the world's change is learn's, not this solve's)")
     add_solver_options(p)
     p.add_argument("--noise", type=float, default=None,
                    help="probability of slipping to a perpendicular direction, noise/2 each side (default 0.2; "

@@ -53,7 +53,7 @@ KIND = "planning"
 """The registry kind of these methods."""
 
 DEFAULT_MAX_STEPS = 100_000
-"""Cap on the steps of an episode (the Dyna maze's first episode, a random walk, takes about 1,700 on average)."""
+"""Cap on the steps of an episode (the Dyna maze's first episode, a random walk, takes about 1,400 on average)."""
 
 MAX_PLANNING_STEPS = 100_000
 """Largest n (planning updates per real step)."""

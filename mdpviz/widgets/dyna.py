@@ -151,6 +151,8 @@ class DynaCurves(QWidget):
             else:
                 self.steps_curves[k].setData([], [])
                 self.reward_curves[k].setData([], [])
+        top = max((float(d[1].max()) for d in drawn if d[1].size), default=100.0)
+        self.steps_plot.setYRange(1.0, max(2.0, np.log10(max(top, 1.0)) * 1.03), padding=0)  # (log10: 10 to the top)
         self.switch_line.setVisible(self.switch_after > 0)
         if self.switch_after > 0:
             self.switch_line.setValue(self.switch_after)
