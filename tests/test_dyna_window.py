@@ -64,3 +64,25 @@ def test_dyna_q_plus_on_the_shortcut_maze_in_the_window(win):
     lp.planning_steps.setValue(7)
     lp.set_scenario_settings(saved)
     assert lp.planning_steps.value() == 3
+
+
+def test_planning_curves_keep_the_last_runs_beside_the_new_one(qtbot):
+    from types import SimpleNamespace
+
+    from mdpviz.widgets.dyna import KEEP_RUNS, DynaCurves, shown_labels
+
+    c = DynaCurves()
+    qtbot.addWidget(c)
+    for k, n in enumerate((0, 5, 50, 7, 9)):
+        c.reset(f"Dyna-Q n={n}", switch_after=0)
+        c.extend([SimpleNamespace(lengths=(100 - k, 20), episode_ends=(100 - k, 120 - k), episode_rewards=(1.0, 2.0))])
+    c.refresh()
+    drawn = c.curves()
+    assert [d[0] for d in drawn] == ["Dyna-Q n=9", "Dyna-Q n=7", "Dyna-Q n=50", "Dyna-Q n=5"]  # newest first
+    assert len(drawn) == KEEP_RUNS + 1 and list(drawn[0][1]) == [96, 20] and list(drawn[0][2]) == [96, 116]
+    c.reset("Dyna-Q n=50", switch_after=3000)  # the same label again: the old n = 50 run goes, the n = 9 run stays
+    c.refresh()
+    assert [d[0] for d in c.curves()] == ["Dyna-Q n=50", "Dyna-Q n=9", "Dyna-Q n=7", "Dyna-Q n=5"][:KEEP_RUNS + 1]
+    assert c.switch_line.isVisible() and c.switch_line.value() == 3000
+    assert shown_labels(["Dyna-Q n=5", "Dyna-Q n=0"]) == ["n=5", "n=0"]
+    assert shown_labels(["Dyna-Q+ n=25 \u03ba=0.001", "Dyna-Q n=25"]) == ["Dyna-Q+ n=25 \u03ba=0.001", "Dyna-Q n=25"]
