@@ -112,7 +112,7 @@ def test_dyna_q_plus_finds_the_shortcut_and_dyna_q_does_not(shortcut):
     """Figure 8.5: 6,000 real steps, the shortcut opens at 3,000. Dyna-Q+ collects reward faster after the change
     and ends greedy on the 10-step path; Dyna-Q stays on the 16-step one."""
     short, long = GAMMA ** 9, GAMMA ** 15
-    for seed in range(3):
+    for seed in range(2):  # (6 seeds measured: reward after the change 163-168 against 227-240; docs/planning.md)
         opts = dict(planning_steps=25, alpha=1.0, episodes=10 ** 6, total_steps=6000, seed=seed, batch=10 ** 6,
                     switch_after=3000)
         q = _run(shortcut, "dyna-q", **opts)
