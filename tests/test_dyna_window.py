@@ -21,6 +21,7 @@ def test_dyna_q_plus_on_the_shortcut_maze_in_the_window(win):
     from mdpviz.solvers.dyna import DynaStep, dyna_learner
 
     w, qtbot = win
+    pages = w.conv_stack.count()  # (the planning curves are built when a planning method is first picked)
     w.game.set_map(gw.BUILTIN_MAPS["shortcut"])
     wait_model(w, qtbot)
     p = w.solver_panel
@@ -42,6 +43,7 @@ def test_dyna_q_plus_on_the_shortcut_maze_in_the_window(win):
     assert np.array_equal(ref.q, last.q) and ref.planning_updates == last.planning_updates == 3 * 3030
     curves = w.learning.dyna.plan_curves
     assert w.conv_stack.currentWidget() is curves and curves.switch_line.isVisible()
+    assert w.conv_stack.count() == pages + 1
     assert curves.switch_line.value() == 3000
     label, steps, ends, cum = curves.curves()[0]
     assert steps.size == last.episode and ends[-1] == 3030 and cum[-1] == last.cumulative_reward
@@ -57,7 +59,7 @@ def test_dyna_q_plus_on_the_shortcut_maze_in_the_window(win):
     p.algorithm.setCurrentIndex(p.algorithm.findData("vi"))
     qtbot.waitUntil(lambda: c.method == "vi", timeout=20_000)
     w.solving.redraw()
-    assert canvas.model_marks is None
+    assert canvas.model_marks is None and w.conv_stack.currentWidget() is not curves
     # the panel's planning fields go to a scenario and come back
     saved = lp.scenario_settings()
     assert saved["planning_steps"] == 3 and saved["total_steps"] == 3030
