@@ -246,4 +246,18 @@ def paint_model_marks(p: QPainter, marks: ModelMarks, cell_rect: Callable[[int, 
     p.restore()
 
 
-__all__ = ["DynaCurves", "KEEP_RUNS", "ModelMarks", "model_marks", "paint_model_marks", "shown_labels"]
+def show_grid_model(board, known, tried, planned, *, switched: bool = False) -> bool:
+    """A grid world board's :meth:`~mdpviz.widgets.game_board.GameBoard.show_model`: the model's marks on its canvas
+    (None: none); once the world has changed (``switched``), the canvas draws the map after the change (the same
+    states: the built world's ``after``). True when marks are drawn."""
+    canvas = board.canvas
+    geom, mdp, built = board.game.geometry(), board.game.session.mdp(), board.game.session.built()
+    if switched and getattr(built, "after", None) is not None:
+        geom = canvas.geometry_ = built.after.geometry
+    canvas.model_marks = None if known is None or geom is None or mdp is None or len(known) != mdp.n_rows \
+        else model_marks(geom.cell_of, geom.direction, mdp, known, known if tried is None else tried, planned)
+    canvas.update()
+    return canvas.model_marks is not None
+
+
+__all__ = ["show_grid_model", "DynaCurves", "KEEP_RUNS", "ModelMarks", "model_marks", "paint_model_marks", "shown_labels"]
