@@ -36,6 +36,7 @@ from mdpviz.core.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import UNVISITED_FILL, UNVISITED_HATCH, BoardView, ColorBar
 from mdpviz.widgets.chain_marks import paint_chain_mark
+from mdpviz.widgets.dyna import paint_model_marks, show_grid_model
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.game_board import GameBoard
@@ -162,6 +163,7 @@ class GridCanvas(QWidget):
         self.updated: tuple[int, int] | None = None
         """The cell the shown snapshot backed up alone (asynchronous VI, prioritized sweeping), outlined."""
         self.hidden: Callable[[int], bool] = lambda s: False
+        self.model_marks = None  # a planning method's learned model (widgets/dyna.py's ModelMarks), or None
         self.unvisited: np.ndarray | None = None
         """bool (n_states): states a learner's behaviour never visited, hatched grey with no number (None: none)."""
         self.caption = ""
@@ -322,6 +324,8 @@ class GridCanvas(QWidget):
             p.drawRect(rect.adjusted(w / 2 + 1, w / 2 + 1, -w / 2 - 1, -w / 2 - 1))
             p.setPen(QPen(QColor(UPDATED), w))
             p.drawRect(rect.adjusted(w / 2, w / 2, -w / 2, -w / 2))
+        if self.model_marks is not None:
+            paint_model_marks(p, self.model_marks, self.cell_rect, line_scale=lw)
         if self.selected is not None:
             p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.05) * lw))
             p.drawRect(self.cell_rect(*self.selected).adjusted(2, 2, -2, -2))
@@ -796,6 +800,10 @@ class GridBoard(GameBoard):
     def set_q_view(self, on: bool) -> None:
         """Show every action's Q as four triangles per cell (the toggle's own method, for tests and scripts)."""
         self.q_box.setChecked(bool(on))
+
+    def show_model(self, known, tried=None, planned=(), *, switched: bool = False) -> bool:
+        """A planning method's model on the grid (:func:`~mdpviz.widgets.dyna.show_grid_model`)."""
+        return show_grid_model(self, known, tried, planned, switched=switched)
 
     def _on_edited(self, text: str) -> None:
         self.stale = text
