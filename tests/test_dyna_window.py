@@ -43,7 +43,7 @@ def test_dyna_q_plus_on_the_shortcut_maze_in_the_window(win):
     assert np.array_equal(ref.q, last.q) and ref.planning_updates == last.planning_updates == 3 * 3030
     curves = w.learning.dyna.plan_curves
     assert w.conv_stack.currentWidget() is curves and curves.switch_line.isVisible()
-    assert w.conv_stack.count() == pages + 1
+    assert w.conv_stack.count() - pages in (1, 2)  # the planning page (and the learning curves: built on first use too)
     assert curves.switch_line.value() == 3000
     label, steps, ends, cum = curves.curves()[0]
     assert steps.size == last.episode and ends[-1] == 3030 and cum[-1] == last.cumulative_reward

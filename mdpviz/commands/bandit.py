@@ -222,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
 def _common(args: argparse.Namespace, tb: Any) -> dict[str, Any]:
     return {"arms": tb.arms, "bernoulli": tb.bernoulli, "arm_mean": None if tb.bernoulli else tb.mean,
             "prior": list(tb.prior) if tb.bernoulli else None, "drift": tb.drift, "runs": int(args.runs),
-            "steps": int(args.steps), "seed": 0 if args.seed is None else int(args.seed)}
+            "pulls": int(args.steps), "seed": 0 if args.seed is None else int(args.seed)}
 
 
 def testbed_report(args: argparse.Namespace) -> dict[str, Any]:
@@ -280,8 +280,8 @@ def _print_testbed(out: dict[str, Any], d: int) -> None:
     drift = f", drifting by N(0, {out['drift']:g}) per step" if out["drift"] else ""
     opts = ", ".join(f"{k} = {v}" for k, v in out["options"].items())
     print(f"{out['method_name']} ({opts or 'no options'}) on {out['arms']} {kind}{drift}: {out['runs']:,} runs "
-          f"of {out['steps']:,} steps, seed {out['seed']}")
-    steps = out["steps"]
+          f"of {out['pulls']:,} steps, seed {out['seed']}")
+    steps = out["pulls"]
     for t in sorted({t for t in CHECKPOINTS if t <= steps} | {steps}):
         line = (f"  step {t:>7,}: average reward {out['average_reward'][t - 1]:.{d}f} "
                 f"(+- {_se(out['average_reward_se'][t - 1], d)}), optimal action {100 * out['optimal_action'][t - 1]:.1f}%")
@@ -299,7 +299,7 @@ def _se(v: float | None, d: int) -> str:
 
 
 def _print_study(out: dict[str, Any], d: int) -> None:
-    print(f"parameter study: average reward over the first {out['steps']:,} steps, {out['runs']:,} runs each")
+    print(f"parameter study: average reward over the first {out['pulls']:,} steps, {out['runs']:,} runs each")
     for c in out["parameter_study"]:
         pts = ", ".join(f"{x:g}: {y:.{d}f}" for x, y in zip(c["param_values"], c["study_reward"]))
         print(f"  {c['method']} ({c['param']}) {pts}")

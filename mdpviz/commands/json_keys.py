@@ -234,7 +234,7 @@ KEYS: dict[str, tuple[str, str]] = {
     "prior": ("the Beta(a, b) prior of the Bernoulli arms' success probabilities, [a, b] (null: Gaussian arms)", "list[float]|null"),
     "drift": ("the standard deviation of each true value's random-walk step per time step (0: stationary)", "float"),
     "runs": ("independent runs of the testbed averaged", "int"),
-    "steps": ("time steps (pulls) per run", "int"),
+    "pulls": ("time steps (pulls) per run (--steps)", "int"),
     "options": ("the method's parameters as run, by name (its registry defaults filled in)", "object"),
     "average_reward": ("the reward at each time step, averaged over the runs (Sutton and Barto figure 2.2)", "list[float]"),
     "average_reward_se": ("the standard error of average_reward at each time step (null: one run)", "list[float|null]"),
