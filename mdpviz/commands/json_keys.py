@@ -66,6 +66,8 @@ KEYS: dict[str, tuple[str, str]] = {
     "sweeps": ("steps of the method (sweeps, rounds, states, layers)", "int"),
     "iterations": ("sweeps of the exact solve", "int"),
     "converged": ("the method met its stopping rule", "bool"),
+    "visited": ("per state: true where real-time dynamic programming backed the state up (the others keep their optimistic starting value)", "list[bool]"),
+    "trajectories": ("how many greedy trajectories from the start real-time dynamic programming ran", "int"),
     "history": ("one entry per step of the method", "list[object]"),
     "sweep": ("the step's number", "int"),
     "round": ("the round's number", "int"),

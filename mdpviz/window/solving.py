@@ -189,6 +189,9 @@ class SolvingPart(QObject):
         if learns(p.method):
             return self._hub.learning.learning_options()
         opts = p.options()
+        spec = registry.find(p.method)
+        if spec is not None and spec.needs_start and self._hub.stage.session.mdp() is not None:
+            opts["start"] = int(self._hub.stage.session.start_state())  # (RTDP's trajectories start there)
         if uses_tolerance(p.method):
             opts["epsilon" if opts.get("sequence") == "aima" else "tol"] = p.tol
         return opts
