@@ -37,6 +37,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.export_model",
     "mdpviz.commands.learn",
     "mdpviz.commands.gradient",
+    "mdpviz.commands.mcts",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 
@@ -70,6 +71,8 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
               "learn any game from experience (TD, Monte Carlo, SARSA, Q-learning) beside its exact answer"),
     "gradient": ("mdpviz.commands.gradient",
                  "the exact policy gradient at a theta beside sampled REINFORCE estimates, with and without baseline"),
+    "mcts": ("mdpviz.commands.mcts",
+             "Monte Carlo tree search (UCT) from a position: each move's visits and mean beside its exact value"),
 }
 """Subcommand -> (module that registers it, its one-line help), in the order of ``mdpviz --help``.
 ``main`` imports only the module of the command it runs (the others pull in numpy, scipy, Qt...);

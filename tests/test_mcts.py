@@ -1,0 +1,191 @@
+"""Monte Carlo tree search (UCT) on the compiled tables (issue 38), its nodes beside the exact values.
+
+On tic-tac-toe against the random opponent (the agent moving first): from positions where one move wins or
+blocks, 20,000 simulations play an exact best move; each root move's mean approaches its exact Q* as the
+simulations grow (the error averaged over seeds and moves, 1,000 against 20,000); from the empty board the exact
+best moves are the corners, about 2 points above the centre, and textbook UCT with random rollouts plays the
+centre (its rollouts estimate the value under random play). The tree's bookkeeping (visits add up, each node's
+exact value is V* or Q* of its position), minimax by the mover signs on a small two-player table, the command
+line's JSON and its one-line errors."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from mdpviz.cli import main
+from mdpviz.core.mdp import TabularMDP
+from mdpviz.models.kit.game import registry as games
+from mdpviz.models.kit.game.game_model import Game
+from mdpviz.models.ttt.rules import TicTacToeSettings, VsRandomSettings
+from mdpviz.solvers import solve
+from mdpviz.solvers.mcts import MOVE, POSITION, root_moves, tree_search
+from mdpviz.solvers.sweep import optimal_rows
+
+
+@pytest.fixture(scope="module")
+def ttt():
+    """(game model, V*) of tic-tac-toe against the random opponent, the agent first, default rewards
+    (win 500, draw 0, loss -3500, discount 0.9)."""
+    g = Game(games.get("ttt"), TicTacToeSettings(settings=VsRandomSettings(first="agent")))
+    gm = g.model()
+    return gm, solve(gm.mdp, "pi").values
+
+
+def search(mdp, s, v, n, seed=0, c=None):
+    gen = tree_search(mdp, s, exact=v, seed=seed, **({} if c is None else {"c": c}))
+    tree = next(gen)
+    return gen.send(n - 1) if n > 1 else tree
+
+
+def marks(label: str) -> int:
+    return sum(ch in "XO" for ch in label)
+
+
+def test_one_move_wins_or_blocks_and_20000_simulations_find_it(ttt):
+    gm, v = ttt
+    mdp = gm.mdp
+    labels = gm.state_labels()
+    q = mdp.q_values(v)
+    opt = optimal_rows(mdp, q)
+    found = []
+    for s in range(mdp.n_states):  # positions with one exact best move, at least 100 points above the next
+        r0, r1 = int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])
+        if mdp.terminal[s] or r1 - r0 < 3 or opt[r0:r1].sum() != 1:
+            continue
+        top = np.sort(q[r0:r1])[::-1]
+        if top[0] - top[1] >= 100.0:
+            found.append(s)
+    assert len(found) > 100
+    pick = np.random.default_rng(38).choice(found, 4, replace=False)
+    for s in pick:
+        tree = search(mdp, int(s), v, 20_000, seed=int(s))
+        moves = {m.action: m for m in root_moves(tree, mdp)}
+        assert moves[tree.best_move()].optimal, (labels[s], [(m.action, m.visits, m.exact) for m in moves.values()])
+
+
+def test_each_move_mean_approaches_its_exact_value(ttt):
+    gm, v = ttt
+    mdp = gm.mdp
+    labels = gm.state_labels()
+    # two positions four marks in (the agent to move), with their five moves to search
+    three = [s for s, lab in enumerate(labels) if marks(lab) == 4 and not mdp.terminal[s]
+             and mdp.actions_per_state[s] >= 5]
+    pick = [three[0], three[len(three) // 2]]
+    err = {}
+    for n in (1_000, 20_000):
+        e = [np.mean([abs(m.mean - m.exact) for m in root_moves(search(mdp, s, v, n, seed=seed), mdp)])
+             for s in pick for seed in (1, 2)]
+        err[n] = float(np.mean(e))
+    assert err[20_000] < 0.75 * err[1_000], err
+
+
+def test_empty_board_corners_beat_the_centre_but_uct_plays_the_centre(ttt):
+    gm, v = ttt
+    mdp = gm.mdp
+    s = gm.start_state()
+    assert gm.state_labels()[s] == "........."
+    tree = search(mdp, s, v, 20_000, seed=3)
+    moves = {gm.action_label(s, m.action): m for m in root_moves(tree, mdp)}
+    corners = [moves[f"cell {i}"] for i in (0, 2, 6, 8)]
+    centre = moves["cell 4"]
+    assert all(m.optimal for m in corners) and sum(m.optimal for m in moves.values()) == 4
+    gap = corners[0].exact - centre.exact
+    assert gap == pytest.approx(2.278, abs=0.01)  # "about 2 points" (win 500, loss -3500, discount 0.9)
+    assert gm.action_label(s, tree.best_move()) == "cell 4"  # UCT with random rollouts: the centre
+    assert centre.visits > 3 * max(m.visits for m in corners)
+    assert all(centre.mean > m.mean for m in corners)  # the rollouts' means order the moves as random play does
+    assert all(m.mean < m.exact - 300 for m in corners)  # far below their exact values
+
+
+def test_tree_bookkeeping(ttt):
+    gm, v = ttt
+    mdp = gm.mdp
+    s = gm.start_state()
+    q = mdp.q_values(v)
+    gen = tree_search(mdp, s, exact=v, seed=5)
+    first = next(gen)
+    assert first.simulations == 1 and first.selection == (0,) and len(first.expanded) == 2
+    move, pos = first.expanded
+    assert first.kind[move] == MOVE and first.kind[pos] == POSITION and first.parent[pos] == move
+    assert first.rollout[0] == first.state[pos] and mdp.terminal[first.rollout[-1]]
+    assert [name for name, _ in first.phases] == ["selection", "expansion", "rollout", "backup"]
+    steps = [next(gen) for _ in range(30)]
+    assert [t.simulations for t in steps] == list(range(2, 32))
+    tree = gen.send(3000)
+    assert tree.simulations == 3031
+    assert tree.visits[0] == tree.simulations
+    for node in range(tree.n_nodes):
+        kids = tree.children(node)
+        if tree.kind[node] == MOVE:
+            assert tree.visits[node] == tree.visits[kids].sum()  # every simulation through a move reaches an outcome
+            assert tree.exact[node] == pytest.approx(q[tree.row[node]])
+        else:
+            assert tree.exact[node] == pytest.approx(v[tree.state[node]])
+            if node == 0:
+                assert tree.visits[0] == tree.visits[kids].sum()
+    # the root's mean is its moves' returns pooled
+    kids = tree.children(0)
+    assert tree.mean[0] == pytest.approx(np.sum(tree.mean[kids] * tree.visits[kids]) / tree.visits[0])
+    assert not tree.visits.flags.writeable and not tree.mean.flags.writeable
+
+
+def test_minimax_by_the_mover_signs():
+    """Root (max) -> A: the minimiser then picks +10 or -1 (minimax -1, random mean 4.5); -> B: 0 or 0 (0).
+    Random play prefers A; minimax prefers B; UCT's selection at the minimiser's node finds B."""
+    src = [0, 0, 1, 1, 2, 2]
+    act = [0, 1, 0, 1, 0, 1]
+    dst = [1, 2, 3, 4, 5, 6]
+    rew = [0, 0, 10, -1, 0, 0]
+    mdp = TabularMDP.from_transitions(7, 2, src, act, dst, [1.0] * 6, rew, discount=1.0, terminal=[3, 4, 5, 6],
+                                      mover=[1, -1, -1, 1, 1, 1, 1])
+    v = solve(mdp, "pi").values
+    assert v[0] == 0.0 and v[1] == -1.0
+    tree = search(mdp, 0, v, 2000, seed=0)
+    assert tree.best_move() == 1
+    a_node = next(k for k in tree.children(0) if tree.action[k] == 0)
+    assert tree.mean[a_node] < 0  # the minimiser's replies, not their average 4.5
+    moves = root_moves(tree, mdp)
+    assert [m.optimal for m in moves] == [False, True]
+
+
+def test_bad_options_are_one_line(ttt):
+    gm, v = ttt
+    mdp = gm.mdp
+    term = int(np.flatnonzero(mdp.terminal)[0])
+    for kwargs, word in (({"c": -1.0}, "c must"), ({"simulations": 0}, "simulations"), ({"seed": 0, "c": float("nan")}, "c must")):
+        with pytest.raises(ValueError, match=word):
+            tree_search(mdp, 0, exact=v, **kwargs)
+    with pytest.raises(ValueError, match="position"):
+        tree_search(mdp, term, exact=v)
+    with pytest.raises(ValueError, match="position"):
+        tree_search(mdp, mdp.n_states, exact=v)
+
+
+def test_command_json(capsys):
+    argv = ["mcts", "--game", "ttt", "--first", "agent", "--simulations", "3000", "--seed", "2", "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["position"] == "........." and out["simulations"] == 3000 and len(out["children"]) == 9
+    assert out["exact_best_moves"] == ["cell 0", "cell 2", "cell 6", "cell 8"]
+    assert out["best_move"] in {c["move"] for c in out["children"]}
+    assert sum(c["visits"] for c in out["children"]) == 3000
+    assert max(out["children"], key=lambda c: c["visits"])["move"] == out["best_move"]
+    assert main(argv) == 0 and json.loads(capsys.readouterr().out)["children"] == out["children"]  # same seed
+    assert main(["mcts", "--game", "ttt", "--first", "agent", "--position", "XOX.O....", "--simulations", "200"]) == 0
+    assert "exact best" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--simulations", "0"], "--simulations"),
+    (["--simulations", "10", "--c", "-1"], "--c"),
+    (["--simulations", "10", "--position", "nope"], "--position"),
+    (["--simulations", "10", "--seed", "-3"], "--seed"),
+    (["--simulations", "10", "--position", "WIN"], "end of the game"),
+    ([], "--simulations"),
+])
+def test_command_bad_options_exit_2_in_one_line(capsys, argv, message):
+    assert main(["mcts", "--game", "ttt", "--first", "agent", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
