@@ -52,6 +52,7 @@ from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_set
     settings_org,
 )
 from mdpviz.window.playing import PlayingPart
+from mdpviz.window.search import SearchPart
 from mdpviz.window.sensitivity import SensitivityPart
 from mdpviz.window.solving import SolvingPart
 from mdpviz.window.stage import StagePart
@@ -65,6 +66,7 @@ PARTS = (
     ("files", FilesPart),
     ("classroom", ClassroomPart),
     ("sensitivity", SensitivityPart),
+    ("search", SearchPart),
     ("live", LivePart),
 )
 """The window's parts after the stage, by name, in the order the window builds them (each one's

@@ -344,6 +344,33 @@ def _snapshot(done: int, root: int, kind: list, state: list, row_of: list, paren
                       read_only(np.arange(r0, r1, dtype=np.int64)), read_only(q_star[r0:r1].copy()))
 
 
+class SearchRun:
+    """A tree search advanced k simulations at a time (the window's Step: 1; Run: many, in a job), keeping its
+    newest snapshot."""
+
+    def __init__(self, mdp: TabularMDP, root: int, *, exact: np.ndarray, c: float = DEFAULT_C,
+                 seed: int | None = 0) -> None:
+        self.mdp = mdp
+        """The table searched."""
+        self.root = int(root)
+        """The root position's state id."""
+        self._gen = tree_search(mdp, root, exact=exact, c=c, seed=seed)
+        self.tree: SearchTree | None = None
+        """The newest snapshot (None before the first simulation)."""
+
+    def advance(self, k: int = 1) -> SearchTree:
+        """Run ``k`` more simulations (k >= 1) and return the snapshot after them."""
+        k = int(k)
+        if k < 1:
+            raise ValueError(f"simulations must be at least 1, got {k}")
+        if self.tree is None:
+            self.tree = next(self._gen)
+            k -= 1
+        if k > 0:
+            self.tree = self._gen.send(k)
+        return self.tree
+
+
 @dataclass(frozen=True)
 class RootMove:
     """One legal move of the root: the search's statistics beside the exact value."""
@@ -381,4 +408,4 @@ def root_moves(tree: SearchTree, mdp: TabularMDP) -> list[RootMove]:
     return out
 
 
-__all__ = ["DEFAULT_C", "MOVE", "POSITION", "RootMove", "SearchTree", "root_moves", "tree_search"]
+__all__ = ["DEFAULT_C", "MOVE", "POSITION", "RootMove", "SearchRun", "SearchTree", "root_moves", "tree_search"]

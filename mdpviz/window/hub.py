@@ -118,6 +118,7 @@ class Hub(QObject):
         self.classroom: Any = None
         self.view: Any = None
         self.sensitivity: Any = None
+        self.search: Any = None
 
     def say(self, text: str, ms: int = 0) -> None:
         """Show ``text`` on the status line for ``ms`` milliseconds (0: until the next message)."""
