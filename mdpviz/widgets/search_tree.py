@@ -58,24 +58,35 @@ class SearchTreeView(QWidget):
         self.px = int(px)
         self.update()
 
+    def fit_px(self) -> int:
+        """The text size drawn: the chosen one, smaller on a short view so that the root and its moves' four
+        lines of numbers fit (never below 10 pixels)."""
+        return max(10, min(self.px, int(self.height() / 11.0)))
+
+    def rows_fit(self) -> int:
+        """How many best-visited lines fit below the root's moves (the others are left out on a short dock)."""
+        line = self.fit_px() * 1.2
+        lines = max((n.line for n in self.nodes), default=-1) + 1
+        return max(0, min(lines, int((self.height() - 9.5 * line - line) / (1.7 * line))))
+
     def _geometry(self) -> tuple[float, float, float, float]:
         """(radius of the largest node, y of the root, y of the root's moves, y of the first line's row)."""
-        line = self.px * 1.2
-        lines = max((n.line for n in self.nodes), default=-1) + 1
+        line = self.fit_px() * 1.2
+        lines = self.rows_fit()
         rows_h = lines * line * 1.7 + (line if lines else 0)
         top_h = max(40.0, self.height() - rows_h)
         per = self.width() / max(1, sum(1 for n in self.nodes if n.level == 1))
-        rmax = max(5.0, min((top_h - 4 * line) * 0.22, per * 0.28, 36.0))
-        y_root = rmax + 4
-        y_moves = max(y_root + 2.2 * rmax, top_h - 4 * line - rmax - 4)
+        rmax = max(4.0, min((top_h - 6.0 * line - 14) / 3.2, per * 0.28, 36.0))  # (the moves' 4 lines fit below)
+        y_root = max(rmax + 4, 1.7 * line)
+        y_moves = max(y_root + 2.2 * rmax, top_h - 4.3 * line - rmax - 12)
         return rmax, y_root, y_moves, top_h + line * 0.9
 
     def node_centres(self) -> list[QPointF]:
         """Where each node is drawn (widget pixels): the root on top, its moves in a row below, each best-visited
         line in a row of its own at the bottom, from left to right."""
         rmax, y_root, y_moves, y_rows = self._geometry()
-        line = self.px * 1.2
-        left = self.px * 7.5
+        line = self.fit_px() * 1.2
+        left = self.fit_px() * 7.5
         depth = max((n.level for n in self.nodes), default=1) - 1
         col = (self.width() - left) / max(1, depth)
         out = []
@@ -93,7 +104,7 @@ class SearchTreeView(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), QColor("#ffffff"))
         font = QFont(self.font())
-        font.setPixelSize(self.px)
+        font.setPixelSize(self.fit_px())
         p.setFont(font)
         if not self.nodes:
             p.setPen(QColor("#444444"))
@@ -101,7 +112,7 @@ class SearchTreeView(QWidget):
             return
         centres = self.node_centres()
         rmax, _y_root, _y_moves, y_rows = self._geometry()
-        line = self.px * 1.2
+        line = self.fit_px() * 1.2
         per = self.width() / max(1, sum(1 for n in self.nodes if n.level == 1))
         p.setPen(QPen(QColor("#999999"), 1.2))
         for n, c in zip(self.nodes, centres):
@@ -109,16 +120,21 @@ class SearchTreeView(QWidget):
                 p.drawLine(centres[n.parent], c)
         means = np.array([n.mean for n in self.nodes])
         fill = scale_rgb(self.scale, self.scale.normalise(means)) if self.scale is not None else None
-        heads = {n.line: self.nodes[n.parent] for n in self.nodes if n.level == 2}
+        heads = {n.line: self.nodes[n.parent] for n in self.nodes if n.level == 2 and n.line < self.rows_fit()}
         p.setPen(QColor("#000000"))
         for k, head in sorted(heads.items()):
-            p.drawText(QRectF(2, y_rows + k * line * 1.7 - line / 2, self.px * 7.3, line),
+            p.drawText(QRectF(2, y_rows + k * line * 1.7 - line / 2, self.fit_px() * 7.3, line),
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, f"after {head.label} \u25b8")
+        p.setPen(QColor("#444444"))
+        p.drawText(QRectF(2, 2, self.width() / 2 - rmax - 8, 3 * line), Qt.AlignmentFlag.AlignLeft,
+                   "each move: visits n, mean\nreturn, exact Q* (mean | *Q*\nwhen narrow)")
         if heads:
-            p.setPen(QColor("#444444"))
             p.drawText(QRectF(2, y_rows - 1.6 * line, self.width() - 4, line), Qt.AlignmentFlag.AlignLeft,
                        "best-visited lines (n visits, mean | exact):")
+        fit = self.rows_fit()
         for i, (n, c) in enumerate(zip(self.nodes, centres)):
+            if n.line >= fit:
+                continue
             r = max(3.0, rmax * n.size) if n.level <= 1 else max(3.0, min(rmax * n.size, line * 0.6))
             color = QColor("#dddddd") if fill is None or not math.isfinite(n.mean) else QColor(*map(int, fill[i]))
             pen = (QPen(QColor(HIGHLIGHT), 3.0) if n.mark == "expansion" else
@@ -140,10 +156,12 @@ class SearchTreeView(QWidget):
                 p.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                            f"root  n {n.visits:,}\nmean {_fmt(n.mean)}\nexact V* {_fmt(n.exact)}")
             elif n.level == 1:
-                width = max(self.px * 4.0, per)
+                width = max(self.fit_px() * 4.0, per)
                 box = QRectF(c.x() - width / 2, c.y() + max(r, rmax * 0.35) + (9 if n.chosen or n.best else 4), width, line * 4)
-                p.drawText(box, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
-                           f"{n.label}\nn {n.visits:,}\nmean {_fmt(n.mean)}\nexact {_fmt(n.exact)}")
+                words = per >= self.fit_px() * 7.5  # a narrow column: the numbers alone, in the legend's order
+                text = (f"{n.label}\nn {n.visits:,}\nmean {_fmt(n.mean)}\nexact {_fmt(n.exact)}" if words else
+                        f"{n.label}\nn {n.visits:,}\n{_fmt(n.mean)} | *{_fmt(n.exact)}")
+                p.drawText(box, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, text)
             else:
                 box = QRectF(c.x() + r + 4, c.y() - line / 2, self.width(), line)
                 p.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
@@ -182,12 +200,14 @@ class SearchTreePanel(QWidget):
         self.c.setDecimals(3)
         self.c.setValue(math.sqrt(2.0))
         self.seed = named(QSpinBox(), "searchSeed", "Seed")
-        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setRange(0, 99_999)
         self.reset_button = named(QPushButton("Reset"), "searchReset", "New tree")
         self.cancel_button = named(QPushButton("Cancel"), "searchCancel", "Cancel the run")
         self.cancel_button.setEnabled(False)
         self.progress = named(QProgressBar(), "searchProgress", "Simulations run")
-        self.progress.setMaximumWidth(140)
+        self.progress.setMaximumWidth(110)
+        for box in (self.simulations, self.c, self.seed):
+            box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.progress.hide()
         for w in (self.step_button, self.run_button, self.simulations, QLabel("c"), self.c, QLabel("seed"),
                   self.seed, self.reset_button, self.cancel_button, self.progress):
@@ -198,19 +218,28 @@ class SearchTreePanel(QWidget):
         self.verdict.setWordWrap(True)
         self.phases = named(QLabel(""), "searchPhases", "The last simulation's four phases")
         self.phases.setWordWrap(True)
-        lay.addWidget(self.verdict)
-        lay.addWidget(self.phases)
         split = QSplitter(Qt.Orientation.Horizontal)
         self.view = SearchTreeView()
+        self.view.setToolTip("Node size: visits; fill: mean return (the colour bar's scale); beside each node its "
+                             "visits, mean and exact value (V* or Q*). Black outline: the last simulation's "
+                             "selection; magenta: what it added; green ring: an exact best move; dashed box: the "
+                             "move UCT plays (most visited).")
+        lay.addWidget(self.verdict)
+        side = QWidget()
+        self.side = side
+        side_lay = QVBoxLayout(side)
+        side_lay.setContentsMargins(0, 0, 0, 0)
+        side_lay.addWidget(self.phases)
         self.table = named(QTableWidget(0, len(self.COLUMNS)), "searchMoves", "The root's moves")
         self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        side_lay.addWidget(self.table, 1)
         split.addWidget(self.view)
-        split.addWidget(self.table)
+        split.addWidget(side)
         split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 1)
+        split.setStretchFactor(1, 2)
         lay.addWidget(split, 1)
         self.step_button.clicked.connect(self.step_requested)
         self.run_button.clicked.connect(lambda: self.run_requested.emit(int(self.simulations.value())))
@@ -238,9 +267,14 @@ class SearchTreePanel(QWidget):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, j, item)
 
-    def set_font_size(self, px: int) -> None:
-        """Text size in pixels (presenter mode)."""
-        self.view.set_font_size(px)
+    def set_compact(self, on: bool) -> None:
+        """Presenter mode: the tree alone below the verdict (the phases and the table hidden: the tree's
+        outlines show the phases, its nodes the table's numbers), so that nothing is cut at 1280 x 720."""
+        self.side.setVisible(not on)
+
+    def set_font_size(self, px: int, *, tree_px: int | None = None) -> None:
+        """Text size in pixels (presenter mode); ``tree_px``: the tree's own (default the same)."""
+        self.view.set_font_size(tree_px or px)
         font = QFont(self.font())
         font.setPixelSize(px)
         for w in (self.verdict, self.phases, self.table):

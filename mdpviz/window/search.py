@@ -32,6 +32,10 @@ DRAW_EVERY = 10
 """A Run's partial tree is drawn every this many batches."""
 SEARCH_HEIGHT = 0.5
 """Share of the window's height the dock takes when opened."""
+PRESENTER_TREE_PX = 15
+"""The tree's text size in presenter mode (nine moves side by side at 1280 pixels)."""
+PRESENTER_SEARCH_HEIGHT = 0.62
+"""The share in presenter mode (its larger text needs the room; the board keeps the rest)."""
 
 
 class SearchPart(QObject):
@@ -73,7 +77,7 @@ class SearchPart(QObject):
             p.run_requested.connect(self.simulate)
             p.reset_requested.connect(self.clear_search)
             p.cancel_requested.connect(self._hub.playing.cancel_game_job)
-            p.set_font_size(PRESENTER_PLOT_PX if self._hub.view.presenter else PLOT_PX)
+            self._presenter(self._hub.view.presenter)
             self._draw()
         return self._panel
 
@@ -86,9 +90,15 @@ class SearchPart(QObject):
             self._hub.main.tabifyDockWidget(self._hub.docks["convergence"], d)
         d.show()
         d.raise_()
-        if not d.isFloating():
-            self._hub.main.resizeDocks([d], [int(self._hub.main.height() * SEARCH_HEIGHT)], Qt.Orientation.Vertical)
+        self._fit_height()
         return panel
+
+    def _fit_height(self) -> None:
+        """The dock's share of the window's height (more in presenter mode)."""
+        d = self.search_dock
+        if d.isVisible() and not d.isFloating():
+            share = PRESENTER_SEARCH_HEIGHT if self._hub.view.presenter else SEARCH_HEIGHT
+            self._hub.main.resizeDocks([d], [int(self._hub.main.height() * share)], Qt.Orientation.Vertical)
 
     def _on_shown(self, shown: bool) -> None:
         if shown:
@@ -96,7 +106,10 @@ class SearchPart(QObject):
 
     def _presenter(self, on: bool) -> None:
         if self._panel is not None:
-            self._panel.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
+            self._panel.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX,
+                                      tree_px=PRESENTER_TREE_PX if on else PLOT_PX)
+            self._panel.set_compact(on)
+            self._fit_height()
 
     # ------------------------------------------------------------------ the search
     def position_state(self) -> int | None:
@@ -209,10 +222,9 @@ class SearchPart(QObject):
         played = tree.best_move()
         exact_names = ", ".join(session.action_name(a) for a in sorted(best))
         verdict = "an exact best move" if played in best else "NOT an exact best move"
-        p.verdict.setText(f"From {session.state_name(tree.root)}: after {tree.simulations:,} simulations (c = "
-                          f"{tree.c:.3g}) UCT plays {session.action_name(played)} (most visited): {verdict}. "
-                          f"Exact best: {exact_names} (V* = {tree.exact[0]:.4g}). Node size: visits; colour: mean "
-                          f"return; black outline: the last selection, magenta: what it added; green ring: exact best.")
+        p.verdict.setText(f"UCT plays {session.action_name(played)} (most visited of {tree.simulations:,} "
+                          f"simulations, c = {tree.c:.3g}): {verdict}. Exact best: {exact_names} "
+                          f"(V* = {tree.exact[0]:.4g}).")
         p.phases.setText(phase_text(tree, label))
         p.show_moves([(session.action_name(m.action), m.visits, m.mean, m.ucb, m.exact,
                        ("plays" if m.action == played else "") + (" best" if m.optimal else ""))

@@ -480,7 +480,7 @@ class SolvingPart(QObject):
     def _trajectory_caption(self, sw: Sweep, mdp) -> str:
         """The caption's words on a real-time DP snapshot: the trajectory's length and how many states are backed up."""
         live = int(np.count_nonzero(~np.asarray(mdp.terminal)))
-        return f", {len(sw.trajectory) - 1} steps, {int(np.asarray(sw.visited).sum())}/{live} states backed up"
+        return f", {len(sw.trajectory) - 1} steps, {int(np.asarray(sw.visited).sum())}/{live} backed up"
 
     def _trajectory_values(self, sw: Sweep) -> str:
         """The Solver panel's words on a real-time DP snapshot: the visited states' values against the exact
@@ -492,8 +492,8 @@ class SolvingPart(QObject):
         visited = np.asarray(visited)
         err = float(np.max(np.abs(np.asarray(sw.values)[visited] - rng.values[visited])))
         s0 = int(sw.trajectory[0])
-        return (f" \u00b7 V(start) {sw.values[s0]:.6g} vs V* {rng.values[s0]:.6g} \u00b7 max |V - V*| over the "
-                f"{int(visited.sum())} visited states {err:.3g} (the others keep their optimistic start)")
+        return (f" \u00b7 V(start) {sw.values[s0]:.4g} vs V* {rng.values[s0]:.4g} \u00b7 max |V - V*| on the "
+                f"{int(visited.sum())} visited {err:.3g}")
 
     def update_status(self, sw: Sweep | None) -> None:
         if self._hub.learning.active:  # a learner's frame writes its own status

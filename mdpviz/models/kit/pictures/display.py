@@ -127,7 +127,7 @@ def sweep_caption(method_name: str, phase: str, iteration: int, index: int, tota
     elif phase == "lp":
         what = "linear program solved"
     elif phase == "trajectory":
-        what = f"trajectory {iteration} (outlined)"
+        what = f"trajectory {iteration}"
     else:
         what = f"round {iteration}, {phase}"
     where = f" (step {index + 1} of {total})" if index + 1 < total else ""
