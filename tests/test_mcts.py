@@ -189,3 +189,33 @@ def test_command_bad_options_exit_2_in_one_line(capsys, argv, message):
     assert main(["mcts", "--game", "ttt", "--first", "agent", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
+
+
+def test_the_tree_view_shows_the_root_its_moves_and_the_best_visited_lines(ttt):
+    from mdpviz.models.kit.pictures.search_tree import phase_text, tree_view
+
+    gm, v = ttt
+    mdp = gm.mdp
+    s = gm.start_state()
+    tree = search(mdp, s, v, 2000, seed=4)
+    best = {m.action for m in root_moves(tree, mdp) if m.optimal}
+    nodes = tree_view(tree, lambda st, a: gm.action_label(st, a), best, lines=3, depth=3)
+    assert nodes[0].node == 0 and nodes[0].level == 0 and nodes[0].size == 1.0
+    level1 = [n for n in nodes if n.level == 1]
+    assert [n.node for n in level1] == list(tree.move_nodes())  # every tried move of the root, by action
+    assert [n.x for n in level1] == sorted(n.x for n in level1)
+    assert {n.label for n in level1 if n.best} == {"cell 0", "cell 2", "cell 6", "cell 8"}
+    assert [n.label for n in level1 if n.chosen] == [gm.action_label(s, tree.best_move())]
+    lines = {n.line for n in nodes if n.level > 1}
+    assert lines == {0, 1, 2}
+    head = nodes[[n.line for n in nodes].index(0)].parent
+    assert nodes[head].visits == max(n.visits for n in level1)  # line 0 hangs below the most visited move
+    for n in nodes[1:]:
+        parent = nodes[n.parent]
+        assert n.visits <= parent.visits and n.exact == pytest.approx(tree.exact[n.node])
+        if n.level > 1:  # a line's move is the most visited move of its parent's most visited outcome
+            outcome = tree.parent[n.node]
+            assert tree.parent[outcome] == parent.node
+            siblings = tree.children(outcome)
+            assert tree.visits[n.node] == tree.visits[siblings].max()
+    assert phase_text(tree, lambda st, a: gm.action_label(st, a)).startswith("simulation 2,000: 1 selection")

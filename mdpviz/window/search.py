@@ -26,6 +26,10 @@ from mdpviz.widgets.search_tree import SearchTreePanel
 from mdpviz.window.hub import Hub
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
 
+WHY = (" Its random rollouts estimate each move's value under random play, not under best play; the exact solve "
+       "backs up by expectimax over shared positions.")
+"""Why textbook UCT can play a move that is not exact best (said when it does)."""
+
 BATCH = 2_000
 """Simulations between two progress reports of a Run (and two checks of Cancel)."""
 DRAW_EVERY = 10
@@ -169,7 +173,7 @@ class SearchPart(QObject):
         job = Job(make, label=f"Tree search: {total:,} simulation{'s' if total != 1 else ''}",
                   on_done=self._on_done, on_progress=lambda d, t, _x: panel.show_progress(d, t),
                   on_partial=lambda tree: self._draw(tree), on_failed=self._on_failed,
-                  on_cancelled=lambda: panel.show_running(False))
+                  on_cancelled=self._on_cancelled)
         if not self._hub.playing.start_game_job(job):
             return False
         panel.show_running(total > 1)
@@ -184,6 +188,12 @@ class SearchPart(QObject):
             return  # the model changed meanwhile: its tree is gone
         self._exact = (mdp, v)
         self.search_run = run
+        self._draw()
+
+    def _on_cancelled(self) -> None:
+        """A Run cancelled between two batches: the tree as far as it went (a Step or Run goes on from there; a
+        first Run cancelled before its end leaves no tree)."""
+        self.search_panel.show_running(False)
         self._draw()
 
     def _on_failed(self, msg: str) -> None:
@@ -224,7 +234,7 @@ class SearchPart(QObject):
         verdict = "an exact best move" if played in best else "NOT an exact best move"
         p.verdict.setText(f"UCT plays {session.action_name(played)} (most visited of {tree.simulations:,} "
                           f"simulations, c = {tree.c:.3g}): {verdict}. Exact best: {exact_names} "
-                          f"(V* = {tree.exact[0]:.4g}).")
+                          f"(V* = {tree.exact[0]:.4g})." + ("" if played in best else WHY))
         p.phases.setText(phase_text(tree, label))
         p.show_moves([(session.action_name(m.action), m.visits, m.mean, m.ucb, m.exact,
                        ("plays" if m.action == played else "") + (" best" if m.optimal else ""))
