@@ -269,7 +269,7 @@ class SolverWorker(QObject):
         self._pulled = 0
         try:
             self._record_all = RUN_RECORD_ALL
-            if registry.get(method).is_learner:  # one snapshot per episode, on the exact answer's scale
+            if registry.get(method).kind in ("learner", "planning"):  # one snapshot per episode, on the exact answer's scale
                 self._gen, rng = learning_start(mdp, method, options)
                 self._record_all = learning_record_all(mdp)
             elif registry.get(method).kind in ("approximation", "policy-gradient"):  # (the window colours by each snapshot's answer)
@@ -393,9 +393,11 @@ def learning_start(mdp: TabularMDP, method: str, options: dict) -> tuple[Generat
     states (V* for control, V of the evaluated policy for prediction), so that the learned values are
     coloured as the exact ones are. The exact answer is solved once here (on the solver thread) and
     given to the learner as its reference."""
+    from mdpviz.solvers.dyna import planning_run
     from mdpviz.solvers.learning import learning_run
 
-    gen, exact = learning_run(mdp, method, options, history_bytes=LEARNING_HISTORY_BYTES)
+    run = planning_run if registry.is_kind(method, "planning") else learning_run
+    gen, exact = run(mdp, method, options, history_bytes=LEARNING_HISTORY_BYTES)
     values = np.array(exact.values, dtype=np.float64)
     values.setflags(write=False)
     v = values[~np.asarray(mdp.terminal)]

@@ -31,6 +31,8 @@ methods and saves every game's pictures into one folder (default ``assets/screen
   policy diff after a living-reward edit of CS188's DiscountGrid, also in ``policy-diff/<size>/`` at
   the three sizes), ``sensitivity-phase.png`` (the Sensitivity dock's phase diagram of the discount
   grid) and ``sensitivity/{bridge,phase}-<size>.png`` at the three sizes;
+  and planning with a learned model, ``planning/<size>/{figure-8.2,shortcut-after-switch}.png`` at the three sizes
+  (:mod:`mdpviz.screenshot_planning`);
 * ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed);
 * ``randomwalk``, ``baird``, ``mountaincar``: the book's figures 9.1, 11.2 and 10.1 as the window draws them,
   ``approximation/<size>/figure-*.png`` at the three sizes (:mod:`mdpviz.screenshot_approx`);
@@ -379,8 +381,10 @@ def save_gym_screenshots(out: str | Path) -> list[Path]:
 
 
 def _gridworld(out: Path, o: ShotOptions) -> list[Path]:
+    from mdpviz.screenshot_planning import save_planning_screenshots
+
     return (save_gridworld_screenshots(out) + save_theory_screenshots(out, games=o.sim_games)
-            + save_policy_diff_screenshots(out) + save_sensitivity_screenshots(out))
+            + save_policy_diff_screenshots(out) + save_sensitivity_screenshots(out) + save_planning_screenshots(out))
 
 
 def _gym(out: Path, o: ShotOptions) -> list[Path]:

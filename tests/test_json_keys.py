@@ -17,6 +17,8 @@ CASES: dict[str, list[str]] = {
     "solve-rvi": ["solve", "--game", "file", "--mdp", "continuing-mdp-2-2", "--method", "rvi"],
     "learn-control": ["learn", *GRID, "--method", "q", "--episodes", "20"],
     "learn-prediction": ["learn", *GRID, "--method", "td0", "--episodes", "20"],
+    "learn-planning": ["learn", "--game", "gridworld", "--grid", "shortcut", "--method", "dyna-q+", "--episodes", "300",
+                       "--planning-steps", "2", "--total-steps", "3050"],
     "sensitivity": ["sensitivity", "--game", "gridworld", "--grid", "bridge", "--param", "noise", "--from", "0",
                     "--to", "0.5", "--steps", "5"],
     "sensitivity-phase": ["sensitivity", "--game", "gridworld", "--grid", "bridge", "--param", "noise", "--from", "0",

@@ -356,6 +356,8 @@ REMAINING: dict[str, frozenset[str]] = {
     "mdpviz/screenshot_approx.py": frozenset({"gradient-mc", "off-td", "semi-sarsa", "tdc"}),
     # issue 37's pictures: the corridor learned by REINFORCE, as figure 13.1 learns it
     "mdpviz/screenshot_pg.py": frozenset({"reinforce"}),
+    # issue 38's pictures: figure 8.2 drawn by Dyna-Q (n = 0, 5, 50), figure 8.5 by Dyna-Q against Dyna-Q+
+    "mdpviz/screenshot_planning.py": frozenset({"dyna-q", "dyna-q+"}),
 }
 """Per file, the method ids still spelled there, each group with why. A file may lose an entry; a new id
 in a file not listed fails. A word meaning something else in a module is declared in that module's

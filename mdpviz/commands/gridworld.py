@@ -1,7 +1,7 @@
 """``mdpviz gridworld``: a grid world solved from the command line.
 
 ``mdpviz gridworld --grid book|bridge|discount|cliff|maze|FILE [--discount G] [--noise P]
-[--living-reward R] [--convention cs188|aima] [--json]`` prints the values (one row of the grid
+[--living-reward R] [--convention cs188|aima|sutton] [--json]`` prints the values (one row of the grid
 per line, walls blank) and the optimal policy as arrows. ``--json`` gives ``values`` as rows from
 the top with null for walls, and ``policy`` likewise (arrows, "exit", null for walls and terminal
 cells). A map file has one row per line: ``#`` wall, ``S`` start, ``.`` open, numbers for exits
@@ -36,7 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "('#' wall, 'S' start, '.' open, numbers for exits, cells separated by spaces).",
     )
     p.add_argument("--grid", required=True, metavar="book|bridge|discount|cliff|maze|sutton4x4|FILE",
-                   help="a built-in map or a map file")
+                   help="a built-in map or a map file (also Sutton and Barto's chapter 8 mazes: dyna, blocking, "
+                   "shortcut, blocking-after, shortcut-after; the world's change is learn's, not this solve's)")
     add_solver_options(p)
     p.add_argument("--noise", type=float, default=None,
                    help="probability of slipping to a perpendicular direction, noise/2 each side (default 0.2; "
@@ -45,7 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="reward of every move from an open cell (AIMA's R(s); default 0, -1 on sutton4x4)")
     p.add_argument("--convention", choices=CONVENTIONS, default=None,
                    help="cs188: an exit cell's one action 'exit' pays its reward (default); aima: R(s) per "
-                   "state, exit cells are terminal (sutton4x4's default)")
+                   "state, exit cells are terminal (sutton4x4's default); sutton: exit cells are terminal and the "
+                   "move into one pays its number (the chapter 8 mazes' default)")
     p.set_defaults(func=run, default_discount=0.9)
 
 

@@ -24,7 +24,7 @@ import argparse
 import math
 import time
 
-from mdpviz.commands import check_seed, learn_approx, learn_pg, positive_int
+from mdpviz.commands import check_seed, learn_approx, learn_dyna, learn_pg, positive_int
 from mdpviz.commands.game_args import add_game_options
 
 NOT_METHOD_IDS = {"q": "the JSON field of the learned Q table"}
@@ -74,11 +74,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_game_options(p, own_help={"--seed": "seed of the episodes: every random number of the learner (default 0); "
                                   "with --game risk_ttt also of its noisy and random risk presets"})
-    approx, pg = registry.ids("approximation"), registry.ids("policy-gradient")
-    p.add_argument("--method", required=True, choices=registry.ids("learner") + approx + pg,
+    approx, pg, plan = registry.ids("approximation"), registry.ids("policy-gradient"), registry.ids("planning")
+    p.add_argument("--method", required=True, choices=registry.ids("learner") + approx + pg + plan,
                    help=f"{', '.join(predict)} (prediction); {', '.join(control)} (control); with linear function "
                    f"approximation (--features): {', '.join(approx)}"
-                   + (f"; policy gradients (--features, --alpha-theta, --alpha-w): {', '.join(pg)}" if pg else ""))
+                   + (f"; policy gradients (--features, --alpha-theta, --alpha-w): {', '.join(pg)}" if pg else "")
+                   + (f"; planning with a learned model (--planning-steps, --kappa): {', '.join(plan)}" if plan else ""))
     p.add_argument("--episodes", type=positive_int, required=True, metavar="N", help="episodes to run")
     p.add_argument("--alpha", default=None, metavar="A|1/n|1/n^w",
                    help="step size: a constant in (0, 1], 1/n (sample average) or 1/n^w (default: 1/n for "
@@ -110,6 +111,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     learn_approx.add_options(p)
     learn_pg.add_options(p)
+    learn_dyna.add_options(p)
     p.set_defaults(func=run)
 
 
@@ -166,6 +168,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--digits must be 0..15, got {args.digits}")
     opts = learner_options(args)
     every = args.every or max(1, args.episodes // CURVE_POINTS)
+    if not learn_dyna.is_planning(args.method):
+        learn_dyna.check_not_planning(args)
     if learn_pg.is_policy_gradient(args.method):
         for flag, value in (("--expected", args.expected or None), ("--beta", args.beta), ("--behaviour", args.behaviour)):
             if value is not None:
@@ -177,6 +181,17 @@ def run(args: argparse.Namespace) -> int:
             learn_pg.print_text(out, args.digits)
         return 0
     learn_pg.check_not_policy_gradient(args)
+    if learn_dyna.is_planning(args.method):
+        for flag, value in (("--expected", args.expected or None), ("--beta", args.beta), ("--behaviour", args.behaviour),
+                            ("--features", args.features)):
+            if value is not None:
+                raise ValueError(f"{flag} applies to the approximation methods, not {args.method}")
+        out = learn_dyna.run_dyna(args, opts, every=args.every)
+        if args.json:
+            print_json(out)
+        else:
+            learn_dyna.print_text(out, args.digits)
+        return 0
     if learn_approx.is_approximation(args.method):
         out = learn_approx.run_approx(args, opts, every=every)
         if args.json:

@@ -333,6 +333,18 @@ def _pg(id: str, title: str, code: int, params: tuple[Param, ...], lesson: str, 
                       needs_start=True, tol_as=None, code=code, lesson=lesson, **flags)
 
 
+_DYNA = "mdpviz.solvers.dyna:dyna_learner"
+_PLANNING_STEPS = Param("planning_steps", int, 5, low=0, high=100_000, help="n: planning updates from the model per real step")
+_KAPPA = Param("kappa", float, 1e-3, low=0.0, help="Dyna-Q+'s bonus weight: a planning reward is R + kappa sqrt(tau)")
+_TOTAL = Param("total_steps", int, 0, low=0, help="stop after this many real steps in all (0: run the episodes)")
+
+
+def _dyna(id: str, title: str, params: tuple[Param, ...], lesson: str, **flags: Any) -> MethodSpec:
+    """A planning method with a learned model (:mod:`mdpviz.solvers.dyna`)."""
+    return MethodSpec(id, title, "planning", _DYNA, (_PLANNING_STEPS, *params, _EPS, _TOTAL), unit="episode",
+                      needs_start=True, tol_as=None, lesson=lesson, **flags)
+
+
 # ---------------------------------------------------------------------------------- the methods
 # (loop codes: mdpviz.solvers.learning_loop's TD0 = 0, NSTEP, MC, MC_CONTROL, SARSA, EXPECTED_SARSA, Q_LEARNING, DOUBLE_Q = 7)
 ENTRIES: tuple[MethodSpec, ...] = (
@@ -479,6 +491,17 @@ ENTRIES: tuple[MethodSpec, ...] = (
         "Actor-critic for continuing tasks (13.6, one-step): \u03b4 = R - R\u0304 + v\u0302(S\u2032, w) - "
         "v\u0302(S, w), R\u0304 <- R\u0304 + \u03b1_R\u0304 \u03b4, then w and \u03b8 as the actor-critic: "
         "it climbs the average reward r(\u03c0).", short="average-reward actor-critic"),
+    # planning with a learned model (Sutton and Barto 8.2-8.3; issue 38): mdpviz.solvers.dyna
+    _dyna("dyna-q", "Dyna-Q", (),
+          "Dyna-Q (Sutton and Barto 8.2): after every real step's Q-learning update the step is recorded in a "
+          "deterministic model, Model(S, A) <- R, S\u2032, and n planning updates follow, each from a previously "
+          "observed state and an action taken there, drawn at random, with the model's R and S\u2032. Real steps "
+          "and planning updates are counted apart; n = 0 is one-step Q-learning.", short="Dyna-Q"),
+    _dyna("dyna-q+", "Dyna-Q+", (_KAPPA,),
+          "Dyna-Q+ (8.3): Dyna-Q whose planning reward is R + \u03ba \u221a\u03c4, \u03c4 the real steps "
+          "since (S, A) was last tried, and whose model holds every action of a visited state (the untried ones "
+          "lead back to it with reward 0, the book's footnote): long-untried actions look worth retrying, so it "
+          "finds a shortcut that opens later (figure 8.5).", short="Dyna-Q+"),
 )
 """Every method, in the order the command line, the panel and the lesson list them: one line each."""
 

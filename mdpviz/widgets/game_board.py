@@ -69,6 +69,15 @@ class GameBoard(QWidget):
         such mark (the caption's counts still say over which states the errors are)."""
         return False
 
+    def show_model(self, known: Any, tried: Any = None, planned: Sequence[tuple[int, int]] = (), *,
+                   switched: bool = False) -> bool:
+        """After :meth:`show_sweep` of a planning method's snapshot (Dyna): its learned model's (state, action)
+        rows ``known`` (bool per row; None: no marks), which of them were ``tried`` in the environment, and the
+        last real step's planning updates ``planned`` ((state, action) pairs); ``switched``: the world has changed
+        (a board that can draws the world after the change). False: the board draws no such marks (the caption's
+        counts still say what the model holds)."""
+        return False
+
     def show_history(self, history: Sequence[Any], index: int) -> None:
         """Every recorded snapshot of the current solve and the shown one's index, given before each
         :meth:`show_sweep` (a board that keeps earlier sweeps in view, as figure 4.3's value curves do)."""

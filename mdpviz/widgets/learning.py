@@ -55,6 +55,9 @@ APPROXIMATORS = registry.ids_where("approximation")
 POLICY_GRADIENTS = registry.ids_where("policy-gradient")
 """The policy-gradient learners (issue 37), listed after the approximation ones; they take the Features picker's
 features (stacked per action) and two step sizes, alpha_theta and alpha_w."""
+PLANNERS = registry.ids_where("planning")
+"""The planning methods with a learned model (Dyna-Q, Dyna-Q+: issue 38), listed after the policy gradients; they
+take the panel's step size, epsilon, initial value, step cap, seed and episodes, and n, kappa and a real-step budget."""
 PG_MODE_LABELS = {"probability": "policy probabilities", "value": "exact v\u03c0 of the policy", "visits": "visit counts"}
 """The board toggle's choices for a policy-gradient learner (see :class:`mdpviz.window.policy_gradient.PGView`)."""
 FEATURE_EXAMPLES = {"tabular": "tabular", "aggregate": "aggregate:10", "tiles": "tiles:8:0.125", "poly": "poly:5",
@@ -64,7 +67,7 @@ FEATURE_EXAMPLES = {"tabular": "tabular", "aggregate": "aggregate:10", "tiles": 
 
 def learns(method: str | None) -> bool:
     """True for a learner from experience: tabular (:data:`LEARNERS`) or with function approximation."""
-    return method in LEARNERS or method in APPROXIMATORS or method in POLICY_GRADIENTS
+    return method in LEARNERS or method in APPROXIMATORS or method in POLICY_GRADIENTS or method in PLANNERS
 
 MOVING_AVERAGE = 100
 """Episodes in the moving average of the return curve."""
@@ -181,6 +184,26 @@ class LearningPanel(QWidget):
         row.addWidget(self.max_steps, 1)
         row.addWidget(self.seed, 1)
         form.addRow("Max steps, seed", row)
+        self.planning_steps = _named(QSpinBox(), "learningPlanningSteps", "Planning updates per real step")
+        self.planning_steps.setRange(0, 100_000)
+        self.planning_steps.setValue(5)
+        self.planning_steps.setToolTip("Dyna: n planning updates from the learned model after each real step (0: "
+                                       "Q-learning)")
+        self.kappa = self._spin("learningKappa", "Dyna-Q+ kappa", 0.0, 10.0, 1e-3, 1e-3, 5)
+        self.kappa.setToolTip("Dyna-Q+: a planning update's reward is R + \u03ba \u221a\u03c4, \u03c4 the real "
+                              "steps since (S, A) was last tried")
+        self.total_steps = _named(QSpinBox(), "learningTotalSteps", "Real steps in all")
+        self.total_steps.setRange(0, 2_000_000_000)
+        self.total_steps.setSpecialValueText("episodes")
+        self.total_steps.setToolTip("Dyna: stop after this many real steps in all (figures 8.4-8.5: 3000, 6000); "
+                                    "\u201cepisodes\u201d: run the episodes")
+        self.planning_row = QWidget()
+        row = QHBoxLayout(self.planning_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        for w in (self.planning_steps, self.kappa, self.total_steps):
+            row.addWidget(w, 1)
+        form.addRow("n, \u03ba, steps", self.planning_row)
+        form.setRowVisible(self.planning_row, False)
         self.episodes = _named(QSpinBox(), "learningEpisodes", "Episodes")
         self.episodes.setRange(1, min(MAX_EPISODES, 2_000_000_000))
         self.episodes.setValue(10_000)
@@ -199,7 +222,7 @@ class LearningPanel(QWidget):
         self._pg_alphas = ("", "")
         for w in (self.epsilon, self.decay, self.floor, self.initial):
             w.valueChanged.connect(lambda _v: self.settings_changed.emit())
-        for w in (self.n, self.max_steps, self.seed, self.episodes):
+        for w in (self.n, self.max_steps, self.seed, self.episodes, self.planning_steps, self.total_steps, self.kappa):
             w.valueChanged.connect(lambda _v: self.settings_changed.emit())
         self.policy.currentIndexChanged.connect(lambda _i: self.settings_changed.emit())
         self.explore.toggled.connect(lambda _on: self.settings_changed.emit())
@@ -325,6 +348,8 @@ class LearningPanel(QWidget):
         self.n.setEnabled(takes("n"))
         pg = method in POLICY_GRADIENTS
         approx = method in APPROXIMATORS or pg
+        self._form.setRowVisible(self.planning_row, method in PLANNERS)
+        self.kappa.setEnabled(takes("kappa"))
         self.features.setEnabled(approx)
         self._form.setRowVisible(self.pg_alphas, pg)
         self._form.setRowVisible(self.alpha, not pg)
@@ -351,6 +376,10 @@ class LearningPanel(QWidget):
                      "exploring_starts": bool(self.explore.isChecked()), "max_steps": int(self.max_steps.value()),
                      "initial": float(self.initial.value()), "seed": int(self.seed.value()),
                      "features": self._features_text, "expected": bool(self.expected.isChecked())}
+        for key, w, default in (("planning_steps", self.planning_steps, 5), ("kappa", self.kappa, 1e-3),
+                                ("total_steps", self.total_steps, 0)):  # (written when set: older files stay as they were)
+            if w.value() != default:
+                out[key] = w.value()
         if self._alpha_text:
             out["alpha"] = self._alpha_text
         for key, text in zip(("alpha_theta", "alpha_w"), self._pg_alphas):
@@ -365,7 +394,9 @@ class LearningPanel(QWidget):
         spins = {"episodes": (self.episodes, 10_000, int), "epsilon": (self.epsilon, d.epsilon, float),
                  "epsilon_decay": (self.decay, d.epsilon_decay, float), "epsilon_min": (self.floor, d.epsilon_min, float),
                  "n": (self.n, d.n, int), "max_steps": (self.max_steps, d.max_steps, int),
-                 "initial": (self.initial, d.initial, float), "seed": (self.seed, d.seed, int)}
+                 "initial": (self.initial, d.initial, float), "seed": (self.seed, d.seed, int),
+                 "planning_steps": (self.planning_steps, 5, int), "kappa": (self.kappa, 1e-3, float),
+                 "total_steps": (self.total_steps, 0, int)}
         unknown = sorted(set(data) - set(spins) - {"policy", "exploring_starts", "alpha", "features", "expected",
                                                    "alpha_theta", "alpha_w"})
         if unknown:
@@ -438,6 +469,8 @@ class LearningPanel(QWidget):
             return self._approx_options(method, opts)
         if method in POLICY_GRADIENTS:
             return self._pg_options(method, opts)
+        if method in PLANNERS:
+            return self._planning_options(method, opts)
         if self._alpha_text:
             opts["alpha"], opts["alpha_power"] = parse_alpha(self._alpha_text)
         LearningSettings(method=method, **opts)  # checked here: a bad field is one line in the status bar
@@ -460,6 +493,26 @@ class LearningPanel(QWidget):
         ApproxSettings(method=method, **out)
         return out
 
+
+    def _planning_options(self, method: str, opts: dict) -> dict:
+        """The options of a planning method (Dyna): its registry line's parameters among the panel's fields, a
+        constant step size; ValueError when they do not make a valid run."""
+        from mdpviz.solvers.dyna import DynaSettings
+
+        spec = registry.get(method)
+        out = {k: v for k, v in opts.items() if spec.takes(k) or k in ("episodes", "max_steps", "seed", "start", "initial")}
+        out["planning_steps"] = int(self.planning_steps.value())
+        if spec.takes("kappa"):
+            out["kappa"] = float(self.kappa.value())
+        if self.total_steps.value():
+            out["total_steps"] = int(self.total_steps.value())
+        if self._alpha_text:
+            a, power = parse_alpha(self._alpha_text)
+            if power:
+                raise ValueError(f"step size {self._alpha_text!r}: Dyna takes a constant step size")
+            out["alpha"] = a
+        DynaSettings(method=method, bonus=spec.takes("kappa"), **out)
+        return out
 
     def _pg_options(self, method: str, opts: dict) -> dict:
         """The options of a policy-gradient learner: its registry line's parameters among the panel's fields,
@@ -623,7 +676,7 @@ class LearningCurves(QWidget):
             self.exact_line.setValue(self.exact_return)
 
 
-__all__ = ["APPROXIMATORS", "APPROX_MODE_LABELS", "PG_MODE_LABELS", "POLICY_GRADIENTS", "LEARNERS", "LearningCurves", "add_learners", "LearningPanel", "MODE_LABELS",
+__all__ = ["PLANNERS", "APPROXIMATORS", "APPROX_MODE_LABELS", "PG_MODE_LABELS", "POLICY_GRADIENTS", "LEARNERS", "LearningCurves", "add_learners", "LearningPanel", "MODE_LABELS",
            "MOVING_AVERAGE", "learns", "moving_average"]
 
 
@@ -659,3 +712,11 @@ def add_learners(combo: QComboBox) -> None:
         combo.addItem(registry.title(key), key)
         combo.setItemData(combo.count() - 1, f"{registry.title(key)}: a softmax policy over the Features picker's "
                           "features, beside its exact value and gradient", Qt.ItemDataRole.ToolTipRole)
+    combo.addItem("\u2014 planning with a model \u2014", None)
+    if isinstance(model, QStandardItemModel):
+        item = model.item(combo.count() - 1)
+        item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsSelectable & ~Qt.ItemFlag.ItemIsEnabled)
+    for key in PLANNERS:
+        combo.addItem(registry.title(key), key)
+        combo.setItemData(combo.count() - 1, f"{registry.title(key)}: learns from real steps and plans n updates "
+                          "from its learned model after each, beside the exact answer", Qt.ItemDataRole.ToolTipRole)

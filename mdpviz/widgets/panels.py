@@ -364,7 +364,7 @@ class SolverPanel(QWidget):
     def show_learning(self, method: str) -> None:
         """Show the learner's settings when ``method`` is a learner, in place of the solvers' tolerance and
         conventions (a learner has neither), and call the speeds episodes per second."""
-        on = any(registry.is_kind(method, k) for k in ("learner", "approximation", "policy-gradient"))
+        on = any(registry.is_kind(method, k) for k in ("learner", "approximation", "policy-gradient", "planning"))
         self.learning_scroll.setVisible(on)
         self._form.setRowVisible(self._tol_row, not on)
         self._form.setRowVisible(self._conv_row, not on)

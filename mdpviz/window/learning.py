@@ -40,11 +40,12 @@ from mdpviz.solvers.learning import (
     replay_episode,
 )
 from mdpviz.solvers.approximation import ApproxStep
+from mdpviz.solvers.dyna import DynaStep
 from mdpviz.solvers.policy_gradient import PGStep
 from mdpviz.solvers.features import kinds_for
 from mdpviz.solvers.sweep import greedy
 from mdpviz.widgets.approximation import ApproxCurves
-from mdpviz.widgets.learning import APPROX_MODE_LABELS, APPROXIMATORS, POLICY_GRADIENTS, LearningCurves, learns
+from mdpviz.widgets.learning import APPROX_MODE_LABELS, APPROXIMATORS, PLANNERS, POLICY_GRADIENTS, LearningCurves, learns
 from mdpviz.window.hub import Hub
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
 
@@ -268,6 +269,10 @@ class LearningPart(QObject):
 
         self.pg = PGView(hub)
         """Draws a policy-gradient learner's snapshots (its plots: ``pg.curves``, the dock's page then)."""
+        from mdpviz.window.dyna import DynaView
+
+        self.dyna = DynaView(hub)
+        """Draws what a planning method (Dyna) adds to a learner's frame (its curves: ``dyna.plan_curves``)."""
         lp = self._hub.solver_panel.learning
         lp.settings_changed.connect(self._on_learning_settings)
         lp.mode_changed.connect(lambda _m: self._hub.solving.mark_dirty())
@@ -313,6 +318,7 @@ class LearningPart(QObject):
         self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
         self.approx_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
         self.pg.curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
+        self.dyna.plan_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
         if self.active:
             QTimer.singleShot(0, self, self._fit_solver_dock)
 
@@ -346,6 +352,10 @@ class LearningPart(QObject):
         m = self._hub.solver_panel.method
         try:
             opts = lp.options(m, self._hub.stage.session.start_state())
+            if m in PLANNERS:  # the world after its change, where the game's changes (issue 38)
+                from mdpviz.window.dyna import planning_inputs
+
+                return planning_inputs(self._hub.stage.session, opts)
             return self._game_inputs(m, opts) if m in APPROXIMATORS or m in POLICY_GRADIENTS else opts
         except ValueError as e:
             self._hub.status.showMessage(str(e), 8000)
@@ -367,7 +377,12 @@ class LearningPart(QObject):
 
     def _learning_reset(self) -> None:
         """A new solve or learner: the convergence dock shows the curves of a learner, the game's plot else."""
-        if self.approx_active:
+        self._hub.stage.board.show_model(None)  # (a planning method's marks: drawn again by its frames only)
+        if self._hub.controller.method in PLANNERS:
+            self.learning_curves.reset()
+            self.dyna.reset(self._hub.controller.method, self._hub.controller.options)
+            QTimer.singleShot(0, self, self._fit_solver_dock)
+        elif self.approx_active:
             self._approx_reset()
         elif self.pg_active:
             self.pg.reset()
@@ -379,7 +394,8 @@ class LearningPart(QObject):
             self._hub.docks["convergence"].setWindowTitle("Learning curves")
             self._hub.docks["convergence"].setAccessibleName("Learning curves")
             QTimer.singleShot(0, self, self._fit_solver_dock)
-        elif self._hub.conv_stack.currentWidget() in (self.learning_curves, self.approx_curves, self.pg.curves):
+        elif self._hub.conv_stack.currentWidget() in (self.learning_curves, self.approx_curves, self.pg.curves,
+                                                      self.dyna.plan_curves):
             g = self._hub.stage.game
             self._hub.conv_stack.setCurrentWidget(self._hub.stage.plot_of(g.key))
             self._hub.docks["convergence"].setWindowTitle(g.convergence_title)
@@ -426,13 +442,14 @@ class LearningPart(QObject):
             start = int(self._hub.controller.options.get("start", 0))
             self.learning_curves.set_exact_return(float(step.exact.values[start]))
         self.learning_curves.extend(steps)
+        self.dyna.extend(steps)
         if self._tr_wait:  # a transition Step: the new episode is shown from its first transition
             self._tr_wait = False
             i = len(self._hub.controller.history) - 1
             self._tr = (i, 1) if self.replay_at(i) else None
             if self._tr is None:
                 self._hub.status.showMessage(
-                    f"{LEARNERS[self._hub.controller.method]} is stepped one episode at a time (one transition at a "
+                    f"{registry.title(self._hub.controller.method)} is stepped one episode at a time (one transition at a "
                     f"time: {', '.join(LEARNERS[m] for m in REPLAYABLE)})", 8000)
 
     # ------------------------------------------------------------------ one transition at a time
@@ -443,7 +460,8 @@ class LearningPart(QObject):
         c = self._hub.controller
         hist = c.history
         out = None
-        if 0 <= i < len(hist) and isinstance(hist[i], LearningStep) and c.mdp is not None:
+        if 0 <= i < len(hist) and isinstance(hist[i], LearningStep) and not isinstance(hist[i], DynaStep) \
+                and c.mdp is not None:  # (a planning method's episode is not replayed: n updates a step)
             prev = hist[i - 1] if i > 0 else None
             try:
                 out = replay_episode(c.mdp, prev, hist[i], LearningSettings(method=c.method, **c.options)) or None
@@ -496,7 +514,8 @@ class LearningPart(QObject):
         """The learning lesson of the current model with the learner's settings (the lesson tab's page)."""
         from mdpviz.models.kit.teaching.learning_lesson import learning_lesson
 
-        if self.approx_active or self.pg_active:  # the game's lesson says what each method converges to (issue 36 item 7)
+        if self.approx_active or self.pg_active or self._hub.controller.method in PLANNERS:
+            # the game's lesson says what each method converges to (issue 36 item 7); the mazes' lesson their change
             from mdpviz.export import game_lesson
 
             return game_lesson(self._hub.stage.game)
@@ -570,7 +589,8 @@ class LearningPart(QObject):
             ref_pol.setflags(write=False)
             shown, ref = dataclasses.replace(shown, changed=keep), dataclasses.replace(ref, policy=ref_pol, changed=keep)
         n_diff = int(shown.changed.size)
-        when = f"episode {step.episode:,}" + ("" if tv is None else f", transition {tv[2]} of {tv[3]}")
+        when = f"episode {step.episode:,}" + ("" if tv is None else f", transition {tv[2]} of {tv[3]}") + (
+            self.dyna.caption(step) if isinstance(step, DynaStep) else "")
         cap = f"{when} \u00b7 {MODE_WORDS[mode]} \u00b7 RMS error {rms:.3g} over {n_seen:,} visited{own}"
         if step.policy is not None:
             cap += (f" \u00b7 {n_diff} not optimal (dashed)" if mode != "exact" else " \u00b7 optimal policy")
@@ -579,6 +599,8 @@ class LearningPart(QObject):
         board.set_value_range(c.value_range if mode in ("learned", "exact") else None)
         board.show_sweep(shown, scale, caption=g.board_caption(cap, shown), previous=ref)
         board.show_unvisited(unvisited if unvisited is not None and unvisited.any() else None)
+        if isinstance(step, DynaStep):
+            self.dyna.draw(step, cursor=None if self._hub.solving.view_index is None else step.episode)
         self._hub.color_bar.show_scale(board.shown_scale or scale)
         if tv is not None:  # the token stands where the transition led
             board.show_token(self._hub.playing.token_state(int(step.path[tv[2]]), int(step.path[tv[2] - 1])), when)
@@ -594,7 +616,8 @@ class LearningPart(QObject):
         self._hub.solver_panel.show_status(
             f"{when} \u00b7 {step.updates:,} updates \u00b7 return {step.ret:.4g} \u00b7 "
             f"RMS error {rms:.3g}, largest {largest:.3g} over the {n_seen:,} visited states (all {n_live:,} "
-            f"non-terminal: {step.rms_error:.3g}, {step.max_error:.3g}){agree} \u00b7 \u03b5 {step.epsilon:.3g}")
+            f"non-terminal: {step.rms_error:.3g}, {step.max_error:.3g}){agree} \u00b7 \u03b5 {step.epsilon:.3g}"
+            + (f" \u00b7 {self.dyna.status(step)}" if isinstance(step, DynaStep) else ""))
         self._hub.state_label.setText(f"{g.title} \u00b7 {name} \u00b7 {STATE_WORDS.get(c.state, c.state)}")
         self._hub.solving.update_inspection()
 
@@ -751,12 +774,12 @@ class LearningPart(QObject):
                 prev = c.history[i - 1] if i > 0 and isinstance(c.history[i - 1], LearningStep) else None
                 try:
                     rule = LearningSettings(method=c.method, **c.options).step
-                except ValueError:
+                except (ValueError, TypeError):  # (a planning method's options are not a learner's)
                     rule = (0.1, 0.0)
                 upd, words = last_update(prev, step, mdp, rule)
             head = f"episode {step.episode:,}"
             what = "the episode's last transition"
-        parts = [f"<h3>{html.escape(LEARNERS[step.method])}: {head}</h3>",
+        parts = [f"<h3>{html.escape(registry.title(step.method))}: {head}</h3>",
                  f"<p><b>Last update</b> ({what}):<br>"]
         if upd is not None:
             parts.append("<code>" + html.escape(upd.text(lambda s: session.state_name(s), lambda a: session.action_name(a)))
@@ -794,6 +817,8 @@ class LearningPart(QObject):
                 parts.append("<table cellspacing='4'>" + head + "".join(body) + "</table>")
         else:
             parts.append("<p>Click a state of the board for its learned and exact Q per action and its visits.</p>")
+        if isinstance(step, DynaStep):
+            parts.append(self.dyna.inspection_html(step))
         return "".join(parts)
 
     def learning_inspection_text(self) -> str:

@@ -23,7 +23,7 @@ from mdpviz.controller import FinishedSolve, ValueRange
 from mdpviz.export import sweep_caption_of
 from mdpviz.models.kit.pictures.value_range import range_scale
 from mdpviz.solvers import Solution, Sweep, kernels, registry
-from mdpviz.solvers.learning import LEARNERS, LearningStep
+from mdpviz.solvers.learning import LearningStep
 from mdpviz.widgets.learning import learns
 from mdpviz.solvers.value_iteration import default_block_size
 from mdpviz.models.kit.pictures.colors import ColorScale, scale_for
@@ -330,7 +330,7 @@ class SolvingPart(QObject):
 
     def _on_finished(self, sol: Solution) -> None:
         if isinstance(sol, LearningStep):
-            self._hub.status.showMessage(f"{LEARNERS[sol.method]}: {sol.episode:,} episodes learned, RMS error "
+            self._hub.status.showMessage(f"{registry.title(sol.method)}: {sol.episode:,} episodes learned, RMS error "
                                          f"{sol.rms_error:.3g}", 8000)
         elif not isinstance(sol, Solution):  # a learner with function approximation's (or policy gradient's) last snapshot
             last = f"\u221aVE {sol.rms_ve:.3g}" if hasattr(sol, "rms_ve") else f"J {sol.J:.5g} (best {sol.J_best:.5g})"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mdpviz.models.kit.game.options import ModelOption, discount, number, sets
+from mdpviz.models.kit.game.options import ModelOption, discount, number, sets, whole
 
 
 def _grid(value: str, key: str, data: dict) -> dict:
@@ -21,13 +21,18 @@ def _grid(value: str, key: str, data: dict) -> dict:
 
 
 OPTIONS = (
-    ModelOption("--grid", "a built-in map (book, bridge, discount, cliff, maze, sutton4x4) or a map file (as mdpviz "
-                "gridworld)", _grid, {"metavar": "MAP"}),
+    ModelOption("--grid", "a built-in map (book, bridge, discount, cliff, maze, sutton4x4; Sutton and Barto's mazes "
+                "dyna, blocking, shortcut, blocking-after, shortcut-after) or a map file (as mdpviz gridworld)", _grid,
+                {"metavar": "MAP"}),
     ModelOption("--noise", "probability of slipping to a perpendicular direction", sets("noise", number("--noise"))),
     ModelOption("--living-reward", "reward of every move from an open cell",
                 sets("living_reward", number("--living-reward"))),
-    ModelOption("--convention", "cs188 or aima (as mdpviz gridworld)", sets("convention"),
-                {"choices": ("cs188", "aima")}),
+    ModelOption("--convention", "cs188, aima or sutton (as mdpviz gridworld)", sets("convention"),
+                {"choices": ("cs188", "aima", "sutton")}),
+    ModelOption("--switch-map", "a built-in map the world changes to after --switch-after real steps of a learner "
+                "(\"\": never; blocking and shortcut set theirs)", sets("switch_map"), {"metavar": "MAP"}),
+    ModelOption("--switch-after", "real steps of a learner after which the world becomes --switch-map (0: never)",
+                sets("switch_after", whole("--switch-after")), {"metavar": "N"}),
     discount(),
 )
 """The grid world's model options, in the order they apply (a map's own rules first)."""

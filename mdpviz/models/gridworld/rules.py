@@ -7,7 +7,7 @@ directions. A move into a wall or off the edge leaves it where it is. Every move
 cell pays the living reward (negative: a cost of living; positive: a reason never to leave), or the
 cell's own reward where the map gives it one (AIMA's R(s) per square).
 
-Two conventions are in use, and both are built here (``convention``):
+Three conventions are in use, and each is built here (``convention``):
 
 * ``cs188`` (Berkeley CS188's ``gridworld.py``): an exit cell is an ordinary state with one
   action, "exit", which pays the exit's reward and moves to one absorbing "exited" state. So an
@@ -20,12 +20,24 @@ Two conventions are in use, and both are built here (``convention``):
   R(s) + gamma R(s') when s' is terminal and R(s) otherwise; then V(s) = U(s) exactly for every
   non-terminal s, and the board shows U = R(s) on the terminal cells.
 
-The two conventions give the same values for the same map and settings (the exit step of
+* ``sutton`` (Sutton and Barto's mazes, chapter 8): exit cells are terminal, and the move into one pays
+  the exit's number undiscounted (the maze's "+1 on reaching the goal"), so an exit's value is gamma^-1
+  times AIMA's and an episode's steps are the moves made.
+
+The first two conventions give the same values for the same map and settings (the exit step of
 CS188 is the gamma R(s') of AIMA); they differ in what a student sees: an "exit" action and one
 more step per episode, or terminal states that end the episode on entry.
 
+A world can change while it is learned (Sutton and Barto 8.3): ``switch_map`` names a second map of the
+same size with its exits in the same cells, which replaces the first after ``switch_after`` real steps
+of a learner (:mod:`mdpviz.solvers.dyna`). Both maps are then compiled over the same states: every cell
+open in either map, a cell walled in one of them being a state there that no move enters (its moves stay
+in it, reward 0), drawn as the wall it is.
+
 Built-in maps are CS188's layouts (``gridworld.py``: getBookGrid, getBridgeGrid,
-getDiscountGrid, getCliffGrid, getMazeGrid); :func:`parse_grid` reads a map from a small text
+getDiscountGrid, getCliffGrid, getMazeGrid), Sutton and Barto's 4x4 grid and the mazes of chapter 8 (the
+Dyna maze of figure 8.2, the blocking and shortcut mazes of figures 8.4 and 8.5, each before and after its
+change); :func:`parse_grid` reads a map from a small text
 file: one row per line, cells separated by spaces: ``#`` a wall, ``S`` the start (an open cell),
 ``.`` an open cell, a number an exit paying that reward, and ``.`` or ``S`` followed by a signed
 number (``.-0.5``, ``.+0.5``, ``S-0.1``) an open cell with its own reward, which replaces the living
@@ -76,11 +88,13 @@ MOVES: dict[int, tuple[int, int]] = {NORTH: (-1, 0), EAST: (0, 1), SOUTH: (1, 0)
 """(row step, column step) of each move; row 0 is the top row."""
 ARROWS: dict[str, str] = {"north": "\u2191", "east": "\u2192", "south": "\u2193", "west": "\u2190"}
 """The arrow drawn for each direction."""
-CONVENTIONS: tuple[str, ...] = ("cs188", "aima")
-"""``cs188``: exit cells have one "exit" action; ``aima``: exit cells are terminal states with reward R(s)."""
+CONVENTIONS: tuple[str, ...] = ("cs188", "aima", "sutton")
+"""``cs188``: exit cells have one "exit" action; ``aima``: exit cells are terminal states with reward R(s);
+``sutton``: exit cells are terminal and the move into one pays its number (Sutton and Barto's mazes)."""
 CONVENTION_NAMES: dict[str, str] = {
     "cs188": "CS188: an exit cell's one action \u201cexit\u201d pays its reward",
     "aima": "Russell-Norvig: reward R(s) per state, exit cells are terminal",
+    "sutton": "Sutton-Barto: the move into an exit pays its number, exit cells are terminal",
 }
 """One line per convention, for the window and the lesson."""
 
@@ -91,6 +105,9 @@ CONVENTION_RULES: dict[str, str] = {
     "aima": "Russell and Norvig (AIMA ch. 17): every state has a reward R(s) (the living reward, or an exit's "
             "number) and exit cells are terminal states that absorb on entry; U(s) = R(s) + \u03b3 max_a "
             "\u03a3 P(s\u2032 | s, a) U(s\u2032) with U(terminal) = R(terminal).",
+    "sutton": "Sutton and Barto (the mazes of chapter 8): exit cells are terminal states, and the move into one "
+              "pays the exit's number (with the living reward of the cell left), undiscounted; a terminal state's "
+              "value is 0.",
 }
 """Each convention in a full sentence, for the lesson."""
 
@@ -272,15 +289,42 @@ BUILTIN_MAPS: dict[str, GridMap] = {
                        [" ", " ", " ", " "],
                        [" ", " ", " ", " "],
                        [" ", " ", " ", 0]], "sutton4x4"),
+    # Sutton and Barto figure 8.2: the Dyna maze, 6 x 9, start (2, 0), goal (0, 8) (rows from the top)
+    "dyna": _map([[" ", " ", " ", " ", " ", " ", " ", "#", 1],
+                  [" ", " ", "#", " ", " ", " ", " ", "#", " "],
+                  ["S", " ", "#", " ", " ", " ", " ", "#", " "],
+                  [" ", " ", "#", " ", " ", " ", " ", " ", " "],
+                  [" ", " ", " ", " ", " ", "#", " ", " ", " "],
+                  [" ", " ", " ", " ", " ", " ", " ", " ", " "]], "dyna"),
+    # figure 8.4: the blocking maze, the way round the barrier on its right; after 1,000 steps on its left
+    "blocking": _map([[" "] * 8 + [1], [" "] * 9, [" "] * 9, ["#"] * 8 + [" "], [" "] * 9,
+                      [" "] * 3 + ["S"] + [" "] * 5], "blocking"),
+    "blocking-after": _map([[" "] * 8 + [1], [" "] * 9, [" "] * 9, [" "] + ["#"] * 8, [" "] * 9,
+                            [" "] * 3 + ["S"] + [" "] * 5], "blocking-after"),
+    # figure 8.5: the shortcut maze, the way round on the left; after 3,000 steps a shortcut opens on the right
+    "shortcut": _map([[" "] * 8 + [1], [" "] * 9, [" "] * 9, [" "] + ["#"] * 8, [" "] * 9,
+                      [" "] * 3 + ["S"] + [" "] * 5], "shortcut"),
+    "shortcut-after": _map([[" "] * 8 + [1], [" "] * 9, [" "] * 9, [" "] + ["#"] * 7 + [" "], [" "] * 9,
+                            [" "] * 3 + ["S"] + [" "] * 5], "shortcut-after"),
 }
-"""CS188's layouts (gridworld.py: getBookGrid, getBridgeGrid, getDiscountGrid, getCliffGrid, getMazeGrid)
-and Sutton and Barto's 4x4 grid of Example 4.1 ("sutton4x4")."""
+"""CS188's layouts (gridworld.py: getBookGrid, getBridgeGrid, getDiscountGrid, getCliffGrid, getMazeGrid),
+Sutton and Barto's 4x4 grid of Example 4.1 ("sutton4x4") and the mazes of its chapter 8 ("dyna", "blocking",
+"shortcut", and the latter two after their change: "blocking-after", "shortcut-after")."""
+
+_MAZE = {"convention": "sutton", "noise": 0.0, "living_reward": 0.0, "discount": 0.95}
+"""The book's mazes (section 8.2): deterministic moves, +1 on reaching the goal, 0 otherwise, discount 0.95."""
 
 MAP_SETTINGS: dict[str, dict[str, object]] = {
     "sutton4x4": {"convention": "aima", "noise": 0.0, "living_reward": -1.0, "discount": 1.0},
+    "dyna": dict(_MAZE),
+    "blocking": {**_MAZE, "switch_map": "blocking-after", "switch_after": 1000},
+    "blocking-after": dict(_MAZE),
+    "shortcut": {**_MAZE, "switch_map": "shortcut-after", "switch_after": 3000},
+    "shortcut-after": dict(_MAZE),
 }
 """What choosing a built-in map also sets (they stay editable): Example 4.1's terminal corners
-(AIMA's terminal exits, worth 0), reward -1 on every move, no slipping, no discount."""
+(AIMA's terminal exits, worth 0), reward -1 on every move, no slipping, no discount; the chapter 8 mazes'
+rules, and for the blocking and shortcut mazes their change (figures 8.4-8.5: after 1,000 and 3,000 steps)."""
 
 NUMBERED_MAPS: frozenset[str] = frozenset({"sutton4x4"})
 """Maps whose open cells show their state number (the book's numbering of Example 4.1: 1..14)."""
@@ -288,7 +332,8 @@ NUMBERED_MAPS: frozenset[str] = frozenset({"sutton4x4"})
 
 def with_map(settings: "GridSettings", grid: GridMap) -> "GridSettings":
     """``settings`` with map ``grid`` and what choosing that built-in map sets (:data:`MAP_SETTINGS`)."""
-    return replace(settings, grid=grid, **MAP_SETTINGS.get(grid.name, {}))  # type: ignore[arg-type]
+    extra = {"switch_map": "", "switch_after": 0, **MAP_SETTINGS.get(grid.name, {})}
+    return replace(settings, grid=grid, **extra)  # type: ignore[arg-type]
 
 
 def parse_grid(text: str, path: str = "<grid>") -> GridMap:
@@ -389,7 +434,13 @@ class GridSettings:
     discount: float = 0.9
     """Discount gamma (CS188's default 0.9; AIMA's 4x3 figures use 1)."""
     convention: str = "cs188"
-    """"cs188" (exit action) or "aima" (terminal states with a reward R(s))."""
+    """"cs188" (exit action), "aima" (terminal states with a reward R(s)) or "sutton" (terminal exits, the move
+    into one pays its number)."""
+    switch_map: str = ""
+    """A built-in map the world changes to after ``switch_after`` real steps of a learner (same size, exits in
+    the same cells; Sutton and Barto 8.3); "": the world never changes."""
+    switch_after: int = 0
+    """Real steps of a learner after which the world becomes ``switch_map`` (0: never)."""
 
     def validate(self) -> "GridSettings":
         """Self, or ValueError naming the bad field (a :class:`~mdpviz.models.kit.game.codec.FieldError`)."""
@@ -413,9 +464,33 @@ class GridSettings:
             raise FieldError("discount", f"a cell's positive reward ({own[0]:g}) with discount 1 makes the values "
                              "infinite (the agent can stay there for ever): use a discount below 1", subject="")
         self.grid.validate(self.grid.name or "grid")
+        if isinstance(self.switch_after, bool) or not isinstance(self.switch_after, int) or self.switch_after < 0:
+            raise FieldError("switch_after", f"must be a whole number of steps >= 0, got {self.switch_after!r}")
+        if not isinstance(self.switch_map, str):
+            raise FieldError("switch_map", f"must be a built-in map's name or empty, got {self.switch_map!r}")
+        switch_grid(self)
         return self
 
 
+
+
+def switch_grid(settings: "GridSettings") -> GridMap | None:
+    """The map the world changes to (``switch_map``), or None; FieldError naming ``switch_map`` when it is not a
+    built-in map, differs in size or has its exits elsewhere."""
+    name = settings.switch_map.strip().lower()
+    if not name:
+        return None
+    if name not in BUILTIN_MAPS:
+        raise FieldError("switch_map", f"{settings.switch_map!r} is not a built-in map ({', '.join(BUILTIN_MAPS)})")
+    g, h = settings.grid, BUILTIN_MAPS[name]
+    if (g.rows, g.cols) != (h.rows, h.cols):
+        raise FieldError("switch_map", f"{name} is {h.rows} x {h.cols}, the map is {g.rows} x {g.cols}: the world "
+                         "after the change must be the same size")
+    exits = lambda m: {(r, c) for r in range(m.rows) for c in range(m.cols) if m.is_exit(r, c)}  # noqa: E731
+    if exits(g) != exits(h):
+        raise FieldError("switch_map", f"{name} has its exits in other cells than the map: the world after the "
+                         "change must keep them where they are")
+    return h
 
 
 @dataclass(frozen=True, eq=False)
@@ -430,6 +505,8 @@ class GridWorld:
     """Cells <-> states."""
     start_state: int
     """State of the start cell."""
+    after: "GridWorld | None" = None
+    """The world after its change (``switch_map``, over the same states), or None."""
 
 
 def _step(grid: GridMap, r: int, c: int, action: int) -> tuple[int, int]:
@@ -455,24 +532,44 @@ def move_outcomes(grid: GridMap, r: int, c: int, action: int, noise: float) -> l
 
 
 def compile_gridworld(settings: GridSettings) -> GridWorld:
-    """The grid world's MDP in the chosen convention (module docstring); ValueError on bad settings."""
+    """The grid world's MDP in the chosen convention (module docstring); ValueError on bad settings. With a
+    ``switch_map``, both maps over the same states (every cell open in either), the second as ``after``."""
     valid = settings.validate()
-    g = valid.grid
+    h = switch_grid(valid)
+    layout = None
+    if h is not None:
+        g = valid.grid
+        layout = tuple(tuple(g.cells[r][c] != WALL or h.cells[r][c] != WALL for c in range(g.cols))
+                       for r in range(g.rows))
+    world = _compile(valid, valid.grid, layout)
+    if h is None:
+        return world
+    after = _compile(valid, replace(h, start=valid.grid.start), layout)
+    return replace(world, after=after)
+
+
+def _compile(valid: GridSettings, g: GridMap, layout: tuple[tuple[bool, ...], ...] | None) -> GridWorld:
+    """Map ``g`` under ``valid``'s rules; ``layout`` (True: a state) keeps a cell walled in ``g`` as a state
+    no move enters (the world before or after a change), None: the open cells of ``g``."""
     aima = valid.convention == "aima"
-    state = np.full((g.rows, g.cols), -1, dtype=np.int64)
+    ends = valid.convention != "cs188"  # exits are terminal states
+    state = np.full((g.rows, g.cols), -1, dtype=np.int64)  # cell -> state (walls of g: -1)
+    num = np.full((g.rows, g.cols), -1, dtype=np.int64)  # cell -> state of the layout
     labels: list[str] = []
     n = 0
     for r in range(g.rows):
         for c in range(g.cols):
-            if g.cells[r][c] != WALL:
-                state[r, c] = n
+            if (g.cells[r][c] != WALL) if layout is None else layout[r][c]:
+                num[r, c] = n
                 x = g.cells[r][c]
                 own = own_reward(x)
                 labels.append(f"({r + 1},{c + 1})" + ("" if isinstance(x, str) else f" exit {_fmt_reward(x)}")
                               + ("" if own is None else f" R {_fmt_reward(own)}"))
+                if x != WALL:
+                    state[r, c] = n
                 n += 1
     done = -1
-    if not aima:
+    if not ends:
         done = n
         labels.append("exited")
         n += 1
@@ -486,28 +583,32 @@ def compile_gridworld(settings: GridSettings) -> GridWorld:
     for r in range(g.rows):
         for c in range(g.cols):
             x = g.cells[r][c]
-            s = int(state[r, c])
-            if x == WALL:
+            s = int(num[r, c])
+            if s < 0:
+                continue
+            if x == WALL:  # walled in this map, open in the other: its moves stay in it (no move enters it)
+                for a in (NORTH, EAST, SOUTH, WEST):
+                    src.append(s), act.append(a), dst.append(s), prob.append(1.0), rew.append(0.0)
                 continue
             if not isinstance(x, str):  # an exit
-                if aima:
+                if ends:
                     terminal.append(s)
                 else:
                     src.append(s), act.append(EXIT), dst.append(done), prob.append(1.0), rew.append(float(x))
                 continue
             for a in (NORTH, EAST, SOUTH, WEST):
                 for (nr, nc), p in move_outcomes(g, r, c, a, valid.noise):
-                    d = int(state[nr, nc])
+                    d = int(num[nr, nc])
                     y = g.cells[nr][nc]
                     reward = move_reward(x, valid.living_reward)  # CS188: leaving the cell; AIMA: R(s)
-                    if aima and not isinstance(y, str):
-                        reward += gamma * float(y)  # U(terminal) = R(terminal), discounted one step
+                    if ends and not isinstance(y, str):
+                        reward += gamma * float(y) if aima else float(y)  # AIMA: U(terminal) = R(terminal), one step on
                     src.append(s), act.append(a), dst.append(d), prob.append(p), rew.append(reward)
-    if not aima:
+    if not ends:
         terminal.append(done)
     mdp = TabularMDP.from_transitions(
-        n, len(ACTION_NAMES) if not aima else 4, src, act, dst, prob, rew, discount=gamma, terminal=terminal,
-        state_labels=labels, action_labels=ACTION_NAMES if not aima else ACTION_NAMES[:4], mdptype="episodic",
+        n, len(ACTION_NAMES) if not ends else 4, src, act, dst, prob, rew, discount=gamma, terminal=terminal,
+        state_labels=labels, action_labels=ACTION_NAMES if not ends else ACTION_NAMES[:4], mdptype="episodic",
     )
     kind = tuple(tuple("wall" if x == WALL else ("open" if isinstance(x, str) else "exit") for x in row)
                  for row in g.cells)
@@ -518,7 +619,7 @@ def compile_gridworld(settings: GridSettings) -> GridWorld:
                         for c, x in enumerate(row)) for r, row in enumerate(g.cells))
     fixed = {(r, c): float(g.cells[r][c]) for r in range(g.rows) for c in range(g.cols)
              if aima and not isinstance(g.cells[r][c], str)}
-    geom = GridGeometry(g.rows, g.cols, state, kind, label, dict(MOVES), None if aima else EXIT, g.start, fixed)
+    geom = GridGeometry(g.rows, g.cols, state, kind, label, dict(MOVES), None if ends else EXIT, g.start, fixed)
     return GridWorld(valid, mdp, geom, int(state[g.start]))
 
 
@@ -646,4 +747,4 @@ def describe_cell(x: Cell) -> str:
 
 
 __all__ = ['MAP_SETTINGS', 'NUMBERED_MAPS', 'with_map', 'ACTION_NAMES', 'ARROWS', 'BUILTIN_MAPS', 'CONVENTIONS', 'CONVENTION_NAMES', 'EAST', 'EXIT', 'GridFileError', 'GridGeometry', 'GridMap', 'GridSettings', 'GridWorld', 'MOVES', 'NORTH', 'OPEN', 'SOUTH', 'WALL', 'WEST', 'CONVENTION_RULES', 'cell_value', 'compile_gridworld', 'format_rows', 'load_map', 'move_outcomes', 'parse_grid', 'policy_rows', 'q_by_direction', 'read_grid', 'value_rows', 'MIN_ARROW_PX', 'arrow_geometry', 'best_directions', 'describe_cell', 'next_cell', 'grid_color_range', 'state_name',
-           'is_open', 'move_reward', 'own_reward', 'reward_cell']
+           'is_open', 'move_reward', 'own_reward', 'reward_cell', 'switch_grid']

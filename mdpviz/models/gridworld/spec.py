@@ -30,8 +30,12 @@ from mdpviz.models.kit.boards.strategies import settings_strategy_probs as strat
 
 def settings_to_dict(settings: GridSettings) -> dict[str, Any]:
     """The settings as scenario data: the generic codec's, with the grid as its map's text and name."""
-    # extra: the grid is stored as the text of parse_grid and its name, not as GridMap's tuples of cells
-    return {"map": settings.grid.to_text(), "name": settings.grid.name, **to_data(settings, skip=("grid",))}
+    # extra: the grid is stored as the text of parse_grid and its name, not as GridMap's tuples of cells; a world
+    # that never changes writes no switch_map / switch_after (the scenarios written before them stay byte-identical)
+    data = to_data(settings, skip=("grid",))
+    if not settings.switch_map and not settings.switch_after:
+        data.pop("switch_map", None), data.pop("switch_after", None)
+    return {"map": settings.grid.to_text(), "name": settings.grid.name, **data}
 
 
 def settings_from_dict(data: dict[str, Any], path: str | os.PathLike = "<scenario>") -> GridSettings:
@@ -88,13 +92,13 @@ def lesson(settings: GridSettings, mdp: TabularMDP | None = None, *, start: int 
     if state_name is None:
         geom = None if world is None else world.geometry
         state_name = lambda s: _state_name(geom, settings.convention, s)  # noqa: E731
-    other = next(k for k in CONVENTIONS if k != settings.convention)
+    other = next(k for k in CONVENTIONS if k != settings.convention)  # (the lesson names one other convention)
     return mdp_lesson(
         mdp,
         title=f"Grid world ({settings.grid.name or 'custom'}, {settings.convention.upper()} convention)",
         intro=doc_paragraphs(gw_rules, "A grid world is") + (
-            Block("p", "Two conventions are in use; for the same map and settings they give the same values "
-                       "and differ in the exit step."),
+            Block("p", "Three conventions are in use; for the same map and settings the first two give the same "
+                       "values and differ in the exit step, the third pays an exit undiscounted on arrival."),
             Block("p", f"Shown here: {CONVENTION_RULES[settings.convention]}"),
             Block("p", f"The other one: {CONVENTION_RULES[other]}")),
         states=("A state is an open or exit cell" + (" plus the absorbing \u201cexited\u201d state."
@@ -108,7 +112,10 @@ def lesson(settings: GridSettings, mdp: TabularMDP | None = None, *, start: int 
                      1 for row in settings.grid.cells for x in row if gw_rules.own_reward(x) is not None)) else "")
                  + "; an exit pays its number"
                  + (" (with the exit action)." if settings.convention == "cs188" else
-                    " as R(s) of its terminal state (a move into it pays R(s) + \u03b3 R(s\u2032)).")),
+                    " on arrival, undiscounted (its terminal state's value is 0)." if settings.convention == "sutton" else
+                    " as R(s) of its terminal state (a move into it pays R(s) + \u03b3 R(s\u2032)).")
+                 + (f" The world changes to the map {settings.switch_map} after {settings.switch_after:,} real steps "
+                    "of a learner (Sutton and Barto 8.3)." if settings.switch_map and settings.switch_after else "")),
         parameters=parameters_of(settings, skip=("grid",)),
         start=start, state_name=state_name,
         action_name=(lambda a: ACTION_NAMES[a]), where="the start cell",
@@ -156,6 +163,8 @@ SPEC = GameSpec(
         with_discount=hooks.set_discount,
         solve_with=lambda settings: (("evaluate", {"tol": 1e-9}) if settings.grid.name in NUMBERED_MAPS else ("vi", {"tol": 1e-9})),
         coordinates=lambda settings, mdp: grid_coordinates(settings, mdp),
+        switch=lambda settings, built: (None if built.after is None or not settings.switch_after
+                                        else (built.after.mdp, int(settings.switch_after))),
     ),
     names=NameHooks(
         state_name=lambda ctx, s: state_name(ctx.built.geometry, ctx.settings.convention, s),

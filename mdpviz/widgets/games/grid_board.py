@@ -36,6 +36,7 @@ from mdpviz.core.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import UNVISITED_FILL, UNVISITED_HATCH, BoardView, ColorBar
 from mdpviz.widgets.chain_marks import paint_chain_mark
+from mdpviz.widgets.dyna import model_marks, paint_model_marks
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.game_board import GameBoard
@@ -162,6 +163,7 @@ class GridCanvas(QWidget):
         self.updated: tuple[int, int] | None = None
         """The cell the shown snapshot backed up alone (asynchronous VI, prioritized sweeping), outlined."""
         self.hidden: Callable[[int], bool] = lambda s: False
+        self.model_marks = None  # a planning method's learned model (widgets/dyna.py's ModelMarks), or None
         self.unvisited: np.ndarray | None = None
         """bool (n_states): states a learner's behaviour never visited, hatched grey with no number (None: none)."""
         self.caption = ""
@@ -322,6 +324,8 @@ class GridCanvas(QWidget):
             p.drawRect(rect.adjusted(w / 2 + 1, w / 2 + 1, -w / 2 - 1, -w / 2 - 1))
             p.setPen(QPen(QColor(UPDATED), w))
             p.drawRect(rect.adjusted(w / 2, w / 2, -w / 2, -w / 2))
+        if self.model_marks is not None:
+            paint_model_marks(p, self.model_marks, self.cell_rect, line_scale=lw)
         if self.selected is not None:
             p.setPen(QPen(QColor(SELECTED), max(3.0, side * 0.05) * lw))
             p.drawRect(self.cell_rect(*self.selected).adjusted(2, 2, -2, -2))
@@ -740,6 +744,17 @@ class GridBoard(GameBoard):
             cell: p for d, p in (successors or {}).items() if (cell := geom.cell_of(int(d))) is not None}
         self.table.show_selection(state, successors)
         cv.update()
+
+    def show_model(self, known, tried=None, planned=(), *, switched: bool = False) -> bool:
+        """A planning method's model on the grid: dots for its known actions, edges for the last planning updates;
+        once the world has changed (``switched``), on the map after the change (the same states)."""
+        geom, mdp, built = self.game.geometry(), self.game.session.mdp(), self.game.session.built()
+        if switched and getattr(built, "after", None) is not None:
+            geom = self.canvas.geometry_ = built.after.geometry
+        self.canvas.model_marks = None if known is None or geom is None or mdp is None or len(known) != mdp.n_rows \
+            else model_marks(geom.cell_of, geom.direction, mdp, known, known if tried is None else tried, planned)
+        self.canvas.update()
+        return self.canvas.model_marks is not None
 
     def show_chain(self, states) -> None:
         """Outline the inspector's chain of backups in order, each cell numbered (fewer than two states: none)."""

@@ -144,7 +144,8 @@ class GridEditor(QWidget):
         form.addRow(self.open)
         self.convention = _named(QComboBox(), "gridConvention", "Convention")
         for k in gw.CONVENTIONS:
-            self.convention.addItem({"cs188": "CS188 (exit action)", "aima": "Russell-Norvig (R(s), terminals)"}[k], k)
+            self.convention.addItem({"cs188": "CS188 (exit action)", "aima": "Russell-Norvig (R(s), terminals)",
+                                    "sutton": "Sutton-Barto (+exit on arrival)"}[k], k)
         # as narrow as eight letters (the longer name is cut in the box, whole in its list): a box as wide
         # as "Russell-Norvig (R(s), terminals)" cut the editor in presenter mode's right-hand column
         self.convention.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -201,7 +202,9 @@ class GridEditor(QWidget):
                               settings.grid.start == gw.BUILTIN_MAPS[settings.grid.name].start else "")
         self.map.setCurrentIndex(i)
         self.convention.setCurrentIndex(self.convention.findData(settings.convention))
-        self.convention_note.setText(gw.CONVENTION_NAMES[settings.convention] + ".")
+        self.convention_note.setText(gw.CONVENTION_NAMES[settings.convention] + "." + (
+            f" After {settings.switch_after:,} real steps of a learner the world becomes the map {settings.switch_map}."
+            if settings.switch_map and settings.switch_after else ""))
         self.noise.setValue(settings.noise)
         self.living.setValue(settings.living_reward)
         for w in (self.map, self.convention, self.noise, self.living):

@@ -131,5 +131,12 @@ def position_outcome(model: Any, ctx: Context, s: int) -> str:
     return outcome_text(ctx, s)
 
 
-__all__ = ["Context", "action_name", "backup_terms", "episode", "label_of", "outcome_text", "position_outcome",
+def world_change(spec: Any, settings: Any, built: Any) -> tuple[TabularMDP, int] | None:
+    """The world after it changes while it is learned: the game's ``spec.model.switch`` hook's ``(mdp, real
+    steps)``, or None when the game has no such hook or its world never changes (Sutton and Barto 8.3)."""
+    hook = getattr(spec.model, "switch", None)
+    return None if hook is None else hook(settings, built)
+
+
+__all__ = ["world_change", "Context", "action_name", "backup_terms", "episode", "label_of", "outcome_text", "position_outcome",
            "simulation", "simulation_from_start", "start_state", "state_name", "walk_episode"]

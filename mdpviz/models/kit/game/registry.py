@@ -97,6 +97,10 @@ class ModelHooks:
     (state, action) row of ``mdp`` (Example 13.1: x(s, right) = (1, 0), x(s, left) = (0, 1) in every state): the
     policy-gradient learners' "game" features (h(s, a) = theta . x(s, a), eq. 13.3); None: the game's
     :attr:`features` stacked by action, if it has them."""
+    switch: Callable[[Any, Any], tuple[TabularMDP, int] | None] | None = None
+    """``switch(settings, built)``: the world after it changes while it is learned, ``(mdp, steps)``: a second
+    model over the same states and (state, action) rows that replaces the first after ``steps`` real steps
+    (Sutton and Barto 8.3's blocking and shortcut mazes); None (or a hook returning None): it never changes."""
 
 
 @dataclass(frozen=True)
