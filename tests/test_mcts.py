@@ -44,22 +44,33 @@ def marks(label: str) -> int:
 
 
 def test_one_move_wins_or_blocks_and_20000_simulations_find_it(ttt):
+    """Positions read off the table: a win (exactly one move whose every outcome is the WIN end, the only exact
+    best move) or a block (no move wins, and every move but one lets the random opponent win at once with some
+    reply, that one exact best). Two of each, drawn with a fixed seed, searched 20,000 simulations each."""
     gm, v = ttt
     mdp = gm.mdp
     labels = gm.state_labels()
-    q = mdp.q_values(v)
-    opt = optimal_rows(mdp, q)
-    found = []
-    for s in range(mdp.n_states):  # positions with one exact best move, at least 100 points above the next
+    win_end, loss_end = labels.index("WIN"), labels.index("LOSS")
+    opt = optimal_rows(mdp, mdp.q_values(v))
+
+    def ends(row: int) -> set[int]:
+        t0, t1 = int(mdp.row_ptr[row]), int(mdp.row_ptr[row + 1])
+        return set(np.asarray(mdp.dst[t0:t1])[np.asarray(mdp.prob[t0:t1]) > 0].tolist())
+
+    wins, blocks = [], []
+    for s in range(mdp.n_states):
         r0, r1 = int(mdp.state_ptr[s]), int(mdp.state_ptr[s + 1])
-        if mdp.terminal[s] or r1 - r0 < 3 or opt[r0:r1].sum() != 1:
+        if mdp.terminal[s] or r1 - r0 < 3:
             continue
-        top = np.sort(q[r0:r1])[::-1]
-        if top[0] - top[1] >= 100.0:
-            found.append(s)
-    assert len(found) > 100
-    pick = np.random.default_rng(38).choice(found, 4, replace=False)
-    for s in pick:
+        winning = [r for r in range(r0, r1) if ends(r) == {win_end}]
+        safe = [r for r in range(r0, r1) if loss_end not in ends(r)]
+        if len(winning) == 1 and opt[r0:r1].sum() == 1 and opt[winning[0]]:
+            wins.append(s)
+        elif not winning and len(safe) == 1 and opt[r0:r1].sum() == 1 and opt[safe[0]]:
+            blocks.append(s)
+    assert len(wins) > 100 and len(blocks) > 100
+    rng = np.random.default_rng(38)
+    for s in [*rng.choice(wins, 2, replace=False), *rng.choice(blocks, 2, replace=False)]:
         tree = search(mdp, int(s), v, 20_000, seed=int(s))
         moves = {m.action: m for m in root_moves(tree, mdp)}
         assert moves[tree.best_move()].optimal, (labels[s], [(m.action, m.visits, m.exact) for m in moves.values()])
