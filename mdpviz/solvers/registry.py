@@ -216,8 +216,9 @@ class MethodSpec:
     @property
     def count_word(self) -> str:
         """The word the reports put after a count of its steps (:attr:`Solution.sweeps`): "rounds" for a
-        method whose step is a round of policy iteration, "sweeps" for the others."""
-        return "rounds" if self.unit == "round" else "sweeps"
+        method whose step is a round of policy iteration, "trajectories" for real-time DP's, "sweeps" for the
+        others."""
+        return "rounds" if self.unit == "round" else "trajectories" if self.unit == "trajectory" else "sweeps"
 
     @property
     def synchronous_vi(self) -> bool:

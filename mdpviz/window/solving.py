@@ -338,7 +338,7 @@ class SolvingPart(QObject):
         else:
             what = "converged" if sol.converged else "stopped (sweep limit)"
             self._hub.status.showMessage(f"{registry.title(sol.method)} {what} after {sol.sweeps} "
-                                         f"{'rounds' if registry.get(sol.method).unit == 'round' else 'sweeps'}", 8000)
+                                         f"{registry.get(sol.method).count_word}", 8000)
         self._dirty = True
         self.solve_finished.emit(sol)
 
