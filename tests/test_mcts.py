@@ -142,21 +142,23 @@ def test_tree_bookkeeping(ttt):
     assert not tree.visits.flags.writeable and not tree.mean.flags.writeable
 
 
-def test_minimax_by_the_mover_signs():
+@pytest.mark.parametrize("root_mover", [1, -1])
+def test_minimax_by_the_mover_signs(root_mover):
     """Root (max) -> A: the minimiser then picks +10 or -1 (minimax -1, random mean 4.5); -> B: 0 or 0 (0).
-    Random play prefers A; minimax prefers B; UCT's selection at the minimiser's node finds B."""
+    Random play prefers A; minimax prefers B; UCT's selection at the minimiser's node finds B. The same with
+    every sign flipped (a minimiser at the root)."""
     src = [0, 0, 1, 1, 2, 2]
     act = [0, 1, 0, 1, 0, 1]
     dst = [1, 2, 3, 4, 5, 6]
-    rew = [0, 0, 10, -1, 0, 0]
+    rew = [root_mover * r for r in (0, 0, 10, -1, 0, 0)]
     mdp = TabularMDP.from_transitions(7, 2, src, act, dst, [1.0] * 6, rew, discount=1.0, terminal=[3, 4, 5, 6],
-                                      mover=[1, -1, -1, 1, 1, 1, 1])
+                                      mover=[root_mover, -root_mover, -root_mover, 1, 1, 1, 1])
     v = solve(mdp, "pi").values
-    assert v[0] == 0.0 and v[1] == -1.0
+    assert v[0] == 0.0 and v[1] == -root_mover
     tree = search(mdp, 0, v, 2000, seed=0)
     assert tree.best_move() == 1
     a_node = next(k for k in tree.children(0) if tree.action[k] == 0)
-    assert tree.mean[a_node] < 0  # the minimiser's replies, not their average 4.5
+    assert root_mover * tree.mean[a_node] < 0  # the replies of the player after the root, not their average
     moves = root_moves(tree, mdp)
     assert [m.optimal for m in moves] == [False, True]
 

@@ -95,6 +95,8 @@ class SearchTree:
     """int64: the root's rows (its legal moves), tried or not."""
     root_q: np.ndarray
     """float64: Q*(root, a) of each of those rows (the exact solve)."""
+    root_sense: int = 1
+    """+1 when the root's mover maximises, -1 when it minimises."""
 
     @property
     def n_nodes(self) -> int:
@@ -111,12 +113,13 @@ class SearchTree:
         return kids[np.argsort(self.action[kids], kind="stable")]
 
     def best_move(self) -> int:
-        """The action the search would play: its most visited root move (ties: the higher mean, then the lower
-        action id); -1 before any simulation."""
+        """The action the search would play: its most visited root move (ties: the better mean for the root's
+        mover, then the lower action id); -1 before any simulation."""
         kids = self.move_nodes()
         if not kids.size:
             return -1
-        key = np.lexsort((self.action[kids], -np.nan_to_num(self.mean[kids], nan=-np.inf), -self.visits[kids]))
+        better = np.nan_to_num(self.root_sense * self.mean[kids], nan=-np.inf)
+        key = np.lexsort((self.action[kids], -better, -self.visits[kids]))
         return int(self.action[kids[key[0]]])
 
     @property
@@ -341,7 +344,8 @@ def _snapshot(done: int, root: int, kind: list, state: list, row_of: list, paren
     return SearchTree(done, root, read_only(k), read_only(node_state), read_only(rw), read_only(act), read_only(par),
                       read_only(vis), read_only(mean), read_only(ucb), read_only(exact), tuple(sel), tuple(new),
                       tuple(roll), float(g), time.perf_counter() - t0, float(c), float(scale),
-                      read_only(np.arange(r0, r1, dtype=np.int64)), read_only(q_star[r0:r1].copy()))
+                      read_only(np.arange(r0, r1, dtype=np.int64)), read_only(q_star[r0:r1].copy()),
+                      int(table.sense[root]))
 
 
 class SearchRun:
