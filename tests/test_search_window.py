@@ -76,3 +76,30 @@ def test_rtdp_and_tree_search_in_the_window(qtbot, tmp_path):
         assert part.search_run is None and panel.view.nodes == []
     finally:
         w.shutdown()
+
+
+def test_a_node_tooltip_gives_its_ucb_and_exact_value(qtbot):
+    """Hovering a drawn node names every number it carries (the tree writes three beside it)."""
+    from mdpviz.models.kit.game import registry as games
+    from mdpviz.models.kit.game.game_model import Game
+    from mdpviz.models.kit.pictures.colors import scale_for
+    from mdpviz.models.kit.pictures.search_tree import tree_view
+    from mdpviz.solvers import solve
+    from mdpviz.solvers.mcts import SearchRun
+    from mdpviz.widgets.search_tree import SearchTreeView
+
+    gm = Game(games.get("ttt")).model()
+    run = SearchRun(gm.mdp, gm.start_state(), exact=solve(gm.mdp, "pi").values, seed=1)
+    tree = run.advance(300)
+    view = SearchTreeView()
+    qtbot.addWidget(view)
+    view.resize(900, 400)
+    nodes = tree_view(tree, lambda s, a: gm.action_label(s, a), set())
+    view.show_tree(nodes, scale_for(-3500, 500))
+    centres = view.node_centres()
+    k = next(i for i, n in enumerate(nodes) if n.level == 1)
+    found = view.node_at(centres[k].x(), centres[k].y())
+    assert found is nodes[k]
+    text = view.node_text(found)
+    assert "UCB score" in text and f"{found.exact:.6g}" in text and f"{found.visits:,} visits" in text
+    assert view.node_at(-50, -50) is None

@@ -99,6 +99,39 @@ class SearchTreeView(QWidget):
                 out.append(QPointF(left + col * (n.level - 2) + 8, y_rows + n.line * line * 1.7))
         return out
 
+    def node_at(self, x: float, y: float) -> NodeView | None:
+        """The drawn node nearest to (x, y) within its circle and a few pixels, or None."""
+        fit = self.rows_fit()
+        rmax = self._geometry()[0]
+        best, best_d = None, math.inf
+        for n, c in zip(self.nodes, self.node_centres()):
+            if n.line >= fit:
+                continue
+            d = math.hypot(c.x() - x, c.y() - y)
+            if d <= max(8.0, rmax * n.size + 4) and d < best_d:
+                best, best_d = n, d
+        return best
+
+    def node_text(self, n: NodeView) -> str:
+        """Every number of a node, for its tooltip: visits, mean, UCB score and exact value."""
+        what = "root" if n.level == 0 else n.label
+        exact = "V*" if n.level == 0 else "Q*"
+        ucb = "" if not math.isfinite(n.ucb) else f"\nUCB score {n.ucb:.6g}"
+        return (f"{what}: {n.visits:,} visits\nmean return {_fmt(n.mean) if not math.isfinite(n.mean) else f'{n.mean:.6g}'}"
+                f"{ucb}\nexact {exact} {n.exact:.6g}" + ("\nan exact best move" if n.best else "")
+                + ("\nthe move UCT plays (most visited)" if n.chosen else ""))
+
+    def event(self, e) -> bool:  # noqa: D102 (Qt's tooltip event: a node's numbers)
+        from PySide6.QtCore import QEvent
+        from PySide6.QtWidgets import QToolTip
+
+        if e.type() == QEvent.Type.ToolTip:
+            n = self.node_at(e.pos().x(), e.pos().y())
+            if n is not None:
+                QToolTip.showText(e.globalPos(), self.node_text(n), self)
+                return True
+        return super().event(e)
+
     def paintEvent(self, _event) -> None:  # noqa: N802 (Qt's name)
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -220,10 +253,10 @@ class SearchTreePanel(QWidget):
         self.phases.setWordWrap(True)
         split = QSplitter(Qt.Orientation.Horizontal)
         self.view = SearchTreeView()
-        self.view.setToolTip("Node size: visits; fill: mean return (the colour bar's scale); beside each node its "
-                             "visits, mean and exact value (V* or Q*). Black outline: the last simulation's "
-                             "selection; magenta: what it added; green ring: an exact best move; dashed box: the "
-                             "move UCT plays (most visited).")
+        self.view.setToolTip("Node size: visits; fill: mean return; beside each node its visits, mean and exact "
+                             "value (V* or Q*); hover a node for its UCB score. Black outline: the last "
+                             "simulation's selection; magenta: what it added; green ring: an exact best move; "
+                             "dashed box: the move UCT plays (most visited).")
         lay.addWidget(self.verdict)
         side = QWidget()
         self.side = side
