@@ -18,7 +18,9 @@ real model). With pessimistic starting values a trajectory can settle on a worse
 
 **Stopping rule** (the start's value has settled): after each trajectory, every state the greedy policy can
 reach from the start (following every outcome of positive probability) is checked; the solve ends when each
-of them is within ``tol`` of its own backup, ``|(TV)(s) - V(s)| < tol``. Starting optimistic, V is then an
+of them is within ``tol`` of its own backup, ``|(TV)(s) - V(s)| < tol``. (The check is skipped after a trajectory
+whose backups moved a value by ``tol`` or more: that state was not settled, and once every state of the set is,
+the next trajectory's backups move nothing by ``tol``, so the check comes.) Starting optimistic, V is then an
 upper bound that the greedy policy nearly attains on that closed set, so V(start) is V*(start) to within
 ``tol / (1 - gamma)`` (or ``tol`` times the expected number of steps at discount 1) (Bonet and Geffner's
 labelled-RTDP check, applied to the whole greedy set at once).
@@ -60,9 +62,11 @@ class RTDPSweep(Sweep):
     """bool (n_states), read-only: the states backed up at least once so far (the others keep their optimistic
     starting value)."""
     greedy_states: int = 0
-    """How many states the greedy policy can reach from the start after this trajectory (the stopping rule's set)."""
+    """How many states the greedy policy can reach from the start after this trajectory (the stopping rule's set);
+    -1 when the check was skipped (a backup of this trajectory moved a value by ``tol`` or more)."""
     residual: float = math.inf
-    """The largest |(TV)(s) - V(s)| over that greedy set (the solve stops when it is below ``tol``)."""
+    """The largest |(TV)(s) - V(s)| over that greedy set (the solve stops when it is below ``tol``); inf when the
+    check was skipped."""
 
 
 def optimistic_values(mdp: TabularMDP) -> np.ndarray:
@@ -239,7 +243,11 @@ def _rtdp(mdp: TabularMDP, start: int, tol: float, cap: int, depth: int, rng: np
         else:
             if model.terminal[s]:
                 path.append(s)
-        closed, residual = greedy_closure(mdp, start, v, tie_tol=tie_tol)
+        if delta < tol:  # (a backup that moved a value by tol or more: not settled yet, the check is skipped)
+            closed, residual = greedy_closure(mdp, start, v, tie_tol=tie_tol)
+            greedy_states = int(closed.sum())
+        else:
+            residual, greedy_states = math.inf, -1
         done = residual < tol
         new_policy = read_only(greedy_policy(mdp, v, tie_tol=tie_tol)[1])
         backed = tuple(dict.fromkeys(x for x in path if not model.terminal[x]))
@@ -249,7 +257,7 @@ def _rtdp(mdp: TabularMDP, start: int, tol: float, cap: int, depth: int, rng: np
             converged=done, delta_override=(delta, delta / n_live, where), updated=backed, q_from="current",
         )
         yield RTDPSweep(**{f: getattr(base, f) for f in base.__dataclass_fields__}, trajectory=tuple(path),
-                        visited=read_only(visited.copy()), greedy_states=int(closed.sum()), residual=residual)
+                        visited=read_only(visited.copy()), greedy_states=greedy_states, residual=residual)
         policy = new_policy
         if done:
             return Solution("rtdp", read_only(v.copy()), policy, it, True, residual, time.perf_counter() - t0)
