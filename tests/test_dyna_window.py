@@ -21,6 +21,7 @@ def test_dyna_q_plus_on_the_shortcut_maze_in_the_window(win):
     from mdpviz.solvers.dyna import DynaStep, dyna_learner
 
     w, qtbot = win
+    pages = w.conv_stack.count()  # (the planning curves are built when a planning method is first picked)
     w.game.set_map(gw.BUILTIN_MAPS["shortcut"])
     wait_model(w, qtbot)
     p = w.solver_panel
@@ -42,6 +43,7 @@ def test_dyna_q_plus_on_the_shortcut_maze_in_the_window(win):
     assert np.array_equal(ref.q, last.q) and ref.planning_updates == last.planning_updates == 3 * 3030
     curves = w.learning.dyna.plan_curves
     assert w.conv_stack.currentWidget() is curves and curves.switch_line.isVisible()
+    assert w.conv_stack.count() == pages + 1
     assert curves.switch_line.value() == 3000
     label, steps, ends, cum = curves.curves()[0]
     assert steps.size == last.episode and ends[-1] == 3030 and cum[-1] == last.cumulative_reward
@@ -57,10 +59,32 @@ def test_dyna_q_plus_on_the_shortcut_maze_in_the_window(win):
     p.algorithm.setCurrentIndex(p.algorithm.findData("vi"))
     qtbot.waitUntil(lambda: c.method == "vi", timeout=20_000)
     w.solving.redraw()
-    assert canvas.model_marks is None
+    assert canvas.model_marks is None and w.conv_stack.currentWidget() is not curves
     # the panel's planning fields go to a scenario and come back
     saved = lp.scenario_settings()
     assert saved["planning_steps"] == 3 and saved["total_steps"] == 3030
     lp.planning_steps.setValue(7)
     lp.set_scenario_settings(saved)
     assert lp.planning_steps.value() == 3
+
+
+def test_planning_curves_keep_the_last_runs_beside_the_new_one(qtbot):
+    from types import SimpleNamespace
+
+    from mdpviz.widgets.dyna import KEEP_RUNS, DynaCurves, shown_labels
+
+    c = DynaCurves()
+    qtbot.addWidget(c)
+    for k, n in enumerate((0, 5, 50, 7, 9)):
+        c.reset(f"Dyna-Q n={n}", switch_after=0)
+        c.extend([SimpleNamespace(lengths=(100 - k, 20), episode_ends=(100 - k, 120 - k), episode_rewards=(1.0, 2.0))])
+    c.refresh()
+    drawn = c.curves()
+    assert [d[0] for d in drawn] == ["Dyna-Q n=9", "Dyna-Q n=7", "Dyna-Q n=50", "Dyna-Q n=5"]  # newest first
+    assert len(drawn) == KEEP_RUNS + 1 and list(drawn[0][1]) == [96, 20] and list(drawn[0][2]) == [96, 116]
+    c.reset("Dyna-Q n=50", switch_after=3000)  # the same label again: the old n = 50 run goes, the n = 9 run stays
+    c.refresh()
+    assert [d[0] for d in c.curves()] == ["Dyna-Q n=50", "Dyna-Q n=9", "Dyna-Q n=7", "Dyna-Q n=5"][:KEEP_RUNS + 1]
+    assert c.switch_line.isVisible() and c.switch_line.value() == 3000
+    assert shown_labels(["Dyna-Q n=5", "Dyna-Q n=0"]) == ["n=5", "n=0"]
+    assert shown_labels(["Dyna-Q+ n=25 \u03ba=0.001", "Dyna-Q n=25"]) == ["Dyna-Q+ n=25 \u03ba=0.001", "Dyna-Q n=25"]

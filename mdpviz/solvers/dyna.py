@@ -12,7 +12,8 @@ planning updates are counted apart (:attr:`DynaStep.real_steps`, :attr:`DynaStep
 Dyna-Q+ (section 8.3) adds to each planning update's reward the exploration bonus kappa sqrt(tau), tau the real
 steps since (S, A) was last tried in the environment, and, as the book's footnote to figure 8.5 says, the actions
 never tried from a visited state are in the model too, leading back to that state with reward 0 (their tau
-counted from the start of the run). The bonus is used in planning only, as in the book's figures.
+counted from the start of the run). The bonus is used in planning only, as in the book's figures; on a model
+of costs (objective "min") and at a minimiser's state it is subtracted, so that it always favours the untried.
 
 A world that changes (figures 8.4 and 8.5, the blocking and shortcut mazes): ``switch_mdp`` (a second model over
 the same states and (state, action) rows) replaces the environment after ``switch_after`` real steps; the exact
@@ -300,8 +301,8 @@ def _run(mdp: TabularMDP, settings: DynaSettings, exact: ExactAnswer, switch_mdp
                     options = seen_rows[ps]
                     prow = options[min(int(u[k + 1] * len(options)), len(options) - 1)]
                     pr, ps2 = model_r[prow], model_s[prow]
-                    if kappa:
-                        pr += kappa * math.sqrt(real - last_tried[prow])
+                    if kappa:  # (the mover's sense: a bonus makes the move look better to whoever moves, costs too)
+                        pr += sense[ps] * kappa * math.sqrt(real - last_tried[prow])
                     if term[ps2]:
                         target = pr
                     else:

@@ -1,7 +1,7 @@
 """Planning with a learned model in the window: Dyna's curves and its marks on a grid (Sutton and Barto 8.2-8.3).
 
 :class:`DynaCurves` takes the convergence dock's place while Dyna-Q or Dyna-Q+ runs: the real steps of each
-episode (figure 8.2's curve, log scale: the first episode's random walk is a hundred times the last ones) and the
+episode (figure 8.2's curve, up to 800 steps as the book draws it: the first episode's random walk runs off the top) and the
 cumulative reward against real steps (figures 8.4 and 8.5), the step at which the world changes marked by a
 dashed line. Each new run keeps the last few runs' curves beside it, labelled by their n and method, so that
 figure 8.2's n = 0, 5, 50 (or figure 8.5's Dyna-Q against Dyna-Q+) are drawn together by running them one after
@@ -22,12 +22,14 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from mdpviz.widgets.convergence import IntegerAxis, RoomyAxis, ZeroLogAxis, fit_legend_row, legend_above, set_axes_font, set_legend_font
+from mdpviz.widgets.convergence import IntegerAxis, RoomyAxis, fit_legend_row, legend_above, set_axes_font, set_legend_font
 
 RUN_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7")
 """The current run and the earlier ones kept beside it (Okabe-Ito: told apart by colour-blind viewers)."""
 RUN_STYLES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine)
 """... and by line style, in greyscale too."""
+STEPS_TOP = 800
+"""The steps axis stops here, as the book's figure 8.2 does (a first episode's random walk runs off the top)."""
 KEEP_RUNS = 3
 """Earlier runs kept beside the current one."""
 PLANNED = "#d55e00"
@@ -56,10 +58,9 @@ class DynaCurves(QWidget):
         self.view = pg.GraphicsLayoutWidget()
         self.view.setBackground("w")
         lay.addWidget(self.view)
-        self.steps_plot = self.view.addPlot(row=0, col=0, axisItems={"left": ZeroLogAxis("left"),
+        self.steps_plot = self.view.addPlot(row=0, col=0, axisItems={"left": IntegerAxis("left"),
                                                                       "bottom": IntegerAxis("bottom")})
-        self.steps_plot.setLogMode(y=True)
-        self.steps_plot.setLabel("left", "steps per episode (log)")
+        self.steps_plot.setLabel("left", "steps per episode")
         self.steps_plot.setLabel("bottom", "episode")
         self.reward_plot = self.view.addPlot(row=0, col=1, axisItems={"left": RoomyAxis("left"),
                                                                        "bottom": IntegerAxis("bottom")})
@@ -92,9 +93,10 @@ class DynaCurves(QWidget):
     def reset(self, label: str, *, switch_after: int = 0) -> None:
         """A new run called ``label`` (e.g. "Dyna-Q, n = 5"); the last run, if it has points, is kept beside it
         (at most :data:`KEEP_RUNS`, one per label); ``switch_after``: the real step the world changes at (0: never)."""
-        if self.current.steps:
-            self.runs = [r for r in self.runs if r.label != self.current.label][-(KEEP_RUNS - 1):] + [self.current]
-        self.runs = [r for r in self.runs if r.label != label]
+        kept = [r for r in self.runs if r.label not in (self.current.label, label)]
+        if self.current.steps and self.current.label != label:
+            kept.append(self.current)
+        self.runs = kept[-KEEP_RUNS:]
         self.current = _Run(label, [], [], [])
         self.switch_after = int(switch_after)
         self.stale = True
@@ -139,20 +141,20 @@ class DynaCurves(QWidget):
         self.steps_legend.clear()
         self.reward_legend.clear()
         drawn = self.curves()
-        names = shown_labels([d[0] for d in drawn if d[1].size])
+        names = shown_labels([d[0] for d in drawn])
         self.steps_legend.setColumnCount(3 if max(map(len, names), default=0) <= 12 else 1)
         for k in range(KEEP_RUNS + 1):
             if k < len(drawn) and drawn[k][1].size:
                 label, steps, ends, cum = drawn[k]
                 x = np.arange(1, steps.size + 1, dtype=float)
-                self.steps_curves[k].setData(x, np.maximum(steps, 1.0))
+                self.steps_curves[k].setData(x, steps)
                 self.reward_curves[k].setData(np.concatenate(([0.0], ends)), np.concatenate(([0.0], cum)))
                 self.steps_legend.addItem(self.steps_curves[k], names[k])
             else:
                 self.steps_curves[k].setData([], [])
                 self.reward_curves[k].setData([], [])
         top = max((float(d[1].max()) for d in drawn if d[1].size), default=100.0)
-        self.steps_plot.setYRange(1.0, max(2.0, np.log10(max(top, 1.0)) * 1.03), padding=0)  # (log10: 10 to the top)
+        self.steps_plot.setYRange(0.0, min(max(top, 20.0), STEPS_TOP) * 1.03, padding=0)
         self.switch_line.setVisible(self.switch_after > 0)
         if self.switch_after > 0:
             self.switch_line.setValue(self.switch_after)
@@ -244,4 +246,18 @@ def paint_model_marks(p: QPainter, marks: ModelMarks, cell_rect: Callable[[int, 
     p.restore()
 
 
-__all__ = ["DynaCurves", "KEEP_RUNS", "ModelMarks", "model_marks", "paint_model_marks", "shown_labels"]
+def show_grid_model(board, known, tried, planned, *, switched: bool = False) -> bool:
+    """A grid world board's :meth:`~mdpviz.widgets.game_board.GameBoard.show_model`: the model's marks on its canvas
+    (None: none); once the world has changed (``switched``), the canvas draws the map after the change (the same
+    states: the built world's ``after``). True when marks are drawn."""
+    canvas = board.canvas
+    geom, mdp, built = board.game.geometry(), board.game.session.mdp(), board.game.session.built()
+    if switched and getattr(built, "after", None) is not None:
+        geom = canvas.geometry_ = built.after.geometry
+    canvas.model_marks = None if known is None or geom is None or mdp is None or len(known) != mdp.n_rows \
+        else model_marks(geom.cell_of, geom.direction, mdp, known, known if tried is None else tried, planned)
+    canvas.update()
+    return canvas.model_marks is not None
+
+
+__all__ = ["show_grid_model", "DynaCurves", "KEEP_RUNS", "ModelMarks", "model_marks", "paint_model_marks", "shown_labels"]

@@ -20,6 +20,7 @@ from mdpviz.models.kit.game.hooks import world_change
 from mdpviz.solvers import registry
 from mdpviz.solvers.dyna import DynaStep
 from mdpviz.widgets.dyna import DynaCurves
+from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
 
 
 def run_label(method: str, options: dict) -> str:
@@ -48,12 +49,31 @@ class DynaView(QObject):
     def __init__(self, hub: Any) -> None:
         super().__init__(hub)
         self._hub = hub
-        self.plan_curves = DynaCurves()
-        """The convergence dock's page while a planning method is loaded."""
-        hub.conv_stack.addWidget(self.plan_curves)
+        self._curves: DynaCurves | None = None
+        self._px = PLOT_PX
         self._game = ""
+        hub.presenter_changed.connect(self._on_presenter)
         self.marks_shown = False
         """The board drew the model's marks at the last frame (the status line then says what they are)."""
+
+    @property
+    def plan_curves(self) -> DynaCurves:
+        """The convergence dock's page while a planning method is loaded (built on first use: every window pays
+        for the plots it builds, and most lessons never plan)."""
+        if self._curves is None:
+            self._curves = DynaCurves()
+            self._curves.set_font_size(self._px)
+            self._hub.conv_stack.addWidget(self._curves)
+        return self._curves
+
+    def page_shown(self) -> bool:
+        """The convergence dock shows the planning curves."""
+        return self._curves is not None and self._hub.conv_stack.currentWidget() is self._curves
+
+    def _on_presenter(self, on: bool) -> None:
+        self._px = PRESENTER_PLOT_PX if on else PLOT_PX
+        if self._curves is not None:
+            self._curves.set_font_size(self._px)
 
     def reset(self, method: str, options: dict) -> None:
         """A new run: the curves start a new series (the last one kept beside it, on the same game and map)."""
@@ -68,7 +88,10 @@ class DynaView(QObject):
         self._hub.docks["convergence"].setAccessibleName("Planning curves")
 
     def extend(self, steps: tuple) -> None:
-        self.plan_curves.extend(tuple(s for s in steps if isinstance(s, DynaStep)))
+        """The curves take these snapshots' episodes (drawn at the next frame)."""
+        dyna = tuple(s for s in steps if isinstance(s, DynaStep))
+        if dyna:
+            self.plan_curves.extend(dyna)
 
     @staticmethod
     def caption(step: DynaStep) -> str:

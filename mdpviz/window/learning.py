@@ -269,10 +269,6 @@ class LearningPart(QObject):
 
         self.pg = PGView(hub)
         """Draws a policy-gradient learner's snapshots (its plots: ``pg.curves``, the dock's page then)."""
-        from mdpviz.window.dyna import DynaView
-
-        self.dyna = DynaView(hub)
-        """Draws what a planning method (Dyna) adds to a learner's frame (its curves: ``dyna.plan_curves``)."""
         lp = self._hub.solver_panel.learning
         lp.settings_changed.connect(self._on_learning_settings)
         lp.mode_changed.connect(lambda _m: self._hub.solving.mark_dirty())
@@ -298,6 +294,11 @@ class LearningPart(QObject):
                                               "lie far outside them (else they get a scale of their own)")
         hub.menus.view.addAction(self.act_exact_scale)
         hub.game_shown.connect(self._learning_game_shown)
+        from mdpviz.window.dyna import DynaView
+
+        self.dyna = DynaView(hub)
+        """Draws what a planning method (Dyna) adds to a learner's frame (its curves, built on first use:
+        ``dyna.plan_curves``)."""
 
     def _learning_game_shown(self, game) -> None:
         """Another game with a learner still picked: the window says plainly that Run trains it (issue 35
@@ -318,7 +319,6 @@ class LearningPart(QObject):
         self.learning_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
         self.approx_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
         self.pg.curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
-        self.dyna.plan_curves.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX)
         if self.active:
             QTimer.singleShot(0, self, self._fit_solver_dock)
 
@@ -378,6 +378,8 @@ class LearningPart(QObject):
     def _learning_reset(self) -> None:
         """A new solve or learner: the convergence dock shows the curves of a learner, the game's plot else."""
         self._hub.stage.board.show_model(None)  # (a planning method's marks: drawn again by its frames only)
+        if self._hub.controller.method not in PLANNERS and self.dyna.page_shown():
+            self._hub.conv_stack.setCurrentWidget(self.learning_curves)  # (the branches below take it from there)
         if self._hub.controller.method in PLANNERS:
             self.learning_curves.reset()
             self.dyna.reset(self._hub.controller.method, self._hub.controller.options)
@@ -394,8 +396,7 @@ class LearningPart(QObject):
             self._hub.docks["convergence"].setWindowTitle("Learning curves")
             self._hub.docks["convergence"].setAccessibleName("Learning curves")
             QTimer.singleShot(0, self, self._fit_solver_dock)
-        elif self._hub.conv_stack.currentWidget() in (self.learning_curves, self.approx_curves, self.pg.curves,
-                                                      self.dyna.plan_curves):
+        elif self._hub.conv_stack.currentWidget() in (self.learning_curves, self.approx_curves, self.pg.curves):
             g = self._hub.stage.game
             self._hub.conv_stack.setCurrentWidget(self._hub.stage.plot_of(g.key))
             self._hub.docks["convergence"].setWindowTitle(g.convergence_title)

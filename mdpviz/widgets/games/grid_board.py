@@ -36,7 +36,7 @@ from mdpviz.core.mdp import TabularMDP
 from mdpviz.widgets import named as _named
 from mdpviz.widgets.board import UNVISITED_FILL, UNVISITED_HATCH, BoardView, ColorBar
 from mdpviz.widgets.chain_marks import paint_chain_mark
-from mdpviz.widgets.dyna import model_marks, paint_model_marks
+from mdpviz.widgets.dyna import paint_model_marks, show_grid_model
 from mdpviz.widgets.game import Game
 from mdpviz.widgets.session import GameSession
 from mdpviz.widgets.game_board import GameBoard
@@ -745,17 +745,6 @@ class GridBoard(GameBoard):
         self.table.show_selection(state, successors)
         cv.update()
 
-    def show_model(self, known, tried=None, planned=(), *, switched: bool = False) -> bool:
-        """A planning method's model on the grid: dots for its known actions, edges for the last planning updates;
-        once the world has changed (``switched``), on the map after the change (the same states)."""
-        geom, mdp, built = self.game.geometry(), self.game.session.mdp(), self.game.session.built()
-        if switched and getattr(built, "after", None) is not None:
-            geom = self.canvas.geometry_ = built.after.geometry
-        self.canvas.model_marks = None if known is None or geom is None or mdp is None or len(known) != mdp.n_rows \
-            else model_marks(geom.cell_of, geom.direction, mdp, known, known if tried is None else tried, planned)
-        self.canvas.update()
-        return self.canvas.model_marks is not None
-
     def show_chain(self, states) -> None:
         """Outline the inspector's chain of backups in order, each cell numbered (fewer than two states: none)."""
         geom = self.game.geometry()
@@ -811,6 +800,10 @@ class GridBoard(GameBoard):
     def set_q_view(self, on: bool) -> None:
         """Show every action's Q as four triangles per cell (the toggle's own method, for tests and scripts)."""
         self.q_box.setChecked(bool(on))
+
+    def show_model(self, known, tried=None, planned=(), *, switched: bool = False) -> bool:
+        """A planning method's model on the grid (:func:`~mdpviz.widgets.dyna.show_grid_model`)."""
+        return show_grid_model(self, known, tried, planned, switched=switched)
 
     def _on_edited(self, text: str) -> None:
         self.stale = text
