@@ -140,7 +140,7 @@ def rtdp(
     if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or not 0 <= int(start) < n:
         raise ValueError(f"start: {start!r} is not a state of this model (0..{n - 1})")
     start = int(start)
-    if mdp.terminal[start]:
+    if mdp.terminal[start] or mdp.state_ptr[start] == mdp.state_ptr[start + 1]:
         raise ValueError(f"start: state {start} is terminal, RTDP has nothing to back up from it")
     if mdp.is_two_player:
         raise ValueError("rtdp: this model has two players; RTDP's optimistic start needs one (solve it with vi)")
@@ -165,7 +165,7 @@ class _Model:
         self.prob = np.asarray(mdp.prob, dtype=np.float64)
         self.reward = np.asarray(mdp.reward, dtype=np.float64)
         self.gamma = float(mdp.discount)
-        self.terminal = np.asarray(mdp.terminal)
+        self.terminal = np.asarray(mdp.terminal) | (np.diff(self.state_ptr) == 0)  # (no action: nothing to back up)
         self.sign = 1.0 if mdp.objective == "max" else -1.0
 
     def backup(self, s: int, v: np.ndarray, tie_tol: float) -> tuple[float, int]:
