@@ -254,7 +254,7 @@ def _search(mdp: TabularMDP, root: int, v_star: np.ndarray, c: float, seed: int 
         new = []
         while True:
             s = state[node]
-            if table.terminal[s]:
+            if table.terminal[s] or not table.rows(s):  # (the end of the game, or a state with no move)
                 break
             if untried[node] is None:
                 untried[node] = list(table.rows(s))
