@@ -53,6 +53,7 @@ from mdpviz.window.parts import (  # noqa: F401 (Dialogs, default_size, make_set
     settings_org,
 )
 from mdpviz.window.playing import PlayingPart
+from mdpviz.window.search import SearchPart
 from mdpviz.window.sensitivity import SensitivityPart
 from mdpviz.window.solving import SolvingPart
 from mdpviz.window.stage import StagePart
@@ -66,8 +67,9 @@ PARTS = (
     ("files", FilesPart),
     ("classroom", ClassroomPart),
     ("sensitivity", SensitivityPart),
-    ("live", LivePart),
+    ("search", SearchPart),
     ("bandit", BanditPart),
+    ("live", LivePart),
 )
 """The window's parts after the stage, by name, in the order the window builds them (each one's
 ``__init__(hub)``); a new dock is its part module plus one line here. The order places their actions in

@@ -38,6 +38,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mdpviz.commands.learn",
     "mdpviz.commands.gradient",
     "mdpviz.commands.bandit",
+    "mdpviz.commands.mcts",
 )
 """Modules that each add one or more subcommands (see the module docstring)."""
 
@@ -73,6 +74,8 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
                  "the exact policy gradient at a theta beside sampled REINFORCE estimates, with and without baseline"),
     "bandit": ("mdpviz.commands.bandit",
                "the k-armed bandit testbed (Sutton and Barto ch. 2): curves, regret, the Bayes-optimal answer"),
+    "mcts": ("mdpviz.commands.mcts",
+             "Monte Carlo tree search (UCT) from a position: each move's visits and mean beside its exact value"),
 }
 """Subcommand -> (module that registers it, its one-line help), in the order of ``mdpviz --help``.
 ``main`` imports only the module of the command it runs (the others pull in numpy, scipy, Qt...);

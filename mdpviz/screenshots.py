@@ -36,6 +36,8 @@ methods and saves every game's pictures into one folder (default ``assets/screen
 * ``gym``: ``gym-frozenlake.png`` (Gymnasium's FrozenLake 8x8, when Gymnasium is installed);
 * ``randomwalk``, ``baird``, ``mountaincar``: the book's figures 9.1, 11.2 and 10.1 as the window draws them,
   ``approximation/<size>/figure-*.png`` at the three sizes (:mod:`mdpviz.screenshot_approx`);
+* ``ttt`` also: Monte Carlo tree search and RTDP, ``planning/<size>/{search-tree,rtdp-trajectories}.png`` at the
+  three sizes (:mod:`mdpviz.screenshot_search`);
 * ``corridor``: policy gradients on the short corridor, ``policy-gradient/<size>/{figure-13.1,gradient-view,
   j-curve}.png`` at the three sizes (:mod:`mdpviz.screenshot_pg`);
 * ``bandit``: the belief tree and the Gittins heatmap, ``bandits/<size>/{belief-tree,gittins-heatmap}.png`` at
@@ -251,7 +253,9 @@ def _file(out: Path, o: ShotOptions) -> list[Path]:
 
 
 def _ttt(out: Path, o: ShotOptions) -> list[Path]:
-    return save_ttt_screenshots(out, games=o.sim_games)
+    from mdpviz.screenshot_search import save_search_screenshots
+
+    return save_ttt_screenshots(out, games=o.sim_games) + save_search_screenshots(out)
 
 
 def _risk_ttt(out: Path, o: ShotOptions) -> list[Path]:

@@ -31,6 +31,8 @@ CASES: dict[str, list[str]] = {
     "match": ["match", "--games", "100", "--seed", "1", "--both-orders"],
     "checkers": ["checkers", "--size", "4", "--games", "20", "--seed", "1"],
     "attt": ["attt", "iterate", "--start", "uniform"],
+    "mcts": ["mcts", "--game", "ttt", "--first", "agent", "--simulations", "300"],
+    "solve-rtdp": ["solve", "--game", "gridworld", "--grid", "discount", "--noise", "0", "--method", "rtdp"],
 }
 """A small case of every command that prints JSON (export, gym and ttt3d below: they need more)."""
 

@@ -92,7 +92,7 @@ def test_each_needs_flag_is_what_the_method_does():
         assert (first.phase == "evaluate") == (s.unit == "round"), m
     assert registry.ids_where("solver", steps_states=True) == ("async-vi", "prioritized")
     assert registry.ids_where("solver", needs_policy=True) == ("evaluate",)
-    assert registry.ids_where("solver", uses_tol=True, in_panel=True) == ("vi", "gs", "async-vi", "evaluate")
+    assert registry.ids_where("solver", uses_tol=True, in_panel=True) == ("vi", "gs", "async-vi", "rtdp", "evaluate")
     assert registry.exact_solver() == "pi"
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mdpviz"
 MODULES = [PACKAGE / "app.py", *sorted((PACKAGE / "window").glob("*.py"))]
-PART_NAMES = ("stage", "view", "solving", "learning", "playing", "files", "classroom", "sensitivity", "live",
-              "bandit")
+PART_NAMES = ("stage", "view", "solving", "learning", "playing", "files", "classroom", "sensitivity", "search", "bandit",
+              "live")
 """The parts: the stage (built first by the window) and :data:`mdpviz.app.PARTS`."""
 MAX_WINDOW_LINES = 400
 

@@ -157,6 +157,8 @@ def solver_options(args: argparse.Namespace, game, method: str) -> dict:
             except ValueError:
                 raise ValueError(f"--order: index, random, or state ids separated by commas, got {args.order!r}") from None
         opts["order"] = order
+    if spec.needs_start:
+        opts["start"] = int(game.start_state())  # (RTDP: the game's start, --set start=K where the game has one)
     if spec.takes("seed") and args.seed is not None:
         opts["seed"] = check_seed(args.seed)
     if args.theta is not None:
@@ -294,6 +296,10 @@ def run(args: argparse.Namespace) -> int:
     }
     if solution is not None and solution.gain is not None and args.sweeps is None:
         out["gain"] = float(solution.gain)
+    visited = getattr(last, "visited", None)
+    if visited is not None:  # (RTDP: the states it backed up; the others keep their optimistic start)
+        out["visited"] = [bool(x) for x in visited]
+        out["trajectories"] = int(last.iteration)
     if args.history:
         out["history"] = [{"sweep": int(s.iteration), "phase": s.phase, "delta": _finite(s.delta),
                            "values": [float(v) for v in s.values], "policy": _policy_labels(game, s.policy),

@@ -41,10 +41,11 @@ KINDS = ("solver", "learner", "approximation", "policy-gradient", "planning", "b
 per step), "learner" (from sampled episodes: one :class:`~mdpviz.solvers.learning.LearningStep` per
 episode), and the kinds later issues add (function approximation, policy gradient, planning, bandits)."""
 
-UNITS = ("sweep", "round", "state", "layer", "solve", "episode", "pull")
+UNITS = ("sweep", "round", "state", "layer", "solve", "episode", "pull", "trajectory")
 """What one step of a method is: a sweep over every state, a round of policy iteration (evaluate and
 improve), one state's backup, one layer of backward induction, the whole solve (one linear program),
-one episode, one pull of every run of the bandit testbed (a time step)."""
+one episode, one pull of every run of the bandit testbed (a time step), one greedy trajectory from the
+start (real-time dynamic programming)."""
 
 LINE_STYLES = ("solid", "dash", "dot", "dashdot")
 """The line styles a method's :attr:`MethodSpec.curve` may name (the Compare plot maps them to Qt's pens)."""
@@ -216,8 +217,9 @@ class MethodSpec:
     @property
     def count_word(self) -> str:
         """The word the reports put after a count of its steps (:attr:`Solution.sweeps`): "rounds" for a
-        method whose step is a round of policy iteration, "sweeps" for the others."""
-        return "rounds" if self.unit == "round" else "sweeps"
+        method whose step is a round of policy iteration, "trajectories" for real-time DP's, "sweeps" for the
+        others."""
+        return "rounds" if self.unit == "round" else "trajectories" if self.unit == "trajectory" else "sweeps"
 
     @property
     def synchronous_vi(self) -> bool:
@@ -265,6 +267,7 @@ _SEQUENCE = Param("sequence", str, "standard", choices=("standard", "aima"),
 _ACTION_ORDER = Param("action_order", list, None, help="ties go to the first of these actions (labels or ids)")
 _EPSILON_PMDP = Param("epsilon", float, None, low=0.0, help="pymdptoolbox's epsilon (the common tol)")
 _POLICY = Param("policy", object, None, help="the policy evaluated: 'random', or an action id per state")
+_START = Param("start", int, None, low=0, help="the state every trajectory starts in (default: the game's start)")
 _IN_PLACE = Param("in_place", bool, False, help="Gauss-Seidel sweeps instead of synchronous ones")
 
 _EPS = Param("epsilon", float, 0.1, low=0.0, high=1.0, help="probability of a uniformly random legal action")
@@ -399,6 +402,17 @@ ENTRIES: tuple[MethodSpec, ...] = (
                "whose value is furthest from its backup, taken from a queue; its predecessors whose |V - max Q| "
                "exceeds \u03b8 join the queue, and the solve ends when it is empty. The board outlines the state "
                "each Step updated."),
+    MethodSpec("rtdp", "real-time dynamic programming", "solver", "mdpviz.solvers.rtdp:rtdp",
+               (_START, Param("seed", int, 0, low=0, help="seed of the sampled next states"),
+                Param("max_depth", int, None, low=1, help="steps per trajectory at most (default 10 per state)")),
+               unit="trajectory", in_panel=True, uses_tol=True, cap_as="trajectories", own_policy=True,
+               needs_start=True, one_player=True, short="RTDP",
+               lesson="Real-time dynamic programming (Sutton and Barto 8.7): every Step is one greedy trajectory "
+               "from the start; each state it reaches is backed up in place (eq. 4.10), the greedy action taken "
+               "and the next state sampled. Values start optimistic (each action's luckiest outcome taken as "
+               "certain), so the states optimal play never reaches are never backed up. It stops when every "
+               "state the greedy policy can reach from the start is within the tolerance of its backup: the "
+               "start's value has settled at V*(start)."),
     MethodSpec("evaluate", "policy evaluation", "solver", "mdpviz.solvers.evaluation:policy_evaluation",
                (_POLICY, _IN_PLACE), in_panel=True, panel_title="evaluate the random policy",
                panel_options=(("policy", "random"),), uses_tol=True, cap_as="max_sweeps", own_policy=True,

@@ -30,6 +30,8 @@ The hub's signals: ``game_shown`` and ``model_changed`` (emitted by the stage), 
   contrast; hears ``model_changed``, ``presenter_changed`` and ``shutting_down``.
 - :mod:`~mdpviz.window.sensitivity`: the Sensitivity dock; hears ``game_shown``, ``model_changed`` and
   ``presenter_changed``.
+- :mod:`~mdpviz.window.search`: the Tree search dock (Monte Carlo tree search from the shown position, its
+  nodes beside the exact values); hears ``game_shown``, ``model_changed`` and ``presenter_changed``.
 - :mod:`~mdpviz.window.live`: live re-solve and the policy diff; hears the solving part's
   ``model_loaded`` and ``solve_finished`` and the hub's ``game_shown``.
 - :mod:`~mdpviz.window.bandit`: the Bandit testbed dock (Sutton and Barto ch. 2: arms, figure 2.2's curves,

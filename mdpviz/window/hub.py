@@ -119,6 +119,7 @@ class Hub(QObject):
         self.view: Any = None
         self.sensitivity: Any = None
         self.bandit: Any = None
+        self.search: Any = None
 
     def say(self, text: str, ms: int = 0) -> None:
         """Show ``text`` on the status line for ``ms`` milliseconds (0: until the next message)."""

@@ -72,6 +72,8 @@ class SolvingPart(QObject):
         a board click starts it, a term's link extends it, a breadcrumb cuts it, a model edit clears it."""
         self._dirty = True
         """Something shown changed since the last frame (see :meth:`mark_dirty`)."""
+        self._trajectory_shown = False
+        """The board outlines a real-time DP trajectory (cleared when another snapshot is drawn)."""
         self._endless_seen: tuple = (None, None, "")
         """(model, snapshot, text) of the status line's states the drawn policy never ends from (kept per snapshot)."""
         self._plot_time = 0.0
@@ -189,6 +191,9 @@ class SolvingPart(QObject):
         if learns(p.method):
             return self._hub.learning.learning_options()
         opts = p.options()
+        spec = registry.find(p.method)
+        if spec is not None and spec.needs_start and self._hub.stage.session.mdp() is not None:
+            opts["start"] = int(self._hub.stage.session.start_state())  # (RTDP's trajectories start there)
         if uses_tolerance(p.method):
             opts["epsilon" if opts.get("sequence") == "aima" else "tol"] = p.tol
         return opts
@@ -289,6 +294,7 @@ class SolvingPart(QObject):
         m = self._hub.controller.method
         tol = self._hub.controller.options.get("tol") if registry.get(m).value_iteration else None
         x_label = ("step (evaluate / improve)" if registry.get(m).unit == "round" else
+                   "trajectory (RTDP: one from the start each)" if registry.get(m).unit == "trajectory" else
                    "step (one state each)" if registry.get(m).steps_states else "sweep")
         self._hub.convergence.reset(tol=tol, x_label=x_label)
         self._hub.convergence.set_reference(None, gamma=None, method=m)  # (the new solve's V* follows with its range)
@@ -332,7 +338,7 @@ class SolvingPart(QObject):
         else:
             what = "converged" if sol.converged else "stopped (sweep limit)"
             self._hub.status.showMessage(f"{registry.title(sol.method)} {what} after {sol.sweeps} "
-                                         f"{'rounds' if registry.get(sol.method).unit == 'round' else 'sweeps'}", 8000)
+                                         f"{registry.get(sol.method).count_word}", 8000)
         self._dirty = True
         self.solve_finished.emit(sol)
 
@@ -425,6 +431,8 @@ class SolvingPart(QObject):
             cap = "Not solved yet: press Step or Run"
         if mdp is not None:
             cap = g.board_caption(cap, sw)
+        if mdp is not None and sw is not None and getattr(sw, "visited", None) is not None:
+            cap += self._trajectory_caption(sw, mdp)
         cap = self._hub.live.live_caption(cap, sw)  # the last edit's diff (window/live.py)
         board = self._hub.stage.board
         board.set_value_range(c.value_range if sw is not None else None)
@@ -434,6 +442,7 @@ class SolvingPart(QObject):
                          previous=hist[i - 1] if i > 0 else None,
                          delta=self._hub.classroom.delta_scale() if sw is not None and self._hub.classroom.delta_view else None)
         self._hub.live.draw_live(board, sw, cap)
+        self._show_trajectory(sw, mdp)
         shown = board.shown_scale  # the shown position's scale (its moves' values), the delta view's
         if shown is not None:
             self._hub.color_bar.show_scale(shown)
@@ -450,6 +459,41 @@ class SolvingPart(QObject):
         self.update_status(sw)
         if self.selected is not None:
             self.update_inspection()
+
+    def _show_trajectory(self, sw: Sweep | None, mdp) -> None:
+        """A real-time DP snapshot (it has ``visited``): the states never backed up drawn as unvisited (hatched),
+        its trajectory outlined in order, 1, 2, 3, ... (while no state is inspected: the inspector's chain of
+        backups takes the outlines then). Another snapshot after one: the outlines cleared."""
+        board = self._hub.stage.board
+        visited = getattr(sw, "visited", None)
+        if visited is None or mdp is None:
+            if self._trajectory_shown and self.selected is None:
+                board.show_chain(())
+            self._trajectory_shown = False
+            return
+        never = ~np.asarray(visited) & ~np.asarray(mdp.terminal)
+        board.show_unvisited(never if never.any() else None)
+        if self.selected is None:
+            board.show_chain(tuple(sw.trajectory))
+            self._trajectory_shown = True
+
+    def _trajectory_caption(self, sw: Sweep, mdp) -> str:
+        """The caption's words on a real-time DP snapshot: the trajectory's length and how many states are backed up."""
+        live = int(np.count_nonzero(~np.asarray(mdp.terminal)))
+        return f", {len(sw.trajectory) - 1} steps, {int(np.asarray(sw.visited).sum())}/{live} backed up"
+
+    def _trajectory_values(self, sw: Sweep) -> str:
+        """The Solver panel's words on a real-time DP snapshot: the visited states' values against the exact
+        ones (the solve's reference V*, when the controller has it; "" otherwise)."""
+        visited = getattr(sw, "visited", None)
+        rng = self._hub.controller.value_range
+        if visited is None or rng is None or rng.source != "reference" or rng.values is None or not visited.any():
+            return ""
+        visited = np.asarray(visited)
+        err = float(np.max(np.abs(np.asarray(sw.values)[visited] - rng.values[visited])))
+        s0 = int(sw.trajectory[0])
+        return (f" \u00b7 V(start) {sw.values[s0]:.4g} vs V* {rng.values[s0]:.4g} \u00b7 max |V - V*| on the "
+                f"{int(visited.sum())} visited {err:.3g}")
 
     def update_status(self, sw: Sweep | None) -> None:
         if self._hub.learning.active:  # a learner's frame writes its own status
@@ -472,6 +516,7 @@ class SolvingPart(QObject):
             n = len(c.history)
             text = (f"{n} snapshot{'s' if n != 1 else ''} \u00b7 {sw.phase} {sw.iteration} \u00b7 {d} \u00b7 "
                     f"{sw.policy_changes} policy change{'s' if sw.policy_changes != 1 else ''}")
+            text += self._trajectory_values(sw)
             if c.state == "failed":
                 text += f" \u00b7 failed: {c.error}"
             # discount 1: the states the drawn policy never ends from (one search per shown snapshot, kept;
