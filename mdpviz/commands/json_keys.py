@@ -13,7 +13,8 @@ A type is ``int``, ``float`` (a JSON number), ``str``, ``bool``, ``object`` (fie
 """
 from __future__ import annotations
 
-NOT_METHOD_IDS = {"q": "the JSON key of the Q table (per state, action label -> Q)"}
+NOT_METHOD_IDS = {"q": "the JSON key of the Q table (per state, action label -> Q)",
+                  "ucb": "the JSON key of a search node's UCB score (mdpviz mcts), not the bandit method"}
 """Words of this module that are not method ids (the registry test's scan reads this declaration)."""
 
 KEYS: dict[str, tuple[str, str]] = {

@@ -22,6 +22,10 @@ from mdpviz.commands.game_args import add_game_options
 HELP = "Monte Carlo tree search (UCT) from a position: each move's visits and mean beside its exact value"
 
 
+NOT_METHOD_IDS = {"ucb": "the JSON key of each child's UCB score, not the bandit method"}
+"""Words equal to a method id used here in another sense (read by the registry test's scan)."""
+
+
 def _c(text: str) -> float:
     try:
         v = float(text)

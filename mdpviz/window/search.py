@@ -53,13 +53,13 @@ class SearchPart(QObject):
             "&Tree search (MCTS)\u2026", "treeSearchAction", self.open_search,
             tip="Monte Carlo tree search from the shown position, each node beside its exact value")
         hub.menus.solve.addAction(self.act_search)
-        self._panel: SearchTreePanel | None = None
+        self._search_panel: SearchTreePanel | None = None
         """The dock's panel, built when first opened."""
         self.search_run: SearchRun | None = None
         """The search shown (None: none yet)."""
         self._exact: tuple[Any, np.ndarray] | None = None
         """(model, V*) of the game's exact solve, once computed."""
-        self._placed = False
+        self._search_placed = False
         """The dock has been put beside the convergence plot."""
         self.search_dock: QDockWidget = hub.dock("Tree search", "treeSearchDock", QWidget(),
                                                  Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -73,9 +73,9 @@ class SearchPart(QObject):
     @property
     def search_panel(self) -> SearchTreePanel:
         """The dock's panel, built the first time it is opened or asked for."""
-        if self._panel is None:
+        if self._search_panel is None:
             p = SearchTreePanel()
-            self._panel = p
+            self._search_panel = p
             self.search_dock.setWidget(p)
             p.step_requested.connect(lambda: self.simulate(1))
             p.run_requested.connect(self.simulate)
@@ -83,14 +83,14 @@ class SearchPart(QObject):
             p.cancel_requested.connect(self._hub.playing.cancel_game_job)
             self._presenter(self._hub.view.presenter)
             self._draw()
-        return self._panel
+        return self._search_panel
 
     def open_search(self) -> SearchTreePanel:
         """Solve > Tree search: show the dock in front (beside the convergence plot)."""
         panel = self.search_panel
         d = self.search_dock
-        if not self._placed and d.isHidden() and not d.isFloating():
-            self._placed = True
+        if not self._search_placed and d.isHidden() and not d.isFloating():
+            self._search_placed = True
             self._hub.main.tabifyDockWidget(self._hub.docks["convergence"], d)
         d.show()
         d.raise_()
@@ -109,10 +109,10 @@ class SearchPart(QObject):
             self.search_panel  # noqa: B018 (built when first shown)
 
     def _presenter(self, on: bool) -> None:
-        if self._panel is not None:
-            self._panel.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX,
+        if self._search_panel is not None:
+            self._search_panel.set_font_size(PRESENTER_PLOT_PX if on else PLOT_PX,
                                       tree_px=PRESENTER_TREE_PX if on else PLOT_PX)
-            self._panel.set_compact(on)
+            self._search_panel.set_compact(on)
             self._fit_height()
 
     # ------------------------------------------------------------------ the search
@@ -203,9 +203,9 @@ class SearchPart(QObject):
     # ------------------------------------------------------------------ drawing
     def _draw(self, tree: SearchTree | None = None) -> None:
         """Draw the search's newest tree (or ``tree``, a Run's partial one)."""
-        if self._panel is None:
+        if self._search_panel is None:
             return
-        p = self._panel
+        p = self._search_panel
         run = self.search_run
         tree = tree if tree is not None else (run.tree if run is not None else None)
         session = self._hub.stage.session
