@@ -134,10 +134,15 @@ class PageBrowser:
         return path
 
     def close(self) -> None:
+        """Close the view; its page is deleted before its profile (Qt warns when a profile goes first)."""
+        from PySide6.QtCore import QCoreApplication, QEvent
+
         self.view.close()
-        self.view.setPage(None)
-        self.page.deleteLater()
         self.view.deleteLater()
+        self.page.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        self.profile.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def write_example(out: Path = EXAMPLE) -> Path:
