@@ -30,8 +30,12 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from mdpviz.export import SolvedGame, frame_indices, headless
+
+NOT_METHOD_IDS = {"evaluate": "a snapshot's phase (policy iteration's evaluation step), as the inspector reads it"}
+"""Words of this module that are not method ids (the registry test's scan reads this declaration)."""
 
 LIMIT = 200
 """Most sweeps a page keeps by default (``--max-sweeps``); a longer solve keeps evenly spaced ones and the last."""
@@ -90,7 +94,18 @@ def _when(sw) -> str:
     return "(linear program)" if sw.phase == "lp" else f"after round {sw.iteration}, {sw.phase}"
 
 
-def _inspect(game, view, model, solved: SolvedGame, kept: Sequence[int]) -> dict | None:
+def view_facts(view, n_states: int) -> dict:
+    """What the page takes from the game's window view (read on the GUI thread): the inspector's title of
+    every state (of a model small enough for the inspector) and whether the board draws each sweep's own
+    policy (then the backups read the values that policy was chosen from: the window's rule)."""
+    if view is None:
+        return {}
+    board = view.board_widget()
+    titles = [view.state_title(s) for s in range(n_states)] if n_states <= INSPECT_STATES else None
+    return {"titles": titles, "sweep_policy": bool(getattr(board, "draws_sweep_policy", False))}
+
+
+def _inspect(game, facts: dict, model, solved: SolvedGame, kept: Sequence[int]) -> dict | None:
     """What the page's inspector computes its backups from (None for a model over :data:`INSPECT_STATES`)."""
     from mdpviz.models.kit.pictures.display import backup_sources, merge_terms
     from mdpviz.solvers.value_iteration import default_block_size
@@ -113,8 +128,7 @@ def _inspect(game, view, model, solved: SolvedGame, kept: Sequence[int]) -> dict
                          [[float(t.prob), float(t.reward), int(t.next_state), t.note] for t in terms]])
         rows.append(acts)
     block = default_block_size(n)
-    board = view.board_widget() if view is not None else None
-    sweep_policy = bool(getattr(board, "draws_sweep_policy", False))
+    sweep_policy = bool(facts.get("sweep_policy", False))
     sources = []
     for i in kept:
         sw = hist[i]
@@ -127,19 +141,21 @@ def _inspect(game, view, model, solved: SolvedGame, kept: Sequence[int]) -> dict
             entry["prev"] = [float(v) for v in hist[i - 1].values]  # the previous sweep is not kept
         sources.append(entry)
     labels = list(mdp.state_labels) if mdp.state_labels else []
-    title = getattr(view, "state_title", None)
+    titles = facts.get("titles") or [game.state_name(s) for s in range(n)]
     return {
         "rows": rows, "block": block, "sources": sources, "unit": game.unit if game.unit == "turns" else "",
         "names": [(labels[s] if labels and labels[s] else str(s)) for s in range(n)],
-        "titles": [title(s) if title is not None else game.state_name(s) for s in range(n)],
+        "titles": list(titles),
         "sense": [int(x) for x in mdp.sense],
     }
 
 
-def lesson_data(game, solved: SolvedGame, *, limit: int = LIMIT, command: str = "", view=None) -> dict:
+def lesson_data(game, solved: SolvedGame, *, limit: int = LIMIT, command: str = "", view=None,
+                facts: dict | None = None) -> dict:
     """The page's JSON (:data:`LESSON_KEYS`): ``game`` a headless game (or a window view), ``solved`` its solve
-    with every snapshot. Pure computation, no drawing; ``view`` (the window's view of the game) only names
-    the inspector's states as the window does."""
+    with every snapshot. Pure computation, no drawing (the window runs it on its job thread); the game's window
+    ``view`` only names the inspector's states and tells the board's rule as the window does: ``facts``
+    (:func:`view_facts`, read on the GUI thread), else read from ``view`` here."""
     import mdpviz
 
     hg = headless(game)
@@ -147,6 +163,10 @@ def lesson_data(game, solved: SolvedGame, *, limit: int = LIMIT, command: str = 
     mdp, hist = solved.mdp, solved.history
     if not hist:
         raise ValueError("nothing to export: the solve has no sweeps yet")
+    from mdpviz.solvers import Sweep
+
+    if not isinstance(hist[0], Sweep):
+        raise ValueError("a lesson page shows a solver's sweeps: a learning run cannot be exported as one yet")
     kept = kept_indices(len(hist), mdp.n_states, limit)
     from mdpviz.solvers import registry
 
@@ -164,9 +184,18 @@ def lesson_data(game, solved: SolvedGame, *, limit: int = LIMIT, command: str = 
         "actions": [model.action_label(0, a) for a in range(mdp.n_actions)], "start": start,
         "sweeps": sweeps, "total_sweeps": len(hist), "sampled": len(kept) < len(hist), "max_sweeps": int(limit),
         "settings": json.loads(json.dumps(settings, default=str)), "command": command,
-        "version": mdpviz.__version__, "inspect": _inspect(hg, view, model, solved, kept),
+        "version": mdpviz.__version__,
+        "inspect": _inspect(hg, facts if facts is not None else view_facts(view, mdp.n_states), model, solved, kept),
         "kept": kept,
     }
+
+
+def data_job(game, solved: SolvedGame, *, limit: int = LIMIT, command: str = "", facts: dict | None = None):
+    """:func:`lesson_data` as a job generator (the window runs it on the controller's job thread)."""
+    from mdpviz.core.jobs import JobProgress
+
+    yield JobProgress(0, 1, "the numbers of every sweep")
+    return lesson_data(game, solved, limit=limit, command=command, facts=facts or {})
 
 
 @dataclass(frozen=True)
@@ -317,6 +346,101 @@ def draw_frames(view, solved: SolvedGame, kept: Sequence[int], *, width: int = F
         fb.close()
 
 
+class PageWriter(QObject):
+    """Writes a lesson page in the window: the frames one per event-loop turn (Qt paints widgets on the GUI
+    thread only, so the window stays responsive between two), then the page; ``cancel()`` stops between two
+    frames and writes nothing. ``data``: :func:`lesson_data`, computed before (the window: on its job thread)."""
+
+    progress = Signal(int, int, str)
+    """(frames drawn, frames in all, text)."""
+    finished = Signal(object)
+    """The Path written, or None when cancelled."""
+    failed = Signal(str)
+    """Drawing or writing failed: the message (no file is left)."""
+
+    def __init__(self, view, solved: SolvedGame, path: str | Path, data: dict, *, width: int = FRAME_WIDTH,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.path = check_page_path(path)
+        self.view, self.solved, self.data, self.width = view, solved, data, width
+        self.kept: list[int] = list(data["kept"])
+        self.images: list[bytes] = []
+        self._box: _FrameBox | None = None
+        self._last = b""
+        self._rects: dict = {}
+        self._timer = QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._tick)
+
+    @property
+    def running(self) -> bool:
+        return self._timer.isActive()
+
+    def start(self) -> None:
+        self._timer.start()
+
+    def cancel(self) -> None:
+        if self._timer.isActive():
+            self._timer.stop()
+            self._close()
+            self.finished.emit(None)
+
+    def _close(self) -> None:
+        if self._box is not None:
+            self._box.close()
+            self._box = None
+
+    def _tick(self) -> None:
+        try:
+            done = self._step()
+        except (OSError, ValueError) as e:
+            self._timer.stop()
+            self._close()
+            self.failed.emit(str(e))
+            return
+        if done:
+            self._timer.stop()
+            self.finished.emit(self.path)
+
+    def _step(self) -> bool:
+        n = len(self.kept)
+        if self._box is None:  # first the answer (the most to draw): its size sets every frame's width
+            self._box = _FrameBox(self.view, self.solved, self.width, None)
+            self._last = self._box.frame(self.kept[-1])
+            if len(self._last) * n > FRAME_BYTES and self.width > MIN_FRAME_WIDTH:
+                self._close()
+                self.width = max(MIN_FRAME_WIDTH, int(self.width * (FRAME_BYTES / (len(self._last) * n)) ** 0.8))
+                self._box = _FrameBox(self.view, self.solved, self.width, None)
+                self._last = self._box.frame(self.kept[-1])
+            self._rects = self._box.rects()
+            return False
+        k = len(self.images)
+        if k < n - 1:
+            self.images.append(self._box.frame(self.kept[k]))
+            self.progress.emit(k + 1, n, f"frame {k + 1} of {n}")
+            return False
+        frames = Frames(tuple(self.images) + (self._last,), (self._box.width, int(self._box.height)), self._rects)
+        self._close()
+        write_text_atomic(self.path, page_html(self.data, frames, lesson_html=headless(self.view).lesson().html()))
+        self.progress.emit(n, n, f"frame {n} of {n}")
+        return True
+
+
+def write_text_atomic(path: Path, text: str) -> Path:
+    """Write ``text`` through a temporary name in ``path``'s folder, renamed into place at the end: a failed
+    write leaves no file (not even the temporary one)."""
+    import os
+
+    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return path
+
+
 def _script_json(obj: Any) -> str:
     """JSON safe inside a <script> element (no "</" closes it early)."""
     return json.dumps(obj, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
@@ -340,24 +464,14 @@ def write_page(view, solved: SolvedGame, path: str | Path, *, limit: int = LIMIT
     """Write the lesson page of ``solved`` (the game's window ``view`` draws the frames) to ``path``, through a
     temporary name in its folder renamed into place at the end (a failed export leaves no file). None if
     cancelled."""
-    import os
-
     path = check_page_path(path)
     hg = headless(view)
     data = lesson_data(hg, solved, limit=limit, command=command, view=view)
     frames = draw_frames(view, solved, data["kept"], width=frame_width, progress=progress, cancelled=cancelled)
     if frames is None:
         return None
-    text = page_html(data, frames, lesson_html=hg.lesson().html())
-    tmp = path.with_name(f".{path.stem}.tmp.html")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return path
+    return write_text_atomic(path, page_html(data, frames, lesson_html=hg.lesson().html()))
 
 
-__all__ = ["FRAME_WIDTH", "Frames", "INSPECT_STATES", "LESSON_KEYS", "LIMIT", "NUMBER_BUDGET", "check_limit",
+__all__ = ["FRAME_WIDTH", "Frames", "PageWriter", "data_job", "view_facts", "write_text_atomic", "INSPECT_STATES", "LESSON_KEYS", "LIMIT", "NUMBER_BUDGET", "check_limit",
            "check_page_path", "draw_frames", "kept_indices", "lesson_data", "page_html", "write_page"]

@@ -224,3 +224,36 @@ def test_a_failed_export_leaves_no_file(qapp, capsys, tmp_path, monkeypatch):
     assert main(["export", "--game", "maxbias", "--figure", "html", "--out", str(tmp_path / "x.html")]) == 2
     assert "disk full" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------------- the window
+def test_file_menu_exports_the_shown_solve_as_a_web_page(qtbot, window, tmp_path):
+    from mdpviz.solvers import registry as methods
+
+    w = window  # snakes, its defaults
+    for _ in range(5):
+        k = len(w.controller.history)
+        w.solving.step()
+        qtbot.waitUntil(lambda: len(w.controller.history) > k)
+    hist = list(w.controller.history)
+    # Esc while the frames are drawn: nothing is written
+    w.files.export_page(tmp_path / "cancelled.html")
+    qtbot.waitUntil(lambda: w.files.page_writer is not None)
+    w.solving.stop()
+    assert not w.files.page_writer.running and list(tmp_path.glob("*.html")) == []
+    qtbot.waitUntil(lambda: not w.controller.job_busy)
+    # File > Export lesson as web page: the numbers on the job thread, the frames one per event-loop turn
+    w.dialogs.save_path = str(tmp_path / "snakes.html")
+    w.files.act_export_page.trigger()
+    qtbot.waitUntil(lambda: w.files.page_writer is not None and w.files.page_writer.path.name == "snakes.html")
+    with qtbot.waitSignal(w.files.page_writer.finished, timeout=30_000) as blocker:
+        pass
+    assert blocker.args[0] == tmp_path / "snakes.html" and not w.dialogs.errors
+    data = page_json((tmp_path / "snakes.html").read_text(encoding="utf-8"))
+    assert [s["values"] for s in data["sweeps"]] == [np.asarray(sw.values).tolist() for sw in hist]
+    assert data["method"] == hist[-1].method and methods.get(data["method"])
+    assert len(page_json((tmp_path / "snakes.html").read_text(encoding="utf-8"), "mdpviz-frames")["images"]) == 5
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "settings.ini") == ["snakes.html"]
+    w.dialogs.save_path = str(tmp_path / "bad.png")
+    w.files.act_export_page.trigger()
+    assert w.dialogs.errors and ".html" in w.dialogs.errors[-1][1]
