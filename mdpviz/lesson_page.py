@@ -39,7 +39,7 @@ NOT_METHOD_IDS = {"evaluate": "a snapshot's phase (policy iteration's evaluation
 
 LIMIT = 200
 """Most sweeps a page keeps by default (``--max-sweeps``); a longer solve keeps evenly spaced ones and the last."""
-NUMBER_BUDGET = 400_000
+NUMBER_BUDGET = 200_000
 """Most values a page embeds (kept sweeps x states): a large model keeps fewer sweeps (at least 2), and says so."""
 INSPECT_STATES = 400
 """Largest model whose backups the page embeds (each state's actions and outcomes) for the inspector."""

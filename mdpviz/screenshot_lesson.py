@@ -27,7 +27,14 @@ EXAMPLE = ROOT / "assets" / "lessons" / "gridworld-4x3.html"
 SHOTS = ROOT / "assets" / "screenshots" / "lesson"
 """Where the pictures of the page go."""
 SIZES = {"phone": (390, 844), "laptop": (1366, 768), "presenter": (1280, 720)}
-"""The widths (and heights) the page is looked at: a phone, a laptop, a projector (presenter mode's size)."""
+"""The widths (and heights) the page is looked at: a phone, a laptop, a projector (presenter mode's size).
+Their pictures go in ``SHOTS/<w>x<h>/`` (presenter size: ``SHOTS/presenter-1280x720/``), as the other topics'."""
+
+
+def shot_folder(name: str) -> str:
+    """The folder of a size's pictures under :data:`SHOTS`."""
+    w, h = SIZES[name]
+    return f"presenter-{w}x{h}" if name == "presenter" else f"{w}x{h}"
 
 
 def prepare() -> None:
@@ -146,24 +153,36 @@ class PageBrowser:
 
 
 def write_example(out: Path = EXAMPLE) -> Path:
-    """The example page: the 4x3 grid (its defaults) by value iteration, as ``mdpviz export`` writes it."""
+    """The example page: the 4x3 grid (its defaults) by value iteration, as ``mdpviz export`` writes it (run
+    from the repository's root, so the command on the page names the file as the repository does)."""
     from mdpviz.cli import main
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    if main(["export", "--game", "gridworld", "--figure", "html", "--out", str(out)]) != 0:
-        raise SystemExit("the example page could not be written")
+    here = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        name = os.path.relpath(out, ROOT)
+        if main(["export", "--game", "gridworld", "--figure", "html", "--out", name]) != 0:
+            raise SystemExit("the example page could not be written")
+    finally:
+        os.chdir(here)
     return out
 
 
 def page_shots(page: Path = EXAMPLE, folder: Path = SHOTS, *, state: int | None = 2) -> list[Path]:
-    """Pictures of ``page`` at :data:`SIZES`, a state inspected (``state``) at the shown sweep."""
+    """Pictures of ``page`` at :data:`SIZES`, a state inspected (``state``) at the shown sweep, and a phone's
+    screen scrolled down to the inspector at sweep 4."""
     b = PageBrowser()
     try:
         if not b.load(page):
             raise SystemExit(f"{page} did not load")
         if state is not None:
             b.js(f"window.mdpvizLesson.select({int(state)})")
-        out = [b.shot(folder / f"lesson-{name}-{w}x{h}.png", w, h) for name, (w, h) in SIZES.items()]
+        out = [b.shot(folder / shot_folder(name) / "lesson.png", w, h) for name, (w, h) in SIZES.items()]
+        w, h = SIZES["phone"]  # and a phone scrolled down to the inspector: the backup of the state tapped
+        b.resize(w, h)
+        b.js("window.mdpvizLesson.show(3); document.querySelector('#inspector').parentNode.scrollIntoView(); 1")
+        out.append(b.shot(folder / shot_folder("phone") / "lesson-inspector.png", w, h))
         if b.console:
             raise SystemExit(f"the page wrote to the console: {b.console}")
         return out
