@@ -22,10 +22,11 @@ from mdpviz.commands.export import export_view
 from mdpviz.models.kit.game import registry
 from mdpviz.models.kit.game.game_model import Game
 
-CHEAP_GAMES = ("gridworld", "snakes", "file", "ttt", "maxbias", "baird", "corridor", "randomwalk", "gym", "jack")
+CHEAP_GAMES = ("gridworld", "snakes", "file", "ttt", "attt", "gambler", "maxbias", "baird", "corridor", "randomwalk",
+               "gym", "jack")
 """The table games whose sweeps are checked against ``mdpviz solve`` at their defaults in the suite (each solves
-in well under a second; jack: policy iteration, every policy). The others (risk tic-tac-toe, anti-tic-tac-toe,
-checkers, the gambler, mountain car) agree too (docs/lessons.md has the run): their solves would spend the
+in about a second or less; jack: policy iteration, every policy; the gambler: in-place sweeps). The others (risk
+tic-tac-toe, checkers, mountain car) agree too (docs/lessons.md has the run): their solves would spend the
 suite's time budget."""
 SWEEP_KEYS = ("sweep", "phase", "delta", "values", "policy")
 
