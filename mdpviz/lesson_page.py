@@ -25,6 +25,7 @@ import base64
 import html
 import json
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -170,6 +171,9 @@ def lesson_data(game, solved: SolvedGame, *, limit: int = LIMIT, command: str = 
     kept = kept_indices(len(hist), mdp.n_states, limit)
     from mdpviz.solvers import registry
 
+    if not all(np.all(np.isfinite(np.asarray(hist[i].values, dtype=np.float64))) for i in kept):
+        raise ValueError(f"{hg.title}: the values are not finite (rewards too large for floating point, or a policy "
+                         "that never ends at discount 1): nothing to show")
     sweeps = [{"sweep": int(sw.iteration), "phase": sw.phase, "delta": _finite(sw.delta),
                "values": [float(v) for v in sw.values], "policy": _policy_labels(model, mdp, sw.policy)}
               for sw in (hist[i] for i in kept)]
@@ -450,12 +454,10 @@ def page_html(data: dict, frames: Frames, *, lesson_html: str = "") -> str:
     """The whole page: the template filled with the lesson's JSON, the frames and the lesson's text."""
     frames_json = {"size": list(frames.size), "rects": {str(s): r for s, r in frames.rects.items()},
                    "images": ["data:image/png;base64," + base64.b64encode(b).decode("ascii") for b in frames.images]}
-    page = TEMPLATE.read_text(encoding="utf-8")
-    for key, text in (("__TITLE__", html.escape(f"{data['title']}: {data['method_name']} (mdpviz lesson)")),
-                      ("__LESSON__", _script_json(data)), ("__FRAMES__", _script_json(frames_json)),
-                      ("__TEXT__", lesson_html)):
-        page = page.replace(key, text, 1)
-    return page
+    parts = {"TITLE": html.escape(f"{data['title']}: {data['method_name']} (mdpviz lesson)"),
+             "LESSON": _script_json(data), "FRAMES": _script_json(frames_json), "TEXT": lesson_html}
+    # one pass: a state named "__FRAMES__" in the data is not a place to fill
+    return re.sub(r"__(TITLE|LESSON|FRAMES|TEXT)__", lambda m: parts[m.group(1)], TEMPLATE.read_text(encoding="utf-8"))
 
 
 def write_page(view, solved: SolvedGame, path: str | Path, *, limit: int = LIMIT, command: str = "",
