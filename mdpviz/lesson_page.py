@@ -52,7 +52,7 @@ frame is drawn narrower (down to :data:`MIN_FRAME_WIDTH`), so that a course file
 MIN_FRAME_WIDTH = 480
 """The narrowest frame a page draws to stay in :data:`FRAME_BYTES`."""
 LESSON_KEYS = ("game", "title", "method", "method_name", "discount", "objective", "states", "actions", "start",
-               "sweeps", "total_sweeps", "sampled", "max_sweeps", "settings", "command", "version", "inspect", "kept")
+               "sweeps", "total_sweeps", "sampled", "max_sweeps", "settings", "command", "version", "inspect", "kept", "unit")
 """The keys of the page's JSON (``mdpviz-lesson``)."""
 TEMPLATE = Path(__file__).with_name("assets") / "lesson_page.html"
 """The page's HTML, style and script, with ``__TITLE__``, ``__LESSON__``, ``__FRAMES__`` and ``__TEXT__`` to fill."""
@@ -190,7 +190,7 @@ def lesson_data(game, solved: SolvedGame, *, limit: int = LIMIT, command: str = 
         "settings": json.loads(json.dumps(settings, default=str)), "command": command,
         "version": mdpviz.__version__,
         "inspect": _inspect(hg, facts if facts is not None else view_facts(view, mdp.n_states), model, solved, kept),
-        "kept": kept,
+        "kept": kept, "unit": registry.get(solved.method).unit,
     }
 
 
