@@ -350,6 +350,31 @@ def draw_frames(view, solved: SolvedGame, kept: Sequence[int], *, width: int = F
         fb.close()
 
 
+def drawing_view(view):
+    """The view the window's page export draws its frames with: ``view`` itself when its board is a cell board
+    (:func:`~mdpviz.export.make_board` draws a fresh one of those), else a view of its own on a twin of the
+    game (the same settings and display settings, the model the window built, not built again), whose board is
+    laid out off screen while the window's stays where it is. ValueError for a game whose model follows a
+    driver's rounds (anti-tic-tac-toe): its twin would not be at the window's round."""
+    from mdpviz.models.kit.game.game_model import Game
+    from mdpviz.widgets.cell_board import CellBoard
+    from mdpviz.widgets.games import view_class
+    from mdpviz.widgets.session import GameSession
+
+    if isinstance(view.board_widget(), CellBoard):
+        return view
+    hg = headless(view)
+    if hg.driver is not None:
+        raise ValueError(f"{hg.title}: its model follows the window's rounds, which a page drawn off screen cannot "
+                         f"follow; write its page with mdpviz export --game {hg.key} --figure html")
+    twin = Game(hg.spec, hg.settings)
+    twin.display.update(hg.display)
+    key, built = hg.build_key(), hg.built()
+    if built is not None and twin.build_key() == key:
+        twin.keep(key, built)
+    return view_class(hg.key)(GameSession(hg.spec, game=twin))
+
+
 class PageWriter(QObject):
     """Writes a lesson page in the window: the frames one per event-loop turn (Qt paints widgets on the GUI
     thread only, so the window stays responsive between two), then the page; ``cancel()`` stops between two
@@ -397,10 +422,12 @@ class PageWriter(QObject):
     def _tick(self) -> None:
         try:
             done = self._step()
-        except (OSError, ValueError) as e:
+        except Exception as e:  # noqa: BLE001 - a frame that cannot be drawn stops the writer, as one message
+            from mdpviz.core.jobs import error_text
+
             self._timer.stop()
             self._close()
-            self.failed.emit(str(e))
+            self.failed.emit(error_text(e))
             return
         if done:
             self._timer.stop()
@@ -475,5 +502,5 @@ def write_page(view, solved: SolvedGame, path: str | Path, *, limit: int = LIMIT
     return write_text_atomic(path, page_html(data, frames, lesson_html=hg.lesson().html()))
 
 
-__all__ = ["FRAME_WIDTH", "Frames", "PageWriter", "data_job", "view_facts", "write_text_atomic", "INSPECT_STATES", "LESSON_KEYS", "LIMIT", "NUMBER_BUDGET", "check_limit",
+__all__ = ["FRAME_WIDTH", "Frames", "PageWriter", "data_job", "drawing_view", "view_facts", "write_text_atomic", "INSPECT_STATES", "LESSON_KEYS", "LIMIT", "NUMBER_BUDGET", "check_limit",
            "check_page_path", "draw_frames", "kept_indices", "lesson_data", "page_html", "write_page"]

@@ -228,33 +228,42 @@ def test_a_failed_export_leaves_no_file(qapp, capsys, tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------------------------- the window
-def test_file_menu_exports_the_shown_solve_as_a_web_page(qtbot, window, tmp_path):
-    from mdpviz.solvers import registry as methods
+def test_file_menu_exports_the_shown_solve_as_a_web_page(qtbot, tmp_path):
+    from tests.conftest import make_window
 
-    w = window  # snakes, its defaults
-    for _ in range(5):
-        k = len(w.controller.history)
-        w.solving.step()
-        qtbot.waitUntil(lambda: len(w.controller.history) > k)
-    hist = list(w.controller.history)
-    # Esc while the frames are drawn: nothing is written
-    w.files.export_page(tmp_path / "cancelled.html")
-    qtbot.waitUntil(lambda: w.files.page_writer is not None)
-    w.solving.stop()
-    assert not w.files.page_writer.running and list(tmp_path.glob("*.html")) == []
-    qtbot.waitUntil(lambda: not w.controller.job_busy)
-    # File > Export lesson as web page: the numbers on the job thread, the frames one per event-loop turn
-    w.dialogs.save_path = str(tmp_path / "snakes.html")
-    w.files.act_export_page.trigger()
-    qtbot.waitUntil(lambda: w.files.page_writer is not None and w.files.page_writer.path.name == "snakes.html")
-    with qtbot.waitSignal(w.files.page_writer.finished, timeout=30_000) as blocker:
-        pass
-    assert blocker.args[0] == tmp_path / "snakes.html" and not w.dialogs.errors
-    data = page_json((tmp_path / "snakes.html").read_text(encoding="utf-8"))
-    assert [s["values"] for s in data["sweeps"]] == [np.asarray(sw.values).tolist() for sw in hist]
-    assert data["method"] == hist[-1].method and methods.get(data["method"])
-    assert len(page_json((tmp_path / "snakes.html").read_text(encoding="utf-8"), "mdpviz-frames")["images"]) == 5
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "settings.ini") == ["snakes.html"]
-    w.dialogs.save_path = str(tmp_path / "bad.png")
-    w.files.act_export_page.trigger()
-    assert w.dialogs.errors and ".html" in w.dialogs.errors[-1][1]
+    w = make_window(qtbot, tmp_path / "settings.ini", game="gridworld", show=True)  # its board lives in the window
+    try:
+        for _ in range(5):
+            k = len(w.controller.history)
+            w.solving.step()
+            qtbot.waitUntil(lambda: len(w.controller.history) > k)
+        hist = list(w.controller.history)
+        board = w.stage.board
+        # Esc while the frames are drawn: nothing is written
+        w.files.export_page(tmp_path / "cancelled.html")
+        qtbot.waitUntil(lambda: w.files.page_writer is not None)
+        w.solving.stop()
+        assert not w.files.page_writer.running and list(tmp_path.glob("*.html")) == []
+        qtbot.waitUntil(lambda: not w.controller.job_busy)
+        # File > Export lesson as web page: the numbers on the job thread, the frames one per event-loop turn
+        w.dialogs.save_path = str(tmp_path / "grid.html")
+        w.files.act_export_page.trigger()
+        qtbot.waitUntil(lambda: w.files.page_writer is not None and w.files.page_writer.path.name == "grid.html")
+        with qtbot.waitSignal(w.files.page_writer.finished, timeout=30_000) as blocker:
+            pass
+        assert blocker.args[0] == tmp_path / "grid.html" and not w.dialogs.errors
+        text = (tmp_path / "grid.html").read_text(encoding="utf-8")
+        data, frames = page_json(text), page_json(text, "mdpviz-frames")
+        assert [s["values"] for s in data["sweeps"]] == [np.asarray(sw.values).tolist() for sw in hist]
+        assert data["sweeps"][-1]["policy"] == [None if a < 0 or w.controller.mdp.terminal[s] else
+                                                w.stage.session.game.action_name(int(a))
+                                                for s, a in enumerate(hist[-1].policy)]
+        # each frame is its own sweep (drawn on a board of the export's own: the window's stays in place)
+        assert len(set(frames["images"])) == len(frames["images"]) == 5 and len(frames["rects"]) == 11
+        assert w.stage.board is board and board.isVisible()
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name != "settings.ini") == ["grid.html"]
+        w.dialogs.save_path = str(tmp_path / "bad.png")
+        w.files.act_export_page.trigger()
+        assert w.dialogs.errors and ".html" in w.dialogs.errors[-1][1]
+    finally:
+        w.shutdown()

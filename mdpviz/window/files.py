@@ -433,10 +433,15 @@ class FilesPart(QObject):
         facts = lesson_page.view_facts(view, solved.mdp.n_states)  # (widgets are read on the GUI thread)
         status = self._hub.status
 
+        drawer = lesson_page.drawing_view(view)  # (the window's own board stays in the window)
+
         def draw(data) -> None:
             if data is None or self._hub.stage.game is not view:
                 return
-            pw = lesson_page.PageWriter(view, solved, path, data, parent=self)
+            pw = lesson_page.PageWriter(drawer, solved, path, data, parent=self)
+            if drawer is not view:
+                pw.finished.connect(lambda _p: drawer.deleteLater())
+                pw.failed.connect(lambda _m: drawer.deleteLater())
             pw.progress.connect(lambda k, n, text: status.showMessage(f"Web page: {text}\u2026 (Esc cancels)"))
             pw.finished.connect(lambda p: status.showMessage(f"Saved {p}" if p else "Web page cancelled", 8000))
             pw.failed.connect(lambda msg: self._hub.dialogs.error("Cannot export", msg))
