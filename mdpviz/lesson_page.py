@@ -113,7 +113,7 @@ def _inspect(game, facts: dict, model, solved: SolvedGame, kept: Sequence[int]) 
 
     mdp, hist = solved.mdp, solved.history
     n = mdp.n_states
-    if n > INSPECT_STATES:
+    if n > INSPECT_STATES or hist[0].phase == "episode":  # (a learner's values come from experience, not a backup)
         return None
     zeros = np.zeros(n)
     rows = []
@@ -247,13 +247,17 @@ class _FrameBox:
     another: the board is the one :func:`~mdpviz.export.make_board` gives the GIF export, and each snapshot is
     shown on it as make_board shows one (its value range, the sweep with its caption and the one before)."""
 
-    def __init__(self, view, solved: SolvedGame, width: int, height: int | None) -> None:
+    def __init__(self, view, solved: SolvedGame, width: int, height: int | None,
+                 previous: Sequence | None = None) -> None:
         from PySide6.QtWidgets import QHBoxLayout, QWidget
 
         from mdpviz import export as ex
         from mdpviz.widgets.board import ColorBar
 
         self.view, self.solved, self.width = view, solved, width
+        self.previous = previous
+        """Per snapshot, the one the board compares it with (None: the snapshot before it, as make_board does; a
+        learner's: the reference whose policy marks the states whose learned action is not optimal)."""
         self.board, scale = ex.make_board(view, solved.mdp, solved, -1)
         self.scale = ex.scale_of(view, solved)
         self.height = height or _frame_height(self.board, width)
@@ -277,8 +281,8 @@ class _FrameBox:
 
         hist = self.solved.history
         self.board.set_value_range(self.solved.value_range)
-        self.board.show_sweep(hist[i], self.scale, caption=ex.sweep_caption_of(hist, i),
-                              previous=hist[i - 1] if i > 0 else None)
+        prev = self.previous[i] if self.previous is not None else (hist[i - 1] if i > 0 else None)
+        self.board.show_sweep(hist[i], self.scale, caption=ex.sweep_caption_of(hist, i), previous=prev)
         if self.bar is not None:
             self.bar.show_scale(self.board.shown_scale or self.scale)
         ex.settle(self.box)
@@ -388,8 +392,10 @@ class PageWriter(QObject):
     """Drawing or writing failed: the message (no file is left)."""
 
     def __init__(self, view, solved: SolvedGame, path: str | Path, data: dict, *, width: int = FRAME_WIDTH,
-                 parent: QObject | None = None) -> None:
+                 previous: Sequence | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self.previous = previous
+        """Per snapshot, what its board compares it with (:class:`_FrameBox`); None: the snapshot before it."""
         self.path = check_page_path(path)
         self.view, self.solved, self.data, self.width = view, solved, data, width
         self.kept: list[int] = list(data["kept"])
@@ -436,12 +442,12 @@ class PageWriter(QObject):
     def _step(self) -> bool:
         n = len(self.kept)
         if self._box is None:  # first the answer (the most to draw): its size sets every frame's width
-            self._box = _FrameBox(self.view, self.solved, self.width, None)
+            self._box = _FrameBox(self.view, self.solved, self.width, None, self.previous)
             self._last = self._box.frame(self.kept[-1])
             if len(self._last) * n > FRAME_BYTES and self.width > MIN_FRAME_WIDTH:
                 self._close()
                 self.width = max(MIN_FRAME_WIDTH, int(self.width * (FRAME_BYTES / (len(self._last) * n)) ** 0.8))
-                self._box = _FrameBox(self.view, self.solved, self.width, None)
+                self._box = _FrameBox(self.view, self.solved, self.width, None, self.previous)
                 self._last = self._box.frame(self.kept[-1])
             self._rects = self._box.rects()
             return False

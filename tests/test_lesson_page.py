@@ -228,7 +228,7 @@ def test_a_failed_export_leaves_no_file(qapp, capsys, tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------------------------- the window
-def test_file_menu_exports_the_shown_solve_as_a_web_page(qtbot, tmp_path):
+def test_file_menu_exports_the_shown_solve_as_a_web_page(qtbot, tmp_path, browser):
     from tests.conftest import make_window
 
     w = make_window(qtbot, tmp_path / "settings.ini", game="gridworld", show=True)  # its board lives in the window
@@ -262,6 +262,31 @@ def test_file_menu_exports_the_shown_solve_as_a_web_page(qtbot, tmp_path):
         assert len(set(frames["images"])) == len(frames["images"]) == 5 and len(frames["rects"]) == 11
         assert w.stage.board is board and board.isVisible()
         assert sorted(p.name for p in tmp_path.iterdir() if p.name != "settings.ini") == ["grid.html"]
+        # a learner: every episode, its learned values and greedy policy, the largest error to the exact values
+        p = w.solver_panel
+        p.algorithm.setCurrentIndex(p.algorithm.findData("q"))
+        for _ in range(4):
+            k = len(w.controller.history)
+            p.step.click()
+            qtbot.waitUntil(lambda: len(w.controller.history) > k and w.controller.state != "stepping")
+        steps = list(w.controller.history)
+        w.files.export_page(tmp_path / "q.html")
+        qtbot.waitUntil(lambda: w.files.page_writer is not None and w.files.page_writer.path.name == "q.html")
+        with qtbot.waitSignal(w.files.page_writer.finished, timeout=30_000):
+            pass
+        text = (tmp_path / "q.html").read_text(encoding="utf-8")
+        data, frames = page_json(text), page_json(text, "mdpviz-frames")
+        terminal = np.asarray(w.controller.mdp.terminal)
+        assert [(s["sweep"], s["phase"], s["delta"]) for s in data["sweeps"]] == [
+            (st.episode, "episode", st.max_error) for st in steps]
+        assert [s["values"] for s in data["sweeps"]] == [np.where(terminal, 0.0, st.values).tolist() for st in steps]
+        assert data["unit"] == "episode" and data["inspect"] is None and len(frames["images"]) == 4
+        browser.console.clear()
+        assert browser.load(tmp_path / "q.html")
+        browser.js("window.mdpvizLesson.show(1); window.mdpvizLesson.select(0); 1")
+        shown = browser.js("document.getElementById('inspector').textContent")
+        assert f"V = {data['sweeps'][1]['values'][0]:.4f}" in shown and "learned values" in shown
+        assert browser.console == []
         w.dialogs.save_path = str(tmp_path / "bad.png")
         w.files.act_export_page.trigger()
         assert w.dialogs.errors and ".html" in w.dialogs.errors[-1][1]

@@ -11,6 +11,7 @@ file-loading progress and the window title; it emits ``scenario_loaded`` and hea
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -22,6 +23,8 @@ from PySide6.QtWidgets import QProgressBar, QPushButton, QWidget
 from mdpviz.models.kit.game.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.widgets.convergence import render_svg
 from mdpviz.core.jobs import Job
+from mdpviz.solvers import Sweep
+from mdpviz.solvers.learning import LearningStep
 from mdpviz.widgets.learning import learns
 from mdpviz.window.hub import Hub
 
@@ -429,6 +432,15 @@ class FilesPart(QObject):
         solved = self._hub.classroom.solved_view()
         if not solved.history:
             raise ValueError("nothing to export: run the solver first")
+        previous = None
+        if not isinstance(solved.history[0], Sweep):  # a learner: each episode as its board shows the learned values
+            from mdpviz.window.learning import learning_view
+
+            if not all(isinstance(s, LearningStep) for s in solved.history):
+                raise ValueError("a lesson page of a function-approximation or policy-gradient run is not built yet")
+            views = [learning_view(s, solved.mdp, "learned") for s in solved.history]
+            solved = dataclasses.replace(solved, history=tuple(v[0] for v in views))
+            previous = [v[1] for v in views]  # (the reference marks the states whose learned action is not optimal)
         view = self._hub.stage.game
         facts = lesson_page.view_facts(view, solved.mdp.n_states)  # (widgets are read on the GUI thread)
         status = self._hub.status
@@ -438,7 +450,7 @@ class FilesPart(QObject):
         def draw(data) -> None:
             if data is None or self._hub.stage.game is not view:
                 return
-            pw = lesson_page.PageWriter(drawer, solved, path, data, parent=self)
+            pw = lesson_page.PageWriter(drawer, solved, path, data, previous=previous, parent=self)
             if drawer is not view:
                 pw.finished.connect(lambda _p: drawer.deleteLater())
                 pw.failed.connect(lambda _m: drawer.deleteLater())
