@@ -234,11 +234,11 @@ def _png(img) -> bytes:
     from PIL import Image
     from PySide6.QtGui import QImage
 
-    rgb = img.convertToFormat(QImage.Format.Format_RGB888)
+    rgb = img if img.format() == QImage.Format.Format_RGB888 else img.convertToFormat(QImage.Format.Format_RGB888)
     im = Image.frombuffer("RGB", (rgb.width(), rgb.height()), bytes(rgb.constBits()), "raw", "RGB",
                           rgb.bytesPerLine(), 1)
     out = io.BytesIO()
-    im.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(out, "PNG", compress_level=7)
+    im.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(out, "PNG", compress_level=6)
     return out.getvalue()
 
 

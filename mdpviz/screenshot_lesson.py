@@ -126,7 +126,7 @@ class PageBrowser:
         self.view.resize(width, height)
         self.settle()
 
-    def settle(self, ms: int = 400) -> None:
+    def settle(self, ms: int = 300) -> None:
         """Let the page lay out and paint (a frame's image decodes, the view repaints)."""
         self.js("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(1))))")
         self._wait([], ms)

@@ -22,12 +22,13 @@ from mdpviz.commands.export import export_view
 from mdpviz.models.kit.game import registry
 from mdpviz.models.kit.game.game_model import Game
 
-CHEAP_GAMES = ("gridworld", "snakes", "file", "ttt", "attt", "gambler", "maxbias", "baird", "corridor", "randomwalk",
-               "gym", "jack")
-"""The table games whose sweeps are checked against ``mdpviz solve`` at their defaults in the suite (each solves
-in about a second or less; jack: policy iteration, every policy; the gambler: in-place sweeps). The others (risk
-tic-tac-toe, checkers, mountain car) agree too (docs/lessons.md has the run): their solves would spend the
-suite's time budget."""
+CHEAP_GAMES = (("gridworld", None), ("gridworld", "pi"), ("snakes", None), ("file", None), ("ttt", None),
+               ("attt", None), ("gambler", None), ("maxbias", None), ("baird", None), ("corridor", None), ("gym", None))
+"""The table games (and method: None for the game's own) whose sweeps are checked against ``mdpviz solve`` in the
+suite: each solves in well under a second; policy iteration (every policy), the gambler's in-place sweeps, and
+FrozenLake's 504 sweeps (200 kept) among them. The others at their defaults (Jack's car rental, the random walk,
+risk tic-tac-toe, checkers, mountain car) agree too (docs/lessons.md has the run): their solves would spend
+the suite's time budget."""
 SWEEP_KEYS = ("sweep", "phase", "delta", "values", "policy")
 
 
@@ -43,11 +44,11 @@ def page_json(text: str, element: str = "mdpviz-lesson") -> dict:
 
 
 # ---------------------------------------------------------------------------------- the numbers
-@pytest.mark.parametrize("key", CHEAP_GAMES)
-def test_embedded_sweeps_are_the_solve_commands_history(key, capsys):
+@pytest.mark.parametrize("key, method", CHEAP_GAMES)
+def test_embedded_sweeps_are_the_solve_commands_history(key, method, capsys):
     hg = Game(registry.get(key))
-    data = lp.lesson_data(hg, ex.solve_game(hg))
-    ref = solve_json(capsys, "--game", key)
+    data = lp.lesson_data(hg, ex.solve_game(hg, method=method))
+    ref = solve_json(capsys, "--game", key, *(["--method", method] if method else []))
     hist = ref["history"]
     assert data["kept"] == lp.kept_indices(len(hist), len(ref["states"]))
     assert data["sampled"] == (len(data["kept"]) < len(hist))
@@ -233,7 +234,7 @@ def test_file_menu_exports_the_shown_solve_as_a_web_page(qtbot, tmp_path, browse
 
     w = make_window(qtbot, tmp_path / "settings.ini", game="gridworld", show=True)  # its board lives in the window
     try:
-        for _ in range(5):
+        for _ in range(3):
             k = len(w.controller.history)
             w.solving.step()
             qtbot.waitUntil(lambda: len(w.controller.history) > k)
@@ -259,13 +260,13 @@ def test_file_menu_exports_the_shown_solve_as_a_web_page(qtbot, tmp_path, browse
                                                 w.stage.session.game.action_name(int(a))
                                                 for s, a in enumerate(hist[-1].policy)]
         # each frame is its own sweep (drawn on a board of the export's own: the window's stays in place)
-        assert len(set(frames["images"])) == len(frames["images"]) == 5 and len(frames["rects"]) == 11
+        assert len(set(frames["images"])) == len(frames["images"]) == 3 and len(frames["rects"]) == 11
         assert w.stage.board is board and board.isVisible()
         assert sorted(p.name for p in tmp_path.iterdir() if p.name != "settings.ini") == ["grid.html"]
         # a learner: every episode, its learned values and greedy policy, the largest error to the exact values
         p = w.solver_panel
         p.algorithm.setCurrentIndex(p.algorithm.findData("q"))
-        for _ in range(4):
+        for _ in range(3):
             k = len(w.controller.history)
             p.step.click()
             qtbot.waitUntil(lambda: len(w.controller.history) > k and w.controller.state != "stepping")
@@ -280,7 +281,7 @@ def test_file_menu_exports_the_shown_solve_as_a_web_page(qtbot, tmp_path, browse
         assert [(s["sweep"], s["phase"], s["delta"]) for s in data["sweeps"]] == [
             (st.episode, "episode", st.max_error) for st in steps]
         assert [s["values"] for s in data["sweeps"]] == [np.where(terminal, 0.0, st.values).tolist() for st in steps]
-        assert data["unit"] == "episode" and data["inspect"] is None and len(frames["images"]) == 4
+        assert data["unit"] == "episode" and data["inspect"] is None and len(frames["images"]) == 3
         browser.console.clear()
         assert browser.load(tmp_path / "q.html")
         browser.js("window.mdpvizLesson.show(1); window.mdpvizLesson.select(0); 1")
