@@ -14,7 +14,8 @@ inspector text) is computed by the page's script from embedded rows for models o
 :data:`INSPECT_STATES` states: each state's actions with their outcomes (p, r, s', note), and per sweep
 which values the backup reads (:func:`~mdpviz.models.kit.pictures.display.backup_sources`: the previous
 sweep's for a synchronous sweep, this sweep's for an improvement, the in-place mixture for Gauss-Seidel).
-Larger models show each state's value and greedy action only.
+Larger models show each state's value and greedy action only. A learner's run (the window's: its episodes as
+the board's "learned" view draws them) shows the learned value and greedy action: no backup made them.
 
 Split in two so the tests stay cheap: :func:`lesson_data` (the numbers: no Qt drawing) and
 :func:`draw_frames` (Qt paints, on the GUI thread); :func:`page_html` joins them.
@@ -47,12 +48,13 @@ INSPECT_STATES = 400
 FRAME_WIDTH = 720
 """Width in pixels of each frame (its height follows the board's shape); the page scales it to the screen."""
 FRAME_BYTES = 1_200_000
-"""The frames' budget (PNG bytes, before base64): when the first frame times the frames kept would pass it, every
-frame is drawn narrower (down to :data:`MIN_FRAME_WIDTH`), so that a course file's 91 sweeps stay under 2 MB."""
+"""The frames' budget (PNG bytes, before base64): when the last frame (the answer, drawn first) times the frames kept
+would pass it, every frame is drawn narrower (down to :data:`MIN_FRAME_WIDTH`), so that a course file's 91 sweeps stay under 2 MB."""
 MIN_FRAME_WIDTH = 480
 """The narrowest frame a page draws to stay in :data:`FRAME_BYTES`."""
 LESSON_KEYS = ("game", "title", "method", "method_name", "discount", "objective", "states", "actions", "start",
-               "sweeps", "total_sweeps", "sampled", "max_sweeps", "settings", "command", "version", "inspect", "kept", "unit")
+               "sweeps", "total_sweeps", "sampled", "max_sweeps", "settings", "command", "version", "inspect", "kept",
+               "unit")
 """The keys of the page's JSON (``mdpviz-lesson``)."""
 TEMPLATE = Path(__file__).with_name("assets") / "lesson_page.html"
 """The page's HTML, style and script, with ``__TITLE__``, ``__LESSON__``, ``__FRAMES__`` and ``__TEXT__`` to fill."""
@@ -508,5 +510,6 @@ def write_page(view, solved: SolvedGame, path: str | Path, *, limit: int = LIMIT
     return write_text_atomic(path, page_html(data, frames, lesson_html=hg.lesson().html()))
 
 
-__all__ = ["FRAME_WIDTH", "Frames", "PageWriter", "data_job", "drawing_view", "view_facts", "write_text_atomic", "INSPECT_STATES", "LESSON_KEYS", "LIMIT", "NUMBER_BUDGET", "check_limit",
-           "check_page_path", "draw_frames", "kept_indices", "lesson_data", "page_html", "write_page"]
+__all__ = ["FRAME_BYTES", "FRAME_WIDTH", "Frames", "INSPECT_STATES", "LESSON_KEYS", "LIMIT", "MIN_FRAME_WIDTH",
+           "NUMBER_BUDGET", "PageWriter", "check_limit", "check_page_path", "data_job", "draw_frames", "drawing_view",
+           "kept_indices", "lesson_data", "page_html", "view_facts", "write_page", "write_text_atomic"]
