@@ -11,7 +11,6 @@ file-loading progress and the window title; it emits ``scenario_loaded`` and hea
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 from pathlib import Path
@@ -23,8 +22,6 @@ from PySide6.QtWidgets import QProgressBar, QPushButton, QWidget
 from mdpviz.models.kit.game.scenario import Scenario, ScenarioError, load_scenario, save_scenario
 from mdpviz.widgets.convergence import render_svg
 from mdpviz.core.jobs import Job
-from mdpviz.solvers import Sweep
-from mdpviz.solvers.learning import LearningStep
 from mdpviz.widgets.learning import learns
 from mdpviz.window.hub import Hub
 
@@ -422,8 +419,12 @@ class FilesPart(QObject):
         then its frames on the GUI thread one per event-loop turn (Qt paints widgets only there; Esc cancels),
         then the file, written whole or not at all. ValueError at once for a bad path or nothing to export;
         False when another job runs."""
+        import dataclasses
+
         from mdpviz import lesson_page
         from mdpviz.core.files import check_writable
+        from mdpviz.solvers import Sweep
+        from mdpviz.solvers.learning import LearningStep
 
         path = lesson_page.check_page_path(path)
         check_writable(path, "lesson page")
