@@ -1,7 +1,8 @@
 """``mdpviz export --game KEY [model options] [--set FIELD=VALUE ...] --out lesson.png
 [--width 1600 --height 900]``: solve a game and write its lesson snapshot (board + convergence plot +
 parameters) headless, at exactly that size, as PNG or SVG by the file's extension. ``--figure`` writes
-the board, the convergence plot, the methods' comparison or the sweeps as an image sequence instead;
+the board, the convergence plot, the methods' comparison, the sweeps as an image sequence or a GIF, or the
+whole lesson as one self-contained web page (``--figure html``, :mod:`mdpviz.lesson_page`) instead;
 ``--csv`` and ``--lesson`` write the results and the lesson text beside it.
 
 The game is taken by the shared grammar of ``mdpviz solve`` (:mod:`mdpviz.commands.game_args`: every
