@@ -279,6 +279,7 @@ def _main(argv: list[str]) -> int:
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
+        args.argv = list(argv)  # what the command was given (a lesson page shows the command that made it)
         if getattr(args, "stream", False):  # long runs (benchmarks) print as they go
             return _run(args)
         # Buffer stdout so a failure halfway never leaves a partial answer behind.

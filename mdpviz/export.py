@@ -371,7 +371,8 @@ def sweep_caption_of(history: Sequence[Sweep], index: int) -> str:
     from mdpviz.models.kit.pictures.display import sweep_caption
 
     sw = history[index]
-    cap = sweep_caption(METHOD_NAMES.get(sw.method, sw.method), sw.phase, sw.iteration, index, len(history))
+    name = METHOD_NAMES.get(sw.method) or (registry.title(sw.method) if registry.find(sw.method) else sw.method)
+    cap = sweep_caption(name, sw.phase, sw.iteration, index, len(history))
     return cap + (" \u2014 converged" if sw.converged else "")
 
 

@@ -7,7 +7,7 @@ Layers, lowest first; a module may import its own layer and the ones below, neve
 2. kit and games: ``mdpviz/models``: the kit (``models/kit/{game,boards,pictures,teaching}``: the registry,
    scenario files, display data, the lesson engine...) and one folder per game in ``mdpviz/models/<key>/``
 3. Qt: ``controller`` and ``mdpviz/widgets``
-4. app: ``app``, ``export`` and the start-up check ``display``
+4. app: ``app``, ``export``, ``lesson_page`` and the start-up check ``display``
 5. entry points: ``screenshots``, ``cli``, ``commands``, ``__main__`` and the package's lazy ``__init__``
 
 Each folder below the package's root belongs to one layer (every module in it), and no folder imports a
@@ -65,7 +65,7 @@ def layer(name: str) -> int:
         return 2
     if name == "mdpviz.controller" or name.startswith("mdpviz.widgets"):
         return 3
-    if name in ("mdpviz.app", "mdpviz.export", "mdpviz.startup_check") or name.startswith("mdpviz.window"):
+    if name in ("mdpviz.app", "mdpviz.export", "mdpviz.lesson_page", "mdpviz.startup_check") or name.startswith("mdpviz.window"):
         return 4  # mdpviz.window: the parts the main window (mdpviz.app) is assembled from
     return 5
 

@@ -1,7 +1,8 @@
 """``mdpviz export --game KEY [model options] [--set FIELD=VALUE ...] --out lesson.png
 [--width 1600 --height 900]``: solve a game and write its lesson snapshot (board + convergence plot +
 parameters) headless, at exactly that size, as PNG or SVG by the file's extension. ``--figure`` writes
-the board, the convergence plot, the methods' comparison or the sweeps as an image sequence instead;
+the board, the convergence plot, the methods' comparison, the sweeps as an image sequence or a GIF, or the
+whole lesson as one self-contained web page (``--figure html``, :mod:`mdpviz.lesson_page`) instead;
 ``--csv`` and ``--lesson`` write the results and the lesson text beside it.
 
 The game is taken by the shared grammar of ``mdpviz solve`` (:mod:`mdpviz.commands.game_args`: every
@@ -19,10 +20,11 @@ import numpy as np
 from mdpviz.commands import positive_float
 from mdpviz.solvers import registry as methods
 
-FIGURES = ("snapshot", "board", "convergence", "compare", "frames", "gif")
+FIGURES = ("snapshot", "board", "convergence", "compare", "frames", "gif", "html")
 """What --figure writes: the lesson snapshot (default), the board, the convergence plot, the
-methods' error curves overlaid, the board at every sweep as numbered PNG files, or the same
-sweeps as one animated GIF (``--out NAME.gif``)."""
+methods' error curves overlaid, the board at every sweep as numbered PNG files, the same
+sweeps as one animated GIF (``--out NAME.gif``), or the lesson as one self-contained web page
+(``--out NAME.html``: :mod:`mdpviz.lesson_page`)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,6 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--width", type=int, default=1600, help="width in pixels (default 1600)")
     p.add_argument("--height", type=int, default=900, help="height in pixels (default 900)")
     p.add_argument("--figure", choices=FIGURES, default="snapshot", help="what to write (default: snapshot)")
+    p.add_argument("--max-sweeps", type=int, default=None, metavar="N",
+                   help="with --figure html: the most sweeps the page keeps (default 200; a longer solve keeps "
+                   "evenly spaced sweeps and the last, and the page says so)")
     p.add_argument("--method", choices=methods.game_choices(), default=None,
                    help="solver (default: the game's own default, else synchronous value iteration)")
     p.add_argument("--tol", type=positive_float, default=None, help="value-iteration tolerance (default: the game's, 1e-9)")
@@ -54,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-BOARD_FIGURES = ("snapshot", "board", "frames", "gif")
+BOARD_FIGURES = ("snapshot", "board", "frames", "gif", "html")
 """The figures that show the board: the only ones for which a view of the game is built (to paint it)."""
 
 
@@ -86,8 +91,18 @@ def run(args: argparse.Namespace) -> int:
         ex.sequence_paths(out, 1)  # checks the name before any work
     elif args.figure == "gif":
         ex.gif_path(out)
+    elif args.figure == "html":
+        from mdpviz.lesson_page import check_page_path
+
+        check_page_path(out)
     else:
         ex.figure_format(out)
+    if args.max_sweeps is not None:
+        if args.figure != "html":
+            raise ValueError("--max-sweeps applies to --figure html only")
+        from mdpviz.lesson_page import check_limit
+
+        check_limit(args.max_sweeps)
     if args.lesson and Path(args.lesson).suffix.lower() not in (".md", ".html", ".htm"):
         raise ValueError(f"--lesson {args.lesson}: write the lesson as .md or .html")
     if args.tol is not None and not args.tol > 0:
@@ -155,6 +170,10 @@ def _write_all(args: argparse.Namespace, stage, hg, solved, view, out: Path, wid
         ex.export_comparison_plot(comp, staged, width=width, height=height)
     elif args.figure == "gif":
         ex.export_sweep_gif(view, solved, staged, width=width, height=height)
+    elif args.figure == "html":
+        from mdpviz.lesson_page import LIMIT, write_page
+
+        write_page(view, solved, staged, limit=args.max_sweeps or LIMIT, command=_command(args))
     else:
         folder = out if not out.suffix else out.parent
         tmp = stage.folder(folder)
@@ -203,17 +222,31 @@ def _write_all(args: argparse.Namespace, stage, hg, solved, view, out: Path, wid
         if comp is not None:
             print(comp.summary)
         kind = {"snapshot": "lesson snapshot", "board": "board", "convergence": "convergence plot",
-                "compare": "comparison plot", "frames": "sweep image", "gif": "animated GIF"}[args.figure]
-        figs = [p for p in written if p.suffix.lower() in (".png", ".svg", ".gif")]
+                "compare": "comparison plot", "frames": "sweep image", "gif": "animated GIF",
+                "html": "lesson page"}[args.figure]
+        figs = [p for p in written if p.suffix.lower() in (".png", ".svg", ".gif", ".html", ".htm")]
         if args.figure == "gif":
             frames = len(ex.frame_indices(len(solved.history), ex.MAX_GIF_FRAMES))
             print(f"wrote {kind} {figs[0]} ({width} x {height}, {frames} frames, one per "
                   f"{'snapshot' if frames == len(solved.history) else 'sampled snapshot'})")
+        elif args.figure == "html":
+            print(f"wrote {kind} {figs[0]} ({figs[0].stat().st_size / 1e6:.2f} MB)")
         elif args.figure == "frames":
             print(f"wrote {len(figs)} {kind}s ({width} x {height} PNG): {figs[0]} .. {figs[-1]}")
         else:
             print(f"wrote {kind} {figs[0]} ({width} x {height} {figs[0].suffix[1:].upper()})")
         for p in written:
-            if p.suffix.lower() not in (".png", ".svg", ".gif"):
+            if p.suffix.lower() not in (".png", ".svg", ".gif", ".html", ".htm"):
                 print(f"wrote {p}")
 
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command that made a page, as the page shows it: ``mdpviz`` and the arguments it was given."""
+    import shlex
+    import sys
+
+    argv = getattr(args, "argv", None)
+    if argv is None:
+        argv = sys.argv[1:]
+    return "mdpviz " + shlex.join(str(a) for a in argv)

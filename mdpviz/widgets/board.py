@@ -324,6 +324,10 @@ class BoardView(ImagePainting, TiesPainting, GameBoard):
                 return QRectF(ox + s * (c.x - h), oy + s * (c.y - h), s * c.size, s * c.size)
         return QRectF()
 
+    def state_rect(self, state: int) -> QRectF | None:
+        r = self.cell_rect(state)
+        return None if r.isEmpty() else r
+
     # ------------------------------------------------------------------ events
     def mousePressEvent(self, ev) -> None:  # noqa: N802
         if ev.button() == Qt.MouseButton.LeftButton:

@@ -54,6 +54,11 @@ class GameBoard(QWidget):
         snapshot before it (None for the first); ``delta``: colour by the change from it on this log scale
         (the window's delta view; None: by value)."""
 
+    def state_rect(self, state: int) -> Any:
+        """The rectangle (QRectF, in this widget's coordinates) of the cell that draws ``state``, or None where
+        the board draws no cell of its own for it (a lesson page's click map: :mod:`mdpviz.lesson_page`)."""
+        return None
+
     def show_change(self, diff: Any, mode: str, scale: ColorScale | None = None) -> bool:
         """After :meth:`show_sweep`: what the last edit changed (a
         :class:`~mdpviz.models.kit.pictures.policy_diff.PolicyDiff`, per state of the shown model). ``mode``

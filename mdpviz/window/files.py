@@ -111,9 +111,16 @@ class FilesPart(QObject):
                                     tip="Write the model as Storm DRN or PRISM explicit files, with the "
                                         "property that gives mdpviz's values")
         m.addAction(self.act_export_model)
+        self.act_export_page = act("Export lesson as &web page\u2026", "exportWebPageAction", self.export_page_dialog,
+                                   tip="The board at every sweep, the convergence plot, the inspector's backups and "
+                                       "the lesson in one HTML file that opens in any browser, offline")
+        m.addAction(self.act_export_page)
+        self._page_writer = None
+        """The lesson page being written (its frames drawn one per event-loop turn), or None."""
         m.addSeparator()
 
     def _files_shutting_down(self) -> None:
+        self.cancel_page()
         self._closed = True
 
     # ------------------------------------------------------------------ scenarios
@@ -464,6 +471,81 @@ class FilesPart(QObject):
                   label=f"Writing {Path(path).name}\u2026", on_done=done,
                   on_failed=lambda msg: self._hub.dialogs.error("Cannot export model", msg))
         return self._hub.playing.start_game_job(job)
+
+    def export_page(self, path: str | Path) -> bool:
+        """Write the shown solve as a lesson web page (:mod:`mdpviz.lesson_page`): its numbers on the job thread,
+        then its frames on the GUI thread one per event-loop turn (Qt paints widgets only there; Esc cancels),
+        then the file, written whole or not at all. ValueError at once for a bad path or nothing to export;
+        False when another job runs."""
+        import dataclasses
+
+        from mdpviz import lesson_page
+        from mdpviz.core.files import check_writable
+        from mdpviz.solvers import Sweep
+        from mdpviz.solvers.learning import LearningStep
+
+        path = lesson_page.check_page_path(path)
+        check_writable(path, "lesson page")
+        if self._page_writer is not None and self._page_writer.running:
+            raise ValueError("a lesson page is already being written")
+        solved = self._hub.classroom.solved_view()
+        if not solved.history:
+            raise ValueError("nothing to export: run the solver first")
+        previous = None
+        if not isinstance(solved.history[0], Sweep):  # a learner: each episode as its board shows the learned values
+            from mdpviz.window.learning import learning_view
+
+            if not all(isinstance(s, LearningStep) for s in solved.history):
+                raise ValueError("a lesson page of a function-approximation or policy-gradient run is not built yet")
+            views = [learning_view(s, solved.mdp, "learned") for s in solved.history]
+            solved = dataclasses.replace(solved, history=tuple(v[0] for v in views))
+            previous = [v[1] for v in views]  # (the reference marks the states whose learned action is not optimal)
+        view = self._hub.stage.game
+        facts = lesson_page.view_facts(view, solved.mdp.n_states)  # (widgets are read on the GUI thread)
+        status = self._hub.status
+
+        drawer = lesson_page.drawing_view(view)  # (the window's own board stays in the window)
+
+        def draw(data) -> None:
+            if data is None or self._hub.stage.game is not view:
+                return
+            pw = lesson_page.PageWriter(drawer, solved, path, data, previous=previous, parent=self)
+            if drawer is not view:
+                pw.finished.connect(lambda _p: drawer.deleteLater())
+                pw.failed.connect(lambda _m: drawer.deleteLater())
+            pw.progress.connect(lambda k, n, text: status.showMessage(f"Web page: {text}\u2026 (Esc cancels)"))
+            pw.finished.connect(lambda p: status.showMessage(f"Saved {p}" if p else "Web page cancelled", 8000))
+            pw.failed.connect(lambda msg: self._hub.dialogs.error("Cannot export", msg))
+            self._page_writer = pw
+            pw.start()
+
+        job = Job(lambda: lesson_page.data_job(view.session.game, solved, facts=facts),
+                  label=f"Writing {path.name}\u2026", on_done=draw,
+                  on_failed=lambda msg: self._hub.dialogs.error("Cannot export", msg))
+        return self._hub.playing.start_game_job(job)
+
+    @property
+    def page_writer(self):
+        """The lesson page being written or last written (:class:`~mdpviz.lesson_page.PageWriter`), or None."""
+        return self._page_writer
+
+    def cancel_page(self) -> None:
+        """Stop writing a lesson page, if one is being written (nothing is left on disk)."""
+        if self._page_writer is not None:
+            self._page_writer.cancel()
+
+    def export_page_dialog(self) -> None:
+        name = self._hub.dialogs.save_file("Export lesson as web page",
+                                           os.path.join(self._hub.view.last_dir("export"),
+                                                        f"{self._hub.stage.game.key}-lesson.html"),
+                                           "Web page (*.html)")
+        if not name:
+            return
+        self._hub.view.remember_dir("export", name)
+        try:
+            self.export_page(name)
+        except (ValueError, OSError) as e:
+            self._hub.dialogs.error("Cannot export", str(e))
 
     def export_model_dialog(self) -> None:
         name = self._hub.dialogs.save_file("Export model for a model checker",

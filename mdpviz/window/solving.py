@@ -271,10 +271,11 @@ class SolvingPart(QObject):
             self.run_solver()
 
     def stop(self) -> None:
-        """Esc: pause the solver and the episode player (and stop writing an image sequence)."""
+        """Esc: pause the solver and the episode player (and stop writing an image sequence or a lesson page)."""
         self.pause_solver()
         self._hub.player.pause()
         self._hub.classroom.cancel_frames()
+        self._hub.files.cancel_page()
 
     def _on_discount(self, gamma: float) -> None:
         try:

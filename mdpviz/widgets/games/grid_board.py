@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QObject, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QCheckBox, QHBoxLayout, QLabel, QMenu, QRadioButton, QSizePolicy, QStackedWidget, QToolTip, QVBoxLayout, QWidget,
@@ -744,6 +744,13 @@ class GridBoard(GameBoard):
             cell: p for d, p in (successors or {}).items() if (cell := geom.cell_of(int(d))) is not None}
         self.table.show_selection(state, successors)
         cv.update()
+
+    def state_rect(self, state: int) -> QRectF | None:
+        geom = self.game.geometry()
+        cell = None if geom is None or not self.canvas.isVisibleTo(self) else geom.cell_of(int(state))
+        if cell is None:
+            return None
+        return self.canvas.cell_rect(*cell).translated(QPointF(self.canvas.mapTo(self, QPoint(0, 0))))
 
     def show_chain(self, states) -> None:
         """Outline the inspector's chain of backups in order, each cell numbered (fewer than two states: none)."""

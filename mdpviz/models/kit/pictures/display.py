@@ -128,6 +128,8 @@ def sweep_caption(method_name: str, phase: str, iteration: int, index: int, tota
         what = "linear program solved"
     elif phase == "trajectory":
         what = f"trajectory {iteration}"
+    elif phase == "episode":  # a learner's snapshot (a lesson page of a learning run)
+        what = f"episode {iteration}"
     else:
         what = f"round {iteration}, {phase}"
     where = f" (step {index + 1} of {total})" if index + 1 < total else ""
