@@ -12,7 +12,8 @@ from mdpviz.models.kit.game import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 
-GAMES_OWN_COMMANDS = {"snakes.py", "ttt.py", "checkers.py", "attt.py", "ttt3d.py", "gridworld.py", "gym.py"}
+GAMES_OWN_COMMANDS = {"snakes.py", "ttt.py", "checkers.py", "attt.py", "ttt3d.py", "gridworld.py", "gym.py",
+                      "bandit.py"}  # (mdpviz bandit: the bandit game's own command, its exact modes on the belief MDP)
 """The games' own commands, which may name their game."""
 
 BENCHMARKS = {"bench.py", "bench_table.py", "bench_learn.py", "bench_stalls.py", "bench_pg.py"}
