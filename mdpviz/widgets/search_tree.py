@@ -160,7 +160,7 @@ class SearchTreeView(QWidget):
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, f"after {head.label} \u25b8")
         p.setPen(QColor("#444444"))
         p.drawText(QRectF(2, 2, self.width() / 2 - rmax - 8, 3 * line), Qt.AlignmentFlag.AlignLeft,
-                   "each move: visits n, mean\nreturn, exact Q* (mean | *Q*\nwhen narrow)")
+                   "each move: visits n, mean\nreturn, exact Q* (narrow:\nmean | *Q*, or one below)")
         if heads:
             p.drawText(QRectF(2, y_rows - 1.6 * line, self.width() - 4, line), Qt.AlignmentFlag.AlignLeft,
                        "best-visited lines (n visits, mean | exact):")
@@ -189,11 +189,21 @@ class SearchTreeView(QWidget):
                 p.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                            f"root  n {n.visits:,}\nmean {_fmt(n.mean)}\nexact V* {_fmt(n.exact)}")
             elif n.level == 1:
-                width = max(self.fit_px() * 4.0, per)
-                box = QRectF(c.x() - width / 2, c.y() + max(r, rmax * 0.35) + (9 if n.chosen or n.best else 4), width, line * 4)
-                words = per >= self.fit_px() * 7.5  # a narrow column: the numbers alone, in the legend's order
-                text = (f"{n.label}\nn {n.visits:,}\nmean {_fmt(n.mean)}\nexact {_fmt(n.exact)}" if words else
-                        f"{n.label}\nn {n.visits:,}\n{_fmt(n.mean)} | *{_fmt(n.exact)}")
+                box = QRectF(c.x() - per / 2, c.y() + max(r, rmax * 0.35) + (9 if n.chosen or n.best else 4), per, line * 4)
+                # the widest of these that fits its column (a narrow one: the numbers alone, in the legend's
+                # order, then mean and *exact on lines of their own): no label runs into its neighbour's
+                fm = p.fontMetrics()
+                texts = (f"{n.label}\nn {n.visits:,}\nmean {_fmt(n.mean)}\nexact {_fmt(n.exact)}",
+                         f"{n.label}\nn {n.visits:,}\n{_fmt(n.mean)} | *{_fmt(n.exact)}",
+                         f"{n.label}\nn {n.visits:,}\n{_fmt(n.mean)}\n*{_fmt(n.exact)}")
+                room = self.height() - box.top()
+
+                def fits(t: str, *, tall: bool = True) -> bool:
+                    lines = t.split("\n")
+                    return (max(fm.horizontalAdvance(w) for w in lines) <= per - 4
+                            and (not tall or len(lines) * fm.lineSpacing() <= room))
+                text = next((t for t in texts if fits(t)), None) or next(
+                    (t for t in texts[1:] if fits(t, tall=False)), texts[-1])
                 p.drawText(box, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, text)
             else:
                 box = QRectF(c.x() + r + 4, c.y() - line / 2, self.width(), line)
@@ -248,6 +258,8 @@ class SearchTreePanel(QWidget):
         row.addStretch(1)
         lay.addLayout(row)
         self.verdict = named(QLabel(""), "searchVerdict", "The move played against the exact best moves")
+        self._verdict = ("", "")
+        """(the whole verdict, its presenter-mode line)."""
         self.verdict.setWordWrap(True)
         self.phases = named(QLabel(""), "searchPhases", "The last simulation's four phases")
         self.phases.setWordWrap(True)
@@ -300,10 +312,20 @@ class SearchTreePanel(QWidget):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, j, item)
 
+    def set_verdict(self, text: str, *, short: str = "") -> None:
+        """The move played against the exact best ones: ``text`` (in presenter mode ``short``, the whole text
+        on hover: the tree needs the dock's height there)."""
+        self._verdict = (text, short or text)
+        self.verdict.setToolTip(text)
+        self.verdict.setText(self._verdict[1] if self.side.isHidden() else text)
+
     def set_compact(self, on: bool) -> None:
         """Presenter mode: the tree alone below the verdict (the phases and the table hidden: the tree's
-        outlines show the phases, its nodes the table's numbers), so that nothing is cut at 1280 x 720."""
+        outlines show the phases, its nodes the table's numbers; the verdict without its why), so that nothing
+        is cut at 1280 x 720."""
         self.side.setVisible(not on)
+        self.view.setMinimumHeight(100 if on else 160)  # (clipped by a shorter dock, its labels were cut)
+        self.verdict.setText(self._verdict[1] if on else self._verdict[0])
 
     def set_font_size(self, px: int, *, tree_px: int | None = None) -> None:
         """Text size in pixels (presenter mode); ``tree_px``: the tree's own (default the same)."""

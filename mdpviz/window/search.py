@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QTimer, QObject, Qt
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from mdpviz.core.jobs import Job, JobProgress
@@ -114,6 +114,7 @@ class SearchPart(QObject):
                                       tree_px=PRESENTER_TREE_PX if on else PLOT_PX)
             self._search_panel.set_compact(on)
             self._fit_height()
+            QTimer.singleShot(0, self, self._fit_height)  # (after presenter mode has placed the docks again)
 
     # ------------------------------------------------------------------ the search
     def position_state(self) -> int | None:
@@ -213,7 +214,7 @@ class SearchPart(QObject):
             root = self.position_state()
             where = "" if root is None else f" from {session.state_name(root)}"
             p.view.show_tree([], None, f"Press Step (one simulation) or Run{where}.")
-            p.verdict.setText("Monte Carlo tree search (UCT) from the position the board shows.")
+            p.set_verdict("Monte Carlo tree search (UCT) from the position the board shows.")
             p.phases.setText("")
             p.show_moves([])
             return
@@ -232,9 +233,11 @@ class SearchPart(QObject):
         played = tree.best_move()
         exact_names = ", ".join(session.action_name(a) for a in sorted(best))
         verdict = "an exact best move" if played in best else "NOT an exact best move"
-        p.verdict.setText(f"UCT plays {session.action_name(played)} (most visited of {tree.simulations:,} "
-                          f"simulations, c = {tree.c:.3g}): {verdict}. Exact best: {exact_names} "
-                          f"(V* = {tree.exact[0]:.4g})." + ("" if played in best else WHY))
+        p.set_verdict(f"UCT plays {session.action_name(played)} (most visited of {tree.simulations:,} "
+                      f"simulations, c = {tree.c:.3g}): {verdict}. Exact best: {exact_names} "
+                      f"(V* = {tree.exact[0]:.4g})." + ("" if played in best else WHY),
+                      short=f"UCT plays {session.action_name(played)} ({tree.simulations:,} simulations): {verdict}. "
+                      f"Exact best: {exact_names}.")
         p.phases.setText(phase_text(tree, label))
         p.show_moves([(session.action_name(m.action), m.visits, m.mean, m.ucb, m.exact,
                        ("plays" if m.action == played else "") + (" best" if m.optimal else ""))
