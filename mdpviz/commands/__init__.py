@@ -103,7 +103,8 @@ def check_seed(value: object, flag: str = "--seed") -> int:
         raise ValueError(f"{flag}: {e}") from None
 
 
-def _number(text: str) -> float:
+def finite_float(text: str) -> float:
+    """An argparse type: a finite number (argparse's one-line error otherwise)."""
     try:
         v = float(text)
     except ValueError:
@@ -115,7 +116,7 @@ def _number(text: str) -> float:
 
 def positive_float(text: str) -> float:
     """argparse type: a finite number above 0."""
-    v = _number(text)
+    v = finite_float(text)
     if v <= 0:
         raise argparse.ArgumentTypeError(f"must be above 0, got {text!r}")
     return v
@@ -123,7 +124,7 @@ def positive_float(text: str) -> float:
 
 def unit_interval(text: str) -> float:
     """argparse type: a number in [0, 1] (a discount, a probability)."""
-    v = _number(text)
+    v = finite_float(text)
     if not 0 <= v <= 1:
         raise argparse.ArgumentTypeError(f"must be in [0, 1], got {text!r}")
     return v

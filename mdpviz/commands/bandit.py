@@ -32,7 +32,7 @@ import math
 import time
 from typing import Any
 
-from mdpviz.commands import positive_int, seed as seed_type
+from mdpviz.commands import finite_float, positive_int, seed as seed_type
 
 ARMS = 10
 """The testbed's arms when ``--arms`` is not given (the book's 10-armed testbed)."""
@@ -59,16 +59,6 @@ def prior_pair(text: str) -> tuple[float, float]:
     if not all(math.isfinite(v) and v > 0 for v in (a, b)):
         raise argparse.ArgumentTypeError(f"expected A,B (two numbers above 0, the Beta prior), got {text!r}")
     return a, b
-
-
-def _float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(v):
-        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
-    return v
 
 
 class _Shared:
@@ -113,23 +103,23 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="Bernoulli arms (p ~ Beta(--prior) per run) instead of Gaussian ones (q* ~ N(--mean, 1))")
     p.add_argument("--prior", type=prior_pair, default=None, metavar="A,B",
                    help="the Beta prior of the Bernoulli arms' success probabilities (default 1,1: uniform)")
-    p.add_argument("--mean", type=_float, default=None, metavar="M",
+    p.add_argument("--mean", type=finite_float, default=None, metavar="M",
                    help="mean of the Gaussian arms' true values (default 0; 4 in figure 2.5)")
-    p.add_argument("--drift", type=_float, default=0.0, metavar="SD",
+    p.add_argument("--drift", type=finite_float, default=0.0, metavar="SD",
                    help="each true value takes an N(0, SD) step every step (exercise 2.5; default 0: stationary)")
     p.add_argument("--equal-start", action="store_true",
                    help="every true value starts equal (exercise 2.5), then drifts")
     p.add_argument("--method", default=None, metavar="ID",
                    help=f"the method (default {registry.ids('bandit')[0]}): {ids}; a unique beginning is enough")
-    p.add_argument("--epsilon", type=_float, default=None, metavar="E", help="probability of a random arm")
-    p.add_argument("--alpha", type=_float, default=None, metavar="A",
+    p.add_argument("--epsilon", type=finite_float, default=None, metavar="E", help="probability of a random arm")
+    p.add_argument("--alpha", type=finite_float, default=None, metavar="A",
                    help="constant step size (epsilon-greedy, UCB: default sample averages; optimistic and gradient: 0.1)")
-    p.add_argument("--initial", type=_float, default=None, metavar="Q0", help="initial estimates Q_1")
-    p.add_argument("--c", type=_float, default=None, metavar="C", help="UCB's exploration constant (default 2)")
+    p.add_argument("--initial", type=finite_float, default=None, metavar="Q0", help="initial estimates Q_1")
+    p.add_argument("--c", type=finite_float, default=None, metavar="C", help="UCB's exploration constant (default 2)")
     p.add_argument("--no-baseline", action="store_true", help="the gradient bandit without its baseline")
-    p.add_argument("--prior-mean", type=_float, default=None, metavar="M0",
+    p.add_argument("--prior-mean", type=finite_float, default=None, metavar="M0",
                    help="Thompson sampling on Gaussian arms: the prior mean of each true value (default 0)")
-    p.add_argument("--prior-sd", type=_float, default=None, metavar="S0",
+    p.add_argument("--prior-sd", type=finite_float, default=None, metavar="S0",
                    help="Thompson sampling on Gaussian arms: the prior standard deviation (default 1)")
     p.add_argument("--runs", type=positive_int, default=2000, metavar="R", help="independent runs (default 2000)")
     p.add_argument("--steps", type=positive_int, default=1000, metavar="T", help="pulls per run (default 1000)")

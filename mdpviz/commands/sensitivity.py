@@ -16,18 +16,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from mdpviz.commands import add_option, positive_float, positive_int, spelled
+from mdpviz.commands import add_option, finite_float, positive_float, positive_int, spelled
 from mdpviz.commands.game_args import add_game_options
-
-
-def _finite(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(v):
-        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
-    return v
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,11 +30,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_game_options(p)
     p.add_argument("--param", required=True, metavar="NAME", help="the setting to sweep (a scenario field)")
-    p.add_argument("--from", dest="lo", type=_finite, required=True, metavar="A", help="the range's low end")
-    p.add_argument("--to", dest="hi", type=_finite, required=True, metavar="B", help="the range's high end")
+    p.add_argument("--from", dest="lo", type=finite_float, required=True, metavar="A", help="the range's low end")
+    p.add_argument("--to", dest="hi", type=finite_float, required=True, metavar="B", help="the range's high end")
     p.add_argument("--param2", default=None, metavar="NAME2", help="a second setting: a phase diagram")
-    p.add_argument("--from2", dest="lo2", type=_finite, default=None, metavar="C")
-    p.add_argument("--to2", dest="hi2", type=_finite, default=None, metavar="D")
+    p.add_argument("--from2", dest="lo2", type=finite_float, default=None, metavar="C")
+    p.add_argument("--to2", dest="hi2", type=finite_float, default=None, metavar="D")
     p.add_argument("--steps", type=positive_int, default=None,
                    help="grid values (default 101; 41 per axis for a phase diagram)")
     add_option(p, "--switch-tol", "--tol", type=positive_float, default=1e-6, dest="tol",
