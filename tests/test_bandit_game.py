@@ -100,5 +100,8 @@ def test_the_window_colours_the_tree_when_solved_and_computes_the_heatmap_as_a_j
         qtbot.waitUntil(lambda: board.gittins.table is not None and not w.controller.job_busy, timeout=60_000)
         assert round(float(board.gittins.table[0, 0]), 4) == 0.7029
         assert board.gittins.table.shape == (10, 10) and "0.7029" in board.gittins.status.text()
+        assert w.color_bar.isHidden()  # the heatmap has its own colour bar: the window's hides beside it
+        board.tabs.setCurrentWidget(board.tree)
+        assert not w.color_bar.isHidden()
     finally:
         w.shutdown()

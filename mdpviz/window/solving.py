@@ -322,7 +322,10 @@ class SolvingPart(QObject):
         self._dirty = True
 
     def on_board_scale(self, key: str, scale: ColorScale | None) -> None:
-        if key == self._hub.stage.game.key and scale is not None and not self._hub.classroom.delta_view:
+        if key != self._hub.stage.game.key:
+            return
+        self._hub.color_bar.setVisible(not self._hub.stage.board.has_color_bar)  # (a board may change it: a tab)
+        if scale is not None and not self._hub.classroom.delta_view:
             self._hub.color_bar.show_scale(scale)
 
     def _on_state(self, state: str) -> None:

@@ -376,7 +376,11 @@ class BanditBoard(GameBoard):
         self.tree.redraw()
 
     def _tab_changed(self, index: int) -> None:
-        if self.tabs.widget(index) is self.gittins and self.gittins.table is None and not self.gittins.running:
+        on_gittins = self.tabs.widget(index) is self.gittins
+        # the heatmap has its own colour bar: the window's, of the belief values, hides beside it
+        self.has_color_bar = on_gittins
+        self.scale_changed.emit(self.scale)
+        if on_gittins and self.gittins.table is None and not self.gittins.running:
             self.gittins.start()
 
 
