@@ -366,13 +366,15 @@ def widget_mirror(source: QWidget) -> WidgetMirror:
     return WidgetMirror(source)
 
 
-def sweep_caption_of(history: Sequence[Sweep], index: int) -> str:
-    """The board caption of snapshot ``index`` (as the window writes it)."""
+def sweep_caption_of(history: Sequence[Sweep], index: int, *, run: tuple[int, int] | None = None) -> str:
+    """The board caption of snapshot ``index`` (as the window writes it); ``run``: (its index, the run's
+    length) when ``history`` holds only some snapshots of a run (a lesson page's episodes)."""
     from mdpviz.models.kit.pictures.display import sweep_caption
 
     sw = history[index]
     name = METHOD_NAMES.get(sw.method) or (registry.title(sw.method) if registry.find(sw.method) else sw.method)
-    cap = sweep_caption(name, sw.phase, sw.iteration, index, len(history))
+    where, total = run if run is not None else (index, len(history))
+    cap = sweep_caption(name, sw.phase, sw.iteration, where, total)
     return cap + (" \u2014 converged" if sw.converged else "")
 
 

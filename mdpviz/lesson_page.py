@@ -14,8 +14,11 @@ inspector text) is computed by the page's script from embedded rows for models o
 :data:`INSPECT_STATES` states: each state's actions with their outcomes (p, r, s', note), and per sweep
 which values the backup reads (:func:`~mdpviz.models.kit.pictures.display.backup_sources`: the previous
 sweep's for a synchronous sweep, this sweep's for an improvement, the in-place mixture for Gauss-Seidel).
-Larger models show each state's value and greedy action only. A learner's run (the window's: its episodes as
-the board's "learned" view draws them) shows the learned value and greedy action: no backup made them.
+Larger models show each state's value and greedy action only. A learner's run (the window's, or one run here
+by :func:`learn_game` for ``mdpviz export --method <learner>``: its episodes as the board's "learned" view draws
+them, :func:`learning_sweeps`) shows the learned value and greedy action: no backup made them. Its ``sweeps``
+hold per kept episode ``sweep`` (the episode), ``values`` (learned V), ``policy`` (the learned greedy action)
+and ``delta`` (the largest error |V - V*| over the non-terminal states, the window's learning curve).
 
 Split in two so the tests stay cheap: :func:`lesson_data` (the numbers: no Qt drawing) and
 :func:`draw_frames` (Qt paints, on the GUI thread); :func:`page_html` joins them.
@@ -54,7 +57,7 @@ MIN_FRAME_WIDTH = 480
 """The narrowest frame a page draws to stay in :data:`FRAME_BYTES`."""
 LESSON_KEYS = ("game", "title", "method", "method_name", "discount", "objective", "states", "actions", "start",
                "sweeps", "total_sweeps", "sampled", "max_sweeps", "settings", "command", "version", "inspect", "kept",
-               "unit")
+               "unit", "learning")
 """The keys of the page's JSON (``mdpviz-lesson``)."""
 TEMPLATE = Path(__file__).with_name("assets") / "lesson_page.html"
 """The page's HTML, style and script, with ``__TITLE__``, ``__LESSON__``, ``__FRAMES__`` and ``__TEXT__`` to fill."""
@@ -154,11 +157,13 @@ def _inspect(game, facts: dict, model, solved: SolvedGame, kept: Sequence[int]) 
 
 
 def lesson_data(game, solved: SolvedGame, *, limit: int = LIMIT, command: str = "", view=None,
-                facts: dict | None = None) -> dict:
+                facts: dict | None = None, at: Sequence[int] | None = None) -> dict:
     """The page's JSON (:data:`LESSON_KEYS`): ``game`` a headless game (or a window view), ``solved`` its solve
     with every snapshot. Pure computation, no drawing (the window runs it on its job thread); the game's window
     ``view`` only names the inspector's states and tells the board's rule as the window does: ``facts``
-    (:func:`view_facts`, read on the GUI thread), else read from ``view`` here."""
+    (:func:`view_facts`, read on the GUI thread), else read from ``view`` here. ``at``: when ``solved.history``
+    holds only the snapshots a page keeps of a longer run (:func:`learn_game`), the index of each in the run
+    (which must be :func:`kept_indices` of the run's length, ``at[-1] + 1``: ValueError otherwise)."""
     import mdpviz
 
     hg = headless(game)
@@ -169,16 +174,23 @@ def lesson_data(game, solved: SolvedGame, *, limit: int = LIMIT, command: str = 
     from mdpviz.solvers import Sweep
 
     if not isinstance(hist[0], Sweep):
-        raise ValueError("a lesson page shows a solver's sweeps: a learning run cannot be exported as one yet")
-    kept = kept_indices(len(hist), mdp.n_states, limit)
+        raise ValueError("a lesson page shows snapshots as a board draws them: a learner's through learning_sweeps")
+    total = len(hist) if at is None else int(at[-1]) + 1
+    kept = kept_indices(total, mdp.n_states, limit)
+    if at is None:
+        picks = kept
+    elif list(at) == kept and len(hist) == len(kept):
+        picks = list(range(len(hist)))
+    else:
+        raise ValueError(f"the recorded snapshots are not those a page of {total} keeps (at most {limit})")
     from mdpviz.solvers import registry
 
-    if not all(np.all(np.isfinite(np.asarray(hist[i].values, dtype=np.float64))) for i in kept):
+    if not all(np.all(np.isfinite(np.asarray(hist[i].values, dtype=np.float64))) for i in picks):
         raise ValueError(f"{hg.title}: the values are not finite (rewards too large for floating point, or a policy "
                          "that never ends at discount 1): nothing to show")
     sweeps = [{"sweep": int(sw.iteration), "phase": sw.phase, "delta": _finite(sw.delta),
                "values": [float(v) for v in sw.values], "policy": _policy_labels(model, mdp, sw.policy)}
-              for sw in (hist[i] for i in kept)]
+              for sw in (hist[i] for i in picks)]
     try:
         settings = hg.spec.to_dict(hg.model_input())
     except (TypeError, ValueError, AttributeError):
@@ -188,12 +200,38 @@ def lesson_data(game, solved: SolvedGame, *, limit: int = LIMIT, command: str = 
         "game": hg.key, "title": hg.title, "method": solved.method, "method_name": registry.title(solved.method),
         "discount": float(mdp.discount), "objective": mdp.objective, "states": model.state_labels(),
         "actions": [model.action_label(0, a) for a in range(mdp.n_actions)], "start": start,
-        "sweeps": sweeps, "total_sweeps": len(hist), "sampled": len(kept) < len(hist), "max_sweeps": int(limit),
+        "sweeps": sweeps, "total_sweeps": total, "sampled": len(kept) < total, "max_sweeps": int(limit),
         "settings": json.loads(json.dumps(settings, default=str)), "command": command,
         "version": mdpviz.__version__,
-        "inspect": _inspect(hg, facts if facts is not None else view_facts(view, mdp.n_states), model, solved, kept),
-        "kept": kept, "unit": registry.get(solved.method).unit,
+        "inspect": None if at is not None else _inspect(hg, facts if facts is not None else view_facts(view, mdp.n_states),
+                                                        model, solved, kept),
+        "kept": kept, "unit": registry.get(solved.method).unit, "learning": learning_settings(solved),
     }
+
+
+def learning_settings(solved: SolvedGame) -> dict | None:
+    """How a learning run learned, as its page lists it (None for a solve): episodes, the step size as a student
+    writes it (``alpha``: "0.1", "1/N"), the options the method takes (epsilon and its decay, n, visits, the
+    evaluated policy, exploring starts), the initial value, the cap on an episode's steps and the seed."""
+    from dataclasses import fields
+
+    from mdpviz.solvers import registry
+    from mdpviz.solvers.learning import LearningSettings
+
+    if not solved.history or solved.history[0].phase != "episode" or not registry.is_kind(solved.method, "learner"):
+        return None
+    names = {f.name for f in fields(LearningSettings)} - {"method"}
+    try:
+        s = LearningSettings(method=solved.method, **{k: v for k, v in solved.options.items() if k in names})
+    except (TypeError, ValueError):
+        return {}
+    spec = registry.get(solved.method)
+    out: dict = {"episodes": int(s.episodes), "alpha": s.step_text()}
+    for name in ("epsilon", "epsilon_decay", "epsilon_min", "n", "visits", "policy", "exploring_starts"):
+        if spec.takes(name):
+            out[name] = getattr(s, name)
+    out.update(initial=float(s.initial), max_steps=int(s.max_steps), seed=int(s.seed))
+    return out
 
 
 def data_job(game, solved: SolvedGame, *, limit: int = LIMIT, command: str = "", facts: dict | None = None):
@@ -202,6 +240,72 @@ def data_job(game, solved: SolvedGame, *, limit: int = LIMIT, command: str = "",
 
     yield JobProgress(0, 1, "the numbers of every sweep")
     return lesson_data(game, solved, limit=limit, command=command, facts=facts or {})
+
+
+def learning_sweeps(steps: Sequence, mdp) -> tuple[tuple, tuple]:
+    """A learner's snapshots as a page draws them: ``(shown, references)``, each as the board's "learned" view
+    shows it (:func:`~mdpviz.models.kit.pictures.display.learning_view`: the learned V and greedy policy, and a
+    reference whose policy marks the states whose learned action is not optimal). ValueError for snapshots of
+    another kind (function approximation, policy gradient): they hold no table of learned values to draw."""
+    from mdpviz.models.kit.pictures.display import learning_view
+    from mdpviz.solvers.learning import LearningStep
+
+    if not all(isinstance(s, LearningStep) for s in steps):
+        raise ValueError("a lesson page of a function-approximation or policy-gradient run is not built yet")
+    views = [learning_view(s, mdp, "learned") for s in steps]
+    return tuple(v[0] for v in views), tuple(v[1] for v in views)
+
+
+def learn_game(game, method: str, options: dict, *, limit: int = LIMIT,
+               notify: Callable[[float], None] | None = None) -> tuple[SolvedGame, tuple, list[int]]:
+    """Run the tabular learner ``method`` on ``game`` (a headless game) from its start state, ``options`` the
+    fields of :class:`~mdpviz.solvers.learning.LearningSettings` as ``mdpviz learn`` gives them (``episodes``
+    among them), and record the episodes a page keeps (:func:`kept_indices`: every one up to ``limit``, else
+    evenly spaced ones with the first and the last), the learner asked each time for the episodes up to the
+    next kept one (its seeded draws do not depend on that: the numbers of a snapshot per episode).
+    ``notify(seconds)``: told before numba compiles the loop (its first use here).
+
+    ``(solved, references, at)`` for :func:`write_page`: the kept episodes as the board draws them
+    (:func:`learning_sweeps`) on the window's colour scale (V*'s range, as the window's controller finds it),
+    each one's reference (the states whose learned action is not optimal) and its index in the run."""
+    from mdpviz.export import model_headless
+    from mdpviz.models.kit.pictures.value_range import solve_range
+    from mdpviz.solvers import check_value_scale, registry
+    from mdpviz.solvers import start as start_method
+    from mdpviz.solvers.learning import LearningSettings
+    from mdpviz.solvers.learning_warmup import prepare_loop
+
+    if not registry.is_kind(method, "learner"):
+        raise ValueError(f"{method!r} is not a tabular learner ({', '.join(registry.ids('learner'))})")
+    hg = headless(game)
+    mdp = model_headless(hg)
+    check_value_scale(mdp)
+    episodes = int(options.get("episodes", LearningSettings.episodes))
+    at = kept_indices(episodes, mdp.n_states, limit)
+    # every option and the start are checked here, before the loop is compiled (ValueError: one line)
+    gen = start_method(method, mdp, start=int(hg.start_state()), eval_every=0, **options)
+    prepare_loop(notify=notify)
+    steps = []
+    try:
+        step = next(gen)
+        steps.append(step)
+        for i in at[1:]:
+            while step.episode < i + 1:  # (a learner that takes no number sent in goes one snapshot at a time)
+                step = gen.send(i + 1 - step.episode)
+            steps.append(step)
+    except StopIteration:
+        pass
+    finally:
+        gen.close()
+    if [s.episode for s in steps] != [i + 1 for i in at]:
+        raise ValueError(f"{method}: its snapshots are not one per episode asked for (episodes "
+                         f"{', '.join(str(s.episode) for s in steps[:5])}...)")
+    shown, refs = learning_sweeps(steps, mdp)
+    rng = solve_range(mdp, shown, method)  # the window's rule: V*'s range (a small model), else the values seen
+    lo, hi = (rng.lo, rng.hi) if rng is not None else (0.0, 1.0)
+    solved = SolvedGame(mdp=mdp, method=method, options=dict(options, start=int(hg.start_state())), history=shown,
+                        lo=lo, hi=hi, value_range=rng)
+    return solved, refs, at
 
 
 @dataclass(frozen=True)
@@ -250,7 +354,7 @@ class _FrameBox:
     shown on it as make_board shows one (its value range, the sweep with its caption and the one before)."""
 
     def __init__(self, view, solved: SolvedGame, width: int, height: int | None,
-                 previous: Sequence | None = None) -> None:
+                 previous: Sequence | None = None, at: Sequence[int] | None = None) -> None:
         from PySide6.QtWidgets import QHBoxLayout, QWidget
 
         from mdpviz import export as ex
@@ -260,6 +364,8 @@ class _FrameBox:
         self.previous = previous
         """Per snapshot, the one the board compares it with (None: the snapshot before it, as make_board does; a
         learner's: the reference whose policy marks the states whose learned action is not optimal)."""
+        self.at = at
+        """Per snapshot, its index in the run when the history holds only the kept ones (:func:`lesson_data`)."""
         self.board, scale = ex.make_board(view, solved.mdp, solved, -1)
         self.scale = ex.scale_of(view, solved)
         self.height = height or _frame_height(self.board, width)
@@ -284,7 +390,8 @@ class _FrameBox:
         hist = self.solved.history
         self.board.set_value_range(self.solved.value_range)
         prev = self.previous[i] if self.previous is not None else (hist[i - 1] if i > 0 else None)
-        self.board.show_sweep(hist[i], self.scale, caption=ex.sweep_caption_of(hist, i), previous=prev)
+        run = None if self.at is None else (int(self.at[i]), int(self.at[-1]) + 1)
+        self.board.show_sweep(hist[i], self.scale, caption=ex.sweep_caption_of(hist, i, run=run), previous=prev)
         if self.bar is not None:
             self.bar.show_scale(self.board.shown_scale or self.scale)
         ex.settle(self.box)
@@ -323,22 +430,24 @@ class _FrameBox:
 
 def draw_frames(view, solved: SolvedGame, kept: Sequence[int], *, width: int = FRAME_WIDTH,
                 progress: Callable[[int, int, str], None] | None = None,
-                cancelled: Callable[[], bool] | None = None) -> Frames | None:
+                cancelled: Callable[[], bool] | None = None, previous: Sequence | None = None,
+                at: Sequence[int] | None = None) -> Frames | None:
     """The board at every kept sweep as PNG bytes, drawn as :func:`~mdpviz.export.export_board` draws the GIF's
     frames (the game's board, and the colour bar unless the board has its own, laid out off screen), on the
-    GUI thread (Qt paints widgets only there). None when ``cancelled()`` says so between two frames."""
+    GUI thread (Qt paints widgets only there). None when ``cancelled()`` says so between two frames.
+    ``previous`` and ``at``: as :class:`_FrameBox` takes them (a learning run's references and episodes)."""
     from mdpviz import export as ex
 
     ex.ensure_app()
     if not kept:
         raise ValueError("nothing to draw: no sweeps kept")
-    fb = _FrameBox(view, solved, width, None)
+    fb = _FrameBox(view, solved, width, None, previous, at)
     try:
         last = fb.frame(kept[-1])  # the answer: the most text to draw
         if len(last) * len(kept) > FRAME_BYTES and width > MIN_FRAME_WIDTH:
             fb.close()
             width = max(MIN_FRAME_WIDTH, int(width * (FRAME_BYTES / (len(last) * len(kept))) ** 0.8))
-            fb = _FrameBox(view, solved, width, None)
+            fb = _FrameBox(view, solved, width, None, previous, at)
             last = fb.frame(kept[-1])
         rects = fb.rects()
         images = []
@@ -497,14 +606,17 @@ def page_html(data: dict, frames: Frames, *, lesson_html: str = "") -> str:
 
 def write_page(view, solved: SolvedGame, path: str | Path, *, limit: int = LIMIT, command: str = "",
                frame_width: int = FRAME_WIDTH, progress: Callable[[int, int, str], None] | None = None,
-               cancelled: Callable[[], bool] | None = None) -> Path | None:
+               cancelled: Callable[[], bool] | None = None, previous: Sequence | None = None,
+               at: Sequence[int] | None = None) -> Path | None:
     """Write the lesson page of ``solved`` (the game's window ``view`` draws the frames) to ``path``, through a
     temporary name in its folder renamed into place at the end (a failed export leaves no file). None if
-    cancelled."""
+    cancelled. ``previous`` and ``at``: a learning run's references and episodes (:func:`learn_game`)."""
     path = check_page_path(path)
     hg = headless(view)
-    data = lesson_data(hg, solved, limit=limit, command=command, view=view)
-    frames = draw_frames(view, solved, data["kept"], width=frame_width, progress=progress, cancelled=cancelled)
+    data = lesson_data(hg, solved, limit=limit, command=command, view=view, at=at)
+    picks = data["kept"] if at is None else list(range(len(solved.history)))
+    frames = draw_frames(view, solved, picks, width=frame_width, progress=progress, cancelled=cancelled,
+                         previous=previous, at=at)
     if frames is None:
         return None
     return write_text_atomic(path, page_html(data, frames, lesson_html=hg.lesson().html()))
@@ -512,4 +624,4 @@ def write_page(view, solved: SolvedGame, path: str | Path, *, limit: int = LIMIT
 
 __all__ = ["FRAME_BYTES", "FRAME_WIDTH", "Frames", "INSPECT_STATES", "LESSON_KEYS", "LIMIT", "MIN_FRAME_WIDTH",
            "NUMBER_BUDGET", "PageWriter", "check_limit", "check_page_path", "data_job", "draw_frames", "drawing_view",
-           "kept_indices", "lesson_data", "page_html", "view_facts", "write_page", "write_text_atomic"]
+           "kept_indices", "learn_game", "learning_settings", "learning_sweeps", "lesson_data", "page_html", "view_facts", "write_page", "write_text_atomic"]

@@ -46,8 +46,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-sweeps", type=int, default=None, metavar="N",
                    help="with --figure html: the most sweeps the page keeps (default 200; a longer solve keeps "
                    "evenly spaced sweeps and the last, and the page says so)")
-    p.add_argument("--method", choices=methods.game_choices(), default=None,
-                   help="solver (default: the game's own default, else synchronous value iteration)")
+    learners = methods.ids("learner")
+    p.add_argument("--method", choices=methods.game_choices() + learners + _not_on_a_page(), default=None, metavar="M",
+                   help=f"solver: {', '.join(methods.game_choices())} (default: the game's own default, else synchronous "
+                   f"value iteration); with --figure html also a learner: {', '.join(learners)} (its episodes, run "
+                   "with the learning options below, as mdpviz learn runs them)")
     p.add_argument("--tol", type=positive_float, default=None, help="value-iteration tolerance (default: the game's, 1e-9)")
     p.add_argument("--csv", default=None,
                    help="also write the results as CSV: value and greedy action per state "
@@ -56,7 +59,22 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also write every sweep of the solve as CSV (delta, mean delta, policy changes, time)")
     p.add_argument("--lesson", default=None, help="also write the lesson text: .md (Markdown) or .html")
     p.add_argument("--json", action="store_true", help="print what was written as JSON")
+    from mdpviz.commands.learn import add_learner_options
+
+    add_learner_options(p.add_argument_group("learning options (with --method a learner and --figure html; as mdpviz "
+                                             "learn takes them; --seed seeds the episodes)"), required=False)
     p.set_defaults(func=run)
+
+
+def _not_on_a_page() -> tuple[str, ...]:
+    """The methods ``--method`` names only to refuse them in one line: their runs have no table of values per
+    state and step for a page's board (function approximation, policy gradients, planning, bandits)."""
+    return tuple(m for kind in NOT_ON_A_PAGE for m in methods.ids(kind))
+
+
+NOT_ON_A_PAGE = {"approximation": "function approximation", "policy-gradient": "policy gradient",
+                 "planning": "planning with a learned model", "bandit": "a bandit method"}
+"""The registry's kinds of method ``mdpviz export`` refuses, each in words (see :func:`_not_on_a_page`)."""
 
 
 BOARD_FIGURES = ("snapshot", "board", "frames", "gif", "html")
@@ -107,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--lesson {args.lesson}: write the lesson as .md or .html")
     if args.tol is not None and not args.tol > 0:
         raise ValueError(f"--tol must be a positive number, got {args.tol}")
+    learning = _learning_options(args)
     outputs = [("--out", out, "figure")] if args.figure != "frames" else []
     outputs += [(flag, path, what) for flag, path, what in (("--csv", args.csv, "CSV"), ("--history", args.history,
                 "history CSV"), ("--lesson", args.lesson, "lesson")) if path]
@@ -125,8 +144,15 @@ def run(args: argparse.Namespace) -> int:
     if registry.get(key).no_table:
         raise ValueError(f"game {args.game!r} cannot be exported: {registry.get(key).no_table}")
     hg = headless_game_from_args(args)
-    solved = ex.solve_game(hg, method=args.method, tol=args.tol)  # the numbers: the headless game's
-    mdp = solved.mdp
+    run_of = None  # (references, index in the run) of a learning run's kept episodes
+    if learning is not None:  # a learner's episodes, those the page keeps (as the window's board draws them)
+        from mdpviz.commands.learn import _say_compiling
+        from mdpviz.lesson_page import LIMIT, learn_game
+
+        solved, refs, at = learn_game(hg, args.method, learning, limit=args.max_sweeps or LIMIT, notify=_say_compiling)
+        run_of = (refs, at)
+    else:
+        solved = ex.solve_game(hg, method=args.method, tol=args.tol)  # the numbers: the headless game's
     view = None
     if args.figure in BOARD_FIGURES:  # Qt paints the board (offscreen): only then is a view built
         ex.ensure_app()
@@ -137,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     # were written: a failing command writes nothing (issue 35, item 20)
     with StagedFiles() as stage:
         try:
-            _write_all(args, stage, hg, solved, view, out, width, height)
+            _write_all(args, stage, hg, solved, view, out, width, height, run_of=run_of)
         except (ValueError, OSError) as e:  # name the files as given, not their temporary names
             raise ValueError(stage.final_names(str(e))) from None
         finally:
@@ -149,8 +175,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_all(args: argparse.Namespace, stage, hg, solved, view, out: Path, width: int, height: int) -> None:
-    """Write the figure and the other outputs (staged by ``stage``, committed at the end), then print."""
+def _write_all(args: argparse.Namespace, stage, hg, solved, view, out: Path, width: int, height: int, *,
+               run_of: tuple | None = None) -> None:
+    """Write the figure and the other outputs (staged by ``stage``, committed at the end), then print.
+    ``run_of``: a learning run's (references, index in the run) of its kept episodes (:func:`~mdpviz.lesson_page.learn_game`)."""
     from mdpviz import export as ex
 
     mdp = solved.mdp
@@ -173,7 +201,8 @@ def _write_all(args: argparse.Namespace, stage, hg, solved, view, out: Path, wid
     elif args.figure == "html":
         from mdpviz.lesson_page import LIMIT, write_page
 
-        write_page(view, solved, staged, limit=args.max_sweeps or LIMIT, command=_command(args))
+        refs, at = run_of if run_of is not None else (None, None)
+        write_page(view, solved, staged, limit=args.max_sweeps or LIMIT, command=_command(args), previous=refs, at=at)
     else:
         folder = out if not out.suffix else out.parent
         tmp = stage.folder(folder)
@@ -216,9 +245,14 @@ def _write_all(args: argparse.Namespace, stage, hg, solved, view, out: Path, wid
         from mdpviz.solvers import METHOD_NAMES
 
         unit = methods.get(solved.method).count_word
-        print(f"{hg.title}: {METHOD_NAMES[solved.method]}, {info['sweeps']} {unit}, "
-              f"{'converged' if info['converged'] else 'NOT converged'}; "
-              f"V({info['start_label']}) = {info['start_value']:.10g}")
+        if run_of is not None:
+            print(f"{hg.title}: {methods.title(solved.method)}, a learning run of {info['sweeps']} episodes "
+                  f"({info['snapshots']} on the page); learned V({info['start_label']}) = {info['start_value']:.10g}, "
+                  f"largest error to the exact V {last.delta:.4g}")
+        else:
+            print(f"{hg.title}: {METHOD_NAMES[solved.method]}, {info['sweeps']} {unit}, "
+                  f"{'converged' if info['converged'] else 'NOT converged'}; "
+                  f"V({info['start_label']}) = {info['start_value']:.10g}")
         if comp is not None:
             print(comp.summary)
         kind = {"snapshot": "lesson snapshot", "board": "board", "convergence": "convergence plot",
@@ -239,6 +273,34 @@ def _write_all(args: argparse.Namespace, stage, hg, solved, view, out: Path, wid
             if p.suffix.lower() not in (".png", ".svg", ".gif", ".html", ".htm"):
                 print(f"wrote {p}")
 
+
+def _learning_options(args: argparse.Namespace) -> dict | None:
+    """The learner's options (:func:`~mdpviz.commands.learn.learner_options`) when ``--method`` is a tabular
+    learner, else None; ValueError (one line) for a method no page draws, a learner with another figure or
+    without ``--episodes``, a solver's option given to a learner, or a learner's option given to a solver."""
+    from mdpviz.commands.learn import LEARNER_FLAGS, learner_options
+
+    method = args.method
+    kind = methods.get(method).kind if method is not None else "solver"
+    if kind in NOT_ON_A_PAGE:
+        raise ValueError(f"--method {method} ({NOT_ON_A_PAGE[kind]}): no table of values per state for the board to "
+                         f"draw; export draws the solvers' sweeps ({', '.join(methods.game_choices())}) and, as a lesson "
+                         f"page (--figure html), the tabular learners' episodes ({', '.join(methods.ids('learner'))})")
+    if kind != "learner":
+        given = [flag for flag in LEARNER_FLAGS if getattr(args, flag[2:].replace("-", "_")) not in (None, False)]
+        if given:
+            raise ValueError(f"{given[0]} applies to the learners ({', '.join(methods.ids('learner'))}, with --figure "
+                             f"html), not {method or 'the solve'}")
+        return None
+    if args.figure != "html":
+        raise ValueError(f"--method {method}: a learning run is exported as a lesson page only (--figure html), "
+                         f"not --figure {args.figure}")
+    for flag, value in (("--tol", args.tol), ("--history", args.history)):
+        if value is not None:
+            raise ValueError(f"{flag} applies to the solvers, not the learner {method}")
+    if args.episodes is None:
+        raise ValueError(f"--method {method} needs --episodes N (the episodes to learn from)")
+    return learner_options(args)
 
 
 def _command(args: argparse.Namespace) -> str:

@@ -80,7 +80,33 @@ def register(sub: argparse._SubParsersAction) -> None:
                    f"approximation (--features): {', '.join(approx)}"
                    + (f"; policy gradients (--features, --alpha-theta, --alpha-w): {', '.join(pg)}" if pg else "")
                    + (f"; planning with a learned model (--planning-steps, --kappa): {', '.join(plan)}" if plan else ""))
-    p.add_argument("--episodes", type=positive_int, required=True, metavar="N", help="episodes to run")
+    add_learner_options(p, required=True)
+    p.add_argument("--every", type=positive_int, default=None, metavar="K",
+                   help=f"a curve point every K episodes (default: episodes / {CURVE_POINTS})")
+    p.add_argument("--eval-every", type=positive_int, default=None, metavar="K",
+                   help=f"control: the learned greedy policy's exact value every K episodes and at the last (default: "
+                   f"at most every {CURVE_POINTS // EVAL_POINTS}th curve point, where the learning since the last "
+                   f"evaluation took at least {EVAL_BUDGET:g} times as long as one: counted in updates, not timed)")
+    p.add_argument("--python", action="store_true", help="run the Python reference loop, not the compiled one")
+    p.add_argument("--digits", type=int, default=4, help="decimals printed (default 4; --json prints all)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    learn_approx.add_options(p)
+    learn_pg.add_options(p)
+    learn_dyna.add_options(p)
+    p.set_defaults(func=run)
+
+
+LEARNER_FLAGS = ("--episodes", "--alpha", "--epsilon", "--epsilon-decay", "--epsilon-min", "--n", "--policy",
+                 "--exploring-starts", "--initial", "--max-steps", "--visits")
+"""The options :func:`add_learner_options` adds (a command that runs solvers too refuses them for a solver)."""
+
+
+def add_learner_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+    """The options of the tabular learners (:func:`learner_options` reads them): ``mdpviz learn``'s, and
+    ``mdpviz export``'s for the lesson page of a learning run (there ``--episodes`` is asked for only when
+    ``--method`` is a learner: ``required=False``)."""
+    p.add_argument("--episodes", type=positive_int, required=required, default=None, metavar="N",
+                   help="episodes to run" + ("" if required else " (required with a learner)"))
     p.add_argument("--alpha", default=None, metavar="A|1/n|1/n^w",
                    help="step size: a constant in (0, 1], 1/n (sample average) or 1/n^w (default: 1/n for "
                    "mc and mc-control, 0.1 for the others)")
@@ -97,22 +123,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--initial", type=float, default=None, help="initial value of every entry (high: optimistic)")
     p.add_argument("--max-steps", type=positive_int, default=None, metavar="M",
                    help="cap on the steps of an episode (default 1000)")
-    p.add_argument("--every", type=positive_int, default=None, metavar="K",
-                   help=f"a curve point every K episodes (default: episodes / {CURVE_POINTS})")
-    p.add_argument("--eval-every", type=positive_int, default=None, metavar="K",
-                   help=f"control: the learned greedy policy's exact value every K episodes and at the last (default: "
-                   f"at most every {CURVE_POINTS // EVAL_POINTS}th curve point, where the learning since the last "
-                   f"evaluation took at least {EVAL_BUDGET:g} times as long as one: counted in updates, not timed)")
     p.add_argument("--visits", choices=("first", "every"), default=None,
                    help="Monte Carlo (mc, mc-control): update at the first visit of each state (or pair) in an "
                    "episode, or at every visit (default first)")
-    p.add_argument("--python", action="store_true", help="run the Python reference loop, not the compiled one")
-    p.add_argument("--digits", type=int, default=4, help="decimals printed (default 4; --json prints all)")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    learn_approx.add_options(p)
-    learn_pg.add_options(p)
-    learn_dyna.add_options(p)
-    p.set_defaults(func=run)
 
 
 def learner_options(args: argparse.Namespace) -> dict:

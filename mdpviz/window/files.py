@@ -482,7 +482,6 @@ class FilesPart(QObject):
         from mdpviz import lesson_page
         from mdpviz.core.files import check_writable
         from mdpviz.solvers import Sweep
-        from mdpviz.solvers.learning import LearningStep
 
         path = lesson_page.check_page_path(path)
         check_writable(path, "lesson page")
@@ -493,13 +492,9 @@ class FilesPart(QObject):
             raise ValueError("nothing to export: run the solver first")
         previous = None
         if not isinstance(solved.history[0], Sweep):  # a learner: each episode as its board shows the learned values
-            from mdpviz.window.learning import learning_view
-
-            if not all(isinstance(s, LearningStep) for s in solved.history):
-                raise ValueError("a lesson page of a function-approximation or policy-gradient run is not built yet")
-            views = [learning_view(s, solved.mdp, "learned") for s in solved.history]
-            solved = dataclasses.replace(solved, history=tuple(v[0] for v in views))
-            previous = [v[1] for v in views]  # (the reference marks the states whose learned action is not optimal)
+            shown, previous = lesson_page.learning_sweeps(solved.history, solved.mdp)
+            # (each reference marks the states whose learned action is not optimal)
+            solved = dataclasses.replace(solved, history=shown)
         view = self._hub.stage.game
         facts = lesson_page.view_facts(view, solved.mdp.n_states)  # (widgets are read on the GUI thread)
         status = self._hub.status

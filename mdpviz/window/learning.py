@@ -27,6 +27,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer
 
 from mdpviz.models.kit.pictures.colors import DIVERGING, SEQUENTIAL, ColorScale
+from mdpviz.models.kit.pictures.display import exact_policy, learning_view  # noqa: F401 - the tests import them from here too
 from mdpviz.models.kit.pictures.value_range import range_scale
 from mdpviz.core.mdp import TabularMDP
 from mdpviz.solvers import Sweep, registry
@@ -63,44 +64,6 @@ ANIMATE_MAX_RATE = 10.0
 
 
 # ---------------------------------------------------------------------------------- pure helpers
-def exact_policy(mdp: TabularMDP, step: LearningStep) -> np.ndarray:
-    """int64 (n_states): an optimal action per state (the lowest optimal one; -1 at terminal states)."""
-    out = np.full(mdp.n_states, -1, dtype=np.int64)
-    opt = np.asarray(step.exact.optimal)
-    rows = np.flatnonzero(opt & ~np.asarray(mdp.terminal)[mdp.row_state])
-    states = np.asarray(mdp.row_state)[rows]
-    # the first optimal row of each state (rows of a state are contiguous and in action order)
-    first = np.unique(states, return_index=True)[1]
-    out[states[first]] = np.asarray(mdp.row_action)[rows[first]]
-    return out
-
-
-def learning_view(step: LearningStep, mdp: TabularMDP, mode: str) -> tuple[Sweep, Sweep]:
-    """``(shown, reference)`` snapshots for a board's ``show_sweep(shown, previous=reference)``: the
-    values of view ``mode`` with the learned greedy policy (the exact one in the "exact" view; none for
-    prediction), and a reference that differs from it only in the policy of the states whose learned
-    action is not optimal, so that a board marks exactly those as it marks changed states."""
-    values = np.array(step.shown(mode), dtype=np.float64)
-    values[np.asarray(mdp.terminal)] = 0.0 if mode != "visits" else values[np.asarray(mdp.terminal)]
-    exact_pi = exact_policy(mdp, step)
-    if mode == "exact":
-        policy, differs = exact_pi, np.zeros(mdp.n_states, dtype=bool)
-    elif step.policy is None:
-        policy, differs = np.full(mdp.n_states, -1, dtype=np.int64), np.zeros(mdp.n_states, dtype=bool)
-    else:
-        policy, differs = np.array(step.policy, dtype=np.int64), step.differs(mdp)
-    ref_policy = np.where(differs, exact_pi, policy)
-    for a in (values, policy, ref_policy):
-        a.setflags(write=False)
-    changed = np.flatnonzero(differs).astype(np.int64)
-    changed.setflags(write=False)
-    common = dict(method=step.method, phase="episode", iteration=step.episode, delta=step.max_error,
-                  mean_delta=step.rms_error, delta_state=-1, elapsed=step.elapsed)
-    shown = Sweep(values=values, policy=policy, changed=changed, **common)
-    ref = Sweep(values=values, policy=ref_policy, changed=changed, **common)
-    return shown, ref
-
-
 def mode_scale(mode: str, step: LearningStep, values_scale: ColorScale | None, label: str) -> ColorScale:
     """The colour scale of view ``mode``: the exact answer's scale for learned and exact values (the
     same colours mean the same values), a diverging one around 0 as wide as the exact values' span

@@ -1,8 +1,9 @@
 """Display data derived from snapshots: pure functions, no Qt (tested without a display).
 
-What a board shows for one sweep (:func:`board_frame`), the Bellman backup of the inspector
-written out with its numbers (:func:`backup_terms`, :func:`backup_text`), dice faces as text
-(:func:`format_faces`, :func:`parse_faces`), and the simulation table as CSV (:func:`results_csv`).
+What a board shows for one sweep (:func:`board_frame`) or for one snapshot of a learner
+(:func:`learning_view`), the Bellman backup of the inspector written out with its numbers
+(:func:`backup_terms`, :func:`backup_text`), dice faces as text (:func:`format_faces`,
+:func:`parse_faces`), and the simulation table as CSV (:func:`results_csv`).
 """
 from __future__ import annotations
 
@@ -11,14 +12,18 @@ import io
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import numpy as np
 
 from mdpviz.models.kit.pictures.chain import breadcrumb_html
 from mdpviz.models.kit.pictures.colors import ColorScale, format_value
 from mdpviz.solvers import registry as methods
-from mdpviz.solvers.sweep import TIE_TOL
+from mdpviz.solvers.sweep import TIE_TOL, Sweep
+
+if TYPE_CHECKING:
+    from mdpviz.core.mdp import TabularMDP
+    from mdpviz.solvers.learning import LearningStep
 
 
 # ---------------------------------------------------------------------------------- board frames
@@ -134,6 +139,46 @@ def sweep_caption(method_name: str, phase: str, iteration: int, index: int, tota
         what = f"round {iteration}, {phase}"
     where = f" (step {index + 1} of {total})" if index + 1 < total else ""
     return f"{method_name}: {what}{where}"
+
+
+# ---------------------------------------------------------------------------------- a learner's snapshot on a board
+def exact_policy(mdp: "TabularMDP", step: "LearningStep") -> np.ndarray:
+    """int64 (n_states): an optimal action per state (the lowest optimal one; -1 at terminal states)."""
+    out = np.full(mdp.n_states, -1, dtype=np.int64)
+    opt = np.asarray(step.exact.optimal)
+    rows = np.flatnonzero(opt & ~np.asarray(mdp.terminal)[mdp.row_state])
+    states = np.asarray(mdp.row_state)[rows]
+    # the first optimal row of each state (rows of a state are contiguous and in action order)
+    first = np.unique(states, return_index=True)[1]
+    out[states[first]] = np.asarray(mdp.row_action)[rows[first]]
+    return out
+
+
+def learning_view(step: "LearningStep", mdp: "TabularMDP", mode: str) -> tuple[Sweep, Sweep]:
+    """``(shown, reference)`` snapshots for a board's ``show_sweep(shown, previous=reference)``: the
+    values of view ``mode`` with the learned greedy policy (the exact one in the "exact" view; none for
+    prediction), and a reference that differs from it only in the policy of the states whose learned
+    action is not optimal, so that a board marks exactly those as it marks changed states. (The window's
+    learning frames and the lesson page of a learning run both draw a learner's snapshot through it.)"""
+    values = np.array(step.shown(mode), dtype=np.float64)
+    values[np.asarray(mdp.terminal)] = 0.0 if mode != "visits" else values[np.asarray(mdp.terminal)]
+    exact_pi = exact_policy(mdp, step)
+    if mode == "exact":
+        policy, differs = exact_pi, np.zeros(mdp.n_states, dtype=bool)
+    elif step.policy is None:
+        policy, differs = np.full(mdp.n_states, -1, dtype=np.int64), np.zeros(mdp.n_states, dtype=bool)
+    else:
+        policy, differs = np.array(step.policy, dtype=np.int64), step.differs(mdp)
+    ref_policy = np.where(differs, exact_pi, policy)
+    for a in (values, policy, ref_policy):
+        a.setflags(write=False)
+    changed = np.flatnonzero(differs).astype(np.int64)
+    changed.setflags(write=False)
+    common = dict(method=step.method, phase="episode", iteration=step.episode, delta=step.max_error,
+                  mean_delta=step.rms_error, delta_state=-1, elapsed=step.elapsed)
+    shown = Sweep(values=values, policy=policy, changed=changed, **common)
+    ref = Sweep(values=values, policy=ref_policy, changed=changed, **common)
+    return shown, ref
 
 
 # ---------------------------------------------------------------------------------- the inspector
