@@ -72,8 +72,7 @@ def _not_on_a_page() -> tuple[str, ...]:
     return tuple(m for kind in NOT_ON_A_PAGE for m in methods.ids(kind))
 
 
-NOT_ON_A_PAGE = {"approximation": "function approximation", "policy-gradient": "policy gradient",
-                 "planning": "planning with a learned model", "bandit": "a bandit method"}
+NOT_ON_A_PAGE = {k: methods.KIND_WORDS[k] for k in methods.KINDS if k not in ("solver", "learner")}
 """The registry's kinds of method ``mdpviz export`` refuses, each in words (see :func:`_not_on_a_page`)."""
 
 

@@ -41,6 +41,11 @@ KINDS = ("solver", "learner", "approximation", "policy-gradient", "planning", "b
 per step), "learner" (from sampled episodes: one :class:`~mdpviz.solvers.learning.LearningStep` per
 episode), and the kinds later issues add (function approximation, policy gradient, planning, bandits)."""
 
+KIND_WORDS = {"solver": "dynamic programming", "learner": "learning from experience",
+              "approximation": "function approximation", "policy-gradient": "policy gradient",
+              "planning": "planning with a learned model", "bandit": "a bandit method"}
+"""Each kind of method in a few words (for messages that name a kind)."""
+
 UNITS = ("sweep", "round", "state", "layer", "solve", "episode", "pull", "trajectory")
 """What one step of a method is: a sweep over every state, a round of policy iteration (evaluate and
 improve), one state's backup, one layer of backward induction, the whole solve (one linear program),
