@@ -192,6 +192,7 @@ def test_command_json(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--simulations", "0"], "--simulations"),
+    (["--simulations", "1000001"], "at most 1,000,000"),  # (the tree's memory grows with its simulations)
     (["--simulations", "10", "--c", "-1"], "--c"),
     (["--simulations", "10", "--position", "nope"], "--position"),
     (["--simulations", "10", "--seed", "-3"], "--seed"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mdpviz.solvers.mcts import MAX_SIMULATIONS
 from mdpviz.solvers import registry
 from mdpviz.solvers.mcts import root_moves
 from tests.conftest import make_window
@@ -67,10 +68,12 @@ def test_rtdp_and_tree_search_in_the_window(qtbot, tmp_path):
         assert f"UCT plays {played}" in panel.verdict.text()
         assert all(w.stage.session.action_name(m.action) in panel.verdict.text() for m in moves if m.optimal)
         # a long Run is cancelled between two batches
+        assert not part.simulate(MAX_SIMULATIONS)  # one tree takes at most MAX_SIMULATIONS (its memory grows)
+        assert "at most" in w.statusBar().currentMessage()
         with qtbot.waitSignal(w.controller.job_cancelled, timeout=60_000):
-            assert part.simulate(5_000_000)
+            assert part.simulate(MAX_SIMULATIONS - 3001)
             panel.cancel_button.click()
-        assert 3001 <= part.search_run.tree.simulations < 5_003_001  # (the tree as far as the Run went)
+        assert 3001 <= part.search_run.tree.simulations < MAX_SIMULATIONS  # (the tree as far as the Run went)
         assert f"{part.search_run.tree.simulations:,} simulations" in panel.verdict.text()
         panel.reset_button.click()
         assert part.search_run is None and panel.view.nodes == []

@@ -18,6 +18,7 @@ import math
 
 from mdpviz.commands import check_seed, positive_int
 from mdpviz.commands.game_args import add_game_options
+from mdpviz.solvers.mcts import MAX_SIMULATIONS
 
 HELP = "Monte Carlo tree search (UCT) from a position: each move's visits and mean beside its exact value"
 
@@ -36,6 +37,14 @@ def _c(text: str) -> float:
     return v
 
 
+def _simulations(text: str) -> int:
+    v = positive_int(text)
+    if v > MAX_SIMULATIONS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_SIMULATIONS:,} (each simulation grows the tree by up to two "
+                                         f"nodes, about 0.7 KB each), got {v:,}")
+    return v
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     from mdpviz.solvers.mcts import DEFAULT_C
 
@@ -49,7 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_game_options(p, own_help={"--seed": "seed of the search's random draws (default 0)"})
     p.add_argument("--position", default=None, metavar="LABEL",
                    help="the position searched, a state label of the model (default: the game's start)")
-    p.add_argument("--simulations", type=positive_int, required=True, metavar="N", help="simulations to run")
+    p.add_argument("--simulations", type=_simulations, required=True, metavar="N",
+                   help=f"simulations to run (at most {MAX_SIMULATIONS:,}: the tree's memory grows with them)")
     p.add_argument("--c", type=_c, default=DEFAULT_C,
                    help=f"UCT's exploration constant, in units of the reward range (default {DEFAULT_C:.4g})")
     p.add_argument("--json", action="store_true", help="print JSON")

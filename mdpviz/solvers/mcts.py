@@ -45,6 +45,10 @@ its row has several outcomes)."""
 ROLLOUT_CAP = 10_000
 """A rollout stops after this many moves (a game that can cycle)."""
 
+MAX_SIMULATIONS = 1_000_000
+"""The most simulations one tree takes: each adds up to two nodes, about 0.7 KB each as this module keeps them
+(checkers: 215,000 nodes after 300,000 simulations took 150 MB), so a tree stays under about 1.4 GB."""
+
 DEFAULT_C = math.sqrt(2.0)
 """UCT's exploration constant (Kocsis and Szepesvari's sqrt(2), for returns in [0, 1])."""
 

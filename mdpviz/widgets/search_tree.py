@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
+from mdpviz.solvers.mcts import MAX_SIMULATIONS
 from mdpviz.models.kit.pictures.colors import HIGHLIGHT, ColorScale
 from mdpviz.models.kit.pictures.search_tree import NodeView
 from mdpviz.widgets import named
@@ -234,7 +235,7 @@ class SearchTreePanel(QWidget):
         self.step_button = named(QPushButton("Step"), "searchStep", "One simulation")
         self.run_button = named(QPushButton("Run"), "searchRun", "Run simulations")
         self.simulations = named(QSpinBox(), "searchSimulations", "Simulations per Run")
-        self.simulations.setRange(1, 10_000_000)
+        self.simulations.setRange(1, MAX_SIMULATIONS)
         self.simulations.setValue(20_000)
         self.simulations.setSingleStep(1000)
         self.simulations.setGroupSeparatorShown(True)

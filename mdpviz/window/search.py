@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QDockWidget, QWidget
 from mdpviz.core.jobs import Job, JobProgress
 from mdpviz.models.kit.pictures.search_tree import phase_text, tree_view
 from mdpviz.models.kit.pictures.value_range import range_scale
-from mdpviz.solvers.mcts import SearchRun, SearchTree, root_moves
+from mdpviz.solvers.mcts import MAX_SIMULATIONS, SearchRun, SearchTree, root_moves
 from mdpviz.widgets.search_tree import SearchTreePanel
 from mdpviz.window.hub import Hub
 from mdpviz.window.parts import PLOT_PX, PRESENTER_PLOT_PX
@@ -150,6 +150,11 @@ class SearchPart(QObject):
         method, opts = session.game.solve_defaults()
         run = self.search_run
         total = int(n)
+        done = 0 if run is None else int(run.tree.simulations)
+        if done + total > MAX_SIMULATIONS:  # (a tree's memory grows with its simulations)
+            self._hub.status.showMessage(f"Tree search: {done:,} simulations so far; at most {MAX_SIMULATIONS:,} in one "
+                                         "tree (its memory grows with them): Reset for a new tree.", 8000)
+            return False
 
         def make():
             nonlocal run
