@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mdpviz.core.chunked import reporter
 from mdpviz.core.mdp import TabularMDP, read_only
 from mdpviz.solvers.sweep import (
     TIE_TOL, Solution, SolverGen, Sweep, check_tolerance, greedy_policy, greedy_rows, index_ranges, make_sweep,
@@ -225,7 +226,10 @@ def _rtdp(mdp: TabularMDP, start: int, tol: float, cap: int, depth: int, rng: np
     policy = read_only(greedy_policy(mdp, v, tie_tol=tie_tol)[1])
     n_live = max(1, mdp.n_states - int(np.count_nonzero(mdp.terminal)))
     residual = math.inf
+    report = reporter()  # (the command line's progress line on a terminal; the window draws the snapshots)
     for it in range(1, cap + 1):
+        if report is not None and it > 1:
+            report(it - 1, cap, "RTDP trajectories at most (it stops once settled)")
         s = start
         path: list[int] = []
         delta, where = 0.0, -1
