@@ -672,7 +672,7 @@ def export_board(game, solved: SolvedGame, path: str | Path, *, width: int = FRA
     lay = QHBoxLayout(box)
     lay.setContentsMargins(4, 4, 4, 4)
     lay.addWidget(board, 1)
-    if with_scale:
+    if with_scale and not game.board_widget().has_color_bar:  # (a grid world's board draws its own)
         lay.addWidget(make_color_bar(scale, font_px=max(11, min(24, height // 40))))
     try:
         return render_widget(box, path, width=width, height=height, title=f"mdpviz board: {game.title}")

@@ -281,7 +281,9 @@ class ClassroomPart(QObject):
         if self._frame_writer is not None and self._frame_writer.running:
             raise ValueError("an image sequence is already being written")
         w, h = (width, height) if width is not None and height is not None else lesson_export.FRAME_SIZE
-        fw = lesson_export.FrameWriter(self._hub.stage.game, self.solved_view(), out, width=w, height=h, parent=self)
+        view = self._drawing_view()
+        fw = lesson_export.FrameWriter(view, self.solved_view(), out, width=w, height=h, parent=self)
+        self._dispose_after(fw, view)
         fw.progress.connect(lambda k, n, text: self._hub.status.showMessage(f"Writing {text}\u2026 (Esc cancels)"))
         fw.finished.connect(lambda paths: self._hub.status.showMessage(
             f"Wrote {len(paths)} image{'s' if len(paths) != 1 else ''}"
@@ -290,6 +292,20 @@ class ClassroomPart(QObject):
         self._frame_writer = fw
         fw.start()
         return fw
+
+    def _drawing_view(self):
+        """The view the frames are drawn with: a board on screen shows one sweep, so each frame is drawn on a
+        twin of the game (the page export's :func:`~mdpviz.lesson_page.drawing_view`; a grid world's frames
+        were all the window's current board). ValueError for a game whose model follows the window's rounds."""
+        from mdpviz.lesson_page import drawing_view
+
+        return drawing_view(self._hub.stage.game)
+
+    def _dispose_after(self, fw, view) -> None:
+        """The twin ``view`` is deleted once ``fw`` has written (or failed)."""
+        if view is not self._hub.stage.game:
+            fw.finished.connect(lambda _paths: view.deleteLater())
+            fw.failed.connect(lambda _msg: view.deleteLater())
 
     def export_gif(self, path: str | Path, *, width: int | None = None, height: int | None = None):
         """Start writing the board after every recorded sweep (at most MAX_GIF_FRAMES, evenly sampled)
@@ -302,8 +318,10 @@ class ClassroomPart(QObject):
             raise ValueError("an image sequence is already being written")
         w, h = (width, height) if width is not None and height is not None else lesson_export.FRAME_SIZE
         tmp = tempfile.TemporaryDirectory(prefix="mdpviz-gif-")
-        fw = lesson_export.FrameWriter(self._hub.stage.game, self.solved_view(), tmp.name, width=w, height=h,
+        view = self._drawing_view()
+        fw = lesson_export.FrameWriter(view, self.solved_view(), tmp.name, width=w, height=h,
                                        max_frames=lesson_export.MAX_GIF_FRAMES, parent=self)
+        self._dispose_after(fw, view)
         fw.progress.connect(lambda k, n, text: self._hub.status.showMessage(f"GIF: {text}\u2026 (Esc cancels)"))
 
         def done(paths) -> None:
