@@ -321,7 +321,8 @@ def run(args: argparse.Namespace) -> int:
         print_json(out)
         return 0
     d = args.digits
-    stop = f"after {steps} step{'s' if steps != 1 else ''}" + ("" if converged else " (not converged)")
+    words = ("trajectory", "trajectories") if registry.get(method).unit == "trajectory" else ("step", "steps")
+    stop = f"after {steps} {words[steps != 1]}" + ("" if converged else " (not converged)")  # (RTDP: trajectories)
     print(f"{game.spec.title}: {registry.title(method)}, {stop}; discount {mdp.discount:g}, "
           f"{'minimise' if mdp.objective == 'min' else 'maximise'}; V({labels[start]}) = {values[start]:.{d}f}")
     width = min(40, max(len(x) for x in labels))
