@@ -1,7 +1,7 @@
 """The episode loop of the learners with linear function approximation, written once: run by numba
 (compiled) and by Python (reference).
 
-As :mod:`mdpviz.solvers.learning_loop` (whose helpers it calls: :func:`sample_row`, :func:`sample_next`,
+As :mod:`mdpviz.solvers.learning_loop` (whose helpers it calls: :func:`sample_row`, :func:`draw_transition`,
 :func:`scan_rows`, :func:`pick_row`, :func:`choose_row`, :func:`normal`), every function here is plain
 Python over numpy arrays and a ``numpy.random.Generator``; ``register_jitable`` lets the compiled loop
 (:mod:`mdpviz.solvers._numba_approx`) inline the small ones, and without numba they are the reference loop
@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from mdpviz.solvers.learning_loop import (choose_row, normal, pick_row, register_jitable, sample_next, sample_row,
+from mdpviz.solvers.learning_loop import (choose_row, draw_transition, pick_row, register_jitable, sample_row,
                                           scan_rows)
 
 GRADIENT_MC, SEMI_TD, SEMI_NSTEP, LSTD, OFF_TD, TDC, SEMI_SARSA, SEMI_NSTEP_SARSA = range(8)
@@ -224,11 +224,7 @@ def run_approx(method, n_episodes, first_episode, state_ptr, row_ptr, dst, cum, 
         path_s[0] = s
         path_r[0] = row
         while t < max_steps:
-            j = sample_next(rng, row_ptr, cum, row)
-            s2 = dst[j]
-            rew = reward[j]
-            if noisy and noise[j] > 0.0:
-                rew += noise[j] * normal(rng)
+            s2, rew = draw_transition(rng, row_ptr, cum, dst, reward, noise, noisy, row)
             path_r[t] = row
             path_g[t] = rew
             path_s[t + 1] = s2

@@ -223,6 +223,19 @@ def normal(rng) -> float:
 
 
 @register_jitable
+def draw_transition(rng, row_ptr, cum, dst, reward, noise, noisy, row):
+    """One step of the environment from row ``row`` (a state's action): the next state and the reward, drawn
+    as the model says (:func:`sample_next`; a reward with a standard deviation, Example 6.7's, gets its normal
+    noise). Every compiled loop steps its episodes through here: the tabular learners', the approximation
+    learners' and the policy-gradient learners'."""
+    j = sample_next(rng, row_ptr, cum, row)
+    rew = reward[j]
+    if noisy and noise[j] > 0.0:
+        rew += noise[j] * normal(rng)
+    return dst[j], rew
+
+
+@register_jitable
 def td_update(table, i, target, alpha) -> float:
     """``table[i] <- table[i] + alpha (target - table[i])``, the update every learner makes; the new value."""
     table[i] = table[i] + alpha * (target - table[i])
@@ -272,11 +285,7 @@ def run_episodes(method, n_episodes, first_episode, state_ptr, row_ptr, dst, cum
         path_s[0] = s
         visits[s] += 1
         while t < max_steps:
-            j = sample_next(rng, row_ptr, cum, row)
-            s2 = dst[j]
-            rew = reward[j]
-            if noisy and noise[j] > 0.0:
-                rew += noise[j] * normal(rng)
+            s2, rew = draw_transition(rng, row_ptr, cum, dst, reward, noise, noisy, row)
             path_r[t] = row
             path_g[t] = rew
             path_s[t + 1] = s2

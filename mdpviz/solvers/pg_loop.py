@@ -3,7 +3,7 @@
 
 As :mod:`mdpviz.solvers.approx_loop` (whose :func:`~mdpviz.solvers.approx_loop.dot` and
 :func:`~mdpviz.solvers.approx_loop.add` the critic uses) and :mod:`mdpviz.solvers.learning_loop` (whose
-:func:`~mdpviz.solvers.learning_loop.sample_row`, :func:`~mdpviz.solvers.learning_loop.sample_next` and
+:func:`~mdpviz.solvers.learning_loop.sample_row`, :func:`~mdpviz.solvers.learning_loop.draw_transition` and
 :func:`~mdpviz.solvers.learning_loop.normal` draw every action and outcome), every function here is plain
 Python over numpy arrays and a ``numpy.random.Generator`` (only ``rng.random()``); ``register_jitable`` lets
 the compiled loop (:mod:`mdpviz.solvers._numba_pg`) inline the small ones, and without numba they are the
@@ -42,7 +42,7 @@ from bisect import bisect_right
 import math
 
 from mdpviz.solvers.approx_loop import add, dot
-from mdpviz.solvers.learning_loop import normal, register_jitable, sample_next, sample_row
+from mdpviz.solvers.learning_loop import draw_transition, register_jitable, sample_row
 
 REINFORCE, REINFORCE_BASELINE, ACTOR_CRITIC, AVG_ACTOR_CRITIC = range(4)
 """Method codes of the loop (each policy-gradient line of :data:`mdpviz.solvers.registry.ENTRIES` carries its
@@ -206,11 +206,7 @@ def run_pg(method, n_episodes, state_ptr, row_ptr, dst, cum, reward, noise, nois
         path_s[0] = s
         while t < max_steps:
             row = choose(rng, state_ptr, xa_ptr, xa_idx, xa_val, theta, learner, fixed_probs, pbuf, s)
-            j = sample_next(rng, row_ptr, cum, row)
-            s2 = dst[j]
-            rew = reward[j]
-            if noisy and noise[j] > 0.0:
-                rew += noise[j] * normal(rng)
+            s2, rew = draw_transition(rng, row_ptr, cum, dst, reward, noise, noisy, row)
             path_r[t] = row
             path_g[t] = rew
             path_s[t + 1] = s2
