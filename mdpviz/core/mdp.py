@@ -60,6 +60,11 @@ def check_state_budget(n: int, what: str = "states") -> None:
         )
 
 
+def is_whole(x: object) -> bool:
+    """``x`` is a whole number (a Python or numpy integer, not a bool): how settings check their counts."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
 def read_only(a: np.ndarray) -> np.ndarray:
     """A read-only view of ``a`` (``a`` keeps its own flag): how frozen results hand out their arrays."""
     v = a.view()

@@ -32,7 +32,7 @@ from typing import Any, Callable, Generator
 
 import numpy as np
 
-from mdpviz.core.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, is_whole, read_only
 from mdpviz.solvers import registry
 from mdpviz.solvers.kernels import CompiledLoop
 
@@ -143,7 +143,7 @@ class ApproxSettings:
                              f"{', '.join(registry.ids(KIND))}")
         for name in ("episodes", "n", "max_steps", "batch"):
             v = getattr(self, name)
-            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
+            if not is_whole(v) or v < 1:
                 raise ValueError(f"{name} must be a positive integer, got {v!r}")
         for name, hi in (("episodes", MAX_EPISODES), ("max_steps", MAX_STEPS_LIMIT)):
             if getattr(self, name) > hi:
@@ -166,9 +166,9 @@ class ApproxSettings:
             raise ValueError(f"behaviour must be one of {', '.join(BEHAVIOURS)}, got {self.behaviour!r}")
         if not isinstance(self.expected, (bool, np.bool_)):
             raise ValueError(f"expected must be true or false, got {self.expected!r}")
-        if not isinstance(self.start, (int, np.integer)) or isinstance(self.start, bool):
+        if not is_whole(self.start):
             raise ValueError(f"start must be a state number, got {self.start!r}")
-        if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool) or self.seed < 0:
+        if not is_whole(self.seed) or self.seed < 0:
             raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
         if self.initial_weights is not None:
             try:

@@ -36,7 +36,7 @@ from typing import Generator
 
 import numpy as np
 
-from mdpviz.core.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, is_whole, read_only
 from mdpviz.solvers import registry
 from mdpviz.solvers.learning import (
     MAX_EPISODES,
@@ -58,10 +58,6 @@ DEFAULT_MAX_STEPS = 100_000
 
 MAX_PLANNING_STEPS = 100_000
 """Largest n (planning updates per real step)."""
-
-
-def _int(x: object) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
 def _real(x: object) -> bool:
@@ -112,7 +108,7 @@ class DynaSettings:
                              ("total_steps", 0, 10 ** 12), ("max_steps", 1, MAX_STEPS_LIMIT), ("batch", 1, MAX_EPISODES),
                              ("eval_every", 0, MAX_EPISODES), ("switch_after", 0, 10 ** 12), ("seed", 0, 2 ** 63 - 1)):
             v = getattr(self, name)
-            if not _int(v) or not lo <= v <= hi:
+            if not is_whole(v) or not lo <= v <= hi:
                 raise ValueError(f"{name} must be a whole number in {lo:,}..{hi:,}, got {v!r}")
         if not _real(self.alpha) or not 0.0 < self.alpha <= 1.0:
             raise ValueError(f"alpha must be in (0, 1], got {self.alpha!r}")
@@ -251,7 +247,7 @@ def _run(mdp: TabularMDP, settings: DynaSettings, exact: ExactAnswer, switch_mdp
         row_updates[row] += 1
 
     while episode < settings.episodes and not (settings.total_steps and real >= settings.total_steps):
-        want = int(sent) if _int(sent) and sent > 0 else settings.batch
+        want = int(sent) if is_whole(sent) and sent > 0 else settings.batch
         m = min(want, settings.episodes - episode)
         returns, lengths, ends, cums = [], [], [], []
         path: list[int] = []

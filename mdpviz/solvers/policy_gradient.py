@@ -26,7 +26,7 @@ from typing import Any, Callable, Generator
 
 import numpy as np
 
-from mdpviz.core.mdp import TabularMDP, read_only
+from mdpviz.core.mdp import TabularMDP, is_whole, read_only
 from mdpviz.solvers import registry
 from mdpviz.solvers.kernels import CompiledLoop
 
@@ -51,10 +51,6 @@ def loop_code(method: str) -> int:
 
 def _real(x: object) -> bool:
     return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
-
-
-def _int(x: object) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
 # ====================================================================== settings
@@ -100,7 +96,7 @@ class PGSettings:
                              f"{', '.join(registry.ids(KIND))}")
         for name in ("episodes", "max_steps", "batch"):
             v = getattr(self, name)
-            if not _int(v) or v < 1:
+            if not is_whole(v) or v < 1:
                 raise ValueError(f"{name} must be a positive integer, got {v!r}")
         for name, hi in (("episodes", MAX_EPISODES), ("max_steps", MAX_STEPS_LIMIT)):
             if getattr(self, name) > hi:
@@ -114,13 +110,13 @@ class PGSettings:
                                  f"not {self.method}")
             if not (_real(v) and 0.0 < v <= 1.0):
                 raise ValueError(f"{name} must be in (0, 1], got {v!r}")
-        if not _int(self.eval_every) or self.eval_every < 0:
+        if not is_whole(self.eval_every) or self.eval_every < 0:
             raise ValueError(f"eval_every must be an integer >= 0, got {self.eval_every!r}")
         if not (_real(self.eval_budget) and self.eval_budget >= 0):
             raise ValueError(f"eval_budget must be a finite number >= 0, got {self.eval_budget!r}")
-        if not _int(self.start):
+        if not is_whole(self.start):
             raise ValueError(f"start must be a state number, got {self.start!r}")
-        if not _int(self.seed) or self.seed < 0:
+        if not is_whole(self.seed) or self.seed < 0:
             raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
         if not _real(self.initial):
             raise ValueError(f"initial must be a finite number, got {self.initial!r}")
