@@ -19,7 +19,6 @@ import time
 
 import numpy as np
 
-from mdpviz.commands import ArgumentParser
 
 WALK_STATES = 1000
 """Non-terminal states of the bench's random walk."""
@@ -147,22 +146,9 @@ def rows_approx(tab, *, seconds: float = 1.0, repeat: int = 2) -> list[dict]:
 def bench(argv: list[str]) -> int:
     """Semi-gradient TD(0) on the 1000-state random walk, compiled, against a plain Python loop of the same
     update (aggregation) and against the tabular loop's TD(0) (one-hot features), in the same run."""
-    from mdpviz.commands.bench_table import Table, cpu_model, load_text
-    from mdpviz.commands import positive_int
+    from mdpviz.commands.bench_table import timed_rows_bench
 
-    p = ArgumentParser(prog="mdpviz bench approx", description=bench.__doc__)
-    p.add_argument("--seconds", type=float, default=1.0, help="seconds each measurement runs for (default 1)")
-    p.add_argument("--repeat", type=positive_int, default=2, help="runs of each measurement, the best taken (default 2)")
-    args = p.parse_args(argv)
-    if not 0.05 <= args.seconds <= 600:
-        p.error(f"--seconds: must be in [0.05, 600], got {args.seconds:g}")
-    print(f"uptime: {load_text()}", flush=True)
-    print(f"cpu: {cpu_model()}", flush=True)
-    tab = Table()
-    rows_approx(tab, seconds=args.seconds, repeat=args.repeat)
-    tab.print()
-    print(f"uptime: {load_text()}")
-    return 0
+    return timed_rows_bench("mdpviz bench approx", bench.__doc__, rows_approx, argv)
 
 
 __all__ = ["bench", "random_walk", "rows_approx"]

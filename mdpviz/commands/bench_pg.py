@@ -15,7 +15,6 @@ import time
 
 import numpy as np
 
-from mdpviz.commands import ArgumentParser
 
 TARGET_PLAIN_RATIO = 20.0
 """The compiled loop against the plain Python one, as the other loops' benches ask."""
@@ -116,23 +115,9 @@ def rows_pg(tab, *, seconds: float = 1.0, repeat: int = 2, games: tuple[str, ...
 def bench(argv: list[str]) -> int:
     """REINFORCE on the short corridor and the grid world, compiled, against a plain Python loop of the same
     update, in the same run."""
-    from mdpviz.commands import positive_int
-    from mdpviz.commands.bench_table import Table, cpu_model, load_text
+    from mdpviz.commands.bench_table import timed_rows_bench
 
-    p = ArgumentParser(prog="mdpviz bench pg", description=bench.__doc__)
-    p.add_argument("--seconds", type=float, default=1.0, help="seconds each measurement runs for (default 1)")
-    p.add_argument("--repeat", type=positive_int, default=2,
-                   help="runs of each measurement, the best taken (default 2)")
-    args = p.parse_args(argv)
-    if not 0.05 <= args.seconds <= 600:
-        p.error(f"--seconds: must be in [0.05, 600], got {args.seconds:g}")
-    print(f"uptime: {load_text()}", flush=True)
-    print(f"cpu: {cpu_model()}", flush=True)
-    tab = Table()
-    rows_pg(tab, seconds=args.seconds, repeat=args.repeat)
-    tab.print()
-    print(f"uptime: {load_text()}")
-    return 0
+    return timed_rows_bench("mdpviz bench pg", bench.__doc__, rows_pg, argv)
 
 
 __all__ = ["bench", "rows_pg"]

@@ -395,6 +395,26 @@ def rows_checkers(tab: Table, cal: float, timeout: float) -> None:
                 f"calibration {_fmt_s(cal)}", None, "< 2 min", False)
 
 
+def timed_rows_bench(prog: str, description: str, rows: Callable[..., None], argv: list[str]) -> int:
+    """A bench command whose rows time each measurement for ``--seconds`` and take the best of ``--repeat``
+    (``mdpviz bench approx``, ``mdpviz bench pg``): its parser, the load and CPU before, the table, the load
+    after. ``rows(table, seconds=, repeat=)`` adds the rows."""
+    p = ArgumentParser(prog=prog, description=description)
+    p.add_argument("--seconds", type=float, default=1.0, help="seconds each measurement runs for (default 1)")
+    p.add_argument("--repeat", type=positive_int, default=2,
+                   help="runs of each measurement, the best taken (default 2)")
+    args = p.parse_args(argv)
+    if not 0.05 <= args.seconds <= 600:
+        p.error(f"--seconds: must be in [0.05, 600], got {args.seconds:g}")
+    print(f"uptime: {load_text()}", flush=True)
+    print(f"cpu: {cpu_model()}", flush=True)
+    tab = Table()
+    rows(tab, seconds=args.seconds, repeat=args.repeat)
+    tab.print()
+    print(f"uptime: {load_text()}")
+    return 0
+
+
 def cpu_model() -> str:
     """``lscpu``'s model name (or /proc/cpuinfo's), and the number of CPUs."""
     import os
