@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mdpviz.core.mdp import TabularMDP
-from mdpviz.models.kit.game.codec import FieldError
+from mdpviz.models.kit.game.codec import FieldError, check_numbers
 
 UPPER = 6
 """The number of upper states (ids 0 .. 5)."""
@@ -58,12 +58,7 @@ class BairdSettings:
 
     def validate(self) -> "BairdSettings":
         """Self, or a FieldError naming the bad field."""
-        for name, lo, hi in (("discount", 0.0, 1.0), ("behaviour_dashed", 0.0, 1.0)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise FieldError(name, f"must be a finite number, got {v!r}")
-            if not lo <= v <= hi:
-                raise FieldError(name, f"must be in [{lo:g}, {hi:g}], got {v!r}")
+        check_numbers(self, (("discount", 0.0, 1.0), ("behaviour_dashed", 0.0, 1.0)))
         w = self.initial_weights
         if not isinstance(w, (tuple, list)) or len(w) != N_WEIGHTS:
             raise FieldError("initial_weights", f"must be a list of {N_WEIGHTS} numbers, got {w!r}")

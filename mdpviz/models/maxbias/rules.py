@@ -20,13 +20,12 @@ Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from mdpviz.core.mdp import TabularMDP
-from mdpviz.models.kit.game.codec import FieldError
+from mdpviz.models.kit.game.codec import FieldError, check_numbers
 
 A, B, END = 0, 1, 2
 """The state ids."""
@@ -56,12 +55,7 @@ class MaxBiasSettings:
         n = self.n_actions_b
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_ACTIONS_B:
             raise FieldError("n_actions_b", f"must be a whole number in 1..{MAX_ACTIONS_B}, got {n!r}")
-        for name, lo, hi in (("mean", -1e6, 1e6), ("sd", 0.0, 1e6), ("discount", 0.0, 1.0)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise FieldError(name, f"must be a finite number, got {v!r}")
-            if not lo <= v <= hi:
-                raise FieldError(name, f"must be in [{lo:g}, {hi:g}], got {v!r}")
+        check_numbers(self, (("mean", -1e6, 1e6), ("sd", 0.0, 1e6), ("discount", 0.0, 1.0)))
         return self
 
 

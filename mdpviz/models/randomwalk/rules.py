@@ -17,13 +17,12 @@ Plain numpy; never imports Qt.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from mdpviz.core.mdp import TabularMDP
-from mdpviz.models.kit.game.codec import FieldError
+from mdpviz.models.kit.game.codec import FieldError, check_numbers
 
 MAX_STATES = 100_000
 """Most states the walk may have (the model grows as n_states x max_jump transitions)."""
@@ -60,12 +59,7 @@ class RandomWalkSettings:
         if 2 * self.n_states * self.max_jump > MAX_TRANSITIONS:
             raise FieldError("max_jump", f"n_states x max_jump must be at most {MAX_TRANSITIONS // 2:,}, got "
                                          f"{self.n_states * self.max_jump:,}")
-        for name, lo, hi in (("left_reward", -1e6, 1e6), ("discount", 0.0, 1.0)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise FieldError(name, f"must be a finite number, got {v!r}")
-            if not lo <= v <= hi:
-                raise FieldError(name, f"must be in [{lo:g}, {hi:g}], got {v!r}")
+        check_numbers(self, (("left_reward", -1e6, 1e6), ("discount", 0.0, 1.0)))
         return self
 
 

@@ -30,7 +30,7 @@ import numbers
 import os
 import types
 import typing
-from typing import Any, Collection, Mapping, TypeVar
+from typing import Any, Collection, Mapping, Sequence, TypeVar
 
 from mdpviz.core.files import ScenarioError
 
@@ -58,6 +58,16 @@ class FieldError(ValueError):
         """What is wrong, without the subject ("must be in [0, 1], got 2")."""
         subject = field.replace("_", " ") if subject is None else subject
         super().__init__(f"{subject} {problem}" if subject else problem)
+
+
+def check_numbers(settings: Any, ranges: Sequence[tuple[str, float, float]]) -> None:
+    """Each field ``name`` of ``settings`` a finite number in ``[lo, hi]``, else a FieldError naming it."""
+    for name, lo, hi in ranges:
+        v = getattr(settings, name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise FieldError(name, f"must be a finite number, got {v!r}")
+        if not lo <= v <= hi:
+            raise FieldError(name, f"must be in [{lo:g}, {hi:g}], got {v!r}")
 
 
 @dataclasses.dataclass(frozen=True)
