@@ -4,28 +4,14 @@ mu-weighted error, the fixed points are the dense least-squares and linear solve
 expected off-policy TD update and TDC's convergence, and one-line errors."""
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pytest
 
-from mdpviz.cli import main
-from mdpviz.commands.json_keys import problems
 from mdpviz.models.kit.game.game_model import build_game
+from tests.test_learn_cli import checked_learn_json as learn_json, run
 
 
-def run(capsys, argv):
-    status = main(argv)
-    out = capsys.readouterr()
-    return status, out.out, out.err
-
-
-def learn_json(capsys, *argv):
-    status, out, err = run(capsys, ["learn", *argv, "--json"])
-    assert status == 0, err
-    doc = json.loads(out)
-    assert problems(doc, "learn") == []
-    return doc
 
 
 def dense_chain(mdp, target_rows):

@@ -26,6 +26,15 @@ def learn_json(capsys, *argv):
     return json.loads(out)
 
 
+def checked_learn_json(capsys, *argv):
+    """:func:`learn_json` whose every key is in the JSON key table with its type."""
+    from mdpviz.commands.json_keys import problems
+
+    doc = learn_json(capsys, *argv)
+    assert problems(doc, "learn") == []
+    return doc
+
+
 def table_keys() -> list[str]:
     return [k for k in registry.keys() if not registry.get(k).no_table]
 

@@ -3,29 +3,15 @@ JSON keys of the issue, checked against the exact quantities computed apart (pg_
 corridor's best value, the game's own features and start, and one-line errors."""
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
 import pytest
 
-from mdpviz.cli import main
-from mdpviz.commands.json_keys import problems
 from mdpviz.models.kit.game.game_model import build_game
+from tests.test_learn_cli import checked_learn_json as learn_json, run
 
 
-def run(capsys, argv):
-    status = main(argv)
-    out = capsys.readouterr()
-    return status, out.out, out.err
-
-
-def learn_json(capsys, *argv):
-    status, out, err = run(capsys, ["learn", *argv, "--json"])
-    assert status == 0, err
-    doc = json.loads(out)
-    assert problems(doc, "learn") == []
-    return doc
 
 
 def test_reinforce_on_the_corridor_prints_the_exact_j_and_gradient_of_its_policy(capsys):
