@@ -428,41 +428,49 @@ class _FrameBox:
         ex._dispose(self.box)
 
 
-def draw_frames(view, solved: SolvedGame, kept: Sequence[int], *, width: int = FRAME_WIDTH,
-                progress: Callable[[int, int, str], None] | None = None,
-                cancelled: Callable[[], bool] | None = None, previous: Sequence | None = None,
-                at: Sequence[int] | None = None) -> Frames | None:
+def frame_steps(view, solved: SolvedGame, kept: Sequence[int], *, width: int = FRAME_WIDTH,
+                previous: Sequence | None = None, at: Sequence[int] | None = None):
     """The board at every kept sweep as PNG bytes, drawn as :func:`~mdpviz.export.export_board` draws the GIF's
     frames (the game's board, and the colour bar unless the board has its own, laid out off screen), on the
-    GUI thread (Qt paints widgets only there). None when ``cancelled()`` says so between two frames.
-    ``previous`` and ``at``: as :class:`_FrameBox` takes them (a learning run's references and episodes)."""
+    GUI thread (Qt paints widgets only there), one frame per step: a job generator that yields a
+    :class:`~mdpviz.core.jobs.JobProgress` after each frame and returns the :class:`Frames`. The answer is drawn
+    first (the most text): its size sets every frame's width within the page's budget. ``previous`` and
+    ``at``: as :class:`_FrameBox` takes them (a learning run's references and episodes)."""
     from mdpviz import export as ex
+    from mdpviz.core.jobs import JobProgress
 
     ex.ensure_app()
     if not kept:
         raise ValueError("nothing to draw: no sweeps kept")
+    n = len(kept)
     fb = _FrameBox(view, solved, width, None, previous, at)
     try:
-        last = fb.frame(kept[-1])  # the answer: the most text to draw
-        if len(last) * len(kept) > FRAME_BYTES and width > MIN_FRAME_WIDTH:
+        last = fb.frame(kept[-1])
+        if len(last) * n > FRAME_BYTES and width > MIN_FRAME_WIDTH:
             fb.close()
-            width = max(MIN_FRAME_WIDTH, int(width * (FRAME_BYTES / (len(last) * len(kept))) ** 0.8))
+            width = max(MIN_FRAME_WIDTH, int(width * (FRAME_BYTES / (len(last) * n)) ** 0.8))
             fb = _FrameBox(view, solved, width, None, previous, at)
             last = fb.frame(kept[-1])
         rects = fb.rects()
         images = []
         for k, i in enumerate(kept[:-1]):
-            if cancelled is not None and cancelled():
-                return None
+            yield JobProgress(k, n, f"frame {k} of {n}")
             images.append(fb.frame(i))
-            if progress is not None:
-                progress(k + 1, len(kept), f"frame {k + 1} of {len(kept)}")
-        images.append(last)
-        if progress is not None:
-            progress(len(kept), len(kept), f"frame {len(kept)} of {len(kept)}")
-        return Frames(tuple(images), (fb.width, int(fb.height)), rects)
+        yield JobProgress(n, n, f"frame {n} of {n}")
+        return Frames(tuple(images) + (last,), (fb.width, int(fb.height)), rects)
     finally:
         fb.close()
+
+
+def draw_frames(view, solved: SolvedGame, kept: Sequence[int], *, width: int = FRAME_WIDTH,
+                progress: Callable[[int, int, str], None] | None = None,
+                cancelled: Callable[[], bool] | None = None, previous: Sequence | None = None,
+                at: Sequence[int] | None = None) -> Frames | None:
+    """:func:`frame_steps` driven here to its end (None when ``cancelled()`` says so between two frames)."""
+    from mdpviz.core.jobs import drive
+
+    return drive(frame_steps(view, solved, kept, width=width, previous=previous, at=at), progress=progress,
+                 cancelled=cancelled)
 
 
 def drawing_view(view):
@@ -510,10 +518,8 @@ class PageWriter(QObject):
         self.path = check_page_path(path)
         self.view, self.solved, self.data, self.width = view, solved, data, width
         self.kept: list[int] = list(data["kept"])
-        self.images: list[bytes] = []
-        self._box: _FrameBox | None = None
-        self._last = b""
-        self._rects: dict = {}
+        self._steps = None
+        """The frames being drawn (:func:`frame_steps`), one per turn of the event loop."""
         self._timer = QTimer(self)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._tick)
@@ -532,9 +538,9 @@ class PageWriter(QObject):
             self.finished.emit(None)
 
     def _close(self) -> None:
-        if self._box is not None:
-            self._box.close()
-            self._box = None
+        if self._steps is not None:
+            self._steps.close()  # (its board laid out off screen goes with it)
+            self._steps = None
 
     def _tick(self) -> None:
         try:
@@ -551,27 +557,18 @@ class PageWriter(QObject):
             self.finished.emit(self.path)
 
     def _step(self) -> bool:
-        n = len(self.kept)
-        if self._box is None:  # first the answer (the most to draw): its size sets every frame's width
-            self._box = _FrameBox(self.view, self.solved, self.width, None, self.previous)
-            self._last = self._box.frame(self.kept[-1])
-            if len(self._last) * n > FRAME_BYTES and self.width > MIN_FRAME_WIDTH:
-                self._close()
-                self.width = max(MIN_FRAME_WIDTH, int(self.width * (FRAME_BYTES / (len(self._last) * n)) ** 0.8))
-                self._box = _FrameBox(self.view, self.solved, self.width, None, self.previous)
-                self._last = self._box.frame(self.kept[-1])
-            self._rects = self._box.rects()
-            return False
-        k = len(self.images)
-        if k < n - 1:
-            self.images.append(self._box.frame(self.kept[k]))
-            self.progress.emit(k + 1, n, f"frame {k + 1} of {n}")
-            return False
-        frames = Frames(tuple(self.images) + (self._last,), (self._box.width, int(self._box.height)), self._rects)
-        self._close()
-        write_text_atomic(self.path, page_html(self.data, frames, lesson_html=headless(self.view).lesson().html()))
-        self.progress.emit(n, n, f"frame {n} of {n}")
-        return True
+        if self._steps is None:
+            self._steps = frame_steps(self.view, self.solved, self.kept, width=self.width, previous=self.previous)
+        try:
+            p = next(self._steps)
+        except StopIteration as stop:
+            self._steps = None
+            write_text_atomic(self.path, page_html(self.data, stop.value,
+                                                   lesson_html=headless(self.view).lesson().html()))
+            return True
+        if p.done:
+            self.progress.emit(p.done, p.total, p.text)
+        return False
 
 
 def write_text_atomic(path: Path, text: str) -> Path:
@@ -624,4 +621,5 @@ def write_page(view, solved: SolvedGame, path: str | Path, *, limit: int = LIMIT
 
 __all__ = ["FRAME_BYTES", "FRAME_WIDTH", "Frames", "INSPECT_STATES", "LESSON_KEYS", "LIMIT", "MIN_FRAME_WIDTH",
            "NUMBER_BUDGET", "PageWriter", "check_limit", "check_page_path", "data_job", "draw_frames", "drawing_view",
+           "frame_steps",
            "kept_indices", "learn_game", "learning_settings", "learning_sweeps", "lesson_data", "page_html", "view_facts", "write_page", "write_text_atomic"]
