@@ -347,6 +347,8 @@ REMAINING: dict[str, frozenset[str]] = {
     # the bench: each row times the method its label names, and runs `mdpviz plan --algorithm` by the
     # planner's own names (hpi, vi, vi-sync)
     "mdpviz/commands/bench_table.py": frozenset({"gs", "hpi", "pi", "q", "vi"}),
+    # the bandit bench times the command of figure 2.2 (epsilon-greedy) as a user types it
+    "mdpviz/commands/bench_bandit.py": frozenset({"eps-greedy"}),
     # the event-loop gaps of issue 35 item 8 are measured on the cases it names (SARSA, a Jack policy-iteration Step)
     "mdpviz/commands/bench_stalls.py": frozenset({"pi", "sarsa"}),
     # issue 36: the expected update (fixed_points.expected_updates, part A) takes the learner's id as its

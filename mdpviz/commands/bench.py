@@ -175,6 +175,7 @@ BENCHES: dict[str, str] = {
     "learn": "mdpviz.commands.bench_learn:bench",
     "approx": "mdpviz.commands.bench_approx:bench",
     "pg": "mdpviz.commands.bench_pg:bench",
+    "bandit": "mdpviz.commands.bench_bandit:bench",
 }
 """Benchmark name -> "module:function"; the function takes argv and returns the exit status.
 Modules are imported only when their benchmark runs."""
