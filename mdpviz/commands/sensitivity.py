@@ -14,7 +14,6 @@ rows and ``regions``). Bad input: one line, exit status 2.
 from __future__ import annotations
 
 import argparse
-import math
 
 from mdpviz.commands import add_option, finite_float, positive_float, positive_int, spelled
 from mdpviz.commands.game_args import add_game_options
