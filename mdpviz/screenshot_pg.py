@@ -37,6 +37,8 @@ def save_pg_screenshots(out: str | Path) -> list[Path]:
         w.solving.run_solver()
         sw.wait(lambda: w.controller.state == "converged", what="1,000 episodes of REINFORCE")
         curves = w.learning.pg.curves
+        sw.wait(lambda: curves.tabs.indexOf(curves.policy_curve) >= 0 and not w.controller.job_busy,
+                what="figure 13.1's curve (a job)")
         w.solving.inspect(w.game.session.start_state())
         for tab, name in ((curves.policy_curve, "figure-13.1"), (curves.gradient, "gradient-view"),
                           (curves.j_curve, "j-curve")):

@@ -72,8 +72,9 @@ def test_reinforce_on_the_corridor_in_the_window(corridor):
     assert w.conv_stack.currentWidget() is curves
     assert np.allclose(curves.j_curve.J, [s.J for s in hist]) and curves.j_curve.episodes.size == len(hist)
     assert curves.j_curve.J_best == pytest.approx(-(6 + 4 * math.sqrt(2)), abs=1e-6)
-    # figure 13.1: the curve and the shown policy's probability of right as its point
-    assert curves.tabs.indexOf(curves.policy_curve) >= 0
+    # figure 13.1: the curve (computed as a job after the reset) and the shown policy's probability of right
+    qtbot.waitUntil(lambda: curves.tabs.indexOf(curves.policy_curve) >= 0, timeout=60_000)
+    w.solving.redraw()
     right = w.learning.pg.curve_action
     p_right = float(step.policy[mdp.row_of(0, right)])
     assert curves.policy_curve.current[0] == pytest.approx(p_right)

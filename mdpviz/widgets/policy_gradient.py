@@ -380,21 +380,29 @@ class PGCurves(QWidget):
     def reset(self, *, curve: tuple[np.ndarray, np.ndarray] | None = None, action: str = "right") -> None:
         """Forget every point (a new learner); ``curve``: figure 13.1's (p, J(p)) when the policy is one
         probability (of ``action``), else None (no such tab)."""
-        self.curve = curve
-        self.action = action
         self._ep: list[float] = []
         self._j: list[float] = []
         self.shown = None
         self.current_p: float | None = None
         self.estimates = None
+        self.set_curve(curve, action)
+
+    def set_curve(self, curve: tuple[np.ndarray, np.ndarray] | None, action: str = "right") -> None:
+        """Figure 13.1's (p, J(p)) of ``action`` (None: no such tab), kept with the points already recorded (the
+        window computes it as a job after the learner's reset)."""
+        self.curve = curve
+        self.action = action
         self.stale = True
         pages = [(self.j_curve, "J(\u03b8)"), (self.gradient, "gradient")]
         if curve is not None:
             pages.append((self.policy_curve, "figure 13.1"))
         if [self.tabs.widget(i) for i in range(self.tabs.count())] != [w for w, _ in pages]:
+            shown = self.tabs.currentWidget()
             self.tabs.clear()
             for w, title in pages:
                 self.tabs.addTab(w, title)
+            if self.tabs.indexOf(shown) >= 0:  # (the tab the user was reading stays in front)
+                self.tabs.setCurrentWidget(shown)
 
     def extend(self, steps: Sequence) -> None:
         """Record these snapshots' exact J (NaN where not evaluated), in order."""

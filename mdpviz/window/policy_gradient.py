@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 import numpy as np
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 
 from mdpviz.core.jobs import Job, JobProgress
 from mdpviz.core.mdp import TabularMDP
@@ -180,6 +180,8 @@ class PGView(QObject):
         self._sampled = None
         """The snapshot whose theta the gradient job last took (or is taking)."""
         self._value_scale: ColorScale | None = None
+        self._curve_token = 0
+        """Bumped by each new learner: figure 13.1's curve of an older one is not drawn."""
 
     def reset(self) -> None:
         """A new learner: its features (as the learner builds them), figure 13.1's curve when the policy is one
@@ -189,7 +191,6 @@ class PGView(QObject):
         c = self._hub.controller
         mdp, o = c.mdp, c.options
         self.Xsa, self.curve_action, self._sampled, self._value_scale = None, None, None, None
-        curve = None
         if mdp is not None:
             try:
                 _t, self.Xsa, _x = build_features(mdp, o.get("features", "tabular"), coords=o.get("coords"),
@@ -199,13 +200,31 @@ class PGView(QObject):
                 self.Xsa = None
         if self.Xsa is not None and mdp.n_states <= CURVE_MAX_STATES:
             self.curve_action = one_probability(mdp, self.Xsa)
-            if self.curve_action is not None:
-                curve = probability_curve(mdp, self.Xsa, self.curve_action, start=int(o.get("start", 0)))
         name = self._hub.stage.session.action_name(self.curve_action) if self.curve_action is not None else ""
-        self.curves.reset(curve=curve, action=name)
+        self.curves.reset(curve=None, action=name)
+        self._curve_token += 1
+        if self.curve_action is not None:  # its 99 exact evaluations: up to 0.45 s, on the job thread
+            self._start_curve(self._curve_token, mdp, self.Xsa, self.curve_action, int(o.get("start", 0)), name)
         self._hub.conv_stack.setCurrentWidget(self.curves)
         self._hub.docks["convergence"].setWindowTitle("Policy gradient")
         self._hub.docks["convergence"].setAccessibleName("Policy gradient")
+
+    def _start_curve(self, token: int, mdp: TabularMDP, Xsa: np.ndarray, action: int, start: int, name: str) -> None:
+        """Figure 13.1's curve as a job of the controller (started when the job thread is free); drawn when it
+        ends, if no newer learner has come since."""
+        def make():
+            yield JobProgress(0, 0, "Figure 13.1: J over the probability of one action\u2026")
+            return probability_curve(mdp, Xsa, action, start=start)
+
+        def done(curve) -> None:
+            if token == self._curve_token and curve is not None:
+                self.curves.set_curve(curve, name)
+                self._hub.solving.mark_dirty()
+
+        if token != self._curve_token:
+            return
+        if not self._hub.controller.start_job(Job(make, label="Figure 13.1's curve", on_done=done)):
+            QTimer.singleShot(50, self, lambda: self._start_curve(token, mdp, Xsa, action, start, name))
 
     def current_p(self, step) -> float | None:
         """The shown policy's probability of figure 13.1's action (None: no such curve)."""
