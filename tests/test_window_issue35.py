@@ -24,6 +24,16 @@ def ready(qtbot, w) -> None:
     qtbot.waitUntil(lambda: w.controller.mdp is not None and w.controller.state in ("ready", "converged"), timeout=120_000)
 
 
+def one_q_learning_episode(qtbot, w) -> None:
+    """The shown game's model ready, Q-learning picked, one Step (one episode), the frame drawn."""
+    ready(qtbot, w)
+    choose(w, "q")
+    n = len(w.controller.history)
+    w.solver_panel.step.click()
+    qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=20_000)
+    w.solving.redraw()
+
+
 def fits(w) -> None:
     """The window is within the projector's screen (after Qt has laid it out)."""
     assert w.width() <= PROJECTOR.width() and w.height() <= PROJECTOR.height(), (w.game.key, w.size(), w.minimumSize())
@@ -330,12 +340,7 @@ def test_a_cell_board_draws_unvisited_states_hatched_with_no_number(qtbot, tmp_p
 
     w = make_window(qtbot, tmp_path / "settings.ini", game="snakes")
     try:
-        ready(qtbot, w)
-        choose(w, "q")
-        n = len(w.controller.history)
-        w.solver_panel.step.click()
-        qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=20_000)
-        w.solving.redraw()
+        one_q_learning_episode(qtbot, w)
         st, mdp = w.controller.history[-1], w.controller.mdp
         unvisited = np.flatnonzero((np.asarray(st.visits) == 0) & ~np.asarray(mdp.terminal))
         assert unvisited.size, "one episode visits every square: no unvisited state to draw"
@@ -481,12 +486,7 @@ def test_a_position_board_draws_an_unvisited_position_hatched_with_no_number(qtb
 
     w = make_window(qtbot, tmp_path / "settings.ini", game="ttt", size=(1366, 768), show=True)
     try:
-        ready(qtbot, w)
-        choose(w, "q")
-        n = len(w.controller.history)
-        w.solver_panel.step.click()
-        qtbot.waitUntil(lambda: len(w.controller.history) > n and w.controller.state != "stepping", timeout=20_000)
-        w.solving.redraw()
+        one_q_learning_episode(qtbot, w)
         step, mdp, b = w.controller.history[-1], w.controller.mdp, w.board
         unvisited = (np.asarray(step.visits) == 0) & ~np.asarray(mdp.terminal)
         assert np.array_equal(b.unvisited, unvisited)
